@@ -1,0 +1,61 @@
+// The layer rule of docs/architecture (shared/spec/architecture.md), enforced so that a
+// wrong-way import fails `npm run lint` instead of living in a document.
+const layers = [
+  ["api", "util", "diag"],
+  ["schema", "kube"],
+  ["expr", "template"],
+  ["graph"],
+  ["runtime"],
+  ["controller", "observability", "localcluster"],
+  ["cli"],
+];
+
+const modulePath = (names) => `^src/(${names.join("|")})/`;
+
+const layerRules = layers.slice(0, -1).map((own, index) => ({
+  name: `layer-${index}-imports-upward`,
+  comment: `${own.join(", ")} (layer ${index}) may import only from its own layer or below`,
+  severity: "error",
+  from: { path: modulePath(own) },
+  to: { path: modulePath(layers.slice(index + 1).flat()) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: "kube-only-from-io-modules",
+      comment: "the HTTP client is used only by controller, localcluster and cli (and the library entry)",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/(kube|controller|localcluster|cli)/", "^src/index\\.ts$"] },
+      to: { path: "^src/kube/" },
+    },
+    {
+      name: "only-through-index",
+      comment: "another module is imported only through its index.ts",
+      severity: "error",
+      from: { path: "^src/([^/]+)/" },
+      to: { path: "^src/[^/]+/", pathNot: ["^src/$1/", "^src/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "library-entry-not-imported",
+      comment: "src/index.ts is the public surface; modules import each other directly",
+      severity: "error",
+      from: { path: "^src/[^/]+/" },
+      to: { path: "^src/index\\.ts$" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "\\.test\\.ts$" },
+  },
+};

@@ -1,0 +1,17 @@
+// Command kube-controller-manager runs the upstream controllers (garbage collector, namespace
+// lifecycle, Deployments, ReplicaSets, ...) so that the local cluster behaves like a real one.
+package main
+
+import (
+	"os"
+
+	"k8s.io/component-base/cli"
+	_ "k8s.io/component-base/logs/json/register"
+	_ "k8s.io/component-base/metrics/prometheus/clientgo"
+	_ "k8s.io/component-base/metrics/prometheus/version"
+	"k8s.io/kubernetes/cmd/kube-controller-manager/app"
+)
+
+func main() {
+	os.Exit(cli.Run(app.NewControllerManagerCommand()))
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// kro: the command-line entry. Parses arguments and formats output; the work lives in lower layers.
+import { Command, CommanderError } from "commander";
+import { registerClusterCommands } from "./cluster-up.js";
+import { PACKAGE_VERSION } from "./version.js";
+
+export function buildProgram(): Command {
+  const program = new Command("kro")
+    .description("Kube Resource Orchestrator: compile ResourceGraphDefinitions and run their controller")
+    .version(PACKAGE_VERSION)
+    .showHelpAfterError()
+    .exitOverride();
+  registerClusterCommands(program);
+  return program;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    process.stderr.write(`kro: error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,106 @@
+/** Command lines for each component. Loopback addresses only, ever. */
+import path from "node:path";
+
+export interface ClusterLayout {
+  readonly stateDir: string;
+  readonly etcdClientPort: number;
+  readonly etcdPeerPort: number;
+  readonly apiserverPort: number;
+  readonly kwokPort: number;
+}
+
+export const files = (stateDir: string) => ({
+  pids: path.join(stateDir, "pids"),
+  etcdData: path.join(stateDir, "etcd-data"),
+  certDir: path.join(stateDir, "certs"),
+  /** kube-apiserver writes its self-signed serving certificate followed by its CA here. */
+  servingCert: path.join(stateDir, "certs", "apiserver.crt"),
+  serviceAccountKey: path.join(stateDir, "sa.key"),
+  serviceAccountPub: path.join(stateDir, "sa.pub"),
+  tokens: path.join(stateDir, "tokens.csv"),
+  kubeconfig: path.join(stateDir, "kubeconfig"),
+  log: (component: string) => path.join(stateDir, `${component}.log`),
+});
+
+export function etcdArgs(l: ClusterLayout): string[] {
+  const client = `http://127.0.0.1:${l.etcdClientPort}`;
+  const peer = `http://127.0.0.1:${l.etcdPeerPort}`;
+  return [
+    "--name=kro-local",
+    `--data-dir=${files(l.stateDir).etcdData}`,
+    `--listen-client-urls=${client}`,
+    `--advertise-client-urls=${client}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=kro-local=${peer}`,
+    "--unsafe-no-fsync=true",
+    "--log-level=warn",
+  ];
+}
+
+export function apiserverArgs(l: ClusterLayout): string[] {
+  const f = files(l.stateDir);
+  return [
+    `--etcd-servers=http://127.0.0.1:${l.etcdClientPort}`,
+    "--bind-address=127.0.0.1",
+    "--advertise-address=127.0.0.1",
+    `--secure-port=${l.apiserverPort}`,
+    `--cert-dir=${f.certDir}`,
+    "--service-cluster-ip-range=10.0.0.0/24",
+    "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+    `--service-account-key-file=${f.serviceAccountPub}`,
+    `--service-account-signing-key-file=${f.serviceAccountKey}`,
+    `--token-auth-file=${f.tokens}`,
+    "--authorization-mode=RBAC",
+    "--disable-admission-plugins=ServiceAccount",
+    "--allow-privileged=true",
+    "--profiling=false",
+  ];
+}
+
+/** Controllers that need a kubelet, a cloud or a CSR signer stay off; everything else runs. */
+export function controllerManagerArgs(l: ClusterLayout): string[] {
+  const f = files(l.stateDir);
+  return [
+    `--kubeconfig=${f.kubeconfig}`,
+    "--secure-port=0",
+    "--leader-elect=false",
+    "--controllers=*,-nodeipam,-service-lb-controller,-route,-cloud-node-lifecycle",
+    `--service-account-private-key-file=${f.serviceAccountKey}`,
+    `--root-ca-file=${f.servingCert}`,
+    "--use-service-account-credentials=false",
+  ];
+}
+
+export function schedulerArgs(l: ClusterLayout): string[] {
+  return [`--kubeconfig=${files(l.stateDir).kubeconfig}`, "--secure-port=0", "--leader-elect=false"];
+}
+
+export const KWOK_NODE_NAME = "kwok-node-0";
+const KWOK_SELECTOR = "kwok.x-k8s.io/node=fake";
+
+export function kwokArgs(l: ClusterLayout): string[] {
+  return [
+    `--kubeconfig=${files(l.stateDir).kubeconfig}`,
+    "--manage-all-nodes=false",
+    `--manage-nodes-with-annotation-selector=${KWOK_SELECTOR}`,
+    "--node-ip=127.0.0.1",
+    `--server-address=127.0.0.1:${l.kwokPort}`,
+  ];
+}
+
+/** The simulated node kwok keeps Ready; pods scheduled onto it become Running without containers. */
+export function kwokNode(): unknown {
+  const resources = { cpu: "32", memory: "256Gi", pods: "250" };
+  return {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: {
+      name: KWOK_NODE_NAME,
+      annotations: { "kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0" },
+      labels: { "kubernetes.io/hostname": KWOK_NODE_NAME, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64", type: "kwok" },
+    },
+    spec: {},
+    status: { allocatable: resources, capacity: resources },
+  };
+}

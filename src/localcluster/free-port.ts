@@ -1,0 +1,17 @@
+import { createServer } from "node:net";
+
+/** A port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => {
+        if (address !== null && typeof address === "object") resolve(address.port);
+        else reject(new Error("could not read the port the OS assigned"));
+      });
+    });
+  });
+}
