@@ -38,6 +38,7 @@ export function registerClusterCommands(program: Command): void {
         `Ready. kubeconfig: ${cluster.kubeconfigPath}\n` +
         `  export KUBECONFIG=${cluster.kubeconfigPath}\n` +
         "  kubectl get namespaces\n" +
+        `Component logs: ${cluster.stateDir}\n` +
         "Press Ctrl-C to stop.\n",
       );
       const signal = await untilSignal();

@@ -111,7 +111,7 @@ export async function resolveBinaries(options: ResolveBinariesOptions): Promise<
     const goBinary = findGo(env);
     if (goBinary === undefined) throw new MissingBinariesError(missingMessage(release, missing));
     const workDir = path.join(cacheRoot(env), "build", release.kubernetes);
-    await withBuildLock(`${workDir}.lock`, () => progress("waiting for another process that is building the same binaries"), async () => {
+    await withBuildLock(`${workDir}.lock`, () => { progress("waiting for another process that is building the same binaries"); }, async () => {
       const stillMissing: Component[] = [];
       for (const c of missing) if (!(await isExecutable(path.join(binDir, c)))) stillMissing.push(c);
       if (stillMissing.length === 0) return;

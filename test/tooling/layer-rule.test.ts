@@ -1,0 +1,69 @@
+// The layer rule must fail lint, not live in a document: run the project's dependency-cruiser
+// configuration over small fixture trees and check what it reports.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const DEPCRUISE = path.join(ROOT, "node_modules", ".bin", "depcruise");
+
+async function cruise(files: Record<string, string>): Promise<{ ok: boolean; output: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "kro-layer-rule-"));
+  try {
+    await copyFile(path.join(ROOT, ".dependency-cruiser.cjs"), path.join(dir, ".dependency-cruiser.cjs"));
+    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } }));
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+      await writeFile(path.join(dir, name), text);
+    }
+    const result = await promisify(execFile)(DEPCRUISE, ["src", "--config", ".dependency-cruiser.cjs"], { cwd: dir })
+      .then(({ stdout }) => ({ ok: true, output: stdout }))
+      .catch((error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? "" }));
+    return result;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe("layer rule (npm run lint)", () => {
+  it("accepts a downward import through index.ts", async () => {
+    const result = await cruise({
+      "src/localcluster/index.ts": 'export { x } from "../util/index.js";\n',
+      "src/util/index.ts": "export const x = 1;\n",
+    });
+    assert.equal(result.ok, true, result.output);
+  });
+
+  it("fails on an upward import", async () => {
+    const result = await cruise({
+      "src/util/index.ts": 'export { y } from "../localcluster/index.js";\n',
+      "src/localcluster/index.ts": "export const y = 1;\n",
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.output, /layer-0-imports-upward/);
+  });
+
+  it("fails on a deep import that bypasses index.ts", async () => {
+    const result = await cruise({
+      "src/cli/main.ts": 'export { z } from "../localcluster/cluster.js";\n',
+      "src/localcluster/index.ts": 'export { z } from "./cluster.js";\n',
+      "src/localcluster/cluster.ts": "export const z = 1;\n",
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.output, /only-through-index/);
+  });
+
+  it("fails when a pure module imports the Kubernetes client", async () => {
+    const result = await cruise({
+      "src/graph/index.ts": 'export { k } from "../kube/index.js";\n',
+      "src/kube/index.ts": "export const k = 1;\n",
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.output, /kube-only-from-io-modules/);
+  });
+});
