@@ -23,7 +23,7 @@ async function cruise(files: Record<string, string>): Promise<{ ok: boolean; out
     }
     const result = await promisify(execFile)(DEPCRUISE, ["src", "--config", ".dependency-cruiser.cjs"], { cwd: dir })
       .then(({ stdout }) => ({ ok: true, output: stdout }))
-      .catch((error: { stdout?: string }) => ({ ok: false, output: error.stdout ?? "" }));
+      .catch((error: unknown) => ({ ok: false, output: (error as { stdout?: string }).stdout ?? "" }));
     return result;
   } finally {
     await rm(dir, { recursive: true, force: true });
