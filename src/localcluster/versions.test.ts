@@ -6,9 +6,9 @@ describe("resolveKubeRelease", () => {
   const cases: [input: string | undefined, expected: string][] = [
     [undefined, "v1.33.13"],
     ["1.33", "v1.33.13"],
-    ["v1.32", "v1.32.13"],
-    ["1.31", "v1.31.14"],
-    [" 1.31 ", "v1.31.14"],
+    ["v1.32", "v1.32.2"],
+    ["1.31", "v1.31.0"],
+    [" 1.31 ", "v1.31.0"],
     ["1.33.13", "v1.33.13"],
   ];
   for (const [input, expected] of cases) {
@@ -33,6 +33,6 @@ describe("resolveKubeRelease", () => {
   });
 
   it("maps a release to its staging module version", () => {
-    assert.equal(stagingVersion(resolveKubeRelease("1.32")), "v0.32.13");
+    assert.equal(stagingVersion(resolveKubeRelease("1.32")), "v0.32.2");
   });
 });

@@ -12,9 +12,12 @@ export interface KubeRelease {
   readonly kwok: string;
 }
 
+// Each pin is the newest patch whose k8s.io staging modules (all of them, at the matching v0.x.y)
+// the Go module proxy reachable from our machines actually serves: v1.31.14 and v1.32.13 list
+// fine but some staging zips (k8s.io/endpointslice, k8s.io/kube-scheduler) are refused.
 export const KUBE_RELEASES: readonly KubeRelease[] = Object.freeze([
-  { minor: "1.31", kubernetes: "v1.31.14", kwok: "v0.7.0" },
-  { minor: "1.32", kubernetes: "v1.32.13", kwok: "v0.7.0" },
+  { minor: "1.31", kubernetes: "v1.31.0", kwok: "v0.7.0" },
+  { minor: "1.32", kubernetes: "v1.32.2", kwok: "v0.7.0" },
   { minor: "1.33", kubernetes: "v1.33.13", kwok: "v0.7.0" },
 ]);
 

@@ -1,0 +1,58 @@
+/**
+ * Every group, label, annotation and finalizer key kro-ts writes, in one place, so that the
+ * controller, the runtime and the CLI can never disagree about a spelling. Values follow kro
+ * v0.9 (shared/spec/kro-reference.md §2.5, §6.8) so objects stay recognisable to kro users.
+ */
+export const KRO_GROUP = "kro.run";
+export const KRO_VERSION = "v1alpha1";
+export const KRO_API_VERSION = `${KRO_GROUP}/${KRO_VERSION}`;
+
+export const RGD = {
+  kind: "ResourceGraphDefinition",
+  listKind: "ResourceGraphDefinitionList",
+  plural: "resourcegraphdefinitions",
+  singular: "resourcegraphdefinition",
+  shortName: "rgd",
+  crdName: `resourcegraphdefinitions.${KRO_GROUP}`,
+} as const;
+
+export const FINALIZER = "kro.run/finalizer";
+
+export const ANNOTATIONS = {
+  allowBreakingChanges: "kro.run/allow-breaking-changes",
+  reconcile: "kro.run/reconcile",
+  applyOrder: "internal.kro.run/apply-order",
+  applysetTooling: "applyset.kubernetes.io/tooling",
+  applysetGroupKinds: "applyset.kubernetes.io/contains-group-kinds",
+  applysetAdditionalNamespaces: "applyset.kubernetes.io/additional-namespaces",
+  applysetInventoryHash: "internal.kro.run/applyset-inventory-hash",
+} as const;
+
+/** Value of ANNOTATIONS.reconcile that pauses an instance. */
+export const RECONCILE_SUSPENDED = "suspended";
+
+export const LABELS = {
+  owned: "kro.run/owned",
+  kroVersion: "kro.run/kro-version",
+  rgdId: "kro.run/resource-graph-definition-id",
+  rgdName: "kro.run/resource-graph-definition-name",
+  instanceId: "kro.run/instance-id",
+  instanceName: "kro.run/instance-name",
+  instanceNamespace: "kro.run/instance-namespace",
+  instanceGroup: "kro.run/instance-group",
+  instanceVersion: "kro.run/instance-version",
+  instanceKind: "kro.run/instance-kind",
+  nodeId: "kro.run/node-id",
+  managedBy: "app.kubernetes.io/managed-by",
+  applysetPartOf: "applyset.kubernetes.io/part-of",
+  /** Template dialect: every child is labelled app=<parent name> (seed-dialect.md §3). */
+  app: "app",
+} as const;
+
+export const MANAGED_BY_VALUE = "kro";
+
+export const FIELD_MANAGERS = {
+  applyset: "kro.run/applyset",
+  applysetParent: "kro.run/applyset-parent",
+  controller: "kro.run/controller",
+} as const;

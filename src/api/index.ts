@@ -1,0 +1,6 @@
+// api: wire types of both RGD dialects, every kro.run constant, the RGD's own CRD, and the YAML
+// loader that keeps source positions. No behaviour beyond shape: validation lives in graph.
+export * from "./constants.js";
+export { DIALECTS, type ChildResource, type Dialect, type ExternalRef, type ObjectMeta, type ResourceGraphDefinition, type ResourceKindRef, type RgdResource, type RgdSchema, type RgdSpec, type StatusMapping } from "./rgd-types.js";
+export { rgdCustomResourceDefinition, type CrdManifest } from "./rgd-crd.js";
+export { formatLocated, loadYaml, type LoadedFile, type LocatedIssue, type SourceDocument, type SourcePosition } from "./yaml-source.js";

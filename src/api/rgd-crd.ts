@@ -1,0 +1,255 @@
+/**
+ * The ResourceGraphDefinition CRD the controller installs (and deploy/ ships), generated from
+ * this one source. Descriptions are on every field so `kubectl explain rgd.spec.resources`
+ * reads well; admission rules follow kro v0.9 (kro-reference.md §2.1) plus the dialect rule.
+ */
+import { KRO_GROUP, KRO_VERSION, RGD } from "./constants.js";
+
+/** The part of an OpenAPI v3 schema this file writes, with the x-kubernetes-* keys spelled as on the wire. */
+interface JSONSchemaProps {
+  type?: string;
+  description?: string;
+  format?: string;
+  pattern?: string;
+  enum?: string[];
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  required?: string[];
+  properties?: Record<string, JSONSchemaProps>;
+  items?: JSONSchemaProps;
+  additionalProperties?: JSONSchemaProps;
+  "x-kubernetes-preserve-unknown-fields"?: boolean;
+  "x-kubernetes-list-type"?: string;
+  "x-kubernetes-validations"?: { rule: string; message: string }[];
+}
+
+/** A CustomResourceDefinition as plain JSON (kubernetes-types spells the x-kubernetes-* keys differently). */
+export interface CrdManifest {
+  apiVersion: "apiextensions.k8s.io/v1";
+  kind: "CustomResourceDefinition";
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: Record<string, unknown>;
+}
+
+const freeForm = (description: string): JSONSchemaProps => ({ type: "object", description, "x-kubernetes-preserve-unknown-fields": true });
+const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: "string", description, ...extra });
+const immutable = (what: string) => [{ rule: "self == oldSelf", message: `${what} is immutable` }];
+const NAME_LIST_ITEM: JSONSchemaProps = { type: "string", maxLength: 63, pattern: "^[a-z]([-a-z0-9]*[a-z0-9])?$" };
+const nameList = (description: string): JSONSchemaProps => ({
+  type: "array", description, maxItems: 32, items: NAME_LIST_ITEM, "x-kubernetes-list-type": "set",
+});
+const stringList = (description: string): JSONSchemaProps => ({ type: "array", description, items: { type: "string" } });
+
+const schemaSpec: JSONSchemaProps = {
+  type: "object",
+  description: "CEL dialect: the API this RGD defines. kro-ts generates and installs a CRD from it.",
+  required: ["apiVersion", "kind"],
+  properties: {
+    apiVersion: str("Version of the generated API, e.g. v1alpha1.", { pattern: "^v[0-9]+(alpha[0-9]+|beta[0-9]+)?$", "x-kubernetes-validations": immutable("apiVersion") }),
+    kind: str("Kind of the generated API, UpperCamelCase, e.g. WebApp.", { pattern: "^[A-Z][a-zA-Z0-9]{0,62}$", "x-kubernetes-validations": immutable("kind") }),
+    group: str("API group of the generated API.", { default: KRO_GROUP, "x-kubernetes-validations": immutable("group") }),
+    scope: str("Whether instances are namespaced or cluster-scoped.", { enum: ["Namespaced", "Cluster"], default: "Namespaced", "x-kubernetes-validations": immutable("scope") }),
+    spec: freeForm("SimpleSchema of the instance spec: field name → \"type | marker=value ...\", nested objects, arrays and maps."),
+    types: freeForm("Reusable custom types (name → SimpleSchema) that spec and other types may refer to."),
+    status: freeForm("Status fields of the instance, each a ${...} CEL expression over the resources; optional `conditions` list."),
+    additionalPrinterColumns: {
+      type: "array",
+      description: "kubectl columns for the generated API; when set, replaces the default columns.",
+      items: freeForm("A CustomResourceColumnDefinition, passed to the CRD unchanged."),
+    },
+    shortNames: nameList("Short names of the generated API (kubectl get <shortName>)."),
+    categories: nameList("Categories of the generated API (kubectl get <category>)."),
+    metadata: {
+      type: "object",
+      description: "Labels and annotations copied onto the generated CRD.",
+      properties: {
+        labels: { type: "object", description: "Labels for the generated CRD.", additionalProperties: { type: "string" } },
+        annotations: { type: "object", description: "Annotations for the generated CRD.", additionalProperties: { type: "string" } },
+      },
+    },
+  },
+};
+
+const externalRef: JSONSchemaProps = {
+  type: "object",
+  description: "A read-only reference to an object the RGD does not manage: by name, or a collection by selector.",
+  required: ["apiVersion", "kind", "metadata"],
+  properties: {
+    apiVersion: str("apiVersion of the referenced object."),
+    kind: str("kind of the referenced object."),
+    metadata: {
+      type: "object",
+      description: "Which object(s): exactly one of name or selector.",
+      "x-kubernetes-validations": [{ rule: "has(self.name) != has(self.selector)", message: "exactly one of name or selector must be provided" }],
+      properties: {
+        name: str("Name of the referenced object (may contain ${...}).", { minLength: 1 }),
+        namespace: str("Namespace of the referenced object; defaults to the instance's namespace."),
+        selector: freeForm("Label selector (matchLabels / matchExpressions) that makes this an external collection."),
+      },
+    },
+  },
+};
+
+const resource: JSONSchemaProps = {
+  type: "object",
+  description: "One node of the resource graph: a template to create, or an external reference to read.",
+  required: ["id"],
+  "x-kubernetes-validations": [{ rule: "has(self.template) != has(self.externalRef)", message: "exactly one of template or externalRef must be provided" }],
+  properties: {
+    id: str("Unique lowerCamelCase identifier; other expressions refer to this resource by it.", { pattern: "^[a-z][a-zA-Z0-9]*$", maxLength: 63 }),
+    template: freeForm("A full Kubernetes object (apiVersion, kind, metadata, ...); string values may contain ${...} expressions."),
+    externalRef,
+    readyWhen: stringList("Boolean ${...} expressions over this resource (or `each` item); all must be true for it to be ready."),
+    includeWhen: stringList("Boolean ${...} expressions; when any is false the resource and its dependents are not created."),
+    forEach: {
+      type: "array",
+      description: "Iterators {name: \"${list}\"}; one object is created per element of their cartesian product.",
+      items: { type: "object", minProperties: 1, maxProperties: 1, additionalProperties: { type: "string" } },
+    },
+  },
+};
+
+const childResource: JSONSchemaProps = {
+  type: "object",
+  description: "Template dialect: one child object, rendered with Go templates.",
+  required: ["apiVersion", "kind", "nameTemplate", "template"],
+  properties: {
+    apiVersion: str("apiVersion of the child."),
+    kind: str("kind of the child."),
+    id: str("Identifier for .children.<id> and dependsOn; defaults to the kind with a lower-case first letter.", { pattern: "^[a-z][a-zA-Z0-9]*$" }),
+    nameTemplate: str("Go template for metadata.name, e.g. {{.parent.metadata.name}}."),
+    condition: str("Go template; the child exists only while it renders \"true\"."),
+    dependsOn: stringList("Ids of children that must exist and be ready before this one is rendered."),
+    readyWhen: stringList("Go templates over .self and .parent; the child is ready when all render \"true\"."),
+    template: str("Go template producing the child's YAML (spec, labels, ...)."),
+  },
+};
+
+const statusMapping: JSONSchemaProps = {
+  type: "object",
+  description: "Template dialect: copy conditions and fields from one child to the parent's status.",
+  required: ["childResource"],
+  properties: {
+    childResource: {
+      type: "object", description: "Which child: kind (and apiVersion) plus a Go-template name.", required: ["kind", "name"],
+      properties: { apiVersion: str("apiVersion of the child."), kind: str("kind of the child."), name: str("Go template for the child's name.") },
+    },
+    conditions: {
+      type: "array", description: "Child condition types copied onto the parent under another type.",
+      items: {
+        type: "object", required: ["type", "mapping"],
+        properties: {
+          type: str("Condition type on the child, e.g. Available."),
+          mapping: { type: "object", description: "The parent's condition.", required: ["type"], properties: { type: str("Condition type on the parent, e.g. Ready.") } },
+        },
+      },
+    },
+    fieldMappings: {
+      type: "array", description: "Dot paths copied from the child to the parent.",
+      items: {
+        type: "object", required: ["child", "parent"],
+        properties: { child: str("Dot path in the child, e.g. status.availableReplicas."), parent: str("Dot path in the parent; must start with status.", { pattern: "^status\\." }) },
+      },
+    },
+  },
+};
+
+const condition: JSONSchemaProps = {
+  type: "object",
+  description: "A standard Kubernetes condition.",
+  required: ["type", "status"],
+  properties: {
+    type: str("Condition type."),
+    status: str("True, False or Unknown.", { enum: ["True", "False", "Unknown"] }),
+    reason: str("Machine-readable reason in CamelCase."),
+    message: str("Human-readable details."),
+    lastTransitionTime: str("When status last changed.", { format: "date-time" }),
+    observedGeneration: { type: "integer", format: "int64", description: "The metadata.generation this condition was computed for." },
+  },
+};
+
+const spec: JSONSchemaProps = {
+  type: "object",
+  description: "Either the CEL dialect (schema + resources) or the template dialect (resourceKind + childResources + statusMappings).",
+  "x-kubernetes-validations": [
+    { rule: "has(self.schema) != has(self.resourceKind)", message: "exactly one of spec.schema or spec.resourceKind must be provided" },
+    { rule: "!has(self.schema) || (!has(self.childResources) && !has(self.statusMappings))", message: "spec.schema (CEL dialect) cannot be combined with childResources or statusMappings (template dialect)" },
+    { rule: "!has(self.resourceKind) || !has(self.resources)", message: "spec.resourceKind (template dialect) cannot be combined with resources (CEL dialect)" },
+  ],
+  properties: {
+    schema: schemaSpec,
+    resources: { type: "array", description: "CEL dialect: the resources behind each instance, in the order you think of them.", items: resource },
+    resourceKind: {
+      type: "object",
+      description: "Template dialect: the existing CRD whose instances this RGD reconciles.",
+      required: ["group", "version", "kind"],
+      properties: { group: str("API group of the existing CRD."), version: str("Version of the existing CRD."), kind: str("Kind of the existing CRD.") },
+    },
+    childResources: { type: "array", description: "Template dialect: the children of each instance.", items: childResource },
+    statusMappings: { type: "array", description: "Template dialect: how the parent's status is filled from its children.", items: statusMapping },
+  },
+};
+
+const status: JSONSchemaProps = {
+  type: "object",
+  description: "What the controller observed about this RGD.",
+  properties: {
+    state: str("Active when the graph is accepted, its kind is ready and its controller runs; Inactive otherwise.", { enum: ["Active", "Inactive"] }),
+    topologicalOrder: stringList("Resource ids in creation order."),
+    resources: {
+      type: "array", description: "Resources that depend on others, with their dependencies.",
+      items: {
+        type: "object", properties: {
+          id: str("Resource id."),
+          dependencies: { type: "array", description: "Ids this resource depends on.", items: { type: "object", properties: { id: str("Resource id.") } } },
+        },
+      },
+    },
+    conditions: { type: "array", description: "GraphAccepted, KindReady, ControllerReady and the root Ready.", items: condition },
+  },
+};
+
+export function rgdCustomResourceDefinition(): CrdManifest {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: RGD.crdName },
+    spec: {
+      group: KRO_GROUP,
+      scope: "Cluster",
+      names: { kind: RGD.kind, listKind: RGD.listKind, plural: RGD.plural, singular: RGD.singular, shortNames: [RGD.shortName] },
+      versions: [{
+        name: KRO_VERSION,
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        additionalPrinterColumns: [
+          { name: "APIVERSION", type: "string", jsonPath: ".spec.schema.apiVersion" },
+          { name: "KIND", type: "string", jsonPath: ".spec.schema.kind" },
+          { name: "STATE", type: "string", jsonPath: ".status.state" },
+          { name: "READY", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+          { name: "TOPOLOGICALORDER", type: "string", priority: 1, jsonPath: ".status.topologicalOrder" },
+          { name: "AGE", type: "date", jsonPath: ".metadata.creationTimestamp" },
+        ],
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            description: "A ResourceGraphDefinition defines a new Kubernetes API and the graph of resources created for each of its instances.",
+            required: ["spec"],
+            properties: {
+              apiVersion: str("APIVersion of this object."),
+              kind: str("Kind of this object."),
+              metadata: { type: "object" },
+              spec,
+              status,
+            },
+          },
+        },
+      }],
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { error } from "../diag/index.js";
+import { formatLocated, loadYaml } from "./yaml-source.js";
+
+const RGD = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: webapp
+spec:
+  resources:
+    - id: deploy
+      template:
+        spec:
+          replicas: 3
+    - id: svc
+---
+kind: Second
+`;
+
+describe("loadYaml", () => {
+  const loaded = loadYaml("rgd.yaml", RGD);
+
+  it("parses every document", () => {
+    assert.equal(loaded.documents.length, 2);
+    assert.deepEqual(loaded.problems, []);
+    assert.deepEqual(loaded.documents[1]?.value, { kind: "Second" });
+  });
+
+  const cases: [path: (string | number)[], line: number, column: number][] = [
+    [[], 1, 1],
+    [["metadata", "name"], 4, 3],
+    [["spec", "resources", 0, "template", "spec", "replicas"], 10, 11],
+    [["spec", "resources", 1], 11, 7],
+    [["spec", "resources", 1, "id"], 11, 7],
+    // absent keys map to the nearest ancestor that exists
+    [["spec", "resources", 1, "template", "kind"], 11, 7],
+    [["spec", "resources", 7], 6, 3],
+  ];
+  for (const [path, line, column] of cases) {
+    it(`locates ${JSON.stringify(path)} at ${line}:${column}`, () => {
+      assert.deepEqual(loaded.documents[0]?.locate(path), { line, column });
+    });
+  }
+
+  it("reports syntax errors with their position instead of throwing", () => {
+    const bad = loadYaml("bad.yaml", "a: 1\nb: [1, 2\nc: 3\n");
+    assert.equal(bad.documents.length, 0);
+    const first = bad.problems[0];
+    assert.ok(first, "a problem is reported");
+    assert.equal(first.issue.code, "yaml.syntax");
+    assert.ok(first.position, "with a position");
+  });
+
+  it("rejects duplicate keys", () => {
+    const dup = loadYaml("dup.yaml", "a: 1\na: 2\n");
+    assert.match(dup.problems[0]?.issue.message ?? "", /unique/i);
+    assert.deepEqual(dup.problems[0]?.position, { line: 2, column: 1 });
+  });
+
+  it("formats file:line:column with the source line and a caret", () => {
+    const position = loaded.documents[0]?.locate(["metadata", "name"]);
+    assert.ok(position);
+    const text = formatLocated({ file: "rgd.yaml", position, issue: error("x", ["metadata", "name"], "bad name") }, RGD);
+    assert.equal(text, "rgd.yaml:4:3: error: metadata.name: bad name\n    4 |   name: webapp\n      |   ^");
+  });
+});

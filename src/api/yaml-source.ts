@@ -1,0 +1,93 @@
+/**
+ * Loads YAML (one or many documents) and keeps enough of the source to map an issue's path
+ * back to file:line:column. The only place the `yaml` parser is used.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from "yaml";
+import { error, formatIssue, type Issue, type IssuePath } from "../diag/index.js";
+
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface SourceDocument {
+  readonly file: string;
+  /** 0-based index of the document within the file. */
+  readonly index: number;
+  readonly value: unknown;
+  /** Where the value (or the key that names it) at `path` starts; the nearest ancestor if absent. */
+  locate(path: IssuePath): SourcePosition | undefined;
+}
+
+export interface LoadedFile {
+  readonly file: string;
+  readonly text: string;
+  readonly documents: readonly SourceDocument[];
+  /** YAML syntax problems, each with its own position. */
+  readonly problems: readonly LocatedIssue[];
+}
+
+export interface LocatedIssue {
+  readonly issue: Issue;
+  readonly file: string;
+  readonly position?: SourcePosition;
+}
+
+function offsetOf(doc: Document.Parsed, path: IssuePath): number | undefined {
+  let node: unknown = doc.contents;
+  let offset = (doc.contents as Node | null)?.range?.[0];
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (pair === undefined) return offset;
+      offset = (pair.key as Node).range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === "number") {
+      const item = node.items[segment] as Node | undefined;
+      if (item === undefined) return offset;
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else {
+      return offset;
+    }
+  }
+  return offset;
+}
+
+export function loadYaml(file: string, text: string): LoadedFile {
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const position = (offset: number | undefined): SourcePosition | undefined => {
+    if (offset === undefined) return undefined;
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const problems: LocatedIssue[] = [];
+  const documents: SourceDocument[] = [];
+  const docs = Array.isArray(parsed) ? parsed : [];
+  docs.forEach((doc, index) => {
+    for (const e of doc.errors) {
+      const at = position(e.pos[0]);
+      problems.push({ file, issue: error("yaml.syntax", [], e.message.split("\n")[0] ?? e.message), ...(at ? { position: at } : {}) });
+    }
+    if (doc.errors.length > 0 || doc.contents === null) return;
+    documents.push({
+      file,
+      index,
+      value: doc.toJS({ maxAliasCount: 100 }) as unknown,
+      locate: (path) => position(offsetOf(doc, path)),
+    });
+  });
+  return { file, text, documents, problems };
+}
+
+/** `file:line:column: error: path: message`, then the source line with a caret under the column. */
+export function formatLocated(located: LocatedIssue, text?: string): string {
+  const where = located.position ? `${located.file}:${located.position.line}:${located.position.column}` : located.file;
+  const head = `${where}: ${formatIssue(located.issue)}`;
+  if (located.position === undefined || text === undefined) return head;
+  const source = text.split("\n")[located.position.line - 1];
+  if (source === undefined) return head;
+  const gutter = String(located.position.line).padStart(5);
+  return `${head}\n${gutter} | ${source}\n${" ".repeat(gutter.length)} | ${" ".repeat(located.position.column - 1)}^`;
+}
