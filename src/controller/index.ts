@@ -1,0 +1,4 @@
+// controller: turns RGDs into live APIs and reconciles their instances — the only layer that
+// keeps time and talks to a cluster (through kube). Logic about graphs lives in graph/runtime.
+export { WorkQueue, type WorkQueueOptions } from "./work-queue.js";
+export { TerminalError, isTerminal, startReconcileLoop, type ReconcileLoop, type ReconcileLoopOptions, type ReconcileOutcome, type ReconcileResult } from "./reconcile-loop.js";

@@ -1,0 +1,69 @@
+/**
+ * Workers that drain a WorkQueue through a reconcile function, with controller-runtime's result
+ * semantics: success forgets the key's failures, `requeueAfterMs` delays, an error backs off
+ * per key, a TerminalError is not retried. One slow or failing key never blocks the others.
+ */
+import type { WorkQueue } from "./work-queue.js";
+
+export interface ReconcileResult {
+  readonly requeueAfterMs?: number;
+}
+
+/** An error that retrying cannot fix (e.g. an invalid object): logged once, not requeued. */
+export class TerminalError extends Error {
+  override readonly name = "TerminalError";
+}
+
+export function isTerminal(error: unknown): boolean {
+  return error instanceof TerminalError;
+}
+
+export type ReconcileOutcome =
+  | { readonly kind: "success"; readonly requeueAfterMs?: number }
+  | { readonly kind: "error"; readonly error: unknown; readonly retryInMs: number }
+  | { readonly kind: "terminal"; readonly error: unknown };
+
+export interface ReconcileLoopOptions {
+  readonly queue: WorkQueue;
+  readonly workers: number;
+  readonly reconcile: (key: string) => Promise<ReconcileResult>;
+  /** Observability hook: called once per processed key with its outcome and duration. */
+  readonly onOutcome?: (key: string, outcome: ReconcileOutcome, durationMs: number) => void;
+}
+
+export interface ReconcileLoop {
+  /** Resolves when every worker has finished its in-flight key after the queue shut down. */
+  readonly stopped: Promise<void>;
+}
+
+async function worker(options: ReconcileLoopOptions): Promise<void> {
+  const { queue } = options;
+  for (;;) {
+    const key = await queue.get();
+    if (key === undefined) return;
+    const started = performance.now();
+    let outcome: ReconcileOutcome;
+    try {
+      const result = await options.reconcile(key);
+      queue.forget(key);
+      if (result.requeueAfterMs !== undefined) queue.addAfter(key, result.requeueAfterMs);
+      outcome = result.requeueAfterMs === undefined ? { kind: "success" } : { kind: "success", requeueAfterMs: result.requeueAfterMs };
+    } catch (error) {
+      if (isTerminal(error)) {
+        queue.forget(key);
+        outcome = { kind: "terminal", error };
+      } else {
+        outcome = { kind: "error", error, retryInMs: queue.addRateLimited(key) };
+      }
+    } finally {
+      queue.done(key);
+    }
+    options.onOutcome?.(key, outcome, performance.now() - started);
+  }
+}
+
+export function startReconcileLoop(options: ReconcileLoopOptions): ReconcileLoop {
+  const count = Math.max(1, options.workers);
+  const workers = Array.from({ length: count }, () => worker(options));
+  return { stopped: Promise.all(workers).then(() => undefined) };
+}
