@@ -2,6 +2,7 @@
 // rules (kro-reference.md §2.1) plus the one-dialect-at-a-time rule.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { RGD, rgdCustomResourceDefinition } from "../../src/api/index.js";
 import { eventually } from "../support/eventually.js";
 import { KubectlError, kubectl } from "../support/test-cluster.js";
@@ -62,6 +63,11 @@ describe("ResourceGraphDefinition CRD", () => {
       resourceKind: { group: "kro.example.com", version: "v1", kind: "NginxApp" },
       childResources: [{ apiVersion: "apps/v1", kind: "Deployment", nameTemplate: "{{.parent.metadata.name}}", template: "spec: {}\n" }],
     }));
+  });
+
+  it("accepts the seed's nginxapp-rgd.yaml verbatim", async () => {
+    const file = fileURLToPath(new URL("../../../examples/nginx/nginxapp-rgd.yaml", import.meta.url));
+    await kubectl(["apply", "--server-side", "--dry-run=server", "-f", file]);
   });
 
   const invalid: [what: string, spec: unknown, message: RegExp][] = [
