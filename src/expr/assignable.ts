@@ -49,10 +49,11 @@ export function incompatibility(actual: OpenApiSchema, expected: OpenApiSchema, 
     if (reason !== undefined) return reason;
   }
   if (typeof actualValues === "object") {
-    const targets = typeof expectedValues === "object" ? [expectedValues] : Object.values(expected.properties ?? {});
-    for (const t of targets) {
-      const reason = incompatibility(actualValues, t, `${path}[*]`);
-      if (reason !== undefined) return reason;
+    if (typeof expectedValues === "object") return incompatibility(actualValues, expectedValues, `${path}[*]`);
+    // map → struct: the keys are unknown statically, so the values must fit at least one field.
+    const fields = Object.values(expected.properties ?? {});
+    if (fields.length > 0 && !fields.some((t) => incompatibility(actualValues, t) === undefined)) {
+      return `${path === "" ? "" : `${path}: `}map values of type ${describeSchema(actualValues)} fit no field of ${describeSchema(expected)}`;
     }
   }
   return undefined;

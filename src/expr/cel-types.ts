@@ -28,7 +28,7 @@ export class SchemaTypeRegistry {
       default: break;
     }
     if (schema.properties !== undefined && Object.keys(schema.properties).length > 0) {
-      const name = `kro_t${this.#counter++}_${hint.replace(/[^A-Za-z0-9_]/g, "_")}`;
+      const name = `KroT${this.#counter++}${hint.replace(/[^A-Za-z0-9]/g, "")}`;
       const fields: Record<string, string> = {};
       for (const [key, child] of Object.entries(schema.properties)) fields[key] = this.typeOf(child, `${hint}_${key}`);
       this.#env.registerType(name, { fields });

@@ -34,7 +34,7 @@ export function compareValues(a: unknown, b: unknown): number {
 export function valuesEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   const ra = rank(a);
-  if (ra === "num" && rank(b) === "num") return num(a) == num(b); // eslint-disable-line eqeqeq -- int/double cross-type equality is CEL semantics
+  if (ra === "num" && rank(b) === "num") return num(a) == num(b); // loose: int/double cross-type equality is CEL semantics
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => valuesEqual(x, b[i]));

@@ -83,7 +83,7 @@ function quantify(kind: "all" | "exists" | "existsOne", pairs: [unknown, unknown
     if (kind === "exists" && ok) return true;
     if (ok) count++;
   }
-  if (firstError !== undefined) throw firstError;
+  if (firstError !== undefined) throw firstError instanceof Error ? firstError : new Error("comprehension predicate failed");
   return kind === "all" ? true : kind === "exists" ? false : count === 1;
 }
 

@@ -7,6 +7,7 @@ import { LibraryError, declareNamespace, isCelMap, mapEntries, type CelEnvironme
 /** The value `omit()` returns; result conversion drops the field or list element holding it. */
 export class OmitSentinel {
   static readonly instance = new OmitSentinel();
+  readonly kind = "omit";
   private constructor() {}
 }
 
@@ -34,7 +35,7 @@ export function registerRuntimeLibrary(env: CelEnvironment): void {
   env.registerFunction(`${runtime}.condition(dyn, string): map<string, dyn>`, (_ns: unknown, obj: unknown, type: string) => {
     const status = isCelMap(obj) ? new Map(mapEntries(obj)).get("status") : undefined;
     const conditions = isCelMap(status) ? new Map(mapEntries(status)).get("conditions") : undefined;
-    const found = Array.isArray(conditions) ? conditions.find((c) => isCelMap(c) && new Map(mapEntries(c)).get("type") === type) : undefined;
+    const found: unknown = Array.isArray(conditions) ? conditions.find((c: unknown) => isCelMap(c) && new Map(mapEntries(c)).get("type") === type) : undefined;
     // A missing condition reads as an empty one of that type (kro §6.11).
     return isCelMap(found) ? found : { type, status: "", reason: "", message: "" };
   });

@@ -16,7 +16,7 @@ export function seededString(length: bigint, seed: string): string {
   let out = "";
   for (let i = 0; i < Number(length); i++) {
     const start = (i * 4) % digest.length;
-    out += ALPHANUMERIC[digest.readUInt32BE(start) % ALPHANUMERIC.length];
+    out += ALPHANUMERIC.charAt(digest.readUInt32BE(start) % ALPHANUMERIC.length);
   }
   return out;
 }
@@ -85,9 +85,16 @@ export function registerKroLibraries(env: CelEnvironment, lib: LibraryContext, l
     return new Uint8Array(Buffer.from(s, "base64"));
   });
 
-  env.registerFunction("map<K, V>.merge(map<K, V>): map<K, V>", (a: CelMap, b: CelMap) => {
-    lib.charge(mapEntries(a).length + mapEntries(b).length);
-    return makeMap([...new Map([...mapEntries(a), ...mapEntries(b)]).entries()]);
+  // Object form: cel-js' signature strings cannot spell a generic map receiver.
+  env.registerFunction({
+    name: "merge",
+    receiverType: "map<K, V>",
+    returnType: "map<K, V>",
+    params: [{ name: "other", type: "map<K, V>" }],
+    handler: (a: CelMap, b: CelMap) => {
+      lib.charge(mapEntries(a).length + mapEntries(b).length);
+      return makeMap([...new Map([...mapEntries(a), ...mapEntries(b)]).entries()]);
+    },
   });
   env.registerFunction("map.deepMerge(map): dyn", (a: CelMap, b: CelMap) => deepMerge(a, b));
 

@@ -28,9 +28,9 @@ export class LibraryError extends Error {
  * signatures. Namespaces that already exist in cel-js (`optional`, `cel`) must not be redeclared.
  */
 export function declareNamespace(env: CelEnvironment, name: string): string {
-  const typeName = `kro_ns_${name}`;
+  const typeName = `KroNs${name[0]?.toUpperCase() ?? ""}${name.slice(1)}`;
   // A distinct class per namespace: cel-js maps values to types by constructor.
-  const Namespace = { [typeName]: class {} }[typeName] as new () => object;
+  const Namespace = { [typeName]: class { readonly namespace = name; } }[typeName] as new () => object;
   env.registerType(typeName, Namespace);
   env.registerConstant(name, typeName, new Namespace());
   return typeName;

@@ -37,7 +37,7 @@ export function estimateCost(ast: unknown, source: string, variables: Readonly<R
   return issues;
 }
 
-function bounded(node: unknown, variables: Readonly<Record<string, OpenApiSchema>>, scope: ReadonlySet<string>): boolean {
+function bounded(node: unknown, variables: Readonly<Record<string, OpenApiSchema>>, _scope: ReadonlySet<string>): boolean {
   if (!isNode(node)) return false;
   if (node.op === "list" || node.op === "map") return true;
   if (node.op === "call" && Array.isArray(node.args) && node.args[0] === "range") return false;

@@ -9,7 +9,7 @@ export function formatString(template: string, args: readonly unknown[]): string
   let next = 0;
   for (let i = 0; i < template.length; i++) {
     const c = template[i];
-    if (c !== "%") { out += c; continue; }
+    if (c !== "%") { out += c ?? ""; continue; }
     const m = /^%(?:\.(\d+))?([sdfeboxX%])/.exec(template.slice(i));
     if (m === null) throw new LibraryError("format_error", `could not parse formatting clause at offset ${i}: unrecognized formatting clause`);
     i += m[0].length - 1;
@@ -112,5 +112,6 @@ export function display(v: unknown, top: boolean): string {
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return `{${entries.map(([k, x]) => `${k}: ${x}`).join(", ")}}`;
   }
-  return String(v);
+  // Library values (quantity, ip, semver…) print through their own toString.
+  return typeof (v as { toString?: unknown }).toString === "function" ? (v as { toString(): string }).toString() : typeof v;
 }
