@@ -1,0 +1,81 @@
+/**
+ * OpenAPI v3 schema → cel-js declared types, and a CEL type name → OpenAPI schema (so CRD synthesis
+ * can infer status field types). Objects with properties become named struct types (prefixed, one
+ * per schema node); maps, lists and scalars map structurally; schemaless parts become `dyn`.
+ */
+import type { Environment } from "@marcbachmann/cel-js";
+import { isSchemaless, mapValueSchema, type OpenApiSchema } from "./openapi-schema.js";
+
+/** Registers the types for `schema` and returns the CEL type name to declare the variable with. */
+export class SchemaTypeRegistry {
+  readonly #env: Environment;
+  readonly #structs = new Map<string, OpenApiSchema>();
+  #counter = 0;
+
+  constructor(env: Environment) { this.#env = env; }
+
+  /** The OpenAPI schema of a struct type registered here. */
+  structSchema(name: string): OpenApiSchema | undefined { return this.#structs.get(name); }
+
+  typeOf(schema: OpenApiSchema | undefined, hint: string): string {
+    if (schema === undefined || isSchemaless(schema)) return "dyn";
+    switch (schema.type) {
+      case "integer": return "int";
+      case "number": return "double";
+      case "boolean": return "bool";
+      case "string": return schema.format === "byte" ? "bytes" : "string";
+      case "array": return `list<${this.typeOf(schema.items, `${hint}_item`)}>`;
+      default: break;
+    }
+    if (schema.properties !== undefined && Object.keys(schema.properties).length > 0) {
+      const name = `KroT${this.#counter++}${hint.replace(/[^A-Za-z0-9]/g, "")}`;
+      const fields: Record<string, string> = {};
+      for (const [key, child] of Object.entries(schema.properties)) fields[key] = this.typeOf(child, `${hint}_${key}`);
+      this.#env.registerType(name, { fields });
+      this.#structs.set(name, schema);
+      return name;
+    }
+    const values = mapValueSchema(schema);
+    if (values === true || schema["x-kubernetes-preserve-unknown-fields"] === true) return values === true ? "map<string, dyn>" : "dyn";
+    if (values !== undefined) return `map<string, ${this.typeOf(values, `${hint}_value`)}>`;
+    return "map<string, dyn>";
+  }
+}
+
+/** Splits `map<string, list<int>>` into its name and top-level parameters. */
+export function parseTypeName(name: string): { base: string; params: string[] } {
+  const open = name.indexOf("<");
+  if (open < 0 || !name.endsWith(">")) return { base: name.trim(), params: [] };
+  const inner = name.slice(open + 1, -1);
+  const params: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === "<") depth++;
+    else if (c === ">") depth--;
+    else if (c === "," && depth === 0) { params.push(inner.slice(start, i).trim()); start = i + 1; }
+  }
+  params.push(inner.slice(start).trim());
+  return { base: name.slice(0, open).trim(), params };
+}
+
+const PRESERVE: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
+
+/** CEL type name (as cel-js prints it) → OpenAPI schema. */
+export function celTypeToSchema(name: string, structs?: SchemaTypeRegistry): OpenApiSchema {
+  const { base, params } = parseTypeName(name);
+  switch (base) {
+    case "int": return { type: "integer", format: "int64" };
+    case "uint": return { type: "integer" };
+    case "double": return { type: "number" };
+    case "bool": return { type: "boolean" };
+    case "string": return { type: "string" };
+    case "bytes": return { type: "string", format: "byte" };
+    case "google.protobuf.Timestamp": return { type: "string", format: "date-time" };
+    case "google.protobuf.Duration": return { type: "string" };
+    case "list": return { type: "array", items: params[0] === undefined ? PRESERVE : celTypeToSchema(params[0], structs) };
+    case "map": return { type: "object", additionalProperties: params[1] === undefined ? PRESERVE : celTypeToSchema(params[1], structs) };
+    case "optional": return params[0] === undefined ? PRESERVE : celTypeToSchema(params[0], structs);
+    default: return structs?.structSchema(base) ?? PRESERVE;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Static type checking against declared variables whose types come from OpenAPI schemas (§4.5).
+ * A TypedScope is built once per set of declarations (registering struct types is the expensive
+ * part) and checks any number of expressions, returning the output type as CEL and as OpenAPI.
+ */
+import type { Environment } from "@marcbachmann/cel-js";
+import { error, type Issue, type IssuePath } from "../diag/index.js";
+import { incompatibility, describeSchema } from "./assignable.js";
+import { SchemaTypeRegistry, celTypeToSchema } from "./cel-types.js";
+import type { KroCelEnvironment } from "./environment.js";
+import { toExprError } from "./errors.js";
+import type { OpenApiSchema } from "./openapi-schema.js";
+import { estimateCost } from "./static-cost.js";
+
+/** Variable name → OpenAPI schema of its value (a collection is `{type: array, items}`). */
+export type DeclaredVariables = Readonly<Record<string, OpenApiSchema>>;
+
+export interface CheckOptions {
+  /** Target field schema; the output must be assignable to it. */
+  readonly expected?: OpenApiSchema;
+  /** Path of the field holding the expression, used for issues. */
+  readonly path?: IssuePath;
+  /** Warn when a comprehension has no size bound (default true). */
+  readonly estimateCost?: boolean;
+}
+
+export interface CheckResult {
+  /** CEL type name, e.g. `int`, `list<string>`; undefined when checking failed. */
+  readonly type: string | undefined;
+  /** The output type as an OpenAPI schema (dyn → preserve-unknown-fields). */
+  readonly schema: OpenApiSchema | undefined;
+  readonly issues: readonly Issue[];
+}
+
+export const CHECK_CODES = { type: "expr.type-error", mismatch: "expr.type-mismatch", parse: "expr.parse-error" } as const;
+
+export class TypedScope {
+  readonly #env: Environment;
+  readonly #types: SchemaTypeRegistry;
+  readonly #variables: DeclaredVariables;
+  readonly #declarationIssues: Issue[] = [];
+
+  constructor(base: KroCelEnvironment, variables: DeclaredVariables) {
+    this.#env = base.typed.clone();
+    this.#types = new SchemaTypeRegistry(this.#env);
+    this.#variables = variables;
+    for (const [name, schema] of Object.entries(variables)) {
+      try {
+        this.#env.registerVariable(name, this.#types.typeOf(schema, name));
+      } catch (e) {
+        this.#declarationIssues.push(error(CHECK_CODES.type, [], `cannot declare variable ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`));
+      }
+    }
+  }
+
+  check(expression: string, options: CheckOptions = {}): CheckResult {
+    const path = options.path ?? [];
+    const fail = (code: string, message: string): CheckResult => ({ type: undefined, schema: undefined, issues: [...this.#declarationIssues, error(code, path, message)] });
+    let parsed: ReturnType<Environment["parse"]>;
+    try {
+      parsed = this.#env.parse(expression);
+    } catch (e) {
+      return fail(CHECK_CODES.parse, `expression ${JSON.stringify(expression)}: ${toExprError(e, expression, "parse").message}`);
+    }
+    const result = parsed.check();
+    if (!result.valid || result.type === undefined) {
+      const reason = toExprError(result.error, expression, "check").message;
+      return fail(CHECK_CODES.type, `expression ${JSON.stringify(expression)}: ${reason}`);
+    }
+    const schema = celTypeToSchema(result.type, this.#types);
+    const issues: Issue[] = [...this.#declarationIssues];
+    if (options.expected !== undefined) {
+      const reason = incompatibility(schema, options.expected);
+      if (reason !== undefined) {
+        issues.push(error(CHECK_CODES.mismatch, path,
+          `expression ${JSON.stringify(expression)} returns type "${describeSchema(schema)}" but expected "${describeSchema(options.expected)}" (${reason})`));
+      }
+    }
+    if (options.estimateCost !== false) {
+      issues.push(...estimateCost(parsed.ast, expression, this.#variables).map((i) => ({ ...i, path })));
+    }
+    return { type: result.type, schema, issues };
+  }
+}
+
+/** One-shot convenience; prefer a TypedScope when checking many expressions. */
+export function checkExpression(env: KroCelEnvironment, expression: string, variables: DeclaredVariables, options: CheckOptions = {}): CheckResult {
+  return new TypedScope(env, variables).check(expression, options);
+}
