@@ -23,7 +23,7 @@ export function canonicalizeSchema(schema: JSONSchemaProps): JSONSchemaProps {
     if (value === undefined) continue;
     entries.push([key, canonicalValue(key, value)]);
   }
-  return Object.fromEntries(entries) as JSONSchemaProps;
+  return Object.fromEntries(entries);
 }
 
 function canonicalValue(key: string, value: unknown): unknown {

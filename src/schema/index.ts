@@ -10,3 +10,12 @@ export type { CustomType } from "./field-schema.js";
 export { resolveCustomTypes, type CustomTypeRegistry, type CustomTypesResult } from "./custom-types.js";
 export { parseSimpleSchema, type SimpleSchemaOptions, type SimpleSchemaResult } from "./simple-schema.js";
 export { canonicalizeSchema } from "./canonical-schema.js";
+export { pluralize } from "./pluralize.js";
+export { crdNameFor, crdNamesFor, DEFAULT_GROUP, type CrdNameOptions } from "./crd-names.js";
+export { DEFAULT_PRINTER_COLUMNS, printerColumnsFor } from "./printer-columns.js";
+export { buildStatusSchema, CONDITIONS_SCHEMA, STATE_SCHEMA, UNKNOWN_TYPE_SCHEMA, type InferredStatusField, type StatusSchemaResult } from "./status-schema.js";
+export { synthesizeCrd, type CrdSynthesisInput, type CrdSynthesisResult } from "./crd-builder.js";
+export {
+  classifyCrdUpdate, diffCrdSchemas, formatChangePath, SCHEMA_CHANGE_KINDS, summarizeChanges,
+  type CrdSchemaSource, type CrdUpdateClassification, type SchemaChange, type SchemaChangeKind,
+} from "./breaking-changes.js";
