@@ -1,0 +1,16 @@
+/**
+ * kubectl columns of a generated CRD. Author columns replace kro's defaults entirely (they are
+ * not merged), matching kro: an RGD that lists one column gets exactly that column.
+ */
+import type { PrinterColumn } from "./openapi-types.js";
+
+export const DEFAULT_PRINTER_COLUMNS: readonly Readonly<PrinterColumn>[] = [
+  { name: "State", type: "string", jsonPath: ".status.state" },
+  { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+];
+
+export function printerColumnsFor(custom: readonly PrinterColumn[] | undefined): PrinterColumn[] {
+  const chosen = custom !== undefined && custom.length > 0 ? custom : DEFAULT_PRINTER_COLUMNS;
+  return chosen.map((column) => ({ ...column }));
+}

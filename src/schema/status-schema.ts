@@ -1,0 +1,80 @@
+/**
+ * The status schema of an instance: the author's status fields, each with the OpenAPI type the
+ * expression layer inferred for its CEL expression, plus kro's own `state` and `conditions`.
+ * Fields arrive as paths (segments, so keys containing dots stay unambiguous) because that is
+ * how the graph layer walks `spec.schema.status`.
+ */
+import { error, type Issue, type IssuePath } from "../diag/index.js";
+import { canonicalizeSchema } from "./canonical-schema.js";
+import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
+import type { JSONSchemaProps } from "./openapi-types.js";
+
+/** One leaf of `spec.schema.status` and the schema inferred for its expression. */
+export interface InferredStatusField {
+  /** Path below `status`, e.g. ["network", "url"]. An array projection is one leaf of type array. */
+  readonly path: readonly string[];
+  readonly schema: JSONSchemaProps;
+}
+
+export const DEFAULT_STATUS_PATH: IssuePath = ["spec", "schema", "status"];
+
+const STRING: JSONSchemaProps = { type: "string" };
+
+/** kro's standard condition shape, shared by instances (§6.10). */
+export const CONDITIONS_SCHEMA: JSONSchemaProps = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: {
+      lastTransitionTime: STRING, message: STRING, observedGeneration: { type: "integer" }, reason: STRING, status: STRING, type: STRING,
+    },
+  },
+};
+export const STATE_SCHEMA: JSONSchemaProps = { type: "string" };
+
+/** The schema the generated CRD uses for a field whose expression type is dynamic/unknown. */
+export const UNKNOWN_TYPE_SCHEMA: JSONSchemaProps = { "x-kubernetes-preserve-unknown-fields": true };
+
+export interface StatusSchemaResult {
+  readonly schema: JSONSchemaProps;
+  readonly issues: readonly Issue[];
+}
+
+interface Node { leaf?: JSONSchemaProps; children: Map<string, Node> }
+
+export function buildStatusSchema(fields: readonly InferredStatusField[], path: IssuePath = DEFAULT_STATUS_PATH): StatusSchemaResult {
+  const issues: Issue[] = [];
+  const root: Node = { children: new Map() };
+  for (const field of fields) {
+    const at = [...path, ...field.path];
+    if (field.path.length === 0) {
+      issues.push(error(SCHEMA_ISSUE_CODES.statusPathConflict, at, "a status field needs a name"));
+      continue;
+    }
+    let node = root;
+    let conflict = false;
+    for (const segment of field.path) {
+      if (node.leaf !== undefined) conflict = true;
+      let next = node.children.get(segment);
+      if (next === undefined) node.children.set(segment, (next = { children: new Map() }));
+      node = next;
+    }
+    if (conflict || node.leaf !== undefined || node.children.size > 0) {
+      issues.push(error(SCHEMA_ISSUE_CODES.statusPathConflict, at, "status field is declared both as a value and as an object (or twice)"));
+      continue;
+    }
+    node.leaf = structuredClone(field.schema);
+  }
+  const schema = toSchema(root);
+  const properties = (schema.properties ??= {});
+  // Author fields win over kro's (kro: "unless the author defined the same key").
+  if (!Object.hasOwn(properties, "state")) properties.state = { ...STATE_SCHEMA };
+  if (!Object.hasOwn(properties, "conditions")) properties.conditions = structuredClone(CONDITIONS_SCHEMA);
+  return { schema: canonicalizeSchema(schema), issues };
+}
+
+function toSchema(node: Node): JSONSchemaProps {
+  if (node.leaf !== undefined) return node.leaf;
+  const entries = [...node.children].map(([name, child]): [string, JSONSchemaProps] => [name, toSchema(child)]);
+  return { type: "object", properties: Object.fromEntries(entries) };
+}
