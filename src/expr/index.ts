@@ -16,3 +16,4 @@ export {
   CostLimitError, DataPendingError, EXPR_ERROR_CODES, ExprError, ExprEvaluationError, ExprParseError, ExprTypeError, ResultConversionError,
   isCostLimitExceeded, isDataPending, isExprError, type ExprErrorCode,
 } from "./errors.js";
+export { referencedIdentifiers } from "./references.js";

@@ -1,0 +1,155 @@
+/**
+ * compileRgd for the CEL dialect: the steps of kro-reference.md §5 in order, each in its own
+ * file. Every phase reports issues instead of throwing; a graph is returned only without errors.
+ */
+import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
+import { findExpressions, referencedIdentifiers, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
+import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schema/index.js";
+import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
+import { draftNode, type DraftNode } from "./compile-resource.js";
+import { instanceVariable, typeCheckNodes, typeCheckStatus } from "./compile-types.js";
+import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
+import { checkKind, checkUniqueIds } from "./naming.js";
+import type { SchemaResolver } from "./schema-resolver.js";
+
+export interface CompileOptions {
+  readonly env: KroCelEnvironment;
+  readonly resolver?: SchemaResolver;
+}
+
+export interface CompileResult {
+  readonly graph?: CompiledGraph;
+  readonly issues: readonly Issue[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function expressionsOf(node: DraftNode): { text: string; path: readonly (string | number)[] }[] {
+  return [
+    ...node.fields.flatMap((f) => f.segments.flatMap((s) => (s.kind === "expression" ? [{ text: s.source, path: f.path }] : []))),
+    ...node.includeWhen,
+    ...node.forEach.map((d) => ({ text: d.expression, path: d.path })),
+  ];
+}
+
+/** Phase 4: dependencies are the resource ids an expression reads; `schema` is not one. */
+function dependenciesOf(env: KroCelEnvironment, node: DraftNode, ids: ReadonlySet<string>, issues: Issue[]): string[] {
+  const deps = new Set<string>();
+  for (const { text, path } of expressionsOf(node)) {
+    let names: Set<string>;
+    try {
+      names = referencedIdentifiers(env, text);
+    } catch {
+      continue; // the type-check phase reports the parse error with its path
+    }
+    for (const name of names) {
+      if (name === node.id) issues.push(error("graph.self-reference", [...node.path, ...path], `resource "${node.id}" references itself: self references are not allowed`));
+      else if (ids.has(name)) deps.add(name);
+    }
+  }
+  for (const cond of node.readyWhen) {
+    try {
+      for (const name of referencedIdentifiers(env, cond.text)) {
+        if (ids.has(name) && name !== node.id) issues.push(error("graph.readywhen-reference", cond.path, `readyWhen may only reference "${node.type === "collection" ? "each" : node.id}", not "${name}"`));
+      }
+    } catch {
+      // reported by the type-check phase
+    }
+  }
+  return [...deps];
+}
+
+/** Status leaves must all be expressions (kro: "status fields without expressions are not supported"). */
+function statusFields(status: unknown, issues: Issue[]): { fields: FoundField[]; conditions: string[] } {
+  if (status === undefined) return { fields: [], conditions: [] };
+  if (!isRecord(status)) {
+    issues.push(error("rgd.invalid-status", ["spec", "schema", "status"], "status must be a map of ${...} expressions"));
+    return { fields: [], conditions: [] };
+  }
+  const { conditions, ...rest } = status;
+  const found = findExpressions(rest, {}, []);
+  issues.push(...prefixIssues(["spec", "schema", "status"], found.issues));
+  const covered = new Set(found.fields.map((f) => f.path.join("\u0000")));
+  const visit = (value: unknown, path: (string | number)[]): void => {
+    if (isRecord(value)) for (const [k, v] of Object.entries(value)) visit(v, [...path, k]);
+    else if (Array.isArray(value)) value.forEach((v, i) => { visit(v, [...path, i]); });
+    else if (!covered.has(path.join("\u0000"))) issues.push(error("rgd.status-literal", ["spec", "schema", "status", ...path], "status fields without expressions are not supported"));
+  };
+  visit(rest, []);
+  const conditionTexts = Array.isArray(conditions) ? conditions.filter((c): c is string => typeof c === "string") : [];
+  return { fields: [...found.fields], conditions: conditionTexts };
+}
+
+export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string, unknown>, options: CompileOptions): CompileResult {
+  const issues: Issue[] = [];
+  const schema = spec.schema;
+  if (!isRecord(schema)) return { issues: [error("rgd.schema-missing", ["spec", "schema"], "spec.schema is required")] };
+  issues.push(...checkKind(schema.kind, ["spec", "schema", "kind"]));
+  if (typeof schema.apiVersion !== "string" || !/^v[0-9]+(alpha[0-9]+|beta[0-9]+)?$/.test(schema.apiVersion)) {
+    issues.push(error("rgd.api-version", ["spec", "schema", "apiVersion"], `apiVersion must look like v1, v1alpha1 or v2beta3, got ${JSON.stringify(schema.apiVersion)}`));
+  }
+  const scope = schema.scope === "Cluster" ? "Cluster" : "Namespaced";
+  const parsed = parseSimpleSchema(schema.spec ?? {}, { types: schema.types, path: ["spec", "schema", "spec"], typesPath: ["spec", "schema", "types"] });
+  issues.push(...parsed.issues);
+
+  const resources = spec.resources ?? [];
+  if (!Array.isArray(resources)) return { issues: [...issues, error("rgd.invalid-field", ["spec", "resources"], "spec.resources must be a list")] };
+  const drafts: DraftNode[] = [];
+  resources.forEach((entry, index) => {
+    const drafted = draftNode(entry, index, { resolver: options.resolver, instanceScope: scope });
+    issues.push(...drafted.issues);
+    if (drafted.node) drafts.push(drafted.node);
+  });
+  issues.push(...checkUniqueIds(drafts.map((d) => ({ id: d.id, path: [...d.path, "id"] }))));
+  const ids = new Set(drafts.map((d) => d.id));
+  for (const d of drafts) for (const dim of d.forEach) if (ids.has(dim.name)) issues.push(error("rgd.iterator-shadows-id", dim.path, `forEach iterator "${dim.name}" has the same name as a resource id`));
+
+  const dependencies = new Map(drafts.map((d) => [d.id, dependenciesOf(options.env, d, ids, issues)]));
+  const ordered = topologicalOrder({ ids: drafts.map((d) => d.id), dependencies });
+  if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "resources"], `graph contains a cycle: ${formatCycle(ordered.cycle)}`));
+  const specSchema = (parsed.schema ?? { type: "object" }) as OpenApiSchema;
+  issues.push(...typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver }));
+
+  const status = statusFields(schema.status, issues);
+  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(specSchema) };
+  for (const d of drafts) declared[d.id] = options.resolver?.resolve(d.apiVersion, d.kind)?.schema ?? { "x-kubernetes-preserve-unknown-fields": true };
+  const statusTypes = typeCheckStatus(options.env, declared, status.fields, ["spec", "schema", "status"]);
+  issues.push(...statusTypes.issues);
+
+  if (hasErrors(issues) || !ordered.ok || parsed.schema === undefined || typeof schema.kind !== "string" || typeof schema.apiVersion !== "string") return { issues };
+  const synthesized = synthesizeCrd({
+    kind: schema.kind,
+    version: schema.apiVersion,
+    ...(typeof schema.group === "string" ? { group: schema.group } : {}),
+    scope,
+    specSchema: parsed.schema,
+    statusFields: statusTypes.types.map((t) => ({ path: t.path, schema: t.schema as JSONSchemaProps })),
+    ...(Array.isArray(schema.additionalPrinterColumns) ? { additionalPrinterColumns: schema.additionalPrinterColumns as never } : {}),
+    ...(Array.isArray(schema.shortNames) ? { shortNames: schema.shortNames as string[] } : {}),
+    ...(Array.isArray(schema.categories) ? { categories: schema.categories as string[] } : {}),
+  });
+  issues.push(...synthesized.issues);
+  if (hasErrors(issues)) return { issues };
+
+  const waves = applyWaves({ ids: drafts.map((d) => d.id), dependencies });
+  const nodes: CompiledNode[] = drafts.map((d) => ({
+    id: d.id, index: d.index, type: d.type, apiVersion: d.apiVersion, kind: d.kind, namespaced: d.namespaced,
+    template: d.template, fields: d.fields,
+    includeWhen: d.includeWhen.map((c) => c.text), readyWhen: d.readyWhen.map((c) => c.text),
+    forEach: d.forEach.map(({ name, expression }) => ({ name, expression })),
+    dependencies: dependencies.get(d.id) ?? [], wave: waves.get(d.id) ?? 1,
+  }));
+  const names = synthesized.crd.spec.names;
+  const metadata = isRecord(rgd.metadata) ? rgd.metadata : {};
+  const graph: CompiledGraph = {
+    dialect: "cel",
+    name: typeof metadata.name === "string" ? metadata.name : "",
+    instance: { group: synthesized.crd.spec.group, version: schema.apiVersion, kind: schema.kind, plural: names.plural, scope },
+    crd: synthesized.crd,
+    nodes,
+    topologicalOrder: ordered.order,
+    status: status.fields.map((f) => ({ path: f.path.map(String), text: f.text })),
+    conditions: status.conditions,
+  };
+  return { graph: deepFreeze(graph), issues };
+}

@@ -1,0 +1,145 @@
+/**
+ * Phase 3 of kro's compile (kro-reference.md §5): the shape of one `spec.resources[]` entry —
+ * template xor externalRef, object structure, reserved label prefixes, scope rules, forEach
+ * iterators — and every `${…}` field it holds. Dependencies come later, once all ids are known.
+ */
+import { error, prefixIssues, type Issue, type IssuePath } from "../diag/index.js";
+import { extractExpressions, findExpressions, type FoundField } from "../expr/index.js";
+import type { ForEachDimension, NodeType } from "./compiled-graph.js";
+import { MAX_COLLECTION_DIMENSIONS, checkIdentifier } from "./naming.js";
+import type { SchemaResolver } from "./schema-resolver.js";
+
+export interface DraftNode {
+  readonly id: string;
+  readonly index: number;
+  readonly path: IssuePath;
+  readonly type: NodeType;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespaced: boolean | undefined;
+  readonly template: unknown;
+  readonly fields: readonly FoundField[];
+  readonly includeWhen: readonly { readonly text: string; readonly path: IssuePath }[];
+  readonly readyWhen: readonly { readonly text: string; readonly path: IssuePath }[];
+  readonly forEach: readonly (ForEachDimension & { readonly path: IssuePath })[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const RESERVED_LABEL_PREFIXES = ["kro.run/", "internal.kro.run/"];
+
+/** A list of standalone `${bool}` expressions (includeWhen / readyWhen). */
+function standaloneList(value: unknown, path: IssuePath, what: string, issues: Issue[]): { text: string; path: IssuePath }[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    issues.push(error("rgd.invalid-field", path, `${what} must be a list of "\${...}" expressions`));
+    return [];
+  }
+  return value.flatMap((item, i) => {
+    const at = [...path, i];
+    const found = typeof item === "string" ? extractExpressions(item) : undefined;
+    if (found === undefined || !found.standalone) {
+      issues.push(error("rgd.not-standalone", at, `${what} entries must be a single "\${...}" expression, got ${JSON.stringify(item)}`));
+      return [];
+    }
+    issues.push(...prefixIssues(at, found.issues));
+    const segment = found.segments[0];
+    return segment?.kind === "expression" ? [{ text: segment.source, path: at }] : [];
+  });
+}
+
+function forEachDimensions(value: unknown, path: IssuePath, issues: Issue[]): (ForEachDimension & { path: IssuePath })[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    issues.push(error("rgd.invalid-field", path, "forEach must be a list of {iterator: \"${list}\"} entries"));
+    return [];
+  }
+  if (value.length > MAX_COLLECTION_DIMENSIONS) {
+    issues.push(error("rgd.foreach-too-many", path, `forEach has ${value.length} dimensions; at most ${MAX_COLLECTION_DIMENSIONS} are allowed`));
+  }
+  const seen = new Set<string>();
+  return value.flatMap((entry, i) => {
+    const at = [...path, i];
+    const keys = isRecord(entry) ? Object.keys(entry) : [];
+    const name = keys[0];
+    if (!isRecord(entry) || keys.length !== 1 || name === undefined) {
+      issues.push(error("rgd.foreach-entry", at, "each forEach entry must have exactly one iterator: {name: \"${list}\"}"));
+      return [];
+    }
+    issues.push(...checkIdentifier("forEach iterator", name, [...at, name]));
+    if (seen.has(name)) issues.push(error("rgd.foreach-duplicate", [...at, name], `forEach iterator "${name}" is declared twice`));
+    seen.add(name);
+    const list = entry[name];
+    const found = typeof list === "string" ? extractExpressions(list) : undefined;
+    const segment = found?.segments[0];
+    if (found === undefined || !found.standalone || segment?.kind !== "expression") {
+      issues.push(error("rgd.not-standalone", [...at, name], `forEach iterator "${name}" must be a single "\${...}" list expression`));
+      return [];
+    }
+    return [{ name, expression: segment.source, path: [...at, name] }];
+  });
+}
+
+function checkMetadataKeys(metadata: Record<string, unknown>, path: IssuePath, issues: Issue[]): void {
+  for (const field of ["labels", "annotations"] as const) {
+    const map = metadata[field];
+    if (!isRecord(map)) continue;
+    for (const key of Object.keys(map)) {
+      if (RESERVED_LABEL_PREFIXES.some((p) => key.startsWith(p))) {
+        issues.push(error("rgd.reserved-label", [...path, field, key], `${field.slice(0, -1)} "${key}" uses a prefix reserved for kro (kro.run/, internal.kro.run/)`));
+      }
+    }
+  }
+}
+
+export interface DraftContext {
+  readonly resolver: SchemaResolver | undefined;
+  readonly instanceScope: "Namespaced" | "Cluster";
+}
+
+export function draftNode(entry: unknown, index: number, context: DraftContext): { node?: DraftNode; issues: Issue[] } {
+  const path: IssuePath = ["spec", "resources", index];
+  const issues: Issue[] = [];
+  if (!isRecord(entry)) return { issues: [error("rgd.invalid-resource", path, "a resource must be an object with id and template or externalRef")] };
+  const id = entry.id;
+  issues.push(...checkIdentifier("resource id", id, [...path, "id"]));
+  const hasTemplate = entry.template !== undefined;
+  const external = entry.externalRef;
+  if (hasTemplate === (external !== undefined)) issues.push(error("rgd.template-xor-external", path, "exactly one of template or externalRef must be provided"));
+  if (external !== undefined && entry.forEach !== undefined) issues.push(error("rgd.external-foreach", [...path, "forEach"], "forEach cannot be combined with externalRef"));
+
+  const bodyPath: IssuePath = [...path, hasTemplate ? "template" : "externalRef"];
+  const body = hasTemplate ? entry.template : external;
+  if (!isRecord(body) || typeof body.apiVersion !== "string" || typeof body.kind !== "string" || !isRecord(body.metadata)) {
+    issues.push(error("rgd.invalid-object", bodyPath, "must be an object with string apiVersion, string kind and a metadata map"));
+    return { issues };
+  }
+  const { apiVersion, kind } = body;
+  const metadata = body.metadata as Record<string, unknown>;
+  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(kind.toLowerCase())) issues.push(error("rgd.invalid-kind", [...bodyPath, "kind"], `kind "${kind}" is not a valid Kubernetes kind`));
+  checkMetadataKeys(metadata, [...bodyPath, "metadata"], issues);
+
+  const resolved = context.resolver?.resolve(apiVersion, kind);
+  const namespaced = resolved?.namespaced;
+  if (namespaced === false && metadata.namespace !== undefined) {
+    issues.push(error("rgd.cluster-scoped-namespace", [...bodyPath, "metadata", "namespace"], `${kind} is cluster-scoped and must not set metadata.namespace`));
+  }
+  const isSelector = external !== undefined && isRecord(metadata.selector);
+  if (context.instanceScope === "Cluster" && namespaced === true && hasTemplate && (typeof metadata.namespace !== "string" || metadata.namespace === "")) {
+    issues.push(error("rgd.namespace-required", [...bodyPath, "metadata"], `instances are cluster-scoped, so namespaced ${kind} must set metadata.namespace`));
+  }
+
+  const found = findExpressions(body);
+  issues.push(...prefixIssues(bodyPath, found.issues));
+  const forEach = forEachDimensions(entry.forEach, [...path, "forEach"], issues);
+  const type: NodeType = external !== undefined ? (isSelector ? "externalCollection" : "external") : forEach.length > 0 ? "collection" : "resource";
+  const node: DraftNode = {
+    id: typeof id === "string" ? id : `#${index}`,
+    index, path, type, apiVersion, kind, namespaced,
+    template: body,
+    fields: found.fields,
+    includeWhen: standaloneList(entry.includeWhen, [...path, "includeWhen"], "includeWhen", issues),
+    readyWhen: standaloneList(entry.readyWhen, [...path, "readyWhen"], "readyWhen", issues),
+    forEach,
+  };
+  return { node, issues };
+}

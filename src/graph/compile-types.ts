@@ -1,0 +1,91 @@
+/**
+ * Phase 8 of kro's compile: type-check every expression against the schemas it reads (the
+ * instance's spec, each resource's kind) and the schema of the field it writes.
+ */
+import { error, type Issue, type IssuePath } from "../diag/index.js";
+import { compileField, TypedScope, type DeclaredVariables, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
+import type { DraftNode } from "./compile-resource.js";
+import type { SchemaResolver } from "./schema-resolver.js";
+
+const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
+const BOOLEAN: OpenApiSchema = { type: "boolean" };
+
+/** The schema of the field at `path` inside an object schema; undefined where it is free-form. */
+export function schemaAt(root: OpenApiSchema | undefined, path: IssuePath): OpenApiSchema | undefined {
+  let node: OpenApiSchema | undefined = root;
+  for (const segment of path) {
+    if (node === undefined || node["x-kubernetes-preserve-unknown-fields"] === true && node.properties === undefined) return undefined;
+    if (typeof segment === "number") node = node.items;
+    else node = node.properties?.[segment] ?? (typeof node.additionalProperties === "object" ? node.additionalProperties : undefined);
+  }
+  return node;
+}
+
+function nodeVariableSchema(node: DraftNode, resolver: SchemaResolver | undefined): OpenApiSchema {
+  const schema = resolver?.resolve(node.apiVersion, node.kind)?.schema ?? UNTYPED;
+  return node.type === "collection" || node.type === "externalCollection" ? { type: "array", items: schema } : schema;
+}
+
+export interface TypeCheckInput {
+  readonly env: KroCelEnvironment;
+  readonly nodes: readonly DraftNode[];
+  readonly specSchema: OpenApiSchema;
+  readonly resolver: SchemaResolver | undefined;
+}
+
+export function instanceVariable(specSchema: OpenApiSchema): OpenApiSchema {
+  return { type: "object", properties: { spec: specSchema, metadata: UNTYPED, apiVersion: { type: "string" }, kind: { type: "string" } } };
+}
+
+function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined } {
+  const path = [...base, ...field.path];
+  try {
+    const compiled = compileField(env, field.text, field.segments);
+    const result = compiled.check(scope, { path, ...(expected === undefined ? {} : { expected }) });
+    return { issues: [...result.issues], schema: result.schema };
+  } catch (e) {
+    return { issues: [error("expr.parse-error", path, e instanceof Error ? e.message : String(e))], schema: undefined };
+  }
+}
+
+export function typeCheckNodes(input: TypeCheckInput): Issue[] {
+  const { env, nodes, resolver } = input;
+  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema) };
+  for (const node of nodes) declared[node.id] = nodeVariableSchema(node, resolver);
+  const base = new TypedScope(env, declared);
+  const issues: Issue[] = [];
+  for (const node of nodes) {
+    const childSchema = resolver?.resolve(node.apiVersion, node.kind)?.schema;
+    const iterators: DeclaredVariables = Object.fromEntries(node.forEach.map((d) => [d.name, UNTYPED]));
+    const scope = node.forEach.length > 0 ? new TypedScope(env, { ...declared, ...iterators }) : base;
+    const bodyPath = [...node.path, node.type === "external" || node.type === "externalCollection" ? "externalRef" : "template"];
+    for (const field of node.fields) {
+      const expected = field.standalone ? schemaAt(childSchema, field.path) : undefined;
+      issues.push(...checkField(env, scope, field, bodyPath, expected).issues);
+    }
+    for (const dimension of node.forEach) {
+      issues.push(...base.check(dimension.expression, { path: dimension.path, expected: { type: "array", items: UNTYPED } }).issues);
+    }
+    for (const cond of node.includeWhen) issues.push(...base.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
+    if (node.readyWhen.length > 0) {
+      const self = node.type === "collection" ? { each: childSchema ?? UNTYPED } : { [node.id]: childSchema ?? UNTYPED };
+      const readyScope = new TypedScope(env, self);
+      for (const cond of node.readyWhen) issues.push(...readyScope.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
+    }
+  }
+  return issues;
+}
+
+/** Status fields: each leaf's inferred type becomes the CRD's status schema. */
+export function typeCheckStatus(env: KroCelEnvironment, declared: DeclaredVariables, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: string[]; schema: OpenApiSchema }[] } {
+  const scope = new TypedScope(env, declared);
+  const issues: Issue[] = [];
+  const types: { path: string[]; schema: OpenApiSchema }[] = [];
+  for (const field of fields) {
+    const checked = checkField(env, scope, field, base, undefined);
+    issues.push(...checked.issues);
+    const schema = field.standalone ? checked.schema ?? UNTYPED : { type: "string" };
+    types.push({ path: field.path.map(String), schema });
+  }
+  return { issues, types };
+}

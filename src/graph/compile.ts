@@ -1,0 +1,37 @@
+/**
+ * compileRgd: the one entry point the controller and the CLI share. Detects the dialect and
+ * rejects mixtures; the CEL dialect compiles here, the template dialect arrives with its own
+ * compiler (seed-dialect.md) and is reported as not yet supported rather than half-compiled.
+ */
+import { error, type Issue } from "../diag/index.js";
+import { createKroCelEnvironment, type KroCelEnvironment } from "../expr/index.js";
+import { compileCelRgd, type CompileResult } from "./compile-cel.js";
+import type { SchemaResolver } from "./schema-resolver.js";
+
+export interface CompileRgdOptions {
+  /** Schemas and scopes of child kinds; without one, child fields are untyped. */
+  readonly resolver?: SchemaResolver;
+  /** Reuse one CEL environment across compiles (it is immutable once built). */
+  readonly env?: KroCelEnvironment;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function compileRgd(rgd: unknown, options: CompileRgdOptions = {}): CompileResult {
+  if (!isRecord(rgd)) return { issues: [error("rgd.not-an-object", [], "a ResourceGraphDefinition must be a YAML/JSON object")] };
+  const shape: Issue[] = [];
+  if (rgd.apiVersion !== "kro.run/v1alpha1") shape.push(error("rgd.api-version", ["apiVersion"], `apiVersion must be kro.run/v1alpha1, got ${JSON.stringify(rgd.apiVersion)}`));
+  if (rgd.kind !== "ResourceGraphDefinition") shape.push(error("rgd.kind", ["kind"], `kind must be ResourceGraphDefinition, got ${JSON.stringify(rgd.kind)}`));
+  const spec = rgd.spec;
+  if (!isRecord(spec)) return { issues: [...shape, error("rgd.spec-missing", ["spec"], "spec is required")] };
+  const cel = spec.schema !== undefined || spec.resources !== undefined;
+  const template = spec.resourceKind !== undefined || spec.childResources !== undefined || spec.statusMappings !== undefined;
+  if (cel && template) {
+    return { issues: [...shape, error("rgd.mixed-dialects", ["spec"], "spec mixes the CEL dialect (schema, resources) with the template dialect (resourceKind, childResources, statusMappings); use one")] };
+  }
+  if (template) {
+    return { issues: [...shape, error("rgd.dialect-unsupported", ["spec", "resourceKind"], "the template dialect (resourceKind/childResources) is not compiled by this version yet")] };
+  }
+  const result = compileCelRgd(rgd, spec, { env: options.env ?? createKroCelEnvironment({ enableRuntime: true }), ...(options.resolver ? { resolver: options.resolver } : {}) });
+  return shape.length === 0 ? result : { issues: [...shape, ...result.issues] };
+}
