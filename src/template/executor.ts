@@ -216,7 +216,9 @@ export class State {
     this.step(cmd);
     const first = cmd.args[0] as ArgNode;
     switch (first.kind) {
-      case "field": return this.evalFieldChain(dot, dot, first, first.ident, cmd.args, final);
+      case "field":
+        this.node = first;
+        return this.evalFieldChain(dot, dot, first, first.ident, cmd.args, final);
       case "chain": return this.evalChain(dot, first, cmd.args, final);
       case "identifier": return this.evalFunction(dot, first, cmd, cmd.args, final);
       case "pipe":
@@ -262,7 +264,6 @@ export class State {
   }
 
   private evalFieldChain(dot: Val, receiver: Val, node: ArgNode, ident: readonly string[], args: readonly ArgNode[], final: Final): Val {
-    this.node = node;
     let r = receiver;
     for (let i = 0; i < ident.length - 1; i++) r = this.evalField(ident[i] ?? "", [], MISSING, r);
     return this.evalField(ident[ident.length - 1] ?? "", args, final, r);
@@ -319,7 +320,10 @@ export class State {
       if (fn.variadic !== undefined) t = numIn - 1 < numFixed ? (fn.params[numIn - 1] ?? "any") : fn.variadic;
       argv.push(this.validateType(final, t));
     }
-    if (fn.special === "call") return this.call(allArgs, final, argv[0] as Val);
+    if (fn.special === "call") {
+      this.node = node;
+      return this.call(allArgs, final, argv[0] as Val);
+    }
     try {
       const result = (fn.fn as (...a: unknown[]) => unknown)(...argv);
       return result === null ? new Iface(null) : (result as Val);
@@ -339,8 +343,8 @@ export class State {
 
   private validateType(value: Val, typ: ParamType | null): Val {
     if (value === undefined) {
-      if (typ === null || typ === "any") return null;
-      if (typ === "value") return undefined;
+      if (typ === null || typ === "value") return undefined; // reflect.ValueOf(nil): invalid
+      if (typ === "any") return null;
       if (typ === "map") return {};
       if (typ === "slice") return [];
       this.errorf(`invalid value; expected ${paramTypeName(typ)}`);

@@ -88,7 +88,7 @@ function formatString(s: string, verb: string, spec: Spec): string | undefined {
 export function formatValue(raw: unknown, verb: string, spec: Spec, depth = 0): string {
   const v = toAny(raw);
   if (verb === "T") return pad(typeName(v), spec, false);
-  if (v === null) return verb === "v" ? pad("<nil>", spec, false) : depth === 0 ? badVerb(verb, v) : `%!${verb}(<nil>)`;
+  if (v === null) return verb === "v" || depth > 0 ? pad("<nil>", spec, false) : badVerb(verb, v);
   let out: string | undefined;
   if (typeof v === "boolean") out = verb === "v" || verb === "t" ? pad(String(v), spec, false) : undefined;
   else if (typeof v === "number") out = formatFloatVerb(v, verb, spec);
