@@ -79,8 +79,8 @@ function index(itemRaw: unknown, ...indexes: unknown[]): unknown {
   for (const raw of indexes) {
     const idx = unbox(raw);
     if (item instanceof Iface || item === null) {
-      if (item === null || (item as Iface).inner === null) throw new FuncError("index of nil pointer");
-      item = (item as Iface).inner;
+      if (item === null || item.inner === null) throw new FuncError("index of nil pointer");
+      item = item.inner;
     }
     if (typeof item === "string" || Array.isArray(item)) {
       const x = indexArg(idx, item.length);

@@ -23,8 +23,10 @@ export interface ExecOptions {
 type Val = GoValue | Iface;
 const MISSING = Symbol("missingVal");
 type Final = Val | typeof MISSING;
-const BREAK = Symbol("break");
-const CONTINUE = Symbol("continue");
+/** {{break}} and {{continue}} unwind to their range loop as these signals (Go panics likewise). */
+class BranchSignal extends Error {}
+const BREAK = new BranchSignal("break");
+const CONTINUE = new BranchSignal("continue");
 const MAX_EXEC_DEPTH = 1000; // Go's limit under wasm; deeper recursion would exhaust the JS stack
 const spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
 
@@ -231,7 +233,7 @@ export class State {
     switch (first.kind) {
       case "bool": return first.value;
       case "dot": return dot;
-      case "nil": this.errorf("nil is not a command");
+      case "nil": return this.errorf("nil is not a command");
       case "number": return this.idealConstant(first);
       case "string": return first.text;
     }
@@ -367,7 +369,7 @@ export class State {
       case "nil":
         if (typ === "value") return undefined;
         if (typ === null || typ === "any" || typ === "map" || typ === "slice") return typ === "map" ? {} : typ === "slice" ? [] : null;
-        this.errorf(`cannot assign nil to ${paramTypeName(typ)}`);
+        return this.errorf(`cannot assign nil to ${paramTypeName(typ)}`);
       case "field": return this.validateType(this.evalFieldChain(dot, dot, n, n.ident, [n], MISSING), typ);
       case "variable": return this.validateType(this.evalVariable(dot, n, [], MISSING), typ);
       case "pipe": return this.validateType(this.evalPipeline(dot, n), typ);
@@ -375,13 +377,12 @@ export class State {
       case "chain": return this.validateType(this.evalChain(dot, n, [], MISSING), typ);
     }
     switch (typ) {
-      case "bool": if (n.kind === "bool") return n.value; this.errorf(`expected bool; found ${nodeString(n)}`);
-      case "float64": if (n.kind === "number" && n.value.isFloat) return n.value.float; this.errorf(`expected float; found ${nodeString(n)}`);
+      case "bool": return n.kind === "bool" ? n.value : this.errorf(`expected bool; found ${nodeString(n)}`);
+      case "float64": return n.kind === "number" && n.value.isFloat ? n.value.float : this.errorf(`expected float; found ${nodeString(n)}`);
       case "int": case "int64":
-        if (n.kind === "number" && n.value.isInt) return new GoInt(n.value.int, typ);
-        this.errorf(`expected integer; found ${nodeString(n)}`);
-      case "string": if (n.kind === "string") return n.text; this.errorf(`expected string; found ${nodeString(n)}`);
-      case "map": case "slice": this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
+        return n.kind === "number" && n.value.isInt ? new GoInt(n.value.int, typ) : this.errorf(`expected integer; found ${nodeString(n)}`);
+      case "string": return n.kind === "string" ? n.text : this.errorf(`expected string; found ${nodeString(n)}`);
+      case "map": case "slice": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
       default:
         if (n.kind === "bool") return n.value;
         if (n.kind === "number") return this.idealConstant(n);

@@ -32,6 +32,6 @@ export function paramTypeName(t: ParamType): string {
 }
 
 /** Declares a function; `fn` receives arguments typed per `params`/`variadic`. */
-export function goFunc<A extends unknown[]>(params: readonly ParamType[], fn: (...args: A) => unknown, variadic?: ParamType): GoFunction {
-  return variadic === undefined ? { params, fn: fn as (...args: never[]) => unknown } : { params, variadic, fn: fn as (...args: never[]) => unknown };
+export function goFunc(params: readonly ParamType[], fn: (...args: never[]) => unknown, variadic?: ParamType): GoFunction {
+  return variadic === undefined ? { params, fn } : { params, variadic, fn };
 }

@@ -3,14 +3,14 @@
  * order, `<nil>`, floats via strconv), Sprint/Sprintln operand spacing, and Sprintf with flags,
  * width, precision and Go's error annotations (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA …)`).
  */
-import { goQuote } from "./lexer.js";
+import { goQuote, runes } from "./lexer.js";
 import { formatFloat } from "./number-format.js";
 import { GoInt, sortedKeys, toAny, typeName, type GoMap } from "./values.js";
 
 interface Spec { minus: boolean; plus: boolean; sharp: boolean; space: boolean; zero: boolean; width?: number; prec?: number }
 const noFlags: Spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
 
-const runeLen = (s: string): number => [...s].length;
+const runeLen = (s: string): number => runes(s).length;
 
 function pad(s: string, spec: Spec, numeric: boolean): string {
   if (spec.width === undefined) return s;
@@ -19,7 +19,7 @@ function pad(s: string, spec: Spec, numeric: boolean): string {
   if (spec.minus) return s + " ".repeat(n);
   if (spec.zero && numeric) {
     const signed = s.startsWith("-") || s.startsWith("+") || s.startsWith(" ");
-    return signed ? s[0] + "0".repeat(n) + s.slice(1) : "0".repeat(n) + s;
+    return signed ? s.slice(0, 1) + "0".repeat(n) + s.slice(1) : "0".repeat(n) + s;
   }
   return " ".repeat(n) + s;
 }
@@ -72,7 +72,7 @@ function formatFloatVerb(x: number, verb: string, spec: Spec): string | undefine
 }
 
 function formatString(s: string, verb: string, spec: Spec): string | undefined {
-  if (spec.prec !== undefined && (verb === "s" || verb === "v" || verb === "q")) s = [...s].slice(0, spec.prec).join("");
+  if (spec.prec !== undefined && (verb === "s" || verb === "v" || verb === "q")) s = runes(s).slice(0, spec.prec).join("");
   switch (verb) {
     case "v": case "s": return pad(s, spec, false);
     case "q": return pad(spec.sharp && !s.includes("`") ? `\`${s}\`` : goQuote(s), spec, false);
@@ -121,7 +121,7 @@ export function sprintln(args: readonly unknown[]): string {
 
 function readNumber(format: string, i: number): [number | undefined, number] {
   let j = i;
-  while (j < format.length && format[j]! >= "0" && format[j]! <= "9") j++;
+  while (/[0-9]/.test(format.charAt(j))) j++;
   return j === i ? [undefined, i] : [Number(format.slice(i, j)), j];
 }
 

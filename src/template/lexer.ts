@@ -29,9 +29,13 @@ export function itemString(i: Item): string {
   if (i.typ === ItemType.EOF) return "EOF";
   if (i.typ === ItemType.Error) return i.val;
   if (i.typ > ItemType.Keyword) return `<${i.val}>`;
-  if ([...i.val].length > 10) return `${goQuote([...i.val].slice(0, 10).join(""))}...`;
+  const r = runes(i.val);
+  if (r.length > 10) return `${goQuote(r.slice(0, 10).join(""))}...`;
   return goQuote(i.val);
 }
+
+/** A string's runes (code points): Go counts and slices strings by rune where templates see it. */
+export const runes = (s: string): string[] => Array.from(s);
 
 const EOF = -1;
 const LEFT = "{{";

@@ -14,8 +14,11 @@ export type TreeSet = Map<string, Tree>;
 
 const MAX_STACK_DEPTH = 10000;
 
-class ParseFailure {
-  constructor(readonly message: string, readonly pos: number) {}
+/** Internal: carries a Go-worded parse error and its offset out of the recursive descent. */
+class ParseFailure extends Error {
+  constructor(message: string, readonly pos: number) {
+    super(message);
+  }
 }
 
 class TreeParser {
@@ -247,7 +250,8 @@ class TreeParser {
     try {
       const pipe = this.pipeline(context, ItemType.RightDelim);
       if (context === "range") this.rangeDepth++;
-      let [list, next] = this.itemList();
+      const [list, first] = this.itemList();
+      let next = first;
       if (context === "range") this.rangeDepth--;
       let elseList: ListNode | null = null;
       if (next.kind === "else") {
@@ -328,7 +332,7 @@ class TreeParser {
         case "field": node = { kind: "field", pos, ident: [...node.ident, ...field] }; break;
         case "variable": node = { kind: "variable", pos, ident: [...node.ident, ...field] }; break;
         case "bool": case "string": case "number": case "nil": case "dot":
-          this.errorf(`unexpected . after term ${goQuote(nodeString(node))}`);
+          return this.errorf(`unexpected . after term ${goQuote(nodeString(node))}`);
         default: node = { kind: "chain", pos, node, field };
       }
     }

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
-import { goQuote } from "./lexer.js";
+import { goQuote, runes } from "./lexer.js";
 import { strval } from "./go-cast.js";
 import { formatValue } from "./go-fmt.js";
 import { stringSlice, type GoValue } from "./values.js";
@@ -82,7 +82,7 @@ export const sprigStringFuncs: FuncMap = {
   trim: goFunc(["string"], (s: string) => s.replace(GO_SPACE, "")),
   trimPrefix: goFunc(["string", "string"], (p: string, s: string) => (s.startsWith(p) ? s.slice(p.length) : s)),
   trimSuffix: goFunc(["string", "string"], (x: string, s: string) => (x !== "" && s.endsWith(x) ? s.slice(0, s.length - x.length) : s)),
-  replace: goFunc(["string", "string", "string"], (o: string, n: string, s: string) => (o === "" ? [...s].join(n).replace(/^/, n) + (s === "" ? "" : n) : s.split(o).join(n))),
+  replace: goFunc(["string", "string", "string"], (o: string, n: string, s: string) => (o === "" ? runes(s).join(n).replace(/^/, n) + (s === "" ? "" : n) : s.split(o).join(n))),
   contains: goFunc(["string", "string"], (sub: string, s: string) => s.includes(sub)),
   hasPrefix: goFunc(["string", "string"], (p: string, s: string) => s.startsWith(p)),
   hasSuffix: goFunc(["string", "string"], (p: string, s: string) => s.endsWith(p)),
@@ -109,7 +109,7 @@ export const sprigStringFuncs: FuncMap = {
       return expand(repl, match);
     });
   }),
-  splitList: goFunc(["string", "string"], (sep: string, s: string) => stringSlice(sep === "" ? [...s] : s.split(sep))),
+  splitList: goFunc(["string", "string"], (sep: string, s: string) => stringSlice(sep === "" ? runes(s) : s.split(sep))),
   fail: goFunc(["string"], (msg: string) => {
     throw new FuncError(msg);
   }),

@@ -13,9 +13,18 @@ import { GoInt, Iface, isMap, sortedKeys } from "./values.js";
 const YAML11_SPECIAL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|\.inf|\.Inf|\.INF|-\.inf|-\.Inf|-\.INF|\.nan|\.NaN|\.NAN)$/;
 const NUMBER_LIKE = /^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?$|^[-+]?0[xX][0-9a-fA-F_]+$|^[-+]?0b[01_]+$|^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 
+/** Characters go-yaml will not write unescaped (it switches to a double-quoted scalar). */
+function hasNonPrintable(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0x7f || c === 0x85 || c === 0x2028 || c === 0x2029 || c === 0xfeff) return true;
+  }
+  return false;
+}
+
 function scalarString(s: string): string {
   if (s === "" || YAML11_SPECIAL.test(s) || NUMBER_LIKE.test(s)) return goQuote(s);
-  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u0085\u2028\u2029\ufeff]/.test(s)) return goQuote(s);
+  if (hasNonPrintable(s)) return goQuote(s);
   const unsafe =
     /^[-?:,[\]{}#&*!|>'"%@`\s]/.test(s) && !/^[-?:][^\s,[\]{}]/.test(s) ||
     /\s$/.test(s) || /: |:$| #|\t/.test(s) || /^[-?:]$/.test(s) || /^---|^\.\.\./.test(s);
