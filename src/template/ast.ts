@@ -2,7 +2,7 @@
  * The parse tree, shaped like Go's text/template/parse nodes. `nodeString` reproduces Go's
  * Node.String(), which appears verbatim in error messages (`executing "t" at <.x.y>`).
  */
-import { goQuote } from "./lexer.js";
+import { goQuote } from "./go-quote.js";
 
 export interface NumberValue {
   readonly isInt: boolean;

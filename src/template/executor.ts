@@ -6,11 +6,12 @@
  */
 import { nodeString, type ArgNode, type BranchNode, type CommandNode, type ListNode, type Node, type PipeNode } from "./ast.js";
 import { TemplateError, positionOf } from "./errors.js";
+import { ArgTypeError, convertArg } from "./arg-types.js";
 import { FuncError, paramTypeName, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
 import { formatValue } from "./go-fmt.js";
-import { goQuote } from "./lexer.js";
+import { goQuote } from "./go-quote.js";
 import type { TreeSet } from "./parser.js";
-import { GoInt, Iface, isMap, isStringSlice, isTrue, sortedKeys, toAny, typeName, unbox, type GoValue } from "./values.js";
+import { GoInt, Iface, isMap, isStringSlice, isTrue, sortedKeys, typeName, unbox, type GoValue } from "./values.js";
 
 export type MissingKey = "default" | "zero" | "error";
 export interface ExecOptions {
@@ -344,22 +345,8 @@ export class State {
   }
 
   private validateType(value: Val, typ: ParamType | null): Val {
-    if (value === undefined) {
-      if (typ === null || typ === "value") return undefined; // reflect.ValueOf(nil): invalid
-      if (typ === "any") return null;
-      if (typ === "map") return {};
-      if (typ === "slice") return [];
-      this.errorf(`invalid value; expected ${paramTypeName(typ)}`);
-    }
-    if (typ === null || typ === "value") return value;
-    if (typ === "any") return toAny(value);
-    if (assignable(value, typ)) return value;
-    let v: Val = value;
-    if (v instanceof Iface && v.inner !== null) {
-      v = v.inner;
-      if (assignable(v, typ)) return v;
-    }
-    this.errorf(`wrong type for value; expected ${paramTypeName(typ)}; got ${v === null ? "interface {}" : typeName(v)}`);
+    const r = convertArg(value, typ);
+    return r instanceof ArgTypeError ? this.errorf(r.message) : r;
   }
 
   private evalArg(dot: Val, typ: ParamType | null, n: ArgNode): Val {
@@ -388,18 +375,6 @@ export class State {
         if (n.kind === "number") return this.idealConstant(n);
         return n.text;
     }
-  }
-}
-
-function assignable(v: Val, typ: ParamType): boolean {
-  switch (typ) {
-    case "string": return typeof v === "string";
-    case "bool": return typeof v === "boolean";
-    case "float64": return typeof v === "number";
-    case "int": case "int64": return v instanceof GoInt && v.type === typ;
-    case "map": return isMap(v);
-    case "slice": return Array.isArray(v) && !isStringSlice(v);
-    default: return true;
   }
 }
 

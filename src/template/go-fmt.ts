@@ -3,7 +3,7 @@
  * order, `<nil>`, floats via strconv), Sprint/Sprintln operand spacing, and Sprintf with flags,
  * width, precision and Go's error annotations (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA …)`).
  */
-import { goQuote, runes } from "./lexer.js";
+import { goQuote, runes } from "./go-quote.js";
 import { formatFloat } from "./number-format.js";
 import { GoInt, sortedKeys, toAny, typeName, type GoMap } from "./values.js";
 

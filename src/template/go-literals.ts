@@ -3,6 +3,9 @@
  * strconv.ParseInt/ParseUint/ParseFloat with base prefixes and underscores, so numbers such as
  * 0x1F, 0o17, 1_000 and 0x1p-2 mean exactly what they mean in Go.
  */
+import type { NumberValue } from "./ast.js";
+import { goQuote } from "./go-quote.js";
+
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 const UINT64_MAX = (1n << 64n) - 1n;
@@ -140,4 +143,37 @@ export function goUnquote(s: string): string | undefined {
     rest = r.tail;
   }
   return out;
+}
+
+/** parse.newNumber: a number token's value, or Go's error text. */
+export function parseNumber(text: string, isChar: boolean, isComplex: boolean): NumberValue | string {
+  if (isChar) {
+    const r = unquoteChar(text.slice(1), "'");
+    if (r === undefined) return "invalid syntax";
+    if (r.tail !== "'") return `malformed character constant: ${text}`;
+    const code = r.value.codePointAt(0) ?? 0;
+    return { isInt: true, isFloat: true, isComplex: false, int: BigInt(code), float: code };
+  }
+  if (isComplex || text.endsWith("i")) return { isInt: false, isFloat: false, isComplex: true, int: 0n, float: 0 };
+  const u = parseGoInteger(text, true);
+  const i = parseGoInteger(text, false);
+  let isInt = i !== undefined;
+  let int = i ?? 0n;
+  let isFloat = isInt || u !== undefined;
+  let float = i !== undefined ? Number(i) : Number(u ?? 0n);
+  if (!isFloat) {
+    const f = parseGoFloat(text);
+    if (f !== undefined) {
+      if (!/[.eEpP]/.test(text)) return `integer overflow: ${goQuote(text)}`;
+      isFloat = true;
+      float = f;
+      if (Number.isInteger(f) && Math.abs(f) < 2 ** 63) {
+        isInt = true;
+        int = BigInt(f);
+      }
+    }
+  }
+  if (!isInt && !isFloat) return `illegal number syntax: ${goQuote(text)}`;
+  // A value that fits uint64 but not int64 is reported at execution ("overflows int").
+  return { isInt, isFloat, isComplex: false, int, float };
 }

@@ -2,6 +2,8 @@
  * A port of Go's text/template/parse lexer (lex.go): same item kinds, same trim-marker rules and
  * same error texts, so parse errors read exactly like Go's. Positions are UTF-16 offsets.
  */
+import { formatRune, goQuote, runes } from "./go-quote.js";
+
 export const ItemType = {
   Error: 0, Bool: 1, Char: 2, CharConstant: 3, Comment: 4, Complex: 5, Assign: 6, Declare: 7, EOF: 8,
   Field: 9, Identifier: 10, LeftDelim: 11, LeftParen: 12, Number: 13, Pipe: 14, RawString: 15,
@@ -34,9 +36,6 @@ export function itemString(i: Item): string {
   return goQuote(i.val);
 }
 
-/** A string's runes (code points): Go counts and slices strings by rune where templates see it. */
-export const runes = (s: string): string[] => Array.from(s);
-
 const EOF = -1;
 const LEFT = "{{";
 const RIGHT = "}}";
@@ -49,13 +48,6 @@ const hasRightTrimMarker = (s: string, at: number): boolean => isSpaceChar(s[at]
 const trimRightLen = (s: string): number => s.length - s.replace(/[ \t\r\n]+$/, "").length;
 const trimLeftLen = (s: string): number => s.length - s.replace(/^[ \t\r\n]+/, "").length;
 const countNewlines = (s: string): number => s.split("\n").length - 1;
-
-/** Go's %#U: `U+007D '}'`. */
-export function formatRune(r: number): string {
-  const hex = r.toString(16).toUpperCase().padStart(4, "0");
-  const printable = r >= 0x20 && r !== 0x7f && !(r >= 0x80 && r < 0xa0);
-  return printable ? `U+${hex} '${String.fromCodePoint(r)}'` : `U+${hex}`;
-}
 
 type StateFn = (l: Lexer) => StateFn | null;
 
@@ -376,26 +368,4 @@ function scanNumber(l: Lexer): boolean {
     return false;
   }
   return true;
-}
-
-/** Go's strconv.Quote (printable Unicode kept, the rest escaped). */
-export function goQuote(s: string, quote = '"'): string {
-  let out = quote;
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (c === 7) out += "\\a";
-    else if (c === 8) out += "\\b";
-    else if (c === 12) out += "\\f";
-    else if (c === 10) out += "\\n";
-    else if (c === 13) out += "\\r";
-    else if (c === 9) out += "\\t";
-    else if (c === 11) out += "\\v";
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else if (c === 0xfffd && ch !== "\ufffd") out += "\\ufffd";
-    else if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S}\u0020]$/u.test(ch)) {
-      out += c > 0xffff ? `\\U${c.toString(16).padStart(8, "0")}` : `\\u${c.toString(16).padStart(4, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
 }

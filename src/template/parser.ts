@@ -6,8 +6,10 @@
 import type { ArgNode, CommandNode, ListNode, Node, NumberValue, PipeNode, VariableNode } from "./ast.js";
 import { nodeString } from "./ast.js";
 import { TemplateError, positionOf } from "./errors.js";
-import { goQuote, ItemType, itemString, Lexer, type Item } from "./lexer.js";
-import { goUnquote, parseGoFloat, parseGoInteger, unquoteChar } from "./go-literals.js";
+import { goQuote } from "./go-quote.js";
+import { ItemType, itemString, Lexer, type Item } from "./lexer.js";
+import { TokenStream } from "./token-stream.js";
+import { goUnquote, parseNumber } from "./go-literals.js";
 
 export interface Tree { readonly name: string; readonly root: ListNode }
 export type TreeSet = Map<string, Tree>;
@@ -21,10 +23,8 @@ class ParseFailure extends Error {
   }
 }
 
-class TreeParser {
+class TreeParser extends TokenStream {
   root: ListNode | null = null;
-  private token: Item[] = [];
-  private peekCount = 0;
   private vars = ["$"];
   private actionLine = 0;
   private rangeDepth = 0;
@@ -33,46 +33,17 @@ class TreeParser {
   constructor(
     public name: string,
     private readonly parseName: string,
-    private readonly lex: Lexer,
+    lex: Lexer,
     private readonly treeSet: TreeSet,
     private readonly hasFunction: (name: string) => boolean,
-  ) {}
+  ) {
+    super(lex);
+  }
 
   errorf(message: string): never {
     this.root = null;
     const last = this.token[0];
     throw new ParseFailure(`template: ${this.parseName}:${last?.line ?? 1}: ${message}`, last?.pos ?? 0);
-  }
-  private next(): Item {
-    if (this.peekCount > 0) this.peekCount--;
-    else this.token[0] = this.lex.nextItem();
-    return this.token[this.peekCount] as Item;
-  }
-  private backup(): void { this.peekCount++; }
-  private backup2(t1: Item): void {
-    this.token[1] = t1;
-    this.peekCount = 2;
-  }
-  private backup3(t2: Item, t1: Item): void {
-    this.token[1] = t1;
-    this.token[2] = t2;
-    this.peekCount = 3;
-  }
-  private peek(): Item {
-    if (this.peekCount > 0) return this.token[this.peekCount - 1] as Item;
-    this.peekCount = 1;
-    this.token[0] = this.lex.nextItem();
-    return this.token[0];
-  }
-  private nextNonSpace(): Item {
-    let t: Item;
-    do t = this.next(); while (t.typ === ItemType.Space);
-    return t;
-  }
-  private peekNonSpace(): Item {
-    const t = this.nextNonSpace();
-    this.backup();
-    return t;
   }
   private expect(expected: ItemType, context: string): Item {
     const t = this.nextNonSpace();
@@ -369,38 +340,8 @@ class TreeParser {
   }
 
   private number(token: Item): NumberValue {
-    const text = token.val;
-    if (token.typ === ItemType.CharConstant) {
-      const r = unquoteChar(text.slice(1), "'");
-      if (r === undefined) this.errorf("invalid syntax");
-      if (r.tail !== "'") this.errorf(`malformed character constant: ${text}`);
-      const code = r.value.codePointAt(0) ?? 0;
-      return { isInt: true, isFloat: true, isComplex: false, int: BigInt(code), float: code };
-    }
-    if (token.typ === ItemType.Complex || text.endsWith("i")) {
-      return { isInt: false, isFloat: false, isComplex: true, int: 0n, float: 0 };
-    }
-    const u = parseGoInteger(text, true);
-    const i = parseGoInteger(text, false);
-    let isInt = i !== undefined;
-    let int = i ?? 0n;
-    let isFloat = isInt || u !== undefined;
-    let float = i !== undefined ? Number(i) : Number(u ?? 0n);
-    if (!isFloat) {
-      const f = parseGoFloat(text);
-      if (f !== undefined) {
-        if (!/[.eEpP]/.test(text)) this.errorf(`integer overflow: ${goQuote(text)}`);
-        isFloat = true;
-        float = f;
-        if (Number.isInteger(f) && Math.abs(f) < 2 ** 63) {
-          isInt = true;
-          int = BigInt(f);
-        }
-      }
-    }
-    if (!isInt && !isFloat) this.errorf(`illegal number syntax: ${goQuote(text)}`);
-    // A value that fits uint64 but not int64 is reported at execution ("overflows int").
-    return { isInt, isFloat, isComplex: false, int, float };
+    const r = parseNumber(token.val, token.typ === ItemType.CharConstant, token.typ === ItemType.Complex);
+    return typeof r === "string" ? this.errorf(r) : r;
   }
 
   private useVar(pos: number, name: string): VariableNode {

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
-import { goQuote, runes } from "./lexer.js";
+import { goQuote, runes } from "./go-quote.js";
 import { strval } from "./go-cast.js";
 import { formatValue } from "./go-fmt.js";
 import { stringSlice, type GoValue } from "./values.js";

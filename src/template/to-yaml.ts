@@ -5,7 +5,7 @@
  * as another type double-quoted, other unsafe strings single-quoted, multi-line strings as
  * literal blocks. (The shared `yaml` library belongs to the loaders; see architecture.md.)
  */
-import { goQuote } from "./lexer.js";
+import { goQuote } from "./go-quote.js";
 import { formatFloat } from "./number-format.js";
 import { jsonFloat } from "./go-json.js";
 import { GoInt, Iface, isMap, sortedKeys } from "./values.js";
