@@ -1,0 +1,77 @@
+// template: a faithful Go text/template engine (lexer, parser, executor, Go's built-ins, Sprig's common functions) over JSON-like data.
+// Pure and synchronous: no I/O, no timers, no process.env; every failure is a TemplateError with Go's message and a 1-based line/column.
+import { TemplateError } from "./errors.js";
+import { ExecContext, execute, type MissingKey } from "./executor.js";
+import { functionTable } from "./funcs-all.js";
+import type { FuncMap } from "./functions.js";
+import { parseTrees, type TreeSet } from "./parser.js";
+import { fromJson } from "./values.js";
+
+export { TemplateError, isTemplateError, type TemplateErrorKind } from "./errors.js";
+export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
+export type { MissingKey } from "./executor.js";
+
+export interface ParseOptions {
+  /** Extra functions (they win over built-ins and Sprig, as Funcs() does in Go). */
+  readonly funcs?: FuncMap;
+  /** Include the Sprig functions of the template dialect (default true). */
+  readonly sprig?: boolean;
+}
+
+export interface Template {
+  readonly name: string;
+  readonly text: string;
+  /** Names of every template the text defines ({{define}}/{{block}}), the main one included. */
+  readonly definedTemplates: readonly string[];
+  readonly trees: TreeSet;
+  readonly funcs: FuncMap;
+}
+
+export interface RenderOptions {
+  /** Go's Option("missingkey=…"): "default" prints <no value>, "zero" likewise for interface maps, "error" fails. */
+  readonly missingKey?: MissingKey;
+  /** How integral JSON numbers behave: as Go int64 (the dialect's rule, default) or float64 (encoding/json). */
+  readonly integers?: "int64" | "float64";
+  /** Execution budget: evaluation steps (default 1,000,000) and output length (default 4 MiB of UTF-16 units). */
+  readonly maxSteps?: number;
+  readonly maxOutputLength?: number;
+  /** Render a {{define}}d template instead of the main one (Go's ExecuteTemplate). */
+  readonly templateName?: string;
+}
+
+/** Parses `text` as template `name`; throws TemplateError (kind "parse") with Go's message. */
+export function parseTemplate(name: string, text: string, options: ParseOptions = {}): Template {
+  const funcs = functionTable(options.sprig ?? true, options.funcs);
+  let trees: TreeSet;
+  try {
+    trees = parseTrees(name, text, (f) => Object.hasOwn(funcs, f));
+  } catch (e) {
+    if (e instanceof RangeError) throw new TemplateError("parse", `template: ${name}: template nests too deeply to parse`, 1, 1);
+    throw e;
+  }
+  return { name, text, definedTemplates: [...trees.keys()].sort(), trees, funcs };
+}
+
+/** Executes a parsed template with JSON-like data; throws TemplateError (kind "exec" or "budget"). */
+export function renderTemplate(template: Template, data: unknown, options: RenderOptions = {}): string {
+  const name = options.templateName ?? template.name;
+  const tree = template.trees.get(name);
+  if (tree === undefined) {
+    const message = options.templateName === undefined
+      ? `template: ${name}: ${JSON.stringify(name)} is an incomplete or empty template`
+      : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
+    throw new TemplateError("exec", message, 1, 1);
+  }
+  const ctx = new ExecContext(template.text, template.name, template.trees, template.funcs, {
+    missingKey: options.missingKey ?? "default",
+    maxSteps: options.maxSteps ?? 1_000_000,
+    maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,
+  });
+  const root = fromJson(data, options.integers ?? "int64");
+  try {
+    return execute(ctx, name, tree.root, root === null ? undefined : root);
+  } catch (e) {
+    if (e instanceof RangeError) throw new TemplateError("budget", `template: ${name}: execution nests too deeply`, 1, 1);
+    throw e;
+  }
+}
