@@ -114,7 +114,7 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
     return { issues };
   }
   const { apiVersion, kind } = body;
-  const metadata = body.metadata as Record<string, unknown>;
+  const metadata = body.metadata;
   if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(kind.toLowerCase())) issues.push(error("rgd.invalid-kind", [...bodyPath, "kind"], `kind "${kind}" is not a valid Kubernetes kind`));
   checkMetadataKeys(metadata, [...bodyPath, "metadata"], issues);
 

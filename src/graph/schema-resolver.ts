@@ -86,7 +86,7 @@ export function crdSchemaResolver(crds: readonly unknown[]): SchemaResolver {
     for (const version of crd.spec.versions ?? []) {
       const apiVersion = `${crd.spec.group ?? ""}/${version.name ?? ""}`;
       kinds.set(`${apiVersion}/${crd.spec.names.kind}`, {
-        schema: (version.schema?.openAPIV3Schema ?? UNTYPED) as OpenApiSchema,
+        schema: (version.schema?.openAPIV3Schema ?? UNTYPED),
         namespaced: crd.spec.scope !== "Cluster",
         plural: crd.spec.names.plural ?? crd.spec.names.kind.toLowerCase(),
       });
