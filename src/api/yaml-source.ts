@@ -2,7 +2,7 @@
  * Loads YAML (one or many documents) and keeps enough of the source to map an issue's path
  * back to file:line:column. The only place the `yaml` parser is used.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
 import { error, formatIssue, type Issue, type IssuePath } from "../diag/index.js";
 
 export interface SourcePosition {
@@ -90,4 +90,9 @@ export function formatLocated(located: LocatedIssue, text?: string): string {
   if (source === undefined) return head;
   const gutter = String(located.position.line).padStart(5);
   return `${head}\n${gutter} | ${source}\n${" ".repeat(gutter.length)} | ${" ".repeat(located.position.column - 1)}^`;
+}
+
+/** YAML text for output (kubectl-like: block style, no line folding). */
+export function toYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -2,6 +2,7 @@
 // kro: the command-line entry. Parses arguments and formats output; the work lives in lower layers.
 import { Command, CommanderError } from "commander";
 import { registerClusterCommands } from "./cluster-up.js";
+import { registerCompileCommands } from "./compile-commands.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -11,13 +12,15 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerClusterCommands(program);
+  registerCompileCommands(program);
   return program;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   try {
     await buildProgram().parseAsync([...argv]);
-    return 0;
+    // commands that found problems (validate) set process.exitCode themselves
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     process.stderr.write(`kro: error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -22,6 +22,13 @@ function variant(change: (rgd: { spec: { schema: Record<string, unknown>; resour
 
 const compile = (rgd: unknown) => compileRgd(rgd, { resolver, env });
 
+/** Reads a nested value without trusting its shape. */
+function dig(value: unknown, ...path: (string | number)[]): unknown {
+  let node = value;
+  for (const key of path) node = typeof node === "object" && node !== null ? (node as Record<string | number, unknown>)[key] : undefined;
+  return node;
+}
+
 describe("compileRgd: the worked example (kro-reference.md §2.7)", () => {
   const result = compile(webapp);
 
@@ -34,24 +41,25 @@ describe("compileRgd: the worked example (kro-reference.md §2.7)", () => {
     const graph = result.graph;
     assert.ok(graph);
     assert.deepEqual(graph.topologicalOrder, ["deploy", "svc", "ing", "cms"]);
-    const byId = Object.fromEntries(graph.nodes.map((n) => [n.id, n]));
-    assert.deepEqual(byId.svc?.dependencies, ["deploy"]);
-    assert.deepEqual(byId.ing?.dependencies, ["svc"]);
-    assert.deepEqual(byId.cms?.dependencies, []);
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+    assert.deepEqual(byId.get("svc")?.dependencies, ["deploy"]);
+    assert.deepEqual(byId.get("ing")?.dependencies, ["svc"]);
+    assert.deepEqual(byId.get("cms")?.dependencies, []);
     assert.deepEqual(Object.fromEntries(graph.nodes.map((n) => [n.id, n.wave])), { deploy: 1, svc: 2, ing: 3, cms: 3 });
-    assert.equal(byId.cms?.type, "collection");
-    assert.equal(byId.deploy?.namespaced, true);
+    assert.equal(byId.get("cms")?.type, "collection");
+    assert.equal(byId.get("deploy")?.namespaced, true);
   });
 
   it("synthesises the CRD with spec defaults and inferred status types", () => {
-    const crd = result.graph?.crd as unknown as { metadata: { name: string }; spec: { versions: { schema: { openAPIV3Schema: { properties: Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[] }> } } }[] } };
-    assert.equal(crd.metadata.name, "webapps.kro.run");
-    const props = crd.spec.versions[0]?.schema.openAPIV3Schema.properties;
-    assert.deepEqual(props?.spec?.required, ["name"]);
-    assert.deepEqual(props?.spec?.properties.replicas, { type: "integer", default: 2, minimum: 2 - 1 });
-    assert.equal(props?.status?.properties.available?.type, "integer");
-    assert.equal(props?.status?.properties.url?.type, "string");
-    assert.ok(props?.status?.properties.state && props.status.properties.conditions);
+    const crd: unknown = result.graph?.crd;
+    const schema = ["spec", "versions", 0, "schema", "openAPIV3Schema", "properties"];
+    assert.equal(dig(crd, "metadata", "name"), "webapps.kro.run");
+    assert.deepEqual(dig(crd, ...schema, "spec", "required"), ["name"]);
+    assert.deepEqual(dig(crd, ...schema, "spec", "properties", "replicas"), { type: "integer", default: 2, minimum: 1 });
+    assert.equal(dig(crd, ...schema, "status", "properties", "available", "type"), "integer");
+    assert.equal(dig(crd, ...schema, "status", "properties", "url", "type"), "string");
+    assert.notEqual(dig(crd, ...schema, "status", "properties", "state"), undefined);
+    assert.notEqual(dig(crd, ...schema, "status", "properties", "conditions"), undefined);
   });
 
   it("is frozen", () => {
