@@ -79,7 +79,7 @@ describe("informer", () => {
     assert.deepEqual(events, ["add a", "add b", "add c", "delete a"]);
     assert.equal(informer.stats.lists, 2);
     assert.equal(reconnects[0]?.reason, "gone");
-    assert.equal(reconnects[0]?.relist, true);
+    assert.equal(reconnects[0].relist, true);
   });
 
   it("relists when the watch request itself answers HTTP 410", async () => {
@@ -177,7 +177,7 @@ describe("informer", () => {
     assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "3");
     assert.equal(informer.stats.lists, 1);
     assert.equal(reconnects[0]?.reason, "closed");
-    assert.equal(reconnects[0]?.relist, false);
+    assert.equal(reconnects[0].relist, false);
     assert.equal(informer.store.size, 0);
   });
 
