@@ -7,9 +7,23 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { createKubeClient, isAlreadyExists, isConflict, isInvalid, isNotFound, type KubeClient, type KubeObject } from "../../src/index.js";
+import { createKubeClient, loadKubeconfig, TransportError, isAlreadyExists, isConflict, isInvalid, isNotFound, type KubeClient, type KubeObject } from "../../src/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
+
+/** A CA unrelated to the test cluster (its key was thrown away): nothing it "verifies" exists. */
+const SELF_SIGNED_OTHER_CA = `-----BEGIN CERTIFICATE-----
+MIIBlzCCAT2gAwIBAgIUGX9k6ASrGfCVfE87aJ3fE5cxY/MwCgYIKoZIzj0EAwIw
+IDEeMBwGA1UEAwwVa3JvLXRlc3QtdW5yZWxhdGVkLWNhMCAXDTI2MTEzMDAyMTk0
+MFoYDzIxMjYxMTA2MDIxOTQwWjAgMR4wHAYDVQQDDBVrcm8tdGVzdC11bnJlbGF0
+ZWQtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAT83ziSJwYy0UnnQTJcZv6R
+zo/6tcTqbl8ih/RdvrRcEag64JkE29or5zjTEeAlzxUZMZwpBtAZZvHKNKXaaOtL
+o1MwUTAdBgNVHQ4EFgQULe9zQsjLnQ2UqrWCi7uCoswTrfQwHwYDVR0jBBgwFoAU
+Le9zQsjLnQ2UqrWCi7uCoswTrfQwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQD
+AgNIADBFAiEAgvgOEVSljFUlJLZ/W+FLYvOvk+k2v3RTImlu9fvJbTsCIFTappPC
+EAWQr80VxI1+LxLB4GiC8O9iL5rNEU1JBc9Z
+-----END CERTIFICATE-----
+`;
 
 async function client(t: TestContext): Promise<KubeClient> {
   const c = await createKubeClient({ kubeconfig: testCluster().kubeconfig });
@@ -157,6 +171,17 @@ describe("kube client on a real API server", () => {
     const metaObject = meta.store.getByName(ns, "after");
     assert.equal(metaObject?.kind, "PartialObjectMetadata");
     assert.equal(metaObject.data, undefined);
+  });
+
+  it("verifies the server with the kubeconfig's CA, fails with a wrong CA, and skips verification only when told", async (t) => {
+    const good = loadKubeconfig({ kubeconfig: testCluster().kubeconfig, env: {} });
+    assert.ok(good.ca !== undefined && good.token !== undefined);
+    const otherCa = loadKubeconfig({ kubeconfig: testCluster().kubeconfig, env: {} });
+    const wrongCa = await createKubeClient({ connection: { ...otherCa, ca: Buffer.from(SELF_SIGNED_OTHER_CA) }, maxRetries: 0 });
+    const insecure = await createKubeClient({ connection: { source: "test", server: good.server, namespace: "default", insecureSkipTlsVerify: true, token: good.token } });
+    t.after(() => { wrongCa.close(); insecure.close(); });
+    await assert.rejects(wrongCa.list("v1", "Namespace"), (e: unknown) => e instanceof TransportError && /certificate/i.test(e.message));
+    assert.ok((await insecure.list("v1", "Namespace")).items.length > 0);
   });
 
   it("authenticates with an exec credential plugin, runs it once, and re-runs it after a 401", async (t) => {
