@@ -7,6 +7,7 @@ import type { IncomingMessage } from "node:http";
 import type { ConnectionConfig } from "./connection-config.js";
 import type { CredentialProvider } from "./credentials.js";
 import { Discovery, type ResourceInfo } from "./discovery.js";
+import { ApiError } from "./errors.js";
 import { Informer, type InformerOptions, type InformerSource } from "./informer.js";
 import { InformerManager } from "./informer-manager.js";
 import { query, resourcePath } from "./resource-path.js";
@@ -209,8 +210,8 @@ export class KubeClient implements InformerSource {
       const res = await this.transport.request(req);
       return JSON.parse(res.body) as T;
     } catch (error) {
-      // A 404 for the whole resource (not one object) means our discovery is stale.
-      if ((error as { status?: number }).status === 404 && !(error as { details?: { name?: string } }).details?.name) this.discovery.invalidate();
+      // A 404 naming no object means the resource itself is gone (CRD removed): discovery is stale.
+      if (error instanceof ApiError && error.status === 404 && error.details?.name === undefined) this.discovery.invalidate();
       throw error;
     }
   }
