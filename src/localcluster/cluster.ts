@@ -50,7 +50,17 @@ export interface LocalCluster {
   readonly kubeconfigPath: string;
   readonly stateDir: string;
   readonly logFiles: Readonly<Record<string, string>>;
+  /**
+   * Stops one running component, waits downtimeMs, and starts it again with the same arguments
+   * (for kube-apiserver: until /readyz). Lets a test prove clients survive an outage.
+   */
+  restartComponent(component: Component, options?: RestartOptions): Promise<void>;
   stop(options?: StopOptions): Promise<void>;
+}
+
+export interface RestartOptions {
+  /** How long the component stays down. */
+  readonly downtimeMs?: number;
 }
 
 const REAPER = fileURLToPath(new URL("./reaper.js", import.meta.url));
@@ -123,10 +133,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     await rm(stateDir, { recursive: true, force: true });
     if (userKubeconfigWritten && options.kubeconfigPath !== undefined) await rm(options.kubeconfigPath, { force: true });
   };
+  const launchArgs = new Map<Component, string[]>();
   const launch = async (component: Component, args: string[]): Promise<ManagedProcess> => {
     const binary = binaries[component];
     if (binary === undefined) throw new ClusterStartError(`no binary for ${component}`);
     logFiles[component] = f.log(component);
+    launchArgs.set(component, args);
     const started = await ManagedProcess.start(component, binary, args, f.log(component), f.pids);
     processes.push(started);
     return started;
@@ -184,8 +196,25 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
         (await apiRequest(target(), "GET", "/api/v1/namespaces/default/serviceaccounts/default")).status === 200);
     }
 
+    const restartComponent = async (component: Component, restart: RestartOptions = {}): Promise<void> => {
+      const index = processes.findIndex((p) => p.name === component);
+      const args = launchArgs.get(component);
+      const binary = binaries[component];
+      const old = processes[index];
+      if (old === undefined || args === undefined || binary === undefined) throw new ClusterStartError(`${component} is not running in this cluster`);
+      await old.stop();
+      await new Promise((resolve) => setTimeout(resolve, restart.downtimeMs ?? 0));
+      // Same slot in the list, so stop() still stops components in reverse start order.
+      const started = await ManagedProcess.start(component, binary, args, f.log(component), f.pids);
+      processes[index] = started;
+      if (component === "kube-apiserver") {
+        await waitFor("kube-apiserver /readyz after restart", timeoutMs, processes, async () => (await apiRequest(target(), "GET", "/readyz")).status === 200);
+      }
+    };
+
     return {
       mode,
+      restartComponent,
       kubernetesVersion: release.kubernetes,
       server,
       token,

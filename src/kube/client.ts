@@ -1,0 +1,222 @@
+/**
+ * KubeClient: typed-by-kubernetes-types, raw-JSON requests against one API server — get,
+ * paginated list, create, server-side apply, merge patch, delete with preconditions, status
+ * writes, watches and informers. The body the server returns is the object you get, unchanged.
+ */
+import type { IncomingMessage } from "node:http";
+import type { ConnectionConfig } from "./connection-config.js";
+import type { CredentialProvider } from "./credentials.js";
+import { Discovery, type ResourceInfo } from "./discovery.js";
+import { ApiError } from "./errors.js";
+import { Informer, type InformerOptions, type InformerSource } from "./informer.js";
+import { InformerManager } from "./informer-manager.js";
+import { query, resourcePath } from "./resource-path.js";
+import type { Transport } from "./transport.js";
+import type { ApplyOptions, DeleteOptions, ListOptions, WatchOptions, WriteOptions } from "./request-options.js";
+import type { KubeList, KubeLogger, KubeMetrics, KubeObject, ObjectRef } from "./types.js";
+
+export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+export const METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+const APPLY_CONTENT_TYPE = "application/apply-patch+yaml";
+const MERGE_PATCH = "application/merge-patch+json";
+const CRD_API = "apiextensions.k8s.io/v1";
+
+function identity(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace: string | undefined } {
+  const { apiVersion, kind } = object;
+  const name = object.metadata?.name;
+  if (typeof apiVersion !== "string" || typeof kind !== "string" || typeof name !== "string" || name === "") {
+    throw new TypeError(`object needs apiVersion, kind and metadata.name (got ${JSON.stringify({ apiVersion, kind, name })})`);
+  }
+  return { apiVersion, kind, name, namespace: object.metadata?.namespace };
+}
+
+export interface KubeClientParts {
+  readonly config: ConnectionConfig;
+  readonly transport: Transport;
+  readonly credentials: CredentialProvider;
+  readonly logger: KubeLogger;
+  readonly metrics: KubeMetrics;
+}
+
+export class KubeClient implements InformerSource {
+  readonly discovery: Discovery;
+  /** Shares one informer per resource type and selector between users. */
+  readonly informers: InformerManager;
+  readonly logger: KubeLogger;
+  readonly metrics: KubeMetrics;
+  private readonly transport: Transport;
+
+  constructor(private readonly parts: KubeClientParts) {
+    this.transport = parts.transport;
+    this.logger = parts.logger;
+    this.metrics = parts.metrics;
+    this.discovery = new Discovery(parts.transport);
+    this.informers = new InformerManager(this);
+  }
+
+  get server(): string {
+    return this.parts.config.server;
+  }
+
+  /** The kubeconfig context's namespace (or the service account's). */
+  get defaultNamespace(): string {
+    return this.parts.config.namespace;
+  }
+
+  /** How often an exec credential plugin ran (for tests and diagnostics). */
+  get execCredentialRuns(): number {
+    return this.parts.credentials.execRuns;
+  }
+
+  resourceFor(apiVersion: string, kind: string): Promise<ResourceInfo> {
+    return this.discovery.resourceFor(apiVersion, kind);
+  }
+
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef, options: { metadataOnly?: boolean } = {}): Promise<T> {
+    const info = await this.resourceFor(ref.apiVersion, ref.kind);
+    return this.json<T>({ method: "GET", path: resourcePath(info, ref.namespace, ref.name), ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}) });
+  }
+
+  /** Lists every page; items get apiVersion and kind filled in (the server leaves them out). */
+  async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, options: ListOptions = {}): Promise<KubeList<T>> {
+    const info = await this.resourceFor(apiVersion, kind);
+    const items: T[] = [];
+    let cont: string | undefined;
+    let last: KubeList<T> | undefined;
+    do {
+      const path = resourcePath(info, options.namespace) + query({
+        labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: options.limit ?? 500, continue: cont,
+      });
+      last = await this.json<KubeList<T>>({ method: "GET", path, ...(options.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) });
+      for (const item of last.items) {
+        if (options.metadataOnly !== true) {
+          item.apiVersion ??= apiVersion;
+          item.kind ??= kind;
+        }
+        items.push(item);
+      }
+      cont = last.metadata.continue;
+    } while (cont !== undefined && cont !== "");
+    const { continue: _continue, ...metadata } = last.metadata;
+    return { ...last, metadata, items };
+  }
+
+  async create<T extends KubeObject>(object: T, options: WriteOptions = {}): Promise<T> {
+    const id = identity(object);
+    const info = await this.resourceFor(id.apiVersion, id.kind);
+    const created = await this.json<T>({ method: "POST", path: resourcePath(info, id.namespace) + this.writeQuery(options), body: JSON.stringify(object) });
+    this.noteCrdChange(id.apiVersion, id.kind);
+    return created;
+  }
+
+  /** Server-side apply: the object is the full intent of fieldManager; returns the server's object. */
+  async apply<T extends KubeObject>(object: T, options: ApplyOptions): Promise<T> {
+    return this.applyTo(object, options, undefined);
+  }
+
+  /** Server-side apply to the status subresource. */
+  async applyStatus<T extends KubeObject>(object: T, options: ApplyOptions): Promise<T> {
+    return this.applyTo(object, options, "status");
+  }
+
+  private async applyTo<T extends KubeObject>(object: T, options: ApplyOptions, subresource: string | undefined): Promise<T> {
+    const id = identity(object);
+    const info = await this.resourceFor(id.apiVersion, id.kind);
+    const path = resourcePath(info, id.namespace, id.name, subresource) + this.writeQuery(options, options.force === true ? { force: true } : {});
+    // JSON is YAML: the apply body goes out exactly as given.
+    const applied = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(object), contentType: APPLY_CONTENT_TYPE });
+    this.noteCrdChange(id.apiVersion, id.kind);
+    return applied;
+  }
+
+  /** JSON merge patch (RFC 7386), optionally to a subresource such as "status". */
+  async patch<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, options: WriteOptions & { subresource?: string } = {}): Promise<T> {
+    const info = await this.resourceFor(ref.apiVersion, ref.kind);
+    const path = resourcePath(info, ref.namespace, ref.name, options.subresource) + this.writeQuery(options);
+    const patched = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(patch), contentType: MERGE_PATCH });
+    this.noteCrdChange(ref.apiVersion, ref.kind);
+    return patched;
+  }
+
+  /** PUT (optimistic concurrency through metadata.resourceVersion), optionally to "status". */
+  async replace<T extends KubeObject>(object: T, options: WriteOptions & { subresource?: string } = {}): Promise<T> {
+    const id = identity(object);
+    const info = await this.resourceFor(id.apiVersion, id.kind);
+    const path = resourcePath(info, id.namespace, id.name, options.subresource) + this.writeQuery(options);
+    const replaced = await this.json<T>({ method: "PUT", path, body: JSON.stringify(object) });
+    this.noteCrdChange(id.apiVersion, id.kind);
+    return replaced;
+  }
+
+  updateStatus<T extends KubeObject>(object: T, options: WriteOptions = {}): Promise<T> {
+    return this.replace(object, { ...options, subresource: "status" });
+  }
+
+  /** Deletes; returns the server's answer (the object while finalizers run, or a Status). */
+  async delete(ref: ObjectRef, options: DeleteOptions = {}): Promise<KubeObject> {
+    const info = await this.resourceFor(ref.apiVersion, ref.kind);
+    const body = {
+      apiVersion: "v1", kind: "DeleteOptions",
+      ...(options.propagationPolicy === undefined ? {} : { propagationPolicy: options.propagationPolicy }),
+      ...(options.preconditions === undefined ? {} : { preconditions: options.preconditions }),
+      ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+      ...(options.dryRun === true ? { dryRun: ["All"] } : {}),
+    };
+    const deleted = await this.json<KubeObject>({ method: "DELETE", path: resourcePath(info, ref.namespace, ref.name), body: JSON.stringify(body) });
+    this.noteCrdChange(ref.apiVersion, ref.kind);
+    return deleted;
+  }
+
+  /** Opens one raw watch stream (newline-delimited JSON events). Informers build on this. */
+  async openWatch(apiVersion: string, kind: string, options: WatchOptions = {}): Promise<IncomingMessage> {
+    const info = await this.resourceFor(apiVersion, kind);
+    const path = resourcePath(info, options.namespace) + query({
+      watch: 1,
+      resourceVersion: options.resourceVersion,
+      allowWatchBookmarks: options.allowWatchBookmarks ?? true,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+      timeoutSeconds: options.timeoutSeconds,
+    });
+    return this.transport.stream({
+      method: "GET", path,
+      ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  }
+
+  /** A new, unshared informer (call start()). Prefer informers.acquire() to share one. */
+  informer<T extends KubeObject = KubeObject>(options: InformerOptions): Informer<T> {
+    return new Informer<T>(this, options);
+  }
+
+  /** Stops shared informers and closes idle connections. */
+  close(): void {
+    this.informers.stopAll();
+    this.transport.close();
+  }
+
+  private writeQuery(options: WriteOptions, extra: Record<string, boolean> = {}): string {
+    return query({
+      fieldManager: options.fieldManager,
+      fieldValidation: options.fieldValidation,
+      dryRun: options.dryRun === true ? "All" : undefined,
+      ...extra,
+    });
+  }
+
+  private async json<T>(req: Parameters<Transport["request"]>[0]): Promise<T> {
+    try {
+      const res = await this.transport.request(req);
+      return JSON.parse(res.body) as T;
+    } catch (error) {
+      // A 404 naming no object means the resource itself is gone (CRD removed): discovery is stale.
+      if (error instanceof ApiError && error.status === 404 && error.details?.name === undefined) this.discovery.invalidate();
+      throw error;
+    }
+  }
+
+  private noteCrdChange(apiVersion: string, kind: string): void {
+    if (apiVersion === CRD_API && kind === "CustomResourceDefinition") this.discovery.invalidate();
+  }
+}

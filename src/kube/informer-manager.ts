@@ -1,0 +1,59 @@
+/**
+ * Shares informers: one per resource type, namespace, selectors and metadata-only mode, started
+ * by the first user and stopped when the last one releases it.
+ */
+import { Informer, type InformerOptions, type InformerSource } from "./informer.js";
+import type { KubeObject } from "./types.js";
+
+export interface InformerLease<T extends KubeObject> {
+  readonly informer: Informer<T>;
+  /** Gives the informer back; the last release stops it. Idempotent. */
+  release(): Promise<void>;
+}
+
+export function informerKey(o: InformerOptions): string {
+  return JSON.stringify([o.apiVersion, o.kind, o.namespace ?? "", o.labelSelector ?? "", o.fieldSelector ?? "", o.metadataOnly === true]);
+}
+
+export class InformerManager {
+  private readonly shared = new Map<string, { informer: Informer; users: number }>();
+
+  constructor(private readonly client: InformerSource) {}
+
+  get size(): number {
+    return this.shared.size;
+  }
+
+  /**
+   * Returns the shared informer for these options, started. Indexers and timeouts of the first
+   * user win; users needing their own indexers should build their own informer.
+   */
+  acquire<T extends KubeObject = KubeObject>(options: InformerOptions): InformerLease<T> {
+    const key = informerKey(options);
+    let entry = this.shared.get(key);
+    if (entry === undefined) {
+      entry = { informer: new Informer(this.client, options).start(), users: 0 };
+      this.shared.set(key, entry);
+    }
+    entry.users++;
+    const held = entry;
+    let released = false;
+    return {
+      informer: held.informer as unknown as Informer<T>,
+      release: async () => {
+        if (released) return;
+        released = true;
+        held.users--;
+        if (held.users === 0 && this.shared.get(key) === held) {
+          this.shared.delete(key);
+          await held.informer.stop();
+        }
+      },
+    };
+  }
+
+  stopAll(): void {
+    for (const { informer } of this.shared.values()) void informer.stop();
+    this.shared.clear();
+  }
+}

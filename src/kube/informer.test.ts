@@ -1,0 +1,217 @@
+// The informer against a node:http fake: 410 relist (event and HTTP), jittered backoff on
+// failures, the inactivity timeout, malformed lines, resume after a server close, handlers.
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { eventually } from "../../test/support/eventually.js";
+import { configMap, FakeApiServer, json, sendEvent } from "../../test/support/fake-api-server.js";
+import type { KubeClient } from "./client.js";
+import { createKubeClient } from "./create-client.js";
+import type { Informer } from "./informer.js";
+import type { WatchReconnectMetric } from "./types.js";
+
+let fake: FakeApiServer;
+let client: KubeClient;
+let reconnects: WatchReconnectMetric[];
+const informers: Informer[] = [];
+const logged: string[] = [];
+
+beforeEach(async () => {
+  fake = await FakeApiServer.start();
+  reconnects = [];
+  logged.length = 0;
+  client = await createKubeClient({
+    connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false },
+    qps: 0,
+    metrics: { onWatchReconnect: (m) => reconnects.push(m) },
+    logger: { info: (_f, m) => logged.push(m), warn: (_f, m) => logged.push(m) },
+  });
+});
+
+afterEach(async () => {
+  await Promise.all(informers.splice(0).map((i) => i.stop()));
+  client.close();
+  await fake.close();
+});
+
+function start(options: Partial<Parameters<KubeClient["informer"]>[0]> = {}): { informer: Informer; events: string[] } {
+  const informer = client.informer({ apiVersion: "v1", kind: "ConfigMap", backoff: { initialMs: 20, maxMs: 200, jitter: 0 }, ...options });
+  informers.push(informer);
+  const events: string[] = [];
+  informer.addHandlers({
+    onAdd: (o) => {
+      // Handlers see the store with the change already applied.
+      assert.ok(informer.store.getByName(o.metadata?.namespace, o.metadata?.name ?? "") !== undefined);
+      events.push(`add ${o.metadata?.name ?? ""}`);
+    },
+    onUpdate: (_old, o) => events.push(`update ${o.metadata?.name ?? ""}`),
+    onDelete: (o) => {
+      assert.equal(informer.store.getByName(o.metadata?.namespace, o.metadata?.name ?? ""), undefined);
+      events.push(`delete ${o.metadata?.name ?? ""}`);
+    },
+  });
+  informer.start();
+  return { informer, events };
+}
+
+const names = (informer: Informer): string[] => informer.store.list().map((o) => o.metadata?.name ?? "").sort();
+
+describe("informer", () => {
+  it("relists on a 410 ERROR event and reconciles the store with what it missed", async () => {
+    fake.onList = (_req, res, n) => {
+      json(res, 200, n === 1
+        ? { metadata: { resourceVersion: "10" }, items: [configMap("a", "5"), configMap("b", "6")] }
+        : { metadata: { resourceVersion: "20" }, items: [configMap("b", "6"), configMap("c", "15")] });
+    };
+    fake.onWatch = (req, res, n) => {
+      if (n === 1) {
+        assert.equal(req.query.get("resourceVersion"), "10");
+        assert.equal(req.query.get("allowWatchBookmarks"), "true");
+        sendEvent(res, "ERROR", { kind: "Status", apiVersion: "v1", status: "Failure", reason: "Expired", code: 410, message: "too old resource version" });
+      } else {
+        assert.equal(req.query.get("resourceVersion"), "20");
+        res.writeHead(200);
+      }
+    };
+    const { informer, events } = start();
+    await informer.waitForSync();
+    await eventually(() => { assert.equal(fake.watches().length, 2); });
+    assert.deepEqual(names(informer), ["b", "c"]);
+    assert.deepEqual(events, ["add a", "add b", "add c", "delete a"]);
+    assert.equal(informer.stats.lists, 2);
+    assert.equal(reconnects[0]?.reason, "gone");
+    assert.equal(reconnects[0].relist, true);
+  });
+
+  it("relists when the watch request itself answers HTTP 410", async () => {
+    fake.onList = (_req, res, n) => { json(res, 200, { metadata: { resourceVersion: String(n * 10) }, items: [configMap("x", String(n))] }); };
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) json(res, 410, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "Gone", code: 410 });
+      else res.writeHead(200);
+    };
+    const { informer, events } = start();
+    await eventually(() => { assert.equal(fake.watches().length, 2); });
+    assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "20");
+    assert.equal(informer.stats.lists, 2);
+    assert.deepEqual(events, ["add x", "update x"]);
+  });
+
+  it("backs off with growing delays on repeated failures and never gives up", async () => {
+    fake.onWatch = (_req, res, n) => {
+      if (n <= 4) json(res, 500, { kind: "Status", reason: "InternalError", code: 500, message: `boom ${n}` });
+      else sendEvent(res, "ADDED", configMap("late", "7"));
+    };
+    const { informer } = start();
+    await eventually(() => { assert.deepEqual(names(informer), ["late"]); });
+    const delays = reconnects.map((r) => r.delayMs);
+    assert.deepEqual(reconnects.map((r) => r.reason), ["error", "error", "error", "error"]);
+    assert.deepEqual(delays, [20, 40, 80, 160]);
+    const at = fake.watches().map((r) => r.at);
+    for (let i = 1; i < at.length; i++) assert.ok((at[i] ?? 0) - (at[i - 1] ?? 0) >= (delays[i - 1] ?? 0) - 5, `watch ${i} came too early`);
+    assert.equal(informer.stats.lists, 1, "errors other than 410 do not relist");
+    assert.ok(logged.includes("watch failed, reconnecting"));
+  });
+
+  it("keeps retrying when the list itself fails (connection refused, 503) until it succeeds", async () => {
+    fake.onList = (_req, res, n) => {
+      if (n <= 2) res.destroy();
+      else json(res, 200, { metadata: { resourceVersion: "3" }, items: [configMap("ok", "3")] });
+    };
+    const { informer } = start();
+    await informer.waitForSync();
+    assert.deepEqual(names(informer), ["ok"]);
+  });
+
+  it("reconnects a silent stream after the inactivity timeout, resuming from the last resourceVersion", async () => {
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) {
+        sendEvent(res, "ADDED", configMap("a", "7"));
+        sendEvent(res, "BOOKMARK", { kind: "ConfigMap", apiVersion: "v1", metadata: { resourceVersion: "9" } });
+        // …then silence, with the connection still open.
+      } else {
+        res.writeHead(200);
+      }
+    };
+    const { informer } = start({ inactivityTimeoutMs: 150 });
+    await eventually(() => { assert.equal(fake.watches().length, 2); });
+    assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "9", "resumes from the bookmark");
+    assert.equal(reconnects[0]?.reason, "inactive");
+    assert.equal(informer.stats.lists, 1);
+    assert.deepEqual(names(informer), ["a"]);
+  });
+
+  it("treats a malformed line as a broken stream: reconnects from the last good event", async () => {
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) {
+        sendEvent(res, "ADDED", configMap("good", "4"));
+        res.write("{not json\n");
+        sendEvent(res, "ADDED", configMap("after-garbage", "5"));
+      } else if (n === 2) {
+        res.writeHead(200);
+        res.write(`${JSON.stringify({ type: "SURPRISE", object: {} })}\n`);
+      } else {
+        sendEvent(res, "ADDED", configMap("resumed", "6"));
+      }
+    };
+    const { informer } = start();
+    await eventually(() => { assert.deepEqual(names(informer), ["good", "resumed"]); });
+    assert.deepEqual(reconnects.slice(0, 2).map((r) => r.reason), ["malformed", "malformed"]);
+    assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "4");
+    assert.equal(fake.watches()[2]?.query.get("resourceVersion"), "4");
+    assert.equal(informer.stats.lists, 1);
+  });
+
+  it("resumes without a relist when the server closes the watch, and ignores replayed versions", async () => {
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) {
+        sendEvent(res, "ADDED", configMap("a", "2"));
+        sendEvent(res, "MODIFIED", configMap("a", "3", { k: "v" }));
+        res.end();
+      } else if (n === 2) {
+        sendEvent(res, "MODIFIED", configMap("a", "3", { k: "v" }));
+        sendEvent(res, "DELETED", configMap("a", "4"));
+      }
+    };
+    const { informer, events } = start({ watchTimeoutSeconds: 1 });
+    await eventually(() => { assert.deepEqual(events, ["add a", "update a", "delete a"]); });
+    assert.equal(fake.watches()[0]?.query.get("timeoutSeconds"), "1");
+    assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "3");
+    assert.equal(informer.stats.lists, 1);
+    assert.equal(reconnects[0]?.reason, "closed");
+    assert.equal(reconnects[0].relist, false);
+    assert.equal(informer.store.size, 0);
+  });
+
+  it("watches metadata only with the PartialObjectMetadata Accept header", async () => {
+    const { informer } = start({ metadataOnly: true });
+    await eventually(() => { assert.equal(fake.watches().length, 1); });
+    await informer.waitForSync();
+    assert.match(fake.lists()[0]?.headers.accept ?? "", /as=PartialObjectMetadataList;g=meta\.k8s\.io;v=v1/);
+    assert.equal(fake.watches()[0]?.headers.accept, "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1");
+  });
+
+  it("a throwing handler does not stop the informer", async () => {
+    fake.onWatch = (_req, res) => { sendEvent(res, "ADDED", configMap("a", "2")); sendEvent(res, "ADDED", configMap("b", "3")); };
+    const informer = client.informer({ apiVersion: "v1", kind: "ConfigMap" });
+    informers.push(informer);
+    informer.addHandlers({ onAdd: () => { throw new Error("handler bug"); } });
+    informer.start();
+    await eventually(() => { assert.deepEqual(names(informer), ["a", "b"]); });
+    assert.ok(logged.includes("informer handler threw"));
+  });
+
+  it("the shared manager starts one informer per type and selector and stops it after the last release", async () => {
+    const a = client.informers.acquire({ apiVersion: "v1", kind: "ConfigMap", namespace: "ns" });
+    const b = client.informers.acquire({ apiVersion: "v1", kind: "ConfigMap", namespace: "ns" });
+    const c = client.informers.acquire({ apiVersion: "v1", kind: "ConfigMap", namespace: "ns", labelSelector: "x=y" });
+    assert.equal(a.informer, b.informer);
+    assert.notEqual(a.informer, c.informer);
+    assert.equal(client.informers.size, 2);
+    await a.release();
+    await a.release();
+    assert.equal(a.informer.stopped, false, "b still uses it");
+    await b.release();
+    assert.equal(a.informer.stopped, true);
+    await c.release();
+    assert.equal(client.informers.size, 0);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * An informer: list, then watch from the list's resourceVersion (with bookmarks), keeping a
+ * Store and calling handlers after each change. It never gives up: 410 Gone relists, a server
+ * close or a silent stream resumes from the last resourceVersion, every other failure backs
+ * off with jitter and tries again — until stop(). Each reconnect is logged and counted.
+ */
+import { Backoff, sleep, type BackoffOptions } from "./backoff.js";
+import { ApiError, isGone } from "./errors.js";
+import { objectKey, Store, type IndexFunc } from "./store.js";
+import type { IncomingMessage } from "node:http";
+import type { ListOptions, WatchOptions } from "./request-options.js";
+import type { KubeList, KubeLogger, KubeMetrics, KubeObject } from "./types.js";
+import { consumeWatch, type WatchEnd, type WatchEvent } from "./watch-stream.js";
+
+export interface InformerOptions {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+  /** Watch PartialObjectMetadata only (cheap: no spec/status on the wire or in memory). */
+  readonly metadataOnly?: boolean;
+  readonly indexers?: Readonly<Record<string, IndexFunc<KubeObject>>>;
+  /** Reconnect a stream that sent nothing (not even a bookmark) for this long. Default 5 min. */
+  readonly inactivityTimeoutMs?: number;
+  /** Server-side watch timeout; default random 300–600 s so watches don't all end together. */
+  readonly watchTimeoutSeconds?: number;
+  readonly backoff?: BackoffOptions;
+}
+
+/** What an informer needs from a client (KubeClient implements it; tests may fake it). */
+export interface InformerSource {
+  readonly logger: KubeLogger;
+  readonly metrics: KubeMetrics;
+  list<T extends KubeObject>(apiVersion: string, kind: string, options: ListOptions): Promise<KubeList<T>>;
+  openWatch(apiVersion: string, kind: string, options: WatchOptions): Promise<IncomingMessage>;
+}
+
+export interface InformerHandlers<T extends KubeObject> {
+  onAdd?(object: T): void;
+  onUpdate?(oldObject: T, newObject: T): void;
+  onDelete?(object: T): void;
+}
+
+export interface InformerStats {
+  /** Full lists (the first one, and one per 410 Gone). */
+  lists: number;
+  /** Watch requests opened. */
+  watches: number;
+  /** Reconnects, by reason. */
+  reconnects: Record<string, number>;
+}
+
+/** A watch that lasted this long counts as healthy: the next failure starts backoff afresh. */
+const HEALTHY_WATCH_MS = 10_000;
+
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly store: Store<T>;
+  readonly stats: InformerStats = { lists: 0, watches: 0, reconnects: {} };
+  private readonly handlers = new Set<InformerHandlers<T>>();
+  private readonly abort = new AbortController();
+  private resourceVersion: string | undefined;
+  private running: Promise<void> | undefined;
+  private synced = false;
+  private readonly syncWaiters: (() => void)[] = [];
+  private readonly resourceName: string;
+
+  constructor(private readonly client: InformerSource, readonly options: InformerOptions) {
+    this.store = new Store<T>(options.indexers ?? {});
+    this.resourceName = `${options.apiVersion}/${options.kind}${options.namespace === undefined ? "" : ` in ${options.namespace}`}${options.labelSelector === undefined ? "" : ` [${options.labelSelector}]`}`;
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  get lastResourceVersion(): string | undefined {
+    return this.resourceVersion;
+  }
+
+  /** Adds handlers; objects already in the store are replayed to onAdd. Returns a remover. */
+  addHandlers(handlers: InformerHandlers<T>): () => void {
+    this.handlers.add(handlers);
+    for (const object of this.store.list()) this.call("add", () => handlers.onAdd?.(object));
+    return () => { this.handlers.delete(handlers); };
+  }
+
+  start(): this {
+    this.running ??= this.run();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort(new Error("informer stopped"));
+    await this.running;
+  }
+
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** Resolves once the first list is in the store. */
+  waitForSync(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  private async run(): Promise<void> {
+    const backoff = new Backoff({ initialMs: 500, maxMs: 30_000, ...this.options.backoff });
+    const signal = this.abort.signal;
+    let needList = true;
+    while (!signal.aborted) {
+      let reason: string;
+      let delay = 0;
+      let error: unknown;
+      const started = Date.now();
+      try {
+        if (needList) {
+          await this.relist();
+          needList = false;
+        }
+        const end = await this.watchOnce();
+        if (end === "gone") {
+          reason = "gone";
+          needList = true;
+        } else {
+          reason = end.reason;
+          if (end.reason === "stopped") break;
+          if (end.reason === "error" || end.reason === "malformed") error = end.error;
+        }
+      } catch (e) {
+        if (this.stopped) break;
+        error = e;
+        reason = isGone(e) ? "gone" : "error";
+        if (isGone(e)) needList = true;
+      }
+      if (Date.now() - started > HEALTHY_WATCH_MS) backoff.reset();
+      // A server close after a healthy watch resumes at once; everything else backs off.
+      if (reason !== "closed" || Date.now() - started < 1_000) delay = backoff.next();
+      this.stats.reconnects[reason] = (this.stats.reconnects[reason] ?? 0) + 1;
+      this.client.metrics.onWatchReconnect?.({ resource: this.resourceName, reason, relist: needList, delayMs: delay });
+      const fields = { resource: this.resourceName, reason, relist: needList, delayMs: delay, resourceVersion: this.resourceVersion, ...(error === undefined ? {} : { error: (error as Error).message }) };
+      if (error === undefined) this.client.logger.info(fields, "watch reconnecting");
+      else this.client.logger.warn(fields, "watch failed, reconnecting");
+      await sleep(delay, signal).catch(() => undefined);
+    }
+  }
+
+  /** Lists everything and reconciles the store with it: adds, updates and deletes it missed. */
+  private async relist(): Promise<void> {
+    this.stats.lists++;
+    const o = this.options;
+    const list = await this.client.list<T>(o.apiVersion, o.kind, {
+      namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, metadataOnly: o.metadataOnly === true,
+    });
+    if (this.abort.signal.aborted) return;
+    const seen = new Set<string>();
+    for (const item of list.items) {
+      seen.add(objectKey(item));
+      this.apply("MODIFIED", item, false);
+    }
+    for (const key of this.store.keys()) {
+      const old = this.store.get(key);
+      if (!seen.has(key) && old !== undefined) this.apply("DELETED", old, false);
+    }
+    this.resourceVersion = list.metadata.resourceVersion;
+    if (!this.synced) {
+      this.synced = true;
+      for (const resolve of this.syncWaiters.splice(0)) resolve();
+    }
+  }
+
+  private async watchOnce(): Promise<WatchEnd | "gone"> {
+    const o = this.options;
+    this.stats.watches++;
+    const res = await this.client.openWatch(o.apiVersion, o.kind, {
+      namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
+      metadataOnly: o.metadataOnly === true, allowWatchBookmarks: true, signal: this.abort.signal,
+      timeoutSeconds: o.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
+      ...(this.resourceVersion === undefined ? {} : { resourceVersion: this.resourceVersion }),
+    });
+    // Set from the event callback; an object so the checks below are not narrowed away.
+    const outcome: { gone: boolean; failure?: ApiError } = { gone: false };
+    const end = await consumeWatch(res, { inactivityMs: o.inactivityTimeoutMs ?? 300_000, signal: this.abort.signal }, (event) => {
+      if (event.type === "ERROR") {
+        const status = event.object as { code?: number; reason?: string; message?: string };
+        const code = status.code ?? 500;
+        if (code === 410 || status.reason === "Expired" || status.reason === "Gone") outcome.gone = true;
+        else outcome.failure = new ApiError({ status: code, verb: "WATCH", path: this.resourceName, body: JSON.stringify(event.object) });
+        return "stop";
+      }
+      this.apply(event.type, event.object as T, true);
+      return "continue";
+    });
+    if (outcome.gone) return "gone";
+    if (outcome.failure !== undefined) return { reason: "error", error: outcome.failure };
+    return end;
+  }
+
+  /** One change to the store, then the handlers (which therefore see the store with it). */
+  private apply(type: WatchEvent["type"], object: T, fromWatch: boolean): void {
+    const rv = object.metadata?.resourceVersion;
+    if (type === "BOOKMARK") {
+      if (rv !== undefined) this.resourceVersion = rv;
+      return;
+    }
+    const key = objectKey(object);
+    if (type === "DELETED") {
+      const old = this.store.remove(key);
+      if (old !== undefined) for (const h of this.handlers) this.call("delete", () => h.onDelete?.(object));
+    } else {
+      const old = this.store.get(key);
+      // The same version again (a relist, or a replayed event) changes nothing.
+      if (old !== undefined && old.metadata?.resourceVersion === rv) {
+        if (fromWatch && rv !== undefined) this.resourceVersion = rv;
+        return;
+      }
+      this.store.upsert(object);
+      for (const h of this.handlers) {
+        if (old === undefined) this.call("add", () => h.onAdd?.(object));
+        else this.call("update", () => h.onUpdate?.(old, object));
+      }
+    }
+    // Only watch events move the resume point; a relist sets it from the list itself.
+    if (fromWatch && rv !== undefined) this.resourceVersion = rv;
+  }
+
+  private call(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      // A failing handler must not stop the informer.
+      this.client.logger.warn({ resource: this.resourceName, handler: what, error: (error as Error).message }, "informer handler threw");
+    }
+  }
+}
