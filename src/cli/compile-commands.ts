@@ -42,13 +42,18 @@ function printDiagnostics(loaded: readonly LoadedFile[], results: readonly Compi
   });
 }
 
+/** Where the compiler learns child kinds: the built-in schemas of a version, plus CRD files. */
+function withSchemaSources(command: Command): Command {
+  return command
+    .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
+    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR);
+}
+
 export function registerCompileCommands(program: Command): void {
-  program
-    .command("validate")
+  withSchemaSources(program
+    .command("validate"))
     .description("compile ResourceGraphDefinitions offline and report every problem with file:line:column")
     .requiredOption("-f, --filename <file...>", "RGD files (YAML, several documents allowed)")
-    .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
-    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR)
     .option("-o, --output <format>", "text or json", "text")
     .action(async (flags: { filename: string[]; crd?: string[]; kubeVersion: string; output: string }) => {
       const { loaded, results } = await compileFiles(flags.filename, flags.kubeVersion, flags.crd ?? []);
@@ -67,12 +72,10 @@ export function registerCompileCommands(program: Command): void {
     });
 
   const generate = program.command("generate").description("generate artefacts from an RGD");
-  generate
-    .command("crd")
+  withSchemaSources(generate
+    .command("crd"))
     .description("print the CustomResourceDefinition the controller would install for an RGD")
     .requiredOption("-f, --filename <file>", "the RGD file")
-    .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
-    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR)
     .option("-o, --output <format>", "yaml or json", "yaml")
     .action(async (flags: { filename: string; crd?: string[]; kubeVersion: string; output: string }) => {
       if (flags.output !== "yaml" && flags.output !== "json") throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
