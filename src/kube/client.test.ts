@@ -3,6 +3,7 @@
 // ApiError fields and predicates, raw JSON passing through untouched.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { eventually } from "../../test/support/eventually.js";
 import { configMap, FakeApiServer, json } from "../../test/support/fake-api-server.js";
 import type { KubeClient } from "./client.js";
 import type { ConnectionConfig } from "./connection-config.js";
@@ -49,6 +50,26 @@ describe("kube client requests", () => {
     assert.match(fake.requests.find((r) => r.path === "/api")?.headers.accept ?? "", /as=APIGroupDiscoveryList/);
     await assert.rejects(agg.resourceFor("v1", "Nope"), { name: "DiscoveryError" });
     agg.close();
+  });
+
+  it("refreshes discovery on a kind miss (at most once per period) and after invalidate()", async () => {
+    await assert.rejects(client.resourceFor("v1", "Widget"), { name: "DiscoveryError", code: "KUBE_KIND_NOT_FOUND" });
+    fake.extraResources.push({ name: "widgets", kind: "Widget", namespaced: true, verbs: ["get"] });
+    await assert.rejects(client.resourceFor("v1", "Widget"), { name: "DiscoveryError" }, "a miss right after a refresh does not refetch");
+    const fetches = (): number => fake.requests.filter((r) => r.path === "/api/v1").length;
+    assert.equal(fetches(), 1);
+    const widget = await eventually(() => client.resourceFor("v1", "Widget"), { timeout: 5_000 });
+    assert.equal(widget.resource, "widgets");
+    assert.equal(fetches(), 2);
+    fake.extraResources.push({ name: "gadgets", kind: "Gadget", namespaced: false, verbs: ["get"] });
+    client.discovery.invalidate();
+    assert.equal((await client.resourceFor("v1", "Gadget")).namespaced, false);
+  });
+
+  it("does not retry a POST whose connection was reset (it may have been applied)", async () => {
+    fake.onOther = (_req, res) => { res.socket?.destroy(); };
+    await assert.rejects(client.create(configMap("a", "")), (e: unknown) => e instanceof TransportError);
+    assert.equal(other().length, 1);
   });
 
   it("sends server-side apply with fieldManager, force, dryRun and fieldValidation, body unchanged", async () => {

@@ -82,13 +82,15 @@ export class KubeClient implements InformerSource {
     const info = await this.resourceFor(apiVersion, kind);
     const items: T[] = [];
     let cont: string | undefined;
-    let last: KubeList<T> | undefined;
+    // An empty PartialObjectMetadataList comes back with "items": null.
+    type Page = Omit<KubeList<T>, "items"> & { items: T[] | null };
+    let last: Page | undefined;
     do {
       const path = resourcePath(info, options.namespace) + query({
         labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: options.limit ?? 500, continue: cont,
       });
-      last = await this.json<KubeList<T>>({ method: "GET", path, ...(options.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) });
-      for (const item of last.items) {
+      last = await this.json<Page>({ method: "GET", path, ...(options.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) });
+      for (const item of last.items ?? []) {
         if (options.metadataOnly !== true) {
           item.apiVersion ??= apiVersion;
           item.kind ??= kind;
@@ -188,6 +190,20 @@ export class KubeClient implements InformerSource {
   /** A new, unshared informer (call start()). Prefer informers.acquire() to share one. */
   informer<T extends KubeObject = KubeObject>(options: InformerOptions): Informer<T> {
     return new Informer<T>(this, options);
+  }
+
+  /**
+   * Keeps discovery fresh while CRDs change under us (installed by others, or new versions):
+   * a shared metadata-only CRD informer invalidates the cache on every change. Returns a stop.
+   */
+  trackCrdChanges(): () => Promise<void> {
+    const lease = this.informers.acquire({ apiVersion: CRD_API, kind: "CustomResourceDefinition", metadataOnly: true });
+    const invalidate = (): void => { if (lease.informer.hasSynced) this.discovery.invalidate(); };
+    const remove = lease.informer.addHandlers({ onAdd: invalidate, onUpdate: invalidate, onDelete: invalidate });
+    return async () => {
+      remove();
+      await lease.release();
+    };
   }
 
   /** Stops shared informers and closes idle connections. */

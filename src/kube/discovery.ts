@@ -57,11 +57,13 @@ export class Discovery {
   private loading: Promise<Map<string, ResourceInfo>> | undefined;
   private lastRefresh = 0;
   refreshes = 0;
+  invalidations = 0;
 
   constructor(private readonly transport: Transport) {}
 
   /** Forget everything (a CRD was added, changed or removed). */
   invalidate(): void {
+    this.invalidations++;
     this.byGvk = undefined;
   }
 

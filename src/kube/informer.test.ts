@@ -73,7 +73,7 @@ describe("informer", () => {
       }
     };
     const { informer, events } = start();
-    await informer.waitForSync();
+    await informer.waitForSync({ timeoutMs: 5_000 });
     await eventually(() => { assert.equal(fake.watches().length, 2); });
     assert.deepEqual(names(informer), ["b", "c"]);
     assert.deepEqual(events, ["add a", "add b", "add c", "delete a"]);
@@ -117,7 +117,7 @@ describe("informer", () => {
       else json(res, 200, { metadata: { resourceVersion: "3" }, items: [configMap("ok", "3")] });
     };
     const { informer } = start();
-    await informer.waitForSync();
+    await informer.waitForSync({ timeoutMs: 5_000 });
     assert.deepEqual(names(informer), ["ok"]);
   });
 
@@ -181,12 +181,21 @@ describe("informer", () => {
     assert.equal(informer.store.size, 0);
   });
 
-  it("watches metadata only with the PartialObjectMetadata Accept header", async () => {
+  it("watches metadata only with the PartialObjectMetadata Accept header (empty lists have items: null)", async () => {
+    fake.onList = (_req, res) => { json(res, 200, { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: { resourceVersion: "3" }, items: null }); };
     const { informer } = start({ metadataOnly: true });
     await eventually(() => { assert.equal(fake.watches().length, 1); });
-    await informer.waitForSync();
+    await informer.waitForSync({ timeoutMs: 5_000 });
+    assert.equal(informer.store.size, 0);
     assert.match(fake.lists()[0]?.headers.accept ?? "", /as=PartialObjectMetadataList;g=meta\.k8s\.io;v=v1/);
     assert.equal(fake.watches()[0]?.headers.accept, "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1");
+  });
+
+  it("waitForSync gives up after its timeout while the informer keeps retrying", async () => {
+    fake.onList = (_req, res) => { json(res, 503, { kind: "Status", code: 503, reason: "ServiceUnavailable" }); };
+    const { informer } = start();
+    await assert.rejects(informer.waitForSync({ timeoutMs: 300 }), /not synced after 300 ms/);
+    assert.equal(informer.stopped, false);
   });
 
   it("a throwing handler does not stop the informer", async () => {

@@ -99,10 +99,18 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.abort.signal.aborted;
   }
 
-  /** Resolves once the first list is in the store. */
-  waitForSync(): Promise<void> {
+  /** Resolves once the first list is in the store; rejects after timeoutMs if given. */
+  waitForSync(options: { timeoutMs?: number } = {}): Promise<void> {
     if (this.synced) return Promise.resolve();
-    return new Promise((resolve) => this.syncWaiters.push(resolve));
+    return new Promise((resolve, reject) => {
+      const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+        reject(new Error(`informer ${this.resourceName} not synced after ${options.timeoutMs ?? 0} ms (${JSON.stringify(this.stats)})`));
+      }, options.timeoutMs);
+      this.syncWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private async run(): Promise<void> {

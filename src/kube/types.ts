@@ -16,6 +16,7 @@ export interface KubeList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
   kind?: string;
   metadata: ListMeta;
+  /** Always an array from KubeClient.list (the server may send null for empty lists). */
   items: T[];
 }
 

@@ -157,7 +157,7 @@ describe("kube client on a real API server", () => {
     t.after(async () => { await Promise.all([informer.stop(), meta.stop()]); });
     informer.start();
     meta.start();
-    await Promise.all([informer.waitForSync(), meta.waitForSync()]);
+    await Promise.all([informer.waitForSync({ timeoutMs: 30_000 }), meta.waitForSync({ timeoutMs: 30_000 })]);
     await kube.create(cm(ns, "before", { k: "v" }));
     await eventually(() => { assert.ok((informer.stats.reconnects.closed ?? 0) >= 2, JSON.stringify(informer.stats)); });
     await kube.create(cm(ns, "after", { k: "v" }));
@@ -182,6 +182,27 @@ describe("kube client on a real API server", () => {
     t.after(() => { wrongCa.close(); insecure.close(); });
     await assert.rejects(wrongCa.list("v1", "Namespace"), (e: unknown) => e instanceof TransportError && /certificate/i.test(e.message));
     assert.ok((await insecure.list("v1", "Namespace")).items.length > 0);
+  });
+
+  it("refreshes discovery when someone else installs a CRD (trackCrdChanges)", async (t) => {
+    const ns = await testNamespace(t, "kube-crd-track");
+    const kube = await client(t);
+    const stop = kube.trackCrdChanges();
+    t.after(stop);
+    const lease = kube.informers.acquire({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadataOnly: true });
+    t.after(() => lease.release());
+    await lease.informer.waitForSync({ timeoutMs: 30_000 });
+    await kube.resourceFor("v1", "ConfigMap");
+    const before = kube.discovery.invalidations;
+    const group = `${ns}.kro-test.example`;
+    t.after(async () => { await kubectl(["delete", "crd", `sprockets.${group}`, "--wait=false", "--ignore-not-found"]); });
+    await kubectl(["apply", "-f", "-"], JSON.stringify({
+      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `sprockets.${group}` },
+      spec: { group, scope: "Cluster", names: { plural: "sprockets", kind: "Sprocket" }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }] },
+    }));
+    await eventually(() => { assert.ok(kube.discovery.invalidations > before); });
+    const info = await eventually(() => kube.resourceFor(`${group}/v1`, "Sprocket"));
+    assert.deepEqual([info.resource, info.namespaced], ["sprockets", false]);
   });
 
   it("authenticates with an exec credential plugin, runs it once, and re-runs it after a 401", async (t) => {

@@ -33,7 +33,7 @@ describe("informer across a kube-apiserver restart", () => {
     });
     informer.start();
     t.after(async () => { await informer.stop(); });
-    await informer.waitForSync();
+    await informer.waitForSync({ timeoutMs: 30_000 });
     for (const name of ["keep", "change", "remove"]) await kube.create(cm(name, "1"));
     await eventually(() => { assert.equal(informer.store.list().filter((o) => o.metadata?.name !== "kube-root-ca.crt").length, 3); });
 

@@ -22,6 +22,8 @@ export class FakeApiServer {
   onList: Handler = (_req, res) => { json(res, 200, { kind: "ConfigMapList", apiVersion: "v1", metadata: { resourceVersion: "1" }, items: [] }); };
   onWatch: Handler = (_req, res) => { res.writeHead(200, { "content-type": "application/json" }); };
   onOther: Handler = (_req, res) => { json(res, 404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: "not found" }); };
+  /** More core/v1 resources to announce (a CRD appearing, say). */
+  readonly extraResources: { name: string; kind: string; namespaced: boolean; verbs: string[] }[] = [];
   /** Set to serve aggregated discovery instead of legacy. */
   aggregated = false;
   private readonly open = new Set<ServerResponse>();
@@ -78,6 +80,7 @@ export class FakeApiServer {
       { name: "configmaps", kind: "ConfigMap", namespaced: true, verbs: ["get", "list", "watch", "create", "patch", "delete"] },
       { name: "namespaces", kind: "Namespace", namespaced: false, verbs: ["get", "list"] },
       { name: "namespaces/status", kind: "Namespace", namespaced: false, verbs: ["get", "patch"] },
+      ...this.extraResources,
     ];
     if (req.path === "/api" && this.aggregated) {
       json(res, 200, {
