@@ -11,6 +11,7 @@ import { instanceVariable, typeCheckNodes, typeCheckStatus } from "./compile-typ
 import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
 import { checkKind, checkUniqueIds } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import { isRecord } from "./is-record.js";
 
 export interface CompileOptions {
   readonly env: KroCelEnvironment;
@@ -22,7 +23,6 @@ export interface CompileResult {
   readonly issues: readonly Issue[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function expressionsOf(node: DraftNode): { text: string; path: readonly (string | number)[] }[] {
   return [

@@ -4,31 +4,26 @@
  * iterators — and every `${…}` field it holds. Dependencies come later, once all ids are known.
  */
 import { error, prefixIssues, type Issue, type IssuePath } from "../diag/index.js";
-import { extractExpressions, findExpressions, type FoundField } from "../expr/index.js";
-import type { ForEachDimension, NodeType } from "./compiled-graph.js";
+import { extractExpressions, findExpressions } from "../expr/index.js";
+import type { CompiledNode, ForEachDimension, NodeType } from "./compiled-graph.js";
 import { MAX_COLLECTION_DIMENSIONS, checkIdentifier } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import { isRecord } from "./is-record.js";
 
-export interface DraftNode {
-  readonly id: string;
-  readonly index: number;
+type SourceExpression = { readonly text: string; readonly path: IssuePath };
+
+/** A CompiledNode before dependencies and waves are known, with paths kept for diagnostics. */
+export interface DraftNode extends Omit<CompiledNode, "includeWhen" | "readyWhen" | "forEach" | "dependencies" | "wave"> {
   readonly path: IssuePath;
-  readonly type: NodeType;
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly namespaced: boolean | undefined;
-  readonly template: unknown;
-  readonly fields: readonly FoundField[];
-  readonly includeWhen: readonly { readonly text: string; readonly path: IssuePath }[];
-  readonly readyWhen: readonly { readonly text: string; readonly path: IssuePath }[];
+  readonly includeWhen: readonly SourceExpression[];
+  readonly readyWhen: readonly SourceExpression[];
   readonly forEach: readonly (ForEachDimension & { readonly path: IssuePath })[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const RESERVED_LABEL_PREFIXES = ["kro.run/", "internal.kro.run/"];
 
 /** A list of standalone `${bool}` expressions (includeWhen / readyWhen). */
-function standaloneList(value: unknown, path: IssuePath, what: string, issues: Issue[]): { text: string; path: IssuePath }[] {
+function standaloneList(value: unknown, path: IssuePath, what: string, issues: Issue[]): SourceExpression[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     issues.push(error("rgd.invalid-field", path, `${what} must be a list of "\${...}" expressions`));

@@ -7,6 +7,7 @@ import { error, type Issue } from "../diag/index.js";
 import { createKroCelEnvironment, type KroCelEnvironment } from "../expr/index.js";
 import { compileCelRgd, type CompileResult } from "./compile-cel.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import { isRecord } from "./is-record.js";
 
 export interface CompileRgdOptions {
   /** Schemas and scopes of child kinds; without one, child fields are untyped. */
@@ -15,7 +16,6 @@ export interface CompileRgdOptions {
   readonly env?: KroCelEnvironment;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function compileRgd(rgd: unknown, options: CompileRgdOptions = {}): CompileResult {
   if (!isRecord(rgd)) return { issues: [error("rgd.not-an-object", [], "a ResourceGraphDefinition must be a YAML/JSON object")] };
