@@ -1,0 +1,117 @@
+/**
+ * The runtime's contract with its callers (the controller every reconcile, `kro render` offline).
+ * Everything here is data: the runtime never performs I/O, never reads a clock, never mutates the
+ * graph or its inputs. Observed cluster state arrives through the synchronous `ObservedLookup`
+ * port (the controller backs it with informer caches and apply responses; `kro render` with the
+ * `--observed` files and, under `--assume-ready`, with the desired objects themselves).
+ */
+import type { CompiledGraph } from "../graph/index.js";
+
+/** Any Kubernetes object as raw JSON (the runtime never models objects; unknown fields survive). */
+export type KubeJson = Record<string, unknown>;
+
+/** Identity of one object: what prune and delete key on. `namespace` is absent for cluster-scoped kinds. */
+export interface ObjectIdentity {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+/** Label-selected collection query (forEach items, externalRef collections). */
+export interface CollectionQuery {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Absent = all namespaces. */
+  readonly namespace?: string;
+  /** Equality selector; an empty object selects everything. */
+  readonly matchLabels: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly { readonly key: string; readonly operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; readonly values?: readonly string[] }[];
+}
+
+/** The port through which the runtime sees the cluster. Both calls are synchronous lookups. */
+export interface ObservedLookup {
+  /** The live object, or undefined when it does not exist (or is not known yet). */
+  get(identity: ObjectIdentity): KubeJson | undefined;
+  list(query: CollectionQuery): readonly KubeJson[];
+}
+
+/** kro's node states (reference §6.7). */
+export const NODE_STATES = {
+  inProgress: "IN_PROGRESS",
+  skipped: "SKIPPED",
+  error: "ERROR",
+  synced: "SYNCED",
+  deleting: "DELETING",
+  deleted: "DELETED",
+  waitingForReadiness: "WAITING_FOR_READINESS",
+} as const;
+export type NodeState = (typeof NODE_STATES)[keyof typeof NODE_STATES];
+
+/** Why a node did not render this pass; `path`/`expression` name the missing data for humans. */
+export interface PendingReason {
+  /** "dependency-not-ready" | "data-pending" | "not-found" (externals) | "readiness" (readyWhen false). */
+  readonly kind: "dependency-not-ready" | "data-pending" | "not-found" | "readiness";
+  readonly message: string;
+  /** Dependency ids this node waits on, when kind is dependency-not-ready. */
+  readonly waitingOn?: readonly string[];
+  readonly expression?: string;
+  /** e.g. "service.status.loadBalancer.ingress" — the first missing field, when known. */
+  readonly missingPath?: string;
+}
+
+export interface NodeEvaluation {
+  readonly id: string;
+  readonly state: NodeState;
+  /** Excluded by includeWhen/condition, directly or because a dependency was excluded. */
+  readonly excluded: boolean;
+  /** True when the node counts as ready for its dependents (excluded nodes count as ready). */
+  readonly ready: boolean;
+  /** Desired objects (decorated with kro's labels/annotations), empty unless rendered. Externals: none. */
+  readonly desired: readonly KubeJson[];
+  /** What the lookup returned for this node (one object for scalars, the items for collections). */
+  readonly observed: readonly KubeJson[];
+  readonly pending?: PendingReason;
+  /** A real error (type error, bad conversion, limit exceeded, duplicate identity): the pass must not apply. */
+  readonly error?: string;
+}
+
+export interface RuntimeOptions {
+  /** kro's `--rgd-max-collection-size` (default 1000). */
+  readonly maxCollectionSize?: number;
+  /** kro's `--rgd-max-collection-dimension-size` (default 10). */
+  readonly maxCollectionDimensions?: number;
+  /** Value of the kro.run/kro-version label on children. */
+  readonly kroVersion?: string;
+}
+
+/** One evaluation pass over every node, in topological order. */
+export interface InstanceEvaluation {
+  /** Topological order. */
+  readonly nodes: readonly NodeEvaluation[];
+  /** Every desired object of every rendered node, in apply order (wave, then topological order). */
+  readonly apply: readonly KubeJson[];
+  /** Some node is waiting on data (dependency not ready / pending expression). */
+  readonly pending: boolean;
+  /** First real error, when any node failed: nothing should be applied. */
+  readonly error?: string;
+  /** Every object the graph reads or manages this pass (for the controller's watch routing). */
+  readonly watches: readonly (ObjectIdentity | CollectionQuery)[];
+}
+
+/** What the controller knows beyond the evaluation when it writes status. */
+export interface StatusContext {
+  /** Errors from server-side apply / prune, per node id. */
+  readonly applyErrors?: Readonly<Record<string, string>>;
+  readonly suspended?: boolean;
+  readonly deleting?: boolean;
+  /** RFC 3339; the runtime never reads the clock. */
+  readonly now: string;
+}
+
+export interface InventoryEntry extends ObjectIdentity {
+  readonly uid: string;
+  readonly nodeId: string;
+}
+
+export type RuntimeGraph = CompiledGraph;
