@@ -26,6 +26,8 @@ export const ANNOTATIONS = {
   applysetGroupKinds: "applyset.kubernetes.io/contains-group-kinds",
   applysetAdditionalNamespaces: "applyset.kubernetes.io/additional-namespaces",
   applysetInventoryHash: "internal.kro.run/applyset-inventory-hash",
+  /** kro-ts: the children this instance created, by UID (see controller/inventory.ts). */
+  inventory: "internal.kro.run/inventory",
 } as const;
 
 /** Value of ANNOTATIONS.reconcile that pauses an instance. */
@@ -55,4 +57,6 @@ export const FIELD_MANAGERS = {
   applyset: "kro.run/applyset",
   applysetParent: "kro.run/applyset-parent",
   controller: "kro.run/controller",
+  /** Adds kro's finalizer and labels to instances. */
+  labeller: "kro.run/labeller",
 } as const;

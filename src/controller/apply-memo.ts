@@ -1,0 +1,47 @@
+/**
+ * Remembers what we last applied to each child (by UID) so a reconcile that would change
+ * nothing sends nothing — even when the API server normalised what we sent (quantities,
+ * defaulted fields) so that our desired object is no longer a literal subset of the live one.
+ */
+import type { KubeJson } from "../runtime/index.js";
+import { isJsonSubset } from "./json-equal.js";
+
+interface Applied {
+  readonly desired: string;
+  readonly generation: number | undefined;
+  readonly metadata: string;
+}
+
+const MAX_ENTRIES = 200_000;
+
+export class ApplyMemo {
+  private readonly byUid = new Map<string, Applied>();
+
+  record(desired: KubeJson, response: KubeJson): void {
+    const metadata = response.metadata as { uid?: string; generation?: number } | undefined;
+    if (metadata?.uid === undefined) return;
+    if (this.byUid.size >= MAX_ENTRIES) this.byUid.clear();
+    this.byUid.set(metadata.uid, { desired: JSON.stringify(desired), generation: metadata.generation, metadata: metadataOf(desired) });
+  }
+
+  forget(uid: string): void {
+    this.byUid.delete(uid);
+  }
+
+  /** True when applying `desired` over `live` would change nothing we manage. */
+  upToDate(desired: KubeJson, live: KubeJson | undefined): boolean {
+    if (live === undefined) return false;
+    if (isJsonSubset(desired, live)) return true;
+    const metadata = live.metadata as { uid?: string; generation?: number; labels?: unknown; annotations?: unknown } | undefined;
+    const applied = metadata?.uid === undefined ? undefined : this.byUid.get(metadata.uid);
+    if (applied === undefined || applied.generation === undefined) return false;
+    // Same desired object, spec untouched since (generation), and our labels/annotations intact.
+    return applied.desired === JSON.stringify(desired) && applied.generation === metadata?.generation
+      && isJsonSubset(JSON.parse(applied.metadata), { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
+  }
+}
+
+function metadataOf(desired: KubeJson): string {
+  const metadata = desired.metadata as { labels?: unknown; annotations?: unknown } | undefined;
+  return JSON.stringify({ labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} });
+}

@@ -1,0 +1,136 @@
+/**
+ * Watches everything instances read or manage, and routes every event to the instances it
+ * concerns — this is what makes progress event-driven (a dependency turning ready wakes its
+ * instance at once) and what corrects drift. Managed children are found by the labels the
+ * runtime puts on them; external objects by the watch requests each reconcile declares.
+ * The same informer stores back the runtime's ObservedLookup port.
+ */
+import { LABELS, MANAGED_BY_VALUE } from "../api/index.js";
+import type { CompiledGraph } from "../graph/index.js";
+import type { Informer, InformerLease, InformerManager, KubeObject } from "../kube/index.js";
+import type { CollectionQuery, KubeJson, ObjectIdentity, ObservedLookup } from "../runtime/index.js";
+import { matchesQuery } from "./label-match.js";
+
+const SYNC_TIMEOUT_MS = 30_000;
+
+export function identityKey(id: ObjectIdentity): string {
+  return JSON.stringify([id.apiVersion, id.kind, id.namespace ?? "", id.name]);
+}
+
+export function identityOf(object: KubeJson): ObjectIdentity {
+  const metadata = (object.metadata ?? {}) as { name?: string; namespace?: string };
+  return {
+    apiVersion: String(object.apiVersion),
+    kind: String(object.kind),
+    name: metadata.name ?? "",
+    ...(metadata.namespace === undefined ? {} : { namespace: metadata.namespace }),
+  };
+}
+
+type WatchRequest = ObjectIdentity | CollectionQuery;
+
+/** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
+export type Overlay = Map<string, KubeJson | null>;
+
+export class ChildWatches {
+  private readonly managed = new Map<string, InformerLease<KubeObject>>();
+  private readonly external = new Map<string, InformerLease<KubeObject>>();
+  /** instance key → what its last reconcile read outside its own children. */
+  private readonly requests = new Map<string, readonly WatchRequest[]>();
+
+  constructor(
+    private readonly informers: InformerManager,
+    /** The instance key a managed child belongs to, from its labels (undefined: not ours to route). */
+    private readonly ownerOf: (labels: Readonly<Record<string, string>>) => string | undefined,
+    private readonly enqueue: (instanceKey: string) => void,
+  ) {}
+
+  /** Starts (once) and waits for the informers every node of the graph needs. */
+  async ensure(graph: CompiledGraph): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const node of graph.nodes) {
+      const gvk = JSON.stringify([node.apiVersion, node.kind]);
+      const isExternal = node.type === "external" || node.type === "externalCollection";
+      const map = isExternal ? this.external : this.managed;
+      let lease = map.get(gvk);
+      if (lease === undefined) {
+        lease = this.informers.acquire({
+          apiVersion: node.apiVersion,
+          kind: node.kind,
+          ...(isExternal ? {} : { labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}` }),
+        });
+        lease.informer.addHandlers(isExternal ? this.externalHandlers(node.apiVersion, node.kind) : this.managedHandlers());
+        map.set(gvk, lease);
+      }
+      if (!lease.informer.hasSynced) waits.push(lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
+    }
+    await Promise.all(waits);
+  }
+
+  /** Records what an instance read this pass, so changes to those objects wake it. */
+  setRequests(instanceKey: string, requests: readonly WatchRequest[]): void {
+    if (requests.length === 0) this.requests.delete(instanceKey);
+    else this.requests.set(instanceKey, requests);
+  }
+
+  forget(instanceKey: string): void {
+    this.requests.delete(instanceKey);
+  }
+
+  lookup(overlay: Overlay): ObservedLookup {
+    return {
+      get: (identity) => {
+        const own = overlay.get(identityKey(identity));
+        if (own !== undefined) return own ?? undefined;
+        const informer = this.informerFor(identity.apiVersion, identity.kind);
+        return informer?.store.getByName(identity.namespace, identity.name) as KubeJson | undefined;
+      },
+      list: (query) => {
+        const informer = this.informerFor(query.apiVersion, query.kind);
+        const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o, query));
+        const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityOf(o)), o as KubeJson]));
+        for (const [key, value] of overlay) {
+          if (value === null) byKey.delete(key);
+          else if (value.apiVersion === query.apiVersion && value.kind === query.kind && matchesQuery(value, query)) byKey.set(key, value);
+        }
+        return [...byKey.values()];
+      },
+    };
+  }
+
+  async stop(): Promise<void> {
+    const leases = [...this.managed.values(), ...this.external.values()];
+    this.managed.clear();
+    this.external.clear();
+    await Promise.all(leases.map((l) => l.release()));
+  }
+
+  /** The unfiltered informer when one exists (a superset), else the managed-children one. */
+  private informerFor(apiVersion: string, kind: string): Informer | undefined {
+    const gvk = JSON.stringify([apiVersion, kind]);
+    return (this.external.get(gvk) ?? this.managed.get(gvk))?.informer;
+  }
+
+  private managedHandlers() {
+    const route = (object: KubeObject) => {
+      const key = this.ownerOf(object.metadata?.labels ?? {});
+      if (key !== undefined) this.enqueue(key);
+    };
+    return { onAdd: route, onUpdate: (old: KubeObject, next: KubeObject) => { route(old); route(next); }, onDelete: route };
+  }
+
+  private externalHandlers(apiVersion: string, kind: string) {
+    const route = (object: KubeObject) => {
+      for (const [key, requests] of this.requests) {
+        if (requests.some((r) => requestMatches(r, apiVersion, kind, object))) this.enqueue(key);
+      }
+    };
+    return { onAdd: route, onUpdate: (old: KubeObject, next: KubeObject) => { route(old); route(next); }, onDelete: route };
+  }
+}
+
+function requestMatches(request: WatchRequest, apiVersion: string, kind: string, object: KubeObject): boolean {
+  if (request.apiVersion !== apiVersion || request.kind !== kind) return false;
+  if ("name" in request) return request.name === object.metadata?.name && (request.namespace ?? undefined) === (object.metadata?.namespace ?? undefined);
+  return matchesQuery(object, request);
+}

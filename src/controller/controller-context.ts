@@ -1,0 +1,40 @@
+/**
+ * What the reconcilers share: the client, the informers, the registry of served graphs, the
+ * queues and the options. Built once by startController; passed in, never global.
+ */
+import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../kube/index.js";
+import type { CompileResult } from "../graph/index.js";
+import type { Logger } from "../observability/index.js";
+import type { ChildWatches } from "./child-watches.js";
+import type { ServedGraphs } from "./served-graphs.js";
+import type { WorkQueue } from "./work-queue.js";
+import type { ApplyMemo } from "./apply-memo.js";
+
+export interface ControllerOptions {
+  /** Instance reconcile workers (kro's dynamic controller; default 4). */
+  readonly workers?: number;
+  /** Fallback requeue while an instance waits on data (events usually wake it sooner). Default 3000. */
+  readonly requeueIntervalMs?: number;
+  /** Delete an RGD's CRD (and so its instances) when the RGD is deleted. Default false, as kro. */
+  readonly allowCrdDeletion?: boolean;
+  /** Template dialect: add status storage to the user's CRD when it has none. Default true. */
+  readonly addStatusToUserCrds?: boolean;
+  readonly maxCollectionSize?: number;
+}
+
+export interface ControllerContext {
+  readonly client: KubeClient;
+  readonly informers: InformerManager;
+  readonly logger: Logger;
+  readonly kroVersion: string;
+  readonly served: ServedGraphs;
+  readonly watches: ChildWatches;
+  readonly rgdQueue: WorkQueue;
+  readonly instanceQueue: WorkQueue;
+  readonly applyMemo: ApplyMemo;
+  /** The metadata-only informer of each served instance kind, by RGD name. */
+  readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
+  readonly options: Required<ControllerOptions>;
+  compile(rgd: unknown): CompileResult;
+  now(): string;
+}

@@ -1,0 +1,159 @@
+/**
+ * startController: the product's main job. Watches ResourceGraphDefinitions, turns each into a
+ * served kind, and reconciles every instance of every kind through one shared work queue.
+ * Optional leader election gates all writes; health and metrics are served by the caller.
+ */
+import { KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
+import { compileRgd, type SchemaResolver } from "../graph/index.js";
+import { createKroCelEnvironment } from "../expr/index.js";
+import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
+import type { ControllerMetrics, Logger } from "../observability/index.js";
+import { ApplyMemo } from "./apply-memo.js";
+import { ChildWatches } from "./child-watches.js";
+import type { ControllerContext, ControllerOptions } from "./controller-context.js";
+import { reconcileInstance } from "./instance-reconciler.js";
+import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
+import { reconcileRgd } from "./rgd-reconciler.js";
+import { instanceKey, parseInstanceKey, ServedGraphs } from "./served-graphs.js";
+import { WorkQueue } from "./work-queue.js";
+
+export interface StartControllerOptions extends ControllerOptions {
+  readonly client: KubeClient;
+  readonly logger: Logger;
+  readonly metrics?: ControllerMetrics;
+  readonly kroVersion: string;
+  /** Schemas of child kinds for type checking (built-ins of the cluster's version). */
+  readonly resolver?: SchemaResolver;
+  /** Only reconcile RGDs matching this label selector (shards controllers; tests share a cluster). */
+  readonly rgdSelector?: string;
+}
+
+export interface RunningController {
+  /** Resolves once the RGD and CRD informers have synced. */
+  readonly ready: Promise<void>;
+  readonly served: ServedGraphs;
+  /** Re-enqueues every instance of every served kind (a full resync, as after a restart). */
+  resync(): void;
+  stop(): Promise<void>;
+}
+
+const CRD = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" } as const;
+
+export function startController(options: StartControllerOptions): RunningController {
+  const { client, logger } = options;
+  const informers = new InformerManager(client);
+  const served = new ServedGraphs();
+  const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000 });
+  const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000 });
+  const env = createKroCelEnvironment({ enableRuntime: true });
+  const ownerOf = (labels: Readonly<Record<string, string>>) => {
+    const group = labels[LABELS.instanceGroup];
+    const kind = labels[LABELS.instanceKind];
+    const name = labels[LABELS.instanceName];
+    if (group === undefined || kind === undefined || name === undefined) return undefined;
+    const entry = served.forKind(group, kind);
+    return entry === undefined ? undefined : instanceKey(entry.rgdName, labels[LABELS.instanceNamespace], name);
+  };
+  const ctx: ControllerContext = {
+    client,
+    informers,
+    logger,
+    kroVersion: options.kroVersion,
+    served,
+    watches: new ChildWatches(informers, ownerOf, (key) => { instanceQueue.add(key); }),
+    rgdQueue,
+    instanceQueue,
+    applyMemo: new ApplyMemo(),
+    instanceLeases: new Map(),
+    options: {
+      workers: options.workers ?? 4,
+      requeueIntervalMs: options.requeueIntervalMs ?? 3000,
+      allowCrdDeletion: options.allowCrdDeletion ?? false,
+      addStatusToUserCrds: options.addStatusToUserCrds ?? true,
+      maxCollectionSize: options.maxCollectionSize ?? 1000,
+    },
+    compile: (rgd) => compileRgd(rgd, { env, ...(options.resolver ? { resolver: options.resolver } : {}) }),
+    now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+  };
+
+  const rgdLease = informers.acquire({ apiVersion: KRO_API_VERSION, kind: RGD.kind, ...(options.rgdSelector === undefined ? {} : { labelSelector: options.rgdSelector }) });
+  rgdLease.informer.addHandlers({
+    onAdd: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
+    onUpdate: (old, next) => { if (rgdChanged(old, next)) rgdQueue.add(next.metadata?.name ?? ""); },
+    onDelete: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
+  });
+  const crdLease: InformerLease<KubeObject> = informers.acquire({ ...CRD, metadataOnly: true });
+  crdLease.informer.addHandlers({
+    // A CRD we generated, edited or deleted by hand, is restored by its RGD's next reconcile;
+    // a user CRD appearing lets a template-dialect RGD waiting for it become Active.
+    onAdd: (crd) => { enqueueRgdsFor(crd); },
+    onUpdate: (_old, crd) => { enqueueRgdsFor(crd); },
+    onDelete: (crd) => { enqueueRgdsFor(crd); },
+  });
+  function enqueueRgdsFor(crd: KubeObject): void {
+    const owner = crd.metadata?.labels?.[LABELS.rgdName];
+    if (owner !== undefined) rgdQueue.add(owner);
+    const [, ...groupParts] = (crd.metadata?.name ?? "").split(".");
+    const group = groupParts.join(".");
+    for (const rgd of rgdLease.informer.store.list()) {
+      const resourceKind = (rgd.spec as { resourceKind?: { group?: string } } | undefined)?.resourceKind;
+      if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
+    }
+  }
+
+  const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
+    options.metrics?.reconcileTotal.inc({ kind, result: outcome.kind });
+    options.metrics?.reconcileDuration.observe({ kind }, durationMs / 1000);
+    if (outcome.kind !== "success") logger.warn({ kind, key, err: errorText(outcome.error), ...(outcome.kind === "error" ? { retryInMs: outcome.retryInMs } : {}) }, "reconcile failed");
+    else logger.debug({ kind, key, durationMs: Math.round(durationMs) }, "reconciled");
+  };
+  const ready = Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]).then(() => undefined);
+  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const instanceLoop = startReconcileLoop({
+    queue: instanceQueue,
+    workers: ctx.options.workers,
+    reconcile: async (key) => {
+      const { rgdName, namespace, name } = parseInstanceKey(key);
+      const entry = served.get(rgdName);
+      // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
+      return entry === undefined ? {} : reconcileInstance(ctx, entry, namespace, name);
+    },
+    onOutcome: record("instance"),
+  });
+  const depthTimer = setInterval(() => {
+    options.metrics?.queueDepth.set({ queue: "rgd" }, rgdQueue.length);
+    options.metrics?.queueDepth.set({ queue: "instance" }, instanceQueue.length);
+  }, 1000);
+  depthTimer.unref();
+
+  return {
+    ready,
+    served,
+    resync() {
+      for (const entry of served.all()) {
+        for (const object of ctx.instanceLeases.get(entry.rgdName)?.informer.store.list() ?? []) {
+          instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? ""));
+        }
+      }
+    },
+    async stop() {
+      clearInterval(depthTimer);
+      rgdQueue.shutDown();
+      instanceQueue.shutDown();
+      await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
+      await ctx.watches.stop();
+      informers.stopAll();
+    },
+  };
+}
+
+function rgdChanged(old: KubeObject, next: KubeObject): boolean {
+  const annotation = (o: KubeObject) => o.metadata?.annotations?.["kro.run/allow-breaking-changes"];
+  return old.metadata?.generation !== next.metadata?.generation
+    || (old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)
+    || annotation(old) !== annotation(next);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,46 @@
+/**
+ * Starting and stopping the reconciliation of one instance kind. Serving a new graph re-enqueues
+ * every existing instance so an RGD update rolls out at once. Instance updates that leave
+ * metadata.generation alone (labels, status, our own inventory annotation) are ignored, except
+ * deletion and the suspend annotation, as in kro.
+ */
+import { ANNOTATIONS } from "../api/index.js";
+import type { KubeObject } from "../kube/index.js";
+import type { ControllerContext } from "./controller-context.js";
+import { instanceKey, type ServedGraph } from "./served-graphs.js";
+
+export async function startServing(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
+  const previous = ctx.served.get(entry.rgdName);
+  const sameKind = previous !== undefined && previous.instance.apiVersion === entry.instance.apiVersion && previous.instance.kind === entry.instance.kind;
+  ctx.served.set(entry);
+  if (!sameKind) {
+    await ctx.instanceLeases.get(entry.rgdName)?.release();
+    const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind, metadataOnly: true });
+    ctx.instanceLeases.set(entry.rgdName, lease);
+    const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? "")); };
+    lease.informer.addHandlers({
+      onAdd: enqueue,
+      onUpdate: (old, next) => { if (needsReconcile(old, next)) enqueue(next); },
+      onDelete: (object) => { ctx.watches.forget(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? "")); },
+    });
+    await lease.informer.waitForSync({ timeoutMs: 30_000 });
+  }
+  const informer = ctx.instanceLeases.get(entry.rgdName)?.informer;
+  for (const object of informer?.store.list() ?? []) ctx.instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? ""));
+}
+
+export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
+  ctx.served.delete(rgdName);
+  const lease = ctx.instanceLeases.get(rgdName);
+  ctx.instanceLeases.delete(rgdName);
+  await lease?.release();
+}
+
+function needsReconcile(old: KubeObject, next: KubeObject): boolean {
+  if (old.metadata?.generation !== next.metadata?.generation) return true;
+  if ((old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)) return true;
+  const suspended = (o: KubeObject) => o.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
+  if (suspended(old) !== suspended(next)) return true;
+  // Someone removed our finalizer or labels: put them back.
+  return (old.metadata?.finalizers?.length ?? 0) !== (next.metadata?.finalizers?.length ?? 0);
+}

@@ -1,0 +1,154 @@
+/**
+ * One instance reconcile (kro-reference §6.6–§6.10), event-driven: within one reconcile the
+ * runtime is evaluated again after every apply round, with the apply responses as observed
+ * state, so a chain of dependents converges in as many round-trips as it has levels instead of
+ * one requeue per level. Writes happen only when something differs: a converged instance costs
+ * no writes at all.
+ */
+import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS, RECONCILE_SUSPENDED } from "../api/index.js";
+import { isNotFound, type KubeObject } from "../kube/index.js";
+import { buildInstanceStatus, evaluateInstance, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
+import type { ControllerContext } from "./controller-context.js";
+import type { ReconcileResult } from "./reconcile-loop.js";
+import { identityKey, identityOf, type Overlay } from "./child-watches.js";
+import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
+import { deleteInstance } from "./instance-deletion.js";
+import { jsonEqual } from "./json-equal.js";
+import { instanceKey, type ServedGraph } from "./served-graphs.js";
+
+/** Enough rounds for any realistic graph depth; each round applies at least one new object. */
+const MAX_APPLY_ROUNDS = 64;
+
+export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string): Promise<ReconcileResult> {
+  const key = instanceKey(served.rgdName, namespace, name);
+  const ref = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
+  let instance: KubeObject;
+  try {
+    instance = await ctx.client.get(ref);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    ctx.watches.forget(key);
+    return {};
+  }
+  await ctx.watches.ensure(served.graph);
+  if (instance.metadata?.deletionTimestamp !== undefined) return deleteInstance(ctx, served, instance);
+  instance = await ensureManaged(ctx, served, instance);
+  const graph = served.graph;
+  const options = { kroVersion: ctx.kroVersion, maxCollectionSize: ctx.options.maxCollectionSize };
+
+  if (isSuspended(instance)) {
+    const evaluation = evaluateInstance(graph, instance as KubeJson, ctx.watches.lookup(new Map()), options);
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance as KubeJson, evaluation, { suspended: true, now: ctx.now() }));
+    return {};
+  }
+
+  const overlay: Overlay = new Map();
+  const lookup = ctx.watches.lookup(overlay);
+  let inventory = readInventory(instance as KubeJson);
+  const applyErrors: Record<string, string> = {};
+  let evaluation: InstanceEvaluation = evaluateInstance(graph, instance as KubeJson, lookup, options);
+  for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
+    const stale = evaluation.apply.filter((desired) => !overlay.has(identityKey(identityOf(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityOf(desired))));
+    if (stale.length === 0) break;
+    const results = await Promise.allSettled(stale.map((desired) => ctx.client.apply(desired as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true })));
+    const created: InventoryEntry[] = [];
+    results.forEach((result, i) => {
+      const desired = stale[i] as KubeJson;
+      const nodeId = nodeIdOf(desired);
+      if (result.status === "rejected") {
+        applyErrors[nodeId] = `apply ${describe(desired)}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`;
+        return;
+      }
+      const response = result.value as KubeJson;
+      overlay.set(identityKey(identityOf(desired)), response);
+      ctx.applyMemo.record(desired, response);
+      const uid = (response.metadata as { uid?: string } | undefined)?.uid;
+      if (uid !== undefined && !inventory.some((e) => e.uid === uid)) created.push({ ...identityOf(desired), uid, nodeId });
+    });
+    if (created.length > 0) {
+      inventory = mergeInventory(inventory, created);
+      instance = await writeInventory(ctx, instance, inventory);
+    }
+    if (Object.keys(applyErrors).length > 0) break;
+    evaluation = evaluateInstance(graph, instance as KubeJson, lookup, options);
+  }
+  ctx.watches.setRequests(key, evaluation.watches);
+
+  if (evaluation.error === undefined && !evaluation.pending && Object.keys(applyErrors).length === 0) {
+    const pruned = await prune(ctx, prunePlan(graph, inventory, evaluation), applyErrors);
+    if (pruned.length > 0) {
+      for (const entry of pruned) overlay.set(identityKey(entry), null);
+      inventory = removeFromInventory(inventory, pruned);
+      instance = await writeInventory(ctx, instance, inventory);
+      evaluation = evaluateInstance(graph, instance as KubeJson, lookup, options);
+    }
+  }
+  const status = buildInstanceStatus(graph, instance as KubeJson, evaluation, { applyErrors, now: ctx.now() });
+  await writeStatus(ctx, instance, status);
+  // Watches wake us when dependencies change; the delayed requeue is only a safety net.
+  return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
+}
+
+/** Deletes, wave by wave, children this instance created and no longer wants. Returns what is gone. */
+async function prune(ctx: ControllerContext, waves: readonly (readonly InventoryEntry[])[], errors: Record<string, string>): Promise<InventoryEntry[]> {
+  const gone: InventoryEntry[] = [];
+  for (const wave of waves) {
+    const results = await Promise.allSettled(wave.map((entry) => ctx.client.delete(entry, { preconditions: { uid: entry.uid } })));
+    results.forEach((result, i) => {
+      const entry = wave[i] as InventoryEntry;
+      // 404: already gone; 409: the UID changed, so the object there now is not the one we made.
+      if (result.status === "fulfilled" || isNotFound(result.reason) || (result.reason as { status?: number }).status === 409) {
+        gone.push(entry);
+        ctx.applyMemo.forget(entry.uid);
+      } else {
+        errors[entry.nodeId] = `delete ${entry.kind} ${entry.name}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`;
+      }
+    });
+  }
+  return gone;
+}
+
+async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<KubeObject> {
+  const labels = {
+    [LABELS.owned]: "true",
+    [LABELS.kroVersion]: ctx.kroVersion,
+    [LABELS.rgdId]: served.rgdUid,
+    [LABELS.rgdName]: served.rgdName,
+  };
+  const metadata = instance.metadata ?? {};
+  const finalizers = metadata.finalizers ?? [];
+  const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
+  if (finalizers.includes(FINALIZER) && hasLabels) return instance;
+  return ctx.client.patch(refOf(instance), {
+    metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, resourceVersion: metadata.resourceVersion },
+  });
+}
+
+async function writeInventory(ctx: ControllerContext, instance: KubeObject, inventory: readonly InventoryEntry[]): Promise<KubeObject> {
+  const encoded = encodeInventory(inventory);
+  if (instance.metadata?.annotations?.[ANNOTATIONS.inventory] === encoded) return instance;
+  return ctx.client.patch(refOf(instance), { metadata: { annotations: { [ANNOTATIONS.inventory]: encoded } } });
+}
+
+export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
+  if (jsonEqual(status, instance.status)) return;
+  await ctx.client.updateStatus({ ...instance, status });
+}
+
+export function isSuspended(instance: KubeObject): boolean {
+  const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
+  return value === RECONCILE_SUSPENDED || value === "disabled";
+}
+
+export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
+  return { ...identityOf(object as KubeJson) };
+}
+
+function nodeIdOf(object: KubeJson): string {
+  return (object.metadata as { labels?: Record<string, string> } | undefined)?.labels?.[LABELS.nodeId] ?? "";
+}
+
+function describe(object: KubeJson): string {
+  const id = identityOf(object);
+  return `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
+}

@@ -1,0 +1,115 @@
+/**
+ * One RGD reconcile (kro-reference §6.2, without GraphRevisions): finalizer, compile, install or
+ * attach the instance kind, serve its instances, write status. A compile failure marks the RGD
+ * not accepted but leaves the last good graph serving; ownership conflicts are reported, not fought.
+ */
+import { FINALIZER, KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
+import { formatIssue, hasErrors } from "../diag/index.js";
+import { isNotFound, type KubeObject } from "../kube/index.js";
+import type { CompiledGraph } from "../graph/index.js";
+import type { ReconcileResult } from "./reconcile-loop.js";
+import type { ControllerContext } from "./controller-context.js";
+import { allowsBreakingChanges, installCrd } from "./crd-installer.js";
+import { jsonEqual } from "./json-equal.js";
+import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
+import type { ConditionInput } from "./conditions.js";
+import type { InstanceKind, ServedGraph } from "./served-graphs.js";
+import { startServing, stopServing } from "./instance-kinds.js";
+
+const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
+
+export async function reconcileRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
+  let rgd: KubeObject;
+  try {
+    rgd = await ctx.client.get(rgdRef(name));
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await stopServing(ctx, name);
+    return {};
+  }
+  if (rgd.metadata?.deletionTimestamp !== undefined) return deleteRgd(ctx, rgd);
+  rgd = await ensureFinalizer(ctx, rgd);
+
+  const compiled = ctx.compile(rgd);
+  const generation = rgd.metadata?.generation ?? 0;
+  const previous = ctx.served.get(name);
+  const parts: { -readonly [K in keyof RgdStatusParts]: ConditionInput } = {
+    graphAccepted: unknownCondition(RGD_CONDITIONS.graphAccepted, "compiling"),
+    kindReady: unknownCondition(RGD_CONDITIONS.kindReady, "waiting for the graph"),
+    controllerReady: unknownCondition(RGD_CONDITIONS.controllerReady, "waiting for the kind"),
+  };
+  let graph: CompiledGraph | undefined = compiled.graph;
+  if (compiled.graph === undefined || hasErrors(compiled.issues)) {
+    const message = compiled.issues.filter((i) => i.severity === "error").map(formatIssue).join("; ");
+    parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
+    graph = undefined;
+    if (previous !== undefined) {
+      // The last good graph keeps serving; say so instead of pretending the kind is gone.
+      parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${previous.instance.kind} is served by the last valid graph (generation ${previous.generation})` };
+      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running the last valid graph" };
+    }
+  } else {
+    parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };
+    const kind = await ensureKind(ctx, rgd, compiled.graph);
+    if (!kind.ok) {
+      parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
+    } else {
+      parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
+      const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, graph: compiled.graph, instance: kind.instance };
+      const changed = previous === undefined || previous.generation !== generation || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance);
+      if (changed) await startServing(ctx, entry);
+      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running" };
+    }
+  }
+  await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now()));
+  return {};
+}
+
+type KindResult = { ok: true; instance: InstanceKind } | { ok: false; reason: string; message: string };
+
+async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {
+  const name = rgd.metadata?.name ?? "";
+  const owner = ctx.served.forKind(graph.instance.group, graph.instance.kind);
+  if (owner !== undefined && owner.rgdName !== name) {
+    return { ok: false, reason: "Conflict", message: `kind ${graph.instance.kind}.${graph.instance.group} is already served by ResourceGraphDefinition "${owner.rgdName}"` };
+  }
+  const result = await installCrd(ctx.client, graph.crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
+  if (!result.ok) return { ok: false, reason: result.reason, message: result.message };
+  const { group, version, kind, plural, scope } = graph.instance;
+  return { ok: true, instance: { apiVersion: group === "" ? version : `${group}/${version}`, group, version, kind, plural, namespaced: scope === "Namespaced" } };
+}
+
+function sameKind(a: InstanceKind, b: InstanceKind): boolean {
+  return a.apiVersion === b.apiVersion && a.kind === b.kind && a.plural === b.plural;
+}
+
+async function ensureFinalizer(ctx: ControllerContext, rgd: KubeObject): Promise<KubeObject> {
+  const finalizers = rgd.metadata?.finalizers ?? [];
+  if (finalizers.includes(FINALIZER)) return rgd;
+  return ctx.client.patch(rgdRef(rgd.metadata?.name ?? ""), { metadata: { finalizers: [...finalizers, FINALIZER], resourceVersion: rgd.metadata?.resourceVersion } });
+}
+
+async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<ReconcileResult> {
+  const name = rgd.metadata?.name ?? "";
+  const served = ctx.served.get(name);
+  await stopServing(ctx, name);
+  if (ctx.options.allowCrdDeletion && served !== undefined) {
+    const crdName = served.graph.crd.metadata.name;
+    try {
+      const crd = await ctx.client.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crdName });
+      if (crd.metadata?.labels?.[LABELS.rgdName] === name) await ctx.client.delete({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crdName });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  const finalizers = rgd.metadata?.finalizers ?? [];
+  if (finalizers.includes(FINALIZER)) {
+    await ctx.client.patch(rgdRef(name), { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER), resourceVersion: rgd.metadata?.resourceVersion } });
+  }
+  return {};
+}
+
+async function writeRgdStatus(ctx: ControllerContext, rgd: KubeObject, status: Record<string, unknown>): Promise<void> {
+  if (jsonEqual(status, rgd.status)) return;
+  await ctx.client.updateStatus({ ...rgd, status });
+}

@@ -1,0 +1,37 @@
+/**
+ * The status a ResourceGraphDefinition shows (kro-reference §2.4): three dependent conditions
+ * and the root Ready, `state` Active only when all three hold, and the graph's order.
+ */
+import type { KubeObject } from "../kube/index.js";
+import type { CompiledGraph } from "../graph/index.js";
+import { rootReady, stampConditions, type ConditionInput } from "./conditions.js";
+
+export const RGD_CONDITIONS = { graphAccepted: "GraphAccepted", kindReady: "KindReady", controllerReady: "ControllerReady", ready: "Ready" } as const;
+export const RGD_STATES = { active: "Active", inactive: "Inactive" } as const;
+
+export interface RgdStatusParts {
+  readonly graphAccepted: ConditionInput;
+  readonly kindReady: ConditionInput;
+  readonly controllerReady: ConditionInput;
+}
+
+export function unknownCondition(type: string, message: string): ConditionInput {
+  return { type, status: "Unknown", reason: "AwaitingReconciliation", message };
+}
+
+export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, now: string): Record<string, unknown> {
+  const dependents = [parts.graphAccepted, parts.kindReady, parts.controllerReady];
+  const previous = (rgd.status as { conditions?: unknown[] } | undefined)?.conditions;
+  const conditions = stampConditions(previous, [...dependents, rootReady(dependents)], now, rgd.metadata?.generation);
+  const active = dependents.every((c) => c.status === "True");
+  const status: Record<string, unknown> = { state: active ? RGD_STATES.active : RGD_STATES.inactive, conditions };
+  if (graph !== undefined) {
+    status.topologicalOrder = [...graph.topologicalOrder];
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+    status.resources = graph.topologicalOrder
+      .map((id) => byId.get(id))
+      .filter((n) => n !== undefined && n.dependencies.length > 0)
+      .map((n) => ({ id: n?.id, dependencies: n?.dependencies.map((d) => ({ id: d })) }));
+  }
+  return status;
+}
