@@ -1,0 +1,27 @@
+/**
+ * Picks the expression language of a graph. One case per dialect: the template dialect adds its
+ * evaluator here when graphs with `dialect: "template"` exist.
+ */
+import type { CompiledGraph } from "../graph/index.js";
+import { createCelEvaluator } from "./cel/evaluator.js";
+import type { DialectEvaluator } from "./dialect.js";
+import type { ProductLimits } from "./for-each.js";
+
+const cache = new WeakMap<CompiledGraph, Map<string, DialectEvaluator>>();
+
+export function evaluatorFor(graph: CompiledGraph, limits: ProductLimits = {}): DialectEvaluator {
+  const key = `${limits.maxCollectionSize ?? ""}/${limits.maxCollectionDimensions ?? ""}`;
+  let perGraph = cache.get(graph);
+  if (perGraph === undefined) {
+    perGraph = new Map();
+    cache.set(graph, perGraph);
+  }
+  let evaluator = perGraph.get(key);
+  if (evaluator === undefined) {
+    switch (graph.dialect) {
+      case "cel": evaluator = createCelEvaluator(graph, limits); break;
+    }
+    perGraph.set(key, evaluator);
+  }
+  return evaluator;
+}
