@@ -8,23 +8,15 @@
 import { LABELS, MANAGED_BY_VALUE } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import type { Informer, InformerLease, InformerManager, KubeObject } from "../kube/index.js";
-import type { CollectionQuery, KubeJson, ObjectIdentity, ObservedLookup } from "../runtime/index.js";
-import { matchesQuery } from "./label-match.js";
+import { identityKey, identityOf, matchesQuery, type CollectionQuery, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
 
 const SYNC_TIMEOUT_MS = 30_000;
 
-export function identityKey(id: ObjectIdentity): string {
-  return JSON.stringify([id.apiVersion, id.kind, id.namespace ?? "", id.name]);
-}
-
-export function identityOf(object: KubeJson): ObjectIdentity {
-  const metadata = (object.metadata ?? {}) as { name?: string; namespace?: string };
-  return {
-    apiVersion: String(object.apiVersion),
-    kind: String(object.kind),
-    name: metadata.name ?? "",
-    ...(metadata.namespace === undefined ? {} : { namespace: metadata.namespace }),
-  };
+/** The identity of an object we built or read back; those always have apiVersion, kind and name. */
+export function identityFor(object: KubeJson): ObjectIdentity {
+  const identity = identityOf(object);
+  if (identity === undefined) throw new Error(`object without apiVersion, kind or name: ${JSON.stringify(object).slice(0, 200)}`);
+  return identity;
 }
 
 type WatchRequest = ObjectIdentity | CollectionQuery;
@@ -83,12 +75,12 @@ export class ChildWatches {
         const own = overlay.get(identityKey(identity));
         if (own !== undefined) return own ?? undefined;
         const informer = this.informerFor(identity.apiVersion, identity.kind);
-        return informer?.store.getByName(identity.namespace, identity.name) as KubeJson | undefined;
+        return informer?.store.getByName(identity.namespace, identity.name);
       },
       list: (query) => {
         const informer = this.informerFor(query.apiVersion, query.kind);
-        const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o, query));
-        const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityOf(o)), o as KubeJson]));
+        const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o as KubeJson, query));
+        const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]));
         for (const [key, value] of overlay) {
           if (value === null) byKey.delete(key);
           else if (value.apiVersion === query.apiVersion && value.kind === query.kind && matchesQuery(value, query)) byKey.set(key, value);
@@ -131,6 +123,6 @@ export class ChildWatches {
 
 function requestMatches(request: WatchRequest, apiVersion: string, kind: string, object: KubeObject): boolean {
   if (request.apiVersion !== apiVersion || request.kind !== kind) return false;
-  if ("name" in request) return request.name === object.metadata?.name && (request.namespace ?? undefined) === (object.metadata?.namespace ?? undefined);
+  if ("name" in request) return request.name === object.metadata?.name && request.namespace === object.metadata.namespace;
   return matchesQuery(object, request);
 }

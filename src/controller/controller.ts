@@ -3,12 +3,13 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
+import { KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
+import { ensureRgdCrd } from "./crd-installer.js";
 import { ChildWatches } from "./child-watches.js";
 import type { ControllerContext, ControllerOptions } from "./controller-context.js";
 import { reconcileInstance } from "./instance-reconciler.js";
@@ -26,6 +27,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly resolver?: SchemaResolver;
   /** Only reconcile RGDs matching this label selector (shards controllers; tests share a cluster). */
   readonly rgdSelector?: string;
+  /** Install or upgrade the ResourceGraphDefinition CRD at startup (default true). */
+  readonly installRgdCrd?: boolean;
 }
 
 export interface RunningController {
@@ -76,38 +79,44 @@ export function startController(options: StartControllerOptions): RunningControl
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
   };
 
-  const rgdLease = informers.acquire({ apiVersion: KRO_API_VERSION, kind: RGD.kind, ...(options.rgdSelector === undefined ? {} : { labelSelector: options.rgdSelector }) });
-  rgdLease.informer.addHandlers({
-    onAdd: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
-    onUpdate: (old, next) => { if (rgdChanged(old, next)) rgdQueue.add(next.metadata?.name ?? ""); },
-    onDelete: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
-  });
-  const crdLease: InformerLease<KubeObject> = informers.acquire({ ...CRD, metadataOnly: true });
-  crdLease.informer.addHandlers({
-    // A CRD we generated, edited or deleted by hand, is restored by its RGD's next reconcile;
-    // a user CRD appearing lets a template-dialect RGD waiting for it become Active.
-    onAdd: (crd) => { enqueueRgdsFor(crd); },
-    onUpdate: (_old, crd) => { enqueueRgdsFor(crd); },
-    onDelete: (crd) => { enqueueRgdsFor(crd); },
-  });
-  function enqueueRgdsFor(crd: KubeObject): void {
-    const owner = crd.metadata?.labels?.[LABELS.rgdName];
-    if (owner !== undefined) rgdQueue.add(owner);
-    const [, ...groupParts] = (crd.metadata?.name ?? "").split(".");
-    const group = groupParts.join(".");
-    for (const rgd of rgdLease.informer.store.list()) {
-      const resourceKind = (rgd.spec as { resourceKind?: { group?: string } } | undefined)?.resourceKind;
-      if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
-    }
-  }
-
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
     options.metrics?.reconcileTotal.inc({ kind, result: outcome.kind });
     options.metrics?.reconcileDuration.observe({ kind }, durationMs / 1000);
     if (outcome.kind !== "success") logger.warn({ kind, key, err: errorText(outcome.error), ...(outcome.kind === "error" ? { retryInMs: outcome.retryInMs } : {}) }, "reconcile failed");
     else logger.debug({ kind, key, durationMs: Math.round(durationMs) }, "reconciled");
   };
-  const ready = Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]).then(() => undefined);
+  // The RGD CRD first (an empty cluster works), then the informers that feed the RGD queue.
+  async function watchRgds(): Promise<void> {
+    if (options.installRgdCrd !== false) await ensureRgdCrd(client, rgdCustomResourceDefinition() as unknown as KubeObject);
+    const rgdLease: InformerLease<KubeObject> = informers.acquire({ apiVersion: KRO_API_VERSION, kind: RGD.kind, ...(options.rgdSelector === undefined ? {} : { labelSelector: options.rgdSelector }) });
+    rgdLease.informer.addHandlers({
+      onAdd: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
+      onUpdate: (old, next) => { if (rgdChanged(old, next)) rgdQueue.add(next.metadata?.name ?? ""); },
+      onDelete: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
+    });
+    const crdLease: InformerLease<KubeObject> = informers.acquire({ ...CRD, metadataOnly: true });
+    crdLease.informer.addHandlers({
+      // A CRD we generated, edited or deleted by hand, is restored by its RGD's next reconcile;
+      // a user CRD appearing lets a template-dialect RGD waiting for it become Active.
+      onAdd: (crd) => { enqueueRgdsFor(crd); },
+      onUpdate: (_old, crd) => { enqueueRgdsFor(crd); },
+      onDelete: (crd) => { enqueueRgdsFor(crd); },
+    });
+    function enqueueRgdsFor(crd: KubeObject): void {
+      // Only RGDs this controller watches (a selector may shard them between controllers).
+      const owner = crd.metadata?.labels?.[LABELS.rgdName];
+      if (owner !== undefined && rgdLease.informer.store.getByName(undefined, owner) !== undefined) rgdQueue.add(owner);
+      const [, ...groupParts] = (crd.metadata?.name ?? "").split(".");
+      const group = groupParts.join(".");
+      for (const rgd of rgdLease.informer.store.list()) {
+        const resourceKind = (rgd.spec as { resourceKind?: { group?: string } } | undefined)?.resourceKind;
+        if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
+      }
+    }
+    await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
+  }
+
+  const ready = watchRgds();
   const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,

@@ -4,7 +4,7 @@
  * another RGD or a human owns, and wait until the API server serves the kind (Established).
  */
 import { ANNOTATIONS, LABELS } from "../api/index.js";
-import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
+import { isAlreadyExists, isConflict, isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import { classifyCrdUpdate, summarizeChanges, type CrdSchemaSource, type CustomResourceDefinition } from "../schema/index.js";
 import { isJsonSubset } from "./json-equal.js";
 
@@ -85,11 +85,33 @@ export function isEstablished(crd: KubeObject): boolean {
   return conditions.some((c) => c.type === "Established" && c.status === "True");
 }
 
-async function waitEstablished(client: KubeClient, ref: { apiVersion: string; kind: string; name: string }): Promise<boolean> {
+export async function waitEstablished(client: KubeClient, ref: { apiVersion: string; kind: string; name: string }): Promise<boolean> {
   const deadline = Date.now() + ESTABLISH_TIMEOUT_MS;
   for (;;) {
     if (isEstablished(await client.get(ref))) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, ESTABLISH_POLL_MS));
   }
+}
+
+/**
+ * The ResourceGraphDefinition CRD itself: installed (or upgraded) at startup so `kro controller`
+ * works on an empty cluster, the way the seed's install manifest would have set it up.
+ */
+export async function ensureRgdCrd(client: KubeClient, crd: KubeObject): Promise<void> {
+  const ref = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crd.metadata?.name ?? "" };
+  let live: KubeObject | undefined;
+  try {
+    live = await client.get(ref);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  try {
+    if (live === undefined) await client.create(crd, { fieldManager: "kro.run/controller" });
+    else if (!isJsonSubset(crd.spec, live.spec)) await client.replace({ ...live, spec: crd.spec }, { fieldManager: "kro.run/controller" });
+  } catch (error) {
+    // Another replica (or controller) won the race; what it wrote is the same manifest.
+    if (!isAlreadyExists(error) && !isConflict(error)) throw error;
+  }
+  if (!(await waitEstablished(client, ref))) throw new Error(`CustomResourceDefinition ${ref.name} is not Established`);
 }

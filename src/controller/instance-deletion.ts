@@ -6,7 +6,7 @@
  */
 import { FINALIZER } from "../api/index.js";
 import { DiscoveryError, isNotFound, type KubeObject } from "../kube/index.js";
-import { buildInstanceStatus, deletionPlan, evaluateInstance, type InventoryEntry, type KubeJson } from "../runtime/index.js";
+import { buildInstanceStatus, deletionPlan, evaluateInstance, type InventoryEntry } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import { readInventory } from "./inventory.js";
@@ -18,7 +18,7 @@ const WAVE_POLL_MS = 1000;
 export async function deleteInstance(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<ReconcileResult> {
   const finalizers = instance.metadata?.finalizers ?? [];
   if (!finalizers.includes(FINALIZER)) return {};
-  const inventory = readInventory(instance as KubeJson);
+  const inventory = readInventory(instance);
   for (const wave of deletionPlan(served.graph, inventory)) {
     const present = (await Promise.all(wave.map(async (entry) => ((await liveWithUid(ctx, entry)) ? entry : undefined)))).filter((e) => e !== undefined);
     if (present.length === 0) continue;
@@ -29,8 +29,8 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
         if (!isNotFound(error) && (error as { status?: number }).status !== 409) throw error;
       }
     }));
-    const evaluation = evaluateInstance(served.graph, instance as KubeJson, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion });
-    await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance as KubeJson, evaluation, { deleting: true, now: ctx.now() }));
+    const evaluation = evaluateInstance(served.graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion });
+    await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { deleting: true, now: ctx.now() }));
     // Child delete events wake us; the poll covers children whose kind we do not watch.
     return { requeueAfterMs: WAVE_POLL_MS };
   }

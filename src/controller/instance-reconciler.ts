@@ -7,10 +7,10 @@
  */
 import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS, RECONCILE_SUSPENDED } from "../api/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
-import { buildInstanceStatus, evaluateInstance, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
+import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
-import { identityKey, identityOf, type Overlay } from "./child-watches.js";
+import { identityFor, type Overlay } from "./child-watches.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
 import { jsonEqual } from "./json-equal.js";
@@ -37,18 +37,18 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const options = { kroVersion: ctx.kroVersion, maxCollectionSize: ctx.options.maxCollectionSize };
 
   if (isSuspended(instance)) {
-    const evaluation = evaluateInstance(graph, instance as KubeJson, ctx.watches.lookup(new Map()), options);
-    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance as KubeJson, evaluation, { suspended: true, now: ctx.now() }));
+    const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), options);
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { suspended: true, now: ctx.now() }));
     return {};
   }
 
   const overlay: Overlay = new Map();
   const lookup = ctx.watches.lookup(overlay);
-  let inventory = readInventory(instance as KubeJson);
+  let inventory = readInventory(instance);
   const applyErrors: Record<string, string> = {};
-  let evaluation: InstanceEvaluation = evaluateInstance(graph, instance as KubeJson, lookup, options);
+  let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
-    const stale = evaluation.apply.filter((desired) => !overlay.has(identityKey(identityOf(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityOf(desired))));
+    const stale = evaluation.apply.filter((desired) => !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))));
     if (stale.length === 0) break;
     const results = await Promise.allSettled(stale.map((desired) => ctx.client.apply(desired as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true })));
     const created: InventoryEntry[] = [];
@@ -60,17 +60,17 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
         return;
       }
       const response = result.value as KubeJson;
-      overlay.set(identityKey(identityOf(desired)), response);
+      overlay.set(identityKey(identityFor(desired)), response);
       ctx.applyMemo.record(desired, response);
       const uid = (response.metadata as { uid?: string } | undefined)?.uid;
-      if (uid !== undefined && !inventory.some((e) => e.uid === uid)) created.push({ ...identityOf(desired), uid, nodeId });
+      if (uid !== undefined && !inventory.some((e) => e.uid === uid)) created.push({ ...identityFor(desired), uid, nodeId });
     });
     if (created.length > 0) {
       inventory = mergeInventory(inventory, created);
       instance = await writeInventory(ctx, instance, inventory);
     }
     if (Object.keys(applyErrors).length > 0) break;
-    evaluation = evaluateInstance(graph, instance as KubeJson, lookup, options);
+    evaluation = evaluateInstance(graph, instance, lookup, options);
   }
   ctx.watches.setRequests(key, evaluation.watches);
 
@@ -80,10 +80,10 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       for (const entry of pruned) overlay.set(identityKey(entry), null);
       inventory = removeFromInventory(inventory, pruned);
       instance = await writeInventory(ctx, instance, inventory);
-      evaluation = evaluateInstance(graph, instance as KubeJson, lookup, options);
+      evaluation = evaluateInstance(graph, instance, lookup, options);
     }
   }
-  const status = buildInstanceStatus(graph, instance as KubeJson, evaluation, { applyErrors, now: ctx.now() });
+  const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
@@ -141,7 +141,7 @@ export function isSuspended(instance: KubeObject): boolean {
 }
 
 export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
-  return { ...identityOf(object as KubeJson) };
+  return { ...identityFor(object) };
 }
 
 function nodeIdOf(object: KubeJson): string {
@@ -149,6 +149,6 @@ function nodeIdOf(object: KubeJson): string {
 }
 
 function describe(object: KubeJson): string {
-  const id = identityOf(object);
+  const id = identityFor(object);
   return `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
 }

@@ -41,7 +41,8 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   const deadline = options.renewDeadlineMs ?? 10_000;
   const retry = options.retryPeriodMs ?? 2_000;
   const ref = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", namespace: options.namespace, name: options.name };
-  let stopped = false;
+  // An object, not a let: stop() flips it while tick() is awaiting.
+  const state = { stopped: false };
   let leader = false;
   let timer: NodeJS.Timeout | undefined;
   let onAcquired!: () => void;
@@ -87,7 +88,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   }
 
   async function tick(): Promise<void> {
-    if (stopped) return;
+    if (state.stopped) return;
     let ok = false;
     try {
       ok = await tryAcquireOrRenew();
@@ -103,12 +104,13 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       }
     } else if (leader && Date.now() - lastRenew > deadline) {
       leader = false;
-      stopped = true;
+      state.stopped = true;
       options.logger.error({ identity: options.identity }, "lost leadership");
       onLost();
       return;
     }
-    if (!stopped) timer = setTimeout(() => { void tick(); }, retry);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run during the await above
+    if (!state.stopped) timer = setTimeout(() => { void tick(); }, retry);
   }
   void tick();
 
@@ -116,7 +118,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     acquired,
     lost,
     async stop() {
-      stopped = true;
+      state.stopped = true;
       clearTimeout(timer);
       if (!leader) return;
       leader = false;

@@ -70,10 +70,11 @@ async function absent(args: string[]): Promise<void> {
 
 describe("controller lifecycle (CEL dialect)", () => {
   before(async () => {
-    tc = await startTestController({ after });
+    tc = await startTestController();
     await kubectl(["create", "namespace", namespace]);
   });
   after(async () => {
+    await tc.stop();
     await kubectl(["delete", "namespace", namespace, "--wait=false", "--ignore-not-found"]);
   });
 
@@ -121,7 +122,7 @@ describe("controller lifecycle (CEL dialect)", () => {
     await eventually(async () => {
       const first = await getCm("demo-first");
       assert.equal(first.data?.value, "hi");
-      assert.equal(first.data?.other, "kept", "a field another manager owns is left alone");
+      assert.equal(first.data.other, "kept", "a field another manager owns is left alone");
     });
   });
 
@@ -139,7 +140,7 @@ describe("controller lifecycle (CEL dialect)", () => {
   it("creates and prunes a child as includeWhen flips, never deleting a look-alike it did not create", async () => {
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: hi, withExtra: true }"));
     await eventually(() => getCm("demo-extra"));
-    const copied = (await getCm("demo-first")).metadata.labels ?? {};
+    const copied = (await getCm("demo-first")).metadata.labels;
     const lookalike = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "demo-lookalike", namespace, labels: { ...copied, "kro.run/node-id": "extra" } }, data: { v: "1" } };
     await kubectl(["apply", "-f", "-"], JSON.stringify(lookalike));
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: hi, withExtra: false }"));
@@ -154,7 +155,7 @@ describe("controller lifecycle (CEL dialect)", () => {
       const rgd = await kubectlJson<Obj>(["get", "rgd", rgdName]);
       const accepted = conditions(rgd).get("GraphAccepted");
       assert.equal(accepted?.status, "False");
-      assert.match(accepted?.message ?? "", /nope/);
+      assert.match(accepted.message ?? "", /nope/);
     });
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: again }"));
     await eventually(async () => { assert.equal((await getCm("demo-second")).data?.value, "again-second"); });

@@ -5,7 +5,7 @@
  * tests can assert on writes (a converged instance must cost none).
  */
 import { randomBytes } from "node:crypto";
-import type { TestContext } from "node:test";
+import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric } from "../../src/index.js";
 import { startController, type RunningController } from "../../src/controller/index.js";
 import { createLogger } from "../../src/observability/index.js";
@@ -18,26 +18,35 @@ export interface TestController {
   readonly label: { readonly key: string; readonly value: string };
   readonly requests: RequestMetric[];
   writes(since?: number): RequestMetric[];
+  stop(): Promise<void>;
 }
 
 const WRITE_VERBS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export async function startTestController(t: TestContext | { after(fn: () => Promise<void>): void }, options: { requeueIntervalMs?: number } = {}): Promise<TestController> {
+/** Call `stop()` in the suite's `after` hook. */
+export async function startTestController(options: { requeueIntervalMs?: number } = {}): Promise<TestController> {
   const label = { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: RequestMetric[] = [];
   const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, metrics: { onRequest: (m) => { requests.push(m); } } });
-  const logger = createLogger({ level: process.env.KRO_TEST_LOG_LEVEL === undefined ? "silent" : (process.env.KRO_TEST_LOG_LEVEL as "info"), name: `controller-${label.value}` });
+  // KRO_TEST_LOG_FILE=/tmp/x.log shows what the controller did (test runners swallow stderr).
+  const logFile = process.env.KRO_TEST_LOG_FILE;
+  const logger = createLogger({
+    level: logFile === undefined ? "silent" : "debug",
+    name: `controller-${label.value}`,
+    format: "text",
+    ...(logFile === undefined ? {} : { destination: createWriteStream(logFile, { flags: "a" }) }),
+  });
   const controller = startController({
     client, logger, kroVersion: "test", rgdSelector: `${label.key}=${label.value}`,
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
   });
   await controller.ready;
-  t.after(async () => {
-    await controller.stop();
-    client.close();
-  });
   return {
     controller, client, label, requests,
+    async stop() {
+      await controller.stop();
+      client.close();
+    },
     writes: (since = 0) => requests.slice(since).filter((r) => WRITE_VERBS.has(r.verb)),
   };
 }
