@@ -12,3 +12,4 @@ export { childLabels, decorate, defaultNamespace, instanceRef, nodeSelector, DEF
 export { formatIdentity, identityKey, identityOf, matchesQuery, matchesSelector } from "./identity.js";
 export { applySchemaDefaults, crdSchema } from "./instance-schema/defaults.js";
 export { validateInstance } from "./instance-schema/validate.js";
+export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";
