@@ -61,7 +61,9 @@ async function loadInstance(file: string, graph: CompiledGraph): Promise<KubeJso
   const instance = applySchemaDefaults(graph.crd, document.value as KubeJson);
   const issues = validateInstance(graph.crd, instance);
   if (issues.length === 0) return instance;
-  process.stderr.write(`The ${graph.instance.kind} "${String((instance.metadata as { name?: unknown } | undefined)?.name ?? "")}" is invalid:\n`);
+  const metadata = instance.metadata;
+  const name = typeof metadata === "object" && metadata !== null && "name" in metadata && typeof metadata.name === "string" ? metadata.name : "";
+  process.stderr.write(`The ${graph.instance.kind} "${name}" is invalid:\n`);
   report(issues.map((i) => locate(document, i)), [loaded]);
   return undefined;
 }

@@ -205,9 +205,11 @@ describe("data pending versus real errors", () => {
     const evaluation = converge(graph, instance(graph), ready);
     const svc = node(evaluation, "svc");
     assert.equal(svc.state, "IN_PROGRESS");
-    assert.equal(svc.pending?.kind, "data-pending");
-    assert.equal(svc.pending?.missingPath, "deploy.status.conditions");
-    assert.match(svc.pending?.message ?? "", /^spec\.resources\[1\]\.template\.metadata\.annotations\.note: waiting for deploy\.status\.conditions/);
+    const pending = svc.pending;
+    assert.ok(pending);
+    assert.equal(pending.kind, "data-pending");
+    assert.equal(pending.missingPath, "deploy.status.conditions");
+    assert.match(pending.message, /^spec\.resources\[1\]\.template\.metadata\.annotations\.note: waiting for deploy\.status\.conditions/);
     assert.equal(evaluation.error, undefined);
     assert.equal(evaluation.pending, true);
     assert.ok(evaluation.apply.some((o) => o.kind === "Deployment"), "other resources keep going");

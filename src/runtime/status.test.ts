@@ -49,10 +49,11 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     assert.equal(status.url, undefined, "svc is not observed: url is omitted");
     assert.equal(status.available, undefined, "deploy is not observed: available is omitted");
     const resources = byType(status, "ResourcesReady");
-    assert.equal(resources?.status, "False");
-    assert.equal(resources?.reason, "NotReady");
-    assert.match(resources?.message ?? "", /^waiting for unresolved resource: .*resource "svc" waits for "deploy" to be ready/);
-    assert.deepEqual([byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message], ["False", "NotReady", resources?.message]);
+    assert.ok(resources);
+    assert.equal(resources.status, "False");
+    assert.equal(resources.reason, "NotReady");
+    assert.match(resources.message, /^waiting for unresolved resource: .*resource "svc" waits for "deploy" to be ready/);
+    assert.deepEqual([byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message], ["False", "NotReady", resources.message]);
   });
 
   it("keeps lastTransitionTime when a condition's status did not change, else stamps now", () => {

@@ -12,7 +12,7 @@ import type { KubeJson } from "../types.js";
 export function crdSchema(crd: CustomResourceDefinition, version?: string): JSONSchemaProps | undefined {
   const versions = crd.spec.versions;
   const chosen = versions.find((v) => v.name === version) ?? versions.find((v) => v.served) ?? versions[0];
-  return chosen?.schema?.openAPIV3Schema;
+  return chosen?.schema.openAPIV3Schema;
 }
 
 function isCrd(value: CustomResourceDefinition | JSONSchemaProps): value is CustomResourceDefinition {

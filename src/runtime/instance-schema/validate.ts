@@ -6,7 +6,7 @@
  * bounds, list sizes, set uniqueness and `x-kubernetes-validations` CEL rules.
  */
 import { error, formatPath, type Issue, type IssuePath } from "../../diag/index.js";
-import { compileExpression, createKroCelEnvironment, jsonToCel, type CompiledExpression, type OpenApiSchema } from "../../expr/index.js";
+import { compileExpression, createKroCelEnvironment, jsonToCel, type CompiledExpression } from "../../expr/index.js";
 import type { CustomResourceDefinition, JSONSchemaProps } from "../../schema/index.js";
 import { isRecord } from "../identity.js";
 import type { KubeJson } from "../types.js";
@@ -66,7 +66,7 @@ function checkRules(value: unknown, schema: JSONSchemaProps, path: IssuePath, is
     if (/\boldSelf\b/.test(rule.rule)) continue;
     const where = formatPath(path);
     try {
-      const result = celRule(rule.rule).evaluate({ self: jsonToCel(value, schema as OpenApiSchema) });
+      const result = celRule(rule.rule).evaluate({ self: jsonToCel(value, schema) });
       if (result !== true) issues.push(error(CODE, path, `Invalid value: ${shown(value)}: ${rule.message ?? `failed rule: ${rule.rule}`}`));
     } catch (e) {
       issues.push(error(CODE, path, `Invalid value: ${shown(value)}: ${where === "" ? "" : `${where}: `}rule ${JSON.stringify(rule.rule)} could not be evaluated: ${e instanceof Error ? e.message : String(e)}`));
@@ -82,7 +82,9 @@ function checkScalar(value: unknown, schema: JSONSchemaProps, path: IssuePath, i
   }
   if (typeof value === "string") {
     if (schema.pattern !== undefined && !patternMatches(schema.pattern, value)) invalid(`should match '${schema.pattern}'`);
-    const length = [...value].length;
+    // The API server counts runes (code points), not UTF-16 units.
+    let length = 0;
+    for (const _ of value) length++;
     if (schema.minLength !== undefined && length < schema.minLength) invalid(`should be at least ${schema.minLength} chars long`);
     if (schema.maxLength !== undefined && length > schema.maxLength) invalid(`should be at most ${schema.maxLength} chars long`);
   }
