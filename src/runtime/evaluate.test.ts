@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ANNOTATIONS, LABELS } from "../api/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
+import { compileRgd } from "../graph/index.js";
 import { evaluateInstance } from "./evaluate.js";
 import { buildInstanceStatus } from "./status.js";
 import { compileFixture, compileValue, dig, instanceOf, rgdFixture } from "./fixtures.test.helpers.js";
@@ -279,13 +280,16 @@ describe("external references", () => {
 
 describe("omit() and status arrays", () => {
   it("omit() removes a key or a list element from the rendered object", () => {
-    const graph = compileValue({
+    // omit() passes the compiler only behind its feature gate (CELOmitFunction).
+    const compiled = compileRgd({
       apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "o" },
       spec: {
         schema: { apiVersion: "v1alpha1", kind: "Omitting", spec: { note: "string | default=\"\"" }, status: { names: ["${cm.metadata.name}", "${cm.data.?x.orValue('none')}"] } },
         resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "o", annotations: { note: "${schema.spec.note == '' ? omit() : schema.spec.note}" } }, data: { a: "1", b: "${schema.spec.note == '' ? omit() : 'x'}" } } }],
       },
-    }, createKroCelEnvironment({ enableRuntime: true, enableOmit: true }));
+    }, { env: createKroCelEnvironment({ enableRuntime: true, enableOmit: true }) });
+    const graph = compiled.graph;
+    assert.ok(graph, JSON.stringify(compiled.issues));
     const [cm] = evaluateInstance(graph, instanceOf(graph, { note: "" }), createMemoryLookup()).apply;
     assert.deepEqual(dig(cm, "metadata", "annotations"), { [ANNOTATIONS.applyOrder]: "1" });
     assert.deepEqual(dig(cm, "data"), { a: "1" });

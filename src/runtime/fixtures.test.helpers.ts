@@ -5,7 +5,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { loadYaml } from "../api/index.js";
-import type { KroCelEnvironment } from "../expr/index.js";
 import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CompiledGraph } from "../graph/index.js";
 import type { KubeJson } from "./types.js";
 
@@ -17,8 +16,8 @@ export function rgdFixture(name: string): KubeJson {
   return document?.value as KubeJson;
 }
 
-export function compileValue(rgd: unknown, env?: KroCelEnvironment): CompiledGraph {
-  const result = compileRgd(rgd, { resolver, ...(env === undefined ? {} : { env }) });
+export function compileValue(rgd: unknown): CompiledGraph {
+  const result = compileRgd(rgd, { resolver });
   if (result.graph === undefined) throw new Error(`fixture does not compile: ${JSON.stringify(result.issues)}`);
   return result.graph;
 }
