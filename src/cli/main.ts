@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { registerClusterCommands } from "./cluster-up.js";
 import { registerCompileCommands } from "./compile-commands.js";
 import { registerControllerCommand } from "./controller-command.js";
+import { registerRenderCommand } from "./render-command.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
   registerClusterCommands(program);
   registerCompileCommands(program);
   registerControllerCommand(program);
+  registerRenderCommand(program);
   return program;
 }
 

@@ -37,6 +37,8 @@ export interface ProjectedStatus {
    * core keeps the previously written condition of those types instead of dropping it (§6.11).
    */
   readonly pendingConditionTypes?: readonly string[];
+  /** User status fields left out because their data is pending (named by `kro render`). */
+  readonly pendingFields?: readonly { readonly path: string; readonly message: string; readonly missingPath?: string }[];
 }
 
 export interface DialectEvaluator {

@@ -7,6 +7,11 @@ import { createCelEvaluator } from "./cel/evaluator.js";
 import type { DialectEvaluator } from "./dialect.js";
 import type { ProductLimits } from "./for-each.js";
 
+/** One entry per dialect; the template dialect adds `template: createTemplateEvaluator`. */
+const FACTORIES: Record<CompiledGraph["dialect"], (graph: CompiledGraph, limits: ProductLimits) => DialectEvaluator> = {
+  cel: createCelEvaluator,
+};
+
 const cache = new WeakMap<CompiledGraph, Map<string, DialectEvaluator>>();
 
 export function evaluatorFor(graph: CompiledGraph, limits: ProductLimits = {}): DialectEvaluator {
@@ -18,9 +23,7 @@ export function evaluatorFor(graph: CompiledGraph, limits: ProductLimits = {}): 
   }
   let evaluator = perGraph.get(key);
   if (evaluator === undefined) {
-    switch (graph.dialect) {
-      case "cel": evaluator = createCelEvaluator(graph, limits); break;
-    }
+    evaluator = FACTORIES[graph.dialect](graph, limits);
     perGraph.set(key, evaluator);
   }
   return evaluator;

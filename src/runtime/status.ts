@@ -64,6 +64,16 @@ function state(evaluation: InstanceEvaluation, context: StatusContext, ready: Co
   return INSTANCE_STATES.inProgress;
 }
 
+/** The scope status expressions see; `builtins` are kro's own conditions, read by runtime.condition(schema, …). */
+export function statusScope(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, builtins: readonly KubeJson[] = []): EvaluationScope {
+  const currentStatus = isRecord(instance.status) ? instance.status : {};
+  return {
+    instance: { ...instance, status: { ...currentStatus, conditions: builtins } },
+    observed: statusObserved(graph, evaluation),
+    excluded: new Set(evaluation.nodes.filter((n) => n.excluded).map((n) => n.id)),
+  };
+}
+
 export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, context: StatusContext): KubeJson {
   const previous = currentConditions(instance);
   const generation = generationOf(instance);
@@ -77,13 +87,7 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
   const builtins = orderConditions([...dependents, ready]);
 
   // Author conditions read kro's own conditions through runtime.condition(schema, "Ready").
-  const currentStatus = isRecord(instance.status) ? instance.status : {};
-  const scope: EvaluationScope = {
-    instance: { ...instance, status: { ...currentStatus, conditions: builtins } },
-    observed: statusObserved(graph, evaluation),
-    excluded: new Set(evaluation.nodes.filter((n) => n.excluded).map((n) => n.id)),
-  };
-  const projected = evaluatorFor(graph).projectStatus(graph, scope);
+  const projected = evaluatorFor(graph).projectStatus(graph, statusScope(graph, instance, evaluation, builtins));
   const authored = projected.conditions.map(at);
   let conditions: readonly KubeJson[];
   if (projected.replacesBuiltins) {

@@ -37,7 +37,7 @@ function removeAll(root: unknown, paths: readonly Path[]): void {
     const last = path[path.length - 1];
     if (last === undefined) continue;
     if (Array.isArray(cursor) && typeof last === "number") cursor.splice(last, 1);
-    else delete cursor[last];
+    else Reflect.deleteProperty(cursor, last);
   }
 }
 

@@ -10,6 +10,7 @@ import type { CompiledGraph } from "../../graph/index.js";
 import type { EvaluationScope, ProjectedStatus } from "../dialect.js";
 import { isRecord } from "../identity.js";
 import type { KubeJson } from "../types.js";
+import { missingPathOf } from "./classify.js";
 import type { Programs } from "./programs.js";
 import { instanceSchema, scopeVariables } from "./variables.js";
 
@@ -70,6 +71,7 @@ export function projectCelStatus(graph: CompiledGraph, programs: Programs, scope
   const fields: KubeJson = {};
   const errors: string[] = [];
   const schema = statusSchema(graph);
+  const pendingFields: { path: string; message: string; missingPath?: string }[] = [];
   for (const field of graph.status) {
     // state and conditions belong to kro; a projection of the same name is ignored (§6.10).
     if (field.path[0] === "state" || field.path[0] === "conditions") continue;
@@ -77,7 +79,13 @@ export function projectCelStatus(graph: CompiledGraph, programs: Programs, scope
       const result = programs.template(field.text).evaluate(variables);
       if (!result.omitted) setStatusField(fields, field.path, result.value, schema);
     } catch (e) {
-      if (!isDataPending(e)) errors.push(`${formatPath(["spec", "schema", "status", ...field.path])}: ${e instanceof Error ? e.message : String(e)}`);
+      const where = formatPath(["status", ...field.path]);
+      if (!isDataPending(e)) {
+        errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      const missingPath = missingPathOf(e.expression, e.range?.end);
+      pendingFields.push({ path: where, message: e.message, ...(missingPath === undefined ? {} : { missingPath }) });
     }
   }
 
@@ -111,5 +119,5 @@ export function projectCelStatus(graph: CompiledGraph, programs: Programs, scope
       conditions.push(condition);
     }
   });
-  return { fields: compact(fields) as KubeJson, conditions, replacesBuiltins: graph.conditions.length > 0, errors, pendingConditionTypes };
+  return { fields: compact(fields) as KubeJson, conditions, replacesBuiltins: graph.conditions.length > 0, errors, pendingConditionTypes, pendingFields };
 }

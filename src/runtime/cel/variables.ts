@@ -22,7 +22,7 @@ export function toCel(object: KubeJson, schema?: OpenApiSchema): unknown {
 
 export function instanceSchema(graph: CompiledGraph): OpenApiSchema | undefined {
   const version = graph.crd.spec.versions.find((v) => v.name === graph.instance.version) ?? graph.crd.spec.versions[0];
-  return version?.schema?.openAPIV3Schema as OpenApiSchema | undefined;
+  return version?.schema.openAPIV3Schema;
 }
 
 const withoutStatus = new WeakMap<KubeJson, KubeJson>();

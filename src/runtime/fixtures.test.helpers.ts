@@ -1,0 +1,43 @@
+/**
+ * Shared by the runtime's unit tests (not itself a test file): the fixture RGDs compiled with the
+ * bundled built-in schemas, and instances to evaluate them with.
+ */
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { loadYaml } from "../api/index.js";
+import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CompiledGraph } from "../graph/index.js";
+import type { KubeJson } from "./types.js";
+
+const root = new URL("../../../", import.meta.url);
+const resolver = builtinSchemaResolver(JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle);
+
+export function rgdFixture(name: string): KubeJson {
+  const [document] = loadYaml(`${name}.yaml`, readFileSync(new URL(`test/fixtures/rgd/${name}.yaml`, root), "utf8")).documents;
+  return document?.value as KubeJson;
+}
+
+export function compileValue(rgd: unknown): CompiledGraph {
+  const result = compileRgd(rgd, { resolver });
+  if (result.graph === undefined) throw new Error(`fixture does not compile: ${JSON.stringify(result.issues)}`);
+  return result.graph;
+}
+
+export function compileFixture(name: string): CompiledGraph {
+  return compileValue(rgdFixture(name));
+}
+
+export function instanceOf(graph: CompiledGraph, spec: KubeJson, metadata: KubeJson = {}): KubeJson {
+  return {
+    apiVersion: `${graph.instance.group}/${graph.instance.version}`,
+    kind: graph.instance.kind,
+    metadata: { name: "demo", namespace: "team", uid: "uid-1", generation: 1, ...metadata },
+    spec,
+  };
+}
+
+/** Reads a nested value without trusting its shape. */
+export function dig(value: unknown, ...path: (string | number)[]): unknown {
+  let node = value;
+  for (const key of path) node = typeof node === "object" && node !== null ? (node as Record<string | number, unknown>)[key] : undefined;
+  return node;
+}
