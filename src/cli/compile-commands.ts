@@ -10,12 +10,12 @@ import { compileRgd, type CompiledGraph } from "../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
 import { InputError, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
 
-interface CompiledFile {
+export interface CompiledFile {
   readonly located: LocatedIssue[];
   readonly graphs: CompiledGraph[];
 }
 
-async function compileFiles(files: readonly string[], kubeVersion: string, crdFiles: readonly string[]): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
+export async function compileFiles(files: readonly string[], kubeVersion: string, crdFiles: readonly string[]): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
   const resolver = await schemaResolverFor(kubeVersion, crdFiles);
   const env = createKroCelEnvironment({ enableRuntime: true });
   const loaded = await loadFiles(files);
@@ -36,14 +36,14 @@ async function compileFiles(files: readonly string[], kubeVersion: string, crdFi
   return { loaded, results };
 }
 
-function printDiagnostics(loaded: readonly LoadedFile[], results: readonly CompiledFile[]): void {
+export function printDiagnostics(loaded: readonly LoadedFile[], results: readonly CompiledFile[]): void {
   results.forEach((result, index) => {
     for (const located of result.located) process.stderr.write(`${formatLocated(located, loaded[index]?.text)}\n`);
   });
 }
 
 /** Where the compiler learns child kinds: the built-in schemas of a version, plus CRD files. */
-function withSchemaSources(command: Command): Command {
+export function withSchemaSources(command: Command): Command {
   return command
     .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
     .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR);

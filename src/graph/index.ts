@@ -7,3 +7,4 @@ export type { CompileResult } from "./compile-cel.js";
 export { NODE_TYPES, deepFreeze, type CompiledGraph, type CompiledNode, type ForEachDimension, type InstanceApi, type NodeType, type StatusField } from "./compiled-graph.js";
 export { builtinSchemaResolver, chainResolvers, crdSchemaResolver, dereference, type BuiltinSchemaBundle, type ResolvedKind, type SchemaResolver } from "./schema-resolver.js";
 export { schemaAt } from "./compile-types.js";
+export { INSTANCE_NODE_ID, NODE_STATES, PICTURE_FORMATS, graphDot, graphMermaid, graphPicture, graphText, type NodeState, type PictureFormat, type PictureGraph, type PictureOptions } from "./graph-picture.js";
