@@ -21,7 +21,8 @@ export function schemaAt(root: OpenApiSchema | undefined, path: IssuePath): Open
   return node;
 }
 
-function nodeVariableSchema(node: DraftNode, resolver: SchemaResolver | undefined): OpenApiSchema {
+/** The type a node's id has in expressions: its kind's schema, or a list of it for collections. */
+export function nodeVariableSchema(node: DraftNode, resolver: SchemaResolver | undefined): OpenApiSchema {
   const schema = resolver?.resolve(node.apiVersion, node.kind)?.schema ?? UNTYPED;
   return node.type === "collection" || node.type === "externalCollection" ? { type: "array", items: schema } : schema;
 }
