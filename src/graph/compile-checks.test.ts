@@ -135,6 +135,18 @@ describe("compileRgd: unbounded cost is a warning with a path", () => {
     assert.deepEqual(result.issues.filter((i) => i.code === UNBOUNDED_COST_CODE), []);
   });
 
+  it("treats a forEach collection as bounded (at most MAX_COLLECTION_SIZE items) but not a selector's matches", () => {
+    const overCollection = compileVariant((r) => { r.spec.schema.status.names = "${cms.map(c, c.metadata.name)}"; });
+    assert.ok(overCollection.graph);
+    assert.deepEqual(overCollection.issues.filter((i) => i.code === UNBOUNDED_COST_CODE), []);
+    const overSelector = compileVariant((r) => {
+      (r.spec.resources as unknown[]).push({ id: "peers", externalRef: { apiVersion: "v1", kind: "Secret", metadata: { selector: { matchLabels: { team: "a" } } } } });
+      r.spec.schema.status.names = "${peers.map(p, p.metadata.name)}";
+    });
+    assert.ok(overSelector.graph);
+    assert.deepEqual(overSelector.issues.filter((i) => i.code === UNBOUNDED_COST_CODE).map((i) => i.path), [["spec", "schema", "status", "names"]]);
+  });
+
   it("warns inside templates too, at the template field", () => {
     const result = compileVariant((r) => {
       const svc = r.spec.resources[1];

@@ -5,6 +5,7 @@
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { compileField, TypedScope, type DeclaredVariables, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
 import type { DraftNode } from "./compile-resource.js";
+import { MAX_COLLECTION_SIZE } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 
 const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
@@ -24,7 +25,10 @@ export function schemaAt(root: OpenApiSchema | undefined, path: IssuePath): Open
 /** The type a node's id has in expressions: its kind's schema, or a list of it for collections. */
 export function nodeVariableSchema(node: DraftNode, resolver: SchemaResolver | undefined): OpenApiSchema {
   const schema = resolver?.resolve(node.apiVersion, node.kind)?.schema ?? UNTYPED;
-  return node.type === "collection" || node.type === "externalCollection" ? { type: "array", items: schema } : schema;
+  // A forEach collection never exceeds MAX_COLLECTION_SIZE items at runtime, which bounds the
+  // cost of comprehensions over it; a selector's matches have no such limit.
+  if (node.type === "collection") return { type: "array", items: schema, maxItems: MAX_COLLECTION_SIZE };
+  return node.type === "externalCollection" ? { type: "array", items: schema } : schema;
 }
 
 export interface TypeCheckInput {

@@ -1,7 +1,7 @@
 // graph: the compile core — both dialects → one immutable CompiledGraph, CRD synthesis, pictures.
 // No I/O of any kind: schemas of child kinds arrive through resolver ports passed in.
 export { applyWaves, deletionWaves, findCycle, formatCycle, topologicalOrder, type DagInput, type TopologicalResult } from "./dag.js";
-export { MAX_COLLECTION_DIMENSIONS, RESERVED_IDS, checkIdentifier, checkKind, checkUniqueIds } from "./naming.js";
+export { MAX_COLLECTION_DIMENSIONS, MAX_COLLECTION_SIZE, RESERVED_IDS, checkIdentifier, checkKind, checkUniqueIds } from "./naming.js";
 export { compileRgd, type CompileRgdOptions } from "./compile.js";
 export type { CompileResult } from "./compile-cel.js";
 export { NODE_TYPES, deepFreeze, type CompiledGraph, type CompiledNode, type ForEachDimension, type InstanceApi, type NodeType, type StatusField } from "./compiled-graph.js";
