@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { hasErrors } from "../diag/index.js";
 import { PICTURE_FORMATS, graphPicture, type PictureFormat } from "../graph/index.js";
-import { compileFiles, printDiagnostics, withSchemaSources } from "./compile-commands.js";
+import { compileFiles, printDiagnostics, withSchemaSources, type SchemaSourceFlags } from "./compile-commands.js";
 import { InputError } from "./inputs.js";
 import { renderSvg } from "./render-svg.js";
 
@@ -15,12 +15,10 @@ type GraphFormat = (typeof FORMATS)[number];
 
 const isFormat = (value: string): value is GraphFormat => (FORMATS as readonly string[]).includes(value);
 
-interface GraphFlags {
+interface GraphFlags extends SchemaSourceFlags {
   readonly filename: string;
   readonly format: string;
   readonly output?: string;
-  readonly crd?: string[];
-  readonly kubeVersion: string;
 }
 
 export function registerGraphCommand(program: Command): void {
@@ -33,7 +31,7 @@ export function registerGraphCommand(program: Command): void {
     .action(async (flags: GraphFlags) => {
       const format = flags.format;
       if (!isFormat(format)) throw new InputError(`unknown format "${format}": use ${FORMATS.join(", ")}`);
-      const { loaded, results } = await compileFiles([flags.filename], flags.kubeVersion, flags.crd ?? []);
+      const { loaded, results } = await compileFiles([flags.filename], flags);
       printDiagnostics(loaded, results);
       if (hasErrors(results.flatMap((r) => r.located.map((l) => l.issue)))) {
         process.exitCode = 1;

@@ -8,3 +8,4 @@ export { NODE_TYPES, deepFreeze, type CompiledGraph, type CompiledNode, type For
 export { builtinSchemaResolver, chainResolvers, crdSchemaResolver, dereference, type BuiltinSchemaBundle, type ResolvedKind, type SchemaResolver } from "./schema-resolver.js";
 export { schemaAt } from "./compile-types.js";
 export { INSTANCE_NODE_ID, NODE_STATES, PICTURE_FORMATS, graphDot, graphMermaid, graphPicture, graphText, type NodeState, type PictureFormat, type PictureGraph, type PictureOptions } from "./graph-picture.js";
+export { schemaBundleFromOpenApi, type OpenApiGroupVersion } from "./openapi-bundle.js";
