@@ -3,13 +3,13 @@
  * file. Every phase reports issues instead of throwing; a graph is returned only without errors.
  */
 import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
-import { TypedScope, findExpressions, referencedIdentifiers, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
+import { findExpressions, referencedIdentifiers, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
 import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schema/index.js";
 import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
 import { checkAuthorConditions } from "./compile-conditions.js";
 import { checkForEach } from "./compile-foreach.js";
 import { draftNode, type DraftNode } from "./compile-resource.js";
-import { instanceVariable, nodeVariableSchema, typeCheckNodes, typeCheckStatus } from "./compile-types.js";
+import { typeCheckNodes, typeCheckStatus } from "./compile-types.js";
 import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
 import { checkKind, checkUniqueIds } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
@@ -112,14 +112,13 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   const ordered = topologicalOrder({ ids: drafts.map((d) => d.id), dependencies });
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "resources"], `graph contains a cycle: ${formatCycle(ordered.cycle)}`));
   const specSchema = (parsed.schema ?? { type: "object" }) as OpenApiSchema;
-  issues.push(...typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver }));
+  const typed = typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver });
+  issues.push(...typed.issues);
 
   const status = statusFields(schema.status, issues);
-  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(specSchema) };
-  for (const d of drafts) declared[d.id] = nodeVariableSchema(d, options.resolver);
-  const statusTypes = typeCheckStatus(options.env, declared, status.fields, ["spec", "schema", "status"]);
+  const statusTypes = typeCheckStatus(options.env, typed.scope, status.fields, ["spec", "schema", "status"]);
   issues.push(...statusTypes.issues);
-  const conditions = checkAuthorConditions(options.env, new TypedScope(options.env, declared), status.conditions, ["spec", "schema", "status", "conditions"]);
+  const conditions = checkAuthorConditions(options.env, typed.scope, status.conditions, ["spec", "schema", "status", "conditions"]);
   issues.push(...conditions.issues);
 
   if (hasErrors(issues) || !ordered.ok || parsed.schema === undefined || typeof schema.kind !== "string" || typeof schema.apiVersion !== "string") return { issues };
