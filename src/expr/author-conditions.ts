@@ -1,7 +1,12 @@
 /**
- * Static rules for author-defined conditions (kro-reference.md §6.11), read off the parsed
- * expression: it must return `runtime.newCondition({...})` or a list of them; the map's keys are
- * literal field names; type and status are required; a literal status is True|False|Unknown; a
+ * Author-defined conditions (kro-reference.md §6.11), read off the parsed expression.
+ *
+ * kro writes `runtime.newCondition({type: 'X', status: 'True', reason: '', message: ''})` with
+ * bare identifier keys, which a parse-time macro in kro turns into string keys. cel-js has no
+ * macros, so `normalizeConditionKeys` does the same on the source text (keys located by the AST),
+ * with kro's key rules: a map literal; keys bare identifiers among type/status/reason/message, no
+ * duplicates; type and status required. `analyzeAuthorCondition` then checks the normalised
+ * expression: it returns a condition or a list of them; a literal status is True|False|Unknown; a
  * literal type is non-empty; `runtime.condition(schema, 'T')` with a literal T names a built-in.
  * Issues have an empty path: the caller knows where the expression sits.
  */
@@ -12,7 +17,8 @@ export const CONDITION_CODES = {
   notACondition: "condition.not-a-condition",
   mapLiteral: "condition.map-literal",
   keyNotLiteral: "condition.key-not-literal",
-  unknownField: "condition.unknown-field",
+  unknownField: "condition.unknown-key",
+  duplicateKey: "condition.duplicate-key",
   missingField: "condition.missing-field",
   invalidStatus: "condition.invalid-status",
   emptyType: "condition.empty-type",
@@ -42,26 +48,81 @@ export interface AuthorConditionAnalysis {
   readonly literalTypes: readonly string[];
 }
 
-function checkNewCondition(args: readonly unknown[], issues: Issue[], types: string[]): void {
+interface Located { readonly start: number; readonly end: number }
+const isLocated = (v: unknown): v is AstNode & Located => isNode(v) && typeof (v as Partial<Located>).start === "number" && typeof (v as Partial<Located>).end === "number";
+
+/** Every `runtime.newCondition(...)` call in the tree, outermost first. */
+function newConditionCalls(node: unknown, into: (readonly unknown[])[] = []): (readonly unknown[])[] {
+  if (Array.isArray(node)) {
+    for (const item of node) newConditionCalls(item, into);
+    return into;
+  }
+  if (!isNode(node)) return into;
+  const args = runtimeCall(node, "newCondition");
+  if (args !== undefined) into.push(args);
+  if (typeof node.args === "object" && node.args !== null) newConditionCalls(Object.values(node.args), into);
+  return into;
+}
+
+/** kro's macro rules for one call's argument; the first problem only (the macro stops there). */
+function keyRewrites(args: readonly unknown[]): { issue?: Issue; rewrites: { start: number; end: number; text: string }[] } {
   const [map] = args;
   if (!isNode(map) || map.op !== "map" || !Array.isArray(map.args)) {
-    issues.push(error(CONDITION_CODES.mapLiteral, [], "runtime.newCondition takes a map literal: runtime.newCondition({\"type\": ..., \"status\": ...})"));
-    return;
+    return { issue: error(CONDITION_CODES.mapLiteral, [], "runtime.newCondition: argument must be a map literal"), rewrites: [] };
   }
-  const seen = new Map<string, unknown>();
+  const seen = new Set<string>();
+  const rewrites: { start: number; end: number; text: string }[] = [];
+  for (const entry of map.args as unknown[]) {
+    const [key] = Array.isArray(entry) ? (entry as unknown[]) : [];
+    if (!isLocated(key) || key.op !== "id" || typeof key.args !== "string") {
+      return { issue: error(CONDITION_CODES.keyNotLiteral, [], `runtime.newCondition: keys must be bare identifiers (${FIELDS.join(", ")}); quoted or computed keys are not allowed`), rewrites: [] };
+    }
+    const name = key.args;
+    if (!FIELDS.includes(name)) return { issue: error(CONDITION_CODES.unknownField, [], `runtime.newCondition: unknown key "${name}" (allowed: ${FIELDS.join(", ")})`), rewrites: [] };
+    if (seen.has(name)) return { issue: error(CONDITION_CODES.duplicateKey, [], `runtime.newCondition: duplicate key "${name}"`), rewrites: [] };
+    seen.add(name);
+    rewrites.push({ start: key.start, end: key.end, text: JSON.stringify(name) });
+  }
+  for (const required of ["type", "status"]) {
+    if (!seen.has(required)) return { issue: error(CONDITION_CODES.missingField, [], `runtime.newCondition: '${required}' is required`), rewrites: [] };
+  }
+  return { rewrites };
+}
+
+export interface NormalizedCondition {
+  /** The expression with every newCondition key quoted; only meaningful without issues. */
+  readonly expression: string;
+  readonly issues: readonly Issue[];
+}
+
+/** Throws when the expression does not parse; the caller reports that with a path. */
+export function normalizeConditionKeys(env: KroCelEnvironment, expression: string): NormalizedCondition {
+  const ast: unknown = env.evaluation.parse(expression).ast;
+  const issues: Issue[] = [];
+  const rewrites: { start: number; end: number; text: string }[] = [];
+  for (const args of newConditionCalls(ast)) {
+    const result = keyRewrites(args);
+    if (result.issue !== undefined) issues.push(result.issue);
+    rewrites.push(...result.rewrites);
+  }
+  let text = expression;
+  for (const r of rewrites.sort((a, b) => b.start - a.start)) text = text.slice(0, r.start) + r.text + text.slice(r.end);
+  return { expression: text, issues };
+}
+
+/** Value checks on a normalised call (string keys): literal status and type. */
+function checkNewCondition(args: readonly unknown[], issues: Issue[], types: string[]): void {
+  const [map] = args;
+  if (!isNode(map) || map.op !== "map" || !Array.isArray(map.args)) return;
+  const values = new Map<string, unknown>();
   for (const entry of map.args as unknown[]) {
     const [key, value] = Array.isArray(entry) ? (entry as unknown[]) : [];
     const name = literalString(key);
-    if (name === undefined) issues.push(error(CONDITION_CODES.keyNotLiteral, [], `runtime.newCondition keys must be literal field names (${FIELDS.join(", ")}), quoted like "type"`));
-    else if (!FIELDS.includes(name)) issues.push(error(CONDITION_CODES.unknownField, [], `runtime.newCondition has no field "${name}"; fields are ${FIELDS.join(", ")}`));
-    else seen.set(name, value);
+    if (name !== undefined) values.set(name, value);
   }
-  for (const required of ["type", "status"]) {
-    if (!seen.has(required)) issues.push(error(CONDITION_CODES.missingField, [], `runtime.newCondition requires "${required}"`));
-  }
-  const status = literalString(seen.get("status"));
+  const status = literalString(values.get("status"));
   if (status !== undefined && !STATUSES.includes(status)) issues.push(error(CONDITION_CODES.invalidStatus, [], `condition status must be True, False or Unknown, got "${status}"`));
-  const type = literalString(seen.get("type"));
+  const type = literalString(values.get("type"));
   if (type === "") issues.push(error(CONDITION_CODES.emptyType, [], "condition type must not be empty"));
   else if (type !== undefined) types.push(type);
 }
@@ -105,7 +166,7 @@ function checkConditionReads(node: unknown, issues: Issue[]): void {
   if (typeof node.args === "object" && node.args !== null) checkConditionReads(Object.values(node.args), issues);
 }
 
-/** Throws when the expression does not parse; the caller's type check reports that with a path. */
+/** Checks a normalised expression (see normalizeConditionKeys); throws when it does not parse. */
 export function analyzeAuthorCondition(env: KroCelEnvironment, expression: string): AuthorConditionAnalysis {
   const ast: unknown = env.evaluation.parse(expression).ast;
   const issues: Issue[] = [];

@@ -54,27 +54,33 @@ describe("compileRgd: forEach and author-condition checks", () => {
       "rgd.foreach-too-many", ["spec", "resources", 3, "forEach"], /11 dimensions; at most 10/],
     ["conditions that are not a list", conditions({ ready: "${true}" }),
       "rgd.invalid-field", CONDITIONS, /must be a list/],
-    ["a condition that is not standalone", conditions("x-${runtime.newCondition({'type': 'A', 'status': 'True'})}"),
+    ["a condition that is not standalone", conditions("x-${runtime.newCondition({type: 'A', status: 'True'})}"),
       "rgd.not-standalone", [...CONDITIONS, 0], /single "\$\{\.\.\.\}" expression/],
     ["a condition that returns something else", conditions("${schema.spec.name}"),
       "condition.not-a-condition", [...CONDITIONS, 0], /must be runtime\.newCondition\(\{\.\.\.\}\) or a list of them/],
-    ["a condition map with an identifier key", conditions("${runtime.newCondition({type: 'A', 'status': 'True'})}"),
-      "condition.key-not-literal", [...CONDITIONS, 0], /keys must be literal field names/],
-    ["a condition map with an unknown field", conditions("${runtime.newCondition({'type': 'A', 'status': 'True', 'colour': 'red'})}"),
-      "condition.unknown-field", [...CONDITIONS, 0], /no field "colour"/],
-    ["a condition without status", conditions("${runtime.newCondition({'type': 'A'})}"),
-      "condition.missing-field", [...CONDITIONS, 0], /requires "status"/],
-    ["a condition without type", conditions("${[runtime.newCondition({'status': 'True'})]}"),
-      "condition.missing-field", [...CONDITIONS, 0], /requires "type"/],
-    ["a literal status other than True|False|Unknown", conditions("${runtime.newCondition({'type': 'A', 'status': 'Yes'})}"),
+    ["a condition map with a quoted key", conditions("${runtime.newCondition({'type': 'A', status: 'True'})}"),
+      "condition.key-not-literal", [...CONDITIONS, 0], /^runtime\.newCondition: keys must be bare identifiers \(type, status, reason, message\); quoted or computed keys are not allowed$/],
+    ["a condition map with a computed key", conditions("${runtime.newCondition({type: 'A', status: 'True', ('rea' + 'son'): 'x'})}"),
+      "condition.key-not-literal", [...CONDITIONS, 0], /keys must be bare identifiers/],
+    ["a condition map with an unknown key", conditions("${runtime.newCondition({type: 'A', status: 'True', colour: 'red'})}"),
+      "condition.unknown-key", [...CONDITIONS, 0], /^runtime\.newCondition: unknown key "colour" \(allowed: type, status, reason, message\)$/],
+    ["a condition map with a duplicate key", conditions("${runtime.newCondition({type: 'A', status: 'True', type: 'B'})}"),
+      "condition.duplicate-key", [...CONDITIONS, 0], /duplicate key "type"/],
+    ["a condition argument that is not a map literal", conditions("${runtime.newCondition(dyn({}))}"),
+      "condition.map-literal", [...CONDITIONS, 0], /argument must be a map literal/],
+    ["a condition without status", conditions("${runtime.newCondition({type: 'A'})}"),
+      "condition.missing-field", [...CONDITIONS, 0], /^runtime\.newCondition: 'status' is required$/],
+    ["a condition without type", conditions("${[runtime.newCondition({status: 'True'})]}"),
+      "condition.missing-field", [...CONDITIONS, 0], /'type' is required/],
+    ["a literal status other than True|False|Unknown", conditions("${runtime.newCondition({type: 'A', status: 'Yes'})}"),
       "condition.invalid-status", [...CONDITIONS, 0], /must be True, False or Unknown, got "Yes"/],
-    ["an empty literal type", conditions("${runtime.newCondition({'type': '', 'status': 'True'})}"),
+    ["an empty literal type", conditions("${runtime.newCondition({type: '', status: 'True'})}"),
       "condition.empty-type", [...CONDITIONS, 0], /must not be empty/],
-    ["two conditions of the same literal type", conditions("${runtime.newCondition({'type': 'A', 'status': 'True'})}", "${true ? runtime.newCondition({'type': 'A', 'status': 'False'}) : runtime.newCondition({'type': 'B', 'status': 'True'})}"),
+    ["two conditions of the same literal type", conditions("${runtime.newCondition({type: 'A', status: 'True'})}", "${true ? runtime.newCondition({type: 'A', status: 'False'}) : runtime.newCondition({type: 'B', status: 'True'})}"),
       "condition.duplicate-type", [...CONDITIONS, 1], /"A" is already declared by conditions\[0\]/],
-    ["runtime.condition(schema, T) of an author type", conditions("${runtime.newCondition({'type': 'B', 'status': runtime.condition(schema, 'A').status})}"),
+    ["runtime.condition(schema, T) of an author type", conditions("${runtime.newCondition({type: 'B', status: runtime.condition(schema, 'A').status})}"),
       "condition.not-builtin", [...CONDITIONS, 0], /"A" is not one of Ready, InstanceManaged, GraphResolved, ResourcesReady/],
-    ["a condition that does not type-check", conditions("${runtime.newCondition({'type': 'A', 'status': nothere.status})}"),
+    ["a condition that does not type-check", conditions("${runtime.newCondition({type: 'A', status: nothere.status})}"),
       "expr.type-error", [...CONDITIONS, 0], /nothere/],
   ];
   for (const [what, change, code, path, message] of cases) {
@@ -93,11 +99,11 @@ describe("compileRgd: forEach and author-condition checks", () => {
     ["an iterator used in metadata.namespace of a namespaced kind", collection([{ region: "${schema.spec.regions}" }], { name: "${schema.spec.name}", namespace: "${region}" })],
     ["two iterators in one name", collection([{ region: "${schema.spec.regions}" }, { tier: "${['a', 'b']}" }], { name: "${schema.spec.name}-${region}-${tier}" })],
     ["literal, computed, listed and built-in-reading conditions", conditions(
-      "${runtime.newCondition({'type': 'WebReady', 'status': deploy.status.?availableReplicas.orValue(0) > 0 ? 'True' : 'False', 'reason': 'Replicas', 'message': 'replicas available'})}",
-      "${[runtime.newCondition({'type': 'Listed', 'status': 'Unknown'})]}",
-      "${cms.map(c, runtime.newCondition({'type': 'Region-' + c.metadata.name, 'status': 'True'}))}",
-      "${runtime.newCondition({'type': 'Mirror', 'status': runtime.condition(schema, 'Ready').status})}",
-      "${runtime.newCondition({'type': 'DeployAvailable', 'status': runtime.condition(deploy, 'Available').status})}",
+      "${runtime.newCondition({type: 'WebReady', status: deploy.status.?availableReplicas.orValue(0) > 0 ? 'True' : 'False', reason: 'Replicas', message: 'replicas available'})}",
+      "${[runtime.newCondition({type: 'Listed', status: 'Unknown'})]}",
+      "${cms.map(c, runtime.newCondition({type: 'Region-' + c.metadata.name, status: 'True'}))}",
+      "${runtime.newCondition({type: 'Mirror', status: runtime.condition(schema, 'Ready').status})}",
+      "${runtime.newCondition({type: 'DeployAvailable', status: runtime.condition(deploy, 'Available').status})}",
     )],
   ];
   for (const [what, change] of accepted) {
@@ -108,9 +114,12 @@ describe("compileRgd: forEach and author-condition checks", () => {
     });
   }
 
-  it("keeps the raw condition texts on the graph", () => {
-    const texts = ["${runtime.newCondition({'type': 'A', 'status': 'True'})}", "${[runtime.newCondition({'type': 'B', 'status': 'False'})]}"];
-    assert.deepEqual(compileVariant(conditions(...texts)).graph?.conditions, texts);
+  it("keeps the condition texts on the graph with kro's bare keys quoted", () => {
+    const texts = ["${runtime.newCondition({type: 'A', status: 'True'})}", "${cms.map(c, runtime.newCondition({type: 'B-' + c.metadata.name, status: 'False', message: c.metadata.name}))}"];
+    assert.deepEqual(compileVariant(conditions(...texts)).graph?.conditions, [
+      "${runtime.newCondition({\"type\": 'A', \"status\": 'True'})}",
+      "${cms.map(c, runtime.newCondition({\"type\": 'B-' + c.metadata.name, \"status\": 'False', \"message\": c.metadata.name}))}",
+    ]);
   });
 });
 
