@@ -43,13 +43,13 @@ const CMS_NAME = ["spec", "resources", 3, "template", "metadata", "name"];
 describe("compileRgd: forEach and author-condition checks", () => {
   const cases: [what: string, change: (rgd: Rgd) => void, code: string, path: (string | number)[], message: RegExp][] = [
     ["a forEach name without its iterator", collection([{ region: "${schema.spec.regions}" }], { name: "${schema.spec.name}" }),
-      "graph.foreach-identity", CMS_NAME, /^all forEach dimensions must be used to produce a unique resource identity, missing: \[region\]$/],
+      "graph.foreach-identity", CMS_NAME, /^resource "cms": all forEach dimensions must be used to produce a unique resource identity, missing: \[region\]$/],
     ["one of two iterators missing from the identity", collection([{ region: "${schema.spec.regions}" }, { tier: "${['a', 'b']}" }], { name: "${schema.spec.name}-${region}" }),
       "graph.foreach-identity", CMS_NAME, /missing: \[tier\]$/],
     ["a forEach template without metadata.name", collection([{ region: "${schema.spec.regions}" }], { generateName: "x-" }),
       "graph.foreach-identity", ["spec", "resources", 3, "template", "metadata"], /missing: \[region\]/],
     ["an iterator reading another iterator", collection([{ region: "${schema.spec.regions}" }, { zone: "${[region + '-a']}" }], { name: "${region}-${zone}" }),
-      "graph.foreach-iterator-reference", ["spec", "resources", 3, "forEach", 1, "zone"], /iterator "zone" reads iterator "region"/],
+      "graph.foreach-iterator-reference", ["spec", "resources", 3, "forEach", 1, "zone"], /iterator "zone" cannot reference other iterators \(it reads "region"\)/],
     ["more than 10 forEach dimensions", collection(Array.from({ length: 11 }, (_, i) => ({ [`d${i}`]: "${['x']}" })), { name: Array.from({ length: 11 }, (_, i) => `\${d${i}}`).join("-") }),
       "rgd.foreach-too-many", ["spec", "resources", 3, "forEach"], /11 dimensions; at most 10/],
     ["conditions that are not a list", conditions({ ready: "${true}" }),

@@ -35,7 +35,7 @@ export function checkForEach(env: KroCelEnvironment, node: DraftNode): Issue[] {
   for (const dimension of node.forEach) {
     const others = [...identifiersIn(env, [dimension.expression])].filter((name) => name !== dimension.name && iterators.includes(name));
     for (const other of others) {
-      issues.push(error("graph.foreach-iterator-reference", dimension.path, `forEach iterator "${dimension.name}" reads iterator "${other}": iterators may not reference each other`));
+      issues.push(error("graph.foreach-iterator-reference", dimension.path, `forEach iterator "${dimension.name}" cannot reference other iterators (it reads "${other}")`));
     }
   }
   const used = identifiersIn(env, identityExpressions(node));
@@ -44,7 +44,7 @@ export function checkForEach(env: KroCelEnvironment, node: DraftNode): Issue[] {
     const metadata = (node.template as { metadata?: Record<string, unknown> }).metadata;
     const at: IssuePath = [...node.path, "template", "metadata", ...(metadata?.name === undefined ? [] : ["name"])];
     // kro's wording, list formatted as Go prints a []string
-    issues.push(error("graph.foreach-identity", at, `all forEach dimensions must be used to produce a unique resource identity, missing: [${missing.join(" ")}]`));
+    issues.push(error("graph.foreach-identity", at, `resource "${node.id}": all forEach dimensions must be used to produce a unique resource identity, missing: [${missing.join(" ")}]`));
   }
   return issues;
 }
