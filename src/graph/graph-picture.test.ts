@@ -77,6 +77,7 @@ describe("graphDot", () => {
     assert.match(dot, /^ {2}"ing" \[label="ing\\nIngress\\n\(conditional\)" shape=box style="dashed,rounded"\];$/m);
     assert.match(dot, /^ {2}"perRegion" \[.*shape=box3d\];$/m);
     assert.match(dot, /^ {2}"db" \[.*shape=parallelogram\];$/m);
+    assert.match(dot, /^ {2}"peers" \[.*shape=parallelogram peripheries=2\];$/m);
     assert.match(dot, /subgraph cluster_legend/);
     assert.match(dot, /^ {2}"db" -> "app";$/m);
     assert.match(dot, /^ {2}"instance" -> "peers";$/m);

@@ -144,6 +144,8 @@ function dotAttributes(n: PictureNode | undefined, label: string, state: NodeSta
   const shape = n === undefined ? "doubleoctagon" : isExternal(n) ? "parallelogram" : isCollection(n) ? "box3d" : "box";
   const style = [...(n !== undefined && isConditional(n) ? ["dashed"] : []), ...(n !== undefined && !isExternal(n) && !isCollection(n) ? ["rounded"] : []), ...(state === undefined ? [] : ["filled"])];
   const attrs = [`label=${dotString(label)}`, `shape=${shape}`];
+  // an external collection is a parallelogram; a double border shows it is a list
+  if (n?.type === "externalCollection") attrs.push("peripheries=2");
   if (style.length > 0) attrs.push(`style=${dotString(style.join(","))}`);
   if (state !== undefined) attrs.push(`fillcolor=${dotString(STATE_COLORS[state].fill)}`, `color=${dotString(STATE_COLORS[state].stroke)}`);
   return attrs.join(" ");
