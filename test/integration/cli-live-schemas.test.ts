@@ -107,6 +107,13 @@ describe("kro validate --cluster", () => {
     const good = await validate(await write("good.yaml", rgd("size: ${schema.spec.count}")));
     assert.equal(good.code, 0, good.stderr);
     assert.match(good.stdout, /^gadgetapp: valid /m);
+    const live = ["--cluster", "--kubeconfig", testCluster().kubeconfig, "--schema-cache", cache];
+    const crd = await kro(["generate", "crd", "-f", path.join(dir, "good.yaml"), ...live]);
+    assert.equal(crd.code, 0, crd.stderr);
+    assert.match(crd.stdout, /^ {2}name: gadgetapps\.kro\.run$/m);
+    const picture = await kro(["graph", "-f", path.join(dir, "good.yaml"), ...live]);
+    assert.equal(picture.code, 0, picture.stderr);
+    assert.match(picture.stdout, /^ {2}gadget +Gadget livetest\.kro-ts\.dev\/v1 +wave 1 +<- instance$/m);
     const namespaced = await validate(await write("namespaced.yaml", rgd("size: ${schema.spec.count}", "\n          namespace: default")));
     assert.equal(namespaced.code, 1);
     assert.match(namespaced.stderr, /Gadget is cluster-scoped and must not set metadata\.namespace/);
