@@ -8,17 +8,31 @@ import { formatPath, hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { compileRgd, type CompiledGraph } from "../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
-import { InputError, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
+import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
+import { liveSchemaResolver } from "./live-schemas.js";
 
-interface CompiledFile {
+export interface CompiledFile {
   readonly located: LocatedIssue[];
   readonly graphs: CompiledGraph[];
 }
 
-async function compileFiles(files: readonly string[], kubeVersion: string, crdFiles: readonly string[]): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
-  const resolver = await schemaResolverFor(kubeVersion, crdFiles);
-  const env = createKroCelEnvironment({ enableRuntime: true });
+/** The flags every compiling command shares (see withSchemaSources). */
+export interface SchemaSourceFlags {
+  readonly crd?: string[];
+  readonly kubeVersion: string;
+  readonly cluster?: boolean;
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly schemaCache?: string;
+}
+
+export async function compileFiles(files: readonly string[], flags: SchemaSourceFlags): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
   const loaded = await loadFiles(files);
+  const live = flags.cluster === true
+    ? (await liveSchemaResolver(childApiVersions(loaded.flatMap((f) => f.documents)), { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache })).resolver
+    : undefined;
+  const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
+  const env = createKroCelEnvironment({ enableRuntime: true });
   const results = loaded.map((file) => {
     const located: LocatedIssue[] = [...file.problems];
     const graphs: CompiledGraph[] = [];
@@ -36,17 +50,21 @@ async function compileFiles(files: readonly string[], kubeVersion: string, crdFi
   return { loaded, results };
 }
 
-function printDiagnostics(loaded: readonly LoadedFile[], results: readonly CompiledFile[]): void {
+export function printDiagnostics(loaded: readonly LoadedFile[], results: readonly CompiledFile[]): void {
   results.forEach((result, index) => {
     for (const located of result.located) process.stderr.write(`${formatLocated(located, loaded[index]?.text)}\n`);
   });
 }
 
 /** Where the compiler learns child kinds: the built-in schemas of a version, plus CRD files. */
-function withSchemaSources(command: Command): Command {
+export function withSchemaSources(command: Command): Command {
   return command
     .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
-    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR);
+    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR)
+    .option("--cluster", "also read child kinds' schemas from the live cluster's OpenAPI v3 (cached on disk)")
+    .option("--kubeconfig <file>", "kubeconfig for --cluster (default $KUBECONFIG, ~/.kube/config)")
+    .option("--context <name>", "kubeconfig context for --cluster")
+    .option("--schema-cache <dir>", "where --cluster caches OpenAPI documents (default ~/.cache/kro-ts/openapi)");
 }
 
 export function registerCompileCommands(program: Command): void {
@@ -55,8 +73,8 @@ export function registerCompileCommands(program: Command): void {
     .description("compile ResourceGraphDefinitions offline and report every problem with file:line:column")
     .requiredOption("-f, --filename <file...>", "RGD files (YAML, several documents allowed)")
     .option("-o, --output <format>", "text or json", "text")
-    .action(async (flags: { filename: string[]; crd?: string[]; kubeVersion: string; output: string }) => {
-      const { loaded, results } = await compileFiles(flags.filename, flags.kubeVersion, flags.crd ?? []);
+    .action(async (flags: SchemaSourceFlags & { filename: string[]; output: string }) => {
+      const { loaded, results } = await compileFiles(flags.filename, flags);
       const all = results.flatMap((r) => r.located);
       if (flags.output === "json") {
         process.stdout.write(`${JSON.stringify(all.map((l) => ({
@@ -77,9 +95,9 @@ export function registerCompileCommands(program: Command): void {
     .description("print the CustomResourceDefinition the controller would install for an RGD")
     .requiredOption("-f, --filename <file>", "the RGD file")
     .option("-o, --output <format>", "yaml or json", "yaml")
-    .action(async (flags: { filename: string; crd?: string[]; kubeVersion: string; output: string }) => {
+    .action(async (flags: SchemaSourceFlags & { filename: string; output: string }) => {
       if (flags.output !== "yaml" && flags.output !== "json") throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
-      const { loaded, results } = await compileFiles([flags.filename], flags.kubeVersion, flags.crd ?? []);
+      const { loaded, results } = await compileFiles([flags.filename], flags);
       const all = results.flatMap((r) => r.located);
       if (hasErrors(all.map((l) => l.issue))) {
         printDiagnostics(loaded, results);

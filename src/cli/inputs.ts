@@ -35,11 +35,27 @@ export function locate(document: SourceDocument, issue: Issue): LocatedIssue {
   return { file: document.file, issue, ...(position ? { position } : {}) };
 }
 
-export async function schemaResolverFor(kubeVersion: string = DEFAULT_KUBE_MINOR, crdFiles: readonly string[] = []): Promise<SchemaResolver> {
+/** The apiVersions of every child (template or externalRef) of the RGDs in these documents. */
+export function childApiVersions(documents: readonly SourceDocument[]): string[] {
+  const found = new Set<string>();
+  for (const document of documents) {
+    const spec = (document.value as { spec?: { resources?: unknown } } | null)?.spec;
+    if (!isKind(document, "ResourceGraphDefinition") || !Array.isArray(spec?.resources)) continue;
+    for (const entry of spec.resources as unknown[]) {
+      const item = entry as { template?: { apiVersion?: unknown }; externalRef?: { apiVersion?: unknown } } | null;
+      const apiVersion = item?.template?.apiVersion ?? item?.externalRef?.apiVersion;
+      if (typeof apiVersion === "string") found.add(apiVersion);
+    }
+  }
+  return [...found];
+}
+
+/** CRD files first (the user's explicit word), then a live cluster's schemas, then the bundled built-ins. */
+export async function schemaResolverFor(kubeVersion: string = DEFAULT_KUBE_MINOR, crdFiles: readonly string[] = [], live?: SchemaResolver): Promise<SchemaResolver> {
   const release = resolveKubeRelease(kubeVersion);
   const crds = (await loadFiles(crdFiles)).flatMap((f) => {
     if (f.problems.length > 0) throw new InputError(`cannot parse ${f.file}: ${f.problems[0]?.issue.message ?? "invalid YAML"}`);
     return f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value);
   });
-  return chainResolvers(crdSchemaResolver(crds), await loadBuiltinSchemas(release.minor));
+  return chainResolvers(crdSchemaResolver(crds), ...(live === undefined ? [] : [live]), await loadBuiltinSchemas(release.minor));
 }

@@ -5,6 +5,7 @@ import { registerClusterCommands } from "./cluster-up.js";
 import { registerCompileCommands } from "./compile-commands.js";
 import { registerControllerCommand } from "./controller-command.js";
 import { registerRenderCommand } from "./render-command.js";
+import { registerGraphCommand } from "./graph-command.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerCompileCommands(program);
   registerControllerCommand(program);
   registerRenderCommand(program);
+  registerGraphCommand(program);
   return program;
 }
 

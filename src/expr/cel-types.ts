@@ -9,10 +9,21 @@ import { isSchemaless, mapValueSchema, type OpenApiSchema } from "./openapi-sche
 /** Registers the types for `schema` and returns the CEL type name to declare the variable with. */
 export class SchemaTypeRegistry {
   readonly #env: Environment;
-  readonly #structs = new Map<string, OpenApiSchema>();
-  #counter = 0;
+  readonly #structs: Map<string, OpenApiSchema>;
+  /** Struct type already registered for a schema object: resolvers hand out one object per kind, so
+   * a hundred Deployments register the Deployment types once (registration dominates compile time). */
+  readonly #byObject: WeakMap<OpenApiSchema, string>;
+  #counter: number;
 
-  constructor(env: Environment) { this.#env = env; }
+  constructor(env: Environment, parent?: SchemaTypeRegistry) {
+    this.#env = env;
+    this.#structs = new Map(parent === undefined ? [] : parent.#structs);
+    this.#byObject = parent === undefined ? new WeakMap() : parent.#byObject;
+    this.#counter = parent === undefined ? 0 : parent.#counter;
+  }
+
+  /** A registry for a clone of this registry's environment: it knows (and will not re-register) this one's types. */
+  fork(env: Environment): SchemaTypeRegistry { return new SchemaTypeRegistry(env, this); }
 
   /** The OpenAPI schema of a struct type registered here. */
   structSchema(name: string): OpenApiSchema | undefined { return this.#structs.get(name); }
@@ -28,11 +39,15 @@ export class SchemaTypeRegistry {
       default: break;
     }
     if (schema.properties !== undefined && Object.keys(schema.properties).length > 0) {
+      const known = this.#byObject.get(schema);
+      // the name must be registered in this environment for this very schema (forks share the map)
+      if (known !== undefined && this.#structs.get(known) === schema) return known;
       const name = `KroT${this.#counter++}${hint.replace(/[^A-Za-z0-9]/g, "")}`;
       const fields: Record<string, string> = {};
       for (const [key, child] of Object.entries(schema.properties)) fields[key] = this.typeOf(child, `${hint}_${key}`);
       this.#env.registerType(name, { fields });
       this.#structs.set(name, schema);
+      this.#byObject.set(schema, name);
       return name;
     }
     const values = mapValueSchema(schema);

@@ -94,3 +94,33 @@ describe("static cost estimate", () => {
     assert.deepEqual(scope.check("lists.range(3).map(x, x)").issues, []);
   });
 });
+
+describe("derived scopes (TypedScope.with, preregister)", () => {
+  const env = createKroCelEnvironment();
+  const widget: OpenApiSchema = { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } };
+  const gadget: OpenApiSchema = { type: "object", properties: { spec: { type: "object", properties: { colour: { type: "string" } } } } };
+
+  it("keeps the parent's variables and adds new ones", () => {
+    const scope = new TypedScope(env, { w: widget }).with({ region: { type: "string" } });
+    assert.equal(scope.check("w.spec.size").type, "int");
+    assert.equal(scope.check("region + '-a'").type, "string");
+  });
+
+  it("does not leak variables between siblings or back to the parent", () => {
+    const root = new TypedScope(env, {}).preregister([widget, gadget]);
+    const a = root.with({ a: widget });
+    root.with({ b: gadget });
+    assert.deepEqual(a.check("b.spec.colour").issues.map((i) => i.code), ["expr.type-error"]);
+    assert.deepEqual(root.check("a.spec.size").issues.map((i) => i.code), ["expr.type-error"]);
+  });
+
+  it("types two variables sharing one schema object, and forks of forks, correctly", () => {
+    const root = new TypedScope(env, {});
+    root.with({ x: widget });
+    const second = root.with({ g: gadget });
+    const third = second.with({ w1: widget, w2: widget });
+    assert.equal(third.check("w1.spec.size + w2.spec.size").type, "int");
+    assert.equal(third.check("g.spec.colour").type, "string");
+    assert.match(third.check("w1.spec.colour").issues[0]?.message ?? "", /colour/);
+  });
+});

@@ -40,10 +40,18 @@ export class TypedScope {
   readonly #variables: DeclaredVariables;
   readonly #declarationIssues: Issue[] = [];
 
-  constructor(base: KroCelEnvironment, variables: DeclaredVariables) {
-    this.#env = base.typed.clone();
-    this.#types = new SchemaTypeRegistry(this.#env);
-    this.#variables = variables;
+  /** With a TypedScope as base, the new scope extends it: its variables and registered types carry over. */
+  constructor(base: KroCelEnvironment | TypedScope, variables: DeclaredVariables) {
+    if (base instanceof TypedScope) {
+      this.#env = base.#env.clone();
+      this.#types = base.#types.fork(this.#env);
+      this.#variables = { ...base.#variables, ...variables };
+      this.#declarationIssues.push(...base.#declarationIssues);
+    } else {
+      this.#env = base.typed.clone();
+      this.#types = new SchemaTypeRegistry(this.#env);
+      this.#variables = variables;
+    }
     for (const [name, schema] of Object.entries(variables)) {
       try {
         this.#env.registerVariable(name, this.#types.typeOf(schema, name));
@@ -51,6 +59,18 @@ export class TypedScope {
         this.#declarationIssues.push(error(CHECK_CODES.type, [], `cannot declare variable ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`));
       }
     }
+  }
+
+  /** This scope plus more variables (e.g. forEach iterators); much cheaper than a new scope. */
+  with(variables: DeclaredVariables): TypedScope {
+    return new TypedScope(this, variables);
+  }
+
+  /** Registers the types of these schemas without declaring variables, so scopes derived with
+   * `with()` declare variables of these schemas cheaply. */
+  preregister(schemas: readonly OpenApiSchema[]): this {
+    for (const schema of schemas) this.#types.typeOf(schema, "pre");
+    return this;
   }
 
   check(expression: string, options: CheckOptions = {}): CheckResult {

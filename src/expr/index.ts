@@ -17,3 +17,4 @@ export {
   isCostLimitExceeded, isDataPending, isExprError, type ExprErrorCode,
 } from "./errors.js";
 export { referencedIdentifiers } from "./references.js";
+export { BUILTIN_CONDITION_TYPES, CONDITION_CODES, analyzeAuthorCondition, normalizeConditionKeys, type AuthorConditionAnalysis, type NormalizedCondition } from "./author-conditions.js";

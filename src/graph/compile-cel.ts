@@ -6,8 +6,10 @@ import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
 import { findExpressions, referencedIdentifiers, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
 import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schema/index.js";
 import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
+import { checkAuthorConditions } from "./compile-conditions.js";
+import { checkForEach } from "./compile-foreach.js";
 import { draftNode, type DraftNode } from "./compile-resource.js";
-import { instanceVariable, typeCheckNodes, typeCheckStatus } from "./compile-types.js";
+import { typeCheckNodes, typeCheckStatus } from "./compile-types.js";
 import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
 import { checkKind, checkUniqueIds } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
@@ -24,9 +26,11 @@ export interface CompileResult {
 }
 
 
+/** Every expression of a node with its absolute path (fields' paths are relative to the body). */
 function expressionsOf(node: DraftNode): { text: string; path: readonly (string | number)[] }[] {
+  const body = node.type === "external" || node.type === "externalCollection" ? "externalRef" : "template";
   return [
-    ...node.fields.flatMap((f) => f.segments.flatMap((s) => (s.kind === "expression" ? [{ text: s.source, path: f.path }] : []))),
+    ...node.fields.flatMap((f) => f.segments.flatMap((s) => (s.kind === "expression" ? [{ text: s.source, path: [...node.path, body, ...f.path] }] : []))),
     ...node.includeWhen,
     ...node.forEach.map((d) => ({ text: d.expression, path: d.path })),
   ];
@@ -43,7 +47,7 @@ function dependenciesOf(env: KroCelEnvironment, node: DraftNode, ids: ReadonlySe
       continue; // the type-check phase reports the parse error with its path
     }
     for (const name of names) {
-      if (name === node.id) issues.push(error("graph.self-reference", [...node.path, ...path], `resource "${node.id}" references itself: self references are not allowed`));
+      if (name === node.id) issues.push(error("graph.self-reference", path, `resource "${node.id}" references itself: self references are not allowed`));
       else if (ids.has(name)) deps.add(name);
     }
   }
@@ -60,11 +64,11 @@ function dependenciesOf(env: KroCelEnvironment, node: DraftNode, ids: ReadonlySe
 }
 
 /** Status leaves must all be expressions (kro: "status fields without expressions are not supported"). */
-function statusFields(status: unknown, issues: Issue[]): { fields: FoundField[]; conditions: string[] } {
-  if (status === undefined) return { fields: [], conditions: [] };
+function statusFields(status: unknown, issues: Issue[]): { fields: FoundField[]; conditions: unknown } {
+  if (status === undefined) return { fields: [], conditions: undefined };
   if (!isRecord(status)) {
     issues.push(error("rgd.invalid-status", ["spec", "schema", "status"], "status must be a map of ${...} expressions"));
-    return { fields: [], conditions: [] };
+    return { fields: [], conditions: undefined };
   }
   const { conditions, ...rest } = status;
   const found = findExpressions(rest, {}, []);
@@ -76,8 +80,7 @@ function statusFields(status: unknown, issues: Issue[]): { fields: FoundField[];
     else if (!covered.has(path.join("\u0000"))) issues.push(error("rgd.status-literal", ["spec", "schema", "status", ...path], "status fields without expressions are not supported"));
   };
   visit(rest, []);
-  const conditionTexts = Array.isArray(conditions) ? conditions.filter((c): c is string => typeof c === "string") : [];
-  return { fields: [...found.fields], conditions: conditionTexts };
+  return { fields: [...found.fields], conditions };
 }
 
 export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string, unknown>, options: CompileOptions): CompileResult {
@@ -105,16 +108,18 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   for (const d of drafts) for (const dim of d.forEach) if (ids.has(dim.name)) issues.push(error("rgd.iterator-shadows-id", dim.path, `forEach iterator "${dim.name}" has the same name as a resource id`));
 
   const dependencies = new Map(drafts.map((d) => [d.id, dependenciesOf(options.env, d, ids, issues)]));
+  for (const d of drafts) issues.push(...checkForEach(options.env, d));
   const ordered = topologicalOrder({ ids: drafts.map((d) => d.id), dependencies });
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "resources"], `graph contains a cycle: ${formatCycle(ordered.cycle)}`));
   const specSchema = (parsed.schema ?? { type: "object" }) as OpenApiSchema;
-  issues.push(...typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver }));
+  const typed = typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver });
+  issues.push(...typed.issues);
 
   const status = statusFields(schema.status, issues);
-  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(specSchema) };
-  for (const d of drafts) declared[d.id] = options.resolver?.resolve(d.apiVersion, d.kind)?.schema ?? { "x-kubernetes-preserve-unknown-fields": true };
-  const statusTypes = typeCheckStatus(options.env, declared, status.fields, ["spec", "schema", "status"]);
+  const statusTypes = typeCheckStatus(options.env, typed.scope, status.fields, ["spec", "schema", "status"]);
   issues.push(...statusTypes.issues);
+  const conditions = checkAuthorConditions(options.env, typed.scope, status.conditions, ["spec", "schema", "status", "conditions"]);
+  issues.push(...conditions.issues);
 
   if (hasErrors(issues) || !ordered.ok || parsed.schema === undefined || typeof schema.kind !== "string" || typeof schema.apiVersion !== "string") return { issues };
   const synthesized = synthesizeCrd({
@@ -149,7 +154,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
     nodes,
     topologicalOrder: ordered.order,
     status: status.fields.map((f) => ({ path: f.path.map(String), text: f.text })),
-    conditions: status.conditions,
+    conditions: conditions.conditions,
   };
   return { graph: deepFreeze(graph), issues };
 }

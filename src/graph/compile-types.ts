@@ -5,6 +5,7 @@
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { compileField, TypedScope, type DeclaredVariables, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
 import type { DraftNode } from "./compile-resource.js";
+import { MAX_COLLECTION_SIZE } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 
 const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
@@ -21,9 +22,13 @@ export function schemaAt(root: OpenApiSchema | undefined, path: IssuePath): Open
   return node;
 }
 
-function nodeVariableSchema(node: DraftNode, resolver: SchemaResolver | undefined): OpenApiSchema {
+/** The type a node's id has in expressions: its kind's schema, or a list of it for collections. */
+export function nodeVariableSchema(node: DraftNode, resolver: SchemaResolver | undefined): OpenApiSchema {
   const schema = resolver?.resolve(node.apiVersion, node.kind)?.schema ?? UNTYPED;
-  return node.type === "collection" || node.type === "externalCollection" ? { type: "array", items: schema } : schema;
+  // A forEach collection never exceeds MAX_COLLECTION_SIZE items at runtime, which bounds the
+  // cost of comprehensions over it; a selector's matches have no such limit.
+  if (node.type === "collection") return { type: "array", items: schema, maxItems: MAX_COLLECTION_SIZE };
+  return node.type === "externalCollection" ? { type: "array", items: schema } : schema;
 }
 
 export interface TypeCheckInput {
@@ -48,16 +53,25 @@ function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField
   }
 }
 
-export function typeCheckNodes(input: TypeCheckInput): Issue[] {
+export interface TypeCheckedNodes {
+  readonly issues: Issue[];
+  /** `schema` and every resource id declared: the scope status fields and conditions are checked in. */
+  readonly scope: TypedScope;
+}
+
+export function typeCheckNodes(input: TypeCheckInput): TypeCheckedNodes {
   const { env, nodes, resolver } = input;
   const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema) };
   for (const node of nodes) declared[node.id] = nodeVariableSchema(node, resolver);
-  const base = new TypedScope(env, declared);
+  // Registering a kind's struct types is the expensive part: do it once in a root scope that all
+  // other scopes derive from (readyWhen scopes must not see the other variables, so not from base).
+  const kinds = new TypedScope(env, {}).preregister(nodes.flatMap((n) => resolver?.resolve(n.apiVersion, n.kind)?.schema ?? []));
+  const base = kinds.with(declared);
   const issues: Issue[] = [];
   for (const node of nodes) {
     const childSchema = resolver?.resolve(node.apiVersion, node.kind)?.schema;
     const iterators: DeclaredVariables = Object.fromEntries(node.forEach.map((d) => [d.name, UNTYPED]));
-    const scope = node.forEach.length > 0 ? new TypedScope(env, { ...declared, ...iterators }) : base;
+    const scope = node.forEach.length > 0 ? base.with(iterators) : base;
     const bodyPath = [...node.path, node.type === "external" || node.type === "externalCollection" ? "externalRef" : "template"];
     for (const field of node.fields) {
       const expected = field.standalone ? schemaAt(childSchema, field.path) : undefined;
@@ -69,16 +83,15 @@ export function typeCheckNodes(input: TypeCheckInput): Issue[] {
     for (const cond of node.includeWhen) issues.push(...base.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
     if (node.readyWhen.length > 0) {
       const self = node.type === "collection" ? { each: childSchema ?? UNTYPED } : { [node.id]: childSchema ?? UNTYPED };
-      const readyScope = new TypedScope(env, self);
+      const readyScope = kinds.with(self);
       for (const cond of node.readyWhen) issues.push(...readyScope.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
     }
   }
-  return issues;
+  return { issues, scope: base };
 }
 
 /** Status fields: each leaf's inferred type becomes the CRD's status schema. */
-export function typeCheckStatus(env: KroCelEnvironment, declared: DeclaredVariables, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: string[]; schema: OpenApiSchema }[] } {
-  const scope = new TypedScope(env, declared);
+export function typeCheckStatus(env: KroCelEnvironment, scope: TypedScope, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: string[]; schema: OpenApiSchema }[] } {
   const issues: Issue[] = [];
   const types: { path: string[]; schema: OpenApiSchema }[] = [];
   for (const field of fields) {

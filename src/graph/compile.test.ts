@@ -73,7 +73,7 @@ describe("compileRgd: errors carry paths and all are reported", () => {
     ["a cycle", (r) => { (r.spec.resources[0] as { template: { metadata: Record<string, unknown> } }).template.metadata.name = "${svc.metadata.name}"; },
       "graph.cycle", ["spec", "resources"], /graph contains a cycle: deploy -> svc -> deploy/],
     ["a self reference", (r) => { (r.spec.resources[1] as { template: { metadata: Record<string, unknown> } }).template.metadata.name = "${svc.spec.clusterIP}"; },
-      "graph.self-reference", ["spec", "resources", 1, "metadata", "name"], /self references are not allowed/],
+      "graph.self-reference", ["spec", "resources", 1, "template", "metadata", "name"], /self references are not allowed/],
     ["an unknown identifier", (r) => { (r.spec.resources[1] as { template: { metadata: Record<string, unknown> } }).template.metadata.name = "${nothere.metadata.name}"; },
       "expr.type-error", ["spec", "resources", 1, "template", "metadata", "name"], /nothere/],
     ["a type mismatch", (r) => { (r.spec.resources[0] as { template: { spec: Record<string, unknown> } }).template.spec.replicas = "${schema.spec.name}"; },

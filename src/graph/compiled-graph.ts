@@ -59,7 +59,8 @@ export interface CompiledGraph {
   readonly nodes: readonly CompiledNode[];
   readonly topologicalOrder: readonly string[];
   readonly status: readonly StatusField[];
-  /** Raw `${…}` author-condition expressions from `spec.schema.status.conditions`. */
+  /** `${…}` author-condition expressions from `spec.schema.status.conditions`, with the bare keys of
+   * `runtime.newCondition({type: …})` quoted (kro's parse-time macro) so plain CEL evaluates them. */
   readonly conditions: readonly string[];
 }
 

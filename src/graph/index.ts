@@ -1,9 +1,11 @@
 // graph: the compile core — both dialects → one immutable CompiledGraph, CRD synthesis, pictures.
 // No I/O of any kind: schemas of child kinds arrive through resolver ports passed in.
 export { applyWaves, deletionWaves, findCycle, formatCycle, topologicalOrder, type DagInput, type TopologicalResult } from "./dag.js";
-export { MAX_COLLECTION_DIMENSIONS, RESERVED_IDS, checkIdentifier, checkKind, checkUniqueIds } from "./naming.js";
+export { MAX_COLLECTION_DIMENSIONS, MAX_COLLECTION_SIZE, RESERVED_IDS, checkIdentifier, checkKind, checkUniqueIds } from "./naming.js";
 export { compileRgd, type CompileRgdOptions } from "./compile.js";
 export type { CompileResult } from "./compile-cel.js";
 export { NODE_TYPES, deepFreeze, type CompiledGraph, type CompiledNode, type ForEachDimension, type InstanceApi, type NodeType, type StatusField } from "./compiled-graph.js";
 export { builtinSchemaResolver, chainResolvers, crdSchemaResolver, dereference, type BuiltinSchemaBundle, type ResolvedKind, type SchemaResolver } from "./schema-resolver.js";
 export { schemaAt } from "./compile-types.js";
+export { INSTANCE_NODE_ID, NODE_STATES, PICTURE_FORMATS, graphDot, graphMermaid, graphPicture, graphText, type NodeState, type PictureFormat, type PictureGraph, type PictureOptions } from "./graph-picture.js";
+export { schemaBundleFromOpenApi, type OpenApiGroupVersion } from "./openapi-bundle.js";

@@ -20,6 +20,8 @@ const UPPER_CAMEL = /^[A-Z][a-zA-Z0-9]{0,62}$/;
 
 /** Max forEach iterators per resource (kro's --rgd-max-collection-dimension-size default). */
 export const MAX_COLLECTION_DIMENSIONS = 10;
+/** kro's --rgd-max-collection-size: the runtime refuses a forEach expanding to more items. */
+export const MAX_COLLECTION_SIZE = 1000;
 
 export function checkKind(kind: unknown, path: IssuePath): Issue[] {
   if (typeof kind !== "string" || kind === "") return [error("rgd.kind-missing", path, "kind is required")];

@@ -77,6 +77,11 @@ export class KubeClient implements InformerSource {
     return this.json<T>({ method: "GET", path: resourcePath(info, ref.namespace, ref.name), ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}) });
   }
 
+  /** GET of a non-resource path (`/version`, `/openapi/v3/...`), parsed as JSON. */
+  getPath<T = unknown>(path: string): Promise<T> {
+    return this.json<T>({ method: "GET", path, accept: "application/json" });
+  }
+
   /** Lists every page; items get apiVersion and kind filled in (the server leaves them out). */
   async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, options: ListOptions = {}): Promise<KubeList<T>> {
     const info = await this.resourceFor(apiVersion, kind);

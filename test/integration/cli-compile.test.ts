@@ -80,3 +80,61 @@ describe("kro generate crd", () => {
     assert.match(result.stderr, /unknown output format "xml"/);
   });
 });
+
+describe("kro validate warnings", () => {
+  it("prints an unbounded-cost warning with its position and still exits 0", async () => {
+    await withBrokenCopy((t) => t.replace("      url: ", "      names: ${schema.spec.regions.map(r, r + '-web')}\n      url: "), async (file) => {
+      const result = await kro(["validate", "-f", file]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /broken\.yaml:18:7: warning: spec\.schema\.status\.names: expression "schema\.spec\.regions\.map\(r, r \+ '-web'\)": cost cannot be bounded/);
+      assert.match(result.stdout, /^webapp: valid /m);
+    });
+  });
+});
+
+describe("kro graph", () => {
+  it("prints the text picture by default", async () => {
+    const result = await kro(["graph", "-f", WEBAPP]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^graph webapp: instance WebApp \(kro\.run\/v1alpha1\)$/m);
+    assert.match(result.stdout, /^ {2}ing +Ingress networking\.k8s\.io\/v1 +wave 3 +<- svc \[conditional\]$/m);
+  });
+
+  it("prints mermaid and dot", async () => {
+    const mermaid = await kro(["graph", "-f", WEBAPP, "--format", "mermaid"]);
+    assert.equal(mermaid.code, 0, mermaid.stderr);
+    assert.match(mermaid.stdout, /^flowchart TD$/m);
+    const dot = await kro(["graph", "-f", WEBAPP, "--format", "dot"]);
+    assert.equal(dot.code, 0, dot.stderr);
+    assert.match(dot.stdout, /^ {2}"svc" -> "ing";$/m);
+  });
+
+  it("renders SVG in-process to a file with -o", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "kro-graph-"));
+    try {
+      const out = path.join(dir, "webapp.svg");
+      const result = await kro(["graph", "-f", WEBAPP, "--format", "svg", "-o", out]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, "");
+      const svg = await readFile(out, "utf8");
+      assert.match(svg, /^<\?xml /);
+      assert.match(svg, /<svg /);
+      // every node label is laid out as text
+      for (const label of ["WebApp", "deploy", "Deployment", "svc", "ing", "cms", "legend"]) assert.match(svg, new RegExp(`>${label}<`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("rejects an unknown format and reports compile errors with exit 1", async () => {
+    const unknown = await kro(["graph", "-f", WEBAPP, "--format", "png"]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /unknown format "png": use text, mermaid, dot, svg/);
+    await withBrokenCopy((t) => t.replace("name: ${deploy.metadata.name}", "name: ${svc.metadata.name}"), async (file) => {
+      const broken = await kro(["graph", "-f", file]);
+      assert.equal(broken.code, 1);
+      assert.match(broken.stderr, /error: spec\.resources\[1\]\.template\.metadata\.name: resource "svc" references itself/);
+      assert.equal(broken.stdout, "");
+    });
+  });
+});
