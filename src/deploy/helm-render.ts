@@ -53,14 +53,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** Helm's coalescing of user values over the chart's: maps merge, anything else replaces, null deletes. */
 export function mergeValues(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
+  const out = new Map(Object.entries(base));
   for (const [key, value] of Object.entries(override)) {
-    const current = out[key];
-    if (value === null) delete out[key];
-    else if (isRecord(value) && isRecord(current)) out[key] = mergeValues(current, value);
-    else out[key] = value;
+    const current = out.get(key);
+    if (value === null) out.delete(key);
+    else if (isRecord(value) && isRecord(current)) out.set(key, mergeValues(current, value));
+    else out.set(key, value);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function parseYamlMap(file: string, text: string): Record<string, unknown> {
@@ -91,6 +91,15 @@ function parseChartTemplate(file: ChartFile, partials: readonly ChartFile[]): Te
       return renderTemplate(self, plain, { templateName: name, integers: "float64", missingKey: "zero" });
     }),
   };
+  // Each file must parse on its own first, so a syntax error (an unclosed action, a stray end)
+  // is reported in the file that has it rather than where the joined text ran out.
+  for (const part of [file, ...partials]) {
+    try {
+      parseTemplate(part.path, part.text, { funcs });
+    } catch (e) {
+      throw locate(part, [], e);
+    }
+  }
   const text = [file.text, ...partials.map((p) => p.text)].join("\n");
   try {
     self = parseTemplate(file.path, text, { funcs });
