@@ -136,4 +136,26 @@ describe("deploy/kro-controller.yaml", () => {
     await kubectl(["delete", "clusterrole", grant]);
     await eventually(async () => { assert.equal(await canI(kubeconfig, ["create", "configmaps", "-n", ns]), false); }, { timeout: 30_000, interval: 500 });
   });
+  it("examples/nginx/kro-rbac.yaml grants the NginxApp example's instance and child kinds", async (t) => {
+    const manifest = await readFile(path.join(REPO_ROOT, MANIFEST_PATH), "utf8");
+    await kubectl(["apply", "--server-side", "-f", "-"], manifest);
+    const ns = await testNamespace(t, "deploy-example");
+    const { kubeconfig } = await serviceAccountKubeconfig(t, NS, SA);
+    // `auth can-i` needs the kind in discovery (it answers "no" for an unknown resource type).
+    // The CRD is the example's own, shared and left in place like the RGD CRD.
+    await kubectl(["apply", "--server-side", "-f", path.join(REPO_ROOT, "examples/nginx/nginxapp-crd.yaml")]);
+    await kubectl(["wait", "--for=condition=Established", "--timeout=30s", "crd/nginxapps.kro.example.com"]);
+    const checks: string[][] = [
+      ["watch", "nginxapps.kro.example.com", "-n", ns], ["update", "nginxapps.kro.example.com", "--subresource=status", "-n", ns],
+      ["create", "deployments.apps", "-n", ns], ["delete", "services", "-n", ns], ["patch", "ingresses.networking.k8s.io", "-n", ns],
+    ];
+    for (const args of checks) assert.equal(await canI(kubeconfig, args), false, `not yet: ${args.join(" ")}`);
+    const grant = await readFile(path.join(REPO_ROOT, "examples/nginx/kro-rbac.yaml"), "utf8");
+    await kubectl(["apply", "--server-side", "-f", "-"], grant);
+    t.after(() => kubectl(["delete", "-f", "-", "--ignore-not-found"], grant));
+    await eventually(async () => {
+      for (const args of checks) assert.equal(await canI(kubeconfig, args), true, `granted: ${args.join(" ")}`);
+    }, { timeout: 30_000, interval: 500 });
+    assert.equal(await canI(kubeconfig, ["delete", "nginxapps.kro.example.com", "-n", ns]), false, "instances are never deleted by the controller");
+  });
 });
