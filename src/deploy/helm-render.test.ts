@@ -158,7 +158,7 @@ describe("renderChart on small charts", () => {
   });
 
   it("reports rendered output that is not YAML or not an object", () => {
-    assert.throws(() => renderChart(tiny({ "templates/b.yaml": "a: [1\n" }), opts), /templates\/b\.yaml:\d+:\d+: rendered output is not valid YAML/);
+    assert.throws(() => renderChart(tiny({ "templates/b.yaml": "a: [1\n" }), opts), /templates\/b\.yaml:1:1: rendered output is not valid YAML \(at its line 2, column \d+\)/);
     assert.throws(() => renderChart(tiny({ "templates/b.yaml": "- 1\n" }), opts), /templates\/b\.yaml:1:1: rendered document is not a Kubernetes object/);
     assert.throws(() => renderChart({ ...tiny({}), valuesYaml: "- 1\n" }, opts), /values\.yaml:1:1: must be a YAML mapping/);
   });

@@ -129,8 +129,9 @@ function documents(file: ChartFile, text: string): Record<string, unknown>[] {
   for (const doc of parseAllDocuments(text)) {
     const [error] = doc.errors;
     if (error !== undefined) {
+      // The YAML position is in the rendered output, not the template: say so instead of pointing into the template.
       const [line = 1, column = 1] = [error.linePos?.[0].line, error.linePos?.[0].col];
-      throw new ChartRenderError(file.path, line, column, `rendered output is not valid YAML: ${error.message}`);
+      throw new ChartRenderError(file.path, 1, 1, `rendered output is not valid YAML (at its line ${line}, column ${column}): ${error.message}`);
     }
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
