@@ -7,7 +7,7 @@ const layers = [
   ["graph"],
   ["runtime"],
   ["controller", "observability", "localcluster"],
-  ["cli"],
+  ["cli", "deploy"],
 ];
 
 const modulePath = (names) => `^src/(${names.join("|")})/`;

@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { REPO_ROOT, loadChart } from "./chart-files.js";
+import { ChartRenderError, mergeValues, renderChart, type ChartSource, type RenderChartOptions } from "./helm-render.js";
+import { CHART_DIR } from "./manifest.js";
+
+type Obj = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } };
+
+const release: RenderChartOptions = { releaseName: "kro-ts", namespace: "kro-system", service: "Helm" };
+const chart = await loadChart(path.join(REPO_ROOT, CHART_DIR));
+const render = (values: Record<string, unknown> = {}, options: Partial<RenderChartOptions> = {}) =>
+  renderChart(chart, { ...release, ...options, values }).objects as Obj[];
+const names = (objects: readonly Obj[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+
+function find(objects: readonly Obj[], kind: string, name?: string): Obj {
+  const found = objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+  assert.ok(found, `${kind}/${name ?? "*"} rendered`);
+  return found;
+}
+
+function container(objects: readonly Obj[]): { args: string[]; image: string; resources: unknown } {
+  const deployment = find(objects, "Deployment") as { spec?: { template?: { spec?: { containers?: unknown[] } } } };
+  const [first] = deployment.spec?.template?.spec?.containers ?? [];
+  assert.ok(first !== undefined);
+  return first as { args: string[]; image: string; resources: unknown };
+}
+
+function renderError(values: Record<string, unknown>): ChartRenderError {
+  try {
+    render(values);
+  } catch (e) {
+    assert.ok(e instanceof ChartRenderError, String(e));
+    return e;
+  }
+  assert.fail("expected the render to fail");
+}
+
+describe("renderChart on charts/kro-ts", () => {
+  it("labels objects for Helm only when Helm renders", () => {
+    const sa = find(render(), "ServiceAccount");
+    assert.equal(sa.metadata.labels?.["app.kubernetes.io/managed-by"], "Helm");
+    assert.equal(sa.metadata.labels["helm.sh/chart"], "kro-ts-0.1.0");
+    const plain = find(render({}, { service: "kubectl" }), "ServiceAccount");
+    assert.equal(plain.metadata.labels?.["helm.sh/chart"], undefined);
+  });
+
+  it("names objects after the release, as Helm's fullname convention does", () => {
+    assert.deepEqual(names(render({}, { releaseName: "prod" })), [
+      "ClusterRole/prod-kro-ts", "ClusterRole/prod-kro-ts:base", "ClusterRoleBinding/prod-kro-ts", "Deployment/prod-kro-ts",
+      "Role/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:leader-election", "Service/prod-kro-ts-metrics", "ServiceAccount/prod-kro-ts",
+    ]);
+    assert.equal(find(render({ fullnameOverride: "orchestrator" }), "Deployment").metadata.name, "orchestrator");
+    assert.equal(find(render({ serviceAccount: { name: "robot" } }), "ServiceAccount").metadata.name, "robot");
+    // Sprig's trunc keeps names within 63 characters.
+    assert.equal(find(render({ fullnameOverride: "x".repeat(80) }), "Deployment").metadata.name, "x".repeat(63));
+  });
+
+  it("passes image, replicas, resources, log level, workers and client limits to the Deployment", () => {
+    const objects = render({
+      image: { repository: "registry.example/kro-ts", tag: "1.2.3" }, replicaCount: 3, workers: 8,
+      client: { qps: 50, burst: 75 }, log: { level: "debug", format: "text" },
+      resources: { requests: { cpu: "250m" }, limits: null }, extraArgs: ["--graceful-shutdown-timeout=30s"],
+    });
+    assert.equal((find(objects, "Deployment").spec as { replicas: number }).replicas, 3);
+    const c = container(objects);
+    assert.equal(c.image, "registry.example/kro-ts:1.2.3");
+    for (const flag of ["--workers=8", "--client-qps=50", "--client-burst=75", "--log-level=debug", "--log-format=text", "--graceful-shutdown-timeout=30s"]) {
+      assert.ok(c.args.includes(flag), `${flag} in ${c.args.join(" ")}`);
+    }
+    // null removes a default (Helm's coalescing): the limits are gone, the requests merged.
+    assert.deepEqual(c.resources, { requests: { cpu: "250m", memory: "128Mi" } });
+  });
+
+  it("drops leader election's flag and Role for a single replica without it", () => {
+    const objects = render({ replicaCount: 1, leaderElection: { enabled: false } });
+    assert.ok(!container(objects).args.some((a) => a.startsWith("--leader-elect")));
+    assert.ok(!objects.some((o) => o.kind === "Role" || o.kind === "RoleBinding"));
+    const elsewhere = render({ leaderElection: { namespace: "kro-leases" } });
+    assert.equal(find(elsewhere, "Role").metadata.namespace, "kro-leases");
+    assert.ok(container(elsewhere).args.includes("--leader-election-namespace=kro-leases"));
+  });
+
+  it("rbac.mode=unrestricted grants everything with one ClusterRole and no aggregation", () => {
+    const objects = render({ rbac: { mode: "unrestricted" } });
+    const roles = objects.filter((o) => o.kind === "ClusterRole");
+    assert.equal(roles.length, 1);
+    assert.deepEqual(find(objects, "ClusterRole").rules, [{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }]);
+    assert.equal(find(objects, "ClusterRole").aggregationRule, undefined);
+  });
+
+  it("allowCRDDeletion adds the flag and the delete verb on CRDs", () => {
+    const objects = render({ allowCRDDeletion: true });
+    assert.ok(container(objects).args.includes("--allow-crd-deletion"));
+    const rules = find(objects, "ClusterRole", "kro-ts:base").rules as { resources: string[]; verbs: string[] }[];
+    const crd = rules.find((r) => r.resources.includes("customresourcedefinitions"));
+    assert.ok(crd?.verbs.includes("delete"));
+  });
+
+  it("renders the metrics Service and an optional ServiceMonitor", () => {
+    assert.ok(!render().some((o) => o.kind === "ServiceMonitor"));
+    const objects = render({ metrics: { serviceMonitor: { enabled: true, labels: { release: "prometheus" } } } });
+    const monitor = find(objects, "ServiceMonitor");
+    assert.equal(monitor.apiVersion, "monitoring.coreos.com/v1");
+    assert.equal(monitor.metadata.labels?.release, "prometheus");
+    assert.deepEqual((monitor.spec as { endpoints: unknown[] }).endpoints, [{ port: "http-metrics", path: "/metrics", interval: "30s", scrapeTimeout: "10s" }]);
+    assert.ok(!render({ metrics: { service: { enabled: false } } }).some((o) => o.kind === "Service"));
+  });
+
+  it("refuses values that would install a broken controller, pointing at the check", () => {
+    const mode = renderError({ rbac: { mode: "admin" } });
+    assert.equal(mode.file, "templates/_helpers.tpl");
+    assert.equal(mode.reason, 'rbac.mode: must be "aggregation" or "unrestricted", got "admin"');
+    assert.match(mode.message, /^templates\/_helpers\.tpl:\d+:\d+: rbac\.mode: /);
+    assert.match(renderError({ leaderElection: { enabled: false } }).reason, /^replicaCount: 2 replicas need leaderElection\.enabled=true/);
+    assert.match(renderError({ log: { level: "trace" } }).reason, /^log\.level: must be one of debug, info, warn, error, got "trace"/);
+    assert.match(renderError({ workers: 0 }).reason, /^workers: must be at least 1, got 0/);
+    const monitor = renderError({ metrics: { service: { enabled: false }, serviceMonitor: { enabled: true } } });
+    assert.equal(monitor.file, "templates/servicemonitor.yaml");
+    assert.match(monitor.reason, /^metrics\.serviceMonitor\.enabled: needs metrics\.service\.enabled=true/);
+  });
+});
+
+describe("renderChart on small charts", () => {
+  const tiny = (templates: Record<string, string>, valuesYaml = ""): ChartSource => ({
+    chartYaml: "apiVersion: v2\nname: tiny\nversion: 1.0.0\nappVersion: \"2\"\n",
+    valuesYaml,
+    templates: Object.entries(templates).map(([p, text]) => ({ path: p, text })),
+    crds: [{ path: "crds/c.yaml", text: "---\n# only a comment\n---\napiVersion: v1\nkind: Thing\nmetadata: {name: c}\n" }],
+  });
+  const opts: RenderChartOptions = { releaseName: "r", namespace: "ns", service: "Helm" };
+
+  it("shares partials, renders include with its argument, skips NOTES.txt and empty documents, keeps CRDs apart", () => {
+    const out = renderChart(tiny({
+      "templates/_h.tpl": '{{ define "n" }}{{ .Chart.Name }}-{{ .Release.Name }}{{ end }}{{ define "x" }}v={{ .v }}{{ end }}',
+      "templates/a.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include "n" . }}\n  namespace: {{ .Release.Namespace }}\ndata:\n  x: {{ include "x" (dict "v" .Values.n) | quote }}\n  big: {{ .Values.big | quote }}\n  missing: "{{ .Values.nope }}"\n---\n',
+      "templates/NOTES.txt": "{{ fail \"never rendered\" }}",
+    }, "n: 3\nbig: 1000000\n"), opts);
+    assert.deepEqual(out.objects, [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "tiny-r", namespace: "ns" }, data: { x: "v=3", big: "1e+06", missing: "" } }]);
+    assert.deepEqual(out.crdObjects, [{ apiVersion: "v1", kind: "Thing", metadata: { name: "c" } }]);
+    assert.deepEqual(out.files.map((f) => f.path), ["templates/a.yaml"]);
+  });
+
+  it("locates template syntax errors in the file that has them", () => {
+    assert.throws(() => renderChart(tiny({ "templates/_h.tpl": "{{ define \"n\" }}x{{ end }}", "templates/b.yaml": "a: 1\nb: {{ end }}\nc: 3\n" }), opts), (e: unknown) => {
+      assert.ok(e instanceof ChartRenderError);
+      assert.equal(e.file, "templates/b.yaml");
+      assert.equal(e.line, 2);
+      return true;
+    });
+    assert.throws(() => renderChart(tiny({ "templates/_h.tpl": "ok\n{{ define \"n\" }}{{ .Values.x.y.z }}{{ end }}", "templates/b.yaml": "a: {{ include \"n\" . }}\n" }), opts), (e: unknown) => {
+      assert.ok(e instanceof ChartRenderError);
+      assert.equal(e.file, "templates/_h.tpl");
+      assert.equal(e.line, 2);
+      assert.match(e.reason, /nil pointer evaluating interface \{\}\.y/);
+      return true;
+    });
+  });
+
+  it("reports rendered output that is not YAML or not an object", () => {
+    assert.throws(() => renderChart(tiny({ "templates/b.yaml": "a: [1\n" }), opts), /templates\/b\.yaml:1:1: rendered output is not valid YAML \(at its line 2, column \d+\)/);
+    assert.throws(() => renderChart(tiny({ "templates/b.yaml": "- 1\n" }), opts), /templates\/b\.yaml:1:1: rendered document is not a Kubernetes object/);
+    assert.throws(() => renderChart({ ...tiny({}), valuesYaml: "- 1\n" }, opts), /values\.yaml:1:1: must be a YAML mapping/);
+  });
+});
+
+describe("mergeValues", () => {
+  it("merges maps, replaces scalars and lists, and deletes keys set to null", () => {
+    assert.deepEqual(
+      mergeValues({ a: { b: 1, c: 2 }, l: [1, 2], s: "x", gone: { x: 1 } }, { a: { c: 3, d: 4 }, l: [3], s: { now: "map" }, gone: null }),
+      { a: { b: 1, c: 3, d: 4 }, l: [3], s: { now: "map" } },
+    );
+  });
+});
