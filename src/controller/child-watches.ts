@@ -7,7 +7,7 @@
  */
 import { LABELS, MANAGED_BY_VALUE } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
-import type { Informer, InformerLease, InformerManager, KubeObject } from "../kube/index.js";
+import { isForbidden, type Informer, type InformerLease, type InformerManager, type KubeClient, type KubeObject } from "../kube/index.js";
 import { identityKey, identityOf, matchesQuery, type CollectionQuery, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
 
 const SYNC_TIMEOUT_MS = 30_000;
@@ -21,6 +21,11 @@ export function identityFor(object: KubeJson): ObjectIdentity {
 
 type WatchRequest = ObjectIdentity | CollectionQuery;
 
+/** A child kind cannot be watched: not served, or not permitted. Shown on the instance. */
+export class WatchError extends Error {
+  override readonly name = "WatchError";
+}
+
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
@@ -31,13 +36,18 @@ export class ChildWatches {
   private readonly requests = new Map<string, readonly WatchRequest[]>();
 
   constructor(
+    private readonly client: KubeClient,
     private readonly informers: InformerManager,
     /** The instance key a managed child belongs to, from its labels (undefined: not ours to route). */
     private readonly ownerOf: (labels: Readonly<Record<string, string>>) => string | undefined,
     private readonly enqueue: (instanceKey: string) => void,
   ) {}
 
-  /** Starts (once) and waits for the informers every node of the graph needs. */
+  /**
+   * Starts (once) and waits for the informers every node of the graph needs. A kind this
+   * controller may not list (RBAC) or that the server does not serve fails fast with a
+   * WatchError naming it, instead of an informer retrying in silence.
+   */
   async ensure(graph: CompiledGraph): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const node of graph.nodes) {
@@ -46,6 +56,7 @@ export class ChildWatches {
       const map = isExternal ? this.external : this.managed;
       let lease = map.get(gvk);
       if (lease === undefined) {
+        await this.probe(node.apiVersion, node.kind, node.id);
         lease = this.informers.acquire({
           apiVersion: node.apiVersion,
           kind: node.kind,
@@ -57,6 +68,15 @@ export class ChildWatches {
       if (!lease.informer.hasSynced) waits.push(lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
     }
     await Promise.all(waits);
+  }
+
+  private async probe(apiVersion: string, kind: string, nodeId: string): Promise<void> {
+    try {
+      await this.client.list(apiVersion, kind, { limit: 1, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}` });
+    } catch (error) {
+      const reason = isForbidden(error) ? "the controller is not allowed to list it (grant it through an aggregated ClusterRole)" : error instanceof Error ? error.message : String(error);
+      throw new WatchError(`cannot watch ${kind} (${apiVersion}) for resource "${nodeId}": ${reason}`, { cause: error });
+    }
   }
 
   /** Records what an instance read this pass, so changes to those objects wake it. */

@@ -63,7 +63,7 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(informers, ownerOf, (key) => { instanceQueue.add(key); }),
+    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }),
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),

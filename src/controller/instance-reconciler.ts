@@ -10,7 +10,8 @@ import { isNotFound, type KubeObject } from "../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
-import { identityFor, type Overlay } from "./child-watches.js";
+import { identityFor, WatchError, type Overlay } from "./child-watches.js";
+import { failedStatus } from "./failed-status.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
 import { jsonEqual } from "./json-equal.js";
@@ -30,7 +31,12 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     ctx.watches.forget(key);
     return {};
   }
-  await ctx.watches.ensure(served.graph);
+  try {
+    await ctx.watches.ensure(served.graph);
+  } catch (error) {
+    if (error instanceof WatchError) await writeStatus(ctx, instance, failedStatus(instance, error.message, ctx.now()));
+    throw error;
+  }
   if (instance.metadata?.deletionTimestamp !== undefined) return deleteInstance(ctx, served, instance);
   instance = await ensureManaged(ctx, served, instance);
   const graph = served.graph;
