@@ -1,0 +1,52 @@
+// Command-line options of `npm run bench`: parsed once, validated with a precise message, frozen.
+export const SCENARIOS = ["fanout", "depth", "steady", "micro"];
+
+const DEFAULTS = {
+  scenario: "all",
+  instances: undefined, // per scenario: fanout 1000, depth 100, steady 1000
+  repeat: 3,
+  warmup: 1,
+  workers: 4,
+  qps: 100,
+  burst: 150,
+  cluster: "minimal",
+  out: "bench-results",
+  drifts: 20,
+  deletions: 20,
+  timeout: 1800,
+};
+
+export class BenchArgsError extends Error {
+  name = "BenchArgsError";
+}
+
+const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|all] [--instances N] [--repeat N]
+  [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
+  [--drifts N] [--deletions N] [--timeout SECONDS] [--cpu-prof DIR]`;
+
+/** @param {string[]} argv */
+export function parseArgs(argv) {
+  const options = { ...DEFAULTS, cpuProf: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--help" || arg === "-h") throw new BenchArgsError(USAGE);
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg ?? "");
+    if (match === null) throw new BenchArgsError(`unexpected argument "${arg}"\n${USAGE}`);
+    const name = match[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    const value = match[2] ?? argv[++i];
+    if (value === undefined) throw new BenchArgsError(`--${match[1]} needs a value`);
+    if (!(name in options)) throw new BenchArgsError(`unknown option --${match[1]}\n${USAGE}`);
+    options[name] = value;
+  }
+  if (options.scenario !== "all" && !SCENARIOS.includes(options.scenario)) {
+    throw new BenchArgsError(`--scenario must be one of ${[...SCENARIOS, "all"].join("|")}, got "${options.scenario}"`);
+  }
+  if (options.cluster !== "minimal" && options.cluster !== "full") throw new BenchArgsError(`--cluster must be minimal or full, got "${options.cluster}"`);
+  for (const [name, min] of [["instances", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["timeout", 1]]) {
+    if (options[name] === undefined) continue;
+    const n = Number(options[name]);
+    if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name} must be an integer >= ${min}, got "${options[name]}"`);
+    options[name] = n;
+  }
+  return Object.freeze({ ...options, scenarios: options.scenario === "all" ? SCENARIOS : [options.scenario] });
+}

@@ -1,0 +1,83 @@
+// The controller under test, run as a subprocess of `node dist/src/cli/main.js controller` so
+// /proc/<pid> measures only it. Its own /metrics gives reconcile counts (how far a resync got).
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { get } from "node:http";
+import { createServer } from "node:net";
+import path from "node:path";
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function httpText(url) {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { timeout: 2000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode, body }));
+    });
+    req.on("error", reject);
+    req.on("timeout", () => req.destroy(new Error(`timeout: ${url}`)));
+  });
+}
+
+/**
+ * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string }} o
+ */
+export async function startControllerProcess(o) {
+  const [metricsPort, healthPort] = [await freePort(), await freePort()];
+  const nodeArgs = o.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`];
+  const log = createWriteStream(o.logFile, { flags: "a" });
+  const child = spawn(process.execPath, [
+    ...nodeArgs, path.join(o.root, "dist/src/cli/main.js"), "controller",
+    "--kubeconfig", o.kubeconfig,
+    "--workers", String(o.workers), "--client-qps", String(o.qps), "--client-burst", String(o.burst),
+    "--metrics-bind-address", `127.0.0.1:${metricsPort}`, "--health-probe-bind-address", `127.0.0.1:${healthPort}`,
+    "--log-level", "warn",
+  ], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  const spawnedAt = Date.now();
+  const deadline = spawnedAt + 60_000;
+  for (;;) {
+    const ready = await httpText(`http://127.0.0.1:${healthPort}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) break;
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(undefined), 100))]);
+    if (code !== undefined) throw new Error(`the controller exited (${code}) before it was ready; see ${o.logFile}`);
+    if (Date.now() > deadline) throw new Error(`the controller was not ready within 60 s; see ${o.logFile}`);
+  }
+  return {
+    pid: child.pid,
+    spawnedAt,
+    readyAfterMs: Date.now() - spawnedAt,
+    /** kro_reconcile_total summed over results, by kind label ("instance", "ResourceGraphDefinition"). */
+    async reconciles() {
+      const { body } = await httpText(`http://127.0.0.1:${metricsPort}/metrics`);
+      const counts = {};
+      for (const m of body.matchAll(/^kro_reconcile_total\{([^}]*)\} (\S+)$/gm)) {
+        const kind = /kind="([^"]*)"/.exec(m[1])?.[1] ?? "";
+        counts[kind] = (counts[kind] ?? 0) + Number(m[2]);
+      }
+      return counts;
+    },
+    /** SIGTERM, then SIGKILL after 10 s. Resolves when the process is gone. */
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+      log.end();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// The closing table (one row per figure, with its target and whether it is met) and the raw JSON
+// files `bench-results/<scenario>-<timestamp>.json`.
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+export function environment(bench, versions) {
+  return {
+    cores: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
+    node: process.version,
+    ...versions,
+    clusterMode: bench.args.cluster,
+    controller: { workers: bench.args.workers, clientQps: bench.args.qps, clientBurst: bench.args.burst },
+    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+  };
+}
+
+export async function writeResult(dir, result, env, startedAt) {
+  await mkdir(dir, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, "-");
+  const file = path.join(dir, `${result.scenario}-${stamp}.json`);
+  await writeFile(file, `${JSON.stringify({ ...result, environment: env, startedAt: startedAt.toISOString() }, null, 2)}\n`);
+  return file;
+}
+
+const fmt = (v) => (v === null || v === undefined ? "—" : typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v));
+const stat = (s, unit) => (s === null || s === undefined ? "—" : typeof s === "number" ? `${fmt(s)}${unit}` : `${fmt(s.median)}${unit} (${fmt(s.min)}–${fmt(s.max)})`);
+
+/** Rows: [scenario, figure, value, target, met]. */
+export function rows(result) {
+  const s = result.summary;
+  switch (result.scenario) {
+    case "fanout": return [
+      ["fanout", `instances × children`, `${result.instances} × ${result.childrenPerInstance}`, "", ""],
+      ["fanout", "time until all Ready", stat(s.convergeMs, " ms"), "", ""],
+      ["fanout", "null baseline (same objects)", stat(s.baselineMs, " ms"), "", ""],
+      ["fanout", "throughput / null baseline", stat(s.ratioToBaseline, ""), ">= 0.6", met(s.ratioToBaseline?.median >= 0.6)],
+      ["fanout", "time-to-Ready p50 / p99", `${stat(s.timeToReadyP50Ms?.median, " ms")} / ${stat(s.timeToReadyP99Ms?.median, " ms")}`, "", ""],
+      ["fanout", "writes per instance (API server)", stat(s.writesPerInstance, ""), "", ""],
+      ["fanout", "requests per instance by verb", JSON.stringify(result.repetitions[0]?.requestsPerInstanceByVerb ?? {}), "", ""],
+      ["fanout", "controller CPU-seconds", stat(s.cpuSeconds, " s"), "", ""],
+      ["fanout", "controller RSS converged / peak", `${stat(s.convergedRssMb?.median, " MB")} / ${stat(s.peakRssMb?.median, " MB")}`, result.instances >= 1000 ? "< 200 MB" : "", result.instances >= 1000 ? met(s.convergedRssMb?.median < 200) : ""],
+      ["fanout", "delete all instances", stat(s.deleteAllMs, " ms"), "", ""],
+    ];
+    case "depth": return [
+      ["depth", "chain, one instance alone (total)", stat(s.singleChainMs, " ms"), "< 3000 ms", met(s.singleChainMs?.median < 3000)],
+      ["depth", "chain, per level (alone)", stat(s.singlePerLevelMs, " ms"), "", ""],
+      ["depth", `chain under load p50 / p99 (${result.instances} at once)`, `${stat(s.loadedChainP50Ms, " ms")} / ${stat(s.loadedChainP99Ms, " ms")}`, "< 3000 ms", met(s.loadedChainP99Ms?.median < 3000)],
+      ["depth", "all instances Ready", stat(s.convergeMs, " ms"), "", ""],
+      ["depth", "null baseline (same objects)", stat(s.baselineMs, " ms"), "", ""],
+      ["depth", "throughput / null baseline", stat(s.ratioToBaseline, ""), "", ""],
+      ["depth", "update storm propagation p50 / p99", `${stat(s.stormP50Ms, " ms")} / ${stat(s.stormP99Ms, " ms")}`, "", ""],
+      ["depth", "update storm, all propagated", stat(s.stormAllMs, " ms"), "", ""],
+      ["depth", "peak RSS during storm", stat(s.stormPeakRssMb, " MB"), "", ""],
+      ["depth", "CEL evaluations per reconcile", fmt(result.celEvaluationsPerReconcile), "", ""],
+      ["depth", "RGD compile time", stat(result.compileMs, " ms"), "", ""],
+    ];
+    case "steady": return [
+      ["steady", "converged instances", fmt(result.instances), "", ""],
+      ["steady", "writes per no-op reconcile (resync)", stat(s.writesPerNoopReconcile, ""), "0", met(s.writesPerNoopReconcile?.median === 0)],
+      ["steady", "writes while idle (per minute)", stat(s.idleWritesPerMinute, ""), "0", met(s.idleWritesPerMinute?.median === 0)],
+      ["steady", "cold-start resync of all instances", stat(s.coldStartMs, " ms"), "", ""],
+      ["steady", "drift restore (deleted child) median / p99", `${stat(result.drift.median, " ms")} / ${stat(result.drift.p99, " ms")}`, "< 1000 ms", met(result.drift.median < 1000)],
+      ["steady", "deletion latency median / p99", `${stat(result.deletion.median, " ms")} / ${stat(result.deletion.p99, " ms")}`, "", ""],
+      ["steady", "idle RSS / per 1,000 instances", `${stat(s.idleRssMb, " MB")} / ${stat(s.idleRssPer1000Mb, " MB")}`, result.instances >= 1000 ? "< 200 MB" : "", result.instances >= 1000 ? met(s.idleRssMb?.median < 200) : ""],
+    ];
+    case "micro": return [
+      ["micro", "CEL evaluations / s", fmt(s.celEvaluationsPerSecond), "", ""],
+      ["micro", "Go template renders / s", fmt(s.templateRendersPerSecond), "", ""],
+      ["micro", `compile ${result.compile.resources}-resource RGD`, `${fmt(result.compile.medianMs)} ms`, "", ""],
+    ];
+    default: return [];
+  }
+}
+
+const met = (ok) => (ok ? "met" : "NOT met");
+
+export function table(allRows) {
+  const header = ["scenario", "figure", "median (min–max)", "target", ""];
+  const widths = header.map((h, i) => Math.max(h.length, ...allRows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...allRows.map(line)].join("\n");
+}

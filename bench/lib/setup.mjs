@@ -1,0 +1,28 @@
+// The bench's own control plane and clients: a fresh local cluster (minimal by default: etcd +
+// kube-apiserver, so no built-in controller adds load), a harness client without a rate limit,
+// and a client with the controller's QPS/burst for the null baseline. stop() removes it all.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { log } from "./progress.mjs";
+
+export async function setupBench(root, args) {
+  const { startLocalCluster } = await import(path.join(root, "dist/src/localcluster/index.js"));
+  const { createKubeClient } = await import(path.join(root, "dist/src/kube/index.js"));
+  const workDir = await mkdtemp(path.join(tmpdir(), "kro-bench-"));
+  log(`starting a local control plane (${args.cluster} mode)`);
+  const cluster = await startLocalCluster({ mode: args.cluster, env: process.env, onProgress: (m) => log(`  ${m}`) });
+  log(`control plane ready at ${cluster.server} (Kubernetes ${cluster.kubernetesVersion})`);
+  const harnessRequests = [];
+  const harness = await createKubeClient({ kubeconfig: cluster.kubeconfigPath, qps: 0, metrics: { onRequest: (m) => { harnessRequests.push(m); } } });
+  // The null baseline uses exactly the controller's client settings.
+  const baselineClient = await createKubeClient({ kubeconfig: cluster.kubeconfigPath, qps: args.qps, burst: args.burst });
+  return {
+    root, args, cluster, harness, baselineClient, workDir,
+    async stop() {
+      harness.close();
+      baselineClient.close();
+      await cluster.stop();
+    },
+  };
+}

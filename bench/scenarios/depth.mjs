@@ -1,0 +1,2 @@
+// placeholder
+export async function runDepth() { throw new Error("depth: not yet"); }

@@ -1,0 +1,104 @@
+// Fan-out (benchmarks.md §1): N instances × 6 children created at once across 10 namespaces.
+// Per repetition: the null baseline applies the same 6N objects with the controller's client,
+// concurrency and QPS; then the controller converges N fresh instances; then they are deleted.
+import { attributable, byVerb, diffTotals, scrapeRequestTotals, writes } from "../lib/apiserver-metrics.mjs";
+import { readProc, ProcSampler } from "../lib/proc.mjs";
+import { log } from "../lib/progress.mjs";
+import { round, summarize } from "../lib/stats.mjs";
+import { InstanceTracker } from "../lib/tracker.mjs";
+import { createInstances, deleteInstances, ensureNamespaces, installRgd, runBaseline, spread, waitGone, waitReady } from "../lib/workload.mjs";
+import { FANOUT, FANOUT_CHILD_RESOURCES, fanoutBaselineWaves, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
+
+const NAMESPACES = 10;
+const CHILDREN = 6;
+
+export async function runFanout(bench, controller) {
+  const { args, harness, cluster } = bench;
+  const instances = args.instances ?? 1000;
+  const timeoutMs = args.timeout * 1000;
+  const namespaces = (prefix) => Array.from({ length: NAMESPACES }, (_, i) => `${prefix}-${i}`);
+  log(`fanout: ${instances} instances × ${CHILDREN} children, ${args.repeat} repetition(s) after ${args.warmup} warm-up`);
+  const installMs = await installRgd(harness, fanoutRgd());
+  const tracker = await new InstanceTracker(harness, `${FANOUT.group}/${FANOUT.version}`, FANOUT.kind).start();
+  const repetitions = [];
+  try {
+    for (let rep = -args.warmup; rep < args.repeat; rep++) {
+      const warm = rep < 0;
+      const size = warm ? Math.min(20, instances) : instances;
+      const tag = warm ? `w${-rep}` : `r${rep}`;
+      const nullNs = namespaces(`null-${tag}`);
+      const ns = namespaces(`fanout-${tag}`);
+      await ensureNamespaces(harness, [...nullNs, ...ns]);
+
+      log(`fanout ${tag}: null baseline, ${size * CHILDREN} objects`);
+      const baselineMs = await runBaseline(bench.baselineClient, spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)), args.workers);
+
+      log(`fanout ${tag}: creating ${size} instances`);
+      const objects = spread(size, "inst", ns, (name, n) => fanoutInstance(name, n));
+      const sampler = new ProcSampler(controller.pid).start();
+      const before = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
+      const started = Date.now();
+      await createInstances(harness, tracker, objects);
+      const createdMs = Date.now() - started;
+      const keys = await waitReady(tracker, objects, timeoutMs, "instances to be Ready");
+      const convergeMs = Math.max(...keys.map((k) => tracker.readyAt.get(k))) - started;
+      const after = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const convergedRssMb = readProc(controller.pid).rssMb;
+      const requests = attributable(diffTotals(before.totals, after.totals), {
+        resources: FANOUT_CHILD_RESOURCES, instanceResource: FANOUT.plural, harness: { [`POST ${FANOUT.plural}`]: size },
+      });
+      const ttr = summarize(tracker.timeToReady(keys));
+
+      log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); deleting`);
+      const deleteStarted = Date.now();
+      await deleteInstances(harness, objects);
+      await waitGone(tracker, objects, timeoutMs);
+      const deleteAllMs = Date.now() - deleteStarted;
+      const { peakRssMb, samples } = sampler.stop();
+      if (warm) continue;
+      repetitions.push({
+        instances: size,
+        children: size * CHILDREN,
+        baselineMs,
+        convergeMs,
+        createInstancesMs: createdMs,
+        ratioToBaseline: round(baselineMs / convergeMs),
+        baselineObjectsPerSecond: round((size * CHILDREN) / (baselineMs / 1000), 1),
+        childrenPerSecond: round((size * CHILDREN) / (convergeMs / 1000), 1),
+        timeToReadyMs: ttr,
+        requests,
+        requestsPerInstanceByVerb: byVerb(requests, size),
+        writesPerInstance: round(writes(requests) / size, 2),
+        cpuSeconds: round(after.proc.cpuSeconds - before.proc.cpuSeconds, 2),
+        convergedRssMb: round(convergedRssMb, 1),
+        peakRssMb: round(peakRssMb, 1),
+        deleteAllMs,
+        rssSamples: samples,
+      });
+    }
+  } finally {
+    await tracker.stop();
+  }
+  const med = (f) => summarize(repetitions.map(f));
+  return {
+    scenario: "fanout",
+    instances,
+    childrenPerInstance: CHILDREN,
+    namespaces: NAMESPACES,
+    rgdInstallMs: installMs,
+    summary: {
+      convergeMs: med((r) => r.convergeMs),
+      baselineMs: med((r) => r.baselineMs),
+      ratioToBaseline: med((r) => r.ratioToBaseline),
+      timeToReadyP50Ms: med((r) => r.timeToReadyMs.p50),
+      timeToReadyP99Ms: med((r) => r.timeToReadyMs.p99),
+      writesPerInstance: med((r) => r.writesPerInstance),
+      cpuSeconds: med((r) => r.cpuSeconds),
+      convergedRssMb: med((r) => r.convergedRssMb),
+      peakRssMb: med((r) => r.peakRssMb),
+      deleteAllMs: med((r) => r.deleteAllMs),
+    },
+    repetitions,
+  };
+}

@@ -1,0 +1,2 @@
+// placeholder
+export async function runMicro() { throw new Error("micro: not yet"); }

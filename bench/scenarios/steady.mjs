@@ -1,0 +1,2 @@
+// placeholder
+export async function runSteady() { throw new Error("steady: not yet"); }
