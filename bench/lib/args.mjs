@@ -14,6 +14,8 @@ const DEFAULTS = {
   drifts: 20,
   deletions: 20,
   timeout: 1800,
+  idleSeconds: 30,
+  bulkDelete: false,
 };
 
 export class BenchArgsError extends Error {
@@ -22,7 +24,7 @@ export class BenchArgsError extends Error {
 
 const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
-  [--drifts N] [--deletions N] [--timeout SECONDS] [--cpu-prof DIR]`;
+  [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--timeout SECONDS] [--cpu-prof DIR]`;
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
@@ -33,6 +35,7 @@ export function parseArgs(argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg ?? "");
     if (match === null) throw new BenchArgsError(`unexpected argument "${arg}"\n${USAGE}`);
     const name = match[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    if (name === "bulkDelete") { options.bulkDelete = match[2] === undefined || match[2] === "true"; continue; }
     const value = match[2] ?? argv[++i];
     if (value === undefined) throw new BenchArgsError(`--${match[1]} needs a value`);
     if (!(name in options)) throw new BenchArgsError(`unknown option --${match[1]}\n${USAGE}`);
@@ -42,10 +45,10 @@ export function parseArgs(argv) {
     throw new BenchArgsError(`--scenario must be one of ${[...SCENARIOS, "all"].join("|")}, got "${options.scenario}"`);
   }
   if (options.cluster !== "minimal" && options.cluster !== "full") throw new BenchArgsError(`--cluster must be minimal or full, got "${options.cluster}"`);
-  for (const [name, min] of [["instances", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["timeout", 1]]) {
+  for (const [name, min] of [["instances", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["idleSeconds", 1], ["timeout", 1]]) {
     if (options[name] === undefined) continue;
     const n = Number(options[name]);
-    if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name} must be an integer >= ${min}, got "${options[name]}"`);
+    if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer >= ${min}, got "${options[name]}"`);
     options[name] = n;
   }
   return Object.freeze({ ...options, scenarios: options.scenario === "all" ? SCENARIOS : [options.scenario] });

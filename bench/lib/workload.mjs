@@ -51,20 +51,43 @@ export function spread(count, prefix, namespaces, make) {
 /**
  * The null baseline: server-side applies the same objects wave by wave per "instance", with
  * `concurrency` instances in flight (the controller's workers) and the controller's client.
- * @param {{ first: object[], second: (firstResponses: object[]) => object[] }[]} plans
+ * A plan is a list of waves; a wave is a list of objects or a function of everything applied so far.
+ * @param {(object[] | ((applied: object[]) => object[]))[][]} plans
  */
 export async function runBaseline(client, plans, concurrency) {
   const started = Date.now();
   let done = 0;
   const progress = setInterval(() => log(`  null baseline: ${done}/${plans.length}`), 5000);
   try {
-    await pool(plans, concurrency, async (plan) => {
-      const applied = await Promise.all(plan.first.map((o) => client.apply(o, { fieldManager: HARNESS_MANAGER, force: true })));
-      await Promise.all(plan.second(applied).map((o) => client.apply(o, { fieldManager: HARNESS_MANAGER, force: true })));
+    await pool(plans, concurrency, async (waves) => {
+      const applied = [];
+      for (const wave of waves) {
+        const objects = typeof wave === "function" ? wave(applied) : wave;
+        applied.push(...(await Promise.all(objects.map((o) => client.apply(o, { fieldManager: HARNESS_MANAGER, force: true })))));
+      }
       done++;
     });
   } finally {
     clearInterval(progress);
   }
   return Date.now() - started;
+}
+
+/**
+ * Removes a repetition's instances without the controller's deletion (which is measured on its
+ * own, by --bulk-delete and the steady scenario): the harness deletes each instance, strips the
+ * kro finalizer, and deletes the children itself, so the next repetition starts clean.
+ */
+export async function teardown(client, tracker, objects, childKinds, timeoutMs) {
+  await deleteInstances(client, objects);
+  await pool(objects, HARNESS_CONCURRENCY, async (o) => {
+    const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
+    await client.patch(ref, { metadata: { finalizers: null } }).catch((e) => { if (e?.status !== 404) throw e; });
+  });
+  await waitGone(tracker, objects, timeoutMs);
+  const namespaces = [...new Set(objects.map((o) => o.metadata.namespace))];
+  for (const [apiVersion, kind] of childKinds) {
+    const children = (await Promise.all(namespaces.map((namespace) => client.list(apiVersion, kind, { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" })))).flatMap((l) => l.items);
+    await pool(children, HARNESS_CONCURRENCY, (c) => client.delete({ apiVersion, kind, name: c.metadata.name, namespace: c.metadata.namespace }).catch((e) => { if (e?.status !== 404) throw e; }));
+  }
 }

@@ -6,11 +6,12 @@ import { readProc, ProcSampler } from "../lib/proc.mjs";
 import { log } from "../lib/progress.mjs";
 import { round, summarize } from "../lib/stats.mjs";
 import { InstanceTracker } from "../lib/tracker.mjs";
-import { createInstances, deleteInstances, ensureNamespaces, installRgd, runBaseline, spread, waitGone, waitReady } from "../lib/workload.mjs";
+import { createInstances, deleteInstances, ensureNamespaces, installRgd, runBaseline, spread, teardown, waitGone, waitReady } from "../lib/workload.mjs";
 import { FANOUT, FANOUT_CHILD_RESOURCES, fanoutBaselineWaves, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
 
 const NAMESPACES = 10;
 const CHILDREN = 6;
+const CHILD_KINDS = [["v1", "ConfigMap"], ["v1", "Secret"], ["apps/v1", "Deployment"], ["v1", "Service"], ["networking.k8s.io/v1", "NetworkPolicy"]];
 
 export async function runFanout(bench, controller) {
   const { args, harness, cluster } = bench;
@@ -50,12 +51,18 @@ export async function runFanout(bench, controller) {
       });
       const ttr = summarize(tracker.timeToReady(keys));
 
-      log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); deleting`);
-      const deleteStarted = Date.now();
-      await deleteInstances(harness, objects);
-      await waitGone(tracker, objects, timeoutMs);
-      const deleteAllMs = Date.now() - deleteStarted;
       const { peakRssMb, samples } = sampler.stop();
+      let deleteAllMs = null;
+      if (args.bulkDelete) {
+        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); the controller deletes them all`);
+        const deleteStarted = Date.now();
+        await deleteInstances(harness, objects);
+        await waitGone(tracker, objects, timeoutMs);
+        deleteAllMs = Date.now() - deleteStarted;
+      } else {
+        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); tearing down`);
+        await teardown(harness, tracker, objects, CHILD_KINDS, timeoutMs);
+      }
       if (warm) continue;
       repetitions.push({
         instances: size,

@@ -31,7 +31,7 @@ export class ApplyMemo {
   /** True when applying `desired` over `live` would change nothing we manage. */
   upToDate(desired: KubeJson, live: KubeJson | undefined): boolean {
     if (live === undefined) return false;
-    if (isJsonSubset(desired, live)) return true;
+    if (isJsonSubset(asStored(desired), live)) return true;
     const metadata = live.metadata as { uid?: string; generation?: number; labels?: unknown; annotations?: unknown } | undefined;
     const applied = metadata?.uid === undefined ? undefined : this.byUid.get(metadata.uid);
     if (applied === undefined || applied.generation === undefined) return false;
@@ -39,6 +39,21 @@ export class ApplyMemo {
     return applied.desired === JSON.stringify(desired) && applied.generation === metadata?.generation
       && isJsonSubset(JSON.parse(applied.metadata), { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
   }
+}
+
+/**
+ * The object as the API server stores it, where that differs from what we send: a Secret's
+ * write-only `stringData` comes back base64-encoded under `data`. Without this every reconcile
+ * (Secrets carry no metadata.generation for the memo to rely on) would re-apply every Secret.
+ */
+export function asStored(desired: KubeJson): KubeJson {
+  const stringData = desired.stringData;
+  if (desired.apiVersion !== "v1" || desired.kind !== "Secret" || typeof stringData !== "object" || stringData === null || Array.isArray(stringData)) return desired;
+  const encoded = Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, typeof v === "string" ? Buffer.from(v, "utf8").toString("base64") : v]));
+  const data = typeof desired.data === "object" && desired.data !== null ? desired.data : {};
+  const { stringData: _written, ...rest } = desired;
+  // stringData wins over data for the same key, as on the server.
+  return { ...rest, data: { ...data, ...encoded } };
 }
 
 function metadataOf(desired: KubeJson): string {
