@@ -70,6 +70,12 @@ export async function startControllerProcess(o) {
       }
       return counts;
     },
+    /** V8 heap as the controller reports it (prom-client process metrics), in MB: what RSS is made of. */
+    async heap() {
+      const { body } = await httpText(`http://127.0.0.1:${metricsPort}/metrics`);
+      const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1] ?? NaN) / 1024 / 1024;
+      return { heapUsedMb: gauge("kro_nodejs_heap_size_used_bytes"), heapTotalMb: gauge("kro_nodejs_heap_size_total_bytes"), externalMb: gauge("kro_nodejs_external_memory_bytes") };
+    },
     /** SIGTERM, then SIGKILL after 10 s. Resolves when the process is gone. */
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -79,6 +79,7 @@ export async function runDepth(bench, controller) {
       const storm = summarize(keys.map((k) => chain.at(k, LAST, value) - patchedAt.get(k)));
       const stormAllMs = Math.max(...keys.map((k) => chain.at(k, LAST, value))) - stormStarted;
       const { peakRssMb } = sampler.stop();
+      const heapAfterStorm = await controller.heap();
       const [firstKey] = keys;
       const stormLevelTimesMs = Array.from({ length: CHAIN_LENGTH }, (_, i) => (chain.at(firstKey, i, value) ?? NaN) - patchedAt.get(firstKey));
       let deleteAllMs = null;
@@ -109,6 +110,7 @@ export async function runDepth(bench, controller) {
         stormAllMs,
         stormLevelTimesMs,
         stormPeakRssMb: round(peakRssMb, 1),
+        heapAfterStormMb: Object.fromEntries(Object.entries(heapAfterStorm).map(([k, v]) => [k, round(v, 1)])),
         deleteAllMs,
       });
     }

@@ -46,6 +46,7 @@ export async function runFanout(bench, controller) {
       const after = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const convergedRssMb = readProc(controller.pid).rssMb;
+      const heap = await controller.heap();
       const requests = attributable(diffTotals(before.totals, after.totals), {
         resources: FANOUT_CHILD_RESOURCES, instanceResource: FANOUT.plural, harness: { [`POST ${FANOUT.plural}`]: size },
       });
@@ -80,6 +81,7 @@ export async function runFanout(bench, controller) {
         cpuSeconds: round(after.proc.cpuSeconds - before.proc.cpuSeconds, 2),
         convergedRssMb: round(convergedRssMb, 1),
         peakRssMb: round(peakRssMb, 1),
+        heapMb: Object.fromEntries(Object.entries(heap).map(([k, v]) => [k, round(v, 1)])),
         deleteAllMs,
         rssSamples: samples,
       });
