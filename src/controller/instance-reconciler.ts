@@ -5,7 +5,7 @@
  * one requeue per level. Writes happen only when something differs: a converged instance costs
  * no writes at all.
  */
-import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS, RECONCILE_SUSPENDED } from "../api/index.js";
+import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS } from "../api/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
@@ -14,7 +14,7 @@ import { identityFor, WatchError, type Overlay } from "./child-watches.js";
 import { failedStatus } from "./failed-status.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
-import { jsonEqual } from "./json-equal.js";
+import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
@@ -134,20 +134,6 @@ async function writeInventory(ctx: ControllerContext, instance: KubeObject, inve
   const encoded = encodeInventory(inventory);
   if (instance.metadata?.annotations?.[ANNOTATIONS.inventory] === encoded) return instance;
   return ctx.client.patch(refOf(instance), { metadata: { annotations: { [ANNOTATIONS.inventory]: encoded } } });
-}
-
-export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
-  if (jsonEqual(status, instance.status)) return;
-  await ctx.client.updateStatus({ ...instance, status });
-}
-
-export function isSuspended(instance: KubeObject): boolean {
-  const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
-  return value === RECONCILE_SUSPENDED || value === "disabled";
-}
-
-export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
-  return { ...identityFor(object) };
 }
 
 function nodeIdOf(object: KubeJson): string {

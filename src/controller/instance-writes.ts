@@ -1,0 +1,23 @@
+/** Small writes and reads on an instance shared by reconcile and deletion. */
+import { ANNOTATIONS, RECONCILE_SUSPENDED } from "../api/index.js";
+import type { KubeObject } from "../kube/index.js";
+import type { KubeJson } from "../runtime/index.js";
+import type { ControllerContext } from "./controller-context.js";
+import { identityFor } from "./child-watches.js";
+import { jsonEqual } from "./json-equal.js";
+
+/** Status is written only when it differs (numbers compared as JSON): no write when converged. */
+export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
+  if (jsonEqual(status, instance.status)) return;
+  await ctx.client.updateStatus({ ...instance, status });
+}
+
+export function isSuspended(instance: KubeObject): boolean {
+  const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
+  return value === RECONCILE_SUSPENDED || value === "disabled";
+}
+
+export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
+  return { ...identityFor(object) };
+}
+
