@@ -5,7 +5,7 @@
  * `parent` under `status.` and away from the controller's own fields, no two writers per target.
  */
 import { error, warning, type Issue, type IssuePath } from "../diag/index.js";
-import type { ConditionMapping, FieldMapping, StatusMapping } from "./compiled-graph.js";
+import type { ConditionMapping, FieldMapping, PathStep, StatusMapping } from "./compiled-graph.js";
 import { parseDotPath } from "./dot-path.js";
 import { isRecord } from "./is-record.js";
 import type { DraftChild } from "./template-child.js";
@@ -45,24 +45,20 @@ function fieldMapping(entry: unknown, at: IssuePath, issues: Issue[]): FieldMapp
     issues.push(error("rgd.invalid-field", at, "each field mapping must be {child: <dot path>, parent: status.<dot path>}"));
     return undefined;
   }
-  let ok = true;
-  const paths = (["child", "parent"] as const).map((side) => {
-    const text = entry[side];
+  const side = (name: "child" | "parent"): PathStep[] | undefined => {
+    const text = entry[name];
     if (!nonEmptyString(text)) {
-      issues.push(error(text === undefined ? "rgd.field-missing" : "rgd.invalid-field", [...at, side], `${side} must be a dot path such as ${side === "child" ? "status.availableReplicas" : "status.replicas"}`));
-      ok = false;
-      return [];
+      issues.push(error(text === undefined ? "rgd.field-missing" : "rgd.invalid-field", [...at, name], `${name} must be a dot path such as ${name === "child" ? "status.availableReplicas" : "status.replicas"}`));
+      return undefined;
     }
     const parsed = parseDotPath(text);
-    if (!parsed.ok) {
-      issues.push(error("rgd.invalid-path", [...at, side], parsed.message));
-      ok = false;
-      return [];
-    }
-    return parsed.steps;
-  });
-  const [child = [], parent = []] = paths;
-  if (!ok) return undefined;
+    if (parsed.ok) return parsed.steps;
+    issues.push(error("rgd.invalid-path", [...at, name], parsed.message));
+    return undefined;
+  };
+  const child = side("child");
+  const parent = side("parent");
+  if (child === undefined || parent === undefined) return undefined;
   const [root, first] = parent;
   if (root !== "status" || first === undefined) {
     issues.push(error("rgd.invalid-path", [...at, "parent"], `parent must start with "status." (the parent's status is the only place mappings write), got "${String(entry.parent)}"`));
