@@ -96,7 +96,7 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
   const dag = { ids: [...new Set(children.map((c) => c.id))], dependencies };
   const ordered = topologicalOrder(dag);
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "childResources"], `child resources form a cycle: ${formatCycle(ordered.cycle)}`));
-  const statusMappings = compileStatusMappings(spec.statusMappings, children, issues);
+  const statusMappings = compileStatusMappings(spec.statusMappings, children, children.length === list.length, issues);
 
   if (hasErrors(issues) || instance === undefined || !ordered.ok) return { issues };
   const waves = applyWaves(dag);

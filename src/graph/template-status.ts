@@ -75,7 +75,7 @@ function fieldMapping(entry: unknown, at: IssuePath, issues: Issue[]): FieldMapp
   return { child, parent: parent.slice(1).map(String), childText: String(entry.child), parentText: String(entry.parent) };
 }
 
-function selectCandidates(selector: Record<string, unknown>, at: IssuePath, children: readonly DraftChild[], issues: Issue[]): { kind: string; apiVersion?: string; candidates: string[] } | undefined {
+function selectCandidates(selector: Record<string, unknown>, at: IssuePath, children: readonly DraftChild[], complete: boolean, issues: Issue[]): { kind: string; apiVersion?: string; candidates: string[] } | undefined {
   if (!nonEmptyString(selector.kind)) {
     issues.push(error("rgd.field-missing", [...at, "kind"], "childResource.kind is required"));
     return undefined;
@@ -87,6 +87,8 @@ function selectCandidates(selector: Record<string, unknown>, at: IssuePath, chil
   const { kind, apiVersion } = selector;
   const candidates = children.filter((c) => c.kind === kind && (apiVersion === undefined || c.apiVersion === apiVersion)).map((c) => c.id);
   if (candidates.length === 0) {
+    // A child that failed to compile may be the one meant: its own error says enough.
+    if (!complete) return undefined;
     const known = children.map((c) => `${c.apiVersion} ${c.kind}`).join(", ");
     issues.push(error("rgd.status-mapping-no-child", [...at, "kind"], `no child resource is a ${apiVersion === undefined ? "" : `${apiVersion} `}${kind} (children: ${known === "" ? "none" : known})`));
     return undefined;
@@ -94,7 +96,8 @@ function selectCandidates(selector: Record<string, unknown>, at: IssuePath, chil
   return { kind, candidates, ...(apiVersion === undefined ? {} : { apiVersion }) };
 }
 
-export function compileStatusMappings(value: unknown, children: readonly DraftChild[], issues: Issue[]): StatusMapping[] {
+/** `complete` is false when some childResources entry failed to compile (then no-match errors are held back). */
+export function compileStatusMappings(value: unknown, children: readonly DraftChild[], complete: boolean, issues: Issue[]): StatusMapping[] {
   const path: IssuePath = ["spec", "statusMappings"];
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -110,7 +113,7 @@ export function compileStatusMappings(value: unknown, children: readonly DraftCh
       return [];
     }
     const selectorPath = [...at, "childResource"];
-    const selected = selectCandidates(entry.childResource, selectorPath, children, issues);
+    const selected = selectCandidates(entry.childResource, selectorPath, children, complete, issues);
     const nameValue = entry.childResource.name;
     const name = nameValue === undefined ? undefined : parseSource(nameValue, [...selectorPath, "name"], `statusMappings[${index}].name`, "childResource.name", issues);
     if (selected && nameValue === undefined && selected.candidates.length > 1) {

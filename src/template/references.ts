@@ -18,22 +18,30 @@ export interface FieldReference {
 }
 
 interface Walk {
+  readonly text: string;
   readonly head: string;
   readonly found: { name: string; pos: number }[];
   /** True in the main template: `$` is the root data there, but not inside a `define`. */
   readonly dollarIsRoot: boolean;
 }
 
+/** The last `token` at or before `pos` (fields of one chain are contiguous in the text). */
+function startOf(text: string, token: string, pos: number): number {
+  const start = text.lastIndexOf(token, pos);
+  return start < 0 ? pos : start;
+}
+
 function walkArg(walk: Walk, arg: ArgNode, dotIsRoot: boolean): void {
   switch (arg.kind) {
     case "field": {
       const [head, name] = arg.ident;
-      if (dotIsRoot && head === walk.head && name !== undefined) walk.found.push({ name, pos: arg.pos });
+      // A chain's node sits at its second field (Go's parser); report where `.head` starts.
+      if (dotIsRoot && head === walk.head && name !== undefined) walk.found.push({ name, pos: startOf(walk.text, `.${head}`, arg.pos) });
       return;
     }
     case "variable": {
       const [dollar, head, name] = arg.ident;
-      if (walk.dollarIsRoot && dollar === "$" && head === walk.head && name !== undefined) walk.found.push({ name, pos: arg.pos });
+      if (walk.dollarIsRoot && dollar === "$" && head === walk.head && name !== undefined) walk.found.push({ name, pos: startOf(walk.text, "$", arg.pos) });
       return;
     }
     case "chain":
@@ -58,7 +66,7 @@ function walkPipe(walk: Walk, pipe: PipeNode, dotIsRoot: boolean): void {
   for (const command of pipe.cmds) {
     const [fn, target, key] = command.args;
     if (fn?.kind === "identifier" && fn.ident === "index" && key?.kind === "string" && target !== undefined && isRootHead(walk, target, dotIsRoot)) {
-      walk.found.push({ name: key.text, pos: target.pos });
+      walk.found.push({ name: key.text, pos: startOf(walk.text, target.kind === "variable" ? "$" : `.${walk.head}`, target.pos) });
     }
     for (const arg of command.args) walkArg(walk, arg, dotIsRoot);
   }
@@ -105,7 +113,7 @@ export function rootFieldReferences(text: string, trees: ReadonlyMap<string, Tre
   const found: { name: string; pos: number }[] = [];
   for (const [name, tree] of trees) {
     const main = name === mainName;
-    walkList({ head, found, dollarIsRoot: main }, tree.root, main);
+    walkList({ text, head, found, dollarIsRoot: main }, tree.root, main);
   }
   return found
     .sort((a, b) => a.pos - b.pos)
