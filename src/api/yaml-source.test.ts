@@ -100,7 +100,7 @@ describe("locate inside a string value (embedded templates)", () => {
   it("skips the opening quote of quoted scalars", () => {
     assert.deepEqual(at("nameTemplate", 1, 3), { line: 3, column: 24 });
     assert.equal(text.split("\n")[2]?.slice(23, 25), ".p");
-    assert.deepEqual(at("single", 1, 4), { line: 5, column: 20 });
+    assert.deepEqual(at("single", 1, 4), { line: 5, column: 19 });
   });
 
   it("maps plain scalars and folded blocks on their own lines", () => {
