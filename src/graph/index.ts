@@ -5,6 +5,7 @@ export { MAX_COLLECTION_DIMENSIONS, RESERVED_IDS, checkIdentifier, checkKind, ch
 export { compileRgd, type CompileRgdOptions } from "./compile.js";
 export type { CompileResult } from "./compile-cel.js";
 export { NODE_TYPES, deepFreeze, type CelCompiledGraph, type CompiledGraph, type CompiledNode, type ConditionMapping, type FieldMapping, type ForEachDimension, type InstanceApi, type InstanceKind, type NodeType, type PathStep, type StatusField, type StatusMapping, type TemplateCompiledGraph, type TemplateNodeSource } from "./compiled-graph.js";
+export { attachToCrd, crdDefines, type AttachResult } from "./attach-crd.js";
 export { formatDotPath, parseDotPath } from "./dot-path.js";
 export { defaultChildId } from "./template-child.js";
 export { templateName } from "./template-parse.js";
