@@ -43,6 +43,9 @@ export const LABELS = {
   instanceVersion: "kro.run/instance-version",
   instanceKind: "kro.run/instance-kind",
   nodeId: "kro.run/node-id",
+  /** forEach items: position in the cartesian product and the product's size (§6.7). */
+  collectionIndex: "kro.run/collection-index",
+  collectionSize: "kro.run/collection-size",
   managedBy: "app.kubernetes.io/managed-by",
   applysetPartOf: "applyset.kubernetes.io/part-of",
   /** Template dialect: every child is labelled app=<parent name> (seed-dialect.md §3). */
@@ -55,4 +58,34 @@ export const FIELD_MANAGERS = {
   applyset: "kro.run/applyset",
   applysetParent: "kro.run/applyset-parent",
   controller: "kro.run/controller",
+} as const;
+
+/** Instance condition types (kro-reference.md §6.10); `Ready` is the root the others roll up to. */
+export const INSTANCE_CONDITIONS = {
+  instanceManaged: "InstanceManaged",
+  graphResolved: "GraphResolved",
+  resourcesReady: "ResourcesReady",
+  ready: "Ready",
+} as const;
+
+/** Reasons kro writes on the instance conditions. */
+export const INSTANCE_CONDITION_REASONS = {
+  managed: "Managed",
+  managementFailed: "ManagementFailed",
+  resolved: "Resolved",
+  resolutionFailed: "ResolutionFailed",
+  allResourcesReady: "AllResourcesReady",
+  notReady: "NotReady",
+  resourceDeleting: "ResourceDeleting",
+  reconciliationSuspended: "ReconciliationSuspended",
+  underDeletion: "UnderDeletion",
+  ready: "Ready",
+} as const;
+
+/** `status.state` of an instance (§6.10). */
+export const INSTANCE_STATES = {
+  active: "ACTIVE",
+  inProgress: "IN_PROGRESS",
+  error: "ERROR",
+  deleting: "DELETING",
 } as const;

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { registerClusterCommands } from "./cluster-up.js";
 import { registerCompileCommands } from "./compile-commands.js";
+import { registerRenderCommand } from "./render-command.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerClusterCommands(program);
   registerCompileCommands(program);
+  registerRenderCommand(program);
   return program;
 }
 

@@ -32,6 +32,13 @@ export interface ProjectedStatus {
   /** When true, `conditions` replace the built-ins on .status.conditions (CEL author conditions); false merges over them (template mappings). */
   readonly replacesBuiltins: boolean;
   readonly errors: readonly string[];
+  /**
+   * Condition types whose expressions are pending this pass (known from a literal `type`): the
+   * core keeps the previously written condition of those types instead of dropping it (§6.11).
+   */
+  readonly pendingConditionTypes?: readonly string[];
+  /** User status fields left out because their data is pending (named by `kro render`). */
+  readonly pendingFields?: readonly { readonly path: string; readonly message: string; readonly missingPath?: string }[];
 }
 
 export interface DialectEvaluator {

@@ -1,4 +1,16 @@
 // runtime: per-instance evaluation of a CompiledGraph — includeWhen, forEach, readiness, desired objects, status.
 // Pure: no I/O, no timers, no clock; the cluster is seen only through the ObservedLookup port.
 export * from "./types.js";
+export type { DialectEvaluator, EvaluationScope, Outcome, ProjectedStatus } from "./dialect.js";
+export { evaluateInstance } from "./evaluate.js";
+export { buildInstanceStatus } from "./status.js";
+export { deletionPlan, prunePlan } from "./prune.js";
+export { evaluatorFor } from "./evaluator-for.js";
+export { createMemoryLookup, type MemoryLookup } from "./memory-lookup.js";
+export { cartesianProduct, DEFAULT_MAX_COLLECTION_DIMENSIONS, DEFAULT_MAX_COLLECTION_SIZE, type Dimension, type ProductLimits } from "./for-each.js";
+export { childLabels, decorate, defaultNamespace, instanceRef, nodeSelector, DEFAULT_KRO_VERSION, type InstanceRef } from "./decorate.js";
+export { formatIdentity, identityKey, identityOf, matchesQuery, matchesSelector } from "./identity.js";
+export { applySchemaDefaults, crdSchema } from "./instance-schema/defaults.js";
+export { validateInstance } from "./instance-schema/validate.js";
+export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";
 export { templateEvaluator } from "./template-dialect/evaluator.js";

@@ -50,8 +50,11 @@ export type NodeState = (typeof NODE_STATES)[keyof typeof NODE_STATES];
 
 /** Why a node did not render this pass; `path`/`expression` name the missing data for humans. */
 export interface PendingReason {
-  /** "dependency-not-ready" | "data-pending" | "not-found" (externals) | "readiness" (readyWhen false). */
-  readonly kind: "dependency-not-ready" | "data-pending" | "not-found" | "readiness";
+  /**
+   * "dependency-not-ready" | "data-pending" | "not-found" (externals) | "readiness" (readyWhen false
+   * or not observed yet) | "terminating" (the live object is being deleted: nothing may be applied).
+   */
+  readonly kind: "dependency-not-ready" | "data-pending" | "not-found" | "readiness" | "terminating";
   readonly message: string;
   /** Dependency ids this node waits on, when kind is dependency-not-ready. */
   readonly waitingOn?: readonly string[];
@@ -83,6 +86,11 @@ export interface RuntimeOptions {
   readonly maxCollectionDimensions?: number;
   /** Value of the kro.run/kro-version label on children. */
   readonly kroVersion?: string;
+  /**
+   * `kro render --assume-ready`: every observed object counts as ready (readyWhen is not
+   * evaluated), so authors can see the whole graph rendered without a cluster.
+   */
+  readonly assumeReady?: boolean;
 }
 
 /** One evaluation pass over every node, in topological order. */
@@ -91,7 +99,11 @@ export interface InstanceEvaluation {
   readonly nodes: readonly NodeEvaluation[];
   /** Every desired object of every rendered node, in apply order (wave, then topological order). */
   readonly apply: readonly KubeJson[];
-  /** Some node is waiting on data (dependency not ready / pending expression). */
+  /**
+   * Some node's desired objects are not known yet (dependency not ready, pending expression,
+   * terminating live object): prune must not run. A node that is rendered but not ready yet does
+   * not make the pass pending (its desired objects are known).
+   */
   readonly pending: boolean;
   /** First real error, when any node failed: nothing should be applied. */
   readonly error?: string;

@@ -220,7 +220,7 @@ describe("template dialect: condition, readiness and .children", () => {
     assert.deepEqual(app.dependencies, ["svc"]);
     const pending = evaluator.renderDesired(app, scopeOf(instance({})));
     assert.ok(!pending.ok && pending.pending !== undefined);
-    assert.deepEqual([pending.pending.kind, pending.pending.missingPath, pending.pending.waitingOn], ["data-pending", "children.svc", ["svc"]]);
+    assert.deepEqual([pending.pending.kind, pending.pending.missingPath, pending.pending.waitingOn], ["data-pending", "svc", ["svc"]]);
     const [object] = value(evaluator.renderDesired(app, scopeOf(instance({}), { svc: [{ spec: { clusterIP: "10.0.0.7" } }] })));
     assert.deepEqual(object?.data, { ip: "10.0.0.7" });
   });

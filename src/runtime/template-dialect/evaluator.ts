@@ -13,9 +13,12 @@ import { runTemplate, templateTruth } from "./run.js";
 import { projectMappedStatus } from "./status.js";
 import { childTemplates } from "./templates.js";
 
-/** Pending while a child this node reads as `.children.<id>` has not been observed. */
-function missingChildren(node: CompiledNode, scope: EvaluationScope): Outcome<never> | undefined {
-  const missing = (node.templateSource?.childReferences ?? []).filter((id) => (scope.observed.get(id) ?? []).length === 0 || scope.excluded.has(id));
+/**
+ * Pending while a child read as `.children.<id>` has not been observed. `missingPath` starts with
+ * the id, so the core reports it as waiting on that dependency.
+ */
+function missingChildren(node: CompiledNode, ids: readonly string[], scope: EvaluationScope): Outcome<never> | undefined {
+  const missing = ids.filter((id) => (scope.observed.get(id) ?? []).length === 0 || scope.excluded.has(id));
   const [first] = missing;
   if (first === undefined) return undefined;
   return {
@@ -24,16 +27,16 @@ function missingChildren(node: CompiledNode, scope: EvaluationScope): Outcome<ne
       kind: "data-pending",
       message: `child "${node.id}" reads .children.${first}, which is not observed yet`,
       waitingOn: missing,
-      missingPath: `children.${first}`,
+      missingPath: first,
     },
   };
 }
 
 export const templateEvaluator: DialectEvaluator = {
   isIncluded(node, scope): Outcome<boolean> {
-    const condition = childTemplates(node).condition;
+    const { condition, conditionChildren } = childTemplates(node);
     if (condition === undefined) return { ok: true, value: true };
-    const waiting = missingChildren(node, scope);
+    const waiting = missingChildren(node, conditionChildren, scope);
     if (waiting) return waiting;
     const out = runTemplate(`child "${node.id}"`, "condition", condition, templateData(scope));
     if (!out.ok) return out;
@@ -43,7 +46,7 @@ export const templateEvaluator: DialectEvaluator = {
   },
 
   renderDesired(node, scope): Outcome<readonly KubeJson[]> {
-    const waiting = missingChildren(node, scope);
+    const waiting = missingChildren(node, node.templateSource?.childReferences ?? [], scope);
     if (waiting) return waiting;
     const rendered = renderChild(node, childTemplates(node), templateData(scope));
     return rendered.ok ? { ok: true, value: [rendered.value] } : rendered;

@@ -4,12 +4,14 @@
  * every one of them, so a parse failure here means the graph was not compiled by compileRgd.
  */
 import { templateName, type CompiledNode, type StatusMapping } from "../../graph/index.js";
-import { parseTemplate, type Template } from "../../template/index.js";
+import { fieldReferences, parseTemplate, type Template } from "../../template/index.js";
 
 export interface ChildTemplates {
   readonly name: Template;
   readonly body: Template;
   readonly condition: Template | undefined;
+  /** Child ids the condition reads: inclusion waits only for those, not the body's. */
+  readonly conditionChildren: readonly string[];
   readonly readyWhen: readonly Template[];
 }
 
@@ -21,11 +23,13 @@ export function childTemplates(node: CompiledNode): ChildTemplates {
   if (cached) return cached;
   const source = node.templateSource;
   if (source === undefined || typeof node.template !== "string") throw new Error(`internal: node "${node.id}" is not a template-dialect child`);
-  const [condition] = node.includeWhen;
+  const [conditionText] = node.includeWhen;
+  const condition = conditionText === undefined ? undefined : parseTemplate(templateName(node.id, "condition"), conditionText);
   const parsed: ChildTemplates = {
     name: parseTemplate(templateName(node.id, "nameTemplate"), source.nameTemplate),
     body: parseTemplate(templateName(node.id, "template"), node.template),
-    condition: condition === undefined ? undefined : parseTemplate(templateName(node.id, "condition"), condition),
+    condition,
+    conditionChildren: condition === undefined ? [] : [...new Set(fieldReferences(condition, "children").map((r) => r.name))],
     readyWhen: node.readyWhen.map((text, i) => parseTemplate(templateName(node.id, `readyWhen[${i}]`), text)),
   };
   children.set(node, parsed);

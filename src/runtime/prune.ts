@@ -1,0 +1,39 @@
+/**
+ * Prune and deletion plans over the controller's inventory (kro-reference.md §6.9, §6.12). Both
+ * delete dependents before what they depend on: the highest apply-order wave first. Entries of
+ * nodes the graph no longer has come first (nothing in the current graph depends on them).
+ */
+import type { CompiledGraph } from "../graph/index.js";
+import { identityKey, identityOf } from "./identity.js";
+import type { InstanceEvaluation, InventoryEntry } from "./types.js";
+
+const UNKNOWN_WAVE = Number.POSITIVE_INFINITY;
+
+function inWaves(graph: CompiledGraph, entries: readonly InventoryEntry[]): InventoryEntry[][] {
+  const waveOf = new Map(graph.nodes.map((n) => [n.id, n.wave]));
+  const byWave = new Map<number, InventoryEntry[]>();
+  for (const entry of entries) {
+    const wave = waveOf.get(entry.nodeId) ?? UNKNOWN_WAVE;
+    byWave.set(wave, [...(byWave.get(wave) ?? []), entry]);
+  }
+  return [...byWave.entries()].sort((a, b) => b[0] - a[0]).map(([, wave]) => wave);
+}
+
+/** Every inventory entry, in deletion waves (instance deletion). */
+export function deletionPlan(graph: CompiledGraph, inventory: readonly InventoryEntry[]): InventoryEntry[][] {
+  return inWaves(graph, inventory);
+}
+
+/**
+ * The inventory entries this evaluation no longer wants (excluded, removed from the graph, forEach
+ * shrank, renamed), in deletion waves. Never on partial knowledge: a pending or failed pass could
+ * be missing objects that are still wanted, so it prunes nothing.
+ */
+export function prunePlan(graph: CompiledGraph, inventory: readonly InventoryEntry[], evaluation: InstanceEvaluation): InventoryEntry[][] {
+  if (evaluation.pending || evaluation.error !== undefined) return [];
+  const desired = new Set(evaluation.apply.flatMap((o) => {
+    const identity = identityOf(o);
+    return identity === undefined ? [] : [identityKey(identity)];
+  }));
+  return inWaves(graph, inventory.filter((entry) => !desired.has(identityKey(entry))));
+}

@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { evaluateInstance } from "./evaluate.js";
+import { compileFixture, dig, instanceOf } from "./fixtures.test.helpers.js";
+import { createMemoryLookup } from "./memory-lookup.js";
+import { buildInstanceStatus } from "./status.js";
+import type { CompiledGraph } from "../graph/index.js";
+import type { InstanceEvaluation, KubeJson } from "./types.js";
+
+const T0 = "2026-01-01T00:00:00Z";
+const T1 = "2026-01-01T00:05:00Z";
+
+function converge(graph: CompiledGraph, instance: KubeJson, status: (o: KubeJson) => KubeJson | undefined = () => undefined): InstanceEvaluation {
+  const lookup = createMemoryLookup();
+  let evaluation = evaluateInstance(graph, instance, lookup);
+  for (let i = 0; i < 5; i++) {
+    lookup.put(...evaluation.apply.map((o) => {
+      const s = status(o);
+      return s === undefined ? o : { ...o, status: s };
+    }));
+    evaluation = evaluateInstance(graph, instance, lookup);
+  }
+  return evaluation;
+}
+
+type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string; observedGeneration?: number };
+const conditions = (status: KubeJson): Cond[] => status.conditions as Cond[];
+const byType = (status: KubeJson, type: string): Cond | undefined => conditions(status).find((c) => c.type === type);
+
+describe("buildInstanceStatus: built-in conditions and state", () => {
+  const webapp = compileFixture("webapp");
+  const instance = instanceOf(webapp, { name: "shop", replicas: 1, regions: ["eu"], ingress: { enabled: false } }, { generation: 4 });
+  const available = (o: KubeJson) => (o.kind === "Deployment" ? { availableReplicas: 1 } : undefined);
+
+  it("all resources ready: ACTIVE, Ready True, user fields projected, conditions ordered with Ready last", () => {
+    const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), { now: T0 });
+    assert.equal(status.state, "ACTIVE");
+    assert.equal(status.available, 1);
+    assert.equal(status.url, "http://shop.team");
+    assert.deepEqual(conditions(status).map((c) => [c.type, c.status, c.reason]), [
+      ["InstanceManaged", "True", "Managed"], ["GraphResolved", "True", "Resolved"], ["ResourcesReady", "True", "AllResourcesReady"], ["Ready", "True", "Ready"],
+    ]);
+    assert.ok(conditions(status).every((c) => c.observedGeneration === 4 && c.lastTransitionTime === T0));
+  });
+
+  it("first pass: IN_PROGRESS, Ready False copied from ResourcesReady, pending status fields omitted", () => {
+    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), { now: T0 });
+    assert.equal(status.state, "IN_PROGRESS");
+    assert.equal(status.url, undefined, "svc is not observed: url is omitted");
+    assert.equal(status.available, undefined, "deploy is not observed: available is omitted");
+    const resources = byType(status, "ResourcesReady");
+    assert.ok(resources);
+    assert.equal(resources.status, "False");
+    assert.equal(resources.reason, "NotReady");
+    assert.match(resources.message, /^waiting for unresolved resource: .*resource "svc" waits for "deploy" to be ready/);
+    assert.deepEqual([byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message], ["False", "NotReady", resources.message]);
+  });
+
+  it("keeps lastTransitionTime when a condition's status did not change, else stamps now", () => {
+    const evaluation = converge(webapp, instance, available);
+    const first = buildInstanceStatus(webapp, instance, evaluation, { now: T0 });
+    const again = buildInstanceStatus(webapp, { ...instance, status: first }, evaluation, { now: T1 });
+    assert.ok(conditions(again).every((c) => c.lastTransitionTime === T0));
+    const failing = buildInstanceStatus(webapp, { ...instance, status: first }, evaluation, { now: T1, applyErrors: { svc: "admission webhook denied" } });
+    assert.equal(byType(failing, "ResourcesReady")?.lastTransitionTime, T1);
+    assert.equal(byType(failing, "InstanceManaged")?.lastTransitionTime, T0);
+  });
+
+  it("apply errors: ERROR and ResourcesReady False \"resource error: …\"", () => {
+    const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), { now: T0, applyErrors: { svc: "denied by webhook" } });
+    assert.equal(status.state, "ERROR");
+    assert.equal(byType(status, "ResourcesReady")?.message, "resource error: svc: denied by webhook");
+  });
+
+  it("a real evaluation error: ERROR and \"resource reconciliation failed: …\"", () => {
+    const bad = { ...instance, spec: { name: "shop", replicas: 1, regions: ["eu", "eu"], ingress: { enabled: false } } };
+    const status = buildInstanceStatus(webapp, bad, evaluateInstance(webapp, bad, createMemoryLookup()), { now: T0 });
+    assert.equal(status.state, "ERROR");
+    assert.match(byType(status, "ResourcesReady")?.message ?? "", /^resource reconciliation failed: resource "cms": forEach items 0 and 1/);
+  });
+
+  it("suspended and deleting", () => {
+    const evaluation = converge(webapp, instance, available);
+    const suspended = buildInstanceStatus(webapp, instance, evaluation, { now: T0, suspended: true });
+    assert.deepEqual([suspended.state, byType(suspended, "ResourcesReady")?.reason, byType(suspended, "Ready")?.status], ["IN_PROGRESS", "ReconciliationSuspended", "False"]);
+    const deleting = buildInstanceStatus(webapp, instance, evaluation, { now: T0, deleting: true });
+    assert.deepEqual([deleting.state, byType(deleting, "ResourcesReady")?.status, byType(deleting, "ResourcesReady")?.reason], ["DELETING", "Unknown", "UnderDeletion"]);
+  });
+
+  it("a terminating child: ResourcesReady False ResourceDeleting", () => {
+    const lookup = createMemoryLookup();
+    const [deploy] = evaluateInstance(webapp, instance, lookup).apply;
+    assert.ok(deploy);
+    lookup.put({ ...deploy, metadata: { ...(deploy.metadata as KubeJson), deletionTimestamp: T0 } });
+    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, lookup), { now: T0 });
+    assert.equal(byType(status, "ResourcesReady")?.reason, "ResourceDeleting");
+    assert.match(byType(status, "ResourcesReady")?.message ?? "", /Deployment team\/shop \(apps\/v1\) is currently being deleted/);
+  });
+});
+
+describe("buildInstanceStatus: author conditions (§6.11)", () => {
+  const graph = compileFixture("author-conditions");
+  const instance = instanceOf(graph, { name: "c" });
+
+  it("replace the built-ins, read kro's internal Ready via runtime.condition, skip pending ones", () => {
+    const evaluation = converge(graph, instance);
+    const status = buildInstanceStatus(graph, instance, evaluation, { now: T0 });
+    assert.equal(status.phase, "started");
+    assert.deepEqual(conditions(status).map((c) => [c.type, c.status, c.reason, c.message]), [
+      ["Phased", "False", "Phase", ""], ["Ready", "True", "FromKro", "kro says True"],
+    ]);
+    assert.equal(status.state, "ACTIVE", "state stays kro-driven");
+  });
+
+  it("a pending author condition keeps the condition written before", () => {
+    const evaluation = converge(graph, instance);
+    const previous = { type: "Reported", status: "True", reason: "Report", message: "", lastTransitionTime: T0 };
+    const status = buildInstanceStatus(graph, { ...instance, status: { conditions: [previous] } }, evaluation, { now: T1 });
+    assert.deepEqual(byType(status, "Reported"), previous);
+  });
+
+  it("once the data exists the condition is written with its own transition time", () => {
+    const lookup = createMemoryLookup();
+    let evaluation = evaluateInstance(graph, instance, lookup);
+    lookup.put(...evaluation.apply.map((o) => ({ ...o, metadata: { ...(o.metadata as KubeJson), annotations: { reported: "False" } } })));
+    evaluation = evaluateInstance(graph, instance, lookup);
+    const status = buildInstanceStatus(graph, instance, evaluation, { now: T1 });
+    assert.deepEqual(dig(byType(status, "Reported"), "status"), "False");
+    assert.equal(byType(status, "Reported")?.lastTransitionTime, T1);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * buildInstanceStatus: the whole `.status` the controller writes after a pass (kro-reference.md
+ * §6.10, §6.11) — user fields, `state`, and the conditions (built-ins or the author's), with
+ * lastTransitionTime kept from the current status when a condition's status did not change.
+ */
+import { INSTANCE_CONDITION_REASONS as REASONS, INSTANCE_CONDITIONS as TYPES, INSTANCE_STATES } from "../api/index.js";
+import type { CompiledGraph } from "../graph/index.js";
+import { currentConditions, generationOf, orderConditions, stamp, type Condition, type ConditionInput } from "./conditions.js";
+import type { EvaluationScope } from "./dialect.js";
+import { evaluatorFor } from "./evaluator-for.js";
+import { isRecord } from "./identity.js";
+import { NODE_STATES, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type StatusContext } from "./types.js";
+
+const DONE_STATES: ReadonlySet<string> = new Set([NODE_STATES.synced, NODE_STATES.skipped, NODE_STATES.deleted]);
+
+function describe(nodes: readonly NodeEvaluation[]): string {
+  return nodes.map((n) => n.pending?.message ?? `resource "${n.id}" is ${n.state}`).join("; ");
+}
+
+function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext): ConditionInput {
+  const condition = (status: string, reason: string, message: string): ConditionInput => ({ type: TYPES.resourcesReady, status, reason, message });
+  if (context.deleting === true) return condition("Unknown", REASONS.underDeletion, "deleting resources");
+  if (context.suspended === true) return condition("False", REASONS.reconciliationSuspended, "reconciliation is suspended by the kro.run/reconcile annotation");
+  if (evaluation.error !== undefined) return condition("False", REASONS.notReady, `resource reconciliation failed: ${evaluation.error}`);
+  const applyErrors = Object.entries(context.applyErrors ?? {});
+  if (applyErrors.length > 0) return condition("False", REASONS.notReady, `resource error: ${applyErrors.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
+  const terminating = evaluation.nodes.filter((n) => n.state === NODE_STATES.deleting);
+  if (terminating.length > 0) return condition("False", REASONS.resourceDeleting, describe(terminating));
+  const notReady = evaluation.nodes.filter((n) => !n.ready);
+  if (notReady.length === 0) return condition("True", REASONS.allResourcesReady, "all resources are created and ready");
+  const prefix = evaluation.pending ? "waiting for unresolved resource" : "awaiting resource readiness";
+  return condition("False", REASONS.notReady, `${prefix}: ${describe(notReady)}`);
+}
+
+/** Root Ready: True when every dependent is; otherwise a copy of the most unhealthy one (False beats Unknown, newest first). */
+function rootReady(dependents: readonly Condition[]): ConditionInput {
+  const unhealthy = dependents.filter((c) => c.status !== "True");
+  if (unhealthy.length === 0) return { type: TYPES.ready, status: "True", reason: REASONS.ready, message: "" };
+  const [worst] = [...unhealthy].sort((a, b) => (a.status === "False" ? 0 : 1) - (b.status === "False" ? 0 : 1) || (b.lastTransitionTime < a.lastTransitionTime ? -1 : b.lastTransitionTime > a.lastTransitionTime ? 1 : 0));
+  return { type: TYPES.ready, status: worst?.status ?? "Unknown", reason: worst?.reason ?? "", message: worst?.message ?? "" };
+}
+
+/** What status expressions see: every observed object, readiness not required (§6.10). */
+function statusObserved(graph: CompiledGraph, evaluation: InstanceEvaluation): Map<string, readonly KubeJson[]> {
+  const types = new Map(graph.nodes.map((n) => [n.id, n.type]));
+  const observed = new Map<string, readonly KubeJson[]>();
+  for (const node of evaluation.nodes) {
+    if (node.excluded || node.error !== undefined) continue;
+    const type = types.get(node.id);
+    const list = type === "collection" || type === "externalCollection";
+    // A collection is known (possibly empty) once it rendered; a scalar once its object exists.
+    const rendered = node.pending === undefined || node.pending.kind === "readiness";
+    if (list ? rendered : node.observed.length > 0) observed.set(node.id, node.observed);
+  }
+  return observed;
+}
+
+function state(evaluation: InstanceEvaluation, context: StatusContext, ready: Condition, authorErrors: number): string {
+  if (context.deleting === true) return INSTANCE_STATES.deleting;
+  if (authorErrors > 0) return INSTANCE_STATES.error;
+  if (ready.status === "True") return INSTANCE_STATES.active;
+  if (evaluation.error !== undefined || Object.keys(context.applyErrors ?? {}).length > 0 || evaluation.nodes.some((n) => n.state === NODE_STATES.error)) return INSTANCE_STATES.error;
+  if (context.suspended !== true && evaluation.nodes.every((n) => DONE_STATES.has(n.state))) return INSTANCE_STATES.active;
+  return INSTANCE_STATES.inProgress;
+}
+
+/** The scope status expressions see; `builtins` are kro's own conditions, read by runtime.condition(schema, …). */
+export function statusScope(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, builtins: readonly KubeJson[] = []): EvaluationScope {
+  const currentStatus = isRecord(instance.status) ? instance.status : {};
+  return {
+    instance: { ...instance, status: { ...currentStatus, conditions: builtins } },
+    observed: statusObserved(graph, evaluation),
+    excluded: new Set(evaluation.nodes.filter((n) => n.excluded).map((n) => n.id)),
+  };
+}
+
+export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, context: StatusContext): KubeJson {
+  const previous = currentConditions(instance);
+  const generation = generationOf(instance);
+  const at = (input: ConditionInput): Condition => stamp(input, previous, generation, context.now);
+  const dependents = [
+    at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is managed by kro (finalizer and labels set)" }),
+    at({ type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }),
+    at(resourcesReady(evaluation, context)),
+  ];
+  const ready = at(rootReady(dependents));
+  const builtins = orderConditions([...dependents, ready]);
+
+  // Author conditions read kro's own conditions through runtime.condition(schema, "Ready").
+  const projected = evaluatorFor(graph).projectStatus(graph, statusScope(graph, instance, evaluation, builtins));
+  const authored = projected.conditions.map(at);
+  let conditions: readonly KubeJson[];
+  if (projected.replacesBuiltins) {
+    // A pending author condition keeps what was written before (§6.11).
+    const kept = (projected.pendingConditionTypes ?? []).flatMap((type) => {
+      const before = previous.get(type);
+      return before === undefined || authored.some((c) => c.type === type) ? [] : [before];
+    });
+    conditions = [...orderConditions(authored), ...kept];
+  } else {
+    const overridden = new Set(authored.map((c) => c.type));
+    conditions = orderConditions([...builtins.filter((c) => !overridden.has(c.type)), ...authored]);
+  }
+  const { state: _state, conditions: _conditions, ...fields } = projected.fields;
+  return { ...fields, state: state(evaluation, context, ready, projected.errors.length), conditions };
+}
