@@ -63,6 +63,13 @@ async function instanceCrd(graph: CompiledGraph, crdFiles: readonly string[]): P
   return crd as CustomResourceDefinition | undefined;
 }
 
+/** Like `kubectl apply`, a namespaced instance written without a namespace lands in "default". */
+function inDefaultNamespace(instance: KubeJson, scope: string): KubeJson {
+  const metadata = typeof instance.metadata === "object" && instance.metadata !== null ? instance.metadata as KubeJson : {};
+  if (scope !== "Namespaced" || (typeof metadata.namespace === "string" && metadata.namespace !== "")) return instance;
+  return { ...instance, metadata: { ...metadata, namespace: "default" } };
+}
+
 async function loadInstance(file: string, graph: CompiledGraph, crdFiles: readonly string[]): Promise<KubeJson | undefined> {
   const [loaded] = await loadFiles([file]);
   if (loaded === undefined) return undefined;
@@ -74,8 +81,9 @@ async function loadInstance(file: string, graph: CompiledGraph, crdFiles: readon
   const [document] = candidates.length > 0 ? candidates : loaded.documents;
   if (document === undefined || typeof document.value !== "object" || document.value === null) throw new InputError(`${file}: no ${graph.instance.kind} instance found`);
   const crd = await instanceCrd(graph, crdFiles);
-  if (crd === undefined) return document.value as KubeJson;
-  const instance = applySchemaDefaults(crd, document.value as KubeJson);
+  const written = inDefaultNamespace(document.value as KubeJson, crd?.spec.scope ?? (graph.dialect === "cel" ? graph.instance.scope : "Namespaced"));
+  if (crd === undefined) return written;
+  const instance = applySchemaDefaults(crd, written);
   const issues = validateInstance(crd, instance);
   if (issues.length === 0) return instance;
   const metadata = instance.metadata;

@@ -77,6 +77,31 @@ describe("kro validate on the template dialect", () => {
   });
 });
 
+describe("kro render on the template dialect", () => {
+  const INSTANCE = path.join(ROOT, "examples/nginx/my-nginx.yaml");
+
+  it("renders the seed's three children in the default namespace, labelled app=my-nginx", async () => {
+    const result = await kro(["render", "-f", RGD, "-i", INSTANCE, "--crd", CRD, "-o", "json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const { items } = JSON.parse(result.stdout) as { items: { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: { replicas?: number } }[] };
+    assert.deepEqual(items.map((o) => [o.kind, o.metadata.name, o.metadata.namespace, o.metadata.labels?.app]), [
+      ["Deployment", "my-nginx", "default", "my-nginx"], ["Service", "my-nginx", "default", "my-nginx"], ["Ingress", "my-nginx", "default", "my-nginx"], ["NginxApp", "my-nginx", "default", undefined],
+    ]);
+    // The rendered objects are valid for the real API server.
+    const dryRun = await kubectl(["apply", "--dry-run=server", "-n", "default", "-f", "-"], items.slice(0, 3).map((o) => JSON.stringify(o)).join("\n"));
+    assert.match(dryRun, /deployment\.apps\/my-nginx created \(server dry run\)/);
+  });
+
+  it("applies the user's CRD defaults given with --crd", async () => {
+    const instance = await copyOf(INSTANCE, "no-replicas.yaml", (t) => t.replace("  replicas: 2\n", "").replace("enabled: true", "enabled: false"));
+    const result = await kro(["render", "-f", RGD, "-i", instance, "--crd", CRD, "-o", "json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const { items } = JSON.parse(result.stdout) as { items: { kind: string; spec?: { replicas?: number } }[] };
+    assert.deepEqual(items.map((o) => o.kind), ["Deployment", "Service", "NginxApp"]);
+    assert.equal(items[0]?.spec?.replicas, 1);
+  });
+});
+
 describe("kro generate crd on the template dialect", () => {
   it("says that the dialect uses the user's CRD, naming it, and exits 1", async () => {
     const result = await kro(["generate", "crd", "-f", RGD]);
