@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { gunzipSync } from "node:zlib";
 import { loadYaml } from "../api/index.js";
 import { formatPath, type Issue } from "../diag/index.js";
@@ -191,5 +192,39 @@ describe("compileRgd (template dialect): errors with their paths", () => {
       ["rgd.id-duplicate", "spec.childResources[3].id"],
     ]);
     assert.match(messages(broken).join("\n"), /template: deployment\.template:3: function "selector" not defined/);
+  });
+});
+
+describe("compileRgd (template dialect): arbitrary input never crashes", () => {
+  const childKeys = ["apiVersion", "kind", "id", "nameTemplate", "template", "condition", "dependsOn", "readyWhen"] as const;
+  const specKeys = ["resourceKind", "childResources", "statusMappings"] as const;
+
+  it("any value in any child field or spec field gives issues with paths, or a graph", () => {
+    fc.assert(fc.property(
+      fc.constantFrom(...specKeys), fc.nat(3), fc.constantFrom(...childKeys), fc.anything(), fc.boolean(),
+      (specKey, childIndex, childKey, value, inSpec) => {
+        const rgd = nginxVariant((spec) => {
+          if (inSpec) (spec as Record<string, unknown>)[specKey] = value;
+          else {
+            const child = spec.childResources[childIndex % spec.childResources.length];
+            if (child) child[childKey] = value;
+          }
+        });
+        const result = compileRgd(rgd, { resolver });
+        for (const issue of result.issues) assert.ok(issue.path.length > 0 || issue.code === "rgd.not-an-object", `${issue.code} has no path`);
+        assert.ok(result.graph !== undefined || result.issues.some((i) => i.severity === "error"));
+      },
+    ), { numRuns: 300 });
+  });
+
+  it("any template text parses into a graph or a located parse error", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 60 }), (text) => {
+      const result = compileRgd(rgdOf({ childResources: [cm({ template: text })] }));
+      const errors = result.issues.filter((i) => i.severity === "error");
+      for (const e of errors) {
+        assert.equal(formatPath(e.path), "spec.childResources[0].template");
+        assert.ok(e.inner === undefined || (e.inner.line >= 1 && e.inner.column >= 1));
+      }
+    }), { numRuns: 500 });
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { loadYaml } from "../../api/index.js";
 import { compileRgd, type CompiledGraph, type CompiledNode } from "../../graph/index.js";
 import type { EvaluationScope, Outcome } from "../dialect.js";
@@ -254,5 +255,22 @@ describe("template dialect: status mappings", () => {
 
   it("an excluded child is not selected", () => {
     assert.deepEqual(evaluator.projectStatus(graph, scopeOf(instance({}), { a: [a], b: [b] }, ["b"])).fields, {});
+  });
+});
+
+describe("template dialect: arbitrary instances never crash the evaluator", () => {
+  const graph = compiled(readExample("nginxapp-rgd.yaml"));
+
+  it("every node renders, is excluded, or fails with a message naming the child", () => {
+    fc.assert(fc.property(fc.anything(), fc.dictionary(fc.string(), fc.anything()), (spec, metadataExtra) => {
+      const scope = scopeOf({ apiVersion: "kro.example.com/v1", kind: "NginxApp", metadata: { ...metadataExtra, name: "n", namespace: "d" }, spec });
+      for (const node of graph.nodes) {
+        for (const outcome of [evaluator.isIncluded(node, scope), evaluator.renderDesired(node, scope)]) {
+          if (!outcome.ok && outcome.error !== undefined) assert.match(outcome.error, new RegExp(`^child "${node.id}": `));
+        }
+      }
+      const projected = evaluator.projectStatus(graph, scope);
+      assert.equal(projected.errors.length, 0);
+    }), { numRuns: 300 });
   });
 });
