@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { loadYaml } from "../api/index.js";
 import { formatPath, type Issue } from "../diag/index.js";
 import { compileRgd } from "./compile.js";
-import { builtinSchemaResolver, type BuiltinSchemaBundle } from "./schema-resolver.js";
+import { builtinSchemaResolver, chainResolvers, crdSchemaResolver, type BuiltinSchemaBundle } from "./schema-resolver.js";
 
 const root = new URL("../../../", import.meta.url);
 const bundle = JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle;
@@ -192,6 +192,38 @@ describe("compileRgd (template dialect): errors with their paths", () => {
       ["rgd.id-duplicate", "spec.childResources[3].id"],
     ]);
     assert.match(messages(broken).join("\n"), /template: deployment\.template:3: function "selector" not defined/);
+  });
+});
+
+describe("compileRgd (template dialect): .parent reads against the parent CRD", () => {
+  const [crdDoc] = loadYaml("nginxapp-crd.yaml", readFileSync(new URL("examples/nginx/nginxapp-crd.yaml", root), "utf8")).documents;
+  assert.ok(crdDoc);
+  const withCrd = chainResolvers(crdSchemaResolver([crdDoc.value]), resolver);
+  const warnings = (rgd: unknown) => compileRgd(rgd, { resolver: withCrd }).issues.map((i) => [i.severity, i.code, formatPath(i.path), i.inner?.line, i.inner?.column, i.message]);
+
+  it("finds nothing wrong with the seed's RGD (free-form limits/requests included)", () => {
+    assert.deepEqual(warnings(nginx), []);
+  });
+
+  it("warns about a misspelt spec field and about reading status, where they are written", () => {
+    const typo = nginxVariant((spec) => {
+      const [deployment, , ingress] = spec.childResources;
+      assert.ok(deployment && ingress);
+      deployment.template = String(deployment.template).replace("{{.parent.spec.replicas}}", "{{.parent.spec.replica}}");
+      ingress.condition = "{{ and .parent.spec.ingress.enable .parent.status.ready }}";
+    });
+    assert.deepEqual(warnings(typo), [
+      ["warning", "template.parent-unknown-field", "spec.childResources[0].template", 2, 15, ".parent.spec.replica is not in the schema of NginxApp (it has: replicas, image, service, ingress, resources); it would render <no value>"],
+      ["warning", "template.parent-unknown-field", "spec.childResources[2].condition", 1, 8, ".parent.spec.ingress.enable is not in the schema of NginxApp (it has: enabled, hosts); it would render <no value>"],
+      ["warning", "template.parent-status", "spec.childResources[2].condition", 1, 36, "templates cannot read .parent.status: the parent is given without its status (read a child's status as .children.<id>.status)"],
+    ]);
+  });
+
+  it("without the parent CRD, only status reads are flagged", () => {
+    const rgd = rgdOf({ childResources: [cm({ template: "a: {{ .parent.spec.anything }}{{ .parent.metadata.labels }}" })] });
+    assert.deepEqual(compileRgd(rgd).issues.map((i) => i.code), []);
+    const status = rgdOf({ childResources: [cm({ template: "a: {{ .parent.status.x }}" })] });
+    assert.deepEqual(compileRgd(status).issues.map((i) => i.code), ["template.parent-status"]);
   });
 });
 

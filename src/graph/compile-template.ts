@@ -13,6 +13,7 @@ import { isRecord } from "./is-record.js";
 import { checkKind } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { draftChild, type DraftChild } from "./template-child.js";
+import { checkParentReads } from "./template-parent-check.js";
 import { compileStatusMappings } from "./template-status.js";
 
 export interface TemplateCompileOptions {
@@ -97,6 +98,12 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
   const ordered = topologicalOrder(dag);
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "childResources"], `child resources form a cycle: ${formatCycle(ordered.cycle)}`));
   const statusMappings = compileStatusMappings(spec.statusMappings, children, children.length === list.length, issues);
+  if (instance) {
+    // The parent's schema is known when its CRD was given (--crd) or read from the cluster.
+    const parentSchema = options.resolver?.resolve(`${instance.group}/${instance.version}`, instance.kind)?.schema;
+    const sources = children.flatMap((c) => [c.nameTemplate, c.template, ...(c.condition ? [c.condition] : []), ...c.readyWhen]);
+    issues.push(...checkParentReads(sources, instance.kind, parentSchema));
+  }
 
   if (hasErrors(issues) || instance === undefined || !ordered.ok) return { issues };
   const waves = applyWaves(dag);

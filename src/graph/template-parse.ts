@@ -10,6 +10,8 @@ export interface ParsedSource {
   readonly text: string;
   readonly path: IssuePath;
   readonly children: readonly FieldReference[];
+  /** `.parent.<…>` reads from the root, checked against the parent CRD's schema when known. */
+  readonly parent: readonly FieldReference[];
 }
 
 /** Name a child's templates carry in Go's messages: `web.template`, `web.readyWhen[0]`. */
@@ -25,7 +27,7 @@ export function parseSource(value: unknown, path: IssuePath, name: string, what:
   }
   try {
     const template = parseTemplate(name, value);
-    return { text: value, path, children: fieldReferences(template, "children") };
+    return { text: value, path, children: fieldReferences(template, "children"), parent: fieldReferences(template, "parent") };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
     issues.push(innerError("template.parse-error", path, { line: e.line, column: e.column }, e.message));

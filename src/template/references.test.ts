@@ -16,6 +16,10 @@ describe("fieldReferences", () => {
     ["in a define, neither dot nor $ is the root", "{{ define \"x\" }}{{ .children.a }}{{ $.children.b }}{{ end }}{{ template \"x\" .children.c }}", [["c", 1, 77]]],
     ["other heads are ignored", "{{ .parent.children.x }}{{ .self.spec }}", []],
   ];
+  it("gives the whole chain after the head", () => {
+    assert.deepEqual(fieldReferences(parseTemplate("t", "{{ .parent.spec.a.b }}{{ index .parent \"spec\" }}{{ $.parent.metadata }}"), "parent").map((r) => r.path), [["spec", "a", "b"], ["spec"], ["metadata"]]);
+  });
+
   for (const [name, text, expected] of cases) {
     it(name, () => {
       assert.deepEqual(refs(text), expected);

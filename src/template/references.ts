@@ -12,6 +12,8 @@ import type { Tree } from "./parser.js";
 export interface FieldReference {
   /** The field read right after the head, e.g. "service" in `.children.service.spec`. */
   readonly name: string;
+  /** Every field read after the head, e.g. ["service", "spec"] (`index` forms: just the key). */
+  readonly path: readonly string[];
   /** 1-based position of the reference inside the template text. */
   readonly line: number;
   readonly column: number;
@@ -20,7 +22,7 @@ export interface FieldReference {
 interface Walk {
   readonly text: string;
   readonly head: string;
-  readonly found: { name: string; pos: number }[];
+  readonly found: { path: string[]; pos: number }[];
   /** True in the main template: `$` is the root data there, but not inside a `define`. */
   readonly dollarIsRoot: boolean;
 }
@@ -34,14 +36,14 @@ function startOf(text: string, token: string, pos: number): number {
 function walkArg(walk: Walk, arg: ArgNode, dotIsRoot: boolean): void {
   switch (arg.kind) {
     case "field": {
-      const [head, name] = arg.ident;
+      const [head, ...path] = arg.ident;
       // A chain's node sits at its second field (Go's parser); report where `.head` starts.
-      if (dotIsRoot && head === walk.head && name !== undefined) walk.found.push({ name, pos: startOf(walk.text, `.${head}`, arg.pos) });
+      if (dotIsRoot && head === walk.head && path.length > 0) walk.found.push({ path, pos: startOf(walk.text, `.${head}`, arg.pos) });
       return;
     }
     case "variable": {
-      const [dollar, head, name] = arg.ident;
-      if (walk.dollarIsRoot && dollar === "$" && head === walk.head && name !== undefined) walk.found.push({ name, pos: startOf(walk.text, "$", arg.pos) });
+      const [dollar, head, ...path] = arg.ident;
+      if (walk.dollarIsRoot && dollar === "$" && head === walk.head && path.length > 0) walk.found.push({ path, pos: startOf(walk.text, "$", arg.pos) });
       return;
     }
     case "chain":
@@ -66,7 +68,7 @@ function walkPipe(walk: Walk, pipe: PipeNode, dotIsRoot: boolean): void {
   for (const command of pipe.cmds) {
     const [fn, target, key] = command.args;
     if (fn?.kind === "identifier" && fn.ident === "index" && key?.kind === "string" && target !== undefined && isRootHead(walk, target, dotIsRoot)) {
-      walk.found.push({ name: key.text, pos: startOf(walk.text, target.kind === "variable" ? "$" : `.${walk.head}`, target.pos) });
+      walk.found.push({ path: [key.text], pos: startOf(walk.text, target.kind === "variable" ? "$" : `.${walk.head}`, target.pos) });
     }
     for (const arg of command.args) walkArg(walk, arg, dotIsRoot);
   }
@@ -110,12 +112,12 @@ function walkNode(walk: Walk, node: Node, dotIsRoot: boolean): void {
  * and `$` at the root; `define`d trees do not.
  */
 export function rootFieldReferences(text: string, trees: ReadonlyMap<string, Tree>, mainName: string, head: string): FieldReference[] {
-  const found: { name: string; pos: number }[] = [];
+  const found: { path: string[]; pos: number }[] = [];
   for (const [name, tree] of trees) {
     const main = name === mainName;
     walkList({ text, head, found, dollarIsRoot: main }, tree.root, main);
   }
   return found
     .sort((a, b) => a.pos - b.pos)
-    .map(({ name, pos }) => ({ name, ...positionOf(text, pos) }));
+    .map(({ path, pos }) => ({ name: path[0] ?? "", path, ...positionOf(text, pos) }));
 }

@@ -66,6 +66,14 @@ describe("kro validate on the template dialect", () => {
     assert.match(result.stderr, /unknown-child\.yaml:64:55: error: spec\.childResources\[2\]\.condition: \.children\.db names no child \(ids: deployment, service, ingress\)/);
   });
 
+  it("with the parent's CRD (--crd), warns about .parent.spec fields it does not define, and still exits 0", async () => {
+    const typo = await copyOf(RGD, "typo.yaml", (t) => t.replace("replicas: {{.parent.spec.replicas}}", "replicas: {{.parent.spec.replica}}"));
+    const result = await kro(["validate", "-f", typo, "--crd", CRD]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /typo\.yaml:16:23: warning: spec\.childResources\[0\]\.template: \.parent\.spec\.replica is not in the schema of NginxApp \(it has: replicas, image, service, ingress, resources\); it would render <no value>/);
+    assert.match(result.stdout, /nginxapp-graph: valid/);
+  });
+
   it("reports them as JSON with -o json", async () => {
     const broken = await copyOf(RGD, "broken-json.yaml", (t) => t.replace("type: {{.parent.spec.service.type}}", "type: {{ if }}"));
     const result = await kro(["validate", "-f", broken, "-o", "json"]);
