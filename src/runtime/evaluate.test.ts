@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ANNOTATIONS, LABELS } from "../api/index.js";
+import { createKroCelEnvironment } from "../expr/index.js";
+import { compileRgd } from "../graph/index.js";
 import { evaluateInstance } from "./evaluate.js";
+import { buildInstanceStatus } from "./status.js";
 import { compileFixture, compileValue, dig, instanceOf, rgdFixture } from "./fixtures.test.helpers.js";
 import { createMemoryLookup } from "./memory-lookup.js";
 import type { InstanceEvaluation, KubeJson, NodeEvaluation } from "./types.js";
@@ -272,5 +275,46 @@ describe("external references", () => {
     assert.deepEqual(String(dig(app, "data", "secrets")).split(",").sort(), ["a", "b"]);
     assert.deepEqual(node(evaluation, "settings").desired, []);
     assert.deepEqual(evaluation.watches[1], { apiVersion: "v1", kind: "Secret", matchLabels: { team: "blue" } });
+  });
+});
+
+describe("omit() and status arrays", () => {
+  it("omit() removes a key or a list element from the rendered object", () => {
+    // omit() passes the compiler only behind its feature gate (CELOmitFunction).
+    const compiled = compileRgd({
+      apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "o" },
+      spec: {
+        schema: { apiVersion: "v1alpha1", kind: "Omitting", spec: { note: "string | default=\"\"" }, status: { names: ["${cm.metadata.name}", "${cm.data.?x.orValue('none')}"] } },
+        resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "o", annotations: { note: "${schema.spec.note == '' ? omit() : schema.spec.note}" } }, data: { a: "1", b: "${schema.spec.note == '' ? omit() : 'x'}" } } }],
+      },
+    }, { env: createKroCelEnvironment({ enableRuntime: true, enableOmit: true }) });
+    const graph = compiled.graph;
+    assert.ok(graph, JSON.stringify(compiled.issues));
+    const [cm] = evaluateInstance(graph, instanceOf(graph, { note: "" }), createMemoryLookup()).apply;
+    assert.deepEqual(dig(cm, "metadata", "annotations"), { [ANNOTATIONS.applyOrder]: "1" });
+    assert.deepEqual(dig(cm, "data"), { a: "1" });
+    const [kept] = evaluateInstance(graph, instanceOf(graph, { note: "hi" }), createMemoryLookup()).apply;
+    assert.deepEqual(dig(kept, "data"), { a: "1", b: "x" });
+  });
+
+  it("status arrays are written as arrays where the CRD's status schema says array; a pending element is left out", () => {
+    const compiled = compileValue({
+      apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "arr" },
+      spec: {
+        schema: { apiVersion: "v1alpha1", kind: "Arrays", spec: { n: "string | default=a" }, status: { names: ["${cm.metadata.name}", "${cm.data.missing}", "${schema.spec.n}"] } },
+        resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "arr" } } }],
+      },
+    });
+    // The compiler currently infers `names` as an object keyed "0", "1", "2" (kro: an array); the
+    // runtime follows whatever the CRD says, so the array case is checked on an adjusted copy.
+    const graph = structuredClone(compiled);
+    const statusSchema = graph.crd.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties;
+    assert.ok(statusSchema);
+    statusSchema.names = { type: "array", items: { type: "string" } };
+    const instance = instanceOf(graph, { n: "a" });
+    const lookup = createMemoryLookup();
+    lookup.put(...evaluateInstance(graph, instance, lookup).apply);
+    const status = buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, lookup), { now: "2026-01-01T00:00:00Z" });
+    assert.deepEqual(status.names, ["arr", "a"]);
   });
 });

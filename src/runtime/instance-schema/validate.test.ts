@@ -56,6 +56,7 @@ describe("validateInstance: API-server-shaped messages", () => {
     ["maximum", { name: "abc", replicas: 9 }, ["error: spec.replicas: Invalid value: 9: spec.replicas in body should be less than or equal to 3"]],
     ["list size and duplicates", { name: "abc", tags: ["a", "a", "b"] }, ["error: spec.tags: Too many: 3: must have at most 2 items", 'error: spec.tags[1]: Duplicate value: "a"']],
     ["CEL rule", { name: "abc", port: 22 }, ["error: spec.port: Invalid value: 22: validation failed"]],
+    ["undeclared field", { name: "abc", colour: "red" }, ['error: spec.colour: unknown field "spec.colour"']],
   ];
   for (const [name, spec, expected] of cases) {
     it(name, () => { assert.deepEqual(check(spec), expected); });

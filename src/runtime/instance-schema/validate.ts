@@ -3,7 +3,8 @@
  * (`spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer`), so
  * `kro render` rejects a bad instance before rendering it, the way `kubectl apply` would.
  * Covers what SimpleSchema markers produce: types, required, enum, pattern, numeric and length
- * bounds, list sizes, set uniqueness and `x-kubernetes-validations` CEL rules.
+ * bounds, list sizes, set uniqueness, undeclared fields (kubectl's strict field validation) and
+ * `x-kubernetes-validations` CEL rules.
  */
 import { error, formatPath, type Issue, type IssuePath } from "../../diag/index.js";
 import { compileExpression, createKroCelEnvironment, jsonToCel, type CompiledExpression } from "../../expr/index.js";
@@ -117,8 +118,11 @@ function visit(value: unknown, schema: JSONSchemaProps, path: IssuePath, issues:
   } else if (isRecord(value)) {
     for (const key of schema.required ?? []) if (value[key] === undefined) issues.push(error(CODE, [...path, key], "Required value"));
     const extra = isRecord(schema.additionalProperties) ? schema.additionalProperties : undefined;
+    // kubectl validates strictly by default: a field the schema does not declare is rejected.
+    const closed = schema.properties !== undefined && schema.additionalProperties === undefined && schema["x-kubernetes-preserve-unknown-fields"] !== true;
     for (const [key, child] of Object.entries(value)) {
       const childSchema = schema.properties?.[key] ?? extra;
+      if (childSchema === undefined && closed) issues.push(error(CODE, [...path, key], `unknown field "${formatPath([...path, key])}"`));
       if (childSchema !== undefined && child !== undefined) visit(child, childSchema, [...path, key], issues);
     }
   }
