@@ -10,6 +10,7 @@ import type { CompiledGraph } from "../graph/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import type { ControllerContext } from "./controller-context.js";
 import { allowsBreakingChanges, installCrd } from "./crd-installer.js";
+import { attachUserCrd, type KindResult } from "./user-crd.js";
 import { jsonEqual } from "./json-equal.js";
 import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
 import type { ConditionInput } from "./conditions.js";
@@ -65,14 +66,13 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   return {};
 }
 
-type KindResult = { ok: true; instance: InstanceKind } | { ok: false; reason: string; message: string };
-
 async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {
   const name = rgd.metadata?.name ?? "";
   const owner = ctx.served.forKind(graph.instance.group, graph.instance.kind);
   if (owner !== undefined && owner.rgdName !== name) {
     return { ok: false, reason: "Conflict", message: `kind ${graph.instance.kind}.${graph.instance.group} is already served by ResourceGraphDefinition "${owner.rgdName}"` };
   }
+  if (graph.dialect === "template") return attachUserCrd(ctx, rgd, graph);
   const result = await installCrd(ctx.client, graph.crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
   if (!result.ok) return { ok: false, reason: result.reason, message: result.message };
   const { group, version, kind, plural, scope } = graph.instance;
@@ -93,7 +93,8 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
   const name = rgd.metadata?.name ?? "";
   const served = ctx.served.get(name);
   await stopServing(ctx, name);
-  if (ctx.options.allowCrdDeletion && served !== undefined) {
+  // Only a CRD kro generated; the template dialect's CRD belongs to the user.
+  if (ctx.options.allowCrdDeletion && served?.graph.dialect === "cel") {
     const crdName = served.graph.crd.metadata.name;
     try {
       const crd = await ctx.client.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crdName });
