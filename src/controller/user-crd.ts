@@ -27,7 +27,7 @@ export async function attachUserCrd(ctx: ControllerContext, rgd: KubeObject, gra
     if (!ctx.options.addStatusToUserCrds) {
       return { ok: false, reason: "StatusNotStorable", message: `CustomResourceDefinition ${attach.crdName} stores no status (${attach.additions.join("; ")}); statusMappings cannot be written and adding status storage is turned off` };
     }
-    await ctx.client.apply(attach.apply as KubeObject, { fieldManager: FIELD_MANAGERS.controller, force: true });
+    await ctx.client.apply(attach.apply, { fieldManager: FIELD_MANAGERS.controller, force: true });
     await recordEvent(ctx, rgd, "StatusStorageAdded", `added to CustomResourceDefinition ${attach.crdName} so statusMappings can be written: ${attach.additions.join("; ")}`);
     if (!(await waitEstablished(ctx.client, { ...CRD, name: attach.crdName }))) {
       return { ok: false, reason: "NotEstablished", message: `CustomResourceDefinition ${attach.crdName} is not Established` };
@@ -51,7 +51,7 @@ export async function recordEvent(ctx: ControllerContext, rgd: KubeObject, reaso
     await ctx.client.create({
       apiVersion: "v1",
       kind: "Event",
-      metadata: { generateName: `${rgd.metadata?.name ?? "rgd"}.`, namespace: "default" },
+      metadata: { name: `${rgd.metadata?.name ?? "rgd"}.${Date.now().toString(16)}`, namespace: "default" },
       involvedObject: { apiVersion: rgd.apiVersion, kind: rgd.kind, name: rgd.metadata?.name, uid: rgd.metadata?.uid },
       reason,
       message,
