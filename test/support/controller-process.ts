@@ -55,7 +55,7 @@ export async function startControllerProcess(kubeconfig: string, extraArgs: read
   try {
     await started;
   } catch (error) {
-    if (running) child.kill("SIGKILL");
+    child.kill("SIGKILL"); // a no-op when it already exited
     throw error;
   }
   if (child.pid === undefined) throw new Error("the controller process has no pid");
