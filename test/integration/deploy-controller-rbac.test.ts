@@ -22,7 +22,8 @@ const SA = "kro-ts";
 const ALL_VERBS = ["get", "list", "watch", "create", "update", "patch", "delete"];
 
 const suffix = randomBytes(4).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
-const kind = `Vault${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+// A fixed ending keeps the plural predictable (kro's pluralizer turns a trailing "f" into "ves").
+const kind = `K${suffix}Vault`;
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `deploy-rbac-${suffix}`;
 const selector = { key: "kro-ts.test/controller", value: `deploy-rbac-${suffix}` };

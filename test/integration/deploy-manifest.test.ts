@@ -148,7 +148,12 @@ describe("deploy/kro-controller.yaml", () => {
     const { kubeconfig } = await serviceAccountKubeconfig(t, NS, SA);
     // `auth can-i` needs the kind in discovery (it answers "no" for an unknown resource type).
     // The CRD is the example's own, shared and left in place like the RGD CRD.
-    await kubectl(["apply", "--server-side", "-f", path.join(REPO_ROOT, "examples/nginx/nginxapp-crd.yaml")]);
+    // Created only when absent: the NginxApp walkthrough's controller may already have added its
+    // status storage to it (server-side apply would then conflict on .spec.versions).
+    await kubectl(["create", "-f", path.join(REPO_ROOT, "examples/nginx/nginxapp-crd.yaml")]).catch((error: unknown) => {
+      if (!(error instanceof KubectlError && /AlreadyExists/.test(error.stderr))) throw error;
+      return "";
+    });
     await kubectl(["wait", "--for=condition=Established", "--timeout=30s", "crd/nginxapps.kro.example.com"]);
     const checks: string[][] = [
       ["watch", "nginxapps.kro.example.com", "-n", ns], ["update", "nginxapps.kro.example.com", "--subresource=status", "-n", ns],
