@@ -3,13 +3,15 @@
 // ServiceAccount's own TokenRequest token — least privilege plus what aggregated ClusterRoles
 // grant. It reconciles an RGD whose instance kind and ConfigMap child are granted, shows the
 // ungranted Secret child on the instance as forbidden (and does not crash), then the refused
-// apply once Secrets may only be read, and converges once they may be written, without a restart. Its --rgd-selector keeps it to this test's RGD:
+// apply once Secrets may only be read, and converges once they may be written, without a restart;
+// then the NginxApp example converges once examples/nginx/kro-rbac.yaml is granted. Its --rgd-selector keeps it to this test's RGD:
 // other test files run their own controllers against the same API server at the same time.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { it } from "node:test";
+import { parse } from "yaml";
 import { MANIFEST_PATH, REPO_ROOT } from "../../src/deploy/index.js";
 import { startControllerProcess, type ControllerProcess } from "../support/controller-process.js";
 import { eventually } from "../support/eventually.js";
@@ -27,6 +29,8 @@ const kind = `K${suffix}Vault`;
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `deploy-rbac-${suffix}`;
 const selector = { key: "kro-ts.test/controller", value: `deploy-rbac-${suffix}` };
+const exampleGroup = `${suffix}.example.kro-ts.test`;
+const exampleRgd = `nginxapp-graph-${suffix}`;
 
 const rgdYaml = `
 apiVersion: kro.run/v1alpha1
@@ -59,6 +63,7 @@ spec:
 
 interface Obj { metadata: { name: string; labels?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; greeting?: string; conditions?: Cond[] } }
 interface Cond { type: string; status: string; reason?: string; message?: string }
+interface Manifest { metadata?: Record<string, unknown>; [key: string]: unknown }
 
 const condition = (o: Obj, type: string) => o.status?.conditions?.find((c) => c.type === type);
 const notFound = (error: unknown) => error instanceof KubectlError && /NotFound/.test(error.stderr);
@@ -69,10 +74,12 @@ it("the installed ServiceAccount runs the controller: granted kinds reconcile, a
   let ns = "";
   t.after(async () => {
     // While the controller still runs with its grants, it removes its own finalizers.
-    if (ns !== "") await kubectl(["delete", plural, "--all", "-n", ns, "--ignore-not-found", "--timeout=30s"]).catch(() => undefined);
-    await kubectl(["delete", "rgd", rgdName, "--ignore-not-found", "--timeout=30s"]).catch(() => undefined);
+    for (const kinds of [plural, `nginxapps.${exampleGroup}`]) {
+      if (ns !== "") await kubectl(["delete", kinds, "--all", "-n", ns, "--ignore-not-found", "--timeout=30s"]).catch(() => undefined);
+    }
+    await kubectl(["delete", "rgd", rgdName, exampleRgd, "--ignore-not-found", "--timeout=30s"]).catch(() => undefined);
     await controller?.stop();
-    await kubectl(["delete", "crd", `${plural}.kro.run`, "--ignore-not-found", "--wait=false"]);
+    await kubectl(["delete", "crd", `${plural}.kro.run`, `nginxapps.${exampleGroup}`, "--ignore-not-found", "--wait=false"]);
     await grants?.release();
   });
 
@@ -161,6 +168,42 @@ it("the installed ServiceAccount runs the controller: granted kinds reconcile, a
     assert.equal(Buffer.from(secret.data?.greeting ?? "", "base64").toString(), "hello");
     assert.ok(started().alive());
     assert.equal(started().pid, pid, "same process");
+  });
+
+  await t.test("the NginxApp example (template dialect) converges once its examples/nginx/kro-rbac.yaml is granted", async () => {
+    // The example as shipped, moved to a group of its own: the NginxApp walkthrough test runs
+    // the original (same kind, CRD and RGD name) with another controller at the same time.
+    const example = async (file: string) => parse((await readFile(path.join(REPO_ROOT, "examples/nginx", file), "utf8")).replaceAll("kro.example.com", exampleGroup)) as Manifest;
+    const crd = await example("nginxapp-crd.yaml");
+    await kubectl(["create", "-f", "-"], JSON.stringify(crd));
+    await kubectl(["wait", "--for=condition=Established", "--timeout=30s", `crd/nginxapps.${exampleGroup}`]);
+    const rgd = await example("nginxapp-rgd.yaml");
+    rgd.metadata = { ...rgd.metadata, name: exampleRgd, labels: { [selector.key]: selector.value } };
+    // The example's rules, under a name of our own (grant() keeps the aggregation label).
+    const { rules } = await example("kro-rbac.yaml");
+    await grants?.grant({ metadata: { name: `kro-ts-test-${suffix}-nginxapp` }, rules: rules as NonNullable<Parameters<AggregatedGrants["grant"]>[0]["rules"]> });
+    await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
+    await eventually(async () => {
+      const o = await kubectlJson<Obj>(["get", "rgd", exampleRgd]);
+      assert.equal(o.status?.state, "Active", JSON.stringify(o.status));
+    }, { timeout: 60_000, interval: 250 });
+    const app = await example("my-nginx.yaml");
+    app.metadata = { ...app.metadata, namespace: ns };
+    await kubectl(["apply", "-f", "-"], JSON.stringify(app));
+    const converged = await eventually(async () => {
+      const o = await kubectlJson<Obj & { status?: { availableReplicas?: number } }>(["get", `nginxapps.${exampleGroup}`, "my-nginx", "-n", ns]);
+      assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
+      assert.equal(o.status.availableReplicas, 2, JSON.stringify(o.status));
+      return o;
+    }, { timeout: 120_000, interval: 500 });
+    assert.equal(condition(converged, "Ready")?.status, "True");
+    const children = (await kubectl(["get", "deployments,services,ingresses", "-n", ns, "-l", "app=my-nginx", "-o", "name"])).trim().split("\n").sort();
+    assert.deepEqual(children, ["deployment.apps/my-nginx", "ingress.networking.k8s.io/my-nginx", "service/my-nginx"]);
+
+    await kubectl(["delete", `nginxapps.${exampleGroup}`, "my-nginx", "-n", ns, "--timeout=60s"]);
+    assert.equal((await kubectl(["get", "deployments,services,ingresses", "-n", ns, "-l", "app=my-nginx", "-o", "name"])).trim(), "");
+    await kubectl(["delete", "rgd", exampleRgd, "--timeout=60s"]);
+    assert.ok(started().alive());
   });
 
   await t.test("deleting the instance and the RGD works with the same rights; the controller only exits by our signal", async () => {
