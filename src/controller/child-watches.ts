@@ -11,6 +11,8 @@ import { isForbidden, type Informer, type InformerLease, type InformerManager, t
 import { identityKey, identityOf, matchesQuery, type CollectionQuery, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
 
 const SYNC_TIMEOUT_MS = 30_000;
+/** How long a failed list probe of a kind is reused before the API server is asked again. */
+const PROBE_RECHECK_MS = 5_000;
 /** A name no object carries (names cannot contain "_"): the access probe lists it, one request. */
 const PROBE_NAME = "kro_watch_probe";
 
@@ -23,11 +25,6 @@ export function identityFor(object: KubeJson): ObjectIdentity {
 
 type WatchRequest = ObjectIdentity | CollectionQuery;
 
-/** A child kind cannot be watched: not served, or not permitted. Shown on the instance. */
-export class WatchError extends Error {
-  override readonly name = "WatchError";
-}
-
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
@@ -36,6 +33,8 @@ export class ChildWatches {
   private readonly external = new Map<string, InformerLease<KubeObject>>();
   /** instance key → what its last reconcile read outside its own children. */
   private readonly requests = new Map<string, readonly WatchRequest[]>();
+  /** gvk → the last failed probe (RBAC, not served). */
+  private readonly failedProbes = new Map<string, { readonly reason: string; readonly at: number }>();
 
   constructor(
     private readonly client: KubeClient,
@@ -47,18 +46,25 @@ export class ChildWatches {
 
   /**
    * Starts (once) and waits for the informers every node of the graph needs. A kind this
-   * controller may not list (RBAC) or that the server does not serve fails fast with a
-   * WatchError naming it, instead of an informer retrying in silence.
+   * controller may not list (RBAC) or that the server does not serve is not waited for: it is
+   * returned as node id → reason, so the instance reconciles every other node and shows these
+   * as errors (kro does the same: a forbidden child fails alone). A failed probe is remembered
+   * for a few seconds, so many instances of one graph cost one probe, not one each.
    */
-  async ensure(graph: CompiledGraph): Promise<void> {
+  async ensure(graph: CompiledGraph): Promise<Map<string, string>> {
     const waits: Promise<void>[] = [];
+    const unwatchable = new Map<string, string>();
     for (const node of graph.nodes) {
       const gvk = JSON.stringify([node.apiVersion, node.kind]);
       const isExternal = node.type === "external" || node.type === "externalCollection";
       const map = isExternal ? this.external : this.managed;
       let lease = map.get(gvk);
       if (lease === undefined) {
-        await this.probe(node.apiVersion, node.kind, node.id);
+        const reason = await this.probe(node.apiVersion, node.kind);
+        if (reason !== undefined) {
+          unwatchable.set(node.id, `cannot watch ${node.kind} (${node.apiVersion}) for resource "${node.id}": ${reason}`);
+          continue;
+        }
         lease = this.informers.acquire({
           apiVersion: node.apiVersion,
           kind: node.kind,
@@ -70,17 +76,25 @@ export class ChildWatches {
       if (!lease.informer.hasSynced) waits.push(lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
     }
     await Promise.all(waits);
+    return unwatchable;
   }
 
-  private async probe(apiVersion: string, kind: string, nodeId: string): Promise<void> {
+  /** Undefined when the kind can be listed; else why not (possibly remembered from a recent probe). */
+  private async probe(apiVersion: string, kind: string): Promise<string | undefined> {
+    const gvk = JSON.stringify([apiVersion, kind]);
+    const recent = this.failedProbes.get(gvk);
+    if (recent !== undefined && Date.now() - recent.at < PROBE_RECHECK_MS) return recent.reason;
     try {
       // One request whatever the cluster holds: list() follows every page, so `limit: 1` alone
       // would page through all existing objects of the kind one at a time (a 1,000-instance
       // cold start spent minutes here). A name no object has keeps the answer to one empty page.
       await this.client.list(apiVersion, kind, { limit: 1, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, fieldSelector: `metadata.name=${PROBE_NAME}` });
+      this.failedProbes.delete(gvk);
+      return undefined;
     } catch (error) {
-      const reason = isForbidden(error) ? "the controller is not allowed to list it (grant it through an aggregated ClusterRole)" : error instanceof Error ? error.message : String(error);
-      throw new WatchError(`cannot watch ${kind} (${apiVersion}) for resource "${nodeId}": ${reason}`, { cause: error });
+      const reason = isForbidden(error) ? "forbidden: the controller is not allowed to list it (grant it through an aggregated ClusterRole)" : error instanceof Error ? error.message : String(error);
+      this.failedProbes.set(gvk, { reason, at: Date.now() });
+      return reason;
     }
   }
 
