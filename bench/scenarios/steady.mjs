@@ -10,7 +10,6 @@ import { createInstances, ensureNamespaces, installRgd, spread, waitReady } from
 import { FANOUT, FANOUT_CHILD_RESOURCES, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
 
 const NAMESPACES = 10;
-const SETTLE_MS = 5_000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runSteady(bench) {
@@ -18,6 +17,8 @@ export async function runSteady(bench) {
   const instances = args.instances ?? 1000;
   const timeoutMs = args.timeout * 1000;
   const IDLE_WINDOW_MS = args.idleSeconds * 1000;
+  // Time for trailing events (status updates, child watch events) to drain before counting.
+  const SETTLE_MS = Math.min(5_000, 500 + instances * 5);
   const scope = { resources: FANOUT_CHILD_RESOURCES, instanceResource: FANOUT.plural };
   log(`steady: converging ${instances} fan-out instances`);
   await installRgd(harness, fanoutRgd());
