@@ -74,10 +74,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       const uid = (response.metadata as { uid?: string } | undefined)?.uid;
       if (uid !== undefined && !inventory.some((e) => e.uid === uid)) created.push({ ...identityFor(desired), uid, nodeId });
     });
-    if (created.length > 0) {
-      inventory = mergeInventory(inventory, created);
-      instance = await writeInventory(ctx, instance, inventory);
-    }
+    if (created.length > 0) inventory = mergeInventory(inventory, created);
     if (created.length > 0) log.info({ created: created.map((e) => `${e.kind}/${e.name}`) }, "created children");
     if (Object.keys(applyErrors).length > 0) {
       log.warn({ errors: applyErrors }, "apply failed");
@@ -93,10 +90,13 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       log.info({ pruned: pruned.map((e) => `${e.kind}/${e.name}`) }, "pruned children no longer desired");
       for (const entry of pruned) overlay.set(identityKey(entry), null);
       inventory = removeFromInventory(inventory, pruned);
-      instance = await writeInventory(ctx, instance, inventory);
       evaluation = evaluateInstance(graph, instance, lookup, options);
     }
   }
+  // One inventory write per reconcile (not per apply round): a chain of 20 levels costs one
+  // PATCH, not 20. If the process dies between an apply and this write, nothing is lost for
+  // good: the next reconcile applies the same objects again and records their UIDs then.
+  instance = await writeInventory(ctx, instance, inventory);
   const failedWrites = Object.entries(applyErrors);
   for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
