@@ -11,7 +11,7 @@ import type { ControllerMetrics, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { ensureRgdCrd } from "./crd-installer.js";
 import { ChildWatches } from "./child-watches.js";
-import type { ControllerContext, ControllerOptions } from "./controller-context.js";
+import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
 import { reconcileInstance } from "./instance-reconciler.js";
 import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
@@ -29,6 +29,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly rgdSelector?: string;
   /** Install or upgrade the ResourceGraphDefinition CRD at startup (default true). */
   readonly installRgdCrd?: boolean;
+  /** Called after each instance reconcile with the runtime's per-node evaluation (live progress). */
+  readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }
 
 export interface RunningController {
@@ -77,6 +79,7 @@ export function startController(options: StartControllerOptions): RunningControl
     },
     compile: (rgd) => compileRgd(rgd, { env, ...(options.resolver ? { resolver: options.resolver } : {}) }),
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {

@@ -91,6 +91,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   }
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
+  ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
 }

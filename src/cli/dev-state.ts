@@ -1,0 +1,146 @@
+/**
+ * What `kro dev` knows about each instance it applied, merged from three sources: the applier
+ * (was the instance accepted by the API server?), the RGD's and the instance's status as read from
+ * the cluster (the truth kubectl shows), and the controller's per-node evaluation after each
+ * reconcile (what each resource waits on). Turns that into board rows and a verdict.
+ */
+import type { InstanceEvaluatedEvent } from "../controller/index.js";
+import type { KubeObject } from "../kube/index.js";
+import type { ApplyOutcome, ServedKind } from "./dev-apply.js";
+import type { BoardResource, BoardRow } from "./live-board.js";
+import { describeNode } from "./node-status.js";
+
+export interface InstanceRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+interface Condition { readonly type?: string; readonly status?: string; readonly reason?: string; readonly message?: string }
+
+interface ObjectStatus { readonly state?: string; readonly conditions?: readonly Condition[] }
+
+interface Tracked {
+  readonly ref: InstanceRef;
+  readonly rgdName: string;
+  apply?: ApplyOutcome;
+  resources?: BoardResource[];
+  status?: ObjectStatus;
+}
+
+const groupOf = (apiVersion: string): string => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
+
+export function instanceKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
+  return `${groupOf(apiVersion)}/${kind}/${namespace ?? ""}/${name}`;
+}
+
+const keyOf = (ref: InstanceRef): string => instanceKey(ref.apiVersion, ref.kind, ref.namespace, ref.name);
+
+export interface Verdict {
+  readonly ready: number;
+  readonly total: number;
+  /** Nothing will change without an edit: every instance is Ready or stuck on an error. */
+  readonly settled: boolean;
+  /** One line per instance that is not Ready. */
+  readonly notReady: readonly string[];
+}
+
+export class DevState {
+  private tracked = new Map<string, Tracked>();
+  private readonly rgds = new Map<string, ObjectStatus>();
+
+  /** The instances of the current files; what is known about ones still present is kept. */
+  track(instances: readonly { ref: InstanceRef; served: ServedKind }[]): void {
+    const next = new Map<string, Tracked>();
+    for (const { ref, served } of instances) {
+      const previous = this.tracked.get(keyOf(ref));
+      next.set(keyOf(ref), { ...previous, ref, rgdName: served.rgdName });
+    }
+    this.tracked = next;
+  }
+
+  refs(): InstanceRef[] {
+    return [...this.tracked.values()].map((t) => t.ref);
+  }
+
+  rgdNames(): string[] {
+    return [...new Set([...this.tracked.values()].map((t) => t.rgdName))];
+  }
+
+  onApply(ref: InstanceRef, outcome: ApplyOutcome): void {
+    const entry = this.tracked.get(keyOf(ref));
+    if (entry !== undefined) entry.apply = outcome;
+  }
+
+  onEvaluated(event: InstanceEvaluatedEvent): void {
+    const { apiVersion, kind, namespace, name } = event.instance;
+    const entry = this.tracked.get(instanceKey(apiVersion, kind, namespace, name));
+    if (entry === undefined) return;
+    entry.resources = event.evaluation.nodes.map((node) => ({ id: node.id, text: describeNode(node, event.applyErrors[node.id]).text }));
+    entry.status = event.status as ObjectStatus;
+  }
+
+  /** The instance as read from the cluster (undefined: not found). */
+  onInstanceRead(ref: InstanceRef, object: KubeObject | undefined): void {
+    const entry = this.tracked.get(keyOf(ref));
+    if (entry !== undefined && object !== undefined) entry.status = (object.status ?? {}) as ObjectStatus;
+  }
+
+  onRgdRead(name: string, object: KubeObject | undefined): void {
+    if (object === undefined) this.rgds.delete(name);
+    else this.rgds.set(name, (object.status ?? {}) as ObjectStatus);
+  }
+
+  rows(): BoardRow[] {
+    return [...this.tracked.values()].map((t) => ({
+      label: `${t.ref.kind.toLowerCase()}/${t.ref.name}`,
+      summary: this.summary(t),
+      resources: t.resources ?? [],
+    }));
+  }
+
+  verdict(): Verdict {
+    const entries = [...this.tracked.values()];
+    const notReady = entries.filter((t) => !isReady(t)).map((t) => `${t.ref.kind.toLowerCase()}/${t.ref.name}: ${this.summary(t)}`);
+    return {
+      ready: entries.length - notReady.length,
+      total: entries.length,
+      settled: entries.every((t) => isReady(t) || this.stuck(t)),
+      notReady,
+    };
+  }
+
+  private rgdProblem(t: Tracked): string | undefined {
+    const rgd = this.rgds.get(t.rgdName);
+    if (rgd === undefined) return `waiting for ResourceGraphDefinition ${t.rgdName}`;
+    if (rgd.state === "Active") return undefined;
+    const failed = (rgd.conditions ?? []).find((c) => c.status === "False");
+    const why = failed === undefined ? "not processed yet" : `${failed.type ?? "?"}=False: ${failed.message ?? failed.reason ?? ""}`;
+    return `ResourceGraphDefinition ${t.rgdName} is ${rgd.state ?? "pending"} (${why})`;
+  }
+
+  private stuck(t: Tracked): boolean {
+    if (t.apply?.state === "failed") return true;
+    const rgd = this.rgds.get(t.rgdName);
+    if (rgd?.conditions?.some((c) => c.type === "GraphAccepted" && c.status === "False") === true) return true;
+    return t.status?.state === "ERROR";
+  }
+
+  private summary(t: Tracked): string {
+    if (t.apply?.state === "failed") return `not applied: ${t.apply.message}`;
+    const rgdProblem = this.rgdProblem(t);
+    if (t.apply?.state === "waiting") return `not applied yet: ${rgdProblem ?? t.apply.message}`;
+    if (isReady(t)) return `${t.status?.state ?? "ACTIVE"}, Ready`;
+    if (rgdProblem !== undefined && t.status?.state === undefined) return `not Ready: ${rgdProblem}`;
+    const state = t.status?.state;
+    if (state === undefined) return "applied, waiting for the controller";
+    const ready = t.status?.conditions?.find((c) => c.type === "Ready");
+    const message = ready?.message ?? "";
+    return `${state}, not Ready${message === "" ? "" : `: ${message}`}`;
+  }
+}
+
+function isReady(t: Tracked): boolean {
+  return t.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
+}
