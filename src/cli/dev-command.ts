@@ -10,15 +10,15 @@ import { DEFAULT_KUBE_MINOR, KUBE_RELEASES } from "../localcluster/index.js";
 import { runDevSession } from "./dev-session.js";
 
 /** dist/src/cli/ → the package root's examples/, shown relative to the working directory when inside it. */
-function EXAMPLES(relative: string): string {
+function example(relative: string): string {
   const absolute = fileURLToPath(new URL(`../../../examples/${relative}`, import.meta.url));
   const fromCwd = path.relative(process.cwd(), absolute);
   return fromCwd.startsWith("..") || path.isAbsolute(fromCwd) ? absolute : fromCwd;
 }
 
 export const DEMO_FILES = {
-  files: [EXAMPLES("nginx/nginxapp-crd.yaml"), EXAMPLES("nginx/nginxapp-rgd.yaml"), EXAMPLES("webapp/webapp-rgd.yaml")],
-  instanceFiles: [EXAMPLES("nginx/my-nginx.yaml"), EXAMPLES("webapp/demo.yaml")],
+  files: [example("nginx/nginxapp-crd.yaml"), example("nginx/nginxapp-rgd.yaml"), example("webapp/webapp-rgd.yaml")],
+  instanceFiles: [example("nginx/my-nginx.yaml"), example("webapp/demo.yaml")],
 } as const;
 
 interface DevFlags {
