@@ -65,3 +65,51 @@ describe("loadYaml", () => {
     assert.equal(text, "rgd.yaml:4:3: error: metadata.name: bad name\n    4 |   name: webapp\n      |   ^");
   });
 });
+
+describe("locate inside a string value (embedded templates)", () => {
+  const text = `spec:
+  childResources:
+    - nameTemplate: "{{.parent.metadata.name}}"
+      plain: x {{x}} and more
+      single: 'ab {{ .y }}'
+      template: |
+        spec:
+          replicas: {{ .parent.spec.replicas }}
+
+          selector: {}
+      folded: >-
+          a
+          b
+`;
+  const loaded = loadYaml("t.yaml", text);
+  assert.deepEqual(loaded.problems, []);
+  const [doc] = loaded.documents;
+  const at = (key: string, line: number, column: number) => doc?.locate(["spec", "childResources", 0, key], { line, column });
+
+  it("maps lines of a block scalar to file lines and adds its indentation", () => {
+    assert.deepEqual(at("template", 1, 1), { line: 7, column: 9 });
+    assert.deepEqual(at("template", 2, 13), { line: 8, column: 21 });
+    assert.equal(text.split("\n")[7]?.slice(20, 22), "{{");
+    assert.deepEqual(at("template", 4, 3), { line: 10, column: 11 });
+  });
+
+  it("keeps a column past the end of a blank line on that line", () => {
+    assert.deepEqual(at("template", 3, 5), { line: 9, column: 1 });
+  });
+
+  it("skips the opening quote of quoted scalars", () => {
+    assert.deepEqual(at("nameTemplate", 1, 3), { line: 3, column: 24 });
+    assert.equal(text.split("\n")[2]?.slice(23, 25), ".p");
+    assert.deepEqual(at("single", 1, 4), { line: 5, column: 19 });
+  });
+
+  it("maps plain scalars and folded blocks on their own lines", () => {
+    assert.deepEqual(at("plain", 1, 3), { line: 4, column: 16 });
+    assert.deepEqual(at("folded", 2, 1), { line: 13, column: 11 });
+  });
+
+  it("falls back to the key for paths that are not string scalars", () => {
+    assert.deepEqual(doc?.locate(["spec", "childResources", 0], { line: 1, column: 1 }), { line: 3, column: 7 });
+    assert.deepEqual(at("missing", 1, 1), { line: 3, column: 7 });
+  });
+});

@@ -3,7 +3,7 @@
  * back to file:line:column. The only place the `yaml` parser is used.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
-import { error, formatIssue, type Issue, type IssuePath } from "../diag/index.js";
+import { error, formatIssue, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
 
 export interface SourcePosition {
   readonly line: number;
@@ -15,8 +15,12 @@ export interface SourceDocument {
   /** 0-based index of the document within the file. */
   readonly index: number;
   readonly value: unknown;
-  /** Where the value (or the key that names it) at `path` starts; the nearest ancestor if absent. */
-  locate(path: IssuePath): SourcePosition | undefined;
+  /**
+   * Where the value (or the key that names it) at `path` starts; the nearest ancestor if absent.
+   * With `inner`, the position of that line/column inside the string value at `path` (block
+   * scalars map line by line; quoted and plain scalars on their first line).
+   */
+  locate(path: IssuePath, inner?: InnerPosition): SourcePosition | undefined;
 }
 
 export interface LoadedFile {
@@ -31,6 +35,41 @@ export interface LocatedIssue {
   readonly issue: Issue;
   readonly file: string;
   readonly position?: SourcePosition;
+}
+
+function nodeAt(doc: Document.Parsed, path: IssuePath): unknown {
+  let node: unknown = doc.contents;
+  for (const segment of path) {
+    if (isMap(node)) node = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment))?.value;
+    else if (isSeq(node) && typeof segment === "number") node = node.items[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Offset in `text` of a 1-based line/column inside the string scalar at `path`. */
+function innerOffset(doc: Document.Parsed, text: string, path: IssuePath, inner: InnerPosition): number | undefined {
+  const node = nodeAt(doc, path);
+  if (!isScalar(node) || node.range === undefined || node.range === null) return undefined;
+  const start = node.range[0];
+  if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+    // Content starts on the line after the `|` header; its indentation is that of the first
+    // non-blank line (an explicit indentation indicator is rare enough to ignore).
+    let lineStart = text.indexOf("\n", start) + 1;
+    if (lineStart === 0) return undefined;
+    const firstLine = /^(?:[ \t]*\r?\n)*( *)/.exec(text.slice(lineStart));
+    const indent = firstLine?.[1]?.length ?? 0;
+    for (let line = 1; line < inner.line; line++) {
+      const next = text.indexOf("\n", lineStart);
+      if (next < 0) return undefined;
+      lineStart = next + 1;
+    }
+    const lineEnd = text.indexOf("\n", lineStart);
+    return Math.min(lineStart + indent + inner.column - 1, lineEnd < 0 ? text.length : lineEnd);
+  }
+  if (inner.line !== 1) return start;
+  const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+  return Math.min(start + (quoted ? 1 : 0) + inner.column - 1, node.range[1]);
 }
 
 function offsetOf(doc: Document.Parsed, path: IssuePath): number | undefined {
@@ -75,7 +114,7 @@ export function loadYaml(file: string, text: string): LoadedFile {
       file,
       index,
       value: doc.toJS({ maxAliasCount: 100 }) as unknown,
-      locate: (path) => position(offsetOf(doc, path)),
+      locate: (path, inner) => position((inner && innerOffset(doc, text, path, inner)) ?? offsetOf(doc, path)),
     });
   });
   return { file, text, documents, problems };

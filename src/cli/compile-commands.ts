@@ -10,6 +10,7 @@ import { compileRgd, type CompiledGraph } from "../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
 import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
 import { liveSchemaResolver } from "./live-schemas.js";
+import { printTemplateDialectCrd } from "./template-crd.js";
 
 export interface CompiledFile {
   readonly located: LocatedIssue[];
@@ -84,7 +85,10 @@ export function registerCompileCommands(program: Command): void {
       } else {
         printDiagnostics(loaded, results);
         const graphs = results.flatMap((r) => r.graphs);
-        for (const graph of graphs) process.stdout.write(`${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")})\n`);
+        for (const graph of graphs) {
+          const dialect = graph.dialect === "template" ? `; template dialect: attaches to the existing CRD for ${graph.instance.kind}.${graph.instance.group}/${graph.instance.version}` : "";
+          process.stdout.write(`${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")}${dialect})\n`);
+        }
       }
       if (hasErrors(all.map((l) => l.issue))) process.exitCode = 1;
     });
@@ -93,6 +97,12 @@ export function registerCompileCommands(program: Command): void {
   withSchemaSources(generate
     .command("crd"))
     .description("print the CustomResourceDefinition the controller would install for an RGD")
+    .addHelpText("after", `
+Template-dialect RGDs (spec.resourceKind) attach to your own, existing CRD, so nothing is
+generated: without that CRD the command says so and exits 1. Pass it with --crd to print the
+status storage (status schema, status subresource) the controller would add to it with
+server-side apply, or a note that it needs nothing.
+`)
     .requiredOption("-f, --filename <file>", "the RGD file")
     .option("-o, --output <format>", "yaml or json", "yaml")
     .action(async (flags: SchemaSourceFlags & { filename: string; output: string }) => {
@@ -104,7 +114,15 @@ export function registerCompileCommands(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      const crds = results.flatMap((r) => r.graphs.map((g) => g.crd));
+      const graphs = results.flatMap((r) => r.graphs);
+      const [first] = graphs;
+      if (graphs.length === 1 && first?.dialect === "template") {
+        process.exitCode = await printTemplateDialectCrd(first, flags.crd ?? [], flags.output);
+        return;
+      }
+      const templateGraph = graphs.find((g) => g.dialect === "template");
+      if (templateGraph) throw new InputError(`${templateGraph.name} uses the template dialect and has no generated CRD; run kro generate crd on it alone`);
+      const crds = graphs.flatMap((g) => (g.crd ? [g.crd] : []));
       process.stdout.write(flags.output === "json" ? `${JSON.stringify(crds.length === 1 ? crds[0] : crds, null, 2)}\n` : crds.map((c) => toYaml(c)).join("---\n"));
     });
 }

@@ -31,7 +31,7 @@ export function isKind(document: SourceDocument, kind: string): boolean {
 }
 
 export function locate(document: SourceDocument, issue: Issue): LocatedIssue {
-  const position = document.locate(issue.path);
+  const position = document.locate(issue.path, issue.inner);
   return { file: document.file, issue, ...(position ? { position } : {}) };
 }
 

@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import { formatLocated, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument } from "../api/index.js";
 import { hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { compileRgd, type CompiledGraph } from "../graph/index.js";
+import { compileRgd, crdDefines, type CompiledGraph } from "../graph/index.js";
+import type { CustomResourceDefinition } from "../schema/index.js";
 import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
 import { applySchemaDefaults, renderInstance, validateInstance, type KubeJson, type NodeEvaluation } from "../runtime/index.js";
 import { InputError, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
@@ -48,7 +49,28 @@ async function compileOne(flags: RenderFlags): Promise<CompiledGraph | undefined
 }
 
 /** The instance document (the only one, or the one of the graph's kind), defaulted and validated. */
-async function loadInstance(file: string, graph: CompiledGraph): Promise<KubeJson | undefined> {
+/**
+ * The instance's CRD: generated for the CEL dialect; for the template dialect the user's own,
+ * taken from the --crd files when given (without it the instance is used as written).
+ */
+async function instanceCrd(graph: CompiledGraph, crdFiles: readonly string[]): Promise<CustomResourceDefinition | undefined> {
+  if (graph.dialect === "cel") return graph.crd;
+  const crds = (await loadFiles(crdFiles)).flatMap((f) => f.documents.map((d) => d.value));
+  const crd = crds.find((c) => crdDefines(c, graph.instance));
+  if (crd === undefined) {
+    process.stderr.write(`kro render: note: ${graph.name} attaches to your CRD for ${graph.instance.kind}.${graph.instance.group}; pass it with --crd to apply its defaults and validation to the instance\n`);
+  }
+  return crd as CustomResourceDefinition | undefined;
+}
+
+/** Like `kubectl apply`, a namespaced instance written without a namespace lands in "default". */
+function inDefaultNamespace(instance: KubeJson, scope: string): KubeJson {
+  const metadata = typeof instance.metadata === "object" && instance.metadata !== null ? instance.metadata as KubeJson : {};
+  if (scope !== "Namespaced" || (typeof metadata.namespace === "string" && metadata.namespace !== "")) return instance;
+  return { ...instance, metadata: { ...metadata, namespace: "default" } };
+}
+
+async function loadInstance(file: string, graph: CompiledGraph, crdFiles: readonly string[]): Promise<KubeJson | undefined> {
   const [loaded] = await loadFiles([file]);
   if (loaded === undefined) return undefined;
   if (loaded.problems.length > 0) {
@@ -58,8 +80,11 @@ async function loadInstance(file: string, graph: CompiledGraph): Promise<KubeJso
   const candidates: SourceDocument[] = loaded.documents.filter((d) => isKind(d, graph.instance.kind));
   const [document] = candidates.length > 0 ? candidates : loaded.documents;
   if (document === undefined || typeof document.value !== "object" || document.value === null) throw new InputError(`${file}: no ${graph.instance.kind} instance found`);
-  const instance = applySchemaDefaults(graph.crd, document.value as KubeJson);
-  const issues = validateInstance(graph.crd, instance);
+  const crd = await instanceCrd(graph, crdFiles);
+  const written = inDefaultNamespace(document.value as KubeJson, crd?.spec.scope ?? (graph.dialect === "cel" ? graph.instance.scope : "Namespaced"));
+  if (crd === undefined) return written;
+  const instance = applySchemaDefaults(crd, written);
+  const issues = validateInstance(crd, instance);
   if (issues.length === 0) return instance;
   const metadata = instance.metadata;
   const name = typeof metadata === "object" && metadata !== null && "name" in metadata && typeof metadata.name === "string" ? metadata.name : "";
@@ -94,7 +119,7 @@ async function render(flags: RenderFlags): Promise<number> {
   if (flags.output !== "yaml" && flags.output !== "json") throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
   const graph = await compileOne(flags);
   if (graph === undefined) return RENDER_EXIT.invalid;
-  const instance = await loadInstance(flags.instance, graph);
+  const instance = await loadInstance(flags.instance, graph, flags.crd ?? []);
   if (instance === undefined) return RENDER_EXIT.invalid;
   const observed = await loadObserved(flags.observed ?? []);
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -123,7 +148,7 @@ export function registerRenderCommand(program: Command): void {
     .option("--observed <file...>", "live objects (YAML, kind: List allowed) standing in for the cluster, to continue past cluster-provided data")
     .option("--assume-ready", "treat every dependency as ready and observed as its own desired object")
     .option("-o, --output <format>", "yaml (multi-document) or json (a v1 List)", "yaml")
-    .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
+    .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes (template dialect: also the parent kind's CRD, for defaults and validation)")
     .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR)
     .addHelpText("after", `
 Exit codes:

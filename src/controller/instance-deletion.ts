@@ -11,7 +11,7 @@ import type { ControllerContext } from "./controller-context.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import { readInventory } from "./inventory.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
-import { refOf, writeStatus } from "./instance-reconciler.js";
+import { refOf, writeStatus } from "./instance-writes.js";
 
 const WAVE_POLL_MS = 1000;
 

@@ -5,22 +5,23 @@
  * one requeue per level. Writes happen only when something differs: a converged instance costs
  * no writes at all.
  */
-import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS, RECONCILE_SUSPENDED } from "../api/index.js";
+import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS } from "../api/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
+import type { Logger } from "../observability/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import { identityFor, WatchError, type Overlay } from "./child-watches.js";
 import { failedStatus } from "./failed-status.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
-import { jsonEqual } from "./json-equal.js";
+import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
 
-export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string): Promise<ReconcileResult> {
+export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
   const key = instanceKey(served.rgdName, namespace, name);
   const ref = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
   let instance: KubeObject;
@@ -75,7 +76,11 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       inventory = mergeInventory(inventory, created);
       instance = await writeInventory(ctx, instance, inventory);
     }
-    if (Object.keys(applyErrors).length > 0) break;
+    if (created.length > 0) log.info({ created: created.map((e) => `${e.kind}/${e.name}`) }, "created children");
+    if (Object.keys(applyErrors).length > 0) {
+      log.warn({ errors: applyErrors }, "apply failed");
+      break;
+    }
     evaluation = evaluateInstance(graph, instance, lookup, options);
   }
   ctx.watches.setRequests(key, evaluation.watches);
@@ -83,6 +88,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   if (evaluation.error === undefined && !evaluation.pending && Object.keys(applyErrors).length === 0) {
     const pruned = await prune(ctx, prunePlan(graph, inventory, evaluation), applyErrors);
     if (pruned.length > 0) {
+      log.info({ pruned: pruned.map((e) => `${e.kind}/${e.name}`) }, "pruned children no longer desired");
       for (const entry of pruned) overlay.set(identityKey(entry), null);
       inventory = removeFromInventory(inventory, pruned);
       instance = await writeInventory(ctx, instance, inventory);
@@ -135,20 +141,6 @@ async function writeInventory(ctx: ControllerContext, instance: KubeObject, inve
   const encoded = encodeInventory(inventory);
   if (instance.metadata?.annotations?.[ANNOTATIONS.inventory] === encoded) return instance;
   return ctx.client.patch(refOf(instance), { metadata: { annotations: { [ANNOTATIONS.inventory]: encoded } } });
-}
-
-export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
-  if (jsonEqual(status, instance.status)) return;
-  await ctx.client.updateStatus({ ...instance, status });
-}
-
-export function isSuspended(instance: KubeObject): boolean {
-  const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
-  return value === RECONCILE_SUSPENDED || value === "disabled";
-}
-
-export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
-  return { ...identityFor(object) };
 }
 
 function nodeIdOf(object: KubeJson): string {

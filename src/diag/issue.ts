@@ -14,10 +14,25 @@ export interface Issue {
   readonly code: string;
   readonly message: string;
   readonly path: IssuePath;
+  /**
+   * 1-based line/column inside the string value at `path`, for languages embedded in a YAML
+   * string (Go templates): the loader adds it to where that string starts in the file.
+   */
+  readonly inner?: InnerPosition;
+}
+
+export interface InnerPosition {
+  readonly line: number;
+  readonly column: number;
 }
 
 export function error(code: string, path: IssuePath, message: string): Issue {
   return { severity: "error", code, path, message };
+}
+
+/** An error at a line/column inside the string at `path`. */
+export function innerError(code: string, path: IssuePath, inner: InnerPosition, message: string): Issue {
+  return { severity: "error", code, path, inner, message };
 }
 
 export function warning(code: string, path: IssuePath, message: string): Issue {

@@ -111,8 +111,9 @@ describe("compileRgd: errors carry paths and all are reported", () => {
     assert.ok(codes.has("schema.unknown-marker") && codes.has("rgd.status-literal"));
   });
 
-  it("rejects mixed dialects and names the template dialect as not yet compiled", () => {
+  it("rejects mixed dialects and sends resourceKind RGDs to the template-dialect compiler", () => {
     assert.equal(compile(variant((r) => { (r.spec as Record<string, unknown>).childResources = []; })).issues[0]?.code, "rgd.mixed-dialects");
-    assert.equal(compileRgd({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", spec: { resourceKind: { kind: "X" } } }).issues[0]?.code, "rgd.dialect-unsupported");
+    const template = compileRgd({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", spec: { resourceKind: { kind: "X" } } });
+    assert.deepEqual(template.issues.map((i) => i.code), ["rgd.invalid-group", "rgd.api-version", "rgd.field-missing"]);
   });
 });

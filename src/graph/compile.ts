@@ -1,11 +1,12 @@
 /**
  * compileRgd: the one entry point the controller and the CLI share. Detects the dialect and
- * rejects mixtures; the CEL dialect compiles here, the template dialect arrives with its own
- * compiler (seed-dialect.md) and is reported as not yet supported rather than half-compiled.
+ * rejects mixtures; each dialect has its own compiler (compile-cel.ts, compile-template.ts) and
+ * both produce the same CompiledGraph model, told apart by `graph.dialect`.
  */
 import { error, type Issue } from "../diag/index.js";
 import { createKroCelEnvironment, type KroCelEnvironment } from "../expr/index.js";
 import { compileCelRgd, type CompileResult } from "./compile-cel.js";
+import { compileTemplateRgd } from "./compile-template.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { isRecord } from "./is-record.js";
 
@@ -30,7 +31,8 @@ export function compileRgd(rgd: unknown, options: CompileRgdOptions = {}): Compi
     return { issues: [...shape, error("rgd.mixed-dialects", ["spec"], "spec mixes the CEL dialect (schema, resources) with the template dialect (resourceKind, childResources, statusMappings); use one")] };
   }
   if (template) {
-    return { issues: [...shape, error("rgd.dialect-unsupported", ["spec", "resourceKind"], "the template dialect (resourceKind/childResources) is not compiled by this version yet")] };
+    const result = compileTemplateRgd(rgd, spec, options.resolver ? { resolver: options.resolver } : {});
+    return shape.length === 0 ? result : { issues: [...shape, ...result.issues] };
   }
   const result = compileCelRgd(rgd, spec, { env: options.env ?? createKroCelEnvironment({ enableRuntime: true }), ...(options.resolver ? { resolver: options.resolver } : {}) });
   return shape.length === 0 ? result : { issues: [...shape, ...result.issues] };

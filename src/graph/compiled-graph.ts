@@ -34,6 +34,21 @@ export interface CompiledNode {
   readonly dependencies: readonly string[];
   /** Apply-order wave (kro §5.7); deletion goes from the highest wave down. */
   readonly wave: number;
+  /**
+   * Template dialect only. There `template` holds the body's Go template text, `includeWhen`
+   * the `condition` template (zero or one entry), `readyWhen` the readyWhen templates, and
+   * `fields`/`forEach` stay empty.
+   */
+  readonly templateSource?: TemplateNodeSource;
+}
+
+/** What the template dialect's runtime needs of one child beyond the common node fields. */
+export interface TemplateNodeSource {
+  readonly nameTemplate: string;
+  /** Ids from `dependsOn`, as written (also part of `dependencies`). */
+  readonly dependsOn: readonly string[];
+  /** Ids read as `.children.<id>` by any of the child's templates (also part of `dependencies`). */
+  readonly childReferences: readonly string[];
 }
 
 export interface InstanceApi {
@@ -50,18 +65,79 @@ export interface StatusField {
   readonly text: string;
 }
 
-export interface CompiledGraph {
-  readonly dialect: "cel";
+/** The parent kind of a template-dialect RGD: the user's CRD, so plural and scope are not known offline. */
+export interface InstanceKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** Fields both dialects share; switch on `dialect` for the rest. */
+interface GraphBase {
   readonly name: string;
-  readonly instance: InstanceApi;
-  readonly crd: CustomResourceDefinition;
   /** In author order; see `topologicalOrder` for creation order. */
   readonly nodes: readonly CompiledNode[];
   readonly topologicalOrder: readonly string[];
+  /** CEL status fields (template graphs: empty; see `statusMappings`). */
   readonly status: readonly StatusField[];
-  /** `${…}` author-condition expressions from `spec.schema.status.conditions`, with the bare keys of
-   * `runtime.newCondition({type: …})` quoted (kro's parse-time macro) so plain CEL evaluates them. */
+  /** `${…}` author-condition expressions from `spec.schema.status.conditions` (template graphs: empty), with the
+   * bare keys of `runtime.newCondition({type: …})` quoted (kro's parse-time macro) so plain CEL evaluates them. */
   readonly conditions: readonly string[];
+}
+
+/** CEL dialect (`spec.schema` + `spec.resources`): kro generates and owns the instance CRD. */
+export interface CelCompiledGraph extends GraphBase {
+  readonly dialect: "cel";
+  readonly instance: InstanceApi;
+  readonly crd: CustomResourceDefinition;
+}
+
+/**
+ * Template dialect (`spec.resourceKind` + `spec.childResources`): the instance CRD is the
+ * user's and must already exist. The controller looks it up (plural, scope, status storage).
+ */
+export interface TemplateCompiledGraph extends GraphBase {
+  readonly dialect: "template";
+  readonly instance: InstanceKind;
+  readonly crd?: undefined;
+  readonly statusMappings: readonly StatusMapping[];
+}
+
+export type CompiledGraph = CelCompiledGraph | TemplateCompiledGraph;
+
+/** One `spec.statusMappings[]` entry, validated. */
+export interface StatusMapping {
+  /** Position in `spec.statusMappings`. */
+  readonly index: number;
+  readonly childResource: {
+    readonly apiVersion?: string;
+    readonly kind: string;
+    /** Go template for the child's metadata.name; absent when the kind alone selects one child. */
+    readonly name?: string;
+  };
+  /** Ids of the children the selector can match (same kind, same apiVersion when given), author order. */
+  readonly candidates: readonly string[];
+  readonly conditions: readonly ConditionMapping[];
+  readonly fieldMappings: readonly FieldMapping[];
+}
+
+export interface ConditionMapping {
+  /** The child's condition type. */
+  readonly type: string;
+  /** The condition type written on the parent. */
+  readonly mappedType: string;
+}
+
+/** A dot path step: a map key or a list index (`status.loadBalancer.ingress[0].ip`). */
+export type PathStep = string | number;
+
+export interface FieldMapping {
+  readonly child: readonly PathStep[];
+  /** Path under the parent's `status` (the leading `status.` removed). */
+  readonly parent: readonly string[];
+  /** As written, for messages. */
+  readonly childText: string;
+  readonly parentText: string;
 }
 
 export function deepFreeze<T>(value: T): T {

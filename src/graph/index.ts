@@ -4,7 +4,11 @@ export { applyWaves, deletionWaves, findCycle, formatCycle, topologicalOrder, ty
 export { MAX_COLLECTION_DIMENSIONS, MAX_COLLECTION_SIZE, RESERVED_IDS, checkIdentifier, checkKind, checkUniqueIds } from "./naming.js";
 export { compileRgd, type CompileRgdOptions } from "./compile.js";
 export type { CompileResult } from "./compile-cel.js";
-export { NODE_TYPES, deepFreeze, type CompiledGraph, type CompiledNode, type ForEachDimension, type InstanceApi, type NodeType, type StatusField } from "./compiled-graph.js";
+export { NODE_TYPES, deepFreeze, type CelCompiledGraph, type CompiledGraph, type CompiledNode, type ConditionMapping, type FieldMapping, type ForEachDimension, type InstanceApi, type InstanceKind, type NodeType, type PathStep, type StatusField, type StatusMapping, type TemplateCompiledGraph, type TemplateNodeSource } from "./compiled-graph.js";
+export { attachToCrd, crdDefines, type AttachResult } from "./attach-crd.js";
+export { formatDotPath, parseDotPath } from "./dot-path.js";
+export { defaultChildId } from "./template-child.js";
+export { templateName } from "./template-parse.js";
 export { builtinSchemaResolver, chainResolvers, crdSchemaResolver, dereference, type BuiltinSchemaBundle, type ResolvedKind, type SchemaResolver } from "./schema-resolver.js";
 export { schemaAt } from "./compile-types.js";
 export { INSTANCE_NODE_ID, NODE_STATES, PICTURE_FORMATS, graphDot, graphMermaid, graphPicture, graphText, type NodeState, type PictureFormat, type PictureGraph, type PictureOptions } from "./graph-picture.js";

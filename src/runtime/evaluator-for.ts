@@ -1,15 +1,16 @@
 /**
- * Picks the expression language of a graph. One case per dialect: the template dialect adds its
- * evaluator here when graphs with `dialect: "template"` exist.
+ * Picks the expression language of a graph: CEL (`${…}`) or the seed's Go templates.
  */
 import type { CompiledGraph } from "../graph/index.js";
 import { createCelEvaluator } from "./cel/evaluator.js";
 import type { DialectEvaluator } from "./dialect.js";
+import { templateEvaluator } from "./template-dialect/evaluator.js";
 import type { ProductLimits } from "./for-each.js";
 
-/** One entry per dialect; the template dialect adds `template: createTemplateEvaluator`. */
+/** One entry per dialect. The template evaluator is stateless (its parse cache is keyed by node). */
 const FACTORIES: Record<CompiledGraph["dialect"], (graph: CompiledGraph, limits: ProductLimits) => DialectEvaluator> = {
   cel: createCelEvaluator,
+  template: () => templateEvaluator,
 };
 
 const cache = new WeakMap<CompiledGraph, Map<string, DialectEvaluator>>();

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { loadYaml } from "../api/index.js";
-import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CompiledGraph } from "../graph/index.js";
+import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CelCompiledGraph, type CompiledGraph } from "../graph/index.js";
 import type { KubeJson } from "./types.js";
 
 const root = new URL("../../../", import.meta.url);
@@ -16,13 +16,15 @@ export function rgdFixture(name: string): KubeJson {
   return document?.value as KubeJson;
 }
 
-export function compileValue(rgd: unknown): CompiledGraph {
+/** The fixtures are CEL-dialect RGDs: their graphs carry the generated CRD. */
+export function compileValue(rgd: unknown): CelCompiledGraph {
   const result = compileRgd(rgd, { resolver });
   if (result.graph === undefined) throw new Error(`fixture does not compile: ${JSON.stringify(result.issues)}`);
+  if (result.graph.dialect !== "cel") throw new Error("fixture is not a CEL-dialect RGD");
   return result.graph;
 }
 
-export function compileFixture(name: string): CompiledGraph {
+export function compileFixture(name: string): CelCompiledGraph {
   return compileValue(rgdFixture(name));
 }
 

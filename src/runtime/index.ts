@@ -13,3 +13,4 @@ export { formatIdentity, identityKey, identityOf, matchesQuery, matchesSelector 
 export { applySchemaDefaults, crdSchema } from "./instance-schema/defaults.js";
 export { validateInstance } from "./instance-schema/validate.js";
 export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";
+export { templateEvaluator } from "./template-dialect/evaluator.js";

@@ -5,11 +5,13 @@ import { ExecContext, execute, type MissingKey } from "./executor.js";
 import { functionTable } from "./funcs-all.js";
 import type { FuncMap } from "./functions.js";
 import { parseTrees, type TreeSet } from "./parser.js";
+import { rootFieldReferences, type FieldReference } from "./references.js";
 import { fromJson } from "./values.js";
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./errors.js";
 export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
 export type { MissingKey } from "./executor.js";
+export type { FieldReference } from "./references.js";
 
 export interface ParseOptions {
   /** Extra functions (they win over built-ins and Sprig, as Funcs() does in Go). */
@@ -74,4 +76,12 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
     if (e instanceof RangeError) throw new TemplateError("budget", `template: ${name}: execution nests too deeply`, 1, 1);
     throw e;
   }
+}
+
+/**
+ * Where the template reads `.<head>.<name>` from its root data (`.children.service.spec`,
+ * `$.children.service`, `index .children "service"`), in source order. Static: nothing runs.
+ */
+export function fieldReferences(template: Template, head: string): FieldReference[] {
+  return rootFieldReferences(template.text, template.trees, template.name, head);
 }

@@ -170,4 +170,18 @@ describe("controller lifecycle (CEL dialect)", () => {
     await absent(["configmap", "demo-second", "-n", namespace]);
     assert.equal((await getCm("demo-lookalike")).data?.v, "1", "an object we did not create survives");
   });
+
+  it("deleting the RGD waits for its instances instead of stranding them", async () => {
+    await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: last }"));
+    await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    await kubectl(["delete", "rgd", rgdName, "--wait=false"]);
+    await eventually(async () => {
+      const ready = conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("Ready");
+      assert.equal(ready?.reason, "InstancesExist");
+      assert.match(ready.message ?? "", /demo/);
+    });
+    await kubectl(["delete", plural, "demo", "-n", namespace, "--wait=false"]);
+    await eventually(() => absent(["rgd", rgdName]), { timeout: 30_000 });
+    await absent(["configmap", "demo-first", "-n", namespace]);
+  });
 });

@@ -24,7 +24,7 @@ export interface TestController {
 const WRITE_VERBS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Call `stop()` in the suite's `after` hook. */
-export async function startTestController(options: { requeueIntervalMs?: number } = {}): Promise<TestController> {
+export async function startTestController(options: { requeueIntervalMs?: number; rgdSelector?: string } = {}): Promise<TestController> {
   const label = { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: RequestMetric[] = [];
   const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, metrics: { onRequest: (m) => { requests.push(m); } } });
@@ -37,7 +37,7 @@ export async function startTestController(options: { requeueIntervalMs?: number 
     ...(logFile === undefined ? {} : { destination: createWriteStream(logFile, { flags: "a" }) }),
   });
   const controller = startController({
-    client, logger, kroVersion: "test", rgdSelector: `${label.key}=${label.value}`,
+    client, logger, kroVersion: "test", rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
   });
   await controller.ready;

@@ -21,6 +21,7 @@ export function toCel(object: KubeJson, schema?: OpenApiSchema): unknown {
 }
 
 export function instanceSchema(graph: CompiledGraph): OpenApiSchema | undefined {
+  if (graph.dialect !== "cel") return undefined;
   const version = graph.crd.spec.versions.find((v) => v.name === graph.instance.version) ?? graph.crd.spec.versions[0];
   return version?.schema.openAPIV3Schema;
 }

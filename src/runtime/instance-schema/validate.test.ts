@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { loadYaml } from "../../api/index.js";
 import { formatIssue } from "../../diag/index.js";
 import { compileFixture, compileValue, dig } from "../fixtures.test.helpers.js";
 import { applySchemaDefaults } from "./defaults.js";
 import { validateInstance } from "./validate.js";
+import type { CustomResourceDefinition } from "../../schema/index.js";
+import type { KubeJson } from "../types.js";
 
 const webapp = compileFixture("webapp");
 const instance = (spec: unknown) => ({ apiVersion: "kro.run/v1alpha1", kind: "WebApp", metadata: { name: "shop", namespace: "team" }, spec });
@@ -74,5 +78,23 @@ describe("validateInstance: API-server-shaped messages", () => {
   it("the defaulted worked example is valid", () => {
     assert.deepEqual(validateInstance(webapp.crd, applySchemaDefaults(webapp.crd, instance({ name: "shop" }))), []);
     assert.equal(dig(applySchemaDefaults(webapp.crd, instance({ name: "shop" })), "spec", "replicas"), 2);
+  });
+});
+
+describe("validateInstance: a user's own CRD (template dialect)", () => {
+  const read = (name: string): KubeJson => {
+    const [doc] = loadYaml(name, readFileSync(new URL(`../../../../examples/nginx/${name}`, import.meta.url), "utf8")).documents;
+    return doc?.value as KubeJson;
+  };
+  const crd = read("nginxapp-crd.yaml") as unknown as CustomResourceDefinition;
+
+  it("accepts the seed's instance although the schema does not declare apiVersion, kind or metadata", () => {
+    assert.deepEqual(validateInstance(crd, applySchemaDefaults(crd, read("my-nginx.yaml"))), []);
+  });
+
+  it("still rejects undeclared fields below the root", () => {
+    const instance = read("my-nginx.yaml");
+    const bad = { ...instance, spec: { ...(instance.spec as KubeJson), image: { repository: "nginx", colour: "red" } } };
+    assert.deepEqual(validateInstance(crd, bad).map(formatIssue), ['error: spec.image.colour: unknown field "spec.image.colour"']);
   });
 });

@@ -141,7 +141,9 @@ export function validateInstance(crd: CustomResourceDefinition, instance: KubeJs
   if (typeof metadata.name !== "string" || metadata.name === "") issues.push(error(CODE, ["metadata", "name"], "Required value: name is required"));
   if (crd.spec.scope === "Cluster" && metadata.namespace !== undefined) issues.push(error(CODE, ["metadata", "namespace"], `Forbidden: ${crd.spec.names.kind} is cluster-scoped and has no namespace`));
   if (schema !== undefined) {
-    const { metadata: _metadata, ...rest } = instance;
+    // apiVersion, kind and metadata are always allowed at the root (checked above), whether or
+    // not the schema declares them: users' own CRDs (template dialect) usually do not.
+    const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...rest } = instance;
     visit(rest, { ...schema, properties: { ...schema.properties } }, [], issues);
   }
   return issues;

@@ -1,0 +1,25 @@
+/**
+ * Running one Go template of a child and turning the outcome into the runtime's terms: a
+ * TemplateError becomes an error that names the child and the 1-based line/column inside the
+ * template (Go's own message, kept verbatim, shows a 0-based column).
+ */
+import { isTemplateError, renderTemplate, type Template } from "../../template/index.js";
+import type { Outcome } from "../dialect.js";
+import type { TemplateData } from "./data.js";
+
+export function runTemplate(owner: string, what: string, template: Template, data: TemplateData): Outcome<string> {
+  try {
+    return { ok: true, value: renderTemplate(template, data) };
+  } catch (e) {
+    if (!isTemplateError(e)) throw e;
+    return { ok: false, error: `${owner}: ${what} failed at line ${e.line}, column ${e.column}: ${e.message}` };
+  }
+}
+
+/** The dialect's truth rule for condition and readyWhen output. */
+export function templateTruth(output: string): boolean | undefined {
+  const text = output.trim();
+  if (text.toLowerCase() === "true") return true;
+  if (text === "" || text.toLowerCase() === "false" || text === "<no value>") return false;
+  return undefined;
+}
