@@ -58,7 +58,10 @@ export function registerGraphCommand(program: Command): void {
 async function liveColorBy(graph: CompiledGraph, name: string, flags: GraphFlags): Promise<Record<string, NodeState>> {
   const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env });
   try {
-    const namespace = graph.instance.scope === "Namespaced" ? flags.namespace ?? client.defaultNamespace : undefined;
+    const { group, version, kind } = graph.instance;
+    // The template dialect's kind is the user's CRD: only the server knows its scope.
+    const info = await client.resourceFor(group === "" ? version : `${group}/${version}`, kind);
+    const namespace = info.namespaced ? flags.namespace ?? client.defaultNamespace : undefined;
     return liveColors(await evaluateLiveInstance(client, graph, namespace, name));
   } finally {
     client.close();
