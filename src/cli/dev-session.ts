@@ -136,9 +136,10 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       draw();
       const verdict = state.verdict();
       if (!verdict.settled || verdict.total === 0) return;
-      const line = verdict.ready === verdict.total
+      const line = (verdict.ready === verdict.total
         ? `kro-ts: all ${options.subject} Ready`
-        : `kro-ts: ${verdict.ready} of ${verdict.total} ${options.subject} Ready; not Ready:\n${verdict.notReady.map((l) => `  ${l}`).join("\n")}`;
+        : `kro-ts: ${verdict.ready} of ${verdict.total} ${options.subject} Ready; not Ready:\n${verdict.notReady.map((l) => `  ${l}`).join("\n")}`)
+        + verdict.rgdProblems.map((p) => `\n  but ${p}`).join("");
       if (line === printedVerdict) return;
       printedVerdict = line;
       board.freeze();

@@ -17,7 +17,7 @@ export interface InstanceRef {
   readonly name: string;
 }
 
-interface Condition { readonly type?: string; readonly status?: string; readonly reason?: string; readonly message?: string }
+interface Condition { readonly type?: string; readonly status?: string; readonly reason?: string; readonly message?: string; readonly observedGeneration?: number }
 
 interface ObjectStatus { readonly state?: string; readonly conditions?: readonly Condition[] }
 
@@ -27,6 +27,8 @@ interface Tracked {
   apply?: ApplyOutcome;
   resources?: BoardResource[];
   status?: ObjectStatus;
+  /** metadata.generation as last read: a Ready condition observed for an older spec does not count. */
+  generation?: number;
 }
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
@@ -44,6 +46,8 @@ export interface Verdict {
   readonly settled: boolean;
   /** One line per instance that is not Ready. */
   readonly notReady: readonly string[];
+  /** RGDs with a False condition (e.g. an edit that does not compile: the last valid graph keeps serving). */
+  readonly rgdProblems: readonly string[];
 }
 
 export class DevState {
@@ -84,7 +88,9 @@ export class DevState {
   /** The instance as read from the cluster (undefined: not found). */
   onInstanceRead(ref: InstanceRef, object: KubeObject | undefined): void {
     const entry = this.tracked.get(keyOf(ref));
-    if (entry !== undefined && object !== undefined) entry.status = (object.status ?? {}) as ObjectStatus;
+    if (entry === undefined || object === undefined) return;
+    entry.status = (object.status ?? {}) as ObjectStatus;
+    if (object.metadata?.generation !== undefined) entry.generation = object.metadata.generation;
   }
 
   onRgdRead(name: string, object: KubeObject | undefined): void {
@@ -108,6 +114,10 @@ export class DevState {
       total: entries.length,
       settled: entries.every((t) => isReady(t) || this.stuck(t)),
       notReady,
+      rgdProblems: this.rgdNames().flatMap((name) => {
+        const failed = (this.rgds.get(name)?.conditions ?? []).find((c) => c.status === "False");
+        return failed === undefined ? [] : [`ResourceGraphDefinition ${name}: ${failed.type ?? "?"}=False: ${failed.message ?? failed.reason ?? ""}`];
+      }),
     };
   }
 
@@ -136,11 +146,12 @@ export class DevState {
     const state = t.status?.state;
     if (state === undefined) return "applied, waiting for the controller";
     const ready = t.status?.conditions?.find((c) => c.type === "Ready");
+    if (ready?.status === "True") return `${state}, updating to generation ${String(t.generation)}`;
     const message = ready?.message ?? "";
     return `${state}, not Ready${message === "" ? "" : `: ${message}`}`;
   }
 }
 
 function isReady(t: Tracked): boolean {
-  return t.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
+  return t.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True" && (c.observedGeneration === undefined || t.generation === undefined || c.observedGeneration >= t.generation)) === true;
 }
