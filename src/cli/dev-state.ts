@@ -82,20 +82,20 @@ export class DevState {
     const entry = this.tracked.get(instanceKey(apiVersion, kind, namespace, name));
     if (entry === undefined) return;
     entry.resources = event.evaluation.nodes.map((node) => ({ id: node.id, text: describeNode(node, event.applyErrors[node.id]).text }));
-    entry.status = event.status as ObjectStatus;
+    entry.status = event.status;
   }
 
   /** The instance as read from the cluster (undefined: not found). */
   onInstanceRead(ref: InstanceRef, object: KubeObject | undefined): void {
     const entry = this.tracked.get(keyOf(ref));
     if (entry === undefined || object === undefined) return;
-    entry.status = (object.status ?? {}) as ObjectStatus;
+    entry.status = (object.status ?? {});
     if (object.metadata?.generation !== undefined) entry.generation = object.metadata.generation;
   }
 
   onRgdRead(name: string, object: KubeObject | undefined): void {
     if (object === undefined) this.rgds.delete(name);
-    else this.rgds.set(name, (object.status ?? {}) as ObjectStatus);
+    else this.rgds.set(name, (object.status ?? {}));
   }
 
   rows(): BoardRow[] {

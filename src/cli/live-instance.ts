@@ -55,7 +55,7 @@ export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGr
   }
   const lookup = createMemoryLookup();
   const fetched = new Set<string>();
-  let evaluation = evaluateInstance(graph, instance as KubeJson, lookup, {});
+  let evaluation = evaluateInstance(graph, instance, lookup, {});
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const wanted = evaluation.watches.filter((w) => !fetched.has(queryKey(w)));
     if (wanted.length === 0) break;
@@ -66,13 +66,13 @@ export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGr
         lookup.put(...(list.items as KubeJson[]));
       } else {
         try {
-          lookup.put(await client.get(w) as KubeJson);
+          lookup.put(await client.get<KubeObject & KubeJson>(w));
         } catch (error) {
           if (!isNotFound(error)) throw error;
         }
       }
     }
-    evaluation = evaluateInstance(graph, instance as KubeJson, lookup, {});
+    evaluation = evaluateInstance(graph, instance, lookup, {});
   }
   return { instance, evaluation };
 }

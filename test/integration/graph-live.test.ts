@@ -59,9 +59,9 @@ describe("kro graph --instance", { timeout: 120_000 }, () => {
     const text = await graph(["-f", rgdFile, "--instance", "shop", "--namespace", ns]);
     assert.equal(text.code, 0, text.output);
     assert.match(text.output, new RegExp(`^graph ${rgdName}: instance ${kind} \\(kro\\.run/v1alpha1\\)  \\{ready\\}$`, "m"));
-    assert.match(text.output, /^ {2}deploy .*<- instance  \{ready\}$/m);
-    assert.match(text.output, /^ {2}svc .*<- deploy  \{ready\}$/m);
-    assert.match(text.output, /^ {2}ing .*<- svc \[conditional\]  \{excluded\}$/m, "ingress disabled: excluded");
+    assert.match(text.output, /^ {2}deploy .*<- instance {2}\{ready\}$/m);
+    assert.match(text.output, /^ {2}svc .*<- deploy {2}\{ready\}$/m);
+    assert.match(text.output, /^ {2}ing .*<- svc \[conditional\] {2}\{excluded\}$/m, "ingress disabled: excluded");
 
     // DOT (and so SVG) carries the same states as fill colours.
     const dot = await graph(["-f", rgdFile, "--instance", "shop", "-n", ns, "--format", "dot"]);

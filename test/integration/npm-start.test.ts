@@ -38,8 +38,8 @@ describe("npm start (kro demo)", { timeout: 240_000 }, () => {
       const webapp = JSON.parse(await kubectlWith(kubeconfig, ["get", "webapp", "demo", "-n", "default", "-o", "json"])) as Instance;
       assert.equal(webapp.status?.state, "ACTIVE");
       assert.equal(readyOf(webapp), "True");
-      assert.equal(webapp.status?.url, "http://demo.default.svc:80");
-      assert.equal(webapp.status?.availableReplicas, 2);
+      assert.equal(webapp.status.url, "http://demo.default.svc:80");
+      assert.equal(webapp.status.availableReplicas, 2);
       const nginx = JSON.parse(await kubectlWith(kubeconfig, ["get", "nginxapp", "my-nginx", "-n", "default", "-o", "json"])) as Instance;
       assert.equal(readyOf(nginx), "True", JSON.stringify(nginx.status));
       const children = await kubectlWith(kubeconfig, ["get", "deployments,services,ingresses", "-A", "-l", "app.kubernetes.io/managed-by=kro", "-o", "name"]);
