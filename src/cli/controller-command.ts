@@ -24,6 +24,7 @@ interface ControllerFlags {
   readonly instanceRequeueInterval: string;
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
+  readonly rgdSelector?: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -44,6 +45,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--log-format <format>", "json|text", "json")
     .option("--allow-crd-deletion", "delete an RGD's CRD (and all its instances) when the RGD is deleted")
     .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
+    .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .action(async (flags: ControllerFlags) => {
@@ -78,6 +80,7 @@ export function registerControllerCommand(program: Command): void {
           allowCrdDeletion: flags.allowCrdDeletion === true,
           requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
           resyncPeriodMs: parseDuration(flags.resyncPeriod),
+          ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
         });
         await running.ready;
         synced = true;

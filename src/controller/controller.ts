@@ -10,6 +10,7 @@ import { InformerManager, type InformerLease, type KubeClient, type KubeObject }
 import type { ControllerMetrics, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { ensureRgdCrd } from "./crd-installer.js";
+import { withClusterKinds } from "./cluster-kinds.js";
 import { ChildWatches } from "./child-watches.js";
 import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
 import { reconcileInstance } from "./instance-reconciler.js";
@@ -79,7 +80,10 @@ export function startController(options: StartControllerOptions): RunningControl
       addStatusToUserCrds: options.addStatusToUserCrds ?? true,
       maxCollectionSize: options.maxCollectionSize ?? 1000,
     },
-    compile: (rgd) => compileRgd(rgd, { env, ...(options.resolver ? { resolver: options.resolver } : {}) }),
+    compile: async (rgd) => {
+      const resolver = await withClusterKinds(client, rgd, options.resolver);
+      return compileRgd(rgd, { env, ...(resolver === undefined ? {} : { resolver }) });
+    },
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
   };

@@ -35,7 +35,7 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   }
   rgd = await ensureFinalizer(ctx, rgd);
 
-  const compiled = ctx.compile(rgd);
+  const compiled = await ctx.compile(rgd);
   const generation = rgd.metadata?.generation ?? 0;
   const previous = ctx.served.get(name);
   const parts: { -readonly [K in keyof RgdStatusParts]: ConditionInput } = {
@@ -135,7 +135,7 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
  * to process their deletions) serve its graph again — without recreating a CRD that is gone.
  */
 async function serveForDeletion(ctx: ControllerContext, rgd: KubeObject): Promise<void> {
-  const compiled = ctx.compile(rgd);
+  const compiled = await ctx.compile(rgd);
   if (compiled.graph === undefined || hasErrors(compiled.issues)) return;
   const graph = compiled.graph;
   if (graph.dialect === "cel") {

@@ -64,6 +64,18 @@ const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n"
 const getInstance = () => kubectlJson<Obj>(["get", plural, "demo", "-n", namespace]);
 const conditions = (o: Obj) => new Map(((o.status?.conditions ?? []) as Cond[]).map((c) => [c.type, c]));
 
+/** Write requests the API server has served for one resource, from its own /metrics. */
+async function apiserverWrites(resource: string): Promise<number> {
+  const text = await kubectl(["get", "--raw", "/metrics"]);
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("apiserver_request_total{") || !line.includes(`resource="${resource}"`)) continue;
+    if (!/verb="(POST|PUT|PATCH|APPLY|DELETE|CREATE|UPDATE)"/.test(line)) continue;
+    total += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return total;
+}
+
 async function absent(args: string[]): Promise<void> {
   await assert.rejects(kubectl(["get", ...args]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
 }
@@ -128,6 +140,7 @@ describe("controller lifecycle (CEL dialect)", () => {
 
   it("sends no write for a converged instance on resync", async () => {
     await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    const serverWritesBefore = await apiserverWrites(plural);
     const mark = tc.requests.length;
     tc.controller.resync();
     await eventually(() => {
@@ -135,6 +148,7 @@ describe("controller lifecycle (CEL dialect)", () => {
     });
     await eventually(() => { assert.equal(tc.controller.served.all().length > 0, true); });
     assert.deepEqual(tc.writes(mark).map((r) => `${r.verb} ${r.path}`), []);
+    assert.equal(await apiserverWrites(plural), serverWritesBefore, "the API server saw no write to the instance kind");
   });
 
   it("creates and prunes a child as includeWhen flips, never deleting a look-alike it did not create", async () => {
