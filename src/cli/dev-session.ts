@@ -149,7 +149,13 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
         board.note(usage(cluster, controller?.served.all().map((s) => s.instance.plural) ?? [], [...graphFiles.values()], state.refs()));
       }
     };
-    const timer = setInterval(() => { enqueue(tick); }, TICK_MS);
+    // At most one tick waiting: a slow API server must not pile ticks up behind each other.
+    let tickQueued = false;
+    const timer = setInterval(() => {
+      if (tickQueued) return;
+      tickQueued = true;
+      enqueue(async () => { tickQueued = false; await tick(); });
+    }, TICK_MS);
     const signal = await untilSignal();
     stopping = true;
     clearInterval(timer);
