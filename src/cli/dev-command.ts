@@ -27,6 +27,7 @@ interface DevFlags {
   readonly watch: boolean;
   readonly kubeVersion: string;
   readonly kubeconfig?: string;
+  readonly minimal?: boolean;
 }
 
 const KUBE_VERSION_HELP = `Kubernetes version of the local cluster: ${KUBE_RELEASES.map((r) => r.minor).join(", ")}`;
@@ -38,11 +39,13 @@ export function registerDevCommands(program: Command): void {
     .requiredOption("-f, --filename <file...>", "RGD files (and any CRDs or other objects they need)")
     .option("-i, --instance <file...>", "instance files, applied once their kind is served")
     .option("--no-watch", "do not re-apply when the files change")
+    .option("--minimal", "only etcd and kube-apiserver: starts faster, but nothing runs Deployments or pods")
     .option("--kube-version <version>", KUBE_VERSION_HELP, DEFAULT_KUBE_MINOR)
     .option("--kubeconfig <file>", "also write the admin kubeconfig to this file (deleted again on exit)")
     .action(async (flags: DevFlags) => {
       await runDevSession({
         files: flags.filename, instanceFiles: flags.instance ?? [], watch: flags.watch, kubeVersion: flags.kubeVersion, subject: "instances",
+        minimal: flags.minimal === true,
         ...(flags.kubeconfig === undefined ? {} : { kubeconfig: flags.kubeconfig }),
       });
     });
@@ -51,7 +54,7 @@ export function registerDevCommands(program: Command): void {
     .description("what `npm start` runs: a local cluster, the controller, the bundled examples (nginx, webapp) converging live")
     .option("--kube-version <version>", KUBE_VERSION_HELP, DEFAULT_KUBE_MINOR)
     .option("--kubeconfig <file>", "also write the admin kubeconfig to this file (deleted again on exit)")
-    .action(async (flags: Omit<DevFlags, "filename" | "watch">) => {
+    .action(async (flags: Omit<DevFlags, "filename" | "watch" | "minimal">) => {
       await runDevSession({
         ...DEMO_FILES, watch: false, kubeVersion: flags.kubeVersion, subject: "examples",
         ...(flags.kubeconfig === undefined ? {} : { kubeconfig: flags.kubeconfig }),
