@@ -14,7 +14,7 @@ interface Obj { metadata: { name: string; uid: string; labels?: Record<string, s
 type Cond = { type: string; status: string; reason?: string; message?: string };
 
 const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
-const kind = `Chain${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+const kind = `Chain${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `chain-${suffix}`;
 const namespace = `ctl-${suffix}`;

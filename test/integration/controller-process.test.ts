@@ -13,7 +13,7 @@ import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 
 const cli = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 const id = randomBytes(3).toString("hex");
-const kind = `Proc${id.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x")}`;
+const kind = `Proc${id.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x")}App`;
 const lease = `kro-test-${id}`;
 const healthPort = 20_000 + Math.floor(Math.random() * 20_000);
 const metricsPort = healthPort + 1;
