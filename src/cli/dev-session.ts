@@ -8,7 +8,7 @@ import { createWriteStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadBuiltinSchemas, startController, type RunningController } from "../controller/index.js";
-import { graphPicture, type CompiledGraph } from "../graph/index.js";
+import { graphPicture, type CompiledGraph, type NodeState } from "../graph/index.js";
 import { createKubeClient, isNotFound, type KubeClient } from "../kube/index.js";
 import { resolveKubeRelease, startLocalCluster, type LocalCluster } from "../localcluster/index.js";
 import { createLogger } from "../observability/index.js";
@@ -93,6 +93,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       return { apiVersion, kind, namespace: metadata?.namespace ?? "default", name: metadata?.name ?? "" };
     };
     const graphFiles = new Map<string, string>();
+    let graphs: readonly CompiledGraph[] = [];
     const reload = async (load: Awaited<ReturnType<typeof loadDevFiles>>): Promise<void> => {
       for (const line of load.diagnostics) board.note(line);
       if (load.errors > 0) {
@@ -105,6 +106,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
         return ref === undefined || served === undefined ? [] : [{ ref, served }];
       }));
       draw();
+      graphs = load.graphs;
       for (const graph of load.graphs) {
         const file = await writeGraph(cluster.stateDir, graph);
         if (graphFiles.get(graph.name) !== file) board.note(`graph of ${graph.name}: ${file}`);
@@ -144,6 +146,11 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
         + verdict.rgdProblems.map((p) => `\n  but ${p}`).join("");
       if (line === printedVerdict) return;
       printedVerdict = line;
+      // Settled: redraw each graph coloured by its instance's state (when it has exactly one).
+      for (const graph of graphs) {
+        const colorBy = state.colorsFor(graph.name);
+        if (colorBy !== undefined) await writeGraph(cluster.stateDir, graph, colorBy);
+      }
       board.freeze();
       board.note(line);
       if (!usagePrinted) {
@@ -194,9 +201,9 @@ async function poll(client: KubeClient, state: DevState): Promise<void> {
   for (const ref of state.refs()) state.onInstanceRead(ref, await read(() => client.get(ref)));
 }
 
-async function writeGraph(dir: string, graph: CompiledGraph): Promise<string> {
+async function writeGraph(dir: string, graph: CompiledGraph, colorBy?: Record<string, NodeState>): Promise<string> {
   const file = path.join(dir, `${graph.name}.svg`);
-  await writeFile(file, await renderSvg(graphPicture(graph, "dot")));
+  await writeFile(file, await renderSvg(graphPicture(graph, "dot", colorBy === undefined ? {} : { colorBy })));
   return file;
 }
 

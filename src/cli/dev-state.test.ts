@@ -69,6 +69,15 @@ describe("dev state", () => {
     assert.deepEqual(verdict.rgdProblems, ["ResourceGraphDefinition webapp: GraphAccepted=False: spec.resources[0]: bad"]);
   });
 
+  it("gives an RGD's live colours when exactly one instance uses it", () => {
+    const state = new DevState();
+    state.track([{ ref, served }]);
+    state.onEvaluated(event("SYNCED"));
+    assert.deepEqual(state.colorsFor("webapp"), { instance: "waiting", deploy: "ready", svc: "pending" });
+    state.track([{ ref, served }, { ref: { ...ref, name: "other" }, served }]);
+    assert.equal(state.colorsFor("webapp"), undefined, "two instances: no single picture");
+  });
+
   it("keeps what it knows about instances still in the files and drops the rest", () => {
     const state = new DevState();
     state.track([{ ref, served }]);

@@ -8,7 +8,9 @@ import type { InstanceEvaluatedEvent } from "../controller/index.js";
 import type { KubeObject } from "../kube/index.js";
 import type { ApplyOutcome, ServedKind } from "./dev-apply.js";
 import type { BoardResource, BoardRow } from "./live-board.js";
-import { describeNode } from "./node-status.js";
+import type { NodeState as PictureState } from "../graph/index.js";
+import { INSTANCE_NODE_ID } from "../graph/index.js";
+import { describeNode, instancePicture } from "./node-status.js";
 
 export interface InstanceRef {
   readonly apiVersion: string;
@@ -26,6 +28,8 @@ interface Tracked {
   readonly rgdName: string;
   apply?: ApplyOutcome;
   resources?: BoardResource[];
+  /** Node id (and `instance`) → picture state, from the controller's last evaluation. */
+  colors?: Record<string, PictureState>;
   status?: ObjectStatus;
   /** metadata.generation as last read: a Ready condition observed for an older spec does not count. */
   generation?: number;
@@ -82,6 +86,10 @@ export class DevState {
     const entry = this.tracked.get(instanceKey(apiVersion, kind, namespace, name));
     if (entry === undefined) return;
     entry.resources = event.evaluation.nodes.map((node) => ({ id: node.id, text: describeNode(node, event.applyErrors[node.id]).text }));
+    entry.colors = Object.fromEntries([
+      [INSTANCE_NODE_ID, instancePicture((event.status as { state?: unknown }).state)],
+      ...event.evaluation.nodes.map((node) => [node.id, describeNode(node, event.applyErrors[node.id]).picture] as const),
+    ]);
     entry.status = event.status;
   }
 
@@ -96,6 +104,13 @@ export class DevState {
   onRgdRead(name: string, object: KubeObject | undefined): void {
     if (object === undefined) this.rgds.delete(name);
     else this.rgds.set(name, (object.status ?? {}));
+  }
+
+  /** The live colours of an RGD's graph when exactly one tracked instance uses it (else no single answer). */
+  colorsFor(rgdName: string): Record<string, PictureState> | undefined {
+    const instances = [...this.tracked.values()].filter((t) => t.rgdName === rgdName);
+    const [only] = instances;
+    return instances.length === 1 ? only?.colors : undefined;
   }
 
   rows(): BoardRow[] {

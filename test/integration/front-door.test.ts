@@ -58,7 +58,10 @@ describe("npm start (kro demo)", { timeout: 240_000 }, () => {
       // The graphs are written next to the kubeconfig.
       const svgs = readdirSync(stateDir).filter((f) => f.endsWith(".svg")).sort();
       assert.deepEqual(svgs, ["nginxapp-graph.svg", "webapp.svg"]);
-      assert.match(readFileSync(`${stateDir}/webapp.svg`, "utf8"), /<svg[\s\S]*deploy[\s\S]*svc[\s\S]*ing/);
+      const svg = readFileSync(`${stateDir}/webapp.svg`, "utf8");
+      assert.match(svg, /<svg[\s\S]*deploy[\s\S]*svc[\s\S]*ing/);
+      assert.match(svg, /fill="#c8e6c9"/, "redrawn with the live state once settled: ready nodes are green");
+      assert.doesNotMatch(svg, /fill="#(fff3c4|ffcdd2|bbdefb)"/, "nothing waiting, failed or pending");
       assert.match(output, new RegExp(`^Graph: ${stateDir}/webapp\\.svg$`, "m"));
 
       session.child.kill("SIGINT");
