@@ -116,6 +116,9 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       draw();
     };
 
+    // The verdict line last printed (printed again only when it changes) and whether the usage was.
+    let printedVerdict = "";
+    let usagePrinted = false;
     // One queue for reloads and ticks: the applier and the board are never used concurrently.
     let queue: Promise<void> = Promise.resolve();
     const enqueue = (work: () => Promise<void>): void => {
@@ -132,8 +135,6 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       });
     }
 
-    let printedVerdict = "";
-    let usagePrinted = false;
     const tick = async (): Promise<void> => {
       await applier.retry();
       await poll(client, state);
