@@ -94,6 +94,17 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     };
     const graphFiles = new Map<string, string>();
     let graphs: readonly CompiledGraph[] = [];
+    // Each RGD's SVG follows the live state of its instance (when exactly one instance uses it).
+    const writtenColors = new Map<string, string>();
+    const recolorGraphs = async (): Promise<void> => {
+      for (const graph of graphs) {
+        const colorBy = state.colorsFor(graph.name);
+        const key = JSON.stringify(colorBy ?? null);
+        if (writtenColors.get(graph.name) === key) continue;
+        await writeGraph(cluster.stateDir, graph, colorBy);
+        writtenColors.set(graph.name, key);
+      }
+    };
     const reload = async (load: Awaited<ReturnType<typeof loadDevFiles>>): Promise<void> => {
       for (const line of load.diagnostics) board.note(line);
       if (load.errors > 0) {
@@ -107,8 +118,10 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       }));
       draw();
       graphs = load.graphs;
+      writtenColors.clear();
       for (const graph of load.graphs) {
-        const file = await writeGraph(cluster.stateDir, graph);
+        const file = await writeGraph(cluster.stateDir, graph, state.colorsFor(graph.name));
+        writtenColors.set(graph.name, JSON.stringify(state.colorsFor(graph.name) ?? null));
         if (graphFiles.get(graph.name) !== file) board.note(`graph of ${graph.name}: ${file}`);
         graphFiles.set(graph.name, file);
       }
@@ -139,6 +152,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       await applier.retry();
       await poll(client, state);
       draw();
+      await recolorGraphs();
       const verdict = state.verdict();
       if (!verdict.settled || verdict.total === 0) return;
       const line = (verdict.ready === verdict.total
@@ -147,11 +161,6 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
         + verdict.rgdProblems.map((p) => `\n  but ${p}`).join("");
       if (line === printedVerdict) return;
       printedVerdict = line;
-      // Settled: redraw each graph coloured by its instance's state (when it has exactly one).
-      for (const graph of graphs) {
-        const colorBy = state.colorsFor(graph.name);
-        if (colorBy !== undefined) await writeGraph(cluster.stateDir, graph, colorBy);
-      }
       board.freeze();
       board.note(line);
       if (!usagePrinted) {

@@ -44,8 +44,21 @@ describe("dev state", () => {
     assert.equal(state.verdict().settled, false);
 
     state.onInstanceRead(ref, { metadata: { generation: 1 }, status: { state: "ACTIVE", conditions: [ready("True", 1)] } });
+    assert.equal(state.rows()[0]?.summary, "ACTIVE, Ready (waiting for the reconcile to finish)");
+    state.onEvaluated({ ...event("SYNCED"), status: { state: "ACTIVE", conditions: [ready("True", 1)] } });
     assert.deepEqual(state.verdict(), { ready: 1, total: 1, settled: true, notReady: [], rgdProblems: [] });
     assert.equal(state.rows()[0]?.summary, "ACTIVE, Ready");
+  });
+
+  it("waits for the controller's evaluation to agree before counting a polled Ready", () => {
+    const state = new DevState();
+    state.track([{ ref, served }]);
+    state.onRgdRead("webapp", activeRgd);
+    state.onEvaluated(event("WAITING_FOR_READINESS"));
+    state.onInstanceRead(ref, { metadata: { generation: 1 }, status: { state: "ACTIVE", conditions: [ready("True", 1)] } });
+    assert.equal(state.verdict().ready, 0, "the reconcile that wrote Ready has not reported yet");
+    state.onEvaluated({ ...event("SYNCED"), status: { state: "ACTIVE", conditions: [ready("True", 1)] } });
+    assert.equal(state.verdict().ready, 1);
   });
 
   it("does not count a Ready condition observed for an older spec", () => {

@@ -28,6 +28,12 @@ interface Tracked {
   readonly rgdName: string;
   apply?: ApplyOutcome;
   resources?: BoardResource[];
+  /**
+   * Whether the status of the controller's last evaluation said Ready. The poll can see a status
+   * a moment before the reconcile that wrote it reports its evaluation; requiring both keeps
+   * the resource lines and the verdict in step.
+   */
+  evaluatedReady?: boolean;
   /** Node id (and `instance`) → picture state, from the controller's last evaluation. */
   colors?: Record<string, PictureState>;
   status?: ObjectStatus;
@@ -91,6 +97,7 @@ export class DevState {
       ...event.evaluation.nodes.map((node) => [node.id, describeNode(node, event.applyErrors[node.id]).picture] as const),
     ]);
     entry.status = event.status;
+    entry.evaluatedReady = hasReadyTrue(entry.status);
   }
 
   /** The instance as read from the cluster (undefined: not found). */
@@ -161,12 +168,18 @@ export class DevState {
     const state = t.status?.state;
     if (state === undefined) return "applied, waiting for the controller";
     const ready = t.status?.conditions?.find((c) => c.type === "Ready");
-    if (ready?.status === "True") return `${state}, updating to generation ${String(t.generation)}`;
+    if (ready?.status === "True") {
+      return hasReadyTrue(t.status, t.generation) ? `${state}, Ready (waiting for the reconcile to finish)` : `${state}, updating to generation ${String(t.generation)}`;
+    }
     const message = ready?.message ?? "";
     return `${state}, not Ready${message === "" ? "" : `: ${message}`}`;
   }
 }
 
+function hasReadyTrue(status: ObjectStatus | undefined, generation?: number): boolean {
+  return status?.conditions?.some((c) => c.type === "Ready" && c.status === "True" && (c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation)) === true;
+}
+
 function isReady(t: Tracked): boolean {
-  return t.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True" && (c.observedGeneration === undefined || t.generation === undefined || c.observedGeneration >= t.generation)) === true;
+  return hasReadyTrue(t.status, t.generation) && t.evaluatedReady !== false;
 }

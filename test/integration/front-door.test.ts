@@ -58,10 +58,13 @@ describe("npm start (kro demo)", { timeout: 240_000 }, () => {
       // The graphs are written next to the kubeconfig.
       const svgs = readdirSync(stateDir).filter((f) => f.endsWith(".svg")).sort();
       assert.deepEqual(svgs, ["nginxapp-graph.svg", "webapp.svg"]);
-      const svg = readFileSync(`${stateDir}/webapp.svg`, "utf8");
-      assert.match(svg, /<svg[\s\S]*deploy[\s\S]*svc[\s\S]*ing/);
-      assert.match(svg, /fill="#c8e6c9"/, "redrawn with the live state once settled: ready nodes are green");
-      assert.doesNotMatch(svg, /fill="#(fff3c4|ffcdd2|bbdefb)"/, "nothing waiting, failed or pending");
+      // The picture follows the live state (redrawn within a second of the controller's last evaluation).
+      await eventually(() => {
+        const svg = readFileSync(`${stateDir}/webapp.svg`, "utf8");
+        assert.match(svg, /<svg[\s\S]*deploy[\s\S]*svc[\s\S]*ing/);
+        assert.match(svg, /fill="#c8e6c9"/, "ready nodes are green");
+        assert.doesNotMatch(svg, /fill="#(fff3c4|ffcdd2|bbdefb)"/, "nothing waiting, failed or pending");
+      }, { timeout: 10_000 });
       assert.match(output, new RegExp(`^Graph: ${stateDir}/webapp\\.svg$`, "m"));
 
       session.child.kill("SIGINT");
