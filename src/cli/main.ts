@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { registerClusterCommands } from "./cluster-up.js";
 import { registerCompileCommands } from "./compile-commands.js";
 import { registerControllerCommand } from "./controller-command.js";
+import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { PACKAGE_VERSION } from "./version.js";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerControllerCommand(program);
   registerRenderCommand(program);
   registerGraphCommand(program);
+  registerDevCommands(program);
   return program;
 }
 

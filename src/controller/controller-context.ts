@@ -9,6 +9,18 @@ import type { ChildWatches } from "./child-watches.js";
 import type { ServedGraphs } from "./served-graphs.js";
 import type { WorkQueue } from "./work-queue.js";
 import type { ApplyMemo } from "./apply-memo.js";
+import type { InstanceEvaluation, KubeJson } from "../runtime/index.js";
+
+/** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
+export interface InstanceEvaluatedEvent {
+  readonly rgdName: string;
+  readonly instance: { readonly apiVersion: string; readonly kind: string; readonly namespace: string | undefined; readonly name: string };
+  readonly evaluation: InstanceEvaluation;
+  /** Apply/prune errors by node id. */
+  readonly applyErrors: Readonly<Record<string, string>>;
+  /** The status just written to the instance. */
+  readonly status: KubeJson;
+}
 
 export interface ControllerOptions {
   /** Instance reconcile workers (kro's dynamic controller; default 4). */
@@ -38,4 +50,6 @@ export interface ControllerContext {
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;
   now(): string;
+  /** Observer called after each instance reconcile that evaluated the graph. */
+  readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

@@ -12,7 +12,7 @@ import { ApplyMemo } from "./apply-memo.js";
 import { ensureRgdCrd } from "./crd-installer.js";
 import { withClusterKinds } from "./cluster-kinds.js";
 import { ChildWatches } from "./child-watches.js";
-import type { ControllerContext, ControllerOptions } from "./controller-context.js";
+import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
 import { reconcileInstance } from "./instance-reconciler.js";
 import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
@@ -32,6 +32,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly resyncPeriodMs?: number;
   /** Install or upgrade the ResourceGraphDefinition CRD at startup (default true). */
   readonly installRgdCrd?: boolean;
+  /** Called after each instance reconcile with the runtime's per-node evaluation (live progress). */
+  readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }
 
 export interface RunningController {
@@ -83,6 +85,7 @@ export function startController(options: StartControllerOptions): RunningControl
       return compileRgd(rgd, { env, ...(resolver === undefined ? {} : { resolver }) });
     },
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {

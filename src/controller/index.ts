@@ -3,6 +3,6 @@
 export { WorkQueue, type WorkQueueOptions } from "./work-queue.js";
 export { TerminalError, isTerminal, startReconcileLoop, type ReconcileLoop, type ReconcileLoopOptions, type ReconcileOutcome, type ReconcileResult } from "./reconcile-loop.js";
 export { startController, type RunningController, type StartControllerOptions } from "./controller.js";
-export type { ControllerOptions } from "./controller-context.js";
+export type { ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
 export { loadBuiltinSchemas } from "./schema-bundle.js";
 export { startLeaderElection, type LeaderElection, type LeaderElectionOptions } from "./leader-election.js";

@@ -101,6 +101,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
+  ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });
   // Nothing tells the controller when RBAC grants a kind: retry at a steady pace (the probe
   // result is shared per kind) so a grant takes effect within seconds, without a restart.
   if (watchErrors.size > 0) return { requeueAfterMs: UNWATCHABLE_RETRY_MS };

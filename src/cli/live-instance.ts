@@ -1,0 +1,85 @@
+/**
+ * Evaluates one live instance the way the controller does, from outside it: read the instance,
+ * run the runtime over what has been read so far, fetch every object and collection the pass
+ * says it reads, and repeat until nothing new is asked for. The result gives each node's live
+ * state for `kro graph --instance` without trusting anything but the cluster.
+ */
+import type { CompiledGraph, NodeState as PictureState } from "../graph/index.js";
+import { INSTANCE_NODE_ID } from "../graph/index.js";
+import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
+import {
+  createMemoryLookup, evaluateInstance, identityKey, type CollectionQuery, type InstanceEvaluation, type KubeJson, type ObjectIdentity,
+} from "../runtime/index.js";
+import { describeNode, instancePicture } from "./node-status.js";
+
+/** Enough for any realistic graph depth: every round reads at least one new object. */
+const MAX_ROUNDS = 32;
+
+export interface LiveInstance {
+  readonly instance: KubeObject;
+  readonly evaluation: InstanceEvaluation;
+}
+
+export class InstanceNotFoundError extends Error {
+  override readonly name = "InstanceNotFoundError";
+}
+
+const isQuery = (w: ObjectIdentity | CollectionQuery): w is CollectionQuery => "matchLabels" in w;
+
+/** A label selector string (`a=b,c in (d,e),!f`) for a collection query. */
+export function selectorString(query: CollectionQuery): string {
+  const parts = Object.entries(query.matchLabels).map(([k, v]) => `${k}=${v}`);
+  for (const e of query.matchExpressions ?? []) {
+    const values = (e.values ?? []).join(",");
+    if (e.operator === "In") parts.push(`${e.key} in (${values})`);
+    else if (e.operator === "NotIn") parts.push(`${e.key} notin (${values})`);
+    else if (e.operator === "Exists") parts.push(e.key);
+    else parts.push(`!${e.key}`);
+  }
+  return parts.join(",");
+}
+
+function queryKey(w: ObjectIdentity | CollectionQuery): string {
+  return isQuery(w) ? `list:${w.apiVersion}/${w.kind}/${w.namespace ?? "*"}?${selectorString(w)}` : identityKey(w);
+}
+
+export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGraph, namespace: string | undefined, name: string): Promise<LiveInstance> {
+  const { group, version, kind } = graph.instance;
+  const apiVersion = group === "" ? version : `${group}/${version}`;
+  let instance: KubeObject;
+  try {
+    instance = await client.get({ apiVersion, kind, name, ...(namespace === undefined ? {} : { namespace }) });
+  } catch (error) {
+    if (isNotFound(error)) throw new InstanceNotFoundError(`${kind} ${namespace === undefined ? "" : `${namespace}/`}${name} not found on ${client.server}`);
+    throw error;
+  }
+  const lookup = createMemoryLookup();
+  const fetched = new Set<string>();
+  let evaluation = evaluateInstance(graph, instance, lookup, {});
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const wanted = evaluation.watches.filter((w) => !fetched.has(queryKey(w)));
+    if (wanted.length === 0) break;
+    for (const w of wanted) {
+      fetched.add(queryKey(w));
+      if (isQuery(w)) {
+        const list = await client.list(w.apiVersion, w.kind, { namespace: w.namespace, labelSelector: selectorString(w) });
+        lookup.put(...(list.items as KubeJson[]));
+      } else {
+        try {
+          lookup.put(await client.get<KubeObject & KubeJson>(w));
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+        }
+      }
+    }
+    evaluation = evaluateInstance(graph, instance, lookup, {});
+  }
+  return { instance, evaluation };
+}
+
+/** Node id (and `instance`) → picture state, for graphPicture's colorBy. */
+export function liveColors(live: LiveInstance): Record<string, PictureState> {
+  const colors: Record<string, PictureState> = { [INSTANCE_NODE_ID]: instancePicture((live.instance.status as { state?: unknown } | undefined)?.state) };
+  for (const node of live.evaluation.nodes) colors[node.id] = describeNode(node).picture;
+  return colors;
+}
