@@ -140,7 +140,13 @@ describe("controller lifecycle (CEL dialect)", () => {
 
   it("sends no write for a converged instance on resync", async () => {
     await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
-    const serverWritesBefore = await apiserverWrites(plural);
+    // Wait for quiet: a status write still in flight from the last reconcile must not count.
+    const serverWritesBefore = await eventually(async () => {
+      const first = await apiserverWrites(plural);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(await apiserverWrites(plural), first);
+      return first;
+    });
     const mark = tc.requests.length;
     tc.controller.resync();
     await eventually(() => {
