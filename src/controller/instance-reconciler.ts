@@ -25,13 +25,17 @@ const UNWATCHABLE_RETRY_MS = 5_000;
 export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
   const key = instanceKey(served.rgdName, namespace, name);
   const ref = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
-  let instance: KubeObject;
-  try {
-    instance = await ctx.client.get(ref);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    ctx.watches.forget(key);
-    return {};
+  // The informer's copy when it has one; a GET only for what it has not seen (yet). A stale copy
+  // is caught by the resourceVersion preconditions of our writes (conflict → retry).
+  let instance: KubeObject | undefined = ctx.instanceLeases.get(served.rgdName)?.informer.store.getByName(namespace, name);
+  if (instance === undefined) {
+    try {
+      instance = await ctx.client.get(ref);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      ctx.watches.forget(key);
+      return {};
+    }
   }
   // Deletion goes by inventory with direct requests: it needs no watch, so a kind the
   // controller may not watch never keeps an instance from being deleted.

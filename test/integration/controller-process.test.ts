@@ -30,7 +30,7 @@ describe("kro controller (a separate process)", { timeout: 120_000 }, () => {
     child = spawn(process.execPath, [cli, "controller", "--kubeconfig", testCluster().kubeconfig,
       "--health-probe-bind-address", `127.0.0.1:${healthPort}`, "--metrics-bind-address", `127.0.0.1:${metricsPort}`,
       "--leader-elect", "--leader-election-namespace", "default", "--leader-election-id", lease,
-      "--rgd-selector", `kro-ts.test/process=${id}`, "--log-format", "text"], { stdio: ["ignore", "ignore", "pipe"] });
+      "--rgd-selector", `kro-ts.test/controller=process-${id}`, "--log-format", "text"], { stdio: ["ignore", "ignore", "pipe"] });
     child.stderr?.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
   });
   after(async () => {
@@ -49,7 +49,7 @@ describe("kro controller (a separate process)", { timeout: 120_000 }, () => {
     assert.match(holder, /_\d+$/);
     await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition
-metadata: { name: proc-${id}, labels: { kro-ts.test/process: "${id}" } }
+metadata: { name: proc-${id}, labels: { kro-ts.test/controller: "process-${id}" } }
 spec:
   schema: { apiVersion: v1alpha1, kind: ${kind}, spec: { v: string } }
   resources:

@@ -17,6 +17,8 @@ export interface TestController {
   /** Label every RGD of this test must carry: `metadata.labels[label.key] = label.value`. */
   readonly label: { readonly key: string; readonly value: string };
   readonly requests: RequestMetric[];
+  /** Every completed instance evaluation, as "namespace/name" (from the controller's hook). */
+  readonly evaluated: string[];
   writes(since?: number): RequestMetric[];
   stop(): Promise<void>;
 }
@@ -27,6 +29,7 @@ const WRITE_VERBS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export async function startTestController(options: { requeueIntervalMs?: number; rgdSelector?: string } = {}): Promise<TestController> {
   const label = { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: RequestMetric[] = [];
+  const evaluated: string[] = [];
   const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, metrics: { onRequest: (m) => { requests.push(m); } } });
   // KRO_TEST_LOG_FILE=/tmp/x.log shows what the controller did (test runners swallow stderr).
   const logFile = process.env.KRO_TEST_LOG_FILE;
@@ -37,12 +40,13 @@ export async function startTestController(options: { requeueIntervalMs?: number;
     ...(logFile === undefined ? {} : { destination: createWriteStream(logFile, { flags: "a" }) }),
   });
   const controller = startController({
-    client, logger, kroVersion: "test", rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
+    client, logger, kroVersion: "test",
+    onInstanceEvaluated: (event) => { evaluated.push(`${event.instance.namespace ?? ""}/${event.instance.name}`); }, rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
   });
   await controller.ready;
   return {
-    controller, client, label, requests,
+    controller, client, label, requests, evaluated,
     async stop() {
       await controller.stop();
       client.close();
