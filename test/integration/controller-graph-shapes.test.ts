@@ -94,7 +94,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
     assert.equal((await getCm("p-opt")).metadata.uid, recreated.metadata.uid);
     await eventually(async () => {
       const inventory = (await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(["get", plural, "p", "-n", namespace])).metadata.annotations?.["internal.kro.run/inventory"];
-      assert.ok(inventory?.includes("p-keep"), inventory);
+      assert.ok(inventory !== undefined && inventory.includes("p-keep"), inventory);
       assert.doesNotMatch(inventory, /p-drop/);
     });
   });
