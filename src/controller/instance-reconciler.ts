@@ -15,6 +15,7 @@ import { failedStatus } from "./failed-status.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
+import { ownershipConflict } from "./ownership.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
@@ -54,7 +55,12 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
-    const stale = evaluation.apply.filter((desired) => !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))));
+    const stale = evaluation.apply.filter((desired) => !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
+      .filter((desired) => {
+        const conflict = ownershipConflict(desired, lookup.get(identityFor(desired)));
+        if (conflict !== undefined) applyErrors[nodeIdOf(desired)] = `apply ${describe(desired)}: ${conflict}`;
+        return conflict === undefined;
+      });
     if (stale.length === 0) break;
     const results = await Promise.allSettled(stale.map((desired) => ctx.client.apply(desired as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true })));
     const created: InventoryEntry[] = [];
@@ -91,8 +97,17 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   }
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
+  // A failed apply (admission denial, another instance's object) gets no event when its cause
+  // goes away: retry with the queue's per-key backoff, the status above already says why.
+  const failures = Object.values(applyErrors);
+  if (failures.length > 0) throw new ApplyFailedError(failures.join("; "));
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
+}
+
+/** Some children could not be applied or pruned; shown on the instance, retried with backoff. */
+export class ApplyFailedError extends Error {
+  override readonly name = "ApplyFailedError";
 }
 
 /** Deletes, wave by wave, children this instance created and no longer wants. Returns what is gone. */
