@@ -59,7 +59,7 @@ async function activeAtCurrentGeneration(): Promise<void> {
   await eventually(async () => {
     const rgd = await getRgd();
     assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-    assert.ok(rgd.status?.conditions?.every((c) => c.observedGeneration === rgd.metadata.generation), "conditions are for the current generation");
+    assert.ok(rgd.status.conditions?.every((c) => c.observedGeneration === rgd.metadata.generation), "conditions are for the current generation");
   }, { timeout: 60_000 });
 }
 

@@ -159,7 +159,7 @@ describe("deletion", { timeout: 240_000 }, () => {
     await eventually(async () => {
       const house = await kubectlJson<Obj>(["get", housePlural, "h", "-n", namespace]);
       assert.equal(house.status?.state, "ACTIVE", JSON.stringify(house.status));
-      assert.equal(house.status?.roomColor, "blue");
+      assert.equal(house.status.roomColor, "blue");
     }, { timeout: 30_000 });
     assert.equal((await getCm("h-room-paint")).data?.color, "blue");
     assert.equal((await getCm("h-sign")).data?.room, "h-room");

@@ -102,7 +102,7 @@ describe("external references", { timeout: 180_000 }, () => {
     await eventually(async () => {
       const o = await getInstance();
       assert.equal(o.status?.state, "ACTIVE");
-      assert.equal(o.status?.color, "blue");
+      assert.equal(o.status.color, "blue");
     });
   });
 

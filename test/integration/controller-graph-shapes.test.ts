@@ -180,7 +180,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
       assert.equal((await getCm("s-summary")).data?.count, "1");
       const o = await getObj(plural, "s");
       assert.equal(o.status?.state, "ACTIVE");
-      assert.equal(o.status?.count, "1");
+      assert.equal(o.status.count, "1");
     });
   });
 });

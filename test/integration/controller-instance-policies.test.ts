@@ -108,7 +108,7 @@ describe("per-instance policies", { timeout: 240_000 }, () => {
     const first = await eventually(async () => {
       const o = await get(plural, "c");
       assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
-      assert.equal(condition(o, "KroReady")?.status, "True", JSON.stringify(o.status?.conditions));
+      assert.equal(condition(o, "KroReady")?.status, "True", JSON.stringify(o.status.conditions));
       return o;
     });
     assert.deepEqual((first.status?.conditions ?? []).map((c) => c.type).sort(), ["Done", "KroReady"], "only author conditions are shown");
