@@ -37,13 +37,16 @@ if (files.length === 0) {
 
 let cluster;
 let stopping;
+/** The `node --test` child: stopped with us, so a cancelled run leaves no test process behind. */
+let testProcess;
 const stopCluster = (keepLogsIn) => {
   stopping ??= cluster === undefined ? Promise.resolve() : cluster.stop(keepLogsIn === undefined ? {} : { keepLogsIn });
   return stopping;
 };
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => {
-    console.error(`\nrun-tests: ${signal}, stopping the control plane`);
+    console.error(`\nrun-tests: ${signal}, stopping the tests and the control plane`);
+    testProcess?.kill(signal);
     void stopCluster().finally(() => process.exit(130));
   });
 }
@@ -80,6 +83,7 @@ const code = await new Promise((resolve) => {
     "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
     ...files,
   ], { stdio: "inherit", env });
+  testProcess = child;
   child.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
 });
 

@@ -23,6 +23,8 @@ interface ControllerFlags {
   readonly allowCrdDeletion?: boolean;
   readonly instanceRequeueInterval: string;
   readonly kubeVersion: string;
+  readonly resyncPeriod: string;
+  readonly rgdSelector?: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -43,6 +45,8 @@ export function registerControllerCommand(program: Command): void {
     .option("--log-format <format>", "json|text", "json")
     .option("--allow-crd-deletion", "delete an RGD's CRD (and all its instances) when the RGD is deleted")
     .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
+    .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
+    .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .action(async (flags: ControllerFlags) => {
       if (!isLogLevel(flags.logLevel)) throw new Error(`--log-level: unknown level "${flags.logLevel}"`);
@@ -56,7 +60,10 @@ export function registerControllerCommand(program: Command): void {
         qps: positiveNumber("--client-qps", flags.clientQps),
         burst: positiveNumber("--client-burst", flags.clientBurst),
         logger,
-        metrics: { onRequest: (m) => { metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) }); } },
+        metrics: {
+          onRequest: (m) => { metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) }); },
+          onWatchReconnect: (m) => { metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason }); },
+        },
       });
       const resolver = await loadBuiltinSchemas(resolveKubeRelease(flags.kubeVersion).minor);
       let running: ReturnType<typeof startController> | undefined;
@@ -72,6 +79,8 @@ export function registerControllerCommand(program: Command): void {
           workers: positiveNumber("--workers", flags.workers),
           allowCrdDeletion: flags.allowCrdDeletion === true,
           requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
+          resyncPeriodMs: parseDuration(flags.resyncPeriod),
+          ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
         });
         await running.ready;
         synced = true;

@@ -11,6 +11,8 @@ import { isForbidden, type Informer, type InformerLease, type InformerManager, t
 import { identityKey, identityOf, matchesQuery, type CollectionQuery, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
 
 const SYNC_TIMEOUT_MS = 30_000;
+/** How long a failed list probe of a kind is reused before the API server is asked again. */
+const PROBE_RECHECK_MS = 5_000;
 
 /** The identity of an object we built or read back; those always have apiVersion, kind and name. */
 export function identityFor(object: KubeJson): ObjectIdentity {
@@ -21,11 +23,6 @@ export function identityFor(object: KubeJson): ObjectIdentity {
 
 type WatchRequest = ObjectIdentity | CollectionQuery;
 
-/** A child kind cannot be watched: not served, or not permitted. Shown on the instance. */
-export class WatchError extends Error {
-  override readonly name = "WatchError";
-}
-
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
@@ -34,6 +31,8 @@ export class ChildWatches {
   private readonly external = new Map<string, InformerLease<KubeObject>>();
   /** instance key → what its last reconcile read outside its own children. */
   private readonly requests = new Map<string, readonly WatchRequest[]>();
+  /** gvk → the last failed probe (RBAC, not served). */
+  private readonly failedProbes = new Map<string, { readonly reason: string; readonly at: number }>();
 
   constructor(
     private readonly client: KubeClient,
@@ -45,18 +44,25 @@ export class ChildWatches {
 
   /**
    * Starts (once) and waits for the informers every node of the graph needs. A kind this
-   * controller may not list (RBAC) or that the server does not serve fails fast with a
-   * WatchError naming it, instead of an informer retrying in silence.
+   * controller may not list (RBAC) or that the server does not serve is not waited for: it is
+   * returned as node id → reason, so the instance reconciles every other node and shows these
+   * as errors (kro does the same: a forbidden child fails alone). A failed probe is remembered
+   * for a few seconds, so many instances of one graph cost one probe, not one each.
    */
-  async ensure(graph: CompiledGraph): Promise<void> {
+  async ensure(graph: CompiledGraph): Promise<Map<string, string>> {
     const waits: Promise<void>[] = [];
+    const unwatchable = new Map<string, string>();
     for (const node of graph.nodes) {
       const gvk = JSON.stringify([node.apiVersion, node.kind]);
       const isExternal = node.type === "external" || node.type === "externalCollection";
       const map = isExternal ? this.external : this.managed;
       let lease = map.get(gvk);
       if (lease === undefined) {
-        await this.probe(node.apiVersion, node.kind, node.id);
+        const reason = await this.probe(node.apiVersion, node.kind);
+        if (reason !== undefined) {
+          unwatchable.set(node.id, `cannot watch ${node.kind} (${node.apiVersion}) for resource "${node.id}": ${reason}`);
+          continue;
+        }
         lease = this.informers.acquire({
           apiVersion: node.apiVersion,
           kind: node.kind,
@@ -68,14 +74,22 @@ export class ChildWatches {
       if (!lease.informer.hasSynced) waits.push(lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
     }
     await Promise.all(waits);
+    return unwatchable;
   }
 
-  private async probe(apiVersion: string, kind: string, nodeId: string): Promise<void> {
+  /** Undefined when the kind can be listed; else why not (possibly remembered from a recent probe). */
+  private async probe(apiVersion: string, kind: string): Promise<string | undefined> {
+    const gvk = JSON.stringify([apiVersion, kind]);
+    const recent = this.failedProbes.get(gvk);
+    if (recent !== undefined && Date.now() - recent.at < PROBE_RECHECK_MS) return recent.reason;
     try {
       await this.client.list(apiVersion, kind, { limit: 1, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}` });
+      this.failedProbes.delete(gvk);
+      return undefined;
     } catch (error) {
-      const reason = isForbidden(error) ? "the controller is not allowed to list it (grant it through an aggregated ClusterRole)" : error instanceof Error ? error.message : String(error);
-      throw new WatchError(`cannot watch ${kind} (${apiVersion}) for resource "${nodeId}": ${reason}`, { cause: error });
+      const reason = isForbidden(error) ? "forbidden: the controller is not allowed to list it (grant it through an aggregated ClusterRole)" : error instanceof Error ? error.message : String(error);
+      this.failedProbes.set(gvk, { reason, at: Date.now() });
+      return reason;
     }
   }
 

@@ -35,6 +35,7 @@ export interface ControllerContext {
   /** The metadata-only informer of each served instance kind, by RGD name. */
   readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
   readonly options: Required<ControllerOptions>;
-  compile(rgd: unknown): CompileResult;
+  /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
+  compile(rgd: unknown): Promise<CompileResult>;
   now(): string;
 }

@@ -10,6 +10,7 @@ import { InformerManager, type InformerLease, type KubeClient, type KubeObject }
 import type { ControllerMetrics, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { ensureRgdCrd } from "./crd-installer.js";
+import { withClusterKinds } from "./cluster-kinds.js";
 import { ChildWatches } from "./child-watches.js";
 import type { ControllerContext, ControllerOptions } from "./controller-context.js";
 import { reconcileInstance } from "./instance-reconciler.js";
@@ -27,6 +28,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly resolver?: SchemaResolver;
   /** Only reconcile RGDs matching this label selector (shards controllers; tests share a cluster). */
   readonly rgdSelector?: string;
+  /** Every instance is reconciled again this often even without events (default 10 h, as kro). */
+  readonly resyncPeriodMs?: number;
   /** Install or upgrade the ResourceGraphDefinition CRD at startup (default true). */
   readonly installRgdCrd?: boolean;
 }
@@ -75,13 +78,17 @@ export function startController(options: StartControllerOptions): RunningControl
       addStatusToUserCrds: options.addStatusToUserCrds ?? true,
       maxCollectionSize: options.maxCollectionSize ?? 1000,
     },
-    compile: (rgd) => compileRgd(rgd, { env, ...(options.resolver ? { resolver: options.resolver } : {}) }),
+    compile: async (rgd) => {
+      const resolver = await withClusterKinds(client, rgd, options.resolver);
+      return compileRgd(rgd, { env, ...(resolver === undefined ? {} : { resolver }) });
+    },
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
     options.metrics?.reconcileTotal.inc({ kind, result: outcome.kind });
     options.metrics?.reconcileDuration.observe({ kind }, durationMs / 1000);
+    options.metrics?.workDuration.observe({ queue: kind }, durationMs / 1000);
     if (outcome.kind !== "success") logger.warn({ kind, key, err: errorText(outcome.error), ...(outcome.kind === "error" ? { retryInMs: outcome.retryInMs } : {}) }, "reconcile failed");
     else logger.debug({ kind, key, durationMs: Math.round(durationMs) }, "reconciled");
   };
@@ -125,28 +132,37 @@ export function startController(options: StartControllerOptions): RunningControl
       const { rgdName, namespace, name } = parseInstanceKey(key);
       const entry = served.get(rgdName);
       // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
-      return entry === undefined ? {} : reconcileInstance(ctx, entry, namespace, name);
+      if (entry === undefined) return {};
+      const log = logger.child({ kind: entry.instance.kind, namespace, name, reconcileId: (++reconcileCount).toString(36) });
+      return reconcileInstance(ctx, entry, namespace, name, log);
     },
     onOutcome: record("instance"),
   });
+  let reconcileCount = 0;
+  // Level-based safety net, as controller-runtime's SyncPeriod: every instance is looked at again.
+  const resyncTimer = setInterval(() => { resync(); }, options.resyncPeriodMs ?? 36_000_000);
+  resyncTimer.unref();
   const depthTimer = setInterval(() => {
     options.metrics?.queueDepth.set({ queue: "rgd" }, rgdQueue.length);
     options.metrics?.queueDepth.set({ queue: "instance" }, instanceQueue.length);
   }, 1000);
   depthTimer.unref();
 
+  function resync(): void {
+    for (const entry of served.all()) {
+      for (const object of ctx.instanceLeases.get(entry.rgdName)?.informer.store.list() ?? []) {
+        instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? ""));
+      }
+    }
+  }
+
   return {
     ready,
     served,
-    resync() {
-      for (const entry of served.all()) {
-        for (const object of ctx.instanceLeases.get(entry.rgdName)?.informer.store.list() ?? []) {
-          instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? ""));
-        }
-      }
-    },
+    resync,
     async stop() {
       clearInterval(depthTimer);
+      clearInterval(resyncTimer);
       rgdQueue.shutDown();
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);

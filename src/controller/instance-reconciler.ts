@@ -9,9 +9,9 @@ import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS } from "../api/index.js"
 import { isNotFound, type KubeObject } from "../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
+import type { Logger } from "../observability/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
-import { identityFor, WatchError, type Overlay } from "./child-watches.js";
-import { failedStatus } from "./failed-status.js";
+import { identityFor, type Overlay } from "./child-watches.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
@@ -20,8 +20,10 @@ import { instanceKey, type ServedGraph } from "./served-graphs.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
+/** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
+const UNWATCHABLE_RETRY_MS = 5_000;
 
-export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string): Promise<ReconcileResult> {
+export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
   const key = instanceKey(served.rgdName, namespace, name);
   const ref = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
   let instance: KubeObject;
@@ -32,13 +34,14 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     ctx.watches.forget(key);
     return {};
   }
-  try {
+  // Deletion goes by inventory with direct requests: it needs no watch, so a kind the
+  // controller may not watch never keeps an instance from being deleted.
+  if (instance.metadata?.deletionTimestamp !== undefined) {
     await ctx.watches.ensure(served.graph);
-  } catch (error) {
-    if (error instanceof WatchError) await writeStatus(ctx, instance, failedStatus(instance, error.message, ctx.now()));
-    throw error;
+    return deleteInstance(ctx, served, instance);
   }
-  if (instance.metadata?.deletionTimestamp !== undefined) return deleteInstance(ctx, served, instance);
+  // Kinds it may not watch (RBAC) fail alone: every other node still converges.
+  const watchErrors = await ctx.watches.ensure(served.graph);
   instance = await ensureManaged(ctx, served, instance);
   const graph = served.graph;
   const options = { kroVersion: ctx.kroVersion, maxCollectionSize: ctx.options.maxCollectionSize };
@@ -55,7 +58,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
-    const stale = evaluation.apply.filter((desired) => !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
+    const stale = evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired)) && !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
       .filter((desired) => {
         const conflict = ownershipConflict(desired, lookup.get(identityFor(desired)));
         if (conflict !== undefined) applyErrors[nodeIdOf(desired)] = `apply ${describe(desired)}: ${conflict}`;
@@ -81,33 +84,37 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       inventory = mergeInventory(inventory, created);
       instance = await writeInventory(ctx, instance, inventory);
     }
-    if (Object.keys(applyErrors).length > 0) break;
+    if (created.length > 0) log.info({ created: created.map((e) => `${e.kind}/${e.name}`) }, "created children");
+    if (Object.keys(applyErrors).length > 0) {
+      log.warn({ errors: applyErrors }, "apply failed");
+      break;
+    }
     evaluation = evaluateInstance(graph, instance, lookup, options);
   }
   ctx.watches.setRequests(key, evaluation.watches);
 
-  if (evaluation.error === undefined && !evaluation.pending && Object.keys(applyErrors).length === 0) {
+  if (evaluation.error === undefined && !evaluation.pending && Object.keys(applyErrors).length === 0 && watchErrors.size === 0) {
     const pruned = await prune(ctx, prunePlan(graph, inventory, evaluation), applyErrors);
     if (pruned.length > 0) {
+      log.info({ pruned: pruned.map((e) => `${e.kind}/${e.name}`) }, "pruned children no longer desired");
       for (const entry of pruned) overlay.set(identityKey(entry), null);
       inventory = removeFromInventory(inventory, pruned);
       instance = await writeInventory(ctx, instance, inventory);
       evaluation = evaluateInstance(graph, instance, lookup, options);
     }
   }
+  const failedWrites = Object.entries(applyErrors);
+  for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
-  // A failed apply (admission denial, another instance's object) gets no event when its cause
-  // goes away: retry with the queue's per-key backoff, the status above already says why.
-  const failures = Object.values(applyErrors);
-  if (failures.length > 0) throw new ApplyFailedError(failures.join("; "));
+  // Nothing tells the controller when RBAC grants a kind: retry at a steady pace (the probe
+  // result is shared per kind) so a grant takes effect within seconds, without a restart.
+  if (watchErrors.size > 0) return { requeueAfterMs: UNWATCHABLE_RETRY_MS };
+  // A refused apply or delete (403 until RBAC grants the verb, a webhook, a quota) is retried
+  // with the queue's backoff, as kro does; the status above already says what failed.
+  if (failedWrites.length > 0) throw new Error(`resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
-}
-
-/** Some children could not be applied or pruned; shown on the instance, retried with backoff. */
-export class ApplyFailedError extends Error {
-  override readonly name = "ApplyFailedError";
 }
 
 /** Deletes, wave by wave, children this instance created and no longer wants. Returns what is gone. */

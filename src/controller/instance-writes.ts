@@ -1,5 +1,6 @@
 /** Small writes and reads on an instance shared by reconcile and deletion. */
-import { ANNOTATIONS, RECONCILE_SUSPENDED } from "../api/index.js";
+import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED } from "../api/index.js";
+import { recordConditionChanges } from "./events.js";
 import type { KubeObject } from "../kube/index.js";
 import type { KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
@@ -10,6 +11,8 @@ import { jsonEqual } from "./json-equal.js";
 export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
   if (jsonEqual(status, instance.status)) return;
   await ctx.client.updateStatus({ ...instance, status });
+  // Only the root condition: one Event per readiness change keeps Events cheap at scale.
+  await recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
 }
 
 export function isSuspended(instance: KubeObject): boolean {

@@ -12,8 +12,9 @@ import type { ControllerContext } from "./controller-context.js";
 import { allowsBreakingChanges, installCrd } from "./crd-installer.js";
 import { attachUserCrd, type KindResult } from "./user-crd.js";
 import { jsonEqual } from "./json-equal.js";
-import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
-import type { ConditionInput } from "./conditions.js";
+import { recordConditionChanges } from "./events.js";
+import { RGD_CONDITIONS, RGD_STATES, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
+import { stampConditions, type ConditionInput } from "./conditions.js";
 import type { InstanceKind, ServedGraph } from "./served-graphs.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 
@@ -28,10 +29,13 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     await stopServing(ctx, name);
     return {};
   }
-  if (rgd.metadata?.deletionTimestamp !== undefined) return deleteRgd(ctx, rgd);
+  if (rgd.metadata?.deletionTimestamp !== undefined) {
+    if (ctx.served.get(name) === undefined) await serveForDeletion(ctx, rgd);
+    return deleteRgd(ctx, rgd);
+  }
   rgd = await ensureFinalizer(ctx, rgd);
 
-  const compiled = ctx.compile(rgd);
+  const compiled = await ctx.compile(rgd);
   const generation = rgd.metadata?.generation ?? 0;
   const previous = ctx.served.get(name);
   const parts: { -readonly [K in keyof RgdStatusParts]: ConditionInput } = {
@@ -89,11 +93,27 @@ async function ensureFinalizer(ctx: ControllerContext, rgd: KubeObject): Promise
   return ctx.client.patch(rgdRef(rgd.metadata?.name ?? ""), { metadata: { finalizers: [...finalizers, FINALIZER], resourceVersion: rgd.metadata?.resourceVersion } });
 }
 
+/**
+ * Deleting an RGD never strands instances: while any instance of its kind exists, the RGD keeps
+ * its finalizer, keeps serving (so instance deletions run their normal, wave-by-wave course) and
+ * says what it waits for. Only then does it stop serving and let go. The CRD stays unless
+ * --allow-crd-deletion (and then only a CRD this RGD generated).
+ */
 async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<ReconcileResult> {
   const name = rgd.metadata?.name ?? "";
   const served = ctx.served.get(name);
+  const instances = ctx.instanceLeases.get(name)?.informer.store.list() ?? [];
+  if (served !== undefined && instances.length > 0) {
+    const shown = instances.slice(0, 5).map((i) => `${i.metadata?.namespace === undefined ? "" : `${i.metadata.namespace}/`}${i.metadata?.name ?? ""}`).join(", ");
+    const message = `deletion waits for ${instances.length} ${served.instance.kind} instance(s) to be deleted: ${shown}${instances.length > 5 ? ", …" : ""}`;
+    const blocked = { type: RGD_CONDITIONS.ready, status: "False" as const, reason: "InstancesExist", message };
+    const previous = (rgd.status as { conditions?: unknown[] } | undefined)?.conditions ?? [];
+    const others = previous.filter((c) => (c as { type?: string }).type !== RGD_CONDITIONS.ready);
+    const conditions = [...others, ...stampConditions(previous, [blocked], ctx.now(), rgd.metadata?.generation)];
+    await writeRgdStatus(ctx, rgd, { ...(rgd.status as Record<string, unknown> | undefined), state: RGD_STATES.inactive, conditions });
+    return { requeueAfterMs: 2000 };
+  }
   await stopServing(ctx, name);
-  // Only a CRD kro generated; the template dialect's CRD belongs to the user.
   if (ctx.options.allowCrdDeletion && served?.graph.dialect === "cel") {
     const crdName = served.graph.crd.metadata.name;
     try {
@@ -110,7 +130,29 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
   return {};
 }
 
+/**
+ * After a restart the registry is empty: to know whether a deleted RGD still has instances (and
+ * to process their deletions) serve its graph again — without recreating a CRD that is gone.
+ */
+async function serveForDeletion(ctx: ControllerContext, rgd: KubeObject): Promise<void> {
+  const compiled = await ctx.compile(rgd);
+  if (compiled.graph === undefined || hasErrors(compiled.issues)) return;
+  const graph = compiled.graph;
+  if (graph.dialect === "cel") {
+    try {
+      await ctx.client.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: graph.crd.metadata.name });
+    } catch (error) {
+      if (isNotFound(error)) return; // no CRD, so no instances
+      throw error;
+    }
+  }
+  const kind = await ensureKind(ctx, rgd, graph);
+  if (!kind.ok) return;
+  await startServing(ctx, { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation: rgd.metadata?.generation ?? 0, graph, instance: kind.instance });
+}
+
 async function writeRgdStatus(ctx: ControllerContext, rgd: KubeObject, status: Record<string, unknown>): Promise<void> {
   if (jsonEqual(status, rgd.status)) return;
   await ctx.client.updateStatus({ ...rgd, status });
+  await recordConditionChanges(ctx, rgd, rgd.status, status);
 }

@@ -9,6 +9,7 @@ import { attachToCrd, type TemplateCompiledGraph } from "../graph/index.js";
 import type { KubeObject } from "../kube/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import { waitEstablished } from "./crd-installer.js";
+import { recordEvent } from "./events.js";
 import type { InstanceKind } from "./served-graphs.js";
 
 const CRD = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" } as const;
@@ -42,27 +43,4 @@ async function findCrd(ctx: ControllerContext, group: string, kind: string): Pro
     const spec = crd.spec as { group?: string; names?: { kind?: string } } | undefined;
     return spec?.group === group && spec.names?.kind === kind;
   });
-}
-
-/** A Kubernetes Event on the RGD (cluster-scoped, so it lives in "default", as kubectl expects). */
-export async function recordEvent(ctx: ControllerContext, rgd: KubeObject, reason: string, message: string): Promise<void> {
-  const now = ctx.now();
-  try {
-    await ctx.client.create({
-      apiVersion: "v1",
-      kind: "Event",
-      metadata: { name: `${rgd.metadata?.name ?? "rgd"}.${Date.now().toString(16)}`, namespace: "default" },
-      involvedObject: { apiVersion: rgd.apiVersion, kind: rgd.kind, name: rgd.metadata?.name, uid: rgd.metadata?.uid },
-      reason,
-      message,
-      type: "Normal",
-      source: { component: "kro-controller" },
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-    });
-  } catch (error) {
-    // Events are best effort: never fail a reconcile because one could not be recorded.
-    ctx.logger.warn({ err: error instanceof Error ? error.message : String(error), reason }, "could not record event");
-  }
 }

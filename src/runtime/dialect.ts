@@ -5,6 +5,7 @@
  * src/runtime/template-dialect/). The core calls these per node, in topological order, and only
  * after every dependency of the node is observed and ready.
  */
+import type { CostOptions } from "../expr/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import type { KubeJson, PendingReason } from "./types.js";
 
@@ -21,6 +22,8 @@ export interface EvaluationScope {
   readonly observed: ReadonlyMap<string, readonly KubeJson[]>;
   /** Node ids known to be excluded this pass. */
   readonly excluded: ReadonlySet<string>;
+  /** CEL cost limits: the per-expression limit and one budget shared by the whole pass. */
+  readonly cost?: CostOptions;
 }
 
 /** Author-visible status computed by the dialect (built-ins are added by the core). */

@@ -3,13 +3,14 @@
  * controller calls it again after each apply with the responses fed back through the lookup, so
  * a dependency chain converges within one reconcile; `kro render` calls it against files.
  */
+import { CostBudget } from "../expr/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import { DEFAULT_KRO_VERSION, instanceRef } from "./decorate.js";
 import type { EvaluationScope } from "./dialect.js";
 import { evaluateNode, type NodeContext } from "./evaluate-node.js";
 import { evaluatorFor } from "./evaluator-for.js";
 import { formatIdentity, identityKey, identityOf } from "./identity.js";
-import { NODE_STATES, type CollectionQuery, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions } from "./types.js";
+import { NODE_STATES, type CollectionQuery, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions, DEFAULT_PASS_COST_LIMIT } from "./types.js";
 
 /** Pending kinds that leave the desired set incomplete (prune must wait). */
 const INCOMPLETE = new Set(["dependency-not-ready", "data-pending", "terminating"]);
@@ -33,7 +34,9 @@ function conflict(nodes: readonly NodeEvaluation[]): string | undefined {
 export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, lookup: ObservedLookup, options: RuntimeOptions = {}): InstanceEvaluation {
   const observed = new Map<string, readonly KubeJson[]>();
   const excluded = new Set<string>();
-  const scope: EvaluationScope = { instance, observed, excluded };
+  // One budget for the whole pass: a graph of cheap expressions over huge lists cannot hang a worker.
+  const cost = { budget: new CostBudget(options.passCostLimit ?? DEFAULT_PASS_COST_LIMIT) };
+  const scope: EvaluationScope = { instance, observed, excluded, cost };
   const watches: (ObjectIdentity | CollectionQuery)[] = [];
   const ctx: NodeContext = {
     graph,

@@ -84,6 +84,8 @@ export interface RuntimeOptions {
   readonly maxCollectionSize?: number;
   /** kro's `--rgd-max-collection-dimension-size` (default 10). */
   readonly maxCollectionDimensions?: number;
+  /** Total CEL cost one evaluation pass may spend (default DEFAULT_PASS_COST_LIMIT); each expression also has its own limit. */
+  readonly passCostLimit?: number;
   /** Value of the kro.run/kro-version label on children. */
   readonly kroVersion?: string;
   /**
@@ -127,3 +129,6 @@ export interface InventoryEntry extends ObjectIdentity {
 }
 
 export type RuntimeGraph = CompiledGraph;
+
+/** Default total CEL cost of one pass over an instance: 100 expressions at Kubernetes' per-call limit. */
+export const DEFAULT_PASS_COST_LIMIT = 100_000_000;

@@ -14,7 +14,7 @@ interface Obj { metadata: { name: string; uid: string; labels?: Record<string, s
 type Cond = { type: string; status: string; reason?: string; message?: string };
 
 const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
-const kind = `Chain${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+const kind = `Chain${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `chain-${suffix}`;
 const namespace = `ctl-${suffix}`;
@@ -63,6 +63,18 @@ const instanceYaml = (spec: string) => `apiVersion: kro.run/v1alpha1\nkind: ${ki
 const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n", namespace]);
 const getInstance = () => kubectlJson<Obj>(["get", plural, "demo", "-n", namespace]);
 const conditions = (o: Obj) => new Map(((o.status?.conditions ?? []) as Cond[]).map((c) => [c.type, c]));
+
+/** Write requests the API server has served for one resource, from its own /metrics. */
+async function apiserverWrites(resource: string): Promise<number> {
+  const text = await kubectl(["get", "--raw", "/metrics"]);
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("apiserver_request_total{") || !line.includes(`resource="${resource}"`)) continue;
+    if (!/verb="(POST|PUT|PATCH|APPLY|DELETE|CREATE|UPDATE)"/.test(line)) continue;
+    total += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return total;
+}
 
 async function absent(args: string[]): Promise<void> {
   await assert.rejects(kubectl(["get", ...args]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
@@ -128,6 +140,7 @@ describe("controller lifecycle (CEL dialect)", () => {
 
   it("sends no write for a converged instance on resync", async () => {
     await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    const serverWritesBefore = await apiserverWrites(plural);
     const mark = tc.requests.length;
     tc.controller.resync();
     await eventually(() => {
@@ -135,6 +148,7 @@ describe("controller lifecycle (CEL dialect)", () => {
     });
     await eventually(() => { assert.equal(tc.controller.served.all().length > 0, true); });
     assert.deepEqual(tc.writes(mark).map((r) => `${r.verb} ${r.path}`), []);
+    assert.equal(await apiserverWrites(plural), serverWritesBefore, "the API server saw no write to the instance kind");
   });
 
   it("creates and prunes a child as includeWhen flips, never deleting a look-alike it did not create", async () => {
@@ -169,5 +183,19 @@ describe("controller lifecycle (CEL dialect)", () => {
     await absent(["configmap", "demo-first", "-n", namespace]);
     await absent(["configmap", "demo-second", "-n", namespace]);
     assert.equal((await getCm("demo-lookalike")).data?.v, "1", "an object we did not create survives");
+  });
+
+  it("deleting the RGD waits for its instances instead of stranding them", async () => {
+    await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: last }"));
+    await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    await kubectl(["delete", "rgd", rgdName, "--wait=false"]);
+    await eventually(async () => {
+      const ready = conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("Ready");
+      assert.equal(ready?.reason, "InstancesExist");
+      assert.match(ready.message ?? "", /demo/);
+    });
+    await kubectl(["delete", plural, "demo", "-n", namespace, "--wait=false"]);
+    await eventually(() => absent(["rgd", rgdName]), { timeout: 30_000 });
+    await absent(["configmap", "demo-first", "-n", namespace]);
   });
 });

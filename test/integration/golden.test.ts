@@ -11,8 +11,8 @@ import { kubectl } from "../support/test-cluster.js";
 const names = fixtureNames();
 
 describe("golden files", () => {
-  it("cover the four realistic fixtures", () => {
-    assert.deepEqual(names, ["conditions", "external-ref", "foreach-regions", "webapp"]);
+  it("cover every fixture RGD (compiler and runtime fixtures alike)", () => {
+    assert.deepEqual(names, ["author-conditions", "conditions", "external-ref", "external-refs", "foreach-2d", "foreach-regions", "includewhen-chain", "webapp"]);
   });
 
   for (const name of names) {

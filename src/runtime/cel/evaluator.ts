@@ -3,6 +3,7 @@
  * external references and readyWhen, evaluated against the scope the core hands over.
  */
 import { formatPath } from "../../diag/index.js";
+import type { CostOptions } from "../../expr/index.js";
 import type { CompiledGraph, CompiledNode } from "../../graph/index.js";
 import type { DialectEvaluator, EvaluationScope, Outcome } from "../dialect.js";
 import { cartesianProduct, type ProductLimits } from "../for-each.js";
@@ -34,17 +35,17 @@ function allTrue(texts: readonly string[], node: CompiledNode, what: "includeWhe
 
 export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits = {}): DialectEvaluator {
   const programs = programsFor(graph);
-  const evaluateJson = (source: string, variables: Readonly<Record<string, unknown>>): unknown => {
-    const result = programs.expression(source).evaluateJson(variables);
+  const evaluateJson = (source: string, variables: Readonly<Record<string, unknown>>, cost: CostOptions | undefined): unknown => {
+    const result = programs.expression(source).evaluateJson(variables, cost);
     return result.omitted ? null : result.value;
   };
 
-  const renderCollection = (node: CompiledNode, variables: Readonly<Record<string, unknown>>): Outcome<readonly KubeJson[]> => {
+  const renderCollection = (node: CompiledNode, variables: Readonly<Record<string, unknown>>, cost: CostOptions | undefined): Outcome<readonly KubeJson[]> => {
     const dimensions: { name: string; values: readonly unknown[] }[] = [];
     for (const [i, dimension] of node.forEach.entries()) {
       let values: unknown;
       try {
-        values = programs.expression(dimension.expression).evaluate(variables);
+        values = programs.expression(dimension.expression).evaluate(variables, cost);
       } catch (e) {
         return failure(e, location(node, "forEach", i, dimension.name));
       }
@@ -57,7 +58,7 @@ export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits =
     if (!product.ok) return { ok: false, error: `${location(node, "forEach")}: ${product.error}` };
     const items: KubeJson[] = [];
     for (const iterators of product.items) {
-      const rendered = renderTemplate(node, programs, { ...variables, ...iterators });
+      const rendered = renderTemplate(node, programs, { ...variables, ...iterators }, cost);
       if (!rendered.ok) return rendered;
       items.push(rendered.value);
     }
@@ -68,23 +69,23 @@ export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits =
     isIncluded(node: CompiledNode, scope: EvaluationScope): Outcome<boolean> {
       if (node.includeWhen.length === 0) return { ok: true, value: true };
       const variables = scopeVariables(graph, scope);
-      return allTrue(node.includeWhen, node, "includeWhen", (source) => evaluateJson(source, variables));
+      return allTrue(node.includeWhen, node, "includeWhen", (source) => evaluateJson(source, variables, scope.cost));
     },
 
     renderDesired(node: CompiledNode, scope: EvaluationScope): Outcome<readonly KubeJson[]> {
       const variables = scopeVariables(graph, scope);
-      if (node.type === "collection") return renderCollection(node, variables);
-      const rendered = renderTemplate(node, programs, variables);
+      if (node.type === "collection") return renderCollection(node, variables, scope.cost);
+      const rendered = renderTemplate(node, programs, variables, scope.cost);
       return rendered.ok ? { ok: true, value: [rendered.value] } : rendered;
     },
 
-    isReady(node: CompiledNode, observed: KubeJson, _scope: EvaluationScope): Outcome<boolean> {
+    isReady(node: CompiledNode, observed: KubeJson, scope: EvaluationScope): Outcome<boolean> {
       if (node.readyWhen.length === 0) return { ok: true, value: true };
       // Collections read the item as `each`; the compiler types external collections' readyWhen
       // with the node id bound to one item, so both names are bound to the item being checked.
       const item = toCel(observed);
       const variables = { [node.id]: item, each: item };
-      const outcome = allTrue(node.readyWhen, node, "readyWhen", (source) => evaluateJson(source, variables));
+      const outcome = allTrue(node.readyWhen, node, "readyWhen", (source) => evaluateJson(source, variables, scope.cost));
       // A readyWhen reading a field the object does not report yet is simply "not ready yet".
       return !outcome.ok && outcome.pending !== undefined ? { ok: false, pending: { ...outcome.pending, kind: "readiness" } } : outcome;
     },

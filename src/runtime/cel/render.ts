@@ -4,6 +4,7 @@
  * error anywhere fails it. `omit()` results remove their key or list element.
  */
 import { formatPath } from "../../diag/index.js";
+import type { CostOptions } from "../../expr/index.js";
 import type { CompiledNode } from "../../graph/index.js";
 import type { Outcome } from "../dialect.js";
 import type { KubeJson } from "../types.js";
@@ -41,13 +42,13 @@ function removeAll(root: unknown, paths: readonly Path[]): void {
   }
 }
 
-export function renderTemplate(node: CompiledNode, programs: Programs, variables: Readonly<Record<string, unknown>>): Outcome<KubeJson> {
+export function renderTemplate(node: CompiledNode, programs: Programs, variables: Readonly<Record<string, unknown>>, cost?: CostOptions): Outcome<KubeJson> {
   const copy = structuredClone(node.template) as KubeJson;
   const omitted: Path[] = [];
   for (const field of node.fields) {
     let result;
     try {
-      result = programs.field(field).evaluate(variables);
+      result = programs.field(field).evaluate(variables, cost);
     } catch (e) {
       return failure(e, fieldLocation(node, field.path));
     }

@@ -76,7 +76,7 @@ export function projectCelStatus(graph: CompiledGraph, programs: Programs, scope
     // state and conditions belong to kro; a projection of the same name is ignored (§6.10).
     if (field.path[0] === "state" || field.path[0] === "conditions") continue;
     try {
-      const result = programs.template(field.text).evaluate(variables);
+      const result = programs.template(field.text).evaluate(variables, scope.cost);
       if (!result.omitted) setStatusField(fields, field.path, result.value, schema);
     } catch (e) {
       const where = formatPath(["status", ...field.path]);
@@ -98,7 +98,7 @@ export function projectCelStatus(graph: CompiledGraph, programs: Programs, scope
     const source = segment?.kind === "expression" ? segment.source : text;
     let value: unknown;
     try {
-      const result = programs.expression(source).evaluateJson(variables);
+      const result = programs.expression(source).evaluateJson(variables, scope.cost);
       value = result.omitted ? null : result.value;
     } catch (e) {
       if (isDataPending(e)) pendingConditionTypes.push(...literalTypes(source));
