@@ -16,7 +16,7 @@ interface Obj { metadata: { name: string; uid: string; generation?: number; anno
 interface Crd { metadata: { uid: string }; spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } }
 
 const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
-const kind = `Shelf${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+const kind = `Shelf${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const crdName = `${plural}.kro.run`;
 const rgdName = `shelf-${suffix}`;

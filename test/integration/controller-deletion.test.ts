@@ -53,7 +53,7 @@ describe("deletion", { timeout: 240_000 }, () => {
   });
 
   it("deletes in reverse dependency waves; a child finalizer holds its wave until removed", async () => {
-    const kind = `Tower${cap}`;
+    const kind = `Tower${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     await defineRgd(`tower-${suffix}`, `  schema:
     apiVersion: v1alpha1
@@ -88,7 +88,7 @@ describe("deletion", { timeout: 240_000 }, () => {
   });
 
   it("runs a cluster-scoped instance with namespaced children and deletes it cleanly", async () => {
-    const kind = `Estate${cap}`;
+    const kind = `Estate${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     await defineRgd(`estate-${suffix}`, `  schema:
     apiVersion: v1alpha1
@@ -124,8 +124,8 @@ describe("deletion", { timeout: 240_000 }, () => {
   });
 
   it("deletes nested instances (an RGD whose child is another RGD's instance) all the way down", async () => {
-    const inner = `Room${cap}`;
-    const outer = `House${cap}`;
+    const inner = `Room${cap}App`; // a fixed ending keeps the plural predictable
+    const outer = `House${cap}App`; // a fixed ending keeps the plural predictable
     await defineRgd(`room-${suffix}`, `  schema:
     apiVersion: v1alpha1
     kind: ${inner}

@@ -15,7 +15,7 @@ interface Obj { metadata: { name: string }; data?: Record<string, string>; statu
 
 const LENGTH = 10;
 const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
-const kind = `Relay${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+const kind = `Relay${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `relay-${suffix}`;
 const namespace = `evt-${suffix}`;

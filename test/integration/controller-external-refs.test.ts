@@ -19,7 +19,7 @@ interface Obj {
 }
 
 const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
-const kind = `Reader${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+const kind = `Reader${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `reader-${suffix}`;
 const namespace = `ext-${suffix}`;

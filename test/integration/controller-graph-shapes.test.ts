@@ -68,7 +68,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
   });
 
   it("prunes a resource removed from the RGD and recreates a child whose includeWhen turns true again", async () => {
-    const kind = `Pantry${cap}`;
+    const kind = `Pantry${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     const name = `pantry-${suffix}`;
     rgds.push(name);
@@ -100,7 +100,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
   });
 
   it("readyWhen holds a dependent until its dependencies are ready (an approved ConfigMap, an available Deployment)", async () => {
-    const kind = `Gate${cap}`;
+    const kind = `Gate${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     const name = `gate-${suffix}`;
     rgds.push(name);
@@ -140,7 +140,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
   });
 
   it("grows and shrinks a forEach collection; its dependent waits for every item's readyWhen (each)", async () => {
-    const kind = `Shard${cap}`;
+    const kind = `Shard${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     const name = `shard-${suffix}`;
     rgds.push(name);

@@ -54,7 +54,7 @@ describe("per-instance policies", { timeout: 240_000 }, () => {
   });
 
   it("leaves a suspended instance untouched and converges it once unsuspended", async () => {
-    const kind = `Nap${cap}`;
+    const kind = `Nap${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     await defineRgd(`nap-${suffix}`, kind, `    spec:
       value: string | default=a
@@ -87,7 +87,7 @@ describe("per-instance policies", { timeout: 240_000 }, () => {
   });
 
   it("shows author conditions (runtime.newCondition) instead of the built-ins", async () => {
-    const kind = `Cond${cap}`;
+    const kind = `Cond${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     await defineRgd(`cond-${suffix}`, kind, `    spec:
       phase: string | default=started
@@ -122,7 +122,7 @@ describe("per-instance policies", { timeout: 240_000 }, () => {
   });
 
   it("does not let a second instance take over an object the first one created", async () => {
-    const kind = `Claim${cap}`;
+    const kind = `Claim${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     await defineRgd(`claim-${suffix}`, kind, `    spec:
       target: string | required=true
@@ -163,7 +163,7 @@ describe("per-instance policies", { timeout: 240_000 }, () => {
   });
 
   it("surfaces an admission denial on a child in status and recovers when the policy is removed", async () => {
-    const kind = `Guard${cap}`;
+    const kind = `Guard${cap}App`; // a fixed ending keeps the plural predictable
     const plural = `${kind.toLowerCase()}s`;
     const policy = `deny-forbidden-${suffix}`;
     await kubectl(["apply", "-f", "-"], `
