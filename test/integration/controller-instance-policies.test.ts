@@ -149,7 +149,7 @@ describe("per-instance policies", { timeout: 240_000 }, () => {
       assert.equal(o.status?.state, "ERROR", JSON.stringify(o.status));
       return o;
     });
-    assert.match(condition(status, "ResourcesReady")?.message ?? "", /claimed: .*ConfigMap .*contested.*belongs to another instance \(Claim\w+ pol-\w+\/first\)/);
+    assert.match(condition(status, "ResourcesReady")?.message ?? "", /claimed: .*ConfigMap .*contested.*belongs to another instance \(Claim\w+\.kro\.run pol-\w+\/first\)/);
     assert.equal((await getCm("second-own")).data?.by, "second", "the second instance's other children are applied");
     await sleep(1500);
     const afterwards = await getCm("contested");
