@@ -61,9 +61,12 @@ export async function installCrd(client: KubeClient, generated: CustomResourceDe
       const who = ownerName === undefined ? "it was not created by kro" : `it belongs to ResourceGraphDefinition "${ownerName}"`;
       return { ok: false, reason: "OwnershipConflict", message: `CustomResourceDefinition ${desired.metadata.name} already exists and ${who}; refusing to modify it` };
     }
-    const upToDate = isJsonSubset(desired.spec, live.spec) && isJsonSubset(desired.metadata.labels, live.metadata?.labels ?? {});
+    const { breaking, nonBreaking } = classifyCrdUpdate(live as unknown as CrdSchemaSource, desired);
+    // A subset check alone misses removals (a dropped field leaves the desired spec a subset of
+    // the live one), so the schema diff decides too.
+    const upToDate = breaking.length === 0 && nonBreaking.length === 0
+      && isJsonSubset(desired.spec, live.spec) && isJsonSubset(desired.metadata.labels, live.metadata?.labels ?? {});
     if (!upToDate) {
-      const { breaking } = classifyCrdUpdate(live as unknown as CrdSchemaSource, desired);
       if (breaking.length > 0 && !owner.allowBreakingChanges) {
         return {
           ok: false,

@@ -15,6 +15,7 @@ import { identityFor, type Overlay } from "./child-watches.js";
 import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
 import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
+import { ownershipConflict } from "./ownership.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
@@ -61,7 +62,12 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
-    const stale = evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired)) && !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))));
+    const stale = evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired)) && !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
+      .filter((desired) => {
+        const conflict = ownershipConflict(desired, lookup.get(identityFor(desired)));
+        if (conflict !== undefined) applyErrors[nodeIdOf(desired)] = `apply ${describe(desired)}: ${conflict}`;
+        return conflict === undefined;
+      });
     if (stale.length === 0) break;
     const results = await Promise.allSettled(stale.map((desired) => ctx.client.apply(desired as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true })));
     const created: InventoryEntry[] = [];
