@@ -29,10 +29,13 @@ describe("backoff", () => {
 
 describe("token bucket", () => {
   it("allows a burst, then paces to qps", async () => {
+    // A burst of 3 at one token per 1000 s: only the burst lets these finish within the test's
+    // timeout (no upper-bound timing assertion: those flake on a loaded machine).
+    const slow = new TokenBucket({ qps: 0.001, burst: 3 });
+    await Promise.all([slow.acquire(), slow.acquire(), slow.acquire()]);
     const bucket = new TokenBucket({ qps: 50, burst: 3 });
     const started = performance.now();
-    const waits = await Promise.all(Array.from({ length: 6 }, () => bucket.acquire()));
-    assert.ok(waits.slice(0, 3).every((w) => w < 15), `burst waited ${waits.join(",")}`);
+    await Promise.all(Array.from({ length: 6 }, () => bucket.acquire()));
     assert.ok(performance.now() - started >= 50, "three more tokens at 50/s take ~60 ms");
     assert.equal(await new TokenBucket({ qps: 0, burst: 1 }).acquire(), 0);
   });

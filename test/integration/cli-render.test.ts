@@ -89,7 +89,7 @@ describe("kro render", () => {
 
   it("a bad instance gets the API server's own words, with file:line:column, before anything renders (exit 1)", async (t) => {
     // A kind of our own so the CRD does not collide with other tests.
-    const kind = `RenderProbe${randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij".charAt(Number(d)))}`;
+    const kind = `RenderProbe${randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij".charAt(Number(d)))}App`;
     const rgd = await file("probe-rgd.yaml", (await readFile(WEBAPP, "utf8"))
       .replace("kind: WebApp", `kind: ${kind}`)
       .replace("replicas: integer | default=2 minimum=1", "replicas: integer | default=2 minimum=1\n      size: string | enum=small,large default=small"));

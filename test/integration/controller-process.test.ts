@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
@@ -15,8 +16,17 @@ const cli = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 const id = randomBytes(3).toString("hex");
 const kind = `Proc${id.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x")}App`;
 const lease = `kro-test-${id}`;
-const healthPort = 20_000 + Math.floor(Math.random() * 20_000);
-const metricsPort = healthPort + 1;
+let healthPort = 0;
+let metricsPort = 0;
+
+/** A port the OS just handed out (closed again at once), instead of a random guess that may collide. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);
@@ -26,7 +36,9 @@ async function get(port: number, path: string): Promise<{ status: number; body: 
 describe("kro controller (a separate process)", { timeout: 120_000 }, () => {
   let child: ChildProcess;
   let stderr = "";
-  before(() => {
+  before(async () => {
+    healthPort = await freePort();
+    metricsPort = await freePort();
     child = spawn(process.execPath, [cli, "controller", "--kubeconfig", testCluster().kubeconfig,
       "--health-probe-bind-address", `127.0.0.1:${healthPort}`, "--metrics-bind-address", `127.0.0.1:${metricsPort}`,
       "--leader-elect", "--leader-election-namespace", "default", "--leader-election-id", lease,
