@@ -65,6 +65,8 @@ export function registerControllerCommand(program: Command): void {
           onWatchReconnect: (m) => { metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason }); },
         },
       });
+      // Events get a client (and rate limit) of their own, as client-go's event recorder does.
+      const eventClient = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, qps: 20, burst: 50, logger });
       const resolver = await loadBuiltinSchemas(resolveKubeRelease(flags.kubeVersion).minor);
       let running: ReturnType<typeof startController> | undefined;
       let synced = false;
@@ -75,7 +77,7 @@ export function registerControllerCommand(program: Command): void {
         : undefined;
       const start = async () => {
         running = startController({
-          client, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
+          client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
           workers: positiveNumber("--workers", flags.workers),
           allowCrdDeletion: flags.allowCrdDeletion === true,
           requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
@@ -98,6 +100,7 @@ export function registerControllerCommand(program: Command): void {
       await election?.stop();
       await Promise.all([probes?.close(), metricsServer?.close()]);
       client.close();
+      eventClient.close();
       if (reason === "lost leadership") process.exitCode = 1;
     });
 }

@@ -36,6 +36,8 @@ export interface ControllerOptions {
 
 export interface ControllerContext {
   readonly client: KubeClient;
+  /** Events go through their own client (own rate limit), as client-go's recorder does. */
+  readonly eventClient: KubeClient;
   readonly informers: InformerManager;
   readonly logger: Logger;
   readonly kroVersion: string;

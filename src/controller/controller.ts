@@ -21,6 +21,8 @@ import { WorkQueue } from "./work-queue.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
+  /** A client of its own for Events, so they never take request budget from reconciles (default: client). */
+  readonly eventClient?: KubeClient;
   readonly logger: Logger;
   readonly metrics?: ControllerMetrics;
   readonly kroVersion: string;
@@ -64,6 +66,7 @@ export function startController(options: StartControllerOptions): RunningControl
   };
   const ctx: ControllerContext = {
     client,
+    eventClient: options.eventClient ?? client,
     informers,
     logger,
     kroVersion: options.kroVersion,

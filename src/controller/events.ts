@@ -1,7 +1,8 @@
 /**
  * Kubernetes Events for what users watch with `kubectl describe`: condition transitions on RGDs
  * and instances (kro's InstanceConditionEvents, on by default here), and notable actions such
- * as adding status storage to a user's CRD. Best effort: an Event never fails a reconcile.
+ * as adding status storage to a user's CRD. Best effort and off the reconcile path: Events are
+ * sent in the background through their own client and never fail or slow a reconcile.
  */
 import type { KubeObject } from "../kube/index.js";
 import type { ControllerContext } from "./controller-context.js";
@@ -12,7 +13,7 @@ export async function recordEvent(ctx: ControllerContext, object: KubeObject, re
   const now = ctx.now();
   const name = object.metadata?.name ?? "object";
   try {
-    await ctx.client.create({
+    await ctx.eventClient.create({
       apiVersion: "v1",
       kind: "Event",
       // Cluster-scoped objects (RGDs) get their Events in "default", where kubectl describe looks.
@@ -35,13 +36,13 @@ export async function recordEvent(ctx: ControllerContext, object: KubeObject, re
  * One Event per condition (of `types`, or all) whose status changed: reason = condition type,
  * message `<old> -> <new>: <reason>` (`none` when new), Warning unless it became True.
  */
-export async function recordConditionChanges(ctx: ControllerContext, object: KubeObject, before: unknown, after: unknown, types?: readonly string[]): Promise<void> {
+export function recordConditionChanges(ctx: ControllerContext, object: KubeObject, before: unknown, after: unknown, types?: readonly string[]): void {
   const old = new Map(asConditions(before).map((c) => [c.type, c]));
   for (const next of asConditions(after)) {
     if (next.type === undefined || (types !== undefined && !types.includes(next.type))) continue;
     const previous = old.get(next.type);
     if (previous?.status === next.status) continue;
-    await recordEvent(ctx, object, next.type, `${previous?.status ?? "none"} -> ${next.status ?? "Unknown"}: ${next.reason ?? ""}`, next.status === "True" ? "Normal" : "Warning");
+    void recordEvent(ctx, object, next.type, `${previous?.status ?? "none"} -> ${next.status ?? "Unknown"}: ${next.reason ?? ""}`, next.status === "True" ? "Normal" : "Warning");
   }
 }
 

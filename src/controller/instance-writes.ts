@@ -12,7 +12,7 @@ export async function writeStatus(ctx: ControllerContext, instance: KubeObject, 
   if (jsonEqual(status, instance.status)) return;
   await ctx.client.updateStatus({ ...instance, status });
   // Only the root condition: one Event per readiness change keeps Events cheap at scale.
-  await recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
+  recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
 }
 
 export function isSuspended(instance: KubeObject): boolean {

@@ -154,5 +154,5 @@ async function serveForDeletion(ctx: ControllerContext, rgd: KubeObject): Promis
 async function writeRgdStatus(ctx: ControllerContext, rgd: KubeObject, status: Record<string, unknown>): Promise<void> {
   if (jsonEqual(status, rgd.status)) return;
   await ctx.client.updateStatus({ ...rgd, status });
-  await recordConditionChanges(ctx, rgd, rgd.status, status);
+  recordConditionChanges(ctx, rgd, rgd.status, status);
 }
