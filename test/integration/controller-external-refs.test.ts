@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
-import { kubectl, kubectlJson, KubectlError } from "../support/test-cluster.js";
+import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
 import { startTestController, type TestController } from "../support/controller.js";
 
 interface Obj {
@@ -71,9 +71,7 @@ const secret = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "Secre
 const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n", namespace, "--show-managed-fields"]);
 const getInstance = () => kubectlJson<Obj>(["get", plural, "r", "-n", namespace]);
 const managers = (o: Obj) => (o.metadata.managedFields ?? []).map((f) => f.manager).sort();
-async function absent(args: string[]): Promise<void> {
-  await assert.rejects(kubectl(["get", ...args, "-n", namespace]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
-}
+const absent = (args: string[]) => expectAbsent([...args, "-n", namespace]);
 
 describe("external references", { timeout: 180_000 }, () => {
   before(async () => {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
-import { kubectl, kubectlJson, KubectlError } from "../support/test-cluster.js";
+import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
 import { startTestController, type TestController } from "../support/controller.js";
 
 interface Obj { metadata: { name: string; uid: string; generation?: number }; data?: Record<string, string>; status?: Record<string, unknown> }
@@ -44,9 +44,7 @@ ${extra}      template:
 
 const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n", namespace]);
 const getObj = (plural: string, name: string) => kubectlJson<Obj>(["get", plural, name, "-n", namespace]);
-async function absent(args: string[]): Promise<void> {
-  await assert.rejects(kubectl(["get", ...args, "-n", namespace]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
-}
+const absent = (args: string[]) => expectAbsent([...args, "-n", namespace]);
 async function rgdActive(name: string): Promise<void> {
   await eventually(async () => {
     const rgd = await kubectlJson<Obj>(["get", "rgd", name]);

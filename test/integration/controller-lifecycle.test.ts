@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
-import { kubectl, kubectlJson, KubectlError } from "../support/test-cluster.js";
+import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
 import { startTestController, type TestController } from "../support/controller.js";
 
 interface Obj { metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; data?: Record<string, string>; status?: Record<string, unknown> }
@@ -76,9 +76,7 @@ async function apiserverWrites(resource: string): Promise<number> {
   return total;
 }
 
-async function absent(args: string[]): Promise<void> {
-  await assert.rejects(kubectl(["get", ...args]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
-}
+const absent = expectAbsent;
 
 describe("controller lifecycle (CEL dialect)", () => {
   before(async () => {

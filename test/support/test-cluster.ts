@@ -2,6 +2,7 @@
  * The shared control plane started by scripts/run-tests.mjs, as seen by one test process.
  * Integration tests use kubectl (a real client) and a namespace of their own.
  */
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
@@ -64,4 +65,9 @@ export async function testNamespace(t: TestContext, prefix = "t"): Promise<strin
     await kubectl(["delete", "namespace", name, "--wait=false", "--ignore-not-found"]);
   });
   return name;
+}
+
+/** Asserts that `kubectl get ARGS` answers NotFound (the object is gone, or never was). */
+export async function expectAbsent(args: readonly string[]): Promise<void> {
+  await assert.rejects(kubectl(["get", ...args]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
 }
