@@ -9,7 +9,8 @@ import { isJsonSubset } from "./json-equal.js";
 interface Applied {
   readonly desired: string;
   readonly generation: number | undefined;
-  readonly metadata: string;
+  /** Our labels and annotations as we sent them (kept parsed: compared on every check). */
+  readonly metadata: { readonly labels: unknown; readonly annotations: unknown };
 }
 
 const MAX_ENTRIES = 200_000;
@@ -37,7 +38,7 @@ export class ApplyMemo {
     if (applied === undefined || applied.generation === undefined) return false;
     // Same desired object, spec untouched since (generation), and our labels/annotations intact.
     return applied.desired === JSON.stringify(desired) && applied.generation === metadata?.generation
-      && isJsonSubset(JSON.parse(applied.metadata), { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
+      && isJsonSubset(applied.metadata, { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
   }
 }
 
@@ -56,7 +57,7 @@ export function asStored(desired: KubeJson): KubeJson {
   return { ...rest, data: { ...data, ...encoded } };
 }
 
-function metadataOf(desired: KubeJson): string {
+function metadataOf(desired: KubeJson): Applied["metadata"] {
   const metadata = desired.metadata as { labels?: unknown; annotations?: unknown } | undefined;
-  return JSON.stringify({ labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} });
+  return { labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} };
 }

@@ -9,10 +9,11 @@ import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
-import { ensureRgdCrd } from "./crd-installer.js";
+import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
 import { withClusterKinds } from "./cluster-kinds.js";
 import { ChildWatches } from "./child-watches.js";
 import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
+import { enqueueInstances } from "./instance-kinds.js";
 import { reconcileInstance } from "./instance-reconciler.js";
 import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
@@ -47,7 +48,6 @@ export interface RunningController {
   stop(): Promise<void>;
 }
 
-const CRD = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" } as const;
 
 export function startController(options: StartControllerOptions): RunningController {
   const { client, logger } = options;
@@ -107,7 +107,7 @@ export function startController(options: StartControllerOptions): RunningControl
       onUpdate: (old, next) => { if (rgdChanged(old, next)) rgdQueue.add(next.metadata?.name ?? ""); },
       onDelete: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
     });
-    const crdLease: InformerLease<KubeObject> = informers.acquire({ ...CRD, metadataOnly: true });
+    const crdLease: InformerLease<KubeObject> = informers.acquire({ ...CRD_TYPE, metadataOnly: true });
     crdLease.informer.addHandlers({
       // A CRD we generated, edited or deleted by hand, is restored by its RGD's next reconcile;
       // a user CRD appearing lets a template-dialect RGD waiting for it become Active.
@@ -155,11 +155,7 @@ export function startController(options: StartControllerOptions): RunningControl
   depthTimer.unref();
 
   function resync(): void {
-    for (const entry of served.all()) {
-      for (const object of ctx.instanceLeases.get(entry.rgdName)?.informer.store.list() ?? []) {
-        instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? ""));
-      }
-    }
+    for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName);
   }
 
   return {

@@ -19,6 +19,10 @@ export type CrdInstallResult =
   | { readonly ok: true; readonly changed: boolean }
   | { readonly ok: false; readonly reason: "Failed" | "OwnershipConflict" | "BreakingChanges" | "NotEstablished"; readonly message: string };
 
+/** apiVersion and kind of every CRD this controller reads or writes. */
+export const CRD_TYPE = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" } as const;
+export const crdRef = (name: string) => ({ ...CRD_TYPE, name });
+
 const ESTABLISH_TIMEOUT_MS = 30_000;
 const ESTABLISH_POLL_MS = 100;
 
@@ -102,7 +106,7 @@ export async function waitEstablished(client: KubeClient, ref: { apiVersion: str
  * works on an empty cluster, the way the seed's install manifest would have set it up.
  */
 export async function ensureRgdCrd(client: KubeClient, crd: KubeObject): Promise<void> {
-  const ref = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crd.metadata?.name ?? "" };
+  const ref = crdRef(crd.metadata?.name ?? "");
   let live: KubeObject | undefined;
   try {
     live = await client.get(ref);

@@ -10,7 +10,7 @@ import { buildInstanceStatus, deletionPlan, evaluateInstance, type InventoryEntr
 import type { ControllerContext } from "./controller-context.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import { readInventory } from "./inventory.js";
-import { instanceKey, type ServedGraph } from "./served-graphs.js";
+import { instanceKeyOf, type ServedGraph } from "./served-graphs.js";
 import { refOf, writeStatus } from "./instance-writes.js";
 
 const WAVE_POLL_MS = 1000;
@@ -34,7 +34,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
     // Child delete events wake us; the poll covers children whose kind we do not watch.
     return { requeueAfterMs: WAVE_POLL_MS };
   }
-  ctx.watches.forget(instanceKey(served.rgdName, instance.metadata?.namespace, instance.metadata?.name ?? ""));
+  ctx.watches.forget(instanceKeyOf(served.rgdName, instance));
   for (const entry of inventory) ctx.applyMemo.forget(entry.uid);
   await ctx.client.patch(refOf(instance), { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER), resourceVersion: instance.metadata?.resourceVersion } });
   return {};

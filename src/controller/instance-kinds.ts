@@ -7,7 +7,7 @@
 import { ANNOTATIONS } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import type { ControllerContext } from "./controller-context.js";
-import { instanceKey, type ServedGraph } from "./served-graphs.js";
+import { instanceKeyOf, type ServedGraph } from "./served-graphs.js";
 
 export async function startServing(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
   const previous = ctx.served.get(entry.rgdName);
@@ -19,16 +19,20 @@ export async function startServing(ctx: ControllerContext, entry: ServedGraph): 
     // is fresh when the event that enqueued it is processed — one GET fewer per reconcile.
     const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind });
     ctx.instanceLeases.set(entry.rgdName, lease);
-    const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? "")); };
+    const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
     lease.informer.addHandlers({
       onAdd: enqueue,
       onUpdate: (old, next) => { if (needsReconcile(old, next)) enqueue(next); },
-      onDelete: (object) => { ctx.watches.forget(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? "")); },
+      onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
     });
     await lease.informer.waitForSync({ timeoutMs: 30_000 });
   }
-  const informer = ctx.instanceLeases.get(entry.rgdName)?.informer;
-  for (const object of informer?.store.list() ?? []) ctx.instanceQueue.add(instanceKey(entry.rgdName, object.metadata?.namespace, object.metadata?.name ?? ""));
+  enqueueInstances(ctx, entry.rgdName);
+}
+
+/** Queues every known instance of an RGD's kind (a new graph, or a periodic resync). */
+export function enqueueInstances(ctx: ControllerContext, rgdName: string): void {
+  for (const object of ctx.instanceLeases.get(rgdName)?.informer.store.list() ?? []) ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
 }
 
 export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {

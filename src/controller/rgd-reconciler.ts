@@ -9,12 +9,12 @@ import { isNotFound, type KubeObject } from "../kube/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import type { ControllerContext } from "./controller-context.js";
-import { allowsBreakingChanges, installCrd } from "./crd-installer.js";
+import { allowsBreakingChanges, crdRef, installCrd } from "./crd-installer.js";
 import { attachUserCrd, type KindResult } from "./user-crd.js";
 import { jsonEqual } from "./json-equal.js";
 import { recordConditionChanges } from "./events.js";
 import { RGD_CONDITIONS, RGD_STATES, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
-import { stampConditions, type ConditionInput } from "./conditions.js";
+import { currentConditions, stamp, type ConditionInput } from "../runtime/index.js";
 import type { InstanceKind, ServedGraph } from "./served-graphs.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 
@@ -109,7 +109,7 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
     const blocked = { type: RGD_CONDITIONS.ready, status: "False" as const, reason: "InstancesExist", message };
     const previous = (rgd.status as { conditions?: unknown[] } | undefined)?.conditions ?? [];
     const others = previous.filter((c) => (c as { type?: string }).type !== RGD_CONDITIONS.ready);
-    const conditions = [...others, ...stampConditions(previous, [blocked], ctx.now(), rgd.metadata?.generation)];
+    const conditions = [...others, stamp(blocked, currentConditions(rgd), rgd.metadata?.generation, ctx.now())];
     await writeRgdStatus(ctx, rgd, { ...(rgd.status as Record<string, unknown> | undefined), state: RGD_STATES.inactive, conditions });
     return { requeueAfterMs: 2000 };
   }
@@ -117,8 +117,8 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
   if (ctx.options.allowCrdDeletion && served?.graph.dialect === "cel") {
     const crdName = served.graph.crd.metadata.name;
     try {
-      const crd = await ctx.client.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crdName });
-      if (crd.metadata?.labels?.[LABELS.rgdName] === name) await ctx.client.delete({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crdName });
+      const crd = await ctx.client.get(crdRef(crdName));
+      if (crd.metadata?.labels?.[LABELS.rgdName] === name) await ctx.client.delete(crdRef(crdName));
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -140,7 +140,7 @@ async function serveForDeletion(ctx: ControllerContext, rgd: KubeObject): Promis
   const graph = compiled.graph;
   if (graph.dialect === "cel") {
     try {
-      await ctx.client.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: graph.crd.metadata.name });
+      await ctx.client.get(crdRef(graph.crd.metadata.name));
     } catch (error) {
       if (isNotFound(error)) return; // no CRD, so no instances
       throw error;

@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from "../kube/index.js";
 import type { CompiledGraph } from "../graph/index.js";
-import { rootReady, stampConditions, type ConditionInput } from "./conditions.js";
+import { currentConditions, rootReady, stamp, type ConditionInput } from "../runtime/index.js";
 
 export const RGD_CONDITIONS = { graphAccepted: "GraphAccepted", kindReady: "KindReady", controllerReady: "ControllerReady", ready: "Ready" } as const;
 export const RGD_STATES = { active: "Active", inactive: "Inactive" } as const;
@@ -21,8 +21,10 @@ export function unknownCondition(type: string, message: string): ConditionInput 
 
 export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, now: string): Record<string, unknown> {
   const dependents = [parts.graphAccepted, parts.kindReady, parts.controllerReady];
-  const previous = (rgd.status as { conditions?: unknown[] } | undefined)?.conditions;
-  const conditions = stampConditions(previous, [...dependents, rootReady(dependents)], now, rgd.metadata?.generation);
+  const previous = currentConditions(rgd);
+  const generation = rgd.metadata?.generation;
+  const stamped = dependents.map((c) => stamp(c, previous, generation, now));
+  const conditions = [...stamped, stamp(rootReady(stamped), previous, generation, now)];
   const active = dependents.every((c) => c.status === "True");
   const status: Record<string, unknown> = { state: active ? RGD_STATES.active : RGD_STATES.inactive, conditions };
   if (graph !== undefined) {

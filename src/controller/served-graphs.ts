@@ -57,6 +57,11 @@ export function instanceKey(rgdName: string, namespace: string | undefined, name
   return JSON.stringify([rgdName, namespace ?? "", name]);
 }
 
+/** The work-queue key of an instance object served by `rgdName`. */
+export function instanceKeyOf(rgdName: string, object: { metadata?: { namespace?: string; name?: string } }): string {
+  return instanceKey(rgdName, object.metadata?.namespace, object.metadata?.name ?? "");
+}
+
 export function parseInstanceKey(key: string): { rgdName: string; namespace: string | undefined; name: string } {
   const [rgdName, namespace, name] = JSON.parse(key) as [string, string, string];
   return { rgdName, namespace: namespace === "" ? undefined : namespace, name };

@@ -8,11 +8,9 @@ import { FIELD_MANAGERS } from "../api/index.js";
 import { attachToCrd, type TemplateCompiledGraph } from "../graph/index.js";
 import type { KubeObject } from "../kube/index.js";
 import type { ControllerContext } from "./controller-context.js";
-import { waitEstablished } from "./crd-installer.js";
+import { CRD_TYPE, crdRef, waitEstablished } from "./crd-installer.js";
 import { recordEvent } from "./events.js";
 import type { InstanceKind } from "./served-graphs.js";
-
-const CRD = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" } as const;
 
 export type KindResult = { ok: true; instance: InstanceKind } | { ok: false; reason: string; message: string };
 
@@ -30,7 +28,7 @@ export async function attachUserCrd(ctx: ControllerContext, rgd: KubeObject, gra
     }
     await ctx.client.apply(attach.apply, { fieldManager: FIELD_MANAGERS.controller, force: true });
     await recordEvent(ctx, rgd, "StatusStorageAdded", `added to CustomResourceDefinition ${attach.crdName} so statusMappings can be written: ${attach.additions.join("; ")}`);
-    if (!(await waitEstablished(ctx.client, { ...CRD, name: attach.crdName }))) {
+    if (!(await waitEstablished(ctx.client, crdRef(attach.crdName)))) {
       return { ok: false, reason: "NotEstablished", message: `CustomResourceDefinition ${attach.crdName} is not Established` };
     }
   }
@@ -38,7 +36,7 @@ export async function attachUserCrd(ctx: ControllerContext, rgd: KubeObject, gra
 }
 
 async function findCrd(ctx: ControllerContext, group: string, kind: string): Promise<KubeObject | undefined> {
-  const list = await ctx.client.list(CRD.apiVersion, CRD.kind);
+  const list = await ctx.client.list(CRD_TYPE.apiVersion, CRD_TYPE.kind);
   return list.items.find((crd) => {
     const spec = crd.spec as { group?: string; names?: { kind?: string } } | undefined;
     return spec?.group === group && spec.names?.kind === kind;

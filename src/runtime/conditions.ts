@@ -3,7 +3,7 @@
  * observedGeneration stamped, lastTransitionTime kept while the status does not change, the list
  * ordered by transition time with the root `Ready` last.
  */
-import { INSTANCE_CONDITIONS } from "../api/index.js";
+import { INSTANCE_CONDITION_REASONS, INSTANCE_CONDITIONS } from "../api/index.js";
 import { isRecord, metadataOf } from "./identity.js";
 import type { KubeJson } from "./types.js";
 
@@ -53,4 +53,12 @@ export function stamp(input: ConditionInput, previous: ReadonlyMap<string, KubeJ
 export function orderConditions(conditions: readonly Condition[]): Condition[] {
   const rank = (c: Condition): number => (c.type === INSTANCE_CONDITIONS.ready ? 1 : 0);
   return [...conditions].sort((a, b) => rank(a) - rank(b) || (a.lastTransitionTime < b.lastTransitionTime ? -1 : a.lastTransitionTime > b.lastTransitionTime ? 1 : 0));
+}
+
+/** Root Ready: True when every dependent is; otherwise a copy of the most unhealthy one (False beats Unknown, newest first). */
+export function rootReady(dependents: readonly Condition[]): ConditionInput {
+  const unhealthy = dependents.filter((c) => c.status !== "True");
+  if (unhealthy.length === 0) return { type: INSTANCE_CONDITIONS.ready, status: "True", reason: INSTANCE_CONDITION_REASONS.ready, message: "" };
+  const [worst] = [...unhealthy].sort((a, b) => (a.status === "False" ? 0 : 1) - (b.status === "False" ? 0 : 1) || (b.lastTransitionTime < a.lastTransitionTime ? -1 : b.lastTransitionTime > a.lastTransitionTime ? 1 : 0));
+  return { type: INSTANCE_CONDITIONS.ready, status: worst?.status ?? "Unknown", reason: worst?.reason ?? "", message: worst?.message ?? "" };
 }

@@ -14,3 +14,4 @@ export { applySchemaDefaults, crdSchema } from "./instance-schema/defaults.js";
 export { validateInstance } from "./instance-schema/validate.js";
 export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";
 export { templateEvaluator } from "./template-dialect/evaluator.js";
+export { currentConditions, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";

@@ -5,7 +5,7 @@
  */
 import { INSTANCE_CONDITION_REASONS as REASONS, INSTANCE_CONDITIONS as TYPES, INSTANCE_STATES } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
-import { currentConditions, generationOf, orderConditions, stamp, type Condition, type ConditionInput } from "./conditions.js";
+import { currentConditions, generationOf, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";
 import type { EvaluationScope } from "./dialect.js";
 import { evaluatorFor } from "./evaluator-for.js";
 import { isRecord } from "./identity.js";
@@ -30,14 +30,6 @@ function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext):
   if (notReady.length === 0) return condition("True", REASONS.allResourcesReady, "all resources are created and ready");
   const prefix = evaluation.pending ? "waiting for unresolved resource" : "awaiting resource readiness";
   return condition("False", REASONS.notReady, `${prefix}: ${describe(notReady)}`);
-}
-
-/** Root Ready: True when every dependent is; otherwise a copy of the most unhealthy one (False beats Unknown, newest first). */
-function rootReady(dependents: readonly Condition[]): ConditionInput {
-  const unhealthy = dependents.filter((c) => c.status !== "True");
-  if (unhealthy.length === 0) return { type: TYPES.ready, status: "True", reason: REASONS.ready, message: "" };
-  const [worst] = [...unhealthy].sort((a, b) => (a.status === "False" ? 0 : 1) - (b.status === "False" ? 0 : 1) || (b.lastTransitionTime < a.lastTransitionTime ? -1 : b.lastTransitionTime > a.lastTransitionTime ? 1 : 0));
-  return { type: TYPES.ready, status: worst?.status ?? "Unknown", reason: worst?.reason ?? "", message: worst?.message ?? "" };
 }
 
 /** What status expressions see: every observed object, readiness not required (§6.10). */

@@ -6,16 +6,15 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string; observedGeneration?: number };
 interface Obj { metadata: { name: string; uid: string; generation?: number; annotations?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[] } }
 interface Crd { metadata: { uid: string }; spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } }
 
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const kind = `Shelf${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const crdName = `${plural}.kro.run`;

@@ -6,14 +6,13 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
-import { kubectl, kubectlJson, KubectlError } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
+import { waitRgdActive, rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 interface Obj { metadata: { name: string; uid: string; deletionTimestamp?: string; finalizers?: string[]; labels?: Record<string, string> }; data?: Record<string, string>; status?: Record<string, unknown> }
 
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
 const namespace = `del-${suffix}`;
 let tc: TestController;
@@ -22,22 +21,12 @@ const rgds: string[] = [];
 async function defineRgd(name: string, body: string): Promise<void> {
   rgds.push(name);
   await kubectl(["apply", "-f", "-"], `
-apiVersion: kro.run/v1alpha1
-kind: ResourceGraphDefinition
-metadata:
-  name: ${name}
-  labels: { ${tc.label.key}: "${tc.label.value}" }
-spec:
+${rgdHeader(tc, name)}
 ${body}`);
-  await eventually(async () => {
-    const rgd = await kubectlJson<Obj>(["get", "rgd", name]);
-    assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-  }, { timeout: 60_000 });
+  await waitRgdActive(name);
 }
 const getCm = (name: string, ns = namespace) => kubectlJson<Obj>(["get", "configmap", name, "-n", ns]);
-async function gone(args: string[]): Promise<void> {
-  await assert.rejects(kubectl(["get", ...args]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
-}
+const gone = expectAbsent;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("deletion", { timeout: 240_000 }, () => {

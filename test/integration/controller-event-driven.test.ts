@@ -6,15 +6,14 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { waitRgdActive, rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 interface Obj { metadata: { name: string }; data?: Record<string, string>; status?: Record<string, unknown> }
 
 const LENGTH = 10;
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const kind = `Relay${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `relay-${suffix}`;
@@ -32,12 +31,7 @@ function rgdYaml(): string {
         data: { value: "${value}" }`;
   }).join("\n");
   return `
-apiVersion: kro.run/v1alpha1
-kind: ResourceGraphDefinition
-metadata:
-  name: ${rgdName}
-  labels: { ${tc.label.key}: "${tc.label.value}" }
-spec:
+${rgdHeader(tc, rgdName)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}
@@ -60,10 +54,7 @@ describe("event-driven convergence (no periodic requeue)", { timeout: 120_000 },
     tc = await startTestController({ requeueIntervalMs: 600_000 });
     await kubectl(["create", "namespace", namespace]);
     await kubectl(["apply", "-f", "-"], rgdYaml());
-    await eventually(async () => {
-      const rgd = await kubectlJson<Obj>(["get", "rgd", rgdName]);
-      assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-    }, { timeout: 60_000 });
+    await waitRgdActive(rgdName);
   });
   after(async () => {
     await tc.stop();

@@ -7,10 +7,9 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 interface Obj {
   metadata: { name: string; uid: string; resourceVersion: string; labels?: Record<string, string>; managedFields?: { manager: string }[] };
@@ -18,7 +17,7 @@ interface Obj {
   status?: Record<string, unknown>;
 }
 
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const kind = `Reader${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `reader-${suffix}`;
@@ -27,12 +26,7 @@ const team = `team-${suffix}`;
 let tc: TestController;
 
 const rgdYaml = () => `
-apiVersion: kro.run/v1alpha1
-kind: ResourceGraphDefinition
-metadata:
-  name: ${rgdName}
-  labels: { ${tc.label.key}: "${tc.label.value}" }
-spec:
+${rgdHeader(tc, rgdName)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}

@@ -7,25 +7,19 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { waitRgdActive, rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 interface Obj { metadata: { name: string; uid: string; generation?: number }; data?: Record<string, string>; status?: Record<string, unknown> }
 
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
 const namespace = `shp-${suffix}`;
 let tc: TestController;
 
 const header = (name: string, kind: string, spec: string, status = "") => `
-apiVersion: kro.run/v1alpha1
-kind: ResourceGraphDefinition
-metadata:
-  name: ${name}
-  labels: { ${tc.label.key}: "${tc.label.value}" }
-spec:
+${rgdHeader(tc, name)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}
@@ -45,12 +39,6 @@ ${extra}      template:
 const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n", namespace]);
 const getObj = (plural: string, name: string) => kubectlJson<Obj>(["get", plural, name, "-n", namespace]);
 const absent = (args: string[]) => expectAbsent([...args, "-n", namespace]);
-async function rgdActive(name: string): Promise<void> {
-  await eventually(async () => {
-    const rgd = await kubectlJson<Obj>(["get", "rgd", name]);
-    assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-  }, { timeout: 60_000 });
-}
 const instance = (kind: string, name: string, spec: string) => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: ${spec}\n`;
 
 describe("instances follow their graph", { timeout: 240_000 }, () => {
@@ -74,7 +62,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
     const v1 = header(name, kind, spec) + configMap("keep") + configMap("drop") + configMap("opt", `      includeWhen: ["\${schema.spec.withOpt}"]\n`);
     const v2 = header(name, kind, spec) + configMap("keep") + configMap("opt", `      includeWhen: ["\${schema.spec.withOpt}"]\n`);
     await kubectl(["apply", "-f", "-"], v1);
-    await rgdActive(name);
+    await waitRgdActive(name);
     await kubectl(["apply", "-f", "-"], instance(kind, "p", "{}"));
     await eventually(async () => { assert.equal((await getObj(plural, "p")).status?.state, "ACTIVE"); });
     const [keep, opt] = await Promise.all([getCm("p-keep"), getCm("p-opt"), getCm("p-drop")]);
@@ -119,7 +107,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
 `
       + configMap("after", "", `{ approvedBy: "\${approval.data.approved}", available: "\${string(web.status.availableReplicas)}" }`);
     await kubectl(["apply", "-f", "-"], rgd);
-    await rgdActive(name);
+    await waitRgdActive(name);
     await kubectl(["apply", "-f", "-"], instance(kind, "g", "{}"));
     await eventually(async () => {
       const deploy = await kubectlJson<{ status?: { availableReplicas?: number } }>(["get", "deployment", "g-web", "-n", namespace]);
@@ -152,7 +140,7 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
         data: { region: "\${region}" }
 ` + configMap("summary", "", `{ count: "\${string(size(cells))}" }`);
     await kubectl(["apply", "-f", "-"], rgd);
-    await rgdActive(name);
+    await waitRgdActive(name);
     const ready = (region: string) => kubectl(["patch", "configmap", `s-cell-${region}`, "-n", namespace, "--type=merge", "-p", '{"data":{"ready":"yes"}}']);
     const cells = async () => (await kubectl(["get", "configmaps", "-n", namespace, "-l", `kro.run/node-id=cells,kro.run/instance-name=s`, "-o", "name"])).trim().split("\n").filter((l) => l !== "").sort();
 

@@ -6,15 +6,14 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, KubectlError } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string };
 interface Obj { metadata: { name: string; uid: string; resourceVersion: string; labels?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[] } & Record<string, unknown> }
 
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
 const namespace = `pol-${suffix}`;
 let tc: TestController;
@@ -23,12 +22,7 @@ const rgds: string[] = [];
 async function defineRgd(name: string, kind: string, body: string): Promise<void> {
   rgds.push(name);
   await kubectl(["apply", "-f", "-"], `
-apiVersion: kro.run/v1alpha1
-kind: ResourceGraphDefinition
-metadata:
-  name: ${name}
-  labels: { ${tc.label.key}: "${tc.label.value}" }
-spec:
+${rgdHeader(tc, name)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}

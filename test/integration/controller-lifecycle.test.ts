@@ -5,15 +5,14 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 interface Obj { metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; data?: Record<string, string>; status?: Record<string, unknown> }
 type Cond = { type: string; status: string; reason?: string; message?: string };
 
-const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const suffix = letterSuffix();
 const kind = `Chain${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
 const plural = `${kind.toLowerCase()}s`;
 const rgdName = `chain-${suffix}`;
@@ -22,12 +21,7 @@ let tc: TestController;
 
 function rgdYaml(extra = ""): string {
   return `
-apiVersion: kro.run/v1alpha1
-kind: ResourceGraphDefinition
-metadata:
-  name: ${rgdName}
-  labels: { ${tc.label.key}: "${tc.label.value}" }
-spec:
+${rgdHeader(tc, rgdName)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}

@@ -2,16 +2,15 @@
 // instance the real controller reconciled on the shared cluster, read by the CLI from outside.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
 import { exited, startCli } from "../support/cli-session.js";
 
-const letters = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const letters = letterSuffix();
 const kind = `LiveGraph${letters.charAt(0).toUpperCase()}${letters.slice(1)}`;
 const rgdName = `live-graph-${letters}`;
 

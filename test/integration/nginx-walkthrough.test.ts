@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../support/eventually.js";
-import { kubectl, kubectlJson, KubectlError } from "../support/test-cluster.js";
+import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
 import { startTestController, type TestController } from "../support/controller.js";
 
 const example = (file: string) => fileURLToPath(new URL(`../../../examples/nginx/${file}`, import.meta.url));
@@ -61,12 +61,12 @@ describe("the seed's NginxApp walkthrough (template dialect)", { timeout: 240_00
     }, { timeout: 60_000 });
     await kubectl(["patch", "nginxapp", "my-nginx", "--type=merge", "-p", '{"spec":{"ingress":{"enabled":false}}}']);
     await eventually(async () => {
-      await assert.rejects(kubectl(["get", "ingress", "my-nginx"]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
+      await expectAbsent(["ingress", "my-nginx"]);
     }, { timeout: 60_000 });
     await kubectl(["delete", "nginxapp", "my-nginx", "--wait=false"]);
     await eventually(async () => {
       assert.equal((await kubectl(["get", "deployments,services,ingress", "-l", "app=my-nginx", "-o", "name"])).trim(), "");
-      await assert.rejects(kubectl(["get", "nginxapp", "my-nginx"]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
+      await expectAbsent(["nginxapp", "my-nginx"]);
     }, { timeout: 60_000 });
   });
 });

@@ -5,12 +5,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
-import { startTestController, type TestController } from "../support/controller.js";
+import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
-const id = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+const id = letterSuffix();
 const group = `${id}.attach.example.com`;
 const kind = `Widget${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 const plural = `${kind.toLowerCase()}s`;

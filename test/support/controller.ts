@@ -4,12 +4,14 @@
  * files run at once against one API server. Every request the controller sends is recorded so
  * tests can assert on writes (a converged instance must cost none).
  */
+import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric } from "../../src/index.js";
 import { startController, type RunningController } from "../../src/controller/index.js";
 import { createLogger } from "../../src/observability/index.js";
-import { testCluster } from "./test-cluster.js";
+import { eventually } from "./eventually.js";
+import { kubectlJson, testCluster } from "./test-cluster.js";
 
 export interface TestController {
   readonly controller: RunningController;
@@ -53,4 +55,26 @@ export async function startTestController(options: { requeueIntervalMs?: number;
     },
     writes: (since = 0) => requests.slice(since).filter((r) => WRITE_VERBS.has(r.verb)),
   };
+}
+
+/** A random suffix of letters only: valid in names and in Kinds (tests append a fixed word to Kinds). */
+export function letterSuffix(): string {
+  return randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+}
+
+/** The head of an RGD manifest carrying this test controller's label, up to and including `spec:`. */
+export function rgdHeader(tc: TestController, name: string): string {
+  return `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: ${name}
+  labels: { ${tc.label.key}: "${tc.label.value}" }
+spec:`;
+}
+
+export async function waitRgdActive(name: string): Promise<void> {
+  await eventually(async () => {
+    const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", name]);
+    assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
+  }, { timeout: 60_000 });
 }
