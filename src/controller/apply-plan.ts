@@ -1,0 +1,81 @@
+/**
+ * The pure half of one apply round: which desired children to write, and how. Every write is
+ * guarded so that it can only ever touch an object we own or create a new one:
+ *
+ * - a child we recorded is applied with `metadata.uid` = its recorded UID. The API server refuses
+ *   the write (409/422) if the object there now is not that one, so a stale cache or a look-alike
+ *   made after ours was deleted can never be overwritten;
+ * - a child we have no record of is applied "create-only": with a fresh random `metadata.uid`,
+ *   which no existing object can carry, so the write creates the object or fails without writing
+ *   anything. It carries the instance's creation key, which proves later that we made it.
+ * - a child the user asked us to adopt is applied with the UID of the live object we judged.
+ *
+ * The executor (instance-reconciler.ts) performs the steps and turns their outcomes into inventory
+ * records (apply-outcome.ts); nothing here does I/O.
+ */
+import { randomUUID } from "node:crypto";
+import { ANNOTATIONS, LABELS } from "../api/index.js";
+import { identityKey, identityOf, type KubeJson, type ObjectIdentity } from "../runtime/index.js";
+import { childKey, type Inventory, type OwnedChild } from "./inventory.js";
+
+export type ApplyMode = "update" | "create" | "adopt";
+
+export interface ApplyStep {
+  readonly mode: ApplyMode;
+  readonly nodeId: string;
+  readonly identity: ObjectIdentity;
+  /** The desired object as the runtime rendered it (what the apply memo remembers). */
+  readonly desired: KubeJson;
+  /** What goes on the wire: the desired object plus the UID guard (and the creation key). */
+  readonly body: KubeJson;
+  /** The record this write is made under (update and adopt). */
+  readonly entry?: OwnedChild;
+}
+
+export interface ApplyPlanInput {
+  readonly desired: readonly KubeJson[];
+  readonly inventory: Inventory & { readonly key: string };
+  /** The cached live object (informer plus this reconcile's own writes); may be stale. */
+  readonly cached: (identity: ObjectIdentity) => KubeJson | undefined;
+  /** True when applying `desired` over `live` would change nothing we manage. */
+  readonly upToDate: (desired: KubeJson, live: KubeJson) => boolean;
+  /** Identities already written in this reconcile (not written twice). */
+  readonly written: ReadonlySet<string>;
+  /** Fresh UIDs for create-only writes (injected so tests are deterministic). */
+  readonly newUid?: () => string;
+}
+
+export function nodeIdOf(object: KubeJson): string {
+  return (object.metadata as { labels?: Record<string, string> } | undefined)?.labels?.[LABELS.nodeId] ?? "";
+}
+
+export function withUid(object: KubeJson, uid: string, extraAnnotations: Record<string, string> = {}): KubeJson {
+  const metadata = (object.metadata ?? {}) as Record<string, unknown>;
+  const annotations = { ...(metadata.annotations as Record<string, string> | undefined ?? {}), ...extraAnnotations };
+  return { ...object, metadata: { ...metadata, uid, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
+}
+
+/** The writes of one round. Children already up to date cost nothing. */
+export function planApplies(input: ApplyPlanInput): ApplyStep[] {
+  const byKey = new Map(input.inventory.entries.map((e) => [childKey(e), e]));
+  const newUid = input.newUid ?? randomUUID;
+  const steps: ApplyStep[] = [];
+  for (const desired of input.desired) {
+    const identity = identityOf(desired);
+    if (identity === undefined || input.written.has(identityKey(identity))) continue;
+    const nodeId = nodeIdOf(desired);
+    const entry = byKey.get(childKey(identity));
+    const cached = input.cached(identity);
+    if (entry !== undefined) {
+      const cachedUid = (cached?.metadata as { uid?: string } | undefined)?.uid;
+      if (cached !== undefined && cachedUid === entry.uid && input.upToDate(desired, cached)) continue;
+      // Our own children keep the creation key on every write: it is what finds them again if
+      // the inventory is ever lost. Adopted objects never get it (we did not create them).
+      const body = entry.ownership === "adopted" ? withUid(desired, entry.uid) : withUid(desired, entry.uid, { [ANNOTATIONS.creationKey]: input.inventory.key });
+      steps.push({ mode: entry.ownership === "adopted" ? "adopt" : "update", nodeId, identity, desired, body, entry });
+      continue;
+    }
+    steps.push({ mode: "create", nodeId, identity, desired, body: withUid(desired, newUid(), { [ANNOTATIONS.creationKey]: input.inventory.key }) });
+  }
+  return steps;
+}
