@@ -28,7 +28,10 @@ export type AppliedOutcome =
 
 const uidOf = (object: KubeJson): string => (object.metadata as { uid?: string } | undefined)?.uid ?? "";
 
-/** A write refused by the UID guard: 409 (precondition) or 422 naming metadata.uid (immutable). */
+/**
+ * A write refused by its guard: 409 (UID mismatch or no object with that UID; the create-only
+ * resourceVersion met an existing object) or a 422 naming metadata.uid.
+ */
 export function isUidGuardRefusal(error: unknown): boolean {
   const status = (error as { status?: number } | undefined)?.status;
   const message = error instanceof Error ? error.message : String(error);

@@ -18,21 +18,21 @@ const plan = (entries: OwnedChild[], cached: Record<string, KubeJson>, upToDate 
   cached: (id) => cached[id.name],
   upToDate: () => upToDate,
   written: new Set(),
-  newUid: () => "fresh-uid",
 });
-const metaOf = (o: KubeJson) => o.metadata as { uid?: string; annotations?: Record<string, string> };
+const metaOf = (o: KubeJson) => o.metadata as { uid?: string; resourceVersion?: string; annotations?: Record<string, string> };
 
 describe("planApplies: every write is guarded", () => {
-  it("a child we have no record of is written create-only: a fresh UID and our creation key", () => {
+  it("a child we have no record of is written create-only (an impossible resourceVersion) with our creation key", () => {
     const [step] = plan([], {});
     assert.equal(step?.mode, "create");
-    assert.equal(metaOf(step.body).uid, "fresh-uid");
+    assert.equal(metaOf(step.body).uid, undefined);
+    assert.equal(metaOf(step.body).resourceVersion, "18446744073709551615");
     assert.equal(metaOf(step.body).annotations?.["internal.kro.run/creation-key"], KEY);
   });
   it("a hand-made look-alike in the cache does not make a child ours: still create-only (the server refuses)", () => {
     const [step] = plan([], { a: live("a", "user-uid", { labels: { "kro.run/instance-id": "inst-uid" } }) });
     assert.equal(step?.mode, "create");
-    assert.equal(metaOf(step.body).uid, "fresh-uid");
+    assert.equal(metaOf(step.body).resourceVersion, "18446744073709551615");
   });
   it("a recorded child is written under its recorded UID", () => {
     const [step] = plan([entry("a", "uid-a")], {}, false);

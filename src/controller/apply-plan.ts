@@ -3,17 +3,18 @@
  * guarded so that it can only ever touch an object we own or create a new one:
  *
  * - a child we recorded is applied with `metadata.uid` = its recorded UID. The API server refuses
- *   the write (409/422) if the object there now is not that one, so a stale cache or a look-alike
- *   made after ours was deleted can never be overwritten;
- * - a child we have no record of is applied "create-only": with a fresh random `metadata.uid`,
- *   which no existing object can carry, so the write creates the object or fails without writing
- *   anything. It carries the instance's creation key, which proves later that we made it.
+ *   the write (409) if no object with that UID is there — deleted, or replaced by someone else's —
+ *   so a stale cache or a look-alike made after ours was deleted can never be overwritten;
+ * - a child we have no record of is applied "create-only": with `metadata.resourceVersion` set to
+ *   the largest possible value. Server-side apply ignores it when it creates the object and
+ *   refuses the write (409) when any object already exists (none can have that version), so the
+ *   write creates the object or writes nothing — one request, no GET first. It carries the
+ *   instance's creation key, which proves later that we made it.
  * - a child the user asked us to adopt is applied with the UID of the live object we judged.
  *
  * The executor (instance-reconciler.ts) performs the steps and turns their outcomes into inventory
  * records (apply-outcome.ts); nothing here does I/O.
  */
-import { randomUUID } from "node:crypto";
 import { ANNOTATIONS, LABELS } from "../api/index.js";
 import { identityKey, identityOf, type KubeJson, type ObjectIdentity } from "../runtime/index.js";
 import { childKey, type Inventory, type OwnedChild } from "./inventory.js";
@@ -41,24 +42,27 @@ export interface ApplyPlanInput {
   readonly upToDate: (desired: KubeJson, live: KubeJson) => boolean;
   /** Identities already written in this reconcile (not written twice). */
   readonly written: ReadonlySet<string>;
-  /** Fresh UIDs for create-only writes (injected so tests are deterministic). */
-  readonly newUid?: () => string;
 }
+
+/** No object can have this resourceVersion (etcd revisions are far below 2^64): "must not exist". */
+export const CREATE_ONLY_RESOURCE_VERSION = "18446744073709551615";
 
 export function nodeIdOf(object: KubeJson): string {
   return (object.metadata as { labels?: Record<string, string> } | undefined)?.labels?.[LABELS.nodeId] ?? "";
 }
 
-export function withUid(object: KubeJson, uid: string, extraAnnotations: Record<string, string> = {}): KubeJson {
+/** `object` with a write guard in its metadata (and extra annotations). */
+export function guarded(object: KubeJson, guard: { uid: string } | { resourceVersion: string }, extraAnnotations: Record<string, string> = {}): KubeJson {
   const metadata = (object.metadata ?? {}) as Record<string, unknown>;
   const annotations = { ...(metadata.annotations as Record<string, string> | undefined ?? {}), ...extraAnnotations };
-  return { ...object, metadata: { ...metadata, uid, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
+  return { ...object, metadata: { ...metadata, ...guard, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
 }
+
+export const withUid = (object: KubeJson, uid: string, extraAnnotations: Record<string, string> = {}): KubeJson => guarded(object, { uid }, extraAnnotations);
 
 /** The writes of one round. Children already up to date cost nothing. */
 export function planApplies(input: ApplyPlanInput): ApplyStep[] {
   const byKey = new Map(input.inventory.entries.map((e) => [childKey(e), e]));
-  const newUid = input.newUid ?? randomUUID;
   const steps: ApplyStep[] = [];
   for (const desired of input.desired) {
     const identity = identityOf(desired);
@@ -75,7 +79,8 @@ export function planApplies(input: ApplyPlanInput): ApplyStep[] {
       steps.push({ mode: entry.ownership === "adopted" ? "adopt" : "update", nodeId, identity, desired, body, entry });
       continue;
     }
-    steps.push({ mode: "create", nodeId, identity, desired, body: withUid(desired, newUid(), { [ANNOTATIONS.creationKey]: input.inventory.key }) });
+    const body = guarded(desired, { resourceVersion: CREATE_ONLY_RESOURCE_VERSION }, { [ANNOTATIONS.creationKey]: input.inventory.key });
+    steps.push({ mode: "create", nodeId, identity, desired, body });
   }
   return steps;
 }
