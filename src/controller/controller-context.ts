@@ -50,6 +50,8 @@ export interface ControllerContext {
   readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
   /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */
   readonly deletionWaits: Map<string, number>;
+  /** Instance UID → fingerprint of the last status we wrote (see writeStatus). */
+  readonly statusMemo: Map<string, string>;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;

@@ -55,6 +55,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
     return { requeueAfterMs: nextWait(ctx, key) };
   }
   ctx.deletionWaits.delete(key);
+  ctx.statusMemo.delete(owner.uid);
   ctx.watches.forget(key);
   for (const entry of entries) ctx.applyMemo.forget(entry.uid);
   try {

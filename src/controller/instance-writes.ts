@@ -1,4 +1,5 @@
 /** Small writes and reads on an instance shared by reconcile and deletion. */
+import { createHash } from "node:crypto";
 import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED } from "../api/index.js";
 import { recordConditionChanges } from "./events.js";
 import { isConflict, isNotFound, type KubeObject } from "../kube/index.js";
@@ -9,23 +10,37 @@ import { jsonEqual } from "./json-equal.js";
 
 /**
  * Status is written only when it differs (numbers compared as JSON): no write when converged.
- * The informer's copy can lag our own last status write; on a conflict with an unchanged spec
- * (same generation) the status we computed still holds, so it is written on the fresh copy
- * instead of failing the reconcile and computing it all again.
+ * The informer's copy can lag our own last status write, and a status computed from that copy
+ * differs from what is stored only in its conditions' lastTransitionTime (stamped against the
+ * stale copy). So when the copy is the very one our last status write replaced and the status
+ * equals, apart from those stamps, what we wrote then, nothing is written again; and on a conflict
+ * the fresh copy decides: nothing to write when it already says the same, else the reconcile runs
+ * again on fresh data.
  */
 export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
   if (jsonEqual(status, instance.status)) return;
+  const uid = instance.metadata?.uid ?? "";
+  const memo = `${statusFingerprint(status)} ${instance.metadata?.resourceVersion ?? ""}`;
+  if (ctx.statusMemo.get(uid) === memo) return;
   try {
     await ctx.client.updateStatus({ ...instance, status });
   } catch (error) {
     if (!isConflict(error)) throw error;
     const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
-    if (fresh === undefined || jsonEqual(status, fresh.status)) return;
-    if (fresh.metadata?.generation !== instance.metadata?.generation) throw error;
-    await ctx.client.updateStatus({ ...fresh, status });
+    if (fresh === undefined) return;
+    if (statusFingerprint(fresh.status) !== statusFingerprint(status)) throw error;
+    ctx.statusMemo.set(uid, memo);
+    return;
   }
+  ctx.statusMemo.set(uid, memo);
   // Only the root condition: one Event per readiness change keeps Events cheap at scale.
   recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
+}
+
+/** The status without its conditions' transition stamps, hashed (the memo keeps 20 bytes per instance). */
+export function statusFingerprint(status: unknown): string {
+  const text = JSON.stringify(status ?? null, (key, value: unknown) => (key === "lastTransitionTime" ? undefined : value));
+  return createHash("sha1").update(text).digest("base64");
 }
 
 export function isSuspended(instance: KubeObject): boolean {
