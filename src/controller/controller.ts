@@ -141,7 +141,7 @@ export function startController(options: StartControllerOptions): RunningControl
       const entry = served.get(rgdName);
       // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
       if (entry === undefined) return {};
-      const log = logger.child({ kind: entry.instance.kind, namespace, name, reconcileId: (++reconcileCount).toString(36) });
+      const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
       return reconcileInstance(ctx, entry, namespace, name, log);
     },
     onOutcome: record("instance"),

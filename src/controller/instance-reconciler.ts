@@ -50,6 +50,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // Deletion goes by inventory with direct requests where the cache cannot tell: a kind the
   // controller may not watch never keeps an instance from being deleted.
   if (instance.metadata?.deletionTimestamp !== undefined) {
+    log.debug({ rv: instance.metadata.resourceVersion, finalizers: instance.metadata.finalizers }, "deleting instance");
     await ctx.watches.ensure(served.graph);
     return deleteInstance(ctx, served, instance, key);
   }
@@ -59,6 +60,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   let confirmed: boolean;
   try {
     ({ instance, inventory, confirmed } = await ensureManaged(ctx, served, instance));
+    log.debug({ confirmed, rv: instance.metadata?.resourceVersion, finalizers: instance.metadata?.finalizers, deleting: instance.metadata?.deletionTimestamp }, "instance managed");
   } catch (error) {
     if (error instanceof InstanceGoneError) return {};
     throw error;
@@ -153,7 +155,16 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   }
   // One record write per reconcile (not per apply round), preconditioned and merged on conflict.
   // A crash before it loses nothing: every child we created carries our creation key.
-  instance = await recordDelta(ctx, instance, delta);
+  try {
+    instance = await recordDelta(ctx, instance, delta);
+  } catch (error) {
+    if (!(error instanceof InstanceGoneError)) throw error;
+    // The instance vanished although our finalizer was on it: kube-apiserver checks finalizers
+    // before it deletes, so a DELETE racing the PATCH that added the finalizer still removes the
+    // object (reproduced on 1.33). Nobody will ever reconcile it again: remove what we created.
+    await removeOrphansOfGone(ctx, delta, log);
+    return {};
+  }
   const failedWrites = Object.entries(applyErrors);
   for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
@@ -167,6 +178,17 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   if (failedWrites.length > 0) throw new Error(`resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
+}
+
+async function removeOrphansOfGone(ctx: ControllerContext, delta: InventoryDelta, log: Logger): Promise<void> {
+  const created = delta.recorded.filter((e) => e.ownership === "created");
+  await Promise.all(created.map(async (entry) => {
+    await ctx.client.delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" }).catch((error: unknown) => {
+      if (!isNotFound(error) && (error as { status?: number }).status !== 409) throw error;
+    });
+    ctx.applyMemo.forget(entry.uid);
+  }));
+  log.warn({ removed: created.map((e) => `${e.kind}/${e.name}`) }, "the instance was deleted while its children were being created; removed them");
 }
 
 function apply(ctx: ControllerContext, body: KubeJson): Promise<KubeJson> {

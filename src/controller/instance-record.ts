@@ -32,7 +32,7 @@ export async function patchInstance(ctx: ControllerContext, instance: KubeObject
     try {
       return await ctx.client.patch(refOf(current), { ...patch, metadata });
     } catch (error) {
-      if (isNotFound(error)) throw new InstanceGoneError(`instance ${current.metadata?.namespace ?? ""}/${current.metadata?.name ?? ""} is gone`);
+      if (isNotFound(error)) throw new InstanceGoneError(`instance ${current.metadata?.namespace ?? ""}/${current.metadata?.name ?? ""} is gone (attempt ${attempt}, rv ${current.metadata?.resourceVersion ?? ""}: ${error instanceof Error ? error.message : ""})`);
       if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = await ctx.client.get(refOf(current));
     }
