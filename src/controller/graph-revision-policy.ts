@@ -42,7 +42,7 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
-  return JSON.stringify(value) ?? "null";
+  return value === undefined ? "null" : JSON.stringify(value);
 }
 
 /**
