@@ -89,13 +89,21 @@ export async function pruneGraphRevisions(ctx: ControllerContext, live: readonly
 /**
  * The RGD is being deleted and no instance is left: its revisions go before its finalizer does.
  * The owner reference would let the garbage collector do it too, but not on a cluster without
- * one. `kubectl delete --cascade=orphan` keeps them, for a recreated RGD to adopt (as in kro).
+ * one. `kubectl delete --cascade=orphan` keeps them, for a recreated RGD to adopt (as in kro):
+ * the API server adds the "orphan" finalizer, and the garbage collector strips our owner
+ * reference from each revision before it removes that finalizer — so a revision is ours to
+ * delete only while the finalizer is absent and the revision still names this RGD as owner.
  */
 export async function deleteGraphRevisions(ctx: ControllerContext, rgd: KubeObject): Promise<void> {
-  if (rgd.metadata?.finalizers?.includes("orphan") === true) return;
+  if (rgd.metadata?.finalizers?.includes(ORPHAN_FINALIZER) === true) return;
   const set = await listGraphRevisions(ctx.client, rgd.metadata?.name ?? "");
-  for (const revision of set.live) await deleteRevision(ctx.client, revision);
+  for (const revision of set.live) {
+    if (isOwnedBy(revision, rgd.metadata?.uid ?? "")) await deleteRevision(ctx.client, revision);
+  }
 }
+
+/** Set by the API server on an object deleted with propagationPolicy=Orphan. */
+const ORPHAN_FINALIZER = "orphan";
 
 async function deleteRevision(client: KubeClient, revision: GraphRevision): Promise<void> {
   try {
