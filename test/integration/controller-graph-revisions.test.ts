@@ -70,7 +70,7 @@ async function waitLastIssued(expected: number): Promise<void> {
   await eventually(async () => {
     const rgd = await getRgd();
     assert.equal(rgd.status?.lastIssuedRevision, expected, JSON.stringify(rgd.status));
-    assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
+    assert.equal(rgd.status.state, "Active", JSON.stringify(rgd.status));
   });
 }
 
@@ -97,7 +97,7 @@ describe("GraphRevisions", () => {
     assert.deepEqual(revision.spec.snapshot, { name: rgdName, generation: 1, spec: rgd.spec });
     assert.deepEqual(revision.metadata.ownerReferences, [{ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: rgdName, uid: rgd.metadata.uid, controller: true }]);
     assert.equal(revision.metadata.labels?.["kro.run/owned"], "true");
-    assert.match(revision.metadata.labels?.["kro.run/graph-revision-hash"] ?? "", /^[0-9a-f]{16}$/);
+    assert.match(revision.metadata.labels["kro.run/graph-revision-hash"] ?? "", /^[0-9a-f]{16}$/);
     await eventually(async () => {
       const [verified] = await revisions();
       assert.deepEqual(verified?.status?.topologicalOrder, ["first", "second"]);
