@@ -60,6 +60,8 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
       const which = servedGraphText(serving);
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${serving.instance.kind} is served by the last valid graph (${which}) because the current spec (generation ${generation}) is invalid` };
       parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: `controller is running the last valid graph (${which}); the current spec is invalid` };
+    } else {
+      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "NoValidGraph", message: "no graph is served: the current spec is invalid and no GraphRevision of this RGD compiles" };
     }
   } else {
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };

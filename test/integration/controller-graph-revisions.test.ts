@@ -66,6 +66,24 @@ async function revisions(): Promise<Revision[]> {
 }
 const numbers = async () => (await revisions()).map((r) => r.spec.revision);
 
+/**
+ * Kubernetes' garbage collector learns new resource types by periodic discovery: until it watches
+ * GraphRevisions it can neither orphan nor collect them. Prove it does with a canary revision
+ * owned by a throwaway ClusterRole: once the role is deleted, the canary must be collected.
+ */
+async function waitGarbageCollectorWatchesRevisions(): Promise<void> {
+  const name = `gc-canary-${suffix}`;
+  const owner = JSON.parse(await kubectl(["create", "clusterrole", name, "--verb=get", "--resource=configmaps", "-o", "json"])) as Obj;
+  const canary = {
+    apiVersion: "internal.kro.run/v1alpha1", kind: "GraphRevision",
+    metadata: { name, ownerReferences: [{ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", name, uid: owner.metadata.uid }] },
+    spec: { revision: 1, snapshot: { name, generation: 1, spec: { schema: { apiVersion: "v1alpha1", kind: "Canary" } } } },
+  };
+  await kubectl(["create", "-f", "-"], JSON.stringify(canary));
+  await kubectl(["delete", "clusterrole", name]);
+  await eventually(() => expectAbsent(["graphrevision", name]), { timeout: 120_000, interval: 1000 });
+}
+
 async function waitLastIssued(expected: number): Promise<void> {
   await eventually(async () => {
     const rgd = await getRgd();
@@ -174,9 +192,24 @@ describe("GraphRevisions", () => {
     assert.deepEqual(await numbers(), []);
   });
 
+  it("an RGD that never compiled issues no revision and says that nothing is served", async () => {
+    const name = `${rgdName}-never`;
+    const yaml = rgdYaml("x", "nope").replace(`name: ${rgdName}`, `name: ${name}`).replace(`kind: ${kind}`, `kind: ${kind}Never`);
+    await kubectl(["apply", "-f", "-"], yaml);
+    await eventually(async () => {
+      const controllerReady = conditions(await kubectlJson<Obj>(["get", "rgd", name])).get("ControllerReady");
+      assert.equal(controllerReady?.reason, "NoValidGraph");
+      assert.match(controllerReady.message ?? "", /no GraphRevision of this RGD compiles/);
+    });
+    assert.equal((await kubectl(["get", "graphrevisions", "-l", `kro.run/resource-graph-definition-name=${name}`, "-o", "name"])).trim(), "");
+    await kubectl(["delete", "rgd", name, "--wait=false"]);
+    await eventually(() => expectAbsent(["rgd", name]));
+  });
+
   it("kubectl delete --cascade=orphan keeps the revisions; an RGD recreated under the name adopts them and numbers on", async () => {
     await kubectl(["apply", "-f", "-"], rgdYaml("h"));
     await waitLastIssued(1); // nothing was left to collide with: numbering starts again, as in kro
+    await waitGarbageCollectorWatchesRevisions();
     await kubectl(["delete", "rgd", rgdName, "--cascade=orphan", "--wait=false"]);
     await eventually(() => expectAbsent(["rgd", rgdName]));
     await eventually(async () => {
