@@ -20,7 +20,7 @@ export interface Planted {
   readonly data: Record<string, string>;
 }
 
-export async function takeCensus(client: KubeClient, options: { apiVersion: string; kind: string; namespace: string; childrenPerInstance: number; planted: readonly Planted[] }): Promise<Census> {
+export async function takeCensus(client: KubeClient, options: { apiVersion: string; kind: string; namespace: string; childrenPerInstance?: number; planted: readonly Planted[] }): Promise<Census> {
   const instances = (await client.list(options.apiVersion, options.kind, { namespace: options.namespace })).items as (KubeObject & { status?: { state?: string } })[];
   const byName = new Map(instances.map((i) => [i.metadata?.name ?? "", i]));
   const children = (await client.list("v1", "ConfigMap", { namespace: options.namespace, labelSelector: `kro.run/instance-kind=${options.kind}` })).items;
@@ -38,7 +38,7 @@ export async function takeCensus(client: KubeClient, options: { apiVersion: stri
     const live = await client.get({ apiVersion: "v1", kind: "ConfigMap", namespace: planted.namespace, name: planted.name }).catch(() => undefined) as (KubeObject & { data?: Record<string, string> }) | undefined;
     if (live?.metadata?.uid !== planted.uid || canonical(live.data) !== canonical(planted.data)) foreignTouched.push(planted.name);
   }
-  const notReady = instances.filter((i) => i.metadata?.deletionTimestamp === undefined && (i.status?.state !== "ACTIVE" || recordedUidsOf(i).length !== options.childrenPerInstance)).map((i) => i.metadata?.name ?? "");
+  const notReady = instances.filter((i) => i.metadata?.deletionTimestamp === undefined && (i.status?.state !== "ACTIVE" || (options.childrenPerInstance !== undefined && recordedUidsOf(i).length !== options.childrenPerInstance))).map((i) => i.metadata?.name ?? "");
   return { orphans, unrecorded, foreignTouched, notReady };
 }
 
