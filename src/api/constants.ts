@@ -16,6 +16,22 @@ export const RGD = {
   crdName: `resourcegraphdefinitions.${KRO_GROUP}`,
 } as const;
 
+/**
+ * GraphRevision (kro v0.9, `internal.kro.run/v1alpha1`): an immutable snapshot of an RGD spec that
+ * compiled and was served, so the last good graph survives a restart. Cluster-scoped, one per
+ * issued revision, named `<rgd>-r<5-digit revision>`.
+ */
+export const INTERNAL_KRO_GROUP = "internal.kro.run";
+export const GRAPH_REVISION = {
+  apiVersion: `${INTERNAL_KRO_GROUP}/${KRO_VERSION}`,
+  kind: "GraphRevision",
+  listKind: "GraphRevisionList",
+  plural: "graphrevisions",
+  singular: "graphrevision",
+  shortName: "gr",
+  crdName: `graphrevisions.${INTERNAL_KRO_GROUP}`,
+} as const;
+
 export const FINALIZER = "kro.run/finalizer";
 
 export const ANNOTATIONS = {
@@ -46,6 +62,8 @@ export const LABELS = {
   kroVersion: "kro.run/kro-version",
   rgdId: "kro.run/resource-graph-definition-id",
   rgdName: "kro.run/resource-graph-definition-name",
+  /** On a GraphRevision: a hash of its snapshot spec, for kubectl only (never read back, as in kro). */
+  graphRevisionHash: "kro.run/graph-revision-hash",
   instanceId: "kro.run/instance-id",
   instanceName: "kro.run/instance-name",
   instanceNamespace: "kro.run/instance-namespace",

@@ -6,13 +6,14 @@
 import { KRO_GROUP, KRO_VERSION, RGD } from "./constants.js";
 
 /** The part of an OpenAPI v3 schema this file writes, with the x-kubernetes-* keys spelled as on the wire. */
-interface JSONSchemaProps {
+export interface JSONSchemaProps {
   type?: string;
   description?: string;
   format?: string;
   pattern?: string;
   enum?: string[];
   default?: unknown;
+  minimum?: number;
   minLength?: number;
   maxLength?: number;
   maxItems?: number;
@@ -158,7 +159,7 @@ const statusMapping: JSONSchemaProps = {
   },
 };
 
-const condition: JSONSchemaProps = {
+export const CONDITION_SCHEMA: JSONSchemaProps = {
   type: "object",
   description: "A standard Kubernetes condition.",
   required: ["type", "status"],
@@ -172,7 +173,8 @@ const condition: JSONSchemaProps = {
   },
 };
 
-const spec: JSONSchemaProps = {
+/** The RGD spec, both dialects (also the schema of a GraphRevision's snapshot). */
+export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
   type: "object",
   description: "Either the CEL dialect (schema + resources) or the template dialect (resourceKind + childResources + statusMappings).",
   "x-kubernetes-validations": [
@@ -194,22 +196,29 @@ const spec: JSONSchemaProps = {
   },
 };
 
+/** status.resources of an RGD or a GraphRevision: resources that depend on others. */
+export const RESOURCES_INFO_SCHEMA: JSONSchemaProps = {
+  type: "array", description: "Resources that depend on others, with their dependencies.",
+  items: {
+    type: "object", properties: {
+      id: str("Resource id."),
+      dependencies: { type: "array", description: "Ids this resource depends on.", items: { type: "object", properties: { id: str("Resource id.") } } },
+    },
+  },
+};
+
 const status: JSONSchemaProps = {
   type: "object",
   description: "What the controller observed about this RGD.",
   properties: {
     state: str("Active when the graph is accepted, its kind is ready and its controller runs; Inactive otherwise.", { enum: ["Active", "Inactive"] }),
     topologicalOrder: stringList("Resource ids in creation order."),
-    resources: {
-      type: "array", description: "Resources that depend on others, with their dependencies.",
-      items: {
-        type: "object", properties: {
-          id: str("Resource id."),
-          dependencies: { type: "array", description: "Ids this resource depends on.", items: { type: "object", properties: { id: str("Resource id.") } } },
-        },
-      },
+    resources: RESOURCES_INFO_SCHEMA,
+    conditions: { type: "array", description: "GraphAccepted, KindReady, ControllerReady and the root Ready.", items: CONDITION_SCHEMA },
+    lastIssuedRevision: {
+      type: "integer", format: "int64",
+      description: "Highest GraphRevision number ever issued for this RGD (kubectl get graphrevisions): a high-water mark that keeps revision numbers monotonic across retention.",
     },
-    conditions: { type: "array", description: "GraphAccepted, KindReady, ControllerReady and the root Ready.", items: condition },
   },
 };
 
@@ -244,7 +253,7 @@ export function rgdCustomResourceDefinition(): CrdManifest {
               apiVersion: str("APIVersion of this object."),
               kind: str("Kind of this object."),
               metadata: { type: "object" },
-              spec,
+              spec: RGD_SPEC_SCHEMA,
               status,
             },
           },

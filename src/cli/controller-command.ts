@@ -25,6 +25,7 @@ interface ControllerFlags {
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
   readonly rgdSelector?: string;
+  readonly rgdMaxGraphRevisions: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -46,6 +47,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--allow-crd-deletion", "delete an RGD's CRD (and all its instances) when the RGD is deleted")
     .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
     .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
+    .option("--rgd-max-graph-revisions <n>", "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)", "5")
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .action(async (flags: ControllerFlags) => {
@@ -82,6 +84,7 @@ export function registerControllerCommand(program: Command): void {
           allowCrdDeletion: flags.allowCrdDeletion === true,
           requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
           resyncPeriodMs: parseDuration(flags.resyncPeriod),
+          maxGraphRevisions: Math.floor(positiveNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
           ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
         });
         await running.ready;

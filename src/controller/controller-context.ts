@@ -32,6 +32,8 @@ export interface ControllerOptions {
   /** Template dialect: add status storage to the user's CRD when it has none. Default true. */
   readonly addStatusToUserCrds?: boolean;
   readonly maxCollectionSize?: number;
+  /** GraphRevisions kept per RGD, newest first (kro's --rgd-max-graph-revisions; 0 keeps all). Default 5. */
+  readonly maxGraphRevisions?: number;
 }
 
 export interface ControllerContext {

@@ -3,7 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../api/index.js";
+import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
@@ -12,6 +12,7 @@ import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
 import { withClusterKinds } from "./cluster-kinds.js";
 import { ChildWatches } from "./child-watches.js";
+import { DEFAULT_MAX_GRAPH_REVISIONS } from "./graph-revision-policy.js";
 import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
 import { enqueueInstances } from "./instance-kinds.js";
 import { reconcileInstance } from "./instance-reconciler.js";
@@ -33,7 +34,7 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly rgdSelector?: string;
   /** Every instance is reconciled again this often even without events (default 10 h, as kro). */
   readonly resyncPeriodMs?: number;
-  /** Install or upgrade the ResourceGraphDefinition CRD at startup (default true). */
+  /** Install or upgrade the ResourceGraphDefinition and GraphRevision CRDs at startup (default true). */
   readonly installRgdCrd?: boolean;
   /** Called after each instance reconcile with the runtime's per-node evaluation (live progress). */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
@@ -84,6 +85,7 @@ export function startController(options: StartControllerOptions): RunningControl
       allowCrdDeletion: options.allowCrdDeletion ?? false,
       addStatusToUserCrds: options.addStatusToUserCrds ?? true,
       maxCollectionSize: options.maxCollectionSize ?? 1000,
+      maxGraphRevisions: options.maxGraphRevisions ?? DEFAULT_MAX_GRAPH_REVISIONS,
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);
@@ -102,7 +104,9 @@ export function startController(options: StartControllerOptions): RunningControl
   };
   // The RGD CRD first (an empty cluster works), then the informers that feed the RGD queue.
   async function watchRgds(): Promise<void> {
-    if (options.installRgdCrd !== false) await ensureRgdCrd(client, rgdCustomResourceDefinition() as unknown as KubeObject);
+    if (options.installRgdCrd !== false) {
+      await Promise.all([rgdCustomResourceDefinition(), graphRevisionCustomResourceDefinition()].map((crd) => ensureRgdCrd(client, crd as unknown as KubeObject)));
+    }
     const rgdLease: InformerLease<KubeObject> = informers.acquire({ apiVersion: KRO_API_VERSION, kind: RGD.kind, ...(options.rgdSelector === undefined ? {} : { labelSelector: options.rgdSelector }) });
     rgdLease.informer.addHandlers({
       onAdd: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },

@@ -102,8 +102,8 @@ export async function waitEstablished(client: KubeClient, ref: { apiVersion: str
 }
 
 /**
- * The ResourceGraphDefinition CRD itself: installed (or upgraded) at startup so `kro controller`
- * works on an empty cluster, the way the seed's install manifest would have set it up.
+ * The controller's own CRDs (ResourceGraphDefinition, GraphRevision): installed (or upgraded) at
+ * startup so `kro controller` works on an empty cluster, the way an install manifest would.
  */
 export async function ensureRgdCrd(client: KubeClient, crd: KubeObject): Promise<void> {
   const ref = crdRef(crd.metadata?.name ?? "");

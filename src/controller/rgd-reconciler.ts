@@ -1,7 +1,8 @@
 /**
- * One RGD reconcile (kro-reference §6.2, without GraphRevisions): finalizer, compile, install or
- * attach the instance kind, serve its instances, write status. A compile failure marks the RGD
- * not accepted but leaves the last good graph serving; ownership conflicts are reported, not fought.
+ * One RGD reconcile (kro-reference §6.2): finalizer, compile, install or attach the instance
+ * kind, record the graph as a GraphRevision, serve its instances, write status. A compile failure
+ * marks the RGD not accepted but leaves the last good graph serving — from memory, or after a
+ * restart from the newest GraphRevision; ownership conflicts are reported, not fought.
  */
 import { FINALIZER, KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
@@ -17,6 +18,8 @@ import { RGD_CONDITIONS, RGD_STATES, rgdStatus, unknownCondition, type RgdStatus
 import { currentConditions, stamp, type ConditionInput } from "../runtime/index.js";
 import type { InstanceKind, ServedGraph } from "./served-graphs.js";
 import { startServing, stopServing } from "./instance-kinds.js";
+import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGraphRevisions } from "./graph-revisions.js";
+import { lastIssuedRevision } from "./graph-revision-policy.js";
 
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
@@ -44,30 +47,90 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     controllerReady: unknownCondition(RGD_CONDITIONS.controllerReady, "waiting for the kind"),
   };
   let graph: CompiledGraph | undefined = compiled.graph;
+  let lastIssued = lastIssuedRevision(rgd);
+  let failure: Error | undefined;
   if (compiled.graph === undefined || hasErrors(compiled.issues)) {
     const message = compiled.issues.filter((i) => i.severity === "error").map(formatIssue).join("; ");
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
     graph = undefined;
-    if (previous !== undefined) {
-      // The last good graph keeps serving; say so instead of pretending the kind is gone.
-      parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${previous.instance.kind} is served by the last valid graph (generation ${previous.generation})` };
-      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running the last valid graph" };
+    const { serving, lastIssued: seen } = await keepServing(ctx, rgd, previous);
+    lastIssued = Math.max(lastIssued, seen);
+    if (serving !== undefined) {
+      // The last good graph keeps serving; say which one and why instead of pretending the kind is gone.
+      const which = servedGraphText(serving);
+      parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${serving.instance.kind} is served by the last valid graph (${which}) because the current spec (generation ${generation}) is invalid` };
+      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: `controller is running the last valid graph (${which}); the current spec is invalid` };
+    } else {
+      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "NoValidGraph", message: "no graph is served: the current spec is invalid and no GraphRevision of this RGD compiles" };
     }
   } else {
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };
     const kind = await ensureKind(ctx, rgd, compiled.graph);
     if (!kind.ok) {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
+      // E.g. a refused breaking change after a restart: the kind as last served still works.
+      const { serving, lastIssued: seen } = await keepServing(ctx, rgd, previous);
+      lastIssued = Math.max(lastIssued, seen);
+      if (serving !== undefined) {
+        parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: `controller is running the last valid graph (${servedGraphText(serving)}) because the kind of the current spec is not ready` };
+      }
     } else {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
-      const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, graph: compiled.graph, instance: kind.instance };
-      const changed = previous === undefined || previous.generation !== generation || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance);
-      if (changed) await startServing(ctx, entry);
-      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running" };
+      // Recorded before it is served: after a restart, the newest revision is the graph instances ran on.
+      const issued = await ensureGraphRevision(ctx, rgd, compiled.graph).catch((error: unknown) => { failure = error instanceof Error ? error : new Error(String(error)); return undefined; });
+      if (issued === undefined) {
+        const keeps = previous === undefined ? "" : `; instances keep the previous graph (${servedGraphText(previous)})`;
+        parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "GraphRevisionFailed", message: `could not record the graph as a GraphRevision: ${failure?.message ?? "unknown error"}${keeps}` };
+      } else {
+        lastIssued = Math.max(lastIssued, issued.lastIssued);
+        const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, revision: issued.revision, graph: compiled.graph, instance: kind.instance };
+        const changed = previous === undefined || previous.generation !== generation || previous.revision !== entry.revision || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance);
+        if (changed) await startServing(ctx, entry);
+        parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running" };
+        await pruneGraphRevisions(ctx, issued.live, issued.revision).catch((error: unknown) => {
+          ctx.logger.warn({ rgd: name, err: error instanceof Error ? error.message : String(error) }, "GraphRevision retention failed; retried on the next reconcile");
+        });
+      }
     }
   }
-  await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now()));
+  const status = rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now());
+  await writeRgdStatus(ctx, rgd, lastIssued > 0 ? { ...status, lastIssuedRevision: lastIssued } : status);
+  if (failure !== undefined) throw failure;
   return {};
+}
+
+function servedGraphText(served: ServedGraph): string {
+  return served.revision === undefined ? `generation ${served.generation}` : `GraphRevision ${served.revision}, generation ${served.generation}`;
+}
+
+/**
+ * The RGD's current spec cannot be served: the graph in memory keeps serving, or when there is
+ * none (a restart) the newest GraphRevision that compiles, so instances are still reconciled and
+ * their deletions complete. Also returns the revision high-water mark the listing showed.
+ */
+async function keepServing(ctx: ControllerContext, rgd: KubeObject, previous: ServedGraph | undefined): Promise<{ serving?: ServedGraph; lastIssued: number }> {
+  if (previous !== undefined) return { serving: previous, lastIssued: 0 };
+  const found = await latestValidRevision(ctx, rgd);
+  if (found === undefined) return { lastIssued: 0 };
+  const serving = await serveGraph(ctx, rgd, found.graph, found.generation, found.revision);
+  return serving === undefined ? { lastIssued: found.lastIssued } : { serving, lastIssued: found.lastIssued };
+}
+
+/** Serves a fallback graph without recreating a generated CRD that is gone (no CRD, no instances to keep). */
+async function serveGraph(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, generation: number, revision: number | undefined): Promise<ServedGraph | undefined> {
+  if (graph.dialect === "cel") {
+    try {
+      await ctx.client.get(crdRef(graph.crd.metadata.name));
+    } catch (error) {
+      if (isNotFound(error)) return undefined; // no CRD, so no instances
+      throw error;
+    }
+  }
+  const kind = await ensureKind(ctx, rgd, graph);
+  if (!kind.ok) return undefined;
+  const entry: ServedGraph = { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation, ...(revision === undefined ? {} : { revision }), graph, instance: kind.instance };
+  await startServing(ctx, entry);
+  return entry;
 }
 
 async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {
@@ -123,6 +186,7 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
       if (!isNotFound(error)) throw error;
     }
   }
+  await deleteGraphRevisions(ctx, rgd);
   const finalizers = rgd.metadata?.finalizers ?? [];
   if (finalizers.includes(FINALIZER)) {
     await ctx.client.patch(rgdRef(name), { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER), resourceVersion: rgd.metadata?.resourceVersion } });
@@ -132,23 +196,16 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
 
 /**
  * After a restart the registry is empty: to know whether a deleted RGD still has instances (and
- * to process their deletions) serve its graph again — without recreating a CRD that is gone.
+ * to process their deletions) serve its graph again — the current spec, or when that is invalid
+ * the newest GraphRevision — without recreating a CRD that is gone.
  */
 async function serveForDeletion(ctx: ControllerContext, rgd: KubeObject): Promise<void> {
   const compiled = await ctx.compile(rgd);
-  if (compiled.graph === undefined || hasErrors(compiled.issues)) return;
-  const graph = compiled.graph;
-  if (graph.dialect === "cel") {
-    try {
-      await ctx.client.get(crdRef(graph.crd.metadata.name));
-    } catch (error) {
-      if (isNotFound(error)) return; // no CRD, so no instances
-      throw error;
-    }
+  if (compiled.graph === undefined || hasErrors(compiled.issues)) {
+    await keepServing(ctx, rgd, undefined);
+    return;
   }
-  const kind = await ensureKind(ctx, rgd, graph);
-  if (!kind.ok) return;
-  await startServing(ctx, { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation: rgd.metadata?.generation ?? 0, graph, instance: kind.instance });
+  await serveGraph(ctx, rgd, compiled.graph, rgd.metadata?.generation ?? 0, undefined);
 }
 
 async function writeRgdStatus(ctx: ControllerContext, rgd: KubeObject, status: Record<string, unknown>): Promise<void> {

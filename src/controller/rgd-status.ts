@@ -27,13 +27,15 @@ export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: Compile
   const conditions = [...stamped, stamp(rootReady(stamped), previous, generation, now)];
   const active = dependents.every((c) => c.status === "True");
   const status: Record<string, unknown> = { state: active ? RGD_STATES.active : RGD_STATES.inactive, conditions };
-  if (graph !== undefined) {
-    status.topologicalOrder = [...graph.topologicalOrder];
-    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-    status.resources = graph.topologicalOrder
-      .map((id) => byId.get(id))
-      .filter((n) => n !== undefined && n.dependencies.length > 0)
-      .map((n) => ({ id: n?.id, dependencies: n?.dependencies.map((d) => ({ id: d })) }));
-  }
-  return status;
+  return graph === undefined ? status : { ...status, ...graphShape(graph) };
+}
+
+/** status.topologicalOrder and status.resources (the nodes that depend on others), as kro shows them on RGDs and GraphRevisions. */
+export function graphShape(graph: CompiledGraph): { topologicalOrder: string[]; resources: { id: string; dependencies: { id: string }[] }[] } {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const resources = graph.topologicalOrder
+    .map((id) => byId.get(id))
+    .filter((n) => n !== undefined && n.dependencies.length > 0)
+    .map((n) => ({ id: n?.id ?? "", dependencies: (n?.dependencies ?? []).map((d) => ({ id: d })) }));
+  return { topologicalOrder: [...graph.topologicalOrder], resources };
 }

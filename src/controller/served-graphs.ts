@@ -18,6 +18,8 @@ export interface ServedGraph {
   readonly rgdUid: string;
   /** metadata.generation of the RGD this graph was compiled from. */
   readonly generation: number;
+  /** The GraphRevision that records this graph (absent only for a deleting RGD served from its current spec). */
+  readonly revision?: number;
   readonly graph: CompiledGraph;
   readonly instance: InstanceKind;
 }

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { parseAllDocuments } from "yaml";
-import { RGD, rgdCustomResourceDefinition } from "../api/index.js";
+import { GRAPH_REVISION, RGD, graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition } from "../api/index.js";
 import { REPO_ROOT, loadChart } from "./chart-files.js";
 import { expectedDeployFiles, staleDeployFiles } from "./generate.js";
-import { CHART_CRD_PATH, CHART_DIR, MANIFEST_PATH, controllerManifest, sortForInstall } from "./manifest.js";
+import { CHART_CRD_PATH, CHART_DIR, CHART_GRAPH_REVISION_CRD_PATH, MANIFEST_PATH, controllerManifest, sortForInstall } from "./manifest.js";
 
 type Obj = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } };
 
@@ -53,13 +53,18 @@ describe("generated deploy files", () => {
     }
   });
 
-  it("put the CRD from src/api into the chart and the manifest, unchanged", async () => {
+  it("put the CRDs from src/api into the chart and the manifest, unchanged", async () => {
     const files = await expectedDeployFiles();
-    const crdFile = files.get(CHART_CRD_PATH);
-    assert.ok(crdFile !== undefined);
-    const [crd] = parseAllDocuments(crdFile).map((d) => d.toJS() as unknown);
-    assert.deepEqual(crd, rgdCustomResourceDefinition());
-    assert.deepEqual(find(await committedManifest(), "CustomResourceDefinition", RGD.crdName), rgdCustomResourceDefinition());
+    for (const [file, name, expected] of [
+      [CHART_CRD_PATH, RGD.crdName, rgdCustomResourceDefinition()],
+      [CHART_GRAPH_REVISION_CRD_PATH, GRAPH_REVISION.crdName, graphRevisionCustomResourceDefinition()],
+    ] as const) {
+      const crdFile = files.get(file);
+      assert.ok(crdFile !== undefined, file);
+      const [crd] = parseAllDocuments(crdFile).map((d) => d.toJS() as unknown);
+      assert.deepEqual(crd, expected);
+      assert.deepEqual(find(await committedManifest(), "CustomResourceDefinition", name), expected);
+    }
   });
 });
 
@@ -68,6 +73,7 @@ describe("deploy/kro-controller.yaml", () => {
     const objects = await committedManifest();
     assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`), [
       "Namespace/kro-system",
+      `CustomResourceDefinition/${GRAPH_REVISION.crdName}`,
       `CustomResourceDefinition/${RGD.crdName}`,
       "ServiceAccount/kro-ts",
       "ClusterRole/kro-ts",
@@ -119,7 +125,7 @@ describe("deploy/kro-controller.yaml", () => {
     assert.deepEqual(at(container, "volumeMounts"), [{ name: "tmp", mountPath: "/tmp" }]);
   });
 
-  it("grants least privilege: RGDs, CRDs (no delete), events, and leases in kro-system only; the rest by aggregation", async () => {
+  it("grants least privilege: RGDs, GraphRevisions, CRDs (no delete), events, and leases in kro-system only; the rest by aggregation", async () => {
     const objects = await committedManifest();
     const aggregated = find(objects, "ClusterRole", "kro-ts");
     assert.deepEqual(at(aggregated, "aggregationRule"), { clusterRoleSelectors: [{ matchLabels: { "rbac.kro.run/aggregate-to-controller": "true" } }] });
@@ -132,6 +138,8 @@ describe("deploy/kro-controller.yaml", () => {
       "kro.run/resourcegraphdefinitions: get,list,watch,update,patch",
       "kro.run/resourcegraphdefinitions/status: get,update,patch",
       "kro.run/resourcegraphdefinitions/finalizers: update",
+      "internal.kro.run/graphrevisions: get,list,create,update,delete",
+      "internal.kro.run/graphrevisions/status: update",
       "apiextensions.k8s.io/customresourcedefinitions: get,list,watch,create,update,patch",
       "/events: create,patch",
       "events.k8s.io/events: create,patch",

@@ -1,15 +1,22 @@
 /**
  * The deploy files kro-ts commits, all derived from one source: charts/kro-ts (templates and
- * default values) plus the RGD CRD from src/api. `generateDeployFiles` returns every generated
+ * default values) plus the RGD and GraphRevision CRDs from src/api. `generateDeployFiles` returns every generated
  * file's expected content; `npm run generate:deploy` writes them and a unit test fails when a
  * committed copy is stale.
  */
-import { RGD, rgdCustomResourceDefinition, toYaml } from "../api/index.js";
+import { GRAPH_REVISION, RGD, graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition, toYaml, type CrdManifest } from "../api/index.js";
 import { renderChart, type ChartSource, type RenderChartOptions } from "./helm-render.js";
 
 export const CHART_DIR = "charts/kro-ts";
 export const MANIFEST_PATH = "deploy/kro-controller.yaml";
 export const CHART_CRD_PATH = `${CHART_DIR}/crds/${RGD.crdName}.yaml`;
+export const CHART_GRAPH_REVISION_CRD_PATH = `${CHART_DIR}/crds/${GRAPH_REVISION.crdName}.yaml`;
+
+/** The controller's own CRDs by chart path, each with the function in src/api that makes it. */
+const CHART_CRDS: readonly (readonly [path: string, kind: string, source: string, make: () => CrdManifest])[] = [
+  [CHART_CRD_PATH, RGD.kind, "rgdCustomResourceDefinition", rgdCustomResourceDefinition],
+  [CHART_GRAPH_REVISION_CRD_PATH, GRAPH_REVISION.kind, "graphRevisionCustomResourceDefinition", graphRevisionCustomResourceDefinition],
+];
 
 /** The release the flat manifest stands for: `helm install kro-ts charts/kro-ts -n kro-system`. */
 export const MANIFEST_RELEASE: RenderChartOptions = { releaseName: "kro-ts", namespace: "kro-system", service: "kubectl" };
@@ -38,13 +45,12 @@ export function sortForInstall<T extends Record<string, unknown>>(objects: reado
   return [...objects].sort((a, b) => rank(a) - rank(b) || str(a.kind).localeCompare(str(b.kind)) || key(a).localeCompare(key(b)));
 }
 
-/** The chart's crds/ file: the RGD CRD exactly as the controller installs it. */
-export function chartCrdFile(): string {
-  return [
-    GENERATED_NOTE,
-    "# The ResourceGraphDefinition CRD, from rgdCustomResourceDefinition() in src/api.",
-    toYaml(rgdCustomResourceDefinition()),
-  ].join("\n");
+/** A chart crds/ file (default: the RGD's): the CRD exactly as the controller installs it. */
+export function chartCrdFile(path = CHART_CRD_PATH): string {
+  const entry = CHART_CRDS.find(([p]) => p === path);
+  if (entry === undefined) throw new Error(`${path} is not a generated CRD file`);
+  const [, kind, source, make] = entry;
+  return [GENERATED_NOTE, `# The ${kind} CRD, from ${source}() in src/api.`, toYaml(make())].join("\n");
 }
 
 /** The namespace the flat manifest creates (Helm users pass --create-namespace instead). */
@@ -68,7 +74,7 @@ export function controllerManifest(chart: ChartSource): string {
   const rendered = renderChart(chart, MANIFEST_RELEASE);
   const objects = [controllerNamespace(MANIFEST_RELEASE.namespace), ...rendered.crdObjects, ...sortForInstall(rendered.objects)];
   const header = [
-    "# kro-ts controller: the kro-system namespace, the ResourceGraphDefinition CRD, a ServiceAccount with",
+    "# kro-ts controller: the kro-system namespace, the ResourceGraphDefinition and GraphRevision CRDs, a ServiceAccount with",
     "# least-privilege RBAC (grant instance and child kinds with ClusterRoles labelled",
     "# rbac.kro.run/aggregate-to-controller: \"true\"), the controller Deployment and its metrics Service.",
     `${GENERATED_NOTE} It is ${CHART_DIR} rendered with its default values.`,
@@ -82,10 +88,12 @@ export function controllerManifest(chart: ChartSource): string {
  * output and an input: the manifest is rendered from the chart with the CRD file as it should be.
  */
 export function generateDeployFiles(chart: ChartSource): Map<string, string> {
-  const crdName = CHART_CRD_PATH.slice(CHART_DIR.length + 1);
-  const withFreshCrd: ChartSource = { ...chart, crds: [...chart.crds.filter((f) => f.path !== crdName), { path: crdName, text: chartCrdFile() }] };
+  const fresh = CHART_CRDS.map(([file]) => ({ path: file.slice(CHART_DIR.length + 1), text: chartCrdFile(file) }));
+  // In file-name order, as loadChart reads them (and Helm installs them).
+  const crds = [...chart.crds.filter((f) => !fresh.some((c) => c.path === f.path)), ...fresh].sort((a, b) => a.path.localeCompare(b.path));
+  const withFreshCrds: ChartSource = { ...chart, crds };
   return new Map([
-    [CHART_CRD_PATH, chartCrdFile()],
-    [MANIFEST_PATH, controllerManifest(withFreshCrd)],
+    ...CHART_CRDS.map(([file]) => [file, chartCrdFile(file)] as const),
+    [MANIFEST_PATH, controllerManifest(withFreshCrds)],
   ]);
 }
