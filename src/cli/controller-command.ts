@@ -24,6 +24,7 @@ interface ControllerFlags {
   readonly instanceRequeueInterval: string;
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
+  readonly evaluationTimeout: string;
   readonly rgdSelector?: string;
 }
 
@@ -47,6 +48,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
     .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
+    .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .action(async (flags: ControllerFlags) => {
       if (!isLogLevel(flags.logLevel)) throw new Error(`--log-level: unknown level "${flags.logLevel}"`);
@@ -82,6 +84,7 @@ export function registerControllerCommand(program: Command): void {
           allowCrdDeletion: flags.allowCrdDeletion === true,
           requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
           resyncPeriodMs: parseDuration(flags.resyncPeriod),
+          evaluationTimeoutMs: parseDuration(flags.evaluationTimeout),
           ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
         });
         await running.ready;

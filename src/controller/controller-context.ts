@@ -32,6 +32,8 @@ export interface ControllerOptions {
   /** Template dialect: add status storage to the user's CRD when it has none. Default true. */
   readonly addStatusToUserCrds?: boolean;
   readonly maxCollectionSize?: number;
+  /** Wall-clock limit of one instance evaluation pass (see docs/design/runtime.md). Default 2000. */
+  readonly evaluationTimeoutMs?: number;
 }
 
 export interface ControllerContext {

@@ -17,6 +17,7 @@ import { enqueueInstances } from "./instance-kinds.js";
 import { reconcileInstance } from "./instance-reconciler.js";
 import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
+import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./runtime-options.js";
 import { instanceKey, parseInstanceKey, ServedGraphs } from "./served-graphs.js";
 import { WorkQueue } from "./work-queue.js";
 
@@ -82,6 +83,7 @@ export function startController(options: StartControllerOptions): RunningControl
       allowCrdDeletion: options.allowCrdDeletion ?? false,
       addStatusToUserCrds: options.addStatusToUserCrds ?? true,
       maxCollectionSize: options.maxCollectionSize ?? 1000,
+      evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);

@@ -12,6 +12,7 @@ import type { ReconcileResult } from "./reconcile-loop.js";
 import { readInventory } from "./inventory.js";
 import { instanceKeyOf, type ServedGraph } from "./served-graphs.js";
 import { refOf, writeStatus } from "./instance-writes.js";
+import { runtimeOptionsFor } from "./runtime-options.js";
 
 const WAVE_POLL_MS = 1000;
 
@@ -29,7 +30,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
         if (!isNotFound(error) && (error as { status?: number }).status !== 409) throw error;
       }
     }));
-    const evaluation = evaluateInstance(served.graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion });
+    const evaluation = evaluateInstance(served.graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx));
     await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { deleting: true, now: ctx.now() }));
     // Child delete events wake us; the poll covers children whose kind we do not watch.
     return { requeueAfterMs: WAVE_POLL_MS };

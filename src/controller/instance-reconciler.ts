@@ -17,6 +17,7 @@ import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
 import { ownershipConflict } from "./ownership.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
+import { runtimeOptionsFor } from "./runtime-options.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
@@ -48,7 +49,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const watchErrors = await ctx.watches.ensure(served.graph);
   instance = await ensureManaged(ctx, served, instance);
   const graph = served.graph;
-  const options = { kroVersion: ctx.kroVersion, maxCollectionSize: ctx.options.maxCollectionSize };
+  const options = runtimeOptionsFor(ctx);
 
   if (isSuspended(instance)) {
     const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), options);

@@ -30,7 +30,7 @@ export function compileExpression(env: KroCelEnvironment, source: string): Compi
   }
   routeRegexCalls(parsed.ast);
   let meter: CostMeter | undefined;
-  instrumentAst(parsed.ast, () => { meter?.charge(1); });
+  instrumentAst(parsed.ast, (units) => { if (units > 0) meter?.charge(units); });
 
   const evaluate = (variables: Readonly<Record<string, unknown>>, cost: CostOptions = {}): unknown => {
     const outer = meter;
