@@ -20,6 +20,18 @@ import { startServing, stopServing } from "./instance-kinds.js";
 
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
+/** A condition message must fit (the API server caps it at 32 KiB): the first issues, then a count. */
+const MAX_MESSAGE_LENGTH = 4096;
+function boundedMessage(parts: readonly string[]): string {
+  let message = "";
+  for (const [i, part] of parts.entries()) {
+    const next = message === "" ? part : `${message}; ${part}`;
+    if (next.length > MAX_MESSAGE_LENGTH) return `${message === "" ? part.slice(0, MAX_MESSAGE_LENGTH) : message}; … and ${parts.length - i - (message === "" ? 1 : 0)} more issue(s)`;
+    message = next;
+  }
+  return message;
+}
+
 export async function reconcileRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
   let rgd: KubeObject;
   try {
@@ -45,7 +57,7 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   };
   let graph: CompiledGraph | undefined = compiled.graph;
   if (compiled.graph === undefined || hasErrors(compiled.issues)) {
-    const message = compiled.issues.filter((i) => i.severity === "error").map(formatIssue).join("; ");
+    const message = boundedMessage(compiled.issues.filter((i) => i.severity === "error").map(formatIssue));
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
     graph = undefined;
     if (previous !== undefined) {
