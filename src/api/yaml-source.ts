@@ -167,7 +167,7 @@ export function loadYaml(file: string, text: string): LoadedFile {
       const aliases = e instanceof Error && /alias/i.test(e.message);
       problem(aliases ? YAML_ISSUE_CODES.aliases : YAML_ISSUE_CODES.syntax,
         aliases ? `aliases expand too much (more than ${YAML_LIMITS.maxAliasCount} expansions): refusing a possible alias bomb` : describeParserFailure(e),
-        doc.contents.range?.[0]);
+        doc.contents.range[0]);
       continue;
     }
     documents.push({

@@ -3,7 +3,7 @@
  * built-in kinds for a Kubernetes version, and CRD files that teach the compiler more kinds.
  */
 import { readFile, stat } from "node:fs/promises";
-import { loadYamlBytes, oversizedYamlFile, YAML_LIMITS, type LoadedFile, type LocatedIssue, type SourceDocument } from "../api/index.js";
+import { formatLocated, loadYamlBytes, oversizedYamlFile, YAML_LIMITS, type LoadedFile, type LocatedIssue, type SourceDocument } from "../api/index.js";
 import type { Issue } from "../diag/index.js";
 import { chainResolvers, crdSchemaResolver, type SchemaResolver } from "../graph/index.js";
 import { loadBuiltinSchemas } from "../controller/index.js";
@@ -57,7 +57,8 @@ export function childApiVersions(documents: readonly SourceDocument[]): string[]
 export async function schemaResolverFor(kubeVersion: string = DEFAULT_KUBE_MINOR, crdFiles: readonly string[] = [], live?: SchemaResolver): Promise<SchemaResolver> {
   const release = resolveKubeRelease(kubeVersion);
   const crds = (await loadFiles(crdFiles)).flatMap((f) => {
-    if (f.problems.length > 0) throw new InputError(`cannot parse ${f.file}: ${f.problems[0]?.issue.message ?? "invalid YAML"}`);
+    const [first] = f.problems;
+    if (first !== undefined) throw new InputError(`cannot parse CRD file: ${formatLocated(first)}`);
     return f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value);
   });
   return chainResolvers(crdSchemaResolver(crds), ...(live === undefined ? [] : [live]), await loadBuiltinSchemas(release.minor));

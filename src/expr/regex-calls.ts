@@ -49,7 +49,7 @@ export function registerRegexLibrary(env: CelEnvironment, lib: LibraryContext): 
 export function routeRegexCalls(ast: unknown): void {
   walk(ast, (node) => {
     if (node.op !== "rcall" || !Array.isArray(node.args) || node.args[0] !== "matches") return;
-    const fnArgs = node.args[2];
+    const fnArgs: unknown = node.args[2];
     if (Array.isArray(fnArgs) && fnArgs.length === 1) node.args[0] = RE2_MATCHES;
   });
 }
