@@ -5,3 +5,4 @@ export { DIALECTS, type ChildResource, type Dialect, type ExternalRef, type Obje
 export { rgdCustomResourceDefinition, type CrdManifest } from "./rgd-crd.js";
 export { formatLocated, loadYaml, loadYamlBytes, tooLarge as oversizedYamlFile, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument, type SourcePosition } from "./yaml-source.js";
 export { YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
+export { labelMatches, labelValue, MAX_LABEL_VALUE_LENGTH } from "./label-value.js";

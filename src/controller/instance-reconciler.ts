@@ -5,7 +5,7 @@
  * one requeue per level. Writes happen only when something differs: a converged instance costs
  * no writes at all.
  */
-import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS } from "../api/index.js";
+import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS, labelValue } from "../api/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
@@ -147,7 +147,7 @@ async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instan
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
     [LABELS.rgdId]: served.rgdUid,
-    [LABELS.rgdName]: served.rgdName,
+    [LABELS.rgdName]: labelValue(served.rgdName),
   };
   const metadata = instance.metadata ?? {};
   const finalizers = metadata.finalizers ?? [];

@@ -3,7 +3,7 @@
  * attach the instance kind, serve its instances, write status. A compile failure marks the RGD
  * not accepted but leaves the last good graph serving; ownership conflicts are reported, not fought.
  */
-import { FINALIZER, KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
+import { FINALIZER, KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
 import type { CompiledGraph } from "../graph/index.js";
@@ -130,7 +130,7 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
     const crdName = served.graph.crd.metadata.name;
     try {
       const crd = await ctx.client.get(crdRef(crdName));
-      if (crd.metadata?.labels?.[LABELS.rgdName] === name) await ctx.client.delete(crdRef(crdName));
+      if (labelMatches(crd.metadata?.labels?.[LABELS.rgdName], name)) await ctx.client.delete(crdRef(crdName));
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
