@@ -102,9 +102,9 @@ spec:
 
     const probes: number[] = [];
     const failures: string[] = [];
-    let probing = true;
+    const probing = { on: true };
     const prober = (async () => {
-      while (probing) {
+      while (probing.on) {
         const sent = performance.now();
         try {
           const res = await fetch(`http://127.0.0.1:${healthPort}/healthz`, { signal: AbortSignal.timeout(2000) });
@@ -125,7 +125,7 @@ spec:
       const messages = (h.status?.conditions ?? []).map((c) => c.message ?? "").join(" | ");
       assert.match(messages, /cost limit|budget|time limit/, messages);
     }, { timeout: 60_000 });
-    probing = false;
+    probing.on = false;
     await prober;
 
     const ratio = busy / Math.max(quiet, 1000);

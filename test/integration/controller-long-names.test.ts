@@ -63,7 +63,7 @@ describe("long instance names", { timeout: 180_000 }, () => {
     await eventually(async () => {
       const instance = await kubectlJson<Obj>(["get", plural, name, "-n", namespace]);
       assert.equal(instance.status?.state, "ACTIVE", JSON.stringify(instance.status));
-      assert.equal(instance.status?.first, "box");
+      assert.equal(instance.status.first, "box");
     }, { timeout: 60_000 });
     const box = await kubectlJson<Obj>(["get", "configmap", name, "-n", namespace]);
     const label = box.metadata.labels?.["kro.run/instance-name"] ?? "";
