@@ -18,6 +18,9 @@ function kro(args: readonly string[]): Promise<{ code: number; stdout: string; s
   });
 }
 
+/** The text output is checked where it is most at risk (a 3,000-character line; an alias bomb). */
+const TEXT_CHECKED = new Set(["flow nesting 3000 deep", "alias bomb"]);
+
 describe("kro validate on hostile files", () => {
   let dir = "";
   before(async () => { dir = await mkdtemp(path.join(tmpdir(), "kro-hostile-")); });
@@ -37,6 +40,7 @@ describe("kro validate on hostile files", () => {
       assert.equal(only.code, code);
       assert.equal(typeof only.line, "number");
       assert.equal(typeof only.column, "number");
+      if (!TEXT_CHECKED.has(name)) return;
       const textOut = await kro(["validate", "-f", file]);
       assert.equal(textOut.code, 1);
       assert.equal(textOut.stderr.split("\n").filter((l) => / error: /.test(l)).length, 1, textOut.stderr);

@@ -133,7 +133,8 @@ spec:
     console.log(`quiet ${Math.round(quiet)} ms, with a hostile tenant ${Math.round(busy)} ms (ratio ${ratio.toFixed(2)}); ${probes.length} probes, worst ${Math.round(worstProbe)} ms`);
     assert.deepEqual(failures, [], "every /healthz probe answered 200");
     assert.ok(probes.length >= 5, "probed throughout");
-    assert.ok(worstProbe < 1000, `a probe waited ${Math.round(worstProbe)} ms: the event loop was blocked`);
+    // A blocked loop shows as a 2 s probe timeout; 1.5 s leaves room for a loaded CI machine.
+    assert.ok(worstProbe < 1500, `a probe waited ${Math.round(worstProbe)} ms: the event loop was blocked`);
     assert.ok(ratio < 3, `others took ${ratio.toFixed(2)}× as long as in a quiet run`);
     assert.ok(controller.alive(), controller.output().slice(-2000));
   });
