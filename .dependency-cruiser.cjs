@@ -56,6 +56,7 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "\\.test\\.ts$" },
+    // Tests and their helpers may reach into any module they exercise.
+    exclude: { path: "\\.test(\\.helpers)?\\.ts$" },
   },
 };

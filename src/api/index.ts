@@ -4,4 +4,6 @@ export * from "./constants.js";
 export { DIALECTS, type ChildResource, type Dialect, type ExternalRef, type ObjectMeta, type ResourceGraphDefinition, type ResourceKindRef, type RgdResource, type RgdSchema, type RgdSpec, type StatusMapping } from "./rgd-types.js";
 export { rgdCustomResourceDefinition, type CrdManifest } from "./rgd-crd.js";
 export { graphRevisionCustomResourceDefinition, type GraphRevision, type GraphRevisionSnapshot, type OwnerReference } from "./graph-revision.js";
-export { formatLocated, loadYaml, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument, type SourcePosition } from "./yaml-source.js";
+export { formatLocated, loadYaml, loadYamlBytes, tooLarge as oversizedYamlFile, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument, type SourcePosition } from "./yaml-source.js";
+export { YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
+export { labelMatches, labelValue, MAX_LABEL_VALUE_LENGTH } from "./label-value.js";

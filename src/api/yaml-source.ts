@@ -4,6 +4,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
 import { error, formatIssue, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
+import { invalidUtf8At, tooDeepAt, YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
 
 export interface SourcePosition {
   readonly line: number;
@@ -93,31 +94,95 @@ function offsetOf(doc: Document.Parsed, path: IssuePath): number | undefined {
   return offset;
 }
 
+/** A parser that ran out of stack says so in its message; report it as nesting, once. */
+const STACK_OVERFLOW = /call stack|too much recursion/i;
+
+/** The one issue of a file over YAML_LIMITS.maxBytes (callers that know the size need not read it). */
+export function tooLarge(file: string, size: number): LoadedFile {
+  const message = `file is ${size} bytes; the limit is ${YAML_LIMITS.maxBytes} bytes`;
+  return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.tooLarge, [], message), position: { line: 1, column: 1 } }] };
+}
+
+/**
+ * Loads a file's bytes: rejects files over the size limit and bytes that are not UTF-8 (with
+ * the position of the first bad byte) before parsing, so each gets one clear issue.
+ */
+export function loadYamlBytes(file: string, bytes: Uint8Array): LoadedFile {
+  if (bytes.length > YAML_LIMITS.maxBytes) return tooLarge(file, bytes.length);
+  const bad = invalidUtf8At(bytes);
+  if (bad !== undefined) {
+    const lineStart = bytes.lastIndexOf(0x0a, bad - 1) + 1;
+    const line = 1 + bytes.subarray(0, lineStart).reduce((n, b) => n + (b === 0x0a ? 1 : 0), 0);
+    const column = new TextDecoder().decode(bytes.subarray(lineStart, bad)).length + 1;
+    const message = `invalid UTF-8 at byte ${bad} (0x${(bytes[bad] ?? 0).toString(16).padStart(2, "0")}): YAML files must be UTF-8`;
+    return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.encoding, [], message), position: { line, column } }] };
+  }
+  return loadYaml(file, new TextDecoder().decode(bytes));
+}
+
+/**
+ * Parses every document of `text`. Never throws: syntax errors, nesting beyond YAML_LIMITS,
+ * alias bombs and oversized input each become one located problem (a document with a problem
+ * yields no value; after a parser stack overflow the rest of the file is not trusted).
+ */
 export function loadYaml(file: string, text: string): LoadedFile {
+  if (text.length > YAML_LIMITS.maxBytes) return tooLarge(file, text.length);
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const position = (offset: number | undefined): SourcePosition | undefined => {
     if (offset === undefined) return undefined;
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
   const problems: LocatedIssue[] = [];
+  const problem = (code: string, message: string, offset: number | undefined): void => {
+    const at = position(offset);
+    problems.push({ file, issue: error(code, [], message), ...(at ? { position: at } : {}) });
+  };
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    problem(YAML_ISSUE_CODES.tooDeep, describeParserFailure(e), 0);
+    return { file, text, documents: [], problems };
+  }
   const documents: SourceDocument[] = [];
-  const docs = Array.isArray(parsed) ? parsed : [];
-  docs.forEach((doc, index) => {
-    for (const e of doc.errors) {
-      const at = position(e.pos[0]);
-      problems.push({ file, issue: error("yaml.syntax", [], e.message.split("\n")[0] ?? e.message), ...(at ? { position: at } : {}) });
+  for (const [index, doc] of docs.entries()) {
+    const overflow = doc.errors.find((e) => STACK_OVERFLOW.test(e.message));
+    if (overflow !== undefined) {
+      problem(YAML_ISSUE_CODES.tooDeep, `nesting too deep for the YAML parser (the limit is ${YAML_LIMITS.maxDepth} levels)`, overflow.pos[0]);
+      break;
     }
-    if (doc.errors.length > 0 || doc.contents === null) return;
+    for (const e of doc.errors) problem(YAML_ISSUE_CODES.syntax, e.message.split("\n")[0] ?? e.message, e.pos[0]);
+    if (doc.errors.length > 0 || doc.contents === null) continue;
+    const deep = tooDeepAt(doc.contents, YAML_LIMITS.maxDepth);
+    if (deep !== undefined) {
+      problem(YAML_ISSUE_CODES.tooDeep, `nesting deeper than ${YAML_LIMITS.maxDepth} levels`, deep);
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
+    } catch (e) {
+      const aliases = e instanceof Error && /alias/i.test(e.message);
+      problem(aliases ? YAML_ISSUE_CODES.aliases : YAML_ISSUE_CODES.syntax,
+        aliases ? `aliases expand too much (more than ${YAML_LIMITS.maxAliasCount} expansions): refusing a possible alias bomb` : describeParserFailure(e),
+        doc.contents.range[0]);
+      continue;
+    }
     documents.push({
       file,
       index,
-      value: doc.toJS({ maxAliasCount: 100 }) as unknown,
+      value,
       locate: (path, inner) => position((inner && innerOffset(doc, text, path, inner)) ?? offsetOf(doc, path)),
     });
-  });
+  }
   return { file, text, documents, problems };
+}
+
+function describeParserFailure(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return STACK_OVERFLOW.test(message) ? `nesting too deep for the YAML parser (the limit is ${YAML_LIMITS.maxDepth} levels)` : `cannot parse YAML: ${message}`;
 }
 
 /** `file:line:column: error: path: message`, then the source line with a caret under the column. */
@@ -125,10 +190,34 @@ export function formatLocated(located: LocatedIssue, text?: string): string {
   const where = located.position ? `${located.file}:${located.position.line}:${located.position.column}` : located.file;
   const head = `${where}: ${formatIssue(located.issue)}`;
   if (located.position === undefined || text === undefined) return head;
-  const source = text.split("\n")[located.position.line - 1];
+  const source = sourceLine(text, located.position.line);
   if (source === undefined) return head;
+  const { shown, caret } = window(source, located.position.column);
   const gutter = String(located.position.line).padStart(5);
-  return `${head}\n${gutter} | ${source}\n${" ".repeat(gutter.length)} | ${" ".repeat(located.position.column - 1)}^`;
+  return `${head}\n${gutter} | ${shown}\n${" ".repeat(gutter.length)} | ${" ".repeat(caret)}^`;
+}
+
+/** The 1-based line of `text` without splitting the whole (possibly huge) text. */
+function sourceLine(text: string, line: number): string | undefined {
+  if (text === "") return undefined;
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    start = text.indexOf("\n", start) + 1;
+    if (start === 0) return undefined;
+  }
+  const end = text.indexOf("\n", start);
+  return text.slice(start, end < 0 ? undefined : end).replace(/\r$/, "");
+}
+
+const SOURCE_WIDTH = 100;
+
+/** A long source line is cut to a window around the column, marked with ellipses. */
+function window(source: string, column: number): { shown: string; caret: number } {
+  if (source.length <= SOURCE_WIDTH) return { shown: source, caret: column - 1 };
+  const from = Math.max(0, Math.min(column - 1 - SOURCE_WIDTH / 2, source.length - SOURCE_WIDTH));
+  const prefix = from > 0 ? "…" : "";
+  const suffix = from + SOURCE_WIDTH < source.length ? "…" : "";
+  return { shown: prefix + source.slice(from, from + SOURCE_WIDTH) + suffix, caret: column - 1 - from + prefix.length };
 }
 
 /** YAML text for output (kubectl-like: block style, no line folding). */

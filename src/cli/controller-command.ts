@@ -24,6 +24,7 @@ interface ControllerFlags {
   readonly instanceRequeueInterval: string;
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
+  readonly evaluationTimeout: string;
   readonly rgdSelector?: string;
   readonly rgdMaxGraphRevisions: string;
 }
@@ -49,6 +50,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
     .option("--rgd-max-graph-revisions <n>", "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)", "5")
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
+    .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .action(async (flags: ControllerFlags) => {
       if (!isLogLevel(flags.logLevel)) throw new Error(`--log-level: unknown level "${flags.logLevel}"`);
@@ -85,6 +87,7 @@ export function registerControllerCommand(program: Command): void {
           requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
           resyncPeriodMs: parseDuration(flags.resyncPeriod),
           maxGraphRevisions: Math.floor(positiveNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
+          evaluationTimeoutMs: parseDuration(flags.evaluationTimeout),
           ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
         });
         await running.ready;

@@ -2,8 +2,8 @@
  * Reading the CLI's inputs: YAML files (with positions for diagnostics), the bundled schemas of
  * built-in kinds for a Kubernetes version, and CRD files that teach the compiler more kinds.
  */
-import { readFile } from "node:fs/promises";
-import { loadYaml, type LoadedFile, type LocatedIssue, type SourceDocument } from "../api/index.js";
+import { readFile, stat } from "node:fs/promises";
+import { formatLocated, loadYamlBytes, oversizedYamlFile, YAML_LIMITS, type LoadedFile, type LocatedIssue, type SourceDocument } from "../api/index.js";
 import type { Issue } from "../diag/index.js";
 import { chainResolvers, crdSchemaResolver, type SchemaResolver } from "../graph/index.js";
 import { loadBuiltinSchemas } from "../controller/index.js";
@@ -15,13 +15,16 @@ export class InputError extends Error {
 
 export async function loadFiles(files: readonly string[]): Promise<LoadedFile[]> {
   return Promise.all(files.map(async (file) => {
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = await readFile(file, "utf8");
+      const size = (await stat(file)).size;
+      // A file over the limit is reported without reading it whole.
+      if (size > YAML_LIMITS.maxBytes) return oversizedYamlFile(file, size);
+      bytes = await readFile(file);
     } catch (error) {
       throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    return loadYaml(file, text);
+    return loadYamlBytes(file, bytes);
   }));
 }
 
@@ -54,7 +57,8 @@ export function childApiVersions(documents: readonly SourceDocument[]): string[]
 export async function schemaResolverFor(kubeVersion: string = DEFAULT_KUBE_MINOR, crdFiles: readonly string[] = [], live?: SchemaResolver): Promise<SchemaResolver> {
   const release = resolveKubeRelease(kubeVersion);
   const crds = (await loadFiles(crdFiles)).flatMap((f) => {
-    if (f.problems.length > 0) throw new InputError(`cannot parse ${f.file}: ${f.problems[0]?.issue.message ?? "invalid YAML"}`);
+    const [first] = f.problems;
+    if (first !== undefined) throw new InputError(`cannot parse CRD file: ${formatLocated(first)}`);
     return f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value);
   });
   return chainResolvers(crdSchemaResolver(crds), ...(live === undefined ? [] : [live]), await loadBuiltinSchemas(release.minor));

@@ -93,12 +93,13 @@ async function loadInstance(file: string, graph: CompiledGraph, crdFiles: readon
   return undefined;
 }
 
-async function loadObserved(files: readonly string[]): Promise<KubeJson[]> {
+/** The observed objects; undefined (problems printed once) when a file does not parse. */
+async function loadObserved(files: readonly string[]): Promise<KubeJson[] | undefined> {
   const loaded = await loadFiles(files);
-  const problem = loaded.find((f) => f.problems.length > 0);
-  if (problem) {
-    report(problem.problems, [problem]);
-    throw new InputError(`cannot parse observed objects in ${problem.file}`);
+  const broken = loaded.filter((f) => f.problems.length > 0);
+  if (broken.length > 0) {
+    report(broken.flatMap((f) => f.problems), broken);
+    return undefined;
   }
   // A `kind: List` (kubectl get -o yaml) contributes its items.
   return loaded.flatMap((f) => f.documents.map((d) => d.value)).flatMap((v) => {
@@ -122,6 +123,7 @@ async function render(flags: RenderFlags): Promise<number> {
   const instance = await loadInstance(flags.instance, graph, flags.crd ?? []);
   if (instance === undefined) return RENDER_EXIT.invalid;
   const observed = await loadObserved(flags.observed ?? []);
+  if (observed === undefined) return RENDER_EXIT.invalid;
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   const result = renderInstance(graph, instance, { observed, now, kroVersion: PACKAGE_VERSION, assumeReady: flags.assumeReady === true });
   if (result.evaluation.error !== undefined) {

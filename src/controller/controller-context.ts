@@ -34,6 +34,8 @@ export interface ControllerOptions {
   readonly maxCollectionSize?: number;
   /** GraphRevisions kept per RGD, newest first (kro's --rgd-max-graph-revisions; 0 keeps all). Default 5. */
   readonly maxGraphRevisions?: number;
+  /** Wall-clock limit of one instance evaluation pass (see docs/design/runtime.md). Default 2000. */
+  readonly evaluationTimeoutMs?: number;
 }
 
 export interface ControllerContext {

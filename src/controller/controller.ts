@@ -3,7 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../api/index.js";
+import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
@@ -17,8 +17,10 @@ import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } fro
 import { enqueueInstances } from "./instance-kinds.js";
 import { reconcileInstance } from "./instance-reconciler.js";
 import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
+import { childOwnerRouter } from "./label-routing.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
-import { instanceKey, parseInstanceKey, ServedGraphs } from "./served-graphs.js";
+import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./runtime-options.js";
+import { parseInstanceKey, ServedGraphs } from "./served-graphs.js";
 import { WorkQueue } from "./work-queue.js";
 
 export interface StartControllerOptions extends ControllerOptions {
@@ -57,14 +59,8 @@ export function startController(options: StartControllerOptions): RunningControl
   const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000 });
   const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000 });
   const env = createKroCelEnvironment({ enableRuntime: true });
-  const ownerOf = (labels: Readonly<Record<string, string>>) => {
-    const group = labels[LABELS.instanceGroup];
-    const kind = labels[LABELS.instanceKind];
-    const name = labels[LABELS.instanceName];
-    if (group === undefined || kind === undefined || name === undefined) return undefined;
-    const entry = served.forKind(group, kind);
-    return entry === undefined ? undefined : instanceKey(entry.rgdName, labels[LABELS.instanceNamespace], name);
-  };
+  const instanceLeases = new Map<string, InformerLease<KubeObject>>();
+  const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   const ctx: ControllerContext = {
     client,
     eventClient: options.eventClient ?? client,
@@ -76,7 +72,7 @@ export function startController(options: StartControllerOptions): RunningControl
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),
-    instanceLeases: new Map(),
+    instanceLeases,
     deletionWaits: new Map(),
     statusMemo: new Map(),
     options: {
@@ -86,6 +82,7 @@ export function startController(options: StartControllerOptions): RunningControl
       addStatusToUserCrds: options.addStatusToUserCrds ?? true,
       maxCollectionSize: options.maxCollectionSize ?? 1000,
       maxGraphRevisions: options.maxGraphRevisions ?? DEFAULT_MAX_GRAPH_REVISIONS,
+      evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);
@@ -123,8 +120,10 @@ export function startController(options: StartControllerOptions): RunningControl
     });
     function enqueueRgdsFor(crd: KubeObject): void {
       // Only RGDs this controller watches (a selector may shard them between controllers).
+      // The label holds the RGD's name, shortened when over 63 characters (api/label-value.ts).
       const owner = crd.metadata?.labels?.[LABELS.rgdName];
       if (owner !== undefined && rgdLease.informer.store.getByName(undefined, owner) !== undefined) rgdQueue.add(owner);
+      else if (owner !== undefined) for (const rgd of rgdLease.informer.store.list()) if (labelMatches(owner, rgd.metadata?.name ?? "")) rgdQueue.add(rgd.metadata?.name ?? "");
       const [, ...groupParts] = (crd.metadata?.name ?? "").split(".");
       const group = groupParts.join(".");
       for (const rgd of rgdLease.informer.store.list()) {

@@ -3,7 +3,7 @@
  * changed, refuse breaking schema changes unless the RGD allows them, never touch a CRD that
  * another RGD or a human owns, and wait until the API server serves the kind (Established).
  */
-import { ANNOTATIONS, LABELS } from "../api/index.js";
+import { ANNOTATIONS, LABELS, labelMatches, labelValue } from "../api/index.js";
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import { classifyCrdUpdate, summarizeChanges, type CrdSchemaSource, type CustomResourceDefinition } from "../schema/index.js";
 import { isJsonSubset } from "./json-equal.js";
@@ -36,7 +36,7 @@ export function ownedCrd(crd: CustomResourceDefinition, owner: CrdOwner): Custom
         [LABELS.owned]: "true",
         [LABELS.kroVersion]: owner.kroVersion,
         [LABELS.rgdId]: owner.rgdUid,
-        [LABELS.rgdName]: owner.rgdName,
+        [LABELS.rgdName]: labelValue(owner.rgdName),
       },
     },
   };
@@ -61,7 +61,7 @@ export async function installCrd(client: KubeClient, generated: CustomResourceDe
     changed = true;
   } else {
     const ownerName = live.metadata?.labels?.[LABELS.rgdName];
-    if (ownerName !== owner.rgdName) {
+    if (!labelMatches(ownerName, owner.rgdName)) {
       const who = ownerName === undefined ? "it was not created by kro" : `it belongs to ResourceGraphDefinition "${ownerName}"`;
       return { ok: false, reason: "OwnershipConflict", message: `CustomResourceDefinition ${desired.metadata.name} already exists and ${who}; refusing to modify it` };
     }

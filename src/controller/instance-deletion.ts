@@ -21,6 +21,7 @@ import { adoptionPolicy } from "./apply-outcome.js";
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
 import { removeChildren } from "./child-removal.js";
 import { patchInstance, InstanceGoneError } from "./instance-record.js";
+import { runtimeOptionsFor } from "./runtime-options.js";
 
 const FIRST_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 60_000;
@@ -36,7 +37,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
     if (!(error instanceof InventoryFormatError)) throw error;
     // Without a readable record we cannot tell our children from anyone's: delete nothing, keep
     // the finalizer, and say what to do. (The creation key is in the same annotation.)
-    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion }), {
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)), {
       deleting: true, now: ctx.now(), applyErrors: { inventory: `${error.message}; restore the annotation ${ANNOTATIONS.inventory} (or remove the finalizer ${FINALIZER} to leave the children behind)` },
     }));
     return { requeueAfterMs: MAX_WAIT_MS };
@@ -50,7 +51,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
   reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
 
   if (removed.held) {
-    const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion });
+    const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx));
     await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { deleting: true, now: ctx.now(), ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }) }));
     return { requeueAfterMs: nextWait(ctx, key) };
   }

@@ -26,6 +26,7 @@ import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js"
 import { adoptionPolicy, describeObject, judgeExisting, readApplyOutcome, type AdoptionPolicy } from "./apply-outcome.js";
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
 import { removeChildren } from "./child-removal.js";
+import { runtimeOptionsFor } from "./runtime-options.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
@@ -66,7 +67,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     throw error;
   }
   const graph = served.graph;
-  const options = { kroVersion: ctx.kroVersion, maxCollectionSize: ctx.options.maxCollectionSize };
+  const options = runtimeOptionsFor(ctx);
 
   if (isSuspended(instance)) {
     const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), options);

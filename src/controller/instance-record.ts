@@ -6,7 +6,7 @@
  * writers never erase each other's records. A stale informer copy therefore costs a retry, never a
  * lost child.
  */
-import { ANNOTATIONS, FINALIZER, LABELS } from "../api/index.js";
+import { ANNOTATIONS, FINALIZER, LABELS, labelValue } from "../api/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../kube/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import { refOf } from "./instance-writes.js";
@@ -48,7 +48,7 @@ export async function ensureManaged(ctx: ControllerContext, served: ServedGraph,
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
     [LABELS.rgdId]: served.rgdUid,
-    [LABELS.rgdName]: served.rgdName,
+    [LABELS.rgdName]: labelValue(served.rgdName),
   };
   const written = await patchInstance(ctx, instance, (current) => {
     const metadata = current.metadata ?? {};

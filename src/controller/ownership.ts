@@ -10,7 +10,7 @@
  * - "foreign": anything else, including look-alikes with our labels but not our key. Written to
  *   only with the user's adoption opt-in; never deleted.
  */
-import { ANNOTATIONS, LABELS } from "../api/index.js";
+import { ANNOTATIONS, LABELS, labelMatches } from "../api/index.js";
 import type { KubeJson } from "../runtime/index.js";
 import type { Inventory } from "./inventory.js";
 
@@ -57,7 +57,9 @@ function otherOwner(labels: Record<string, unknown> | undefined, owner: Instance
   if (id !== undefined && id === owner.uid) return undefined;
   const group = text(labels, LABELS.instanceGroup) ?? "";
   const namespace = text(labels, LABELS.instanceNamespace);
-  const same = group === owner.group && kind === owner.kind && namespace === owner.namespace && name === owner.name;
+  // Label values are the owner's names shortened past 63 characters (api/label-value.ts).
+  const same = labelMatches(group, owner.group) && labelMatches(kind, owner.kind) && labelMatches(name, owner.name)
+    && (namespace === undefined ? owner.namespace === undefined : owner.namespace !== undefined && labelMatches(namespace, owner.namespace));
   // A predecessor with our name (deleted and recreated) left this behind: not ours either, but not
   // "another instance" in a way the user can act on — report it as foreign with the UID mismatch.
   if (same) return undefined;

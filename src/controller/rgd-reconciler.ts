@@ -4,7 +4,7 @@
  * marks the RGD not accepted but leaves the last good graph serving — from memory, or after a
  * restart from the newest GraphRevision; ownership conflicts are reported, not fought.
  */
-import { FINALIZER, KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
+import { FINALIZER, KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
 import type { CompiledGraph } from "../graph/index.js";
@@ -22,6 +22,18 @@ import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGr
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
+
+/** A condition message must fit (the API server caps it at 32 KiB): the first issues, then a count. */
+const MAX_MESSAGE_LENGTH = 4096;
+function boundedMessage(parts: readonly string[]): string {
+  let message = "";
+  for (const [i, part] of parts.entries()) {
+    const next = message === "" ? part : `${message}; ${part}`;
+    if (next.length > MAX_MESSAGE_LENGTH) return `${message === "" ? part.slice(0, MAX_MESSAGE_LENGTH) : message}; … and ${parts.length - i - (message === "" ? 1 : 0)} more issue(s)`;
+    message = next;
+  }
+  return message;
+}
 
 export async function reconcileRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
   let rgd: KubeObject;
@@ -50,7 +62,7 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   let lastIssued = lastIssuedRevision(rgd);
   let failure: Error | undefined;
   if (compiled.graph === undefined || hasErrors(compiled.issues)) {
-    const message = compiled.issues.filter((i) => i.severity === "error").map(formatIssue).join("; ");
+    const message = boundedMessage(compiled.issues.filter((i) => i.severity === "error").map(formatIssue));
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
     graph = undefined;
     const { serving, lastIssued: seen } = await keepServing(ctx, rgd, previous);
@@ -181,7 +193,7 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
     const crdName = served.graph.crd.metadata.name;
     try {
       const crd = await ctx.client.get(crdRef(crdName));
-      if (crd.metadata?.labels?.[LABELS.rgdName] === name) await ctx.client.delete(crdRef(crdName));
+      if (labelMatches(crd.metadata?.labels?.[LABELS.rgdName], name)) await ctx.client.delete(crdRef(crdName));
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -3,6 +3,7 @@
  * edit of an RGD never removes its entry: the last good graph keeps serving its instances.
  */
 import type { CompiledGraph } from "../graph/index.js";
+import { labelMatches } from "../api/index.js";
 
 export interface InstanceKind {
   readonly apiVersion: string;
@@ -45,6 +46,14 @@ export class ServedGraphs {
   forKind(group: string, kind: string): ServedGraph | undefined {
     for (const entry of this.byRgd.values()) {
       if (entry.instance.group === group && entry.instance.kind === kind) return entry;
+    }
+    return undefined;
+  }
+
+  /** The served graph whose group and kind, as written into child labels, are these. */
+  forKindLabels(group: string, kind: string): ServedGraph | undefined {
+    for (const entry of this.byRgd.values()) {
+      if (labelMatches(group, entry.instance.group) && labelMatches(kind, entry.instance.kind)) return entry;
     }
     return undefined;
   }

@@ -10,6 +10,7 @@ import { SchemaTypeRegistry, celTypeToSchema } from "./cel-types.js";
 import type { KroCelEnvironment } from "./environment.js";
 import { toExprError } from "./errors.js";
 import type { OpenApiSchema } from "./openapi-schema.js";
+import { invalidRegexLiterals } from "./regex-calls.js";
 import { estimateCost } from "./static-cost.js";
 
 /** Variable name → OpenAPI schema of its value (a collection is `{type: array, items}`). */
@@ -32,7 +33,7 @@ export interface CheckResult {
   readonly issues: readonly Issue[];
 }
 
-export const CHECK_CODES = { type: "expr.type-error", mismatch: "expr.type-mismatch", parse: "expr.parse-error" } as const;
+export const CHECK_CODES = { type: "expr.type-error", mismatch: "expr.type-mismatch", parse: "expr.parse-error", regex: "expr.invalid-regex" } as const;
 
 export class TypedScope {
   readonly #env: Environment;
@@ -89,6 +90,7 @@ export class TypedScope {
     }
     const schema = celTypeToSchema(result.type, this.#types);
     const issues: Issue[] = [...this.#declarationIssues];
+    for (const problem of invalidRegexLiterals(parsed.ast)) issues.push(error(CHECK_CODES.regex, path, `expression ${JSON.stringify(expression)}: ${problem}`));
     if (options.expected !== undefined) {
       const reason = incompatibility(schema, options.expected);
       if (reason !== undefined) {

@@ -7,6 +7,7 @@ import { CostMeter, type CostOptions } from "./cost.js";
 import type { KroCelEnvironment } from "./environment.js";
 import { ResultConversionError, toExprError } from "./errors.js";
 import { instrumentAst } from "./instrument.js";
+import { routeRegexCalls } from "./regex-calls.js";
 import { celToJson, type JsonValue } from "./values.js";
 
 export interface CompiledExpression {
@@ -27,8 +28,9 @@ export function compileExpression(env: KroCelEnvironment, source: string): Compi
   } catch (e) {
     throw toExprError(e, source, "parse");
   }
+  routeRegexCalls(parsed.ast);
   let meter: CostMeter | undefined;
-  instrumentAst(parsed.ast, () => { meter?.charge(1); });
+  instrumentAst(parsed.ast, (units) => { if (units > 0) meter?.charge(units); });
 
   const evaluate = (variables: Readonly<Record<string, unknown>>, cost: CostOptions = {}): unknown => {
     const outer = meter;

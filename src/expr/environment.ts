@@ -14,6 +14,7 @@ import { registerKroLibraries } from "./lib-kro.js";
 import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.js";
 import { registerListsExtLibrary } from "./lib-lists-ext.js";
 import { registerStringsLibrary } from "./lib-strings.js";
+import { registerRegexLibrary } from "./regex-calls.js";
 import { declareNamespace, type LibraryContext } from "./lib-support.js";
 
 export interface LibraryOptions {
@@ -44,6 +45,7 @@ function registerAll(env: Environment, lib: LibraryContext, options: LibraryOpti
   registerComprehensionsLibrary(env);
   registerKroLibraries(env, lib, lists);
   registerK8sBasicLibraries(env, lib);
+  registerRegexLibrary(env, lib);
   registerQuantityLibrary(env);
   registerNetLibraries(env);
   registerSemverLibrary(env);

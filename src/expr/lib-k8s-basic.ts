@@ -1,7 +1,6 @@
 /**
  * Kubernetes apiserver CEL libraries without their own value type: lists (isSorted, sum, min, max,
- * indexOf, lastIndexOf), regex (find, findAll) and URLs. RE2 patterns run on JavaScript's engine
- * (the common subset behaves the same; see docs/design/cel.md).
+ * indexOf, lastIndexOf) and URLs. The regex library (find, findAll) is in regex-calls.ts.
  */
 import { compareValues, valuesEqual } from "./compare.js";
 import { LibraryError, makeMap, type CelEnvironment, type LibraryContext } from "./lib-support.js";
@@ -15,12 +14,6 @@ function parseUrl(s: string): KubernetesURL | undefined {
   if (s.startsWith("/")) return new KubernetesURL(new URL(s, "relative:///"), s);
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s)) return undefined;
   try { return new KubernetesURL(new URL(s), s); } catch { return undefined; }
-}
-
-function regex(pattern: string): RegExp {
-  try { return new RegExp(pattern.replace(/^\(\?i\)/, ""), `g${pattern.startsWith("(?i)") ? "i" : ""}u`); } catch (e) {
-    throw new LibraryError("invalid_argument", `invalid regex ${JSON.stringify(pattern)}: ${e instanceof Error ? e.message : String(e)}`);
-  }
 }
 
 export function registerK8sBasicLibraries(env: CelEnvironment, lib: LibraryContext): void {
@@ -39,14 +32,6 @@ export function registerK8sBasicLibraries(env: CelEnvironment, lib: LibraryConte
     lib.charge(l.length);
     for (let i = l.length - 1; i >= 0; i--) if (valuesEqual(l[i], v)) return BigInt(i);
     return -1n;
-  });
-
-  env.registerFunction("string.find(string): string", (s: string, p: string) => { lib.charge(s.length); return regex(p).exec(s)?.[0] ?? ""; });
-  env.registerFunction("string.findAll(string): list<string>", (s: string, p: string) => { lib.charge(s.length); return [...s.matchAll(regex(p))].map((m) => m[0]); });
-  env.registerFunction("string.findAll(string, int): list<string>", (s: string, p: string, n: bigint) => {
-    lib.charge(s.length);
-    const all = [...s.matchAll(regex(p))].map((m) => m[0]);
-    return n < 0n ? all : all.slice(0, Number(n));
   });
 
   env.registerType("kubernetes.URL", KubernetesURL);

@@ -16,12 +16,16 @@ export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext)
   });
   env.registerFunction("string.replace(string, string): string", (s: string, from: string, to: string) => {
     lib.charge(s.length);
-    return s.split(from).join(to);
+    const parts = s.split(from);
+    // Charge the result's size before building it: few matches times a long replacement is huge.
+    lib.charge(Math.ceil((parts.length - 1) * to.length * 0.1));
+    return parts.join(to);
   });
   env.registerFunction("string.replace(string, string, int): string", (s: string, from: string, to: string, n: bigint) => {
     lib.charge(s.length);
-    if (n < 0n) return s.split(from).join(to);
     const parts = s.split(from);
+    lib.charge(Math.ceil(Math.min(parts.length - 1, n < 0n ? Infinity : Number(n)) * to.length * 0.1));
+    if (n < 0n) return parts.join(to);
     const limit = Math.min(Number(n), parts.length - 1);
     return parts.slice(0, limit + 1).join(to) + (limit < parts.length - 1 ? from + parts.slice(limit + 1).join(from) : "");
   });

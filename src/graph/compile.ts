@@ -8,6 +8,7 @@ import { createKroCelEnvironment, type KroCelEnvironment } from "../expr/index.j
 import { compileCelRgd, type CompileResult } from "./compile-cel.js";
 import { compileTemplateRgd } from "./compile-template.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import { compileFailure, tooDeepIssue, tooDeepPath } from "./input-limits.js";
 import { isRecord } from "./is-record.js";
 
 export interface CompileRgdOptions {
@@ -18,7 +19,21 @@ export interface CompileRgdOptions {
 }
 
 
+/**
+ * Compiles an RGD. Total: never throws, whatever the input (a hostile or broken RGD yields
+ * issues, so the controller can always write GraphAccepted=False with the reason).
+ */
 export function compileRgd(rgd: unknown, options: CompileRgdOptions = {}): CompileResult {
+  const deep = tooDeepPath(rgd);
+  if (deep !== undefined) return { issues: [tooDeepIssue(deep)] };
+  try {
+    return compileChecked(rgd, options);
+  } catch (e) {
+    return { issues: [compileFailure(e)] };
+  }
+}
+
+function compileChecked(rgd: unknown, options: CompileRgdOptions): CompileResult {
   if (!isRecord(rgd)) return { issues: [error("rgd.not-an-object", [], "a ResourceGraphDefinition must be a YAML/JSON object")] };
   const shape: Issue[] = [];
   if (rgd.apiVersion !== "kro.run/v1alpha1") shape.push(error("rgd.api-version", ["apiVersion"], `apiVersion must be kro.run/v1alpha1, got ${JSON.stringify(rgd.apiVersion)}`));

@@ -4,7 +4,7 @@
  * with their positions so unknown ids can be reported where they are written.
  */
 import { innerError, type Issue, type IssuePath } from "../diag/index.js";
-import { fieldReferences, isTemplateError, parseTemplate, type FieldReference } from "../template/index.js";
+import { fieldReferences, isTemplateError, parseTemplate, regexLiteralProblems, type FieldReference } from "../template/index.js";
 
 export interface ParsedSource {
   readonly text: string;
@@ -27,6 +27,7 @@ export function parseSource(value: unknown, path: IssuePath, name: string, what:
   }
   try {
     const template = parseTemplate(name, value);
+    for (const problem of regexLiteralProblems(template)) issues.push(innerError("template.invalid-regex", path, { line: problem.line, column: problem.column }, `template: ${name}: ${problem.message}`));
     return { text: value, path, children: fieldReferences(template, "children"), parent: fieldReferences(template, "parent") };
   } catch (e) {
     if (!isTemplateError(e)) throw e;

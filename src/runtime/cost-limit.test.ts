@@ -20,3 +20,22 @@ describe("CEL cost limits at runtime", () => {
     assert.deepEqual(evaluation.apply, []);
   });
 });
+
+describe("the wall-clock deadline of a pass", () => {
+  const graph = compileFixture("includewhen-chain");
+  const instance = instanceOf(graph, { name: "x", cache: true });
+
+  it("a pass within its deadline renders as usual", () => {
+    const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), { passDeadline: { now: () => 0, budgetMs: 100 } });
+    assert.equal(evaluation.error, undefined);
+    assert.ok(evaluation.apply.length > 0);
+  });
+
+  it("a pass past its deadline stops between nodes with an error naming the next resource, and applies nothing", () => {
+    let clock = 0;
+    // Each reading advances the clock by 60 ms: the deadline (100 ms) passes after the first node.
+    const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), { passDeadline: { now: () => (clock += 60), budgetMs: 100 } });
+    assert.match(evaluation.error ?? "", /time limit of 100 ms before resource "/);
+    assert.deepEqual(evaluation.apply, []);
+  });
+});

@@ -4,7 +4,7 @@
  * namespaced children to the instance's. The applyset part-of label is left to the controller,
  * which tracks ownership with its own inventory.
  */
-import { ANNOTATIONS, LABELS, MANAGED_BY_VALUE } from "../api/index.js";
+import { ANNOTATIONS, LABELS, labelValue, MANAGED_BY_VALUE } from "../api/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import { isRecord, metadataOf } from "./identity.js";
 import type { KubeJson } from "./types.js";
@@ -32,8 +32,8 @@ export function nodeSelector(graph: CompiledGraph, instance: InstanceRef, nodeId
   // Without a uid (kro render of an instance never stored) the name/namespace labels identify it.
   const owner: Record<string, string> = instance.uid !== undefined
     ? { [LABELS.instanceId]: instance.uid }
-    : { [LABELS.instanceName]: instance.name, ...(instance.namespace === undefined ? {} : { [LABELS.instanceNamespace]: instance.namespace }) };
-  return { ...owner, [LABELS.instanceKind]: graph.instance.kind, [LABELS.nodeId]: nodeId };
+    : { [LABELS.instanceName]: labelValue(instance.name), ...(instance.namespace === undefined ? {} : { [LABELS.instanceNamespace]: labelValue(instance.namespace) }) };
+  return { ...owner, [LABELS.instanceKind]: labelValue(graph.instance.kind), [LABELS.nodeId]: labelValue(nodeId) };
 }
 
 export function childLabels(graph: CompiledGraph, instance: InstanceRef, nodeId: string, kroVersion: string): Record<string, string> {
@@ -41,13 +41,14 @@ export function childLabels(graph: CompiledGraph, instance: InstanceRef, nodeId:
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: kroVersion,
     ...(instance.uid === undefined ? {} : { [LABELS.instanceId]: instance.uid }),
-    [LABELS.instanceName]: instance.name,
-    ...(instance.namespace === undefined ? {} : { [LABELS.instanceNamespace]: instance.namespace }),
-    [LABELS.instanceGroup]: graph.instance.group,
-    [LABELS.instanceVersion]: graph.instance.version,
-    [LABELS.instanceKind]: graph.instance.kind,
+    // Names may exceed a label value's 63 characters: shortened the same way wherever read.
+    [LABELS.instanceName]: labelValue(instance.name),
+    ...(instance.namespace === undefined ? {} : { [LABELS.instanceNamespace]: labelValue(instance.namespace) }),
+    [LABELS.instanceGroup]: labelValue(graph.instance.group),
+    [LABELS.instanceVersion]: labelValue(graph.instance.version),
+    [LABELS.instanceKind]: labelValue(graph.instance.kind),
     [LABELS.managedBy]: MANAGED_BY_VALUE,
-    [LABELS.nodeId]: nodeId,
+    [LABELS.nodeId]: labelValue(nodeId),
   };
 }
 

@@ -35,7 +35,9 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
   const observed = new Map<string, readonly KubeJson[]>();
   const excluded = new Set<string>();
   // One budget for the whole pass: a graph of cheap expressions over huge lists cannot hang a worker.
-  const cost = { budget: new CostBudget(options.passCostLimit ?? DEFAULT_PASS_COST_LIMIT) };
+  const clock = options.passDeadline;
+  const deadline = clock === undefined ? undefined : { now: clock.now, at: clock.now() + clock.budgetMs, budgetMs: clock.budgetMs };
+  const cost = { budget: new CostBudget(options.passCostLimit ?? DEFAULT_PASS_COST_LIMIT, deadline) };
   const scope: EvaluationScope = { instance, observed, excluded, cost };
   const watches: (ObjectIdentity | CollectionQuery)[] = [];
   const ctx: NodeContext = {
@@ -50,16 +52,21 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
   };
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const nodes: NodeEvaluation[] = [];
+  let late: string | undefined;
   for (const id of graph.topologicalOrder) {
     const node = byId.get(id);
     if (node === undefined) continue;
+    if (deadline !== undefined && deadline.now() > deadline.at) {
+      late = `evaluation pass exceeded its time limit of ${deadline.budgetMs} ms before resource "${id}"`;
+      break;
+    }
     const result = evaluateNode(ctx, node);
     nodes.push(result);
     if (result.excluded) excluded.add(id);
     else if (result.ready) observed.set(id, result.observed);
   }
 
-  const error = nodes.find((n) => n.error !== undefined)?.error ?? conflict(nodes);
+  const error = nodes.find((n) => n.error !== undefined)?.error ?? late ?? conflict(nodes);
   const blocked = nodes.some((n) => n.state === NODE_STATES.deleting);
   const position = new Map(graph.topologicalOrder.map((id, i) => [id, i]));
   const wave = new Map(graph.nodes.map((n) => [n.id, n.wave]));

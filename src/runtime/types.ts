@@ -79,6 +79,12 @@ export interface NodeEvaluation {
   readonly error?: string;
 }
 
+export interface PassDeadline {
+  /** Milliseconds on the caller's clock. */
+  readonly now: () => number;
+  readonly budgetMs: number;
+}
+
 export interface RuntimeOptions {
   /** kro's `--rgd-max-collection-size` (default 1000). */
   readonly maxCollectionSize?: number;
@@ -88,6 +94,12 @@ export interface RuntimeOptions {
   readonly passCostLimit?: number;
   /** Value of the kro.run/kro-version label on children. */
   readonly kroVersion?: string;
+  /**
+   * Wall-clock limit of one evaluation pass, on a clock the caller passes in (the runtime keeps
+   * no time). Checked between nodes and every few dozen CEL steps, so one hostile instance
+   * cannot hold the event loop: its pass fails with an error instead.
+   */
+  readonly passDeadline?: PassDeadline;
   /**
    * `kro render --assume-ready`: every observed object counts as ready (readyWhen is not
    * evaluated), so authors can see the whole graph rendered without a cluster.

@@ -1,82 +1,146 @@
 /**
- * Checks that a `pattern=` marker is a valid Go (RE2) regular expression, as kro requires and as
- * the API server enforces. JS RegExp is close but not equal, so we translate the RE2-only syntax
- * (`(?P<n>`, inline flags, `\A`, `\z`, `\Q..\E`, POSIX classes) and reject what RE2 lacks
- * (look-around, back-references) before letting the JS engine judge the rest. An approximation:
- * a few exotic forms may be judged differently; the API server remains the final authority.
+ * Go's regexp dialect (RE2) on a linear-time engine. Kubernetes' CRD `pattern`, CEL `matches`,
+ * `find`/`findAll` and Sprig's `regex*` functions are all RE2 in Go; a backtracking JavaScript
+ * RegExp would both judge some patterns differently and let `^(a+)+$` run for minutes on a short
+ * hostile string. `re2js` is a port of Go's/RE2J's engine: matching time is linear in the input.
+ *
+ * This module is the only importer of `re2js`: `expr`, `template` and `runtime` use GoRegexp, so
+ * one place decides the dialect (see docs/design/cel.md, "Regular expressions").
  */
+import { RE2JS } from "re2js";
 
-const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: "0-9A-Za-z", alpha: "A-Za-z", ascii: "\\x00-\\x7F", blank: "\\t ", cntrl: "\\x00-\\x1F\\x7F",
-  digit: "0-9", graph: "!-~", lower: "a-z", print: " -~", punct: "!-\\/:-@\\[-`{-~", space: "\\t\\n\\v\\f\\r ",
-  upper: "A-Z", word: "0-9A-Za-z_", xdigit: "0-9A-Fa-f",
-};
+/** One match: [start, end) offsets in UTF-16 units and the submatches (undefined = group unset). */
+export interface GoRegexpMatch {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  readonly groups: readonly (string | undefined)[];
+  readonly named: Readonly<Record<string, string | undefined>>;
+}
 
-/** Returns an error message, or undefined when the pattern compiles. */
+export class GoRegexpSyntaxError extends Error {
+  constructor(readonly pattern: string, reason: string) {
+    super(`error parsing regexp: ${reason}`);
+    this.name = "GoRegexpSyntaxError";
+  }
+}
+
+export class GoRegexp {
+  readonly #re: RE2JS;
+  readonly #names: Readonly<Record<string, number>>;
+
+  private constructor(readonly source: string, re: RE2JS) {
+    this.#re = re;
+    this.#names = re.namedGroups();
+  }
+
+  /** Compiles `pattern` as Go's regexp.Compile would; throws GoRegexpSyntaxError. */
+  static compile(pattern: string): GoRegexp {
+    try {
+      return new GoRegexp(pattern, RE2JS.compile(pattern));
+    } catch (e) {
+      const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e);
+      throw new GoRegexpSyntaxError(pattern, reason);
+    }
+  }
+
+  /** Unanchored search, as Go's MatchString. */
+  test(input: string): boolean {
+    return this.#re.test(input);
+  }
+
+  /**
+   * Successive non-overlapping matches with Go's rules (FindAllStringSubmatchIndex): an empty
+   * match directly after the previous match is skipped. `limit < 0` means all.
+   */
+  findAll(input: string, limit = -1): GoRegexpMatch[] {
+    const out: GoRegexpMatch[] = [];
+    const matcher = this.#re.matcher(input);
+    let pos = 0;
+    let prevEnd = -1;
+    while ((limit < 0 || out.length < limit) && pos <= input.length && matcher.find(pos)) {
+      const start = matcher.start();
+      const end = matcher.end();
+      let accept = true;
+      if (end === start) {
+        if (start === prevEnd) accept = false;
+        pos = end + codeUnitWidth(input, end);
+      } else {
+        pos = end;
+      }
+      prevEnd = end;
+      if (!accept) continue;
+      const groups: (string | undefined)[] = [];
+      for (let g = 0; g <= matcher.groupCount(); g++) groups.push(matcher.group(g) ?? undefined);
+      const named: Record<string, string | undefined> = {};
+      for (const [name, index] of Object.entries(this.#names)) named[name] = groups[index];
+      out.push({ start, end, text: groups[0] ?? "", groups, named });
+    }
+    return out;
+  }
+
+  /** First match, or undefined (Go's FindStringSubmatchIndex). */
+  find(input: string): GoRegexpMatch | undefined {
+    return this.findAll(input, 1)[0];
+  }
+
+  /** Go's ReplaceAllStringFunc over matches, with the match passed to `replace`. */
+  replaceAll(input: string, replace: (match: GoRegexpMatch) => string): string {
+    let out = "";
+    let last = 0;
+    for (const m of this.findAll(input)) {
+      out += input.slice(last, m.start) + replace(m);
+      last = m.end;
+    }
+    return out + input.slice(last);
+  }
+
+  /** Go's Regexp.Expand: $1, ${1}, $name, ${name}, $$; a name is the longest run of word characters. */
+  expand(template: string, match: GoRegexpMatch): string {
+    return template.replace(/\$(\$|\{(\w+)\}|(\w+))/g, (_all, tok: string, braced?: string, bare?: string) => {
+      if (tok === "$") return "$";
+      const name = braced ?? bare ?? "";
+      if (/^\d+$/.test(name)) return match.groups[Number(name)] ?? "";
+      return match.named[name] ?? "";
+    });
+  }
+}
+
+/** Past the end there is nothing to skip; a surrogate pair is one rune. */
+function codeUnitWidth(s: string, at: number): number {
+  if (at >= s.length) return 1;
+  const c = s.charCodeAt(at);
+  return c >= 0xd800 && c <= 0xdbff && at + 1 < s.length ? 2 : 1;
+}
+
+/** Returns Go's error message for an invalid pattern, or undefined when the pattern compiles. */
 export function checkGoRegexp(pattern: string): string | undefined {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] ?? "";
-    if (c === "\\") {
-      const next = pattern[i + 1];
-      if (next === undefined) return "trailing backslash at end of expression";
-      if (/[1-9]/.test(next)) return `invalid escape sequence: \\${next} (back-references are not supported)`;
-      if (next === "A") out += "^";
-      else if (next === "z") out += "$";
-      else if (next === "Q") {
-        const end = pattern.indexOf("\\E", i + 2);
-        const literal = pattern.slice(i + 2, end < 0 ? undefined : end);
-        out += literal.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-        i = end < 0 ? pattern.length : end + 1;
-        continue;
-      } else out += c + next;
-      i++;
-      continue;
-    }
-    if (!inClass && c === "[") {
-      inClass = true;
-      out += c;
-      // A `]` right after `[` or `[^` is a literal member, not the end of the class.
-      const skip = pattern.startsWith("^]", i + 1) ? 2 : pattern[i + 1] === "]" ? 1 : 0;
-      out += skip === 0 ? "" : pattern.slice(i + 1, i + 1 + skip).replace("]", "\\]");
-      i += skip;
-      continue;
-    }
-    if (inClass && c === "]") inClass = false;
-    if (inClass && c === "[" && pattern.startsWith("[:", i)) {
-      const end = pattern.indexOf(":]", i + 2);
-      const name = end < 0 ? "" : pattern.slice(i + 2, end).replace(/^\^/, "");
-      const cls = POSIX_CLASSES[name];
-      if (cls === undefined) return `invalid character class range: ${pattern.slice(i, end < 0 ? undefined : end + 2)}`;
-      out += pattern[i + 2] === "^" ? `^${cls}` : cls; // only meaningful inside a bracket expression
-      i = end + 1;
-      continue;
-    }
-    if (!inClass && c === "(" && pattern[i + 1] === "?") {
-      const rest = pattern.slice(i + 2);
-      if (/^(=|!|<=|<!)/.test(rest)) return `invalid or unsupported Perl syntax: (?${rest.slice(0, rest.startsWith("<") ? 2 : 1)}`;
-      const named = /^P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
-      if (named) {
-        out += `(?<${named[1] ?? ""}>`;
-        i += 1 + named[0].length;
-        continue;
-      }
-      const flags = /^([imsU-]*)([:)])/.exec(rest);
-      if (flags) {
-        // Inline flags only change matching, not validity: drop them, keep the grouping.
-        out += flags[2] === ":" ? "(?:" : "";
-        i += 1 + flags[0].length;
-        continue;
-      }
-      return `invalid or unsupported Perl syntax: (?${rest.slice(0, 1)}`;
-    }
-    out += c;
-  }
   try {
-    new RegExp(out);
+    GoRegexp.compile(pattern);
     return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message.replace(/^Invalid regular expression: /, "") : "invalid regular expression";
+  } catch (e) {
+    return e instanceof GoRegexpSyntaxError ? e.message.replace(/^error parsing regexp: /, "") : String(e);
   }
+}
+
+/**
+ * A small per-process cache of compiled patterns: instance values often repeat a pattern, and
+ * compiling is far costlier than matching a short string. Bounded so hostile patterns cannot grow it.
+ */
+const CACHE_LIMIT = 256;
+const cache = new Map<string, GoRegexp | GoRegexpSyntaxError>();
+
+/** GoRegexp.compile with a bounded memo (errors are memoized too). */
+export function compileGoRegexpCached(pattern: string): GoRegexp {
+  let hit = cache.get(pattern);
+  if (hit === undefined) {
+    try { hit = GoRegexp.compile(pattern); } catch (e) {
+      if (!(e instanceof GoRegexpSyntaxError)) throw e;
+      hit = e;
+    }
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(pattern, hit);
+  }
+  if (hit instanceof GoRegexpSyntaxError) throw hit;
+  return hit;
 }

@@ -19,3 +19,4 @@ export {
   classifyCrdUpdate, diffCrdSchemas, formatChangePath, SCHEMA_CHANGE_KINDS, summarizeChanges,
   type CrdSchemaSource, type CrdUpdateClassification, type SchemaChange, type SchemaChangeKind,
 } from "./breaking-changes.js";
+export { checkGoRegexp, compileGoRegexpCached, GoRegexp, GoRegexpSyntaxError, type GoRegexpMatch } from "./go-regexp.js";

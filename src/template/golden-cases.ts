@@ -38,7 +38,7 @@ export const goldenCases: readonly GoldenCase[] = [
   c("{{upper .n}}"), c("{{.a | upper}}"), c("{{indent 2 .ml}}"), c("{{nindent 4 \"a\\nb\"}}"), c("{{indent 0 \"x\"}}"), c("{{indent \"2\" \"x\"}}"),
   c("{{indent .a \"x\"}}"), c("{{b64enc \"hello, world\"}}"), c("{{b64dec \"aGVsbG8=\"}}"), c("{{b64dec \"not base64!\"}}"), c("{{b64dec \"aGVsbG8\"}}"),
   c("{{sha256sum \"abc\"}}"), c("{{regexMatch \"^[a-z]+$\" \"abc\"}}"), c("{{regexMatch \"^[a-z]+$\" \"aBc\"}}"), c("{{regexMatch \"(?i)^[a-z]+$\" \"aBc\"}}"),
-  c("{{regexReplaceAll \"a(x*)b\" \"-ab-axxb-\" \"${1}W\"}}"), c("{{regexReplaceAll \"a(x*)b\" \"-ab-axxb-\" \"$1W\"}}"), c("{{regexReplaceAll \"[0-9]+\" \"a1b22\" \"#\"}}"),
+  c("{{regexReplaceAll \"a(x*)b\" \"-ab-axxb-\" \"${1}W\"}}"), c("{{regexReplaceAll \"a(x*)b\" \"-ab-axxb-\" \"$1W\"}}"), c("{{regexReplaceAll \"[0-9]+\" \"a1b22\" \"#\"}}"), c("{{regexReplaceAll \"a*\" \"baaac\" \"X\"}}"), c("{{regexMatch \"\\\\Aab\\\\z\" \"ab\"}}"), c("{{regexMatch \"^(a+)+$\" \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\"}}"), c("{{regexReplaceAll \"(?P<w>[a-z]+)\" \"ab cd\" \"<$w>\"}}"),
   c("{{splitList \",\" \"a,b,,c\"}}"), c("{{splitList \"\" \"abc\"}}"), c("{{join \"-\" .l}}"), c("{{join \",\" (splitList \":\" \"x:y\")}}"), c("{{join \"-\" .s}}"),
   c("{{join \"-\" .n}}"), c("{{printf \"%T\" (splitList \",\" \"a\")}}"), c("{{index (splitList \",\" \"a,b\") 1}}"),
   // lists, dicts

@@ -6,12 +6,14 @@ import { functionTable } from "./funcs-all.js";
 import type { FuncMap } from "./functions.js";
 import { parseTrees, type TreeSet } from "./parser.js";
 import { rootFieldReferences, type FieldReference } from "./references.js";
+import { invalidRegexLiterals, type RegexLiteralProblem } from "./regex-literals.js";
 import { fromJson } from "./values.js";
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./errors.js";
 export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
 export type { MissingKey } from "./executor.js";
 export type { FieldReference } from "./references.js";
+export type { RegexLiteralProblem } from "./regex-literals.js";
 
 export interface ParseOptions {
   /** Extra functions (they win over built-ins and Sprig, as Funcs() does in Go). */
@@ -85,3 +87,9 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
 export function fieldReferences(template: Template, head: string): FieldReference[] {
   return rootFieldReferences(template.text, template.trees, template.name, head);
 }
+
+/** Literal patterns of `regexMatch`/`regexReplaceAll` that RE2 rejects, with their positions. */
+export function regexLiteralProblems(template: Template): RegexLiteralProblem[] {
+  return invalidRegexLiterals(template.text, template.trees);
+}
+

@@ -3,6 +3,7 @@
  * argument type errors read as in Go) and Sprig's argument order (`trimPrefix PREFIX STRING`).
  */
 import { createHash } from "node:crypto";
+import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../schema/index.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { goQuote, runes } from "./go-quote.js";
 import { strval } from "./go-cast.js";
@@ -48,29 +49,14 @@ function b64encode(s: string): string {
   return btoa(bin);
 }
 
-/** Go's regexp syntax is RE2; JavaScript's is close for the common subset. (?flags) prefixes move to JS flags. */
-function compile(re: string, global: boolean): RegExp | undefined {
-  let flags = global ? "gu" : "u";
-  const m = /^\(\?([ims]+)\)/.exec(re);
-  if (m) {
-    flags += m[1] ?? "";
-    re = re.slice(m[0].length);
-  }
+/** Go's regexp (RE2, linear time) through schema's wrapper; undefined when the pattern is invalid. */
+function compile(re: string): GoRegexp | undefined {
   try {
-    return new RegExp(re, flags);
-  } catch {
-    return undefined;
+    return compileGoRegexpCached(re);
+  } catch (e) {
+    if (e instanceof GoRegexpSyntaxError) return undefined;
+    throw e;
   }
-}
-
-/** Go's Regexp.Expand: $1, ${1}, $name, ${name}, $$; a name is the longest run of word characters. */
-function expand(template: string, match: RegExpExecArray): string {
-  return template.replace(/\$(\$|\{(\w+)\}|(\w+))/g, (_all, tok: string, braced?: string, bare?: string) => {
-    if (tok === "$") return "$";
-    const name = braced ?? bare ?? "";
-    if (/^\d+$/.test(name)) return match[Number(name)] ?? "";
-    return match.groups?.[name] ?? "";
-  });
 }
 
 export const sprigStringFuncs: FuncMap = {
@@ -97,17 +83,11 @@ export const sprigStringFuncs: FuncMap = {
   b64enc: goFunc(["string"], b64encode),
   b64dec: goFunc(["string"], b64decode),
   sha256sum: goFunc(["string"], (s: string) => createHash("sha256").update(s, "utf8").digest("hex")),
-  regexMatch: goFunc(["string", "string"], (re: string, s: string) => compile(re, false)?.test(s) ?? false),
+  regexMatch: goFunc(["string", "string"], (re: string, s: string) => compile(re)?.test(s) ?? false),
   regexReplaceAll: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => {
-    const r = compile(re, true);
+    const r = compile(re);
     if (r === undefined) throw new FuncError(`regexp: Compile(${goQuote(re)}): error parsing regexp`);
-    return s.replace(r, (...m: unknown[]) => {
-      const groups = m.at(-1);
-      const hasGroups = typeof groups === "object" && groups !== null;
-      const parts = m.slice(0, hasGroups ? -3 : -2) as string[];
-      const match = Object.assign([...parts], { index: 0, input: s, groups: hasGroups ? (groups as Record<string, string>) : undefined }) as unknown as RegExpExecArray;
-      return expand(repl, match);
-    });
+    return r.replaceAll(s, (m) => r.expand(repl, m));
   }),
   splitList: goFunc(["string", "string"], (sep: string, s: string) => stringSlice(sep === "" ? runes(s) : s.split(sep))),
   fail: goFunc(["string"], (msg: string) => {

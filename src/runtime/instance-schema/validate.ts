@@ -8,7 +8,7 @@
  */
 import { error, formatPath, type Issue, type IssuePath } from "../../diag/index.js";
 import { compileExpression, createKroCelEnvironment, jsonToCel, type CompiledExpression } from "../../expr/index.js";
-import type { CustomResourceDefinition, JSONSchemaProps } from "../../schema/index.js";
+import { compileGoRegexpCached, GoRegexpSyntaxError, type CustomResourceDefinition, type JSONSchemaProps } from "../../schema/index.js";
 import { isRecord } from "../identity.js";
 import type { KubeJson } from "../types.js";
 import { crdSchema } from "./defaults.js";
@@ -44,11 +44,13 @@ function hasType(value: unknown, schema: JSONSchemaProps): boolean {
   }
 }
 
+/** RE2 (linear time) as the API server uses; a pattern RE2 rejects is left to the API server. */
 function patternMatches(pattern: string, value: string): boolean {
   try {
-    return new RegExp(pattern, "u").test(value);
-  } catch {
-    return true; // a pattern JS cannot compile is left to the API server
+    return compileGoRegexpCached(pattern).test(value);
+  } catch (e) {
+    if (e instanceof GoRegexpSyntaxError) return true;
+    throw e;
   }
 }
 

@@ -3,7 +3,7 @@
  * and parsed as YAML, merged with apiVersion, kind, metadata.name (from nameTemplate) and the
  * parent's namespace, plus the label `app: <parent name>` unless the template sets `app`.
  */
-import { LABELS, loadYaml } from "../../api/index.js";
+import { LABELS, labelValue, loadYaml } from "../../api/index.js";
 import type { CompiledNode } from "../../graph/index.js";
 import type { Outcome } from "../dialect.js";
 import type { KubeJson } from "../types.js";
@@ -69,7 +69,7 @@ export function renderChild(node: CompiledNode, templates: ChildTemplates, data:
   const parentName = typeof parentMeta.name === "string" ? parentMeta.name : "";
   const namespace = node.namespaced !== false && typeof parentMeta.namespace === "string" ? parentMeta.namespace : undefined;
   const { name: _name, namespace: _namespace, labels: _labels, annotations: _annotations, ...otherMeta } = metadata;
-  const outLabels = LABELS.app in labels.value ? labels.value : { [LABELS.app]: parentName, ...labels.value };
+  const outLabels = LABELS.app in labels.value ? labels.value : { [LABELS.app]: labelValue(parentName), ...labels.value };
   const outMeta: KubeJson = {
     ...otherMeta,
     name,
