@@ -19,6 +19,7 @@ import { startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
 import { instanceKey, parseInstanceKey, ServedGraphs } from "./served-graphs.js";
 import { WorkQueue } from "./work-queue.js";
+import { whoAmI } from "./author-policy.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -64,6 +65,7 @@ export function startController(options: StartControllerOptions): RunningControl
     const entry = served.forKind(group, kind);
     return entry === undefined ? undefined : instanceKey(entry.rgdName, labels[LABELS.instanceNamespace], name);
   };
+  let username: Promise<string | undefined> | undefined;
   const ctx: ControllerContext = {
     client,
     eventClient: options.eventClient ?? client,
@@ -88,6 +90,7 @@ export function startController(options: StartControllerOptions): RunningControl
       return compileRgd(rgd, { env, ...(resolver === undefined ? {} : { resolver }) });
     },
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
   };
 

@@ -16,6 +16,7 @@ import { encodeInventory, mergeInventory, readInventory, removeFromInventory } f
 import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
 import { ownershipConflict } from "./ownership.js";
+import { containmentRefusals } from "./containment-guard.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
@@ -61,8 +62,13 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   let inventory = readInventory(instance);
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
+  // Children refused by namespace containment are never written; they are not apply errors
+  // (nothing to retry until the RGD or the instance changes), so the rest keeps converging.
+  const refusedNodes: Record<string, string> = {};
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
-    const stale = evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired)) && !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
+    const refused = await containmentRefusals(ctx, served, instance, evaluation.apply);
+    for (const refusal of refused.values()) refusedNodes[refusal.nodeId] = refusal.message;
+    const stale = evaluation.apply.filter((desired) => !refused.has(identityKey(identityFor(desired))) && !watchErrors.has(nodeIdOf(desired)) && !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
       .filter((desired) => {
         const conflict = ownershipConflict(desired, lookup.get(identityFor(desired)));
         if (conflict !== undefined) applyErrors[nodeIdOf(desired)] = `apply ${describe(desired)}: ${conflict}`;
@@ -109,6 +115,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   instance = await writeInventory(ctx, instance, inventory);
   const failedWrites = Object.entries(applyErrors);
   for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
+  Object.assign(applyErrors, refusedNodes);
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
   ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });

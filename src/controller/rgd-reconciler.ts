@@ -6,7 +6,7 @@
 import { FINALIZER, KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
-import type { CompiledGraph } from "../graph/index.js";
+import { containmentPolicyOf, type CompiledGraph } from "../graph/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import type { ControllerContext } from "./controller-context.js";
 import { allowsBreakingChanges, crdRef, installCrd } from "./crd-installer.js";
@@ -17,6 +17,7 @@ import { RGD_CONDITIONS, RGD_STATES, rgdStatus, unknownCondition, type RgdStatus
 import { currentConditions, stamp, type ConditionInput } from "../runtime/index.js";
 import type { InstanceKind, ServedGraph } from "./served-graphs.js";
 import { startServing, stopServing } from "./instance-kinds.js";
+import { ensureAuthorPolicy, removeAuthorPolicy } from "./author-policy.js";
 
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
@@ -60,8 +61,16 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
     } else {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
-      const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, graph: compiled.graph, instance: kind.instance };
-      const changed = previous === undefined || previous.generation !== generation || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance);
+      // Fail closed: no instance is served before the instance-author policy is in place.
+      const authz = await ensureAuthorPolicy(ctx, rgd, compiled.graph, kind.instance);
+      if (!authz.ok) {
+        parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "AuthorPolicyFailed", message: authz.message };
+        await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph, ctx.now()));
+        throw new Error(authz.message);
+      }
+      const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, graph: compiled.graph, instance: kind.instance, containment: containmentPolicyOf(rgd) };
+      // Opt-in annotations do not bump the generation, but they change what instances may write.
+      const changed = previous === undefined || previous.generation !== generation || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance) || !jsonEqual(previous.containment, entry.containment);
       if (changed) await startServing(ctx, entry);
       parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running" };
     }
@@ -114,6 +123,8 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
     return { requeueAfterMs: 2000 };
   }
   await stopServing(ctx, name);
+  // Owned by the RGD too: garbage collection removes what this cannot (e.g. RBAC revoked).
+  await removeAuthorPolicy(ctx.client, rgd.metadata?.uid ?? "").catch((error: unknown) => { ctx.logger.warn({ rgd: name, err: error instanceof Error ? error.message : String(error) }, "could not remove the instance-author policy"); });
   if (ctx.options.allowCrdDeletion && served?.graph.dialect === "cel") {
     const crdName = served.graph.crd.metadata.name;
     try {
@@ -148,7 +159,7 @@ async function serveForDeletion(ctx: ControllerContext, rgd: KubeObject): Promis
   }
   const kind = await ensureKind(ctx, rgd, graph);
   if (!kind.ok) return;
-  await startServing(ctx, { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation: rgd.metadata?.generation ?? 0, graph, instance: kind.instance });
+  await startServing(ctx, { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation: rgd.metadata?.generation ?? 0, graph, instance: kind.instance, containment: containmentPolicyOf(rgd) });
 }
 
 async function writeRgdStatus(ctx: ControllerContext, rgd: KubeObject, status: Record<string, unknown>): Promise<void> {
