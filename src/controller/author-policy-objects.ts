@@ -37,6 +37,7 @@ export interface AuthorCheck {
   readonly verb: string;
   /** CEL string expression, or undefined for a cluster-wide check (all namespaces). */
   readonly namespace: string | undefined;
+  readonly clusterScoped: boolean;
   /** CEL string expression, or undefined for any name. */
   readonly name: string | undefined;
   readonly nodeIds: readonly string[];
@@ -97,7 +98,7 @@ export function authorChecks(input: AuthorPolicyInput): AuthorCheck[] {
     const namespace = namespaceExpression(node, kind, input);
     const name = nameExpression(node);
     for (const { verb, named } of verbsOf(node.type)) {
-      const check = { group: kind.group, resource: kind.resource, verb, namespace, name: named ? name : undefined };
+      const check = { group: kind.group, resource: kind.resource, verb, namespace, clusterScoped: !kind.namespaced, name: named ? name : undefined };
       const key = JSON.stringify(check);
       const found = byKey.get(key);
       if (found === undefined) byKey.set(key, { check, nodeIds: [node.id] });
@@ -112,7 +113,7 @@ function validationOf(check: AuthorCheck, rgdName: string): Record<string, unkno
   if (check.namespace !== undefined) call += `.namespace(${check.namespace})`;
   if (check.name !== undefined) call += `.name(${check.name})`;
   const what = check.group === "" ? check.resource : `${check.resource}.${check.group}`;
-  const where = check.namespace === undefined ? "' in all namespaces'" : `(${check.namespace} == '' ? ' in all namespaces' : ' in namespace ' + ${check.namespace})`;
+  const where = check.clusterScoped ? "' (cluster-scoped)'" : check.namespace === undefined ? "' in all namespaces'" : `(${check.namespace} == '' ? ' in all namespaces' : ' in namespace ' + ${check.namespace})`;
   const named = check.name === undefined ? "''" : `(${check.name} == '' ? '' : ' named ' + ${check.name})`;
   const nodes = check.nodeIds.map((id) => `"${id}"`).join(", ");
   return {

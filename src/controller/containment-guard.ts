@@ -37,7 +37,7 @@ export async function containmentRefusals(ctx: ControllerContext, served: Served
       continue; // a kind the server does not serve: the apply reports that itself
     }
     const message = refusalOf(identity, namespaced, home, nodes.get(nodeId), policy);
-    if (message !== undefined) refused.set(identityKey(identity), { nodeId, message: `resource "${nodeId}": ${message}` });
+    if (message !== undefined) refused.set(identityKey(identity), { nodeId, message });
   }
   return refused;
 }

@@ -4,7 +4,7 @@
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
 import { KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../api/index.js";
-import { compileRgd, type SchemaResolver } from "../graph/index.js";
+import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, Logger } from "../observability/index.js";
@@ -20,6 +20,7 @@ import { reconcileRgd } from "./rgd-reconciler.js";
 import { instanceKey, parseInstanceKey, ServedGraphs } from "./served-graphs.js";
 import { WorkQueue } from "./work-queue.js";
 import { whoAmI } from "./author-policy.js";
+import { jsonEqual } from "./json-equal.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -181,7 +182,9 @@ function rgdChanged(old: KubeObject, next: KubeObject): boolean {
   const annotation = (o: KubeObject) => o.metadata?.annotations?.["kro.run/allow-breaking-changes"];
   return old.metadata?.generation !== next.metadata?.generation
     || (old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)
-    || annotation(old) !== annotation(next);
+    || annotation(old) !== annotation(next)
+    // Containment and author-check opt-ins are annotations: they change what instances may write.
+    || !jsonEqual(containmentPolicyOf(old), containmentPolicyOf(next));
 }
 
 function errorText(error: unknown): string {
