@@ -61,7 +61,7 @@ async function removeOne(ctx: ControllerContext, entry: OwnedChild, cache: Obser
 
 async function readLive(ctx: ControllerContext, entry: OwnedChild): Promise<KubeJson | undefined> {
   try {
-    return await ctx.client.get(entry, { metadataOnly: true }) as KubeJson;
+    return await ctx.client.get<KubeObject & KubeJson>(entry, { metadataOnly: true });
   } catch (error) {
     // A kind the server no longer serves (its CRD was deleted) has no objects left to wait for.
     if (isNotFound(error) || error instanceof DiscoveryError) return undefined;

@@ -21,8 +21,8 @@ import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, writeStatus } from "./instance-writes.js";
 import { containmentRefusals } from "./containment-guard.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
-import { ensureManaged, InstanceGoneError, recordDelta } from "./instance-record.js";
-import { applyDelta, emptyDelta, mergeDeltas, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import { ensureManaged, InstanceGoneError, readCurrent, recordDelta } from "./instance-record.js";
+import { applyDelta, emptyDelta, mergeDeltas, readInventory, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
 import { adoptionPolicy, describeObject, judgeExisting, readApplyOutcome, type AdoptionPolicy } from "./apply-outcome.js";
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
@@ -57,8 +57,9 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const watchErrors = await ctx.watches.ensure(served.graph);
   let inventory: Inventory & { key: string };
+  let confirmed: boolean;
   try {
-    ({ instance, inventory } = await ensureManaged(ctx, served, instance));
+    ({ instance, inventory, confirmed } = await ensureManaged(ctx, served, instance));
   } catch (error) {
     if (error instanceof InstanceGoneError) return {};
     throw error;
@@ -97,6 +98,17 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       written: new Set([...overlay.keys(), ...blocked]),
     });
     if (steps.length === 0) break;
+    if (!confirmed && steps.some((step) => step.mode === "create")) {
+      const current = await readCurrent(ctx, instance);
+      // Deleted (or being deleted) behind the cache's back: create nothing; its deletion comes next.
+      if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return {};
+      instance = current;
+      confirmed = true;
+      const fresh = readInventory(current);
+      inventory = { key: fresh.key ?? inventory.key, entries: applyDelta(fresh, delta) };
+      round--;
+      continue;
+    }
     const results = await Promise.allSettled(steps.map((step) => apply(ctx, step.body)));
     const roundDelta = await Promise.all(steps.map(async (step, i) => {
       const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
@@ -165,7 +177,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
 }
 
 function apply(ctx: ControllerContext, body: KubeJson): Promise<KubeJson> {
-  return ctx.client.apply(body as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true }) as Promise<KubeJson>;
+  return ctx.client.apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
 }
 
 /**
@@ -175,7 +187,7 @@ function apply(ctx: ControllerContext, body: KubeJson): Promise<KubeJson> {
 async function settleExisting(ctx: ControllerContext, step: ApplyStep, inventory: Inventory, owner: ReturnType<typeof ownerIdentity>, policy: AdoptionPolicy, overlay: Overlay): Promise<{ recorded: OwnedChild[]; error?: string }> {
   let live: KubeJson | undefined;
   try {
-    live = await ctx.client.get(step.identity) as KubeJson;
+    live = await ctx.client.get<KubeObject & KubeJson>(step.identity);
   } catch (error) {
     if (!isNotFound(error)) return { recorded: [], error: `read ${describeObject(step)}: ${error instanceof Error ? error.message : String(error)}` };
   }

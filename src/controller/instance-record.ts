@@ -43,7 +43,7 @@ export async function patchInstance(ctx: ControllerContext, instance: KubeObject
  * Finalizer, ownership labels and the creation key in one write, before any child is created
  * (the key must be on record before a child carries it). Costs nothing when all are in place.
  */
-export async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<{ instance: KubeObject; inventory: Inventory & { key: string } }> {
+export async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean }> {
   const labels = {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
@@ -61,7 +61,23 @@ export async function ensureManaged(ctx: ControllerContext, served: ServedGraph,
   });
   const inventory = readInventory(written);
   if (inventory.key === undefined) throw new Error("the instance's creation key was not recorded");
-  return { instance: written, inventory: { key: inventory.key, entries: inventory.entries } };
+  // A copy the API server just returned is current; the informer's copy may not be.
+  return { instance: written, inventory: { key: inventory.key, entries: inventory.entries }, confirmed: written !== instance };
+}
+
+/**
+ * The instance as the API server has it now (undefined: gone). A reconcile calls this before its
+ * first create when nothing in it has confirmed its copy yet: the informer may still show an
+ * instance that was deleted — even one whose deletion already finished — and a child created
+ * for it then would be created for nobody.
+ */
+export async function readCurrent(ctx: ControllerContext, instance: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    return await ctx.client.get(refOf(instance));
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }
 
 /** Records a reconcile's delta; no write when the record already says exactly that. */

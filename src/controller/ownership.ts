@@ -29,7 +29,7 @@ export interface InstanceIdentity {
 }
 
 interface Meta { uid?: string; labels?: Record<string, unknown>; annotations?: Record<string, unknown> }
-const metaOf = (object: KubeJson): Meta => (object.metadata ?? {}) as Meta;
+const metaOf = (object: KubeJson): Meta => (object.metadata ?? {});
 const text = (record: Record<string, unknown> | undefined, key: string) => (typeof record?.[key] === "string" ? record[key] : undefined);
 
 /** True when the object carries this instance's UID label (kro.run/instance-id). */
