@@ -27,7 +27,7 @@ export async function whoAmI(client: KubeClient): Promise<string | undefined> {
 
 export type AuthorPolicyResult = { readonly ok: true; readonly policies: number } | { readonly ok: false; readonly message: string };
 
-export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: InstanceKind): Promise<AuthorPolicyResult> {
+export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">): Promise<AuthorPolicyResult> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   try {

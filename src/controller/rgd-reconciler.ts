@@ -56,18 +56,19 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     }
   } else {
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };
+    // Fail closed: no instance is served without the instance-author policy. kro generates the
+    // CEL dialect's CRD, so there the policy goes first: the API server loads it while the CRD
+    // becomes established, and no instance can be admitted unchecked (the user's own CRD of the
+    // template dialect exists already; its plural is known only from the cluster).
+    const early = compiled.graph.dialect === "cel" ? await ensureAuthorPolicy(ctx, rgd, compiled.graph, { ...compiled.graph.instance, namespaced: compiled.graph.instance.scope === "Namespaced" }) : undefined;
+    if (early?.ok === false) await failAuthorPolicy(ctx, rgd, parts, graph, early.message);
     const kind = await ensureKind(ctx, rgd, compiled.graph);
     if (!kind.ok) {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
     } else {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
-      // Fail closed: no instance is served before the instance-author policy is in place.
-      const authz = await ensureAuthorPolicy(ctx, rgd, compiled.graph, kind.instance);
-      if (!authz.ok) {
-        parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "AuthorPolicyFailed", message: authz.message };
-        await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph, ctx.now()));
-        throw new Error(authz.message);
-      }
+      const authz = early ?? await ensureAuthorPolicy(ctx, rgd, compiled.graph, kind.instance);
+      if (!authz.ok) await failAuthorPolicy(ctx, rgd, parts, graph, authz.message);
       const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, graph: compiled.graph, instance: kind.instance, containment: containmentPolicyOf(rgd) };
       // Opt-in annotations do not bump the generation, but they change what instances may write.
       const changed = previous === undefined || previous.generation !== generation || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance) || !jsonEqual(previous.containment, entry.containment);
@@ -77,6 +78,12 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   }
   await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now()));
   return {};
+}
+
+async function failAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, message: string): Promise<never> {
+  const failed = { ...parts, controllerReady: { type: RGD_CONDITIONS.controllerReady, status: "False" as const, reason: "AuthorPolicyFailed", message } };
+  await writeRgdStatus(ctx, rgd, rgdStatus(rgd, failed, graph, ctx.now()));
+  throw new Error(message);
 }
 
 async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {
