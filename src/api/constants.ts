@@ -52,7 +52,18 @@ export const ANNOTATIONS = {
    * "delete": adopt, and delete them like our own. Absent or anything else: never touch them.
    */
   adopt: "kro.run/adopt",
+  /** On an RGD, "true": children may go to namespaces other than the instance's (docs/design/authorization.md). */
+  allowCrossNamespace: "kro.run/allow-cross-namespace",
+  /** On an RGD, "true": a namespaced instance may have cluster-scoped children. */
+  allowClusterScoped: "kro.run/allow-cluster-scoped",
+  /** On an RGD: "Disabled" turns the instance-author permission check off (default "Enforced"). */
+  authorCheck: "kro.run/author-check",
+  /** On an RGD: comma-separated resource ids whose permission instance authors need not hold. */
+  authorCheckExempt: "kro.run/author-check-exempt",
 } as const;
+
+/** Values of ANNOTATIONS.authorCheck. */
+export const AUTHOR_CHECK = { enforced: "Enforced", disabled: "Disabled" } as const;
 
 /** Value of ANNOTATIONS.reconcile that pauses an instance. */
 export const RECONCILE_SUSPENDED = "suspended";

@@ -60,6 +60,8 @@ export interface ControllerContext {
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;
   now(): string;
+  /** The controller's own username, asked once (its writes to instances skip the author policy). */
+  controllerUser(): Promise<string | undefined>;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

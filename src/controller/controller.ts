@@ -4,7 +4,7 @@
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
 import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
-import { compileRgd, type SchemaResolver } from "../graph/index.js";
+import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, Logger } from "../observability/index.js";
@@ -22,6 +22,8 @@ import { reconcileRgd } from "./rgd-reconciler.js";
 import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./runtime-options.js";
 import { parseInstanceKey, ServedGraphs } from "./served-graphs.js";
 import { WorkQueue } from "./work-queue.js";
+import { whoAmI } from "./author-policy.js";
+import { jsonEqual } from "./json-equal.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -61,6 +63,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const env = createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
+  let username: Promise<string | undefined> | undefined;
   const ctx: ControllerContext = {
     client,
     eventClient: options.eventClient ?? client,
@@ -89,6 +92,7 @@ export function startController(options: StartControllerOptions): RunningControl
       return compileRgd(rgd, { env, ...(resolver === undefined ? {} : { resolver }) });
     },
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
   };
 
@@ -183,7 +187,9 @@ function rgdChanged(old: KubeObject, next: KubeObject): boolean {
   const annotation = (o: KubeObject) => o.metadata?.annotations?.["kro.run/allow-breaking-changes"];
   return old.metadata?.generation !== next.metadata?.generation
     || (old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)
-    || annotation(old) !== annotation(next);
+    || annotation(old) !== annotation(next)
+    // Containment and author-check opt-ins are annotations: they change what instances may write.
+    || !jsonEqual(containmentPolicyOf(old), containmentPolicyOf(next));
 }
 
 function errorText(error: unknown): string {

@@ -16,9 +16,10 @@ import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type Ins
 import type { ControllerContext } from "./controller-context.js";
 import type { Logger } from "../observability/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
-import type { Overlay } from "./child-watches.js";
+import { identityFor, type Overlay } from "./child-watches.js";
 import { deleteInstance } from "./instance-deletion.js";
 import { isSuspended, writeStatus } from "./instance-writes.js";
+import { containmentRefusals } from "./containment-guard.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 import { ensureManaged, InstanceGoneError, readCurrent, recordDelta } from "./instance-record.js";
 import { applyDelta, emptyDelta, mergeDeltas, readInventory, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
@@ -86,9 +87,14 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const blocked = new Set<string>();
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
+  // Children refused by namespace containment are never written; they are not apply errors
+  // (nothing to retry until the RGD or the instance changes), so the rest keeps converging.
+  const refusedNodes: Record<string, string> = {};
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
+    const refused = await containmentRefusals(ctx, served, instance, evaluation.apply);
+    for (const refusal of refused.values()) refusedNodes[refusal.nodeId] = refusal.message;
     const steps = planApplies({
-      desired: evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired))),
+      desired: evaluation.apply.filter((desired) => !refused.has(identityKey(identityFor(desired))) && !watchErrors.has(nodeIdOf(desired))),
       inventory,
       cached: (identity) => lookup.get(identity),
       upToDate: (desired, live) => ctx.applyMemo.upToDate(desired, live),
@@ -168,6 +174,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   }
   const failedWrites = Object.entries(applyErrors);
   for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
+  Object.assign(applyErrors, refusedNodes);
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, instance, status);
   ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });

@@ -7,7 +7,7 @@
 import { FINALIZER, KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
-import type { CompiledGraph } from "../graph/index.js";
+import { containmentPolicyOf, type CompiledGraph } from "../graph/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import type { ControllerContext } from "./controller-context.js";
 import { allowsBreakingChanges, crdRef, installCrd } from "./crd-installer.js";
@@ -20,6 +20,7 @@ import type { InstanceKind, ServedGraph } from "./served-graphs.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGraphRevisions } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
+import { ensureAuthorPolicy, removeAuthorPolicy } from "./author-policy.js";
 
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
@@ -77,6 +78,12 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     }
   } else {
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };
+    // Fail closed: no instance is served without the instance-author policy. kro generates the
+    // CEL dialect's CRD, so there the policy goes first: the API server loads it while the CRD
+    // becomes established, and no instance can be admitted unchecked (the user's own CRD of the
+    // template dialect exists already; its plural is known only from the cluster).
+    const early = compiled.graph.dialect === "cel" ? await ensureAuthorPolicy(ctx, rgd, compiled.graph, { ...compiled.graph.instance, namespaced: compiled.graph.instance.scope === "Namespaced" }) : undefined;
+    if (early?.ok === false) await failAuthorPolicy(ctx, rgd, parts, graph, early.message);
     const kind = await ensureKind(ctx, rgd, compiled.graph);
     if (!kind.ok) {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
@@ -88,6 +95,8 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
       }
     } else {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
+      const authz = early ?? await ensureAuthorPolicy(ctx, rgd, compiled.graph, kind.instance);
+      if (!authz.ok) await failAuthorPolicy(ctx, rgd, parts, graph, authz.message);
       // Recorded before it is served: after a restart, the newest revision is the graph instances ran on.
       const issued = await ensureGraphRevision(ctx, rgd, compiled.graph).catch((error: unknown) => { failure = error instanceof Error ? error : new Error(String(error)); return undefined; });
       if (issued === undefined) {
@@ -95,8 +104,10 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
         parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "GraphRevisionFailed", message: `could not record the graph as a GraphRevision: ${failure?.message ?? "unknown error"}${keeps}` };
       } else {
         lastIssued = Math.max(lastIssued, issued.lastIssued);
-        const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, revision: issued.revision, graph: compiled.graph, instance: kind.instance };
-        const changed = previous === undefined || previous.generation !== generation || previous.revision !== entry.revision || previous.rgdUid !== entry.rgdUid || !sameKind(previous.instance, entry.instance);
+        const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, revision: issued.revision, graph: compiled.graph, instance: kind.instance, containment: containmentPolicyOf(rgd) };
+        // Opt-in annotations do not bump the generation, but they change what instances may write.
+        const changed = previous === undefined || previous.generation !== generation || previous.revision !== entry.revision || previous.rgdUid !== entry.rgdUid
+          || !sameKind(previous.instance, entry.instance) || !jsonEqual(previous.containment, entry.containment);
         if (changed) await startServing(ctx, entry);
         parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running" };
         await pruneGraphRevisions(ctx, issued.live, issued.revision).catch((error: unknown) => {
@@ -140,9 +151,15 @@ async function serveGraph(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   }
   const kind = await ensureKind(ctx, rgd, graph);
   if (!kind.ok) return undefined;
-  const entry: ServedGraph = { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation, ...(revision === undefined ? {} : { revision }), graph, instance: kind.instance };
+  const entry: ServedGraph = { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation, ...(revision === undefined ? {} : { revision }), graph, instance: kind.instance, containment: containmentPolicyOf(rgd) };
   await startServing(ctx, entry);
   return entry;
+}
+
+async function failAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, message: string): Promise<never> {
+  const failed = { ...parts, controllerReady: { type: RGD_CONDITIONS.controllerReady, status: "False" as const, reason: "AuthorPolicyFailed", message } };
+  await writeRgdStatus(ctx, rgd, rgdStatus(rgd, failed, graph, ctx.now()));
+  throw new Error(message);
 }
 
 async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {
@@ -189,6 +206,8 @@ async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<Recon
     return { requeueAfterMs: 2000 };
   }
   await stopServing(ctx, name);
+  // Owned by the RGD too: garbage collection removes what this cannot (e.g. RBAC revoked).
+  await removeAuthorPolicy(ctx.client, rgd.metadata?.uid ?? "").catch((error: unknown) => { ctx.logger.warn({ rgd: name, err: error instanceof Error ? error.message : String(error) }, "could not remove the instance-author policy"); });
   if (ctx.options.allowCrdDeletion && served?.graph.dialect === "cel") {
     const crdName = served.graph.crd.metadata.name;
     try {

@@ -2,7 +2,7 @@
  * Which RGD serves which instance kind right now, with the last graph that compiled. An invalid
  * edit of an RGD never removes its entry: the last good graph keeps serving its instances.
  */
-import type { CompiledGraph } from "../graph/index.js";
+import type { CompiledGraph, ContainmentPolicy } from "../graph/index.js";
 import { labelMatches } from "../api/index.js";
 
 export interface InstanceKind {
@@ -23,6 +23,8 @@ export interface ServedGraph {
   readonly revision?: number;
   readonly graph: CompiledGraph;
   readonly instance: InstanceKind;
+  /** The RGD's namespace-containment and author-check opt-ins (annotations; see containment-guard.ts). */
+  readonly containment?: ContainmentPolicy;
 }
 
 export class ServedGraphs {

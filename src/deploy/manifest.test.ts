@@ -125,7 +125,7 @@ describe("deploy/kro-controller.yaml", () => {
     assert.deepEqual(at(container, "volumeMounts"), [{ name: "tmp", mountPath: "/tmp" }]);
   });
 
-  it("grants least privilege: RGDs, GraphRevisions, CRDs (no delete), events, and leases in kro-system only; the rest by aggregation", async () => {
+  it("grants least privilege: RGDs, GraphRevisions, CRDs (no delete), events, the instance-author policies, and leases in kro-system only; the rest by aggregation", async () => {
     const objects = await committedManifest();
     const aggregated = find(objects, "ClusterRole", "kro-ts");
     assert.deepEqual(at(aggregated, "aggregationRule"), { clusterRoleSelectors: [{ matchLabels: { "rbac.kro.run/aggregate-to-controller": "true" } }] });
@@ -143,6 +143,9 @@ describe("deploy/kro-controller.yaml", () => {
       "apiextensions.k8s.io/customresourcedefinitions: get,list,watch,create,update,patch",
       "/events: create,patch",
       "events.k8s.io/events: create,patch",
+      "admissionregistration.k8s.io/validatingadmissionpolicies: get,list,watch,create,update,patch,delete",
+      "admissionregistration.k8s.io/validatingadmissionpolicybindings: get,list,watch,create,update,patch,delete",
+      "authentication.k8s.io/selfsubjectreviews: create",
     ]);
     const lease = find(objects, "Role", "kro-ts:leader-election");
     assert.equal(lease.metadata.namespace, "kro-system");

@@ -8,6 +8,7 @@ import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schem
 import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
 import { checkAuthorConditions } from "./compile-conditions.js";
 import { checkForEach } from "./compile-foreach.js";
+import { containmentPolicyOf, containmentWarnings } from "./containment.js";
 import { draftNode, type DraftNode } from "./compile-resource.js";
 import { typeCheckNodes, typeCheckStatus } from "./compile-types.js";
 import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
@@ -104,6 +105,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
     if (drafted.node) drafts.push(drafted.node);
   });
   issues.push(...checkUniqueIds(drafts.map((d) => ({ id: d.id, path: [...d.path, "id"] }))));
+  issues.push(...containmentWarnings(drafts, scope, containmentPolicyOf(rgd)));
   const ids = new Set(drafts.map((d) => d.id));
   for (const d of drafts) for (const dim of d.forEach) if (ids.has(dim.name)) issues.push(error("rgd.iterator-shadows-id", dim.path, `forEach iterator "${dim.name}" has the same name as a resource id`));
 
