@@ -7,7 +7,7 @@ import { KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../ap
 import { compileRgd, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
-import type { ControllerMetrics, Logger } from "../observability/index.js";
+import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
 import { withClusterKinds } from "./cluster-kinds.js";
@@ -45,6 +45,8 @@ export interface RunningController {
   readonly served: ServedGraphs;
   /** Re-enqueues every instance of every served kind (a full resync, as after a restart). */
   resync(): void;
+  /** Liveness for /healthz: every worker running, the RGD and CRD informers running and synced. */
+  health(): HealthReport;
   stop(): Promise<void>;
 }
 
@@ -126,10 +128,14 @@ export function startController(options: StartControllerOptions): RunningControl
         if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
       }
     }
+    core.push(rgdLease, crdLease);
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
   }
 
+  const core: InformerLease<KubeObject>[] = [];
   const ready = watchRgds();
+  // Logged here too, so a caller that never awaits `ready` still sees why nothing happens.
+  ready.catch((error: unknown) => { logger.error({ err: errorText(error) }, "controller could not start watching ResourceGraphDefinitions"); });
   const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
@@ -158,11 +164,25 @@ export function startController(options: StartControllerOptions): RunningControl
     for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName);
   }
 
+  let stopping = false;
+  function health(): HealthReport {
+    if (stopping) return { ok: true, problems: [] };
+    const problems: string[] = [];
+    if (rgdLoop.alive < 2) problems.push(`RGD workers: ${rgdLoop.alive} of 2 running`);
+    if (instanceLoop.alive < ctx.options.workers) problems.push(`instance workers: ${instanceLoop.alive} of ${ctx.options.workers} running`);
+    for (const lease of core) {
+      if (lease.informer.stopped) problems.push(`informer ${lease.informer.options.kind} stopped`);
+    }
+    return { ok: problems.length === 0, problems };
+  }
+
   return {
     ready,
     served,
     resync,
+    health,
     async stop() {
+      stopping = true;
       clearInterval(depthTimer);
       clearInterval(resyncTimer);
       rgdQueue.shutDown();
