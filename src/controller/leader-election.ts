@@ -128,8 +128,13 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   const jittered = () => timing.retryPeriodMs * (1 + Math.random() * (JITTER_FACTOR - 1));
   const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
   const pause = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    stopping.signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+    const done = (): void => {
+      clearTimeout(timer);
+      stopping.signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stopping.signal.addEventListener("abort", done, { once: true });
   });
 
   async function campaign(): Promise<void> {
