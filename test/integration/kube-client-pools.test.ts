@@ -40,6 +40,7 @@ describe("kube client connection pools", { timeout: 120_000 }, () => {
       timings.push(performance.now() - started);
     }
     const stats = client.poolStats();
+    t.diagnostic(`GET with ${stats.watch.sockets} watches open: ${timings.map((ms) => ms.toFixed(1)).join(", ")} ms; request pool ${JSON.stringify(stats.request)}`);
     assert.ok(stats.watch.sockets >= INFORMERS, `one socket per watch: ${JSON.stringify(stats)}`);
     assert.ok(Math.max(...timings) < 1_000, `GET took ${timings.map((ms) => Math.round(ms)).join(", ")} ms with ${stats.watch.sockets} watches open`);
     assert.equal(stats.request.queued, 0, "no request queued for a socket");
