@@ -6,7 +6,7 @@
 import { KRO_API_VERSION, LABELS, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
+import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
@@ -53,7 +53,8 @@ export interface RunningController {
 
 export function startController(options: StartControllerOptions): RunningController {
   const { client, logger } = options;
-  const informers = new InformerManager(client);
+  // Nothing in the controller reads managedFields: caching them would roughly double memory.
+  const informers = new InformerManager(client, { transform: stripManagedFields });
   const served = new ServedGraphs();
   const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000 });
   const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000 });

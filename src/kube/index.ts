@@ -11,7 +11,7 @@ export {
   isAlreadyExists, isConflict, isDeadlineExceeded, isFenced, isForbidden, isGone, isInvalid, isNotFound, isUnauthorized,
 } from "./errors.js";
 export { Discovery, splitApiVersion, type ResourceInfo } from "./discovery.js";
-export { Informer, type InformerHandlers, type InformerOptions, type InformerSource, type InformerStats } from "./informer.js";
+export { Informer, stripManagedFields, type InformerHandlers, type InformerOptions, type InformerSource, type InformerStats } from "./informer.js";
 export { InformerManager, type InformerLease } from "./informer-manager.js";
 export { Store, objectKey, type IndexFunc } from "./store.js";
 export { Backoff, type BackoffOptions } from "./backoff.js";

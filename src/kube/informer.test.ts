@@ -6,7 +6,7 @@ import { eventually } from "../../test/support/eventually.js";
 import { configMap, FakeApiServer, json, sendEvent } from "../../test/support/fake-api-server.js";
 import type { KubeClient } from "./client.js";
 import { createKubeClient } from "./create-client.js";
-import type { Informer } from "./informer.js";
+import { stripManagedFields, type Informer } from "./informer.js";
 import type { WatchReconnectMetric } from "./types.js";
 
 let fake: FakeApiServer;
@@ -81,6 +81,22 @@ describe("informer", () => {
     assert.equal(reconnects[0]?.reason, "gone");
     assert.equal(reconnects[0].relist, true);
     assert.equal(reconnects[0].delayMs, 0, "a 410 relists at once, without backoff");
+  });
+
+  it("transforms objects before storing them: managedFields stripped from lists and events", async () => {
+    const withFields = (name: string, rv: string) => {
+      const cm = configMap(name, rv) as { metadata: Record<string, unknown> };
+      cm.metadata.managedFields = [{ manager: "kubectl", operation: "Apply", fieldsV1: { "f:data": {} } }];
+      return cm;
+    };
+    fake.onList = (_req, res) => { json(res, 200, { metadata: { resourceVersion: "3" }, items: [withFields("listed", "2")] }); };
+    fake.onWatch = (_req, res, n) => { if (n === 1) sendEvent(res, "ADDED", withFields("watched", "4")); else res.writeHead(200); };
+    const { informer } = start({ transform: stripManagedFields });
+    await eventually(() => { assert.deepEqual(names(informer), ["listed", "watched"]); });
+    for (const o of informer.store.list()) {
+      assert.equal(o.metadata?.managedFields, undefined);
+      assert.equal(o.metadata?.resourceVersion !== undefined, true, "the rest of metadata stays");
+    }
   });
 
   it("starts its backoff afresh after a watch that carried events", async () => {

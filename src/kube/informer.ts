@@ -26,6 +26,18 @@ export interface InformerOptions {
   /** Server-side watch timeout; default random 300–600 s so watches don't all end together. */
   readonly watchTimeoutSeconds?: number;
   readonly backoff?: BackoffOptions;
+  /**
+   * Applied to every object before it is stored or handed to handlers (client-go's
+   * TransformFunc): drop what no reader needs, e.g. `stripManagedFields`. Must not throw.
+   */
+  readonly transform?: (object: KubeObject) => KubeObject;
+}
+
+/** The transform most caches want: managedFields are often half an object and nobody reads them. */
+export function stripManagedFields(object: KubeObject): KubeObject {
+  if (object.metadata?.managedFields === undefined) return object;
+  const { managedFields: _dropped, ...metadata } = object.metadata;
+  return { ...object, metadata };
 }
 
 /** What an informer needs from a client (KubeClient implements it; tests may fake it). */
@@ -186,7 +198,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     });
     if (this.abort.signal.aborted) return;
     const seen = new Set<string>();
-    for (const item of list.items) {
+    const transform = o.transform;
+    for (const listed of list.items) {
+      const item = transform === undefined ? listed : transform(listed) as T;
       seen.add(objectKey(item));
       this.apply("MODIFIED", item, false);
     }
@@ -223,7 +237,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         else outcome.failure = new ApiError({ status: code, verb: "WATCH", path: this.resourceName, body: JSON.stringify(event.object) });
         return "stop";
       }
-      this.apply(event.type, event.object as T, true);
+      this.apply(event.type, (o.transform === undefined || event.type === "BOOKMARK" ? event.object : o.transform(event.object)) as T, true);
       return "continue";
     });
     if (outcome.gone) return "gone";
