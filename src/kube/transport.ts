@@ -249,15 +249,30 @@ export class Transport {
     };
     return new Promise((resolve, reject) => {
       const queuedAt = performance.now();
-      const r = (this.isHttps ? https.request : http.request)(options, (res) => {
+      const cleanup = (): void => {
         openSignal?.removeEventListener("abort", onOpenAbort);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const r = (this.isHttps ? https.request : http.request)(options, (res) => {
+        cleanup();
         resolve(res);
       });
-      const onOpenAbort = (): void => { r.destroy(openSignal?.reason as Error); };
+      // A request still queued for a socket reports its destruction only once it gets one:
+      // settle at once ourselves, so a deadline is kept even while the pool is full.
+      const onAbort = (): void => {
+        cleanup();
+        reject(signal?.reason as Error);
+      };
+      const onOpenAbort = (): void => {
+        cleanup();
+        r.destroy(openSignal?.reason as Error);
+        reject(openSignal?.reason as Error);
+      };
       openSignal?.addEventListener("abort", onOpenAbort, { once: true });
+      signal?.addEventListener("abort", onAbort, { once: true });
       r.once("socket", () => { this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt }); });
       r.on("error", (error) => {
-        openSignal?.removeEventListener("abort", onOpenAbort);
+        cleanup();
         reject(error);
       });
       r.end(req.body);
