@@ -125,6 +125,10 @@ try {
     if ((census.orphans.length === 0 && census.notReady.length === 0 && terminating === 0) || Date.now() > settleDeadline) break;
     await sleep(2_000);
   }
+  for (const name of census.notReady.slice(0, 5)) {
+    const stuck = await client.get({ apiVersion, kind, namespace, name }).catch((e) => ({ error: e.message }));
+    log(`soak: not Ready: ${name}: ${JSON.stringify({ state: stuck.status?.state, conditions: stuck.status?.conditions?.map((c) => `${c.type}=${c.status} ${c.message}`), inventory: stuck.metadata?.annotations?.["internal.kro.run/inventory"] })}`);
+  }
   const summary = { minutes, ...counts, orphans: census.orphans.length, foreignTouched: census.foreignTouched.length, notReady: census.notReady.length, unrecorded: census.unrecorded.length, rss };
   log(`soak result: ${summary.orphans} orphans, ${summary.foreignTouched} hand-made objects touched, ${summary.notReady} instances not Ready, ${summary.unrecorded} children missing from a record`);
   log(`soak RSS (MB) over time: ${rss.map((s) => `${s.atS}s=${s.rssMb}`).join(" ")}`);

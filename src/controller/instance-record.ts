@@ -13,7 +13,7 @@ import { refOf } from "./instance-writes.js";
 import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
 import type { ServedGraph } from "./served-graphs.js";
 
-const MAX_CONFLICT_RETRIES = 5;
+const MAX_CONFLICT_RETRIES = 8;
 
 export class InstanceGoneError extends Error {
   override readonly name = "InstanceGoneError";
