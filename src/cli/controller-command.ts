@@ -1,9 +1,10 @@
 import { hostname } from "node:os";
 import type { Command } from "commander";
-import { loadBuiltinSchemas, startController, startLeaderElection } from "../controller/index.js";
-import { createKubeClient } from "../kube/index.js";
+import { loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { createKubeClient, WriteFence, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
-import { ControllerMetrics, createLogger, isLogLevel, startProbeServer } from "../observability/index.js";
+import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
+import { durationFlag, nonNegativeNumber, positiveInteger } from "./flag-values.js";
 import { untilSignal } from "./signals.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -27,6 +28,10 @@ interface ControllerFlags {
   readonly evaluationTimeout: string;
   readonly rgdSelector?: string;
   readonly rgdMaxGraphRevisions: string;
+  readonly leaderElectLeaseDuration: string;
+  readonly leaderElectRenewDeadline: string;
+  readonly leaderElectRetryPeriod: string;
+  readonly requestTimeout: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -52,75 +57,134 @@ export function registerControllerCommand(program: Command): void {
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
-    .action(async (flags: ControllerFlags) => {
-      if (!isLogLevel(flags.logLevel)) throw new Error(`--log-level: unknown level "${flags.logLevel}"`);
-      if (flags.logFormat !== "json" && flags.logFormat !== "text") throw new Error(`--log-format must be json or text, got "${flags.logFormat}"`);
-      const logger = createLogger({ level: flags.logLevel, format: flags.logFormat, name: "kro-controller" });
-      const metrics = new ControllerMetrics({ processMetrics: true });
-      const client = await createKubeClient({
-        kubeconfig: flags.kubeconfig,
-        context: flags.context,
-        env: process.env,
-        qps: positiveNumber("--client-qps", flags.clientQps),
-        burst: positiveNumber("--client-burst", flags.clientBurst),
-        logger,
-        metrics: {
-          onRequest: (m) => { metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) }); },
-          onWatchReconnect: (m) => { metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason }); },
-        },
-      });
-      // Events get a client (and rate limit) of their own, as client-go's event recorder does.
-      const eventClient = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, qps: 20, burst: 50, logger });
-      const resolver = await loadBuiltinSchemas(resolveKubeRelease(flags.kubeVersion).minor);
-      let running: ReturnType<typeof startController> | undefined;
-      let synced = false;
-      const probes = await startProbeServer({ address: flags.healthProbeBindAddress, ready: () => synced });
-      const metricsServer = await startProbeServer({ address: flags.metricsBindAddress, registry: metrics.registry });
-      const election = flags.leaderElect === true
-        ? startLeaderElection({ client, logger, namespace: flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system", name: flags.leaderElectionId, identity: `${hostname()}_${process.pid}` })
-        : undefined;
-      const start = async () => {
-        running = startController({
-          client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
-          workers: positiveNumber("--workers", flags.workers),
-          allowCrdDeletion: flags.allowCrdDeletion === true,
-          requeueIntervalMs: parseDuration(flags.instanceRequeueInterval),
-          resyncPeriodMs: parseDuration(flags.resyncPeriod),
-          maxGraphRevisions: Math.floor(positiveNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
-          evaluationTimeoutMs: parseDuration(flags.evaluationTimeout),
-          ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
-        });
-        await running.ready;
-        synced = true;
-        logger.info({ version: PACKAGE_VERSION, server: client.server }, "controller started");
-      };
-      const stopped = untilSignal();
-      if (election === undefined) await start();
-      else {
-        synced = true; // a standby is healthy and ready; it just does not write
-        void election.acquired.then(start);
-      }
-      const reason = await Promise.race([stopped, election?.lost.then(() => "lost leadership" as const) ?? new Promise<never>(() => undefined)]);
-      logger.info({ reason }, "shutting down");
-      await running?.stop();
-      await election?.stop();
-      await Promise.all([probes?.close(), metricsServer?.close()]);
-      client.close();
-      eventClient.close();
-      if (reason === "lost leadership") process.exitCode = 1;
+    .option("--leader-elect-lease-duration <duration>", "how long a standby waits, after it last saw the Lease renewed, before taking over", "15s")
+    .option("--leader-elect-renew-deadline <duration>", "how long the leader keeps trying to renew before it stops writing (< lease duration)", "10s")
+    .option("--leader-elect-retry-period <duration>", "time between attempts to acquire or renew the Lease", "2s")
+    .option("--request-timeout <duration>", "deadline of each API request, queueing and retries included", "60s")
+    .action(async (flags: ControllerFlags) => { await runController(flags); });
+}
+
+/** Every flag checked before anything starts: a bad value is a clear error, never a hot loop. */
+function parseFlags(flags: ControllerFlags): ControllerSettings {
+  const logLevel = flags.logLevel;
+  if (!isLogLevel(logLevel)) throw new Error(`--log-level: unknown level "${logLevel}"`);
+  const logFormat = flags.logFormat === "json" || flags.logFormat === "text" ? flags.logFormat : undefined;
+  if (logFormat === undefined) throw new Error(`--log-format must be json or text, got "${flags.logFormat}"`);
+  const lease = {
+    leaseDurationMs: durationFlag("--leader-elect-lease-duration", flags.leaderElectLeaseDuration),
+    renewDeadlineMs: durationFlag("--leader-elect-renew-deadline", flags.leaderElectRenewDeadline),
+    retryPeriodMs: durationFlag("--leader-elect-retry-period", flags.leaderElectRetryPeriod),
+  };
+  if (flags.leaderElect === true) validateLeaseTiming(lease);
+  return {
+    logLevel,
+    logFormat,
+    qps: nonNegativeNumber("--client-qps", flags.clientQps),
+    burst: nonNegativeNumber("--client-burst", flags.clientBurst),
+    workers: positiveInteger("--workers", flags.workers),
+    requeueIntervalMs: durationFlag("--instance-requeue-interval", flags.instanceRequeueInterval, { allowZero: true }),
+    resyncPeriodMs: durationFlag("--resync-period", flags.resyncPeriod),
+    requestTimeoutMs: durationFlag("--request-timeout", flags.requestTimeout),
+    evaluationTimeoutMs: durationFlag("--evaluation-timeout", flags.evaluationTimeout, { allowZero: true }),
+    maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
+    kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
+    lease,
+  };
+}
+
+interface ControllerSettings {
+  readonly logLevel: LogLevel;
+  readonly logFormat: "json" | "text";
+  readonly qps: number;
+  readonly burst: number;
+  readonly workers: number;
+  readonly requeueIntervalMs: number;
+  readonly resyncPeriodMs: number;
+  readonly requestTimeoutMs: number;
+  readonly evaluationTimeoutMs: number;
+  readonly maxGraphRevisions: number;
+  readonly kubeMinor: string;
+  readonly lease: LeaseTiming;
+}
+
+async function runController(flags: ControllerFlags): Promise<void> {
+  const settings = parseFlags(flags);
+  const logger = createLogger({ level: settings.logLevel, format: settings.logFormat, name: "kro-controller" });
+  const metrics = new ControllerMetrics({ processMetrics: true });
+  const connection = { kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, logger } as const;
+  // With leader election every client that writes for the leader goes through its fence.
+  const fence = flags.leaderElect === true ? new WriteFence() : undefined;
+  const withFence = fence === undefined ? {} : { fence };
+  const client = await createKubeClient({
+    ...connection, ...withFence,
+    qps: settings.qps, burst: settings.burst, requestTimeoutMs: settings.requestTimeoutMs,
+    metrics: kubeMetricsFor(metrics),
+  });
+  // Events get a client (and rate limit) of their own, as client-go's event recorder does.
+  const eventClient = await createKubeClient({ ...connection, ...withFence, qps: 20, burst: 50, requestTimeoutMs: settings.requestTimeoutMs });
+  // The Lease too: its renewals never queue behind the controller's requests or sockets, and
+  // retries are the election's own (every retry period, within the renew deadline).
+  const electionClient = fence === undefined ? undefined : await createKubeClient({ ...connection, qps: 5, burst: 10, maxRetries: 0, requestTimeoutMs: settings.lease.renewDeadlineMs });
+  const resolver = await loadBuiltinSchemas(settings.kubeMinor);
+  let running: RunningController | undefined;
+  let synced = false;
+  const probes = await startProbeServer({
+    address: flags.healthProbeBindAddress,
+    ready: () => synced,
+    healthy: () => running?.health() ?? { ok: true, problems: [] },
+  });
+  const metricsServer = await startProbeServer({ address: flags.metricsBindAddress, registry: metrics.registry });
+  const election = electionClient === undefined || fence === undefined ? undefined : startLeaderElection({
+    client: electionClient, logger, fence, ...settings.lease,
+    namespace: flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system",
+    name: flags.leaderElectionId,
+    identity: `${hostname()}_${process.pid}`,
+  });
+  const start = async (): Promise<void> => {
+    running = startController({
+      client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
+      workers: settings.workers,
+      allowCrdDeletion: flags.allowCrdDeletion === true,
+      requeueIntervalMs: settings.requeueIntervalMs,
+      resyncPeriodMs: settings.resyncPeriodMs,
+      evaluationTimeoutMs: settings.evaluationTimeoutMs,
+      maxGraphRevisions: settings.maxGraphRevisions,
+      ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
     });
+    await running.ready;
+    synced = true;
+    logger.info({ version: PACKAGE_VERSION, server: client.server }, "controller started");
+  };
+  // A start failure (RGD CRD forbidden, informers not synced) ends the process with an error:
+  // a controller that cannot work must not look healthy and never be restarted.
+  const failedToStart = new Promise<Error>((resolve) => {
+    const begin = election === undefined ? start() : election.acquired.then(start);
+    begin.catch((error: unknown) => { resolve(error instanceof Error ? error : new Error(String(error))); });
+  });
+  if (election !== undefined) synced = true; // a standby is healthy and ready; it just does not write
+  const reason = await Promise.race([
+    untilSignal(),
+    election?.lost.then(() => "lost leadership" as const) ?? new Promise<never>(() => undefined),
+    failedToStart.then((error) => {
+      logger.error({ err: error.message }, "controller failed to start");
+      return "failed to start" as const;
+    }),
+  ]);
+  logger.info({ reason }, "shutting down");
+  await running?.stop();
+  await election?.stop();
+  await Promise.all([probes?.close(), metricsServer?.close()]);
+  client.close();
+  eventClient.close();
+  electionClient?.close();
+  if (reason === "lost leadership" || reason === "failed to start") process.exitCode = 1;
 }
 
-function positiveNumber(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} must be a non-negative number, got "${value}"`);
-  return n;
-}
-
-/** "3s", "500ms", "1m", or plain milliseconds. */
-export function parseDuration(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (match === null) throw new Error(`invalid duration "${value}": use e.g. 500ms, 3s, 1m`);
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "ms") as "ms" | "s" | "m" | "h"];
-  return Number(match[1]) * factor;
+function kubeMetricsFor(metrics: ControllerMetrics): KubeMetrics {
+  return {
+    onRequest: (m) => { metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) }); },
+    onWatchReconnect: (m) => { metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason }); },
+    onPoolWait: (m) => { metrics.poolWait.observe({ pool: m.pool }, m.waitMs / 1000); },
+    onRateLimitWait: (ms) => { metrics.rateLimitWait.observe(ms / 1000); },
+  };
 }

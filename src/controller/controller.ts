@@ -6,8 +6,8 @@
 import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { InformerManager, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
-import type { ControllerMetrics, Logger } from "../observability/index.js";
+import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
+import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
 import { withClusterKinds } from "./cluster-kinds.js";
@@ -50,13 +50,16 @@ export interface RunningController {
   readonly served: ServedGraphs;
   /** Re-enqueues every instance of every served kind (a full resync, as after a restart). */
   resync(): void;
+  /** Liveness for /healthz: every worker running, the RGD and CRD informers running and synced. */
+  health(): HealthReport;
   stop(): Promise<void>;
 }
 
 
 export function startController(options: StartControllerOptions): RunningController {
   const { client, logger } = options;
-  const informers = new InformerManager(client);
+  // Nothing in the controller reads managedFields: caching them would roughly double memory.
+  const informers = new InformerManager(client, { transform: stripManagedFields });
   const served = new ServedGraphs();
   const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000 });
   const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000 });
@@ -135,10 +138,14 @@ export function startController(options: StartControllerOptions): RunningControl
         if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
       }
     }
+    core.push(rgdLease, crdLease);
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
   }
 
+  const core: InformerLease<KubeObject>[] = [];
   const ready = watchRgds();
+  // Logged here too, so a caller that never awaits `ready` still sees why nothing happens.
+  ready.catch((error: unknown) => { logger.error({ err: errorText(error) }, "controller could not start watching ResourceGraphDefinitions"); });
   const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
@@ -167,11 +174,25 @@ export function startController(options: StartControllerOptions): RunningControl
     for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName);
   }
 
+  let stopping = false;
+  function health(): HealthReport {
+    if (stopping) return { ok: true, problems: [] };
+    const problems: string[] = [];
+    if (rgdLoop.alive < 2) problems.push(`RGD workers: ${rgdLoop.alive} of 2 running`);
+    if (instanceLoop.alive < ctx.options.workers) problems.push(`instance workers: ${instanceLoop.alive} of ${ctx.options.workers} running`);
+    for (const lease of core) {
+      if (lease.informer.stopped) problems.push(`informer ${lease.informer.options.kind} stopped`);
+    }
+    return { ok: problems.length === 0, problems };
+  }
+
   return {
     ready,
     served,
     resync,
+    health,
     async stop() {
+      stopping = true;
       clearInterval(depthTimer);
       clearInterval(resyncTimer);
       rgdQueue.shutDown();

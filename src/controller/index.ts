@@ -6,3 +6,4 @@ export { startController, type RunningController, type StartControllerOptions } 
 export type { ControllerOptions, InstanceEvaluatedEvent } from "./controller-context.js";
 export { loadBuiltinSchemas } from "./schema-bundle.js";
 export { startLeaderElection, type LeaderElection, type LeaderElectionOptions } from "./leader-election.js";
+export { validateLeaseTiming, type LeaseTiming } from "./lease-record.js";

@@ -34,6 +34,8 @@ export interface ReconcileLoopOptions {
 export interface ReconcileLoop {
   /** Resolves when every worker has finished its in-flight key after the queue shut down. */
   readonly stopped: Promise<void>;
+  /** Workers still running (fewer than started means one died: the process is unhealthy). */
+  readonly alive: number;
 }
 
 async function worker(options: ReconcileLoopOptions): Promise<void> {
@@ -64,6 +66,10 @@ async function worker(options: ReconcileLoopOptions): Promise<void> {
 
 export function startReconcileLoop(options: ReconcileLoopOptions): ReconcileLoop {
   const count = Math.max(1, options.workers);
-  const workers = Array.from({ length: count }, () => worker(options));
-  return { stopped: Promise.all(workers).then(() => undefined) };
+  let alive = count;
+  const workers = Array.from({ length: count }, () => worker(options).finally(() => { alive--; }));
+  return {
+    stopped: Promise.all(workers).then(() => undefined),
+    get alive() { return alive; },
+  };
 }

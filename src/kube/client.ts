@@ -11,8 +11,9 @@ import { ApiError } from "./errors.js";
 import { Informer, type InformerOptions, type InformerSource } from "./informer.js";
 import { InformerManager } from "./informer-manager.js";
 import { query, resourcePath } from "./resource-path.js";
+import { ServerReachability } from "./server-reachability.js";
 import type { Transport } from "./transport.js";
-import type { ApplyOptions, DeleteOptions, ListOptions, WatchOptions, WriteOptions } from "./request-options.js";
+import type { ApplyOptions, DeleteOptions, ListOptions, RequestControl, WatchOptions, WriteOptions } from "./request-options.js";
 import type { KubeList, KubeLogger, KubeMetrics, KubeObject, ObjectRef } from "./types.js";
 
 export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
@@ -30,6 +31,14 @@ function identity(object: KubeObject): { apiVersion: string; kind: string; name:
   return { apiVersion, kind, name, namespace: object.metadata?.namespace };
 }
 
+/** Only the control fields that are set (exactOptionalPropertyTypes). */
+function control(options: RequestControl): RequestControl {
+  return {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
+}
+
 export interface KubeClientParts {
   readonly config: ConnectionConfig;
   readonly transport: Transport;
@@ -45,9 +54,11 @@ export class KubeClient implements InformerSource {
   readonly logger: KubeLogger;
   readonly metrics: KubeMetrics;
   private readonly transport: Transport;
+  private readonly reachability: ServerReachability;
 
   constructor(private readonly parts: KubeClientParts) {
     this.transport = parts.transport;
+    this.reachability = new ServerReachability({ probe: () => this.probeReady() });
     this.logger = parts.logger;
     this.metrics = parts.metrics;
     this.discovery = new Discovery(parts.transport);
@@ -72,9 +83,9 @@ export class KubeClient implements InformerSource {
     return this.discovery.resourceFor(apiVersion, kind);
   }
 
-  async get<T extends KubeObject = KubeObject>(ref: ObjectRef, options: { metadataOnly?: boolean } = {}): Promise<T> {
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef, options: RequestControl & { metadataOnly?: boolean } = {}): Promise<T> {
     const info = await this.resourceFor(ref.apiVersion, ref.kind);
-    return this.json<T>({ method: "GET", path: resourcePath(info, ref.namespace, ref.name), ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}) });
+    return this.json<T>({ method: "GET", path: resourcePath(info, ref.namespace, ref.name), ...control(options), ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}) });
   }
 
   /** GET of a non-resource path (`/version`, `/openapi/v3/...`), parsed as JSON. */
@@ -111,7 +122,7 @@ export class KubeClient implements InformerSource {
   async create<T extends KubeObject>(object: T, options: WriteOptions = {}): Promise<T> {
     const id = identity(object);
     const info = await this.resourceFor(id.apiVersion, id.kind);
-    const created = await this.json<T>({ method: "POST", path: resourcePath(info, id.namespace) + this.writeQuery(options), body: JSON.stringify(object) });
+    const created = await this.json<T>({ method: "POST", path: resourcePath(info, id.namespace) + this.writeQuery(options), body: JSON.stringify(object), ...control(options) });
     this.noteCrdChange(id.apiVersion, id.kind);
     return created;
   }
@@ -131,7 +142,7 @@ export class KubeClient implements InformerSource {
     const info = await this.resourceFor(id.apiVersion, id.kind);
     const path = resourcePath(info, id.namespace, id.name, subresource) + this.writeQuery(options, options.force === true ? { force: true } : {});
     // JSON is YAML: the apply body goes out exactly as given.
-    const applied = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(object), contentType: APPLY_CONTENT_TYPE });
+    const applied = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(object), contentType: APPLY_CONTENT_TYPE, ...control(options) });
     this.noteCrdChange(id.apiVersion, id.kind);
     return applied;
   }
@@ -140,7 +151,7 @@ export class KubeClient implements InformerSource {
   async patch<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, options: WriteOptions & { subresource?: string } = {}): Promise<T> {
     const info = await this.resourceFor(ref.apiVersion, ref.kind);
     const path = resourcePath(info, ref.namespace, ref.name, options.subresource) + this.writeQuery(options);
-    const patched = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(patch), contentType: MERGE_PATCH });
+    const patched = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(patch), contentType: MERGE_PATCH, ...control(options) });
     this.noteCrdChange(ref.apiVersion, ref.kind);
     return patched;
   }
@@ -150,7 +161,7 @@ export class KubeClient implements InformerSource {
     const id = identity(object);
     const info = await this.resourceFor(id.apiVersion, id.kind);
     const path = resourcePath(info, id.namespace, id.name, options.subresource) + this.writeQuery(options);
-    const replaced = await this.json<T>({ method: "PUT", path, body: JSON.stringify(object) });
+    const replaced = await this.json<T>({ method: "PUT", path, body: JSON.stringify(object), ...control(options) });
     this.noteCrdChange(id.apiVersion, id.kind);
     return replaced;
   }
@@ -169,7 +180,7 @@ export class KubeClient implements InformerSource {
       ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
       ...(options.dryRun === true ? { dryRun: ["All"] } : {}),
     };
-    const deleted = await this.json<KubeObject>({ method: "DELETE", path: resourcePath(info, ref.namespace, ref.name), body: JSON.stringify(body) });
+    const deleted = await this.json<KubeObject>({ method: "DELETE", path: resourcePath(info, ref.namespace, ref.name), body: JSON.stringify(body), ...control(options) });
     this.noteCrdChange(ref.apiVersion, ref.kind);
     return deleted;
   }
@@ -211,8 +222,29 @@ export class KubeClient implements InformerSource {
     };
   }
 
+  /** Sockets open and requests waiting for one, per pool (ordinary requests, watches). */
+  poolStats(): ReturnType<Transport["poolStats"]> {
+    return this.transport.poolStats();
+  }
+
+  /** Resolves when the server answers again after an outage (see ServerReachability). */
+  whenServerBack(signal: AbortSignal): Promise<void> {
+    return this.reachability.whenBack(signal);
+  }
+
+  private async probeReady(): Promise<boolean> {
+    try {
+      await this.transport.request({ method: "GET", path: "/readyz", retry: false, timeoutMs: 1_000 });
+      return true;
+    } catch (error) {
+      // Any answer but "not ready" or "slow down" means the server is there (e.g. /readyz forbidden).
+      return error instanceof ApiError && error.status < 500 && error.status !== 429;
+    }
+  }
+
   /** Stops shared informers and closes idle connections. */
   close(): void {
+    this.reachability.close();
     this.informers.stopAll();
     this.transport.close();
   }

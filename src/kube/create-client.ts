@@ -12,6 +12,7 @@ import { isInCluster, loadInClusterConfig } from "./in-cluster.js";
 import { kubeconfigFiles, loadKubeconfig } from "./kubeconfig.js";
 import { TokenBucket } from "./rate-limiter.js";
 import { Transport } from "./transport.js";
+import type { WriteFence } from "./write-fence.js";
 import { silentLogger, type KubeLogger, type KubeMetrics } from "./types.js";
 
 export interface KubeClientOptions {
@@ -32,7 +33,12 @@ export interface KubeClientOptions {
   readonly burst?: number;
   readonly maxRetries?: number;
   readonly retryBackoff?: BackoffOptions;
+  /** Deadline of each request, all waiting included (rate limiter, socket, retries); default 60 s. */
   readonly requestTimeoutMs?: number;
+  /** Sockets for ordinary requests (default 64); watches have a pool of their own. */
+  readonly maxRequestSockets?: number;
+  /** Refuses writes once closed (leader election's fence). */
+  readonly fence?: WriteFence;
   readonly logger?: KubeLogger;
   readonly metrics?: KubeMetrics;
 }
@@ -65,6 +71,8 @@ export function createKubeClient(options: KubeClientOptions = {}): Promise<KubeC
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       ...(options.retryBackoff === undefined ? {} : { backoff: options.retryBackoff }),
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+      ...(options.maxRequestSockets === undefined ? {} : { maxRequestSockets: options.maxRequestSockets }),
+      ...(options.fence === undefined ? {} : { fence: options.fence }),
     });
     return Promise.resolve(new KubeClient({ config, transport, credentials, logger, metrics }));
   } catch (error) {

@@ -103,3 +103,18 @@ export class DiscoveryError extends Error {
     super(`no resource for kind ${kind} in ${apiVersion} on this server (discovery refreshed)`);
   }
 }
+
+/** A write refused because this process may no longer write (it lost its leader lease). */
+export class FencedError extends Error {
+  override readonly name = "FencedError";
+  readonly code = "KUBE_WRITE_FENCED";
+  constructor(readonly verb: string, readonly path: string, readonly why: string) {
+    super(`${verb} ${path}: refused, writes are fenced (${why})`);
+  }
+}
+
+export const isFenced = (e: unknown): boolean => e instanceof FencedError;
+
+/** The request's deadline (rate-limiter wait + socket wait + response, retries included) passed. */
+export const isDeadlineExceeded = (e: unknown): boolean =>
+  e instanceof TransportError && (e.cause as { code?: unknown } | undefined)?.code === "KUBE_DEADLINE";

@@ -18,7 +18,8 @@ export function informerKey(o: InformerOptions): string {
 export class InformerManager {
   private readonly shared = new Map<string, { informer: Informer; users: number }>();
 
-  constructor(private readonly client: InformerSource) {}
+  /** `defaults` apply to every informer this manager starts (e.g. a transform), unless the caller sets them. */
+  constructor(private readonly client: InformerSource, private readonly defaults: Pick<InformerOptions, "transform"> = {}) {}
 
   get size(): number {
     return this.shared.size;
@@ -32,7 +33,7 @@ export class InformerManager {
     const key = informerKey(options);
     let entry = this.shared.get(key);
     if (entry === undefined) {
-      entry = { informer: new Informer(this.client, options).start(), users: 0 };
+      entry = { informer: new Informer(this.client, { ...this.defaults, ...options }).start(), users: 0 };
       this.shared.set(key, entry);
     }
     entry.users++;

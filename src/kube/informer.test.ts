@@ -6,7 +6,7 @@ import { eventually } from "../../test/support/eventually.js";
 import { configMap, FakeApiServer, json, sendEvent } from "../../test/support/fake-api-server.js";
 import type { KubeClient } from "./client.js";
 import { createKubeClient } from "./create-client.js";
-import type { Informer } from "./informer.js";
+import { stripManagedFields, type Informer } from "./informer.js";
 import type { WatchReconnectMetric } from "./types.js";
 
 let fake: FakeApiServer;
@@ -80,6 +80,58 @@ describe("informer", () => {
     assert.equal(informer.stats.lists, 2);
     assert.equal(reconnects[0]?.reason, "gone");
     assert.equal(reconnects[0].relist, true);
+    assert.equal(reconnects[0].delayMs, 0, "a 410 relists at once, without backoff");
+  });
+
+  it("transforms objects before storing them: managedFields stripped from lists and events", async () => {
+    const withFields = (name: string, rv: string) => {
+      const cm = configMap(name, rv) as { metadata: Record<string, unknown> };
+      cm.metadata.managedFields = [{ manager: "kubectl", operation: "Apply", fieldsV1: { "f:data": {} } }];
+      return cm;
+    };
+    fake.onList = (_req, res) => { json(res, 200, { metadata: { resourceVersion: "3" }, items: [withFields("listed", "2")] }); };
+    fake.onWatch = (_req, res, n) => { if (n === 1) sendEvent(res, "ADDED", withFields("watched", "4")); else res.writeHead(200); };
+    const { informer } = start({ transform: stripManagedFields });
+    await eventually(() => { assert.deepEqual(names(informer), ["listed", "watched"]); });
+    for (const o of informer.store.list()) {
+      assert.equal(o.metadata?.managedFields, undefined);
+      assert.equal(o.metadata?.resourceVersion !== undefined, true, "the rest of metadata stays");
+    }
+  });
+
+  it("starts its backoff afresh after a watch that carried events", async () => {
+    fake.onWatch = (_req, res, n) => {
+      if (n <= 3) json(res, 500, { kind: "Status", reason: "InternalError", code: 500 });
+      else if (n === 4) {
+        sendEvent(res, "ADDED", configMap("one", "2"));
+        setTimeout(() => { res.socket?.destroy(); }, 20);
+      } else if (n === 5) json(res, 500, { kind: "Status", reason: "InternalError", code: 500 });
+      else res.writeHead(200);
+    };
+    start();
+    await eventually(() => { assert.equal(fake.watches().length, 6); });
+    assert.deepEqual(reconnects.map((r) => r.delayMs), [20, 40, 80, 20, 40]);
+  });
+
+  it("wakes from a long backoff as soon as the server answers again after an outage", async () => {
+    const readyz: number[] = [];
+    fake.onOther = (req, res) => {
+      if (req.path !== "/readyz") { json(res, 404, {}); return; }
+      readyz.push(Date.now());
+      // Down for the first two probes, then back.
+      if (readyz.length <= 2) res.socket?.destroy();
+      else json(res, 200, {});
+    };
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) res.socket?.destroy();
+      else res.writeHead(200);
+    };
+    const startedAt = Date.now();
+    start({ backoff: { initialMs: 10_000, maxMs: 10_000, jitter: 0 } });
+    await eventually(() => { assert.equal(fake.watches().length, 2); }, { timeout: 5_000, interval: 20 });
+    assert.ok(Date.now() - startedAt < 3_000, "did not sit out the 10 s backoff");
+    assert.equal(readyz.length, 3, "one shared probe, stopped once the server was back");
+    assert.equal(reconnects[0]?.delayMs, 10_000);
   });
 
   it("relists when the watch request itself answers HTTP 410", async () => {

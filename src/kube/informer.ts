@@ -26,6 +26,18 @@ export interface InformerOptions {
   /** Server-side watch timeout; default random 300–600 s so watches don't all end together. */
   readonly watchTimeoutSeconds?: number;
   readonly backoff?: BackoffOptions;
+  /**
+   * Applied to every object before it is stored or handed to handlers (client-go's
+   * TransformFunc): drop what no reader needs, e.g. `stripManagedFields`. Must not throw.
+   */
+  readonly transform?: (object: KubeObject) => KubeObject;
+}
+
+/** The transform most caches want: managedFields are often half an object and nobody reads them. */
+export function stripManagedFields(object: KubeObject): KubeObject {
+  if (object.metadata?.managedFields === undefined) return object;
+  const { managedFields: _dropped, ...metadata } = object.metadata;
+  return { ...object, metadata };
 }
 
 /** What an informer needs from a client (KubeClient implements it; tests may fake it). */
@@ -34,6 +46,8 @@ export interface InformerSource {
   readonly metrics: KubeMetrics;
   list<T extends KubeObject>(apiVersion: string, kind: string, options: ListOptions): Promise<KubeList<T>>;
   openWatch(apiVersion: string, kind: string, options: WatchOptions): Promise<IncomingMessage>;
+  /** Resolves when the server answers again after an outage (optional: fakes may leave it out). */
+  whenServerBack?(signal: AbortSignal): Promise<void>;
 }
 
 export interface InformerHandlers<T extends KubeObject> {
@@ -51,8 +65,13 @@ export interface InformerStats {
   reconnects: Record<string, number>;
 }
 
-/** A watch that lasted this long counts as healthy: the next failure starts backoff afresh. */
-const HEALTHY_WATCH_MS = 10_000;
+/** A watch that lasted this long (or carried an event) counts as healthy: backoff starts afresh. */
+const HEALTHY_WATCH_MS = 1_000;
+
+/** No connection, or a server not (yet) able to serve: worth waking early when it is back. */
+function isServerUnavailable(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
+}
 
 export class Informer<T extends KubeObject = KubeObject> {
   readonly store: Store<T>;
@@ -119,15 +138,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     let needList = true;
     while (!signal.aborted) {
       let reason: string;
-      let delay = 0;
       let error: unknown;
-      const started = Date.now();
+      const attempt = { opened: false, events: 0, openedAt: 0 };
       try {
         if (needList) {
           await this.relist();
           needList = false;
+          backoff.reset();
         }
-        const end = await this.watchOnce();
+        const end = await this.watchOnce(attempt);
         if (end === "gone") {
           reason = "gone";
           needList = true;
@@ -142,16 +161,32 @@ export class Informer<T extends KubeObject = KubeObject> {
         reason = isGone(e) ? "gone" : "error";
         if (isGone(e)) needList = true;
       }
-      if (Date.now() - started > HEALTHY_WATCH_MS) backoff.reset();
-      // A server close after a healthy watch resumes at once; everything else backs off.
-      if (reason !== "closed" || Date.now() - started < 1_000) delay = backoff.next();
+      // A watch that opened and carried events (or lived a while) was a success: start afresh.
+      const healthy = attempt.opened && (attempt.events > 0 || Date.now() - attempt.openedAt >= HEALTHY_WATCH_MS);
+      if (healthy) backoff.reset();
+      // 410 relists at once (the list is the recovery); a server close after a healthy watch
+      // resumes at once; everything else backs off.
+      const delay = reason === "gone" || (reason === "closed" && healthy) ? 0 : backoff.next();
       this.stats.reconnects[reason] = (this.stats.reconnects[reason] ?? 0) + 1;
       this.client.metrics.onWatchReconnect?.({ resource: this.resourceName, reason, relist: needList, delayMs: delay });
       const fields = { resource: this.resourceName, reason, relist: needList, delayMs: delay, resourceVersion: this.resourceVersion, ...(error === undefined ? {} : { error: (error as Error).message }) };
       if (error === undefined) this.client.logger.info(fields, "watch reconnecting");
       else this.client.logger.warn(fields, "watch failed, reconnecting");
-      await sleep(delay, signal).catch(() => undefined);
+      await this.pause(delay, reason === "error" && isServerUnavailable(error));
     }
+  }
+
+  /**
+   * Sleeps delayMs; after a connection failure or a 5xx/429, wakes early when the client sees the server
+   * back (one shared /readyz probe), so an API-server restart costs no backoff.
+   */
+  private async pause(delayMs: number, serverUnavailable: boolean): Promise<void> {
+    if (delayMs <= 0) return;
+    const done = new AbortController();
+    const signal = AbortSignal.any([done.signal, this.abort.signal]);
+    const back = serverUnavailable && this.client.whenServerBack !== undefined ? [this.client.whenServerBack(signal)] : [];
+    await Promise.race([sleep(delayMs, signal).catch(() => undefined), ...back]);
+    done.abort();
   }
 
   /** Lists everything and reconciles the store with it: adds, updates and deletes it missed. */
@@ -163,7 +198,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     });
     if (this.abort.signal.aborted) return;
     const seen = new Set<string>();
-    for (const item of list.items) {
+    const transform = o.transform;
+    for (const listed of list.items) {
+      const item = transform === undefined ? listed : transform(listed) as T;
       seen.add(objectKey(item));
       this.apply("MODIFIED", item, false);
     }
@@ -178,7 +215,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     }
   }
 
-  private async watchOnce(): Promise<WatchEnd | "gone"> {
+  private async watchOnce(attempt: { opened: boolean; events: number; openedAt: number }): Promise<WatchEnd | "gone"> {
     const o = this.options;
     this.stats.watches++;
     const res = await this.client.openWatch(o.apiVersion, o.kind, {
@@ -187,9 +224,12 @@ export class Informer<T extends KubeObject = KubeObject> {
       timeoutSeconds: o.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
       ...(this.resourceVersion === undefined ? {} : { resourceVersion: this.resourceVersion }),
     });
+    attempt.opened = true;
+    attempt.openedAt = Date.now();
     // Set from the event callback; an object so the checks below are not narrowed away.
     const outcome: { gone: boolean; failure?: ApiError } = { gone: false };
     const end = await consumeWatch(res, { inactivityMs: o.inactivityTimeoutMs ?? 300_000, signal: this.abort.signal }, (event) => {
+      attempt.events++;
       if (event.type === "ERROR") {
         const status = event.object as { code?: number; reason?: string; message?: string };
         const code = status.code ?? 500;
@@ -197,7 +237,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         else outcome.failure = new ApiError({ status: code, verb: "WATCH", path: this.resourceName, body: JSON.stringify(event.object) });
         return "stop";
       }
-      this.apply(event.type, event.object as T, true);
+      this.apply(event.type, (o.transform === undefined || event.type === "BOOKMARK" ? event.object : o.transform(event.object)) as T, true);
       return "continue";
     });
     if (outcome.gone) return "gone";

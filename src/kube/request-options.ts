@@ -4,7 +4,14 @@
  */
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
-export interface WriteOptions {
+/** Per-call control: cancel, or a deadline shorter than the client's (leader election uses both). */
+export interface RequestControl {
+  readonly signal?: AbortSignal | undefined;
+  /** All waiting included: rate limiter, socket, response, retries. */
+  readonly timeoutMs?: number | undefined;
+}
+
+export interface WriteOptions extends RequestControl {
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
   readonly fieldValidation?: FieldValidation;
@@ -25,7 +32,7 @@ export interface ListOptions {
   readonly metadataOnly?: boolean;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions extends RequestControl {
   readonly dryRun?: boolean;
   readonly propagationPolicy?: "Foreground" | "Background" | "Orphan";
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };

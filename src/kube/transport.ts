@@ -1,16 +1,20 @@
 /**
- * HTTP(S) to one API server over a keep-alive agent: auth headers, the shared rate limiter,
- * retries with jittered backoff (429, 5xx, connection failures; Retry-After honoured), one
- * credential refresh on 401. Bodies stay strings; parsing is the caller's business.
+ * HTTP(S) to one API server: auth headers, the shared rate limiter, retries with jittered backoff
+ * (429, 5xx, connection failures; Retry-After honoured), one credential refresh on 401. Every
+ * request has one deadline covering all of its waiting — rate limiter, socket pool, response and
+ * retries — and watches use a pool of their own, so a request never queues behind a watch.
+ * Bodies stay strings; parsing is the caller's business.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
 import { Backoff, parseRetryAfter, sleep, type BackoffOptions } from "./backoff.js";
 import type { ConnectionConfig } from "./connection-config.js";
+import { ConnectionPools, type PoolName } from "./connection-pools.js";
 import type { CredentialProvider, RequestCredentials } from "./credentials.js";
-import { ApiError, TransportError } from "./errors.js";
+import { ApiError, FencedError, TransportError } from "./errors.js";
 import type { TokenBucket } from "./rate-limiter.js";
 import type { KubeLogger, KubeMetrics } from "./types.js";
+import type { WriteFence } from "./write-fence.js";
 
 export interface HttpRequest {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -21,7 +25,9 @@ export interface HttpRequest {
   readonly accept?: string;
   /** Retry 429/5xx/connection failures (default true). */
   readonly retry?: boolean;
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
+  /** Overrides the transport's deadline for this request (for a watch: until the headers arrive). */
+  readonly timeoutMs?: number | undefined;
 }
 
 export interface HttpResponse {
@@ -33,8 +39,12 @@ export interface HttpResponse {
 export interface TransportOptions {
   readonly maxRetries?: number;
   readonly backoff?: BackoffOptions;
-  /** Per request (not for watches); default 60 s. */
+  /** Deadline of a request, all waiting included (default 60 s); for a watch, until its headers. */
   readonly timeoutMs?: number;
+  /** Sockets for ordinary requests (default 64); watches have their own, unbounded pool. */
+  readonly maxRequestSockets?: number;
+  /** When closed, writes are refused and in-flight writes aborted (leader election). */
+  readonly fence?: WriteFence;
   readonly logger: KubeLogger;
   readonly metrics: KubeMetrics;
 }
@@ -44,12 +54,20 @@ const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const NOT_SENT = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 const CONNECTION_LOST = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "UND_ERR_SOCKET"]);
 const MAX_RETRY_AFTER_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Why a request's signal fired: its deadline, the caller, or the write fence. */
+interface RequestScope {
+  readonly signal: AbortSignal;
+  readonly deadline: AbortSignal;
+  readonly timeoutMs: number;
+  dispose(): void;
+}
 
 export class Transport {
   private readonly url: URL;
   private readonly isHttps: boolean;
-  private agent: http.Agent;
-  private agentCert: Buffer | undefined;
+  private readonly pools: ConnectionPools;
 
   constructor(
     private readonly config: ConnectionConfig,
@@ -59,117 +77,160 @@ export class Transport {
   ) {
     this.url = new URL(config.server);
     this.isHttps = this.url.protocol === "https:";
-    this.agent = this.makeAgent(undefined);
+    this.pools = new ConnectionPools(config, options.maxRequestSockets);
   }
 
   get server(): string {
     return this.config.server;
   }
 
-  private makeAgent(creds: RequestCredentials | undefined): http.Agent {
-    this.agentCert = creds?.clientCert;
-    if (!this.isHttps) return new http.Agent({ keepAlive: true, maxSockets: 64 });
-    const c = this.config;
-    return new https.Agent({
-      keepAlive: true,
-      maxSockets: 64,
-      rejectUnauthorized: !c.insecureSkipTlsVerify,
-      ...(c.ca === undefined || c.insecureSkipTlsVerify ? {} : { ca: c.ca }),
-      ...(c.tlsServerName === undefined ? {} : { servername: c.tlsServerName }),
-      ...(creds?.clientCert === undefined || creds.clientKey === undefined ? {} : { cert: creds.clientCert, key: creds.clientKey }),
-    });
-  }
-
-  /** Exec plugins may hand out a new client certificate: the agent follows it. */
-  private agentFor(creds: RequestCredentials): http.Agent {
-    if (creds.clientCert !== this.agentCert && !(creds.clientCert !== undefined && this.agentCert?.equals(creds.clientCert) === true)) {
-      this.agent.destroy();
-      this.agent = this.makeAgent(creds);
-    }
-    return this.agent;
+  /** Open sockets and queued requests per pool. */
+  poolStats(): ReturnType<ConnectionPools["stats"]> {
+    return this.pools.stats();
   }
 
   close(): void {
-    this.agent.destroy();
+    this.pools.destroy();
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
-    const backoff = new Backoff(this.options.backoff);
     const maxRetries = req.retry === false ? 0 : this.options.maxRetries ?? 5;
+    const write = req.method !== "GET";
+    const scope = this.scope(req, write);
+    try {
+      return await this.attempts(req, scope, maxRetries);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async attempts(req: HttpRequest, scope: RequestScope, maxRetries: number): Promise<HttpResponse> {
+    const backoff = new Backoff(this.options.backoff);
+    const write = req.method !== "GET";
     let refreshedAuth = false;
     for (let attempt = 0; ; attempt++) {
-      const creds = await this.credentials.get();
-      await this.waitForToken();
-      const started = performance.now();
       let response: HttpResponse;
+      const started = performance.now();
       try {
-        const res = await this.send(req, creds, this.options.timeoutMs ?? 60_000);
+        const creds = await abortable(this.credentials.get(), scope.signal);
+        await this.waitForToken(scope.signal);
+        if (write) this.options.fence?.check(req.method, req.path);
+        const res = await this.send(req, creds, "request", scope.signal);
         response = { status: res.statusCode ?? 0, headers: res.headers, body: await readBody(res) };
+        if (response.status === 401 && !refreshedAuth && this.credentials.invalidate(creds)) {
+          this.record(req, response.status, started);
+          refreshedAuth = true;
+          continue;
+        }
       } catch (error) {
         this.record(req, 0, started);
-        if (req.signal?.aborted === true) throw error;
+        const stop = this.whyStopped(req, scope, error);
+        if (stop !== undefined) throw stop;
         const code = (error as NodeJS.ErrnoException).code ?? "";
         const retryable = NOT_SENT.has(code) || ((CONNECTION_LOST.has(code) || (error as Error).message.includes("socket hang up")) && req.method !== "POST");
         if (!retryable || attempt >= maxRetries) throw new TransportError(req.method, req.path, { cause: error });
-        await this.pause(req, attempt, backoff.next(), code || (error as Error).message);
+        await this.pause(req, scope, attempt, backoff.next(), code || (error as Error).message);
         continue;
       }
       this.record(req, response.status, started);
-      if (response.status === 401 && !refreshedAuth && this.credentials.invalidate(creds)) {
-        refreshedAuth = true;
-        continue;
-      }
       if (response.status >= 200 && response.status < 300) return response;
       if (RETRY_STATUS.has(response.status) && attempt < maxRetries) {
         const retryAfter = parseRetryAfter(response.headers["retry-after"]);
-        await this.pause(req, attempt, retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS), `HTTP ${response.status}`);
+        await this.pause(req, scope, attempt, retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS), `HTTP ${response.status}`);
         continue;
       }
       throw new ApiError({ status: response.status, verb: req.method, path: req.path, body: response.body });
     }
   }
 
-  /** Opens a streaming GET (watch). Non-2xx answers become ApiError; no retries here. */
+  /**
+   * Opens a streaming GET (watch) on the watch pool. The deadline covers getting the response
+   * headers only; the stream itself lives until the caller ends it. Non-2xx answers become
+   * ApiError; no retries here.
+   */
   async stream(req: HttpRequest): Promise<IncomingMessage> {
-    let creds = await this.credentials.get();
-    for (let authRetry = 0; ; authRetry++) {
-      await this.waitForToken();
-      const started = performance.now();
-      let res: IncomingMessage;
-      try {
-        res = await this.send(req, creds, undefined);
-      } catch (error) {
-        this.record(req, 0, started);
-        throw new TransportError(req.method, req.path, { cause: error });
+    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const opening = new AbortController();
+    const timer = setTimeout(() => { opening.abort(deadlineError(timeoutMs)); }, timeoutMs);
+    const signal = req.signal === undefined ? opening.signal : AbortSignal.any([opening.signal, req.signal]);
+    try {
+      let creds = await abortable(this.credentials.get(), signal);
+      for (let authRetry = 0; ; authRetry++) {
+        await this.waitForToken(signal);
+        const started = performance.now();
+        let res: IncomingMessage;
+        try {
+          res = await this.send(req, creds, "watch", req.signal, opening.signal);
+        } catch (error) {
+          this.record(req, 0, started);
+          if (req.signal?.aborted === true) throw error;
+          throw new TransportError(req.method, req.path, { cause: opening.signal.aborted ? opening.signal.reason : error });
+        }
+        this.record(req, res.statusCode ?? 0, started);
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return res;
+        const body = await readBody(res).catch(() => "");
+        if (status === 401 && authRetry === 0 && this.credentials.invalidate(creds)) {
+          creds = await abortable(this.credentials.get(), signal);
+          continue;
+        }
+        throw new ApiError({ status, verb: "WATCH", path: req.path, body });
       }
-      this.record(req, res.statusCode ?? 0, started);
-      const status = res.statusCode ?? 0;
-      if (status >= 200 && status < 300) return res;
-      const body = await readBody(res).catch(() => "");
-      if (status === 401 && authRetry === 0 && this.credentials.invalidate(creds)) {
-        creds = await this.credentials.get();
-        continue;
-      }
-      throw new ApiError({ status, verb: "WATCH", path: req.path, body });
+    } catch (error) {
+      if (opening.signal.aborted && !(error instanceof TransportError) && req.signal?.aborted !== true) throw new TransportError(req.method, req.path, { cause: opening.signal.reason });
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  private async waitForToken(): Promise<void> {
-    const waited = await this.limiter.acquire();
+  private scope(req: HttpRequest, write: boolean): RequestScope {
+    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => { deadline.abort(deadlineError(timeoutMs)); }, timeoutMs);
+    timer.unref();
+    const signals = [deadline.signal];
+    if (req.signal !== undefined) signals.push(req.signal);
+    if (write && this.options.fence !== undefined) signals.push(this.options.fence.signal);
+    return {
+      signal: signals.length === 1 ? deadline.signal : AbortSignal.any(signals), deadline: deadline.signal, timeoutMs,
+      dispose: () => { clearTimeout(timer); },
+    };
+  }
+
+  /** An error that ends the request without retry: fenced, past its deadline, or cancelled. */
+  private whyStopped(req: HttpRequest, scope: RequestScope, error: unknown): Error | undefined {
+    if (error instanceof FencedError) return error;
+    if (this.options.fence?.closed === true && req.method !== "GET" && scope.signal.aborted) return new FencedError(req.method, req.path, "lost while in flight");
+    if (req.signal?.aborted === true) return error instanceof Error ? error : new Error(String(error));
+    if (scope.deadline.aborted) return new TransportError(req.method, req.path, { cause: scope.deadline.reason });
+    return undefined;
+  }
+
+  private async waitForToken(signal: AbortSignal): Promise<void> {
+    const waited = await abortable(this.limiter.acquire(), signal);
     if (waited > 1) this.options.metrics.onRateLimitWait?.(waited);
   }
 
-  private async pause(req: HttpRequest, attempt: number, delayMs: number, reason: string): Promise<void> {
+  private async pause(req: HttpRequest, scope: RequestScope, attempt: number, delayMs: number, reason: string): Promise<void> {
     this.options.metrics.onRetry?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason });
     this.options.logger.debug?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason }, "retrying kube API request");
-    await sleep(delayMs, req.signal);
+    try {
+      await sleep(delayMs, scope.signal);
+    } catch (error) {
+      throw this.whyStopped(req, scope, error) ?? error;
+    }
   }
 
   private record(req: HttpRequest, status: number, started: number): void {
     this.options.metrics.onRequest?.({ verb: req.method, path: req.path.split("?")[0] ?? req.path, status, durationMs: performance.now() - started });
   }
 
-  private send(req: HttpRequest, creds: RequestCredentials, timeoutMs: number | undefined): Promise<IncomingMessage> {
+  /**
+   * One HTTP exchange up to the response headers. `signal` aborts the whole exchange (body
+   * included); `openSignal` (watches) aborts only until the headers are in.
+   */
+  private send(req: HttpRequest, creds: RequestCredentials, pool: PoolName, signal: AbortSignal | undefined, openSignal?: AbortSignal): Promise<IncomingMessage> {
     const headers: Record<string, string> = { accept: req.accept ?? "application/json", "user-agent": "kro-ts" };
     if (creds.authorization !== undefined) headers.authorization = creds.authorization;
     if (req.body !== undefined) {
@@ -183,20 +244,60 @@ export class Transport {
       port: this.url.port === "" ? (this.isHttps ? 443 : 80) : Number(this.url.port),
       path: `${basePath}${req.path}`,
       headers,
-      agent: this.agentFor(creds),
-      ...(req.signal === undefined ? {} : { signal: req.signal }),
+      agent: this.pools.agent(pool, creds),
+      ...(signal === undefined ? {} : { signal }),
     };
     return new Promise((resolve, reject) => {
-      const r = (this.isHttps ? https.request : http.request)(options, resolve);
-      r.on("error", reject);
-      if (timeoutMs !== undefined) {
-        r.setTimeout(timeoutMs, () => {
-          r.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" }));
-        });
-      }
+      const queuedAt = performance.now();
+      const cleanup = (): void => {
+        openSignal?.removeEventListener("abort", onOpenAbort);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const r = (this.isHttps ? https.request : http.request)(options, (res) => {
+        cleanup();
+        resolve(res);
+      });
+      // A request still queued for a socket reports its destruction only once it gets one:
+      // settle at once ourselves, so a deadline is kept even while the pool is full.
+      const onAbort = (): void => {
+        cleanup();
+        reject(signal?.reason as Error);
+      };
+      const onOpenAbort = (): void => {
+        cleanup();
+        r.destroy(openSignal?.reason as Error);
+        reject(openSignal?.reason as Error);
+      };
+      openSignal?.addEventListener("abort", onOpenAbort, { once: true });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      r.once("socket", () => { this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt }); });
+      r.on("error", (error) => {
+        cleanup();
+        reject(error);
+      });
       r.end(req.body);
     });
   }
+}
+
+function deadlineError(timeoutMs: number): Error {
+  return Object.assign(new Error(`no answer within ${timeoutMs} ms (rate limiter, socket wait and response included)`), { code: "KUBE_DEADLINE" });
+}
+
+/** Rejects with the signal's reason as soon as it aborts; the promise itself runs on. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => { reject(signal.reason as Error); };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then((v) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(v);
+    }, (e: unknown) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(e instanceof Error ? e : new Error(String(e)));
+    });
+  });
 }
 
 function readBody(res: IncomingMessage): Promise<string> {

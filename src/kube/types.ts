@@ -57,6 +57,8 @@ export interface KubeMetrics {
   onRequest?(metric: RequestMetric): void;
   onRetry?(metric: { verb: string; path: string; attempt: number; delayMs: number; reason: string }): void;
   onRateLimitWait?(waitMs: number): void;
+  /** How long a request waited for a socket of its pool ("request" or "watch"). */
+  onPoolWait?(metric: { pool: "request" | "watch"; waitMs: number }): void;
   onWatchReconnect?(metric: WatchReconnectMetric): void;
 }
 

@@ -11,6 +11,8 @@ export class ControllerMetrics {
   readonly queueDepth = new Gauge({ name: "kro_workqueue_depth", help: "Keys waiting in a work queue.", labelNames: ["queue"], registers: [this.registry] });
   readonly workDuration = new Histogram({ name: "kro_workqueue_work_duration_seconds", help: "Time a key spends being processed.", labelNames: ["queue"], buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10], registers: [this.registry] });
   readonly informerReconnects = new Counter({ name: "kro_informer_reconnects_total", help: "Watch reconnects by resource and reason.", labelNames: ["resource", "reason"], registers: [this.registry] });
+  readonly poolWait = new Histogram({ name: "kro_api_pool_wait_seconds", help: "Time a request to the Kubernetes API waited for a socket, by pool (request, watch).", labelNames: ["pool"], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [this.registry] });
+  readonly rateLimitWait = new Histogram({ name: "kro_api_rate_limit_wait_seconds", help: "Time a request to the Kubernetes API waited for the client-side rate limiter (waits over 1 ms).", buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10], registers: [this.registry] });
   readonly apiRequests = new Counter({ name: "kro_api_requests_total", help: "Requests to the Kubernetes API by verb and status code.", labelNames: ["verb", "code"], registers: [this.registry] });
 
   constructor(options: { readonly processMetrics?: boolean } = {}) {

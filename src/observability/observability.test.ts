@@ -48,4 +48,21 @@ describe("observability", () => {
       await server.close();
     }
   });
+
+  it("answers /healthz 503 with the problems while something the controller needs is dead", async () => {
+    let problems: string[] = [];
+    const metrics = new ControllerMetrics({ processMetrics: false });
+    metrics.poolWait.observe({ pool: "request" }, 0.002);
+    const server = await startProbeServer({ address: "127.0.0.1:0", registry: metrics.registry, healthy: () => ({ ok: problems.length === 0, problems }) });
+    assert.ok(server);
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      assert.equal((await fetchText(`${base}/healthz`)).status, 200);
+      problems = ["instance workers: 3 of 4 running"];
+      assert.deepEqual(await fetchText(`${base}/healthz`), { status: 503, text: "unhealthy:\ninstance workers: 3 of 4 running\n" });
+      assert.match((await fetchText(`${base}/metrics`)).text, /kro_api_pool_wait_seconds_count\{pool="request"\} 1/);
+    } finally {
+      await server.close();
+    }
+  });
 });

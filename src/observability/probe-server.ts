@@ -11,6 +11,13 @@ export interface ProbeServerOptions {
   readonly registry?: Registry;
   /** Readiness: e.g. informers synced and, with leader election, a running controller. */
   readonly ready?: () => boolean;
+  /** Liveness: e.g. reconcile workers and informers alive; problems are listed in the answer. */
+  readonly healthy?: () => HealthReport;
+}
+
+export interface HealthReport {
+  readonly ok: boolean;
+  readonly problems: readonly string[];
 }
 
 export interface RunningServer {
@@ -41,8 +48,9 @@ export async function startProbeServer(options: ProbeServerOptions): Promise<Run
       return;
     }
     if (path === "/healthz") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end("ok");
+      const health = options.healthy?.() ?? { ok: true, problems: [] };
+      res.writeHead(health.ok ? 200 : 503, { "content-type": "text/plain" });
+      res.end(health.ok ? "ok" : `unhealthy:\n${health.problems.join("\n")}\n`);
       return;
     }
     if (path === "/readyz") {

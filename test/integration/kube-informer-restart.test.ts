@@ -34,10 +34,25 @@ describe("informer across a kube-apiserver restart", () => {
     informer.start();
     t.after(async () => { await informer.stop(); });
     await informer.waitForSync({ timeoutMs: 30_000 });
+    // A second informer with the default backoff (500 ms doubling to 30 s): it must not need it.
+    const plain = kube.informer({ apiVersion: "v1", kind: "ConfigMap", namespace: "restart" }).start();
+    t.after(async () => { await plain.stop(); });
+    await plain.waitForSync({ timeoutMs: 30_000 });
     for (const name of ["keep", "change", "remove"]) await kube.create(cm(name, "1"));
     await eventually(() => { assert.equal(informer.store.list().filter((o) => o.metadata?.name !== "kube-root-ca.crt").length, 3); });
 
+    const restartAt = performance.now();
     await cluster.restartComponent("kube-apiserver", { downtimeMs: 2_000 });
+    t.diagnostic(`restart took ${Math.round(performance.now() - restartAt)} ms; reconnects ${JSON.stringify(reconnects.map((r) => [r.reason, r.delayMs]))}`);
+    // /readyz answers again: a new object must reach both informers within a second.
+    const readyAt = performance.now();
+    await kube.create(cm("fresh", "1"));
+    await eventually(() => {
+      assert.ok(plain.store.getByName("restart", "fresh") !== undefined && informer.store.getByName("restart", "fresh") !== undefined);
+    }, { interval: 10, timeout: 30_000 });
+    const recovery = performance.now() - readyAt;
+    t.diagnostic(`new object seen by both informers ${Math.round(recovery)} ms after /readyz`);
+    assert.ok(recovery < 1_000, `informers saw a new object ${Math.round(recovery)} ms after /readyz (${JSON.stringify(plain.stats.reconnects)})`);
     // Right after the restart, before the informer's backoff lets it back in.
     await kube.apply(cm("change", "2"), { fieldManager: "test", force: true });
     await kube.delete({ apiVersion: "v1", kind: "ConfigMap", namespace: "restart", name: "remove" });
@@ -50,7 +65,7 @@ describe("informer across a kube-apiserver restart", () => {
       const mine = informer.store.list().map((o) => `${o.metadata?.name ?? ""}@${o.metadata?.resourceVersion ?? ""}`).sort();
       assert.deepEqual(mine, truth.items.map((o) => `${o.metadata?.name ?? ""}@${o.metadata?.resourceVersion ?? ""}`).sort());
     }, { timeout: 60_000 });
-    assert.deepEqual(informer.store.list().map((o) => o.metadata?.name).sort(), ["change", "keep", "kube-root-ca.crt", "new"].filter((n) => truth.items.some((i) => i.metadata?.name === n)));
+    assert.deepEqual(informer.store.list().map((o) => o.metadata?.name).sort(), ["change", "fresh", "keep", "kube-root-ca.crt", "new"].filter((n) => truth.items.some((i) => i.metadata?.name === n)));
     assert.equal(informer.store.getByName("restart", "change")?.data?.constructor, Object);
     assert.deepEqual(informer.store.getByName("restart", "change")?.data, { v: "2" });
 

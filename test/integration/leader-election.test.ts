@@ -6,10 +6,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { createKubeClient, type KubeClient } from "../../src/index.js";
+import { createKubeClient, isFenced, resolveConnection, WriteFence, type KubeClient } from "../../src/index.js";
 import { startLeaderElection, type LeaderElection } from "../../src/controller/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
+import { TcpProxy } from "../support/tcp-proxy.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 
 interface Lease { spec: { holderIdentity?: string; leaseTransitions?: number; leaseDurationSeconds?: number } }
@@ -86,10 +87,72 @@ describe("leader election", { timeout: 60_000 }, () => {
     const cutAt = Date.now();
     await c.lost;
     const lostAfter = Date.now() - cutAt;
-    assert.ok(lostAfter >= timing.renewDeadlineMs - timing.retryPeriodMs, `loss reported after the renew deadline (${lostAfter} ms)`);
+    // The deadline runs from the last renewal sent, at most one jittered retry period before the cut.
+    assert.ok(lostAfter >= timing.renewDeadlineMs - 1.2 * timing.retryPeriodMs - 50, `loss reported after the renew deadline (${lostAfter} ms)`);
     await d.acquired;
     const takeover = Date.now() - cutAt;
-    assert.ok(takeover >= timing.leaseDurationMs - timing.retryPeriodMs, `the standby waited for expiry (${takeover} ms)`);
+    assert.ok(takeover >= timing.leaseDurationMs - 1.2 * timing.retryPeriodMs - 50, `the standby waited for expiry (${takeover} ms)`);
     await eventually(async () => { assert.equal((await getLease()).spec.holderIdentity, "d"); });
+  });
+
+  it("a leader whose renewals hang on a black-holed connection stops writing before a standby acquires", async (t) => {
+    const slow = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 } as const;
+    const lease = `${name}-blackhole`;
+    const { kubeconfig } = testCluster();
+    const direct = resolveConnection({ kubeconfig });
+    const proxy = await TcpProxy.start(direct.server);
+    t.after(async () => { await proxy.close(); });
+    // The leader's election client goes through the proxy; its work client (fenced) does not:
+    // a renewal path that hangs while writes still get through is the split brain to prevent.
+    const electionClient = await createKubeClient({ connection: { ...direct, server: proxy.url() }, maxRetries: 0, requestTimeoutMs: slow.renewDeadlineMs });
+    const fence = new WriteFence();
+    const work = await createKubeClient({ kubeconfig, fence });
+    const standbyClient = await createKubeClient({ kubeconfig });
+    clients.push(electionClient, work, standbyClient);
+    const a = startLeaderElection({ client: electionClient, logger, namespace, name: lease, identity: "a", fence, ...slow });
+    electors.push(a);
+    await a.acquired;
+    const b = startLeaderElection({ client: standbyClient, logger, namespace, name: lease, identity: "b", ...slow });
+    electors.push(b);
+
+    // The leader's work: a write every 20 ms, as busy reconciles would.
+    const cm = (writer: string, seq: number) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `work-${suffix}`, namespace }, data: { writer, seq: String(seq) } });
+    const writes = { landed: [] as { sentAt: number; doneAt: number }[], refused: 0, failed: [] as string[], stop: false };
+    const writer = (async () => {
+      for (let seq = 0; !writes.stop; seq++) {
+        const sentAt = performance.now();
+        try {
+          await work.apply(cm("a", seq), { fieldManager: "leader-a", force: true });
+          writes.landed.push({ sentAt, doneAt: performance.now() });
+        } catch (error) {
+          if (isFenced(error)) writes.refused++;
+          else writes.failed.push(String(error));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await eventually(() => { assert.ok(writes.landed.length >= 5); });
+
+    proxy.blackHole();
+    const cutAt = performance.now();
+    await a.lost;
+    const lostAt = performance.now();
+    await b.acquired;
+    const acquiredAt = performance.now();
+    // The new leader writes; nothing from the old one may land on top of it.
+    await standbyClient.apply(cm("b", 0), { fieldManager: "leader-b", force: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    writes.stop = true;
+    await writer;
+
+    assert.ok(lostAt < acquiredAt, `the old leader stopped (${Math.round(lostAt - cutAt)} ms after the cut) before the standby acquired (${Math.round(acquiredAt - cutAt)} ms)`);
+    assert.ok(lostAt - cutAt <= slow.renewDeadlineMs + 200, `loss within the renew deadline of the last renewal (${Math.round(lostAt - cutAt)} ms)`);
+    const afterLoss = writes.landed.filter((w) => w.doneAt >= lostAt || w.sentAt >= lostAt);
+    assert.equal(afterLoss.length, 0, "writes from the old leader after it lost the lease");
+    assert.ok(writes.refused > 0, "the old leader kept trying and was refused");
+    assert.equal(fence.closed, true);
+    assert.deepEqual(writes.failed, []);
+    const final = await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", `work-${suffix}`, "-n", namespace]);
+    assert.deepEqual(final.data, { writer: "b", seq: "0" });
   });
 });

@@ -1,0 +1,122 @@
+// The transport's guarantees against a node:http fake: one deadline covers the rate limiter,
+// the socket wait and the answer; watches never take a socket of the request pool; the write
+// fence refuses writes before they are sent and aborts the ones in flight; pool waits are reported.
+import assert from "node:assert/strict";
+import type { ServerResponse } from "node:http";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { FakeApiServer, json } from "../../test/support/fake-api-server.js";
+import type { KubeClient } from "./client.js";
+import { createKubeClient, type KubeClientOptions } from "./create-client.js";
+import { FencedError, isDeadlineExceeded, isFenced } from "./errors.js";
+import { WriteFence } from "./write-fence.js";
+
+let fake: FakeApiServer;
+const clients: KubeClient[] = [];
+const hung: ServerResponse[] = [];
+const ns = { apiVersion: "v1", kind: "Namespace", name: "default" };
+const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "ns" } };
+
+async function makeClient(extra: Partial<KubeClientOptions> = {}): Promise<KubeClient> {
+  const client = await createKubeClient({ connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false }, qps: 0, maxRetries: 0, ...extra });
+  clients.push(client);
+  return client;
+}
+
+beforeEach(async () => {
+  fake = await FakeApiServer.start();
+});
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  for (const res of hung.splice(0)) res.destroy();
+  await fake.close();
+});
+
+const elapsed = async (fn: () => Promise<unknown>): Promise<{ ms: number; error: unknown }> => {
+  const started = performance.now();
+  try {
+    await fn();
+    return { ms: performance.now() - started, error: undefined };
+  } catch (error) {
+    return { ms: performance.now() - started, error };
+  }
+};
+
+describe("transport deadlines, pools and fence", () => {
+  it("the deadline includes the rate limiter's wait", async () => {
+    fake.onOther = (_req, res) => { json(res, 200, { kind: "Namespace", metadata: { name: "default" } }); };
+    const client = await makeClient({ qps: 1, burst: 1, requestTimeoutMs: 300 });
+    await client.getPath("/version"); // takes the one token
+    const { ms, error } = await elapsed(() => client.getPath("/version"));
+    assert.ok(isDeadlineExceeded(error), String(error));
+    assert.match(String(error), /no answer within 300 ms \(rate limiter, socket wait and response included\)/);
+    assert.ok(ms < 600, `gave up after ${Math.round(ms)} ms`);
+  });
+
+  it("the deadline includes the wait for a socket, and a hung answer", async () => {
+    fake.onOther = (_req, res) => { hung.push(res); };
+    const client = await makeClient({ maxRequestSockets: 1 });
+    await client.resourceFor("v1", "Namespace");
+    const first = elapsed(() => client.get(ns, { timeoutMs: 3_000 }));
+    const second = await elapsed(() => client.get(ns, { timeoutMs: 200 }));
+    assert.ok(isDeadlineExceeded(second.error), String(second.error));
+    // At its own deadline, long before the socket it waited for was freed (3 s).
+    assert.ok(second.ms < 1_500, `queued request gave up after ${Math.round(second.ms)} ms`);
+    const one = await first;
+    assert.ok(isDeadlineExceeded(one.error), String(one.error));
+    assert.equal(fake.requests.filter((r) => r.path === "/api/v1/namespaces/default").length, 1, "the queued request never got a socket");
+  });
+
+  it("watches use their own pool: a GET answers with more watches open than request sockets", async () => {
+    fake.onWatch = (_req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.write(""); hung.push(res); };
+    fake.onOther = (_req, res) => { json(res, 200, { kind: "Namespace", metadata: { name: "default" } }); };
+    const waits: string[] = [];
+    const client = await makeClient({ maxRequestSockets: 1, metrics: { onPoolWait: (m) => waits.push(m.pool) } });
+    const watches = await Promise.all([1, 2, 3].map(() => client.openWatch("v1", "ConfigMap", {})));
+    const { ms, error } = await elapsed(() => client.get(ns, { timeoutMs: 1_000 }));
+    assert.equal(error, undefined);
+    assert.ok(ms < 500);
+    assert.deepEqual(client.poolStats().watch.sockets, 3);
+    assert.ok(client.poolStats().request.sockets <= 1);
+    assert.equal(waits.filter((p) => p === "watch").length, 3);
+    assert.ok(waits.includes("request"));
+    for (const w of watches) w.destroy();
+  });
+
+  it("a fence that is not held refuses writes before they are sent; reads go through", async () => {
+    fake.onOther = (_req, res) => { json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } }); };
+    const fence = new WriteFence();
+    const client = await makeClient({ fence });
+    await assert.rejects(client.apply(cm, { fieldManager: "t" }), (e: unknown) => e instanceof FencedError && /does not hold the lease/.test(e.message));
+    await client.get({ ...ns });
+    assert.equal(fake.requests.filter((r) => r.method !== "GET").length, 0, "nothing was written");
+    fence.holdUntil(performance.now() + 10_000);
+    await client.apply(cm, { fieldManager: "t" });
+    assert.equal(fake.requests.filter((r) => r.method === "PATCH").length, 1);
+    assert.equal(fence.refused, 1);
+  });
+
+  it("closing the fence aborts writes in flight, and a lapsed hold closes it for good", async () => {
+    fake.onOther = (req, res) => { if (req.method === "PATCH") hung.push(res); else json(res, 200, {}); };
+    let now = 0;
+    const fence = new WriteFence(() => now);
+    fence.holdUntil(100);
+    const client = await makeClient({ fence });
+    const write = elapsed(() => client.apply(cm, { fieldManager: "t" }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    fence.close("lost the lease");
+    const { ms, error } = await write;
+    assert.ok(isFenced(error), String(error));
+    assert.ok(ms < 1_000);
+
+    let t = 0;
+    const lapsing = new WriteFence(() => t);
+    lapsing.holdUntil(50);
+    assert.equal(lapsing.open, true);
+    t = 51;
+    assert.throws(() => { lapsing.check("PATCH", "/x"); }, /not renewed within the renew deadline/);
+    lapsing.holdUntil(1_000);
+    assert.equal(lapsing.open, false, "a fence never reopens");
+    now = 0;
+  });
+});
