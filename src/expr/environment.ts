@@ -14,6 +14,7 @@ import { registerKroLibraries } from "./lib-kro.js";
 import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.js";
 import { registerListsExtLibrary } from "./lib-lists-ext.js";
 import { registerStringsLibrary } from "./lib-strings.js";
+import { registerWellKnownNullComparisons } from "./null-comparison.js";
 import { declareNamespace, type LibraryContext } from "./lib-support.js";
 
 export interface LibraryOptions {
@@ -47,6 +48,7 @@ function registerAll(env: Environment, lib: LibraryContext, options: LibraryOpti
   registerQuantityLibrary(env);
   registerNetLibraries(env);
   registerSemverLibrary(env);
+  registerWellKnownNullComparisons(env);
   if (options.enableOmit === true) registerOmitLibrary(env);
   if (options.enableRuntime === true) registerRuntimeLibrary(env);
   return env;

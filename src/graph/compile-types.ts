@@ -42,12 +42,12 @@ export function instanceVariable(specSchema: OpenApiSchema): OpenApiSchema {
   return { type: "object", properties: { spec: specSchema, metadata: UNTYPED, apiVersion: { type: "string" }, kind: { type: "string" } } };
 }
 
-function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined } {
+function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined; statusSchema?: OpenApiSchema | undefined } {
   const path = [...base, ...field.path];
   try {
     const compiled = compileField(env, field.text, field.segments);
     const result = compiled.check(scope, { path, ...(expected === undefined ? {} : { expected }) });
-    return { issues: [...result.issues], schema: result.schema };
+    return { issues: [...result.issues], schema: result.schema, statusSchema: result.statusSchema };
   } catch (e) {
     return { issues: [error("expr.parse-error", path, e instanceof Error ? e.message : String(e))], schema: undefined };
   }
@@ -91,14 +91,16 @@ export function typeCheckNodes(input: TypeCheckInput): TypeCheckedNodes {
 }
 
 /** Status fields: each leaf's inferred type becomes the CRD's status schema. */
-export function typeCheckStatus(env: KroCelEnvironment, scope: TypedScope, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: string[]; schema: OpenApiSchema }[] } {
+export function typeCheckStatus(env: KroCelEnvironment, scope: TypedScope, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: (string | number)[]; schema: OpenApiSchema }[] } {
   const issues: Issue[] = [];
-  const types: { path: string[]; schema: OpenApiSchema }[] = [];
+  const types: { path: (string | number)[]; schema: OpenApiSchema }[] = [];
   for (const field of fields) {
     const checked = checkField(env, scope, field, base, undefined);
     issues.push(...checked.issues);
-    const schema = field.standalone ? checked.schema ?? UNTYPED : { type: "string" };
-    types.push({ path: field.path.map(String), schema });
+    // kro types a status field by its expression's CEL type (cel-type-schema.ts); a template string is a string.
+    const schema = field.standalone ? checked.statusSchema ?? UNTYPED : { type: "string" };
+    // Indexes stay numbers: `ips: ["${a}", "${b}"]` is an array in the CRD, as in kro's field paths.
+    types.push({ path: [...field.path], schema });
   }
   return { issues, types };
 }
