@@ -5,7 +5,7 @@
  */
 import { FINALIZER, KRO_API_VERSION, LABELS, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
-import { isNotFound, type KubeObject } from "../kube/index.js";
+import { ApiError, isNotFound, type KubeObject } from "../kube/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import type { ControllerContext } from "./controller-context.js";
@@ -44,6 +44,7 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     controllerReady: unknownCondition(RGD_CONDITIONS.controllerReady, "waiting for the kind"),
   };
   let graph: CompiledGraph | undefined = compiled.graph;
+  let kindError: { error: unknown } | undefined;
   if (compiled.graph === undefined || hasErrors(compiled.issues)) {
     const message = compiled.issues.filter((i) => i.severity === "error").map(formatIssue).join("; ");
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
@@ -55,8 +56,9 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     }
   } else {
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };
-    const kind = await ensureKind(ctx, rgd, compiled.graph);
+    const kind = await ensureKindReporting(ctx, rgd, compiled.graph);
     if (!kind.ok) {
+      if ("error" in kind) kindError = { error: kind.error };
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
     } else {
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
@@ -67,7 +69,19 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     }
   }
   await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now()));
+  // The status says why first; then the error backs off and retries (kro: KindUnready, return err).
+  if (kindError !== undefined) throw kindError.error;
   return {};
+}
+
+/** ensureKind, but a CRD the API server rejects (or any failure) becomes KindReady=False with its message. */
+async function ensureKindReporting(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult & { error?: unknown }> {
+  try {
+    return await ensureKind(ctx, rgd, graph);
+  } catch (error) {
+    const message = error instanceof ApiError ? error.serverMessage || error.message : error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: "Failed", message, error };
+  }
 }
 
 async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {
