@@ -3,7 +3,7 @@
  * back to file:line:column. The only place the `yaml` parser is used.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
-import { error, formatIssue, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
+import { error, formatIssue, warning, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
 
 export interface SourcePosition {
   readonly line: number;
@@ -29,6 +29,8 @@ export interface LoadedFile {
   readonly documents: readonly SourceDocument[];
   /** YAML syntax problems, each with its own position. */
   readonly problems: readonly LocatedIssue[];
+  /** Accepted but suspicious input: a key given twice in one map (the last value wins, as with kubectl). */
+  readonly warnings: readonly LocatedIssue[];
 }
 
 export interface LocatedIssue {
@@ -95,13 +97,16 @@ function offsetOf(doc: Document.Parsed, path: IssuePath): number | undefined {
 
 export function loadYaml(file: string, text: string): LoadedFile {
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // kubectl (sigs.k8s.io/yaml) and so kro accept a key given twice in one map, the last value
+  // winning; so do we, with a warning naming the key.
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const position = (offset: number | undefined): SourcePosition | undefined => {
     if (offset === undefined) return undefined;
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
   const problems: LocatedIssue[] = [];
+  const warnings: LocatedIssue[] = [];
   const documents: SourceDocument[] = [];
   const docs = Array.isArray(parsed) ? parsed : [];
   docs.forEach((doc, index) => {
@@ -110,6 +115,10 @@ export function loadYaml(file: string, text: string): LoadedFile {
       problems.push({ file, issue: error("yaml.syntax", [], e.message.split("\n")[0] ?? e.message), ...(at ? { position: at } : {}) });
     }
     if (doc.errors.length > 0 || doc.contents === null) return;
+    for (const duplicate of duplicateKeys(doc.contents)) {
+      const at = position(duplicate.offset);
+      warnings.push({ file, issue: warning("yaml.duplicate-key", [], `key ${JSON.stringify(duplicate.key)} appears more than once in this map; the last value wins (as with kubectl)`), ...(at ? { position: at } : {}) });
+    }
     documents.push({
       file,
       index,
@@ -117,7 +126,29 @@ export function loadYaml(file: string, text: string): LoadedFile {
       locate: (path, inner) => position((inner && innerOffset(doc, text, path, inner)) ?? offsetOf(doc, path)),
     });
   });
-  return { file, text, documents, problems };
+  return { file, text, documents, problems, warnings };
+}
+
+/** Keys given twice in one map, anywhere in the document, with the offset of the later one. */
+function duplicateKeys(root: unknown): { key: string; offset: number | undefined }[] {
+  const found: { key: string; offset: number | undefined }[] = [];
+  const visit = (node: unknown): void => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) {
+          const key = String(pair.key.value);
+          if (seen.has(key)) found.push({ key, offset: pair.key.range?.[0] });
+          seen.add(key);
+        }
+        visit(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item);
+    }
+  };
+  visit(root);
+  return found;
 }
 
 /** `file:line:column: error: path: message`, then the source line with a caret under the column. */

@@ -35,7 +35,7 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
   const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
   const env = createKroCelEnvironment({ enableRuntime: true });
   const results = loaded.map((file) => {
-    const located: LocatedIssue[] = [...file.problems];
+    const located: LocatedIssue[] = [...file.problems, ...file.warnings];
     const graphs: CompiledGraph[] = [];
     const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
     if (rgds.length === 0 && file.problems.length === 0) {

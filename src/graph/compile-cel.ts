@@ -13,11 +13,13 @@ import { typeCheckNodes, typeCheckStatus } from "./compile-types.js";
 import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
 import { checkKind, checkUniqueIds } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import type { UnknownKinds } from "./child-kind-checks.js";
 import { isRecord } from "./is-record.js";
 
 export interface CompileOptions {
   readonly env: KroCelEnvironment;
   readonly resolver?: SchemaResolver;
+  readonly unknownKinds?: UnknownKinds;
 }
 
 export interface CompileResult {
@@ -99,7 +101,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   if (!Array.isArray(resources)) return { issues: [...issues, error("rgd.invalid-field", ["spec", "resources"], "spec.resources must be a list")] };
   const drafts: DraftNode[] = [];
   resources.forEach((entry, index) => {
-    const drafted = draftNode(entry, index, { resolver: options.resolver, instanceScope: scope });
+    const drafted = draftNode(entry, index, { resolver: options.resolver, instanceScope: scope, ...(options.unknownKinds === undefined ? {} : { unknownKinds: options.unknownKinds }) });
     issues.push(...drafted.issues);
     if (drafted.node) drafts.push(drafted.node);
   });
