@@ -14,6 +14,7 @@ import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
 import { checkKind, checkUniqueIds } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import type { UnknownKinds } from "./child-kind-checks.js";
+import { checkRuntimeOutsideConditions, checkStatusReferences } from "./restricted-references.js";
 import { isRecord } from "./is-record.js";
 
 export interface CompileOptions {
@@ -110,14 +111,16 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   for (const d of drafts) for (const dim of d.forEach) if (ids.has(dim.name)) issues.push(error("rgd.iterator-shadows-id", dim.path, `forEach iterator "${dim.name}" has the same name as a resource id`));
 
   const dependencies = new Map(drafts.map((d) => [d.id, dependenciesOf(options.env, d, ids, issues)]));
+  for (const d of drafts) issues.push(...checkRuntimeOutsideConditions(options.env, [...expressionsOf(d), ...d.readyWhen]));
   for (const d of drafts) issues.push(...checkForEach(options.env, d));
   const ordered = topologicalOrder({ ids: drafts.map((d) => d.id), dependencies });
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "resources"], `graph contains a cycle: ${formatCycle(ordered.cycle)}`));
   const specSchema = (parsed.schema ?? { type: "object" }) as OpenApiSchema;
-  const typed = typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver });
+  const typed = typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver, instanceScope: scope });
   issues.push(...typed.issues);
 
   const status = statusFields(schema.status, issues);
+  issues.push(...checkStatusReferences(options.env, status.fields, ids, ["spec", "schema", "status"]));
   const statusTypes = typeCheckStatus(options.env, typed.scope, status.fields, ["spec", "schema", "status"]);
   issues.push(...statusTypes.issues);
   const conditions = checkAuthorConditions(options.env, typed.scope, status.conditions, ["spec", "schema", "status", "conditions"]);

@@ -7,6 +7,7 @@ import { compileField, TypedScope, type DeclaredVariables, type FoundField, type
 import type { DraftNode } from "./compile-resource.js";
 import { MAX_COLLECTION_SIZE } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import { instanceMetadataSchema } from "./instance-metadata.js";
 
 const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
 const BOOLEAN: OpenApiSchema = { type: "boolean" };
@@ -36,10 +37,12 @@ export interface TypeCheckInput {
   readonly nodes: readonly DraftNode[];
   readonly specSchema: OpenApiSchema;
   readonly resolver: SchemaResolver | undefined;
+  /** The instance's own scope: a cluster-scoped instance has no metadata.namespace. */
+  readonly instanceScope?: "Namespaced" | "Cluster";
 }
 
-export function instanceVariable(specSchema: OpenApiSchema): OpenApiSchema {
-  return { type: "object", properties: { spec: specSchema, metadata: UNTYPED, apiVersion: { type: "string" }, kind: { type: "string" } } };
+export function instanceVariable(specSchema: OpenApiSchema, metadata: OpenApiSchema = UNTYPED): OpenApiSchema {
+  return { type: "object", properties: { spec: specSchema, metadata, apiVersion: { type: "string" }, kind: { type: "string" } } };
 }
 
 function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined; statusSchema?: OpenApiSchema | undefined } {
@@ -61,7 +64,7 @@ export interface TypeCheckedNodes {
 
 export function typeCheckNodes(input: TypeCheckInput): TypeCheckedNodes {
   const { env, nodes, resolver } = input;
-  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema) };
+  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema, instanceMetadataSchema(resolver, input.instanceScope ?? "Namespaced")) };
   for (const node of nodes) declared[node.id] = nodeVariableSchema(node, resolver);
   // Registering a kind's struct types is the expensive part: do it once in a root scope that all
   // other scopes derive from (readyWhen scopes must not see the other variables, so not from base).
