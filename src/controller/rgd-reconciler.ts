@@ -18,6 +18,9 @@ import { currentConditions, stamp, type ConditionInput } from "../runtime/index.
 import type { InstanceKind, ServedGraph } from "./served-graphs.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 
+const UNKNOWN_KIND_CODE = "rgd.unknown-kind";
+const UNKNOWN_KIND_RETRY_MS = 5000;
+
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
 export async function reconcileRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
@@ -71,6 +74,8 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   await writeRgdStatus(ctx, rgd, rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now()));
   // The status says why first; then the error backs off and retries (kro: KindUnready, return err).
   if (kindError !== undefined) throw kindError.error;
+  // A child kind the API server does not serve yet may be a CRD on its way (kro retries too).
+  if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error")) return { requeueAfterMs: UNKNOWN_KIND_RETRY_MS };
   return {};
 }
 
