@@ -3,7 +3,7 @@
  * file. Every phase reports issues instead of throwing; a graph is returned only without errors.
  */
 import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
-import { findExpressions, referencedIdentifiers, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
+import { findExpressions, referencedIdentifiers, valueConversionSchema, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
 import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schema/index.js";
 import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
 import { checkAuthorConditions } from "./compile-conditions.js";
@@ -86,6 +86,11 @@ function statusFields(status: unknown, issues: Issue[]): { fields: FoundField[];
   return { fields: [...found.fields], conditions };
 }
 
+function valueSchemaOf(schema: OpenApiSchema | undefined): { valueSchema?: OpenApiSchema } {
+  const valueSchema = valueConversionSchema(schema);
+  return valueSchema === undefined ? {} : { valueSchema };
+}
+
 export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string, unknown>, options: CompileOptions): CompileResult {
   const issues: Issue[] = [];
   const schema = spec.schema;
@@ -143,6 +148,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
 
   const waves = applyWaves({ ids: drafts.map((d) => d.id), dependencies });
   const nodes: CompiledNode[] = drafts.map((d) => ({
+    ...valueSchemaOf(options.resolver?.resolve(d.apiVersion, d.kind)?.schema),
     id: d.id, index: d.index, type: d.type, apiVersion: d.apiVersion, kind: d.kind, namespaced: d.namespaced,
     template: d.template, fields: d.fields,
     includeWhen: d.includeWhen.map((c) => c.text), readyWhen: d.readyWhen.map((c) => c.text),
