@@ -56,7 +56,7 @@ describe("a CRD the API server rejects", { timeout: 180_000 }, () => {
     }, { timeout: 60_000 });
     const kindReady = condition(rgd, "KindReady");
     assert.equal(kindReady?.reason, "Failed");
-    assert.match(kindReady?.message ?? "", /CustomResourceDefinition.*is invalid.*x-kubernetes-validations/s);
+    assert.match(kindReady.message ?? "", /CustomResourceDefinition.*is invalid.*x-kubernetes-validations/s);
     assert.equal(rgd.status?.state, "Inactive");
     assert.equal(condition(rgd, "GraphAccepted")?.status, "True");
   });
