@@ -22,7 +22,7 @@ export function groupVersionProblem(apiVersion: string): string | undefined {
   if (parts.length > 2) return `unexpected GroupVersion string: ${JSON.stringify(apiVersion)}`;
   const [group, version] = parts.length === 1 ? ["", parts[0] ?? ""] : [parts[0] ?? "", parts[1] ?? ""];
   if (!VERSION.test(version)) return `apiVersion ${JSON.stringify(apiVersion)} has no valid version`;
-  if (parts.length === 2 && !DNS_LABELS.test(group)) return `apiVersion ${JSON.stringify(apiVersion)} has an invalid group ${JSON.stringify(group)}`;
+  if (parts.length === 2 && group !== "" && !DNS_LABELS.test(group)) return `apiVersion ${JSON.stringify(apiVersion)} has an invalid group ${JSON.stringify(group)}`;
   return undefined;
 }
 

@@ -10,8 +10,8 @@ const cases = corpusCases();
 
 describe("kro compatibility corpus", () => {
   it("holds the corpus (accepted and rejected RGDs, each citing kro's source)", () => {
-    assert.ok(cases.length >= 120, `only ${cases.length} corpus RGDs`);
-    assert.ok(cases.filter((c) => c.expect === "reject").length >= 45);
+    assert.ok(cases.length >= 150, `only ${cases.length} corpus RGDs`);
+    assert.ok(cases.filter((c) => c.expect === "reject").length >= 55);
     for (const c of cases) assert.match(c.kro, /\S/, `${c.name}: "# kro:" names no source`);
   });
 

@@ -13,7 +13,7 @@ const files = readdirSync(DIR).filter((f) => f.endsWith(".crd.yaml")).sort();
 
 describe("kro corpus CRDs on the API server", () => {
   it("every recorded corpus CRD is accepted by a server-side dry run", async () => {
-    assert.ok(files.length >= 70, `only ${files.length} corpus CRDs`);
+    assert.ok(files.length >= 90, `only ${files.length} corpus CRDs`);
     const documents = files.map((f) => readFileSync(path.join(DIR, f), "utf8")).join("---\n");
     const applied = await kubectl(["apply", "--server-side", "--dry-run=server", "-f", "-"], documents);
     const lines = applied.trim().split("\n").filter((l) => /serverside-applied \(server dry run\)/.test(l));
