@@ -76,6 +76,13 @@ export async function startControllerProcess(o) {
       const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1] ?? NaN) / 1024 / 1024;
       return { heapUsedMb: gauge("kro_nodejs_heap_size_used_bytes"), heapTotalMb: gauge("kro_nodejs_heap_size_total_bytes"), externalMb: gauge("kro_nodejs_external_memory_bytes") };
     },
+    /** SIGKILL: a crash at an arbitrary moment, no cleanup. Resolves when the process is gone. */
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await exited;
+      log.end();
+    },
     /** SIGTERM, then SIGKILL after 10 s. Resolves when the process is gone. */
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -26,8 +26,16 @@ export const ANNOTATIONS = {
   applysetGroupKinds: "applyset.kubernetes.io/contains-group-kinds",
   applysetAdditionalNamespaces: "applyset.kubernetes.io/additional-namespaces",
   applysetInventoryHash: "internal.kro.run/applyset-inventory-hash",
-  /** kro-ts: the children this instance created, by UID (see controller/inventory.ts). */
+  /** kro-ts: the children this instance created or adopted, by UID, and its creation key (controller/inventory.ts). */
   inventory: "internal.kro.run/inventory",
+  /** kro-ts: on every child we create, the creation key of its instance (proof we made it). */
+  creationKey: "internal.kro.run/creation-key",
+  /**
+   * kro-ts opt-in, on an instance (or on an RGD, for all its instances): take over children that
+   * already exist. "true": adopt, and release them (never delete) when the instance or node goes;
+   * "delete": adopt, and delete them like our own. Absent or anything else: never touch them.
+   */
+  adopt: "kro.run/adopt",
 } as const;
 
 /** Value of ANNOTATIONS.reconcile that pauses an instance. */

@@ -25,6 +25,12 @@ export function identityFor(object: KubeJson): ObjectIdentity {
 
 type WatchRequest = ObjectIdentity | CollectionQuery;
 
+const OWNER_INDEX = "owner-instance-id";
+const ownerIndex = (object: KubeObject): string[] => {
+  const uid = object.metadata?.labels?.[LABELS.instanceId];
+  return uid === undefined ? [] : [uid];
+};
+
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
@@ -68,7 +74,7 @@ export class ChildWatches {
         lease = this.informers.acquire({
           apiVersion: node.apiVersion,
           kind: node.kind,
-          ...(isExternal ? {} : { labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}` }),
+          ...(isExternal ? {} : { labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex } }),
         });
         lease.informer.addHandlers(isExternal ? this.externalHandlers(node.apiVersion, node.kind) : this.managedHandlers());
         map.set(gvk, lease);
@@ -96,6 +102,15 @@ export class ChildWatches {
       this.failedProbes.set(gvk, { reason, at: Date.now() });
       return reason;
     }
+  }
+
+  /**
+   * Cached children carrying `instanceUid` in their owner label, across every managed kind: the
+   * second source of ownership beside the inventory (callers still check the creation key).
+   */
+  ownedBy(instanceUid: string): KubeJson[] {
+    if (instanceUid === "") return [];
+    return [...this.managed.values()].flatMap((lease) => lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
   }
 
   /** Records what an instance read this pass, so changes to those objects wake it. */

@@ -48,6 +48,8 @@ export interface ControllerContext {
   readonly applyMemo: ApplyMemo;
   /** The metadata-only informer of each served instance kind, by RGD name. */
   readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
+  /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */
+  readonly deletionWaits: Map<string, number>;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;

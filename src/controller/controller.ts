@@ -76,6 +76,7 @@ export function startController(options: StartControllerOptions): RunningControl
     instanceQueue,
     applyMemo: new ApplyMemo(),
     instanceLeases: new Map(),
+    deletionWaits: new Map(),
     options: {
       workers: options.workers ?? 4,
       requeueIntervalMs: options.requeueIntervalMs ?? 3000,

@@ -1,53 +1,80 @@
 /**
- * Deleting an instance (kro-reference §6.12, by inventory): children go wave by wave in reverse
- * dependency order, each DELETE preconditioned on the UID we recorded; a wave must be gone
- * (child finalizers may hold it) before the next starts; only then is our finalizer removed.
- * Objects we did not create are never touched, and external references never.
+ * Deleting an instance (kro-reference §6.12): children go wave by wave in reverse dependency
+ * order, found by the inventory *and* by owner identity (the creation key, so a child created
+ * just before a crash is not left behind); each DELETE carries the recorded UID as a
+ * precondition; a wave must be gone (child finalizers may hold it) before the next starts; only
+ * then is our finalizer removed. Objects we did not create are never deleted, adopted ones are
+ * released unless the user opted into their deletion, and external references are never touched.
+ *
+ * A held wave costs no requests while the cache shows its objects terminating; the instance is
+ * woken by their delete events, with a backed-off requeue as the safety net.
  */
-import { FINALIZER } from "../api/index.js";
-import { DiscoveryError, isNotFound, type KubeObject } from "../kube/index.js";
-import { buildInstanceStatus, deletionPlan, evaluateInstance, type InventoryEntry } from "../runtime/index.js";
+import { ANNOTATIONS, FINALIZER } from "../api/index.js";
+import type { KubeObject } from "../kube/index.js";
+import { buildInstanceStatus, deletionPlan, evaluateInstance } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
-import { readInventory } from "./inventory.js";
-import { instanceKeyOf, type ServedGraph } from "./served-graphs.js";
-import { refOf, writeStatus } from "./instance-writes.js";
+import { applyDelta, readInventory, InventoryFormatError, type OwnedChild } from "./inventory.js";
+import type { ServedGraph } from "./served-graphs.js";
+import { writeStatus } from "./instance-writes.js";
+import { adoptionPolicy } from "./apply-outcome.js";
+import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
+import { removeChildren } from "./child-removal.js";
+import { patchInstance, InstanceGoneError } from "./instance-record.js";
 
-const WAVE_POLL_MS = 1000;
+const FIRST_WAIT_MS = 1_000;
+const MAX_WAIT_MS = 60_000;
 
-export async function deleteInstance(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<ReconcileResult> {
-  const finalizers = instance.metadata?.finalizers ?? [];
-  if (!finalizers.includes(FINALIZER)) return {};
-  const inventory = readInventory(instance);
-  for (const wave of deletionPlan(served.graph, inventory)) {
-    const present = (await Promise.all(wave.map(async (entry) => ((await liveWithUid(ctx, entry)) ? entry : undefined)))).filter((e) => e !== undefined);
-    if (present.length === 0) continue;
-    await Promise.all(present.map(async (entry) => {
-      try {
-        await ctx.client.delete(entry, { preconditions: { uid: entry.uid } });
-      } catch (error) {
-        if (!isNotFound(error) && (error as { status?: number }).status !== 409) throw error;
-      }
+export async function deleteInstance(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, key: string): Promise<ReconcileResult> {
+  if (!(instance.metadata?.finalizers ?? []).includes(FINALIZER)) return {};
+  const graph = served.graph;
+  const owner = ownerIdentity(served, instance);
+  let inventory;
+  try {
+    inventory = readInventory(instance);
+  } catch (error) {
+    if (!(error instanceof InventoryFormatError)) throw error;
+    // Without a readable record we cannot tell our children from anyone's: delete nothing, keep
+    // the finalizer, and say what to do. (The creation key is in the same annotation.)
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion }), {
+      deleting: true, now: ctx.now(), applyErrors: { inventory: `${error.message}; restore the annotation ${ANNOTATIONS.inventory} (or remove the finalizer ${FINALIZER} to leave the children behind)` },
     }));
-    const evaluation = evaluateInstance(served.graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion });
-    await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { deleting: true, now: ctx.now() }));
-    // Child delete events wake us; the poll covers children whose kind we do not watch.
-    return { requeueAfterMs: WAVE_POLL_MS };
+    return { requeueAfterMs: MAX_WAIT_MS };
   }
-  ctx.watches.forget(instanceKeyOf(served.rgdName, instance));
-  for (const entry of inventory) ctx.applyMemo.forget(entry.uid);
-  await ctx.client.patch(refOf(instance), { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER), resourceVersion: instance.metadata?.resourceVersion } });
+  const recovered = recoverUnrecorded(ctx.watches.ownedBy(owner.uid), inventory);
+  const entries = applyDelta(inventory, recovered);
+  const full = { key: inventory.key, entries };
+  const policy = adoptionPolicy(instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
+  const removed = await removeChildren(ctx, deletionPlan(graph, entries) as OwnedChild[][], ctx.watches.lookup(new Map()), validatedRemovalContext(graph, owner, full, policy));
+  const errors: Record<string, string> = { ...removed.errors };
+  reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
+
+  if (removed.held) {
+    const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), { kroVersion: ctx.kroVersion });
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { deleting: true, now: ctx.now(), ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }) }));
+    return { requeueAfterMs: nextWait(ctx, key) };
+  }
+  ctx.deletionWaits.delete(key);
+  ctx.watches.forget(key);
+  for (const entry of entries) ctx.applyMemo.forget(entry.uid);
+  try {
+    await patchInstance(ctx, instance, (current) => {
+      // Someone recorded a child since we read the record (another replica): start over.
+      if (current.metadata?.annotations?.[ANNOTATIONS.inventory] !== instance.metadata?.annotations?.[ANNOTATIONS.inventory]) {
+        throw new Error("the inventory changed while the instance was being deleted; deleting again");
+      }
+      const finalizers = current.metadata?.finalizers ?? [];
+      return finalizers.includes(FINALIZER) ? { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER) } } : undefined;
+    });
+  } catch (error) {
+    if (!(error instanceof InstanceGoneError)) throw error;
+  }
   return {};
 }
 
-/** True while the object we created (same UID) still exists, terminating or not. */
-async function liveWithUid(ctx: ControllerContext, entry: InventoryEntry): Promise<boolean> {
-  try {
-    const live = await ctx.client.get(entry, { metadataOnly: true });
-    return live.metadata?.uid === entry.uid;
-  } catch (error) {
-    // A kind the server no longer serves (its CRD was deleted) has no objects left to wait for.
-    if (isNotFound(error) || error instanceof DiscoveryError) return false;
-    throw error;
-  }
+/** 1 s, 2 s, 4 s … up to a minute per held instance: a stuck finalizer costs a bounded rate. */
+function nextWait(ctx: ControllerContext, key: string): number {
+  const attempt = ctx.deletionWaits.get(key) ?? 0;
+  ctx.deletionWaits.set(key, attempt + 1);
+  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);
 }

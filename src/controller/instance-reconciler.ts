@@ -4,19 +4,28 @@
  * state, so a chain of dependents converges in as many round-trips as it has levels instead of
  * one requeue per level. Writes happen only when something differs: a converged instance costs
  * no writes at all.
+ *
+ * This file is the executor; the decisions are pure and unit-tested: apply-plan.ts (which writes,
+ * guarded how), apply-outcome.ts (what an answer means), removal-plan.ts (what may be removed),
+ * inventory-validation.ts (which records are believable). The record of what we own is written
+ * with preconditions (instance-record.ts). See docs/design/controller.md, "Ownership".
  */
-import { ANNOTATIONS, FIELD_MANAGERS, FINALIZER, LABELS } from "../api/index.js";
+import { ANNOTATIONS, FIELD_MANAGERS } from "../api/index.js";
 import { isNotFound, type KubeObject } from "../kube/index.js";
-import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type InventoryEntry, type KubeJson } from "../runtime/index.js";
+import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type KubeJson } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import type { Logger } from "../observability/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
-import { identityFor, type Overlay } from "./child-watches.js";
-import { encodeInventory, mergeInventory, readInventory, removeFromInventory } from "./inventory.js";
+import type { Overlay } from "./child-watches.js";
 import { deleteInstance } from "./instance-deletion.js";
-import { isSuspended, refOf, writeStatus } from "./instance-writes.js";
-import { ownershipConflict } from "./ownership.js";
+import { isSuspended, writeStatus } from "./instance-writes.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
+import { ensureManaged, InstanceGoneError, readCurrent, recordDelta } from "./instance-record.js";
+import { applyDelta, emptyDelta, mergeDeltas, readInventory, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
+import { adoptionPolicy, describeObject, judgeExisting, readApplyOutcome, type AdoptionPolicy } from "./apply-outcome.js";
+import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
+import { removeChildren } from "./child-removal.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
@@ -27,7 +36,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const key = instanceKey(served.rgdName, namespace, name);
   const ref = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
   // The informer's copy when it has one; a GET only for what it has not seen (yet). A stale copy
-  // is caught by the resourceVersion preconditions of our writes (conflict → retry).
+  // is caught by the resourceVersion preconditions of every write to the instance.
   let instance: KubeObject | undefined = ctx.instanceLeases.get(served.rgdName)?.informer.store.getByName(namespace, name);
   if (instance === undefined) {
     try {
@@ -38,15 +47,22 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
       return {};
     }
   }
-  // Deletion goes by inventory with direct requests: it needs no watch, so a kind the
+  // Deletion goes by inventory with direct requests where the cache cannot tell: a kind the
   // controller may not watch never keeps an instance from being deleted.
   if (instance.metadata?.deletionTimestamp !== undefined) {
     await ctx.watches.ensure(served.graph);
-    return deleteInstance(ctx, served, instance);
+    return deleteInstance(ctx, served, instance, key);
   }
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const watchErrors = await ctx.watches.ensure(served.graph);
-  instance = await ensureManaged(ctx, served, instance);
+  let inventory: Inventory & { key: string };
+  let confirmed: boolean;
+  try {
+    ({ instance, inventory, confirmed } = await ensureManaged(ctx, served, instance));
+  } catch (error) {
+    if (error instanceof InstanceGoneError) return {};
+    throw error;
+  }
   const graph = served.graph;
   const options = { kroVersion: ctx.kroVersion, maxCollectionSize: ctx.options.maxCollectionSize };
 
@@ -56,36 +72,61 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     return {};
   }
 
+  const owner = ownerIdentity(served, instance);
+  const policy = adoptionPolicy(instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
+  // Children we created but a crash kept us from recording carry our creation key: record them.
+  let delta: InventoryDelta = recoverUnrecorded(ctx.watches.ownedBy(owner.uid), inventory);
+  inventory = { key: inventory.key, entries: applyDelta(inventory, delta) };
+
   const overlay: Overlay = new Map();
   const lookup = ctx.watches.lookup(overlay);
-  let inventory = readInventory(instance);
+  const blocked = new Set<string>();
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
   for (let round = 0; round < MAX_APPLY_ROUNDS && evaluation.error === undefined; round++) {
-    const stale = evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired)) && !overlay.has(identityKey(identityFor(desired))) && !ctx.applyMemo.upToDate(desired, lookup.get(identityFor(desired))))
-      .filter((desired) => {
-        const conflict = ownershipConflict(desired, lookup.get(identityFor(desired)));
-        if (conflict !== undefined) applyErrors[nodeIdOf(desired)] = `apply ${describe(desired)}: ${conflict}`;
-        return conflict === undefined;
-      });
-    if (stale.length === 0) break;
-    const results = await Promise.allSettled(stale.map((desired) => ctx.client.apply(desired as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true })));
-    const created: InventoryEntry[] = [];
-    results.forEach((result, i) => {
-      const desired = stale[i] as KubeJson;
-      const nodeId = nodeIdOf(desired);
-      if (result.status === "rejected") {
-        applyErrors[nodeId] = `apply ${describe(desired)}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`;
-        return;
-      }
-      const response = result.value as KubeJson;
-      overlay.set(identityKey(identityFor(desired)), response);
-      ctx.applyMemo.record(desired, response);
-      const uid = (response.metadata as { uid?: string } | undefined)?.uid;
-      if (uid !== undefined && !inventory.some((e) => e.uid === uid)) created.push({ ...identityFor(desired), uid, nodeId });
+    const steps = planApplies({
+      desired: evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired))),
+      inventory,
+      cached: (identity) => lookup.get(identity),
+      upToDate: (desired, live) => ctx.applyMemo.upToDate(desired, live),
+      written: new Set([...overlay.keys(), ...blocked]),
     });
-    if (created.length > 0) inventory = mergeInventory(inventory, created);
-    if (created.length > 0) log.info({ created: created.map((e) => `${e.kind}/${e.name}`) }, "created children");
+    if (steps.length === 0) break;
+    if (!confirmed && steps.some((step) => step.mode === "create")) {
+      const current = await readCurrent(ctx, instance);
+      // Deleted (or being deleted) behind the cache's back: create nothing; its deletion comes next.
+      if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return {};
+      instance = current;
+      confirmed = true;
+      const fresh = readInventory(current);
+      inventory = { key: fresh.key ?? inventory.key, entries: applyDelta(fresh, delta) };
+      round--;
+      continue;
+    }
+    const results = await Promise.allSettled(steps.map((step) => apply(ctx, step.body)));
+    const roundDelta = await Promise.all(steps.map(async (step, i) => {
+      const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
+      if (outcome.kind === "written") {
+        overlay.set(identityKey(step.identity), outcome.response);
+        ctx.applyMemo.record(step.desired, outcome.response);
+        return { recorded: outcome.record === undefined ? [] : [outcome.record], removedUids: [] };
+      }
+      if (outcome.kind === "failed") {
+        applyErrors[step.nodeId] = `apply ${describeObject(step)}: ${outcome.message}`;
+        return emptyDelta();
+      }
+      // The guard refused the write: whose object is there? Only a live read may say.
+      const settled = await settleExisting(ctx, step, inventory, owner, policy, overlay);
+      if (settled.error !== undefined) {
+        applyErrors[step.nodeId] = settled.error;
+        blocked.add(identityKey(step.identity));
+      }
+      return { recorded: settled.recorded, removedUids: outcome.forgetUid === undefined ? [] : [outcome.forgetUid] };
+    }));
+    const learned = roundDelta.reduce(mergeDeltas, emptyDelta());
+    if (learned.recorded.length > 0) log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
+    delta = mergeDeltas(delta, learned);
+    inventory = { key: inventory.key, entries: applyDelta(inventory, learned) };
     if (Object.keys(applyErrors).length > 0) {
       log.warn({ errors: applyErrors }, "apply failed");
       break;
@@ -95,18 +136,24 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   ctx.watches.setRequests(key, evaluation.watches);
 
   if (evaluation.error === undefined && !evaluation.pending && Object.keys(applyErrors).length === 0 && watchErrors.size === 0) {
-    const pruned = await prune(ctx, prunePlan(graph, inventory, evaluation), applyErrors);
-    if (pruned.length > 0) {
-      log.info({ pruned: pruned.map((e) => `${e.kind}/${e.name}`) }, "pruned children no longer desired");
-      for (const entry of pruned) overlay.set(identityKey(entry), null);
-      inventory = removeFromInventory(inventory, pruned);
-      evaluation = evaluateInstance(graph, instance, lookup, options);
+    const waves = prunePlan(graph, inventory.entries, evaluation) as OwnedChild[][];
+    if (waves.length > 0) {
+      const removed = await removeChildren(ctx, waves, lookup, validatedRemovalContext(graph, owner, inventory, policy));
+      reportRefused(ctx, instance, removed.refused, applyErrors, log);
+      Object.assign(applyErrors, removed.errors);
+      if (removed.done.length > 0) {
+        log.info({ pruned: removed.done.map((e) => `${e.kind}/${e.name}`) }, "pruned children no longer desired");
+        for (const entry of removed.done) overlay.set(identityKey(entry), null);
+        const gone: InventoryDelta = { recorded: [], removedUids: removed.done.map((e) => e.uid) };
+        delta = mergeDeltas(delta, gone);
+        inventory = { key: inventory.key, entries: applyDelta(inventory, gone) };
+        evaluation = evaluateInstance(graph, instance, lookup, options);
+      }
     }
   }
-  // One inventory write per reconcile (not per apply round): a chain of 20 levels costs one
-  // PATCH, not 20. If the process dies between an apply and this write, nothing is lost for
-  // good: the next reconcile applies the same objects again and records their UIDs then.
-  instance = await writeInventory(ctx, instance, inventory);
+  // One record write per reconcile (not per apply round), preconditioned and merged on conflict.
+  // A crash before it loses nothing: every child we created carries our creation key.
+  instance = await recordDelta(ctx, instance, delta);
   const failedWrites = Object.entries(applyErrors);
   for (const [nodeId, message] of watchErrors) applyErrors[nodeId] = message;
   const status = buildInstanceStatus(graph, instance, evaluation, { applyErrors, now: ctx.now() });
@@ -115,59 +162,44 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // Nothing tells the controller when RBAC grants a kind: retry at a steady pace (the probe
   // result is shared per kind) so a grant takes effect within seconds, without a restart.
   if (watchErrors.size > 0) return { requeueAfterMs: UNWATCHABLE_RETRY_MS };
-  // A refused apply or delete (403 until RBAC grants the verb, a webhook, a quota) is retried
-  // with the queue's backoff, as kro does; the status above already says what failed.
+  // A refused apply or delete (403 until RBAC grants the verb, a webhook, a quota, an object that
+  // is not ours) is retried with the queue's backoff, as kro does; the status says what failed.
   if (failedWrites.length > 0) throw new Error(`resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && ctx.options.requeueIntervalMs > 0 ? { requeueAfterMs: ctx.options.requeueIntervalMs } : {};
 }
 
-/** Deletes, wave by wave, children this instance created and no longer wants. Returns what is gone. */
-async function prune(ctx: ControllerContext, waves: readonly (readonly InventoryEntry[])[], errors: Record<string, string>): Promise<InventoryEntry[]> {
-  const gone: InventoryEntry[] = [];
-  for (const wave of waves) {
-    const results = await Promise.allSettled(wave.map((entry) => ctx.client.delete(entry, { preconditions: { uid: entry.uid } })));
-    results.forEach((result, i) => {
-      const entry = wave[i] as InventoryEntry;
-      // 404: already gone; 409: the UID changed, so the object there now is not the one we made.
-      if (result.status === "fulfilled" || isNotFound(result.reason) || (result.reason as { status?: number }).status === 409) {
-        gone.push(entry);
-        ctx.applyMemo.forget(entry.uid);
-      } else {
-        errors[entry.nodeId] = `delete ${entry.kind} ${entry.name}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`;
-      }
-    });
+function apply(ctx: ControllerContext, body: KubeJson): Promise<KubeJson> {
+  return ctx.client.apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+}
+
+/**
+ * A guarded write was refused: read the live object and decide — record it (ours after all),
+ * adopt it (the user opted in), or leave it alone with a condition that names it.
+ */
+async function settleExisting(ctx: ControllerContext, step: ApplyStep, inventory: Inventory, owner: ReturnType<typeof ownerIdentity>, policy: AdoptionPolicy, overlay: Overlay): Promise<{ recorded: OwnedChild[]; error?: string }> {
+  let live: KubeJson | undefined;
+  try {
+    live = await ctx.client.get<KubeObject & KubeJson>(step.identity);
+  } catch (error) {
+    if (!isNotFound(error)) return { recorded: [], error: `read ${describeObject(step)}: ${error instanceof Error ? error.message : String(error)}` };
   }
-  return gone;
-}
-
-async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<KubeObject> {
-  const labels = {
-    [LABELS.owned]: "true",
-    [LABELS.kroVersion]: ctx.kroVersion,
-    [LABELS.rgdId]: served.rgdUid,
-    [LABELS.rgdName]: served.rgdName,
-  };
-  const metadata = instance.metadata ?? {};
-  const finalizers = metadata.finalizers ?? [];
-  const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
-  if (finalizers.includes(FINALIZER) && hasLabels) return instance;
-  return ctx.client.patch(refOf(instance), {
-    metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, resourceVersion: metadata.resourceVersion },
-  });
-}
-
-async function writeInventory(ctx: ControllerContext, instance: KubeObject, inventory: readonly InventoryEntry[]): Promise<KubeObject> {
-  const encoded = encodeInventory(inventory);
-  if (instance.metadata?.annotations?.[ANNOTATIONS.inventory] === encoded) return instance;
-  return ctx.client.patch(refOf(instance), { metadata: { annotations: { [ANNOTATIONS.inventory]: encoded } } });
-}
-
-function nodeIdOf(object: KubeJson): string {
-  return (object.metadata as { labels?: Record<string, string> } | undefined)?.labels?.[LABELS.nodeId] ?? "";
-}
-
-function describe(object: KubeJson): string {
-  const id = identityFor(object);
-  return `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
+  const decision = judgeExisting(step, live, owner, inventory, policy);
+  switch (decision.kind) {
+    case "retry":
+      return { recorded: [] };
+    case "record":
+      return { recorded: [decision.entry] };
+    case "conflict":
+      return { recorded: [], error: decision.message };
+    case "adopt":
+      try {
+        const response = await apply(ctx, withUid(step.desired, decision.entry.uid));
+        overlay.set(identityKey(step.identity), response);
+        ctx.applyMemo.record(step.desired, response);
+        return { recorded: [decision.entry] };
+      } catch (error) {
+        return { recorded: [], error: `adopt ${describeObject(step)}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+  }
 }

@@ -19,6 +19,8 @@ export interface ControllerProcess {
   alive(): boolean;
   /** SIGTERM, then how it ended. */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL (a crash at an arbitrary moment: no cleanup runs), then wait until it is gone. */
+  kill(): Promise<void>;
 }
 
 export async function startControllerProcess(kubeconfig: string, extraArgs: readonly string[] = []): Promise<ControllerProcess> {
@@ -70,6 +72,10 @@ export async function startControllerProcess(kubeconfig: string, extraArgs: read
       const result = await exited;
       clearTimeout(killer);
       return result;
+    },
+    async kill() {
+      if (running) child.kill("SIGKILL");
+      await exited;
     },
   };
 }

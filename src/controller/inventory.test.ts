@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { applyDelta, encodeInventory, InventoryFormatError, readInventory, type OwnedChild } from "./inventory.js";
+
+const ANNOTATION = "internal.kro.run/inventory";
+const withAnnotation = (value: string) => ({ metadata: { annotations: { [ANNOTATION]: value } } });
+const child = (name: string, uid = `uid-${name}`, ownership: OwnedChild["ownership"] = "created"): OwnedChild => ({ apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name, uid, nodeId: "cm", ownership });
+
+describe("inventory record", () => {
+  it("round-trips entries, the creation key and adopted entries", () => {
+    const inventory = { key: "k-1", entries: [child("a"), child("b", "uid-b", "adopted")] };
+    const read = readInventory(withAnnotation(encodeInventory(inventory)));
+    assert.equal(read.key, "k-1");
+    assert.deepEqual(read.entries.map((e) => [e.name, e.uid, e.ownership]), [["a", "uid-a", "created"], ["b", "uid-b", "adopted"]]);
+  });
+  it("reads the version-1 list (no key) so an upgrade loses no record", () => {
+    const read = readInventory(withAnnotation(JSON.stringify([["v1", "ConfigMap", "ns", "a", "uid-a", "cm"]])));
+    assert.equal(read.key, undefined);
+    assert.deepEqual(read.entries, [child("a")]);
+  });
+  it("an instance without the annotation owns nothing", () => {
+    assert.deepEqual(readInventory({ metadata: {} }), { key: undefined, entries: [] });
+  });
+  for (const [label, raw] of [
+    ["not JSON", "{nope"],
+    ["a scalar", "42"],
+    ["an unknown layout", JSON.stringify({ v: 3, key: "k", items: [] })],
+    ["an empty key", JSON.stringify({ v: 2, key: "", items: [] })],
+    ["a short entry", JSON.stringify({ v: 2, key: "k", items: [["v1", "ConfigMap", "ns", "a"]] })],
+    ["an entry without a UID", JSON.stringify({ v: 2, key: "k", items: [["v1", "ConfigMap", "ns", "a", "", "cm"]] })],
+    ["a non-string part", JSON.stringify({ v: 2, key: "k", items: [["v1", "ConfigMap", "ns", "a", 7, "cm"]] })],
+    ["an unknown ownership flag", JSON.stringify({ v: 2, key: "k", items: [["v1", "ConfigMap", "ns", "a", "u", "cm", "x"]] })],
+  ] as const) {
+    it(`refuses to guess from ${label}`, () => {
+      assert.throws(() => readInventory(withAnnotation(raw)), InventoryFormatError);
+    });
+  }
+});
+
+describe("inventory deltas (two writers never erase each other's records)", () => {
+  it("re-applied on a fresher copy, a delta keeps what the other writer recorded", () => {
+    const fresh = { key: "k", entries: [child("theirs")] };
+    const ours = { recorded: [child("ours")], removedUids: [] };
+    assert.deepEqual(applyDelta(fresh, ours).map((e) => e.name).sort(), ["ours", "theirs"]);
+  });
+  it("removes only the UIDs it saw gone; a recreated object replaces its old record by identity", () => {
+    const fresh = { key: "k", entries: [child("a"), child("b")] };
+    const entries = applyDelta(fresh, { recorded: [child("b", "uid-b2")], removedUids: ["uid-a"] });
+    assert.deepEqual(entries.map((e) => [e.name, e.uid]), [["b", "uid-b2"]]);
+  });
+  it("a stale copy's delta never drops a child recorded after that copy was read", () => {
+    // Reconcile 1 read an empty record from a stale cache; reconcile 2 had recorded "late" since.
+    const fresh = { key: "k", entries: [child("late")] };
+    assert.deepEqual(applyDelta(fresh, { recorded: [], removedUids: [] }).map((e) => e.name), ["late"]);
+  });
+});
