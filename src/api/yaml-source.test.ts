@@ -52,10 +52,15 @@ describe("loadYaml", () => {
     assert.ok(first.position, "with a position");
   });
 
-  it("rejects duplicate keys", () => {
-    const dup = loadYaml("dup.yaml", "a: 1\na: 2\n");
-    assert.match(dup.problems[0]?.issue.message ?? "", /unique/i);
-    assert.deepEqual(dup.problems[0]?.position, { line: 2, column: 1 });
+  it("accepts duplicate keys as kubectl does (the last value wins) and warns where the repeat is", () => {
+    const dup = loadYaml("dup.yaml", "a: 1\nb:\n  c: x\n  c: y\na: 2\n");
+    assert.deepEqual(dup.problems, []);
+    assert.deepEqual(dup.documents[0]?.value, { a: 2, b: { c: "y" } });
+    assert.deepEqual(dup.warnings.map((w) => [w.issue.severity, w.issue.code, w.position]), [
+      ["warning", "yaml.duplicate-key", { line: 4, column: 3 }],
+      ["warning", "yaml.duplicate-key", { line: 5, column: 1 }],
+    ]);
+    assert.match(dup.warnings[0]?.issue.message ?? "", /"c" appears more than once.*last value wins/);
   });
 
   it("formats file:line:column with the source line and a caret", () => {

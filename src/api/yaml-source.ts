@@ -3,7 +3,7 @@
  * back to file:line:column. The only place the `yaml` parser is used.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
-import { error, formatIssue, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
+import { error, formatIssue, warning, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
 import { invalidUtf8At, tooDeepAt, YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
 
 export interface SourcePosition {
@@ -30,6 +30,8 @@ export interface LoadedFile {
   readonly documents: readonly SourceDocument[];
   /** YAML syntax problems, each with its own position. */
   readonly problems: readonly LocatedIssue[];
+  /** Accepted but suspicious input: a key given twice in one map (the last value wins, as with kubectl). */
+  readonly warnings: readonly LocatedIssue[];
 }
 
 export interface LocatedIssue {
@@ -100,7 +102,7 @@ const STACK_OVERFLOW = /call stack|too much recursion/i;
 /** The one issue of a file over YAML_LIMITS.maxBytes (callers that know the size need not read it). */
 export function tooLarge(file: string, size: number): LoadedFile {
   const message = `file is ${size} bytes; the limit is ${YAML_LIMITS.maxBytes} bytes`;
-  return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.tooLarge, [], message), position: { line: 1, column: 1 } }] };
+  return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.tooLarge, [], message), position: { line: 1, column: 1 } }], warnings: [] };
 }
 
 /**
@@ -115,7 +117,7 @@ export function loadYamlBytes(file: string, bytes: Uint8Array): LoadedFile {
     const line = 1 + bytes.subarray(0, lineStart).reduce((n, b) => n + (b === 0x0a ? 1 : 0), 0);
     const column = new TextDecoder().decode(bytes.subarray(lineStart, bad)).length + 1;
     const message = `invalid UTF-8 at byte ${bad} (0x${(bytes[bad] ?? 0).toString(16).padStart(2, "0")}): YAML files must be UTF-8`;
-    return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.encoding, [], message), position: { line, column } }] };
+    return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.encoding, [], message), position: { line, column } }], warnings: [] };
   }
   return loadYaml(file, new TextDecoder().decode(bytes));
 }
@@ -138,13 +140,16 @@ export function loadYaml(file: string, text: string): LoadedFile {
     const at = position(offset);
     problems.push({ file, issue: error(code, [], message), ...(at ? { position: at } : {}) });
   };
+  const warnings: LocatedIssue[] = [];
   let docs: Document.Parsed[];
   try {
-    const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    // kubectl (sigs.k8s.io/yaml) and so kro accept a key given twice in one map, the last value
+    // winning; so do we, with a warning naming the key.
+    const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (e) {
     problem(YAML_ISSUE_CODES.tooDeep, describeParserFailure(e), 0);
-    return { file, text, documents: [], problems };
+    return { file, text, documents: [], problems, warnings };
   }
   const documents: SourceDocument[] = [];
   for (const [index, doc] of docs.entries()) {
@@ -170,6 +175,10 @@ export function loadYaml(file: string, text: string): LoadedFile {
         doc.contents.range[0]);
       continue;
     }
+    for (const duplicate of duplicateKeys(doc.contents)) {
+      const at = position(duplicate.offset);
+      warnings.push({ file, issue: warning("yaml.duplicate-key", [], `key ${JSON.stringify(duplicate.key)} appears more than once in this map; the last value wins (as with kubectl)`), ...(at ? { position: at } : {}) });
+    }
     documents.push({
       file,
       index,
@@ -177,7 +186,29 @@ export function loadYaml(file: string, text: string): LoadedFile {
       locate: (path, inner) => position((inner && innerOffset(doc, text, path, inner)) ?? offsetOf(doc, path)),
     });
   }
-  return { file, text, documents, problems };
+  return { file, text, documents, problems, warnings };
+}
+
+/** Keys given twice in one map, anywhere in the document, with the offset of the later one. */
+function duplicateKeys(root: unknown): { key: string; offset: number | undefined }[] {
+  const found: { key: string; offset: number | undefined }[] = [];
+  const visit = (node: unknown): void => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) {
+          const key = String(pair.key.value);
+          if (seen.has(key)) found.push({ key, offset: pair.key.range?.[0] });
+          seen.add(key);
+        }
+        visit(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item);
+    }
+  };
+  visit(root);
+  return found;
 }
 
 function describeParserFailure(e: unknown): string {

@@ -25,6 +25,8 @@ export interface SchemaSourceFlags {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly schemaCache?: string;
+  /** validate --strict: a child kind no schema source knows is an error. */
+  readonly strict?: boolean;
 }
 
 export async function compileFiles(files: readonly string[], flags: SchemaSourceFlags): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
@@ -35,14 +37,16 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
   const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
   const env = createKroCelEnvironment({ enableRuntime: true });
   const results = loaded.map((file) => {
-    const located: LocatedIssue[] = [...file.problems];
+    const located: LocatedIssue[] = [...file.problems, ...file.warnings];
     const graphs: CompiledGraph[] = [];
     const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
     if (rgds.length === 0 && file.problems.length === 0) {
       located.push({ file: file.file, issue: { severity: "error", code: "cli.no-rgd", path: [], message: "no ResourceGraphDefinition found in this file" } });
     }
     for (const document of rgds) {
-      const result = compileRgd(document.value, { resolver, env });
+      // Offline a kind without a schema may be a CRD we cannot see: a warning, unless --strict. With
+      // --cluster the live discovery knows every kind, so an unknown one is an error (as in kro).
+      const result = compileRgd(document.value, { resolver, env, unknownKinds: flags.strict === true || flags.cluster === true ? "error" : "warn" });
       located.push(...result.issues.map((issue) => locate(document, issue)));
       if (result.graph) graphs.push(result.graph);
     }
@@ -74,6 +78,7 @@ export function registerCompileCommands(program: Command): void {
     .description("compile ResourceGraphDefinitions offline and report every problem with file:line:column")
     .requiredOption("-f, --filename <file...>", "RGD files (YAML, several documents allowed)")
     .option("-o, --output <format>", "text or json", "text")
+    .option("--strict", "a child kind whose schema is unknown (not built in, no --crd, not on --cluster) is an error, not a warning")
     .action(async (flags: SchemaSourceFlags & { filename: string[]; output: string }) => {
       const { loaded, results } = await compileFiles(flags.filename, flags);
       const all = results.flatMap((r) => r.located);

@@ -92,7 +92,8 @@ export function startController(options: StartControllerOptions): RunningControl
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);
-      return compileRgd(rgd, { env, ...(resolver === undefined ? {} : { resolver }) });
+      // With discovery at hand an unknown child kind is an error, as in kro (no REST mapping).
+      return compileRgd(rgd, { env, unknownKinds: "error", ...(resolver === undefined ? {} : { resolver }) });
     },
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     controllerUser: () => (username ??= whoAmI(client)),

@@ -6,7 +6,7 @@
  */
 import { FINALIZER, KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { formatIssue, hasErrors } from "../diag/index.js";
-import { isNotFound, type KubeObject } from "../kube/index.js";
+import { ApiError, isNotFound, type KubeObject } from "../kube/index.js";
 import { containmentPolicyOf, type CompiledGraph } from "../graph/index.js";
 import type { ReconcileResult } from "./reconcile-loop.js";
 import type { ControllerContext } from "./controller-context.js";
@@ -21,6 +21,9 @@ import { startServing, stopServing } from "./instance-kinds.js";
 import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGraphRevisions } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 import { ensureAuthorPolicy, removeAuthorPolicy } from "./author-policy.js";
+
+const UNKNOWN_KIND_CODE = "rgd.unknown-kind";
+const UNKNOWN_KIND_RETRY_MS = 5000;
 
 const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
@@ -62,6 +65,7 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   let graph: CompiledGraph | undefined = compiled.graph;
   let lastIssued = lastIssuedRevision(rgd);
   let failure: Error | undefined;
+  let kindError: { error: unknown } | undefined;
   if (compiled.graph === undefined || hasErrors(compiled.issues)) {
     const message = boundedMessage(compiled.issues.filter((i) => i.severity === "error").map(formatIssue));
     parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
@@ -84,8 +88,9 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
     // template dialect exists already; its plural is known only from the cluster).
     const early = compiled.graph.dialect === "cel" ? await ensureAuthorPolicy(ctx, rgd, compiled.graph, { ...compiled.graph.instance, namespaced: compiled.graph.instance.scope === "Namespaced" }) : undefined;
     if (early?.ok === false) await failAuthorPolicy(ctx, rgd, parts, graph, early.message);
-    const kind = await ensureKind(ctx, rgd, compiled.graph);
+    const kind = await ensureKindReporting(ctx, rgd, compiled.graph);
     if (!kind.ok) {
+      if ("error" in kind) kindError = { error: kind.error };
       parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "False", reason: kind.reason, message: kind.message };
       // E.g. a refused breaking change after a restart: the kind as last served still works.
       const { serving, lastIssued: seen } = await keepServing(ctx, rgd, previous);
@@ -119,6 +124,10 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   const status = rgdStatus(rgd, parts, graph ?? ctx.served.get(name)?.graph, ctx.now());
   await writeRgdStatus(ctx, rgd, lastIssued > 0 ? { ...status, lastIssuedRevision: lastIssued } : status);
   if (failure !== undefined) throw failure;
+  // The status says why first; then the error backs off and retries (kro: KindUnready, return err).
+  if (kindError !== undefined) throw kindError.error;
+  // A child kind the API server does not serve yet may be a CRD on its way (kro retries too).
+  if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error")) return { requeueAfterMs: UNKNOWN_KIND_RETRY_MS };
   return {};
 }
 
@@ -160,6 +169,16 @@ async function failAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, parts: 
   const failed = { ...parts, controllerReady: { type: RGD_CONDITIONS.controllerReady, status: "False" as const, reason: "AuthorPolicyFailed", message } };
   await writeRgdStatus(ctx, rgd, rgdStatus(rgd, failed, graph, ctx.now()));
   throw new Error(message);
+}
+
+/** ensureKind, but a CRD the API server rejects (or any failure) becomes KindReady=False with its message. */
+async function ensureKindReporting(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult & { error?: unknown }> {
+  try {
+    return await ensureKind(ctx, rgd, graph);
+  } catch (error) {
+    const message = error instanceof ApiError ? error.serverMessage || error.message : error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: "Failed", message, error };
+  }
 }
 
 async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult> {

@@ -4,7 +4,18 @@
  * per schema node); maps, lists and scalars map structurally; schemaless parts become `dyn`.
  */
 import type { Environment } from "@marcbachmann/cel-js";
+import { registerNullComparison } from "./null-comparison.js";
 import { isSchemaless, mapValueSchema, type OpenApiSchema } from "./openapi-schema.js";
+
+/** Kubernetes' SchemaDeclType: string formats that CEL sees as their own types. */
+function stringType(format: string | undefined): string {
+  switch (format) {
+    case "byte": return "bytes";
+    case "date": case "date-time": return "google.protobuf.Timestamp";
+    case "duration": return "google.protobuf.Duration";
+    default: return "string";
+  }
+}
 
 /** Registers the types for `schema` and returns the CEL type name to declare the variable with. */
 export class SchemaTypeRegistry {
@@ -34,7 +45,7 @@ export class SchemaTypeRegistry {
       case "integer": return "int";
       case "number": return "double";
       case "boolean": return "bool";
-      case "string": return schema.format === "byte" ? "bytes" : "string";
+      case "string": return stringType(schema.format);
       case "array": return `list<${this.typeOf(schema.items, `${hint}_item`)}>`;
       default: break;
     }
@@ -46,6 +57,7 @@ export class SchemaTypeRegistry {
       const fields: Record<string, string> = {};
       for (const [key, child] of Object.entries(schema.properties)) fields[key] = this.typeOf(child, `${hint}_${key}`);
       this.#env.registerType(name, { fields });
+      registerNullComparison(this.#env, name);
       this.#structs.set(name, schema);
       this.#byObject.set(schema, name);
       return name;

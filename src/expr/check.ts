@@ -7,6 +7,7 @@ import type { Environment } from "@marcbachmann/cel-js";
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { incompatibility, describeSchema } from "./assignable.js";
 import { SchemaTypeRegistry, celTypeToSchema } from "./cel-types.js";
+import { statusSchemaForCelType } from "./cel-type-schema.js";
 import type { KroCelEnvironment } from "./environment.js";
 import { toExprError } from "./errors.js";
 import type { OpenApiSchema } from "./openapi-schema.js";
@@ -28,8 +29,10 @@ export interface CheckOptions {
 export interface CheckResult {
   /** CEL type name, e.g. `int`, `list<string>`; undefined when checking failed. */
   readonly type: string | undefined;
-  /** The output type as an OpenAPI schema (dyn → preserve-unknown-fields). */
+  /** The output type as an OpenAPI schema (dyn → preserve-unknown-fields), for assignability checks. */
   readonly schema: OpenApiSchema | undefined;
+  /** The schema kro gives a status field of this type (cel-type-schema.ts); undefined when checking failed. */
+  readonly statusSchema?: OpenApiSchema;
   readonly issues: readonly Issue[];
 }
 
@@ -101,7 +104,7 @@ export class TypedScope {
     if (options.estimateCost !== false) {
       issues.push(...estimateCost(parsed.ast, expression, this.#variables).map((i) => ({ ...i, path })));
     }
-    return { type: result.type, schema, issues };
+    return { type: result.type, schema, statusSchema: statusSchemaForCelType(result.type, this.#types), issues };
   }
 }
 

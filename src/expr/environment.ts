@@ -15,6 +15,7 @@ import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.j
 import { registerListsExtLibrary } from "./lib-lists-ext.js";
 import { registerStringsLibrary } from "./lib-strings.js";
 import { registerRegexLibrary } from "./regex-calls.js";
+import { registerWellKnownNullComparisons } from "./null-comparison.js";
 import { declareNamespace, type LibraryContext } from "./lib-support.js";
 
 export interface LibraryOptions {
@@ -49,6 +50,7 @@ function registerAll(env: Environment, lib: LibraryContext, options: LibraryOpti
   registerQuantityLibrary(env);
   registerNetLibraries(env);
   registerSemverLibrary(env);
+  registerWellKnownNullComparisons(env);
   if (options.enableOmit === true) registerOmitLibrary(env);
   if (options.enableRuntime === true) registerRuntimeLibrary(env);
   return env;

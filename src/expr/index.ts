@@ -10,6 +10,7 @@ export { celTypeToSchema } from "./cel-types.js";
 export { incompatibility, describeSchema } from "./assignable.js";
 export { UNBOUNDED_COST_CODE } from "./static-cost.js";
 export { CostBudget, DEFAULT_PER_CALL_COST_LIMIT, type CostOptions, type EvaluationDeadline } from "./cost.js";
+export { valueConversionSchema } from "./value-schema.js";
 export { jsonToCel, celToJson, type JsonValue, type ToCelOptions } from "./values.js";
 export type { OpenApiSchema } from "./openapi-schema.js";
 export {

@@ -5,6 +5,7 @@
 export interface OpenApiSchema {
   readonly type?: string;
   readonly format?: string;
+  readonly description?: string;
   readonly properties?: Readonly<Record<string, OpenApiSchema>>;
   readonly items?: OpenApiSchema;
   readonly additionalProperties?: boolean | OpenApiSchema;

@@ -31,7 +31,7 @@ export function estimateCost(ast: unknown, source: string, variables: Readonly<R
       visit(args, names);
       return;
     }
-    if (typeof v.args === "object") visit(Object.values(v.args as object), scope);
+    if (typeof v.args === "object" && v.args !== null) visit(Object.values(v.args), scope);
   };
   visit(ast, iterVars);
   return issues;

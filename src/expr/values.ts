@@ -3,7 +3,7 @@
  * `integer` (or, without a schema, when they are whole — Go's unstructured decoding does the same)
  * and are written back as JSON numbers. Results CEL can hold but JSON cannot are rejected (§4.6).
  */
-import { Optional } from "@marcbachmann/cel-js";
+import { Environment, Optional } from "@marcbachmann/cel-js";
 import { display } from "./string-format.js";
 import { OmitSentinel } from "./lib-kro-runtime.js";
 import { isCelMap, mapEntries } from "./lib-support.js";
@@ -26,6 +26,13 @@ export function jsonToCel(value: unknown, schema?: OpenApiSchema, options: ToCel
   if (typeof value === "string") {
     // Secret data and other `format: byte` fields are bytes in kro's schema-aware values.
     if (schema?.type === "string" && schema.format === "byte") return new Uint8Array(Buffer.from(value, "base64"));
+    // Kubernetes CEL: date/date-time fields are timestamps, duration fields durations. A value
+    // that does not parse stays a string (the API server validated it; do not fail on it here).
+    if (schema?.type === "string" && (schema.format === "date-time" || schema.format === "date")) {
+      const time = Date.parse(value);
+      return Number.isNaN(time) ? value : new Date(time);
+    }
+    if (schema?.type === "string" && schema.format === "duration") return parseDuration(value) ?? value;
     return value;
   }
   if (Array.isArray(value)) return value.map((v: unknown) => jsonToCel(v, schema?.items, options));
@@ -94,4 +101,16 @@ function toJsonValue(value: unknown, path: string): { value: JsonValue; text: st
     return { value: s, text: JSON.stringify(s) };
   }
   throw new Error(`cannot convert ${ctor === "UnsignedInt" ? "uint" : ctor ?? typeof value} to JSON${where}: convert explicitly, e.g. int(x)`);
+}
+
+/** Created on first use: turns Go duration strings ("1h30m") into cel-js durations. */
+let durationEnv: Environment | undefined;
+
+function parseDuration(text: string): unknown {
+  durationEnv ??= new Environment({ unlistedVariablesAreDyn: true });
+  try {
+    return durationEnv.evaluate("duration(s)", { s: text });
+  } catch {
+    return undefined;
+  }
 }

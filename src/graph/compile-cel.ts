@@ -3,7 +3,7 @@
  * file. Every phase reports issues instead of throwing; a graph is returned only without errors.
  */
 import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
-import { findExpressions, referencedIdentifiers, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
+import { findExpressions, referencedIdentifiers, valueConversionSchema, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
 import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schema/index.js";
 import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
 import { checkAuthorConditions } from "./compile-conditions.js";
@@ -14,11 +14,14 @@ import { typeCheckNodes, typeCheckStatus } from "./compile-types.js";
 import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
 import { checkKind, checkUniqueIds } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import type { UnknownKinds } from "./child-kind-checks.js";
+import { checkRuntimeOutsideConditions, checkStatusReferences } from "./restricted-references.js";
 import { isRecord } from "./is-record.js";
 
 export interface CompileOptions {
   readonly env: KroCelEnvironment;
   readonly resolver?: SchemaResolver;
+  readonly unknownKinds?: UnknownKinds;
 }
 
 export interface CompileResult {
@@ -84,6 +87,11 @@ function statusFields(status: unknown, issues: Issue[]): { fields: FoundField[];
   return { fields: [...found.fields], conditions };
 }
 
+function valueSchemaOf(schema: OpenApiSchema | undefined): { valueSchema?: OpenApiSchema } {
+  const valueSchema = valueConversionSchema(schema);
+  return valueSchema === undefined ? {} : { valueSchema };
+}
+
 export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string, unknown>, options: CompileOptions): CompileResult {
   const issues: Issue[] = [];
   const schema = spec.schema;
@@ -100,7 +108,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   if (!Array.isArray(resources)) return { issues: [...issues, error("rgd.invalid-field", ["spec", "resources"], "spec.resources must be a list")] };
   const drafts: DraftNode[] = [];
   resources.forEach((entry, index) => {
-    const drafted = draftNode(entry, index, { resolver: options.resolver, instanceScope: scope });
+    const drafted = draftNode(entry, index, { resolver: options.resolver, instanceScope: scope, ...(options.unknownKinds === undefined ? {} : { unknownKinds: options.unknownKinds }) });
     issues.push(...drafted.issues);
     if (drafted.node) drafts.push(drafted.node);
   });
@@ -110,14 +118,16 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   for (const d of drafts) for (const dim of d.forEach) if (ids.has(dim.name)) issues.push(error("rgd.iterator-shadows-id", dim.path, `forEach iterator "${dim.name}" has the same name as a resource id`));
 
   const dependencies = new Map(drafts.map((d) => [d.id, dependenciesOf(options.env, d, ids, issues)]));
+  for (const d of drafts) issues.push(...checkRuntimeOutsideConditions(options.env, [...expressionsOf(d), ...d.readyWhen]));
   for (const d of drafts) issues.push(...checkForEach(options.env, d));
   const ordered = topologicalOrder({ ids: drafts.map((d) => d.id), dependencies });
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "resources"], `graph contains a cycle: ${formatCycle(ordered.cycle)}`));
   const specSchema = (parsed.schema ?? { type: "object" }) as OpenApiSchema;
-  const typed = typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver });
+  const typed = typeCheckNodes({ env: options.env, nodes: drafts, specSchema, resolver: options.resolver, instanceScope: scope });
   issues.push(...typed.issues);
 
   const status = statusFields(schema.status, issues);
+  issues.push(...checkStatusReferences(options.env, status.fields, ids, ["spec", "schema", "status"]));
   const statusTypes = typeCheckStatus(options.env, typed.scope, status.fields, ["spec", "schema", "status"]);
   issues.push(...statusTypes.issues);
   const conditions = checkAuthorConditions(options.env, typed.scope, status.conditions, ["spec", "schema", "status", "conditions"]);
@@ -140,6 +150,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
 
   const waves = applyWaves({ ids: drafts.map((d) => d.id), dependencies });
   const nodes: CompiledNode[] = drafts.map((d) => ({
+    ...valueSchemaOf(options.resolver?.resolve(d.apiVersion, d.kind)?.schema),
     id: d.id, index: d.index, type: d.type, apiVersion: d.apiVersion, kind: d.kind, namespaced: d.namespaced,
     template: d.template, fields: d.fields,
     includeWhen: d.includeWhen.map((c) => c.text), readyWhen: d.readyWhen.map((c) => c.text),

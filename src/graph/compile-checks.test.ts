@@ -125,7 +125,7 @@ describe("compileRgd: forEach and author-condition checks", () => {
 
 describe("compileRgd: unbounded cost is a warning with a path", () => {
   it("warns on a comprehension over a list without maxItems and still compiles", () => {
-    const result = compileVariant((r) => { r.spec.schema.status.names = "${schema.spec.regions.map(x, x + '-web')}"; });
+    const result = compileVariant((r) => { r.spec.schema.status.names = "${cms.size() > 0 ? schema.spec.regions.map(x, x + '-web') : []}"; /* a status field must read a resource (kro) */ });
     assert.ok(result.graph);
     const warnings = result.issues.filter((i) => i.code === UNBOUNDED_COST_CODE);
     const [warning, ...more] = warnings;
@@ -138,7 +138,7 @@ describe("compileRgd: unbounded cost is a warning with a path", () => {
   it("does not warn when the list has maxItems", () => {
     const result = compileVariant((r) => {
       r.spec.schema.spec.regions = "[]string | default=[] maxItems=5";
-      r.spec.schema.status.names = "${schema.spec.regions.map(x, x + '-web')}";
+      r.spec.schema.status.names = "${cms.size() > 0 ? schema.spec.regions.map(x, x + '-web') : []}"; /* a status field must read a resource (kro) */
     });
     assert.ok(result.graph);
     assert.deepEqual(result.issues.filter((i) => i.code === UNBOUNDED_COST_CODE), []);

@@ -9,6 +9,8 @@ import type { CompiledNode, ForEachDimension, NodeType } from "./compiled-graph.
 import { MAX_COLLECTION_DIMENSIONS, checkIdentifier } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { isRecord } from "./is-record.js";
+import { checkChildKind, checkCrdTemplateExpressions, type UnknownKinds } from "./child-kind-checks.js";
+import { checkTemplateLiterals } from "./template-literals.js";
 
 type SourceExpression = { readonly text: string; readonly path: IssuePath };
 
@@ -89,6 +91,8 @@ function checkMetadataKeys(metadata: Record<string, unknown>, path: IssuePath, i
 export interface DraftContext {
   readonly resolver: SchemaResolver | undefined;
   readonly instanceScope: "Namespaced" | "Cluster";
+  /** What a kind no schema source knows is: a warning offline (default), an error with discovery. */
+  readonly unknownKinds?: UnknownKinds;
 }
 
 export function draftNode(entry: unknown, index: number, context: DraftContext): { node?: DraftNode; issues: Issue[] } {
@@ -113,6 +117,7 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
   if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(kind.toLowerCase())) issues.push(error("rgd.invalid-kind", [...bodyPath, "kind"], `kind "${kind}" is not a valid Kubernetes kind`));
   checkMetadataKeys(metadata, [...bodyPath, "metadata"], issues);
 
+  issues.push(...checkChildKind(apiVersion, kind, [...bodyPath, "apiVersion"], context.resolver, context.unknownKinds ?? "warn"));
   const resolved = context.resolver?.resolve(apiVersion, kind);
   const namespaced = resolved?.namespaced;
   if (namespaced === false && metadata.namespace !== undefined) {
@@ -125,6 +130,9 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
 
   const found = findExpressions(body);
   issues.push(...prefixIssues(bodyPath, found.issues));
+  const crdTemplate = hasTemplate && apiVersion === "apiextensions.k8s.io/v1" && kind === "CustomResourceDefinition";
+  if (crdTemplate) issues.push(...checkCrdTemplateExpressions(found.fields, bodyPath));
+  else if (hasTemplate && resolved !== undefined) issues.push(...checkTemplateLiterals(body, resolved.schema, bodyPath));
   const forEach = forEachDimensions(entry.forEach, [...path, "forEach"], issues);
   const type: NodeType = external !== undefined ? (isSelector ? "externalCollection" : "external") : forEach.length > 0 ? "collection" : "resource";
   const node: DraftNode = {

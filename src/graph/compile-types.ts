@@ -7,6 +7,7 @@ import { compileField, TypedScope, type DeclaredVariables, type FoundField, type
 import type { DraftNode } from "./compile-resource.js";
 import { MAX_COLLECTION_SIZE } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
+import { instanceMetadataSchema } from "./instance-metadata.js";
 
 const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
 const BOOLEAN: OpenApiSchema = { type: "boolean" };
@@ -36,18 +37,20 @@ export interface TypeCheckInput {
   readonly nodes: readonly DraftNode[];
   readonly specSchema: OpenApiSchema;
   readonly resolver: SchemaResolver | undefined;
+  /** The instance's own scope: a cluster-scoped instance has no metadata.namespace. */
+  readonly instanceScope?: "Namespaced" | "Cluster";
 }
 
-export function instanceVariable(specSchema: OpenApiSchema): OpenApiSchema {
-  return { type: "object", properties: { spec: specSchema, metadata: UNTYPED, apiVersion: { type: "string" }, kind: { type: "string" } } };
+export function instanceVariable(specSchema: OpenApiSchema, metadata: OpenApiSchema = UNTYPED): OpenApiSchema {
+  return { type: "object", properties: { spec: specSchema, metadata, apiVersion: { type: "string" }, kind: { type: "string" } } };
 }
 
-function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined } {
+function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined; statusSchema?: OpenApiSchema | undefined } {
   const path = [...base, ...field.path];
   try {
     const compiled = compileField(env, field.text, field.segments);
     const result = compiled.check(scope, { path, ...(expected === undefined ? {} : { expected }) });
-    return { issues: [...result.issues], schema: result.schema };
+    return { issues: [...result.issues], schema: result.schema, statusSchema: result.statusSchema };
   } catch (e) {
     return { issues: [error("expr.parse-error", path, e instanceof Error ? e.message : String(e))], schema: undefined };
   }
@@ -61,7 +64,7 @@ export interface TypeCheckedNodes {
 
 export function typeCheckNodes(input: TypeCheckInput): TypeCheckedNodes {
   const { env, nodes, resolver } = input;
-  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema) };
+  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema, instanceMetadataSchema(resolver, input.instanceScope ?? "Namespaced")) };
   for (const node of nodes) declared[node.id] = nodeVariableSchema(node, resolver);
   // Registering a kind's struct types is the expensive part: do it once in a root scope that all
   // other scopes derive from (readyWhen scopes must not see the other variables, so not from base).
@@ -91,14 +94,16 @@ export function typeCheckNodes(input: TypeCheckInput): TypeCheckedNodes {
 }
 
 /** Status fields: each leaf's inferred type becomes the CRD's status schema. */
-export function typeCheckStatus(env: KroCelEnvironment, scope: TypedScope, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: string[]; schema: OpenApiSchema }[] } {
+export function typeCheckStatus(env: KroCelEnvironment, scope: TypedScope, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: (string | number)[]; schema: OpenApiSchema }[] } {
   const issues: Issue[] = [];
-  const types: { path: string[]; schema: OpenApiSchema }[] = [];
+  const types: { path: (string | number)[]; schema: OpenApiSchema }[] = [];
   for (const field of fields) {
     const checked = checkField(env, scope, field, base, undefined);
     issues.push(...checked.issues);
-    const schema = field.standalone ? checked.schema ?? UNTYPED : { type: "string" };
-    types.push({ path: field.path.map(String), schema });
+    // kro types a status field by its expression's CEL type (cel-type-schema.ts); a template string is a string.
+    const schema = field.standalone ? checked.statusSchema ?? UNTYPED : { type: "string" };
+    // Indexes stay numbers: `ips: ["${a}", "${b}"]` is an array in the CRD, as in kro's field paths.
+    types.push({ path: [...field.path], schema });
   }
   return { issues, types };
 }

@@ -9,6 +9,7 @@ import { compileCelRgd, type CompileResult } from "./compile-cel.js";
 import { compileTemplateRgd } from "./compile-template.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { compileFailure, tooDeepIssue, tooDeepPath } from "./input-limits.js";
+import type { UnknownKinds } from "./child-kind-checks.js";
 import { isRecord } from "./is-record.js";
 
 export interface CompileRgdOptions {
@@ -16,6 +17,8 @@ export interface CompileRgdOptions {
   readonly resolver?: SchemaResolver;
   /** Reuse one CEL environment across compiles (it is immutable once built). */
   readonly env?: KroCelEnvironment;
+  /** A child kind no schema source knows: "warn" (default; offline it may be a CRD we cannot see) or "error" (discovery is available). */
+  readonly unknownKinds?: UnknownKinds;
 }
 
 
@@ -49,6 +52,10 @@ function compileChecked(rgd: unknown, options: CompileRgdOptions): CompileResult
     const result = compileTemplateRgd(rgd, spec, options.resolver ? { resolver: options.resolver } : {});
     return shape.length === 0 ? result : { issues: [...shape, ...result.issues] };
   }
-  const result = compileCelRgd(rgd, spec, { env: options.env ?? createKroCelEnvironment({ enableRuntime: true }), ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const result = compileCelRgd(rgd, spec, {
+    env: options.env ?? createKroCelEnvironment({ enableRuntime: true }),
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(options.unknownKinds === undefined ? {} : { unknownKinds: options.unknownKinds }),
+  });
   return shape.length === 0 ? result : { issues: [...shape, ...result.issues] };
 }

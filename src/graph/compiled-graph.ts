@@ -3,7 +3,7 @@
  * the controller installs (its CRD), and the CLI prints. Expressions stay as source text here;
  * the runtime compiles them once per graph with the same CEL environment.
  */
-import type { FoundField } from "../expr/index.js";
+import type { FoundField, OpenApiSchema } from "../expr/index.js";
 import type { CustomResourceDefinition } from "../schema/index.js";
 
 export const NODE_TYPES = ["resource", "collection", "external", "externalCollection"] as const;
@@ -30,6 +30,9 @@ export interface CompiledNode {
   readonly includeWhen: readonly string[];
   readonly readyWhen: readonly string[];
   readonly forEach: readonly ForEachDimension[];
+  /** How observed objects of this kind convert to CEL values (timestamps, durations, bytes, doubles):
+   * the typed skeleton of its schema, absent when there is nothing beyond plain JSON (expr valueConversionSchema). */
+  readonly valueSchema?: OpenApiSchema;
   /** Resource ids this node reads (template, includeWhen, forEach), in author order. */
   readonly dependencies: readonly string[];
   /** Apply-order wave (kro §5.7); deletion goes from the highest wave down. */

@@ -43,6 +43,15 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     assert.ok(conditions(status).every((c) => c.observedGeneration === 4 && c.lastTransitionTime === T0));
   });
 
+  it("the True conditions carry kro's own messages (pkg/controller/instance/status.go)", () => {
+    const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), { now: T0 });
+    assert.deepEqual(["InstanceManaged", "GraphResolved", "ResourcesReady"].map((t) => byType(status, t)?.message), [
+      "instance is properly managed with finalizers and labels",
+      "runtime graph created and all resources resolved",
+      "all resources are created and ready",
+    ]);
+  });
+
   it("first pass: IN_PROGRESS, Ready False copied from ResourcesReady, pending status fields omitted", () => {
     const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), { now: T0 });
     assert.equal(status.state, "IN_PROGRESS");

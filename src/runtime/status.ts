@@ -71,7 +71,7 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
   const generation = generationOf(instance);
   const at = (input: ConditionInput): Condition => stamp(input, previous, generation, context.now);
   const dependents = [
-    at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is managed by kro (finalizer and labels set)" }),
+    at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is properly managed with finalizers and labels" }), // kro pkg/controller/instance/status.go InstanceManaged
     at({ type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }),
     at(resourcesReady(evaluation, context)),
   ];

@@ -1,13 +1,14 @@
 /**
  * kubectl columns of a generated CRD. Author columns replace kro's defaults entirely (they are
- * not merged), matching kro: an RGD that lists one column gets exactly that column.
+ * not merged), matching kro: an RGD that lists one column gets exactly that column. The defaults and
+ * their descriptions are kro's (pkg/graph/crd/defaults.go, defaultAdditionalPrinterColumns).
  */
 import type { PrinterColumn } from "./openapi-types.js";
 
 export const DEFAULT_PRINTER_COLUMNS: readonly Readonly<PrinterColumn>[] = [
-  { name: "State", type: "string", jsonPath: ".status.state" },
-  { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-  { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+  { name: "State", type: "string", description: "The state of a ResourceGraphDefinition instance", jsonPath: ".status.state" },
+  { name: "Ready", type: "string", description: "Whether a ResourceGraphDefinition instance is ready", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  { name: "Age", type: "date", description: "Age of the resource", jsonPath: ".metadata.creationTimestamp" },
 ];
 
 export function printerColumnsFor(custom: readonly PrinterColumn[] | undefined): PrinterColumn[] {

@@ -11,8 +11,8 @@ import type { JSONSchemaProps } from "./openapi-types.js";
 
 /** One leaf of `spec.schema.status` and the schema inferred for its expression. */
 export interface InferredStatusField {
-  /** Path below `status`, e.g. ["network", "url"]. An array projection is one leaf of type array. */
-  readonly path: readonly string[];
+  /** Path below `status`, e.g. ["network", "url"]; a number is a list index (`ips: ["${a}", "${b}"]`). */
+  readonly path: readonly (string | number)[];
   readonly schema: JSONSchemaProps;
 }
 
@@ -40,7 +40,8 @@ export interface StatusSchemaResult {
   readonly issues: readonly Issue[];
 }
 
-interface Node { leaf?: JSONSchemaProps; children: Map<string, Node> }
+/** `items` is the one element schema of an array node: every index writes it (kro: the last one wins). */
+interface Node { leaf?: JSONSchemaProps; children: Map<string, Node>; items?: Node }
 
 export function buildStatusSchema(fields: readonly InferredStatusField[], path: IssuePath = DEFAULT_STATUS_PATH): StatusSchemaResult {
   const issues: Issue[] = [];
@@ -55,14 +56,23 @@ export function buildStatusSchema(fields: readonly InferredStatusField[], path: 
     let conflict = false;
     for (const segment of field.path) {
       if (node.leaf !== undefined) conflict = true;
+      if (typeof segment === "number") {
+        if (node.children.size > 0) conflict = true;
+        node = node.items ??= { children: new Map() };
+        continue;
+      }
+      if (node.items !== undefined) conflict = true;
       let next = node.children.get(segment);
       if (next === undefined) node.children.set(segment, (next = { children: new Map() }));
       node = next;
     }
-    if (conflict || node.leaf !== undefined || node.children.size > 0) {
+    const element = typeof field.path[field.path.length - 1] === "number";
+    if (conflict || node.children.size > 0 || node.items !== undefined || (node.leaf !== undefined && !element)) {
       issues.push(error(SCHEMA_ISSUE_CODES.statusPathConflict, at, "status field is declared both as a value and as an object (or twice)"));
       continue;
     }
+    // kro (pkg/graph/schema/field_descriptor.go, addFieldToSchemaSegments): each index writes the
+    // element schema, so the last element's type is the array's item type.
     node.leaf = structuredClone(field.schema);
   }
   const schema = toSchema(root);
@@ -75,6 +85,7 @@ export function buildStatusSchema(fields: readonly InferredStatusField[], path: 
 
 function toSchema(node: Node): JSONSchemaProps {
   if (node.leaf !== undefined) return node.leaf;
+  if (node.items !== undefined) return { type: "array", items: toSchema(node.items) };
   const entries = [...node.children].map(([name, child]): [string, JSONSchemaProps] => [name, toSchema(child)]);
   return { type: "object", properties: Object.fromEntries(entries) };
 }

@@ -83,10 +83,10 @@ describe("kro generate crd", () => {
 
 describe("kro validate warnings", () => {
   it("prints an unbounded-cost warning with its position and still exits 0", async () => {
-    await withBrokenCopy((t) => t.replace("      url: ", "      names: ${schema.spec.regions.map(r, r + '-web')}\n      url: "), async (file) => {
+    await withBrokenCopy((t) => t.replace("      url: ", "      names: ${schema.spec.regions.map(r, r + '-' + svc.metadata.name)}\n      url: "), async (file) => {
       const result = await kro(["validate", "-f", file]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /broken\.yaml:18:7: warning: spec\.schema\.status\.names: expression "schema\.spec\.regions\.map\(r, r \+ '-web'\)": cost cannot be bounded/);
+      assert.match(result.stderr, /broken\.yaml:18:7: warning: spec\.schema\.status\.names: expression "schema\.spec\.regions\.map\(r, r \+ '-' \+ svc\.metadata\.name\)": cost cannot be bounded/);
       assert.match(result.stdout, /^webapp: valid /m);
     });
   });

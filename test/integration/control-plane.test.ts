@@ -15,6 +15,11 @@ describe("local control plane", () => {
     assert.equal(`v${version.serverVersion.major}.${version.serverVersion.minor}`, testCluster().kubernetesVersion.split(".").slice(0, 2).join("."));
   });
 
+  it("uses kind's service CIDR (10.96.0.0/12): the kubernetes Service is 10.96.0.1", async () => {
+    const svc = await kubectlJson<{ spec: { clusterIP: string } }>(["get", "service", "kubernetes", "-n", "default"]);
+    assert.equal(svc.spec.clusterIP, "10.96.0.1");
+  });
+
   it("serves a CRD with preserve-unknown-fields and enforces its CEL validation rule", async (t) => {
     const ns = await testNamespace(t, "crd");
     const group = `${ns}.kro-test.example`;

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric } from "../../src/index.js";
 import { startController, type RunningController } from "../../src/controller/index.js";
+import type { SchemaResolver } from "../../src/graph/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "./eventually.js";
 import { kubectlJson, testCluster } from "./test-cluster.js";
@@ -28,7 +29,7 @@ export interface TestController {
 const WRITE_VERBS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Call `stop()` in the suite's `after` hook. */
-export async function startTestController(options: { requeueIntervalMs?: number; rgdSelector?: string } = {}): Promise<TestController> {
+export async function startTestController(options: { requeueIntervalMs?: number; rgdSelector?: string; resolver?: SchemaResolver } = {}): Promise<TestController> {
   const label = { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: RequestMetric[] = [];
   const evaluated: string[] = [];
@@ -45,6 +46,7 @@ export async function startTestController(options: { requeueIntervalMs?: number;
     client, logger, kroVersion: "test",
     onInstanceEvaluated: (event) => { evaluated.push(`${event.instance.namespace ?? ""}/${event.instance.name}`); }, rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
+    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
   });
   await controller.ready;
   return {

@@ -83,7 +83,7 @@ export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits =
       if (node.readyWhen.length === 0) return { ok: true, value: true };
       // Collections read the item as `each`; the compiler types external collections' readyWhen
       // with the node id bound to one item, so both names are bound to the item being checked.
-      const item = toCel(observed);
+      const item = toCel(observed, node.valueSchema);
       const variables = { [node.id]: item, each: item };
       const outcome = allTrue(node.readyWhen, node, "readyWhen", (source) => evaluateJson(source, variables, scope.cost));
       // A readyWhen reading a field the object does not report yet is simply "not ready yet".

@@ -2,7 +2,8 @@
  * CEL activations built from an EvaluationScope. JSON objects are converted to CEL values once per
  * object (WeakMap on the object itself): the same observed object is read by many expressions and
  * many passes. The instance is converted with the generated CRD's schema so `float` fields stay
- * doubles even when whole; child objects have no schema in the graph and convert by value.
+ * doubles even when whole; child objects with their node's value schema (timestamps, durations,
+ * bytes, doubles — as kro converts with the kind's schema), else by value.
  */
 import { jsonToCel, type OpenApiSchema } from "../../expr/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
@@ -49,9 +50,11 @@ export function scopeVariables(graph: CompiledGraph, scope: EvaluationScope, opt
   const variables: Record<string, unknown> = {
     schema: toCel(options.fullInstance === true ? scope.instance : schemaValue(scope.instance), instanceSchema(graph)),
   };
+  const valueSchemas = new Map(graph.nodes.map((n) => [n.id, n.valueSchema]));
   for (const [id, objects] of scope.observed) {
-    if (collections.has(id)) variables[id] = objects.map((o) => toCel(o));
-    else if (objects[0] !== undefined) variables[id] = toCel(objects[0]);
+    const schema = valueSchemas.get(id);
+    if (collections.has(id)) variables[id] = objects.map((o) => toCel(o, schema));
+    else if (objects[0] !== undefined) variables[id] = toCel(objects[0], schema);
   }
   return variables;
 }
