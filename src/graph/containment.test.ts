@@ -24,7 +24,8 @@ function escalation(annotations: Record<string, string> = {}, scope?: "Cluster")
       resources: [
         { id: "own", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}", ...(scope ? { namespace: "${schema.spec.ns}" } : {}) } } },
         { id: "fixed", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "monitoring" } } },
-        { id: "same", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "y", namespace: "${schema.metadata.namespace}" } } },
+        // A cluster-scoped instance has no metadata.namespace (kro's verdict): it reads its spec instead.
+        { id: "same", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "y", namespace: scope ? "${schema.spec.ns}" : "${schema.metadata.namespace}" } } },
         { id: "target", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.spec.name}", namespace: "${schema.spec.ns}" } } },
         { id: "computed", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "z", namespace: "${schema.spec.ns + '-x'}" } } },
         {
@@ -32,7 +33,7 @@ function escalation(annotations: Record<string, string> = {}, scope?: "Cluster")
           template: {
             apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", metadata: { name: "${schema.spec.name}" },
             roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
-            subjects: [{ kind: "ServiceAccount", name: "${schema.spec.sa}", namespace: "${schema.metadata.namespace}" }],
+            subjects: [{ kind: "ServiceAccount", name: "${schema.spec.sa}", namespace: scope ? "${schema.spec.ns}" : "${schema.metadata.namespace}" }],
           },
         },
       ],
