@@ -12,15 +12,16 @@ import { jsonEqual } from "./json-equal.js";
  * Status is written only when it differs (numbers compared as JSON): no write when converged.
  * The informer's copy can lag our own last status write, and a status computed from that copy
  * differs from what is stored only in its conditions' lastTransitionTime (stamped against the
- * stale copy). So when the copy is the very one our last status write replaced and the status
- * equals, apart from those stamps, what we wrote then, nothing is written again; and on a conflict
- * the fresh copy decides: nothing to write when it already says the same, else the reconcile runs
- * again on fresh data.
+ * stale copy). So while the spec is unchanged (same generation) a status equal, apart from those
+ * stamps, to the last one we wrote is not written again, however far the copy lags; and on a
+ * conflict the fresh copy decides: nothing to write when it already says the same, else the
+ * reconcile runs again on fresh data. (Only the controller writes an instance's status; a status
+ * someone else overwrote is corrected by the next status change or a restart.)
  */
 export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
   if (jsonEqual(status, instance.status)) return;
   const uid = instance.metadata?.uid ?? "";
-  const memo = `${statusFingerprint(status)} ${instance.metadata?.resourceVersion ?? ""}`;
+  const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
   if (ctx.statusMemo.get(uid) === memo) return;
   try {
     await ctx.client.updateStatus({ ...instance, status });

@@ -10,6 +10,10 @@ import { eventually } from "../support/eventually.js";
 import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
 import { startTestController, type TestController } from "../support/controller.js";
 
+// The seed types `kubectl get nginxapp`; here the group is spelled out because another test file
+// (deploy-controller-rbac) serves an NginxApp kind of its own group on the same API server, and
+// kubectl may resolve the short form to that one.
+const NGINXAPP = "nginxapps.kro.example.com";
 const example = (file: string) => fileURLToPath(new URL(`../../../examples/nginx/${file}`, import.meta.url));
 type Cond = { type: string; status: string; reason?: string };
 interface NginxApp { status?: { availableReplicas?: number; readyReplicas?: number; serviceIP?: string; state?: string; conditions?: Cond[] } }
@@ -40,7 +44,7 @@ describe("the seed's NginxApp walkthrough (template dialect)", { timeout: 240_00
     }, { timeout: 60_000 });
 
     const app = await eventually(async () => {
-      const o = await kubectlJson<NginxApp>(["get", "nginxapp", "my-nginx"]);
+      const o = await kubectlJson<NginxApp>(["get", NGINXAPP, "my-nginx"]);
       assert.equal(o.status?.availableReplicas, 2, JSON.stringify(o.status));
       assert.equal(o.status.readyReplicas, 2);
       return o;
@@ -50,23 +54,23 @@ describe("the seed's NginxApp walkthrough (template dialect)", { timeout: 240_00
     assert.equal(ready?.status, "True", "Ready is copied from the Deployment's Available");
     assert.equal(ready.reason, "MinimumReplicasAvailable");
     assert.equal(app.status?.state, "ACTIVE");
-    const yaml = await kubectl(["get", "nginxapp", "my-nginx", "-o", "yaml"]);
+    const yaml = await kubectl(["get", NGINXAPP, "my-nginx", "-o", "yaml"]);
     assert.match(yaml, /availableReplicas: 2/);
   });
 
   it("scales, drops the ingress when disabled, and deletes every child with the instance", async () => {
-    await kubectl(["patch", "nginxapp", "my-nginx", "--type=merge", "-p", '{"spec":{"replicas":3}}']);
+    await kubectl(["patch", NGINXAPP, "my-nginx", "--type=merge", "-p", '{"spec":{"replicas":3}}']);
     await eventually(async () => {
       assert.equal((await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "my-nginx"])).spec.replicas, 3);
     }, { timeout: 60_000 });
-    await kubectl(["patch", "nginxapp", "my-nginx", "--type=merge", "-p", '{"spec":{"ingress":{"enabled":false}}}']);
+    await kubectl(["patch", NGINXAPP, "my-nginx", "--type=merge", "-p", '{"spec":{"ingress":{"enabled":false}}}']);
     await eventually(async () => {
       await expectAbsent(["ingress", "my-nginx"]);
     }, { timeout: 60_000 });
-    await kubectl(["delete", "nginxapp", "my-nginx", "--wait=false"]);
+    await kubectl(["delete", NGINXAPP, "my-nginx", "--wait=false"]);
     await eventually(async () => {
       assert.equal((await kubectl(["get", "deployments,services,ingress", "-l", "app=my-nginx", "-o", "name"])).trim(), "");
-      await expectAbsent(["nginxapp", "my-nginx"]);
+      await expectAbsent([NGINXAPP, "my-nginx"]);
     }, { timeout: 60_000 });
   });
 });
