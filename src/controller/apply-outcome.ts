@@ -8,7 +8,7 @@ import type { KubeJson } from "../runtime/index.js";
 import type { ApplyStep } from "./apply-plan.js";
 import type { OwnedChild } from "./inventory.js";
 import { describeConflict, judgeOwnership, type InstanceIdentity, type OwnershipVerdict } from "./ownership.js";
-import type { Inventory } from "./inventory.js";
+import { describeIdentity, type Inventory } from "./inventory.js";
 
 /** How the user answered "may we take over existing objects?" (ANNOTATIONS.adopt). */
 export type AdoptionPolicy = "never" | "adopt-and-release" | "adopt-and-delete";
@@ -48,7 +48,8 @@ export function readApplyOutcome(step: ApplyStep, result: PromiseSettledResult<K
   if (step.mode === "create" || step.entry === undefined) {
     return { kind: "written", response, record: { ...step.identity, uid, nodeId: step.nodeId, ownership: "created" } };
   }
-  // A guarded write to a recorded child that had been deleted re-creates it under a new UID.
+  // kube-apiserver refuses a UID-guarded write to an object that is gone (409), but should a server
+  // ever re-create it instead, the new UID is what we own now.
   if (uid !== step.entry.uid) return { kind: "written", response, record: { ...step.identity, uid, nodeId: step.nodeId, ownership: "created" } };
   return { kind: "written", response };
 }
@@ -66,7 +67,7 @@ export function judgeExisting(step: ApplyStep, live: KubeJson | undefined, owner
   if (live === undefined) return { kind: "retry" };
   const verdict = judgeOwnership(live, owner, inventory);
   const entry = (ownership: OwnedChild["ownership"]): OwnedChild => ({ ...step.identity, uid: uidOf(live), nodeId: step.nodeId, ownership });
-  const what = describeObject(step);
+  const what = describeIdentity(step.identity);
   switch (verdict.kind) {
     case "recorded":
     case "created-unrecorded":
@@ -77,9 +78,4 @@ export function judgeExisting(step: ApplyStep, live: KubeJson | undefined, owner
     case "other-instance":
       return { kind: "conflict", message: describeConflict(verdict, what), verdict };
   }
-}
-
-export function describeObject(step: Pick<ApplyStep, "identity">): string {
-  const id = step.identity;
-  return `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
 }

@@ -8,7 +8,7 @@ import { LABELS, ANNOTATIONS, FIELD_MANAGERS } from "../api/index.js";
 import { DiscoveryError, isConflict, isNotFound, type KubeObject } from "../kube/index.js";
 import type { KubeJson, ObservedLookup } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
-import type { OwnedChild } from "./inventory.js";
+import { describeIdentity, type OwnedChild } from "./inventory.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
 
 export interface RemovalOutcome {
@@ -50,12 +50,12 @@ async function removeOne(ctx: ControllerContext, entry: OwnedChild, cache: Obser
         await releaseChild(ctx, entry);
         return { kind: "done" };
       case "delete":
-        return await deleteChild(ctx, entry);
+        return await deleteOwnedChild(ctx, entry);
       case "read":
         return { kind: "waiting" };
     }
   } catch (error) {
-    return { kind: "error", message: `remove ${entry.kind} ${entry.namespace === undefined ? "" : `${entry.namespace}/`}${entry.name}: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: "error", message: `remove ${describeIdentity(entry)}: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
@@ -69,7 +69,8 @@ async function readLive(ctx: ControllerContext, entry: OwnedChild): Promise<Kube
   }
 }
 
-async function deleteChild(ctx: ControllerContext, entry: OwnedChild): Promise<Result> {
+/** DELETE preconditioned on the recorded UID: "done" when gone (or replaced), "waiting" while finalizers run. */
+export async function deleteOwnedChild(ctx: ControllerContext, entry: OwnedChild): Promise<{ kind: "done" } | { kind: "waiting" }> {
   try {
     const answer = await ctx.client.delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" });
     ctx.applyMemo.forget(entry.uid);

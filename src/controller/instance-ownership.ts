@@ -11,8 +11,8 @@ import type { KubeJson } from "../runtime/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import type { ControllerContext } from "./controller-context.js";
 import { recordEvent } from "./events.js";
-import type { Inventory, InventoryDelta, OwnedChild } from "./inventory.js";
-import { describeEntry, validateInventory } from "./inventory-validation.js";
+import { describeIdentity, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import { validateInventory } from "./inventory-validation.js";
 import type { InstanceIdentity } from "./ownership.js";
 import type { RemovalContext } from "./removal-plan.js";
 import type { ServedGraph } from "./served-graphs.js";
@@ -59,8 +59,8 @@ export function validatedRemovalContext(graph: CompiledGraph, owner: InstanceIde
 /** Records we dropped without touching their object: logged, an Event, and this pass's condition. */
 export function reportRefused(ctx: ControllerContext, instance: KubeObject, refused: readonly { entry: OwnedChild; reason: string }[], errors: Record<string, string>, log: Logger): void {
   for (const { entry, reason } of refused) {
-    const message = `inventory entry ${describeEntry(entry)} was not acted on and is dropped from the record: ${reason}`;
-    log.warn({ entry: describeEntry(entry), reason }, "inventory entry refused");
+    const message = `inventory entry ${describeIdentity(entry)} was not acted on and is dropped from the record: ${reason}`;
+    log.warn({ entry: describeIdentity(entry), reason }, "inventory entry refused");
     void recordEvent(ctx, instance, "InventoryEntryRefused", message, "Warning");
     errors[entry.nodeId === "" ? "inventory" : entry.nodeId] = message;
   }

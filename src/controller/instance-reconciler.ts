@@ -22,11 +22,11 @@ import { isSuspended, writeStatus } from "./instance-writes.js";
 import { containmentRefusals } from "./containment-guard.js";
 import { instanceKey, type ServedGraph } from "./served-graphs.js";
 import { ensureManaged, InstanceGoneError, readCurrent, recordDelta } from "./instance-record.js";
-import { applyDelta, emptyDelta, mergeDeltas, readInventory, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import { applyDelta, describeIdentity, emptyDelta, mergeDeltas, readInventory, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
-import { adoptionPolicy, describeObject, judgeExisting, readApplyOutcome, type AdoptionPolicy } from "./apply-outcome.js";
+import { adoptionPolicy, judgeExisting, readApplyOutcome, type AdoptionPolicy } from "./apply-outcome.js";
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
-import { removeChildren } from "./child-removal.js";
+import { deleteOwnedChild, removeChildren } from "./child-removal.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
@@ -62,7 +62,6 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   let confirmed: boolean;
   try {
     ({ instance, inventory, confirmed } = await ensureManaged(ctx, served, instance));
-    log.debug({ confirmed, rv: instance.metadata?.resourceVersion, finalizers: instance.metadata?.finalizers, deleting: instance.metadata?.deletionTimestamp }, "instance managed");
   } catch (error) {
     if (error instanceof InstanceGoneError) return {};
     throw error;
@@ -121,7 +120,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
         return { recorded: outcome.record === undefined ? [] : [outcome.record], removedUids: [] };
       }
       if (outcome.kind === "failed") {
-        applyErrors[step.nodeId] = `apply ${describeObject(step)}: ${outcome.message}`;
+        applyErrors[step.nodeId] = `apply ${describeIdentity(step.identity)}: ${outcome.message}`;
         return emptyDelta();
       }
       // The guard refused the write: whose object is there? Only a live read may say.
@@ -190,12 +189,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
 
 async function removeOrphansOfGone(ctx: ControllerContext, delta: InventoryDelta, log: Logger): Promise<void> {
   const created = delta.recorded.filter((e) => e.ownership === "created");
-  await Promise.all(created.map(async (entry) => {
-    await ctx.client.delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" }).catch((error: unknown) => {
-      if (!isNotFound(error) && (error as { status?: number }).status !== 409) throw error;
-    });
-    ctx.applyMemo.forget(entry.uid);
-  }));
+  await Promise.all(created.map((entry) => deleteOwnedChild(ctx, entry)));
   log.warn({ removed: created.map((e) => `${e.kind}/${e.name}`) }, "the instance was deleted while its children were being created; removed them");
 }
 
@@ -212,7 +206,7 @@ async function settleExisting(ctx: ControllerContext, step: ApplyStep, inventory
   try {
     live = await ctx.client.get<KubeObject & KubeJson>(step.identity);
   } catch (error) {
-    if (!isNotFound(error)) return { recorded: [], error: `read ${describeObject(step)}: ${error instanceof Error ? error.message : String(error)}` };
+    if (!isNotFound(error)) return { recorded: [], error: `read ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
   }
   const decision = judgeExisting(step, live, owner, inventory, policy);
   switch (decision.kind) {
@@ -229,7 +223,7 @@ async function settleExisting(ctx: ControllerContext, step: ApplyStep, inventory
         ctx.applyMemo.record(step.desired, response);
         return { recorded: [decision.entry] };
       } catch (error) {
-        return { recorded: [], error: `adopt ${describeObject(step)}: ${error instanceof Error ? error.message : String(error)}` };
+        return { recorded: [], error: `adopt ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
       }
   }
 }

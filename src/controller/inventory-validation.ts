@@ -59,7 +59,3 @@ function whyInvalid(entry: OwnedChild, node: CompiledNode | undefined, instanceN
   if (rule.kind === "fixed" && entry.namespace !== rule.value) return `node "${entry.nodeId}" writes only to namespace "${rule.value}", not "${entry.namespace ?? ""}"`;
   return undefined;
 }
-
-export function describeEntry(entry: OwnedChild): string {
-  return `${entry.kind} ${entry.namespace === undefined ? "" : `${entry.namespace}/`}${entry.name}`;
-}

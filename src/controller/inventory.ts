@@ -79,6 +79,9 @@ export function encodeInventory(inventory: Inventory & { key: string }): string 
   return JSON.stringify(wire);
 }
 
+/** "Kind namespace/name", as conditions and logs name a child. */
+export const describeIdentity = (id: ObjectIdentity): string => `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
+
 export const childKey = (e: ObjectIdentity): string => JSON.stringify([e.apiVersion, e.kind, e.namespace ?? "", e.name]);
 
 /** What one reconcile learned: children to record (by identity) and UIDs no longer ours. */
