@@ -6,6 +6,7 @@
 import { Environment } from "@marcbachmann/cel-js";
 import type { CostMeter } from "./cost.js";
 import { registerComprehensionsLibrary } from "./lib-comprehensions.js";
+import { registerConversionsLibrary } from "./lib-conversions.js";
 import { registerK8sBasicLibraries } from "./lib-k8s-basic.js";
 import { registerNetLibraries } from "./lib-k8s-net.js";
 import { registerQuantityLibrary } from "./lib-k8s-quantity.js";
@@ -13,6 +14,7 @@ import { registerSemverLibrary } from "./lib-k8s-semver.js";
 import { registerKroLibraries } from "./lib-kro.js";
 import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.js";
 import { registerListsExtLibrary } from "./lib-lists-ext.js";
+import { registerOptionalsLibrary } from "./lib-optionals.js";
 import { registerStringsLibrary } from "./lib-strings.js";
 import { registerRegexLibrary } from "./regex-calls.js";
 import { registerWellKnownNullComparisons } from "./null-comparison.js";
@@ -41,6 +43,8 @@ export interface KroCelEnvironment {
 
 function registerAll(env: Environment, lib: LibraryContext, options: LibraryOptions): Environment {
   const lists = declareNamespace(env, "lists");
+  registerConversionsLibrary(env);
+  registerOptionalsLibrary(env);
   registerStringsLibrary(env, lib);
   registerListsExtLibrary(env, lib, lists);
   registerComprehensionsLibrary(env);
