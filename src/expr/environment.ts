@@ -16,6 +16,7 @@ import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.j
 import { registerListsExtLibrary } from "./lib-lists-ext.js";
 import { registerOptionalsLibrary } from "./lib-optionals.js";
 import { registerStringsLibrary } from "./lib-strings.js";
+import { registerTimezonesLibrary } from "./lib-timezones.js";
 import { registerRegexLibrary } from "./regex-calls.js";
 import { registerWellKnownNullComparisons } from "./null-comparison.js";
 import { declareNamespace, type LibraryContext } from "./lib-support.js";
@@ -45,6 +46,7 @@ function registerAll(env: Environment, lib: LibraryContext, options: LibraryOpti
   const lists = declareNamespace(env, "lists");
   registerConversionsLibrary(env);
   registerOptionalsLibrary(env);
+  registerTimezonesLibrary(env);
   registerStringsLibrary(env, lib);
   registerListsExtLibrary(env, lib, lists);
   registerComprehensionsLibrary(env);

@@ -1,0 +1,162 @@
+/**
+ * Passes over a freshly parsed cel-js AST that give it cel-go's meaning where cel-js differs.
+ * All run once per compile; none adds work to an evaluation that does not use the feature.
+ *  - restore what `syntax-desugar.ts` rewrote: optional list/map entries, backtick-quoted
+ *    field names, raw bytes literals;
+ *  - `has(e.f)` for any expression `e` (cel-js insists on an identifier at the root);
+ *  - map literals with repeated or non-key-typed literal keys fail (cel-go: an error at run time;
+ *    cel-js keeps the last value);
+ *  - timestamp accessors with a time zone accept fixed offsets (`"+11:00"`), routed to ours.
+ */
+import { Optional } from "@marcbachmann/cel-js";
+import { LibraryError } from "./lib-support.js";
+import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
+import type { SyntaxMarks } from "./syntax-desugar.js";
+import { TZ_ACCESSORS } from "./lib-timezones.js";
+
+interface Node {
+  op: string;
+  args: unknown;
+  start: number;
+  readonly meta: { macro?: { typeCheck: unknown; macroHasProps?: Node[] } };
+  setMeta(key: string, value: unknown): Node;
+}
+
+const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v && typeof (v as Node).setMeta === "function";
+
+function walk(root: unknown, visit: (node: Node) => void): void {
+  const seen = new Set<unknown>();
+  const go = (v: unknown): void => {
+    if (typeof v !== "object" || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) { v.forEach(go); return; }
+    if (!isNode(v)) return;
+    visit(v);
+    go(v.args);
+  };
+  go(root);
+}
+
+/** Applies every rewrite; `marks` come from desugar() of the same source. */
+export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {
+  walk(ast, (node) => {
+    if (marks !== undefined) restoreSyntax(node, marks);
+    switch (node.op) {
+      case "call": generalizeHas(node); break;
+      case "rcall": routeTimezoneAccessor(node); break;
+      case "map": rejectBadLiteralKeys(node); break;
+    }
+  });
+}
+
+function restoreSyntax(node: Node, marks: SyntaxMarks): void {
+  if ((node.op === "." || node.op === ".?") && Array.isArray(node.args)) {
+    const real = marks.quotedFields.get(node.args[1] as string);
+    if (real !== undefined) node.args[1] = real;
+  } else if (node.op === "value" && typeof node.args === "string" && marks.rawBytes.has(node.start)) {
+    node.args = new TextEncoder().encode(node.args);
+  } else if (node.op === "list" || node.op === "map") {
+    const isMarked = (n: unknown): n is Node => isNode(n) && n.op === "-_" && marks.optionalEntries.has(n.start);
+    const entries = node.args as unknown[];
+    const optional = entries.map((e) => isMarked(node.op === "list" ? e : (e as unknown[])[0]));
+    if (!optional.includes(true)) return;
+    // Unwrap the `-` that stood for `?`; the alternate node below treats those entries as optional.
+    entries.forEach((e, i) => {
+      if (!optional[i]) return;
+      if (node.op === "list") entries[i] = (e as Node).args;
+      else (e as unknown[])[0] = ((e as unknown[])[0] as Node).args;
+    });
+    node.setMeta("alternate", optionalEntriesNode(node.op, entries, optional)).setMeta("async", false);
+  }
+}
+
+/** The list/map literal with optional entries: an absent optional leaves its entry out. */
+function optionalEntriesNode(kind: string, entries: unknown[], optional: boolean[]) {
+  const present = (v: unknown): { ok: boolean; value: unknown } => {
+    if (!(v instanceof Optional)) throw new LibraryError("optional_expected", `an optional ${kind} entry must be an optional value`);
+    return v.hasValue() ? { ok: true, value: v.value() } : { ok: false, value: undefined };
+  };
+  const elementType = (chk: MacroChecker, n: unknown, ctx: unknown, opt: boolean): CelType => {
+    const t = chk.check(n as Node, ctx);
+    if (!opt || t.kind === "dyn") return t;
+    if (t.kind !== "optional") throw chk.createError("optional_expected", `an optional ${kind} entry must be optional, got '${t.name}'`, n as Node);
+    return t.valueType ?? chk.getType("dyn");
+  };
+  const join = (chk: MacroChecker, types: CelType[]): CelType => (types.every((t) => t.name === types[0]?.name) && types[0] !== undefined ? types[0] : chk.getType("dyn"));
+  return {
+    op: `optional_${kind}`,
+    args: entries,
+    checkedType: undefined as CelType | undefined,
+    check(chk: MacroChecker, _self: unknown, ctx: unknown): CelType {
+      if (kind === "list") return chk.registry.getListType(join(chk, entries.map((e, i) => elementType(chk, e, ctx, optional[i] === true))));
+      const pairs = entries as [Node, Node][];
+      const keys = pairs.map(([k]) => chk.check(k, ctx));
+      const values = pairs.map(([, v], i) => elementType(chk, v, ctx, optional[i] === true));
+      return chk.registry.getMapType(join(chk, keys), join(chk, values));
+    },
+    evaluate(ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown {
+      if (kind === "list") {
+        const out: unknown[] = [];
+        entries.forEach((e, i) => {
+          const v = ev.run(e as Node, ctx);
+          if (!optional[i]) { out.push(v); return; }
+          const p = present(v);
+          if (p.ok) out.push(p.value);
+        });
+        return out;
+      }
+      const out = new Map<unknown, unknown>();
+      (entries as [Node, Node][]).forEach(([k, e], i) => {
+        const key = ev.run(k, ctx);
+        const v = ev.run(e, ctx);
+        if (!optional[i]) { out.set(key, v); return; }
+        const p = present(v);
+        if (p.ok) out.set(key, p.value);
+      });
+      return [...out.keys()].every((k) => typeof k === "string") ? Object.fromEntries(out) : out;
+    },
+  };
+}
+
+/** cel-js' has() walks `.` selections down to an identifier; cel-go allows any operand. */
+function generalizeHas(node: Node): void {
+  const macro = node.meta.macro;
+  if (!Array.isArray(node.args) || node.args[0] !== "has" || macro === undefined) return;
+  macro.typeCheck = (chk: MacroChecker, m: { macroHasProps?: Node[] }, ctx: unknown): CelType => {
+    let arg = (node.args as [string, Node[]])[1][0];
+    if (arg?.op !== ".") throw chk.createError("invalid_macro_argument", "has() invalid argument", arg ?? (node as never));
+    const props: Node[] = [];
+    while (arg.op === "." || arg.op === ".?") { props.push(arg); arg = (arg.args as [Node, string])[0]; }
+    chk.check(arg, ctx);
+    props.push(arg);
+    m.macroHasProps = props;
+    return chk.getType("bool");
+  };
+}
+
+function routeTimezoneAccessor(node: Node): void {
+  const args = node.args as [string, unknown, unknown[]];
+  const routed = TZ_ACCESSORS.get(args[0]);
+  if (routed !== undefined && args[2].length === 1) args[0] = routed;
+}
+
+/** A literal key cel-go rejects in a map literal: a repeated key or a double/null key. */
+function badLiteralKey(entries: [Node, Node][]): string | undefined {
+  const seen = new Set<string>();
+  for (const [k] of entries) {
+    if (k.op !== "value") continue;
+    const v = k.args;
+    if (v === null || typeof v === "number") return `unsupported map key type: ${v === null ? "null" : "double"}`;
+    const id = typeof v === "bigint" || (typeof v === "object" && v.constructor.name === "UnsignedInt") ? `n:${String(v)}` : `${typeof v}:${String(v)}`;
+    if (seen.has(id)) return `map literal has a repeated key: ${String(v)}`;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+function rejectBadLiteralKeys(node: Node): void {
+  const problem = badLiteralKey(node.args as [Node, Node][]);
+  if (problem === undefined) return;
+  const fail = (): never => { throw new LibraryError("invalid_argument", problem); };
+  node.setMeta("alternate", { op: "invalid_map", args: [], checkedType: undefined, check: fail, evaluate: fail }).setMeta("async", false);
+}
