@@ -4,6 +4,7 @@
  *  - restore what `syntax-desugar.ts` rewrote: optional list/map entries, backtick-quoted
  *    field names, raw bytes literals;
  *  - `has(e.f)` for any expression `e` (cel-js insists on an identifier at the root);
+ *  - `optional.none()` typed optional<dyn>;
  *  - map literals with repeated or non-key-typed literal keys fail (cel-go: an error at run time;
  *    cel-js keeps the last value);
  *  - timestamp accessors with a time zone accept fixed offsets (`"+11:00"`), routed to ours.
@@ -13,12 +14,13 @@ import { LibraryError } from "./lib-support.js";
 import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
 import type { SyntaxMarks } from "./syntax-desugar.js";
 import { TZ_ACCESSORS } from "./lib-timezones.js";
+import { OPTIONAL_NONE_DYN } from "./lib-optionals.js";
 
 interface Node {
   op: string;
   args: unknown;
   start: number;
-  readonly meta: { macro?: { typeCheck: unknown; macroHasProps?: Node[] } };
+  readonly meta: { macro?: { typeCheck: unknown; evaluate: unknown } };
   setMeta(key: string, value: unknown): Node;
 }
 
@@ -43,7 +45,7 @@ export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {
     if (marks !== undefined) restoreSyntax(node, marks);
     switch (node.op) {
       case "call": generalizeHas(node); break;
-      case "rcall": routeTimezoneAccessor(node); break;
+      case "rcall": routeTimezoneAccessor(node); routeOptionalNone(node); break;
       case "map": rejectBadLiteralKeys(node); break;
     }
   });
@@ -118,20 +120,50 @@ function optionalEntriesNode(kind: string, entries: unknown[], optional: boolean
   };
 }
 
-/** cel-js' has() walks `.` selections down to an identifier; cel-go allows any operand. */
+/**
+ * cel-js' has() walks `.` selections down to an identifier; cel-go allows any operand, and a
+ * selection that lands on an optional (`has(optional.of(m).f)`) tests whether it holds a value.
+ */
 function generalizeHas(node: Node): void {
   const macro = node.meta.macro;
   if (!Array.isArray(node.args) || node.args[0] !== "has" || macro === undefined) return;
-  macro.typeCheck = (chk: MacroChecker, m: { macroHasProps?: Node[] }, ctx: unknown): CelType => {
+  let props: Node[] = [];
+  macro.typeCheck = (chk: MacroChecker, _m: unknown, ctx: unknown): CelType => {
     let arg = (node.args as [string, Node[]])[1][0];
     if (arg?.op !== ".") throw chk.createError("invalid_macro_argument", "has() invalid argument", arg ?? (node as never));
-    const props: Node[] = [];
+    props = [];
     while (arg.op === "." || arg.op === ".?") { props.push(arg); arg = (arg.args as [Node, string])[0]; }
     chk.check(arg, ctx);
     props.push(arg);
-    m.macroHasProps = props;
     return chk.getType("bool");
   };
+  macro.evaluate = (ev: MacroEvaluator & { debugType(v: unknown): FieldReader }, _m: unknown, ctx: unknown): boolean => {
+    let i = props.length - 1;
+    let obj = ev.run(props[i] as Node, ctx);
+    let optionalChain = false;
+    while (i-- > 0) {
+      const sel = props[i] as Node;
+      if (sel.op === ".?") optionalChain = true;
+      const field = (sel.args as [Node, string])[1];
+      obj = ev.debugType(obj).fieldLazy(obj, field, sel, ev);
+      if (obj !== undefined) continue;
+      // A missing intermediate field is an error, unless the chain is optional (cel-js' rule).
+      if (i > 0 && sel.op === "." && !optionalChain) throw new LibraryError("no_such_key", `No such key: ${field}`);
+      return false;
+    }
+    return obj instanceof Optional ? obj.hasValue() : obj !== undefined;
+  };
+}
+
+interface FieldReader {
+  fieldLazy(obj: unknown, key: string, node: Node, ev: unknown): unknown;
+}
+
+/** `optional.none()` as optional<dyn>: cel-js' optional<T> leaves T unbound, and selecting on it
+ * (`optional.none().?f`) is then a type error where cel-go answers optional.none(). */
+function routeOptionalNone(node: Node): void {
+  const args = node.args as [string, Node | undefined, unknown[]];
+  if (args[0] === "none" && args[1]?.op === "id" && args[1].args === "optional" && args[2].length === 0) args[0] = OPTIONAL_NONE_DYN;
 }
 
 function routeTimezoneAccessor(node: Node): void {

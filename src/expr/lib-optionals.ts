@@ -81,7 +81,11 @@ function optionalsEqual(a: Optional, b: Optional): boolean {
   return x === y || (typeof x === typeof y && typeof x !== "object" && x == y);
 }
 
+/** Hidden name `optional.none()` calls are routed to (see ast-rewrites.ts). */
+export const OPTIONAL_NONE_DYN = "kroNone";
+
 export function registerOptionalsLibrary(env: CelEnvironment): void {
+  env.registerFunction(`OptionalNamespace.${OPTIONAL_NONE_DYN}(): optional<dyn>`, () => Optional.none());
   env.registerFunction("OptionalNamespace.ofNonZeroValue(A): optional<A>", (_ns: unknown, v: unknown) => (isZeroValue(v) ? Optional.none() : Optional.of(v)));
   env.registerFunction("optional.optMap(ast, ast): optional<dyn>", optMacro(false) );
   env.registerFunction("optional.optFlatMap(ast, ast): optional<dyn>", optMacro(true) );
