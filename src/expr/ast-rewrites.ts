@@ -7,13 +7,15 @@
  *  - `optional.none()` typed optional<dyn>;
  *  - map literals with repeated or non-key-typed literal keys fail (cel-go: an error at run time;
  *    cel-js keeps the last value);
- *  - timestamp accessors with a time zone accept fixed offsets (`"+11:00"`), routed to ours.
+ *  - methods cel-js builds in with other semantics are routed to ours: timestamp accessors with
+ *    a time zone (fixed offsets `"+11:00"`), lowerAscii / upperAscii / trim (ASCII / Go spaces).
  */
 import { Optional } from "@marcbachmann/cel-js";
 import { LibraryError } from "./lib-support.js";
 import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
 import type { SyntaxMarks } from "./syntax-desugar.js";
 import { TZ_ACCESSORS } from "./lib-timezones.js";
+import { ASCII_STRING_METHODS } from "./lib-strings.js";
 import { OPTIONAL_NONE_DYN } from "./lib-optionals.js";
 
 interface Node {
@@ -45,7 +47,7 @@ export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {
     if (marks !== undefined) restoreSyntax(node, marks);
     switch (node.op) {
       case "call": generalizeHas(node); break;
-      case "rcall": routeTimezoneAccessor(node); routeOptionalNone(node); break;
+      case "rcall": routeMethod(node); routeOptionalNone(node); break;
       case "map": rejectBadLiteralKeys(node); break;
     }
   });
@@ -130,7 +132,7 @@ function generalizeHas(node: Node): void {
   let props: Node[] = [];
   macro.typeCheck = (chk: MacroChecker, _m: unknown, ctx: unknown): CelType => {
     let arg = (node.args as [string, Node[]])[1][0];
-    if (arg?.op !== ".") throw chk.createError("invalid_macro_argument", "has() invalid argument", arg ?? (node as never));
+    if (arg?.op !== ".") throw chk.createError("invalid_macro_argument", "has() invalid argument", arg ?? node);
     props = [];
     while (arg.op === "." || arg.op === ".?") { props.push(arg); arg = (arg.args as [Node, string])[0]; }
     chk.check(arg, ctx);
@@ -166,10 +168,24 @@ function routeOptionalNone(node: Node): void {
   if (args[0] === "none" && args[1]?.op === "id" && args[1].args === "optional" && args[2].length === 0) args[0] = OPTIONAL_NONE_DYN;
 }
 
-function routeTimezoneAccessor(node: Node): void {
+/** Methods cel-js builds in with other semantics, by `name/arity`, and the names of ours. */
+const ROUTED_METHODS: ReadonlyMap<string, string> = new Map([
+  ...[...TZ_ACCESSORS].map(([name, routed]) => [`${name}/1`, routed] as const),
+  ...ASCII_STRING_METHODS,
+]);
+
+function routeMethod(node: Node): void {
   const args = node.args as [string, unknown, unknown[]];
-  const routed = TZ_ACCESSORS.get(args[0]);
-  if (routed !== undefined && args[2].length === 1) args[0] = routed;
+  const routed = ROUTED_METHODS.get(`${args[0]}/${args[2].length}`);
+  if (routed !== undefined) args[0] = routed;
+}
+
+function literalText(v: { valueOf(): unknown }): string {
+  if (v instanceof Uint8Array) return `b:${Buffer.from(v).toString("hex")}`;
+  const inner = v.valueOf();
+  if (typeof inner === "bigint") return inner.toString();
+  const json = JSON.stringify(inner) as string | undefined;
+  return json ?? "?";
 }
 
 /** A literal key cel-go rejects in a map literal: a repeated key or a double/null key. */
@@ -177,10 +193,12 @@ function badLiteralKey(entries: [Node, Node][]): string | undefined {
   const seen = new Set<string>();
   for (const [k] of entries) {
     if (k.op !== "value") continue;
-    const v = k.args;
+    const v = k.args as string | number | bigint | boolean | null | { valueOf(): unknown };
     if (v === null || typeof v === "number") return `unsupported map key type: ${v === null ? "null" : "double"}`;
-    const id = typeof v === "bigint" || (typeof v === "object" && v.constructor.name === "UnsignedInt") ? `n:${String(v)}` : `${typeof v}:${String(v)}`;
-    if (seen.has(id)) return `map literal has a repeated key: ${String(v)}`;
+    // 1 and 1u are the same key to cel-go; bytes and strings never collide (different prefixes).
+    const text = typeof v === "object" ? literalText(v) : String(v);
+    const id = typeof v === "bigint" || (typeof v === "object" && v.constructor.name === "UnsignedInt") ? `n:${text}` : `${typeof v}:${text}`;
+    if (seen.has(id)) return `map literal has a repeated key: ${text}`;
     seen.add(id);
   }
   return undefined;

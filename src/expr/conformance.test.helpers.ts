@@ -55,7 +55,7 @@ function actualCanon(v: unknown): string {
     return `t:${name === "null" ? "null_type" : name}`;
   }
   if (isCelMap(v)) return `{${mapEntries(v).map(([k, x]) => `${actualCanon(k)}=${actualCanon(x)}`).sort().join(",")}}`;
-  return `?:${typeof v === "object" ? v.constructor.name : typeof v}:${String(v)}`;
+  return `?:${typeof v === "object" ? `${v.constructor.name}:${(v as { toString(): string }).toString()}` : typeof v}`;
 }
 
 function bindingsOf(raw: Json): Record<string, unknown> {
@@ -72,12 +72,14 @@ function bindingsOf(raw: Json): Record<string, unknown> {
 function fromExpected(v: Json): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Unsupported("malformed binding");
   if ("int64Value" in v) return BigInt(text(v.int64Value));
+  if ("uint64Value" in v) return compileExpression(env, `${BigInt(text(v.uint64Value))}u`).evaluate({});
   if ("doubleValue" in v) return Number(v.doubleValue);
   if ("stringValue" in v) return v.stringValue;
   if ("boolValue" in v) return v.boolValue;
   if ("nullValue" in v) return null;
   if ("bytesValue" in v) return new Uint8Array(Buffer.from(text(v.bytesValue), "base64"));
   if ("listValue" in v) return ((v.listValue as { values?: Json[] } | null)?.values ?? []).map(fromExpected);
+  if ("objectValue" in v) return wellKnown(v.objectValue);
   if ("mapValue" in v) {
     const entries = (v.mapValue as { entries?: { key: Json; value: Json }[] } | null)?.entries ?? [];
     const pairs = entries.map((e) => [fromExpected(e.key), fromExpected(e.value)] as const);
@@ -88,6 +90,14 @@ function fromExpected(v: Json): unknown {
 }
 
 const env = createKroCelEnvironment();
+
+/** A google.protobuf.Any holding a Duration or Timestamp (proto JSON: its string form). */
+function wellKnown(any: Json | undefined): unknown {
+  const o = any as { "@type"?: string; value?: Json } | null;
+  const kind = { "type.googleapis.com/google.protobuf.Duration": "duration", "type.googleapis.com/google.protobuf.Timestamp": "timestamp" }[o?.["@type"] ?? ""];
+  if (kind === undefined || typeof o?.value !== "string") throw new Unsupported(`a binding of message type ${o?.["@type"] ?? "?"}`);
+  return compileExpression(env, `${kind}(${JSON.stringify(o.value)})`).evaluate({});
+}
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
 
@@ -124,12 +134,19 @@ export function failureOf(t: Readonly<Record<string, Json>>): string | undefined
   return got === want ? undefined : `got ${got}, want ${want}`;
 }
 
+/** An expression that names a protobuf message type (a message literal or a test proto). */
+const PROTO_MESSAGE = /\bgoogle\.protobuf\.[A-Z]\w*\s*\{|\bcel\.expr\.conformance\.|\b(Nested)?TestAllTypes\b/;
+
 export interface CaseOutcome {
   /** `group/subgroup/case`, unique in the suite. */
   readonly name: string;
   readonly group: string;
   readonly expr: string;
   readonly failure: string | undefined;
+  /** Needs protobuf message types or a proto container, which kro's environment never declares. */
+  readonly needsProto: boolean;
+  /** Evaluated without type checking (disableCheck); kro always type-checks. */
+  readonly unchecked: boolean;
 }
 
 /** Every case of the suite with its outcome, in suite order. */
@@ -137,8 +154,10 @@ export function runConformance(): CaseOutcome[] {
   const out: CaseOutcome[] = [];
   const walk = (suite: Suite, path: string[]): void => {
     for (const t of suite.tests ?? []) {
-      const name = [...path, String(t.original.name)].join("/");
-      out.push({ name, group: path[0] ?? suite.name, expr: String(t.original.expr), failure: failureOf(t.original) });
+      const name = [...path, text(t.original.name)].join("/");
+      const o = t.original;
+      const expr = typeof o.expr === "string" ? o.expr : "";
+      out.push({ name, group: path[0] ?? suite.name, expr, failure: failureOf(o), needsProto: o.container !== undefined || PROTO_MESSAGE.test(expr), unchecked: o.disableCheck === true });
     }
     for (const s of suite.suites ?? []) walk(s, [...path, s.name]);
   };

@@ -5,6 +5,7 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import type { CostMeter } from "./cost.js";
+import { registerComparisonsLibrary } from "./lib-comparisons.js";
 import { registerComprehensionsLibrary } from "./lib-comprehensions.js";
 import { registerConversionsLibrary } from "./lib-conversions.js";
 import { registerK8sBasicLibraries } from "./lib-k8s-basic.js";
@@ -45,6 +46,7 @@ export interface KroCelEnvironment {
 function registerAll(env: Environment, lib: LibraryContext, options: LibraryOptions): Environment {
   const lists = declareNamespace(env, "lists");
   registerConversionsLibrary(env);
+  registerComparisonsLibrary(env);
   registerOptionalsLibrary(env);
   registerTimezonesLibrary(env);
   registerStringsLibrary(env, lib);

@@ -6,6 +6,9 @@
  *  - backtick-quoted field names `` x.`app.kubernetes.io/name` `` become a placeholder identifier
  *    of the same length (or longer when none is free);
  *  - raw bytes literals `br'…'` / `rb'…'` become raw strings ` r'…'`, converted back to bytes;
+ *  - non-ASCII characters in bytes literals become `\xNN` escapes of their UTF-8 (cel-js takes
+ *    each as one byte), and a double literal `.5` gets its leading zero — these two shift later
+ *    offsets, but only in expressions that use them;
  *  - a form feed, which CEL counts as whitespace, becomes a space.
  * Strings and comments are skipped by a small scanner; anything it does not understand is left
  * alone for cel-js to report.
@@ -56,7 +59,7 @@ function placeholderFor(name: string, index: number, src: string): string {
 }
 
 export function desugar(src: string): Desugared {
-  if (!/[`?\f]|[bB][rR]['"]|[rR][bB]['"]/.test(src)) return { text: src, marks: undefined };
+  if (!/[`?\f]|[bB][rR]?['"]|[rR][bB]['"]|\.[0-9]/.test(src)) return { text: src, marks: undefined };
   let out = "";
   const optionalEntries = new Set<number>();
   const quotedFields = new Map<string, string>();
@@ -82,10 +85,17 @@ export function desugar(src: string): Desugared {
         // `br'…'` → ` r'…'`: same length; the literal node starts at the `r`.
         rawBytes.add(out.length + 1);
         out += " r" + src.slice(quoteAt, end);
+      } else if (/[bB]/.test(prefix)) {
+        // cel-js takes a non-ASCII character of a bytes literal as one byte; CEL means its UTF-8.
+        out += src.slice(i, end).replace(/[^\p{ASCII}]/gu, (ch) => [...new TextEncoder().encode(ch)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""));
       } else out += src.slice(i, end);
       i = end; prev = "'"; continue;
     }
     if (c === "\f") { out += " "; i++; continue; }
+    if (c === "." && /[0-9]/.test(src[i + 1] ?? "") && !(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'")) {
+      // `.5` is a double literal in CEL; cel-js wants the leading zero.
+      out += "0."; i++; prev = "a"; continue;
+    }
     if (c === "`" && prev === ".") {
       const m = QUOTED_FIELD.exec(src.slice(i));
       if (m !== null) {
