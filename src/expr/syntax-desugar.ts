@@ -29,7 +29,25 @@ export interface Desugared {
   readonly marks: SyntaxMarks | undefined;
 }
 
-const isIdent = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_]/.test(c);
+/** [A-Za-z0-9_], without a regular expression: the scanner calls this for every character. */
+function isIdent(c: string | undefined): boolean {
+  if (c === undefined || c.length !== 1) return false;
+  const k = c.charCodeAt(0);
+  return (k >= 97 && k <= 122) || (k >= 65 && k <= 90) || (k >= 48 && k <= 57) || k === 95;
+}
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9" && c.length === 1;
+const isSpace = (c: string): boolean => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v";
+const isQuote = (c: string | undefined): boolean => c === '"' || c === "'";
+
+/** The string prefix (`b`, `r`, `br`, `rb`, any case) of a literal starting at `i`, or "". */
+function stringPrefix(src: string, i: number): string {
+  const c = src[i];
+  if (c !== "b" && c !== "B" && c !== "r" && c !== "R") return "";
+  const a = c.toLowerCase();
+  if (isQuote(src[i + 1])) return src.slice(i, i + 1);
+  const b = src[i + 1]?.toLowerCase();
+  return (b === "b" || b === "r") && b !== a && isQuote(src[i + 2]) ? src.slice(i, i + 2) : "";
+}
 /** Characters cel-go allows between backticks. */
 const QUOTED_FIELD = /^`[A-Za-z0-9_.\-/ ]+`/;
 
@@ -58,8 +76,15 @@ function placeholderFor(name: string, index: number, src: string): string {
   return `__kro_quoted_${index}_${Date.now().toString(36)}`;
 }
 
+/**
+ * A cheap over-approximation of "the scanner would rewrite something": a `?` after `[`, `{` or
+ * `,`; a backtick; a form feed; a two-letter string prefix; a `.` before a digit not preceded by
+ * an operand. Expressions without any (nearly all) skip the scanner.
+ */
+const NEEDS_SCAN = /[[{,]\s*\?|`|\f|(?<![A-Za-z0-9_])(?:[bB][rR]|[rR][bB])['"]|(?:^|[^A-Za-z0-9_)\]}'"\s])\s*\.[0-9]/;
+
 export function desugar(src: string): Desugared {
-  if (!/[`?\f]|[bB][rR]?['"]|[rR][bB]['"]|\.[0-9]/.test(src)) return { text: src, marks: undefined };
+  if (!NEEDS_SCAN.test(src) && !(/[bB]['"]/.test(src) && /[^\p{ASCII}]/u.test(src))) return { text: src, marks: undefined };
   let out = "";
   const optionalEntries = new Set<number>();
   const quotedFields = new Map<string, string>();
@@ -76,23 +101,24 @@ export function desugar(src: string): Desugared {
       const stop = end === -1 ? src.length : end;
       out += src.slice(i, stop); i = stop; continue;
     }
-    const prefix = /^([rR]?[bB]?|[bB]?[rR]?)(?=['"])/.exec(src.slice(i, i + 3))?.[1] ?? "";
-    if ((c === '"' || c === "'" || prefix !== "") && !isIdent(src[i - 1])) {
-      const raw = /[rR]/.test(prefix);
+    const prefix = isIdent(src[i - 1]) ? "" : stringPrefix(src, i);
+    // (stringPrefix returns at once for any character but b, B, r, R.)
+    if (isQuote(c) || prefix !== "") {
+      const raw = prefix.toLowerCase().includes("r");
       const quoteAt = i + prefix.length;
       const end = skipString(src, quoteAt, raw);
       if (prefix.length === 2 && raw) {
         // `br'…'` → ` r'…'`: same length; the literal node starts at the `r`.
         rawBytes.add(out.length + 1);
         out += " r" + src.slice(quoteAt, end);
-      } else if (/[bB]/.test(prefix)) {
+      } else if (prefix.toLowerCase().includes("b")) {
         // cel-js takes a non-ASCII character of a bytes literal as one byte; CEL means its UTF-8.
         out += src.slice(i, end).replace(/[^\p{ASCII}]/gu, (ch) => [...new TextEncoder().encode(ch)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""));
       } else out += src.slice(i, end);
       i = end; prev = "'"; continue;
     }
     if (c === "\f") { out += " "; i++; continue; }
-    if (c === "." && /[0-9]/.test(src[i + 1] ?? "") && !(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'")) {
+    if (c === "." && isDigit(src[i + 1]) && !(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'")) {
       // `.5` is a double literal in CEL; cel-js wants the leading zero.
       out += "0."; i++; prev = "a"; continue;
     }
@@ -113,7 +139,7 @@ export function desugar(src: string): Desugared {
     else if (c === "{") stack.push(isIdent(prev) ? "other" : "map");
     else if (c === "(") stack.push("other");
     else if (c === ")" || c === "]" || c === "}") stack.pop();
-    if (!/\s/.test(c)) prev = isIdent(c) ? "a" : c;
+    if (!isSpace(c)) prev = isIdent(c) ? "a" : c;
     out += c; i++;
   }
   const nothing = optionalEntries.size === 0 && quotedFields.size === 0 && rawBytes.size === 0;
