@@ -7,6 +7,12 @@
  *  - `optional.none()` typed optional<dyn>;
  *  - map literals with repeated or non-key-typed literal keys fail (cel-go: an error at run time;
  *    cel-js keeps the last value);
+ *  - `x in [1, 2.0, 3u]` (a list literal with numbers) compares numbers across int, uint and
+ *    double, as cel-go does (cel-js: `dyn(2.0) in [1, 2]` is false);
+ *  - `duration + timestamp` is a timestamp (cel-js declares the overload without a return type,
+ *    so it types it a duration and `d + t == t` fails to check);
+ *  - selecting a field of an unbound type parameter (`{}.?k.f`: optional<V>, V unbound) is dyn,
+ *    as in cel-go, where cel-js reports "Cannot index type";
  *  - methods cel-js builds in with other semantics are routed to ours: timestamp accessors with
  *    a time zone (fixed offsets `"+11:00"`), lowerAscii / upperAscii / trim (ASCII / Go spaces).
  */
@@ -16,13 +22,18 @@ import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
 import type { SyntaxMarks } from "./syntax-desugar.js";
 import { TZ_ACCESSORS } from "./lib-timezones.js";
 import { ASCII_STRING_METHODS } from "./lib-strings.js";
+import { GET_MILLISECONDS } from "./lib-conversions.js";
 import { OPTIONAL_NONE_DYN } from "./lib-optionals.js";
 
 interface Node {
   op: string;
   args: unknown;
   start: number;
-  readonly meta: { macro?: { typeCheck: unknown; evaluate: unknown } };
+  readonly meta: {
+    macro?: { typeCheck: unknown; evaluate: unknown };
+    check(chk: MacroChecker, node: Node, ctx: unknown): CelType;
+    evaluate(ev: MacroEvaluator, node: Node, ctx: unknown): unknown;
+  };
   setMeta(key: string, value: unknown): Node;
 }
 
@@ -49,6 +60,9 @@ export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {
       case "call": generalizeHas(node); break;
       case "rcall": routeMethod(node); routeOptionalNone(node); break;
       case "map": rejectBadLiteralKeys(node); break;
+      case "in": compareNumbersInListLiteral(node); break;
+      case "+": typeDurationPlusTimestamp(node); break;
+      case ".": case ".?": selectOnUnboundType(node); break;
     }
   });
 }
@@ -143,17 +157,22 @@ function generalizeHas(node: Node): void {
     let i = props.length - 1;
     let obj = ev.run(props[i] as Node, ctx);
     let optionalChain = false;
+    // Whether the last selection read through an optional (`optional.of(m).f` is an optional):
+    // then has() asks whether it holds a value. A field whose stored value is an optional is
+    // present whatever that optional holds.
+    let throughOptional = false;
     while (i-- > 0) {
       const sel = props[i] as Node;
       if (sel.op === ".?") optionalChain = true;
       const field = (sel.args as [Node, string])[1];
+      throughOptional = obj instanceof Optional || sel.op === ".?";
       obj = ev.debugType(obj).fieldLazy(obj, field, sel, ev);
       if (obj !== undefined) continue;
       // A missing intermediate field is an error, unless the chain is optional (cel-js' rule).
       if (i > 0 && sel.op === "." && !optionalChain) throw new LibraryError("no_such_key", `No such key: ${field}`);
       return false;
     }
-    return obj instanceof Optional ? obj.hasValue() : obj !== undefined;
+    return throughOptional && obj instanceof Optional ? obj.hasValue() : obj !== undefined;
   };
 }
 
@@ -172,6 +191,7 @@ function routeOptionalNone(node: Node): void {
 const ROUTED_METHODS: ReadonlyMap<string, string> = new Map([
   ...[...TZ_ACCESSORS].map(([name, routed]) => [`${name}/1`, routed] as const),
   ...ASCII_STRING_METHODS,
+  ["getMilliseconds/0", GET_MILLISECONDS],
 ]);
 
 function routeMethod(node: Node): void {
@@ -209,4 +229,96 @@ function rejectBadLiteralKeys(node: Node): void {
   if (problem === undefined) return;
   const fail = (): never => { throw new LibraryError("invalid_argument", problem); };
   node.setMeta("alternate", { op: "invalid_map", args: [], checkedType: undefined, check: fail, evaluate: fail }).setMeta("async", false);
+}
+
+/** A CEL number's value for cross-type comparison; undefined for anything else. */
+function numberValue(v: unknown): number | bigint | undefined {
+  if (typeof v === "bigint" || typeof v === "number") return v;
+  if (typeof v === "object" && v !== null && v.constructor.name === "UnsignedInt") return (v as { valueOf(): bigint }).valueOf();
+  return undefined;
+}
+
+function compareNumbersInListLiteral(node: Node): void {
+  const [left, right] = node.args as [Node, Node];
+  if (right.op !== "list" || !(right.args as Node[]).some((e) => e.op === "value" && numberValue(e.args) !== undefined)) return;
+  node.setMeta("alternate", {
+    op: "numeric_in",
+    args: [left, right],
+    checkedType: undefined,
+    check: (chk: MacroChecker, _self: unknown, ctx: unknown): CelType => node.meta.check(chk, node, ctx),
+    evaluate(ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown {
+      const x = numberValue(ev.run(left, ctx));
+      if (x === undefined) return node.meta.evaluate(ev, node, ctx);
+      const list = ev.run(right, ctx) as unknown[];
+      // `==` between a bigint and a number compares their mathematical values.
+      return list.some((e) => { const y = numberValue(e); return y !== undefined && x == y; });
+    },
+  }).setMeta("async", false);
+}
+
+/**
+ * Retypes `duration + timestamp` as a timestamp. The alternate exists only until the node is
+ * checked: for any other `+` it removes itself, so evaluation runs cel-js' own `+` untouched.
+ */
+function typeDurationPlusTimestamp(node: Node): void {
+  const [, right] = node.args as [Node, Node & { checkedType?: CelType }];
+  const alternate = {
+    op: "typed_plus",
+    args: node.args,
+    checkedType: undefined as CelType | undefined,
+    check(chk: MacroChecker, _self: unknown, ctx: unknown): CelType {
+      const type = node.meta.check(chk, node, ctx);
+      if (type.name === "google.protobuf.Duration" && right.checkedType?.name === "google.protobuf.Timestamp") return chk.getType("google.protobuf.Timestamp");
+      node.setMeta("alternate", undefined);
+      return type;
+    },
+    evaluate: (ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown => node.meta.evaluate(ev, node, ctx),
+  };
+  node.setMeta("alternate", alternate).setMeta("async", false);
+}
+
+/**
+ * Selections, checked as cel-js checks them, with two corrections:
+ *  - `{}.?key.field`: cel-js types `{}.?key` as optional<V> with V unbound and refuses to select
+ *    on V; cel-go answers dyn (optional dyn through an optional);
+ *  - a selection through an optional holding a value that has no fields (null, a number, a
+ *    string, a list) is an error in cel-go; cel-js answers optional.none().
+ * For any other selection the alternate removes itself once checked, so evaluation is cel-js'
+ * own select, untouched.
+ */
+function selectOnUnboundType(node: Node): void {
+  const [left, field] = node.args as [Node & { checkedType?: CelType }, string];
+  const alternate = {
+    op: `checked_${node.op}`,
+    args: node.args,
+    checkedType: undefined as CelType | undefined,
+    check(chk: MacroChecker, _self: unknown, ctx: unknown): CelType {
+      let type: CelType;
+      try {
+        type = node.meta.check(chk, node, ctx);
+      } catch (e) {
+        const lt = left.checkedType;
+        const unbound = lt?.kind === "param" || (lt?.kind === "optional" && lt.valueType?.kind === "param");
+        if (!unbound || (e as { code?: unknown }).code !== "cannot_index_type") throw e;
+        const dyn = chk.getType("dyn");
+        return lt.kind === "optional" || node.op === ".?" ? (chk.registry as unknown as { getOptionalType(t: CelType): CelType }).getOptionalType(dyn) : dyn;
+      }
+      if (left.checkedType?.kind !== "optional") node.setMeta("alternate", undefined);
+      return type;
+    },
+    evaluate(ev: MacroEvaluator & { optionalType: { field(v: unknown, key: string, node: Node, ev: unknown): unknown } }, _self: unknown, ctx: unknown): unknown {
+      if (left.checkedType?.kind !== "optional") return node.meta.evaluate(ev, node, ctx);
+      const receiver = ev.run(left, ctx);
+      if (receiver instanceof Optional && receiver.hasValue() && !hasFields(receiver.value())) {
+        throw new LibraryError("no_such_key", `No such key: ${field} (the optional holds a value without fields)`);
+      }
+      return ev.optionalType.field(receiver, field, node, ev);
+    },
+  };
+  node.setMeta("alternate", alternate).setMeta("async", false);
+}
+
+/** Maps and structs have fields; null, scalars, bytes and lists do not. */
+function hasFields(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Optional);
 }

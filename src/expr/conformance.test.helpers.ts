@@ -143,10 +143,21 @@ export interface CaseOutcome {
   readonly group: string;
   readonly expr: string;
   readonly failure: string | undefined;
-  /** Needs protobuf message types or a proto container, which kro's environment never declares. */
-  readonly needsProto: boolean;
-  /** Evaluated without type checking (disableCheck); kro always type-checks. */
-  readonly unchecked: boolean;
+  /** Why the case tests something kro's environment cannot have; undefined when it can. */
+  readonly outsideKro: string | undefined;
+}
+
+/**
+ * Whether kro's environment could run the case at all, from the case alone (not its outcome):
+ * kro declares no protobuf message types and no proto container (its data is JSON), declares only
+ * identifier-named variables (resource ids), and type-checks every expression (cel-go Compile).
+ */
+function outsideKro(o: Readonly<Record<string, Json>>, expr: string): string | undefined {
+  if (o.container !== undefined || PROTO_MESSAGE.test(expr)) return "protobuf message types";
+  if (o.disableCheck === true) return "unchecked evaluation";
+  const declared = Array.isArray(o.typeEnv) ? o.typeEnv.map((d) => (d as { name?: Json } | null)?.name) : [];
+  if (declared.some((n) => typeof n === "string" && n.includes("."))) return "a dotted variable name";
+  return undefined;
 }
 
 /** Every case of the suite with its outcome, in suite order. */
@@ -157,7 +168,7 @@ export function runConformance(): CaseOutcome[] {
       const name = [...path, text(t.original.name)].join("/");
       const o = t.original;
       const expr = typeof o.expr === "string" ? o.expr : "";
-      out.push({ name, group: path[0] ?? suite.name, expr, failure: failureOf(o), needsProto: o.container !== undefined || PROTO_MESSAGE.test(expr), unchecked: o.disableCheck === true });
+      out.push({ name, group: path[0] ?? suite.name, expr, failure: failureOf(o), outsideKro: outsideKro(o, expr) });
     }
     for (const s of suite.suites ?? []) walk(s, [...path, s.name]);
   };

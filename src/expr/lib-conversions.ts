@@ -3,6 +3,8 @@
  * timestamp, string of a duration, the identity conversions timestamp(timestamp) and
  * duration(duration).
  * cel-js timestamps are JavaScript Dates (millisecond precision) and durations its own class.
+ * Also `duration.getMilliseconds()`: cel-go answers the millisecond part (321 for 123.321s),
+ * cel-js the whole duration in milliseconds; ast-rewrites.ts routes the call here.
  */
 import { LibraryError, type CelEnvironment } from "./lib-support.js";
 
@@ -21,7 +23,12 @@ export function formatTimestamp(d: Date): string {
   return d.toISOString().replace(/\.(\d*?)0*Z$/, (_m, frac: string) => (frac === "" ? "Z" : `.${frac}Z`));
 }
 
+/** Hidden name of `getMilliseconds()` (timestamps and durations); see ast-rewrites.ts. */
+export const GET_MILLISECONDS = "kroGetMilliseconds";
+
 export function registerConversionsLibrary(env: CelEnvironment): void {
+  env.registerFunction(`${TS}.${GET_MILLISECONDS}(): int`, (d: Date) => BigInt(d.getUTCMilliseconds()));
+  env.registerFunction(`${DUR}.${GET_MILLISECONDS}(): int`, (d: { nanos: number }) => BigInt(Math.trunc(d.nanos / 1_000_000)));
   env.registerFunction("int(uint): int", (u: { valueOf(): bigint }) => {
     const v = u.valueOf();
     if (v > INT64_MAX) throw new LibraryError("numeric_overflow", `int(${v}u): integer overflow`);

@@ -1,7 +1,7 @@
 /**
  * Pieces of cel-go's optional library (cel.OptionalTypes, which kro enables) that cel-js 8 lacks:
- * `optional.ofNonZeroValue(x)`, the `optMap` / `optFlatMap` macros, and `==` / `!=` between
- * optionals. The macros bind their variable through cel-js overlay contexts, like cel.bind.
+ * `optional.ofNonZeroValue(x)`, the `optMap` / `optFlatMap` macros, `==` / `!=` between
+ * optionals, and `type()` of an optional. The macros bind their variable through cel-js overlay contexts, like cel.bind.
  */
 import { Optional } from "@marcbachmann/cel-js";
 import { isCelMap, LibraryError, type CelEnvironment } from "./lib-support.js";
@@ -42,7 +42,9 @@ function checkOpt(chk: MacroChecker, m: OptMacro, ctx: CheckContext): CelType {
   if (receiver.kind !== "optional" && receiver.kind !== "dyn") {
     throw chk.createError("optional_expected", `${name(m)}() receiver must be optional, got '${receiver.name}'`, m.receiver);
   }
-  m.scope = ctx.forkWithVariable(m.variable, receiver.valueType ?? chk.getType("dyn"));
+  // An unbound value type (`{}.?key` is optional<V>) is dyn to the body.
+  const value = receiver.valueType === undefined || receiver.valueType.kind === "param" ? chk.getType("dyn") : receiver.valueType;
+  m.scope = ctx.forkWithVariable(m.variable, value);
   const body = chk.check(m.body, m.scope);
   if (!m.flat) return (chk.registry as unknown as { getOptionalType(t: CelType): CelType }).getOptionalType(body);
   if (body.kind !== "optional" && body.kind !== "dyn") {
@@ -84,7 +86,19 @@ function optionalsEqual(a: Optional, b: Optional): boolean {
 /** Hidden name `optional.none()` calls are routed to (see ast-rewrites.ts). */
 export const OPTIONAL_NONE_DYN = "kroNone";
 
+/**
+ * `type(optional.of(x))` is `optional_type` in cel-go. cel-js has no optional type value; its
+ * Type class is not exported, so the constructor is taken from a type value it hands out.
+ */
+function registerOptionalType(env: CelEnvironment): void {
+  const TypeValue = (env.evaluate("type(1)") as object).constructor as new (name: string) => object;
+  const optionalType = new TypeValue("optional_type");
+  env.registerFunction("type(optional): type", () => optionalType);
+  env.registerConstant("optional_type", "type", optionalType);
+}
+
 export function registerOptionalsLibrary(env: CelEnvironment): void {
+  registerOptionalType(env);
   env.registerFunction(`OptionalNamespace.${OPTIONAL_NONE_DYN}(): optional<dyn>`, () => Optional.none());
   env.registerFunction("OptionalNamespace.ofNonZeroValue(A): optional<A>", (_ns: unknown, v: unknown) => (isZeroValue(v) ? Optional.none() : Optional.of(v)));
   env.registerFunction("optional.optMap(ast, ast): optional<dyn>", optMacro(false) );
