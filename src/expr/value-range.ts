@@ -1,9 +1,11 @@
 /**
- * CEL's range for timestamps (years 0001 to 9999) and cel-go's for durations (int64 nanoseconds,
+ * CEL's range for ints (int64: cel-go fails on overflow; cel-js' BigInts do not overflow where it
+ * forgets to check, as in `int(1e99)`, `-(-9223372036854775808)` or `MIN / -1`), for timestamps (years 0001 to 9999) and cel-go's for durations (int64 nanoseconds,
  * about ±292 years), which cel-go
  * enforces on every value it builds and cel-js 8 does not: `timestamp('9999-12-31T23:59:59Z') +
  * duration('1s')` or `duration('320000000000s')` are errors in cel-go and kro. Checked after each
- * node that can build one (`+`, `-`, function calls) by the evaluation wrapper in instrument.ts.
+ * node that can build one (arithmetic, negation, function calls) by the evaluation wrapper in
+ * instrument.ts.
  */
 import { LibraryError } from "./lib-support.js";
 
@@ -12,11 +14,18 @@ const MAX_TIMESTAMP_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 // cel-go durations are Go time.Durations: int64 nanoseconds, about ±292 years.
 const MAX_DURATION_NANOS = (1n << 63n) - 1n;
 
-/** Operations whose result may be a new timestamp or duration. */
-export const TIME_BUILDING_OPS: ReadonlySet<string> = new Set(["+", "-", "call", "rcall"]);
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
 
-/** Throws when `value` is a timestamp or duration outside CEL's range; anything else passes. */
-export function assertTimeInRange(value: unknown): void {
+/** Operations whose result may be a new int, timestamp or duration. */
+export const RANGED_OPS: ReadonlySet<string> = new Set(["+", "-", "*", "/", "-_", "call", "rcall"]);
+
+/** Throws when `value` is an int, timestamp or duration outside CEL's range; anything else passes. */
+export function assertInRange(value: unknown): void {
+  if (typeof value === "bigint") {
+    if (value > INT64_MAX || value < INT64_MIN) throw new LibraryError("numeric_overflow", "integer overflow (int64)");
+    return;
+  }
   if (typeof value !== "object" || value === null) return;
   if (value instanceof Date) {
     const t = value.getTime();
