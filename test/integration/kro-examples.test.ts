@@ -81,6 +81,13 @@ const STATUS_CHECKS: Record<string, StatusCheck> = {
     assert.equal(ip, p.clusterIP, "the fixed clusterIP from kind's service range is accepted");
     await kubectl(["get", "clusterrolebinding", o.metadata.name]);
   },
+  "printer-defaults.yaml": async (s, o, _p, ns) => {
+    assert.equal(s.summary, "a,b,c/2/200/standard", "the API server applied the schema defaults");
+    assert.equal(s.availableReplicas, 2);
+    const row = await kubectl(["get", `${o.kind.toLowerCase()}s.kro.run`, o.metadata.name, "-n", ns, "--no-headers"]);
+    // kro (pkg/graph/crd/crd.go newCRDAdditionalPrinterColumns): the author's columns replace the defaults.
+    assert.match(row, new RegExp(`^${o.metadata.name}\\s+2\\s+nginx\\s+true\\s*$`, "m"));
+  },
   "nested.yaml": (s, o) => { assert.deepEqual([s.devAccount, s.prodAccount], [`${o.metadata.name}-dev`, `${o.metadata.name}-prod`]); },
 };
 
