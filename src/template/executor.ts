@@ -368,7 +368,13 @@ export class State {
     } catch (e) {
       if (!(e instanceof FuncError)) throw e;
       this.node = node;
-      this.errorf(`error calling ${name}: ${e.message}`);
+      if (e.origin === undefined) this.errorf(`error calling ${name}: ${e.message}`);
+      try {
+        this.errorf(`error calling ${name}: ${e.message}`);
+      } catch (outer) {
+        if (!(outer instanceof TemplateError)) throw outer;
+        throw new TemplateError(outer.kind, outer.message, e.origin.line, e.origin.column, e.origin.file);
+      }
     }
   }
 

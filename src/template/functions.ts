@@ -18,7 +18,15 @@ export interface GoFunction {
 
 export type FuncMap = Readonly<Record<string, GoFunction>>;
 
-export class FuncError extends Error {}
+/**
+ * A template function's error. `origin` is where a nested execution failed (include's template),
+ * so the TemplateError can point at the root cause while its message stays Go's outer one.
+ */
+export class FuncError extends Error {
+  constructor(message: string, readonly origin?: { readonly file?: string | undefined; readonly line: number; readonly column: number }) {
+    super(message);
+  }
+}
 
 /** Go's spelling of a parameter type in error messages. */
 export function paramTypeName(t: ParamType): string {

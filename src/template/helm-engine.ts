@@ -55,8 +55,6 @@ export function helmParseOrder(names: readonly string[]): string[] {
 
 const isPartial = (name: string): boolean => (name.slice(name.lastIndexOf("/") + 1)).startsWith("_");
 
-/** The parse-time function table of a Helm chart: Sprig minus env/expandenv, plus Helm's. */
-export const helmFunctionNames: FuncMap = helmFuncs;
 
 interface RenderState {
   readonly options: HelmRenderOptions;
