@@ -74,7 +74,7 @@ function boundFuncs(set: TemplateSet, state: RenderState): FuncMap {
     try {
       return executeTree(set, name, undefined, data, { ...exec, funcs });
     } catch (e) {
-      if (e instanceof TemplateError && e.kind === "exec") throw new FuncError(e.message);
+      if (e instanceof TemplateError && e.kind === "exec") throw new FuncError(e.message, e);
       throw e;
     } finally {
       state.includedNames.set(name, (state.includedNames.get(name) ?? 1) - 1);
