@@ -410,7 +410,7 @@ export class State {
       case "int": case "int64":
         return n.kind === "number" && n.value.isInt ? new GoInt(n.value.int, typ) : this.errorf(`expected integer; found ${nodeString(n)}`);
       case "string": return n.kind === "string" ? n.text : this.errorf(`expected string; found ${nodeString(n)}`);
-      case "map": case "slice": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
+      case "map": case "slice": case "time": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
       default:
         if (n.kind === "bool") return n.value;
         if (n.kind === "number") return this.idealConstant(n);

@@ -4,7 +4,7 @@
  * A Go function returning (T, error) throws FuncError; the executor reports
  * `error calling NAME: MSG`, as Go does.
  */
-export type ParamType = "any" | "value" | "string" | "int" | "int64" | "float64" | "bool" | "map" | "slice";
+export type ParamType = "any" | "value" | "string" | "int" | "int64" | "float64" | "bool" | "map" | "slice" | "time";
 
 export interface GoFunction {
   readonly params: readonly ParamType[];
@@ -35,6 +35,7 @@ export function paramTypeName(t: ParamType): string {
     case "value": return "reflect.Value";
     case "map": return "map[string]interface {}";
     case "slice": return "[]interface {}";
+    case "time": return "time.Time";
     default: return t;
   }
 }
