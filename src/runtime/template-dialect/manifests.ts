@@ -39,7 +39,8 @@ export function parseManifestStream(owner: string, text: string): Outcome<KubeJs
   return { ok: true, value: objects };
 }
 
-function renderStream(helm: HelmContext, template: string, instance: KubeJson): Outcome<readonly KubeJson[]> {
+/** Every object one chart template renders for `instance` (all kinds, test hooks included). */
+export function renderChartTemplate(helm: HelmContext, template: string, instance: KubeJson): Outcome<readonly KubeJson[]> {
   let perInstance = rendered.get(instance);
   if (perInstance === undefined) {
     perInstance = new Map();
@@ -68,7 +69,7 @@ function renderStream(helm: HelmContext, template: string, instance: KubeJson): 
 export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson): Outcome<readonly KubeJson[]> {
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
-  const stream = renderStream(helm, manifests.template, instance);
+  const stream = renderChartTemplate(helm, manifests.template, instance);
   if (!stream.ok) return { ok: false, error: `child "${node.id}": ${stream.error ?? "rendering is pending"}` };
   const own = groupKind(node.apiVersion, node.kind);
   const out: KubeJson[] = [];
