@@ -2,7 +2,7 @@
  * Comments above the keys of a YAML map tree (a chart's values.yaml documents its values this
  * way), by key path. Lives here because only api parses YAML.
  */
-import { isMap, isPair, isScalar, parseDocument, type Node } from "yaml";
+import { isMap, isPair, isScalar, parseDocument } from "yaml";
 
 /** Path (keys joined with "\u0000") → the comment lines right above that key, without `#`. */
 export function yamlKeyComments(text: string): Map<string, string> {
@@ -20,10 +20,10 @@ export function yamlKeyComments(text: string): Map<string, string> {
     const last = (paragraphs[paragraphs.length - 1] ?? "").split("\n").map((l) => l.replace(/^ ?/, "").trimEnd());
     const textOut = last.filter((l) => !/^-- ?$/.test(l)).join("\n").trim();
     // Commented-out example YAML (`# - name: foo`) is no description.
-    const looksLikeYaml = last.every((l) => l.trim() === "" || /^\s*(- |[\w.\/"-]+:(\s|$))/.test(l));
+    const looksLikeYaml = last.every((l) => l.trim() === "" || /^\s*(- |[\w./"-]+:(\s|$))/.test(l));
     return textOut === "" || textOut.startsWith("@") || looksLikeYaml ? undefined : textOut.replace(/^-- /, "");
   };
-  const walk = (node: Node | null | undefined, path: string[], leading: string | null | undefined): void => {
+  const walk = (node: unknown, path: string[], leading: string | null | undefined): void => {
     if (!isMap(node)) return;
     node.items.forEach((pair, i) => {
       if (!isPair(pair) || !isScalar(pair.key)) return;
@@ -31,9 +31,9 @@ export function yamlKeyComments(text: string): Map<string, string> {
       const here = [...path, key];
       const comment = clean(pair.key.commentBefore ?? (i === 0 ? (node.commentBefore ?? leading) : undefined));
       if (comment !== undefined) out.set(here.join("\u0000"), comment);
-      walk(pair.value as Node | null, here, undefined);
+      walk(pair.value, here, undefined);
     });
   };
-  walk(doc.contents as Node | null, [], doc.commentBefore);
+  walk(doc.contents, [], doc.commentBefore);
   return out;
 }

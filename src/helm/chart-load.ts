@@ -60,7 +60,10 @@ function yamlMap(file: string, bytes: Uint8Array | undefined): Record<string, un
 
 /** `.Chart` as Go's chart.Metadata: capitalised fields, zero values for what Chart.yaml leaves out. */
 function chartObject(meta: Record<string, unknown>, name: string): Record<string, unknown> {
-  const str = (key: string): string => (typeof meta[key] === "string" ? meta[key] : meta[key] === undefined || meta[key] === null ? "" : String(meta[key]));
+  const str = (key: string): string => {
+    const value = meta[key];
+    return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : "";
+  };
   const maintainers = Array.isArray(meta.maintainers) ? meta.maintainers.filter(isRecord).map((m) => ({ Name: m.name ?? "", Email: m.email ?? "", URL: m.url ?? "" })) : undefined;
   const dependencies = Array.isArray(meta.dependencies)
     ? meta.dependencies.filter(isRecord).map((d) => ({ Name: d.name ?? "", Version: d.version ?? "", Repository: d.repository ?? "", Condition: d.condition ?? "", Tags: d.tags ?? null, Enabled: true, Alias: d.alias ?? "" }))

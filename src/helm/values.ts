@@ -13,13 +13,14 @@ function isRecord(value: unknown): value is Values {
 
 /** `override` over `base`: maps merge, anything else replaces, null deletes (Helm's coalesce). */
 export function coalesce(base: Values, override: Values): Values {
-  const out: Values = { ...base };
+  const out = new Map(Object.entries(base));
   for (const [key, value] of Object.entries(override)) {
-    if (value === null) delete out[key];
-    else if (isRecord(value) && isRecord(out[key])) out[key] = coalesce(out[key], value);
-    else out[key] = value;
+    const current = out.get(key);
+    if (value === null) out.delete(key);
+    else if (isRecord(value) && isRecord(current)) out.set(key, coalesce(current, value));
+    else out.set(key, value);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** The chart's values with `user` applied, subcharts' defaults filled in under their names, recursively. */

@@ -57,10 +57,11 @@ export function chartTemplateSet(templates: Readonly<Record<string, string>>): C
   const cached = sets.get(templates);
   if (cached) return cached;
   const depth = { value: 0 };
-  let whole: Template | undefined;
+  // include/tpl need the whole set, which exists only once every file is parsed with them.
+  const holder: { whole?: Template } = {};
   const own = helmFunctions(() => {
-    if (whole === undefined) throw new Error("internal: template set used before it was built");
-    return whole;
+    if (holder.whole === undefined) throw new Error("internal: template set used before it was built");
+    return holder.whole;
   }, depth);
   const engine = parseTemplate("functions", "").funcs;
   const funcs: Record<string, FuncMap[string]> = {};
@@ -79,11 +80,12 @@ export function chartTemplateSet(templates: Readonly<Record<string, string>>): C
     for (const [treeName, tree] of template.trees) trees.set(treeName, tree);
   }
   const [first] = parsed.values();
-  whole = { ...(first ?? parseTemplate("empty", "", { funcs })), trees };
+  const whole: Template = { ...(first ?? parseTemplate("empty", "", { funcs })), trees };
+  holder.whole = whole;
   const set: ChartTemplateSet = {
     render(name, data) {
       const file = parsed.get(name);
-      if (file === undefined || whole === undefined) throw new TemplateError("exec", `template: no template ${JSON.stringify(name)} in the chart`, 1, 1);
+      if (file === undefined) throw new TemplateError("exec", `template: no template ${JSON.stringify(name)} in the chart`, 1, 1);
       depth.value = 0;
       // Positions in messages refer to the file being rendered.
       const out = renderTemplate({ ...whole, name: file.name, text: file.text }, data, { templateName: name, integers: "float64" });
