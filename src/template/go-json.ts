@@ -2,6 +2,7 @@
  * encoding/json's Marshal for template values (Sprig's toJson): sorted map keys, HTML-safe
  * escaping of <, > and &, and Go's float formatting (1e+21 → 1e+21, 1e-7 → 1e-7, 0.5 → 0.5).
  */
+import { GoObject } from "./go-object.js";
 import { formatFloat } from "./number-format.js";
 import { GoInt, Iface, isMap, sortedKeys, type GoValue } from "./values.js";
 
@@ -31,6 +32,7 @@ export function jsonString(s: string): string {
 /** json.Marshal; undefined when Go would fail (NaN/Inf), which Sprig's toJson turns into "". */
 export function marshalJson(v: unknown): string | undefined {
   if (v instanceof Iface) return marshalJson(v.inner);
+  if (v instanceof GoObject) return marshalJson(v.spec.json?.() ?? null);
   if (v === null || v === undefined) return "null";
   if (typeof v === "string") return jsonString(v);
   if (typeof v === "boolean") return String(v);

@@ -8,6 +8,7 @@
 import { goQuote } from "./go-quote.js";
 import { formatFloat } from "./number-format.js";
 import { jsonFloat } from "./go-json.js";
+import { GoObject } from "./go-object.js";
 import { GoInt, Iface, isMap, sortedKeys } from "./values.js";
 
 const YAML11_SPECIAL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|\.inf|\.Inf|\.INF|-\.inf|-\.Inf|-\.INF|\.nan|\.NaN|\.NAN)$/;
@@ -51,32 +52,42 @@ function literalBlock(s: string, indent: string): string {
   return `|${indicator}${chomp}\n${body.join("\n")}`;
 }
 
-function emit(v: unknown, indent: string): string {
-  if (v instanceof Iface) return emit(v.inner, indent);
+/** `pretty`: go-yaml v3 with SetIndent(2) (toYamlPretty), which indents sequences under their key. */
+function emit(v: unknown, indent: string, pretty = false): string {
+  if (v instanceof Iface) return emit(v.inner, indent, pretty);
+  if (v instanceof GoObject) return emit(v.spec.json?.() ?? null, indent, pretty);
   if (typeof v === "string" && v.includes("\n")) return literalBlock(v, `${indent}  `);
   const s = scalar(v);
   if (s !== undefined) return s;
   if (Array.isArray(v)) {
     if (v.length === 0) return "[]";
-    return v.map((e) => `${indent}- ${emitNested(e, `${indent}  `, true)}`).join("\n").slice(indent.length);
+    return v.map((e) => `${indent}- ${emit(e instanceof Iface ? e.inner : e, `${indent}  `, pretty)}`).join("\n").slice(indent.length);
   }
   if (isMap(v)) {
     const keys = sortedKeys(v);
     if (keys.length === 0) return "{}";
-    return keys.map((k) => `${indent}${scalarString(k)}:${emitValueAfterKey(v[k], indent)}`).join("\n").slice(indent.length);
+    return keys.map((k) => `${indent}${scalarString(k)}:${emitValueAfterKey(v[k], indent, pretty)}`).join("\n").slice(indent.length);
   }
   return "null";
 }
 
-function emitValueAfterKey(v: unknown, indent: string): string {
-  const inner = v instanceof Iface ? v.inner : v;
-  if (Array.isArray(inner) && inner.length > 0) return `\n${indent}${emit(inner, indent)}`;
-  if (isMap(inner) && Object.keys(inner).length > 0) return `\n${indent}  ${emit(inner, `${indent}  `)}`;
-  return ` ${emit(inner, indent)}`;
+function emitValueAfterKey(v: unknown, indent: string, pretty: boolean): string {
+  let inner = v instanceof Iface ? v.inner : v;
+  if (inner instanceof GoObject) inner = inner.spec.json?.() ?? null;
+  if (Array.isArray(inner) && inner.length > 0) {
+    return pretty ? `\n${indent}  ${emit(inner, `${indent}  `, pretty)}` : `\n${indent}${emit(inner, indent, pretty)}`;
+  }
+  if (isMap(inner) && Object.keys(inner).length > 0) return `\n${indent}  ${emit(inner, `${indent}  `, pretty)}`;
+  return ` ${emit(inner, indent, pretty)}`;
 }
 
-function emitNested(v: unknown, indent: string, _inSeq: boolean): string {
-  return emit(v instanceof Iface ? v.inner : v, indent);
+/** Helm's toYamlPretty: go-yaml v3, indent 2, trailing newline trimmed ("" on failure). */
+export function toYamlPretty(v: unknown): string {
+  try {
+    return emit(v, "", true);
+  } catch {
+    return "";
+  }
 }
 
 /** toYaml: the YAML text without its final newline ("" when marshalling fails, as in Helm). */

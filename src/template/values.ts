@@ -5,9 +5,12 @@
  *   null      → a nil interface{}            string/boolean → string/bool
  *   number    → float64                      GoInt          → int / int64 (literals, len, Sprig)
  *   object    → map[string]interface {}      array          → []interface {} (or a tagged []string)
+ *   GoObject  → a Go value with a named type and methods (go-object.ts)
  * `Iface` marks a value whose static type is interface{} (a map element, a range element): Go's
  * error texts and nil handling differ for those, so the executor keeps the distinction.
  */
+import { GoObject } from "./go-object.js";
+
 export type IntType = "int" | "int64" | "uint8";
 
 export class GoInt {
@@ -19,7 +22,7 @@ export class Iface {
 }
 
 export type GoMap = Record<string, unknown>;
-export type GoValue = undefined | null | string | boolean | number | GoInt | GoMap | unknown[];
+export type GoValue = undefined | null | string | boolean | number | GoInt | GoMap | unknown[] | GoObject;
 
 const STRING_SLICE = Symbol("[]string");
 
@@ -36,8 +39,11 @@ export function isStringSlice(v: unknown): boolean {
 export const int = (n: number | bigint): GoInt => new GoInt(BigInt.asIntN(64, BigInt(n)), "int");
 export const int64 = (n: number | bigint): GoInt => new GoInt(BigInt.asIntN(64, BigInt(n)), "int64");
 
+/** A plain map[string]interface{} (an object literal or JSON object; never a class instance). */
 export function isMap(v: unknown): v is GoMap {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof GoInt) && !(v instanceof Iface);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** indirectInterface: the concrete value inside an interface (nil interface → invalid). */
@@ -61,10 +67,11 @@ export function typeName(v: unknown): string {
   if (typeof v === "number") return "float64";
   if (v instanceof GoInt) return v.type;
   if (Array.isArray(v)) return isStringSlice(v) ? "[]string" : "[]interface {}";
+  if (v instanceof GoObject) return v.typeName;
   return "map[string]interface {}";
 }
 
-export type Kind = "invalid" | "bool" | "int" | "float" | "string" | "slice" | "map" | "interface";
+export type Kind = "invalid" | "bool" | "int" | "float" | "string" | "slice" | "map" | "interface" | "struct";
 
 export function kindOf(v: unknown): Kind {
   if (v instanceof Iface) return "interface";
@@ -75,6 +82,7 @@ export function kindOf(v: unknown): Kind {
   if (typeof v === "number") return "float";
   if (v instanceof GoInt) return "int";
   if (Array.isArray(v)) return "slice";
+  if (v instanceof GoObject) return v.spec.kind;
   return "map";
 }
 
@@ -87,6 +95,12 @@ export function isTrue(v: unknown): boolean {
   if (typeof u === "number") return u !== 0;
   if (u instanceof GoInt) return u.value !== 0n;
   if (Array.isArray(u)) return u.length > 0;
+  if (u instanceof GoObject) {
+    const under = u.underlying;
+    if (u.spec.kind === "struct") return true;
+    if (typeof under === "string" || Array.isArray(under)) return under.length > 0;
+    return isMap(under) && Object.keys(under).length > 0;
+  }
   return Object.keys(u).length > 0;
 }
 
@@ -104,6 +118,7 @@ export function fromJson(v: unknown, integers: "int64" | "float64"): GoValue {
   if (typeof v === "number") return integers === "int64" && Number.isSafeInteger(v) ? int64(v) : v;
   if (Array.isArray(v)) return v.map((e) => fromJson(e, integers));
   if (typeof v === "bigint") return int64(v);
+  if (v instanceof GoObject || v instanceof GoInt) return v;
   if (isMap(v)) {
     const out: GoMap = {};
     for (const [k, e] of Object.entries(v)) if (e !== undefined) out[k] = fromJson(e, integers);
