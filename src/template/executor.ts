@@ -318,6 +318,7 @@ export class State {
       const m = r.spec.value;
       if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
       if (Object.hasOwn(m, fieldName)) return m[fieldName] as Val;
+      if (this.ctx.options.missingKey === "zero" && r.spec.zeroElem !== undefined) return r.spec.zeroElem as Val;
       if (this.ctx.options.missingKey === "error") this.errorf(`map has no entry for key ${goQuote(fieldName)}`);
       return undefined;
     }

@@ -107,6 +107,7 @@ export function formatValue(raw: unknown, verb: string, spec: Spec, depth = 0): 
 /** A typed value: its String() method if it has one (fmt's handleMethods), else its fields or contents. */
 function formatObject(v: GoObject, verb: string, spec: Spec, depth: number): string | undefined {
   if (v.spec.stringer !== undefined && verb !== "d") return formatString(v.spec.stringer(), verb, spec);
+  if (v.spec.bytes !== undefined && (verb === "s" || verb === "q" || verb === "x" || verb === "X")) return formatString(new TextDecoder().decode(v.spec.bytes), verb, spec);
   if (v.spec.kind === "struct") {
     const fields = v.spec.fields ?? {};
     return `{${Object.values(fields).map((f) => formatValue(f, verb, spec, depth + 1)).join(" ")}}`;

@@ -22,6 +22,8 @@ export interface GoObjectSpec {
   readonly stringer?: () => string;
   /** What encoding/json (and so toJson/toYaml) makes of the value. */
   readonly json?: () => unknown;
+  /** What a missing key of a typed map yields under missingkey=zero (the element type's zero value). */
+  readonly zeroElem?: unknown;
   /** The bytes of a []byte (kind "slice"), so strval/toString give the string back as Sprig does. */
   readonly bytes?: Uint8Array;
 }

@@ -4,7 +4,7 @@
  * Helm drops Sprig's env/expandenv; our Sprig never had them (templates read no environment).
  */
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
-import { marshalJson } from "./go-json.js";
+import { jsonSyntaxError, marshalJson } from "./go-json.js";
 import { fromYaml, fromYamlArray } from "./helm-yaml.js";
 import { toToml } from "./to-toml.js";
 import { toYaml, toYamlPretty } from "./to-yaml.js";
@@ -16,11 +16,7 @@ function jsonProblem(text: string, want: "map[string]interface {}" | "[]interfac
   try {
     parsed = JSON.parse(text);
   } catch {
-    const trimmed = text.trim();
-    if (trimmed === "") return { error: "unexpected end of JSON input" };
-    const c = trimmed.charAt(0);
-    if (!/[{["\-0-9tfn]/.test(c)) return { error: `invalid character '${c}' looking for beginning of value` };
-    return { error: "unexpected end of JSON input" };
+    return { error: jsonSyntaxError(text) || "unexpected end of JSON input" };
   }
   const kind = Array.isArray(parsed) ? "array" : typeof parsed === "string" ? "string" : typeof parsed === "number" ? "number" : typeof parsed === "boolean" ? "bool" : parsed === null ? "null" : "object";
   if (kind === "null") return { value: null };
@@ -60,4 +56,5 @@ export const helmFuncs: FuncMap = {
     return v;
   }),
   lookup: goFunc(["string", "string", "string", "string"], () => ({})),
+  getHostByName: goFunc(["string"], () => ""),
 };

@@ -64,7 +64,7 @@ export const engineCases: readonly HelmCase[] = [
   withHelpers("{{ include \"rec\" (list 1 2 3) }}"), withHelpers("{{ include \"nope\" . }}"), withHelpers("{{ include \"boom\" . }}"),
   withHelpers("{{ include \"boom\" . }}", { boom: "ok" }), withHelpers("{{ include \"nilptr\" . }}", { a: {} }),
   withHelpers("{{ template \"chart.name\" . }}"), withHelpers("{{ include \"chart.name\" (dict \"Chart\" (dict \"Name\" \"x\") \"Values\" (dict)) }}"),
-  withHelpers("{{ include \"forever\" . }}"),
+  withHelpers("{{ include \"rec\" (until 200) | len }}"),
   h("{{ tpl .Values.t . }}", { t: "{{ .Release.Name }}-{{ .Values.x }}", x: "y" }), h("{{ tpl \"{{ .missing }}|{{ .a }}\" .Values }}", { a: 1 }),
   h("{{ tpl \"{{ define \\\"inner\\\" }}I{{ end }}{{ include \\\"inner\\\" . }}\" . }}"), h("{{ tpl \"{{ .x.y.z }}\" .Values }}", { x: {} }),
   h("{{ tpl \"{{ nope }}\" . }}"), h("{{ tpl \"{{ tpl \\\"{{ .Values.a }}\\\" . }}\" . }}", { a: "nested" }),

@@ -8,6 +8,8 @@ import { renderHelmTemplates } from "./helm-engine.js";
 
 export interface HelmCaseChart {
   readonly name?: string;
+  readonly version?: string;
+  readonly appVersion?: string;
   readonly type?: string;
   readonly templates: Readonly<Record<string, string>>;
   readonly files?: Readonly<Record<string, string>>;
@@ -32,7 +34,7 @@ export interface HelmExpected { readonly files?: Readonly<Record<string, string>
 
 function toInput(c: HelmCaseChart): Parameters<typeof helmChartTemplates>[0] {
   return {
-    metadata: { apiVersion: "v2", name: c.name ?? "chart", version: "0.1.0", appVersion: "1.16.0", ...(c.type === undefined ? {} : { type: c.type }) },
+    metadata: { apiVersion: "v2", name: c.name ?? "chart", version: c.version ?? "0.1.0", appVersion: c.appVersion ?? "1.16.0", ...(c.type === undefined ? {} : { type: c.type }) },
     templates: Object.entries(c.templates).map(([name, text]) => ({ name, text })),
     files: c.files ?? {},
     subcharts: (c.subcharts ?? []).map(toInput),

@@ -60,6 +60,7 @@ function filesObject(files: ReadonlyMap<string, Uint8Array>): GoObject {
     typeName: "engine.files",
     kind: "map",
     value,
+    zeroElem: goBytes(new Uint8Array()),
     json: () => Object.fromEntries([...files].map(([k, v]) => [k, Buffer.from(v).toString("base64")])),
     methods: {
       Get: goFunc(["string"], (name: string) => text(name)),

@@ -23,9 +23,12 @@ function hasNonPrintable(s: string): boolean {
   return false;
 }
 
+/** go-yaml's parseTimestamp layouts: a string that would read back as a timestamp is quoted. */
+const TIMESTAMP_LIKE = /^\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::?\d{2})?))?)?$/;
+
 function scalarString(s: string): string {
-  if (s === "" || YAML11_SPECIAL.test(s) || NUMBER_LIKE.test(s)) return goQuote(s);
-  if (hasNonPrintable(s)) return goQuote(s);
+  if (s === "" || YAML11_SPECIAL.test(s) || NUMBER_LIKE.test(s) || TIMESTAMP_LIKE.test(s)) return goQuote(s);
+  if (hasNonPrintable(s) || s.includes("\t")) return goQuote(s);
   const unsafe =
     /^[-?:,[\]{}#&*!|>'"%@`\s]/.test(s) && !/^[-?:][^\s,[\]{}]/.test(s) ||
     /\s$/.test(s) || /: |:$| #|\t/.test(s) || /^[-?:]$/.test(s) || /^---|^\.\.\./.test(s);
@@ -47,7 +50,7 @@ function scalar(v: unknown): string | undefined {
 
 function literalBlock(s: string, indent: string): string {
   const chomp = s.endsWith("\n\n") || s === "\n" ? "+" : s.endsWith("\n") ? "" : "-";
-  const indicator = /^[ \t]/.test(s) ? "2" : "";
+  const indicator = /^[ \t\n\r]/.test(s) ? "2" : "";
   const body = (s.endsWith("\n") ? s.slice(0, -1) : s).split("\n").map((l) => (l === "" ? "" : indent + l));
   return `|${indicator}${chomp}\n${body.join("\n")}`;
 }

@@ -11,7 +11,7 @@
  */
 import { GoObject } from "./go-object.js";
 
-export type IntType = "int" | "int64" | "uint8";
+export type IntType = "int" | "int64" | "uint8" | "uint64";
 
 export class GoInt {
   constructor(readonly value: bigint, readonly type: IntType = "int") {}
@@ -24,16 +24,28 @@ export class Iface {
 export type GoMap = Record<string, unknown>;
 export type GoValue = undefined | null | string | boolean | number | GoInt | GoMap | unknown[] | GoObject;
 
-const STRING_SLICE = Symbol("[]string");
+const SLICE_TYPE = Symbol("slice type");
 
-/** Marks an array as Go `[]string` (Sprig's keys/splitList) for %T and type errors. */
-export function stringSlice(items: string[]): string[] {
-  Object.defineProperty(items, STRING_SLICE, { value: true });
+/** Marks an array with its Go slice type ("[]int", "[][]interface {}") for %T, typeOf and type errors. */
+export function typedSlice<T>(items: T[], type: string): T[] {
+  Object.defineProperty(items, SLICE_TYPE, { value: type });
   return items;
 }
 
+/** The Go type of a marked array, or undefined for a plain []interface {}. */
+export function sliceType(v: unknown): string | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const t = (v as unknown as Record<symbol, unknown>)[SLICE_TYPE];
+  return typeof t === "string" ? t : undefined;
+}
+
+/** Marks an array as Go `[]string` (Sprig's keys/splitList) for %T and type errors. */
+export function stringSlice(items: string[]): string[] {
+  return typedSlice(items, "[]string");
+}
+
 export function isStringSlice(v: unknown): boolean {
-  return Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[STRING_SLICE] === true;
+  return sliceType(v) === "[]string";
 }
 
 export const int = (n: number | bigint): GoInt => new GoInt(BigInt.asIntN(64, BigInt(n)), "int");
@@ -66,7 +78,7 @@ export function typeName(v: unknown): string {
   if (typeof v === "boolean") return "bool";
   if (typeof v === "number") return "float64";
   if (v instanceof GoInt) return v.type;
-  if (Array.isArray(v)) return isStringSlice(v) ? "[]string" : "[]interface {}";
+  if (Array.isArray(v)) return sliceType(v) ?? "[]interface {}";
   if (v instanceof GoObject) return v.typeName;
   return "map[string]interface {}";
 }
