@@ -40,13 +40,13 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
     await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
   });
   after(async () => {
-    await kubectl(["delete", "rgd", String((imported.rgd as { metadata: { name: string } }).metadata.name), "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await kubectl(["delete", "rgd", (imported.rgd as { metadata: { name: string } }).metadata.name, "--ignore-not-found", "--wait=false"]).catch(() => "");
     await tc.stop();
     await rm(scratch, { recursive: true, force: true });
   });
 
   it("applies what helm template renders, becomes Ready, rolls out a change, prunes, and deletes", async (t) => {
-    const rgdName = String((imported.rgd as { metadata: { name: string } }).metadata.name);
+    const rgdName = (imported.rgd as { metadata: { name: string } }).metadata.name;
     await waitRgdActive(rgdName);
     const ns = await testNamespace(t, "helm-import");
     const instance = { ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { replicaCount: 2 } };
@@ -56,7 +56,7 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
     await eventually(async () => {
       for (const [key, object] of expected) {
         const [kindName, name] = [object.kind, String(object.metadata.name)];
-        const live = await kubectlJson<Record<string, unknown>>(["get", kindName, name, "-n", ns]);
+        const live = await kubectlJson(["get", kindName, name, "-n", ns]);
         const { metadata, ...rest } = normalize(live, ns);
         // The live object carries server-side fields; compare what the chart sets.
         for (const [field, value] of Object.entries(object)) {
