@@ -112,6 +112,8 @@ export function chartChildren(scopes: readonly Scope[], helm: HelmContext, insta
       const file = `${scope.chart.dir}${relative}`;
       const base = relative.split("/").pop() ?? relative;
       if (base.startsWith("_")) continue;
+      // A library chart's templates only define helpers; Helm renders none of its other files.
+      if (scope.chart.metadata.type === "library") continue;
       if (relative === "templates/NOTES.txt") {
         warnings.push({ file, message: "install notes are not carried over (kro-ts prints no notes)" });
         continue;

@@ -84,7 +84,9 @@ describe("importHelmChart", () => {
   });
 
   it("names the file and line of what is wrong with a chart", () => {
-    const fails = (files: Record<string, string>, pattern: RegExp) => assert.throws(() => importHelmChart(chart(files)), (e: unknown) => isHelmImportError(e) && pattern.test(e.message));
+    const fails = (files: Record<string, string>, pattern: RegExp): void => {
+      assert.throws(() => importHelmChart(chart(files)), (e: unknown) => isHelmImportError(e) && pattern.test(e.message));
+    };
     fails({ "values.yaml": "a: 1" }, /^Chart\.yaml: not a Helm chart/);
     fails({ ...BASE, "Chart.yaml": "apiVersion: v3\nname: x\nversion: 1" }, /^Chart\.yaml: apiVersion "v3"/);
     fails({ ...BASE, "values.yaml": "a: [1,\n" }, /^values\.yaml:\d+: /);
