@@ -368,7 +368,13 @@ export class State {
     } catch (e) {
       if (!(e instanceof FuncError)) throw e;
       this.node = node;
-      this.errorf(`error calling ${name}: ${e.message}`);
+      if (e.origin === undefined) this.errorf(`error calling ${name}: ${e.message}`);
+      try {
+        this.errorf(`error calling ${name}: ${e.message}`);
+      } catch (outer) {
+        if (!(outer instanceof TemplateError)) throw outer;
+        throw new TemplateError(outer.kind, outer.message, e.origin.line, e.origin.column, e.origin.file);
+      }
     }
   }
 
@@ -404,7 +410,7 @@ export class State {
       case "int": case "int64":
         return n.kind === "number" && n.value.isInt ? new GoInt(n.value.int, typ) : this.errorf(`expected integer; found ${nodeString(n)}`);
       case "string": return n.kind === "string" ? n.text : this.errorf(`expected string; found ${nodeString(n)}`);
-      case "map": case "slice": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
+      case "map": case "slice": case "time": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
       default:
         if (n.kind === "bool") return n.value;
         if (n.kind === "number") return this.idealConstant(n);

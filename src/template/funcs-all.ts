@@ -2,6 +2,7 @@
 import { builtinFuncs } from "./builtins.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { sprigDataFuncs } from "./sprig-data.js";
+import { sprigDateFuncs } from "./sprig-dates.js";
 import { sprigDictFuncs } from "./sprig-dicts.js";
 import { sprigListFuncs } from "./sprig-lists.js";
 import { sprigSemverFuncs } from "./sprig-semver.js";
@@ -9,13 +10,12 @@ import { sprigStringFuncs } from "./sprig-strings.js";
 import { sprigTextFuncs } from "./sprig-text.js";
 
 /**
- * Sprig functions we do not implement: dates (Go's time layouts and zones), certificates and
- * keys, bcrypt/AES, URLs and TOML parsing. They parse (so a chart using them loads) and fail
+ * Sprig functions we do not implement: durationRound, certificates and keys, bcrypt/AES, URLs and
+ * TOML parsing. They parse (so a chart using them loads) and fail
  * when called, naming themselves; docs/design/template-engine.md lists them.
  */
 export const UNSUPPORTED_FUNCTIONS = [
-  "ago", "date", "date_in_zone", "date_modify", "dateInZone", "dateModify", "duration", "durationRound", "htmlDate",
-  "htmlDateInZone", "must_date_modify", "mustDateModify", "mustToDate", "now", "toDate", "unixEpoch",
+  "durationRound",
   "bcrypt", "htpasswd", "genPrivateKey", "derivePassword", "buildCustomCert", "genCA", "genCAWithKey", "genSelfSignedCert",
   "genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey", "encryptAES", "decryptAES",
   "urlParse", "urlJoin", "getHostByName", "fromToml",
@@ -25,7 +25,7 @@ const unsupported: FuncMap = Object.fromEntries(UNSUPPORTED_FUNCTIONS.map((name)
   throw new FuncError(`${name} is not supported by kro-ts's template engine`);
 }, "any")]));
 
-export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs };
+export const sprigFuncs: FuncMap = { ...unsupported, ...sprigDateFuncs, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs };
 
 export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncMap {
   return { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...(extra ?? {}) };

@@ -55,8 +55,6 @@ export function helmParseOrder(names: readonly string[]): string[] {
 
 const isPartial = (name: string): boolean => (name.slice(name.lastIndexOf("/") + 1)).startsWith("_");
 
-/** The parse-time function table of a Helm chart: Sprig minus env/expandenv, plus Helm's. */
-export const helmFunctionNames: FuncMap = helmFuncs;
 
 interface RenderState {
   readonly options: HelmRenderOptions;
@@ -76,7 +74,7 @@ function boundFuncs(set: TemplateSet, state: RenderState): FuncMap {
     try {
       return executeTree(set, name, undefined, data, { ...exec, funcs });
     } catch (e) {
-      if (e instanceof TemplateError && e.kind === "exec") throw new FuncError(e.message);
+      if (e instanceof TemplateError && e.kind === "exec") throw new FuncError(e.message, e);
       throw e;
     } finally {
       state.includedNames.set(name, (state.includedNames.get(name) ?? 1) - 1);

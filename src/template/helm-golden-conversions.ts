@@ -5,6 +5,14 @@ const V = {
   m: { z: 1, a: "x", k: { deep: [1, 2] }, e: {}, l: [] }, l: [1, "two", null, true, 2.5, { a: 1 }, [1, 2]], f: 1.5, big: 1e21, i: 7, n: null,
   strs: { s: ["true", "1", "", "a: b", "#c", " lead", "y", "no", "1.5", "0x1F", "-", "- x", "ok-word", "x:y", "null", "~", "plain text", "on", "Yes", "2001-12-14", "1e3", ".5", "tab\there", "quote'd", "dq\"x", "@at", "`tick", "%p", "a #b", "x: ", "end:"] },
   multi: { a: "l1\nl2\n", b: "l1\nl2", c: "l1\n\n", d: "  indented\nx", e: "\n" },
+  edge: {
+    long: "word word word word word word word word word word word word word word word word word word word word word word",
+    long80: "123456789 123456789 123456789 123456789 123456789 123456789 123456789 1234567 x y z",
+    quotedLong: "#starts with hash and then goes on and on and on and on and on and on and on and on and on",
+    emoji: "😀 x", tab: "a\tb", nbsp: "a\u00a0b", ctrl: "a\u0001b\u007f",
+    trailingSpaceMulti: "a \nb", endsWithSpace: "line\nend ", crlf: "a\r\nb", uni: "héllo wörld ✓ 中文",
+    "a very long key that goes beyond the eighty column limit of the emitter for sure, yes": "v w",
+  },
   res: { limits: { cpu: "500m", memory: "128Mi" }, requests: { cpu: 0.25 } },
   toml: { title: "t", n: 1, f: 1.5, b: true, list: [1, 2], strs: ["a", "b"], owner: { name: "x", dob: "1979" }, servers: { alpha: { ip: "10.0.0.1" }, beta: { ip: "10.0.0.2", tags: ["x"] } }, items: [{ a: 1 }, { a: 2 }], nil: null, "key with space": "v" },
 };
@@ -20,6 +28,9 @@ const yaml: string[] = [
   "{{ fromYaml \"\" }}", "{{ fromYaml \"a: [\" | keys }}", "{{ fromYaml \"x: &a 1\\ny: *a\" }}", "{{ fromYaml \"a: 1\\n---\\nb: 2\" }}", "{{ fromYaml \"1: one\\ntrue: t\" }}",
   "{{ fromYamlArray \"- a\\n- 1\\n- {b: c}\" }}", "{{ fromYamlArray \"a: 1\" }}", "{{ fromYamlArray \"\" }}", "{{ fromYaml (toYaml .Values.m) | toJson }}", "{{ (fromYaml \"a:\\n  b: c\").a.b }}",
   "{{ fromYaml \"big: 12345678901234567890\\nneg: -5\\nfl: 2.50\" }}",
+  "{{ toYaml .Values.edge }}", "{{ toYamlPretty .Values.edge }}", "{{ toYaml (dict \"deep\" (dict \"er\" (list .Values.edge.long (dict \"k\" .Values.edge.long)))) }}",
+  "annotations:\n  {{- toYaml (dict \"description\" .Values.edge.long) | nindent 2 }}", "{{ toYaml (list .Values.edge.quotedLong .Values.edge.long80) }}",
+  ...["a\u0001b", "a\u007fb", "a\u0085b", "\ufeffb", "a\ud7ffb\ue000\ufffe", "x\u00a0"].map((s) => `{{ toYaml (list ${JSON.stringify(s)}) }}|{{ toYamlPretty (list ${JSON.stringify(s)}) }}`),
 ];
 
 const json: string[] = [
