@@ -7,6 +7,7 @@ import type { HelmContext } from "../graph/index.js";
 import { DEFAULT_KUBE_VERSION } from "../runtime/index.js";
 import { pluralize } from "../schema/index.js";
 import { loadChart, type LoadedChart } from "./chart-load.js";
+import { HELM_DEFAULT_API_VERSIONS } from "./default-api-versions.js";
 import { chartChildren, chartScopes, combinedCondition } from "./chart-nodes.js";
 import { specSchema } from "./schema-infer.js";
 import { HelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
@@ -80,7 +81,7 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
     templates: allTemplates(root),
     charts: flattenCharts(scopes),
     kubeVersion: options.kubeVersion ?? DEFAULT_KUBE_VERSION,
-    apiVersions: [],
+    apiVersions: [...HELM_DEFAULT_API_VERSIONS],
   };
   const releaseName = options.releaseName ?? root.name;
   const namespace = options.namespace ?? "default";
