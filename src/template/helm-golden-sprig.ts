@@ -29,7 +29,7 @@ const strings: HelmCase[] = [
   "{{ regexFind \"[a-zA-Z][1-9]\" \"abcd1234\" }}", "{{ regexFind \"x+\" \"abc\" }}", "{{ regexFindAll \"[2,4,6,8]\" \"123456789\" -1 }}", "{{ regexFindAll \"[2,4,6,8]\" \"123456789\" 2 }}",
   "{{ regexReplaceAll \"a(x*)b\" \"-ab-axxb-\" \"${1}W\" }}", "{{ regexReplaceAllLiteral \"a(x*)b\" \"-ab-axxb-\" \"${1}\" }}", "{{ regexSplit \"z+\" \"pizza\" -1 }}", "{{ regexSplit \"z+\" \"pizza\" 1 }}",
   "{{ regexSplit \"\" \"abc\" -1 }}", "{{ regexSplit \",\" \"a,b,,c\" 2 }}", "{{ regexQuoteMeta \"1.2.3+[x]\" }}", "{{ regexFind \"[\" \"x\" }}", "{{ mustRegexFind \"[\" \"x\" }}",
-  "{{ mustRegexMatch \"(\" \"x\" }}", "{{ mustRegexReplaceAll \"a\" \"banana\" \"o\" }}", "{{ mustRegexSplit \"a\" \"banana\" -1 }}", "{{ mustRegexFindAll \"a.\" \"banana\" -1 }}", "{{ regexMatch \"[\" \"x\" }}",
+  "{{ mustRegexMatch \"(\" \"x\" }}", "{{ regexReplaceAll \"(\" \"x\" \"y\" }}", "{{ mustRegexReplaceAll \"a{2\" \"x\" \"y\" }}", "{{ regexSplit \"*\" \"x\" -1 }}", "{{ mustRegexReplaceAll \"a\" \"banana\" \"o\" }}", "{{ mustRegexSplit \"a\" \"banana\" -1 }}", "{{ mustRegexFindAll \"a.\" \"banana\" -1 }}", "{{ regexMatch \"[\" \"x\" }}",
   "{{ b64enc \"hello\" }} {{ b64dec \"aGVsbG8=\" }}", "{{ b32enc \"hello\" }} {{ b32dec \"NBSWY3DP\" }}", "{{ b32dec \"!!!\" }}", "{{ b32enc \"\" }}|{{ b32enc \"a\" }}|{{ b32enc \"abcdef\" }}",
   "{{ sha1sum \"abc\" }}", "{{ sha256sum \"abc\" }}", "{{ sha512sum \"abc\" }}", "{{ adler32sum \"Wikipedia\" }}", "{{ adler32sum \"\" }}",
   "{{ base \"/a/b/c.txt\" }} {{ dir \"/a/b/c.txt\" }} {{ ext \"/a/b/c.tar.gz\" }} {{ clean \"a//b/../c/.\" }} {{ isAbs \"/x\" }} {{ isAbs \"x\" }}",

@@ -220,6 +220,10 @@ export const sprigTextFuncs: FuncMap = {
   }),
   mustRegexFindAll: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) => stringSlice(mustCompile(re).findAll(s, n(c)).map((m) => m.text))),
   mustRegexMatch: goFunc(["string", "string"], (re: string, s: string) => mustCompile(re).test(s)),
+  regexReplaceAll: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => {
+    const r = panicCompile(re);
+    return r.replaceAll(s, (m) => r.expand(repl, m));
+  }),
   mustRegexReplaceAll: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => {
     const r = mustCompile(re);
     return r.replaceAll(s, (m) => r.expand(repl, m));
