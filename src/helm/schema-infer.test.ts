@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { convertJsonSchema, inferSchema } from "./schema-infer.js";
+
+const OPEN = "x-kubernetes-preserve-unknown-fields";
+
+describe("schema inferred from values.yaml", () => {
+  it("types scalars, keeps defaults, and carries comments into descriptions", () => {
+    const comments = new Map([["replicas", "How many pods."], ["image\u0000tag", "Image tag."]]);
+    const schema = inferSchema({ replicas: 2, ratio: 0.5, name: "web", on: true, image: { tag: "1.0" } }, comments);
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props.replicas, { description: "How many pods.", type: "integer", default: 2 });
+    assert.deepEqual(props.ratio, { type: "number", default: 0.5 });
+    assert.deepEqual(props.name, { type: "string", default: "web" });
+    assert.deepEqual(props.on, { type: "boolean", default: true });
+    assert.equal((props.image?.properties as Record<string, { description?: string }>).tag?.description, "Image tag.");
+  });
+  it("keeps every map open (toYaml passes unknown keys through), empty maps and lists too, and nulls nullable", () => {
+    const schema = inferSchema({ podAnnotations: {}, probe: { httpGet: { path: "/" } }, tolerations: [], tag: null }, new Map());
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props.podAnnotations, { type: "object", [OPEN]: true, default: {} });
+    assert.equal(props.probe?.[OPEN], true);
+    assert.deepEqual(props.tolerations, { type: "array", items: { [OPEN]: true }, default: [] });
+    assert.deepEqual(props.tag, { nullable: true, [OPEN]: true });
+  });
+});
+
+describe("values.schema.json as a CRD schema", () => {
+  it("resolves type lists, converts exclusive bounds, opens what a CRD cannot say, and adds defaults", () => {
+    const schema = convertJsonSchema({
+      type: "object",
+      properties: {
+        qps: { type: "number", exclusiveMinimum: 0 },
+        name: { type: ["string", "null"] },
+        any: { $ref: "#/definitions/x" },
+        closed: { type: "object", additionalProperties: false, properties: { a: { type: "string" } } },
+        mode: { type: "string", enum: ["a", "b"] },
+      },
+      required: ["mode"],
+    }, { qps: 5, mode: "a", closed: { a: "z" } }, new Map());
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props.qps, { type: "number", minimum: 0, exclusiveMinimum: true, default: 5 });
+    assert.deepEqual(props.name, { type: "string", nullable: true });
+    assert.deepEqual(props.any, { [OPEN]: true });
+    assert.equal(props.closed?.[OPEN], undefined, "additionalProperties: false stays closed");
+    assert.deepEqual(props.mode, { type: "string", enum: ["a", "b"], default: "a" });
+    assert.deepEqual(schema.required, ["mode"]);
+  });
+});
