@@ -5,7 +5,7 @@ const layers = [
   ["schema", "kube"],
   ["expr", "template"],
   ["graph"],
-  ["runtime"],
+  ["runtime", "helm"],
   ["controller", "observability", "localcluster"],
   ["cli", "deploy"],
 ];

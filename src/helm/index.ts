@@ -1,0 +1,4 @@
+// helm: turns a Helm chart (its files as bytes) into a CRD, a template-dialect RGD and an example instance.
+// Pure: no I/O (the CLI and the migration read directories, archives and release records and hand bytes in).
+export { importHelmChart } from "./import-chart.js";
+export { HelmImportError, isHelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
