@@ -2,3 +2,4 @@
 // Pure: no I/O (the CLI and the migration read directories, archives and release records and hand bytes in).
 export { importHelmChart } from "./import-chart.js";
 export { HelmImportError, isHelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
+export { decodeReleaseRecord, declaredDependencies, newestRecord, recordPayload, releaseChartFiles, releaseSelector, ReleaseRecordError, RELEASE_RECORD_TYPE, type HelmRelease, type HelmChartRecord, type HelmFile, type HelmHookRecord, type RecordRef } from "./release-record.js";
