@@ -77,7 +77,8 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
   });
   settings.log(`applied ResourceGraphDefinition ${rgdName}: Active`);
 
-  await client.apply(instance, { fieldManager: MIGRATE_FIELD_MANAGER });
+  if (migration.instanceExists) settings.log(`${instanceName} exists (migrated before): its spec is kept, not reset to the release record's values`);
+  else await client.apply(instance, { fieldManager: MIGRATE_FIELD_MANAGER });
   let adoptedRecord = "";
   await waitFor(`${instanceName} Ready`, settings.timeoutMs, async () => {
     const live = await client.get(refOf(instance));

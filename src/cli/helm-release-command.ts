@@ -26,6 +26,8 @@ export interface ReleaseImportFlags {
   readonly timeout?: string;
   readonly kubeconfig?: string;
   readonly context?: string;
+  /** `key=value` labels for the RGD (to land it on the controller shard whose --rgd-selector matches). */
+  readonly rgdLabel?: string[];
 }
 
 /** The options of the --release path, for the `import helm` command to add. */
@@ -38,7 +40,16 @@ export function addReleaseImportOptions(command: Command): Command {
     .option("--allow-rollout", "with --apply: accept a migration that rolls pods (the import renders a pod template differently)")
     .option("--timeout <duration>", "with --apply: wait this long for each step (CRD, RGD Active, instance Ready)", "2m")
     .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
-    .option("--context <name>", "kubeconfig context");
+    .option("--context <name>", "kubeconfig context")
+    .option("--rgd-label <key=value...>", "label the RGD (e.g. for the controller whose --rgd-selector should serve it)");
+}
+
+function parseLabels(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(pairs.map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new InputError(`--rgd-label ${JSON.stringify(pair)}: expected key=value`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }));
 }
 
 export async function runReleaseImport(flags: ReleaseImportFlags): Promise<number> {
@@ -47,7 +58,7 @@ export async function runReleaseImport(flags: ReleaseImportFlags): Promise<numbe
   const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context });
   try {
     const namespace = flags.namespace ?? client.defaultNamespace;
-    const migration = await prepareReleaseMigration(client, flags.release, namespace, flags);
+    const migration = await prepareReleaseMigration(client, flags.release, namespace, { ...flags, rgdLabels: parseLabels(flags.rgdLabel ?? []) });
     const log = (line: string) => process.stderr.write(`${line}\n`);
     log(`Helm release ${namespace}/${migration.release.name} revision ${migration.release.version} (chart ${migration.release.chart.metadata.name}-${migration.release.chart.metadata.version}, record in ${migration.driver}s) -> ${migration.instance.kind ?? ""} ${migration.release.name}`);
     for (const warning of migration.imported.warnings) log(`warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`);

@@ -24,6 +24,7 @@ export interface ReleaseImportOptions {
   readonly kind?: string;
   readonly group?: string;
   readonly version?: string;
+  readonly rgdLabels?: Readonly<Record<string, string>>;
 }
 
 export interface LiveRelease {
@@ -35,8 +36,10 @@ export interface LiveRelease {
 
 export interface ReleaseMigration extends LiveRelease {
   readonly imported: HelmImportResult;
-  /** The imported instance, annotated to adopt the release's objects. */
+  /** The imported instance, annotated to adopt the release's objects; or the live one when the release was migrated before. */
   readonly instance: KubeObject;
+  /** The instance exists already (a migration run again): its spec, not the record's values, is the truth and is not overwritten. */
+  readonly instanceExists: boolean;
   readonly plan: MigrationPlan;
   readonly kubeVersion: string;
 }
@@ -76,6 +79,17 @@ export function adoptingInstance(instance: KubeObject, release: HelmRelease): Ku
     ...instance,
     metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), "kro.run/adopt": "true" } },
   };
+}
+
+/** The instance of an earlier migration of this release, if any (absent when its kind is not served yet). */
+async function existingInstance(client: KubeClient, instance: KubeObject): Promise<KubeObject | undefined> {
+  const ref = { apiVersion: instance.apiVersion ?? "", kind: instance.kind ?? "", name: instance.metadata?.name ?? "", namespace: instance.metadata?.namespace ?? "" };
+  const info = await client.resourceFor(ref.apiVersion, ref.kind).catch(() => undefined);
+  if (info === undefined) return undefined;
+  return client.get(ref).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
 }
 
 /** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
@@ -127,11 +141,15 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
     ...(options.group === undefined ? {} : { group: options.group }),
     ...(options.version === undefined ? {} : { version: options.version }),
   });
-  const instance = adoptingInstance(imported.instance, release);
+  const rgdMeta = (imported.rgd.metadata ?? {}) as { labels?: Record<string, string> };
+  const labelled = { ...imported, rgd: { ...imported.rgd, metadata: { ...rgdMeta, labels: { ...(rgdMeta.labels ?? {}), ...(options.rgdLabels ?? {}) } } } };
+  const fresh = adoptingInstance(imported.instance, release);
+  const existing = await existingInstance(client, fresh);
+  const instance = existing ?? fresh;
   const releaseObjects = manifestObjects(release.manifest, release.namespace);
   const current = await liveReleaseObjects(client, releaseObjects);
-  const desired = await renderDesired(imported, instance, [...current.live.values()], kubeVersion);
-  return { ...live, imported, instance, plan: planMigration(desired, current.release, current.live), kubeVersion };
+  const desired = await renderDesired(labelled, instance, [...current.live.values()], kubeVersion);
+  return { ...live, imported: labelled, instance, instanceExists: existing !== undefined, plan: planMigration(desired, current.release, current.live), kubeVersion };
 }
 
 /** The files `-o DIR` gets (and that --apply applies): CRD, RGD, the adopting instance. */
