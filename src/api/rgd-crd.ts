@@ -116,9 +116,14 @@ const resource: JSONSchemaProps = {
 
 const childResource: JSONSchemaProps = {
   type: "object",
-  description: "Template dialect: one child object, rendered with Go templates.",
-  required: ["apiVersion", "kind", "nameTemplate", "template"],
+  description: "Template dialect: one child object, rendered with Go templates (or, with manifests, every object of its kind that one spec.helm template renders).",
+  required: ["apiVersion", "kind"],
+  "x-kubernetes-validations": [{
+    rule: "has(self.manifests) ? !has(self.nameTemplate) && !has(self.template) : has(self.nameTemplate) && has(self.template)",
+    message: "a child has either nameTemplate and template, or manifests",
+  }],
   properties: {
+    manifests: str("Name of a spec.helm.templates entry; the child owns every object of its kind that template renders."),
     apiVersion: str("apiVersion of the child."),
     kind: str("kind of the child."),
     id: str("Identifier for .children.<id> and dependsOn; defaults to the kind with a lower-case first letter.", { pattern: "^[a-z][a-zA-Z0-9]*$" }),
@@ -193,6 +198,16 @@ export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
     },
     childResources: { type: "array", description: "Template dialect: the children of each instance.", items: childResource },
     statusMappings: { type: "array", description: "Template dialect: how the parent's status is filled from its children.", items: statusMapping },
+    helm: {
+      type: "object",
+      description: "Template dialect: the Helm chart context of manifests children (kro import helm writes it).",
+      properties: {
+        templates: { type: "object", description: "Every template file of the chart and its subcharts, by Helm's template name.", additionalProperties: { type: "string" } },
+        charts: { type: "array", description: "The root chart first, then subcharts: templatePrefix, valuesPath, metadata (.Chart) and files (.Files).", items: freeForm("One chart of the import.") },
+        kubeVersion: str("Kubernetes version templates see as .Capabilities.KubeVersion when rendered offline."),
+        apiVersions: stringList("Extra .Capabilities.APIVersions entries."),
+      },
+    },
   },
 };
 

@@ -65,6 +65,8 @@ export interface ChildResource {
   readonly dependsOn?: readonly string[];
   readonly readyWhen?: readonly string[];
   readonly template?: string;
+  /** Template dialect with spec.helm: the chart template whose objects of this kind the child owns. */
+  readonly manifests?: string;
 }
 
 export interface StatusMapping {
@@ -79,6 +81,8 @@ export interface RgdSpec {
   readonly resourceKind?: ResourceKindRef;
   readonly childResources?: readonly ChildResource[];
   readonly statusMappings?: readonly StatusMapping[];
+  /** Template dialect: the Helm chart context of manifests children (see docs/design/template-dialect.md §9). */
+  readonly helm?: Readonly<Record<string, unknown>>;
 }
 
 export interface ResourceGraphDefinition {

@@ -14,6 +14,8 @@ import { checkKind } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { draftChild, type DraftChild } from "./template-child.js";
 import { checkParentReads } from "./template-parent-check.js";
+import { chartOfTemplate, compileHelmContext, type HelmContext } from "./template-helm.js";
+import type { ParsedSource } from "./template-parse.js";
 import { compileStatusMappings } from "./template-status.js";
 
 export interface TemplateCompileOptions {
@@ -52,12 +54,45 @@ function checkUniqueChildIds(children: readonly DraftChild[], issues: Issue[]): 
   }
 }
 
+function childSources(child: DraftChild): ParsedSource[] {
+  return [child.nameTemplate, child.template, child.condition, ...child.readyWhen].filter((s): s is ParsedSource => s !== undefined);
+}
+
+/** `group/Kind` of an apiVersion + kind: what a manifests child owns of its template's output. */
+export function groupKind(apiVersion: string, kind: string): string {
+  const slash = apiVersion.indexOf("/");
+  return `${slash < 0 ? "" : apiVersion.slice(0, slash)}/${kind}`;
+}
+
+/** manifests children: spec.helm must exist and name their template; two children may not own one kind of one template. */
+function checkManifests(children: readonly DraftChild[], helm: HelmContext | undefined, helmGiven: boolean, issues: Issue[]): Map<string, string[]> {
+  const kindsByTemplate = new Map<string, string[]>();
+  for (const child of children) {
+    if (child.manifests === undefined) continue;
+    const { name, path } = child.manifests;
+    if (helm === undefined) {
+      if (!helmGiven) issues.push(error("rgd.field-missing", ["spec", "helm"], `child "${child.id}" renders manifests from "${name}", which needs spec.helm (the chart's templates)`));
+      continue;
+    }
+    if (!Object.hasOwn(helm.templates, name)) {
+      issues.push(error("rgd.unknown-template", path, `manifests names "${name}", which is not in spec.helm.templates`));
+      continue;
+    }
+    if (chartOfTemplate(helm, name) === undefined) issues.push(error("rgd.unknown-template", path, `template "${name}" belongs to no spec.helm.charts entry (no templatePrefix matches it)`));
+    const kinds = kindsByTemplate.get(name) ?? [];
+    const key = groupKind(child.apiVersion, child.kind);
+    if (kinds.includes(key)) issues.push(error("rgd.id-duplicate", path, `two children own the ${child.kind} objects of "${name}"; one child per kind and template`));
+    kindsByTemplate.set(name, [...kinds, key]);
+  }
+  return kindsByTemplate;
+}
+
 /** `.children.<id>` reads and `dependsOn` ids, checked against the known ids; the edges of the graph. */
 function dependenciesOf(child: DraftChild, ids: ReadonlySet<string>, issues: Issue[]): { dependencies: string[]; references: string[] } {
   const dependencies = new Set<string>();
   const references = new Set<string>();
   const known = [...ids].join(", ");
-  const sources = [child.nameTemplate, child.template, ...(child.condition ? [child.condition] : []), ...child.readyWhen];
+  const sources = childSources(child);
   for (const source of sources) {
     for (const ref of source.children) {
       if (ref.name === child.id) issues.push(innerError("graph.self-reference", source.path, { line: ref.line, column: ref.column }, `child "${child.id}" reads .children.${ref.name}, itself: a child cannot depend on itself`));
@@ -91,6 +126,8 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
     if (drafted.child) children.push(drafted.child);
   });
   checkUniqueChildIds(children, issues);
+  const helm = compileHelmContext(spec.helm, issues);
+  const kindsByTemplate = checkManifests(children, helm, spec.helm !== undefined, issues);
   const ids = new Set(children.map((c) => c.id));
   const edges = new Map(children.map((c) => [c.id, dependenciesOf(c, ids, issues)]));
   const dependencies = new Map([...edges].map(([id, e]) => [id, e.dependencies]));
@@ -101,24 +138,25 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
   if (instance) {
     // The parent's schema is known when its CRD was given (--crd) or read from the cluster.
     const parentSchema = options.resolver?.resolve(`${instance.group}/${instance.version}`, instance.kind)?.schema;
-    const sources = children.flatMap((c) => [c.nameTemplate, c.template, ...(c.condition ? [c.condition] : []), ...c.readyWhen]);
+    const sources = children.flatMap(childSources);
     issues.push(...checkParentReads(sources, instance.kind, parentSchema));
   }
 
   if (hasErrors(issues) || instance === undefined || !ordered.ok) return { issues };
   const waves = applyWaves(dag);
   const nodes: CompiledNode[] = children.map((c) => ({
-    id: c.id, index: c.index, type: "resource", apiVersion: c.apiVersion, kind: c.kind, namespaced: c.namespaced,
-    template: c.template.text, fields: [],
+    id: c.id, index: c.index, type: c.manifests ? "collection" : "resource", apiVersion: c.apiVersion, kind: c.kind, namespaced: c.namespaced,
+    template: c.manifests ? c.manifests.name : c.template?.text ?? "", fields: [],
     includeWhen: c.condition ? [c.condition.text] : [],
     readyWhen: c.readyWhen.map((r) => r.text),
     forEach: [],
     dependencies: dependencies.get(c.id) ?? [],
     wave: waves.get(c.id) ?? 1,
     templateSource: {
-      nameTemplate: c.nameTemplate.text,
+      nameTemplate: c.nameTemplate?.text ?? "",
       dependsOn: c.dependsOn.map((d) => d.id),
       childReferences: edges.get(c.id)?.references ?? [],
+      ...(c.manifests ? { manifests: { template: c.manifests.name, templateKinds: kindsByTemplate.get(c.manifests.name) ?? [] } } : {}),
     },
   }));
   const metadata = isRecord(rgd.metadata) ? rgd.metadata : {};
@@ -131,6 +169,7 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
     status: [],
     conditions: [],
     statusMappings,
+    ...(helm === undefined ? {} : { helm }),
   };
   return { graph: deepFreeze(graph), issues };
 }

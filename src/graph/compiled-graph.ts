@@ -5,6 +5,7 @@
  */
 import type { FoundField, OpenApiSchema } from "../expr/index.js";
 import type { CustomResourceDefinition } from "../schema/index.js";
+import type { HelmContext } from "./template-helm.js";
 
 export const NODE_TYPES = ["resource", "collection", "external", "externalCollection"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -52,6 +53,12 @@ export interface TemplateNodeSource {
   readonly dependsOn: readonly string[];
   /** Ids read as `.children.<id>` by any of the child's templates (also part of `dependencies`). */
   readonly childReferences: readonly string[];
+  /**
+   * A `manifests` child (node type "collection"): the spec.helm template it renders, and every
+   * kind (`group/Kind`) some child of that same template owns — a rendered object of any other
+   * kind is an error, never silently dropped.
+   */
+  readonly manifests?: { readonly template: string; readonly templateKinds: readonly string[] };
 }
 
 export interface InstanceApi {
@@ -104,6 +111,8 @@ export interface TemplateCompiledGraph extends GraphBase {
   readonly instance: InstanceKind;
   readonly crd?: undefined;
   readonly statusMappings: readonly StatusMapping[];
+  /** `spec.helm`: the chart context of `manifests` children. */
+  readonly helm?: HelmContext;
 }
 
 export type CompiledGraph = CelCompiledGraph | TemplateCompiledGraph;

@@ -10,7 +10,7 @@ import { checkKind } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { parseSource, templateName, type ParsedSource } from "./template-parse.js";
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(["apiVersion", "kind", "id", "nameTemplate", "template", "condition", "dependsOn", "readyWhen"]);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(["apiVersion", "kind", "id", "nameTemplate", "template", "manifests", "condition", "dependsOn", "readyWhen"]);
 
 /** Go template field names: `.children.<id>` must be able to spell the id. */
 const CHILD_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -25,8 +25,11 @@ export interface DraftChild {
   readonly apiVersion: string;
   readonly kind: string;
   readonly namespaced: boolean | undefined;
-  readonly nameTemplate: ParsedSource;
-  readonly template: ParsedSource;
+  /** Absent for a `manifests` child (its objects carry their own names). */
+  readonly nameTemplate: ParsedSource | undefined;
+  readonly template: ParsedSource | undefined;
+  /** A `manifests` child: the name of the spec.helm template whose objects of this kind it owns. */
+  readonly manifests?: { readonly name: string; readonly path: IssuePath };
   readonly condition: ParsedSource | undefined;
   readonly readyWhen: readonly ParsedSource[];
   readonly dependsOn: readonly { readonly id: string; readonly path: IssuePath }[];
@@ -65,6 +68,37 @@ function readyWhenList(value: unknown, path: IssuePath, id: string, issues: Issu
   return value.flatMap((item, i) => parseSource(item, [...path, i], templateName(id, `readyWhen[${i}]`), "each readyWhen entry", issues) ?? []);
 }
 
+interface ChildHead {
+  readonly index: number;
+  readonly path: IssuePath;
+  readonly idPath: IssuePath;
+  readonly name: string;
+  readonly id: string | undefined;
+  readonly apiVersion: string | undefined;
+  readonly kind: string | undefined;
+}
+
+/**
+ * A `manifests` child (template-dialect.md §9): every object of its kind that one spec.helm
+ * template renders. nameTemplate and template do not apply: the objects carry their own names.
+ */
+function draftManifestsChild(entry: Record<string, unknown>, head: ChildHead, resolver: SchemaResolver | undefined, issues: Issue[]): { child?: DraftChild; issues: Issue[] } {
+  const { index, path, idPath, name, id, apiVersion, kind } = head;
+  for (const field of ["nameTemplate", "template"]) {
+    if (entry[field] !== undefined) issues.push(error("rgd.invalid-field", [...path, field], `${field} does not apply to a manifests child: the objects the template renders carry their own names and bodies`));
+  }
+  const manifests = requiredString(entry, "manifests", path, issues);
+  const condition = entry.condition === undefined ? undefined : parseSource(entry.condition, [...path, "condition"], templateName(name, "condition"), "condition", issues);
+  const readyWhen = readyWhenList(entry.readyWhen, [...path, "readyWhen"], name, issues);
+  const dependsOn = dependsOnList(entry.dependsOn, [...path, "dependsOn"], issues);
+  if (id === undefined || apiVersion === undefined || kind === undefined || manifests === undefined) return { issues };
+  const namespaced = resolver?.resolve(apiVersion, kind)?.namespaced;
+  return {
+    child: { id, index, path, idPath, apiVersion, kind, namespaced, nameTemplate: undefined, template: undefined, manifests: { name: manifests, path: [...path, "manifests"] }, condition, readyWhen, dependsOn },
+    issues,
+  };
+}
+
 export function draftChild(entry: unknown, index: number, resolver: SchemaResolver | undefined): { child?: DraftChild; issues: Issue[] } {
   const path: IssuePath = ["spec", "childResources", index];
   const issues: Issue[] = [];
@@ -87,6 +121,7 @@ export function draftChild(entry: unknown, index: number, resolver: SchemaResolv
   } else if (kind !== undefined) id = defaultChildId(kind);
   const name = id ?? `#${index}`;
 
+  if (entry.manifests !== undefined) return draftManifestsChild(entry, { index, path, idPath, name, id, apiVersion, kind }, resolver, issues);
   const nameTemplate = entry.nameTemplate === undefined
     ? (issues.push(error("rgd.field-missing", [...path, "nameTemplate"], "nameTemplate is required (a Go template for metadata.name, e.g. \"{{.parent.metadata.name}}\")")), undefined)
     : parseSource(entry.nameTemplate, [...path, "nameTemplate"], templateName(name, "nameTemplate"), "nameTemplate", issues);

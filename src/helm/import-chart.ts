@@ -1,8 +1,120 @@
-/** The orchestrator of `kro import helm`: load the chart, infer the schema, build CRD + RGD + instance. */
-import { HelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult } from "./types.js";
+/**
+ * The orchestrator of `kro import helm`: load the chart, compute its values as Helm does, infer
+ * the spec schema, and build the CRD of the new kind, the template-dialect RGD (spec.helm +
+ * manifests children) and the example instance.
+ */
+import type { HelmContext } from "../graph/index.js";
+import { DEFAULT_KUBE_VERSION } from "../runtime/index.js";
+import { pluralize } from "../schema/index.js";
+import { loadChart, type LoadedChart } from "./chart-load.js";
+import { chartChildren, chartScopes } from "./chart-nodes.js";
+import { specSchema } from "./schema-infer.js";
+import { HelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
+import { chartValues, dependencyEnabled, type Values } from "./values.js";
+
+export const DEFAULT_GROUP = "helm.kro.run";
+export const DEFAULT_VERSION = "v1alpha1";
+
+function isRecord(value: unknown): value is Values {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Several --values files: later ones win, maps merge, nulls are kept (they delete chart defaults later). */
+function mergeUserValues(list: readonly object[]): Values {
+  const merge = (a: Values, b: Values): Values => {
+    const out: Values = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = isRecord(v) && isRecord(out[k]) ? merge(out[k], v) : v;
+    return out;
+  };
+  return list.reduce<Values>((acc, v, i) => {
+    if (!isRecord(v)) throw new HelmImportError(`values[${i}] must be a map`);
+    return merge(acc, v);
+  }, {});
+}
+
+function pascal(name: string): string {
+  return name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+}
+
+function flattenCharts(scopes: ReturnType<typeof chartScopes>): HelmContext["charts"] {
+  return scopes.map((s) => ({ templatePrefix: s.chart.templatePrefix, valuesPath: s.valuesPath, metadata: s.chart.chartObject, files: s.chart.files }));
+}
+
+function allTemplates(chart: LoadedChart, out: Record<string, string> = {}): Record<string, string> {
+  for (const [name, text] of chart.templates) out[name] = text;
+  for (const sub of chart.subcharts) allTemplates(sub, out);
+  return out;
+}
+
+function allCrds(chart: LoadedChart): { path: string; text: string }[] {
+  return [...chart.crds, ...chart.subcharts.flatMap(allCrds)];
+}
+
+function valuesAt(values: Values, path: readonly string[]): Values {
+  let node: unknown = values;
+  for (const key of path) node = isRecord(node) ? node[key] : undefined;
+  return isRecord(node) ? node : {};
+}
 
 export function importHelmChart(files: ChartFiles, options: HelmImportOptions = {}): HelmImportResult {
-  if (options.kind === "") throw new HelmImportError("--kind must not be empty");
-  if (!files.has("Chart.yaml")) throw new HelmImportError("not a Helm chart: Chart.yaml is missing", "Chart.yaml");
-  throw new HelmImportError("not implemented yet");
+  const warnings: HelmImportWarning[] = [];
+  const root = loadChart(files, warnings);
+  const kind = options.kind ?? `${pascal(root.name)}App`;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind)) throw new HelmImportError(`kind ${JSON.stringify(kind)} must be UpperCamelCase (letters and digits)`);
+  const group = options.group ?? DEFAULT_GROUP;
+  const version = options.version ?? DEFAULT_VERSION;
+  const values = chartValues(root, mergeUserValues(options.values ?? []));
+  const scopes = chartScopes(root, (parent, sub, parentPath) => {
+    const dep = parent.dependencies.find((d) => (d.alias ?? d.name) === sub.name);
+    return dep === undefined || dependencyEnabled(dep, valuesAt(values, parentPath), values);
+  });
+  const helm: HelmContext = {
+    templates: allTemplates(root),
+    charts: flattenCharts(scopes),
+    kubeVersion: options.kubeVersion ?? DEFAULT_KUBE_VERSION,
+    apiVersions: [],
+  };
+  const releaseName = options.releaseName ?? root.name;
+  const namespace = options.namespace ?? "default";
+  const apiVersion = `${group}/${version}`;
+  const instance: KubeObject = { apiVersion, kind, metadata: { name: releaseName, namespace }, spec: values };
+  const children = chartChildren(scopes, helm, instance, warnings);
+  for (const crd of allCrds(root)) warnings.push({ file: crd.path, message: "CRD written next to the RGD: apply it first; like Helm, kro-ts never upgrades or deletes it" });
+
+  const plural = pluralize(kind.toLowerCase());
+  const crd: KubeObject = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
+      scope: "Namespaced",
+      versions: [{
+        name: version, served: true, storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            description: `${kind}: the Helm chart ${root.name} ${String(root.chartObject.Version)} as a kro-ts API; spec holds the chart's values.`,
+            properties: {
+              spec: { ...specSchema(root, values), default: {} },
+              status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+            },
+          },
+        },
+        subresources: { status: {} },
+      }],
+    },
+  };
+  const rgd: KubeObject = {
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: `${kind.toLowerCase()}-graph`, annotations: { "kro-ts.dev/imported-from": `helm chart ${root.name} ${String(root.chartObject.Version)}` } },
+    spec: {
+      resourceKind: { group, version, kind },
+      helm,
+      childResources: children,
+    },
+  };
+  return { crd, rgd, instance, crdFiles: allCrds(root), warnings };
 }

@@ -4,13 +4,13 @@
 import type { CompiledGraph } from "../graph/index.js";
 import { createCelEvaluator } from "./cel/evaluator.js";
 import type { DialectEvaluator } from "./dialect.js";
-import { templateEvaluator } from "./template-dialect/evaluator.js";
+import { createTemplateEvaluator } from "./template-dialect/evaluator.js";
 import type { ProductLimits } from "./for-each.js";
 
 /** One entry per dialect. The template evaluator is stateless (its parse cache is keyed by node). */
 const FACTORIES: Record<CompiledGraph["dialect"], (graph: CompiledGraph, limits: ProductLimits) => DialectEvaluator> = {
   cel: createCelEvaluator,
-  template: () => templateEvaluator,
+  template: (graph) => createTemplateEvaluator(graph),
 };
 
 const cache = new WeakMap<CompiledGraph, Map<string, DialectEvaluator>>();

@@ -14,4 +14,6 @@ export { applySchemaDefaults, crdSchema } from "./instance-schema/defaults.js";
 export { validateInstance } from "./instance-schema/validate.js";
 export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";
 export { templateEvaluator } from "./template-dialect/evaluator.js";
+export { isTestHook, parseManifestStream, renderChartTemplate } from "./template-dialect/manifests.js";
+export { DEFAULT_KUBE_VERSION } from "./template-dialect/helm-data.js";
 export { currentConditions, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";

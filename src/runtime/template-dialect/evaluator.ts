@@ -10,6 +10,7 @@ import type { KubeJson } from "../types.js";
 import { templateData } from "./data.js";
 import { renderChild } from "./desired.js";
 import { runTemplate, templateTruth } from "./run.js";
+import { renderManifests } from "./manifests.js";
 import { projectMappedStatus } from "./status.js";
 import { childTemplates } from "./templates.js";
 
@@ -71,3 +72,19 @@ export const templateEvaluator: DialectEvaluator = {
     return projectMappedStatus(graph, scope);
   },
 };
+
+/**
+ * The evaluator of a graph with spec.helm: `manifests` children render their chart template's
+ * objects of their kind; everything else is the plain template evaluator.
+ */
+export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator {
+  const helm = graph.dialect === "template" ? graph.helm : undefined;
+  if (helm === undefined) return templateEvaluator;
+  return {
+    ...templateEvaluator,
+    renderDesired(node, scope) {
+      if (node.templateSource?.manifests === undefined) return templateEvaluator.renderDesired(node, scope);
+      return renderManifests(helm, node, scope.instance);
+    },
+  };
+}

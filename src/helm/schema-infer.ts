@@ -1,0 +1,91 @@
+/**
+ * The spec schema of the new kind, from the chart: values.schema.json when the chart has one
+ * (converted to a structural CRD schema), otherwise inferred from values.yaml. Either way the
+ * chart's values become defaults and values.yaml comments become descriptions. Every object stays
+ * open (x-kubernetes-preserve-unknown-fields): chart templates pass maps through toYaml, so a key
+ * values.yaml does not show (a probe's initialDelaySeconds) is still a value Helm would accept.
+ */
+import type { LoadedChart } from "./chart-load.js";
+
+export type JsonSchema = Record<string, unknown>;
+
+const OPEN = "x-kubernetes-preserve-unknown-fields";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(schema: JsonSchema, comments: ReadonlyMap<string, string>, path: readonly string[]): JsonSchema {
+  const comment = comments.get(path.join("\u0000"));
+  return comment === undefined || schema.description !== undefined ? schema : { description: comment, ...schema };
+}
+
+/** A schema for a value as values.yaml gives it. */
+export function inferSchema(value: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = []): JsonSchema {
+  let schema: JsonSchema;
+  if (value === null || value === undefined) schema = { nullable: true, [OPEN]: true };
+  else if (typeof value === "string") schema = { type: "string", default: value };
+  else if (typeof value === "boolean") schema = { type: "boolean", default: value };
+  else if (typeof value === "number") schema = Number.isInteger(value) ? { type: "integer", default: value } : { type: "number", default: value };
+  else if (Array.isArray(value)) schema = { type: "array", items: { [OPEN]: true }, default: value };
+  else if (isRecord(value)) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const [key, child] of Object.entries(value)) properties[key] = inferSchema(child, comments, [...path, key]);
+    schema = { type: "object", ...(Object.keys(properties).length > 0 ? { properties } : {}), [OPEN]: true, default: {} };
+  } else schema = { [OPEN]: true };
+  return describe(schema, comments, path);
+}
+
+const KEEP = ["description", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "format", "multipleOf"];
+const TYPES = new Set(["string", "integer", "number", "boolean", "object", "array"]);
+
+/**
+ * A JSON Schema (values.schema.json) as a structural CRD schema: types resolved (`["string",
+ * "null"]` → nullable string), constructs a CRD cannot hold ($ref, oneOf/anyOf/allOf without a
+ * type, no type at all) become open values, validation keywords kept, `default` from values.yaml.
+ */
+export function convertJsonSchema(schema: unknown, defaults: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = []): JsonSchema {
+  if (!isRecord(schema)) return inferSchema(defaults, comments, path);
+  let type = schema.type;
+  let nullable = false;
+  if (Array.isArray(type)) {
+    nullable = type.includes("null");
+    const rest = type.filter((t) => t !== "null");
+    type = rest.length === 1 ? rest[0] : undefined;
+  }
+  const out: JsonSchema = {};
+  for (const key of KEEP) if (schema[key] !== undefined) out[key] = schema[key];
+  if (typeof type !== "string" || !TYPES.has(type)) {
+    Object.assign(out, { [OPEN]: true, ...(nullable || type === "null" ? { nullable: true } : {}) });
+    delete out.enum;
+  } else {
+    out.type = type;
+    if (nullable) out.nullable = true;
+    if (type === "object") {
+      const props = isRecord(schema.properties) ? schema.properties : {};
+      const given = isRecord(defaults) ? defaults : {};
+      const properties: Record<string, JsonSchema> = {};
+      for (const key of new Set([...Object.keys(props), ...Object.keys(given)])) properties[key] = convertJsonSchema(props[key], given[key], comments, [...path, key]);
+      if (Object.keys(properties).length > 0) out.properties = properties;
+      if (Array.isArray(schema.required)) out.required = schema.required.filter((r) => typeof r === "string");
+      // additionalProperties: false stays closed; a schema or true keeps the map open.
+      if (schema.additionalProperties !== false) out[OPEN] = true;
+    }
+    if (type === "array") out.items = isRecord(schema.items) && typeof schema.items.type === "string" ? convertJsonSchema(schema.items, undefined, comments, []) : { [OPEN]: true };
+  }
+  if (defaults !== undefined && defaults !== null && out.default === undefined) out.default = isRecord(defaults) ? {} : defaults;
+  return describe(out, comments, path);
+}
+
+/** The spec schema for a chart with its (coalesced) values. */
+export function specSchema(chart: LoadedChart, values: Record<string, unknown>): JsonSchema {
+  const root = chart.schema === undefined ? inferSchema(values, chart.valueComments) : convertJsonSchema(chart.schema, values, chart.valueComments);
+  // Subcharts: their own schema (or inference) under their key.
+  const properties = isRecord(root.properties) ? { ...root.properties } : {};
+  for (const sub of chart.subcharts) {
+    const subValues = isRecord(values[sub.name]) ? values[sub.name] : {};
+    properties[sub.name] = { description: `Values of the ${sub.name} subchart.`, ...specSchema(sub, subValues as Record<string, unknown>), default: {} };
+  }
+  const { default: _default, ...rest } = root;
+  return { ...rest, type: "object", ...(Object.keys(properties).length > 0 ? { properties } : {}) };
+}

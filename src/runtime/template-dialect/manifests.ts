@@ -1,0 +1,88 @@
+/**
+ * A `manifests` child (template-dialect.md §9): one chart template renders a YAML stream of zero,
+ * one or many objects; the child owns those of its kind. The stream is rendered once per pass and
+ * template (memoised on the instance object the pass reads), split like Helm's SplitManifests,
+ * and each document parsed. Objects of a kind no child of the template owns are an error; test
+ * hooks are dropped (kro has no `helm test`).
+ */
+import { chartOfTemplate, groupKind, type CompiledNode, type HelmContext } from "../../graph/index.js";
+import { isTemplateError } from "../../template/index.js";
+import type { Outcome } from "../dialect.js";
+import { isRecord, metadataOf } from "../identity.js";
+import type { KubeJson } from "../types.js";
+import { parseRenderedBody } from "./desired.js";
+import { helmData } from "./helm-data.js";
+import { chartTemplateSet } from "./helm-engine.js";
+
+/** Helm's releaseutil separator: `---` at a line start, with surrounding whitespace. */
+const SEPARATOR = /(?:^|\s*\n)---\s*/;
+const TEST_HOOKS = new Set(["test", "test-success", "test-failure"]);
+
+const rendered = new WeakMap<KubeJson, Map<string, Outcome<readonly KubeJson[]>>>();
+
+/** Whether every hook an object declares is a test hook (those are dropped). */
+export function isTestHook(object: KubeJson): boolean {
+  const annotations = metadataOf(object).annotations;
+  const hooks = isRecord(annotations) && typeof annotations["helm.sh/hook"] === "string" ? annotations["helm.sh/hook"].split(",").map((h) => h.trim()) : [];
+  return hooks.length > 0 && hooks.every((h) => TEST_HOOKS.has(h));
+}
+
+/** Splits a rendered stream into documents and parses each; empty (or comment-only) documents are skipped. */
+export function parseManifestStream(owner: string, text: string): Outcome<KubeJson[]> {
+  const objects: KubeJson[] = [];
+  for (const [i, doc] of text.split(SEPARATOR).entries()) {
+    if (doc.trim() === "") continue;
+    const parsed = parseRenderedBody(`${owner} document ${i + 1}`, doc);
+    if (!parsed.ok) return parsed;
+    if (Object.keys(parsed.value).length > 0) objects.push(parsed.value);
+  }
+  return { ok: true, value: objects };
+}
+
+/** Every object one chart template renders for `instance` (all kinds, test hooks included). */
+export function renderChartTemplate(helm: HelmContext, template: string, instance: KubeJson): Outcome<readonly KubeJson[]> {
+  let perInstance = rendered.get(instance);
+  if (perInstance === undefined) {
+    perInstance = new Map();
+    rendered.set(instance, perInstance);
+  }
+  const cached = perInstance.get(template);
+  if (cached) return cached;
+  const owner = `template "${template}"`;
+  let outcome: Outcome<readonly KubeJson[]>;
+  const chart = chartOfTemplate(helm, template);
+  if (chart === undefined) outcome = { ok: false, error: `${owner} belongs to no chart of spec.helm.charts` };
+  else {
+    try {
+      const text = chartTemplateSet(helm.templates).render(template, helmData(helm, chart, template, instance));
+      outcome = parseManifestStream(owner, text);
+    } catch (e) {
+      if (!isTemplateError(e)) throw e;
+      outcome = { ok: false, error: `${owner} failed at line ${e.line}, column ${e.column}: ${e.message}` };
+    }
+  }
+  perInstance.set(template, outcome);
+  return outcome;
+}
+
+/** The objects of `node`'s kind that its template renders for `instance`. */
+export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson): Outcome<readonly KubeJson[]> {
+  const manifests = node.templateSource?.manifests;
+  if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
+  const stream = renderChartTemplate(helm, manifests.template, instance);
+  if (!stream.ok) return { ok: false, error: `child "${node.id}": ${stream.error ?? "rendering is pending"}` };
+  const own = groupKind(node.apiVersion, node.kind);
+  const out: KubeJson[] = [];
+  for (const object of stream.value) {
+    if (typeof object.apiVersion !== "string" || typeof object.kind !== "string") {
+      return { ok: false, error: `child "${node.id}": template "${manifests.template}" rendered an object without apiVersion or kind` };
+    }
+    if (isTestHook(object)) continue;
+    const key = groupKind(object.apiVersion, object.kind);
+    if (key === own) out.push(object);
+    else if (!manifests.templateKinds.includes(key)) {
+      return { ok: false, error: `child "${node.id}": template "${manifests.template}" rendered a ${object.kind} (${object.apiVersion}), a kind no child of this template owns; add a child with manifests: ${manifests.template}, apiVersion: ${object.apiVersion}, kind: ${object.kind} (re-running kro import helm does)` };
+    }
+  }
+  return { ok: true, value: out };
+}
