@@ -55,7 +55,7 @@ function parseLabels(pairs: readonly string[]): Record<string, string> {
 export async function runReleaseImport(flags: ReleaseImportFlags): Promise<number> {
   if (flags.removeReleaseRecord === true && flags.apply !== true) throw new InputError("--remove-release-record needs --apply (the record is removed only after the controller has adopted the release)");
   const timeoutMs = durationFlag("--timeout", flags.timeout ?? "2m");
-  const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context });
+  const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env });
   try {
     const namespace = flags.namespace ?? client.defaultNamespace;
     const migration = await prepareReleaseMigration(client, flags.release, namespace, { ...flags, rgdLabels: parseLabels(flags.rgdLabel ?? []) });

@@ -142,7 +142,8 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
     ...(options.version === undefined ? {} : { version: options.version }),
   });
   const rgdMeta = (imported.rgd.metadata ?? {}) as { labels?: Record<string, string> };
-  const labelled = { ...imported, rgd: { ...imported.rgd, metadata: { ...rgdMeta, labels: { ...(rgdMeta.labels ?? {}), ...(options.rgdLabels ?? {}) } } } };
+  const extraLabels = options.rgdLabels ?? {};
+  const labelled = Object.keys(extraLabels).length === 0 ? imported : { ...imported, rgd: { ...imported.rgd, metadata: { ...rgdMeta, labels: { ...(rgdMeta.labels ?? {}), ...extraLabels } } } };
   const fresh = adoptingInstance(imported.instance, release);
   const existing = await existingInstance(client, fresh);
   const instance = existing ?? fresh;
