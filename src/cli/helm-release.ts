@@ -4,7 +4,7 @@
  * objects would do (migration-plan.ts in src/helm). The writes (`--apply`,
  * `--remove-release-record`) are in helm-release-apply.ts.
  */
-import { toYaml } from "../api/index.js";
+import { ANNOTATIONS, toYaml } from "../api/index.js";
 import { hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { chainResolvers, compileRgd, crdSchemaResolver } from "../graph/index.js";
@@ -77,7 +77,7 @@ export function adoptingInstance(instance: KubeObject, release: HelmRelease): Ku
   const metadata = instance.metadata ?? {};
   return {
     ...instance,
-    metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), "kro.run/adopt": "true" } },
+    metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), [ANNOTATIONS.adopt]: "true" } },
   };
 }
 

@@ -148,7 +148,7 @@ async function waitReady(name: string): Promise<Instance> {
     assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
     assert.equal(o.status.conditions?.find((c) => c.type === "Ready")?.status, "True");
     return o;
-  }, { timeout: 60_000 });
+  }, { timeout: 120_000 });
 }
 
 async function helmInstall(release: string): Promise<ReleaseCensus> {
@@ -157,7 +157,7 @@ async function helmInstall(release: string): Promise<ReleaseCensus> {
     const census = await releaseCensus(namespace, release);
     assert.equal([...census.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3, "the release's pods run");
     return census;
-  }, { timeout: 60_000 });
+  }, { timeout: 120_000 });
 }
 
 describe("the controller adopts a live Helm release in place", { timeout: 300_000 }, () => {

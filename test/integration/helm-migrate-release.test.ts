@@ -45,7 +45,7 @@ async function installed(release: string, extra: readonly string[] = [], env: Re
     const census = await releaseCensus(namespace, release);
     assert.equal([...census.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3, "the release's pods run");
     return census;
-  }, { timeout: 60_000 });
+  }, { timeout: 120_000 });
 }
 
 describe("kro import helm --release", { timeout: 400_000 }, () => {
@@ -125,7 +125,7 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
       const c = await releaseCensus(namespace, release);
       assert.equal([...c.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3);
       return c;
-    }, { timeout: 60_000 });
+    }, { timeout: 120_000 });
     const migrate = ["import", "helm", "--release", release, "-n", namespace, "--kind", kind, "--group", group, "--rgd-label", `${tc.label.key}=${tc.label.value}`, "--apply"];
     await assert.rejects(kro(migrate), /would roll the pods of 1 workload\(s\)[\s\S]*spec\.template\.spec\.containers\[0\]\.image: "nginx:hotfix" -> "nginx:1\.21\.0"[\s\S]*Nothing was written/);
     await assert.rejects(kubectl(["get", resource, release, "-n", namespace]), /NotFound/);
