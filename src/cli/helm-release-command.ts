@@ -30,11 +30,10 @@ export interface ReleaseImportFlags {
   readonly rgdLabel?: string[];
 }
 
-/** The options of the --release path, for the `import helm` command to add. */
+/** The options of the --release path, added to `import helm` (which has -n, -o, --kind, --group, --version already). */
 export function addReleaseImportOptions(command: Command): Command {
   return command
     .option("--release <name>", "migrate this live Helm 3 release instead of a chart: read its release record from the cluster")
-    .option("-n, --namespace <ns>", "namespace of the release (default: the kubeconfig context's)")
     .option("--apply", "with --release: install the CRD, RGD and instance; the controller adopts the release's objects in place")
     .option("--remove-release-record", "with --apply: once the instance is Ready, delete Helm's release record (helm forgets the release; its objects stay)")
     .option("--allow-rollout", "with --apply: accept a migration that rolls pods (the import renders a pod template differently)")
@@ -82,24 +81,4 @@ export async function runReleaseImport(flags: ReleaseImportFlags): Promise<numbe
   } finally {
     client.close();
   }
-}
-
-/**
- * `kro import helm --release …` on its own. When the chart import (`kro import helm CHART`)
- * registers the command, it adds addReleaseImportOptions and calls runReleaseImport on --release
- * instead; this registration is then dropped.
- */
-export function registerHelmReleaseImport(program: Command): void {
-  const importCommand = program.commands.find((c) => c.name() === "import") ?? program.command("import").description("import from other tools (Helm)");
-  addReleaseImportOptions(importCommand
-    .command("helm")
-    .description("migrate a live Helm 3 release to kro-ts: its chart and values become a CRD, an RGD and an instance that adopts the release's objects in place")
-    .option("-o, --output <dir>", "write crd.yaml, rgd.yaml and instance.yaml here (default: print them unless --apply)")
-    .option("--kind <kind>", "kind of the new API (default: from the chart name)")
-    .option("--group <group>", "API group of the new kind")
-    .option("--version <version>", "API version of the new kind"))
-    .action(async (flags: Omit<ReleaseImportFlags, "release"> & { release?: string }) => {
-      if (flags.release === undefined) throw new InputError("kro import helm needs --release NAME (the live release to migrate)");
-      process.exitCode = await runReleaseImport({ ...flags, release: flags.release });
-    });
 }

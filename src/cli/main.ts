@@ -7,7 +7,7 @@ import { registerControllerCommand } from "./controller-command.js";
 import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
 import { registerGraphCommand } from "./graph-command.js";
-import { registerHelmReleaseImport } from "./helm-release-command.js";
+import { registerImportCommands } from "./import-helm-command.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -22,7 +22,7 @@ export function buildProgram(): Command {
   registerRenderCommand(program);
   registerGraphCommand(program);
   registerDevCommands(program);
-  registerHelmReleaseImport(program);
+  registerImportCommands(program);
   return program;
 }
 

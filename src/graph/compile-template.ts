@@ -71,7 +71,7 @@ function checkManifests(children: readonly DraftChild[], helm: HelmContext | und
     if (child.manifests === undefined) continue;
     const { name, path } = child.manifests;
     if (helm === undefined) {
-      if (!helmGiven) issues.push(error("rgd.field-missing", ["spec", "helm"], `child "${child.id}" renders manifests from "${name}", which needs spec.helm (the chart's templates)`));
+      if (!helmGiven) issues.push(error("rgd.field-missing", ["spec", "helm"], `child "${child.id}" renders the manifests of template "${name}", which needs spec.helm (the chart's templates)`));
       continue;
     }
     if (!Object.hasOwn(helm.templates, name)) {

@@ -23,8 +23,8 @@ export interface LoadedChart {
   readonly dir: string;
   /** Helm's template name prefix: `demo/`, `demo/charts/redis/`. */
   readonly templatePrefix: string;
-  /** What templates see as `.Chart` (Go field names). */
-  readonly chartObject: Record<string, unknown>;
+  /** Chart.yaml as written (name replaced by the alias when the parent gives one): what `.Chart` is built from. */
+  readonly metadata: Record<string, unknown>;
   readonly values: Record<string, unknown>;
   /** Comments above values.yaml keys, by key path joined with NUL. */
   readonly valueComments: ReadonlyMap<string, string>;
@@ -56,28 +56,6 @@ function yamlMap(file: string, bytes: Uint8Array | undefined): Record<string, un
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw new HelmImportError("must be a YAML map", file, 1);
   return value;
-}
-
-/** `.Chart` as Go's chart.Metadata: capitalised fields, zero values for what Chart.yaml leaves out. */
-function chartObject(meta: Record<string, unknown>, name: string): Record<string, unknown> {
-  const str = (key: string): string => {
-    const value = meta[key];
-    return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : "";
-  };
-  const maintainers = Array.isArray(meta.maintainers) ? meta.maintainers.filter(isRecord).map((m) => ({ Name: m.name ?? "", Email: m.email ?? "", URL: m.url ?? "" })) : undefined;
-  const dependencies = Array.isArray(meta.dependencies)
-    ? meta.dependencies.filter(isRecord).map((d) => ({ Name: d.name ?? "", Version: d.version ?? "", Repository: d.repository ?? "", Condition: d.condition ?? "", Tags: d.tags ?? null, Enabled: true, Alias: d.alias ?? "" }))
-    : undefined;
-  return {
-    Name: name, Home: str("home"), Version: str("version"), Description: str("description"), Icon: str("icon"),
-    APIVersion: str("apiVersion"), Condition: str("condition"), Tags: str("tags"), AppVersion: str("appVersion"),
-    Deprecated: meta.deprecated === true, KubeVersion: str("kubeVersion"), Type: str("type"),
-    ...(Array.isArray(meta.sources) ? { Sources: meta.sources } : {}),
-    ...(Array.isArray(meta.keywords) ? { Keywords: meta.keywords } : {}),
-    ...(maintainers ? { Maintainers: maintainers } : {}),
-    ...(isRecord(meta.annotations) ? { Annotations: meta.annotations } : {}),
-    ...(dependencies ? { Dependencies: dependencies } : {}),
-  };
 }
 
 function dependencyList(meta: Record<string, unknown>, file: string): ChartDependency[] {
@@ -177,7 +155,7 @@ export function loadChart(files: ChartFiles, warnings: HelmImportWarning[], pare
     if (!used.has(source.entry)) subcharts.push(loadChart(source.files, warnings, { prefix: `${templatePrefix}charts/`, dir: `${dir}charts/${source.entry}/` }));
   }
   return {
-    name, dir, templatePrefix, chartObject: chartObject(meta, name), values,
+    name, dir, templatePrefix, metadata: { ...meta, name }, values,
     valueComments: valuesBytes === undefined ? new Map() : yamlKeyComments(asText(valuesBytes)),
     ...(schema ? { schema } : {}),
     templates, files: chartFiles, crds, dependencies, subcharts,

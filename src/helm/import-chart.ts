@@ -32,12 +32,17 @@ function mergeUserValues(list: readonly object[]): Values {
   }, {});
 }
 
+function chartVersion(chart: LoadedChart): string {
+  const version = chart.metadata.version;
+  return typeof version === "string" || typeof version === "number" ? String(version) : "";
+}
+
 function pascal(name: string): string {
   return name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 }
 
 function flattenCharts(scopes: ReturnType<typeof chartScopes>): HelmContext["charts"] {
-  return scopes.map((s) => ({ templatePrefix: s.chart.templatePrefix, valuesPath: s.valuesPath, metadata: s.chart.chartObject, files: s.chart.files }));
+  return scopes.map((s) => ({ templatePrefix: s.chart.templatePrefix, valuesPath: s.valuesPath, metadata: s.chart.metadata, files: s.chart.files }));
 }
 
 function allTemplates(chart: LoadedChart, out: Record<string, string> = {}): Record<string, string> {
@@ -95,7 +100,7 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
         schema: {
           openAPIV3Schema: {
             type: "object",
-            description: `${kind}: the Helm chart ${root.name} ${String(root.chartObject.Version)} as a kro-ts API; spec holds the chart's values.`,
+            description: `${kind}: the Helm chart ${root.name} ${chartVersion(root)} as a kro-ts API; spec holds the chart's values.`,
             properties: {
               spec: { ...specSchema(root, values), default: {} },
               status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
@@ -109,7 +114,7 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
   const rgd: KubeObject = {
     apiVersion: "kro.run/v1alpha1",
     kind: "ResourceGraphDefinition",
-    metadata: { name: `${kind.toLowerCase()}-graph`, annotations: { "kro-ts.dev/imported-from": `helm chart ${root.name} ${String(root.chartObject.Version)}` } },
+    metadata: { name: `${kind.toLowerCase()}-graph`, annotations: { "kro-ts.dev/imported-from": `helm chart ${root.name} ${chartVersion(root)}` } },
     spec: {
       resourceKind: { group, version, kind },
       helm,

@@ -36,7 +36,7 @@ export function inferSchema(value: unknown, comments: ReadonlyMap<string, string
   return describe(schema, comments, path);
 }
 
-const KEEP = ["description", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "format", "multipleOf"];
+const KEEP = ["description", "enum", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "format", "multipleOf"];
 const TYPES = new Set(["string", "integer", "number", "boolean", "object", "array"]);
 
 /**
@@ -55,6 +55,12 @@ export function convertJsonSchema(schema: unknown, defaults: unknown, comments: 
   }
   const out: JsonSchema = {};
   for (const key of KEEP) if (schema[key] !== undefined) out[key] = schema[key];
+  // JSON Schema draft 6+ gives the bound itself; OpenAPI v3 (CRDs) a flag on minimum/maximum.
+  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    const value = schema[exclusive];
+    if (typeof value === "number") Object.assign(out, { [bound]: value, [exclusive]: true });
+    else if (value === true) out[exclusive] = true;
+  }
   if (typeof type !== "string" || !TYPES.has(type)) {
     Object.assign(out, { [OPEN]: true, ...(nullable || type === "null" ? { nullable: true } : {}) });
     delete out.enum;

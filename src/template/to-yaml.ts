@@ -8,6 +8,7 @@
 import { goQuote } from "./go-quote.js";
 import { formatFloat } from "./number-format.js";
 import { jsonFloat } from "./go-json.js";
+import { GoObject } from "./go-object.js";
 import { GoInt, Iface, isMap, sortedKeys } from "./values.js";
 
 const YAML11_SPECIAL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|\.inf|\.Inf|\.INF|-\.inf|-\.Inf|-\.INF|\.nan|\.NaN|\.NAN)$/;
@@ -22,9 +23,12 @@ function hasNonPrintable(s: string): boolean {
   return false;
 }
 
+/** go-yaml's parseTimestamp layouts: a string that would read back as a timestamp is quoted. */
+const TIMESTAMP_LIKE = /^\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::?\d{2})?))?)?$/;
+
 function scalarString(s: string): string {
-  if (s === "" || YAML11_SPECIAL.test(s) || NUMBER_LIKE.test(s)) return goQuote(s);
-  if (hasNonPrintable(s)) return goQuote(s);
+  if (s === "" || YAML11_SPECIAL.test(s) || NUMBER_LIKE.test(s) || TIMESTAMP_LIKE.test(s)) return goQuote(s);
+  if (hasNonPrintable(s) || s.includes("\t")) return goQuote(s);
   const unsafe =
     /^[-?:,[\]{}#&*!|>'"%@`\s]/.test(s) && !/^[-?:][^\s,[\]{}]/.test(s) ||
     /\s$/.test(s) || /: |:$| #|\t/.test(s) || /^[-?:]$/.test(s) || /^---|^\.\.\./.test(s);
@@ -46,37 +50,47 @@ function scalar(v: unknown): string | undefined {
 
 function literalBlock(s: string, indent: string): string {
   const chomp = s.endsWith("\n\n") || s === "\n" ? "+" : s.endsWith("\n") ? "" : "-";
-  const indicator = /^[ \t]/.test(s) ? "2" : "";
+  const indicator = /^[ \t\n\r]/.test(s) ? "2" : "";
   const body = (s.endsWith("\n") ? s.slice(0, -1) : s).split("\n").map((l) => (l === "" ? "" : indent + l));
   return `|${indicator}${chomp}\n${body.join("\n")}`;
 }
 
-function emit(v: unknown, indent: string): string {
-  if (v instanceof Iface) return emit(v.inner, indent);
+/** `pretty`: go-yaml v3 with SetIndent(2) (toYamlPretty), which indents sequences under their key. */
+function emit(v: unknown, indent: string, pretty = false): string {
+  if (v instanceof Iface) return emit(v.inner, indent, pretty);
+  if (v instanceof GoObject) return emit(v.spec.json?.() ?? null, indent, pretty);
   if (typeof v === "string" && v.includes("\n")) return literalBlock(v, `${indent}  `);
   const s = scalar(v);
   if (s !== undefined) return s;
   if (Array.isArray(v)) {
     if (v.length === 0) return "[]";
-    return v.map((e) => `${indent}- ${emitNested(e, `${indent}  `, true)}`).join("\n").slice(indent.length);
+    return v.map((e) => `${indent}- ${emit(e instanceof Iface ? e.inner : e, `${indent}  `, pretty)}`).join("\n").slice(indent.length);
   }
   if (isMap(v)) {
     const keys = sortedKeys(v);
     if (keys.length === 0) return "{}";
-    return keys.map((k) => `${indent}${scalarString(k)}:${emitValueAfterKey(v[k], indent)}`).join("\n").slice(indent.length);
+    return keys.map((k) => `${indent}${scalarString(k)}:${emitValueAfterKey(v[k], indent, pretty)}`).join("\n").slice(indent.length);
   }
   return "null";
 }
 
-function emitValueAfterKey(v: unknown, indent: string): string {
-  const inner = v instanceof Iface ? v.inner : v;
-  if (Array.isArray(inner) && inner.length > 0) return `\n${indent}${emit(inner, indent)}`;
-  if (isMap(inner) && Object.keys(inner).length > 0) return `\n${indent}  ${emit(inner, `${indent}  `)}`;
-  return ` ${emit(inner, indent)}`;
+function emitValueAfterKey(v: unknown, indent: string, pretty: boolean): string {
+  let inner = v instanceof Iface ? v.inner : v;
+  if (inner instanceof GoObject) inner = inner.spec.json?.() ?? null;
+  if (Array.isArray(inner) && inner.length > 0) {
+    return pretty ? `\n${indent}  ${emit(inner, `${indent}  `, pretty)}` : `\n${indent}${emit(inner, indent, pretty)}`;
+  }
+  if (isMap(inner) && Object.keys(inner).length > 0) return `\n${indent}  ${emit(inner, `${indent}  `, pretty)}`;
+  return ` ${emit(inner, indent, pretty)}`;
 }
 
-function emitNested(v: unknown, indent: string, _inSeq: boolean): string {
-  return emit(v instanceof Iface ? v.inner : v, indent);
+/** Helm's toYamlPretty: go-yaml v3, indent 2, trailing newline trimmed ("" on failure). */
+export function toYamlPretty(v: unknown): string {
+  try {
+    return emit(v, "", true);
+  } catch {
+    return "";
+  }
 }
 
 /** toYaml: the YAML text without its final newline ("" when marshalling fails, as in Helm). */

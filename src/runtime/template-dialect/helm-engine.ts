@@ -1,97 +1,60 @@
 /**
- * How a chart's templates run (template-dialect.md §9): every template file of a chart and its
- * subcharts in one set, as Helm's engine parses them, so `define`s are shared and `include`/`tpl`
- * reach them. The output's `<no value>` becomes "" as in Helm's engine.
- *
- * The set and `include`/`tpl` are built here on the engine's public API; once src/template
- * exposes Helm's engine functions itself (helm-engine's work), this file shrinks to a call.
+ * How a chart's templates run for one instance (template-dialect.md §9): spec.helm's charts
+ * become Helm's per-chart data (`.Values` scoped to the chart with the root's `global` coalesced
+ * in, `.Chart`, `.Files`, `.Subcharts`, a shared `.Release` and `.Capabilities`) and every
+ * template renders in one set with Helm's engine (src/template's renderHelmTemplates), as
+ * `helm template` renders a release.
  */
-import { HELM_FUNCTION_NAMES } from "../../graph/index.js";
-import { FuncError, goFunc, parseTemplate, renderTemplate, TemplateError, type FuncMap, type Template } from "../../template/index.js";
+import type { HelmChartScope, HelmContext } from "../../graph/index.js";
+import { helmCapabilities, helmChart, helmFiles, renderHelmTemplates, type HelmTemplate } from "../../template/index.js";
+import { isRecord, metadataOf } from "../identity.js";
+import type { KubeJson } from "../types.js";
+import { chartValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 
-/** Helm's limit on nested include/tpl calls. */
-const MAX_INCLUDE_DEPTH = 1000;
-
-export interface ChartTemplateSet {
-  /** Executes template file `name` (its main tree) with `data`; throws TemplateError. */
-  render(name: string, data: unknown): string;
-}
-
-function truncate(count: { value: bigint }, s: string): string {
-  const c = Number(count.value);
-  if (c < 0 && s.length + c > 0) return s.slice(s.length + c);
-  if (c >= 0 && s.length > c) return s.slice(0, c);
-  return s;
-}
-
-const sets = new WeakMap<object, ChartTemplateSet>();
-
-/** Functions Helm adds (or charts need) that the engine may lack; the engine's own win when it has them. */
-function helmFunctions(set: () => Template, depth: { value: number }): FuncMap {
-  const nested = <T>(what: string, run: () => T): T => {
-    if (++depth.value > MAX_INCLUDE_DEPTH) {
-      depth.value = 0;
-      throw new TemplateError("exec", `rendering template has a nested reference name: ${what}: exceeded max template depth`, 1, 1);
-    }
-    try {
-      return run();
-    } finally {
-      depth.value--;
-    }
-  };
-  return {
-    include: goFunc(["string", "any"], (name: string, data: unknown) => nested(name, () => renderTemplate(set(), data, { templateName: name, integers: "float64" }))),
-    tpl: goFunc(["string", "any"], (text: string, data: unknown) => nested("tpl", () => {
-      const base = set();
-      const parsed = parseTemplate("tpl", text, { funcs: base.funcs });
-      const trees = new Map(base.trees);
-      for (const [name, tree] of parsed.trees) trees.set(name, tree);
-      return renderTemplate({ ...parsed, trees }, data, { integers: "float64" });
-    })),
-    trunc: goFunc(["int", "string"], truncate),
-  };
-}
-
-/** Parses every template of `templates` into one set (cached per frozen templates object). */
-export function chartTemplateSet(templates: Readonly<Record<string, string>>): ChartTemplateSet {
-  const cached = sets.get(templates);
-  if (cached) return cached;
-  const depth = { value: 0 };
-  // include/tpl need the whole set, which exists only once every file is parsed with them.
-  const holder: { whole?: Template } = {};
-  const own = helmFunctions(() => {
-    if (holder.whole === undefined) throw new Error("internal: template set used before it was built");
-    return holder.whole;
-  }, depth);
-  const engine = parseTemplate("functions", "").funcs;
-  const funcs: Record<string, FuncMap[string]> = {};
-  for (const name of HELM_FUNCTION_NAMES) {
-    if (Object.hasOwn(engine, name)) continue;
-    funcs[name] = own[name] ?? goFunc([], () => {
-      throw new FuncError(`${name} is not supported by kro-ts yet`);
-    }, "any");
+function chartFor(context: HelmContext, template: string): HelmChartScope | undefined {
+  let best: HelmChartScope | undefined;
+  for (const chart of context.charts) {
+    if (template.startsWith(chart.templatePrefix) && (best === undefined || chart.templatePrefix.length > best.templatePrefix.length)) best = chart;
   }
-  const parsed = new Map<string, Template>();
-  const trees: Template["trees"] = new Map();
-  // Helm parses helpers and manifests alike; later definitions of one name win (sorted by name here).
-  for (const name of Object.keys(templates).sort()) {
-    const template = parseTemplate(name, templates[name] ?? "", { funcs });
-    parsed.set(name, template);
-    for (const [treeName, tree] of template.trees) trees.set(treeName, tree);
-  }
-  const [first] = parsed.values();
-  const whole: Template = { ...(first ?? parseTemplate("empty", "", { funcs })), trees };
-  holder.whole = whole;
-  const set: ChartTemplateSet = {
-    render(name, data) {
-      const file = parsed.get(name);
-      if (file === undefined) throw new TemplateError("exec", `template: no template ${JSON.stringify(name)} in the chart`, 1, 1);
-      depth.value = 0;
-      // Positions in messages refer to the file being rendered.
-      const out = renderTemplate({ ...whole, name: file.name, text: file.text }, data, { templateName: name, integers: "float64" });
-      return out.replaceAll("<no value>", "");
-    },
+  return best;
+}
+
+/** Every template of the chart with its chart's data, in Helm's terms. */
+export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTemplate[] {
+  const metadata = metadataOf(instance);
+  const release = {
+    Name: typeof metadata.name === "string" ? metadata.name : "",
+    Namespace: typeof metadata.namespace === "string" ? metadata.namespace : "",
+    // A constant first install: objects must not change with every generation of the instance.
+    IsInstall: true, IsUpgrade: false, Revision: 1, Service: "Helm",
   };
-  sets.set(templates, set);
-  return set;
+  const capabilities = helmCapabilities({ kubeVersion: context.kubeVersion ?? DEFAULT_KUBE_VERSION, apiVersions: context.apiVersions });
+  const data = new Map<HelmChartScope, Record<string, unknown>>();
+  for (const [i, chart] of context.charts.entries()) {
+    data.set(chart, {
+      Chart: helmChart(chart.metadata, i === 0),
+      Files: helmFiles(chart.files),
+      Release: release,
+      Capabilities: capabilities,
+      Values: chartValues(instance.spec, chart),
+      Subcharts: {},
+    });
+  }
+  // `.Subcharts.<name>` of a chart is its direct subchart's data.
+  for (const chart of context.charts) {
+    const match = /^(.*\/)charts\/([^/]+)\/$/.exec(chart.templatePrefix);
+    const parent = match ? context.charts.find((c) => c.templatePrefix === match[1]) : undefined;
+    const subcharts = parent === undefined ? undefined : data.get(parent)?.Subcharts;
+    if (match?.[2] !== undefined && isRecord(subcharts)) subcharts[match[2]] = data.get(chart);
+  }
+  return Object.entries(context.templates).flatMap(([name, text]) => {
+    const chart = chartFor(context, name);
+    const chartData = chart === undefined ? undefined : data.get(chart);
+    return chart === undefined || chartData === undefined ? [] : [{ name, text, data: chartData, basePath: `${chart.templatePrefix}templates` }];
+  });
+}
+
+/** Renders every template of the chart for `instance`: output by template name. Throws TemplateError. */
+export function renderChart(context: HelmContext, instance: KubeJson): Map<string, string> {
+  return renderHelmTemplates(helmTemplates(context, instance));
 }

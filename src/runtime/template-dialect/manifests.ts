@@ -5,20 +5,36 @@
  * and each document parsed. Objects of a kind no child of the template owns are an error; test
  * hooks are dropped (kro has no `helm test`).
  */
-import { chartOfTemplate, groupKind, type CompiledNode, type HelmContext } from "../../graph/index.js";
+import { groupKind, type CompiledNode, type HelmContext } from "../../graph/index.js";
 import { isTemplateError } from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
-import { helmData } from "./helm-data.js";
-import { chartTemplateSet } from "./helm-engine.js";
+import { renderChart } from "./helm-engine.js";
 
 /** Helm's releaseutil separator: `---` at a line start, with surrounding whitespace. */
 const SEPARATOR = /(?:^|\s*\n)---\s*/;
 const TEST_HOOKS = new Set(["test", "test-success", "test-failure"]);
 
-const rendered = new WeakMap<KubeJson, Map<string, Outcome<readonly KubeJson[]>>>();
+/** Per instance object (one pass reads one): the whole chart's output, or why it failed. */
+const rendered = new WeakMap<KubeJson, Outcome<ReadonlyMap<string, string>>>();
+const parsed = new WeakMap<KubeJson, Map<string, Outcome<readonly KubeJson[]>>>();
+
+function chartOutput(helm: HelmContext, instance: KubeJson): Outcome<ReadonlyMap<string, string>> {
+  const cached = rendered.get(instance);
+  if (cached) return cached;
+  let outcome: Outcome<ReadonlyMap<string, string>>;
+  try {
+    outcome = { ok: true, value: renderChart(helm, instance) };
+  } catch (e) {
+    if (!isTemplateError(e)) throw e;
+    const where = e.file === undefined ? "" : ` (${e.file}:${e.line})`;
+    outcome = { ok: false, error: `the chart failed to render${where}: ${e.message}` };
+  }
+  rendered.set(instance, outcome);
+  return outcome;
+}
 
 /** Whether every hook an object declares is a test hook (those are dropped). */
 export function isTestHook(object: KubeJson): boolean {
@@ -41,25 +57,19 @@ export function parseManifestStream(owner: string, text: string): Outcome<KubeJs
 
 /** Every object one chart template renders for `instance` (all kinds, test hooks included). */
 export function renderChartTemplate(helm: HelmContext, template: string, instance: KubeJson): Outcome<readonly KubeJson[]> {
-  let perInstance = rendered.get(instance);
+  let perInstance = parsed.get(instance);
   if (perInstance === undefined) {
     perInstance = new Map();
-    rendered.set(instance, perInstance);
+    parsed.set(instance, perInstance);
   }
   const cached = perInstance.get(template);
   if (cached) return cached;
-  const owner = `template "${template}"`;
+  const output = chartOutput(helm, instance);
   let outcome: Outcome<readonly KubeJson[]>;
-  const chart = chartOfTemplate(helm, template);
-  if (chart === undefined) outcome = { ok: false, error: `${owner} belongs to no chart of spec.helm.charts` };
+  if (!output.ok) outcome = output;
   else {
-    try {
-      const text = chartTemplateSet(helm.templates).render(template, helmData(helm, chart, template, instance));
-      outcome = parseManifestStream(owner, text);
-    } catch (e) {
-      if (!isTemplateError(e)) throw e;
-      outcome = { ok: false, error: `${owner} failed at line ${e.line}, column ${e.column}: ${e.message}` };
-    }
+    const text = output.value.get(template);
+    outcome = text === undefined ? { ok: false, error: `template "${template}" is not a template of the chart (or a helper)` } : parseManifestStream(`template "${template}"`, text);
   }
   perInstance.set(template, outcome);
   return outcome;
