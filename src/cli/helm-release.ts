@@ -147,7 +147,8 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
   const fresh = adoptingInstance(imported.instance, release);
   const existing = await existingInstance(client, fresh);
   const instance = existing ?? fresh;
-  const releaseObjects = manifestObjects(release.manifest, release.namespace);
+  // Hooks are not in the manifest: a hook object still live is adopted like the others.
+  const releaseObjects = [release.manifest, ...release.hooks.map((h) => h.manifest)].flatMap((text) => manifestObjects(text, release.namespace));
   const current = await liveReleaseObjects(client, releaseObjects);
   const desired = await renderDesired(labelled, instance, [...current.live.values()], kubeVersion);
   return { ...live, imported: labelled, instance, instanceExists: existing !== undefined, plan: planMigration(desired, current.release, current.live), kubeVersion };

@@ -49,7 +49,8 @@ describe("planMigration", () => {
       { ...deployment, apiVersion: "apps/v1", metadata: { name: "web-nginx", namespace: "prod", labels: { "kro.run/owned": "true" } }, spec: { ...(deployment.spec as object), replicas: "2" } },
     ];
     const defaulted = live(deployment, "u2", { spec: { ...(deployment.spec as object), strategy: { type: "RollingUpdate" } } });
-    const plan = planMigration(desired, release, liveMap([live(service, "u1"), defaulted]));
+    const extra = release[2] ?? assert.fail("fixture");
+    const plan = planMigration(desired, release, liveMap([live(service, "u1"), defaulted, live(extra, "u3")]));
     assert.deepEqual(plan.adopt.map((a) => [a.uid, a.changes.length, a.restarts.length]), [["u1", 0, 0], ["u2", 0, 0]]);
     assert.deepEqual(plan.create, []);
     assert.deepEqual(plan.leftBehind.map((id) => id.name), ["extra"]);
@@ -64,12 +65,14 @@ describe("planMigration", () => {
     assert.deepEqual(adopted.restarts.map((c) => c.path), ["spec.template.metadata.labels.helm.sh/revision"]);
     assert.match(describePlan(plan).join("\n"), /ROLLS ITS PODS\n {6}spec\.replicas: 2 -> 3\n {6}spec\.template\.metadata\.labels\.helm\.sh\/revision: \(unset\) -> "1"/);
     assert.deepEqual(plan.create, []);
-    assert.deepEqual(plan.leftBehind.map((id) => id.kind), ["Service", "ConfigMap"]);
+    assert.deepEqual(plan.leftBehind, [], "only live objects are left behind (the Service and ConfigMap are not live here)");
   });
 
-  it("an object the import renders that is not live is to be created", () => {
-    const plan = planMigration([service], release, new Map());
-    assert.deepEqual(plan.create.map((id) => id.kind), ["Service"]);
+  it("an object the import renders that is not live is to be created; a hook is said to run again", () => {
+    const job = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "db-migrate", namespace: "prod", annotations: { "helm.sh/hook": "pre-install,pre-upgrade" } } };
+    const plan = planMigration([service, job], [...release, job], new Map());
+    assert.deepEqual(plan.create.map((id) => [id.kind, id.hook]), [["Service", undefined], ["Job", "pre-install,pre-upgrade"]]);
+    assert.match(describePlan(plan).join("\n"), /Job prod\/db-migrate: a Helm hook \(pre-install,pre-upgrade\) that is not live any more .* RUNS AGAIN/);
   });
 });
 

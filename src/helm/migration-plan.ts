@@ -33,11 +33,16 @@ export interface AdoptedObject {
   readonly restarts: readonly FieldChange[];
 }
 
+export interface CreatedObject extends ObjectIdentity {
+  /** The chart's `helm.sh/hook` annotation when the object is a hook: creating it runs it again. */
+  readonly hook?: string;
+}
+
 export interface MigrationPlan {
   readonly adopt: readonly AdoptedObject[];
   /** Rendered by the import, not live: the controller creates them. */
-  readonly create: readonly ObjectIdentity[];
-  /** In the release, not rendered by the import: nobody manages them after the migration. */
+  readonly create: readonly CreatedObject[];
+  /** Live objects of the release the import does not render: nobody manages them after the migration. */
   readonly leftBehind: readonly ObjectIdentity[];
 }
 
@@ -107,20 +112,22 @@ function body(object: KubeJson): KubeJson {
 
 /**
  * @param desired what the controller would apply for the imported instance (rendered offline)
- * @param release the release's objects (from its manifest)
+ * @param release the release's objects (from its manifest and its hooks' manifests)
  * @param live the release's objects as they are on the cluster, by identityKey (absent: not there)
  */
 export function planMigration(desired: readonly KubeJson[], release: readonly KubeJson[], live: ReadonlyMap<string, KubeJson>): MigrationPlan {
   const desiredKeys = new Set<string>();
   const adopt: AdoptedObject[] = [];
-  const create: ObjectIdentity[] = [];
+  const create: CreatedObject[] = [];
   for (const object of desired) {
     const identity = identityOf(object);
     const key = identityKey(identity);
     desiredKeys.add(key);
     const current = live.get(key);
     if (current === undefined) {
-      create.push(identity);
+      const annotations = isRecord(object.metadata) && isRecord(object.metadata.annotations) ? object.metadata.annotations : {};
+      const hook = annotations["helm.sh/hook"];
+      create.push(typeof hook === "string" ? { ...identity, hook } : identity);
       continue;
     }
     const changes = fieldChanges(body(current), body(object));
@@ -133,7 +140,7 @@ export function planMigration(desired: readonly KubeJson[], release: readonly Ku
       restarts: templatePath === undefined ? [] : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`)),
     });
   }
-  const leftBehind = release.map((o) => identityOf(o)).filter((id) => !desiredKeys.has(identityKey(id)));
+  const leftBehind = release.map((o) => identityOf(o)).filter((id) => !desiredKeys.has(identityKey(id)) && live.has(identityKey(id)));
   return { adopt, create, leftBehind };
 }
 
@@ -147,7 +154,11 @@ export function describePlan(plan: MigrationPlan): string[] {
     lines.push(`  ${describeObject(a.identity)} (uid ${a.uid}): ${verdict}`);
     for (const c of a.changes) lines.push(`      ${c.path}: ${shown(c.live)} -> ${shown(c.desired)}`);
   }
-  for (const id of plan.create) lines.push(`  ${describeObject(id)}: not live, will be created`);
+  for (const id of plan.create) {
+    lines.push(id.hook === undefined
+      ? `  ${describeObject(id)}: not live, will be created`
+      : `  ${describeObject(id)}: a Helm hook (${id.hook}) that is not live any more (its delete policy removed it): the controller will create it, so it RUNS AGAIN`);
+  }
   for (const id of plan.leftBehind) lines.push(`  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`);
   return lines;
 }

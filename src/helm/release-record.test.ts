@@ -36,6 +36,7 @@ describe("decodeReleaseRecord", () => {
     assert.equal(release.chart.metadata.appVersion, "9.9");
     assert.deepEqual(release.hooks.map((h) => [h.name, h.events]), [["rich-pre-install", ["pre-install"]], ["rich-test", ["test"]]]);
     assert.match(release.manifest, /name: rich-config/);
+    assert.match(release.hooks[0]?.manifest ?? "", /name: rich-pre-install[\s\S]*helm\.sh\/hook": pre-install/);
 
     const files = releaseChartFiles(release);
     assert.deepEqual([...files.keys()].sort(), ["Chart.yaml", "files/config.txt", "templates/configmap.yaml", "templates/hook.yaml", "templates/tests/test-connection.yaml", "values.schema.json", "values.yaml"]);

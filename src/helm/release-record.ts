@@ -37,6 +37,8 @@ export interface HelmHookRecord {
   readonly kind: string;
   readonly path: string;
   readonly events: readonly string[];
+  /** The hook's rendered object (hooks are not in the release's manifest). */
+  readonly manifest: string;
 }
 
 export interface HelmChartRecord {
@@ -113,6 +115,7 @@ function hooks(value: unknown): HelmHookRecord[] {
     kind: typeof hook.kind === "string" ? hook.kind : "",
     path: typeof hook.path === "string" ? hook.path : "",
     events: Array.isArray(hook.events) ? hook.events.filter((e): e is string => typeof e === "string") : [],
+    manifest: typeof hook.manifest === "string" ? hook.manifest : "",
   }));
 }
 
