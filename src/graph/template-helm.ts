@@ -19,6 +19,12 @@ export interface HelmChartScope {
   readonly metadata: Readonly<Record<string, unknown>>;
   /** What templates see through `.Files`: chart-relative path → text. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * A subchart's enabling rule (its dependency's condition:/tags:, and its parents'), as a Go
+   * template over `.parent` rendering true or false. A disabled chart renders nothing and is not
+   * in its parent's `.Subcharts`, as in Helm.
+   */
+  readonly condition?: string;
 }
 
 export interface HelmContext {
@@ -61,7 +67,7 @@ function chartScope(value: unknown, path: IssuePath, issues: Issue[]): HelmChart
     issues.push(error("rgd.invalid-field", path, "each spec.helm.charts entry must be an object with templatePrefix, valuesPath, metadata and files"));
     return undefined;
   }
-  const { templatePrefix, valuesPath = [], metadata = {}, files } = value;
+  const { templatePrefix, valuesPath = [], metadata = {}, files, condition } = value;
   if (typeof templatePrefix !== "string" || templatePrefix === "") {
     issues.push(error("rgd.invalid-field", [...path, "templatePrefix"], "templatePrefix must be a non-empty string such as \"mychart/\""));
     return undefined;
@@ -74,7 +80,20 @@ function chartScope(value: unknown, path: IssuePath, issues: Issue[]): HelmChart
     issues.push(error("rgd.invalid-field", [...path, "metadata"], "metadata must be a map (the chart's .Chart)"));
     return undefined;
   }
-  return { templatePrefix, valuesPath, metadata, files: stringRecord(files, [...path, "files"], "files", issues) };
+  if (condition !== undefined) {
+    if (typeof condition !== "string") {
+      issues.push(error("rgd.invalid-field", [...path, "condition"], "condition must be a Go template string"));
+      return undefined;
+    }
+    try {
+      parseTemplate(`charts[${String(path[path.length - 1])}].condition`, condition);
+    } catch (e) {
+      if (!isTemplateError(e)) throw e;
+      issues.push(innerError("template.parse-error", [...path, "condition"], { line: e.line, column: e.column }, e.message));
+      return undefined;
+    }
+  }
+  return { templatePrefix, valuesPath, metadata, files: stringRecord(files, [...path, "files"], "files", issues), ...(typeof condition === "string" ? { condition } : {}) };
 }
 
 /** Validates `spec.helm`; undefined when absent or broken (issues say why). */

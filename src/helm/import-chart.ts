@@ -7,7 +7,7 @@ import type { HelmContext } from "../graph/index.js";
 import { DEFAULT_KUBE_VERSION } from "../runtime/index.js";
 import { pluralize } from "../schema/index.js";
 import { loadChart, type LoadedChart } from "./chart-load.js";
-import { chartChildren, chartScopes } from "./chart-nodes.js";
+import { chartChildren, chartScopes, combinedCondition } from "./chart-nodes.js";
 import { specSchema } from "./schema-infer.js";
 import { HelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
 import { chartValues, dependencyEnabled, type Values } from "./values.js";
@@ -42,7 +42,10 @@ function pascal(name: string): string {
 }
 
 function flattenCharts(scopes: ReturnType<typeof chartScopes>): HelmContext["charts"] {
-  return scopes.map((s) => ({ templatePrefix: s.chart.templatePrefix, valuesPath: s.valuesPath, metadata: s.chart.metadata, files: s.chart.files }));
+  return scopes.map((s) => {
+    const condition = combinedCondition(s.conditions);
+    return { templatePrefix: s.chart.templatePrefix, valuesPath: s.valuesPath, metadata: s.chart.metadata, files: s.chart.files, ...(condition === undefined ? {} : { condition }) };
+  });
 }
 
 function allTemplates(chart: LoadedChart, out: Record<string, string> = {}): Record<string, string> {

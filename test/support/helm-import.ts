@@ -53,11 +53,13 @@ export function normalize(object: KubeJson, namespace = NAMESPACE): Obj {
   return { ...object, kind: String(object.kind), metadata };
 }
 
-export const objectKey = (o: Obj): string => `${o.kind} ${String(o.metadata.namespace ?? "")}/${String(o.metadata.name)}`;
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+export const objectKey = (o: Obj): string => `${o.kind} ${text(o.metadata.namespace)}/${text(o.metadata.name)}`;
 
 const isTestHook = (o: KubeJson): boolean => {
   const annotations = isRecord(o.metadata) && isRecord(o.metadata.annotations) ? o.metadata.annotations : {};
-  return String(annotations["helm.sh/hook"] ?? "").split(",").every((h) => h.startsWith("test")) && annotations["helm.sh/hook"] !== undefined;
+  const hook = annotations["helm.sh/hook"];
+  return typeof hook === "string" && hook.split(",").every((h) => h.trim().startsWith("test"));
 };
 
 /** `helm template` of the chart with `values`, parsed, test hooks left out. */

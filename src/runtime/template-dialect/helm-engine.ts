@@ -6,10 +6,11 @@
  * `helm template` renders a release.
  */
 import type { HelmChartScope, HelmContext } from "../../graph/index.js";
-import { helmCapabilities, helmChart, helmFiles, renderHelmTemplates, type HelmTemplate } from "../../template/index.js";
+import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmTemplate, type Template } from "../../template/index.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
 import { chartValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
+import { templateTruth } from "./run.js";
 
 function chartFor(context: HelmContext, template: string): HelmChartScope | undefined {
   let best: HelmChartScope | undefined;
@@ -19,7 +20,21 @@ function chartFor(context: HelmContext, template: string): HelmChartScope | unde
   return best;
 }
 
-/** Every template of the chart with its chart's data, in Helm's terms. */
+const conditions = new WeakMap<HelmChartScope, Template>();
+
+/** Whether a chart is enabled for `instance`: no condition, or its condition renders true (a parent's disabling wins). */
+function enabled(chart: HelmChartScope, instance: KubeJson): boolean {
+  if (chart.condition === undefined) return true;
+  let template = conditions.get(chart);
+  if (template === undefined) {
+    template = parseTemplate(`${chart.templatePrefix}condition`, chart.condition);
+    conditions.set(chart, template);
+  }
+  const { status: _status, ...parent } = instance;
+  return templateTruth(renderTemplate(template, { parent, children: {} })) === true;
+}
+
+/** Every template of the enabled charts with its chart's data, in Helm's terms. */
 export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTemplate[] {
   const metadata = metadataOf(instance);
   const release = {
@@ -31,6 +46,7 @@ export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTem
   const capabilities = helmCapabilities({ kubeVersion: context.kubeVersion ?? DEFAULT_KUBE_VERSION, apiVersions: context.apiVersions });
   const data = new Map<HelmChartScope, Record<string, unknown>>();
   for (const [i, chart] of context.charts.entries()) {
+    if (!enabled(chart, instance)) continue;
     data.set(chart, {
       Chart: helmChart(chart.metadata, i === 0),
       Files: helmFiles(chart.files),

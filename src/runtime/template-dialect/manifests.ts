@@ -69,7 +69,8 @@ export function renderChartTemplate(helm: HelmContext, template: string, instanc
   if (!output.ok) outcome = output;
   else {
     const text = output.value.get(template);
-    outcome = text === undefined ? { ok: false, error: `template "${template}" is not a template of the chart (or a helper)` } : parseManifestStream(`template "${template}"`, text);
+    // No output: a helper, or a template of a subchart its condition disables (it renders nothing).
+    outcome = text === undefined ? { ok: true, value: [] } : parseManifestStream(`template "${template}"`, text);
   }
   perInstance.set(template, outcome);
   return outcome;
