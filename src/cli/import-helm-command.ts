@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { formatLocated, toYaml } from "../api/index.js";
 import { decodeChartArchive, importHelmChart, isHelmImportError, type ChartFiles, type HelmImportResult } from "../helm/index.js";
+import { addReleaseImportOptions, runReleaseImport, type ReleaseImportFlags } from "./helm-release-command.js";
 import { InputError, loadFiles } from "./inputs.js";
 
 export interface ImportHelmFlags {
@@ -110,9 +111,9 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 export function registerImportCommands(program: Command): void {
   const importCommand = program.command("import").description("turn other packaging formats into kro-ts APIs");
-  importCommand
+  const helm = importCommand
     .command("helm")
-    .argument("<chart>", "a chart directory or a packaged chart (.tgz)")
+    .argument("[chart]", "a chart directory or a packaged chart (.tgz); or --release NAME for a live release")
     .description("turn a Helm chart into a CRD (spec = the chart's values), a template-dialect RGD and an example instance; offline")
     .option("-f, --values <file>", "a values file over the chart's values.yaml (repeatable, later wins)", collect)
     .option("--kind <kind>", "kind of the new API (default: the chart name in UpperCamelCase + App)")
@@ -125,7 +126,15 @@ export function registerImportCommands(program: Command): void {
     .addHelpText("after", `
 Apply the chart's own CRDs (if any) and crd.yaml first, then rgd.yaml, then the instance.
 Warnings name the chart file and line of everything that is not carried over exactly.`)
-    .action(async (chart: string, flags: ImportHelmFlags) => {
+    .action(async (chart: string | undefined, flags: ImportHelmFlags & Partial<ReleaseImportFlags>) => {
+      // `--release`: the live migration (helm-release-command.ts).
+      if (flags.release !== undefined) {
+        if (chart !== undefined) throw new InputError("give a CHART or --release NAME, not both");
+        process.exitCode = await runReleaseImport({ ...flags, release: flags.release });
+        return;
+      }
+      if (chart === undefined) throw new InputError("kro import helm needs a CHART (directory or .tgz) or --release NAME");
       process.exitCode = await importHelm(chart, flags);
     });
+  addReleaseImportOptions(helm);
 }

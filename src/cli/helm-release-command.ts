@@ -1,0 +1,84 @@
+/**
+ * `kro import helm --release NAME -n NS [-o DIR] [--apply] [--remove-release-record]`: the live
+ * half of `kro import helm` (the chart half, `kro import helm CHART`, imports files offline).
+ * Prints the migration plan, writes CRD + RGD + instance, and with --apply migrates in place.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { describePlan } from "../helm/index.js";
+import { createKubeClient } from "../kube/index.js";
+import { durationFlag } from "./flag-values.js";
+import { applyReleaseMigration } from "./helm-release-apply.js";
+import { migrationFiles, prepareReleaseMigration } from "./helm-release.js";
+import { InputError } from "./inputs.js";
+
+export interface ReleaseImportFlags {
+  readonly release: string;
+  readonly namespace?: string;
+  readonly output?: string;
+  readonly kind?: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly apply?: boolean;
+  readonly removeReleaseRecord?: boolean;
+  readonly allowRollout?: boolean;
+  readonly timeout?: string;
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** `key=value` labels for the RGD (to land it on the controller shard whose --rgd-selector matches). */
+  readonly rgdLabel?: string[];
+}
+
+/** The options of the --release path, added to `import helm` (which has -n, -o, --kind, --group, --version already). */
+export function addReleaseImportOptions(command: Command): Command {
+  return command
+    .option("--release <name>", "migrate this live Helm 3 release instead of a chart: read its release record from the cluster")
+    .option("--apply", "with --release: install the CRD, RGD and instance; the controller adopts the release's objects in place")
+    .option("--remove-release-record", "with --apply: once the instance is Ready, delete Helm's release record (helm forgets the release; its objects stay)")
+    .option("--allow-rollout", "with --apply: accept a migration that rolls pods (the import renders a pod template differently)")
+    .option("--timeout <duration>", "with --apply: wait this long for each step (CRD, RGD Active, instance Ready)", "2m")
+    .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
+    .option("--context <name>", "kubeconfig context")
+    .option("--rgd-label <key=value...>", "label the RGD (e.g. for the controller whose --rgd-selector should serve it)");
+}
+
+function parseLabels(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(pairs.map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new InputError(`--rgd-label ${JSON.stringify(pair)}: expected key=value`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }));
+}
+
+export async function runReleaseImport(flags: ReleaseImportFlags): Promise<number> {
+  if (flags.removeReleaseRecord === true && flags.apply !== true) throw new InputError("--remove-release-record needs --apply (the record is removed only after the controller has adopted the release)");
+  const timeoutMs = durationFlag("--timeout", flags.timeout ?? "2m");
+  const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env });
+  try {
+    const namespace = flags.namespace ?? client.defaultNamespace;
+    const migration = await prepareReleaseMigration(client, flags.release, namespace, { ...flags, rgdLabels: parseLabels(flags.rgdLabel ?? []) });
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    log(`Helm release ${namespace}/${migration.release.name} revision ${migration.release.version} (chart ${migration.release.chart.metadata.name}-${migration.release.chart.metadata.version}, record in ${migration.driver}s) -> ${migration.instance.kind ?? ""} ${migration.release.name}`);
+    for (const warning of migration.imported.warnings) log(`warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`);
+    if (migration.release.hooks.length > 0) {
+      log(`note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); a hook the import keeps as a child is adopted when still live, and created — run again — when not (see the plan)`);
+    }
+    log("migration plan:");
+    for (const line of describePlan(migration.plan)) log(line);
+    const files = migrationFiles(migration);
+    if (flags.output !== undefined) {
+      await mkdir(flags.output, { recursive: true });
+      for (const file of files) await writeFile(path.join(flags.output, file.name), file.text);
+      log(`wrote ${files.map((f) => path.join(flags.output ?? "", f.name)).join(", ")}`);
+    } else if (flags.apply !== true) {
+      process.stdout.write(files.map((f) => f.text).join("---\n"));
+    }
+    if (flags.apply === true) {
+      await applyReleaseMigration(client, migration, { timeoutMs, allowRollout: flags.allowRollout === true, removeReleaseRecord: flags.removeReleaseRecord === true, log });
+    }
+    return 0;
+  } finally {
+    client.close();
+  }
+}

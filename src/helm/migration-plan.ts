@@ -1,0 +1,164 @@
+/**
+ * What adopting a live Helm release would do, decided before anything is written: which of the
+ * release's objects the imported instance takes over, which fields it would change on them, which
+ * of those changes restart pods (a workload's pod template), which objects it would create, and
+ * which of the release's objects it would leave behind. `kro import helm --release --apply`
+ * refuses a migration that would restart pods unless asked, so "zero downtime" is checked, not
+ * hoped for.
+ *
+ * Pure: the CLI renders the instance offline and reads the live objects; this compares them.
+ */
+import { loadYaml } from "../api/index.js";
+import type { KubeObject as KubeJson } from "./types.js";
+
+export interface ObjectIdentity {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export interface FieldChange {
+  /** Dotted path with list indexes, e.g. `spec.template.spec.containers[0].image`. */
+  readonly path: string;
+  readonly live: unknown;
+  readonly desired: unknown;
+}
+
+export interface AdoptedObject {
+  readonly identity: ObjectIdentity;
+  readonly uid: string;
+  readonly changes: readonly FieldChange[];
+  /** The changes under a workload's pod template: applying them rolls the pods. */
+  readonly restarts: readonly FieldChange[];
+}
+
+export interface CreatedObject extends ObjectIdentity {
+  /** The chart's `helm.sh/hook` annotation when the object is a hook: creating it runs it again. */
+  readonly hook?: string;
+}
+
+export interface MigrationPlan {
+  readonly adopt: readonly AdoptedObject[];
+  /** Rendered by the import, not live: the controller creates them. */
+  readonly create: readonly CreatedObject[];
+  /** Live objects of the release the import does not render: nobody manages them after the migration. */
+  readonly leftBehind: readonly ObjectIdentity[];
+}
+
+/** Kinds whose `spec.template` is a pod template (a change rolls the pods). */
+const POD_TEMPLATE_PATHS: Readonly<Record<string, string>> = {
+  Deployment: "spec.template", StatefulSet: "spec.template", DaemonSet: "spec.template", ReplicaSet: "spec.template",
+  ReplicationController: "spec.template", Job: "spec.template", CronJob: "spec.jobTemplate",
+};
+
+const isRecord = (value: unknown): value is KubeJson => typeof value === "object" && value !== null && !Array.isArray(value);
+
+export function identityOf(object: KubeJson, defaultNamespace?: string): ObjectIdentity {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  const namespace = typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : defaultNamespace;
+  return {
+    apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "",
+    kind: typeof object.kind === "string" ? object.kind : "",
+    ...(namespace === undefined ? {} : { namespace }),
+    name: typeof metadata.name === "string" ? metadata.name : "",
+  };
+}
+
+/** apiVersion is left out: the same object is served under several versions. */
+export const identityKey = (id: ObjectIdentity): string => `${id.apiVersion.includes("/") ? id.apiVersion.slice(0, id.apiVersion.indexOf("/")) : ""}/${id.kind}/${id.namespace ?? ""}/${id.name}`;
+
+export const describeObject = (id: ObjectIdentity): string => `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
+
+/**
+ * The objects of a release's rendered manifest (`---`-separated, `# Source:` comments), each
+ * without a namespace given the release's namespace. Cluster-scoped kinds keep that namespace
+ * here; callers compare by identity after asking the cluster, so treat it as a hint.
+ */
+export function manifestObjects(manifest: string, namespace: string): KubeJson[] {
+  const loaded = loadYaml("release manifest", manifest);
+  return loaded.documents.map((d) => d.value).filter(isRecord).map((object) => {
+    const metadata = isRecord(object.metadata) ? object.metadata : {};
+    return typeof metadata.namespace === "string" && metadata.namespace !== "" ? object : { ...object, metadata: { ...metadata, namespace } };
+  });
+}
+
+/** Numbers and their decimal strings are the same value to the API server's typed fields (ports, replicas). */
+function sameScalar(live: unknown, desired: unknown): boolean {
+  if (live === desired) return true;
+  if ((typeof live === "number" && typeof desired === "string") || (typeof live === "string" && typeof desired === "number")) return String(live) === String(desired);
+  return false;
+}
+
+/** Every field the desired object sets that the live one does not hold (what an apply would change). */
+export function fieldChanges(live: unknown, desired: unknown, path = ""): FieldChange[] {
+  if (isRecord(desired)) {
+    if (!isRecord(live)) return [{ path, live, desired }];
+    return Object.entries(desired).flatMap(([key, value]) => fieldChanges(live[key], value, path === "" ? key : `${path}.${key}`));
+  }
+  if (Array.isArray(desired)) {
+    if (!Array.isArray(live) || live.length !== desired.length) return [{ path, live, desired }];
+    return desired.flatMap((value, index) => fieldChanges(live[index], value, `${path}[${index}]`));
+  }
+  if (desired === null) return live === null || live === undefined ? [] : [{ path, live, desired }];
+  return sameScalar(live, desired) ? [] : [{ path, live, desired }];
+}
+
+/** The body an apply would change: metadata is left out (kro's labels and annotations are expected to be added). */
+function body(object: KubeJson): KubeJson {
+  const { metadata: _metadata, status: _status, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+  return rest;
+}
+
+/**
+ * @param desired what the controller would apply for the imported instance (rendered offline)
+ * @param release the release's objects (from its manifest and its hooks' manifests)
+ * @param live the release's objects as they are on the cluster, by identityKey (absent: not there)
+ */
+export function planMigration(desired: readonly KubeJson[], release: readonly KubeJson[], live: ReadonlyMap<string, KubeJson>): MigrationPlan {
+  const desiredKeys = new Set<string>();
+  const adopt: AdoptedObject[] = [];
+  const create: CreatedObject[] = [];
+  for (const object of desired) {
+    const identity = identityOf(object);
+    const key = identityKey(identity);
+    desiredKeys.add(key);
+    const current = live.get(key);
+    if (current === undefined) {
+      const annotations = isRecord(object.metadata) && isRecord(object.metadata.annotations) ? object.metadata.annotations : {};
+      const hook = annotations["helm.sh/hook"];
+      create.push(typeof hook === "string" ? { ...identity, hook } : identity);
+      continue;
+    }
+    const changes = fieldChanges(body(current), body(object));
+    const templatePath = POD_TEMPLATE_PATHS[identity.kind];
+    const metadata = isRecord(current.metadata) ? current.metadata : {};
+    adopt.push({
+      identity,
+      uid: typeof metadata.uid === "string" ? metadata.uid : "",
+      changes,
+      restarts: templatePath === undefined ? [] : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`)),
+    });
+  }
+  const leftBehind = release.map((o) => identityOf(o)).filter((id) => !desiredKeys.has(identityKey(id)) && live.has(identityKey(id)));
+  return { adopt, create, leftBehind };
+}
+
+const shown = (value: unknown): string => (value === undefined ? "(unset)" : JSON.stringify(value).slice(0, 80));
+
+/** The plan as lines for a terminal: one per object, then one per changed field. */
+export function describePlan(plan: MigrationPlan): string[] {
+  const lines: string[] = [];
+  for (const a of plan.adopt) {
+    const verdict = a.restarts.length > 0 ? "adopt in place, ROLLS ITS PODS" : a.changes.length > 0 ? "adopt in place, fields change" : "adopt in place, unchanged";
+    lines.push(`  ${describeObject(a.identity)} (uid ${a.uid}): ${verdict}`);
+    for (const c of a.changes) lines.push(`      ${c.path}: ${shown(c.live)} -> ${shown(c.desired)}`);
+  }
+  for (const id of plan.create) {
+    lines.push(id.hook === undefined
+      ? `  ${describeObject(id)}: not live, will be created`
+      : `  ${describeObject(id)}: a Helm hook (${id.hook}) that is not live any more (its delete policy removed it): the controller will create it, so it RUNS AGAIN`);
+  }
+  for (const id of plan.leftBehind) lines.push(`  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`);
+  return lines;
+}
