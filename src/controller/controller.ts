@@ -157,7 +157,13 @@ export function startController(options: StartControllerOptions): RunningControl
       // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
       if (entry === undefined) return {};
       const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
-      return reconcileInstance(ctx, entry, namespace, name, log);
+      // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
+      ctx.watches.begin(rgdName);
+      try {
+        return await reconcileInstance(ctx, entry, namespace, name, log);
+      } finally {
+        ctx.watches.end(rgdName);
+      }
     },
     onOutcome: record("instance"),
   });
