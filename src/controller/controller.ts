@@ -6,7 +6,7 @@
 import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
+import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
@@ -52,6 +52,8 @@ export interface RunningController {
   resync(): void;
   /** Liveness for /healthz: every worker running, the RGD and CRD informers running and synced. */
   health(): HealthReport;
+  /** The informers running now (kind, namespace, selectors): what the controller watches and caches. */
+  watching(): InformerOptions[];
   stop(): Promise<void>;
 }
 
@@ -198,6 +200,7 @@ export function startController(options: StartControllerOptions): RunningControl
     served,
     resync,
     health,
+    watching: () => informers.running(),
     async stop() {
       stopping = true;
       clearInterval(depthTimer);
