@@ -135,7 +135,7 @@ export class ChildWatches {
   }
 
   private startManaged(gvk: string, apiVersion: string, kind: string): ManagedWatch {
-    const lease = this.informers.acquire<KubeObject>({ apiVersion, kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex } });
+    const lease = this.informers.acquire({ apiVersion, kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex } });
     const watch: ManagedWatch = { lease, removeHandlers: lease.informer.addHandlers(this.managedHandlers()) };
     this.managed.set(gvk, watch);
     return watch;

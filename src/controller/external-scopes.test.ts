@@ -83,10 +83,11 @@ describe("ExternalScopes", () => {
     const { scopes, running } = harness();
     await scopes.hold("i1", [secret("db")]);
     await scopes.hold("i2", [secret("other")]);
-    const [db] = [...running.values()];
-    assert.equal(db?.handlers, 1);
+    const db = [...running.values()][0];
+    assert.ok(db !== undefined);
+    assert.equal(db.handlers, 1);
     scopes.forget("i1");
-    assert.equal(db?.handlers, 0, "handlers removed: a shared informer keeps no stale router");
+    assert.equal(db.handlers, 0, "handlers removed: a shared informer keeps no stale router");
     assert.equal(scopes.informerFor(secret("db").request), undefined);
     assert.notEqual(scopes.informerFor(secret("other").request), undefined);
   });

@@ -94,8 +94,8 @@ const instance = (name: string, namespace: string, spec: Record<string, string> 
 interface Status { state?: string; conditions?: { type: string; status: string; message?: string }[] }
 
 describe("externalRef scoped to its namespace and name", { timeout: 240_000 }, () => {
-  let client: KubeClient;
-  let controller: RunningController;
+  let client: KubeClient | undefined;
+  let controller: RunningController | undefined;
 
   before(async () => {
     // The RGD and GraphRevision CRDs, installed by an admin controller that serves nothing.
@@ -146,6 +146,8 @@ describe("externalRef scoped to its namespace and name", { timeout: 240_000 }, (
   });
 
   it("a reference into a namespace the controller may not read fails alone, saying so", async () => {
+    const running = controller;
+    assert.ok(running !== undefined, "started by the previous test");
     await kubectl(["apply", "-f", "-"], instance("two", allowed, { from: forbidden }));
     await eventually(async () => {
       const status = (await kubectlJson<{ status?: Status }>(["get", plural, "two", "-n", allowed])).status;
@@ -153,9 +155,9 @@ describe("externalRef scoped to its namespace and name", { timeout: 240_000 }, (
       assert.match(messages, new RegExp(`cannot watch Secret \\(v1\\) in namespace ${forbidden}.*forbidden`), JSON.stringify(status));
     }, { timeout: 30_000 });
     assert.equal((await kubectlJson<{ status?: Status }>(["get", plural, "one", "-n", allowed])).status?.state, "ACTIVE");
-    assert.ok(!controller.watching().some((o) => o.kind === "Secret" && o.namespace === forbidden), "no informer started where it may not list");
+    assert.ok(!running.watching().some((o) => o.kind === "Secret" && o.namespace === forbidden), "no informer started where it may not list");
     // Deleting the instances releases their scopes.
     await kubectl(["delete", plural, "one", "two", "-n", allowed]);
-    await eventually(() => { assert.deepEqual(controller.watching().filter((o) => o.kind === "Secret"), []); }, { timeout: 30_000 });
+    await eventually(() => { assert.deepEqual(running.watching().filter((o) => o.kind === "Secret"), []); }, { timeout: 30_000 });
   });
 });
