@@ -14,7 +14,7 @@ interface Applied {
   readonly generation: number | undefined;
 }
 
-/** Default budget: about 100,000 children (an entry is a UID, a digest and a number). */
+/** Default budget: about 70,000 children (an entry — UID, digest, generation — is estimated at 236 bytes). */
 export const DEFAULT_APPLY_MEMO_BYTES = 16 * 1024 * 1024;
 /** Estimated bytes of an entry: its strings as UTF-16, plus Map and object overhead. */
 const entryBytes = (uid: string, applied: Applied): number => 120 + (uid.length + applied.digest.length) * 2;
