@@ -63,13 +63,10 @@ export class ChildWatches {
     private readonly informers: InformerManager,
     /** The instance key a managed child belongs to, from its labels (undefined: not ours to route). */
     private readonly ownerOf: (labels: Readonly<Record<string, string>>) => string | undefined,
-    enqueue: (instanceKey: string) => void,
+    private readonly enqueue: (instanceKey: string) => void,
   ) {
     this.externals = new ExternalScopes(informers, (scope) => this.probeScope(scope), enqueue);
-    this.enqueue = enqueue;
   }
-
-  private readonly enqueue: (instanceKey: string) => void;
 
   /**
    * Starts (once) and waits for the informers every managed node of the graph needs. A kind this

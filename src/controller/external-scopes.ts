@@ -51,6 +51,8 @@ export class ExternalScopes {
   private readonly scopes = new Map<string, Scope>();
   /** instance key → scope keys it holds. */
   private readonly byInstance = new Map<string, Set<string>>();
+  /** apiVersion/kind → scopes running for it: most lookups are of managed kinds and stop here. */
+  private readonly kinds = new Map<string, number>();
 
   constructor(
     private readonly informers: InformerManager,
@@ -115,12 +117,14 @@ export class ExternalScopes {
 
   /** The informer watching exactly this request's scope, when one runs. */
   informerFor(request: ObjectIdentity | CollectionQuery): Informer | undefined {
+    if (!this.kinds.has(`${request.apiVersion}/${request.kind}`)) return undefined;
     return this.scopes.get(informerKey(scopeOf(request)))?.lease.informer;
   }
 
   async stop(): Promise<void> {
     const leases = [...this.scopes.values()].map((s) => s.lease);
     this.scopes.clear();
+    this.kinds.clear();
     this.byInstance.clear();
     await Promise.all(leases.map((l) => l.release()));
   }
@@ -132,6 +136,8 @@ export class ExternalScopes {
     const removeHandlers = lease.informer.addHandlers({ onAdd: route, onUpdate: route, onDelete: route });
     const scope: Scope = { lease, holders, removeHandlers };
     this.scopes.set(key, scope);
+    const kind = `${options.apiVersion}/${options.kind}`;
+    this.kinds.set(kind, (this.kinds.get(kind) ?? 0) + 1);
     return scope;
   }
 
@@ -141,6 +147,10 @@ export class ExternalScopes {
     scope.holders.delete(instanceKey);
     if (scope.holders.size > 0) return;
     this.scopes.delete(key);
+    const kind = `${scope.lease.informer.options.apiVersion}/${scope.lease.informer.options.kind}`;
+    const left = (this.kinds.get(kind) ?? 1) - 1;
+    if (left > 0) this.kinds.set(kind, left);
+    else this.kinds.delete(kind);
     scope.removeHandlers();
     void scope.lease.release();
   }
