@@ -13,6 +13,9 @@ import { runDepth } from "./scenarios/depth.mjs";
 import { runFanout } from "./scenarios/fanout.mjs";
 import { runMicro } from "./scenarios/micro.mjs";
 import { runSteady } from "./scenarios/steady.mjs";
+import { runDelete } from "./scenarios/delete.mjs";
+import { runKinds } from "./scenarios/kinds.mjs";
+import { runRestart } from "./scenarios/restart.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 let args;
@@ -25,7 +28,7 @@ try {
 }
 const startedAt = new Date();
 const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
-const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady };
+const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady, delete: runDelete, kinds: runKinds, restart: runRestart };
 const results = [];
 let bench;
 let cleaning;
@@ -42,8 +45,9 @@ try {
   if (args.scenarios.some((s) => s !== "micro")) {
     bench = await setupBench(root, args);
     versions = { ...versions, kubernetes: bench.cluster.kubernetesVersion };
-    bench.startController = async () => {
+    bench.startController = async (extraArgs = []) => {
       const c = await startControllerProcess({
+        extraArgs,
         root, kubeconfig: bench.cluster.kubeconfigPath, workers: args.workers, qps: args.qps, burst: args.burst,
         logFile: path.join(bench.workDir, "controller.log"), ...(args.cpuProf === undefined ? {} : { cpuProfDir: path.resolve(args.cpuProf) }),
       });

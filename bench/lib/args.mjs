@@ -1,5 +1,7 @@
 // Command-line options of `npm run bench`: parsed once, validated with a precise message, frozen.
 export const SCENARIOS = ["fanout", "depth", "steady", "micro"];
+/** Scale scenarios (issue #18): run only when named, never by "all". */
+export const SCALE_SCENARIOS = ["delete", "kinds", "restart"];
 
 const DEFAULTS = {
   scenario: "all",
@@ -16,15 +18,17 @@ const DEFAULTS = {
   timeout: 1800,
   idleSeconds: 30,
   bulkDelete: false,
+  kinds: undefined, // kinds scenario: RGDs (default 300)
 };
 
 export class BenchArgsError extends Error {
   name = "BenchArgsError";
 }
 
-const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|all] [--instances N] [--repeat N]
+const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
-  [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--timeout SECONDS] [--cpu-prof DIR]`;
+  [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--timeout SECONDS] [--cpu-prof DIR]
+  [--kinds K] (kinds scenario: K RGDs, --instances per RGD)`;
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
@@ -41,11 +45,11 @@ export function parseArgs(argv) {
     if (!(name in options)) throw new BenchArgsError(`unknown option --${match[1]}\n${USAGE}`);
     options[name] = value;
   }
-  if (options.scenario !== "all" && !SCENARIOS.includes(options.scenario)) {
-    throw new BenchArgsError(`--scenario must be one of ${[...SCENARIOS, "all"].join("|")}, got "${options.scenario}"`);
+  if (options.scenario !== "all" && !SCENARIOS.includes(options.scenario) && !SCALE_SCENARIOS.includes(options.scenario)) {
+    throw new BenchArgsError(`--scenario must be one of ${[...SCENARIOS, ...SCALE_SCENARIOS, "all"].join("|")}, got "${options.scenario}"`);
   }
   if (options.cluster !== "minimal" && options.cluster !== "full") throw new BenchArgsError(`--cluster must be minimal or full, got "${options.cluster}"`);
-  for (const [name, min] of [["instances", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["idleSeconds", 1], ["timeout", 1]]) {
+  for (const [name, min] of [["instances", 1], ["kinds", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["idleSeconds", 1], ["timeout", 1]]) {
     if (options[name] === undefined) continue;
     const n = Number(options[name]);
     if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer >= ${min}, got "${options[name]}"`);

@@ -31,7 +31,7 @@ function httpText(url) {
 }
 
 /**
- * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string }} o
+ * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string, extraArgs?: string[] }} o
  */
 export async function startControllerProcess(o) {
   const [metricsPort, healthPort] = [await freePort(), await freePort()];
@@ -43,6 +43,7 @@ export async function startControllerProcess(o) {
     "--workers", String(o.workers), "--client-qps", String(o.qps), "--client-burst", String(o.burst),
     "--metrics-bind-address", `127.0.0.1:${metricsPort}`, "--health-probe-bind-address", `127.0.0.1:${healthPort}`,
     "--log-level", "warn",
+    ...(o.extraArgs ?? []),
   ], { stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
@@ -59,6 +60,8 @@ export async function startControllerProcess(o) {
   return {
     pid: child.pid,
     spawnedAt,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    logFile: o.logFile,
     readyAfterMs: Date.now() - spawnedAt,
     /** kro_reconcile_total summed over results, by kind label ("instance", "ResourceGraphDefinition"). */
     async reconciles() {

@@ -67,6 +67,29 @@ export function rows(result) {
       ["steady", "deletion latency median / p99", `${stat(result.deletion.median, " ms")} / ${stat(result.deletion.p99, " ms")}`, "", ""],
       ["steady", "idle RSS", stat(s.idleRssMb, " MB"), result.instances >= 1000 ? "< 200 MB" : "", result.instances >= 1000 ? met(s.idleRssMb?.median < 200) : ""],
     ];
+    case "delete": return [
+      ["delete", "instances × children", `${result.instances} × ${result.childrenPerInstance}`, "", ""],
+      ["delete", "controller deletes all instances", stat(s.deleteMs, " ms"), "", ""],
+      ["delete", "null baseline deletes the same children", stat(s.baselineDeleteMs, " ms"), "", ""],
+      ["delete", "controller / null baseline", stat(s.ratioToBaseline, ""), "< 2", met(s.ratioToBaseline?.median < 2)],
+      ["delete", "children left behind", stat(s.childrenLeft, ""), "0", met(s.childrenLeft?.median === 0)],
+      ["delete", "requests per instance by verb", JSON.stringify(result.repetitions[0]?.requestsPerInstanceByVerb ?? {}), "", ""],
+    ];
+    case "kinds": return [
+      ["kinds", "RGDs × instances each", `${result.kinds} × ${result.instancesPerKind}`, "", ""],
+      ["kinds", "time until all RGDs Active", `${fmt(s.allActiveMs)} ms`, "", ""],
+      ["kinds", "time until all instances Ready", `${fmt(s.allReadyMs)} ms`, "", ""],
+      ["kinds", "open sockets max / idle", `${fmt(s.maxOpenSockets)} / ${fmt(s.idleOpenSockets)}`, "", ""],
+      ["kinds", "p99 socket-pool wait / rate-limiter wait", `${fmt(s.poolWaitP99Ms)} ms / ${fmt(s.rateLimitWaitP99Ms)} ms`, "", ""],
+      ["kinds", "lease renewal failures / leadership lost", `${fmt(s.leaseRenewalFailures)} / ${fmt(s.leadershipLost)}`, "0", met(s.leaseRenewalFailures === 0 && s.leadershipLost === 0)],
+      ["kinds", "largest gap between Lease renewals", `${fmt(s.leaseMaxRenewalGapMs)} ms`, "", ""],
+      ["kinds", "controller RSS peak / idle", `${fmt(s.peakRssMb)} MB / ${fmt(s.idleRssMb)} MB`, "", ""],
+    ];
+    case "restart": return [
+      ["restart", "converged instances", fmt(result.instances), "", ""],
+      ["restart", "API-server restart: new instance Ready after /readyz", s.apiServerRestartToReadyMs.map((v) => `${v} ms`).join(", "), "< 1000 ms", met(s.apiServerRestartToReadyMs.every((v) => v < 1000))],
+      ["restart", "leader kill -9, standby: new instance Ready after the kill", s.killToReadyMs.map((v) => `${v} ms`).join(", "), "< 20000 ms", met(s.killToReadyMs.every((v) => v < 20000))],
+    ];
     case "micro": return [
       ["micro", "CEL evaluations / s", fmt(s.celEvaluationsPerSecond), "", ""],
       ["micro", "Go template renders / s", fmt(s.templateRendersPerSecond), "", ""],

@@ -17,7 +17,7 @@ function event(deployState: "SYNCED" | "WAITING_FOR_READINESS"): InstanceEvaluat
     instance: { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name },
     evaluation: {
       nodes: [deploy, { id: "svc", state: NODE_STATES.inProgress, excluded: false, ready: false, desired: [], observed: [], pending: { kind: "dependency-not-ready", message: "", waitingOn: ["deploy"] } }],
-      apply: [], pending: true, watches: [],
+      apply: [], pending: true, watches: [], externals: [],
     },
     applyErrors: {},
     status: { state: "IN_PROGRESS", conditions: [ready("False")] },

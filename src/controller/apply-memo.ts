@@ -3,26 +3,42 @@
  * nothing sends nothing — even when the API server normalised what we sent (quantities,
  * defaulted fields) so that our desired object is no longer a literal subset of the live one.
  */
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { KubeJson } from "../runtime/index.js";
 import { isJsonSubset } from "./json-equal.js";
 
 interface Applied {
-  readonly desired: string;
+  /** SHA-256 of the desired object's JSON (base64url, 128 bits): never the JSON itself. */
+  readonly digest: string;
   readonly generation: number | undefined;
-  /** Our labels and annotations as we sent them (kept parsed: compared on every check). */
-  readonly metadata: { readonly labels: unknown; readonly annotations: unknown };
 }
 
-const MAX_ENTRIES = 200_000;
+/** Default budget: about 70,000 children (an entry — UID, digest, generation — is estimated at 236 bytes). */
+export const DEFAULT_APPLY_MEMO_BYTES = 16 * 1024 * 1024;
+/** Estimated bytes of an entry: its strings as UTF-16, plus Map and object overhead. */
+const entryBytes = (uid: string, applied: Applied): number => 120 + (uid.length + applied.digest.length) * 2;
 
 export class ApplyMemo {
-  private readonly byUid = new Map<string, Applied>();
+  /**
+   * Least-recently-used first out, one entry at a time, within a byte budget: a controller with
+   * more children than fit re-applies only the coldest ones, never everything at once.
+   */
+  private readonly byUid: LRUCache<string, Applied>;
+
+  constructor(options: { maxBytes?: number } = {}) {
+    this.byUid = new LRUCache<string, Applied>({ maxSize: Math.max(1024, options.maxBytes ?? DEFAULT_APPLY_MEMO_BYTES), sizeCalculation: (applied, uid) => entryBytes(uid, applied) });
+  }
+
+  /** Entries held, and their estimated bytes (metrics, tests). */
+  get stats(): { entries: number; bytes: number } {
+    return { entries: this.byUid.size, bytes: this.byUid.calculatedSize };
+  }
 
   record(desired: KubeJson, response: KubeJson): void {
     const metadata = response.metadata as { uid?: string; generation?: number } | undefined;
     if (metadata?.uid === undefined) return;
-    if (this.byUid.size >= MAX_ENTRIES) this.byUid.clear();
-    this.byUid.set(metadata.uid, { desired: JSON.stringify(desired), generation: metadata.generation, metadata: metadataOf(desired) });
+    this.byUid.set(metadata.uid, { digest: digestOf(desired), generation: metadata.generation });
   }
 
   forget(uid: string): void {
@@ -36,10 +52,15 @@ export class ApplyMemo {
     const metadata = live.metadata as { uid?: string; generation?: number; labels?: unknown; annotations?: unknown } | undefined;
     const applied = metadata?.uid === undefined ? undefined : this.byUid.get(metadata.uid);
     if (applied === undefined || applied.generation === undefined) return false;
-    // Same desired object, spec untouched since (generation), and our labels/annotations intact.
-    return applied.desired === JSON.stringify(desired) && applied.generation === metadata?.generation
-      && isJsonSubset(applied.metadata, { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
+    // Same desired object (so the same labels and annotations as sent), spec untouched since
+    // (generation), and our labels/annotations still on the live object.
+    return applied.generation === metadata?.generation && applied.digest === digestOf(desired)
+      && isJsonSubset(metadataOf(desired), { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
   }
+}
+
+function digestOf(desired: KubeJson): string {
+  return createHash("sha256").update(JSON.stringify(desired)).digest("base64url").slice(0, 22);
 }
 
 /**
@@ -57,7 +78,7 @@ export function asStored(desired: KubeJson): KubeJson {
   return { ...rest, data: { ...data, ...encoded } };
 }
 
-function metadataOf(desired: KubeJson): Applied["metadata"] {
+function metadataOf(desired: KubeJson): { readonly labels: unknown; readonly annotations: unknown } {
   const metadata = desired.metadata as { labels?: unknown; annotations?: unknown } | undefined;
   return { labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} };
 }

@@ -9,6 +9,7 @@ function harness(allowed: Set<string>) {
   const lists: string[] = [];
   const listOptions: ListOptions[] = [];
   const acquired: string[] = [];
+  const released: string[] = [];
   const client = {
     list: (apiVersion: string, kind: string, options: ListOptions) => {
       lists.push(kind);
@@ -21,14 +22,15 @@ function harness(allowed: Set<string>) {
   const informers = {
     acquire: (options: { kind: string }) => {
       acquired.push(options.kind);
-      return { informer: { hasSynced: true, addHandlers: () => undefined }, release: () => Promise.resolve() };
+      return { informer: { hasSynced: true, addHandlers: () => () => undefined }, release: () => { released.push(options.kind); return Promise.resolve(); } };
     },
   } as unknown as InformerManager;
   const watches = new ChildWatches(client, informers, () => undefined, () => undefined);
-  return { watches, lists, listOptions, acquired };
+  return { watches, lists, listOptions, acquired, released };
 }
 
 const graph = {
+  name: "app",
   nodes: [
     { id: "config", apiVersion: "v1", kind: "ConfigMap", type: "resource" },
     { id: "token", apiVersion: "v1", kind: "Secret", type: "resource" },
@@ -70,5 +72,41 @@ describe("ChildWatches.ensure", () => {
     assert.equal((await watches.ensure(graph)).size, 0);
     assert.deepEqual(lists, ["ConfigMap", "Secret", "Secret"]);
     assert.deepEqual(acquired, ["ConfigMap", "Secret"]);
+  });
+});
+
+describe("ChildWatches releases what no served graph needs", () => {
+  it("stops the child-kind informers of an RGD that is no longer served", async () => {
+    const { watches, acquired, released } = harness(new Set(["ConfigMap", "Secret"]));
+    watches.retain("app", graph);
+    await watches.ensure(graph);
+    assert.deepEqual(watches.watching.managed.length, 2);
+    watches.retain("app", undefined);
+    assert.deepEqual(released.sort(), ["ConfigMap", "Secret"]);
+    assert.deepEqual(watches.watching.managed, []);
+    watches.retain("app", graph); // re-created
+    await watches.ensure(graph);
+    assert.deepEqual(acquired, ["ConfigMap", "Secret", "ConfigMap", "Secret"]);
+  });
+
+  it("a kind the new graph dropped is released; the others keep their informer", async () => {
+    const { watches, released } = harness(new Set(["ConfigMap", "Secret"]));
+    watches.retain("app", graph);
+    await watches.ensure(graph);
+    const smaller = { ...graph, nodes: graph.nodes.slice(0, 1) } as CompiledGraph;
+    watches.retain("app", smaller);
+    assert.deepEqual(released, ["Secret"]);
+  });
+
+  it("never under a running reconcile: the RGD deleted meanwhile releases after it ends", async () => {
+    const { watches, released } = harness(new Set(["ConfigMap", "Secret"]));
+    watches.retain("app", graph);
+    watches.begin("app");
+    await watches.ensure(graph);
+    watches.retain("app", undefined);
+    assert.deepEqual(released, [], "still in use");
+    await watches.ensure(graph); // the running reconcile goes on
+    watches.end("app");
+    assert.deepEqual(released.sort(), ["ConfigMap", "Secret"]);
   });
 });

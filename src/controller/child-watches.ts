@@ -2,13 +2,17 @@
  * Watches everything instances read or manage, and routes every event to the instances it
  * concerns — this is what makes progress event-driven (a dependency turning ready wakes its
  * instance at once) and what corrects drift. Managed children are found by the labels the
- * runtime puts on them; external objects by the watch requests each reconcile declares.
- * The same informer stores back the runtime's ObservedLookup port.
+ * runtime puts on them, through one informer per child kind that lives as long as some served
+ * graph (or a reconcile still running) needs the kind; external objects through informers
+ * scoped to exactly what each instance references (external-scopes.ts). The same informer
+ * stores back the runtime's ObservedLookup port.
  */
 import { LABELS, MANAGED_BY_VALUE } from "../api/index.js";
-import type { CompiledGraph } from "../graph/index.js";
-import { isForbidden, type Informer, type InformerLease, type InformerManager, type KubeClient, type KubeObject } from "../kube/index.js";
-import { identityKey, identityOf, matchesQuery, type CollectionQuery, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
+import type { CompiledGraph, CompiledNode } from "../graph/index.js";
+import { informerKey, isForbidden, type InformerLease, type InformerManager, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
+import { identityKey, identityOf, matchesQuery, type ExternalRequest, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
+import { ExternalScopes, type ScopeOutcome } from "./external-scopes.js";
+import { KindHolds } from "./kind-holds.js";
 
 const SYNC_TIMEOUT_MS = 30_000;
 /** How long a failed list probe of a kind is reused before the API server is asked again. */
@@ -23,8 +27,6 @@ export function identityFor(object: KubeJson): ObjectIdentity {
   return identity;
 }
 
-type WatchRequest = ObjectIdentity | CollectionQuery;
-
 const OWNER_INDEX = "owner-instance-id";
 const ownerIndex = (object: KubeObject): string[] => {
   const uid = object.metadata?.labels?.[LABELS.instanceId];
@@ -34,11 +36,25 @@ const ownerIndex = (object: KubeObject): string[] => {
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
+const gvkKey = (apiVersion: string, kind: string): string => JSON.stringify([apiVersion, kind]);
+const isExternal = (node: CompiledNode): boolean => node.type === "external" || node.type === "externalCollection";
+
+/** The managed child kinds of a graph (externals are watched per scope, see external-scopes.ts). */
+export function managedKinds(graph: CompiledGraph): Set<string> {
+  return new Set(graph.nodes.filter((n) => !isExternal(n)).map((n) => gvkKey(n.apiVersion, n.kind)));
+}
+
+interface ManagedWatch {
+  readonly lease: InformerLease<KubeObject>;
+  readonly removeHandlers: () => void;
+}
+
 export class ChildWatches {
-  private readonly managed = new Map<string, InformerLease<KubeObject>>();
-  private readonly external = new Map<string, InformerLease<KubeObject>>();
-  /** instance key → what its last reconcile read outside its own children. */
-  private readonly requests = new Map<string, readonly WatchRequest[]>();
+  /** gvk → the informer of our children of that kind (label-filtered, cluster-wide). */
+  private readonly managed = new Map<string, ManagedWatch>();
+  /** Which RGDs need which managed kinds: the rest is released (see kind-holds.ts). */
+  private readonly holds = new KindHolds();
+  private readonly externals: ExternalScopes;
   /** gvk → the last failed probe (RBAC, not served). */
   private readonly failedProbes = new Map<string, { readonly reason: string; readonly at: number }>();
 
@@ -48,41 +64,89 @@ export class ChildWatches {
     /** The instance key a managed child belongs to, from its labels (undefined: not ours to route). */
     private readonly ownerOf: (labels: Readonly<Record<string, string>>) => string | undefined,
     private readonly enqueue: (instanceKey: string) => void,
-  ) {}
+  ) {
+    this.externals = new ExternalScopes(informers, (scope) => this.probeScope(scope), enqueue);
+  }
 
   /**
-   * Starts (once) and waits for the informers every node of the graph needs. A kind this
+   * Starts (once) and waits for the informers every managed node of the graph needs. A kind this
    * controller may not list (RBAC) or that the server does not serve is not waited for: it is
    * returned as node id → reason, so the instance reconciles every other node and shows these
    * as errors (kro does the same: a forbidden child fails alone). A failed probe is remembered
    * for a few seconds, so many instances of one graph cost one probe, not one each.
+   * External references are started per instance by watchExternals.
    */
   async ensure(graph: CompiledGraph): Promise<Map<string, string>> {
     const waits: Promise<void>[] = [];
     const unwatchable = new Map<string, string>();
+    this.holds.use(graph.name, graph, managedKinds(graph));
     for (const node of graph.nodes) {
-      const gvk = JSON.stringify([node.apiVersion, node.kind]);
-      const isExternal = node.type === "external" || node.type === "externalCollection";
-      const map = isExternal ? this.external : this.managed;
-      let lease = map.get(gvk);
-      if (lease === undefined) {
+      if (isExternal(node)) continue;
+      const gvk = gvkKey(node.apiVersion, node.kind);
+      let watch = this.managed.get(gvk);
+      if (watch === undefined) {
         const reason = await this.probe(node.apiVersion, node.kind);
         if (reason !== undefined) {
           unwatchable.set(node.id, `cannot watch ${node.kind} (${node.apiVersion}) for resource "${node.id}": ${reason}`);
           continue;
         }
-        lease = this.informers.acquire({
-          apiVersion: node.apiVersion,
-          kind: node.kind,
-          ...(isExternal ? {} : { labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex } }),
-        });
-        lease.informer.addHandlers(isExternal ? this.externalHandlers(node.apiVersion, node.kind) : this.managedHandlers());
-        map.set(gvk, lease);
+        // Another reconcile may have started it while this one probed; a sweep may have run too.
+        watch = this.managed.get(gvk) ?? (this.holds.needed().has(gvk) ? this.startManaged(gvk, node.apiVersion, node.kind) : undefined);
+        if (watch === undefined) continue;
       }
-      if (!lease.informer.hasSynced) waits.push(lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
+      if (!watch.lease.informer.hasSynced) waits.push(watch.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
     }
     await Promise.all(waits);
     return unwatchable;
+  }
+
+  /**
+   * The RGD serves `graph` now (undefined: nothing any more). Managed kinds that no served graph
+   * and no running reconcile needs are released: their watches end and their caches go.
+   */
+  retain(rgdName: string, graph: CompiledGraph | undefined): void {
+    this.holds.retain(rgdName, graph === undefined ? undefined : { graph, kinds: managedKinds(graph) });
+    this.sweep();
+  }
+
+  /** A reconcile of this RGD's instances runs: what it uses is not released under it. */
+  begin(rgdName: string): void {
+    this.holds.begin(rgdName);
+  }
+
+  end(rgdName: string): void {
+    if (this.holds.end(rgdName)) this.sweep();
+  }
+
+  /**
+   * Watches the external references this instance read, each in its own scope, and releases the
+   * scopes it no longer reads. `started`: a new scope synced, so evaluate again.
+   */
+  watchExternals(instanceKey: string, requests: readonly ExternalRequest[]): Promise<ScopeOutcome> {
+    return this.externals.hold(instanceKey, requests);
+  }
+
+  /** What runs now, for tests and diagnostics: managed kinds and external scopes. */
+  get watching(): { managed: string[]; externalScopes: number } {
+    return { managed: [...this.managed.keys()], externalScopes: this.externals.size };
+  }
+
+  private startManaged(gvk: string, apiVersion: string, kind: string): ManagedWatch {
+    const lease = this.informers.acquire({ apiVersion, kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex } });
+    const watch: ManagedWatch = { lease, removeHandlers: lease.informer.addHandlers(this.managedHandlers()) };
+    this.managed.set(gvk, watch);
+    return watch;
+  }
+
+  private sweep(): void {
+    const needed = this.holds.needed();
+    for (const [gvk, watch] of this.managed) {
+      if (needed.has(gvk)) continue;
+      this.managed.delete(gvk);
+      this.failedProbes.delete(gvk);
+      watch.removeHandlers();
+      void watch.lease.release();
+    }
   }
 
   /** Undefined when the kind can be listed; else why not (possibly remembered from a recent probe). */
@@ -110,17 +174,12 @@ export class ChildWatches {
    */
   ownedBy(instanceUid: string): KubeJson[] {
     if (instanceUid === "") return [];
-    return [...this.managed.values()].flatMap((lease) => lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
+    return [...this.managed.values()].flatMap((w) => w.lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
   }
 
-  /** Records what an instance read this pass, so changes to those objects wake it. */
-  setRequests(instanceKey: string, requests: readonly WatchRequest[]): void {
-    if (requests.length === 0) this.requests.delete(instanceKey);
-    else this.requests.set(instanceKey, requests);
-  }
-
+  /** The instance is gone: the external scopes it held are released when no one else reads them. */
   forget(instanceKey: string): void {
-    this.requests.delete(instanceKey);
+    this.externals.forget(instanceKey);
   }
 
   lookup(overlay: Overlay): ObservedLookup {
@@ -128,11 +187,11 @@ export class ChildWatches {
       get: (identity) => {
         const own = overlay.get(identityKey(identity));
         if (own !== undefined) return own ?? undefined;
-        const informer = this.informerFor(identity.apiVersion, identity.kind);
+        const informer = this.externals.informerFor(identity) ?? this.managed.get(gvkKey(identity.apiVersion, identity.kind))?.lease.informer;
         return informer?.store.getByName(identity.namespace, identity.name);
       },
       list: (query) => {
-        const informer = this.informerFor(query.apiVersion, query.kind);
+        const informer = this.externals.informerFor(query) ?? this.managed.get(gvkKey(query.apiVersion, query.kind))?.lease.informer;
         const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o as KubeJson, query));
         const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]));
         for (const [key, value] of overlay) {
@@ -145,16 +204,25 @@ export class ChildWatches {
   }
 
   async stop(): Promise<void> {
-    const leases = [...this.managed.values(), ...this.external.values()];
+    const leases = [...this.managed.values()].map((w) => w.lease);
     this.managed.clear();
-    this.external.clear();
-    await Promise.all(leases.map((l) => l.release()));
+    await Promise.all([...leases.map((l) => l.release()), this.externals.stop()]);
   }
 
-  /** The unfiltered informer when one exists (a superset), else the managed-children one. */
-  private informerFor(apiVersion: string, kind: string): Informer | undefined {
-    const gvk = JSON.stringify([apiVersion, kind]);
-    return (this.external.get(gvk) ?? this.managed.get(gvk))?.informer;
+  /** Undefined when this exact scope can be listed (one empty page: a name no object has). */
+  private async probeScope(scope: InformerOptions): Promise<string | undefined> {
+    const key = informerKey(scope);
+    const recent = this.failedProbes.get(key);
+    if (recent !== undefined && Date.now() - recent.at < PROBE_RECHECK_MS) return recent.reason;
+    try {
+      await this.client.list(scope.apiVersion, scope.kind, { limit: 1, namespace: scope.namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector ?? `metadata.name=${PROBE_NAME}` });
+      this.failedProbes.delete(key);
+      return undefined;
+    } catch (error) {
+      const reason = isForbidden(error) ? `forbidden: the controller is not allowed to list it${scope.namespace === undefined ? "" : ` in namespace ${scope.namespace}`}` : error instanceof Error ? error.message : String(error);
+      this.failedProbes.set(key, { reason, at: Date.now() });
+      return reason;
+    }
   }
 
   private managedHandlers() {
@@ -164,19 +232,4 @@ export class ChildWatches {
     };
     return { onAdd: route, onUpdate: (old: KubeObject, next: KubeObject) => { route(old); route(next); }, onDelete: route };
   }
-
-  private externalHandlers(apiVersion: string, kind: string) {
-    const route = (object: KubeObject) => {
-      for (const [key, requests] of this.requests) {
-        if (requests.some((r) => requestMatches(r, apiVersion, kind, object))) this.enqueue(key);
-      }
-    };
-    return { onAdd: route, onUpdate: (old: KubeObject, next: KubeObject) => { route(old); route(next); }, onDelete: route };
-  }
-}
-
-function requestMatches(request: WatchRequest, apiVersion: string, kind: string, object: KubeObject): boolean {
-  if (request.apiVersion !== apiVersion || request.kind !== kind) return false;
-  if ("name" in request) return request.name === object.metadata?.name && request.namespace === object.metadata.namespace;
-  return matchesQuery(object, request);
 }

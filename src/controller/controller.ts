@@ -6,7 +6,7 @@
 import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../kube/index.js";
+import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
@@ -52,6 +52,8 @@ export interface RunningController {
   resync(): void;
   /** Liveness for /healthz: every worker running, the RGD and CRD informers running and synced. */
   health(): HealthReport;
+  /** The informers running now (kind, namespace, selectors): what the controller watches and caches. */
+  watching(): InformerOptions[];
   stop(): Promise<void>;
 }
 
@@ -157,7 +159,13 @@ export function startController(options: StartControllerOptions): RunningControl
       // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
       if (entry === undefined) return {};
       const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
-      return reconcileInstance(ctx, entry, namespace, name, log);
+      // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
+      ctx.watches.begin(rgdName);
+      try {
+        return await reconcileInstance(ctx, entry, namespace, name, log);
+      } finally {
+        ctx.watches.end(rgdName);
+      }
     },
     onOutcome: record("instance"),
   });
@@ -192,6 +200,7 @@ export function startController(options: StartControllerOptions): RunningControl
     served,
     resync,
     health,
+    watching: () => informers.running(),
     async stop() {
       stopping = true;
       clearInterval(depthTimer);

@@ -13,6 +13,7 @@ export async function startServing(ctx: ControllerContext, entry: ServedGraph): 
   const previous = ctx.served.get(entry.rgdName);
   const sameKind = previous !== undefined && previous.instance.apiVersion === entry.instance.apiVersion && previous.instance.kind === entry.instance.kind;
   ctx.served.set(entry);
+  ctx.watches.retain(entry.rgdName, entry.graph);
   if (!sameKind) {
     await ctx.instanceLeases.get(entry.rgdName)?.release();
     // Full objects (instances are small): a reconcile reads its instance from this cache, which
@@ -37,6 +38,8 @@ export function enqueueInstances(ctx: ControllerContext, rgdName: string): void 
 
 export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
   ctx.served.delete(rgdName);
+  // Child kinds no served graph needs any more stop being watched (after running reconciles end).
+  ctx.watches.retain(rgdName, undefined);
   const lease = ctx.instanceLeases.get(rgdName);
   ctx.instanceLeases.delete(rgdName);
   await lease?.release();

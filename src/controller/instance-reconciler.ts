@@ -86,6 +86,11 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const blocked = new Set<string>();
   const applyErrors: Record<string, string> = {};
   let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
+  // External references are watched in the scope they name (see external-scopes.ts): a scope
+  // seen for the first time is started and synced, then the graph is evaluated again.
+  const scoped = await ctx.watches.watchExternals(key, evaluation.externals);
+  for (const [nodeId, reason] of scoped.errors) watchErrors.set(nodeId, reason);
+  if (scoped.started) evaluation = evaluateInstance(graph, instance, lookup, options);
   // Children refused by namespace containment are never written; they are not apply errors
   // (nothing to retry until the RGD or the instance changes), so the rest keeps converging.
   const refusedNodes: Record<string, string> = {};
@@ -141,7 +146,9 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     }
     evaluation = evaluateInstance(graph, instance, lookup, options);
   }
-  ctx.watches.setRequests(key, evaluation.watches);
+  // What this pass read last: a scope it names for the first time (an external named by
+  // another's data) needs one more pass once it is synced.
+  if ((await ctx.watches.watchExternals(key, evaluation.externals)).started) ctx.instanceQueue.add(key);
 
   if (evaluation.error === undefined && !evaluation.pending && Object.keys(applyErrors).length === 0 && watchErrors.size === 0) {
     const waves = prunePlan(graph, inventory.entries, evaluation) as OwnedChild[][];

@@ -12,7 +12,7 @@ export {
 } from "./errors.js";
 export { Discovery, splitApiVersion, type ResourceInfo } from "./discovery.js";
 export { Informer, stripManagedFields, type InformerHandlers, type InformerOptions, type InformerSource, type InformerStats } from "./informer.js";
-export { InformerManager, type InformerLease } from "./informer-manager.js";
+export { InformerManager, informerKey, type InformerLease } from "./informer-manager.js";
 export { Store, objectKey, type IndexFunc } from "./store.js";
 export { Backoff, type BackoffOptions } from "./backoff.js";
 export { WriteFence } from "./write-fence.js";

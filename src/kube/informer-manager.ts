@@ -25,6 +25,11 @@ export class InformerManager {
     return this.shared.size;
   }
 
+  /** What runs now: each informer's options (for health pages and tests). */
+  running(): InformerOptions[] {
+    return [...this.shared.values()].map((e) => e.informer.options);
+  }
+
   /**
    * Returns the shared informer for these options, started. Indexers and timeouts of the first
    * user win; users needing their own indexers should build their own informer.

@@ -8,7 +8,7 @@ import { decorate, defaultNamespace, type InstanceRef } from "./decorate.js";
 import type { DialectEvaluator, EvaluationScope, Outcome } from "./dialect.js";
 import { formatIdentity, identityKey, isTerminating } from "./identity.js";
 import { collectionQuery, externalQuery, matchItems, requireIdentity } from "./observe.js";
-import { NODE_STATES, type CollectionQuery, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type PendingReason, type RuntimeOptions } from "./types.js";
+import { NODE_STATES, type CollectionQuery, type ExternalRequest, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type PendingReason, type RuntimeOptions } from "./types.js";
 
 export interface NodeContext {
   readonly graph: CompiledGraph;
@@ -20,6 +20,7 @@ export interface NodeContext {
   /** Observed objects of ready nodes only: what dependents may read (§12.1). */
   readonly scope: EvaluationScope;
   readonly watches: (ObjectIdentity | CollectionQuery)[];
+  readonly externals: ExternalRequest[];
 }
 
 const base = (id: string) => ({ id, excluded: false, ready: false, desired: [] as KubeJson[], observed: [] as KubeJson[] });
@@ -119,6 +120,7 @@ function observeExternal(ctx: NodeContext, node: CompiledNode, ref: KubeJson): N
     const query = externalQuery(ref);
     if (typeof query === "string") return failed(node.id, `resource "${node.id}": ${query}`);
     ctx.watches.push(query);
+    ctx.externals.push({ nodeId: node.id, request: query });
     const listed = ctx.lookup.list(query);
     return settle(node.id, [], listed, readiness(ctx, node, listed));
   }
@@ -127,6 +129,7 @@ function observeExternal(ctx: NodeContext, node: CompiledNode, ref: KubeJson): N
   const identity = requireIdentity(namespaced.object, `resource "${node.id}"`);
   if (typeof identity === "string") return failed(node.id, identity);
   ctx.watches.push(identity);
+  ctx.externals.push({ nodeId: node.id, request: identity });
   const live = ctx.lookup.get(identity);
   if (live === undefined) {
     return { ...base(node.id), state: NODE_STATES.waitingForReadiness, pending: { kind: "not-found", message: `external reference "${node.id}": ${formatIdentity(identity)} not found` } };

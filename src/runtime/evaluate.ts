@@ -10,7 +10,7 @@ import type { EvaluationScope } from "./dialect.js";
 import { evaluateNode, type NodeContext } from "./evaluate-node.js";
 import { evaluatorFor } from "./evaluator-for.js";
 import { formatIdentity, identityKey, identityOf } from "./identity.js";
-import { NODE_STATES, type CollectionQuery, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions, DEFAULT_PASS_COST_LIMIT } from "./types.js";
+import { NODE_STATES, type CollectionQuery, type ExternalRequest, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions, DEFAULT_PASS_COST_LIMIT } from "./types.js";
 
 /** Pending kinds that leave the desired set incomplete (prune must wait). */
 const INCOMPLETE = new Set(["dependency-not-ready", "data-pending", "terminating"]);
@@ -40,6 +40,7 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
   const cost = { budget: new CostBudget(options.passCostLimit ?? DEFAULT_PASS_COST_LIMIT, deadline) };
   const scope: EvaluationScope = { instance, observed, excluded, cost };
   const watches: (ObjectIdentity | CollectionQuery)[] = [];
+  const externals: ExternalRequest[] = [];
   const ctx: NodeContext = {
     graph,
     evaluator: evaluatorFor(graph, options),
@@ -49,6 +50,7 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
     kroVersion: options.kroVersion ?? DEFAULT_KRO_VERSION,
     scope,
     watches,
+    externals,
   };
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const nodes: NodeEvaluation[] = [];
@@ -79,5 +81,6 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
     pending: nodes.some((n) => n.pending !== undefined && INCOMPLETE.has(n.pending.kind)),
     ...(error === undefined ? {} : { error }),
     watches,
+    externals,
   };
 }

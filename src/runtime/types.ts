@@ -123,6 +123,14 @@ export interface InstanceEvaluation {
   readonly error?: string;
   /** Every object the graph reads or manages this pass (for the controller's watch routing). */
   readonly watches: readonly (ObjectIdentity | CollectionQuery)[];
+  /** The external references among them, by node: the controller watches each in exactly this scope. */
+  readonly externals: readonly ExternalRequest[];
+}
+
+/** What one external node read this pass: one object by name, or a label-selected collection. */
+export interface ExternalRequest {
+  readonly nodeId: string;
+  readonly request: ObjectIdentity | CollectionQuery;
 }
 
 /** What the controller knows beyond the evaluation when it writes status. */

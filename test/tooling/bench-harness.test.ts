@@ -104,11 +104,14 @@ describe("bench: npm run bench", () => {
   });
 
   it("rejects bad options with a precise message", () => {
-    assert.throws(() => parseArgs(["--scenario", "nope"]), /--scenario must be one of fanout\|depth\|steady\|micro\|all/);
+    assert.throws(() => parseArgs(["--scenario", "nope"]), /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|all/);
+    assert.throws(() => parseArgs(["--kinds", "0"]), /--kinds must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--instances", "0"]), /--instances must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--idle-seconds", "x"]), /--idle-seconds must be an integer/);
     assert.throws(() => parseArgs(["--bogus", "1"]), /unknown option --bogus/);
     assert.deepEqual(parseArgs(["--scenario", "depth"]).scenarios, ["depth"]);
-    assert.deepEqual(parseArgs([]).scenarios, ["fanout", "depth", "steady", "micro"]);
+    assert.deepEqual(parseArgs([]).scenarios, ["fanout", "depth", "steady", "micro"], "the scale scenarios run only when named");
+    assert.deepEqual(parseArgs(["--scenario", "kinds", "--kinds", "20"]).scenarios, ["kinds"]);
+    assert.equal(parseArgs(["--scenario", "kinds", "--kinds", "20"]).kinds, 20);
   });
 });
