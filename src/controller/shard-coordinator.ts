@@ -64,6 +64,8 @@ export interface ShardCoordinator {
   admit(key: string): ShardTicket | undefined;
   /** Shards in a tenure right now (held or draining). */
   held(): number[];
+  /** The fence of this replica's current tenure of `shard`, if any (tests, diagnostics). */
+  tenureFence(shard: number): WriteFence | undefined;
   /** Members seen alive in the last round (this replica included). */
   members(): string[];
   /** One round (exported for simulations; the loop calls it). */
@@ -86,7 +88,11 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   const sleep = options.sleep ?? defaultSleep;
   const slots = Array.from({ length: shardCount }, (_, i) => new ShardSlot(i, now, timing.renewDeadlineMs));
   const observed = new Map<string, ObservedLease>();
-  const observe = (name: string) => observed.get(name) ?? observed.set(name, new ObservedLease(now)).get(name);
+  function observe(name: string): ObservedLease {
+    let lease = observed.get(name);
+    if (lease === undefined) observed.set(name, lease = new ObservedLease(now));
+    return lease;
+  }
   const selector = `${LABELS.shardGroup}=${group}`;
   const memberName = memberLeaseName(group, identity);
   const durationSeconds = Math.round(timing.leaseDurationMs / 1000);
@@ -169,7 +175,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       return;
     }
     const byName = new Map(items.map((item) => [item.metadata?.name ?? "", item]));
-    for (const [name, item] of byName) observe(name).observe((item.spec ?? {}));
+    for (const [name, item] of byName) observe(name).observe(item.spec ?? {});
     const member = byName.get(memberName);
     await write(memberName, "member", member, claim((member?.spec ?? {}) as LeaseSpec, true), timing.renewDeadlineMs)
       .catch((error: unknown) => { logger.warn({ err: errorText(error) }, "could not renew the member Lease"); });
@@ -220,6 +226,10 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       };
     },
     held: () => slots.filter((s) => s.phase === SHARD_PHASES.held || s.phase === SHARD_PHASES.draining).map((s) => s.shard),
+    tenureFence: (shard) => {
+      const slot = slots[shard];
+      return slot?.phase === SHARD_PHASES.held || slot?.phase === SHARD_PHASES.draining ? slot.fence : undefined;
+    },
     members: () => [...live],
     round,
     start() {
