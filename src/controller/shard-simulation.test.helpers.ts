@@ -123,7 +123,9 @@ export class World {
       const ticket = replica.coordinator.admit(`instance-${Math.floor(this.random() * 500)}`);
       if (ticket === undefined) continue;
       const writes = 1 + Math.floor(this.random() * 4);
-      for (let i = 0; i < writes && !replica.crashed; i++) {
+      for (let i = 0; i < writes; i++) {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the test while this loop awaits
+        if (replica.crashed) return;
         // As the transport does: the fence is checked right before the request is sent.
         if (!ticket.fence.open) {
           this.refused++;
@@ -202,7 +204,7 @@ export class World {
         try {
           result = apply();
         } catch (error) {
-          this.scheduler.at(back, () => { reject(error as Error); });
+          this.scheduler.at(back, () => { reject(error instanceof Error ? error : new Error(String(error))); });
           return;
         }
         this.scheduler.at(back, () => { if (!replica.crashed) resolve(result); });
