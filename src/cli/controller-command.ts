@@ -148,12 +148,12 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const shared = settings.shards === 0 ? undefined : await startSharding({
     shards: settings.shards, replicaId: flags.replicaId ?? defaultReplicaId(), namespace: leaseNamespace, leaseName: flags.leaderElectionId, lease: settings.lease,
   }, connection, logger);
-  const election = shared?.election ?? (electionClient === undefined || fence === undefined ? undefined : startLeaderElection({
+  const election = electionClient === undefined || fence === undefined ? undefined : startLeaderElection({
     client: electionClient, logger, fence, ...settings.lease,
     namespace: leaseNamespace,
     name: flags.leaderElectionId,
     identity: flags.replicaId ?? `${hostname()}_${process.pid}`,
-  }));
+  });
   const start = async (): Promise<void> => {
     running = startController({
       client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
@@ -173,8 +173,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
   // A start failure (RGD CRD forbidden, informers not synced) ends the process with an error:
   // a controller that cannot work must not look healthy and never be restarted.
   const failedToStart = new Promise<Error>((resolve) => {
-    // A sharded replica works at once (its shards); others wait to lead.
-    const begin = election === undefined || shared !== undefined ? start() : election.acquired.then(start);
+    // A sharded replica (no election here: see controller-sharding.ts) works at once.
+    const begin = election === undefined ? start() : election.acquired.then(start);
     begin.catch((error: unknown) => { resolve(error instanceof Error ? error : new Error(String(error))); });
   });
   if (election !== undefined) synced = true; // a standby is healthy and ready; it just does not write

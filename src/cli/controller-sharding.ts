@@ -7,8 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { leaseApiOf, startLeaderElection, startShardCoordinator, type ControllerSharding, type LeaderElection, type LeaseTiming, type ShardCoordinator } from "../controller/index.js";
-import { createKubeClient, WriteFence, type KubeClientOptions } from "../kube/index.js";
+import { leaseApiOf, startRgdLeadership, startShardCoordinator, type ControllerSharding, type LeaseTiming, type RunningRgdLeadership, type ShardCoordinator } from "../controller/index.js";
+import { createKubeClient, type KubeClientOptions } from "../kube/index.js";
 import type { Logger } from "../observability/index.js";
 
 export interface ShardingSettings {
@@ -22,7 +22,7 @@ export interface ShardingSettings {
 
 export interface RunningSharding {
   readonly sharding: ControllerSharding;
-  readonly election: LeaderElection;
+  readonly leadership: RunningRgdLeadership;
   readonly coordinator: ShardCoordinator;
   /** Call after the controller stopped: closes every fence, releases the Leases. */
   stop(): Promise<void>;
@@ -38,8 +38,8 @@ export async function startSharding(settings: ShardingSettings, connection: Kube
   const electionClient = await leaseClient(5);
   // Per round: one list, one member renewal, one write per held shard.
   const shardClient = await leaseClient(Math.max(10, settings.shards * 2));
-  const fence = new WriteFence();
-  const election = startLeaderElection({ client: electionClient, logger, fence, ...settings.lease, namespace: settings.namespace, name: settings.leaseName, identity: settings.replicaId });
+  // Losing the RGD Lease ends only that tenure: the replica campaigns again and keeps its shards.
+  const leadership = startRgdLeadership({ client: electionClient, logger, ...settings.lease, namespace: settings.namespace, name: settings.leaseName, identity: settings.replicaId });
   const coordinator = startShardCoordinator({
     api: leaseApiOf(shardClient), logger: logger.child({ component: "shards" }),
     namespace: settings.namespace, group: `${settings.leaseName}-instances`, identity: settings.replicaId,
@@ -47,12 +47,12 @@ export async function startSharding(settings: ShardingSettings, connection: Kube
   });
   coordinator.start();
   return {
-    sharding: { shards: coordinator, leader: { get isLeader() { return election.isLeader; }, fence, acquired: election.acquired } },
-    election,
+    sharding: { shards: coordinator, leader: leadership },
+    leadership,
     coordinator,
     async stop() {
       await coordinator.stop();
-      await election.stop();
+      await leadership.stop();
       electionClient.close();
       shardClient.close();
     },

@@ -154,7 +154,7 @@ export function startController(options: StartControllerOptions): RunningControl
   ready.catch((error: unknown) => { logger.error({ err: errorText(error) }, "controller could not start watching ResourceGraphDefinitions"); });
   const sharded = options.sharding === undefined ? undefined : shardedWork(ctx, options.sharding);
   // The leader reconciles RGDs in full; a replica that becomes leader goes over them all again.
-  if (options.sharding !== undefined) void Promise.all([ready, options.sharding.leader.acquired]).then(() => { resyncRgds(); }, () => undefined);
+  options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
   const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const reconcileKey = async (c: ControllerContext, key: string) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);

@@ -72,7 +72,7 @@ export interface ShardCoordinator {
   round(): Promise<void>;
   /** Starts the loop of rounds. */
   start(): void;
-  /** Ends the loop, closes every fence and releases every Lease (call after reconciles stopped). */
+  /** Drains (admitted reconciles finish, up to a renew deadline), ends the loop, closes every fence, releases every Lease. */
   stop(): Promise<void>;
 }
 
@@ -98,6 +98,8 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   const durationSeconds = Math.round(timing.leaseDurationMs / 1000);
   let live: string[] = [identity];
   const stopping = new AbortController();
+  /** Set by stop(): every shard drains, none is taken. */
+  let leaving = false;
   let wake = new AbortController();
   let loop: Promise<void> | undefined;
   const listeners: ((shard: number) => void)[] = [];
@@ -188,7 +190,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     const mine = shardsFor(assignShards(shardCount, live), identity);
     await Promise.all(slots.map(async (slot) => {
       try {
-        await step(slot, byName.get(shardLeaseName(group, slot.shard)), mine.has(slot.shard));
+        await step(slot, byName.get(shardLeaseName(group, slot.shard)), mine.has(slot.shard) && !leaving);
       } catch (error) {
         logger.warn({ shard: slot.shard, err: errorText(error), msLeft: Math.round(slot.deadline - now()) }, "shard Lease request failed");
       }
@@ -236,6 +238,13 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       loop ??= run().catch((error: unknown) => { logger.error({ err: errorText(error) }, "shard coordination stopped on an unexpected error"); });
     },
     async stop() {
+      // Hand over like a rebalance: admit nothing more, let admitted reconciles finish (the
+      // rounds keep renewing meanwhile and release each drained shard), within a renew deadline.
+      leaving = true;
+      for (const slot of slots) slot.drain();
+      const since = now();
+      const waiting = new AbortController();
+      while (slots.some((s) => s.phase === SHARD_PHASES.draining && s.inFlight > 0) && now() - since < timing.renewDeadlineMs) await sleep(50, waiting.signal);
       stopping.abort(new Error("sharding stopped"));
       await loop;
       // Fences first: nothing is written for a shard once its Lease may be free.

@@ -14,6 +14,7 @@ import type { ReconcileResult } from "./reconcile-loop.js";
 import { reconcileRgd } from "./rgd-reconciler.js";
 import { followRgd } from "./rgd-follower.js";
 import { instanceKeyOf } from "./served-graphs.js";
+import type { RgdLeadership } from "./rgd-leadership.js";
 import type { ShardTicket } from "./shard-coordinator.js";
 
 /** What the controller needs of the shard coordinator. */
@@ -21,13 +22,6 @@ export interface InstanceShards {
   shardOf(key: string): number;
   admit(key: string): ShardTicket | undefined;
   onAcquired(listener: (shard: number) => void): void;
-}
-
-/** What the controller needs of the leader election (RGD reconciles). */
-export interface RgdLeadership {
-  readonly isLeader: boolean;
-  readonly fence: WriteFence;
-  readonly acquired: Promise<void>;
 }
 
 export interface ControllerSharding {
@@ -42,7 +36,6 @@ export interface ShardedWork {
 
 export function shardedWork(ctx: ControllerContext, sharding: ControllerSharding): ShardedWork {
   const fenced = (fence: WriteFence): ControllerContext => ({ ...ctx, client: ctx.client.withFence(fence), eventClient: ctx.eventClient.withFence(fence) });
-  const leaderCtx = fenced(sharding.leader.fence);
   // A tenure began: queue the shard's instances (another replica may have changed them since).
   sharding.shards.onAcquired((shard) => {
     // The last status we wrote is no proof of what is stored: another replica may have written since.
@@ -64,6 +57,7 @@ export function shardedWork(ctx: ControllerContext, sharding: ControllerSharding
         ticket.leave();
       }
     },
-    rgd: (name) => (sharding.leader.isLeader ? reconcileRgd(leaderCtx, name) : followRgd(ctx, name)),
+    // The fence of the current tenure: a lost leadership closes it, a new one brings another.
+    rgd: (name) => (sharding.leader.isLeader ? reconcileRgd(fenced(sharding.leader.fence), name) : followRgd(ctx, name)),
   };
 }

@@ -9,8 +9,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { createKubeClient, WriteFence, type KubeClient } from "../../src/index.js";
-import { leaseApiOf, startLeaderElection, startShardCoordinator, type LeaderElection, type ShardCoordinator } from "../../src/controller/index.js";
+import { createKubeClient, type KubeClient } from "../../src/index.js";
+import { leaseApiOf, startRgdLeadership, startShardCoordinator, type RunningRgdLeadership, type ShardCoordinator } from "../../src/controller/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
@@ -34,7 +34,7 @@ interface Replica {
   readonly id: string;
   readonly tc: TestController;
   readonly coordinator: ShardCoordinator;
-  readonly election: LeaderElection;
+  readonly election: RunningRgdLeadership;
   readonly leaseClient: KubeClient;
   cut: boolean;
   stopped: boolean;
@@ -42,6 +42,8 @@ interface Replica {
 
 const replicas: Replica[] = [];
 const admissions: Interval[] = [];
+/** While set, one reconcile in five holds its shard 800 ms longer (a slow reconcile a handover must wait for). */
+let slowReconciles = false;
 let driver: KubeClient;
 
 /** A client whose every call fails once `replica.cut` is set (a dead or partitioned process). */
@@ -59,8 +61,7 @@ async function startReplica(id: string): Promise<Replica> {
   const state = { cut: false };
   const leaseClient = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, maxRetries: 0, requestTimeoutMs: timing.renewDeadlineMs });
   const client = cuttable(leaseClient, state);
-  const fence = new WriteFence();
-  const election = startLeaderElection({ client, logger, namespace, name: `leader-${suffix}`, identity: id, fence, ...timing });
+  const election = startRgdLeadership({ client, logger, namespace, name: `leader-${suffix}`, identity: id, ...timing });
   const coordinator = startShardCoordinator({ api: leaseApiOf(client), logger, namespace, group: `instances-${suffix}`, identity: id, shardCount: SHARDS, timing });
   coordinator.start();
   // Every admitted reconcile, as an interval, to check that no two replicas are in one at once.
@@ -71,10 +72,11 @@ async function startReplica(id: string): Promise<Replica> {
       const ticket = coordinator.admit(key);
       if (ticket === undefined) return undefined;
       const start = performance.now();
-      return { ...ticket, leave() { ticket.leave(); admissions.push({ replica: id, key, start, end: performance.now() }); } };
+      const finish = () => { admissions.push({ replica: id, key, start, end: performance.now() }); ticket.leave(); };
+      return { ...ticket, leave() { if (slowReconciles && Math.random() < 0.2) setTimeout(finish, 800); else finish(); } };
     },
   };
-  const tc = await startTestController({ label, requeueIntervalMs: 600_000, sharding: { shards, leader: { get isLeader() { return election.isLeader; }, fence, acquired: election.acquired } } });
+  const tc = await startTestController({ label, requeueIntervalMs: 600_000, sharding: { shards, leader: election } });
   const replica = Object.assign(state, { id, tc, coordinator, election, leaseClient, stopped: false });
   replicas.push(replica);
   return replica;
@@ -236,15 +238,21 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
     assert.deepEqual(overlapping(writeIntervals()), []);
   });
 
-  it("repeated joins and graceful leaves under changing specs: no double writers, always converging", async () => {
+  it("repeated joins and graceful leaves under changing specs and slow reconciles: no double writers, always converging", async () => {
+    slowReconciles = true;
+    // Each join and each leave happens while the replicas are busy with a spec change.
     for (let round = 0; round < 3; round++) {
+      const changing = setAll(`w${round}a`);
       const joined = await startReplica(`j${round}`);
-      await setAll(`w${round}a`);
+      await changing;
       await allConverged(`w${round}a`);
+      const changingAgain = setAll(`w${round}b`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
       await stopReplica(joined);
-      await setAll(`w${round}b`);
+      await changingAgain;
       await allConverged(`w${round}b`);
     }
+    slowReconciles = false;
     // Reconciles that started after the crash above are all graceful handovers.
     assert.deepEqual(overlapping(admissions.filter((i) => !replicas.some((r) => r.cut && r.id === i.replica))), []);
     assert.deepEqual(overlapping(writeIntervals()), []);
