@@ -26,6 +26,8 @@ import { jsonEqual } from "./json-equal.js";
 
 /** How soon a follower looks again while the leader has not caught up with the spec. */
 export const FOLLOW_RETRY_MS = 1000;
+/** …and while the leader has looked at this generation but does not serve it (invalid, kind not ready). */
+export const FOLLOW_SLOW_RETRY_MS = 10_000;
 
 export async function followRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
   let rgd: KubeObject;
@@ -54,7 +56,10 @@ export async function followRgd(ctx: ControllerContext, name: string): Promise<R
     const entry = found === undefined ? undefined : await servedEntry(ctx, rgd, found.graph, found.generation, found.revision);
     if (entry !== undefined) await startServing(ctx, entry);
   }
-  return { requeueAfterMs: FOLLOW_RETRY_MS };
+  // The leader's status writes are no event here (only generations are): look again, slowly once
+  // the leader has judged this generation.
+  const judged = currentConditions(rgd).get(RGD_CONDITIONS.controllerReady)?.observedGeneration === generation;
+  return { requeueAfterMs: judged ? FOLLOW_SLOW_RETRY_MS : FOLLOW_RETRY_MS };
 }
 
 /** The leader served this generation: its kind is ready and the controller runs it. */
