@@ -119,10 +119,14 @@ export const INSTANCE_CONDITION_REASONS = {
   resolved: "Resolved",
   resolutionFailed: "ResolutionFailed",
   allResourcesReady: "AllResourcesReady",
-  notReady: "NotReady",
+  /** kro's False reason for ResourcesReady (ConditionsMarker.ResourcesNotReady). */
+  resourcesNotReady: "ResourcesNotReady",
+  /** kro's Unknown reason for ResourcesReady (ConditionsMarker.ResourcesInProgress): waiting, deleting. */
+  resourcesInProgress: "ResourcesInProgress",
+  /** kro-ts only: a child is terminating (kro has no such state). */
   resourceDeleting: "ResourceDeleting",
+  /** kro-ts only: the kro.run/reconcile annotation suspends reconciliation. */
   reconciliationSuspended: "ReconciliationSuspended",
-  underDeletion: "UnderDeletion",
   ready: "Ready",
 } as const;
 

@@ -214,7 +214,7 @@ const status: JSONSchemaProps = {
     state: str("Active when the graph is accepted, its kind is ready and its controller runs; Inactive otherwise.", { enum: ["Active", "Inactive"] }),
     topologicalOrder: stringList("Resource ids in creation order."),
     resources: RESOURCES_INFO_SCHEMA,
-    conditions: { type: "array", description: "GraphAccepted, KindReady, ControllerReady and the root Ready.", items: CONDITION_SCHEMA },
+    conditions: { type: "array", description: "ResourceGraphAccepted, KindReady, ControllerReady and the root Ready.", items: CONDITION_SCHEMA },
     lastIssuedRevision: {
       type: "integer", format: "int64",
       description: "Highest GraphRevision number ever issued for this RGD (kubectl get graphrevisions): a high-water mark that keeps revision numbers monotonic across retention.",

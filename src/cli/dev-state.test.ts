@@ -8,7 +8,7 @@ import { DevState, type InstanceRef } from "./dev-state.js";
 const ref: InstanceRef = { apiVersion: "kro.run/v1alpha1", kind: "WebApp", namespace: "default", name: "demo" };
 const served = { rgdName: "webapp", group: "kro.run", kind: "WebApp" };
 const ready = (status: string, generation?: number) => ({ type: "Ready", status, message: status === "True" ? "" : "resource deploy is not ready", ...(generation === undefined ? {} : { observedGeneration: generation }) });
-const activeRgd = { status: { state: "Active", conditions: [{ type: "GraphAccepted", status: "True" }] } } as KubeObject;
+const activeRgd = { status: { state: "Active", conditions: [{ type: "ResourceGraphAccepted", status: "True" }] } } as KubeObject;
 
 function event(deployState: "SYNCED" | "WAITING_FOR_READINESS"): InstanceEvaluatedEvent {
   const deploy = { id: "deploy", state: deployState, excluded: false, ready: deployState === "SYNCED", desired: [], observed: [] } as const;
@@ -74,12 +74,12 @@ describe("dev state", () => {
     const state = new DevState();
     state.track([{ ref, served }]);
     state.onApply(ref, { state: "applied" });
-    state.onRgdRead("webapp", { status: { state: "Inactive", conditions: [{ type: "GraphAccepted", status: "False", message: "spec.resources[0]: bad" }] } });
+    state.onRgdRead("webapp", { status: { state: "Inactive", conditions: [{ type: "ResourceGraphAccepted", status: "False", message: "spec.resources[0]: bad" }] } });
     const verdict = state.verdict();
     assert.equal(verdict.settled, true);
     assert.equal(verdict.ready, 0);
-    assert.deepEqual(verdict.notReady, ["webapp/demo: not Ready: ResourceGraphDefinition webapp is Inactive (GraphAccepted=False: spec.resources[0]: bad)"]);
-    assert.deepEqual(verdict.rgdProblems, ["ResourceGraphDefinition webapp: GraphAccepted=False: spec.resources[0]: bad"]);
+    assert.deepEqual(verdict.notReady, ["webapp/demo: not Ready: ResourceGraphDefinition webapp is Inactive (ResourceGraphAccepted=False: spec.resources[0]: bad)"]);
+    assert.deepEqual(verdict.rgdProblems, ["ResourceGraphDefinition webapp: ResourceGraphAccepted=False: spec.resources[0]: bad"]);
   });
 
   it("gives an RGD's live colours when exactly one instance uses it", () => {

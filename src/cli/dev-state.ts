@@ -155,7 +155,7 @@ export class DevState {
   private stuck(t: Tracked): boolean {
     if (t.apply?.state === "failed") return true;
     const rgd = this.rgds.get(t.rgdName);
-    if (rgd?.conditions?.some((c) => c.type === "GraphAccepted" && c.status === "False") === true) return true;
+    if (rgd?.conditions?.some((c) => c.type === "ResourceGraphAccepted" && c.status === "False") === true) return true;
     return t.status?.state === "ERROR";
   }
 

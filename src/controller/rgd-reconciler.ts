@@ -58,9 +58,9 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   const generation = rgd.metadata?.generation ?? 0;
   const previous = ctx.served.get(name);
   const parts: { -readonly [K in keyof RgdStatusParts]: ConditionInput } = {
-    graphAccepted: unknownCondition(RGD_CONDITIONS.graphAccepted, "compiling"),
-    kindReady: unknownCondition(RGD_CONDITIONS.kindReady, "waiting for the graph"),
-    controllerReady: unknownCondition(RGD_CONDITIONS.controllerReady, "waiting for the kind"),
+    graphAccepted: unknownCondition(RGD_CONDITIONS.graphAccepted),
+    kindReady: unknownCondition(RGD_CONDITIONS.kindReady),
+    controllerReady: unknownCondition(RGD_CONDITIONS.controllerReady),
   };
   let graph: CompiledGraph | undefined = compiled.graph;
   let lastIssued = lastIssuedRevision(rgd);

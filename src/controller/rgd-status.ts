@@ -6,7 +6,7 @@ import type { KubeObject } from "../kube/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import { currentConditions, rootReady, stamp, type ConditionInput } from "../runtime/index.js";
 
-export const RGD_CONDITIONS = { graphAccepted: "GraphAccepted", kindReady: "KindReady", controllerReady: "ControllerReady", ready: "Ready" } as const;
+export const RGD_CONDITIONS = { graphAccepted: "ResourceGraphAccepted", kindReady: "KindReady", controllerReady: "ControllerReady", ready: "Ready" } as const;
 export const RGD_STATES = { active: "Active", inactive: "Inactive" } as const;
 
 export interface RgdStatusParts {
@@ -15,8 +15,9 @@ export interface RgdStatusParts {
   readonly controllerReady: ConditionInput;
 }
 
-export function unknownCondition(type: string, message: string): ConditionInput {
-  return { type, status: "Unknown", reason: "AwaitingReconciliation", message };
+/** kro's ConditionSet.SetUnknown wording (pkg/apis/condition_set.go). */
+export function unknownCondition(type: string): ConditionInput {
+  return { type, status: "Unknown", reason: "AwaitingReconciliation", message: `condition "${type}" is awaiting reconciliation` };
 }
 
 export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, now: string): Record<string, unknown> {

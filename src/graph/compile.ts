@@ -24,7 +24,7 @@ export interface CompileRgdOptions {
 
 /**
  * Compiles an RGD. Total: never throws, whatever the input (a hostile or broken RGD yields
- * issues, so the controller can always write GraphAccepted=False with the reason).
+ * issues, so the controller can always write ResourceGraphAccepted=False with the reason).
  */
 export function compileRgd(rgd: unknown, options: CompileRgdOptions = {}): CompileResult {
   const deep = tooDeepPath(rgd);

@@ -1,12 +1,15 @@
 /**
  * Which identifiers an expression may read, by where it stands (kro pkg/graph/builder.go):
  * `runtime.*` exists only in `spec.schema.status.conditions` (kro registers that library for
- * conditions alone), and an instance status field must read at least one resource — kro's
- * buildInstanceNode: "instance status field must refer to a resource" (a field that reads
- * nothing, or only `schema`, is a constant the author should put elsewhere).
+ * conditions alone), and an instance status field must read a resource or `schema` — kro
+ * v0.9.3's buildInstanceNode: "instance status field must refer to a resource or schema" (a field
+ * that reads nothing is a constant the author should put elsewhere; `schema` alone is allowed,
+ * measured with kro's own builder, see docs/design/compatibility.md).
  */
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { referencedIdentifiers, type FoundField, type KroCelEnvironment } from "../expr/index.js";
+
+const SCHEMA = "schema";
 
 export const REFERENCE_CODES = { runtime: "rgd.runtime-outside-conditions", statusNoResource: "rgd.status-without-resource" } as const;
 
@@ -27,7 +30,7 @@ export function checkRuntimeOutsideConditions(env: KroCelEnvironment, expression
     .map((e) => error(REFERENCE_CODES.runtime, e.path, `expression ${JSON.stringify(e.text)}: the runtime functions are only available in spec.schema.status.conditions`));
 }
 
-/** Status fields: no `runtime`, and at least one resource id read across the field's expressions. */
+/** Status fields: no `runtime`, and at least one resource id or `schema` read across the field's expressions. */
 export function checkStatusReferences(env: KroCelEnvironment, fields: readonly FoundField[], ids: ReadonlySet<string>, base: IssuePath): Issue[] {
   const issues: Issue[] = [];
   for (const field of fields) {
@@ -36,8 +39,8 @@ export function checkStatusReferences(env: KroCelEnvironment, fields: readonly F
     issues.push(...checkRuntimeOutsideConditions(env, sources.map((text) => ({ text, path }))));
     const names = sources.map((text) => identifiers(env, text));
     if (names.some((n) => n === undefined)) continue;
-    if (!names.some((n) => [...(n ?? [])].some((name) => ids.has(name)))) {
-      issues.push(error(REFERENCE_CODES.statusNoResource, path, `instance status field must refer to a resource: ${JSON.stringify(field.text)} reads no resource of the graph`));
+    if (!names.some((n) => [...(n ?? [])].some((name) => ids.has(name) || name === SCHEMA))) {
+      issues.push(error(REFERENCE_CODES.statusNoResource, path, `instance status field must refer to a resource or schema: ${JSON.stringify(field.text)} reads neither a resource of the graph nor schema`));
     }
   }
   return issues;

@@ -186,11 +186,13 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await launch("kwok", kwokArgs(layout));
       const created = await apiRequest(target(), "POST", "/api/v1/nodes", kwokNode());
       if (created.status !== 201) throw new ClusterStartError(`creating node ${KWOK_NODE_NAME} failed: HTTP ${created.status} ${created.body}`);
-      await waitFor(`node ${KWOK_NODE_NAME} to be Ready`, timeoutMs, processes, async () => {
+      // The pod CIDR too: kwok gives a pod an address from its node's podCIDR when it has one.
+      await waitFor(`node ${KWOK_NODE_NAME} to be Ready with a pod CIDR`, timeoutMs, processes, async () => {
         const node = JSON.parse((await apiRequest(target(), "GET", `/api/v1/nodes/${KWOK_NODE_NAME}`)).body) as {
+          spec?: { podCIDR?: string };
           status?: { conditions?: { type: string; status: string }[] };
         };
-        return node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
+        return node.spec?.podCIDR !== undefined && node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
       });
       await waitFor("service account default/default", timeoutMs, processes, async () =>
         (await apiRequest(target(), "GET", "/api/v1/namespaces/default/serviceaccounts/default")).status === 200);

@@ -38,6 +38,16 @@ export function etcdArgs(l: ClusterLayout): string[] {
   ];
 }
 
+/** kind's and kubeadm's defaults, so kind-era examples with a fixed clusterIP or pod range work. */
+export const SERVICE_CIDR = "10.96.0.0/12";
+export const POD_CIDR = "10.244.0.0/16";
+/**
+ * How long kwok's node Lease lasts; kwok renews it every quarter (10 s), as the kubelet does.
+ * Without the flag kwok v0.7.0 keeps no Lease and picks its 10-minute heartbeat stage, so
+ * kube-controller-manager (grace period 50 s) marked the node Unknown about once a minute.
+ */
+export const NODE_LEASE_SECONDS = 40;
+
 export function apiserverArgs(l: ClusterLayout): string[] {
   const f = files(l.stateDir);
   return [
@@ -46,9 +56,8 @@ export function apiserverArgs(l: ClusterLayout): string[] {
     "--advertise-address=127.0.0.1",
     `--secure-port=${l.apiserverPort}`,
     `--cert-dir=${f.certDir}`,
-    // kind's and kubeadm's default, so kind-era examples with a fixed clusterIP work; a /12 also
-    // leaves room for the fan-out benchmark's 2,000+ Services.
-    "--service-cluster-ip-range=10.96.0.0/12",
+    // A /12 also leaves room for the fan-out benchmark's 2,000+ Services.
+    `--service-cluster-ip-range=${SERVICE_CIDR}`,
     "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
     `--service-account-key-file=${f.serviceAccountPub}`,
     `--service-account-signing-key-file=${f.serviceAccountKey}`,
@@ -60,14 +69,20 @@ export function apiserverArgs(l: ClusterLayout): string[] {
   ];
 }
 
-/** Controllers that need a kubelet, a cloud or a CSR signer stay off; everything else runs. */
+/**
+ * Controllers that need a kubelet, a cloud or a CSR signer stay off; everything else runs.
+ * nodeipam gives each node a /24 of the pod CIDR, as kind does; kwok takes pod IPs from it.
+ */
 export function controllerManagerArgs(l: ClusterLayout): string[] {
   const f = files(l.stateDir);
   return [
     `--kubeconfig=${f.kubeconfig}`,
     "--secure-port=0",
     "--leader-elect=false",
-    "--controllers=*,-nodeipam,-service-lb-controller,-route,-cloud-node-lifecycle",
+    "--controllers=*,-service-lb-controller,-route,-cloud-node-lifecycle",
+    "--allocate-node-cidrs=true",
+    `--cluster-cidr=${POD_CIDR}`,
+    `--service-cluster-ip-range=${SERVICE_CIDR}`,
     `--service-account-private-key-file=${f.serviceAccountKey}`,
     `--root-ca-file=${f.servingCert}`,
     "--use-service-account-credentials=false",
@@ -88,6 +103,7 @@ export function kwokArgs(l: ClusterLayout): string[] {
     `--manage-nodes-with-annotation-selector=${KWOK_SELECTOR}`,
     "--node-ip=127.0.0.1",
     `--server-address=127.0.0.1:${l.kwokPort}`,
+    `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`,
   ];
 }
 

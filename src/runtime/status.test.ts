@@ -59,10 +59,23 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     assert.equal(status.available, undefined, "deploy is not observed: available is omitted");
     const resources = byType(status, "ResourcesReady");
     assert.ok(resources);
-    assert.equal(resources.status, "False");
-    assert.equal(resources.reason, "NotReady");
-    assert.match(resources.message, /^waiting for unresolved resource: .*resource "svc" waits for "deploy" to be ready/);
-    assert.deepEqual([byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message], ["False", "NotReady", resources.message]);
+    // kro: mark.ResourcesInProgress("waiting for resource resolution: %s") while a dependency is pending.
+    assert.equal(resources.status, "Unknown");
+    assert.equal(resources.reason, "ResourcesInProgress");
+    assert.match(resources.message, /^waiting for resource resolution: .*resource "svc" waits for "deploy" to be ready/);
+    assert.deepEqual([byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message], ["Unknown", "ResourcesInProgress", resources.message]);
+  });
+
+  it("nothing pending but a resource not ready: False ResourcesNotReady, as kro records readiness as an error of the pass", () => {
+    const done = converge(webapp, instance, available);
+    const waiting: InstanceEvaluation = {
+      ...done,
+      pending: false,
+      nodes: done.nodes.map((n) => (n.id === "deploy" ? { ...n, ready: false, pending: { kind: "readiness", message: `resource "deploy": readyWhen is not satisfied yet` } } : n)),
+    };
+    const status = buildInstanceStatus(webapp, instance, waiting, { now: T0 });
+    assert.deepEqual([byType(status, "ResourcesReady")?.status, byType(status, "ResourcesReady")?.reason, byType(status, "ResourcesReady")?.message],
+      ["False", "ResourcesNotReady", `at least one resource reports an error: resource not ready: resource "deploy": readyWhen is not satisfied yet`]);
   });
 
   it("keeps lastTransitionTime when a condition's status did not change, else stamps now", () => {
@@ -75,17 +88,17 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     assert.equal(byType(failing, "InstanceManaged")?.lastTransitionTime, T0);
   });
 
-  it("apply errors: ERROR and ResourcesReady False \"resource error: …\"", () => {
+  it("apply errors: ERROR and ResourcesReady False ResourcesNotReady in kro's words", () => {
     const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), { now: T0, applyErrors: { svc: "denied by webhook" } });
     assert.equal(status.state, "ERROR");
-    assert.equal(byType(status, "ResourcesReady")?.message, "resource error: svc: denied by webhook");
+    assert.deepEqual([byType(status, "ResourcesReady")?.reason, byType(status, "ResourcesReady")?.message], ["ResourcesNotReady", "at least one resource reports an error: svc: denied by webhook"]);
   });
 
-  it("a real evaluation error: ERROR and \"resource reconciliation failed: …\"", () => {
+  it("a real evaluation error: ERROR and ResourcesNotReady", () => {
     const bad = { ...instance, spec: { name: "shop", replicas: 1, regions: ["eu", "eu"], ingress: { enabled: false } } };
     const status = buildInstanceStatus(webapp, bad, evaluateInstance(webapp, bad, createMemoryLookup()), { now: T0 });
     assert.equal(status.state, "ERROR");
-    assert.match(byType(status, "ResourcesReady")?.message ?? "", /^resource reconciliation failed: resource "cms": forEach items 0 and 1/);
+    assert.match(byType(status, "ResourcesReady")?.message ?? "", /^at least one resource reports an error: resource "cms": forEach items 0 and 1/);
   });
 
   it("suspended and deleting", () => {
@@ -93,7 +106,8 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     const suspended = buildInstanceStatus(webapp, instance, evaluation, { now: T0, suspended: true });
     assert.deepEqual([suspended.state, byType(suspended, "ResourcesReady")?.reason, byType(suspended, "Ready")?.status], ["IN_PROGRESS", "ReconciliationSuspended", "False"]);
     const deleting = buildInstanceStatus(webapp, instance, evaluation, { now: T0, deleting: true });
-    assert.deepEqual([deleting.state, byType(deleting, "ResourcesReady")?.status, byType(deleting, "ResourcesReady")?.reason], ["DELETING", "Unknown", "UnderDeletion"]);
+    assert.deepEqual([deleting.state, byType(deleting, "ResourcesReady")?.status, byType(deleting, "ResourcesReady")?.reason], ["DELETING", "Unknown", "ResourcesInProgress"]);
+    assert.equal(byType(deleting, "ResourcesReady")?.message, "deleting resources in reverse topological order");
   });
 
   it("a terminating child: ResourcesReady False ResourceDeleting", () => {

@@ -17,19 +17,27 @@ function describe(nodes: readonly NodeEvaluation[]): string {
   return nodes.map((n) => n.pending?.message ?? `resource "${n.id}" is ${n.state}`).join("; ");
 }
 
+/**
+ * ResourcesReady in kro v0.9's words (pkg/controller/instance/controller_reconcile.go
+ * reconcileInstance and handleInstanceDeletion, markers in controller_status.go): Unknown
+ * ResourcesInProgress while waiting or deleting, False ResourcesNotReady with "at least one
+ * resource reports an error: …" for failures and for resources not ready yet (kro records a
+ * not-ready resource as an error of the pass), True AllResourcesReady.
+ */
 function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext): ConditionInput {
   const condition = (status: string, reason: string, message: string): ConditionInput => ({ type: TYPES.resourcesReady, status, reason, message });
-  if (context.deleting === true) return condition("Unknown", REASONS.underDeletion, "deleting resources");
+  const failed = (message: string): ConditionInput => condition("False", REASONS.resourcesNotReady, `at least one resource reports an error: ${message}`);
+  if (context.deleting === true) return condition("Unknown", REASONS.resourcesInProgress, "deleting resources in reverse topological order");
   if (context.suspended === true) return condition("False", REASONS.reconciliationSuspended, "reconciliation is suspended by the kro.run/reconcile annotation");
-  if (evaluation.error !== undefined) return condition("False", REASONS.notReady, `resource reconciliation failed: ${evaluation.error}`);
+  if (evaluation.error !== undefined) return failed(evaluation.error);
   const applyErrors = Object.entries(context.applyErrors ?? {});
-  if (applyErrors.length > 0) return condition("False", REASONS.notReady, `resource error: ${applyErrors.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
+  if (applyErrors.length > 0) return failed(applyErrors.map(([id, e]) => `${id}: ${e}`).join("; "));
   const terminating = evaluation.nodes.filter((n) => n.state === NODE_STATES.deleting);
   if (terminating.length > 0) return condition("False", REASONS.resourceDeleting, describe(terminating));
   const notReady = evaluation.nodes.filter((n) => !n.ready);
   if (notReady.length === 0) return condition("True", REASONS.allResourcesReady, "all resources are created and ready");
-  const prefix = evaluation.pending ? "waiting for unresolved resource" : "awaiting resource readiness";
-  return condition("False", REASONS.notReady, `${prefix}: ${describe(notReady)}`);
+  if (evaluation.pending) return condition("Unknown", REASONS.resourcesInProgress, `waiting for resource resolution: ${describe(notReady)}`);
+  return failed(`resource not ready: ${describe(notReady)}`);
 }
 
 /** What status expressions see: every observed object, readiness not required (§6.10). */

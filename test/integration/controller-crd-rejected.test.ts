@@ -58,7 +58,7 @@ describe("a CRD the API server rejects", { timeout: 180_000 }, () => {
     assert.equal(kindReady?.reason, "Failed");
     assert.match(kindReady.message ?? "", /CustomResourceDefinition.*is invalid.*x-kubernetes-validations/s);
     assert.equal(rgd.status?.state, "Inactive");
-    assert.equal(condition(rgd, "GraphAccepted")?.status, "True");
+    assert.equal(condition(rgd, "ResourceGraphAccepted")?.status, "True");
   });
 
   it("recovers once the RGD is fixed", async () => {

@@ -150,8 +150,8 @@ describe("GraphRevisions", () => {
       await eventually(async () => { assert.equal((await getCm("demo-second")).data?.value, `round${round}-second`); });
       const rgd = await getRgd();
       const byType = conditions(rgd);
-      assert.equal(byType.get("GraphAccepted")?.status, "False");
-      assert.match(byType.get("GraphAccepted")?.message ?? "", new RegExp(`nope${round}`));
+      assert.equal(byType.get("ResourceGraphAccepted")?.status, "False");
+      assert.match(byType.get("ResourceGraphAccepted")?.message ?? "", new RegExp(`nope${round}`));
       assert.match(byType.get("KindReady")?.message ?? "", /served by the last valid graph \(GraphRevision 2, generation 2\) because the current spec \(generation \d+\) is invalid/);
       assert.equal(rgd.status?.lastIssuedRevision, 2);
       assert.deepEqual(await numbers(), [1, 2], "an invalid spec issues no revision");

@@ -160,14 +160,14 @@ describe("controller lifecycle (CEL dialect)", () => {
     await kubectl(["apply", "-f", "-"], rgdYaml("    - id: broken\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: \"${nope.x}\" } }\n"));
     await eventually(async () => {
       const rgd = await kubectlJson<Obj>(["get", "rgd", rgdName]);
-      const accepted = conditions(rgd).get("GraphAccepted");
+      const accepted = conditions(rgd).get("ResourceGraphAccepted");
       assert.equal(accepted?.status, "False");
       assert.match(accepted.message ?? "", /nope/);
     });
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: again }"));
     await eventually(async () => { assert.equal((await getCm("demo-second")).data?.value, "again-second"); });
     await kubectl(["apply", "-f", "-"], rgdYaml());
-    await eventually(async () => { assert.equal(conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("GraphAccepted")?.status, "True"); });
+    await eventually(async () => { assert.equal(conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("ResourceGraphAccepted")?.status, "True"); });
   });
 
   it("deletes the children it created, then the instance", async () => {

@@ -148,7 +148,7 @@ describe("kro dev", { timeout: 240_000 }, () => {
       const line = broken.split("\n").findIndex((l) => l.includes("copies: ${schema.spec.copies}")) + 1;
       await writeFile(path.join(dir, "rgd.yaml"), broken);
       await session.waitFor(new RegExp(`^rgd\\.yaml:${line}:\\d+: error: spec\\.resources\\[0\\]\\.template\\.data\\.copies: .*"int".*"string"`, "m"), 30_000);
-      await session.waitFor(/^ {2}but ResourceGraphDefinition settings: GraphAccepted=False: /m, 30_000);
+      await session.waitFor(/^ {2}but ResourceGraphDefinition settings: ResourceGraphAccepted=False: /m, 30_000);
       assert.equal(session.child.exitCode, null, "kro dev keeps running after a compile error");
 
       // Fix it and change the instance: both files are re-applied and the instance converges again.
