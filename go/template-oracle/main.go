@@ -1,5 +1,6 @@
 // Command template-oracle renders test cases with Go's text/template plus Sprig v3 and Helm's
 // toYaml/required, the reference for src/template's Sprig table (scripts/refresh-template-golden.mjs).
+// A case with "helm" is a chart rendered by Helm's engine instead (helm.go).
 // Input on stdin: [{"t":..., "data":..., "missingKey":"default|zero|error", "integers":"int64|float64"}].
 // Output on stdout: [{"out":...} | {"err":...}].
 package main
@@ -17,6 +18,7 @@ import (
 )
 
 type tcase struct {
+	Helm       *helmCase       `json:"helm"`
 	T          string          `json:"t"`
 	Data       json.RawMessage `json:"data"`
 	MissingKey string          `json:"missingKey"`
@@ -24,8 +26,9 @@ type tcase struct {
 }
 
 type result struct {
-	Out *string `json:"out,omitempty"`
-	Err *string `json:"err,omitempty"`
+	Files map[string]string `json:"files,omitempty"`
+	Out   *string           `json:"out,omitempty"`
+	Err   *string           `json:"err,omitempty"`
 }
 
 func convert(v any) any {
@@ -71,6 +74,16 @@ func main() {
 	}
 	results := make([]result, 0, len(cases))
 	for _, c := range cases {
+		if c.Helm != nil {
+			files, err := renderHelm(*c.Helm)
+			if err != nil {
+				s := err.Error()
+				results = append(results, result{Err: &s})
+			} else {
+				results = append(results, result{Files: files})
+			}
+			continue
+		}
 		var data any
 		dec := json.NewDecoder(bytes.NewReader(c.Data))
 		if c.Integers == "int64" {

@@ -12,6 +12,7 @@
  */
 import { error, type Issue } from "../diag/index.js";
 import type { KroCelEnvironment } from "./environment.js";
+import { parseCel } from "./parse.js";
 
 export const CONDITION_CODES = {
   notACondition: "condition.not-a-condition",
@@ -97,7 +98,7 @@ export interface NormalizedCondition {
 
 /** Throws when the expression does not parse; the caller reports that with a path. */
 export function normalizeConditionKeys(env: KroCelEnvironment, expression: string): NormalizedCondition {
-  const ast: unknown = env.evaluation.parse(expression).ast;
+  const ast: unknown = parseCel(env.evaluation, expression).ast;
   const issues: Issue[] = [];
   const rewrites: { start: number; end: number; text: string }[] = [];
   for (const args of newConditionCalls(ast)) {
@@ -168,7 +169,7 @@ function checkConditionReads(node: unknown, issues: Issue[]): void {
 
 /** Checks a normalised expression (see normalizeConditionKeys); throws when it does not parse. */
 export function analyzeAuthorCondition(env: KroCelEnvironment, expression: string): AuthorConditionAnalysis {
-  const ast: unknown = env.evaluation.parse(expression).ast;
+  const ast: unknown = parseCel(env.evaluation, expression).ast;
   const issues: Issue[] = [];
   const types: string[] = [];
   if (!checkResult(ast, issues, types)) {

@@ -13,6 +13,7 @@ import { toExprError } from "./errors.js";
 import type { OpenApiSchema } from "./openapi-schema.js";
 import { invalidRegexLiterals } from "./regex-calls.js";
 import { estimateCost } from "./static-cost.js";
+import { parseCel } from "./parse.js";
 
 /** Variable name → OpenAPI schema of its value (a collection is `{type: array, items}`). */
 export type DeclaredVariables = Readonly<Record<string, OpenApiSchema>>;
@@ -82,7 +83,7 @@ export class TypedScope {
     const fail = (code: string, message: string): CheckResult => ({ type: undefined, schema: undefined, issues: [...this.#declarationIssues, error(code, path, message)] });
     let parsed: ReturnType<Environment["parse"]>;
     try {
-      parsed = this.#env.parse(expression);
+      parsed = parseCel(this.#env, expression);
     } catch (e) {
       return fail(CHECK_CODES.parse, `expression ${JSON.stringify(expression)}: ${toExprError(e, expression, "parse").message}`);
     }

@@ -9,6 +9,7 @@ import { ResultConversionError, toExprError } from "./errors.js";
 import { instrumentAst } from "./instrument.js";
 import { routeRegexCalls } from "./regex-calls.js";
 import { celToJson, type JsonValue } from "./values.js";
+import { parseCel } from "./parse.js";
 
 export interface CompiledExpression {
   readonly source: string;
@@ -24,7 +25,7 @@ export type EvaluatedJson = { readonly omitted: false; readonly value: JsonValue
 export function compileExpression(env: KroCelEnvironment, source: string): CompiledExpression {
   let parsed: ((ctx?: Context) => unknown) & { ast: unknown };
   try {
-    parsed = env.evaluation.parse(source);
+    parsed = parseCel(env.evaluation, source);
   } catch (e) {
     throw toExprError(e, source, "parse");
   }

@@ -5,7 +5,9 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import type { CostMeter } from "./cost.js";
+import { registerComparisonsLibrary } from "./lib-comparisons.js";
 import { registerComprehensionsLibrary } from "./lib-comprehensions.js";
+import { registerConversionsLibrary } from "./lib-conversions.js";
 import { registerK8sBasicLibraries } from "./lib-k8s-basic.js";
 import { registerNetLibraries } from "./lib-k8s-net.js";
 import { registerQuantityLibrary } from "./lib-k8s-quantity.js";
@@ -13,7 +15,9 @@ import { registerSemverLibrary } from "./lib-k8s-semver.js";
 import { registerKroLibraries } from "./lib-kro.js";
 import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.js";
 import { registerListsExtLibrary } from "./lib-lists-ext.js";
+import { registerOptionalsLibrary } from "./lib-optionals.js";
 import { registerStringsLibrary } from "./lib-strings.js";
+import { registerTimezonesLibrary } from "./lib-timezones.js";
 import { registerRegexLibrary } from "./regex-calls.js";
 import { registerWellKnownNullComparisons } from "./null-comparison.js";
 import { declareNamespace, type LibraryContext } from "./lib-support.js";
@@ -41,6 +45,10 @@ export interface KroCelEnvironment {
 
 function registerAll(env: Environment, lib: LibraryContext, options: LibraryOptions): Environment {
   const lists = declareNamespace(env, "lists");
+  registerConversionsLibrary(env);
+  registerComparisonsLibrary(env);
+  registerOptionalsLibrary(env);
+  registerTimezonesLibrary(env);
   registerStringsLibrary(env, lib);
   registerListsExtLibrary(env, lib, lists);
   registerComprehensionsLibrary(env);

@@ -8,7 +8,12 @@
  * (`join`, `replace`, `format`, `map`, …) costs one unit per ten elements or characters
  * (cel-go's traversal factor 0.1). So doubling a string with `cel.bind` runs out of budget long
  * before it reaches megabytes, whatever the number of nodes.
+ *
+ * The same wrapper checks that an int, timestamp or duration a node builds is within CEL's range
+ * (value-range.ts), so that check costs no second wrapper.
  */
+import { RANGED_OPS, assertInRange } from "./value-range.js";
+
 type EvaluateFn = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
 
 interface NodeLike {
@@ -53,17 +58,20 @@ export function instrumentAst(root: unknown, charge: (units: number) => void): v
 function wrap(node: NodeLike, charge: (units: number) => void): void {
   const lazy = node.evaluate;
   const sized = SIZED_OPS.has(node.op);
+  const ranged = RANGED_OPS.has(node.op);
   let resolved: EvaluateFn | undefined;
   const wrapper: EvaluateFn = function (this: unknown, ev, ast, ctx) {
     charge(1);
     if (resolved !== undefined) {
       const result = resolved.call(this, ev, ast, ctx);
       if (sized) charge(sizeCost(result));
+      if (ranged) assertInRange(result);
       return result;
     }
     try {
       const result = lazy.call(this, ev, ast, ctx);
       if (sized) charge(sizeCost(result));
+      if (ranged) assertInRange(result);
       return result;
     } finally {
       // cel-js replaced node.evaluate with the resolved implementation: keep it, re-wrap.

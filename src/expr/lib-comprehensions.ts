@@ -21,12 +21,16 @@ interface TwoVarMacro {
   readonly body: MacroNode;
   outer?: OverlayContext;
   inner?: OverlayContext;
+  /** The map's keys are ints: cel-js stores an int-keyed map literal as an object (string keys). */
+  intKeys?: boolean;
   typeCheck(chk: MacroChecker, m: TwoVarMacro, ctx: CheckContext): CelType;
   evaluate(ev: MacroEvaluator, m: TwoVarMacro, ctx: unknown): unknown;
 }
 
 function checkTwoVar(chk: MacroChecker, m: TwoVarMacro, ctx: CheckContext): CelType {
-  const [t1, t2] = iterationTypes(chk, chk.check(m.receiver, ctx));
+  const range = chk.check(m.receiver, ctx);
+  const [t1, t2] = iterationTypes(chk, range);
+  m.intKeys = range.kind === "map" && t1.name === "int";
   m.outer = ctx.forkWithVariable(m.first, t1);
   m.inner = m.outer.forkWithVariable(m.second, t2);
   if (m.filter !== undefined) chk.check(m.filter, m.inner);
@@ -46,7 +50,9 @@ function evalTwoVar(ev: MacroEvaluator, m: TwoVarMacro, ctx: unknown): unknown {
     const c1 = outer.reuse(ctx).setIterValue(k, ev);
     return ev.run(node, inner.reuse(c1).setIterValue(v, ev));
   };
-  const pairs = iterationPairs(ev.run(m.receiver, ctx));
+  const receiver = ev.run(m.receiver, ctx);
+  let pairs = iterationPairs(receiver);
+  if (m.intKeys === true && !(receiver instanceof Map)) pairs = pairs.map(([k, v]) => [typeof k === "string" ? BigInt(k) : k, v]);
   const keep = (k: unknown, v: unknown): boolean => m.filter === undefined || asBool(run(m.filter, k, v), m.kind);
   switch (m.kind) {
     case "all": case "exists": case "existsOne": return quantify(m.kind, pairs, (k, v) => asBool(run(m.body, k, v), m.kind));

@@ -8,7 +8,25 @@ import { declareNamespace, type CelEnvironment, type LibraryContext } from "./li
 /** Code-point aware helpers: CEL strings index by code point, not UTF-16 unit. */
 const codePoints = (s: string): string[] => Array.from(s);
 
+/**
+ * cel-js builds in lowerAscii, upperAscii and trim with JavaScript's Unicode-wide rules; cel-go
+ * changes ASCII letters only and trims Go's unicode.IsSpace set. The AST pass (ast-rewrites.ts)
+ * renames calls of these methods (name/arity) to ours, as for `matches`.
+ */
+export const ASCII_STRING_METHODS: ReadonlyMap<string, string> = new Map([
+  ["lowerAscii/0", "kroLowerAscii"],
+  ["upperAscii/0", "kroUpperAscii"],
+  ["trim/0", "kroTrim"],
+]);
+
+/** Go's unicode.IsSpace. */
+const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "g");
+
 export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext): void {
+  env.registerFunction("string.kroLowerAscii(): string", (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase()));
+  env.registerFunction("string.kroUpperAscii(): string", (s: string) => s.replace(/[a-z]+/g, (m) => m.toUpperCase()));
+  env.registerFunction("string.kroTrim(): string", (s: string) => s.replace(TRIM, ""));
   env.registerFunction("string.charAt(int): string", (s: string, i: bigint) => {
     const cps = codePoints(s);
     if (i < 0n || i > BigInt(cps.length)) throw new Error(`index out of range: ${i}`);

@@ -16,7 +16,7 @@ const table: Record<string, [string, unknown][]> = {
     ['"hello".charAt(1)', "e"], ['"hello".charAt(5)', ""], ['"a-b-c".replace("-", "_")', "a_b_c"], ['"a-b-c".replace("-", "_", 1)', "a_b-c"],
     ['"gums".reverse()', "smug"], ['"%s is %d".format(["x", 3])', "x is 3"], ['"%.2f".format([1.2345])', "1.23"], ['"%x".format([255])', "ff"],
     ['"%X".format(["hi"])', "6869"], ['"%b".format([5])', "101"], ['"%o".format([8])', "10"], ['"%e".format([1234.5])', "1.234500e+03"], ['"100%%".format([])', "100%"],
-    ['"%s".format([[1, "a"]])', '[1, "a"]'], ['strings.quote("a\\nb")', '"a\\nb"'], ['"Hello".lowerAscii()', "hello"], ['"a,b".split(",")', ["a", "b"]],
+    ['"%s".format([[1, "a"]])', "[1, a]"], ['strings.quote("a\\nb")', '"a\\nb"'], ['"Hello".lowerAscii()', "hello"], ['"a,b".split(",")', ["a", "b"]],
     ['["a", "b"].join("-")', "a-b"], ['"  x ".trim()', "x"], ['"hello".indexOf("l")', 2], ['"hello".lastIndexOf("l")', 3], ['"hello".substring(1, 3)', "el"],
   ],
   optionalsAndBind: [

@@ -53,8 +53,10 @@ export function identifierOf(node: MacroNode | undefined, what: string): string 
 /** Element types a comprehension over `range` binds: (index|key, value). */
 export function iterationTypes(chk: MacroChecker, range: CelType): [CelType, CelType] {
   const dyn = chk.getType("dyn");
-  if (range.kind === "list") return [chk.getType("int"), range.valueType ?? dyn];
-  if (range.kind === "map") return [range.keyType ?? dyn, range.valueType ?? dyn];
+  // An unbound type parameter (the element type of `[]` or `{}`) is dyn to the body.
+  const bound = (t: CelType | undefined): CelType => (t === undefined || t.kind === "param" ? dyn : t);
+  if (range.kind === "list") return [chk.getType("int"), bound(range.valueType)];
+  if (range.kind === "map") return [bound(range.keyType), bound(range.valueType)];
   return [dyn, dyn];
 }
 

@@ -5,6 +5,7 @@
  */
 import type { KroCelEnvironment } from "./environment.js";
 import { toExprError } from "./errors.js";
+import { parseCel } from "./parse.js";
 
 interface AstNode {
   readonly op: string;
@@ -32,7 +33,7 @@ function collect(value: unknown, into: Set<string>): void {
 export function referencedIdentifiers(env: KroCelEnvironment, expression: string): Set<string> {
   let ast: unknown;
   try {
-    ast = env.evaluation.parse(expression).ast;
+    ast = parseCel(env.evaluation, expression).ast;
   } catch (e) {
     throw toExprError(e, expression, "parse");
   }

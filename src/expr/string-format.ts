@@ -25,7 +25,7 @@ export function formatString(template: string, args: readonly unknown[]): string
 
 function formatOne(verb: string, arg: unknown, precision: number | undefined): string {
   switch (verb) {
-    case "s": return display(arg, true);
+    case "s": return display(arg, true, false);
     case "d":
       if (typeof arg === "bigint") return arg.toString();
       if (isUint(arg)) return arg.valueOf().toString();
@@ -57,7 +57,23 @@ function numeric(v: unknown, what: string): number {
 function fixed(v: unknown, precision: number): string {
   const n = numeric(v, "fixed-point");
   if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
-  return n.toFixed(precision);
+  return toFixedHalfEven(n, precision);
+}
+
+/**
+ * Go rounds an exact tie to even (`%.0f` of 2.5 is "2"); JavaScript's toFixed rounds it away from
+ * zero. toFixed with 25 more digits shows the exact expansion far enough to see a tie.
+ */
+export function toFixedHalfEven(n: number, precision: number): string {
+  const rounded = n.toFixed(precision);
+  const extra = Math.min(100 - precision, 25);
+  if (extra <= 0) return rounded;
+  const long = n.toFixed(precision + extra);
+  const tail = long.slice(long.length - extra);
+  if (!/^50*$/.test(tail)) return rounded;
+  const truncated = long.slice(0, long.length - extra).replace(/\.$/, "");
+  const last = truncated.at(-1) ?? "0";
+  return Number(last) % 2 === 0 ? truncated : rounded;
 }
 
 function scientific(v: unknown, precision: number): string {
@@ -94,21 +110,25 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-/** cel-go's String() of a value; `top` strings are bare, nested ones quoted. */
-export function display(v: unknown, top: boolean): string {
+/**
+ * cel-go's String() of a value; `top` strings are bare, nested ones quoted unless `quoteNested`
+ * is false (`%s` of format prints `[abc, 3.14]` and `{key: xyz}`, as cel-go does).
+ */
+export function display(v: unknown, top: boolean, quoteNested = true): string {
   if (v === null) return "null";
-  if (typeof v === "string") return top ? v : JSON.stringify(v);
+  if (typeof v === "string") return top || !quoteNested ? v : JSON.stringify(v);
   if (typeof v === "bigint" || typeof v === "boolean") return String(v);
   if (typeof v === "number") {
     if (Number.isInteger(v) && Math.abs(v) < 1e21) return v.toString();
     return String(v);
   }
   if (isUint(v)) return v.valueOf().toString();
-  if (v instanceof Uint8Array) return top ? Buffer.from(v).toString("utf8") : `b${JSON.stringify(Buffer.from(v).toString("utf8"))}`;
+  if (v instanceof Uint8Array) return top || !quoteNested ? Buffer.from(v).toString("utf8") : `b${JSON.stringify(Buffer.from(v).toString("utf8"))}`;
   if (v instanceof Date) return v.toISOString().replace(".000Z", "Z");
-  if (Array.isArray(v)) return `[${v.map((x) => display(x, false)).join(", ")}]`;
+  if (Array.isArray(v)) return `[${v.map((x) => display(x, false, quoteNested)).join(", ")}]`;
+  if (typeof v === "object" && v.constructor.name === "Type") return (v as { name: string }).name;
   if (isCelMap(v)) {
-    const entries = mapEntries(v).map(([k, x]) => [display(k, false), display(x, false)] as const);
+    const entries = mapEntries(v).map(([k, x]) => [display(k, false, quoteNested), display(x, false, quoteNested)] as const);
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return `{${entries.map(([k, x]) => `${k}: ${x}`).join(", ")}}`;
   }

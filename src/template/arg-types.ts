@@ -4,6 +4,7 @@
  * fit, and anything else is Go's "wrong type for value" error.
  */
 import { paramTypeName, type ParamType } from "./functions.js";
+import { GoObject } from "./go-object.js";
 import { GoInt, Iface, isMap, isStringSlice, toAny, typeName, type GoValue } from "./values.js";
 
 export class ArgTypeError {
@@ -18,6 +19,7 @@ function assignable(v: GoValue | Iface, typ: ParamType): boolean {
     case "int": case "int64": return v instanceof GoInt && v.type === typ;
     case "map": return isMap(v);
     case "slice": return Array.isArray(v) && !isStringSlice(v);
+    case "time": return v instanceof GoObject && v.typeName === "time.Time";
     default: return true;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { formatValue, sprint, sprintf, sprintln } from "./go-fmt.js";
+import { GoObject } from "./go-object.js";
 import { GoInt, Iface, int, isMap, isStringSlice, isTrue, stringSlice, toAny, typeName, unbox, type GoValue } from "./values.js";
 
 type BasicKind = "invalid" | "bool" | "int" | "uint" | "float" | "string";
@@ -73,8 +74,11 @@ function indexArg(index: GoValue, cap: number): number {
   throw new FuncError(`cannot index slice/array with type ${typeName(index)}`);
 }
 
+/** A typed map or slice indexes, slices and measures as its underlying value. */
+const underlying = (v: unknown): unknown => (v instanceof GoObject && v.spec.kind !== "struct" ? v.underlying : v);
+
 function index(itemRaw: unknown, ...indexes: unknown[]): unknown {
-  let item: unknown = unbox(itemRaw);
+  let item: unknown = underlying(unbox(itemRaw));
   if (item === undefined) throw new FuncError("index of untyped nil");
   for (const raw of indexes) {
     const idx = unbox(raw);
@@ -102,7 +106,7 @@ function index(itemRaw: unknown, ...indexes: unknown[]): unknown {
 }
 
 function slice(itemRaw: unknown, ...indexes: unknown[]): unknown {
-  const item = unbox(itemRaw);
+  const item = underlying(unbox(itemRaw)) as GoValue;
   if (item === undefined) throw new FuncError("slice of untyped nil");
   if (indexes.length > 3) throw new FuncError(`too many slice indexes: ${indexes.length}`);
   if (typeof item === "string" && indexes.length === 3) throw new FuncError("cannot 3-index slice a string");
@@ -119,7 +123,7 @@ function slice(itemRaw: unknown, ...indexes: unknown[]): unknown {
 
 function length(raw: unknown): GoInt {
   if (raw instanceof Iface && raw.inner === null) throw new FuncError("len of nil pointer");
-  const item = unbox(raw);
+  const item = underlying(unbox(raw));
   if (item === undefined) throw new FuncError("reflect: call of reflect.Value.Type on zero Value");
   if (typeof item === "string") return int(new TextEncoder().encode(item).length);
   if (Array.isArray(item)) return int(item.length);

@@ -12,6 +12,8 @@ export class TemplateError extends Error {
     message: string,
     readonly line: number,
     readonly column: number,
+    /** The template (file) name the line and column belong to, when a set of files is executed. */
+    readonly file?: string,
   ) {
     super(message);
   }

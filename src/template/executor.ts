@@ -10,6 +10,7 @@ import { ArgTypeError, convertArg } from "./arg-types.js";
 import { FuncError, paramTypeName, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
 import { formatValue } from "./go-fmt.js";
 import { goQuote } from "./go-quote.js";
+import { GoObject } from "./go-object.js";
 import type { TreeSet } from "./parser.js";
 import { GoInt, Iface, isMap, isStringSlice, isTrue, sortedKeys, typeName, unbox, type GoValue } from "./values.js";
 
@@ -33,42 +34,51 @@ const spec = { minus: false, plus: false, sharp: false, space: false, zero: fals
 
 interface Variable { name: string; value: Val }
 
+/** The step budget, shared by every execution one render starts (include and tpl included). */
+export interface Budget { steps: number }
+
 export class ExecContext {
   out = "";
-  steps = 0;
   constructor(
     readonly text: string,
     readonly parseName: string,
     readonly trees: TreeSet,
     readonly funcs: FuncMap,
     readonly options: ExecOptions,
+    readonly budget: Budget = { steps: 0 },
   ) {}
 }
 
 export class State {
   private node: Node | null = null;
   private readonly vars: Variable[];
+  /** The source of the running tree (its file), for Go's `file:line:col` in errors. */
+  private readonly text: string;
+  private readonly parseName: string;
 
   constructor(private readonly ctx: ExecContext, private readonly name: string, dot: Val, private readonly depth: number) {
     this.vars = [{ name: "$", value: dot }];
+    const tree = ctx.trees.get(name);
+    this.text = tree?.text ?? ctx.text;
+    this.parseName = tree?.parseName ?? ctx.parseName;
   }
 
   errorf(message: string): never {
     const name = this.name;
     if (this.node === null) throw new TemplateError("exec", `template: ${name}: ${message}`, 1, 1);
     const pos = this.node.pos;
-    const before = this.ctx.text.slice(0, pos);
+    const before = this.text.slice(0, pos);
     const nl = before.lastIndexOf("\n");
     const byteCol = new TextEncoder().encode(before.slice(nl + 1)).length;
-    const { line, column } = positionOf(this.ctx.text, pos);
-    const location = `${this.ctx.parseName}:${line}:${byteCol}`;
-    throw new TemplateError("exec", `template: ${location}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${message}`, line, column);
+    const { line, column } = positionOf(this.text, pos);
+    const location = `${this.parseName}:${line}:${byteCol}`;
+    throw new TemplateError("exec", `template: ${location}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${message}`, line, column, this.parseName);
   }
 
   private step(node: Node): void {
     this.node = node;
-    if (++this.ctx.steps > this.ctx.options.maxSteps) {
-      const { line, column } = positionOf(this.ctx.text, node.pos);
+    if (++this.ctx.budget.steps > this.ctx.options.maxSteps) {
+      const { line, column } = positionOf(this.text, node.pos);
       throw new TemplateError("budget", `template: ${this.name}: execution budget exceeded (${this.ctx.options.maxSteps} steps)`, line, column);
     }
   }
@@ -76,7 +86,7 @@ export class State {
   private write(s: string): void {
     this.ctx.out += s;
     if (this.ctx.out.length > this.ctx.options.maxOutputLength) {
-      const { line, column } = positionOf(this.ctx.text, this.node?.pos ?? 0);
+      const { line, column } = positionOf(this.text, this.node?.pos ?? 0);
       throw new TemplateError("budget", `template: ${this.name}: output exceeds ${this.ctx.options.maxOutputLength} characters`, line, column);
     }
   }
@@ -132,7 +142,8 @@ export class State {
   private walkRange(dot: Val, r: BranchNode): void {
     const mark = this.vars.length;
     try {
-      const val = unbox(this.evalPipeline(dot, r.pipe));
+      let val = unbox(this.evalPipeline(dot, r.pipe));
+      if (val instanceof GoObject && (val.spec.kind === "map" || val.spec.kind === "slice")) val = val.underlying as GoValue;
       const inner = this.vars.length;
       const decl = r.pipe.decl;
       const oneIteration = (index: Val, elem: Val): void => {
@@ -268,11 +279,11 @@ export class State {
 
   private evalFieldChain(dot: Val, receiver: Val, node: ArgNode, ident: readonly string[], args: readonly ArgNode[], final: Final): Val {
     let r = receiver;
-    for (let i = 0; i < ident.length - 1; i++) r = this.evalField(ident[i] ?? "", [], MISSING, r);
-    return this.evalField(ident[ident.length - 1] ?? "", args, final, r);
+    for (let i = 0; i < ident.length - 1; i++) r = this.evalField(dot, ident[i] ?? "", [], MISSING, r);
+    return this.evalField(dot, ident[ident.length - 1] ?? "", args, final, r);
   }
 
-  private evalField(fieldName: string, args: readonly ArgNode[], final: Final, receiver: Val): Val {
+  private evalField(dot: Val, fieldName: string, args: readonly ArgNode[], final: Final, receiver: Val): Val {
     if (receiver === undefined) {
       if (this.ctx.options.missingKey === "error") this.errorf(`nil data; no entry for key ${goQuote(fieldName)}`);
       return undefined;
@@ -280,10 +291,34 @@ export class State {
     const typ = receiver === null ? "interface {}" : typeName(receiver);
     const r = receiver instanceof Iface ? receiver.inner : receiver;
     if (r === null) this.errorf(`nil pointer evaluating ${typ}.${fieldName}`);
+    if (r instanceof GoObject) return this.evalObjectField(dot, fieldName, args, final, r, typ);
     if (isMap(r)) {
       if (args.length > 1 || final !== MISSING) this.errorf(`${fieldName} is not a method but has arguments`);
       if (Object.hasOwn(r, fieldName)) return new Iface(r[fieldName] as GoValue);
       if (this.ctx.options.missingKey === "zero") return new Iface(null);
+      if (this.ctx.options.missingKey === "error") this.errorf(`map has no entry for key ${goQuote(fieldName)}`);
+      return undefined;
+    }
+    this.errorf(`can't evaluate field ${fieldName} in type ${typ}`);
+  }
+
+  /** Go's evalField on a typed value: a method wins, then a struct field or a map key. */
+  private evalObjectField(dot: Val, fieldName: string, args: readonly ArgNode[], final: Final, r: GoObject, typ: string): Val {
+    const node = this.node as Node;
+    const method = r.method(fieldName);
+    if (method !== undefined) return this.evalCall(dot, method, node, fieldName, args, final);
+    const hasArgs = args.length > 1 || final !== MISSING;
+    if (r.spec.kind === "struct") {
+      const fields = r.spec.fields ?? {};
+      if (Object.hasOwn(fields, fieldName)) {
+        if (hasArgs) this.errorf(`${fieldName} has arguments, cannot call field`);
+        return fields[fieldName] as Val;
+      }
+    } else if (r.spec.kind === "map" && isMap(r.spec.value)) {
+      const m = r.spec.value;
+      if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
+      if (Object.hasOwn(m, fieldName)) return m[fieldName] as Val;
+      if (this.ctx.options.missingKey === "zero" && r.spec.zeroElem !== undefined) return r.spec.zeroElem as Val;
       if (this.ctx.options.missingKey === "error") this.errorf(`map has no entry for key ${goQuote(fieldName)}`);
       return undefined;
     }
@@ -333,7 +368,13 @@ export class State {
     } catch (e) {
       if (!(e instanceof FuncError)) throw e;
       this.node = node;
-      this.errorf(`error calling ${name}: ${e.message}`);
+      if (e.origin === undefined) this.errorf(`error calling ${name}: ${e.message}`);
+      try {
+        this.errorf(`error calling ${name}: ${e.message}`);
+      } catch (outer) {
+        if (!(outer instanceof TemplateError)) throw outer;
+        throw new TemplateError(outer.kind, outer.message, e.origin.line, e.origin.column, e.origin.file);
+      }
     }
   }
 
@@ -369,7 +410,7 @@ export class State {
       case "int": case "int64":
         return n.kind === "number" && n.value.isInt ? new GoInt(n.value.int, typ) : this.errorf(`expected integer; found ${nodeString(n)}`);
       case "string": return n.kind === "string" ? n.text : this.errorf(`expected string; found ${nodeString(n)}`);
-      case "map": case "slice": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
+      case "map": case "slice": case "time": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
       default:
         if (n.kind === "bool") return n.value;
         if (n.kind === "number") return this.idealConstant(n);

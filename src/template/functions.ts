@@ -4,7 +4,7 @@
  * A Go function returning (T, error) throws FuncError; the executor reports
  * `error calling NAME: MSG`, as Go does.
  */
-export type ParamType = "any" | "value" | "string" | "int" | "int64" | "float64" | "bool" | "map" | "slice";
+export type ParamType = "any" | "value" | "string" | "int" | "int64" | "float64" | "bool" | "map" | "slice" | "time";
 
 export interface GoFunction {
   readonly params: readonly ParamType[];
@@ -18,7 +18,15 @@ export interface GoFunction {
 
 export type FuncMap = Readonly<Record<string, GoFunction>>;
 
-export class FuncError extends Error {}
+/**
+ * A template function's error. `origin` is where a nested execution failed (include's template),
+ * so the TemplateError can point at the root cause while its message stays Go's outer one.
+ */
+export class FuncError extends Error {
+  constructor(message: string, readonly origin?: { readonly file?: string | undefined; readonly line: number; readonly column: number }) {
+    super(message);
+  }
+}
 
 /** Go's spelling of a parameter type in error messages. */
 export function paramTypeName(t: ParamType): string {
@@ -27,6 +35,7 @@ export function paramTypeName(t: ParamType): string {
     case "value": return "reflect.Value";
     case "map": return "map[string]interface {}";
     case "slice": return "[]interface {}";
+    case "time": return "time.Time";
     default: return t;
   }
 }

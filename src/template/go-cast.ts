@@ -4,12 +4,17 @@
  */
 import { parseGoFloat, parseGoInteger } from "./go-literals.js";
 import { formatValue } from "./go-fmt.js";
+import { GoObject } from "./go-object.js";
 import { GoInt, isMap, type GoValue } from "./values.js";
 
 const spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
 
 /** Sprig's strval: strings as is, everything else as fmt's %v. */
 export function strval(v: GoValue): string {
+  if (v instanceof GoObject) {
+    if (v.spec.bytes !== undefined) return new TextDecoder().decode(v.spec.bytes);
+    if (v.spec.stringer !== undefined) return v.spec.stringer();
+  }
   return typeof v === "string" ? v : formatValue(v, "v", spec);
 }
 

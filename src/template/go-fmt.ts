@@ -4,6 +4,7 @@
  * width, precision and Go's error annotations (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA …)`).
  */
 import { goQuote, runes } from "./go-quote.js";
+import { GoObject } from "./go-object.js";
 import { formatFloat } from "./number-format.js";
 import { GoInt, sortedKeys, toAny, typeName, type GoMap } from "./values.js";
 
@@ -95,11 +96,24 @@ export function formatValue(raw: unknown, verb: string, spec: Spec, depth = 0): 
   else if (v instanceof GoInt) out = formatInt(v.value, verb, spec);
   else if (typeof v === "string") out = formatString(v, verb, spec);
   else if (Array.isArray(v)) out = `[${v.map((e) => formatValue(e, verb, spec, depth + 1)).join(" ")}]`;
+  else if (v instanceof GoObject) out = formatObject(v, verb, spec, depth);
   else {
     const m = v as GoMap;
     out = `map[${sortedKeys(m).map((k) => `${formatValue(k, verb, spec, depth + 1)}:${formatValue(m[k], verb, spec, depth + 1)}`).join(" ")}]`;
   }
   return out ?? badVerb(verb, v);
+}
+
+/** A typed value: its String() method if it has one (fmt's handleMethods), else its fields or contents. */
+function formatObject(v: GoObject, verb: string, spec: Spec, depth: number): string | undefined {
+  if (v.spec.stringer !== undefined && verb !== "d") return formatString(v.spec.stringer(), verb, spec);
+  if (v.spec.bytes !== undefined && (verb === "s" || verb === "q" || verb === "x" || verb === "X")) return formatString(new TextDecoder().decode(v.spec.bytes), verb, spec);
+  if (v.spec.kind === "struct") {
+    const fields = v.spec.fields ?? {};
+    return `{${Object.values(fields).map((f) => formatValue(f, verb, spec, depth + 1)).join(" ")}}`;
+  }
+  if (v.spec.kind === "string" && typeof v.spec.value === "string") return formatString(v.spec.value, verb, spec);
+  return formatValue(v.spec.value ?? null, verb, spec, depth);
 }
 
 const isStringArg = (a: unknown): boolean => typeof toAny(a) === "string";

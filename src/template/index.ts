@@ -93,3 +93,11 @@ export function regexLiteralProblems(template: Template): RegexLiteralProblem[] 
   return invalidRegexLiterals(template.text, template.trees);
 }
 
+
+// A set of templates shared across files, and Helm's engine on top of it.
+export { addTemplate, cloneTemplateSet, createTemplateSet, executeTemplate, parseTemplateSet, type SetExecuteOptions, type SetParseOptions, type TemplateSet, type TemplateSource } from "./template-set.js";
+export { helmParseOrder, renderHelmTemplates, type HelmLookup, type HelmRenderOptions, type HelmTemplate } from "./helm-engine.js";
+export { helmChartTemplates, type HelmChartInput, type HelmReleaseInput } from "./helm-chart-data.js";
+export { globToRegExp, helmCapabilities, helmChart, helmFiles, parseKubeVersion, type HelmCapabilitiesInput } from "./helm-objects.js";
+export { GoObject, type GoObjectKind, type GoObjectSpec } from "./go-object.js";
+export { helmFuncs } from "./helm-funcs.js";

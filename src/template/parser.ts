@@ -11,7 +11,8 @@ import { ItemType, itemString, Lexer, type Item } from "./lexer.js";
 import { TokenStream } from "./token-stream.js";
 import { goUnquote, parseNumber } from "./go-literals.js";
 
-export interface Tree { readonly name: string; readonly root: ListNode }
+/** One named template; `parseName`/`text` are the file it was parsed from (error positions). */
+export interface Tree { readonly name: string; readonly root: ListNode; readonly parseName: string; readonly text: string }
 export type TreeSet = Map<string, Tree>;
 
 const MAX_STACK_DEPTH = 10000;
@@ -65,7 +66,7 @@ class TreeParser extends TokenStream {
   add(): void {
     const tree = this.treeSet.get(this.name);
     if (tree === undefined || isEmptyTree(tree.root)) {
-      this.treeSet.set(this.name, { name: this.name, root: this.root ?? { kind: "list", pos: 0, nodes: [] } });
+      this.treeSet.set(this.name, { name: this.name, root: this.root ?? { kind: "list", pos: 0, nodes: [] }, parseName: this.parseName, text: this.lex.input });
       return;
     }
     if (this.root !== null && !isEmptyTree(this.root)) this.errorf(`template: multiple definition of template ${goQuote(this.name)}`);
@@ -359,6 +360,11 @@ function isEmptyTree(n: Node): boolean {
   if (n.kind === "list") return n.nodes.every(isEmptyTree);
   if (n.kind === "text") return n.text.trim() === "";
   return false;
+}
+
+/** Go's IsEmptyTree for a whole tree: only blanks and comments (a placeholder definition). */
+export function isEmptyTreeRoot(root: ListNode): boolean {
+  return isEmptyTree(root);
 }
 
 /** Parses `text` as template `name`; returns every tree it defines, or throws TemplateError. */

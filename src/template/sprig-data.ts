@@ -5,7 +5,7 @@
  */
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { isEmpty, strval, toFloat64, toInt64 } from "./go-cast.js";
-import { marshalJson, unmarshalJson } from "./go-json.js";
+import { jsonSyntaxError, marshalJson, unmarshalJson } from "./go-json.js";
 import { toYaml } from "./to-yaml.js";
 import { GoInt, int, int64, isMap, stringSlice, type GoMap, type GoValue } from "./values.js";
 
@@ -53,6 +53,15 @@ export const sprigDataFuncs: FuncMap = {
     for (const s of srcs) mergeInto(dst, s);
     return dst;
   }, "map"),
+  mustMerge: goFunc(["map"], (dst: GoMap, ...srcs: GoMap[]) => {
+    for (const s of srcs) mergeInto(dst, s);
+    return dst;
+  }, "map"),
+  mustFromJson: goFunc(["string"], (s: string) => {
+    const v = unmarshalJson(s);
+    if (v === undefined) throw new FuncError(jsonSyntaxError(s));
+    return v;
+  }),
   add: goFunc([], (...v: GoValue[]) => wrap(v.reduce((a, b) => a + toInt64(b), 0n)), "any"),
   sub: goFunc(["any", "any"], (a: GoValue, b: GoValue) => wrap(toInt64(a) - toInt64(b))),
   mul: goFunc(["any"], (a: GoValue, ...v: GoValue[]) => wrap(v.reduce((x, b) => x * toInt64(b), toInt64(a))), "any"),

@@ -84,11 +84,6 @@ export const sprigStringFuncs: FuncMap = {
   b64dec: goFunc(["string"], b64decode),
   sha256sum: goFunc(["string"], (s: string) => createHash("sha256").update(s, "utf8").digest("hex")),
   regexMatch: goFunc(["string", "string"], (re: string, s: string) => compile(re)?.test(s) ?? false),
-  regexReplaceAll: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => {
-    const r = compile(re);
-    if (r === undefined) throw new FuncError(`regexp: Compile(${goQuote(re)}): error parsing regexp`);
-    return r.replaceAll(s, (m) => r.expand(repl, m));
-  }),
   splitList: goFunc(["string", "string"], (sep: string, s: string) => stringSlice(sep === "" ? runes(s) : s.split(sep))),
   fail: goFunc(["string"], (msg: string) => {
     throw new FuncError(msg);

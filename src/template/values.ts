@@ -5,10 +5,13 @@
  *   null      → a nil interface{}            string/boolean → string/bool
  *   number    → float64                      GoInt          → int / int64 (literals, len, Sprig)
  *   object    → map[string]interface {}      array          → []interface {} (or a tagged []string)
+ *   GoObject  → a Go value with a named type and methods (go-object.ts)
  * `Iface` marks a value whose static type is interface{} (a map element, a range element): Go's
  * error texts and nil handling differ for those, so the executor keeps the distinction.
  */
-export type IntType = "int" | "int64" | "uint8";
+import { GoObject } from "./go-object.js";
+
+export type IntType = "int" | "int64" | "uint8" | "uint64";
 
 export class GoInt {
   constructor(readonly value: bigint, readonly type: IntType = "int") {}
@@ -19,25 +22,40 @@ export class Iface {
 }
 
 export type GoMap = Record<string, unknown>;
-export type GoValue = undefined | null | string | boolean | number | GoInt | GoMap | unknown[];
+export type GoValue = undefined | null | string | boolean | number | GoInt | GoMap | unknown[] | GoObject;
 
-const STRING_SLICE = Symbol("[]string");
+const SLICE_TYPE = Symbol("slice type");
 
-/** Marks an array as Go `[]string` (Sprig's keys/splitList) for %T and type errors. */
-export function stringSlice(items: string[]): string[] {
-  Object.defineProperty(items, STRING_SLICE, { value: true });
+/** Marks an array with its Go slice type ("[]int", "[][]interface {}") for %T, typeOf and type errors. */
+export function typedSlice<T>(items: T[], type: string): T[] {
+  Object.defineProperty(items, SLICE_TYPE, { value: type });
   return items;
 }
 
+/** The Go type of a marked array, or undefined for a plain []interface {}. */
+export function sliceType(v: unknown): string | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const t = (v as unknown as Record<symbol, unknown>)[SLICE_TYPE];
+  return typeof t === "string" ? t : undefined;
+}
+
+/** Marks an array as Go `[]string` (Sprig's keys/splitList) for %T and type errors. */
+export function stringSlice(items: string[]): string[] {
+  return typedSlice(items, "[]string");
+}
+
 export function isStringSlice(v: unknown): boolean {
-  return Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[STRING_SLICE] === true;
+  return sliceType(v) === "[]string";
 }
 
 export const int = (n: number | bigint): GoInt => new GoInt(BigInt.asIntN(64, BigInt(n)), "int");
 export const int64 = (n: number | bigint): GoInt => new GoInt(BigInt.asIntN(64, BigInt(n)), "int64");
 
+/** A plain map[string]interface{} (an object literal or JSON object; never a class instance). */
 export function isMap(v: unknown): v is GoMap {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof GoInt) && !(v instanceof Iface);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** indirectInterface: the concrete value inside an interface (nil interface → invalid). */
@@ -60,11 +78,12 @@ export function typeName(v: unknown): string {
   if (typeof v === "boolean") return "bool";
   if (typeof v === "number") return "float64";
   if (v instanceof GoInt) return v.type;
-  if (Array.isArray(v)) return isStringSlice(v) ? "[]string" : "[]interface {}";
+  if (Array.isArray(v)) return sliceType(v) ?? "[]interface {}";
+  if (v instanceof GoObject) return v.typeName;
   return "map[string]interface {}";
 }
 
-export type Kind = "invalid" | "bool" | "int" | "float" | "string" | "slice" | "map" | "interface";
+export type Kind = "invalid" | "bool" | "int" | "float" | "string" | "slice" | "map" | "interface" | "struct";
 
 export function kindOf(v: unknown): Kind {
   if (v instanceof Iface) return "interface";
@@ -75,6 +94,7 @@ export function kindOf(v: unknown): Kind {
   if (typeof v === "number") return "float";
   if (v instanceof GoInt) return "int";
   if (Array.isArray(v)) return "slice";
+  if (v instanceof GoObject) return v.spec.kind;
   return "map";
 }
 
@@ -87,6 +107,12 @@ export function isTrue(v: unknown): boolean {
   if (typeof u === "number") return u !== 0;
   if (u instanceof GoInt) return u.value !== 0n;
   if (Array.isArray(u)) return u.length > 0;
+  if (u instanceof GoObject) {
+    const under = u.underlying;
+    if (u.spec.kind === "struct") return true;
+    if (typeof under === "string" || Array.isArray(under)) return under.length > 0;
+    return isMap(under) && Object.keys(under).length > 0;
+  }
   return Object.keys(u).length > 0;
 }
 
@@ -104,6 +130,7 @@ export function fromJson(v: unknown, integers: "int64" | "float64"): GoValue {
   if (typeof v === "number") return integers === "int64" && Number.isSafeInteger(v) ? int64(v) : v;
   if (Array.isArray(v)) return v.map((e) => fromJson(e, integers));
   if (typeof v === "bigint") return int64(v);
+  if (v instanceof GoObject || v instanceof GoInt) return v;
   if (isMap(v)) {
     const out: GoMap = {};
     for (const [k, e] of Object.entries(v)) if (e !== undefined) out[k] = fromJson(e, integers);

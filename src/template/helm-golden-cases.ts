@@ -1,0 +1,9 @@
+/** Every Helm golden case (recorded in testdata/helm-golden.json; refresh only on purpose). */
+import { chartGoldenCases } from "./helm-golden-charts.js";
+import { dateCases } from "./helm-golden-dates.js";
+import { conversionCases } from "./helm-golden-conversions.js";
+import { engineCases } from "./helm-golden-engine.js";
+import { sprigCases } from "./helm-golden-sprig.js";
+import type { HelmCase } from "./helm-golden-support.js";
+
+export const helmGoldenCases: readonly HelmCase[] = [...engineCases, ...sprigCases, ...conversionCases, ...dateCases, ...chartGoldenCases];
