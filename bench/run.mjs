@@ -16,6 +16,7 @@ import { runSteady } from "./scenarios/steady.mjs";
 import { runDelete } from "./scenarios/delete.mjs";
 import { runKinds } from "./scenarios/kinds.mjs";
 import { runRestart } from "./scenarios/restart.mjs";
+import { runReplicas } from "./scenarios/replicas.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 let args;
@@ -42,7 +43,11 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 try {
   let versions = { kro: pkg.version };
-  if (args.scenarios.some((s) => s !== "micro")) {
+  if (args.replicas !== undefined) {
+    // Sharded replicas run in this process (scenarios/replicas.mjs): no controller subprocess.
+    bench = await setupBench(root, args);
+    await runReplicas({ ...bench, root });
+  } else if (args.scenarios.some((s) => s !== "micro")) {
     bench = await setupBench(root, args);
     versions = { ...versions, kubernetes: bench.cluster.kubernetesVersion };
     bench.startController = async (extraArgs = []) => {
@@ -58,15 +63,15 @@ try {
     log(`controller pid ${c.pid} ready in ${c.readyAfterMs} ms (workers ${args.workers}, QPS ${args.qps}, burst ${args.burst}; log ${path.join(bench.workDir, "controller.log")})`);
   }
   const env = environment(bench ?? { args }, versions);
-  for (const scenario of args.scenarios) {
+  for (const scenario of args.replicas === undefined ? args.scenarios : []) {
     const result = scenario === "micro" ? await runMicro(root, args) : await RUNNERS[scenario](bench, bench.controller);
     const file = await writeResult(path.resolve(root, args.out), result, env, startedAt);
     log(`${scenario}: raw results in ${path.relative(process.cwd(), file) || file}`);
     results.push(result);
   }
-  console.log(`\nkro-ts ${pkg.version} on ${env.cores} cores (${env.cpuModel}), Node ${env.node}${env.kubernetes ? `, Kubernetes ${env.kubernetes} (${env.clusterMode} control plane)` : ""}`);
-  console.log(`controller: --workers ${args.workers} --client-qps ${args.qps} --client-burst ${args.burst}; null baseline: same client settings and concurrency; repetitions: ${args.repeat} after ${args.warmup} warm-up\n`);
-  console.log(table(results.flatMap(rows)));
+  if (args.replicas === undefined) console.log(`\nkro-ts ${pkg.version} on ${env.cores} cores (${env.cpuModel}), Node ${env.node}${env.kubernetes ? `, Kubernetes ${env.kubernetes} (${env.clusterMode} control plane)` : ""}`);
+  if (args.replicas === undefined) console.log(`controller: --workers ${args.workers} --client-qps ${args.qps} --client-burst ${args.burst}; null baseline: same client settings and concurrency; repetitions: ${args.repeat} after ${args.warmup} warm-up\n`);
+  if (args.replicas === undefined) console.log(table(results.flatMap(rows)));
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
   if (bench !== undefined) console.error(`controller log: ${path.join(bench.workDir, "controller.log")}`);

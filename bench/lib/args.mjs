@@ -19,6 +19,7 @@ const DEFAULTS = {
   idleSeconds: 30,
   bulkDelete: false,
   kinds: undefined, // kinds scenario: RGDs (default 300)
+  replicas: undefined, // e.g. "1,2,4": fan-out converged by that many sharded replicas (scenarios/replicas.mjs)
 };
 
 export class BenchArgsError extends Error {
@@ -28,7 +29,8 @@ export class BenchArgsError extends Error {
 const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--timeout SECONDS] [--cpu-prof DIR]
-  [--kinds K] (kinds scenario: K RGDs, --instances per RGD)`;
+  [--kinds K] (kinds scenario: K RGDs, --instances per RGD)
+  [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)]`;
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
@@ -54,6 +56,12 @@ export function parseArgs(argv) {
     const n = Number(options[name]);
     if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer >= ${min}, got "${options[name]}"`);
     options[name] = n;
+  }
+  if (options.replicas !== undefined) {
+    const counts = String(options.replicas).split(",").map(Number);
+    if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new BenchArgsError(`--replicas must be a comma-separated list of integers from 1 to 16, got "${options.replicas}"`);
+    if (options.scenario !== "fanout") throw new BenchArgsError("--replicas goes with --scenario fanout");
+    options.replicas = counts;
   }
   return Object.freeze({ ...options, scenarios: options.scenario === "all" ? SCENARIOS : [options.scenario] });
 }

@@ -89,6 +89,9 @@ export const LABELS = {
   applysetPartOf: "applyset.kubernetes.io/part-of",
   /** Template dialect: every child is labelled app=<parent name> (seed-dialect.md §3). */
   app: "app",
+  /** On the Leases of instance sharding: the group they belong to, and "shard" or "member". */
+  shardGroup: "kro.run/shard-group",
+  shardRole: "kro.run/shard-role",
 } as const;
 
 export const MANAGED_BY_VALUE = "kro";

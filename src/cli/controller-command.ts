@@ -6,6 +6,7 @@ import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
 import { durationFlag, nonNegativeNumber, positiveInteger } from "./flag-values.js";
 import { untilSignal } from "./signals.js";
+import { defaultReplicaId, startSharding } from "./controller-sharding.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 interface ControllerFlags {
@@ -32,6 +33,8 @@ interface ControllerFlags {
   readonly leaderElectRenewDeadline: string;
   readonly leaderElectRetryPeriod: string;
   readonly requestTimeout: string;
+  readonly shards: string;
+  readonly replicaId?: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -61,6 +64,8 @@ export function registerControllerCommand(program: Command): void {
     .option("--leader-elect-renew-deadline <duration>", "how long the leader keeps trying to renew before it stops writing (< lease duration)", "10s")
     .option("--leader-elect-retry-period <duration>", "time between attempts to acquire or renew the Lease", "2s")
     .option("--request-timeout <duration>", "deadline of each API request, queueing and retries included", "60s")
+    .option("--shards <n>", "share instances between replicas over N shards held through Leases (0 = off; implies --leader-elect for RGDs)", "0")
+    .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
 }
 
@@ -75,7 +80,9 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     renewDeadlineMs: durationFlag("--leader-elect-renew-deadline", flags.leaderElectRenewDeadline),
     retryPeriodMs: durationFlag("--leader-elect-retry-period", flags.leaderElectRetryPeriod),
   };
-  if (flags.leaderElect === true) validateLeaseTiming(lease);
+  const shards = Math.floor(nonNegativeNumber("--shards", flags.shards));
+  if (shards > 1024) throw new Error(`--shards must be at most 1024, got ${shards}`);
+  if (flags.leaderElect === true || shards > 0) validateLeaseTiming(lease);
   return {
     logLevel,
     logFormat,
@@ -89,6 +96,7 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
     kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
     lease,
+    shards,
   };
 }
 
@@ -105,6 +113,7 @@ interface ControllerSettings {
   readonly maxGraphRevisions: number;
   readonly kubeMinor: string;
   readonly lease: LeaseTiming;
+  readonly shards: number;
 }
 
 async function runController(flags: ControllerFlags): Promise<void> {
@@ -113,7 +122,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const metrics = new ControllerMetrics({ processMetrics: true });
   const connection = { kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, logger } as const;
   // With leader election every client that writes for the leader goes through its fence.
-  const fence = flags.leaderElect === true ? new WriteFence() : undefined;
+  // With --shards, instance writes are fenced per shard and RGD writes by the leader (controller-sharding.ts).
+  const fence = flags.leaderElect === true && settings.shards === 0 ? new WriteFence() : undefined;
   const withFence = fence === undefined ? {} : { fence };
   const client = await createKubeClient({
     ...connection, ...withFence,
@@ -134,11 +144,15 @@ async function runController(flags: ControllerFlags): Promise<void> {
     healthy: () => running?.health() ?? { ok: true, problems: [] },
   });
   const metricsServer = await startProbeServer({ address: flags.metricsBindAddress, registry: metrics.registry });
+  const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
+  const shared = settings.shards === 0 ? undefined : await startSharding({
+    shards: settings.shards, replicaId: flags.replicaId ?? defaultReplicaId(), namespace: leaseNamespace, leaseName: flags.leaderElectionId, lease: settings.lease,
+  }, connection, logger);
   const election = electionClient === undefined || fence === undefined ? undefined : startLeaderElection({
     client: electionClient, logger, fence, ...settings.lease,
-    namespace: flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system",
+    namespace: leaseNamespace,
     name: flags.leaderElectionId,
-    identity: `${hostname()}_${process.pid}`,
+    identity: flags.replicaId ?? `${hostname()}_${process.pid}`,
   });
   const start = async (): Promise<void> => {
     running = startController({
@@ -150,6 +164,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
       maxGraphRevisions: settings.maxGraphRevisions,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
+      ...(shared === undefined ? {} : { sharding: shared.sharding }),
     });
     await running.ready;
     synced = true;
@@ -158,6 +173,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
   // A start failure (RGD CRD forbidden, informers not synced) ends the process with an error:
   // a controller that cannot work must not look healthy and never be restarted.
   const failedToStart = new Promise<Error>((resolve) => {
+    // A sharded replica (no election here: see controller-sharding.ts) works at once.
     const begin = election === undefined ? start() : election.acquired.then(start);
     begin.catch((error: unknown) => { resolve(error instanceof Error ? error : new Error(String(error))); });
   });
@@ -172,6 +188,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
   ]);
   logger.info({ reason }, "shutting down");
   await running?.stop();
+  await shared?.stop();
   await election?.stop();
   await Promise.all([probes?.close(), metricsServer?.close()]);
   client.close();

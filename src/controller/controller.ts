@@ -24,6 +24,7 @@ import { parseInstanceKey, ServedGraphs } from "./served-graphs.js";
 import { WorkQueue } from "./work-queue.js";
 import { whoAmI } from "./author-policy.js";
 import { jsonEqual } from "./json-equal.js";
+import { shardedWork, type ControllerSharding } from "./sharded-work.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -42,6 +43,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly installRgdCrd?: boolean;
   /** Called after each instance reconcile with the runtime's per-node evaluation (live progress). */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
+  /** Replicas share instances by shard; RGDs are reconciled by the leader (see sharded-work.ts). */
+  readonly sharding?: ControllerSharding;
 }
 
 export interface RunningController {
@@ -142,31 +145,38 @@ export function startController(options: StartControllerOptions): RunningControl
       }
     }
     core.push(rgdLease, crdLease);
+    resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
   }
 
   const core: InformerLease<KubeObject>[] = [];
+  let resyncRgds = (): void => undefined;
   const ready = watchRgds();
   // Logged here too, so a caller that never awaits `ready` still sees why nothing happens.
   ready.catch((error: unknown) => { logger.error({ err: errorText(error) }, "controller could not start watching ResourceGraphDefinitions"); });
-  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const sharded = options.sharding === undefined ? undefined : shardedWork(ctx, options.sharding);
+  // The leader reconciles RGDs in full; a replica that becomes leader goes over them all again.
+  options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
+  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const reconcileKey = async (c: ControllerContext, key: string) => {
+    const { rgdName, namespace, name } = parseInstanceKey(key);
+    const entry = served.get(rgdName);
+    // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
+    if (entry === undefined) return {};
+    const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
+    // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
+    ctx.watches.begin(rgdName);
+    try {
+      return await reconcileInstance(c, entry, namespace, name, log);
+    } finally {
+      ctx.watches.end(rgdName);
+    }
+  };
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
     workers: ctx.options.workers,
-    reconcile: async (key) => {
-      const { rgdName, namespace, name } = parseInstanceKey(key);
-      const entry = served.get(rgdName);
-      // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
-      if (entry === undefined) return {};
-      const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
-      // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
-      ctx.watches.begin(rgdName);
-      try {
-        return await reconcileInstance(ctx, entry, namespace, name, log);
-      } finally {
-        ctx.watches.end(rgdName);
-      }
-    },
+    // With sharding, only while this replica holds the instance's shard, through its fence.
+    reconcile: (key) => sharded?.instance(key, (c) => reconcileKey(c, key)) ?? reconcileKey(ctx, key),
     onOutcome: record("instance"),
   });
   let reconcileCount = 0;

@@ -7,3 +7,7 @@ export type { ControllerOptions, InstanceEvaluatedEvent } from "./controller-con
 export { loadBuiltinSchemas } from "./schema-bundle.js";
 export { startLeaderElection, type LeaderElection, type LeaderElectionOptions } from "./leader-election.js";
 export { validateLeaseTiming, type LeaseTiming } from "./lease-record.js";
+export { leaseApiOf, memberLeaseName, shardLeaseName, startShardCoordinator, type LeaseApi, type ShardCoordinator, type ShardCoordinatorOptions, type ShardTicket } from "./shard-coordinator.js";
+export { assignShards, shardOf } from "./shard-assignment.js";
+export type { ControllerSharding, InstanceShards } from "./sharded-work.js";
+export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./rgd-leadership.js";

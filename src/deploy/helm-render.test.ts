@@ -72,6 +72,14 @@ describe("renderChart on charts/kro-ts", () => {
     assert.deepEqual(c.resources, { requests: { cpu: "250m", memory: "128Mi" } });
   });
 
+  it("shares instances between replicas (--shards) only with more than one replica and leader election", () => {
+    assert.ok(container(render({})).args.includes("--shards=16"));
+    assert.ok(container(render({ replicaCount: 4, sharding: { shards: 64 } })).args.includes("--shards=64"));
+    for (const values of [{ replicaCount: 1 }, { sharding: { shards: 0 } }, { replicaCount: 1, leaderElection: { enabled: false } }]) {
+      assert.ok(!container(render(values)).args.some((a) => a.startsWith("--shards")), JSON.stringify(values));
+    }
+  });
+
   it("drops leader election's flag and Role for a single replica without it", () => {
     const objects = render({ replicaCount: 1, leaderElection: { enabled: false } });
     assert.ok(!container(objects).args.some((a) => a.startsWith("--leader-elect")));

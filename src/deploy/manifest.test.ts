@@ -104,6 +104,7 @@ describe("deploy/kro-controller.yaml", () => {
       "--health-probe-bind-address=:8079",
       "--leader-elect",
       "--leader-election-namespace=kro-system",
+      "--shards=16",
       "--workers=4",
       "--client-qps=100",
       "--client-burst=150",

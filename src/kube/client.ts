@@ -15,6 +15,7 @@ import { ServerReachability } from "./server-reachability.js";
 import type { Transport } from "./transport.js";
 import type { ApplyOptions, DeleteOptions, ListOptions, RequestControl, WatchOptions, WriteOptions } from "./request-options.js";
 import type { KubeList, KubeLogger, KubeMetrics, KubeObject, ObjectRef } from "./types.js";
+import type { WriteFence } from "./write-fence.js";
 
 export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
 export const METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
@@ -56,6 +57,9 @@ export class KubeClient implements InformerSource {
   private readonly transport: Transport;
   private readonly reachability: ServerReachability;
 
+  /** Writes through this client also need this fence open (set only on views from withFence). */
+  private fence: WriteFence | undefined;
+
   constructor(private readonly parts: KubeClientParts) {
     this.transport = parts.transport;
     this.reachability = new ServerReachability({ probe: () => this.probeReady() });
@@ -63,6 +67,17 @@ export class KubeClient implements InformerSource {
     this.metrics = parts.metrics;
     this.discovery = new Discovery(parts.transport);
     this.informers = new InformerManager(this);
+  }
+
+  /**
+   * The same client (transport, rate limit, sockets, discovery, informers) whose writes also
+   * need `fence` open: a shard's tenure fences the writes made for that shard's instances.
+   * A view is cheap; never close() it (closing belongs to the client it came from).
+   */
+  withFence(fence: WriteFence): KubeClient {
+    const view = Object.create(this) as KubeClient;
+    view.fence = fence;
+    return view;
   }
 
   get server(): string {
@@ -260,7 +275,7 @@ export class KubeClient implements InformerSource {
 
   private async json<T>(req: Parameters<Transport["request"]>[0]): Promise<T> {
     try {
-      const res = await this.transport.request(req);
+      const res = await this.transport.request(this.fence === undefined || req.method === "GET" ? req : { ...req, fence: this.fence });
       return JSON.parse(res.body) as T;
     } catch (error) {
       // A 404 naming no object means the resource itself is gone (CRD removed): discovery is stale.

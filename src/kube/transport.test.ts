@@ -96,6 +96,24 @@ describe("transport deadlines, pools and fence", () => {
     assert.equal(fence.refused, 1);
   });
 
+  it("a view withFence(shard) needs that fence too; the client it came from does not; closing it aborts the view's writes in flight", async () => {
+    fake.onOther = (req, res) => { if (req.method === "PATCH" && req.path.includes("/hang")) hung.push(res); else json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } }); };
+    const client = await makeClient();
+    const shard = new WriteFence();
+    const view = client.withFence(shard);
+    await assert.rejects(view.apply(cm, { fieldManager: "t" }), (e: unknown) => e instanceof FencedError);
+    await view.get({ ...ns });
+    await client.apply(cm, { fieldManager: "t" });
+    assert.equal(fake.requests.filter((r) => r.method === "PATCH").length, 1, "only the unfenced client wrote");
+    shard.holdUntil(performance.now() + 10_000);
+    await view.apply(cm, { fieldManager: "t" });
+    const inFlight = view.apply({ ...cm, metadata: { ...cm.metadata, name: "hang" } }, { fieldManager: "t" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    shard.close("released the shard");
+    await assert.rejects(inFlight, (e: unknown) => isFenced(e));
+    await client.apply(cm, { fieldManager: "t" });
+  });
+
   it("closing the fence aborts writes in flight, and a lapsed hold closes it for good", async () => {
     fake.onOther = (req, res) => { if (req.method === "PATCH") hung.push(res); else json(res, 200, {}); };
     let now = 0;

@@ -28,6 +28,8 @@ export interface HttpRequest {
   readonly signal?: AbortSignal | undefined;
   /** Overrides the transport's deadline for this request (for a watch: until the headers arrive). */
   readonly timeoutMs?: number | undefined;
+  /** A second fence for this write only, beside the transport's (a shard's tenure; see KubeClient.withFence). */
+  readonly fence?: WriteFence | undefined;
 }
 
 export interface HttpResponse {
@@ -114,7 +116,10 @@ export class Transport {
       try {
         const creds = await abortable(this.credentials.get(), scope.signal);
         await this.waitForToken(scope.signal);
-        if (write) this.options.fence?.check(req.method, req.path);
+        if (write) {
+          this.options.fence?.check(req.method, req.path);
+          req.fence?.check(req.method, req.path);
+        }
         const res = await this.send(req, creds, "request", scope.signal);
         response = { status: res.statusCode ?? 0, headers: res.headers, body: await readBody(res) };
         if (response.status === 401 && !refreshedAuth && this.credentials.invalidate(creds)) {
@@ -192,6 +197,7 @@ export class Transport {
     const signals = [deadline.signal];
     if (req.signal !== undefined) signals.push(req.signal);
     if (write && this.options.fence !== undefined) signals.push(this.options.fence.signal);
+    if (write && req.fence !== undefined) signals.push(req.fence.signal);
     return {
       signal: signals.length === 1 ? deadline.signal : AbortSignal.any(signals), deadline: deadline.signal, timeoutMs,
       dispose: () => { clearTimeout(timer); },
@@ -201,7 +207,7 @@ export class Transport {
   /** An error that ends the request without retry: fenced, past its deadline, or cancelled. */
   private whyStopped(req: HttpRequest, scope: RequestScope, error: unknown): Error | undefined {
     if (error instanceof FencedError) return error;
-    if (this.options.fence?.closed === true && req.method !== "GET" && scope.signal.aborted) return new FencedError(req.method, req.path, "lost while in flight");
+    if ((this.options.fence?.closed === true || req.fence?.closed === true) && req.method !== "GET" && scope.signal.aborted) return new FencedError(req.method, req.path, "lost while in flight");
     if (req.signal?.aborted === true) return error instanceof Error ? error : new Error(String(error));
     if (scope.deadline.aborted) return new TransportError(req.method, req.path, { cause: scope.deadline.reason });
     return undefined;

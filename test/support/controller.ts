@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric } from "../../src/index.js";
-import { startController, type RunningController } from "../../src/controller/index.js";
+import { startController, type ControllerSharding, type RunningController } from "../../src/controller/index.js";
 import type { SchemaResolver } from "../../src/graph/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "./eventually.js";
@@ -19,7 +19,8 @@ export interface TestController {
   readonly client: KubeClient;
   /** Label every RGD of this test must carry: `metadata.labels[label.key] = label.value`. */
   readonly label: { readonly key: string; readonly value: string };
-  readonly requests: RequestMetric[];
+  /** Every request, with when it ended (performance.now(); it started durationMs before). */
+  readonly requests: (RequestMetric & { readonly endedAt: number })[];
   /** Every completed instance evaluation, as "namespace/name" (from the controller's hook). */
   readonly evaluated: string[];
   writes(since?: number): RequestMetric[];
@@ -29,11 +30,16 @@ export interface TestController {
 const WRITE_VERBS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Call `stop()` in the suite's `after` hook. */
-export async function startTestController(options: { requeueIntervalMs?: number; rgdSelector?: string; resolver?: SchemaResolver } = {}): Promise<TestController> {
-  const label = { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
-  const requests: RequestMetric[] = [];
+export async function startTestController(options: {
+  requeueIntervalMs?: number; rgdSelector?: string; resolver?: SchemaResolver;
+  /** Several controllers sharing one label (replicas; see controller-shards.test.ts). */
+  label?: { readonly key: string; readonly value: string };
+  sharding?: ControllerSharding;
+} = {}): Promise<TestController> {
+  const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
+  const requests: (RequestMetric & { readonly endedAt: number })[] = [];
   const evaluated: string[] = [];
-  const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, metrics: { onRequest: (m) => { requests.push(m); } } });
+  const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, metrics: { onRequest: (m) => { requests.push({ ...m, endedAt: performance.now() }); } } });
   // KRO_TEST_LOG_FILE=/tmp/x.log shows what the controller did (test runners swallow stderr).
   const logFile = process.env.KRO_TEST_LOG_FILE;
   const logger = createLogger({
@@ -47,6 +53,7 @@ export async function startTestController(options: { requeueIntervalMs?: number;
     onInstanceEvaluated: (event) => { evaluated.push(`${event.instance.namespace ?? ""}/${event.instance.name}`); }, rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
+    ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
   });
   await controller.ready;
   return {
