@@ -132,9 +132,8 @@ export function fromJson(v: unknown, integers: "int64" | "float64"): GoValue {
   if (typeof v === "bigint") return int64(v);
   if (v instanceof GoObject || v instanceof GoInt) return v;
   if (isMap(v)) {
-    const out: GoMap = {};
-    for (const [k, e] of Object.entries(v)) if (e !== undefined) out[k] = fromJson(e, integers);
-    return out;
+    // fromEntries defines own properties, so a "__proto__" key stays a key (assignment would set the prototype).
+    return Object.fromEntries(Object.entries(v).filter(([, e]) => e !== undefined).map(([k, e]) => [k, fromJson(e, integers)])) as GoMap;
   }
   return v === undefined ? null : (v as GoValue);
 }

@@ -273,4 +273,11 @@ describe("template dialect: arbitrary instances never crash the evaluator", () =
       assert.equal(projected.errors.length, 0);
     }), { numRuns: 300 });
   });
+
+  it("a \"__proto__\" key in the instance is a key, not a prototype (found by the property above)", () => {
+    const metadata = { ...(JSON.parse('{"__proto__": {"a": 1}}') as KubeJson), name: "n", namespace: "d" };
+    const scope = scopeOf({ apiVersion: "kro.example.com/v1", kind: "NginxApp", metadata, spec: {} });
+    for (const node of graph.nodes) assert.ok(evaluator.renderDesired(node, scope).ok, node.id);
+    assert.deepEqual(evaluator.projectStatus(graph, scope).errors, []);
+  });
 });
