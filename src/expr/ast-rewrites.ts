@@ -17,6 +17,7 @@
  *    a time zone (fixed offsets `"+11:00"`), lowerAscii / upperAscii / trim (ASCII / Go spaces).
  */
 import { Optional } from "@marcbachmann/cel-js";
+import { walkAst } from "./ast-walk.js";
 import { LibraryError } from "./lib-support.js";
 import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
 import type { SyntaxMarks } from "./syntax-desugar.js";
@@ -39,18 +40,7 @@ interface Node {
 
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v && typeof (v as Node).setMeta === "function";
 
-function walk(root: unknown, visit: (node: Node) => void): void {
-  const seen = new Set<unknown>();
-  const go = (v: unknown): void => {
-    if (typeof v !== "object" || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) { v.forEach(go); return; }
-    if (!isNode(v)) return;
-    visit(v);
-    go(v.args);
-  };
-  go(root);
-}
+const walk = (root: unknown, visit: (node: Node) => void): void => { walkAst(root, isNode, visit); };
 
 /** Applies every rewrite; `marks` come from desugar() of the same source. */
 export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {

@@ -6,6 +6,7 @@
  * Literal patterns are also checked at compile time, so a pattern RE2 rejects is a compile error.
  */
 import { GoRegexpSyntaxError, compileGoRegexpCached, type GoRegexp } from "../schema/index.js";
+import { walkAst } from "./ast-walk.js";
 import { LibraryError, type CelEnvironment, type LibraryContext } from "./lib-support.js";
 
 /** The name our RE2 `matches` is registered under; calls to `matches` are renamed to it. */
@@ -73,15 +74,4 @@ export function invalidRegexLiterals(ast: unknown): string[] {
   return problems;
 }
 
-function walk(root: unknown, visit: (node: Node) => void): void {
-  const seen = new Set<unknown>();
-  const go = (v: unknown): void => {
-    if (typeof v !== "object" || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) { v.forEach(go); return; }
-    if (!isNode(v)) return;
-    visit(v);
-    go(v.args);
-  };
-  go(root);
-}
+const walk = (root: unknown, visit: (node: Node) => void): void => { walkAst(root, isNode, visit); };
