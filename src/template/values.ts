@@ -133,7 +133,7 @@ export function fromJson(v: unknown, integers: "int64" | "float64"): GoValue {
   if (v instanceof GoObject || v instanceof GoInt) return v;
   if (isMap(v)) {
     // fromEntries defines own properties, so a "__proto__" key stays a key (assignment would set the prototype).
-    return Object.fromEntries(Object.entries(v).filter(([, e]) => e !== undefined).map(([k, e]) => [k, fromJson(e, integers)])) as GoMap;
+    return Object.fromEntries(Object.entries(v).filter(([, e]) => e !== undefined).map(([k, e]) => [k, fromJson(e, integers)]));
   }
   return v === undefined ? null : (v as GoValue);
 }
