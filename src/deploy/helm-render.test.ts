@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT, loadChart } from "./chart-files.js";
-import { ChartRenderError, mergeValues, renderChart, type ChartSource, type RenderChartOptions } from "./helm-render.js";
+import { coalesceValues as mergeValues } from "../helm/index.js";
+import { ChartRenderError, renderChart, type ChartSource, type RenderChartOptions } from "./helm-render.js";
 import { CHART_DIR } from "./manifest.js";
 
 type Obj = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } };

@@ -6,6 +6,7 @@
  * float64, as in Helm (so `{{ .Values.replicaCount }}` prints 2 and 1e6 prints 1e+06).
  */
 import { parse, parseAllDocuments } from "yaml";
+import { coalesceValues } from "../helm/index.js";
 import { goFunc, isTemplateError, parseTemplate, renderTemplate, type FuncMap, type Template } from "../template/index.js";
 
 export interface ChartFile {
@@ -50,18 +51,6 @@ export class ChartRenderError extends Error {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Helm's coalescing of user values over the chart's: maps merge, anything else replaces, null deletes. */
-export function mergeValues(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
-  const out = new Map(Object.entries(base));
-  for (const [key, value] of Object.entries(override)) {
-    const current = out.get(key);
-    if (value === null) out.delete(key);
-    else if (isRecord(value) && isRecord(current)) out.set(key, mergeValues(current, value));
-    else out.set(key, value);
-  }
-  return Object.fromEntries(out);
-}
 
 function parseYamlMap(file: string, text: string): Record<string, unknown> {
   const value: unknown = parse(text);
@@ -143,7 +132,7 @@ function documents(file: ChartFile, text: string): Record<string, unknown>[] {
 
 export function renderChart(chart: ChartSource, options: RenderChartOptions): RenderedChart {
   const meta = parseYamlMap("Chart.yaml", chart.chartYaml);
-  const values = mergeValues(parseYamlMap("values.yaml", chart.valuesYaml), options.values ?? {});
+  const values = coalesceValues(parseYamlMap("values.yaml", chart.valuesYaml), options.values ?? {});
   const kubeVersion = options.kubeVersion ?? "v1.33.0";
   const [major = "1", minor = "33"] = kubeVersion.replace(/^v/, "").split(".");
   const data = {
