@@ -7,7 +7,7 @@
  */
 import { ANNOTATIONS } from "../api/index.js";
 import { describeReleaseObject, type ObjectIdentity } from "../helm/index.js";
-import type { KubeClient, KubeObject } from "../kube/index.js";
+import { DiscoveryError, type KubeClient, type KubeObject } from "../kube/index.js";
 import { InputError } from "./inputs.js";
 import type { ReleaseMigration } from "./helm-release.js";
 
@@ -78,7 +78,18 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
   settings.log(`applied ResourceGraphDefinition ${rgdName}: Active`);
 
   if (migration.instanceExists) settings.log(`${instanceName} exists (migrated before): its spec is kept, not reset to the release record's values`);
-  else await client.apply(instance, { fieldManager: MIGRATE_FIELD_MANAGER });
+  else {
+    // An Established CRD can still be missing from discovery for a moment: retry until it is served.
+    await waitFor(`kind ${instance.kind ?? ""} served`, settings.timeoutMs, async () => {
+      try {
+        await client.apply(instance, { fieldManager: MIGRATE_FIELD_MANAGER });
+        return { done: true, state: "" };
+      } catch (error) {
+        if (error instanceof DiscoveryError) return { done: false, state: error.message };
+        throw error;
+      }
+    });
+  }
   let adoptedRecord = "";
   await waitFor(`${instanceName} Ready`, settings.timeoutMs, async () => {
     const live = await client.get(refOf(instance));
