@@ -39,6 +39,8 @@ export interface KubeClientOptions {
   readonly maxRequestSockets?: number;
   /** Refuses writes once closed (leader election's fence). */
   readonly fence?: WriteFence;
+  /** User-Agent of every request (default "kro-ts"); the controller adds its replica identity. */
+  readonly userAgent?: string;
   readonly logger?: KubeLogger;
   readonly metrics?: KubeMetrics;
 }
@@ -73,6 +75,7 @@ export function createKubeClient(options: KubeClientOptions = {}): Promise<KubeC
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
       ...(options.maxRequestSockets === undefined ? {} : { maxRequestSockets: options.maxRequestSockets }),
       ...(options.fence === undefined ? {} : { fence: options.fence }),
+      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     });
     return Promise.resolve(new KubeClient({ config, transport, credentials, logger, metrics }));
   } catch (error) {

@@ -114,6 +114,29 @@ describe("transport deadlines, pools and fence", () => {
     await client.apply(cm, { fieldManager: "t" });
   });
 
+  it("a write that waited for a socket while its fence lapsed is never sent (a paused process resumed)", async () => {
+    // A SIGSTOP'd leader: its timers have not fired yet when it resumes, but its clock has moved
+    // on. The write passed the fence before the pause, then queued for the only socket.
+    fake.onOther = (req, res) => { if (req.method === "GET" && req.path.endsWith("/hold")) hung.push(res); else json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } }); };
+    let now = 0;
+    const fence = new WriteFence(() => now);
+    fence.holdUntil(100);
+    const client = await makeClient({ fence, maxRequestSockets: 1 });
+    await client.resourceFor("v1", "ConfigMap");
+    const holding = client.getPath("/api/v1/hold");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const write = client.apply(cm, { fieldManager: "t" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    now = 200; // past the hold; no close() has run
+    const [held] = hung.splice(0);
+    assert.ok(held !== undefined);
+    json(held, 200, {});
+    await holding;
+    await assert.rejects(write, (e: unknown) => isFenced(e));
+    assert.equal(fake.requests.filter((r) => r.method === "PATCH").length, 0, "the queued write never reached the server");
+    assert.equal(fence.closed, true);
+  });
+
   it("closing the fence aborts writes in flight, and a lapsed hold closes it for good", async () => {
     fake.onOther = (req, res) => { if (req.method === "PATCH") hung.push(res); else json(res, 200, {}); };
     let now = 0;

@@ -47,6 +47,8 @@ export interface TransportOptions {
   readonly maxRequestSockets?: number;
   /** When closed, writes are refused and in-flight writes aborted (leader election). */
   readonly fence?: WriteFence;
+  /** Sent as User-Agent (default "kro-ts"): names the replica in the API server's audit log. */
+  readonly userAgent?: string;
   readonly logger: KubeLogger;
   readonly metrics: KubeMetrics;
 }
@@ -116,11 +118,8 @@ export class Transport {
       try {
         const creds = await abortable(this.credentials.get(), scope.signal);
         await this.waitForToken(scope.signal);
-        if (write) {
-          this.options.fence?.check(req.method, req.path);
-          req.fence?.check(req.method, req.path);
-        }
-        const res = await this.send(req, creds, "request", scope.signal);
+        if (write) this.checkFences(req);
+        const res = await this.send(req, creds, "request", scope.signal, undefined, write && this.fenced(req) ? () => { this.checkFences(req); } : undefined);
         response = { status: res.statusCode ?? 0, headers: res.headers, body: await readBody(res) };
         if (response.status === 401 && !refreshedAuth && this.credentials.invalidate(creds)) {
           this.record(req, response.status, started);
@@ -213,6 +212,15 @@ export class Transport {
     return undefined;
   }
 
+  private fenced(req: HttpRequest): boolean {
+    return this.options.fence !== undefined || req.fence !== undefined;
+  }
+
+  private checkFences(req: HttpRequest): void {
+    this.options.fence?.check(req.method, req.path);
+    req.fence?.check(req.method, req.path);
+  }
+
   private async waitForToken(signal: AbortSignal): Promise<void> {
     const waited = await abortable(this.limiter.acquire(), signal);
     if (waited > 1) this.options.metrics.onRateLimitWait?.(waited);
@@ -234,10 +242,13 @@ export class Transport {
 
   /**
    * One HTTP exchange up to the response headers. `signal` aborts the whole exchange (body
-   * included); `openSignal` (watches) aborts only until the headers are in.
+   * included); `openSignal` (watches) aborts only until the headers are in. `beforeWrite` (the
+   * write fences) runs again once the request holds a connected socket, right before its bytes
+   * are handed to it: a write may wait for a socket (pool full, TLS handshake) for a long time —
+   * across a SIGSTOP, say — and must not go out if the fence closed meanwhile.
    */
-  private send(req: HttpRequest, creds: RequestCredentials, pool: PoolName, signal: AbortSignal | undefined, openSignal?: AbortSignal): Promise<IncomingMessage> {
-    const headers: Record<string, string> = { accept: req.accept ?? "application/json", "user-agent": "kro-ts" };
+  private send(req: HttpRequest, creds: RequestCredentials, pool: PoolName, signal: AbortSignal | undefined, openSignal?: AbortSignal, beforeWrite?: () => void): Promise<IncomingMessage> {
+    const headers: Record<string, string> = { accept: req.accept ?? "application/json", "user-agent": this.options.userAgent ?? "kro-ts" };
     if (creds.authorization !== undefined) headers.authorization = creds.authorization;
     if (req.body !== undefined) {
       headers["content-type"] = req.contentType ?? "application/json";
@@ -276,12 +287,33 @@ export class Transport {
       };
       openSignal?.addEventListener("abort", onOpenAbort, { once: true });
       signal?.addEventListener("abort", onAbort, { once: true });
-      r.once("socket", () => { this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt }); });
       r.on("error", (error) => {
         cleanup();
         reject(error);
       });
-      r.end(req.body);
+      if (beforeWrite === undefined) {
+        r.once("socket", () => { this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt }); });
+        r.end(req.body);
+        return;
+      }
+      // Nothing (headers included) is written before end(): hold it until the socket is
+      // connected, so the last check and the bytes leaving this process are one synchronous step.
+      r.once("socket", (socket) => {
+        this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt });
+        const go = (): void => {
+          try {
+            beforeWrite();
+          } catch (error) {
+            cleanup();
+            r.destroy(error as Error);
+            reject(error as Error);
+            return;
+          }
+          r.end(req.body);
+        };
+        if (socket.connecting) socket.once(this.isHttps ? "secureConnect" : "connect", go);
+        else go();
+      });
     });
   }
 }
