@@ -44,6 +44,9 @@ export interface LeaderElection {
 
 type Phase = "candidate" | "leader" | "done";
 
+/** A candidate that wakes at the expiry it computed looks a moment later, so the lease has surely run out. */
+const EXPIRY_MARGIN_MS = 20;
+
 export function startLeaderElection(options: LeaderElectionOptions): LeaderElection {
   const timing: LeaseTiming = {
     leaseDurationMs: options.leaseDurationMs ?? 15_000,
@@ -137,6 +140,18 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     stopping.signal.addEventListener("abort", done, { once: true });
   });
 
+  /**
+   * A candidate looks again after a jittered retry period — or right when the lease it saw runs
+   * out by its own clock, if that is sooner (client-go waits for its next tick: up to 1.2 retry
+   * periods more of failover). Safety is unchanged: expiry is still judged on local observation.
+   */
+  function nextAttemptIn(): number {
+    const retry = jittered();
+    if (!observed.heldByOther(options.identity)) return retry;
+    const untilExpiry = observed.msUntilExpiry();
+    return untilExpiry < retry ? untilExpiry + EXPIRY_MARGIN_MS : retry;
+  }
+
   async function campaign(): Promise<void> {
     while (state.phase === "candidate") {
       try {
@@ -154,7 +169,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       } catch (error) {
         options.logger.warn({ err: errorText(error), lease }, "leader election request failed");
       }
-      await pause(jittered());
+      await pause(nextAttemptIn());
     }
   }
 

@@ -22,6 +22,17 @@ describe("lease record", () => {
     assert.equal(seen.heldByOther("me"), false);
   });
 
+  it("tells how long until the record seen runs out", () => {
+    let now = 0;
+    const seen = new ObservedLease(() => now);
+    assert.equal(seen.msUntilExpiry(), -Infinity, "never seen");
+    seen.observe({ holderIdentity: "other", leaseDurationSeconds: 15 });
+    now = 14_000;
+    assert.equal(seen.msUntilExpiry(), 1_000);
+    seen.observe({ holderIdentity: "other", leaseDurationSeconds: 15 });
+    assert.equal(seen.msUntilExpiry(), 1_000, "the same record: the clock does not restart");
+  });
+
   it("rejects timings that would let two leaders overlap, as client-go does", () => {
     validateLeaseTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     assert.throws(() => { validateLeaseTiming({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }); }, /leaseDuration \(10000 ms\) must be greater than renewDeadline/);

@@ -69,6 +69,11 @@ export class ObservedLease {
     return this.at + (this.record.leaseDurationSeconds ?? 0) * 1000 > this.now();
   }
 
+  /** How long until the record seen runs out by our clock (Infinity when never seen). */
+  msUntilExpiry(): number {
+    return this.at + (this.record.leaseDurationSeconds ?? 0) * 1000 - this.now();
+  }
+
   get holder(): string {
     return this.record.holderIdentity ?? "";
   }
