@@ -305,8 +305,9 @@ export class Transport {
             beforeWrite();
           } catch (error) {
             cleanup();
-            r.destroy(error as Error);
-            reject(error as Error);
+            const refused = error instanceof Error ? error : new Error(String(error));
+            r.destroy(refused);
+            reject(refused);
             return;
           }
           r.end(req.body);
