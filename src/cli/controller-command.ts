@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Command } from "commander";
-import { loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
 import { createKubeClient, WriteFence, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
@@ -120,7 +120,9 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const settings = parseFlags(flags);
   const logger = createLogger({ level: settings.logLevel, format: settings.logFormat, name: "kro-controller" });
   const metrics = new ControllerMetrics({ processMetrics: true });
-  const connection = { kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, logger } as const;
+  // One identity per process: it names the replica in Leases and, through the User-Agent, in the API server's audit log.
+  const identity = flags.replicaId ?? (settings.shards > 0 ? defaultReplicaId() : `${hostname()}_${process.pid}`);
+  const connection = { kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, logger, userAgent: `kro-ts/${PACKAGE_VERSION} (${identity})` } as const;
   // With leader election every client that writes for the leader goes through its fence.
   // With --shards, instance writes are fenced per shard and RGD writes by the leader (controller-sharding.ts).
   const fence = flags.leaderElect === true && settings.shards === 0 ? new WriteFence() : undefined;
@@ -146,13 +148,13 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const metricsServer = await startProbeServer({ address: flags.metricsBindAddress, registry: metrics.registry });
   const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
   const shared = settings.shards === 0 ? undefined : await startSharding({
-    shards: settings.shards, replicaId: flags.replicaId ?? defaultReplicaId(), namespace: leaseNamespace, leaseName: flags.leaderElectionId, lease: settings.lease,
+    shards: settings.shards, replicaId: identity, namespace: leaseNamespace, leaseName: flags.leaderElectionId, lease: settings.lease,
   }, connection, logger);
   const election = electionClient === undefined || fence === undefined ? undefined : startLeaderElection({
     client: electionClient, logger, fence, ...settings.lease,
     namespace: leaseNamespace,
     name: flags.leaderElectionId,
-    identity: flags.replicaId ?? `${hostname()}_${process.pid}`,
+    identity,
   });
   const start = async (): Promise<void> => {
     running = startController({
@@ -164,20 +166,18 @@ async function runController(flags: ControllerFlags): Promise<void> {
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
       maxGraphRevisions: settings.maxGraphRevisions,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
-      ...(shared === undefined ? {} : { sharding: shared.sharding }),
+      // A standby starts its caches now and works once elected (warm-standby.ts).
+      ...(shared !== undefined ? { sharding: shared.sharding } : election !== undefined ? { sharding: warmStandby(election) } : {}),
     });
     await running.ready;
     synced = true;
-    logger.info({ version: PACKAGE_VERSION, server: client.server }, "controller started");
+    logger.info({ version: PACKAGE_VERSION, server: client.server, identity, ...(election === undefined ? {} : { leader: election.isLeader }) }, "controller started");
   };
   // A start failure (RGD CRD forbidden, informers not synced) ends the process with an error:
   // a controller that cannot work must not look healthy and never be restarted.
   const failedToStart = new Promise<Error>((resolve) => {
-    // A sharded replica (no election here: see controller-sharding.ts) works at once.
-    const begin = election === undefined ? start() : election.acquired.then(start);
-    begin.catch((error: unknown) => { resolve(error instanceof Error ? error : new Error(String(error))); });
+    start().catch((error: unknown) => { resolve(error instanceof Error ? error : new Error(String(error))); });
   });
-  if (election !== undefined) synced = true; // a standby is healthy and ready; it just does not write
   const reason = await Promise.race([
     untilSignal(),
     election?.lost.then(() => "lost leadership" as const) ?? new Promise<never>(() => undefined),

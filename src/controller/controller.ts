@@ -3,13 +3,14 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
+import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { ApplyMemo } from "./apply-memo.js";
-import { CRD_TYPE, ensureRgdCrd } from "./crd-installer.js";
+import { CRD_TYPE } from "./crd-installer.js";
+import { controllerCrdsInstalled, installControllerCrds } from "./controller-crds.js";
 import { withClusterKinds } from "./cluster-kinds.js";
 import { ChildWatches } from "./child-watches.js";
 import { DEFAULT_MAX_GRAPH_REVISIONS } from "./graph-revision-policy.js";
@@ -43,7 +44,10 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly installRgdCrd?: boolean;
   /** Called after each instance reconcile with the runtime's per-node evaluation (live progress). */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
-  /** Replicas share instances by shard; RGDs are reconciled by the leader (see sharded-work.ts). */
+  /**
+   * Replicas share instances by shard; RGDs are reconciled by the leader (see sharded-work.ts).
+   * With plain leader election, warmStandby(election): caches warm, work only while leading.
+   */
   readonly sharding?: ControllerSharding;
 }
 
@@ -115,7 +119,8 @@ export function startController(options: StartControllerOptions): RunningControl
   // The RGD CRD first (an empty cluster works), then the informers that feed the RGD queue.
   async function watchRgds(): Promise<void> {
     if (options.installRgdCrd !== false) {
-      await Promise.all([rgdCustomResourceDefinition(), graphRevisionCustomResourceDefinition()].map((crd) => ensureRgdCrd(client, crd as unknown as KubeObject)));
+      const leader = options.sharding?.leader;
+      await (leader === undefined ? installControllerCrds(client) : controllerCrdsInstalled(client, leader, stopping.signal, logger));
     }
     const rgdLease: InformerLease<KubeObject> = informers.acquire({ apiVersion: KRO_API_VERSION, kind: RGD.kind, ...(options.rgdSelector === undefined ? {} : { labelSelector: options.rgdSelector }) });
     rgdLease.informer.addHandlers({
@@ -150,6 +155,7 @@ export function startController(options: StartControllerOptions): RunningControl
   }
 
   const core: InformerLease<KubeObject>[] = [];
+  const stopping = new AbortController();
   let resyncRgds = (): void => undefined;
   const ready = watchRgds();
   // Logged here too, so a caller that never awaits `ready` still sees why nothing happens.
@@ -193,9 +199,8 @@ export function startController(options: StartControllerOptions): RunningControl
     for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName);
   }
 
-  let stopping = false;
   function health(): HealthReport {
-    if (stopping) return { ok: true, problems: [] };
+    if (stopping.signal.aborted) return { ok: true, problems: [] };
     const problems: string[] = [];
     if (rgdLoop.alive < 2) problems.push(`RGD workers: ${rgdLoop.alive} of 2 running`);
     if (instanceLoop.alive < ctx.options.workers) problems.push(`instance workers: ${instanceLoop.alive} of ${ctx.options.workers} running`);
@@ -212,7 +217,7 @@ export function startController(options: StartControllerOptions): RunningControl
     health,
     watching: () => informers.running(),
     async stop() {
-      stopping = true;
+      stopping.abort();
       clearInterval(depthTimer);
       clearInterval(resyncTimer);
       rgdQueue.shutDown();

@@ -10,4 +10,5 @@ export { validateLeaseTiming, type LeaseTiming } from "./lease-record.js";
 export { leaseApiOf, memberLeaseName, shardLeaseName, startShardCoordinator, type LeaseApi, type ShardCoordinator, type ShardCoordinatorOptions, type ShardTicket } from "./shard-coordinator.js";
 export { assignShards, shardOf } from "./shard-assignment.js";
 export type { ControllerSharding, InstanceShards } from "./sharded-work.js";
+export { warmStandby, type StandbyElection } from "./warm-standby.js";
 export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./rgd-leadership.js";
