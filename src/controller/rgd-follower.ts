@@ -45,7 +45,7 @@ export async function followRgd(ctx: ControllerContext, name: string): Promise<R
     if (compiled.graph !== undefined && !hasErrors(compiled.issues)) {
       const entry = await servedEntry(ctx, rgd, compiled.graph, generation, lastIssuedRevision(rgd) || undefined);
       if (entry !== undefined) {
-        if (!sameServing(previous, entry)) await startServing(ctx, entry);
+        if (!sameServing(previous, entry)) await serve(ctx, entry);
         return {};
       }
     }
@@ -54,12 +54,22 @@ export async function followRgd(ctx: ControllerContext, name: string): Promise<R
     // Nothing served yet (a start): the leader's last recorded graph, as the leader does after a restart.
     const found = await latestValidRevision(ctx, rgd);
     const entry = found === undefined ? undefined : await servedEntry(ctx, rgd, found.graph, found.generation, found.revision);
-    if (entry !== undefined) await startServing(ctx, entry);
+    if (entry !== undefined) await serve(ctx, entry);
   }
   // The leader's status writes are no event here (only generations are): look again, slowly once
   // the leader has judged this generation.
   const judged = currentConditions(rgd).get(RGD_CONDITIONS.controllerReady)?.observedGeneration === generation;
   return { requeueAfterMs: judged ? FOLLOW_SLOW_RETRY_MS : FOLLOW_RETRY_MS };
+}
+
+/**
+ * Serves the graph and starts its child kinds' informers now (a leader starts them at its first
+ * reconcile): a standby, or a replica that acquires a shard, then works from warm caches.
+ * Kinds it may not watch are the leader's to report; here they are just not cached.
+ */
+async function serve(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
+  await startServing(ctx, entry);
+  await ctx.watches.ensure(entry.graph);
 }
 
 /** The leader served this generation: its kind is ready and the controller runs it. */

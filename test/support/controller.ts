@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { createKubeClient, type KubeClient, type RequestMetric } from "../../src/index.js";
+import { createKubeClient, type KubeClient, type RequestMetric, type WriteFence } from "../../src/index.js";
 import { startController, type ControllerSharding, type RunningController } from "../../src/controller/index.js";
 import type { SchemaResolver } from "../../src/graph/index.js";
 import { createLogger } from "../../src/observability/index.js";
@@ -35,11 +35,13 @@ export async function startTestController(options: {
   /** Several controllers sharing one label (replicas; see controller-shards.test.ts). */
   label?: { readonly key: string; readonly value: string };
   sharding?: ControllerSharding;
+  /** The controller's client refuses writes unless this fence is held (leader election's). */
+  fence?: WriteFence;
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
   const evaluated: string[] = [];
-  const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, metrics: { onRequest: (m) => { requests.push({ ...m, endedAt: performance.now() }); } } });
+  const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, ...(options.fence === undefined ? {} : { fence: options.fence }), metrics: { onRequest: (m) => { requests.push({ ...m, endedAt: performance.now() }); } } });
   // KRO_TEST_LOG_FILE=/tmp/x.log shows what the controller did (test runners swallow stderr).
   const logFile = process.env.KRO_TEST_LOG_FILE;
   const logger = createLogger({
