@@ -79,6 +79,12 @@ export async function startControllerProcess(o) {
       const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1] ?? NaN) / 1024 / 1024;
       return { heapUsedMb: gauge("kro_nodejs_heap_size_used_bytes"), heapTotalMb: gauge("kro_nodejs_heap_size_total_bytes"), externalMb: gauge("kro_nodejs_external_memory_bytes") };
     },
+    /** Resolves with the exit code (or signal) once the process has ended. */
+    exited,
+    /** SIGSTOP: frozen at an arbitrary moment (a long GC or CPU starvation, taken to the extreme). */
+    pause() { child.kill("SIGSTOP"); },
+    /** SIGCONT: runs on from where it stopped, its timers late. */
+    resume() { child.kill("SIGCONT"); },
     /** SIGKILL: a crash at an arbitrary moment, no cleanup. Resolves when the process is gone. */
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -89,6 +95,7 @@ export async function startControllerProcess(o) {
     /** SIGTERM, then SIGKILL after 10 s. Resolves when the process is gone. */
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGCONT"); // a paused process would not see SIGTERM
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       await exited;

@@ -89,6 +89,8 @@ export function rows(result) {
       ["restart", "converged instances", fmt(result.instances), "", ""],
       ["restart", "API-server restart: new instance Ready after /readyz", s.apiServerRestartToReadyMs.map((v) => `${v} ms`).join(", "), "< 1000 ms", met(s.apiServerRestartToReadyMs.every((v) => v < 1000))],
       ["restart", "leader kill -9, standby: new instance Ready after the kill", s.killToReadyMs.map((v) => `${v} ms`).join(", "), "< 20000 ms", met(s.killToReadyMs.every((v) => v < 20000))],
+      ["restart", "leader paused (SIGSTOP): standby holds the Lease after", (s.pauseTakeoverMs ?? []).map((v) => `${v} ms`).join(", "), "", ""],
+      ["restart", "…resumed: its writes received after the takeover (audit)", (s.writesAfterTakeover ?? []).join(", "), "0", met((s.writesAfterTakeover ?? []).every((v) => v === 0))],
     ];
     case "micro": return [
       ["micro", "CEL evaluations / s", fmt(s.celEvaluationsPerSecond), "", ""],

@@ -6,12 +6,24 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { log } from "./progress.mjs";
 
+/** Every write (who, what, when), nothing about reads: small enough to keep for a whole run. */
+const WRITES_AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  - level: None
+    verbs: ["get", "list", "watch"]
+  - level: Metadata
+`;
+
 export async function setupBench(root, args) {
   const { startLocalCluster } = await import(path.join(root, "dist/src/localcluster/index.js"));
   const { createKubeClient } = await import(path.join(root, "dist/src/kube/index.js"));
   const workDir = await mkdtemp(path.join(tmpdir(), "kro-bench-"));
   log(`starting a local control plane (${args.cluster} mode)`);
-  const cluster = await startLocalCluster({ mode: args.cluster, env: process.env, onProgress: (m) => log(`  ${m}`) });
+  // The restart scenario counts a deposed leader's writes from the API server's audit log.
+  const audit = args.scenarios?.includes("restart") ? { auditPolicy: WRITES_AUDIT_POLICY } : {};
+  const cluster = await startLocalCluster({ mode: args.cluster, env: process.env, onProgress: (m) => log(`  ${m}`), ...audit });
   log(`control plane ready at ${cluster.server} (Kubernetes ${cluster.kubernetesVersion})`);
   const harnessRequests = [];
   const harness = await createKubeClient({ kubeconfig: cluster.kubeconfigPath, qps: 0, metrics: { onRequest: (m) => { harnessRequests.push(m); } } });

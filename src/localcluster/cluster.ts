@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { apiRequest, type ProbeTarget } from "./api-probe.js";
 import { resolveBinaries } from "./binaries.js";
 import {
-  apiserverArgs, controllerManagerArgs, etcdArgs, files, kwokArgs, kwokNode, KWOK_NODE_NAME, schedulerArgs, type ClusterLayout,
+  apiserverArgs, auditArgs, controllerManagerArgs, etcdArgs, files, kwokArgs, kwokNode, KWOK_NODE_NAME, schedulerArgs, type ClusterLayout,
 } from "./component-args.js";
 import type { ClusterMode, Component } from "./components.js";
 import { freeLoopbackPort } from "./free-port.js";
@@ -33,6 +33,11 @@ export interface LocalClusterOptions {
   readonly onProgress?: (message: string) => void;
   /** How long to wait for the control plane to become ready, once binaries exist. */
   readonly startTimeoutMs?: number;
+  /**
+   * An audit policy (YAML): kube-apiserver then logs the requests it selects to `auditLogPath`,
+   * which tells who sent what (user agent, verb, object) — the API server's own ground truth.
+   */
+  readonly auditPolicy?: string;
 }
 
 export interface StopOptions {
@@ -50,6 +55,8 @@ export interface LocalCluster {
   readonly kubeconfigPath: string;
   readonly stateDir: string;
   readonly logFiles: Readonly<Record<string, string>>;
+  /** JSON lines of audit events, when started with an `auditPolicy`. */
+  readonly auditLogPath?: string;
   /**
    * Stops one running component, waits downtimeMs, and starts it again with the same arguments
    * (for kube-apiserver: until /readyz). Lets a test prove clients survive an outage.
@@ -160,7 +167,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     await waitFor("etcd to be healthy", timeoutMs, processes, () => etcdHealthy(layout.etcdClientPort));
 
     progress(`starting kube-apiserver ${release.kubernetes}`);
-    await launch("kube-apiserver", apiserverArgs(layout));
+    if (options.auditPolicy !== undefined) await writeFile(f.auditPolicy, options.auditPolicy);
+    await launch("kube-apiserver", [...apiserverArgs(layout), ...(options.auditPolicy === undefined ? [] : auditArgs(stateDir))]);
     const server = `https://127.0.0.1:${layout.apiserverPort}`;
     let caData = "";
     const target = (): ProbeTarget => ({ server, token, ca: caData });
@@ -224,6 +232,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       kubeconfigPath: options.kubeconfigPath ?? f.kubeconfig,
       stateDir,
       logFiles,
+      ...(options.auditPolicy === undefined ? {} : { auditLogPath: f.auditLog }),
       stop,
     };
   } catch (error) {

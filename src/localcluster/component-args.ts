@@ -19,6 +19,8 @@ export const files = (stateDir: string) => ({
   serviceAccountPub: path.join(stateDir, "sa.pub"),
   tokens: path.join(stateDir, "tokens.csv"),
   kubeconfig: path.join(stateDir, "kubeconfig"),
+  auditPolicy: path.join(stateDir, "audit-policy.yaml"),
+  auditLog: path.join(stateDir, "audit.log"),
   log: (component: string) => path.join(stateDir, `${component}.log`),
 });
 
@@ -67,6 +69,12 @@ export function apiserverArgs(l: ClusterLayout): string[] {
     "--allow-privileged=true",
     "--profiling=false",
   ];
+}
+
+/** An audit log of what the policy selects, as JSON lines (see LocalClusterOptions.auditPolicy). */
+export function auditArgs(stateDir: string): string[] {
+  const f = files(stateDir);
+  return [`--audit-policy-file=${f.auditPolicy}`, `--audit-log-path=${f.auditLog}`, "--audit-log-format=json", "--audit-log-mode=blocking"];
 }
 
 /**
