@@ -43,7 +43,7 @@ describe("controller start failures", { timeout: 120_000 }, () => {
     }
   });
 
-  it("exits non-zero with a log line when the RGD CRD is forbidden, also as an elected leader", async (t) => {
+  it("exits non-zero with a log line when the RGD CRD is forbidden, also with leader election", async (t) => {
     const ns = `start-fail-${randomBytes(3).toString("hex")}`;
     await kubectl(["create", "namespace", ns]);
     t.after(async () => { await kubectl(["delete", "namespace", ns, "--wait=false", "--ignore-not-found"]); });
@@ -59,7 +59,8 @@ describe("controller start failures", { timeout: 120_000 }, () => {
       assert.match(output, /controller failed to start/);
       assert.match(output, /forbidden/i);
       assert.doesNotMatch(output, /unhandled|UnhandledPromiseRejection/i);
-      if (election.length > 0) assert.match(output, /became leader/);
+      // With leader election the controller starts warm, before or after it is elected: either
+      // way reading the CRD is refused and the process exits.
     }
   });
 });

@@ -135,7 +135,7 @@ ${rgdHeader(a.tc, rgdName)}
     const readyAt = performance.now();
     assert.ok(acquiredAt - diedAt >= timing.leaseDurationMs - 1.2 * timing.retryPeriodMs - 50, `waited for expiry (${Math.round(acquiredAt - diedAt)} ms)`);
     // Warm caches: the new leader's work is one reconcile, not a start (informers, discovery, compile).
-    assert.ok(readyAt - acquiredAt < 3000, `Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
+    assert.ok(readyAt - acquiredAt < 5000, `Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
     const early = b.tc.requests.filter((w) => w.verb !== "GET" && w.endedAt - w.durationMs < acquiredAt);
     assert.deepEqual(early.map((w) => `${w.verb} ${w.path}`), [], "no write before the election");
     assert.ok(b.tc.writes(before).length > 0, "the new leader wrote");
