@@ -144,7 +144,7 @@ async function pausedLeader(bench, standby, prefix, timeoutMs) {
   return {
     takeoverMs,
     oldLeaderExit: exit,
-    writesWhilePaused: writesBy(events, old.identity, pausedSince).length - late.length,
+    writesBeforeTakeover: writesBy(events, old.identity, pausedSince).length - late.length,
     writesAfterTakeover: late.length,
     lateWrites: late.slice(0, 10).map((e) => `${e.verb} ${e.requestURI} ${e.responseStatus?.code} at ${e.requestReceivedTimestamp}`),
   };
