@@ -36,6 +36,8 @@ interface Replica {
   readonly coordinator: ShardCoordinator;
   readonly election: RunningRgdLeadership;
   readonly leaseClient: KubeClient;
+  /** When it first held a shard or the RGD Lease (performance.now()): nothing may be written before. */
+  readonly firstTenure: { at: number };
   cut: boolean;
   stopped: boolean;
 }
@@ -63,6 +65,10 @@ async function startReplica(id: string): Promise<Replica> {
   const client = cuttable(leaseClient, state);
   const election = startRgdLeadership({ client, logger, namespace, name: `leader-${suffix}`, identity: id, ...timing });
   const coordinator = startShardCoordinator({ api: leaseApiOf(client), logger, namespace, group: `instances-${suffix}`, identity: id, shardCount: SHARDS, timing });
+  const firstTenure = { at: Infinity };
+  const tenureBegins = () => { firstTenure.at = Math.min(firstTenure.at, performance.now()); };
+  coordinator.onAcquired(tenureBegins);
+  election.onAcquired(tenureBegins);
   coordinator.start();
   // Every admitted reconcile, as an interval, to check that no two replicas are in one at once.
   const shards = {
@@ -77,7 +83,7 @@ async function startReplica(id: string): Promise<Replica> {
     },
   };
   const tc = await startTestController({ label, requeueIntervalMs: 600_000, sharding: { shards, leader: election } });
-  const replica = Object.assign(state, { id, tc, coordinator, election, leaseClient, stopped: false });
+  const replica = Object.assign(state, { id, tc, coordinator, election, leaseClient, firstTenure, stopped: false });
   replicas.push(replica);
   return replica;
 }
@@ -211,6 +217,10 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
       assert.deepEqual(counts.reduce((x, y) => x + y, 0), SHARDS);
       assert.ok(Math.min(...counts) >= 2, JSON.stringify(counts));
     }, { timeout: 30_000 });
+    // Before its first tenure (a shard or the RGD Lease) the newcomer only read: warm caches, no writes.
+    const early = c.tc.requests.filter((r) => r.verb !== "GET" && r.endedAt - r.durationMs < c.firstTenure.at);
+    assert.deepEqual(early.map((r) => `${r.verb} ${r.path}`), [], "writes before any tenure");
+    assert.ok(c.tc.requests.some((r) => r.endedAt < c.firstTenure.at), "it was reading before its first tenure");
     const before = instanceWritesBy(c);
     await setAll("v2");
     await allConverged("v2");
