@@ -30,6 +30,8 @@ interface Replica {
   readonly electionClient: KubeClient;
   /** Set: every Lease request fails, as for a process that died (nothing is released). */
   readonly link: { cut: boolean };
+  /** When the election was won (performance.now()), noted before any of the controller's listeners run. */
+  readonly elected: { at: number };
 }
 
 const replicas: Replica[] = [];
@@ -46,8 +48,10 @@ async function startReplica(id: string): Promise<Replica> {
   });
   const fence = new WriteFence();
   const election = startLeaderElection({ client: electionClient, logger, namespace, name: `leader-${suffix}`, identity: id, fence, ...timing });
+  const elected = { at: Infinity };
+  void election.acquired.then(() => { elected.at = performance.now(); });
   const tc = await startTestController({ label, requeueIntervalMs: 600_000, fence, sharding: warmStandby(election) });
-  const replica = { id, tc, election, fence, electionClient: raw, link };
+  const replica = { id, tc, election, fence, electionClient: raw, link, elected };
   replicas.push(replica);
   return replica;
 }
@@ -129,7 +133,8 @@ ${rgdHeader(a.tc, rgdName)}
     const diedAt = performance.now();
     await kubectl(["apply", "-f", "-"], [instance("inst-1", "v3"), instance("inst-4", "v3")].join("---\n"));
     await b.election.acquired;
-    const acquiredAt = performance.now();
+    // Not performance.now() here: the kubectl above may still have been running at the election.
+    const acquiredAt = b.elected.at;
     await readyWith("inst-1", "v3");
     await readyWith("inst-4", "v3");
     const readyAt = performance.now();
@@ -139,6 +144,8 @@ ${rgdHeader(a.tc, rgdName)}
     assert.ok(readyAt - acquiredAt < 5000, `Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
     const early = b.tc.requests.filter((w) => w.verb !== "GET" && w.endedAt - w.durationMs < acquiredAt);
     assert.deepEqual(early.map((w) => `${w.verb} ${w.path}`), [], "no write before the election");
+    // Independent of timing: the standby's client is fenced, so a write tried before the election would have been refused.
+    assert.equal(b.fence.refused, 0, "no write was tried before the election");
     assert.ok(b.tc.writes(before).length > 0, "the new leader wrote");
     await readyWith("inst-2", "v1");
   });
