@@ -38,7 +38,8 @@ export interface LoadedChart {
   readonly subcharts: readonly LoadedChart[];
 }
 
-const SPECIAL = new Set(["Chart.yaml", "values.yaml", "values.schema.json", "Chart.lock", "requirements.yaml", "requirements.lock", ".helmignore"]);
+const SPECIAL = new Set(["Chart.yaml", "values.yaml", "values.schema.json", "Chart.lock", "requirements.yaml", "requirements.lock"]);
+// `.helmignore` is not special: Helm applies it when reading a directory and then keeps it in `.Files`.
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 const asText = (bytes: Uint8Array): string => decoder.decode(bytes);
