@@ -17,7 +17,7 @@ describe(".helmignore as Helm applies it", () => {
     ["a negation reached by a path it does not match ignores that path (Helm's semantics)", "!*.yaml\n", ["Chart.yaml"]],
     ["a negation lets a matching path go on to later rules", "!conf*\nconf/x.tmp\n", []],
   ];
-  for (const [what, ignore, expected] of table) it(what, () => assert.deepEqual(kept(ignore, paths), [...expected].sort()));
+  for (const [what, ignore, expected] of table) it(what, () => { assert.deepEqual(kept(ignore, paths), [...expected].sort()); });
 
   it("without a .helmignore only the default rule (dotfiles in templates/) applies", () => {
     const files = new Map([["templates/.x", enc.encode("")], ["templates/a.yaml", enc.encode("")], [".x", enc.encode("")]]);
