@@ -10,7 +10,7 @@ import type { KubeJson } from "../types.js";
 import { templateData } from "./data.js";
 import { renderChild } from "./desired.js";
 import { runTemplate, templateTruth } from "./run.js";
-import { renderManifests } from "./manifests.js";
+import { renderManifests, retainedManifests } from "./manifests.js";
 import { projectMappedStatus } from "./status.js";
 import { childTemplates } from "./templates.js";
 
@@ -85,6 +85,9 @@ export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator 
     renderDesired(node, scope) {
       if (node.templateSource?.manifests === undefined) return templateEvaluator.renderDesired(node, scope);
       return renderManifests(helm, node, scope.instance);
+    },
+    retained(node, scope) {
+      return node.templateSource?.manifests === undefined ? [] : retainedManifests(helm, node, scope.instance);
     },
   };
 }
