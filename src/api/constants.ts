@@ -52,6 +52,11 @@ export const ANNOTATIONS = {
    * "delete": adopt, and delete them like our own. Absent or anything else: never touch them.
    */
   adopt: "kro.run/adopt",
+  /**
+   * On an instance of an imported chart: it took over Helm release revision N (`kro import helm
+   * --release`), whose install hooks ran under Helm, so generation 1 runs no hook (hook-runs.ts).
+   */
+  helmAdoptedRelease: "helm.kro.run/adopted-release",
   /** On an RGD, "true": children may go to namespaces other than the instance's (docs/design/authorization.md). */
   allowCrossNamespace: "kro.run/allow-cross-namespace",
   /** On an RGD, "true": a namespaced instance may have cluster-scoped children. */

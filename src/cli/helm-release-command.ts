@@ -62,7 +62,7 @@ export async function runReleaseImport(flags: ReleaseImportFlags): Promise<numbe
     log(`Helm release ${namespace}/${migration.release.name} revision ${migration.release.version} (chart ${migration.release.chart.metadata.name}-${migration.release.chart.metadata.version}, record in ${migration.driver}s) -> ${migration.instance.kind ?? ""} ${migration.release.name}`);
     for (const warning of migration.imported.warnings) log(`warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`);
     if (migration.release.hooks.length > 0) {
-      log(`note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); a hook the import keeps as a child is adopted when still live, and created — run again — when not (see the plan)`);
+      log(`note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); the adopting instance runs none of them again (they ran under Helm) and runs upgrade hooks, as new objects, from its next spec change (see the plan)`);
     }
     log("migration plan:");
     for (const line of describePlan(migration.plan)) log(line);

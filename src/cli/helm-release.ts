@@ -77,7 +77,7 @@ export function adoptingInstance(instance: KubeObject, release: HelmRelease): Ku
   const metadata = instance.metadata ?? {};
   return {
     ...instance,
-    metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), [ANNOTATIONS.adopt]: "true" } },
+    metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), [ANNOTATIONS.adopt]: "true", [ANNOTATIONS.helmAdoptedRelease]: String(release.version) } },
   };
 }
 
@@ -102,7 +102,10 @@ async function renderDesired(imported: HelmImportResult, instance: KubeObject, o
     throw new InputError(`the imported RGD does not compile:\n  ${errors.join("\n  ")}`);
   }
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, instance), { observed: observed, now, kroVersion: PACKAGE_VERSION, assumeReady: true });
+  // A new instance is created at generation 1: render what the controller will apply then (hooks: template-dialect/hook-runs.ts).
+  const metadata = instance.metadata ?? {};
+  const generated = { ...instance, metadata: { ...metadata, generation: (metadata as { generation?: number }).generation ?? 1 } };
+  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), { observed: observed, now, kroVersion: PACKAGE_VERSION, assumeReady: true });
   if (result.evaluation.error !== undefined) throw new InputError(`the imported instance does not render: ${result.evaluation.error}`);
   return [...result.evaluation.apply];
 }

@@ -17,11 +17,12 @@
  * set by `kro import helm --release`) ran its install hooks under Helm: generation 1 creates no
  * hook, and install hooks are retained from then on.
  */
+import { ANNOTATIONS } from "../../api/index.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
 
 /** On an instance: it continues a Helm release, whose install hooks have run already. */
-export const ADOPTED_RELEASE_ANNOTATION = "helm.kro.run/adopted-release";
+export const ADOPTED_RELEASE_ANNOTATION = ANNOTATIONS.helmAdoptedRelease;
 
 const RUN_TO_COMPLETION = new Set(["Job", "Pod"]);
 const INSTALL_EVENTS = new Set(["pre-install", "post-install"]);
