@@ -28,4 +28,12 @@ describe("kro import helm: the Helm behaviours beyond templates", () => {
     const files = await chartFiles(chart);
     for (const values of [{}, { suffix: "-x" }]) await assertSameObjects(chart, files, values);
   });
+
+  it("import-values: exports names and child/parent maps, earlier imports and the parent's own values winning, aliases, disabled dependencies", async () => {
+    const chart = path.join(FIXTURES, "imports");
+    const files = await chartFiles(chart);
+    // Helm imports from the charts' defaults only: user values for the subcharts do not flow into the parent's imports.
+    const sets = [{}, { port: 2, dbPool: { min: 1 } }, { db: { settings: { pool: { max: 5 } }, exports: { data: { user: "x" } } } }, { nested: { fromDb: { timeout: 1 } } }];
+    for (const values of sets) await assertSameObjects(chart, files, values);
+  });
 });
