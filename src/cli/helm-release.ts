@@ -10,7 +10,7 @@ import { createKroCelEnvironment } from "../expr/index.js";
 import { chainResolvers, compileRgd, crdSchemaResolver } from "../graph/index.js";
 import {
   decodeReleaseRecord, identityKey, identityOf, importHelmChart, manifestObjects, newestRecord, planMigration, recordPayload,
-  releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type HelmImportResult, type HelmRelease, type MigrationPlan,
+  releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type ChartFiles, type HelmImportResult, type HelmRelease, type MigrationPlan,
 } from "../helm/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import { loadBuiltinSchemas } from "../controller/index.js";
@@ -25,6 +25,8 @@ export interface ReleaseImportOptions {
   readonly group?: string;
   readonly version?: string;
   readonly rgdLabels?: Readonly<Record<string, string>>;
+  /** The chart the release was installed from (`--chart`): its subcharts, which the record lacks. */
+  readonly chartSource?: ChartFiles;
 }
 
 export interface LiveRelease {
@@ -138,7 +140,7 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
   const live = await readLiveRelease(client, name, namespace);
   const { release } = live;
   const kubeVersion = await serverVersion(client);
-  const imported = importHelmChart(releaseChartFiles(release), {
+  const imported = importHelmChart(releaseChartFiles(release, options.chartSource), {
     values: [release.config], releaseName: release.name, namespace: release.namespace, kubeVersion,
     ...(options.kind === undefined ? {} : { kind: options.kind }),
     ...(options.group === undefined ? {} : { group: options.group }),
