@@ -95,7 +95,7 @@ async function existingInstance(client: KubeClient, instance: KubeObject): Promi
 }
 
 /** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
-async function renderDesired(imported: HelmImportResult, instance: KubeObject, observed: readonly KubeObject[], gitVersion: string): Promise<KubeJson[]> {
+async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
   const crd = imported.crd as unknown as CustomResourceDefinition;
   const resolver = chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
   const compiled = compileRgd(imported.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }) });
@@ -107,7 +107,10 @@ async function renderDesired(imported: HelmImportResult, instance: KubeObject, o
   // A new instance is created at generation 1: render what the controller will apply then (hooks: template-dialect/hook-runs.ts).
   const metadata = instance.metadata ?? {};
   const generated = { ...instance, metadata: { ...metadata, generation: (metadata as { generation?: number }).generation ?? 1 } };
-  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), { observed: observed, now, kroVersion: PACKAGE_VERSION, assumeReady: true });
+  // Rendered as if every child were applied and ready, without the live objects: a live object
+  // of the release lacks kro's labels until it is adopted, so a manifests child would not see it
+  // as its own and everything depending on it would stay unrendered.
+  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), { now, kroVersion: PACKAGE_VERSION, assumeReady: true });
   if (result.evaluation.error !== undefined) throw new InputError(`the imported instance does not render: ${result.evaluation.error}`);
   return [...result.evaluation.apply];
 }
@@ -155,7 +158,7 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
   // Hooks are not in the manifest: a hook object still live is adopted like the others.
   const releaseObjects = [release.manifest, ...release.hooks.map((h) => h.manifest)].flatMap((text) => manifestObjects(text, release.namespace));
   const current = await liveReleaseObjects(client, releaseObjects);
-  const desired = await renderDesired(labelled, instance, [...current.live.values()], kubeVersion);
+  const desired = await renderDesired(labelled, instance, kubeVersion);
   return { ...live, imported: labelled, instance, instanceExists: existing !== undefined, plan: planMigration(desired, current.release, current.live), kubeVersion };
 }
 

@@ -159,7 +159,7 @@ export function chartChildren(scopes: readonly Scope[], helm: HelmContext, insta
     }
   }
   const main = drafts.filter((d) => d.phase === "main");
-  const order = installDependencies(main.map((d) => ({ id: d.id, kind: d.kind, waits: readyWhenFor(d.kind).length > 0 })));
+  const order = installDependencies(main.map((d) => ({ id: d.id, kind: d.kind, waits: readyWhenFor(d.kind).length > 0, ...(d.condition === undefined ? {} : { condition: d.condition }) })));
   const pre = drafts.filter((d) => d.phase === "pre");
   const chain = new Map([...hookChain(pre.flatMap((d) => d.hookKey ?? [])), ...hookChain(drafts.filter((d) => d.phase === "post").flatMap((d) => d.hookKey ?? []))]);
   // Never depend on a child that may be excluded while the dependent is not: kro would exclude the dependent too.

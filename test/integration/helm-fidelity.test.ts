@@ -36,4 +36,10 @@ describe("kro import helm: the Helm behaviours beyond templates", () => {
     const sets = [{}, { port: 2, dbPool: { min: 1 } }, { db: { settings: { pool: { max: 5 } }, exports: { data: { user: "x" } } } }, { nested: { fromDb: { timeout: 1 } } }];
     for (const values of sets) await assertSameObjects(chart, files, values);
   });
+
+  it("a chart with an aliased, conditional subchart that exports values (the live-migration fixture)", async () => {
+    const chart = path.join(FIXTURES, "stack");
+    const files = await chartFiles(chart);
+    for (const values of [{}, { replicas: 3, redis: { replicas: 2 } }, { redis: { enabled: false }, host: "none" }]) await assertSameObjects(chart, files, values);
+  });
 });
