@@ -91,7 +91,7 @@ describe("decodeReleaseRecord", () => {
       ["templates/x.yaml", Buffer.from("source")], ["charts/postgresql/Chart.yaml", Buffer.from("name: postgresql")], ["charts/off-1.0.0.tgz", Buffer.from("tgz")],
     ]);
     const files = releaseChartFiles(release, source);
-    assert.deepEqual(JSON.parse(text(files.get("Chart.yaml"))).dependencies, [{ name: "postgresql", alias: "db" }, { name: "off", condition: "off.enabled" }]);
+    assert.deepEqual((JSON.parse(text(files.get("Chart.yaml"))) as { dependencies: unknown }).dependencies, [{ name: "postgresql", alias: "db" }, { name: "off", condition: "off.enabled" }]);
     assert.equal(text(files.get("templates/x.yaml")), "rec");
     assert.deepEqual(JSON.parse(text(files.get("values.yaml"))), { a: 1 });
     assert.deepEqual([...files.keys()].filter((k) => k.startsWith("charts/")).sort(), ["charts/off-1.0.0.tgz", "charts/postgresql/Chart.yaml"]);
