@@ -1,8 +1,9 @@
 /** The function table a template sees: Go's built-ins, then Sprig's, then the caller's own. */
 import { builtinFuncs } from "./builtins.js";
+import { systemEntropy, type Entropy } from "./entropy.js";
+import { entropyFuncs } from "./entropy-funcs.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { sprigDataFuncs } from "./sprig-data.js";
-import { sprigDateFuncs } from "./sprig-dates.js";
 import { sprigDictFuncs } from "./sprig-dicts.js";
 import { sprigListFuncs } from "./sprig-lists.js";
 import { sprigSemverFuncs } from "./sprig-semver.js";
@@ -25,8 +26,20 @@ const unsupported: FuncMap = Object.fromEntries(UNSUPPORTED_FUNCTIONS.map((name)
   throw new FuncError(`${name} is not supported by kro-ts's template engine`);
 }, "any")]));
 
-export const sprigFuncs: FuncMap = { ...unsupported, ...sprigDateFuncs, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs };
+export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...entropyFuncs(systemEntropy) };
 
 export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncMap {
   return { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...(extra ?? {}) };
+}
+
+/**
+ * `funcs` with its Sprig random and time functions drawing from `entropy` instead; a function the
+ * caller replaced (ParseOptions.funcs) stays the caller's.
+ */
+export function withEntropy(funcs: FuncMap, entropy: Entropy): FuncMap {
+  const out: Record<string, FuncMap[string]> = { ...funcs };
+  for (const [name, f] of Object.entries(entropyFuncs(entropy))) {
+    if (funcs[name] === sprigFuncs[name]) out[name] = f;
+  }
+  return out;
 }

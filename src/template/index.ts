@@ -2,7 +2,8 @@
 // Pure and synchronous: no I/O, no timers, no process.env; every failure is a TemplateError with Go's message and a 1-based line/column.
 import { TemplateError } from "./errors.js";
 import { ExecContext, execute, type MissingKey } from "./executor.js";
-import { functionTable } from "./funcs-all.js";
+import type { Entropy } from "./entropy.js";
+import { functionTable, withEntropy } from "./funcs-all.js";
 import type { FuncMap } from "./functions.js";
 import { parseTrees, type TreeSet } from "./parser.js";
 import { rootFieldReferences, type FieldReference } from "./references.js";
@@ -10,6 +11,7 @@ import { invalidRegexLiterals, type RegexLiteralProblem } from "./regex-literals
 import { fromJson } from "./values.js";
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./errors.js";
+export { seededEntropy, systemEntropy, type Entropy } from "./entropy.js";
 export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
 export type { MissingKey } from "./executor.js";
 export type { FieldReference } from "./references.js";
@@ -41,6 +43,8 @@ export interface RenderOptions {
   readonly maxOutputLength?: number;
   /** Render a {{define}}d template instead of the main one (Go's ExecuteTemplate). */
   readonly templateName?: string;
+  /** Where random and time functions draw from (default: the system's randomness and clock). */
+  readonly entropy?: Entropy;
 }
 
 /** Parses `text` as template `name`; throws TemplateError (kind "parse") with Go's message. */
@@ -66,7 +70,8 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
       : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
     throw new TemplateError("exec", message, 1, 1);
   }
-  const ctx = new ExecContext(template.text, template.name, template.trees, template.funcs, {
+  const funcs = options.entropy === undefined ? template.funcs : withEntropy(template.funcs, options.entropy);
+  const ctx = new ExecContext(template.text, template.name, template.trees, funcs, {
     missingKey: options.missingKey ?? "default",
     maxSteps: options.maxSteps ?? 1_000_000,
     maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,

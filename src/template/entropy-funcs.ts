@@ -1,0 +1,13 @@
+/**
+ * Every template function that reads randomness or the clock, bound to one Entropy source. The
+ * static function tables hold them bound to the system source; a render with a seeded source
+ * (RenderOptions.entropy, HelmRenderOptions.entropy) overlays this table.
+ */
+import type { Entropy } from "./entropy.js";
+import type { FuncMap } from "./functions.js";
+import { dateFuncs } from "./sprig-dates.js";
+import { randomFuncs } from "./sprig-random.js";
+
+export function entropyFuncs(entropy: Entropy): FuncMap {
+  return { ...randomFuncs(entropy), ...dateFuncs(entropy) };
+}
