@@ -7,7 +7,8 @@ import type { Entropy } from "./entropy.js";
 import type { FuncMap } from "./functions.js";
 import { dateFuncs } from "./sprig-dates.js";
 import { randomFuncs } from "./sprig-random.js";
+import { secretFuncs } from "./sprig-secrets.js";
 
 export function entropyFuncs(entropy: Entropy): FuncMap {
-  return { ...randomFuncs(entropy), ...dateFuncs(entropy) };
+  return { ...randomFuncs(entropy), ...dateFuncs(entropy), ...secretFuncs(entropy) };
 }

@@ -9,24 +9,31 @@ import { sprigListFuncs } from "./sprig-lists.js";
 import { sprigSemverFuncs } from "./sprig-semver.js";
 import { sprigStringFuncs } from "./sprig-strings.js";
 import { sprigTextFuncs } from "./sprig-text.js";
+import { secretPureFuncs } from "./sprig-secrets.js";
 
 /**
- * Sprig functions we do not implement: durationRound, certificates and keys, bcrypt/AES, URLs and
- * TOML parsing. They parse (so a chart using them loads) and fail
- * when called, naming themselves; docs/design/template-engine.md lists them.
+ * Sprig functions we do not implement. They parse (so a chart using them loads) and fail when
+ * called, naming themselves; docs/design/template-engine.md lists them.
  */
 export const UNSUPPORTED_FUNCTIONS = [
   "durationRound",
-  "bcrypt", "htpasswd", "genPrivateKey", "derivePassword", "buildCustomCert", "genCA", "genCAWithKey", "genSelfSignedCert",
-  "genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey", "encryptAES", "decryptAES",
-  "urlParse", "urlJoin", "getHostByName", "fromToml",
+  "buildCustomCert", "genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert",
+  "genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey",
+  "urlParse", "urlJoin",
 ] as const;
 
-const unsupported: FuncMap = Object.fromEntries(UNSUPPORTED_FUNCTIONS.map((name) => [name, goFunc([], () => {
-  throw new FuncError(`${name} is not supported by kro-ts's template engine`);
-}, "any")]));
+const unsupported: FuncMap = {
+  ...Object.fromEntries(UNSUPPORTED_FUNCTIONS.map((name) => [name, goFunc([], () => {
+    throw new FuncError(`${name} is not supported by kro-ts's template engine`);
+  }, "any")])),
+  // A render must not depend on the network (the controller renders on every resync). Helm's
+  // engine, without --enable-dns, answers "" instead (helm-engine.ts keeps that).
+  getHostByName: goFunc(["string"], (host: string) => {
+    throw new FuncError(`getHostByName ${JSON.stringify(host)}: kro-ts does not resolve DNS while rendering; pass the address in the instance's spec`);
+  }),
+};
 
-export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...entropyFuncs(systemEntropy) };
+export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, ...entropyFuncs(systemEntropy) };
 
 export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncMap {
   return { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...(extra ?? {}) };
