@@ -97,7 +97,7 @@ describe("random and time functions render once per generation", { timeout: 240_
     // Let the first reconciles settle, then resync several times.
     const settled = async (): Promise<void> => {
       let before = -1;
-      await eventually(async () => {
+      await eventually(() => {
         const now = tc.evaluated.length;
         const same = now === before;
         before = now;
@@ -109,7 +109,7 @@ describe("random and time functions render once per generation", { timeout: 240_
     for (let i = 0; i < 4; i++) {
       const seen = tc.evaluated.length;
       tc.controller.resync();
-      await eventually(() => assert.ok(tc.evaluated.length > seen), { timeout: 30_000 });
+      await eventually(() => { assert.ok(tc.evaluated.length > seen); }, { timeout: 30_000 });
     }
     await settled();
     assert.equal((await deployment()).metadata.resourceVersion, stable.metadata.resourceVersion, "a resync must not re-render the random annotation");
@@ -118,7 +118,7 @@ describe("random and time functions render once per generation", { timeout: 240_
     // A controller restart: the same instance at the same generation renders the same bytes.
     await tc.stop();
     tc = await startTestController({ label: tc.label });
-    await eventually(() => assert.ok(tc.evaluated.some((e) => e === `${ns}/rel`)), { timeout: 60_000 });
+    await eventually(() => { assert.ok(tc.evaluated.some((e) => e === `${ns}/rel`)); }, { timeout: 60_000 });
     await settled();
     assert.equal((await deployment()).metadata.resourceVersion, stable.metadata.resourceVersion, "a restart must not re-render the random annotation");
     assert.equal((await secret()).metadata.resourceVersion, firstSecret.metadata.resourceVersion);
@@ -135,7 +135,7 @@ describe("random and time functions render once per generation", { timeout: 240_
     for (let i = 0; i < 3; i++) {
       const seen = tc.evaluated.length;
       tc.controller.resync();
-      await eventually(() => assert.ok(tc.evaluated.length > seen), { timeout: 30_000 });
+      await eventually(() => { assert.ok(tc.evaluated.length > seen); }, { timeout: 30_000 });
     }
     await settled();
     const after = await deployment();
