@@ -6,9 +6,10 @@
 import type { Entropy } from "./entropy.js";
 import type { FuncMap } from "./functions.js";
 import { dateFuncs } from "./sprig-dates.js";
+import { certFuncs } from "./sprig-certs.js";
 import { randomFuncs } from "./sprig-random.js";
 import { secretFuncs } from "./sprig-secrets.js";
 
 export function entropyFuncs(entropy: Entropy): FuncMap {
-  return { ...randomFuncs(entropy), ...dateFuncs(entropy), ...secretFuncs(entropy) };
+  return { ...randomFuncs(entropy), ...dateFuncs(entropy), ...secretFuncs(entropy), ...certFuncs(entropy) };
 }

@@ -10,16 +10,14 @@ import { sprigSemverFuncs } from "./sprig-semver.js";
 import { sprigStringFuncs } from "./sprig-strings.js";
 import { sprigTextFuncs } from "./sprig-text.js";
 import { secretPureFuncs } from "./sprig-secrets.js";
+import { buildCustomCert } from "./sprig-certs.js";
 
 /**
  * Sprig functions we do not implement. They parse (so a chart using them loads) and fail when
  * called, naming themselves; docs/design/template-engine.md lists them.
  */
 export const UNSUPPORTED_FUNCTIONS = [
-  "durationRound",
-  "buildCustomCert", "genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert",
-  "genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey",
-  "urlParse", "urlJoin",
+  "durationRound", "urlParse", "urlJoin",
 ] as const;
 
 const unsupported: FuncMap = {
@@ -33,7 +31,7 @@ const unsupported: FuncMap = {
   }),
 };
 
-export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, ...entropyFuncs(systemEntropy) };
+export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, buildCustomCert, ...entropyFuncs(systemEntropy) };
 
 export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncMap {
   return { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...(extra ?? {}) };
