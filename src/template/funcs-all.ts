@@ -10,6 +10,7 @@ import { sprigSemverFuncs } from "./sprig-semver.js";
 import { sprigStringFuncs } from "./sprig-strings.js";
 import { sprigTextFuncs } from "./sprig-text.js";
 import { secretPureFuncs } from "./sprig-secrets.js";
+import { sprigUrlFuncs } from "./sprig-url.js";
 import { buildCustomCert } from "./sprig-certs.js";
 
 /**
@@ -17,7 +18,7 @@ import { buildCustomCert } from "./sprig-certs.js";
  * called, naming themselves; docs/design/template-engine.md lists them.
  */
 export const UNSUPPORTED_FUNCTIONS = [
-  "durationRound", "urlParse", "urlJoin",
+  "durationRound",
 ] as const;
 
 const unsupported: FuncMap = {
@@ -31,7 +32,7 @@ const unsupported: FuncMap = {
   }),
 };
 
-export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, buildCustomCert, ...entropyFuncs(systemEntropy) };
+export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, ...sprigUrlFuncs, buildCustomCert, ...entropyFuncs(systemEntropy) };
 
 export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncMap {
   return { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...(extra ?? {}) };

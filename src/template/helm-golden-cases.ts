@@ -6,6 +6,7 @@ import { engineCases } from "./helm-golden-engine.js";
 import { certCases } from "./helm-golden-certs.js";
 import { secretCases } from "./helm-golden-secrets.js";
 import { sprigCases } from "./helm-golden-sprig.js";
+import { urlCases } from "./helm-golden-urls.js";
 import type { HelmCase } from "./helm-golden-support.js";
 
-export const helmGoldenCases: readonly HelmCase[] = [...engineCases, ...sprigCases, ...conversionCases, ...dateCases, ...chartGoldenCases, ...secretCases, ...certCases];
+export const helmGoldenCases: readonly HelmCase[] = [...engineCases, ...sprigCases, ...conversionCases, ...dateCases, ...chartGoldenCases, ...secretCases, ...certCases, ...urlCases];
