@@ -2,6 +2,7 @@
 import { builtinFuncs } from "./builtins.js";
 import { systemEntropy, type Entropy } from "./entropy.js";
 import { entropyFuncs } from "./entropy-funcs.js";
+import { renderKeyBudget } from "./sprig-keys.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { sprigDataFuncs } from "./sprig-data.js";
 import { sprigDictFuncs } from "./sprig-dicts.js";
@@ -44,7 +45,7 @@ export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncM
  */
 export function withEntropy(funcs: FuncMap, entropy: Entropy): FuncMap {
   const out: Record<string, FuncMap[string]> = { ...funcs };
-  for (const [name, f] of Object.entries(entropyFuncs(entropy))) {
+  for (const [name, f] of Object.entries(entropyFuncs(entropy, renderKeyBudget()))) {
     if (funcs[name] === sprigFuncs[name]) out[name] = f;
   }
   return out;

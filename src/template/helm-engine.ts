@@ -6,7 +6,8 @@
  * `include` (recursion capped per name at 1000), `tpl`, `required`, `fail`, `lookup` (a port)
  * and `getHostByName` (DNS off: ""). Error texts are Helm's, cleaned as Helm cleans them.
  */
-import type { Entropy } from "./entropy.js";
+import { systemEntropy, type Entropy } from "./entropy.js";
+import { renderKeyBudget } from "./sprig-keys.js";
 import { entropyFuncs } from "./entropy-funcs.js";
 import { TemplateError } from "./errors.js";
 import type { Budget } from "./executor.js";
@@ -177,7 +178,7 @@ export function renderHelmTemplates(templates: readonly HelmTemplate[], options:
       converted.set(t.data, data);
     }
     data.Template = { Name: name, BasePath: t.basePath };
-    const funcs = boundFuncs(set, state, options.entropy === undefined ? {} : entropyFuncs(options.entropy.fork(name)));
+    const funcs = boundFuncs(set, state, entropyFuncs((options.entropy ?? systemEntropy).fork(name), renderKeyBudget()));
     try {
       const out = executeTree(set, name, undefined, data, {
         missingKey: options.strict === true ? "error" : "zero",

@@ -2,7 +2,7 @@
 // Pure and synchronous: no I/O, no timers, no process.env; every failure is a TemplateError with Go's message and a 1-based line/column.
 import { TemplateError } from "./errors.js";
 import { ExecContext, execute, type MissingKey } from "./executor.js";
-import type { Entropy } from "./entropy.js";
+import { systemEntropy, type Entropy } from "./entropy.js";
 import { functionTable, withEntropy } from "./funcs-all.js";
 import type { FuncMap } from "./functions.js";
 import { parseTrees, type TreeSet } from "./parser.js";
@@ -70,7 +70,8 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
       : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
     throw new TemplateError("exec", message, 1, 1);
   }
-  const funcs = options.entropy === undefined ? template.funcs : withEntropy(template.funcs, options.entropy);
+  // A fresh table per render even for the system source: key generation is budgeted per render.
+  const funcs = withEntropy(template.funcs, options.entropy ?? systemEntropy);
   const ctx = new ExecContext(template.text, template.name, template.trees, funcs, {
     missingKey: options.missingKey ?? "default",
     maxSteps: options.maxSteps ?? 1_000_000,

@@ -56,6 +56,15 @@ describe("certificates", () => {
     assert.equal(createPrivateKey(first).asymmetricKeyDetails?.modulusLength, 4096);
   });
 
+  it("caps fresh RSA work per render: a hostile range over genCA fails fast, a fresh render may again", () => {
+    const started = performance.now();
+    assert.throws(() => render("{{ range until 50 }}{{ (genCA \"x\" 1).Cert | len }}{{ end }}", "hostile"), /at most 16384 bits/);
+    assert.throws(() => renderTemplate(parseTemplate("t", "{{ range until 50 }}{{ genCA \"x\" 1 }}{{ end }}"), {}), /RSA-2048 keys/);
+    assert.ok(performance.now() - started < 30_000);
+    assert.match(renderTemplate(parseTemplate("t", "{{ (genCA \"x\" 1).Cert | len }}"), {}), /^\d+$/);
+    assert.throws(() => render("{{ genCA \"x\" 100000000000 }}"), /out of range/);
+  });
+
   it("refuses DSA with a reason", () => {
     assert.match(render("{{ genPrivateKey \"dsa\" }}"), /does not generate DSA keys/);
   });

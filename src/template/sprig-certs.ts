@@ -19,7 +19,7 @@ import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { sprint } from "./go-fmt.js";
 import { GoObject } from "./go-object.js";
 import { goBase64Decode } from "./sprig-secrets.js";
-import { generatePrivateKey, keyPem, parsePrivateKeyPem, rsaKey } from "./sprig-keys.js";
+import { generatePrivateKey, keyPem, parsePrivateKeyPem, rsaKey, type KeyBudget } from "./sprig-keys.js";
 
 const CERT_TYPE = "sprig.certificate";
 type GoIntArg = { value: bigint };
@@ -111,6 +111,8 @@ function createCertificate(entropy: Entropy, t: Template, subjectKey: KeyObject,
   const alg = signatureAlgorithm(issuer.key);
   const serial = uniformInt(entropy, 1n << 128n);
   const nowSeconds = entropy.now() / 1_000_000_000n;
+  // Go's time.Duration overflows past ~292 years; refuse what no date can hold.
+  if (t.days < -3_650_000n || t.days > 3_650_000n) throw new FuncError(`error creating certificate: ${t.days} days of validity is out of range`);
   const subject = name(t.cn);
   const selfIssued = issuer.name.equals(subject);
   const subjectKeyId = t.isCA ? createHash("sha1").update(publicKeyBits(spki)).digest() : undefined;
@@ -200,19 +202,19 @@ function subjectKeyIdOf(cert: X509Certificate): Buffer | undefined {
   return der.subarray(inner + 2, inner + 2 + len);
 }
 
-export function certFuncs(entropy: Entropy): FuncMap {
+export function certFuncs(entropy: Entropy, budget: KeyBudget): FuncMap {
   return {
-    genPrivateKey: goFunc(["string"], (type: string) => generatePrivateKey(entropy, type)),
-    genCA: goFunc(["string", "int"], (cn: string, days: GoIntArg) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), rsaKey(entropy, 2048))),
+    genPrivateKey: goFunc(["string"], (type: string) => generatePrivateKey(entropy, type, budget)),
+    genCA: goFunc(["string", "int"], (cn: string, days: GoIntArg) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), rsaKey(entropy, 2048, budget))),
     genCAWithKey: goFunc(["string", "int", "string"], (cn: string, days: GoIntArg, key: string) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), parsedKey(key))),
     genSelfSignedCert: goFunc(["string", "any", "any", "int"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg) => {
       const t = baseTemplate(cn, ips, dns, days.value);
-      return selfSigned(entropy, t, rsaKey(entropy, 2048));
+      return selfSigned(entropy, t, rsaKey(entropy, 2048, budget));
     }),
     genSelfSignedCertWithKey: goFunc(["string", "any", "any", "int", "string"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, key: string) => selfSigned(entropy, baseTemplate(cn, ips, dns, days.value), parsedKey(key))),
     genSignedCert: goFunc(["string", "any", "any", "int", "any"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown) => {
       const t = baseTemplate(cn, ips, dns, days.value);
-      return signed(entropy, t, ca, () => rsaKey(entropy, 2048));
+      return signed(entropy, t, ca, () => rsaKey(entropy, 2048, budget));
     }),
     genSignedCertWithKey: goFunc(["string", "any", "any", "int", "any", "string"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown, key: string) => signed(entropy, baseTemplate(cn, ips, dns, days.value), ca, () => parsedKey(key))),
   };

@@ -9,6 +9,7 @@ import { checkPrimeSync, createPrivateKey, type KeyObject } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { bitString, explicit, integer, octetString, oid, pem, sequence } from "./der.js";
 import { uniformInt, type Entropy } from "./entropy.js";
+import { FuncError } from "./functions.js";
 
 const E = 65537n;
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
@@ -33,6 +34,16 @@ function modInverse(a: bigint, m: bigint): bigint {
 }
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
 
+/**
+ * How much fresh RSA work one render may do (primes found, in bits; memoised ones are free): a
+ * hostile `range` over genCA must not hold the controller's event loop for minutes.
+ * 8192 bits of primes = 8 RSA-2048 keys or 4 RSA-4096 keys.
+ */
+export const MAX_FRESH_PRIME_BITS = 8192;
+export interface KeyBudget { primeBits: number }
+export const unlimitedKeys = (): KeyBudget => ({ primeBits: Number.POSITIVE_INFINITY });
+export const renderKeyBudget = (): KeyBudget => ({ primeBits: MAX_FRESH_PRIME_BITS });
+
 const SMALL_PRIMES: readonly number[] = (() => {
   const out: number[] = [];
   for (let n = 3; out.length < 2048; n += 2) if (out.every((p) => p * p > n || n % p !== 0)) out.push(n);
@@ -52,11 +63,13 @@ const primes = new LRUCache<string, bigint>({ max: 512 });
  * while a small prime divides the candidate (residues kept as numbers, so the sieve costs no
  * bigint work), then let OpenSSL's Miller–Rabin decide.
  */
-function prime(entropy: Entropy, bits: number): bigint {
+function prime(entropy: Entropy, bits: number, budget: KeyBudget): bigint {
   const start = randomBits(entropy, bits) | (3n << BigInt(bits - 2)) | 1n;
   const key = `${bits}:${start.toString(36)}`;
   const known = primes.get(key);
   if (known !== undefined) return known;
+  if (budget.primeBits < bits) throw new FuncError(`a template may generate RSA keys of at most ${MAX_FRESH_PRIME_BITS * 2} bits in all per render (${MAX_FRESH_PRIME_BITS / 1024} RSA-2048 keys): each costs up to seconds of CPU`);
+  budget.primeBits -= bits;
   const residues = SMALL_PRIMES.map((p) => Number(start % BigInt(p)));
   // Past 2^bits only if the start lies within a prime gap of it (odds ~2^-2000): not worth a branch.
   for (let delta = 0; ; delta += 2) {
@@ -70,10 +83,10 @@ function prime(entropy: Entropy, bits: number): bigint {
 }
 
 /** An RSA key of `bits` bits, PKCS#1 (what x509.MarshalPKCS1PrivateKey writes). */
-export function rsaKey(entropy: Entropy, bits: number): KeyObject {
+export function rsaKey(entropy: Entropy, bits: number, budget: KeyBudget): KeyObject {
   for (;;) {
-    const p = prime(entropy, bits / 2);
-    const q = prime(entropy, bits / 2);
+    const p = prime(entropy, bits / 2, budget);
+    const q = prime(entropy, bits / 2, budget);
     if (p === q) continue;
     const n = p * q;
     const d = modInverse(E, (p - 1n) * (q - 1n));
@@ -120,10 +133,10 @@ export function keyPem(key: KeyObject): string {
 }
 
 /** genPrivateKey's answer: a PEM block, or Sprig's message (it returns errors as the string). */
-export function generatePrivateKey(entropy: Entropy, type: string): string {
+export function generatePrivateKey(entropy: Entropy, type: string, budget: KeyBudget): string {
   switch (type) {
     case "":
-    case "rsa": return keyPem(rsaKey(entropy, 4096));
+    case "rsa": return keyPem(rsaKey(entropy, 4096, budget));
     case "ecdsa": return keyPem(ecdsaKey(entropy));
     case "ed25519": return keyPem(ed25519Key(entropy));
     // Sprig makes DSA keys; OpenSSL 3 and Go both deprecate DSA, and no chart should need one.
