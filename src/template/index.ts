@@ -3,7 +3,7 @@
 import { TemplateError } from "./errors.js";
 import { ExecContext, execute, type MissingKey } from "./executor.js";
 import { systemEntropy, type Entropy } from "./entropy.js";
-import { functionTable, withEntropy } from "./funcs-all.js";
+import { functionTable, mayUseEntropy, withEntropy } from "./funcs-all.js";
 import type { FuncMap } from "./functions.js";
 import { parseTrees, type TreeSet } from "./parser.js";
 import { rootFieldReferences, type FieldReference } from "./references.js";
@@ -60,6 +60,8 @@ export function parseTemplate(name: string, text: string, options: ParseOptions 
   return { name, text, definedTemplates: [...trees.keys()].sort(), trees, funcs };
 }
 
+const usesEntropy = new WeakMap<Template, boolean>();
+
 /** Executes a parsed template with JSON-like data; throws TemplateError (kind "exec" or "budget"). */
 export function renderTemplate(template: Template, data: unknown, options: RenderOptions = {}): string {
   const name = options.templateName ?? template.name;
@@ -70,8 +72,14 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
       : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
     throw new TemplateError("exec", message, 1, 1);
   }
-  // A fresh table per render even for the system source: key generation is budgeted per render.
-  const funcs = withEntropy(template.funcs, options.entropy ?? systemEntropy);
+  // A fresh table per render even for the system source (key generation is budgeted per render),
+  // for templates that may call a random or time function; the others keep the shared table.
+  let uses = usesEntropy.get(template);
+  if (uses === undefined) {
+    uses = mayUseEntropy(template.text);
+    usesEntropy.set(template, uses);
+  }
+  const funcs = uses ? withEntropy(template.funcs, options.entropy ?? systemEntropy) : template.funcs;
   const ctx = new ExecContext(template.text, template.name, template.trees, funcs, {
     missingKey: options.missingKey ?? "default",
     maxSteps: options.maxSteps ?? 1_000_000,
