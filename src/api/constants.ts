@@ -44,6 +44,12 @@ export const ANNOTATIONS = {
   applysetInventoryHash: "internal.kro.run/applyset-inventory-hash",
   /** kro-ts: the children this instance created or adopted, by UID, and its creation key (controller/inventory.ts). */
   inventory: "internal.kro.run/inventory",
+  /**
+   * kro-ts, on an instance whose templates read the clock: "<generation>@<RFC 3339 time>", the
+   * instant the controller first saw that generation; `now` (and certificate validity) renders
+   * from it, so a resync or a restart renders the same bytes (runtime/template-dialect/entropy.ts).
+   */
+  renderTime: "internal.kro.run/render-time",
   /** kro-ts: on every child we create, the creation key of its instance (proof we made it). */
   creationKey: "internal.kro.run/creation-key",
   /**
