@@ -3,6 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
+import { HelmClusterCache, onCrdChange } from "./helm-cluster.js";
 import { graphRevisionCustomResourceDefinition, KRO_API_VERSION, LABELS, labelMatches, RGD, rgdCustomResourceDefinition } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -83,6 +84,7 @@ export function startController(options: StartControllerOptions): RunningControl
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),
+    helmCluster: new HelmClusterCache(client),
     instanceLeases,
     deletionWaits: new Map(),
     statusMemo: new Map(),
@@ -127,10 +129,14 @@ export function startController(options: StartControllerOptions): RunningControl
     crdLease.informer.addHandlers({
       // A CRD we generated, edited or deleted by hand, is restored by its RGD's next reconcile;
       // a user CRD appearing lets a template-dialect RGD waiting for it become Active.
-      onAdd: (crd) => { enqueueRgdsFor(crd); },
-      onUpdate: (_old, crd) => { enqueueRgdsFor(crd); },
-      onDelete: (crd) => { enqueueRgdsFor(crd); },
+      onAdd: (crd) => { enqueueRgdsFor(crd); capabilitiesChanged(); },
+      onUpdate: (_old, crd) => { enqueueRgdsFor(crd); capabilitiesChanged(); },
+      onDelete: (crd) => { enqueueRgdsFor(crd); capabilitiesChanged(); },
     });
+    // Charts reading .Capabilities follow the cluster's discovery (helm-cluster.ts).
+    function capabilitiesChanged(): void {
+      if (crdLease.informer.hasSynced) onCrdChange(ctx);
+    }
     function enqueueRgdsFor(crd: KubeObject): void {
       // Only RGDs this controller watches (a selector may shard them between controllers).
       // The label holds the RGD's name, shortened when over 63 characters (api/label-value.ts).

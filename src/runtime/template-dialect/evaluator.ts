@@ -84,7 +84,7 @@ export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator 
     ...templateEvaluator,
     renderDesired(node, scope) {
       if (node.templateSource?.manifests === undefined) return templateEvaluator.renderDesired(node, scope);
-      return renderManifests(helm, node, scope.instance);
+      return renderManifests(helm, node, scope.instance, scope.helm);
     },
   };
 }
