@@ -9,7 +9,7 @@ import type { ChildWatches } from "./child-watches.js";
 import type { ServedGraphs } from "./served-graphs.js";
 import type { WorkQueue } from "./work-queue.js";
 import type { ApplyMemo } from "./apply-memo.js";
-import type { HelmClusterCache } from "./helm-cluster.js";
+import type { HelmClusterCache } from "./helm-capabilities.js";
 import type { InstanceEvaluation, KubeJson } from "../runtime/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
