@@ -93,9 +93,10 @@ describe("Helm lookup on a cluster", () => {
     const evaluation = evaluateInstance(probeGraph(), instance({ ns: "home" }), lookup, { helm: cluster() });
     assert.equal(evaluation.error, undefined);
     const probe = data(evaluation.apply, "rel-probe");
-    assert.equal(probe?.all, "2");
-    assert.equal(probe?.noNs, "0");
-    assert.equal(probe?.caps, "v1.34.2-true");
+    assert.ok(probe);
+    assert.equal(probe.all, "2");
+    assert.equal(probe.noNs, "0");
+    assert.equal(probe.caps, "v1.34.2-true");
     assert.ok(evaluation.externals.some((e) => e.nodeId === "probe" && JSON.stringify(e.request) === JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", matchLabels: {}, namespace: "home" })));
     // Offline capabilities are spec.helm's.
     const offline = data(evaluateInstance(probeGraph(), instance({ ns: "home" }), lookup).apply, "rel-probe");
