@@ -130,4 +130,16 @@ describe("Helm lookup on a cluster", () => {
     const evaluation = evaluateInstance(probeGraph(), instance({ ns: "home" }), createMemoryLookup(), { helm: { lookups: access({ namespaced: () => undefined }) } });
     assert.match(evaluation.error ?? "", /probe\.yaml:6.*unable to get apiresource from unstructured: ConfigMap \(v1\) is not served/);
   });
+
+  it("bounds the distinct lookups of one render (each is a watch): values cannot open thousands", () => {
+    const many = "{{- range .Values.names }}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: copy-{{ . }}\ndata: {{ (lookup \"v1\" \"Secret\" $.Release.Namespace .).data | default dict | toJson }}\n{{- end }}";
+    const graph = graphOf({ "c/templates/many.yaml": many }, [{ id: "many", apiVersion: "v1", kind: "Secret", manifests: "c/templates/many.yaml" }]);
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+    const within = evaluateInstance(graph, instance({ names: names(64) }), createMemoryLookup(), { helm: cluster() });
+    assert.equal(within.error, undefined);
+    assert.equal(within.externals.length, 64);
+    const beyond = evaluateInstance(graph, instance({ names: names(65) }), createMemoryLookup(), { helm: cluster() });
+    assert.match(beyond.error ?? "", /many\.yaml:7.*too many lookups: one render may read at most 64/);
+    assert.deepEqual(beyond.apply, []);
+  });
 });

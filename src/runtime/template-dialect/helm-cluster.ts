@@ -24,6 +24,13 @@ export interface HelmRenderEnv {
   readonly lookup?: (apiVersion: string, kind: string, namespace: string, name: string) => KubeJson;
 }
 
+/**
+ * Distinct objects or lists one render may look up. Each is a watch the controller keeps while
+ * the instance reads it; values can drive a `range` of lookups, so an instance author must not
+ * be able to open thousands.
+ */
+export const MAX_LOOKUPS_PER_RENDER = 64;
+
 const quoted = (s: string): string => JSON.stringify(s);
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 
@@ -83,6 +90,7 @@ export function helmRenderEnv(graph: CompiledGraph, instance: KubeJson, observed
   const record = (request: ObjectIdentity | CollectionQuery): void => {
     const key = JSON.stringify(request);
     if (seen.has(key)) return;
+    if (seen.size >= MAX_LOOKUPS_PER_RENDER) throw new Error(`too many lookups: one render may read at most ${MAX_LOOKUPS_PER_RENDER} distinct objects or lists (each is watched while the instance reads it)`);
     seen.add(key);
     for (const nodeId of nodeIds) externals.push({ nodeId, request });
   };
