@@ -9,6 +9,7 @@ import type { HelmChartScope, HelmContext } from "../../graph/index.js";
 import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmLookup, type HelmTemplate, type Template } from "../../template/index.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { HelmCapabilities, KubeJson } from "../types.js";
+import { instanceEntropy } from "./entropy.js";
 import { chartValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 import { templateTruth } from "./run.js";
 
@@ -73,5 +74,6 @@ export function helmTemplates(context: HelmContext, instance: KubeJson, cluster?
 
 /** Renders every template of the chart for `instance`: output by template name. Throws TemplateError. */
 export function renderChart(context: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup } = {}): Map<string, string> {
-  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), cluster.lookup === undefined ? {} : { lookup: cluster.lookup });
+  const entropy = instanceEntropy(instance);
+  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), { ...(entropy === undefined ? {} : { entropy }), ...(cluster.lookup === undefined ? {} : { lookup: cluster.lookup }) });
 }

@@ -13,6 +13,7 @@ import type { KubeJson } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
 import { answerFingerprint, type HelmRenderEnv } from "./helm-cluster.js";
 import { renderChart } from "./helm-engine.js";
+import { hookRuns } from "./hook-runs.js";
 
 /** Helm's releaseutil separator: `---` at a line start, with surrounding whitespace. */
 const SEPARATOR = /(?:^|\s*\n)---\s*/;
@@ -108,8 +109,19 @@ export function renderChartTemplate(helm: HelmContext, template: string, instanc
   return outcome;
 }
 
-/** The objects of `node`'s kind that its template renders for `instance`. */
+/** The objects of `node`'s kind that its template renders for `instance` and that this generation applies (hook-runs.ts). */
 export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
+  const all = ownObjects(helm, node, instance, env);
+  return all.ok ? { ok: true, value: hookRuns(all.value, instance).apply } : all;
+}
+
+/** Hook objects of `node` that this generation keeps without applying them (hook-runs.ts). */
+export function retainedManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): readonly KubeJson[] {
+  const all = ownObjects(helm, node, instance, env);
+  return all.ok ? hookRuns(all.value, instance).retain : [];
+}
+
+function ownObjects(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
   const stream = renderChartTemplate(helm, manifests.template, instance, env);
