@@ -9,6 +9,7 @@ import { containmentPolicyOf, type CompiledGraph } from "../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
 import type { ControllerContext } from "./controller-context.js";
+import { lookupAuthorNodes } from "./lookup-author-checks.js";
 import type { InstanceKind } from "./served-graphs.js";
 
 const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
@@ -32,7 +33,9 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
     const kinds = new Map<string, ResolvedChildKind>();
-    for (const node of graph.nodes) {
+    // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
+    const nodes = [...graph.nodes, ...lookupAuthorNodes(graph)];
+    for (const node of nodes) {
       const key = kindKey(node.apiVersion, node.kind);
       if (kinds.has(key)) continue;
       try {
@@ -44,7 +47,7 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
     }
     const controllerUser = await ctx.controllerUser();
     const objects = authorPolicyObjects({
-      rgdName, rgdUid, nodes: graph.nodes, kinds, policy: containmentPolicyOf(rgd),
+      rgdName, rgdUid, nodes, kinds, policy: containmentPolicyOf(rgd),
       instance: { group: instance.group, version: instance.version, plural: instance.plural, namespaced: instance.namespaced },
       ...(controllerUser === undefined ? {} : { controllerUser }),
     });

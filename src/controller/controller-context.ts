@@ -9,6 +9,7 @@ import type { ChildWatches } from "./child-watches.js";
 import type { ServedGraphs } from "./served-graphs.js";
 import type { WorkQueue } from "./work-queue.js";
 import type { ApplyMemo } from "./apply-memo.js";
+import type { HelmClusterCache } from "./helm-capabilities.js";
 import type { InstanceEvaluation, KubeJson } from "../runtime/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
@@ -62,6 +63,8 @@ export interface ControllerContext {
   now(): string;
   /** The controller's own username, asked once (its writes to instances skip the author policy). */
   controllerUser(): Promise<string | undefined>;
+  /** What charts (spec.helm) see of the cluster: version and discovery-based capabilities (helm-cluster.ts). */
+  readonly helmCluster?: HelmClusterCache;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

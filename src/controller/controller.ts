@@ -8,6 +8,8 @@ import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/i
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
+import { HelmClusterCache } from "./helm-capabilities.js";
+import { onCrdChange } from "./helm-cluster.js";
 import { ApplyMemo } from "./apply-memo.js";
 import { CRD_TYPE } from "./crd-installer.js";
 import { controllerCrdsInstalled, installControllerCrds } from "./controller-crds.js";
@@ -87,6 +89,7 @@ export function startController(options: StartControllerOptions): RunningControl
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),
+    helmCluster: new HelmClusterCache(client),
     instanceLeases,
     deletionWaits: new Map(),
     statusMemo: new Map(),
@@ -132,10 +135,14 @@ export function startController(options: StartControllerOptions): RunningControl
     crdLease.informer.addHandlers({
       // A CRD we generated, edited or deleted by hand, is restored by its RGD's next reconcile;
       // a user CRD appearing lets a template-dialect RGD waiting for it become Active.
-      onAdd: (crd) => { enqueueRgdsFor(crd); },
-      onUpdate: (_old, crd) => { enqueueRgdsFor(crd); },
-      onDelete: (crd) => { enqueueRgdsFor(crd); },
+      onAdd: (crd) => { enqueueRgdsFor(crd); capabilitiesChanged(); },
+      onUpdate: (_old, crd) => { enqueueRgdsFor(crd); capabilitiesChanged(); },
+      onDelete: (crd) => { enqueueRgdsFor(crd); capabilitiesChanged(); },
     });
+    // Charts reading .Capabilities follow the cluster's discovery (helm-cluster.ts).
+    function capabilitiesChanged(): void {
+      if (crdLease.informer.hasSynced) onCrdChange(ctx);
+    }
     function enqueueRgdsFor(crd: KubeObject): void {
       // Only RGDs this controller watches (a selector may shard them between controllers).
       // The label holds the RGD's name, shortened when over 63 characters (api/label-value.ts).

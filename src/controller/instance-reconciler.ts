@@ -28,6 +28,8 @@ import { adoptionPolicy, judgeExisting, readApplyOutcome, type AdoptionPolicy } 
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./instance-ownership.js";
 import { deleteOwnedChild, removeChildren } from "./child-removal.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
+import { withHelmCluster } from "./helm-cluster.js";
+import { settleScopes } from "./scope-settling.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
@@ -67,7 +69,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     throw error;
   }
   const graph = served.graph;
-  const options = runtimeOptionsFor(ctx);
+  const options = await withHelmCluster(ctx, served, runtimeOptionsFor(ctx));
 
   if (isSuspended(instance)) {
     const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), options);
@@ -85,12 +87,11 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const lookup = ctx.watches.lookup(overlay);
   const blocked = new Set<string>();
   const applyErrors: Record<string, string> = {};
-  let evaluation: InstanceEvaluation = evaluateInstance(graph, instance, lookup, options);
-  // External references are watched in the scope they name (see external-scopes.ts): a scope
-  // seen for the first time is started and synced, then the graph is evaluated again.
-  const scoped = await ctx.watches.watchExternals(key, evaluation.externals);
-  for (const [nodeId, reason] of scoped.errors) watchErrors.set(nodeId, reason);
-  if (scoped.started) evaluation = evaluateInstance(graph, instance, lookup, options);
+  // External references and chart lookups are watched in the scope they name (see
+  // external-scopes.ts): a scope seen for the first time is started and synced, then the graph
+  // is evaluated again, until no new scope appears (bounded, see scope-settling.ts).
+  const current = instance;
+  let evaluation: InstanceEvaluation = await settleScopes(ctx, key, graph, watchErrors, () => evaluateInstance(graph, current, lookup, options));
   // Children refused by namespace containment are never written; they are not apply errors
   // (nothing to retry until the RGD or the instance changes), so the rest keeps converging.
   const refusedNodes: Record<string, string> = {};

@@ -14,6 +14,7 @@ import { checkKind } from "./naming.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { draftChild, type DraftChild } from "./template-child.js";
 import { checkParentReads } from "./template-parent-check.js";
+import { lookupOrderIssues } from "./helm-lookups.js";
 import { chartOfTemplate, compileHelmContext, type HelmContext } from "./template-helm.js";
 import type { ParsedSource } from "./template-parse.js";
 import { compileStatusMappings } from "./template-status.js";
@@ -131,6 +132,7 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
   const ids = new Set(children.map((c) => c.id));
   const edges = new Map(children.map((c) => [c.id, dependenciesOf(c, ids, issues)]));
   const dependencies = new Map([...edges].map(([id, e]) => [id, e.dependencies]));
+  if (helm?.lookups !== undefined) issues.push(...lookupOrderIssues(children, helm.lookups, dependencies));
   const dag = { ids: [...new Set(children.map((c) => c.id))], dependencies };
   const ordered = topologicalOrder(dag);
   if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "childResources"], `child resources form a cycle: ${formatCycle(ordered.cycle)}`));

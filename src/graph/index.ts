@@ -11,6 +11,7 @@ export { defaultChildId } from "./template-child.js";
 export { templateName } from "./template-parse.js";
 export { chartOfTemplate, parseChartTemplate, type HelmChartScope, type HelmContext } from "./template-helm.js";
 export { groupKind } from "./compile-template.js";
+export { addLookupEdges, helmLookupSites, isDeclaredLookup, type HelmLookupSite } from "./helm-lookups.js";
 export { HELM_FUNCTION_NAMES } from "./helm-function-names.js";
 export { builtinSchemaResolver, chainResolvers, crdSchemaResolver, dereference, type BuiltinSchemaBundle, type ResolvedKind, type SchemaResolver } from "./schema-resolver.js";
 export { schemaAt } from "./compile-types.js";

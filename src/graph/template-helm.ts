@@ -8,6 +8,7 @@
 import { error, innerError, type Issue, type IssuePath } from "../diag/index.js";
 import { goFunc, isTemplateError, parseTemplate, type FuncMap } from "../template/index.js";
 import { HELM_FUNCTION_NAMES } from "./helm-function-names.js";
+import { helmLookupSites, type HelmLookupSite } from "./helm-lookups.js";
 import { isRecord } from "./is-record.js";
 
 export interface HelmChartScope {
@@ -36,6 +37,8 @@ export interface HelmContext {
   readonly kubeVersion?: string;
   /** Extra `.Capabilities.APIVersions` entries (group/version or group/version/Kind). */
   readonly apiVersions: readonly string[];
+  /** The declared lookups: calls with literal apiVersion and kind (helm-lookups.ts); absent = none. */
+  readonly lookups?: readonly HelmLookupSite[];
 }
 
 /** Placeholders so the parser accepts every Helm/Sprig name; the runtime supplies the implementations. */
@@ -129,6 +132,7 @@ export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext
     templates, charts,
     ...(typeof kubeVersion === "string" ? { kubeVersion } : {}),
     apiVersions: apiVersions as string[],
+    lookups: helmLookupSites(templates),
   };
 }
 

@@ -74,7 +74,7 @@ export function hookOf(text: string): { phase: HookPhase; hooks: string[]; line:
 export function unsupportedCalls(text: string): { line: number; what: string }[] {
   const out: { line: number; what: string }[] = [];
   text.split("\n").forEach((line, i) => {
-    if (/\blookup\b/.test(line) && line.includes("{{")) out.push({ line: i + 1, what: "lookup reads the cluster; kro-ts renders it as Helm's offline template does (an empty map)" });
+    if (/\blookup\b/.test(line) && line.includes("{{")) out.push({ line: i + 1, what: "lookup reads the cluster in the controller, only literal kinds and only in the instance's namespace unless the RGD opts in (kro render: an empty map, as helm template)" });
     if (/\b(randAlphaNum|randAlpha|randNumeric|randAscii|uuidv4|genCA|genSelfSignedCert|genSignedCert|genPrivateKey|derivePassword|now)\b/.test(line) && line.includes("{{")) {
       out.push({ line: i + 1, what: "a random or time-dependent function: rendered once per instance generation (as Helm renders once per upgrade), with other values than a Helm release has" });
     }

@@ -8,6 +8,7 @@
 import type { CostOptions } from "../expr/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import type { KubeJson, PendingReason } from "./types.js";
+import type { HelmRenderEnv } from "./template-dialect/helm-cluster.js";
 
 /** A result that may be waiting on cluster data (pending) or broken for good (error). */
 export type Outcome<T> =
@@ -24,6 +25,8 @@ export interface EvaluationScope {
   readonly excluded: ReadonlySet<string>;
   /** CEL cost limits: the per-expression limit and one budget shared by the whole pass. */
   readonly cost?: CostOptions;
+  /** Charts (spec.helm) on a cluster: its capabilities and the lookup port (absent offline). */
+  readonly helm?: HelmRenderEnv;
 }
 
 /** Author-visible status computed by the dialect (built-ins are added by the core). */

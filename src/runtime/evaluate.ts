@@ -9,6 +9,7 @@ import { DEFAULT_KRO_VERSION, instanceRef } from "./decorate.js";
 import type { EvaluationScope } from "./dialect.js";
 import { evaluateNode, type NodeContext } from "./evaluate-node.js";
 import { evaluatorFor } from "./evaluator-for.js";
+import { helmRenderEnv } from "./template-dialect/helm-cluster.js";
 import { formatIdentity, identityKey, identityOf } from "./identity.js";
 import { NODE_STATES, type CollectionQuery, type ExternalRequest, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions, DEFAULT_PASS_COST_LIMIT } from "./types.js";
 
@@ -38,9 +39,10 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
   const clock = options.passDeadline;
   const deadline = clock === undefined ? undefined : { now: clock.now, at: clock.now() + clock.budgetMs, budgetMs: clock.budgetMs };
   const cost = { budget: new CostBudget(options.passCostLimit ?? DEFAULT_PASS_COST_LIMIT, deadline) };
-  const scope: EvaluationScope = { instance, observed, excluded, cost };
   const watches: (ObjectIdentity | CollectionQuery)[] = [];
   const externals: ExternalRequest[] = [];
+  const helm = helmRenderEnv(graph, instance, lookup, options.helm, externals);
+  const scope: EvaluationScope = { instance, observed, excluded, cost, ...(helm === undefined ? {} : { helm }) };
   const ctx: NodeContext = {
     graph,
     evaluator: evaluatorFor(graph, options),

@@ -107,6 +107,33 @@ export interface RuntimeOptions {
    * evaluated), so authors can see the whole graph rendered without a cluster.
    */
   readonly assumeReady?: boolean;
+  /**
+   * Charts (spec.helm) rendered against a cluster: `.Capabilities` from its discovery and
+   * `lookup` answered through the ObservedLookup port under the tenant rules (helm-cluster.ts).
+   * Absent (`kro render`): spec.helm's offline capabilities and `lookup` = {}, as `helm template`.
+   */
+  readonly helm?: HelmClusterOptions;
+}
+
+/** What the controller knows of the cluster for chart rendering (template-dialect/helm-cluster.ts). */
+export interface HelmClusterOptions {
+  /** `.Capabilities` from the API server (/version and discovery); absent = spec.helm's values. */
+  readonly capabilities?: HelmCapabilities;
+  /** `lookup` reads the cluster under these rules; absent = every lookup returns {}. */
+  readonly lookups?: HelmLookupAccess;
+}
+
+export interface HelmCapabilities {
+  readonly kubeVersion: string;
+  readonly apiVersions: readonly string[];
+}
+
+export interface HelmLookupAccess {
+  /** The scope of a kind from discovery; undefined when the server does not serve it. */
+  namespaced(apiVersion: string, kind: string): boolean | undefined;
+  /** The RGD's containment opt-ins (kro.run/allow-cross-namespace, kro.run/allow-cluster-scoped). */
+  readonly allowCrossNamespace: boolean;
+  readonly allowClusterScoped: boolean;
 }
 
 /** One evaluation pass over every node, in topological order. */

@@ -85,10 +85,10 @@ export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator 
     ...templateEvaluator,
     renderDesired(node, scope) {
       if (node.templateSource?.manifests === undefined) return templateEvaluator.renderDesired(node, scope);
-      return renderManifests(helm, node, scope.instance);
+      return renderManifests(helm, node, scope.instance, scope.helm);
     },
     retained(node, scope) {
-      return node.templateSource?.manifests === undefined ? [] : retainedManifests(helm, node, scope.instance);
+      return node.templateSource?.manifests === undefined ? [] : retainedManifests(helm, node, scope.instance, scope.helm);
     },
   };
 }

@@ -6,9 +6,9 @@
  * `helm template` renders a release.
  */
 import type { HelmChartScope, HelmContext } from "../../graph/index.js";
-import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmTemplate, type Template } from "../../template/index.js";
+import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmLookup, type HelmTemplate, type Template } from "../../template/index.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { KubeJson } from "../types.js";
+import type { HelmCapabilities, KubeJson } from "../types.js";
 import { instanceEntropy } from "./entropy.js";
 import { chartValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 import { templateTruth } from "./run.js";
@@ -36,7 +36,7 @@ function enabled(chart: HelmChartScope, instance: KubeJson): boolean {
 }
 
 /** Every template of the enabled charts with its chart's data, in Helm's terms. */
-export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTemplate[] {
+export function helmTemplates(context: HelmContext, instance: KubeJson, cluster?: HelmCapabilities): HelmTemplate[] {
   const metadata = metadataOf(instance);
   const release = {
     Name: typeof metadata.name === "string" ? metadata.name : "",
@@ -44,7 +44,8 @@ export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTem
     // A constant first install: objects must not change with every generation of the instance.
     IsInstall: true, IsUpgrade: false, Revision: 1, Service: "Helm",
   };
-  const capabilities = helmCapabilities({ kubeVersion: context.kubeVersion ?? DEFAULT_KUBE_VERSION, apiVersions: context.apiVersions });
+  // On a cluster, what its API server says (as `helm install`); offline, spec.helm's values (as `helm template`).
+  const capabilities = helmCapabilities(cluster ?? { kubeVersion: context.kubeVersion ?? DEFAULT_KUBE_VERSION, apiVersions: context.apiVersions });
   const data = new Map<HelmChartScope, Record<string, unknown>>();
   for (const [i, chart] of context.charts.entries()) {
     if (!enabled(chart, instance)) continue;
@@ -72,7 +73,7 @@ export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTem
 }
 
 /** Renders every template of the chart for `instance`: output by template name. Throws TemplateError. */
-export function renderChart(context: HelmContext, instance: KubeJson): Map<string, string> {
+export function renderChart(context: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup } = {}): Map<string, string> {
   const entropy = instanceEntropy(instance);
-  return renderHelmTemplates(helmTemplates(context, instance), entropy === undefined ? {} : { entropy });
+  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), { ...(entropy === undefined ? {} : { entropy }), ...(cluster.lookup === undefined ? {} : { lookup: cluster.lookup }) });
 }

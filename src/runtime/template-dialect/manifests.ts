@@ -11,6 +11,7 @@ import type { Outcome } from "../dialect.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
+import { answerFingerprint, type HelmRenderEnv } from "./helm-cluster.js";
 import { renderChart } from "./helm-engine.js";
 import { hookRuns } from "./hook-runs.js";
 
@@ -18,22 +19,53 @@ import { hookRuns } from "./hook-runs.js";
 const SEPARATOR = /(?:^|\s*\n)---\s*/;
 const TEST_HOOKS = new Set(["test", "test-success", "test-failure"]);
 
-/** Per instance object (one pass reads one): the whole chart's output, or why it failed. */
-const rendered = new WeakMap<KubeJson, Outcome<ReadonlyMap<string, string>>>();
-const parsed = new WeakMap<KubeJson, Map<string, Outcome<readonly KubeJson[]>>>();
+/**
+ * The chart's last render per instance object, with what it read of the cluster: reused while
+ * the capabilities are the same object and every lookup it made answers the same now (the
+ * lookups are asked again, which also records their scopes for this pass). A changed answer
+ * renders again — that is the bounded two-pass render: pass one reads what is cached, the
+ * controller watches what it asked for, the next pass renders with the answers.
+ */
+interface ChartRender {
+  readonly outcome: Outcome<ReadonlyMap<string, string>>;
+  readonly capabilities: HelmRenderEnv["capabilities"];
+  readonly calls: readonly { readonly args: readonly [string, string, string, string]; readonly fingerprint: string }[];
+}
+const rendered = new WeakMap<KubeJson, ChartRender>();
+/** Parsed documents per render outcome (and so per instance and lookup answers), by template. */
+const parsed = new WeakMap<object, Map<string, Outcome<readonly KubeJson[]>>>();
 
-function chartOutput(helm: HelmContext, instance: KubeJson): Outcome<ReadonlyMap<string, string>> {
+function stillValid(cached: ChartRender, env: HelmRenderEnv | undefined): boolean {
+  if (cached.capabilities !== env?.capabilities) return false;
+  if (cached.calls.length === 0) return true;
+  const lookup = env?.lookup;
+  if (lookup === undefined) return false;
+  try {
+    return cached.calls.every((call) => answerFingerprint(lookup(...call.args)) === call.fingerprint);
+  } catch {
+    return false; // refused now: render again, so the error names the template and line
+  }
+}
+
+function chartOutput(helm: HelmContext, instance: KubeJson, env: HelmRenderEnv | undefined): Outcome<ReadonlyMap<string, string>> {
   const cached = rendered.get(instance);
-  if (cached) return cached;
+  if (cached && stillValid(cached, env)) return cached.outcome;
+  const calls: { args: [string, string, string, string]; fingerprint: string }[] = [];
+  const envLookup = env?.lookup;
+  const lookup = envLookup === undefined ? undefined : (apiVersion: string, kind: string, namespace: string, name: string) => {
+    const found = envLookup(apiVersion, kind, namespace, name);
+    calls.push({ args: [apiVersion, kind, namespace, name], fingerprint: answerFingerprint(found) });
+    return found;
+  };
   let outcome: Outcome<ReadonlyMap<string, string>>;
   try {
-    outcome = { ok: true, value: renderChart(helm, instance) };
+    outcome = { ok: true, value: renderChart(helm, instance, { ...(env?.capabilities === undefined ? {} : { capabilities: env.capabilities }), ...(lookup === undefined ? {} : { lookup }) }) };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
     const where = e.file === undefined ? "" : ` (${e.file}:${e.line})`;
     outcome = { ok: false, error: `the chart failed to render${where}: ${e.message}` };
   }
-  rendered.set(instance, outcome);
+  rendered.set(instance, { outcome, capabilities: env?.capabilities, calls });
   return outcome;
 }
 
@@ -57,15 +89,15 @@ export function parseManifestStream(owner: string, text: string): Outcome<KubeJs
 }
 
 /** Every object one chart template renders for `instance` (all kinds, test hooks included). */
-export function renderChartTemplate(helm: HelmContext, template: string, instance: KubeJson): Outcome<readonly KubeJson[]> {
-  let perInstance = parsed.get(instance);
+export function renderChartTemplate(helm: HelmContext, template: string, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
+  const output = chartOutput(helm, instance, env);
+  let perInstance = parsed.get(output);
   if (perInstance === undefined) {
     perInstance = new Map();
-    parsed.set(instance, perInstance);
+    parsed.set(output, perInstance);
   }
   const cached = perInstance.get(template);
   if (cached) return cached;
-  const output = chartOutput(helm, instance);
   let outcome: Outcome<readonly KubeJson[]>;
   if (!output.ok) outcome = output;
   else {
@@ -78,21 +110,21 @@ export function renderChartTemplate(helm: HelmContext, template: string, instanc
 }
 
 /** The objects of `node`'s kind that its template renders for `instance` and that this generation applies (hook-runs.ts). */
-export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson): Outcome<readonly KubeJson[]> {
-  const all = ownObjects(helm, node, instance);
+export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
+  const all = ownObjects(helm, node, instance, env);
   return all.ok ? { ok: true, value: hookRuns(all.value, instance).apply } : all;
 }
 
 /** Hook objects of `node` that this generation keeps without applying them (hook-runs.ts). */
-export function retainedManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson): readonly KubeJson[] {
-  const all = ownObjects(helm, node, instance);
+export function retainedManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): readonly KubeJson[] {
+  const all = ownObjects(helm, node, instance, env);
   return all.ok ? hookRuns(all.value, instance).retain : [];
 }
 
-function ownObjects(helm: HelmContext, node: CompiledNode, instance: KubeJson): Outcome<readonly KubeJson[]> {
+function ownObjects(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
-  const stream = renderChartTemplate(helm, manifests.template, instance);
+  const stream = renderChartTemplate(helm, manifests.template, instance, env);
   if (!stream.ok) return { ok: false, error: `child "${node.id}": ${stream.error ?? "rendering is pending"}` };
   const own = groupKind(node.apiVersion, node.kind);
   const out: KubeJson[] = [];
