@@ -8,10 +8,9 @@
  * stores back the runtime's ObservedLookup port.
  */
 import { LABELS, MANAGED_BY_VALUE } from "../api/index.js";
-import type { CompiledGraph, CompiledNode } from "../graph/index.js";
+import { coversMask, mergeMasks, type CompiledGraph, type CompiledNode, type FieldMask } from "../graph/index.js";
 import { informerKey, isForbidden, type InformerLease, type InformerManager, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import { identityKey, identityOf, matchesQuery, type ExternalRequest, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
-import { coversMask, mergeMasks, type FieldMask } from "../graph/index.js";
 import { CacheProjections, gvkKey, projectionTransform } from "./cache-projections.js";
 import { ExternalScopes, type ScopeOutcome } from "./external-scopes.js";
 import { KindHolds } from "./kind-holds.js";
@@ -126,10 +125,13 @@ export class ChildWatches {
    */
   retain(rgdName: string, graph: CompiledGraph | undefined): void {
     this.holds.retain(rgdName, graph === undefined ? undefined : { graph, kinds: managedKinds(graph) });
+    const previous = this.served.get(rgdName);
     if (graph === undefined) this.served.delete(rgdName);
     else this.served.set(rgdName, graph);
     this.sweep();
-    this.reprojectServed();
+    // Only the kinds of the graph that changed can need another projection.
+    const changed = new Set([...(previous === undefined ? [] : managedKinds(previous)), ...(graph === undefined ? [] : managedKinds(graph))]);
+    this.reprojectServed(changed);
   }
 
   /**
@@ -137,8 +139,9 @@ export class ChildWatches {
    * cache is read until the new one is in); a narrower one applies to the objects that arrive
    * from now on (what is cached already keeps its extra fields, which nothing minds).
    */
-  private reprojectServed(): void {
+  private reprojectServed(kinds: ReadonlySet<string>): void {
     for (const [gvk, watch] of this.managed) {
+      if (!kinds.has(gvk)) continue;
       const target = this.projections.union(this.served.values(), gvk);
       if (target === undefined) continue;
       if (coversMask(watch.mask, target)) watch.mask = target;
