@@ -28,11 +28,11 @@ const live: KubeObject = {
   metadata: { name: "svc", namespace: "ns", uid: "u1", resourceVersion: "7", labels: { a: "b" }, managedFields: [{ manager: "kro" }], creationTimestamp: "2026-01-01T00:00:00Z" },
   spec: { ports: [{ port: 80, protocol: "TCP" }], clusterIP: "10.0.0.1", sessionAffinity: "None", type: "ClusterIP" },
   status: { loadBalancer: {} },
-} as KubeObject;
+};
 
 /** Fake informers whose first list the test completes: each stores `live` through its transform. */
 function harness() {
-  const started: { options: InformerOptions; synced: boolean; released: boolean; sync: () => void; stored?: KubeObject }[] = [];
+  const started: { options: InformerOptions; synced: boolean; released: boolean; sync: () => void; stored: KubeObject | undefined }[] = [];
   const client = { list: () => Promise.resolve({ items: [] }) } as unknown as KubeClient;
   const informers = {
     acquire: (options: InformerOptions) => {
@@ -100,7 +100,7 @@ describe("ChildWatches caches children projected on what the served graphs read"
     h.watches.retain("app", wide);
     assert.equal(h.services().length, 2, "a second informer, listed afresh");
     assert.notEqual(h.services()[1]?.options.variant, h.services()[0]?.options.variant, "not shared with the first");
-    assert.equal(h.cachedService()?.spec.sessionAffinity, undefined, "until the re-list is in, the old cache answers");
+    assert.deepEqual(h.cachedService()?.spec, { ports: [{ port: 80, protocol: "TCP" }], clusterIP: "10.0.0.1" }, "until the re-list is in, the old cache answers");
     assert.equal(h.services()[0]?.released, false);
 
     let ensured = false;
@@ -112,8 +112,9 @@ describe("ChildWatches caches children projected on what the served graphs read"
     assert.equal(h.cachedService()?.spec.sessionAffinity, "None");
     assert.equal(h.services()[0]?.released, true, "the narrower informer is released");
 
-    // Back to the narrow graph: no re-list; objects arriving from now on are projected narrower.
-    h.watches.retain("app", narrow);
+    // A graph reading less (only what the controller keeps anyway): no re-list; objects arriving
+    // from now on are projected narrower.
+    h.watches.retain("app", graphReading("svc.metadata.name"));
     assert.equal(h.services().length, 2);
     const transform = h.services()[1]?.options.transform;
     assert.equal((transform?.(live) as { spec: Record<string, unknown> }).spec.sessionAffinity, undefined);
