@@ -44,6 +44,12 @@ export const ANNOTATIONS = {
   applysetInventoryHash: "internal.kro.run/applyset-inventory-hash",
   /** kro-ts: the children this instance created or adopted, by UID, and its creation key (controller/inventory.ts). */
   inventory: "internal.kro.run/inventory",
+  /**
+   * kro-ts, on an instance whose templates read the clock: "<generation>@<RFC 3339 time>", the
+   * instant the controller first saw that generation; `now` (and certificate validity) renders
+   * from it, so a resync or a restart renders the same bytes (runtime/template-dialect/entropy.ts).
+   */
+  renderTime: "internal.kro.run/render-time",
   /** kro-ts: on every child we create, the creation key of its instance (proof we made it). */
   creationKey: "internal.kro.run/creation-key",
   /**
@@ -52,6 +58,11 @@ export const ANNOTATIONS = {
    * "delete": adopt, and delete them like our own. Absent or anything else: never touch them.
    */
   adopt: "kro.run/adopt",
+  /**
+   * On an instance of an imported chart: it took over Helm release revision N (`kro import helm
+   * --release`), whose install hooks ran under Helm, so generation 1 runs no hook (hook-runs.ts).
+   */
+  helmAdoptedRelease: "helm.kro.run/adopted-release",
   /** On an RGD, "true": children may go to namespaces other than the instance's (docs/design/authorization.md). */
   allowCrossNamespace: "kro.run/allow-cross-namespace",
   /** On an RGD, "true": a namespaced instance may have cluster-scoped children. */

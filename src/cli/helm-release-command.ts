@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { describePlan } from "../helm/index.js";
 import { createKubeClient } from "../kube/index.js";
+import { readChartFiles } from "./chart-files.js";
 import { durationFlag } from "./flag-values.js";
 import { applyReleaseMigration } from "./helm-release-apply.js";
 import { migrationFiles, prepareReleaseMigration } from "./helm-release.js";
@@ -26,6 +27,8 @@ export interface ReleaseImportFlags {
   readonly timeout?: string;
   readonly kubeconfig?: string;
   readonly context?: string;
+  /** The chart the release was installed from: supplies the subcharts Helm does not keep in the record. */
+  readonly chart?: string;
   /** `key=value` labels for the RGD (to land it on the controller shard whose --rgd-selector matches). */
   readonly rgdLabel?: string[];
 }
@@ -34,6 +37,7 @@ export interface ReleaseImportFlags {
 export function addReleaseImportOptions(command: Command): Command {
   return command
     .option("--release <name>", "migrate this live Helm 3 release instead of a chart: read its release record from the cluster")
+    .option("--chart <path>", "with --release: the chart (directory or .tgz, same name and version) the release was installed from; needed when it has subcharts, which Helm does not keep in the release record")
     .option("--apply", "with --release: install the CRD, RGD and instance; the controller adopts the release's objects in place")
     .option("--remove-release-record", "with --apply: once the instance is Ready, delete Helm's release record (helm forgets the release; its objects stay)")
     .option("--allow-rollout", "with --apply: accept a migration that rolls pods (the import renders a pod template differently)")
@@ -57,12 +61,13 @@ export async function runReleaseImport(flags: ReleaseImportFlags): Promise<numbe
   const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env });
   try {
     const namespace = flags.namespace ?? client.defaultNamespace;
-    const migration = await prepareReleaseMigration(client, flags.release, namespace, { ...flags, rgdLabels: parseLabels(flags.rgdLabel ?? []) });
+    const chartSource = flags.chart === undefined ? undefined : await readChartFiles(flags.chart);
+    const migration = await prepareReleaseMigration(client, flags.release, namespace, { ...flags, rgdLabels: parseLabels(flags.rgdLabel ?? []), ...(chartSource === undefined ? {} : { chartSource }) });
     const log = (line: string) => process.stderr.write(`${line}\n`);
     log(`Helm release ${namespace}/${migration.release.name} revision ${migration.release.version} (chart ${migration.release.chart.metadata.name}-${migration.release.chart.metadata.version}, record in ${migration.driver}s) -> ${migration.instance.kind ?? ""} ${migration.release.name}`);
     for (const warning of migration.imported.warnings) log(`warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`);
     if (migration.release.hooks.length > 0) {
-      log(`note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); a hook the import keeps as a child is adopted when still live, and created — run again — when not (see the plan)`);
+      log(`note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); the adopting instance runs none of them again (they ran under Helm) and runs upgrade hooks, as new objects, from its next spec change (see the plan)`);
     }
     log("migration plan:");
     for (const line of describePlan(migration.plan)) log(line);

@@ -10,7 +10,7 @@ import { createKroCelEnvironment } from "../expr/index.js";
 import { chainResolvers, compileRgd, crdSchemaResolver } from "../graph/index.js";
 import {
   decodeReleaseRecord, identityKey, identityOf, importHelmChart, manifestObjects, newestRecord, planMigration, recordPayload,
-  releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type HelmImportResult, type HelmRelease, type MigrationPlan,
+  releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type ChartFiles, type HelmImportResult, type HelmRelease, type MigrationPlan,
 } from "../helm/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import { loadBuiltinSchemas } from "../controller/index.js";
@@ -25,6 +25,8 @@ export interface ReleaseImportOptions {
   readonly group?: string;
   readonly version?: string;
   readonly rgdLabels?: Readonly<Record<string, string>>;
+  /** The chart the release was installed from (`--chart`): its subcharts, which the record lacks. */
+  readonly chartSource?: ChartFiles;
 }
 
 export interface LiveRelease {
@@ -77,7 +79,7 @@ export function adoptingInstance(instance: KubeObject, release: HelmRelease): Ku
   const metadata = instance.metadata ?? {};
   return {
     ...instance,
-    metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), [ANNOTATIONS.adopt]: "true" } },
+    metadata: { ...metadata, name: release.name, namespace: release.namespace, annotations: { ...(metadata.annotations ?? {}), [ANNOTATIONS.adopt]: "true", [ANNOTATIONS.helmAdoptedRelease]: String(release.version) } },
   };
 }
 
@@ -93,7 +95,7 @@ async function existingInstance(client: KubeClient, instance: KubeObject): Promi
 }
 
 /** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
-async function renderDesired(imported: HelmImportResult, instance: KubeObject, observed: readonly KubeObject[], gitVersion: string): Promise<KubeJson[]> {
+async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
   const crd = imported.crd as unknown as CustomResourceDefinition;
   const resolver = chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
   const compiled = compileRgd(imported.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }) });
@@ -102,7 +104,13 @@ async function renderDesired(imported: HelmImportResult, instance: KubeObject, o
     throw new InputError(`the imported RGD does not compile:\n  ${errors.join("\n  ")}`);
   }
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, instance), { observed: observed, now, kroVersion: PACKAGE_VERSION, assumeReady: true });
+  // A new instance is created at generation 1: render what the controller will apply then (hooks: template-dialect/hook-runs.ts).
+  const metadata = instance.metadata ?? {};
+  const generated = { ...instance, metadata: { ...metadata, generation: (metadata as { generation?: number }).generation ?? 1 } };
+  // Rendered as if every child were applied and ready, without the live objects: a live object
+  // of the release lacks kro's labels until it is adopted, so a manifests child would not see it
+  // as its own and everything depending on it would stay unrendered.
+  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), { now, kroVersion: PACKAGE_VERSION, assumeReady: true });
   if (result.evaluation.error !== undefined) throw new InputError(`the imported instance does not render: ${result.evaluation.error}`);
   return [...result.evaluation.apply];
 }
@@ -135,7 +143,7 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
   const live = await readLiveRelease(client, name, namespace);
   const { release } = live;
   const kubeVersion = await serverVersion(client);
-  const imported = importHelmChart(releaseChartFiles(release), {
+  const imported = importHelmChart(releaseChartFiles(release, options.chartSource), {
     values: [release.config], releaseName: release.name, namespace: release.namespace, kubeVersion,
     ...(options.kind === undefined ? {} : { kind: options.kind }),
     ...(options.group === undefined ? {} : { group: options.group }),
@@ -150,7 +158,7 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
   // Hooks are not in the manifest: a hook object still live is adopted like the others.
   const releaseObjects = [release.manifest, ...release.hooks.map((h) => h.manifest)].flatMap((text) => manifestObjects(text, release.namespace));
   const current = await liveReleaseObjects(client, releaseObjects);
-  const desired = await renderDesired(labelled, instance, [...current.live.values()], kubeVersion);
+  const desired = await renderDesired(labelled, instance, kubeVersion);
   return { ...live, imported: labelled, instance, instanceExists: existing !== undefined, plan: planMigration(desired, current.release, current.live), kubeVersion };
 }
 

@@ -3,11 +3,12 @@
  * RGD and an example instance (src/helm does the work; this reads files and writes results).
  * Warnings name the chart file and line; any failure exits non-zero with the file and line.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { formatLocated, toYaml } from "../api/index.js";
-import { decodeChartArchive, importHelmChart, isHelmImportError, type ChartFiles, type HelmImportResult } from "../helm/index.js";
+import { importHelmChart, isHelmImportError, type HelmImportResult } from "../helm/index.js";
+import { readChartFiles } from "./chart-files.js";
 import { addReleaseImportOptions, runReleaseImport, type ReleaseImportFlags } from "./helm-release-command.js";
 import { InputError, loadFiles } from "./inputs.js";
 
@@ -20,28 +21,6 @@ export interface ImportHelmFlags {
   kubeVersion?: string;
   releaseName?: string;
   namespace?: string;
-}
-
-async function walk(root: string, dir: string, out: Map<string, Uint8Array>): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) await walk(root, full, out);
-    else if (entry.isFile()) out.set(path.relative(root, full).split(path.sep).join("/"), await readFile(full));
-  }
-}
-
-/** A chart directory or a packaged .tgz as ChartFiles. */
-export async function readChartFiles(chart: string): Promise<ChartFiles> {
-  let info;
-  try {
-    info = await stat(chart);
-  } catch (error) {
-    throw new InputError(`cannot read chart ${chart}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  if (info.isFile()) return decodeChartArchive(await readFile(chart), chart);
-  const files = new Map<string, Uint8Array>();
-  await walk(chart, chart, files);
-  return files;
 }
 
 async function readValues(files: readonly string[]): Promise<object[]> {

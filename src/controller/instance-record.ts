@@ -8,6 +8,7 @@
  */
 import { ANNOTATIONS, FINALIZER, LABELS, labelValue } from "../api/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../kube/index.js";
+import { renderTimeToRecord } from "../runtime/index.js";
 import type { ControllerContext } from "./controller-context.js";
 import { refOf } from "./instance-writes.js";
 import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
@@ -55,9 +56,14 @@ export async function ensureManaged(ctx: ControllerContext, served: ServedGraph,
     const finalizers = metadata.finalizers ?? [];
     const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
     const inventory = readInventory(current);
-    if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined) return undefined;
-    const annotations = inventory.key === undefined ? { [ANNOTATIONS.inventory]: encodeInventory({ key: newCreationKey(), entries: inventory.entries }) } : undefined;
-    return { metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, ...(annotations === undefined ? {} : { annotations }) } };
+    // The instant `now` renders from for this generation, on record before any child is written.
+    const renderTime = renderTimeToRecord(served.graph, current, ctx.now());
+    if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined && renderTime === undefined) return undefined;
+    const annotations = {
+      ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: encodeInventory({ key: newCreationKey(), entries: inventory.entries }) } : {}),
+      ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
+    };
+    return { metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
   });
   const inventory = readInventory(written);
   if (inventory.key === undefined) throw new Error("the instance's creation key was not recorded");

@@ -13,7 +13,8 @@ export interface ChartDependency {
   readonly alias?: string;
   readonly condition?: string;
   readonly tags: readonly string[];
-  readonly importValues: boolean;
+  /** `import-values` as written (names, or maps with child and parent): import-values.ts applies them. */
+  readonly importValues: readonly unknown[];
 }
 
 export interface LoadedChart {
@@ -38,7 +39,8 @@ export interface LoadedChart {
   readonly subcharts: readonly LoadedChart[];
 }
 
-const SPECIAL = new Set(["Chart.yaml", "values.yaml", "values.schema.json", "Chart.lock", "requirements.yaml", "requirements.lock", ".helmignore"]);
+const SPECIAL = new Set(["Chart.yaml", "values.yaml", "values.schema.json", "Chart.lock", "requirements.yaml", "requirements.lock"]);
+// `.helmignore` is not special: Helm applies it when reading a directory and then keeps it in `.Files`.
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 const asText = (bytes: Uint8Array): string => decoder.decode(bytes);
@@ -69,7 +71,7 @@ function dependencyList(meta: Record<string, unknown>, file: string): ChartDepen
       ...(typeof d.alias === "string" && d.alias !== "" ? { alias: d.alias } : {}),
       ...(typeof d.condition === "string" && d.condition !== "" ? { condition: d.condition } : {}),
       tags: Array.isArray(d.tags) ? d.tags.filter((t): t is string => typeof t === "string") : [],
-      importValues: d["import-values"] !== undefined,
+      importValues: Array.isArray(d["import-values"]) ? d["import-values"] as unknown[] : [],
     };
   });
 }

@@ -6,6 +6,7 @@
 import type { HelmContext } from "../graph/index.js";
 import { isTestHook, renderChartTemplate, type KubeJson } from "../runtime/index.js";
 import type { ChartDependency, LoadedChart } from "./chart-load.js";
+import { compareHooks, hookChain, hookWeight, type HookKey } from "./hook-order.js";
 import { installDependencies } from "./install-order.js";
 import { readyWhenFor } from "./readiness.js";
 import { hookOf, staticKinds, unsupportedCalls, type TemplateKind } from "./template-scan.js";
@@ -28,6 +29,8 @@ interface Draft {
   template: string;
   phase: "main" | "pre" | "post";
   condition: string | undefined;
+  /** Where the child's first object sits in Helm's hook order (hooks only). */
+  hookKey?: HookKey;
 }
 
 function camel(text: string): string {
@@ -103,6 +106,20 @@ function templateKinds(scope: Scope, name: string, text: string, helm: HelmConte
   return [...kinds.values()];
 }
 
+const HOOK_POD_SUCCEEDED = `{{- eq ((.self.status | default dict).phase | default "") "Succeeded" -}}`;
+const WEIGHT_LINE = /["']?helm\.sh\/hook-weight["']?[ \t]*:[ \t]*["']?([+-]?\d+)["']?/;
+
+/** A hook child's place in Helm's order: from its first object as the chart's values render it, else from the template text. */
+function hookKeyOf(scope: Scope, id: string, kind: string, template: string, text: string, condition: string | undefined, helm: HelmContext, instance: KubeJson): HookKey {
+  const rendered = scope.enabled ? renderChartTemplate(helm, template, instance) : undefined;
+  const keys = (rendered?.ok === true ? rendered.value : []).filter((o) => o.kind === kind).map((o) => {
+    const metadata = (o.metadata ?? {}) as { name?: unknown; annotations?: Record<string, unknown> };
+    return { id, kind, condition, weight: hookWeight(metadata.annotations?.["helm.sh/hook-weight"]), name: typeof metadata.name === "string" ? metadata.name : "" };
+  });
+  const [first] = keys.sort(compareHooks);
+  return first ?? { id, kind, condition, weight: hookWeight(WEIGHT_LINE.exec(text)?.[1]), name: "" };
+}
+
 export function chartChildren(scopes: readonly Scope[], helm: HelmContext, instance: KubeJson, warnings: HelmImportWarning[]): ChartChild[] {
   const drafts: Draft[] = [];
   const used = new Set<string>();
@@ -128,23 +145,30 @@ export function chartChildren(scopes: readonly Scope[], helm: HelmContext, insta
         warnings.push({ file, line: hook.line, message: `hook ${hook.hooks.join(",")} is not supported (only pre/post-install and -upgrade); the template is left out` });
         continue;
       }
-      if (hook !== undefined) warnings.push({ file, line: hook.line, message: `hook ${hook.hooks.join(",")} becomes an ordered child: created ${hook.phase === "pre" ? "before" : "after"} the other objects and kept (hook-delete-policy and hook-weight are not applied)` });
+      if (hook !== undefined) warnings.push({ file, line: hook.line, message: `hook ${hook.hooks.join(",")} becomes an ordered child: run ${hook.phase === "pre" ? "before" : "after"} the other objects, in hook-weight order; see docs/design/helm-import.md (Hooks) for how upgrades re-run it and what hook-delete-policy does` });
       const kinds = templateKinds(scope, name, text, helm, instance, file, warnings);
       const stem = camel(`${scope.idPrefix} ${relative.replace(/^templates\//, "").replace(/\.[A-Za-z0-9]+$/, "")}`);
       for (const k of kinds) {
         let id = kinds.length > 1 || stem.toLowerCase() !== k.kind.toLowerCase() ? `${stem}${k.kind}` : stem;
         for (let n = 2; used.has(id); n++) id = `${stem}${k.kind}${n}`;
         used.add(id);
-        drafts.push({ id, apiVersion: k.apiVersion, kind: k.kind, template: name, phase: hook?.phase === "pre" || hook?.phase === "post" ? hook.phase : "main", condition: combinedCondition(scope.conditions) });
+        const phase = hook?.phase === "pre" || hook?.phase === "post" ? hook.phase : "main";
+        const condition = combinedCondition(scope.conditions);
+        drafts.push({ id, apiVersion: k.apiVersion, kind: k.kind, template: name, phase, condition, ...(phase === "main" ? {} : { hookKey: hookKeyOf(scope, id, k.kind, name, text, condition, helm, instance) }) });
       }
     }
   }
   const main = drafts.filter((d) => d.phase === "main");
-  const order = installDependencies(main.map((d) => ({ id: d.id, kind: d.kind, waits: readyWhenFor(d.kind).length > 0 })));
-  const pre = drafts.filter((d) => d.phase === "pre").map((d) => d.id);
+  const order = installDependencies(main.map((d) => ({ id: d.id, kind: d.kind, waits: readyWhenFor(d.kind).length > 0, ...(d.condition === undefined ? {} : { condition: d.condition }) })));
+  const pre = drafts.filter((d) => d.phase === "pre");
+  const chain = new Map([...hookChain(pre.flatMap((d) => d.hookKey ?? [])), ...hookChain(drafts.filter((d) => d.phase === "post").flatMap((d) => d.hookKey ?? []))]);
+  // Never depend on a child that may be excluded while the dependent is not: kro would exclude the dependent too.
+  const safe = (d: Draft) => (other: Draft) => other.condition === undefined || other.condition === d.condition;
   return drafts.map((d) => {
-    const dependsOn = d.phase === "pre" ? [] : d.phase === "post" ? main.map((m) => m.id) : [...pre, ...(order.get(d.id) ?? [])];
-    const readyWhen = readyWhenFor(d.kind);
+    const dependsOn = d.phase === "main" ? [...pre.filter(safe(d)).map((p) => p.id), ...(order.get(d.id) ?? [])]
+      : [...(d.phase === "post" ? main.filter(safe(d)).map((m) => m.id) : []), ...(chain.get(d.id) ?? [])];
+    // A hook Pod runs to completion: Helm waits for it to succeed, not to be Ready.
+    const readyWhen = d.phase !== "main" && d.kind === "Pod" ? [HOOK_POD_SUCCEEDED] : readyWhenFor(d.kind);
     return {
       id: d.id, apiVersion: d.apiVersion, kind: d.kind, manifests: d.template,
       ...(d.condition === undefined ? {} : { condition: d.condition }),

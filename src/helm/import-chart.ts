@@ -7,6 +7,8 @@ import type { HelmContext } from "../graph/index.js";
 import { DEFAULT_KUBE_VERSION } from "../runtime/index.js";
 import { pluralize } from "../schema/index.js";
 import { loadChart, type LoadedChart } from "./chart-load.js";
+import { applyHelmIgnore } from "./helmignore.js";
+import { applyImportValues } from "./import-values.js";
 import { HELM_DEFAULT_API_VERSIONS } from "./default-api-versions.js";
 import { chartChildren, chartScopes, combinedCondition } from "./chart-nodes.js";
 import { specSchema } from "./schema-infer.js";
@@ -67,12 +69,13 @@ function valuesAt(values: Values, path: readonly string[]): Values {
 
 export function importHelmChart(files: ChartFiles, options: HelmImportOptions = {}): HelmImportResult {
   const warnings: HelmImportWarning[] = [];
-  const root = loadChart(files, warnings);
+  const userValues = mergeUserValues(options.values ?? []);
+  const root = applyImportValues(loadChart(applyHelmIgnore(files), warnings), userValues, warnings);
   const kind = options.kind ?? `${pascal(root.name)}App`;
   if (!/^[A-Z][A-Za-z0-9]*$/.test(kind)) throw new HelmImportError(`kind ${JSON.stringify(kind)} must be UpperCamelCase (letters and digits)`);
   const group = options.group ?? DEFAULT_GROUP;
   const version = options.version ?? DEFAULT_VERSION;
-  const values = chartValues(root, mergeUserValues(options.values ?? []));
+  const values = chartValues(root, userValues);
   const scopes = chartScopes(root, (parent, sub, parentPath) => {
     const dep = parent.dependencies.find((d) => (d.alias ?? d.name) === sub.name);
     return dep === undefined || dependencyEnabled(dep, valuesAt(values, parentPath), values);

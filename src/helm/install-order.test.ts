@@ -25,4 +25,16 @@ describe("Helm's install order as dependencies", () => {
     assert.deepEqual(deps.get("deploy"), ["cm", "cm2"], "a Deployment does not wait for its Service's readiness");
     assert.deepEqual(deps.get("ing"), ["cm", "cm2"]);
   });
+  it("never gates on a node with another enabling condition (an excluded dependency would exclude the dependent)", () => {
+    const deps = installDependencies([
+      { id: "rootCm", kind: "ConfigMap", waits: false },
+      { id: "subCm", kind: "ConfigMap", waits: false, condition: "sub" },
+      { id: "rootDeploy", kind: "Deployment", waits: true },
+      { id: "subDeploy", kind: "Deployment", waits: true, condition: "sub" },
+      { id: "otherDeploy", kind: "Deployment", waits: true, condition: "other" },
+    ]);
+    assert.deepEqual(deps.get("rootDeploy"), ["rootCm"]);
+    assert.deepEqual(deps.get("subDeploy"), ["rootCm", "subCm"]);
+    assert.deepEqual(deps.get("otherDeploy"), ["rootCm"]);
+  });
 });

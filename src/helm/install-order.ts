@@ -26,6 +26,12 @@ export interface OrderedNode {
   readonly kind: string;
   /** Whether the node has a readiness beyond existing (then it gates nothing). */
   readonly waits: boolean;
+  /**
+   * The node's enabling condition (a subchart's). A node never depends on a gate with another
+   * condition: in kro an excluded dependency excludes its dependents, so a root object would
+   * vanish with a disabled subchart's ConfigMap.
+   */
+  readonly condition?: string;
 }
 
 /**
@@ -37,7 +43,7 @@ export function installDependencies(nodes: readonly OrderedNode[]): Map<string, 
   const out = new Map<string, string[]>();
   for (const node of nodes) {
     const rank = installRank(node.kind);
-    const earlier = gates.filter((g) => installRank(g.kind) < rank);
+    const earlier = gates.filter((g) => installRank(g.kind) < rank && (g.condition === undefined || g.condition === node.condition));
     const nearest = Math.max(-1, ...earlier.map((g) => installRank(g.kind)));
     out.set(node.id, earlier.filter((g) => installRank(g.kind) === nearest).map((g) => g.id));
   }

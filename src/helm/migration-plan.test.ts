@@ -68,11 +68,18 @@ describe("planMigration", () => {
     assert.deepEqual(plan.leftBehind, [], "only live objects are left behind (the Service and ConfigMap are not live here)");
   });
 
-  it("an object the import renders that is not live is to be created; a hook is said to run again", () => {
+  it("an object the import renders that is not live is to be created; a hook is said to run", () => {
     const job = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "db-migrate", namespace: "prod", annotations: { "helm.sh/hook": "pre-install,pre-upgrade" } } };
     const plan = planMigration([service, job], [...release, job], new Map());
     assert.deepEqual(plan.create.map((id) => [id.kind, id.hook]), [["Service", undefined], ["Job", "pre-install,pre-upgrade"]]);
-    assert.match(describePlan(plan).join("\n"), /Job prod\/db-migrate: a Helm hook \(pre-install,pre-upgrade\) that is not live any more .* RUNS AGAIN/);
+    assert.match(describePlan(plan).join("\n"), /Job prod\/db-migrate: a Helm hook \(pre-install,pre-upgrade\) the controller will create, so it RUNS/);
+  });
+
+  it("a live hook the adopting instance does not render (it ran under Helm) is left as it is, said so", () => {
+    const job = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "db-migrate", namespace: "prod", annotations: { "helm.sh/hook": "pre-install,pre-upgrade" } } };
+    const plan = planMigration([], [job], liveMap([live(job, "u9")]));
+    assert.deepEqual(plan.leftBehind.map((id) => [id.name, id.hook]), [["db-migrate", "pre-install,pre-upgrade"]]);
+    assert.match(describePlan(plan).join("\n"), /Job prod\/db-migrate: a Helm hook \(pre-install,pre-upgrade\) that ran under Helm, left as it is/);
   });
 });
 

@@ -42,8 +42,8 @@ export interface MigrationPlan {
   readonly adopt: readonly AdoptedObject[];
   /** Rendered by the import, not live: the controller creates them. */
   readonly create: readonly CreatedObject[];
-  /** Live objects of the release the import does not render: nobody manages them after the migration. */
-  readonly leftBehind: readonly ObjectIdentity[];
+  /** Live objects of the release the import does not render: nobody manages them after the migration (hooks: their events). */
+  readonly leftBehind: readonly CreatedObject[];
 }
 
 /** Kinds whose `spec.template` is a pod template (a change rolls the pods). */
@@ -110,6 +110,12 @@ function body(object: KubeJson): KubeJson {
   return rest;
 }
 
+function hookOf(object: KubeJson): string | undefined {
+  const annotations = isRecord(object.metadata) && isRecord(object.metadata.annotations) ? object.metadata.annotations : {};
+  const hook = annotations["helm.sh/hook"];
+  return typeof hook === "string" ? hook : undefined;
+}
+
 /**
  * @param desired what the controller would apply for the imported instance (rendered offline)
  * @param release the release's objects (from its manifest and its hooks' manifests)
@@ -125,9 +131,8 @@ export function planMigration(desired: readonly KubeJson[], release: readonly Ku
     desiredKeys.add(key);
     const current = live.get(key);
     if (current === undefined) {
-      const annotations = isRecord(object.metadata) && isRecord(object.metadata.annotations) ? object.metadata.annotations : {};
-      const hook = annotations["helm.sh/hook"];
-      create.push(typeof hook === "string" ? { ...identity, hook } : identity);
+      const hook = hookOf(object);
+      create.push(hook === undefined ? identity : { ...identity, hook });
       continue;
     }
     const changes = fieldChanges(body(current), body(object));
@@ -140,7 +145,12 @@ export function planMigration(desired: readonly KubeJson[], release: readonly Ku
       restarts: templatePath === undefined ? [] : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`)),
     });
   }
-  const leftBehind = release.map((o) => identityOf(o)).filter((id) => !desiredKeys.has(identityKey(id)) && live.has(identityKey(id)));
+  const leftBehind = release.flatMap((o): CreatedObject[] => {
+    const id = identityOf(o);
+    if (desiredKeys.has(identityKey(id)) || !live.has(identityKey(id))) return [];
+    const hook = hookOf(o);
+    return [hook === undefined ? id : { ...id, hook }];
+  });
   return { adopt, create, leftBehind };
 }
 
@@ -157,8 +167,12 @@ export function describePlan(plan: MigrationPlan): string[] {
   for (const id of plan.create) {
     lines.push(id.hook === undefined
       ? `  ${describeObject(id)}: not live, will be created`
-      : `  ${describeObject(id)}: a Helm hook (${id.hook}) that is not live any more (its delete policy removed it): the controller will create it, so it RUNS AGAIN`);
+      : `  ${describeObject(id)}: a Helm hook (${id.hook}) the controller will create, so it RUNS`);
   }
-  for (const id of plan.leftBehind) lines.push(`  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`);
+  for (const id of plan.leftBehind) {
+    lines.push(id.hook === undefined
+      ? `  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`
+      : `  ${describeObject(id)}: a Helm hook (${id.hook}) that ran under Helm, left as it is (unmanaged); upgrade hooks run again, as new objects, from the instance's next spec change`);
+  }
   return lines;
 }

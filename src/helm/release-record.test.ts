@@ -78,9 +78,25 @@ describe("decodeReleaseRecord", () => {
     assert.throws(() => decodeReleaseRecord(bomb), /does not decompress/);
   });
 
-  it("refuses a chart with subcharts, naming them (Helm does not store them in the record)", () => {
+  it("refuses a chart with subcharts without --chart, naming them (Helm does not store them in the record)", () => {
     const release = decodeReleaseRecord(encode(minimal({ metadata: { name: "c", version: "1", dependencies: [{ name: "redis" }, { name: "postgresql", alias: "db" }] } })));
-    assert.throws(() => releaseChartFiles(release), /^ReleaseRecordError|release\.chart\.metadata\.dependencies: chart c declares subcharts \(redis, db\)/);
+    assert.throws(() => releaseChartFiles(release), /release\.chart\.metadata\.dependencies: chart c declares subcharts \(redis, db\).*pass the chart the release was installed from with --chart/);
+  });
+
+  it("takes subcharts and declared dependencies from the chart the release came from; templates and values from the record", () => {
+    // Helm stores aliases as names and drops dependencies disabled at that install: the source's Chart.yaml is the truth.
+    const release = decodeReleaseRecord(encode(minimal({ metadata: { name: "c", version: "1", dependencies: [{ name: "db", alias: "db" }] }, values: { a: 1 }, templates: [{ name: "templates/x.yaml", data: Buffer.from("rec").toString("base64") }] })));
+    const source = new Map([
+      ["Chart.yaml", Buffer.from("apiVersion: v2\nname: c\nversion: 1\ndependencies:\n  - {name: postgresql, alias: db}\n  - {name: off, condition: off.enabled}\n")],
+      ["templates/x.yaml", Buffer.from("source")], ["charts/postgresql/Chart.yaml", Buffer.from("name: postgresql")], ["charts/off-1.0.0.tgz", Buffer.from("tgz")],
+    ]);
+    const files = releaseChartFiles(release, source);
+    assert.deepEqual((JSON.parse(text(files.get("Chart.yaml"))) as { dependencies: unknown }).dependencies, [{ name: "postgresql", alias: "db" }, { name: "off", condition: "off.enabled" }]);
+    assert.equal(text(files.get("templates/x.yaml")), "rec");
+    assert.deepEqual(JSON.parse(text(files.get("values.yaml"))), { a: 1 });
+    assert.deepEqual([...files.keys()].filter((k) => k.startsWith("charts/")).sort(), ["charts/off-1.0.0.tgz", "charts/postgresql/Chart.yaml"]);
+    const other = new Map([["Chart.yaml", Buffer.from("apiVersion: v2\nname: c\nversion: 2\n")]]);
+    assert.throws(() => releaseChartFiles(release, other), /--chart is c 2, but the release was installed from c 1/);
   });
 
   it("refuses a file recorded twice", () => {

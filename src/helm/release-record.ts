@@ -9,6 +9,7 @@
  * chart has dependencies cannot be rebuilt from the record alone: that is an error naming them.
  */
 import { gunzipSync } from "node:zlib";
+import { loadYaml } from "../api/index.js";
 import type { ChartFiles } from "./types.js";
 
 /** A decompressed release larger than this is refused (Helm's own Secret limit is 1 MiB compressed). */
@@ -188,14 +189,21 @@ const text = (value: string): Uint8Array => new Uint8Array(Buffer.from(value, "u
  * The chart as the importer reads it. Chart.yaml and values.yaml are rebuilt from the parsed
  * metadata and default values as JSON (valid YAML; values.yaml's comments are not in the record,
  * so descriptions from comments are lost on this path).
+ *
+ * Helm does not store subcharts in the record, and rewrites the stored Chart.yaml's dependencies
+ * (aliases become names, dependencies disabled at that install are dropped). A chart with
+ * dependencies therefore needs `source`: the chart the release was installed from (same name and
+ * version), whose `charts/` and declared dependencies are taken; templates, files and default
+ * values still come from the record.
  */
-export function releaseChartFiles(release: HelmRelease): ChartFiles {
+export function releaseChartFiles(release: HelmRelease, source?: ChartFiles): ChartFiles {
   const dependencies = declaredDependencies(release);
-  if (dependencies.length > 0) {
-    throw new ReleaseRecordError(`chart ${release.chart.metadata.name} declares subcharts (${dependencies.join(", ")}), and Helm does not store subcharts in the release record; import the chart itself with \`kro import helm CHART\` and the release's values (\`helm get values ${release.name} -n ${release.namespace}\`)`, "release.chart.metadata.dependencies");
+  if (dependencies.length > 0 && source === undefined) {
+    throw new ReleaseRecordError(`chart ${release.chart.metadata.name} declares subcharts (${dependencies.join(", ")}), and Helm does not store subcharts in the release record; pass the chart the release was installed from with --chart (directory or .tgz, version ${release.chart.metadata.version})`, "release.chart.metadata.dependencies");
   }
   const out = new Map<string, Uint8Array>();
-  out.set("Chart.yaml", text(`${JSON.stringify(release.chart.metadata, null, 2)}\n`));
+  const metadata = source === undefined ? release.chart.metadata : withSourceDependencies(release, source, out);
+  out.set("Chart.yaml", text(`${JSON.stringify(metadata, null, 2)}\n`));
   out.set("values.yaml", text(`${JSON.stringify(release.chart.values, null, 2)}\n`));
   if (release.chart.schema !== undefined) out.set("values.schema.json", release.chart.schema);
   if (release.chart.lock !== undefined) out.set("Chart.lock", text(`${JSON.stringify(release.chart.lock, null, 2)}\n`));
@@ -204,6 +212,22 @@ export function releaseChartFiles(release: HelmRelease): ChartFiles {
     out.set(file.name, file.data);
   }
   return out;
+}
+
+/** The record's metadata with `source`'s declared dependencies; copies source's charts/ (and requirements.yaml) into `out`. */
+function withSourceDependencies(release: HelmRelease, source: ChartFiles, out: Map<string, Uint8Array>): Record<string, unknown> {
+  const chartYaml = source.get("Chart.yaml");
+  const loaded = chartYaml === undefined ? undefined : loadYaml("Chart.yaml", Buffer.from(chartYaml).toString("utf8"));
+  const meta: unknown = loaded?.documents[0]?.value;
+  if (!isRecord(meta)) throw new ReleaseRecordError("--chart: not a Helm chart (no readable Chart.yaml)");
+  const recorded = release.chart.metadata;
+  const version = typeof meta.version === "string" || typeof meta.version === "number" ? String(meta.version) : "";
+  if (meta.name !== recorded.name || version !== recorded.version) {
+    throw new ReleaseRecordError(`--chart is ${typeof meta.name === "string" ? meta.name : "?"} ${version}, but the release was installed from ${recorded.name} ${recorded.version}`);
+  }
+  for (const [path, bytes] of source) if (path.startsWith("charts/") || path === "requirements.yaml") out.set(path, bytes);
+  const { dependencies: _recorded, ...rest } = recorded;
+  return meta.dependencies === undefined ? rest : { ...rest, dependencies: meta.dependencies };
 }
 
 export interface RecordRef {

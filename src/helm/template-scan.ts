@@ -76,7 +76,7 @@ export function unsupportedCalls(text: string): { line: number; what: string }[]
   text.split("\n").forEach((line, i) => {
     if (/\blookup\b/.test(line) && line.includes("{{")) out.push({ line: i + 1, what: "lookup reads the cluster; kro-ts renders it as Helm's offline template does (an empty map)" });
     if (/\b(randAlphaNum|randAlpha|randNumeric|randAscii|uuidv4|genCA|genSelfSignedCert|genSignedCert|genPrivateKey|derivePassword|now)\b/.test(line) && line.includes("{{")) {
-      out.push({ line: i + 1, what: "a random or time-dependent function: every reconcile would render a new value (Helm renders it once per upgrade)" });
+      out.push({ line: i + 1, what: "a random or time-dependent function: rendered once per instance generation (as Helm renders once per upgrade), with other values than a Helm release has" });
     }
   });
   return out;

@@ -15,7 +15,7 @@ describe("Helm's values coalescing", () => {
 });
 
 describe("dependency condition: and tags:", () => {
-  const dep = { name: "db", condition: "db.enabled,global.db", tags: ["backend"], importValues: false };
+  const dep = { name: "db", condition: "db.enabled,global.db", tags: ["backend"], importValues: [] };
   const table: [string, Record<string, unknown>, boolean][] = [
     ["enabled when nothing says otherwise", {}, true],
     ["the first condition path holding a bool decides", { db: { enabled: false }, global: { db: true } }, false],
@@ -30,6 +30,6 @@ describe("dependency condition: and tags:", () => {
     });
   }
   it("any true tag enables even when another is false", () => {
-    assert.equal(dependencyEnabled({ name: "x", tags: ["a", "b"], importValues: false }, {}, { tags: { a: false, b: true } }), true);
+    assert.equal(dependencyEnabled({ name: "x", tags: ["a", "b"], importValues: [] }, {}, { tags: { a: false, b: true } }), true);
   });
 });

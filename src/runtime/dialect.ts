@@ -53,6 +53,11 @@ export interface DialectEvaluator {
    * (apiVersion, kind, metadata.name/namespace/selector) for an external.
    */
   renderDesired(node: CompiledNode, scope: EvaluationScope): Outcome<readonly KubeJson[]>;
+  /**
+   * Objects a node keeps as they are this pass: never applied, never pruned, not awaited (a Helm
+   * install hook after the install, template-dialect/hook-runs.ts). Identity fields suffice.
+   */
+  retained?(node: CompiledNode, scope: EvaluationScope): readonly KubeJson[];
   /** readyWhen on one observed object (collections call it per item). No readyWhen → ready. */
   isReady(node: CompiledNode, observed: KubeJson, scope: EvaluationScope): Outcome<boolean>;
   projectStatus(graph: CompiledGraph, scope: EvaluationScope): ProjectedStatus;

@@ -65,6 +65,15 @@ function decorateAll(ctx: NodeContext, node: CompiledNode, rendered: readonly Ku
   return out;
 }
 
+/** Identities of the objects the dialect says the node keeps without applying (namespace defaulted). */
+function retainedIdentities(ctx: NodeContext, node: CompiledNode): ObjectIdentity[] {
+  return (ctx.evaluator.retained?.(node, ctx.scope) ?? []).flatMap((object) => {
+    const namespaced = defaultNamespace(object, node, ctx.instance);
+    const identity = "error" in namespaced ? undefined : requireIdentity(namespaced.object, node.id);
+    return identity === undefined || typeof identity === "string" ? [] : [identity];
+  });
+}
+
 /** Readiness of observed objects; collections need every desired item observed and ready. */
 function readiness(ctx: NodeContext, node: CompiledNode, observed: readonly (KubeJson | undefined)[]): Outcome<boolean> {
   for (const object of observed) {
@@ -158,5 +167,7 @@ export function evaluateNode(ctx: NodeContext, node: CompiledNode): NodeEvaluati
   }
   const desired = decorateAll(ctx, node, rendered.value);
   if (typeof desired === "string") return failed(node.id, desired);
-  return observeManaged(ctx, node, desired);
+  const evaluation = observeManaged(ctx, node, desired);
+  const retained = retainedIdentities(ctx, node);
+  return retained.length > 0 ? { ...evaluation, retained } : evaluation;
 }

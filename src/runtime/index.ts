@@ -16,4 +16,5 @@ export { renderInstance, type RenderOptions, type RenderResult } from "./render.
 export { templateEvaluator } from "./template-dialect/evaluator.js";
 export { isTestHook, parseManifestStream, renderChartTemplate } from "./template-dialect/manifests.js";
 export { DEFAULT_KUBE_VERSION } from "./template-dialect/helm-data.js";
+export { graphReadsClock, renderTimeToRecord } from "./template-dialect/entropy.js";
 export { currentConditions, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";

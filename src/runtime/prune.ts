@@ -35,5 +35,7 @@ export function prunePlan(graph: CompiledGraph, inventory: readonly InventoryEnt
     const identity = identityOf(o);
     return identity === undefined ? [] : [identityKey(identity)];
   }));
+  // Kept without being applied (a Helm install hook after the install): wanted all the same.
+  for (const node of evaluation.nodes) for (const identity of node.retained ?? []) desired.add(identityKey(identity));
   return inWaves(graph, inventory.filter((entry) => !desired.has(identityKey(entry))));
 }

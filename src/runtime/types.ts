@@ -75,6 +75,8 @@ export interface NodeEvaluation {
   /** What the lookup returned for this node (one object for scalars, the items for collections). */
   readonly observed: readonly KubeJson[];
   readonly pending?: PendingReason;
+  /** Objects the node keeps without applying them; prune leaves them alone (DialectEvaluator.retained). */
+  readonly retained?: readonly ObjectIdentity[];
   /** A real error (type error, bad conversion, limit exceeded, duplicate identity): the pass must not apply. */
   readonly error?: string;
 }

@@ -61,7 +61,7 @@ describe("Helm engine: errors point into the file that failed", () => {
     assert.equal(failure(() => render(`\n  {{ required "need x" .Values.x }}`)).message, "execution error at (c/templates/t.yaml:2:5): need x");
   });
   it("an unsupported Sprig function fails naming itself", () => {
-    assert.match(failure(() => render(`{{ genCA "x" 365 }}`)).message, /genCA is not supported by kro-ts's template engine/);
+    assert.match(failure(() => render(`{{ durationRound "2h10m" }}`)).message, /durationRound is not supported by kro-ts's template engine/);
   });
 });
 

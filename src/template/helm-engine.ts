@@ -6,6 +6,9 @@
  * `include` (recursion capped per name at 1000), `tpl`, `required`, `fail`, `lookup` (a port)
  * and `getHostByName` (DNS off: ""). Error texts are Helm's, cleaned as Helm cleans them.
  */
+import { systemEntropy, type Entropy } from "./entropy.js";
+import { renderKeyBudget } from "./sprig-keys.js";
+import { entropyFuncs } from "./entropy-funcs.js";
 import { TemplateError } from "./errors.js";
 import type { Budget } from "./executor.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
@@ -37,6 +40,11 @@ export interface HelmRenderOptions {
   readonly strict?: boolean;
   /** Offline Helm returns {} for every lookup; pass a port to read a cluster. */
   readonly lookup?: HelmLookup;
+  /**
+   * Where random and time functions draw from; each template file gets its own stream
+   * (`entropy.fork(file)`), shared by what it includes. Default: the system's (Helm's behaviour).
+   */
+  readonly entropy?: Entropy;
   /** Budget for the whole render (default 10,000,000 steps) and per file output (4 MiB). */
   readonly maxSteps?: number;
   readonly maxOutputLength?: number;
@@ -62,11 +70,14 @@ interface RenderState {
   readonly includedNames: Map<string, number>;
 }
 
-/** include/tpl/required/fail/lookup bound to one set, as Helm's initFunMap binds them. */
-function boundFuncs(set: TemplateSet, state: RenderState): FuncMap {
+/**
+ * include/tpl/required/fail/lookup bound to one set, as Helm's initFunMap binds them, over
+ * `file`'s random and time functions (so what a file includes draws from the file's stream).
+ */
+function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMap {
   const missingKey = state.options.strict === true ? "error" : "zero";
   const exec = { missingKey, maxSteps: state.options.maxSteps ?? 10_000_000, maxOutputLength: state.options.maxOutputLength ?? 4 * 1024 * 1024, budget: state.budget } as const;
-  const funcs: Record<string, FuncMap[string]> = {};
+  const funcs: Record<string, FuncMap[string]> = { ...file };
   funcs.include = goFunc(["string", "any"], (name: string, data: GoValue) => {
     const count = state.includedNames.get(name);
     if (count !== undefined && count > RECURSION_MAX) throw new FuncError(`rendering template has a nested reference name: ${name}: unable to execute template`);
@@ -90,7 +101,7 @@ function boundFuncs(set: TemplateSet, state: RenderState): FuncMap {
       throw e;
     }
     try {
-      const out = executeTree(clone, ROOT, tree, data, { ...exec, funcs: boundFuncs(clone, state) });
+      const out = executeTree(clone, ROOT, tree, data, { ...exec, funcs: boundFuncs(clone, state, file) });
       return out.replaceAll("<no value>", "");
     } catch (e) {
       if (e instanceof TemplateError && e.kind === "exec") throw new FuncError(`error during tpl function execution for ${goQuote(text)}: ${e.message}`);
@@ -156,7 +167,6 @@ export function renderHelmTemplates(templates: readonly HelmTemplate[], options:
     }
   }
   const state: RenderState = { options, budget: { steps: 0 }, includedNames: new Map() };
-  const funcs = boundFuncs(set, state);
   const converted = new Map<Record<string, unknown>, GoMap>();
   const rendered = new Map<string, string>();
   for (const name of order) {
@@ -168,6 +178,7 @@ export function renderHelmTemplates(templates: readonly HelmTemplate[], options:
       converted.set(t.data, data);
     }
     data.Template = { Name: name, BasePath: t.basePath };
+    const funcs = boundFuncs(set, state, entropyFuncs((options.entropy ?? systemEntropy).fork(name), renderKeyBudget()));
     try {
       const out = executeTree(set, name, undefined, data, {
         missingKey: options.strict === true ? "error" : "zero",

@@ -6,6 +6,7 @@
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { jsonSyntaxError, marshalJson } from "./go-json.js";
 import { fromYaml, fromYamlArray } from "./helm-yaml.js";
+import { fromToml } from "./from-toml.js";
 import { toToml } from "./to-toml.js";
 import { toYaml, toYamlPretty } from "./to-yaml.js";
 import { fromJson, isMap, type GoMap, type GoValue } from "./values.js";
@@ -32,6 +33,7 @@ const unsupported = (name: string): FuncMap[string] => goFunc([], () => {
 
 export const helmFuncs: FuncMap = {
   toToml: goFunc(["any"], (v: GoValue) => toToml(v)),
+  fromToml: goFunc(["string"], fromToml),
   toYaml: goFunc(["any"], (v: GoValue) => toYaml(v)),
   toYamlPretty: goFunc(["any"], (v: GoValue) => toYamlPretty(v)),
   fromYaml: goFunc(["string"], (s: string) => fromYaml(s)),

@@ -2,7 +2,8 @@
 // Pure and synchronous: no I/O, no timers, no process.env; every failure is a TemplateError with Go's message and a 1-based line/column.
 import { TemplateError } from "./errors.js";
 import { ExecContext, execute, type MissingKey } from "./executor.js";
-import { functionTable } from "./funcs-all.js";
+import { systemEntropy, type Entropy } from "./entropy.js";
+import { functionTable, mayUseEntropy, withEntropy } from "./funcs-all.js";
 import type { FuncMap } from "./functions.js";
 import { parseTrees, type TreeSet } from "./parser.js";
 import { rootFieldReferences, type FieldReference } from "./references.js";
@@ -10,6 +11,7 @@ import { invalidRegexLiterals, type RegexLiteralProblem } from "./regex-literals
 import { fromJson } from "./values.js";
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./errors.js";
+export { seededEntropy, systemEntropy, type Entropy } from "./entropy.js";
 export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
 export type { MissingKey } from "./executor.js";
 export type { FieldReference } from "./references.js";
@@ -41,6 +43,8 @@ export interface RenderOptions {
   readonly maxOutputLength?: number;
   /** Render a {{define}}d template instead of the main one (Go's ExecuteTemplate). */
   readonly templateName?: string;
+  /** Where random and time functions draw from (default: the system's randomness and clock). */
+  readonly entropy?: Entropy;
 }
 
 /** Parses `text` as template `name`; throws TemplateError (kind "parse") with Go's message. */
@@ -56,6 +60,8 @@ export function parseTemplate(name: string, text: string, options: ParseOptions 
   return { name, text, definedTemplates: [...trees.keys()].sort(), trees, funcs };
 }
 
+const usesEntropy = new WeakMap<Template, boolean>();
+
 /** Executes a parsed template with JSON-like data; throws TemplateError (kind "exec" or "budget"). */
 export function renderTemplate(template: Template, data: unknown, options: RenderOptions = {}): string {
   const name = options.templateName ?? template.name;
@@ -66,7 +72,15 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
       : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
     throw new TemplateError("exec", message, 1, 1);
   }
-  const ctx = new ExecContext(template.text, template.name, template.trees, template.funcs, {
+  // A fresh table per render even for the system source (key generation is budgeted per render),
+  // for templates that may call a random or time function; the others keep the shared table.
+  let uses = usesEntropy.get(template);
+  if (uses === undefined) {
+    uses = mayUseEntropy(template.text);
+    usesEntropy.set(template, uses);
+  }
+  const funcs = uses ? withEntropy(template.funcs, options.entropy ?? systemEntropy) : template.funcs;
+  const ctx = new ExecContext(template.text, template.name, template.trees, funcs, {
     missingKey: options.missingKey ?? "default",
     maxSteps: options.maxSteps ?? 1_000_000,
     maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,

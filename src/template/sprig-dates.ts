@@ -1,8 +1,9 @@
 /**
- * Sprig's date functions (date.go) over go-time.ts. `now` is the one clock read: pass `now` in the
- * function map to pin it. Dates take a time.Time or Unix seconds as a Go int (a template literal);
+ * Sprig's date functions (date.go) over go-time.ts. `now` is the one clock read, from the
+ * Entropy port (entropy.ts): the system clock, or a fixed instant per instance generation. Dates take a time.Time or Unix seconds as a Go int (a template literal);
  * anything else, including Helm's float64 values, means "now", exactly as in Sprig.
  */
+import { systemEntropy, type Entropy } from "./entropy.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { GoObject } from "./go-object.js";
 import { formatTime, inZone, timeString, unixTime, ZERO_TIME, type GoTime } from "./go-time.js";
@@ -39,10 +40,10 @@ export function timeObject(t: GoTime): GoObject {
   return o;
 }
 
-const nowTime = (): GoTime => ({ ns: BigInt(Date.now()) * 1_000_000n, offset: 0, zone: "UTC" });
+type Clock = () => GoTime;
 
 /** Sprig's switch over a date argument: time.Time, Unix seconds as int/int64/int32, else now. */
-function toTime(v: GoValue): GoTime {
+function toTime(v: GoValue, nowTime: Clock): GoTime {
   if (v instanceof GoObject) return times.get(v) ?? nowTime();
   if (v instanceof GoInt && (v.type === "int" || v.type === "int64")) return unixTime(v.value);
   return nowTime();
@@ -53,8 +54,8 @@ function asTime(v: GoValue): GoTime {
   throw new FuncError(`wrong type for value; expected time.Time; got ${v === null ? "<nil>" : typeof v}`);
 }
 
-const dateInZone = (layout: string, date: GoValue, zone: string): string => {
-  const t = toTime(date);
+const dateInZoneWith = (nowTime: Clock) => (layout: string, date: GoValue, zone: string): string => {
+  const t = toTime(date, nowTime);
   return formatTime(inZone(t, zone) ?? inZone(t, "UTC") ?? t, layout);
 };
 
@@ -68,35 +69,42 @@ function modify(spec: string, date: GoValue, must: boolean): GoObject {
   return timeObject({ ...t, ns: t.ns + d });
 }
 
-export const sprigDateFuncs: FuncMap = {
-  now: goFunc([], () => timeObject(nowTime())),
-  date: goFunc(["string", "any"], (layout: string, d: GoValue) => dateInZone(layout, d, "Local")),
-  dateInZone: goFunc(["string", "any", "string"], dateInZone),
-  date_in_zone: goFunc(["string", "any", "string"], dateInZone),
-  htmlDate: goFunc(["any"], (d: GoValue) => dateInZone("2006-01-02", d, "Local")),
-  htmlDateInZone: goFunc(["any", "string"], (d: GoValue, zone: string) => dateInZone("2006-01-02", d, zone)),
-  toDate: goFunc(["string", "string"], (layout: string, s: string) => {
-    try { return timeObject(parseTime(layout, s)); } catch (e) { if (e instanceof TimeParseError) return timeObject(ZERO_TIME); throw e; }
-  }),
-  mustToDate: goFunc(["string", "string"], (layout: string, s: string) => {
-    try { return timeObject(parseTime(layout, s)); } catch (e) { if (e instanceof TimeParseError) throw new FuncError(e.message); throw e; }
-  }),
-  unixEpoch: goFunc(["time"], (d: GoValue) => {
-    const t = asTime(d);
-    return String(t.ns >= 0n ? t.ns / 1_000_000_000n : -((-t.ns + 999_999_999n) / 1_000_000_000n));
-  }),
-  dateModify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, false)),
-  date_modify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, false)),
-  mustDateModify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, true)),
-  must_date_modify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, true)),
-  ago: goFunc(["any"], (d: GoValue) => {
-    const since = nowTime().ns - toTime(d).ns;
-    return formatDuration(((since + (since >= 0n ? 500_000_000n : -500_000_000n)) / 1_000_000_000n) * 1_000_000_000n);
-  }),
-  duration: goFunc(["any"], (v: GoValue) => {
-    let n = 0n;
-    if (typeof v === "string") n = /^[+-]?\d+$/.test(v) ? BigInt(v) : 0n;
-    else if (v instanceof GoInt && v.type === "int64") n = v.value;
-    return formatDuration(BigInt.asIntN(64, n * 1_000_000_000n));
-  }),
-};
+/** The date functions reading `entropy`'s clock. */
+export function dateFuncs(entropy: Entropy): FuncMap {
+  const nowTime: Clock = () => ({ ns: entropy.now(), offset: 0, zone: "UTC" });
+  const dateInZone = dateInZoneWith(nowTime);
+  return {
+    now: goFunc([], () => timeObject(nowTime())),
+    date: goFunc(["string", "any"], (layout: string, d: GoValue) => dateInZone(layout, d, "Local")),
+    dateInZone: goFunc(["string", "any", "string"], dateInZone),
+    date_in_zone: goFunc(["string", "any", "string"], dateInZone),
+    htmlDate: goFunc(["any"], (d: GoValue) => dateInZone("2006-01-02", d, "Local")),
+    htmlDateInZone: goFunc(["any", "string"], (d: GoValue, zone: string) => dateInZone("2006-01-02", d, zone)),
+    toDate: goFunc(["string", "string"], (layout: string, s: string) => {
+      try { return timeObject(parseTime(layout, s)); } catch (e) { if (e instanceof TimeParseError) return timeObject(ZERO_TIME); throw e; }
+    }),
+    mustToDate: goFunc(["string", "string"], (layout: string, s: string) => {
+      try { return timeObject(parseTime(layout, s)); } catch (e) { if (e instanceof TimeParseError) throw new FuncError(e.message); throw e; }
+    }),
+    unixEpoch: goFunc(["time"], (d: GoValue) => {
+      const t = asTime(d);
+      return String(t.ns >= 0n ? t.ns / 1_000_000_000n : -((-t.ns + 999_999_999n) / 1_000_000_000n));
+    }),
+    dateModify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, false)),
+    date_modify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, false)),
+    mustDateModify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, true)),
+    must_date_modify: goFunc(["string", "time"], (s: string, d: GoValue) => modify(s, d, true)),
+    ago: goFunc(["any"], (d: GoValue) => {
+      const since = nowTime().ns - toTime(d, nowTime).ns;
+      return formatDuration(((since + (since >= 0n ? 500_000_000n : -500_000_000n)) / 1_000_000_000n) * 1_000_000_000n);
+    }),
+    duration: goFunc(["any"], (v: GoValue) => {
+      let n = 0n;
+      if (typeof v === "string") n = /^[+-]?\d+$/.test(v) ? BigInt(v) : 0n;
+      else if (v instanceof GoInt && v.type === "int64") n = v.value;
+      return formatDuration(BigInt.asIntN(64, n * 1_000_000_000n));
+    }),
+  };
+}
+
+export const sprigDateFuncs: FuncMap = dateFuncs(systemEntropy);

@@ -1,17 +1,16 @@
 /**
- * Sprig's remaining string, regex, encoding, path and random functions (strings.go, regex.go,
- * crypto.go's hashes, functions.go's path and random entries), with Sprig's Go signatures.
- * Random ones (randAlphaNum, shuffle, uuidv4, randInt, randBytes) use node:crypto and are,
- * like Sprig's, different on every render.
+ * Sprig's remaining string, regex, encoding and path functions (strings.go, regex.go,
+ * crypto.go's hashes, functions.go's path entries), with Sprig's Go signatures. The random ones
+ * live in sprig-random.ts (they draw from an Entropy port).
  */
-import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../schema/index.js";
 import { FuncError, goFunc, type FuncMap } from "./functions.js";
 import { strval } from "./go-cast.js";
 import { sprint } from "./go-fmt.js";
 import { abbreviateFull, initials, swapCase, toLowerCaseWords, toPascalCase, untitle, wrapCustom } from "./xstrings.js";
 import { goQuote } from "./go-quote.js";
-import { int, stringSlice, type GoValue } from "./values.js";
+import { stringSlice, type GoValue } from "./values.js";
 
 type GoIntArg = { value: bigint };
 const n = (i: GoIntArg): number => Number(i.value);
@@ -132,15 +131,6 @@ function extPath(p: string): string {
   return "";
 }
 
-function randomFrom(alphabet: string, count: number): string {
-  let out = "";
-  for (let i = 0; i < count; i++) out += alphabet.charAt(randomInt(alphabet.length));
-  return out;
-}
-const ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const DIGITS = "0123456789";
-const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
-
 /** Go's strings.Trim(s, cutset). */
 function trimCutset(s: string, cutset: string): string {
   const set = new Set(cutset);
@@ -241,23 +231,5 @@ export const sprigTextFuncs: FuncMap = {
   ext: goFunc(["string"], extPath), isAbs: goFunc(["string"], (p: string) => p.startsWith("/")),
   osBase: goFunc(["string"], basePath), osDir: goFunc(["string"], dirPath), osClean: goFunc(["string"], cleanPath),
   osExt: goFunc(["string"], extPath), osIsAbs: goFunc(["string"], (p: string) => p.startsWith("/")),
-  randAlphaNum: goFunc(["int"], (c: GoIntArg) => randomFrom(ALPHA + DIGITS, n(c))),
-  randAlpha: goFunc(["int"], (c: GoIntArg) => randomFrom(ALPHA, n(c))),
-  randNumeric: goFunc(["int"], (c: GoIntArg) => randomFrom(DIGITS, n(c))),
-  randAscii: goFunc(["int"], (c: GoIntArg) => randomFrom(ASCII, n(c))),
-  randInt: goFunc(["int", "int"], (a: GoIntArg, b: GoIntArg) => {
-    if (b.value - a.value <= 0n) throw new FuncError("invalid argument to Intn");
-    return int(a.value + BigInt(randomInt(Number(b.value - a.value))));
-  }),
-  randBytes: goFunc(["int"], (c: GoIntArg) => randomBytes(Math.max(0, n(c))).toString("base64")),
-  shuffle: goFunc(["string"], (s: string) => {
-    const rs = Array.from(s);
-    for (let i = rs.length - 1; i > 0; i--) {
-      const j = randomInt(i + 1);
-      [rs[i], rs[j]] = [rs[j] ?? "", rs[i] ?? ""];
-    }
-    return rs.join("");
-  }),
-  uuidv4: goFunc([], () => randomUUID()),
   toString: goFunc(["any"], (v: GoValue) => strval(v)),
 };

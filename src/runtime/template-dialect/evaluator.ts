@@ -9,8 +9,9 @@ import type { DialectEvaluator, EvaluationScope, Outcome, ProjectedStatus } from
 import type { KubeJson } from "../types.js";
 import { templateData } from "./data.js";
 import { renderChild } from "./desired.js";
+import { instanceEntropy } from "./entropy.js";
 import { runTemplate, templateTruth } from "./run.js";
-import { renderManifests } from "./manifests.js";
+import { renderManifests, retainedManifests } from "./manifests.js";
 import { projectMappedStatus } from "./status.js";
 import { childTemplates } from "./templates.js";
 
@@ -39,7 +40,7 @@ export const templateEvaluator: DialectEvaluator = {
     if (condition === undefined) return { ok: true, value: true };
     const waiting = missingChildren(node, conditionChildren, scope);
     if (waiting) return waiting;
-    const out = runTemplate(`child "${node.id}"`, "condition", condition, templateData(scope));
+    const out = runTemplate(`child "${node.id}"`, "condition", condition, templateData(scope), instanceEntropy(scope.instance));
     if (!out.ok) return out;
     const included = templateTruth(out.value);
     if (included === undefined) return { ok: false, error: `child "${node.id}": condition rendered ${JSON.stringify(out.value.trim())}; it must render true or false (empty output and <no value> count as false)` };
@@ -49,7 +50,7 @@ export const templateEvaluator: DialectEvaluator = {
   renderDesired(node, scope): Outcome<readonly KubeJson[]> {
     const waiting = missingChildren(node, node.templateSource?.childReferences ?? [], scope);
     if (waiting) return waiting;
-    const rendered = renderChild(node, childTemplates(node), templateData(scope));
+    const rendered = renderChild(node, childTemplates(node), templateData(scope), instanceEntropy(scope.instance));
     return rendered.ok ? { ok: true, value: [rendered.value] } : rendered;
   },
 
@@ -57,7 +58,7 @@ export const templateEvaluator: DialectEvaluator = {
     const { readyWhen } = childTemplates(node);
     const data = templateData(scope, observed);
     for (const [i, template] of readyWhen.entries()) {
-      const out = runTemplate(`child "${node.id}"`, `readyWhen[${i}]`, template, data);
+      const out = runTemplate(`child "${node.id}"`, `readyWhen[${i}]`, template, data, instanceEntropy(scope.instance));
       // Status fields appear over time; a failing readyWhen means "not ready yet", like CEL's.
       if (!out.ok) return { ok: false, pending: { kind: "readiness", message: out.error ?? "readyWhen failed", expression: node.readyWhen[i] ?? "" } };
       const ready = templateTruth(out.value);
@@ -85,6 +86,9 @@ export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator 
     renderDesired(node, scope) {
       if (node.templateSource?.manifests === undefined) return templateEvaluator.renderDesired(node, scope);
       return renderManifests(helm, node, scope.instance);
+    },
+    retained(node, scope) {
+      return node.templateSource?.manifests === undefined ? [] : retainedManifests(helm, node, scope.instance);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { HelmChartScope, HelmContext } from "../../graph/index.js";
 import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmTemplate, type Template } from "../../template/index.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
+import { instanceEntropy } from "./entropy.js";
 import { chartValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 import { templateTruth } from "./run.js";
 
@@ -72,5 +73,6 @@ export function helmTemplates(context: HelmContext, instance: KubeJson): HelmTem
 
 /** Renders every template of the chart for `instance`: output by template name. Throws TemplateError. */
 export function renderChart(context: HelmContext, instance: KubeJson): Map<string, string> {
-  return renderHelmTemplates(helmTemplates(context, instance));
+  const entropy = instanceEntropy(instance);
+  return renderHelmTemplates(helmTemplates(context, instance), entropy === undefined ? {} : { entropy });
 }

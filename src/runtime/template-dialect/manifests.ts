@@ -12,6 +12,7 @@ import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
 import { renderChart } from "./helm-engine.js";
+import { hookRuns } from "./hook-runs.js";
 
 /** Helm's releaseutil separator: `---` at a line start, with surrounding whitespace. */
 const SEPARATOR = /(?:^|\s*\n)---\s*/;
@@ -76,8 +77,19 @@ export function renderChartTemplate(helm: HelmContext, template: string, instanc
   return outcome;
 }
 
-/** The objects of `node`'s kind that its template renders for `instance`. */
+/** The objects of `node`'s kind that its template renders for `instance` and that this generation applies (hook-runs.ts). */
 export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson): Outcome<readonly KubeJson[]> {
+  const all = ownObjects(helm, node, instance);
+  return all.ok ? { ok: true, value: hookRuns(all.value, instance).apply } : all;
+}
+
+/** Hook objects of `node` that this generation keeps without applying them (hook-runs.ts). */
+export function retainedManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson): readonly KubeJson[] {
+  const all = ownObjects(helm, node, instance);
+  return all.ok ? hookRuns(all.value, instance).retain : [];
+}
+
+function ownObjects(helm: HelmContext, node: CompiledNode, instance: KubeJson): Outcome<readonly KubeJson[]> {
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
   const stream = renderChartTemplate(helm, manifests.template, instance);

@@ -3,13 +3,14 @@
  * TemplateError becomes an error that names the child and the 1-based line/column inside the
  * template (Go's own message, kept verbatim, shows a 0-based column).
  */
-import { isTemplateError, renderTemplate, type Template } from "../../template/index.js";
+import { isTemplateError, renderTemplate, type Entropy, type Template } from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import type { TemplateData } from "./data.js";
 
-export function runTemplate(owner: string, what: string, template: Template, data: TemplateData): Outcome<string> {
+/** `entropy`: the instance's seeded source (entropy.ts); the template draws from its own fork. */
+export function runTemplate(owner: string, what: string, template: Template, data: TemplateData, entropy?: Entropy): Outcome<string> {
   try {
-    return { ok: true, value: renderTemplate(template, data) };
+    return { ok: true, value: renderTemplate(template, data, entropy === undefined ? {} : { entropy: entropy.fork(template.name) }) };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
     return { ok: false, error: `${owner}: ${what} failed at line ${e.line}, column ${e.column}: ${e.message}` };

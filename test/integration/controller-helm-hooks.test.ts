@@ -1,0 +1,101 @@
+/**
+ * Helm hooks of an imported chart on the real control plane (helm-import.md, Hooks): install
+ * hooks run once, in hook-weight order, before the chart's objects; on a spec change (one `helm
+ * upgrade`) the upgrade Jobs run again under generation-suffixed names and the previous runs are
+ * pruned, while install-only hooks are left exactly as they were (same UID, never re-applied,
+ * although the values they render from changed); post hooks run after the objects.
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { importHelmChart, type HelmImportResult } from "../../src/helm/index.js";
+import { eventually } from "../support/eventually.js";
+import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { chartFiles } from "../support/helm-import.js";
+import { expectAbsent, kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+interface Live { metadata: { uid: string; creationTimestamp: string }; spec?: { template?: { spec: { containers: { image: string }[] } } }; data?: Record<string, string> }
+interface Child { id: string; dependsOn?: string[] }
+
+describe("Helm hooks of an imported chart on the cluster", { timeout: 300_000 }, () => {
+  let tc: TestController;
+  let imported: HelmImportResult;
+  const kind = `Hooks${letterSuffix()}App`;
+  const group = "hooks.test.kro.run";
+  const plural = `${kind.toLowerCase()}s.${group}`;
+
+  before(async () => {
+    tc = await startTestController();
+    imported = importHelmChart(await chartFiles(path.join(ROOT, "test/fixtures/helm/hooks")), { kind, group, releaseName: "rel" });
+    const rgd = imported.rgd as { metadata: Record<string, unknown> };
+    rgd.metadata = { ...rgd.metadata, labels: { [tc.label.key]: tc.label.value } };
+    await kubectl(["apply", "-f", "-"], JSON.stringify(imported.crd));
+    await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
+  });
+  after(async () => {
+    await kubectl(["delete", "rgd", (imported.rgd as { metadata: { name: string } }).metadata.name, "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await tc.stop();
+  });
+
+  it("declares Helm's hook order: weight, then kind, then name, pre hooks before everything, post hooks after", () => {
+    const children = (imported.rgd as { spec: { childResources: Child[] } }).spec.childResources;
+    const deps = Object.fromEntries(children.map((c) => [c.id, c.dependsOn ?? []]));
+    assert.deepEqual(deps.seedSecret, [], "weight -10 runs first");
+    assert.deepEqual(deps.initJob, ["seedSecret"]);
+    assert.deepEqual(deps.migrateJob, ["initJob"]);
+    assert.deepEqual(deps.checkJob, ["migrateJob"]);
+    assert.deepEqual([...deps.appConfigMap ?? []].sort(), ["checkJob", "initJob", "migrateJob", "seedSecret"]);
+    assert.deepEqual(deps.announceJob, ["appConfigMap"]);
+  });
+
+  it("runs install hooks once, re-runs upgrade Jobs per spec change, keeps install hooks untouched", async (t) => {
+    await waitRgdActive((imported.rgd as { metadata: { name: string } }).metadata.name);
+    const ns = await testNamespace(t, "helm-hooks");
+    const get = (what: string) => kubectlJson<Live>(["get", what, "-n", ns]);
+    const image = (job: Live) => job.spec?.template?.spec.containers[0]?.image;
+    const ready = async () => {
+      const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>(["get", plural, "rel", "-n", ns]);
+      assert.equal(app.status?.conditions?.find((c) => c.type === "Ready")?.status, "True", JSON.stringify(app.status));
+    };
+    await kubectl(["apply", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { tag: "1.36" } }));
+
+    await eventually(async () => {
+      await ready();
+      assert.equal((await get("configmap/rel-app")).data?.tag, "1.36");
+      await get("job/rel-announce");
+    }, { timeout: 120_000 });
+    const seed = await get("secret/rel-seed");
+    const init = await get("job/rel-init");
+    const migrate = await get("job/rel-migrate");
+    const app = await get("configmap/rel-app");
+    await expectAbsent(["job", "rel-check", "-n", ns]);
+    // Each hook was created after the one before it in weight order had completed, the chart's objects after all of them.
+    assert.ok(seed.metadata.creationTimestamp <= init.metadata.creationTimestamp && init.metadata.creationTimestamp <= migrate.metadata.creationTimestamp);
+    assert.ok(migrate.metadata.creationTimestamp <= app.metadata.creationTimestamp);
+
+    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { tag: "1.37" } })]);
+    await eventually(async () => {
+      assert.equal(image(await get("job/rel-migrate-2")), "busybox:1.37");
+      assert.equal(image(await get("job/rel-check-2")), "busybox:1.37");
+      assert.equal(image(await get("job/rel-announce-2")), "busybox:1.37");
+      assert.equal((await get("configmap/rel-app")).data?.tag, "1.37");
+      await expectAbsent(["job", "rel-migrate", "-n", ns]);
+      await expectAbsent(["job", "rel-announce", "-n", ns]);
+      await ready();
+    }, { timeout: 120_000 });
+    const initAfter = await get("job/rel-init");
+    assert.equal(initAfter.metadata.uid, init.metadata.uid, "the install-only hook Job is the same object");
+    assert.equal(image(initAfter), "busybox:1.36", "and was not re-applied with the new values");
+    const seedAfter = await get("secret/rel-seed");
+    assert.equal(seedAfter.metadata.uid, seed.metadata.uid);
+    assert.equal(Buffer.from(seedAfter.data?.tag ?? "", "base64").toString(), "1.36", "the install hook Secret keeps what the install wrote");
+
+    await kubectl(["delete", plural, "rel", "-n", ns, "--wait=false"]);
+    await eventually(async () => {
+      for (const what of ["secret/rel-seed", "job/rel-init", "job/rel-migrate-2", "configmap/rel-app"]) await expectAbsent([...what.split("/"), "-n", ns]);
+    }, { timeout: 60_000 });
+  });
+});

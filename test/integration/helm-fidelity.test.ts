@@ -1,0 +1,45 @@
+/**
+ * The Helm behaviours `kro import helm` once dropped, against the real helm binary: `.helmignore`,
+ * dependency `import-values`, `null` deleting chart defaults, hook weights. Each chart is rendered
+ * by `helm template` and by kro-ts with several value sets and compared structurally
+ * (test/support/helm-import.ts lists what is normalised away).
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { ChartFiles } from "../../src/helm/index.js";
+import { chartFiles, helmObjects, kroObjects } from "../support/helm-import.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const FIXTURES = path.join(ROOT, "test/fixtures/helm");
+
+async function assertSameObjects(chart: string, files: ChartFiles, values: object): Promise<void> {
+  const theirs = await helmObjects(chart, values);
+  const ours = kroObjects(files, values);
+  assert.deepEqual(ours.errors, [], `kro-ts rendered ${path.basename(chart)} with ${JSON.stringify(values)} without errors`);
+  assert.deepEqual([...ours.objects.keys()].sort(), [...theirs.keys()].sort(), `same objects for ${JSON.stringify(values)}`);
+  for (const [key, object] of theirs) assert.deepEqual(ours.objects.get(key), object, `${key} with ${JSON.stringify(values)}`);
+}
+
+describe("kro import helm: the Helm behaviours beyond templates", () => {
+  it(".helmignore: globs, dir/, /anchored, the default templates/.?* rule; the root's rules only, also over subcharts", async () => {
+    const chart = path.join(FIXTURES, "ignored");
+    const files = await chartFiles(chart);
+    for (const values of [{}, { suffix: "-x" }]) await assertSameObjects(chart, files, values);
+  });
+
+  it("import-values: exports names and child/parent maps, earlier imports and the parent's own values winning, aliases, disabled dependencies", async () => {
+    const chart = path.join(FIXTURES, "imports");
+    const files = await chartFiles(chart);
+    // Helm imports from the charts' defaults only: user values for the subcharts do not flow into the parent's imports.
+    const sets = [{}, { port: 2, dbPool: { min: 1 } }, { db: { settings: { pool: { max: 5 } }, exports: { data: { user: "x" } } } }, { nested: { fromDb: { timeout: 1 } } }];
+    for (const values of sets) await assertSameObjects(chart, files, values);
+  });
+
+  it("a chart with an aliased, conditional subchart that exports values (the live-migration fixture)", async () => {
+    const chart = path.join(FIXTURES, "stack");
+    const files = await chartFiles(chart);
+    for (const values of [{}, { replicas: 3, redis: { replicas: 2 } }, { redis: { enabled: false }, host: "none" }]) await assertSameObjects(chart, files, values);
+  });
+});
