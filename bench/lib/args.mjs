@@ -18,6 +18,7 @@ const DEFAULTS = {
   timeout: 1800,
   idleSeconds: 30,
   bulkDelete: false,
+  skipBaseline: false, // fanout: memory-only runs (the null baseline is half the time of a 10,000 run)
   kinds: undefined, // kinds scenario: RGDs (default 300)
   replicas: undefined, // e.g. "1,2,4": fan-out converged by that many sharded replicas (scenarios/replicas.mjs)
 };
@@ -28,7 +29,7 @@ export class BenchArgsError extends Error {
 
 const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
-  [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--timeout SECONDS] [--cpu-prof DIR]
+  [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)
   [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)]`;
 
@@ -41,7 +42,7 @@ export function parseArgs(argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg ?? "");
     if (match === null) throw new BenchArgsError(`unexpected argument "${arg}"\n${USAGE}`);
     const name = match[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    if (name === "bulkDelete") { options.bulkDelete = match[2] === undefined || match[2] === "true"; continue; }
+    if (name === "bulkDelete" || name === "skipBaseline") { options[name] = match[2] === undefined || match[2] === "true"; continue; }
     const value = match[2] ?? argv[++i];
     if (value === undefined) throw new BenchArgsError(`--${match[1]} needs a value`);
     if (!(name in options)) throw new BenchArgsError(`unknown option --${match[1]}\n${USAGE}`);

@@ -31,8 +31,12 @@ export async function runFanout(bench, controller) {
       const ns = namespaces(`fanout-${tag}`);
       await ensureNamespaces(harness, [...nullNs, ...ns]);
 
-      log(`fanout ${tag}: null baseline, ${size * CHILDREN} objects`);
-      const baselineMs = await runBaseline(bench.baselineClient, spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)), args.workers);
+      let baselineMs = null;
+      if (args.skipBaseline) log(`fanout ${tag}: null baseline skipped (--skip-baseline)`);
+      else {
+        log(`fanout ${tag}: null baseline, ${size * CHILDREN} objects`);
+        baselineMs = await runBaseline(bench.baselineClient, spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)), args.workers);
+      }
 
       log(`fanout ${tag}: creating ${size} instances`);
       const objects = spread(size, "inst", ns, (name, n) => fanoutInstance(name, n));
@@ -52,16 +56,24 @@ export async function runFanout(bench, controller) {
       });
       const ttr = summarize(tracker.timeToReady(keys));
 
+      // Idle: converged and left alone for --idle-seconds (resyncs only): what the controller keeps.
+      log(`fanout ${tag}: converged (RSS ${convergedRssMb.toFixed(1)} MB); idle for ${args.idleSeconds} s`);
+      await new Promise((resolve) => setTimeout(resolve, args.idleSeconds * 1000));
+      const idleRssMb = readProc(controller.pid).rssMb;
+      const idleHeap = await controller.heap();
       const { peakRssMb, samples } = sampler.stop();
       let deleteAllMs = null;
       if (args.bulkDelete) {
-        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); the controller deletes them all`);
+        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s; the controller deletes them all`);
         const deleteStarted = Date.now();
         await deleteInstances(harness, objects);
         await waitGone(tracker, objects, timeoutMs);
         deleteAllMs = Date.now() - deleteStarted;
+      } else if (args.skipBaseline && rep === args.repeat - 1) {
+        // A memory-only run ends here: the bench's cluster is discarded, so deleting 6N objects would only cost time.
+        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s; last repetition of a --skip-baseline run, no teardown`);
       } else {
-        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); tearing down`);
+        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${baselineMs === null ? "skipped" : `${(baselineMs / 1000).toFixed(1)} s`}); tearing down`);
         await teardown(harness, tracker, objects, CHILD_KINDS, timeoutMs);
       }
       if (warm) continue;
@@ -71,8 +83,8 @@ export async function runFanout(bench, controller) {
         baselineMs,
         convergeMs,
         createInstancesMs: createdMs,
-        ratioToBaseline: round(baselineMs / convergeMs),
-        baselineObjectsPerSecond: round((size * CHILDREN) / (baselineMs / 1000), 1),
+        ratioToBaseline: baselineMs === null ? null : round(baselineMs / convergeMs),
+        baselineObjectsPerSecond: baselineMs === null ? null : round((size * CHILDREN) / (baselineMs / 1000), 1),
         childrenPerSecond: round((size * CHILDREN) / (convergeMs / 1000), 1),
         timeToReadyMs: ttr,
         requests,
@@ -81,7 +93,11 @@ export async function runFanout(bench, controller) {
         cpuSeconds: round(after.proc.cpuSeconds - before.proc.cpuSeconds, 2),
         convergedRssMb: round(convergedRssMb, 1),
         peakRssMb: round(peakRssMb, 1),
+        idleRssMb: round(idleRssMb, 1),
+        /** RSS with the RGD served and no instance yet: the increment per 1,000 instances is measured from it. */
+        startRssMb: round(before.proc.rssMb, 1),
         heapMb: Object.fromEntries(Object.entries(heap).map(([k, v]) => [k, round(v, 1)])),
+        idleHeapMb: Object.fromEntries(Object.entries(idleHeap).map(([k, v]) => [k, round(v, 1)])),
         deleteAllMs,
         rssSamples: samples,
       });
@@ -106,6 +122,9 @@ export async function runFanout(bench, controller) {
       cpuSeconds: med((r) => r.cpuSeconds),
       convergedRssMb: med((r) => r.convergedRssMb),
       peakRssMb: med((r) => r.peakRssMb),
+      idleRssMb: med((r) => r.idleRssMb),
+      idleRssPer1000Mb: med((r) => round(((r.idleRssMb - r.startRssMb) * 1000) / r.instances, 1)),
+      convergedRssPer1000Mb: med((r) => round(((r.convergedRssMb - r.startRssMb) * 1000) / r.instances, 1)),
       deleteAllMs: med((r) => r.deleteAllMs),
     },
     repetitions,

@@ -8,9 +8,10 @@
  * stores back the runtime's ObservedLookup port.
  */
 import { LABELS, MANAGED_BY_VALUE } from "../api/index.js";
-import type { CompiledGraph, CompiledNode } from "../graph/index.js";
+import { coversMask, mergeMasks, type CompiledGraph, type CompiledNode, type FieldMask } from "../graph/index.js";
 import { informerKey, isForbidden, type InformerLease, type InformerManager, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import { identityKey, identityOf, matchesQuery, type ExternalRequest, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../runtime/index.js";
+import { CacheProjections, gvkKey, projectionTransform } from "./cache-projections.js";
 import { ExternalScopes, type ScopeOutcome } from "./external-scopes.js";
 import { KindHolds } from "./kind-holds.js";
 
@@ -36,7 +37,6 @@ const ownerIndex = (object: KubeObject): string[] => {
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
-const gvkKey = (apiVersion: string, kind: string): string => JSON.stringify([apiVersion, kind]);
 const isExternal = (node: CompiledNode): boolean => node.type === "external" || node.type === "externalCollection";
 
 /** The managed child kinds of a graph (externals are watched per scope, see external-scopes.ts). */
@@ -45,9 +45,18 @@ export function managedKinds(graph: CompiledGraph): Set<string> {
 }
 
 interface ManagedWatch {
+  readonly apiVersion: string;
+  readonly kind: string;
   readonly lease: InformerLease<KubeObject>;
   readonly removeHandlers: () => void;
+  /** What the cache keeps of each object (cache-projections.ts); narrowed in place, widened by a re-list. */
+  mask: FieldMask;
+  /** While this watch's first list runs after a widening: the narrower watch it replaces, still read. */
+  previous?: ManagedWatch | undefined;
 }
+
+/** The informer to read: a re-listing watch's predecessor until the re-list is in. */
+const readable = (watch: ManagedWatch) => (watch.previous !== undefined && !watch.lease.informer.hasSynced ? watch.previous : watch).lease.informer;
 
 export class ChildWatches {
   /** gvk → the informer of our children of that kind (label-filtered, cluster-wide). */
@@ -57,6 +66,10 @@ export class ChildWatches {
   private readonly externals: ExternalScopes;
   /** gvk → the last failed probe (RBAC, not served). */
   private readonly failedProbes = new Map<string, { readonly reason: string; readonly at: number }>();
+  /** What each served graph needs of its children, and which graph each RGD serves. */
+  private readonly projections = new CacheProjections();
+  private readonly served = new Map<string, CompiledGraph>();
+  private variants = 0;
 
   constructor(
     private readonly client: KubeClient,
@@ -80,10 +93,15 @@ export class ChildWatches {
     const waits: Promise<void>[] = [];
     const unwatchable = new Map<string, string>();
     this.holds.use(graph.name, graph, managedKinds(graph));
+    const needs = this.projections.needs(graph);
     for (const node of graph.nodes) {
       if (isExternal(node)) continue;
       const gvk = gvkKey(node.apiVersion, node.kind);
+      const need = needs.get(gvk) ?? true;
       let watch = this.managed.get(gvk);
+      // A graph reading a field the cache drops (an RGD update, or a reconcile of an older
+      // graph): the kind is re-listed with the wider projection and this reconcile waits for it.
+      if (watch !== undefined && !coversMask(watch.mask, need)) watch = this.reproject(gvk, watch, mergeMasks(watch.mask, need));
       if (watch === undefined) {
         const reason = await this.probe(node.apiVersion, node.kind);
         if (reason !== undefined) {
@@ -91,7 +109,8 @@ export class ChildWatches {
           continue;
         }
         // Another reconcile may have started it while this one probed; a sweep may have run too.
-        watch = this.managed.get(gvk) ?? (this.holds.needed().has(gvk) ? this.startManaged(gvk, node.apiVersion, node.kind) : undefined);
+        const mask = mergeMasks(this.projections.union(this.served.values(), gvk) ?? need, need);
+        watch = this.managed.get(gvk) ?? (this.holds.needed().has(gvk) ? this.startManaged(gvk, node.apiVersion, node.kind, mask) : undefined);
         if (watch === undefined) continue;
       }
       if (!watch.lease.informer.hasSynced) waits.push(watch.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
@@ -106,7 +125,51 @@ export class ChildWatches {
    */
   retain(rgdName: string, graph: CompiledGraph | undefined): void {
     this.holds.retain(rgdName, graph === undefined ? undefined : { graph, kinds: managedKinds(graph) });
+    const previous = this.served.get(rgdName);
+    if (graph === undefined) this.served.delete(rgdName);
+    else this.served.set(rgdName, graph);
     this.sweep();
+    // Only the kinds of the graph that changed can need another projection.
+    const changed = new Set([...(previous === undefined ? [] : managedKinds(previous)), ...(graph === undefined ? [] : managedKinds(graph))]);
+    this.reprojectServed(changed);
+  }
+
+  /**
+   * Fits each cache to what the served graphs need now: a wider need re-lists the kind (the old
+   * cache is read until the new one is in); a narrower one applies to the objects that arrive
+   * from now on (what is cached already keeps its extra fields, which nothing minds).
+   */
+  private reprojectServed(kinds: ReadonlySet<string>): void {
+    for (const [gvk, watch] of this.managed) {
+      if (!kinds.has(gvk)) continue;
+      const target = this.projections.union(this.served.values(), gvk);
+      if (target === undefined) continue;
+      if (coversMask(watch.mask, target)) watch.mask = target;
+      else this.reproject(gvk, watch, target);
+    }
+  }
+
+  /** Replaces the kind's informer with one keeping `mask`, listed afresh. */
+  private reproject(gvk: string, old: ManagedWatch, mask: FieldMask): ManagedWatch {
+    // Keep reading the newest synced cache; one that never finished listing is dropped at once.
+    const stillRead = old.lease.informer.hasSynced ? old : old.previous;
+    old.previous = undefined;
+    if (stillRead !== old) this.retire(old);
+    const next = this.startManaged(gvk, old.apiVersion, old.kind, mask);
+    next.previous = stillRead;
+    void next.lease.informer.waitForSync().then(() => {
+      if (next.previous === undefined) return;
+      this.retire(next.previous);
+      next.previous = undefined;
+    });
+    return next;
+  }
+
+  private retire(watch: ManagedWatch): void {
+    watch.removeHandlers();
+    void watch.lease.release();
+    if (watch.previous !== undefined) this.retire(watch.previous);
+    watch.previous = undefined;
   }
 
   /** A reconcile of this RGD's instances runs: what it uses is not released under it. */
@@ -131,9 +194,18 @@ export class ChildWatches {
     return { managed: [...this.managed.keys()], externalScopes: this.externals.size };
   }
 
-  private startManaged(gvk: string, apiVersion: string, kind: string): ManagedWatch {
-    const lease = this.informers.acquire({ apiVersion, kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex } });
-    const watch: ManagedWatch = { lease, removeHandlers: lease.informer.addHandlers(this.managedHandlers()) };
+  private startManaged(gvk: string, apiVersion: string, kind: string, mask: FieldMask): ManagedWatch {
+    const projection = { mask };
+    const lease = this.informers.acquire({
+      apiVersion, kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex },
+      // Its own informer: another user of the same selection must not see our projection.
+      variant: `projection-${++this.variants}`, transform: projectionTransform(() => projection.mask),
+    });
+    const watch: ManagedWatch = {
+      apiVersion, kind, lease, removeHandlers: lease.informer.addHandlers(this.managedHandlers()),
+      get mask() { return projection.mask; },
+      set mask(value: FieldMask) { projection.mask = value; },
+    };
     this.managed.set(gvk, watch);
     return watch;
   }
@@ -144,8 +216,7 @@ export class ChildWatches {
       if (needed.has(gvk)) continue;
       this.managed.delete(gvk);
       this.failedProbes.delete(gvk);
-      watch.removeHandlers();
-      void watch.lease.release();
+      this.retire(watch);
     }
   }
 
@@ -174,7 +245,7 @@ export class ChildWatches {
    */
   ownedBy(instanceUid: string): KubeJson[] {
     if (instanceUid === "") return [];
-    return [...this.managed.values()].flatMap((w) => w.lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
+    return [...this.managed.values()].flatMap((w) => readable(w).store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
   }
 
   /** The instance is gone: the external scopes it held are released when no one else reads them. */
@@ -187,11 +258,13 @@ export class ChildWatches {
       get: (identity) => {
         const own = overlay.get(identityKey(identity));
         if (own !== undefined) return own ?? undefined;
-        const informer = this.externals.informerFor(identity) ?? this.managed.get(gvkKey(identity.apiVersion, identity.kind))?.lease.informer;
+        const watch = this.managed.get(gvkKey(identity.apiVersion, identity.kind));
+        const informer = this.externals.informerFor(identity) ?? (watch === undefined ? undefined : readable(watch));
         return informer?.store.getByName(identity.namespace, identity.name);
       },
       list: (query) => {
-        const informer = this.externals.informerFor(query) ?? this.managed.get(gvkKey(query.apiVersion, query.kind))?.lease.informer;
+        const watch = this.managed.get(gvkKey(query.apiVersion, query.kind));
+        const informer = this.externals.informerFor(query) ?? (watch === undefined ? undefined : readable(watch));
         const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o as KubeJson, query));
         const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]));
         for (const [key, value] of overlay) {
@@ -204,7 +277,7 @@ export class ChildWatches {
   }
 
   async stop(): Promise<void> {
-    const leases = [...this.managed.values()].map((w) => w.lease);
+    const leases = [...this.managed.values()].flatMap((w) => [w.lease, ...(w.previous === undefined ? [] : [w.previous.lease])]);
     this.managed.clear();
     await Promise.all([...leases.map((l) => l.release()), this.externals.stop()]);
   }

@@ -18,4 +18,5 @@ export {
   isCostLimitExceeded, isDataPending, isExprError, type ExprErrorCode,
 } from "./errors.js";
 export { referencedIdentifiers } from "./references.js";
+export { referencedPaths } from "./reference-paths.js";
 export { BUILTIN_CONDITION_TYPES, CONDITION_CODES, analyzeAuthorCondition, normalizeConditionKeys, type AuthorConditionAnalysis, type NormalizedCondition } from "./author-conditions.js";

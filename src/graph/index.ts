@@ -4,6 +4,8 @@ export { applyWaves, deletionWaves, findCycle, formatCycle, topologicalOrder, ty
 export { MAX_COLLECTION_DIMENSIONS, MAX_COLLECTION_SIZE, RESERVED_IDS, checkIdentifier, checkKind, checkUniqueIds } from "./naming.js";
 export { compileRgd, type CompileRgdOptions } from "./compile.js";
 export type { CompileResult } from "./compile-cel.js";
+export { childFieldMasks } from "./child-field-masks.js";
+export { coversMask, describeMask, maskOfPath, mergeMasks, projectJson, templateMask, type FieldMask } from "./field-mask.js";
 export { NODE_TYPES, deepFreeze, type CelCompiledGraph, type CompiledGraph, type CompiledNode, type ConditionMapping, type FieldMapping, type ForEachDimension, type InstanceApi, type InstanceKind, type NodeType, type PathStep, type StatusField, type StatusMapping, type TemplateCompiledGraph, type TemplateNodeSource } from "./compiled-graph.js";
 export { attachToCrd, crdDefines, type AttachResult } from "./attach-crd.js";
 export { formatDotPath, parseDotPath } from "./dot-path.js";

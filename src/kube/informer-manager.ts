@@ -12,7 +12,7 @@ export interface InformerLease<T extends KubeObject> {
 }
 
 export function informerKey(o: InformerOptions): string {
-  return JSON.stringify([o.apiVersion, o.kind, o.namespace ?? "", o.labelSelector ?? "", o.fieldSelector ?? "", o.metadataOnly === true]);
+  return JSON.stringify([o.apiVersion, o.kind, o.namespace ?? "", o.labelSelector ?? "", o.fieldSelector ?? "", o.metadataOnly === true, ...(o.variant === undefined ? [] : [o.variant])]);
 }
 
 export class InformerManager {

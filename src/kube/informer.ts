@@ -31,6 +31,11 @@ export interface InformerOptions {
    * TransformFunc): drop what no reader needs, e.g. `stripManagedFields`. Must not throw.
    */
   readonly transform?: (object: KubeObject) => KubeObject;
+  /**
+   * Part of the sharing key (informer-manager.ts): informers of the same selection whose
+   * transforms differ must not be shared, e.g. two projections of one kind during a re-list.
+   */
+  readonly variant?: string;
 }
 
 /** The transform most caches want: managedFields are often half an object and nobody reads them. */
