@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { importHelmChart, type HelmImportResult } from "../../src/helm/index.js";
+import type { HelmImportResult } from "../../src/helm/index.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
-import { chartFiles } from "../support/helm-import.js";
+import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
 import { expectAbsent, kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -23,20 +23,18 @@ interface Child { id: string; dependsOn?: string[] }
 describe("Helm hooks of an imported chart on the cluster", { timeout: 300_000 }, () => {
   let tc: TestController;
   let imported: HelmImportResult;
+  let installed: InstalledChart | undefined;
   const kind = `Hooks${letterSuffix()}App`;
   const group = "hooks.test.kro.run";
   const plural = `${kind.toLowerCase()}s.${group}`;
 
   before(async () => {
     tc = await startTestController();
-    imported = importHelmChart(await chartFiles(path.join(ROOT, "test/fixtures/helm/hooks")), { kind, group, releaseName: "rel" });
-    const rgd = imported.rgd as { metadata: Record<string, unknown> };
-    rgd.metadata = { ...rgd.metadata, labels: { [tc.label.key]: tc.label.value } };
-    await kubectl(["apply", "-f", "-"], JSON.stringify(imported.crd));
-    await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
+    installed = await installImportedChart(tc, path.join(ROOT, "test/fixtures/helm/hooks"), { kind, group });
+    imported = installed.imported;
   });
   after(async () => {
-    await kubectl(["delete", "rgd", (imported.rgd as { metadata: { name: string } }).metadata.name, "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await installed?.remove();
     await tc.stop();
   });
 
@@ -52,7 +50,7 @@ describe("Helm hooks of an imported chart on the cluster", { timeout: 300_000 },
   });
 
   it("runs install hooks once, re-runs upgrade Jobs per spec change, keeps install hooks untouched", async (t) => {
-    await waitRgdActive((imported.rgd as { metadata: { name: string } }).metadata.name);
+    await waitRgdActive((installed?.rgdName ?? ""));
     const ns = await testNamespace(t, "helm-hooks");
     const get = (what: string) => kubectlJson<Live>(["get", what, "-n", ns]);
     const image = (job: Live) => job.spec?.template?.spec.containers[0]?.image;

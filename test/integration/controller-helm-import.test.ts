@@ -11,11 +11,12 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { helm } from "../support/helm.js";
-import { chartFiles, helmObjects, normalize, objectKey } from "../support/helm-import.js";
+import { helmObjects, normalize, objectKey } from "../support/helm-import.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
 import { expectAbsent, kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
-import { importHelmChart, type HelmImportResult } from "../../src/helm/index.js";
+import type { HelmImportResult } from "../../src/helm/index.js";
 
 interface Listed { items: Record<string, unknown>[] }
 
@@ -23,6 +24,7 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
   let tc: TestController;
   let scratch: string;
   let imported: HelmImportResult;
+  let installed: InstalledChart | undefined;
   let chart: string;
   const kind = `Web${letterSuffix()}App`;
   const group = "helmimport.test.kro.run";
@@ -33,20 +35,17 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
     scratch = await mkdtemp(path.join(os.tmpdir(), "kro-helm-ctl-"));
     chart = path.join(scratch, "web");
     await helm(["create", chart]);
-    imported = importHelmChart(await chartFiles(chart), { kind, group, releaseName: "rel" });
-    const rgd = imported.rgd as { metadata: Record<string, unknown> };
-    rgd.metadata = { ...rgd.metadata, labels: { [tc.label.key]: tc.label.value } };
-    await kubectl(["apply", "-f", "-"], JSON.stringify(imported.crd));
-    await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
+    installed = await installImportedChart(tc, chart, { kind, group });
+    imported = installed.imported;
   });
   after(async () => {
-    await kubectl(["delete", "rgd", (imported.rgd as { metadata: { name: string } }).metadata.name, "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await installed?.remove();
     await tc.stop();
     await rm(scratch, { recursive: true, force: true });
   });
 
   it("applies what helm template renders, becomes Ready, rolls out a change, prunes, and deletes", async (t) => {
-    const rgdName = (imported.rgd as { metadata: { name: string } }).metadata.name;
+    const rgdName = installed?.rgdName ?? "";
     await waitRgdActive(rgdName);
     const ns = await testNamespace(t, "helm-import");
     const instance = { ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { replicaCount: 2 } };

@@ -15,11 +15,10 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { helm } from "../support/helm.js";
-import { chartFiles } from "../support/helm-import.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
 import { expectAbsent, KubectlError, kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
-import { importHelmChart, type HelmImportResult } from "../../src/helm/index.js";
 
 type Cond = { type: string; status: string; message?: string };
 interface Obj { metadata: { name: string; uid: string; resourceVersion: string }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[] } }
@@ -68,8 +67,8 @@ describe("Helm lookup and .Capabilities on the cluster", { timeout: 300_000 }, (
   let tc: TestController;
   let scratch: string;
   let chart: string;
-  let imported: HelmImportResult;
-  const rgdName = () => (imported.rgd as { metadata: { name: string } }).metadata.name;
+  let installed: InstalledChart | undefined;
+  const rgdName = () => installed?.rgdName ?? "";
 
   before(async () => {
     tc = await startTestController();
@@ -77,15 +76,11 @@ describe("Helm lookup and .Capabilities on the cluster", { timeout: 300_000 }, (
     chart = path.join(scratch, "vault");
     await mkdir(path.join(chart, "templates"), { recursive: true });
     for (const [file, text] of Object.entries(CHART)) await writeFile(path.join(chart, file), text);
-    imported = importHelmChart(await chartFiles(chart), { kind, group, releaseName: "rel" });
-    const rgd = imported.rgd as { metadata: Record<string, unknown> };
-    rgd.metadata = { ...rgd.metadata, labels: { [tc.label.key]: tc.label.value } };
-    await kubectl(["apply", "-f", "-"], JSON.stringify(imported.crd));
-    await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
+    installed = await installImportedChart(tc, chart, { kind, group });
     await waitRgdActive(rgdName());
   });
   after(async () => {
-    await kubectl(["delete", "rgd", rgdName(), "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await installed?.remove();
     await kubectl(["delete", "crd", `widgets.${watchGroup}`, "--ignore-not-found", "--wait=false"]).catch(() => "");
     await tc.stop();
     await rm(scratch, { recursive: true, force: true });

@@ -11,11 +11,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { chartFiles } from "../support/helm-import.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
 import { kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
-import { importHelmChart, type HelmImportResult } from "../../src/helm/index.js";
+import type { HelmImportResult } from "../../src/helm/index.js";
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -53,6 +53,7 @@ describe("random and time functions render once per generation", { timeout: 240_
   let tc: TestController;
   let scratch: string;
   let imported: HelmImportResult;
+  let installed: InstalledChart | undefined;
   const kind = `Roll${letterSuffix()}App`;
   const group = "stablerandom.test.kro.run";
   const plural = `${kind.toLowerCase()}s.${group}`;
@@ -66,20 +67,17 @@ describe("random and time functions render once per generation", { timeout: 240_
     await writeFile(path.join(chart, "values.yaml"), "replicaCount: 1\n");
     await writeFile(path.join(chart, "templates/deployment.yaml"), DEPLOYMENT);
     await writeFile(path.join(chart, "templates/secret.yaml"), SECRET);
-    imported = importHelmChart(await chartFiles(chart), { kind, group, releaseName: "rel" });
-    const rgd = imported.rgd as { metadata: Record<string, unknown> };
-    rgd.metadata = { ...rgd.metadata, labels: { [tc.label.key]: tc.label.value } };
-    await kubectl(["apply", "-f", "-"], JSON.stringify(imported.crd));
-    await kubectl(["apply", "-f", "-"], JSON.stringify(rgd));
+    installed = await installImportedChart(tc, chart, { kind, group });
+    imported = installed.imported;
   });
   after(async () => {
-    await kubectl(["delete", "rgd", (imported.rgd as { metadata: { name: string } }).metadata.name, "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await installed?.remove();
     await tc.stop();
     await rm(scratch, { recursive: true, force: true });
   });
 
   it("keeps resourceVersions across resyncs and a restart; a spec change re-rolls once", async (t) => {
-    await waitRgdActive((imported.rgd as { metadata: { name: string } }).metadata.name);
+    await waitRgdActive((installed?.rgdName ?? ""));
     const ns = await testNamespace(t, "stable-random");
     await kubectl(["apply", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { replicaCount: 1 } }));
     const deployment = (): Promise<Deployment> => kubectlJson<Deployment>(["get", "deployment", "rel-web", "-n", ns]);
