@@ -64,7 +64,7 @@ export interface ControllerContext {
   /** The controller's own username, asked once (its writes to instances skip the author policy). */
   controllerUser(): Promise<string | undefined>;
   /** What charts (spec.helm) see of the cluster: version and discovery-based capabilities (helm-cluster.ts). */
-  readonly helmCluster?: HelmClusterCache;
+  readonly helmCluster: HelmClusterCache;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

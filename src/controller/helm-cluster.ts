@@ -7,7 +7,6 @@
  */
 import { DEFAULT_CONTAINMENT, type CompiledGraph } from "../graph/index.js";
 import type { HelmCapabilities, HelmClusterOptions, RuntimeOptions } from "../runtime/index.js";
-import { HelmClusterCache } from "./helm-capabilities.js";
 import type { ControllerContext } from "./controller-context.js";
 import { enqueueInstances } from "./instance-kinds.js";
 import type { ServedGraph } from "./served-graphs.js";
@@ -25,7 +24,7 @@ export async function withHelmCluster(ctx: ControllerContext, served: ServedGrap
   if (graph.dialect !== "template" || graph.helm === undefined) return options;
   let capabilities: HelmCapabilities | undefined;
   try {
-    capabilities = await (ctx.helmCluster ?? new HelmClusterCache(ctx.client)).capabilities();
+    capabilities = await ctx.helmCluster.capabilities();
   } catch {
     capabilities = undefined;
   }

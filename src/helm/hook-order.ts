@@ -5,7 +5,7 @@
  * declared graph gets the same sequence as a chain of dependsOn edges between the hook children
  * of one phase, each keyed by its first object in that order as the chart's values render it.
  */
-import { installRank, INSTALL_ORDER } from "./install-order.js";
+import { installRank } from "./install-order.js";
 
 export interface HookKey {
   readonly id: string;
@@ -26,12 +26,10 @@ export function hookWeight(value: unknown): number {
 /** Helm's hookByWeight.Less. */
 export function compareHooks(a: HookKey, b: HookKey): number {
   if (a.weight !== b.weight) return a.weight - b.weight;
-  const known = (k: string) => installRank(k) < INSTALL_ORDER.length;
-  if (!known(a.kind) && !known(b.kind)) {
-    if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
-  } else if (!known(a.kind)) return 1;
-  else if (!known(b.kind)) return -1;
-  else if (installRank(a.kind) !== installRank(b.kind)) return installRank(a.kind) - installRank(b.kind);
+  // Known kinds have distinct ranks; unknown ones share the last rank and sort by kind name.
+  const rank = installRank(a.kind) - installRank(b.kind);
+  if (rank !== 0) return rank;
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { eventually } from "../support/eventually.js";
 import { startControllerProcess, type ControllerProcess } from "../support/controller-process.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { letterSuffix } from "../support/controller.js";
+import { configMapEchoSpec, letterSuffix } from "../support/controller.js";
 
 const suffix = letterSuffix();
 const kind = `Proc${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`;
@@ -46,22 +46,7 @@ kind: ResourceGraphDefinition
 metadata:
   name: shardproc-${suffix}
   labels: { ${key ?? ""}: "${value ?? ""}" }
-spec:
-  schema:
-    apiVersion: v1alpha1
-    kind: ${kind}
-    spec:
-      value: string | default="x"
-    status:
-      value: \${cm.data.value}
-  resources:
-    - id: cm
-      template:
-        apiVersion: v1
-        kind: ConfigMap
-        metadata: { name: "\${schema.metadata.name}-cm" }
-        data: { value: "\${schema.spec.value}" }
-`);
+spec:${configMapEchoSpec(kind, "x")}`);
     await eventually(async () => {
       const holders = new Set((await shardLeases()).map((l) => l.spec.holderIdentity));
       assert.deepEqual([...holders].sort(), ["p1", "p2"], "both processes hold shards");

@@ -14,7 +14,7 @@ import { leaseApiOf, startRgdLeadership, startShardCoordinator, type RunningRgdL
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { configMapEchoSpec, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
 const INSTANCES = 120;
 const SHARDS = 8;
@@ -108,22 +108,7 @@ const live = () => replicas.filter((r) => !r.stopped && !r.cut);
 
 function rgdYaml(tcLabel: TestController): string {
   return `
-${rgdHeader(tcLabel, rgdName)}
-  schema:
-    apiVersion: v1alpha1
-    kind: ${kind}
-    spec:
-      value: string | default="v0"
-    status:
-      value: \${cm.data.value}
-  resources:
-    - id: cm
-      template:
-        apiVersion: v1
-        kind: ConfigMap
-        metadata: { name: "\${schema.metadata.name}-cm" }
-        data: { value: "\${schema.spec.value}" }
-`;
+${rgdHeader(tcLabel, rgdName)}${configMapEchoSpec(kind, "v0")}`;
 }
 
 const instanceName = (i: number) => `inst-${i}`;

@@ -12,7 +12,7 @@ import { startLeaderElection, warmStandby, type LeaderElection } from "../../src
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { configMapEchoSpec, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
 const timing = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 300 } as const;
 const suffix = letterSuffix();
@@ -72,22 +72,7 @@ describe("warm standby", { timeout: 180_000 }, () => {
     const a = await startReplica("a");
     await a.election.acquired;
     await kubectl(["apply", "-f", "-"], `
-${rgdHeader(a.tc, rgdName)}
-  schema:
-    apiVersion: v1alpha1
-    kind: ${kind}
-    spec:
-      value: string | default="v0"
-    status:
-      value: \${cm.data.value}
-  resources:
-    - id: cm
-      template:
-        apiVersion: v1
-        kind: ConfigMap
-        metadata: { name: "\${schema.metadata.name}-cm" }
-        data: { value: "\${schema.spec.value}" }
-`);
+${rgdHeader(a.tc, rgdName)}${configMapEchoSpec(kind, "v0")}`);
     await waitRgdActive(rgdName);
     await kubectl(["apply", "-f", "-"], [0, 1, 2].map((i) => instance(`inst-${i}`, "v1")).join("---\n"));
     for (const i of [0, 1, 2]) await readyWith(`inst-${i}`, "v1");

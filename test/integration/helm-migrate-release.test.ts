@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import { readLiveRelease } from "../../src/cli/helm-release.js";
+import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
 import { helm, helmBinary, HelmError } from "../support/helm.js";
 import { assertNothingRecreated, releaseCensus, type ReleaseCensus } from "../support/release-census.js";
@@ -20,7 +21,6 @@ import { letterSuffix, startTestController, type TestController } from "../suppo
 
 const run = promisify(execFile);
 const chartDir = fileURLToPath(new URL("../../../examples/helm-nginx/chart", import.meta.url));
-const kroCli = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 const suffix = letterSuffix();
 const namespace = `helm-migrate-${suffix}`;
 const kind = `Migrate${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`;
@@ -28,14 +28,7 @@ const group = `${suffix}.migrate.kro-ts.test`;
 const resource = `${kind.toLowerCase()}s.${group}`;
 let tc: TestController;
 
-async function kro(args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(process.execPath, [kroCli, ...args, "--kubeconfig", testCluster().kubeconfig], { maxBuffer: 16 * 1024 * 1024 });
-  } catch (error) {
-    const { stderr = "", stdout = "" } = error as { stderr?: string; stdout?: string };
-    throw new Error(`kro ${args.join(" ")} failed:\n${stderr}${stdout}`, { cause: error });
-  }
-}
+const kro = (args: readonly string[]) => runKro([...args, "--kubeconfig", testCluster().kubeconfig]);
 
 async function installed(release: string, extra: readonly string[] = [], env: Record<string, string> = {}): Promise<ReleaseCensus> {
   const args = ["install", release, chartDir, "-n", namespace, "--set", "replicaCount=3", "--kubeconfig", testCluster().kubeconfig, ...extra];

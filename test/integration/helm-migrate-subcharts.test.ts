@@ -7,19 +7,16 @@
  * controller without deleting anything.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
+import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
 import { helm } from "../support/helm.js";
 import { assertNothingRecreated, releaseCensus } from "../support/release-census.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
-const run = promisify(execFile);
 const chartDir = fileURLToPath(new URL("../../../test/fixtures/helm/stack", import.meta.url));
-const kroCli = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 const suffix = letterSuffix();
 const namespace = `helm-subcharts-${suffix}`;
 const kind = `Stack${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`;
@@ -27,14 +24,7 @@ const group = `${suffix}.subcharts.kro-ts.test`;
 const resource = `${kind.toLowerCase()}s.${group}`;
 let tc: TestController;
 
-async function kro(args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(process.execPath, [kroCli, ...args, "--kubeconfig", testCluster().kubeconfig], { maxBuffer: 16 * 1024 * 1024 });
-  } catch (error) {
-    const { stderr = "", stdout = "" } = error as { stderr?: string; stdout?: string };
-    throw new Error(`kro ${args.join(" ")} failed:\n${stderr}${stdout}`, { cause: error });
-  }
-}
+const kro = (args: readonly string[]) => runKro([...args, "--kubeconfig", testCluster().kubeconfig]);
 
 describe("kro import helm --release of a chart with subcharts", { timeout: 400_000 }, () => {
   before(async () => {

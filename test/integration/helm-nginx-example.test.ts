@@ -5,33 +5,23 @@
  * migrate a running release in place.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
+import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
 import { helm } from "../support/helm.js";
 import { assertNothingRecreated, releaseCensus } from "../support/release-census.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
-const run = promisify(execFile);
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
-const kroCli = path.join(repo, "dist/src/cli/main.js");
 const example = path.join(repo, "examples/helm-nginx");
 const REGENERATE = ["import", "helm", "examples/helm-nginx/chart", "--release-name", "my-nginx", "-o", "examples/helm-nginx/imported"];
 
-async function kro(args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(process.execPath, [kroCli, ...args], { cwd: repo, maxBuffer: 16 * 1024 * 1024 });
-  } catch (error) {
-    const { stderr = "", stdout = "" } = error as { stderr?: string; stdout?: string };
-    throw new Error(`kro ${args.join(" ")} failed:\n${stderr}${stdout}`, { cause: error });
-  }
-}
+const kro = (args: readonly string[]) => runKro(args, { cwd: repo });
 
 /** The shell block of README.md's "Coming from Helm" section, as lines of commands. */
 async function readmeCommands(): Promise<string[]> {

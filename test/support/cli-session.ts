@@ -4,9 +4,10 @@
  * nothing it started survives it.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { eventually } from "./eventually.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
@@ -69,4 +70,16 @@ export function processesMentioning(text: string): number[] {
     }
   }
   return found;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** Runs a short `kro` command to its end; a failure throws with the command and its output. */
+export async function runKro(args: readonly string[], options: { cwd?: string } = {}): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await execFileAsync(process.execPath, [CLI, ...args], { maxBuffer: 16 * 1024 * 1024, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  } catch (error) {
+    const { stderr = "", stdout = "" } = error as { stderr?: string; stdout?: string };
+    throw new Error(`kro ${args.join(" ")} failed:\n${stderr}${stdout}`, { cause: error });
+  }
 }

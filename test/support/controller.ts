@@ -83,6 +83,29 @@ metadata:
 spec:`;
 }
 
+/**
+ * The spec of the smallest useful RGD, after rgdHeader's `spec:`: instances of `kind` write their
+ * `spec.value` into one ConfigMap `<name>-cm` and read it back into `status.value`.
+ */
+export function configMapEchoSpec(kind: string, defaultValue: string): string {
+  return `
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kind}
+    spec:
+      value: string | default="${defaultValue}"
+    status:
+      value: \${cm.data.value}
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: "\${schema.metadata.name}-cm" }
+        data: { value: "\${schema.spec.value}" }
+`;
+}
+
 export async function waitRgdActive(name: string): Promise<void> {
   await eventually(async () => {
     const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", name]);
