@@ -39,6 +39,20 @@ module.exports = {
       to: { path: "^src/[^/]+/", pathNot: ["^src/$1/", "^src/[^/]+/index\\.ts$"] },
     },
     {
+      name: "sub-room-only-through-index",
+      comment: "a module's root files enter one of its sub-rooms (src/<module>/<room>/) only through the room's index.ts",
+      severity: "error",
+      from: { path: "^(src/[^/]+)/[^/]+\\.ts$" },
+      to: { path: "^$1/[^/]+/", pathNot: "^$1/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "sibling-room-only-through-index",
+      comment: "one sub-room enters a sibling sub-room of the same module only through that room's index.ts",
+      severity: "error",
+      from: { path: "^(src/[^/]+)/([^/]+)/" },
+      to: { path: "^$1/[^/]+/", pathNot: ["^$1/$2/", "^$1/[^/]+/index\\.ts$"] },
+    },
+    {
       name: "library-entry-not-imported",
       comment: "src/index.ts is the public surface; modules import each other directly",
       severity: "error",

@@ -8,7 +8,7 @@
 import type { CostOptions } from "../expr/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import type { KubeJson, PendingReason } from "./types.js";
-import type { HelmRenderEnv } from "./template-dialect/helm-cluster.js";
+import type { HelmRenderEnv } from "./types.js";
 
 /** A result that may be waiting on cluster data (pending) or broken for good (error). */
 export type Outcome<T> =

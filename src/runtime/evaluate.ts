@@ -9,7 +9,7 @@ import { DEFAULT_KRO_VERSION, instanceRef } from "./decorate.js";
 import type { EvaluationScope } from "./dialect.js";
 import { evaluateNode, type NodeContext } from "./evaluate-node.js";
 import { evaluatorFor } from "./evaluator-for.js";
-import { helmRenderEnv } from "./template-dialect/helm-cluster.js";
+import { helmRenderEnv } from "./template-dialect/index.js";
 import { formatIdentity, identityKey, identityOf } from "./identity.js";
 import { NODE_STATES, type CollectionQuery, type ExternalRequest, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions, DEFAULT_PASS_COST_LIMIT } from "./types.js";
 

@@ -2,9 +2,9 @@
  * Picks the expression language of a graph: CEL (`${…}`) or the seed's Go templates.
  */
 import type { CompiledGraph } from "../graph/index.js";
-import { createCelEvaluator } from "./cel/evaluator.js";
+import { createCelEvaluator } from "./cel/index.js";
 import type { DialectEvaluator } from "./dialect.js";
-import { createTemplateEvaluator } from "./template-dialect/evaluator.js";
+import { createTemplateEvaluator } from "./template-dialect/index.js";
 import type { ProductLimits } from "./for-each.js";
 
 /** One entry per dialect. The template evaluator is stateless (its parse cache is keyed by node). */

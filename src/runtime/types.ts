@@ -181,3 +181,11 @@ export type RuntimeGraph = CompiledGraph;
 
 /** Default total CEL cost of one pass over an instance: 100 expressions at Kubernetes' per-call limit. */
 export const DEFAULT_PASS_COST_LIMIT = 100_000_000;
+
+/** What one pass's chart render may use of the cluster. */
+export interface HelmRenderEnv {
+  /** Cluster capabilities (one object while discovery is unchanged: renders are reused by identity). */
+  readonly capabilities?: HelmCapabilities;
+  /** Helm's lookup; throws when the tenant rules refuse the call. Absent: {} (offline). */
+  readonly lookup?: (apiVersion: string, kind: string, namespace: string, name: string) => KubeJson;
+}

@@ -66,4 +66,46 @@ describe("layer rule (npm run lint)", () => {
     assert.equal(result.ok, false);
     assert.match(result.output, /kube-only-from-io-modules/);
   });
+  it("accepts a sub-room entered through its index.ts, and files of one room importing each other", async () => {
+    const result = await cruise({
+      "src/controller/index.ts": 'export { r } from "./instance/index.js";\n',
+      "src/controller/instance/index.ts": 'export { r } from "./reconcile.js";\n',
+      "src/controller/instance/reconcile.ts": 'import { w } from "../watches/index.js";\nexport const r = w;\n',
+      "src/controller/watches/index.ts": 'export { w } from "./pool.js";\n',
+      "src/controller/watches/pool.ts": "export const w = 1;\n",
+    });
+    assert.equal(result.ok, true, result.output);
+  });
+
+  it("fails when a module's root file reaches past a sub-room's index.ts", async () => {
+    const result = await cruise({
+      "src/controller/index.ts": 'export { r } from "./instance/reconcile.js";\n',
+      "src/controller/instance/index.ts": 'export { r } from "./reconcile.js";\n',
+      "src/controller/instance/reconcile.ts": "export const r = 1;\n",
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.output, /sub-room-only-through-index/);
+  });
+
+  it("fails when one sub-room reaches into a sibling's insides", async () => {
+    const result = await cruise({
+      "src/controller/index.ts": 'export { r } from "./instance/index.js";\n',
+      "src/controller/instance/index.ts": 'export { r } from "./reconcile.js";\n',
+      "src/controller/instance/reconcile.ts": 'import { w } from "../watches/pool.js";\nexport const r = w;\n',
+      "src/controller/watches/index.ts": 'export { w } from "./pool.js";\n',
+      "src/controller/watches/pool.ts": "export const w = 1;\n",
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.output, /sibling-room-only-through-index/);
+  });
+
+  it("fails when another module reaches into a sub-room", async () => {
+    const result = await cruise({
+      "src/cli/main.ts": 'export { r } from "../controller/instance/index.js";\n',
+      "src/controller/index.ts": 'export { r } from "./instance/index.js";\n',
+      "src/controller/instance/index.ts": "export const r = 1;\n",
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.output, /only-through-index/);
+  });
 });

@@ -14,21 +14,15 @@
 import { isDeclaredLookup, type CompiledGraph, type HelmLookupSite } from "../../graph/index.js";
 import { ANNOTATIONS } from "../../api/index.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { CollectionQuery, ExternalRequest, HelmCapabilities, HelmClusterOptions, HelmLookupAccess, KubeJson, ObjectIdentity, ObservedLookup } from "../types.js";
-
-/** What one pass's chart render may use of the cluster. */
-export interface HelmRenderEnv {
-  /** Cluster capabilities (one object while discovery is unchanged: renders are reused by identity). */
-  readonly capabilities?: HelmCapabilities;
-  /** Helm's lookup; throws when the tenant rules refuse the call. Absent: {} (offline). */
-  readonly lookup?: (apiVersion: string, kind: string, namespace: string, name: string) => KubeJson;
-}
+import type { CollectionQuery, HelmRenderEnv, ExternalRequest, HelmCapabilities, HelmClusterOptions, HelmLookupAccess, KubeJson, ObjectIdentity, ObservedLookup } from "../types.js";
 
 /**
  * Distinct objects or lists one render may look up. Each is a watch the controller keeps while
  * the instance reads it; values can drive a `range` of lookups, so an instance author must not
  * be able to open thousands.
  */
+export type { HelmRenderEnv };
+
 export const MAX_LOOKUPS_PER_RENDER = 64;
 
 const quoted = (s: string): string => JSON.stringify(s);

@@ -1,0 +1,10 @@
+/**
+ * The template dialect's evaluator (seed-dialect.md, and charts imported from Helm): rendering
+ * children from Go templates, chart manifests, Helm's render data, stable entropy and hook runs.
+ * Pure: cluster data (lookups, capabilities) arrives as values; it may not import the CEL room.
+ */
+export { createTemplateEvaluator, templateEvaluator } from "./evaluator.js";
+export { isTestHook, parseManifestStream, renderChartTemplate } from "./manifests.js";
+export { DEFAULT_KUBE_VERSION } from "./helm-data.js";
+export { graphReadsClock, renderTimeToRecord } from "./entropy.js";
+export { helmRenderEnv, type HelmRenderEnv } from "./helm-cluster.js";
