@@ -14,7 +14,7 @@
 import { isDeclaredLookup, type CompiledGraph, type HelmLookupSite } from "../../graph/index.js";
 import { ANNOTATIONS } from "../../api/index.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { CollectionQuery, HelmRenderEnv, ExternalRequest, HelmCapabilities, HelmClusterOptions, HelmLookupAccess, KubeJson, ObjectIdentity, ObservedLookup } from "../types.js";
+import type { CollectionQuery, HelmRenderEnv, ExternalRequest, HelmClusterOptions, HelmLookupAccess, KubeJson, ObjectIdentity, ObservedLookup } from "../types.js";
 
 /**
  * Distinct objects or lists one render may look up. Each is a watch the controller keeps while
