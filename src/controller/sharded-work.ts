@@ -9,13 +9,13 @@
  *   the leader's fence; every other replica follows (rgd-follower.ts) to serve the same graphs.
  */
 import type { WriteFence } from "../kube/index.js";
-import type { ControllerContext } from "./controller-context.js";
-import type { ReconcileResult } from "./reconcile-loop.js";
-import { reconcileRgd } from "./rgd-reconciler.js";
-import { followRgd } from "./rgd-follower.js";
-import { instanceKeyOf } from "./served-graphs.js";
-import type { RgdLeadership } from "./rgd-leadership.js";
-import type { ShardTicket } from "./shard-coordinator.js";
+import type { ControllerContext } from "./context/controller-context.js";
+import type { ReconcileResult } from "./loop/reconcile-loop.js";
+import { reconcileRgd } from "./rgd/rgd-reconciler.js";
+import { followRgd } from "./rgd/rgd-follower.js";
+import { instanceKeyOf } from "./context/served-graphs.js";
+import type { RgdLeadership } from "./coordination/rgd-leadership.js";
+import type { ShardTicket } from "./coordination/shard-coordinator.js";
 
 /** What the controller needs of the shard coordinator. */
 export interface InstanceShards {

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { compileRgd, type CompiledGraph } from "../../src/graph/index.js";
 import { createKroCelEnvironment } from "../../src/expr/index.js";
 import { InformerManager, stripManagedFields } from "../../src/kube/index.js";
-import { ChildWatches } from "../../src/controller/child-watches.js";
+import { ChildWatches } from "../../src/controller/watches/child-watches.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";

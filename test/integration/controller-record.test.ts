@@ -7,9 +7,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createKubeClient, type KubeClient, type KubeObject } from "../../src/index.js";
-import { recordDelta } from "../../src/controller/instance-record.js";
-import { readInventory, type OwnedChild } from "../../src/controller/inventory.js";
-import type { ControllerContext } from "../../src/controller/controller-context.js";
+import { recordDelta } from "../../src/controller/instance/record.js";
+import { readInventory, type OwnedChild } from "../../src/controller/instance/inventory.js";
+import type { ControllerContext } from "../../src/controller/context/controller-context.js";
 import { kubectl, testCluster } from "../support/test-cluster.js";
 import { letterSuffix } from "../support/controller.js";
 

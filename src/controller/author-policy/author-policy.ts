@@ -1,0 +1,80 @@
+/**
+ * Keeps each RGD's instance-author policy (author-policy-objects.ts) on the cluster: applied
+ * before its instances are served, stale chunks deleted, everything removed with the RGD (also
+ * owned by it, so garbage collection removes it if the controller is gone). Failing to install
+ * it fails closed: the RGD is not served, rather than served without the check.
+ */
+import { FIELD_MANAGERS, LABELS } from "../../api/index.js";
+import { containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
+import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
+import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
+import type { ControllerContext } from "../context/controller-context.js";
+import { lookupAuthorNodes } from "./lookup-author-checks.js";
+import type { InstanceKind } from "../context/served-graphs.js";
+
+const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
+const KINDS = ["ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy"] as const;
+
+/** The controller's own username (SelfSubjectReview, GA since Kubernetes 1.28); undefined when the server cannot say. */
+export async function whoAmI(client: KubeClient): Promise<string | undefined> {
+  try {
+    const review = await client.create({ apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview", metadata: { name: "kro-ts" } });
+    const username = (review as { status?: { userInfo?: { username?: unknown } } }).status?.userInfo?.username;
+    return typeof username === "string" && username !== "" ? username : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type AuthorPolicyResult = { readonly ok: true; readonly policies: number } | { readonly ok: false; readonly message: string };
+
+export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">): Promise<AuthorPolicyResult> {
+  const rgdName = rgd.metadata?.name ?? "";
+  const rgdUid = rgd.metadata?.uid ?? "";
+  try {
+    const kinds = new Map<string, ResolvedChildKind>();
+    // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
+    const nodes = [...graph.nodes, ...lookupAuthorNodes(graph)];
+    for (const node of nodes) {
+      const key = kindKey(node.apiVersion, node.kind);
+      if (kinds.has(key)) continue;
+      try {
+        const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
+        kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
+      } catch {
+        // Not served yet: checked cluster-wide under its plural guess (the strictest reading).
+      }
+    }
+    const controllerUser = await ctx.controllerUser();
+    const objects = authorPolicyObjects({
+      rgdName, rgdUid, nodes, kinds, policy: containmentPolicyOf(rgd),
+      instance: { group: instance.group, version: instance.version, plural: instance.plural, namespaced: instance.namespaced },
+      ...(controllerUser === undefined ? {} : { controllerUser }),
+    });
+    // Policies before bindings: a binding to a policy that does not exist yet is ignored, not denying.
+    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) await ctx.client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
+    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy")) await ctx.client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
+    const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
+    await removeAuthorPolicy(ctx.client, rgdUid, keep);
+    return { ok: true, policies: objects.length / 2 };
+  } catch (error) {
+    return { ok: false, message: `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** Deletes the RGD's policies and bindings, except those named in `keep` ("Kind/name"). */
+export async function removeAuthorPolicy(client: KubeClient, rgdUid: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+  if (rgdUid === "") return;
+  for (const kind of KINDS) {
+    const existing = await client.list(VAP_API_VERSION, kind, { labelSelector: `${LABELS.rgdId}=${rgdUid}` });
+    for (const item of existing.items) {
+      const name = item.metadata?.name ?? "";
+      if (keep.has(`${kind}/${name}`)) continue;
+      try {
+        await client.delete({ apiVersion: VAP_API_VERSION, kind, name });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * What the reconcilers share: the client, the informers, the registry of served graphs, the
+ * queues and the options. Built once by startController; passed in, never global.
+ */
+import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
+import type { CompileResult } from "../../graph/index.js";
+import type { Logger } from "../../observability/index.js";
+import type { ChildWatches } from "../watches/child-watches.js";
+import type { ServedGraphs } from "./served-graphs.js";
+import type { WorkQueue } from "../loop/work-queue.js";
+import type { ApplyMemo } from "./apply-memo.js";
+import type { HelmClusterCache } from "../helm/helm-capabilities.js";
+import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
+
+/** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
+export interface InstanceEvaluatedEvent {
+  readonly rgdName: string;
+  readonly instance: { readonly apiVersion: string; readonly kind: string; readonly namespace: string | undefined; readonly name: string };
+  readonly evaluation: InstanceEvaluation;
+  /** Apply/prune errors by node id. */
+  readonly applyErrors: Readonly<Record<string, string>>;
+  /** The status just written to the instance. */
+  readonly status: KubeJson;
+}
+
+export interface ControllerOptions {
+  /** Instance reconcile workers (kro's dynamic controller; default 4). */
+  readonly workers?: number;
+  /** Fallback requeue while an instance waits on data (events usually wake it sooner). Default 3000. */
+  readonly requeueIntervalMs?: number;
+  /** Delete an RGD's CRD (and so its instances) when the RGD is deleted. Default false, as kro. */
+  readonly allowCrdDeletion?: boolean;
+  /** Template dialect: add status storage to the user's CRD when it has none. Default true. */
+  readonly addStatusToUserCrds?: boolean;
+  readonly maxCollectionSize?: number;
+  /** GraphRevisions kept per RGD, newest first (kro's --rgd-max-graph-revisions; 0 keeps all). Default 5. */
+  readonly maxGraphRevisions?: number;
+  /** Wall-clock limit of one instance evaluation pass (see docs/design/runtime.md). Default 2000. */
+  readonly evaluationTimeoutMs?: number;
+}
+
+export interface ControllerContext {
+  readonly client: KubeClient;
+  /** Events go through their own client (own rate limit), as client-go's recorder does. */
+  readonly eventClient: KubeClient;
+  readonly informers: InformerManager;
+  readonly logger: Logger;
+  readonly kroVersion: string;
+  readonly served: ServedGraphs;
+  readonly watches: ChildWatches;
+  readonly rgdQueue: WorkQueue;
+  readonly instanceQueue: WorkQueue;
+  readonly applyMemo: ApplyMemo;
+  /** The metadata-only informer of each served instance kind, by RGD name. */
+  readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
+  /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */
+  readonly deletionWaits: Map<string, number>;
+  /** Instance UID → fingerprint of the last status we wrote (see writeStatus). */
+  readonly statusMemo: Map<string, string>;
+  readonly options: Required<ControllerOptions>;
+  /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
+  compile(rgd: unknown): Promise<CompileResult>;
+  now(): string;
+  /** The controller's own username, asked once (its writes to instances skip the author policy). */
+  controllerUser(): Promise<string | undefined>;
+  /** What charts (spec.helm) see of the cluster: version and discovery-based capabilities (helm-cluster.ts). */
+  readonly helmCluster: HelmClusterCache;
+  /** Observer called after each instance reconcile that evaluated the graph. */
+  readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
+}

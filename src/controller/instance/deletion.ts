@@ -1,0 +1,82 @@
+/**
+ * Deleting an instance (kro-reference §6.12): children go wave by wave in reverse dependency
+ * order, found by the inventory *and* by owner identity (the creation key, so a child created
+ * just before a crash is not left behind); each DELETE carries the recorded UID as a
+ * precondition; a wave must be gone (child finalizers may hold it) before the next starts; only
+ * then is our finalizer removed. Objects we did not create are never deleted, adopted ones are
+ * released unless the user opted into their deletion, and external references are never touched.
+ *
+ * A held wave costs no requests while the cache shows its objects terminating; the instance is
+ * woken by their delete events, with a backed-off requeue as the safety net.
+ */
+import { ANNOTATIONS, FINALIZER } from "../../api/index.js";
+import type { KubeObject } from "../../kube/index.js";
+import { buildInstanceStatus, deletionPlan, evaluateInstance } from "../../runtime/index.js";
+import type { ControllerContext } from "../context/controller-context.js";
+import type { ReconcileResult } from "../loop/reconcile-loop.js";
+import { applyDelta, readInventory, InventoryFormatError, type OwnedChild } from "./inventory.js";
+import type { ServedGraph } from "../context/served-graphs.js";
+import { writeStatus } from "./status-write.js";
+import { adoptionPolicy } from "./apply-outcome.js";
+import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./ownership-checks.js";
+import { removeChildren } from "./child-removal.js";
+import { patchInstance, InstanceGoneError } from "./record.js";
+import { runtimeOptionsFor } from "./runtime-options.js";
+
+const FIRST_WAIT_MS = 1_000;
+const MAX_WAIT_MS = 60_000;
+
+export async function deleteInstance(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, key: string): Promise<ReconcileResult> {
+  if (!(instance.metadata?.finalizers ?? []).includes(FINALIZER)) return {};
+  const graph = served.graph;
+  const owner = ownerIdentity(served, instance);
+  let inventory;
+  try {
+    inventory = readInventory(instance);
+  } catch (error) {
+    if (!(error instanceof InventoryFormatError)) throw error;
+    // Without a readable record we cannot tell our children from anyone's: delete nothing, keep
+    // the finalizer, and say what to do. (The creation key is in the same annotation.)
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)), {
+      deleting: true, now: ctx.now(), applyErrors: { inventory: `${error.message}; restore the annotation ${ANNOTATIONS.inventory} (or remove the finalizer ${FINALIZER} to leave the children behind)` },
+    }));
+    return { requeueAfterMs: MAX_WAIT_MS };
+  }
+  const recovered = recoverUnrecorded(ctx.watches.ownedBy(owner.uid), inventory);
+  const entries = applyDelta(inventory, recovered);
+  const full = { key: inventory.key, entries };
+  const policy = adoptionPolicy(instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
+  const removed = await removeChildren(ctx, deletionPlan(graph, entries) as OwnedChild[][], ctx.watches.lookup(new Map()), validatedRemovalContext(graph, owner, full, policy));
+  const errors: Record<string, string> = { ...removed.errors };
+  reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
+
+  if (removed.held) {
+    const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx));
+    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { deleting: true, now: ctx.now(), ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }) }));
+    return { requeueAfterMs: nextWait(ctx, key) };
+  }
+  ctx.deletionWaits.delete(key);
+  ctx.statusMemo.delete(owner.uid);
+  ctx.watches.forget(key);
+  for (const entry of entries) ctx.applyMemo.forget(entry.uid);
+  try {
+    await patchInstance(ctx, instance, (current) => {
+      // Someone recorded a child since we read the record (another replica): start over.
+      if (current.metadata?.annotations?.[ANNOTATIONS.inventory] !== instance.metadata?.annotations?.[ANNOTATIONS.inventory]) {
+        throw new Error("the inventory changed while the instance was being deleted; deleting again");
+      }
+      const finalizers = current.metadata?.finalizers ?? [];
+      return finalizers.includes(FINALIZER) ? { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER) } } : undefined;
+    });
+  } catch (error) {
+    if (!(error instanceof InstanceGoneError)) throw error;
+  }
+  return {};
+}
+
+/** 1 s, 2 s, 4 s … up to a minute per held instance: a stuck finalizer costs a bounded rate. */
+function nextWait(ctx: ControllerContext, key: string): number {
+  const attempt = ctx.deletionWaits.get(key) ?? 0;
+  ctx.deletionWaits.set(key, attempt + 1);
+  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);
+}

@@ -1,0 +1,99 @@
+/**
+ * Writes to the instance's own metadata — finalizer, labels, inventory — always with a
+ * resourceVersion precondition. On a conflict (our copy was stale, or another writer got there
+ * first) the instance is read again and the change is recomputed on the fresh copy: for the
+ * inventory that means re-applying this reconcile's *delta* (what it saw created and gone), so two
+ * writers never erase each other's records. A stale informer copy therefore costs a retry, never a
+ * lost child.
+ */
+import { ANNOTATIONS, FINALIZER, LABELS, labelValue } from "../../api/index.js";
+import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
+import { renderTimeToRecord } from "../../runtime/index.js";
+import type { ControllerContext } from "../context/controller-context.js";
+import { refOf } from "./status-write.js";
+import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
+import type { ServedGraph } from "../context/served-graphs.js";
+
+const MAX_CONFLICT_RETRIES = 8;
+
+export class InstanceGoneError extends Error {
+  override readonly name = "InstanceGoneError";
+}
+
+/**
+ * Patches the instance with `build(fresh)` (undefined: nothing to write), preconditioned on the
+ * copy's resourceVersion, re-reading on conflict. Returns the instance as written (or as read).
+ */
+export async function patchInstance(ctx: ControllerContext, instance: KubeObject, build: (current: KubeObject) => Record<string, unknown> | undefined): Promise<KubeObject> {
+  let current = instance;
+  for (let attempt = 0; ; attempt++) {
+    const patch = build(current);
+    if (patch === undefined) return current;
+    const metadata = { ...(patch.metadata as Record<string, unknown> | undefined ?? {}), resourceVersion: current.metadata?.resourceVersion };
+    try {
+      return await ctx.client.patch(refOf(current), { ...patch, metadata });
+    } catch (error) {
+      if (isNotFound(error)) throw new InstanceGoneError(`instance ${current.metadata?.namespace ?? ""}/${current.metadata?.name ?? ""} is gone (attempt ${attempt}, rv ${current.metadata?.resourceVersion ?? ""}: ${error instanceof Error ? error.message : ""})`);
+      if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      current = await ctx.client.get(refOf(current));
+    }
+  }
+}
+
+/**
+ * Finalizer, ownership labels and the creation key in one write, before any child is created
+ * (the key must be on record before a child carries it). Costs nothing when all are in place.
+ */
+export async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean }> {
+  const labels = {
+    [LABELS.owned]: "true",
+    [LABELS.kroVersion]: ctx.kroVersion,
+    [LABELS.rgdId]: served.rgdUid,
+    [LABELS.rgdName]: labelValue(served.rgdName),
+  };
+  const written = await patchInstance(ctx, instance, (current) => {
+    const metadata = current.metadata ?? {};
+    const finalizers = metadata.finalizers ?? [];
+    const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
+    const inventory = readInventory(current);
+    // The instant `now` renders from for this generation, on record before any child is written.
+    const renderTime = renderTimeToRecord(served.graph, current, ctx.now());
+    if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined && renderTime === undefined) return undefined;
+    const annotations = {
+      ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: encodeInventory({ key: newCreationKey(), entries: inventory.entries }) } : {}),
+      ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
+    };
+    return { metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
+  });
+  const inventory = readInventory(written);
+  if (inventory.key === undefined) throw new Error("the instance's creation key was not recorded");
+  // A copy the API server just returned is current; the informer's copy may not be.
+  return { instance: written, inventory: { key: inventory.key, entries: inventory.entries }, confirmed: written !== instance };
+}
+
+/**
+ * The instance as the API server has it now (undefined: gone). A reconcile calls this before its
+ * first create when nothing in it has confirmed its copy yet: the informer may still show an
+ * instance that was deleted — even one whose deletion already finished — and a child created
+ * for it then would be created for nobody.
+ */
+export async function readCurrent(ctx: ControllerContext, instance: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    return await ctx.client.get(refOf(instance));
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Records a reconcile's delta; no write when the record already says exactly that. */
+export async function recordDelta(ctx: ControllerContext, instance: KubeObject, delta: InventoryDelta): Promise<KubeObject> {
+  if (delta.recorded.length === 0 && delta.removedUids.length === 0) return instance;
+  return patchInstance(ctx, instance, (current) => {
+    const inventory = readInventory(current);
+    const key = inventory.key ?? newCreationKey();
+    const encoded = encodeInventory({ key, entries: applyDelta(inventory, delta) });
+    if (current.metadata?.annotations?.[ANNOTATIONS.inventory] === encoded) return undefined;
+    return { metadata: { annotations: { [ANNOTATIONS.inventory]: encoded } } };
+  });
+}

@@ -1,0 +1,55 @@
+/** Small writes and reads on an instance shared by reconcile and deletion. */
+import { createHash } from "node:crypto";
+import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED } from "../../api/index.js";
+import { recordConditionChanges } from "../context/events.js";
+import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
+import type { KubeJson } from "../../runtime/index.js";
+import type { ControllerContext } from "../context/controller-context.js";
+import { identityFor } from "../watches/child-watches.js";
+import { jsonEqual } from "../context/json-equal.js";
+
+/**
+ * Status is written only when it differs (numbers compared as JSON): no write when converged.
+ * The informer's copy can lag our own last status write, and a status computed from that copy
+ * differs from what is stored only in its conditions' lastTransitionTime (stamped against the
+ * stale copy). So while the spec is unchanged (same generation) a status equal, apart from those
+ * stamps, to the last one we wrote is not written again, however far the copy lags; and on a
+ * conflict the fresh copy decides: nothing to write when it already says the same, else the
+ * reconcile runs again on fresh data. (Only the controller writes an instance's status; a status
+ * someone else overwrote is corrected by the next status change or a restart.)
+ */
+export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
+  if (jsonEqual(status, instance.status)) return;
+  const uid = instance.metadata?.uid ?? "";
+  const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
+  if (ctx.statusMemo.get(uid) === memo) return;
+  try {
+    await ctx.client.updateStatus({ ...instance, status });
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
+    if (fresh === undefined) return;
+    if (statusFingerprint(fresh.status) !== statusFingerprint(status)) throw error;
+    ctx.statusMemo.set(uid, memo);
+    return;
+  }
+  ctx.statusMemo.set(uid, memo);
+  // Only the root condition: one Event per readiness change keeps Events cheap at scale.
+  recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
+}
+
+/** The status without its conditions' transition stamps, hashed (the memo keeps 20 bytes per instance). */
+export function statusFingerprint(status: unknown): string {
+  const text = JSON.stringify(status ?? null, (key, value: unknown) => (key === "lastTransitionTime" ? undefined : value));
+  return createHash("sha1").update(text).digest("base64");
+}
+
+export function isSuspended(instance: KubeObject): boolean {
+  const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
+  return value === RECONCILE_SUSPENDED || value === "disabled";
+}
+
+export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
+  return { ...identityFor(object) };
+}
+

@@ -1,0 +1,55 @@
+/**
+ * Starting and stopping the reconciliation of one instance kind. Serving a new graph re-enqueues
+ * every existing instance so an RGD update rolls out at once. Instance updates that leave
+ * metadata.generation alone (labels, status, our own inventory annotation) are ignored, except
+ * deletion and the suspend annotation, as in kro.
+ */
+import { ANNOTATIONS } from "../../api/index.js";
+import type { KubeObject } from "../../kube/index.js";
+import type { ControllerContext } from "../context/controller-context.js";
+import { instanceKeyOf, type ServedGraph } from "../context/served-graphs.js";
+
+export async function startServing(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
+  const previous = ctx.served.get(entry.rgdName);
+  const sameKind = previous !== undefined && previous.instance.apiVersion === entry.instance.apiVersion && previous.instance.kind === entry.instance.kind;
+  ctx.served.set(entry);
+  ctx.watches.retain(entry.rgdName, entry.graph);
+  if (!sameKind) {
+    await ctx.instanceLeases.get(entry.rgdName)?.release();
+    // Full objects (instances are small): a reconcile reads its instance from this cache, which
+    // is fresh when the event that enqueued it is processed — one GET fewer per reconcile.
+    const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind });
+    ctx.instanceLeases.set(entry.rgdName, lease);
+    const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
+    lease.informer.addHandlers({
+      onAdd: enqueue,
+      onUpdate: (old, next) => { if (needsReconcile(old, next)) enqueue(next); },
+      onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
+    });
+    await lease.informer.waitForSync({ timeoutMs: 30_000 });
+  }
+  enqueueInstances(ctx, entry.rgdName);
+}
+
+/** Queues every known instance of an RGD's kind (a new graph, or a periodic resync). */
+export function enqueueInstances(ctx: ControllerContext, rgdName: string): void {
+  for (const object of ctx.instanceLeases.get(rgdName)?.informer.store.list() ?? []) ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
+}
+
+export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
+  ctx.served.delete(rgdName);
+  // Child kinds no served graph needs any more stop being watched (after running reconciles end).
+  ctx.watches.retain(rgdName, undefined);
+  const lease = ctx.instanceLeases.get(rgdName);
+  ctx.instanceLeases.delete(rgdName);
+  await lease?.release();
+}
+
+function needsReconcile(old: KubeObject, next: KubeObject): boolean {
+  if (old.metadata?.generation !== next.metadata?.generation) return true;
+  if ((old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)) return true;
+  const suspended = (o: KubeObject) => o.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
+  if (suspended(old) !== suspended(next)) return true;
+  // Someone removed our finalizer or labels: put them back.
+  return (old.metadata?.finalizers?.length ?? 0) !== (next.metadata?.finalizers?.length ?? 0);
+}
