@@ -9,13 +9,13 @@
  *   the leader's fence; every other replica follows (rgd-follower.ts) to serve the same graphs.
  */
 import type { WriteFence } from "../kube/index.js";
-import type { ControllerContext } from "./context/controller-context.js";
-import type { ReconcileResult } from "./loop/reconcile-loop.js";
-import { reconcileRgd } from "./rgd/rgd-reconciler.js";
-import { followRgd } from "./rgd/rgd-follower.js";
-import { instanceKeyOf } from "./context/served-graphs.js";
-import type { RgdLeadership } from "./coordination/rgd-leadership.js";
-import type { ShardTicket } from "./coordination/shard-coordinator.js";
+import type { ControllerContext } from "./context/index.js";
+import type { ReconcileResult } from "./loop/index.js";
+import { reconcileRgd } from "./rgd/index.js";
+import { followRgd } from "./rgd/index.js";
+import { instanceKeyOf } from "./context/index.js";
+import type { RgdLeadership } from "./coordination/index.js";
+import type { ShardTicket } from "./coordination/index.js";
 
 /** What the controller needs of the shard coordinator. */
 export interface InstanceShards {

@@ -8,9 +8,9 @@ import { FIELD_MANAGERS, LABELS } from "../../api/index.js";
 import { containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 import { lookupAuthorNodes } from "./lookup-author-checks.js";
-import type { InstanceKind } from "../context/served-graphs.js";
+import type { InstanceKind } from "../context/index.js";
 
 const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
 const KINDS = ["ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy"] as const;

@@ -5,11 +5,11 @@
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
-import type { ChildWatches } from "../watches/child-watches.js";
+import type { ChildWatches } from "../watches/index.js";
 import type { ServedGraphs } from "./served-graphs.js";
-import type { WorkQueue } from "../loop/work-queue.js";
+import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
-import type { HelmClusterCache } from "../helm/helm-capabilities.js";
+import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */

@@ -8,7 +8,7 @@ import { graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition } fr
 import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import { crdRef, ensureRgdCrd, isEstablished } from "./crd-installer.js";
-import type { RgdLeadership } from "../coordination/rgd-leadership.js";
+import type { RgdLeadership } from "../coordination/index.js";
 
 const POLL_MS = 1000;
 

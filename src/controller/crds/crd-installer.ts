@@ -6,7 +6,7 @@
 import { ANNOTATIONS, LABELS, labelMatches, labelValue } from "../../api/index.js";
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { classifyCrdUpdate, summarizeChanges, type CrdSchemaSource, type CustomResourceDefinition } from "../../schema/index.js";
-import { isJsonSubset } from "../context/json-equal.js";
+import { isJsonSubset } from "../context/index.js";
 
 export interface CrdOwner {
   readonly rgdName: string;

@@ -7,10 +7,10 @@
 import { FIELD_MANAGERS } from "../../api/index.js";
 import { attachToCrd, type TemplateCompiledGraph } from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 import { CRD_TYPE, crdRef, waitEstablished } from "./crd-installer.js";
-import { recordEvent } from "../context/events.js";
-import type { InstanceKind } from "../context/served-graphs.js";
+import { recordEvent } from "../context/index.js";
+import type { InstanceKind } from "../context/index.js";
 
 export type KindResult = { ok: true; instance: InstanceKind } | { ok: false; reason: string; message: string };
 

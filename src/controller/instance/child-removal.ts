@@ -7,7 +7,7 @@
 import { LABELS, ANNOTATIONS, FIELD_MANAGERS } from "../../api/index.js";
 import { DiscoveryError, isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { KubeJson, ObservedLookup } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 import { describeIdentity, type OwnedChild } from "./inventory.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
 

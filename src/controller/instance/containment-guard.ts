@@ -10,9 +10,9 @@ import { ANNOTATIONS, LABELS } from "../../api/index.js";
 import { constantNamespace, DEFAULT_CONTAINMENT, type CompiledNode } from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { formatIdentity, identityKey, type KubeJson } from "../../runtime/index.js";
-import { identityFor } from "../watches/child-watches.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import type { ServedGraph } from "../context/served-graphs.js";
+import { identityFor } from "../watches/index.js";
+import type { ControllerContext } from "../context/index.js";
+import type { ServedGraph } from "../context/index.js";
 
 export interface Refusal {
   readonly nodeId: string;

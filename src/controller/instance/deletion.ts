@@ -12,10 +12,10 @@
 import { ANNOTATIONS, FINALIZER } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, deletionPlan, evaluateInstance } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import type { ReconcileResult } from "../loop/reconcile-loop.js";
+import type { ControllerContext } from "../context/index.js";
+import type { ReconcileResult } from "../loop/index.js";
 import { applyDelta, readInventory, InventoryFormatError, type OwnedChild } from "./inventory.js";
-import type { ServedGraph } from "../context/served-graphs.js";
+import type { ServedGraph } from "../context/index.js";
 import { writeStatus } from "./status-write.js";
 import { adoptionPolicy } from "./apply-outcome.js";
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./ownership-checks.js";

@@ -6,7 +6,7 @@
  */
 import { LABELS, labelMatches } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
-import { instanceKey, type ServedGraphs } from "../context/served-graphs.js";
+import { instanceKey, type ServedGraphs } from "../context/index.js";
 
 export type InstanceStoreOf = (rgdName: string) => { list(): readonly KubeObject[]; getByName(namespace: string | undefined, name: string): KubeObject | undefined } | undefined;
 

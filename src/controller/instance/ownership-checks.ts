@@ -9,13 +9,13 @@ import type { KubeObject } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { KubeJson } from "../../runtime/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import { recordEvent } from "../context/events.js";
+import type { ControllerContext } from "../context/index.js";
+import { recordEvent } from "../context/index.js";
 import { describeIdentity, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { validateInventory } from "./inventory-validation.js";
 import type { InstanceIdentity } from "./ownership.js";
 import type { RemovalContext } from "./removal-plan.js";
-import type { ServedGraph } from "../context/served-graphs.js";
+import type { ServedGraph } from "../context/index.js";
 
 export function ownerIdentity(served: ServedGraph, instance: KubeObject): InstanceIdentity {
   const namespace = instance.metadata?.namespace;

@@ -13,14 +13,14 @@
 import { ANNOTATIONS, FIELD_MANAGERS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 import type { Logger } from "../../observability/index.js";
-import type { ReconcileResult } from "../loop/reconcile-loop.js";
-import { identityFor, type Overlay } from "../watches/child-watches.js";
+import type { ReconcileResult } from "../loop/index.js";
+import { identityFor, type Overlay } from "../watches/index.js";
 import { deleteInstance } from "./deletion.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { containmentRefusals } from "./containment-guard.js";
-import { instanceKey, type ServedGraph } from "../context/served-graphs.js";
+import { instanceKey, type ServedGraph } from "../context/index.js";
 import { ensureManaged, InstanceGoneError, readCurrent, recordDelta } from "./record.js";
 import { applyDelta, describeIdentity, emptyDelta, mergeDeltas, readInventory, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
@@ -28,7 +28,7 @@ import { adoptionPolicy, judgeExisting, readApplyOutcome, type AdoptionPolicy } 
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./ownership-checks.js";
 import { deleteOwnedChild, removeChildren } from "./child-removal.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
-import { withHelmCluster } from "../helm/helm-cluster.js";
+import { withHelmCluster } from "../helm/index.js";
 import { settleScopes } from "./scope-settling.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */

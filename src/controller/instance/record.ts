@@ -9,10 +9,10 @@
 import { ANNOTATIONS, FINALIZER, LABELS, labelValue } from "../../api/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import { renderTimeToRecord } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 import { refOf } from "./status-write.js";
 import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
-import type { ServedGraph } from "../context/served-graphs.js";
+import type { ServedGraph } from "../context/index.js";
 
 const MAX_CONFLICT_RETRIES = 8;
 

@@ -4,7 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { RuntimeOptions } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 
 /** One pass over a sane graph takes well under 10 ms; 2 s only stops the hostile or the broken. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 2000;

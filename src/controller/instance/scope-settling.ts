@@ -10,7 +10,7 @@
  */
 import type { CompiledGraph } from "../../graph/index.js";
 import type { InstanceEvaluation } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
+import type { ControllerContext } from "../context/index.js";
 
 /** Passes after the first: one per level of lookups named by other lookups' answers. */
 export const MAX_SCOPE_PASSES = 4;

@@ -1,12 +1,12 @@
 /** Small writes and reads on an instance shared by reconcile and deletion. */
 import { createHash } from "node:crypto";
 import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED } from "../../api/index.js";
-import { recordConditionChanges } from "../context/events.js";
+import { recordConditionChanges } from "../context/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { KubeJson } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import { identityFor } from "../watches/child-watches.js";
-import { jsonEqual } from "../context/json-equal.js";
+import type { ControllerContext } from "../context/index.js";
+import { identityFor } from "../watches/index.js";
+import { jsonEqual } from "../context/index.js";
 
 /**
  * Status is written only when it differs (numbers compared as JSON): no write when converged.

@@ -10,8 +10,8 @@ import { formatIssue, hasErrors } from "../../diag/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import { isConflict, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { stamp } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import { recordEvent } from "../context/events.js";
+import type { ControllerContext } from "../context/index.js";
+import { recordEvent } from "../context/index.js";
 import {
   isOwnedBy, lastIssuedRevision, newGraphRevision, revisionFor, revisionSet, revisionsToPrune, rgdOwnerReference, snapshotRgd, withRgdOwner, type RevisionSet,
 } from "./graph-revision-policy.js";

@@ -6,8 +6,8 @@
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import { instanceKeyOf, type ServedGraph } from "../context/served-graphs.js";
+import type { ControllerContext } from "../context/index.js";
+import { instanceKeyOf, type ServedGraph } from "../context/index.js";
 
 export async function startServing(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
   const previous = ctx.served.get(entry.rgdName);

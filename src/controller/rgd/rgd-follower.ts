@@ -14,15 +14,15 @@ import { hasErrors } from "../../diag/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { KRO_API_VERSION, RGD } from "../../api/index.js";
 import { currentConditions } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import type { ReconcileResult } from "../loop/reconcile-loop.js";
-import { CRD_TYPE, crdRef, isEstablished } from "../crds/crd-installer.js";
+import type { ControllerContext } from "../context/index.js";
+import type { ReconcileResult } from "../loop/index.js";
+import { CRD_TYPE, crdRef, isEstablished } from "../crds/index.js";
 import { latestValidRevision } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 import { RGD_CONDITIONS } from "./rgd-status.js";
 import { startServing, stopServing } from "./instance-kinds.js";
-import type { InstanceKind, ServedGraph } from "../context/served-graphs.js";
-import { jsonEqual } from "../context/json-equal.js";
+import type { InstanceKind, ServedGraph } from "../context/index.js";
+import { jsonEqual } from "../context/index.js";
 
 /** How soon a follower looks again while the leader has not caught up with the spec. */
 export const FOLLOW_RETRY_MS = 1000;

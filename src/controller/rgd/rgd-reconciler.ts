@@ -8,19 +8,19 @@ import { FINALIZER, KRO_API_VERSION, LABELS, labelMatches, RGD } from "../../api
 import { formatIssue, hasErrors } from "../../diag/index.js";
 import { ApiError, isNotFound, type KubeObject } from "../../kube/index.js";
 import { containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
-import type { ReconcileResult } from "../loop/reconcile-loop.js";
-import type { ControllerContext } from "../context/controller-context.js";
-import { allowsBreakingChanges, crdRef, installCrd } from "../crds/crd-installer.js";
-import { attachUserCrd, type KindResult } from "../crds/user-crd.js";
-import { jsonEqual } from "../context/json-equal.js";
-import { recordConditionChanges } from "../context/events.js";
+import type { ReconcileResult } from "../loop/index.js";
+import type { ControllerContext } from "../context/index.js";
+import { allowsBreakingChanges, crdRef, installCrd } from "../crds/index.js";
+import { attachUserCrd, type KindResult } from "../crds/index.js";
+import { jsonEqual } from "../context/index.js";
+import { recordConditionChanges } from "../context/index.js";
 import { RGD_CONDITIONS, RGD_STATES, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
 import { currentConditions, stamp, type ConditionInput } from "../../runtime/index.js";
-import type { InstanceKind, ServedGraph } from "../context/served-graphs.js";
+import type { InstanceKind, ServedGraph } from "../context/index.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGraphRevisions } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
-import { ensureAuthorPolicy, removeAuthorPolicy } from "../author-policy/author-policy.js";
+import { ensureAuthorPolicy, removeAuthorPolicy } from "../author-policy/index.js";
 
 const UNKNOWN_KIND_CODE = "rgd.unknown-kind";
 const UNKNOWN_KIND_RETRY_MS = 5000;

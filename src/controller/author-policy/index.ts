@@ -1,0 +1,6 @@
+/**
+ * author-policy: the per-RGD ValidatingAdmissionPolicy that holds an instance author to what they
+ * could create themselves (and what a chart may look up). Builds and installs policy objects;
+ * never reads or writes instances.
+ */
+export { ensureAuthorPolicy, removeAuthorPolicy, whoAmI } from "./author-policy.js";

@@ -1,0 +1,11 @@
+/**
+ * context: what every reconciler shares — the ControllerContext type, the registry of served
+ * graphs, the apply memo, Events, and JSON comparison. It may import the rooms that provide
+ * parts of the context (loop, watches, helm) but never a reconciler (instance, rgd, crds,
+ * author-policy).
+ */
+export { ApplyMemo } from "./apply-memo.js";
+export { type ControllerContext, type ControllerOptions, type InstanceEvaluatedEvent } from "./controller-context.js";
+export { recordConditionChanges, recordEvent } from "./events.js";
+export { isJsonSubset, jsonEqual } from "./json-equal.js";
+export { ServedGraphs, instanceKey, instanceKeyOf, parseInstanceKey, type InstanceKind, type ServedGraph } from "./served-graphs.js";
