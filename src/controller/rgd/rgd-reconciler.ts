@@ -21,6 +21,7 @@ import { startServing, stopServing } from "./instance-kinds.js";
 import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGraphRevisions } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 import { ensureAuthorPolicy, removeAuthorPolicy } from "../author-policy/index.js";
+import { withConversionWebhook } from "../conversion/index.js";
 
 const UNKNOWN_KIND_CODE = "rgd.unknown-kind";
 const UNKNOWN_KIND_RETRY_MS = 5000;
@@ -188,7 +189,8 @@ async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     return { ok: false, reason: "Conflict", message: `kind ${graph.instance.kind}.${graph.instance.group} is already served by ResourceGraphDefinition "${owner.rgdName}"` };
   }
   if (graph.dialect === "template") return attachUserCrd(ctx, rgd, graph);
-  const result = await installCrd(ctx.client, graph.crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
+  const crd = await withConversionWebhook(ctx.conversion, graph);
+  const result = await installCrd(ctx.client, crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
   if (!result.ok) return { ok: false, reason: result.reason, message: result.message };
   const { group, version, kind, plural, scope } = graph.instance;
   return { ok: true, instance: { apiVersion: group === "" ? version : `${group}/${version}`, group, version, kind, plural, namespaced: scope === "Namespaced" } };

@@ -33,7 +33,7 @@ export interface CompiledDirection {
 const METADATA: OpenApiSchema = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
 
 export function objectSchema(spec: JSONSchemaProps): OpenApiSchema {
-  return { type: "object", properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: METADATA, spec: spec as OpenApiSchema } };
+  return { type: "object", properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: METADATA, spec: spec } };
 }
 
 function literalsOf(value: unknown, path: string[], out: ConversionLiteral[]): void {
@@ -74,7 +74,7 @@ export function compileDirection(input: DirectionInput): CompiledDirection {
     if (expected === undefined) continue;
     try {
       const compiled = compileField(input.env, field.text, field.segments);
-      issues.push(...compiled.check(scope, { path: where, expected: expected as OpenApiSchema }).issues);
+      issues.push(...compiled.check(scope, { path: where, expected: expected }).issues);
       for (const expression of compiled.expressions) {
         for (const read of referencedPaths(input.env, expression.source).get("self") ?? []) {
           if (read.length === 0 || read[0] === "spec") reads.push(read.slice(1));

@@ -5,7 +5,7 @@
  * carries it back. A leaf that reaches nowhere is an error at its declaration in the RGD.
  */
 import { error, type Issue, type IssuePath } from "../../diag/index.js";
-import { incompatibility, type OpenApiSchema } from "../../expr/index.js";
+import { incompatibility } from "../../expr/index.js";
 import type { JSONSchemaProps } from "../../schema/index.js";
 import { dotted, fieldSchema, isPrefix, overlaps, schemaLeaves, type FieldPath } from "./schema-leaves.js";
 
@@ -26,7 +26,7 @@ export function copiedImplicitly(path: FieldPath, source: JSONSchemaProps, targe
   const to = fieldSchema(target, path);
   if (from === undefined || to === undefined) return false;
   if (writes.some((w) => overlaps(w, path))) return false;
-  return incompatibility(from as OpenApiSchema, to as OpenApiSchema) === undefined;
+  return incompatibility(from, to) === undefined;
 }
 
 export function lostFields(input: LosslessInput): Issue[] {

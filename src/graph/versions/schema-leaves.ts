@@ -16,9 +16,8 @@ export function schemaLeaves(schema: JSONSchemaProps, path: FieldPath = []): Fie
 
 /** The schema at `path` below `root` (property names and map keys); undefined when there is none. */
 export function fieldSchema(root: JSONSchemaProps, path: FieldPath): JSONSchemaProps | undefined {
-  let node: JSONSchemaProps | undefined = root;
+  let node: JSONSchemaProps = root;
   for (const step of path) {
-    if (node === undefined) return undefined;
     if (node.properties?.[step] !== undefined) node = node.properties[step];
     else if (typeof node.additionalProperties === "object") node = node.additionalProperties;
     else if (node["x-kubernetes-preserve-unknown-fields"] === true) return { "x-kubernetes-preserve-unknown-fields": true };

@@ -19,8 +19,7 @@ describe("spec.schema.versions: the RGD shape", () => {
   it("an RGD without versions means what it means in kro v0.9: one served storage version, no conversion", () => {
     const result = compile(load("webapp-v1alpha1.yaml"));
     assert.deepEqual(result.issues.filter((i) => i.severity === "error"), []);
-    assert.equal(result.graph?.dialect, "cel");
-    if (result.graph?.dialect !== "cel") return;
+    if (result.graph?.dialect !== "cel") return assert.fail("no CEL graph");
     assert.equal(result.graph.versions, undefined);
     assert.deepEqual(result.graph.crd.spec.versions.map((v) => [v.name, v.served, v.storage, v.deprecated]), [["v1alpha1", true, true, undefined]]);
     assert.equal(result.graph.crd.spec.conversion, undefined);

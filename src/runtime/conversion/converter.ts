@@ -79,14 +79,14 @@ function stash(out: VersionedObject, source: VersionedObject, paths: readonly (r
   }
   const annotations = annotationsOf(out);
   if (Object.keys(kept).length > 0) annotations[key] = JSON.stringify({ spec: kept });
-  else delete annotations[key];
+  else Reflect.deleteProperty(annotations, key);
 }
 
 /** Restores fields stashed under `key` (only `paths`: an annotation never writes anything else) and removes the stash. */
 function restore(out: VersionedObject, paths: readonly (readonly string[])[], key: string): void {
   const annotations = annotationsOf(out);
   const text = annotations[key];
-  delete annotations[key];
+  Reflect.deleteProperty(annotations, key);
   if (text === undefined) return;
   let kept: unknown;
   try { kept = JSON.parse(text); } catch { return; } // a hand-edited annotation is ignored, never fatal
@@ -159,3 +159,5 @@ export function apiOfGraph(graph: { readonly instance: { readonly group: string;
   const hubSpec = hub?.schema.openAPIV3Schema.properties?.spec ?? { type: "object" };
   return { group: graph.instance.group, kind: graph.instance.kind, hubSpec, versions: graph.versions };
 }
+
+export const isConversionError = (e: unknown): e is ConversionError => e instanceof ConversionError;

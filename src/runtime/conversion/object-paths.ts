@@ -29,5 +29,5 @@ export function setPath(root: Json, path: readonly string[], value: unknown): vo
 export function deletePath(root: Json, path: readonly string[]): void {
   const parent = getPath(root, path.slice(0, -1));
   const last = path.at(-1);
-  if (isObject(parent) && last !== undefined) delete parent[last];
+  if (isObject(parent) && last !== undefined) Reflect.deleteProperty(parent, last);
 }
