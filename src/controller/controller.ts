@@ -28,7 +28,7 @@ import { WorkQueue } from "./loop/index.js";
 import { whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
-import { ConversionWebhook, type ConversionWebhookOptions } from "./conversion/index.js";
+import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -54,6 +54,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly sharding?: ControllerSharding;
   /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
   readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger" | "client">;
+  /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
+  readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };
 }
 
 export interface RunningController {
@@ -83,8 +85,10 @@ export function startController(options: StartControllerOptions): RunningControl
   let username: Promise<string | undefined> | undefined;
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client });
+  const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const ctx: ControllerContext = {
     conversion,
+    migrations,
     client,
     eventClient: options.eventClient ?? client,
     informers,
@@ -239,6 +243,7 @@ export function startController(options: StartControllerOptions): RunningControl
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
       await ctx.watches.stop();
+      await migrations.stop();
       await conversion.close();
       informers.stopAll();
     },

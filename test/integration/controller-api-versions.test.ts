@@ -19,6 +19,7 @@ const crdName = `${plural}.kro.run`;
 const rgdName = `evolving-${suffix}`;
 const namespace = `versions-${suffix}`;
 let tc: TestController;
+const label = { key: "kro-ts.test/controller", value: `versions-${suffix}` };
 
 const HUB = `
     apiVersion: v1alpha1
@@ -76,6 +77,9 @@ interface Crd { spec: { versions: { name: string; storage: boolean; served: bool
 const at = (version: string, name: string) => kubectlJson<Obj>(["get", "-n", namespace, `${plural}.${version}.kro.run`, name]);
 const config = (name: string) => kubectlJson<Obj>(["get", "-n", namespace, "configmap", `${name}-config`]);
 const names = ["a", "b", "c"];
+const crd = () => kubectlJson<Crd & { metadata: { annotations?: Record<string, string> } }>(["get", "crd", crdName]);
+const condition = async (type: string) => (await kubectlJson<Obj>(["get", "rgd", rgdName])).status?.conditions?.find((c) => c.type === type) as { status: string; reason?: string; message?: string; observedGeneration?: number } | undefined;
+const MIGRATION = "internal.kro.run/storage-migration";
 
 async function activeAtCurrentGeneration(): Promise<void> {
   await eventually(async () => {
@@ -87,7 +91,7 @@ async function activeAtCurrentGeneration(): Promise<void> {
 
 describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
   before(async () => {
-    tc = await startTestController();
+    tc = await startTestController({ label });
     await kubectl(["create", "namespace", namespace]);
     await kubectl(["apply", "-f", "-"], rgd(""));
     await activeAtCurrentGeneration();
@@ -139,5 +143,42 @@ describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
   it("an instance created at v1beta1 is served through the hub", async () => {
     await kubectl(["apply", "-n", namespace, "-f", "-"], `apiVersion: kro.run/v1beta1\nkind: ${kind}\nmetadata: { name: d }\nspec: { ports: { http: 7070 }, owner: { team: fresh } }\n`);
     await eventually(async () => { const cm = await config("d"); assert.deepEqual([cm.data?.port, cm.data?.team], ["7070", "fresh"]); }, { timeout: 30_000 });
+  });
+
+  it("storage migration rewrites every instance, then storedVersions holds only v1beta1", async () => {
+    await eventually(async () => { assert.deepEqual((await crd()).status.storedVersions, ["v1beta1"]); }, { timeout: 60_000 });
+    assert.equal((await crd()).metadata.annotations?.[MIGRATION], undefined, "no progress left behind");
+  });
+
+  it("removing v1beta1 while objects are stored at it is refused, naming the version", async () => {
+    await kubectl(["apply", "-f", "-"], rgd(""));
+    await eventually(async () => {
+      const kindReady = await condition("KindReady");
+      assert.equal(kindReady?.status, "False", JSON.stringify(kindReady));
+      assert.equal(kindReady?.reason, "BreakingChanges");
+      assert.match(kindReady?.message ?? "", /version v1beta1 removed while objects are still stored at it/);
+    }, { timeout: 60_000 });
+    assert.deepEqual((await crd()).spec.versions.map((v) => v.name), ["v1alpha1", "v1beta1"], "the CRD is untouched");
+  });
+
+  it("a migration stopped half-way resumes from its saved page, and then v1beta1 can go", async () => {
+    // A slow controller: one object a second, two per page, so it stops with a page saved.
+    await tc.stop();
+    tc = await startTestController({ label, storageMigration: { qps: 1, pageSize: 2 } });
+    const toHub = V1BETA1.replace("storage: true", "storage: false");
+    await kubectl(["apply", "-f", "-"], rgd(toHub));
+    await eventually(async () => { assert.match((await crd()).metadata.annotations?.[MIGRATION] ?? "", /"to":"v1alpha1","continue":/); }, { timeout: 60_000, interval: 50 });
+    await tc.stop();
+    const stopped = await crd();
+    assert.deepEqual(stopped.status.storedVersions.slice().sort(), ["v1alpha1", "v1beta1"], "not trimmed before every object is rewritten");
+    tc = await startTestController({ label });
+    await eventually(async () => { assert.deepEqual((await crd()).status.storedVersions, ["v1alpha1"]); }, { timeout: 60_000 });
+    const rewrites = tc.requests.filter((r) => r.verb === "PUT" && r.path.includes(`/${plural}/`) && !r.path.endsWith("/status"));
+    assert.ok(rewrites.length <= 2, `resumed after the first page: ${rewrites.length} rewrites of ${names.length + 1} objects`);
+    // Nothing is stored at v1beta1 any more: the RGD may drop it.
+    await kubectl(["apply", "-f", "-"], rgd(""));
+    await activeAtCurrentGeneration();
+    assert.deepEqual((await crd()).spec.versions.map((v) => v.name), ["v1alpha1"]);
+    assert.deepEqual((await at("v1alpha1", "d")).spec, { image: "nginx", port: 7070, team: "fresh" });
   });
 });

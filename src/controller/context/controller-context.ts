@@ -11,7 +11,7 @@ import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
-import type { ConversionWebhook } from "../conversion/index.js";
+import type { ConversionWebhook, StorageMigrations } from "../conversion/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
@@ -50,6 +50,8 @@ export interface ControllerContext {
   readonly served: ServedGraphs;
   /** The conversion webhook every replica serves (lazily started) for RGDs with several versions. */
   readonly conversion: ConversionWebhook;
+  /** Storage migrations running in the background (leader only: the RGD reconcile starts them). */
+  readonly migrations: StorageMigrations;
   readonly watches: ChildWatches;
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;

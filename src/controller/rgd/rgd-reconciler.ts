@@ -21,7 +21,7 @@ import { startServing, stopServing } from "./instance-kinds.js";
 import { deleteGraphRevisions, ensureGraphRevision, latestValidRevision, pruneGraphRevisions } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 import { ensureAuthorPolicy, removeAuthorPolicy } from "../author-policy/index.js";
-import { withConversionWebhook } from "../conversion/index.js";
+import { needsMigration, withConversionWebhook } from "../conversion/index.js";
 
 const UNKNOWN_KIND_CODE = "rgd.unknown-kind";
 const UNKNOWN_KIND_RETRY_MS = 5000;
@@ -193,6 +193,11 @@ async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   const result = await installCrd(ctx.client, crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
   if (!result.ok) return { ok: false, reason: result.reason, message: result.message };
   const { group, version, kind, plural, scope } = graph.instance;
+  if (graph.versions !== undefined) {
+    // The storage version moved: rewrite every stored object, then trim storedVersions.
+    const live = await ctx.client.get(crdRef(crd.metadata.name));
+    if (needsMigration(live)) ctx.migrations.ensure({ crdName: crd.metadata.name, group, kind, plural }, () => { ctx.rgdQueue.add(name); });
+  }
   return { ok: true, instance: { apiVersion: group === "" ? version : `${group}/${version}`, group, version, kind, plural, namespaced: scope === "Namespaced" } };
 }
 
