@@ -113,8 +113,8 @@ describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
     const crd = await kubectlJson<Crd>(["get", "crd", crdName]);
     assert.deepEqual(crd.spec.versions.map((v) => [v.name, v.served, v.storage, v.deprecated ?? false]), [["v1alpha1", true, false, true], ["v1beta1", true, true, false]]);
     assert.equal(crd.spec.conversion?.strategy, "Webhook");
-    assert.match(crd.spec.conversion?.webhook?.clientConfig?.url ?? "", /^https:\/\/127\.0\.0\.1:\d+\/convert$/);
-    assert.match(Buffer.from(crd.spec.conversion?.webhook?.clientConfig?.caBundle ?? "", "base64").toString(), /BEGIN CERTIFICATE/);
+    assert.match(crd.spec.conversion.webhook?.clientConfig?.url ?? "", /^https:\/\/127\.0\.0\.1:\d+\/convert$/);
+    assert.match(Buffer.from(crd.spec.conversion.webhook?.clientConfig?.caBundle ?? "", "base64").toString(), /BEGIN CERTIFICATE/);
   });
 
   it("reads every instance at both versions", async () => {
@@ -155,8 +155,8 @@ describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
     await eventually(async () => {
       const kindReady = await condition("KindReady");
       assert.equal(kindReady?.status, "False", JSON.stringify(kindReady));
-      assert.equal(kindReady?.reason, "BreakingChanges");
-      assert.match(kindReady?.message ?? "", /version v1beta1 removed while objects are still stored at it/);
+      assert.equal(kindReady.reason, "BreakingChanges");
+      assert.match(kindReady.message ?? "", /version v1beta1 removed while objects are still stored at it/);
     }, { timeout: 60_000 });
     assert.deepEqual((await crd()).spec.versions.map((v) => v.name), ["v1alpha1", "v1beta1"], "the CRD is untouched");
   });
