@@ -53,7 +53,7 @@ export interface StartControllerOptions extends ControllerOptions {
    */
   readonly sharding?: ControllerSharding;
   /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
-  readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger" | "client">;
+  readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
   readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };
 }
@@ -84,7 +84,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
   // Started only when an RGD with several versions needs it; every replica serves it.
-  const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client });
+  const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const ctx: ControllerContext = {
     conversion,
