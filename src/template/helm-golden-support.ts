@@ -3,8 +3,8 @@
  * Helm mode) and recorded in testdata/helm-golden.json by scripts/refresh-template-golden.mjs.
  * The test renders the same chart with renderHelmTemplates and compares file by file.
  */
-import { helmChartTemplates } from "./helm-chart-data.js";
-import { renderHelmTemplates } from "./helm-engine.js";
+import { helmChartTemplates } from "./helm/helm-chart-data.js";
+import { renderHelmTemplates } from "./helm/helm-engine.js";
 
 export interface HelmCaseChart {
   readonly name?: string;
