@@ -1,12 +1,13 @@
-// Differential tests: every case in differential-cases.ts runs through this engine and through
-// Go's own text/template compiled to WASM (@evertdespiegeleer/go-template, a dev dependency).
+// Differential tests: every case in test/data/template/differential-cases.ts runs through this
+// engine and through Go's own text/template compiled to WASM (@evertdespiegeleer/go-template, a
+// dev dependency).
 // The oracle runs templates named "tpl" with missingkey=error on JSON-decoded data (float64
 // numbers) and without Sprig, so the cases use the same settings. Output, or the full Go error
 // message, must be identical.
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { parse } from "@evertdespiegeleer/go-template";
-import { differentialCases } from "../differential-cases.js";
+import { differentialCases } from "../../../test/data/template/differential-cases.js";
 import { parseTemplate, renderTemplate, TemplateError } from "../index.js";
 
 type Render = (template: string, json: string) => string;

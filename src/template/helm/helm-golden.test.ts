@@ -1,13 +1,14 @@
-// Helm golden tests: helm-golden-cases.ts rendered by Helm 3.18.6's engine (go/template-oracle,
-// recorded in testdata/helm-golden.json by scripts/refresh-template-golden.mjs); ours must match.
+// Helm golden tests: test/data/template/helm-golden-cases.ts rendered by Helm 3.18.6's engine
+// (go/template-oracle, recorded in test/data/template/helm-golden.json by
+// scripts/refresh-template-golden.mjs); ours must match.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { helmGoldenCases } from "../helm-golden-cases.js";
-import { renderHelmCase, type HelmExpected } from "../helm-golden-support.js";
+import { helmGoldenCases } from "../../../test/data/template/helm-golden-cases.js";
+import { renderHelmCase, type HelmExpected } from "../../../test/data/template/helm-golden-support.js";
 
 const golden = JSON.parse(
-  readFileSync(new URL("../../../../src/template/testdata/helm-golden.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../../test/data/template/helm-golden.json", import.meta.url), "utf8"),
 ) as { cases: unknown[]; results: HelmExpected[] };
 
 describe("golden: Helm 3.18.6 engine + Sprig", () => {

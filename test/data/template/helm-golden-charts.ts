@@ -1,6 +1,7 @@
 /**
- * Helm golden cases from whole charts: the chart `helm create` generates (testdata/charts/
- * helm-create, Helm 3.18.6) and this project's own charts/kro-ts, each with several value sets.
+ * Helm golden cases from whole charts: the chart `helm create` generates
+ * (test/data/template/charts/helm-create, Helm 3.18.6) and this project's own charts/kro-ts,
+ * each with several value sets.
  * Values are values.yaml deep-merged with the case's overrides, given to both engines as is.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { DEFAULT_API_VERSIONS, type HelmCase } from "./helm-golden-support.js";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
 
 function filesUnder(dir: string, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -40,7 +41,7 @@ function chartCases(dir: string, valueSets: readonly Record<string, unknown>[], 
 }
 
 export const chartGoldenCases: readonly HelmCase[] = [
-  ...chartCases("src/template/testdata/charts/helm-create", [
+  ...chartCases("test/data/template/charts/helm-create", [
     {},
     { ingress: { enabled: true, className: "nginx", annotations: { "cert-manager.io/cluster-issuer": "x" }, hosts: [{ host: "a.example.com", paths: [{ path: "/", pathType: "Prefix" }] }], tls: [{ secretName: "t", hosts: ["a.example.com"] }] } },
     { autoscaling: { enabled: true, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60 }, serviceAccount: { create: false, name: "" } },

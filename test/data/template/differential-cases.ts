@@ -1,6 +1,7 @@
 /**
- * Cases for differential.test.ts: a template `t` and its JSON data. Each runs through Go's real
- * engine and through ours; both must produce the same output or the same error message.
+ * Cases for src/template/engine/differential.test.ts: a template `t` and its JSON data. Each
+ * runs through Go's real engine and through ours; both must produce the same output or the same
+ * error message.
  * Grouped by construct; error cases sit beside the constructs they exercise.
  */
 export interface DifferentialCase {

@@ -2,7 +2,7 @@
  * Cases checked against real Go (text/template + Sprig v3.3.0 + Helm's toYaml/required, built
  * from go/template-oracle by scripts/refresh-template-golden.mjs) for what the WASM oracle cannot
  * show: Sprig, int64 numbers (the dialect's rule), and missingkey=default/zero. Expected results
- * live in testdata/golden.json; refresh them only on purpose.
+ * live in test/data/template/golden.json; refresh them only on purpose.
  */
 export interface GoldenCase {
   readonly t: string;

@@ -1,4 +1,4 @@
-/** Every Helm golden case (recorded in testdata/helm-golden.json; refresh only on purpose). */
+/** Every Helm golden case (recorded in test/data/template/helm-golden.json; refresh only on purpose). */
 import { chartGoldenCases } from "./helm-golden-charts.js";
 import { dateCases } from "./helm-golden-dates.js";
 import { conversionCases } from "./helm-golden-conversions.js";

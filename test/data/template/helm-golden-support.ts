@@ -1,10 +1,9 @@
 /**
  * Helm golden cases: small charts rendered by Helm 3.18.6's own engine (go/template-oracle,
- * Helm mode) and recorded in testdata/helm-golden.json by scripts/refresh-template-golden.mjs.
+ * Helm mode) and recorded in test/data/template/helm-golden.json by scripts/refresh-template-golden.mjs.
  * The test renders the same chart with renderHelmTemplates and compares file by file.
  */
-import { helmChartTemplates } from "./helm/helm-chart-data.js";
-import { renderHelmTemplates } from "./helm/helm-engine.js";
+import { helmChartTemplates, renderHelmTemplates } from "../../../src/template/index.js";
 
 export interface HelmCaseChart {
   readonly name?: string;
