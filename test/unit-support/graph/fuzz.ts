@@ -2,18 +2,18 @@
  * A mutation fuzzer (fast-check) for the YAML reader and the compiler, seeded with the RGDs the
  * unit tests use (test/fixtures/rgd and examples/). Properties: loadYaml never throws and every
  * problem it reports has a position; compileRgd never throws on any document the reader yields,
- * nor on fixture values with random subtrees swapped in. Shared by fuzz.test.ts (a few seconds)
- * and scripts/fuzz.mjs (`npm run fuzz -- --minutes N`).
+ * nor on fixture values with random subtrees swapped in. Shared by src/graph/fuzz.test.ts (a few
+ * seconds) and scripts/fuzz.mjs (`npm run fuzz -- --minutes N`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
-import { loadYaml } from "../api/index.js";
-import { createKroCelEnvironment } from "../expr/index.js";
-import { builtinSchemaResolver, type BuiltinSchemaBundle } from "./schema-resolver.js";
-import { compileRgd } from "./compile.js";
+import { loadYaml } from "../../../src/api/index.js";
+import { createKroCelEnvironment } from "../../../src/expr/index.js";
+import { builtinSchemaResolver, type BuiltinSchemaBundle } from "../../../src/graph/schema-resolver.js";
+import { compileRgd } from "../../../src/graph/compile.js";
 
-const root = new URL("../../../", import.meta.url);
+const root = new URL("../../../../", import.meta.url);
 
 export function fixtureTexts(): string[] {
   const fixtures = readdirSync(new URL("test/fixtures/rgd/", root)).filter((f) => f.endsWith(".yaml")).map((f) => `test/fixtures/rgd/${f}`);

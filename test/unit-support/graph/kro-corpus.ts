@@ -7,13 +7,13 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { loadYaml, toYaml } from "../api/index.js";
-import type { Issue } from "../diag/index.js";
-import { createKroCelEnvironment } from "../expr/index.js";
-import { compileRgd } from "./compile.js";
-import { builtinSchemaResolver, type BuiltinSchemaBundle } from "./schema-resolver.js";
+import { loadYaml, toYaml } from "../../../src/api/index.js";
+import type { Issue } from "../../../src/diag/index.js";
+import { createKroCelEnvironment } from "../../../src/expr/index.js";
+import { compileRgd } from "../../../src/graph/compile.js";
+import { builtinSchemaResolver, type BuiltinSchemaBundle } from "../../../src/graph/schema-resolver.js";
 
-const root = new URL("../../../", import.meta.url);
+const root = new URL("../../../../", import.meta.url);
 export const CORPUS_DIR = new URL("test/fixtures/kro-corpus/", root);
 export const CORPUS_GOLDEN_DIR = new URL("test/golden/kro-corpus/", root);
 

@@ -1,10 +1,10 @@
 // Runs one case of the official CEL conformance suite (@bufbuild/cel-spec) through the kro
 // environment and says why it did not pass. Shared by the ratchet test and by anyone who wants to
-// look at the failures (`node dist/src/expr/conformance-report.test.helpers.js`).
+// look at the failures (`runConformance()` of dist/test/unit-support/expr/conformance.js).
 import { tests } from "@bufbuild/cel-spec/testdata/conformance.js";
-import { compileExpression } from "./compile.js";
-import { createKroCelEnvironment } from "./environment.js";
-import { isCelMap, mapEntries } from "./lib-support.js";
+import { compileExpression } from "../../../src/expr/compile.js";
+import { createKroCelEnvironment } from "../../../src/expr/environment.js";
+import { isCelMap, mapEntries } from "../../../src/expr/lib-support.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface Suite { name: string; suites?: Suite[]; tests?: { original: Record<string, Json> }[] }

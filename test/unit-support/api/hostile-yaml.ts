@@ -1,5 +1,5 @@
 // Shared by the loader's tests, the CLI's tests and the fuzz run.
-import { YAML_ISSUE_CODES } from "./yaml-limits.js";
+import { YAML_ISSUE_CODES } from "../../../src/api/yaml-limits.js";
 
 export interface HostileYaml {
   readonly text: string | Uint8Array;

@@ -4,11 +4,11 @@
  */
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { loadYaml } from "../api/index.js";
-import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CelCompiledGraph, type CompiledGraph } from "../graph/index.js";
-import type { KubeJson } from "./types.js";
+import { loadYaml } from "../../../src/api/index.js";
+import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CelCompiledGraph, type CompiledGraph } from "../../../src/graph/index.js";
+import type { KubeJson } from "../../../src/runtime/types.js";
 
-const root = new URL("../../../", import.meta.url);
+const root = new URL("../../../../", import.meta.url);
 const resolver = builtinSchemaResolver(JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle);
 
 export function rgdFixture(name: string): KubeJson {
