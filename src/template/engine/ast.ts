@@ -2,15 +2,8 @@
  * The parse tree, shaped like Go's text/template/parse nodes. `nodeString` reproduces Go's
  * Node.String(), which appears verbatim in error messages (`executing "t" at <.x.y>`).
  */
+import type { NumberValue } from "../go/go-literals.js";
 import { goQuote } from "../go/go-quote.js";
-
-export interface NumberValue {
-  readonly isInt: boolean;
-  readonly isFloat: boolean;
-  readonly isComplex: boolean;
-  readonly int: bigint;
-  readonly float: number;
-}
 
 export type Node =
   | { kind: "text"; pos: number; text: string }

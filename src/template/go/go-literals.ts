@@ -3,8 +3,16 @@
  * strconv.ParseInt/ParseUint/ParseFloat with base prefixes and underscores, so numbers such as
  * 0x1F, 0o17, 1_000 and 0x1p-2 mean exactly what they mean in Go.
  */
-import type { NumberValue } from "../engine/ast.js";
 import { goQuote } from "./go-quote.js";
+
+/** A number literal's value, as parse.NumberNode holds it (IsInt, IsFloat, IsComplex, Int64, Float64). */
+export interface NumberValue {
+  readonly isInt: boolean;
+  readonly isFloat: boolean;
+  readonly isComplex: boolean;
+  readonly int: bigint;
+  readonly float: number;
+}
 
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
