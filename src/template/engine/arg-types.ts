@@ -3,9 +3,7 @@
  * values become nil where Go allows it, interface boxes are opened when that makes the type
  * fit, and anything else is Go's "wrong type for value" error.
  */
-import { paramTypeName, type ParamType } from "../go/functions.js";
-import { GoObject } from "../go/go-object.js";
-import { GoInt, Iface, isMap, isStringSlice, toAny, typeName, type GoValue } from "../go/values.js";
+import { GoInt, GoObject, Iface, isMap, isStringSlice, paramTypeName, toAny, typeName, type GoValue, type ParamType } from "../go/index.js";
 
 export class ArgTypeError {
   constructor(readonly message: string) {}

@@ -2,8 +2,7 @@
  * The parse tree, shaped like Go's text/template/parse nodes. `nodeString` reproduces Go's
  * Node.String(), which appears verbatim in error messages (`executing "t" at <.x.y>`).
  */
-import type { NumberValue } from "../go/go-literals.js";
-import { goQuote } from "../go/go-quote.js";
+import { goQuote, type NumberValue } from "../go/index.js";
 
 export type Node =
   | { kind: "text"; pos: number; text: string }

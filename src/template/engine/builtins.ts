@@ -3,10 +3,7 @@
  * Go's basic-kind rules, the escapers and the print family. `and`, `or` and `call` are handled
  * by the executor itself (they short-circuit or need the argument nodes), as in Go.
  */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { formatValue, sprint, sprintf, sprintln } from "../go/go-fmt.js";
-import { GoObject } from "../go/go-object.js";
-import { GoInt, Iface, int, isMap, isStringSlice, isTrue, stringSlice, toAny, typeName, unbox, type GoValue } from "../go/values.js";
+import { formatValue, FuncError, goFunc, GoInt, GoObject, Iface, int, isMap, isStringSlice, isTrue, sprint, sprintf, sprintln, stringSlice, toAny, typeName, unbox, type FuncMap, type GoValue } from "../go/index.js";
 
 type BasicKind = "invalid" | "bool" | "int" | "uint" | "float" | "string";
 

@@ -7,12 +7,8 @@
 import { nodeString, type ArgNode, type BranchNode, type CommandNode, type ListNode, type Node, type PipeNode } from "./ast.js";
 import { TemplateError, positionOf } from "./errors.js";
 import { ArgTypeError, convertArg } from "./arg-types.js";
-import { FuncError, paramTypeName, type FuncMap, type GoFunction, type ParamType } from "../go/functions.js";
-import { formatValue } from "../go/go-fmt.js";
-import { goQuote } from "../go/go-quote.js";
-import { GoObject } from "../go/go-object.js";
+import { formatValue, FuncError, GoInt, GoObject, goQuote, Iface, isMap, isStringSlice, isTrue, paramTypeName, sortedKeys, typeName, unbox, type FuncMap, type GoFunction, type GoValue, type ParamType } from "../go/index.js";
 import type { TreeSet } from "./parser.js";
-import { GoInt, Iface, isMap, isStringSlice, isTrue, sortedKeys, typeName, unbox, type GoValue } from "../go/values.js";
 
 export type MissingKey = "default" | "zero" | "error";
 export interface ExecOptions {

@@ -1,18 +1,7 @@
 /** The function table a template sees: Go's built-ins, then Sprig's, then the caller's own. */
 import { builtinFuncs } from "./builtins.js";
-import { systemEntropy, type Entropy } from "../sprig/entropy.js";
-import { entropyFuncs } from "../sprig/entropy-funcs.js";
-import { renderKeyBudget } from "../sprig/sprig-keys.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { sprigDataFuncs } from "../sprig/sprig-data.js";
-import { sprigDictFuncs } from "../sprig/sprig-dicts.js";
-import { sprigListFuncs } from "../sprig/sprig-lists.js";
-import { sprigSemverFuncs } from "../sprig/sprig-semver.js";
-import { sprigStringFuncs } from "../sprig/sprig-strings.js";
-import { sprigTextFuncs } from "../sprig/sprig-text.js";
-import { secretPureFuncs } from "../sprig/sprig-secrets.js";
-import { sprigUrlFuncs } from "../sprig/sprig-url.js";
-import { buildCustomCert } from "../sprig/sprig-certs.js";
+import { buildCustomCert, entropyFuncs, renderKeyBudget, secretPureFuncs, sprigDataFuncs, sprigDictFuncs, sprigListFuncs, sprigSemverFuncs, sprigStringFuncs, sprigTextFuncs, sprigUrlFuncs, systemEntropy, type Entropy } from "../sprig/index.js";
+import { FuncError, goFunc, type FuncMap } from "../go/index.js";
 
 /**
  * Sprig functions we do not implement. They parse (so a chart using them loads) and fail when

@@ -2,7 +2,7 @@
  * A port of Go's text/template/parse lexer (lex.go): same item kinds, same trim-marker rules and
  * same error texts, so parse errors read exactly like Go's. Positions are UTF-16 offsets.
  */
-import { formatRune, goQuote, runes } from "../go/go-quote.js";
+import { formatRune, goQuote, runes } from "../go/index.js";
 
 export const ItemType = {
   Error: 0, Bool: 1, Char: 2, CharConstant: 3, Comment: 4, Complex: 5, Assign: 6, Declare: 7, EOF: 8,

@@ -6,10 +6,9 @@
 import type { ArgNode, CommandNode, ListNode, Node, PipeNode, VariableNode } from "./ast.js";
 import { nodeString } from "./ast.js";
 import { TemplateError, positionOf } from "./errors.js";
-import { goQuote } from "../go/go-quote.js";
+import { goQuote, goUnquote, parseNumber, type NumberValue } from "../go/index.js";
 import { ItemType, itemString, Lexer, type Item } from "./lexer.js";
 import { TokenStream } from "./token-stream.js";
-import { goUnquote, parseNumber, type NumberValue } from "../go/go-literals.js";
 
 /** One named template; `parseName`/`text` are the file it was parsed from (error positions). */
 export interface Tree { readonly name: string; readonly root: ListNode; readonly parseName: string; readonly text: string }

@@ -8,10 +8,8 @@
 import { TemplateError } from "./errors.js";
 import { ExecContext, execute, type Budget, type MissingKey } from "./executor.js";
 import { functionTable } from "./funcs-all.js";
-import type { FuncMap } from "../go/functions.js";
-import { goQuote } from "../go/go-quote.js";
+import { fromJson, goQuote, Iface, type FuncMap, type GoValue } from "../go/index.js";
 import { isEmptyTreeRoot, parseTrees, type Tree, type TreeSet } from "./parser.js";
-import { fromJson, Iface, type GoValue } from "../go/values.js";
 
 export interface TemplateSource {
   readonly name: string;

@@ -4,8 +4,8 @@
  * error a map holding only `Error` (the message is smol-toml's, worded differently from Go's).
  */
 import { parse, TomlDate, TomlError } from "smol-toml";
-import { timeObject } from "../sprig/sprig-dates.js";
-import { int64, type GoMap, type GoValue } from "../go/values.js";
+import { timeObject } from "../sprig/index.js";
+import { int64, type GoMap, type GoValue } from "../go/index.js";
 
 function convert(v: unknown): GoValue {
   if (typeof v === "bigint") return int64(v);

@@ -6,7 +6,7 @@
  */
 import type { HelmTemplate } from "./helm-engine.js";
 import { helmCapabilities, helmChart, helmFiles, type HelmCapabilitiesInput } from "./helm-objects.js";
-import type { TemplateSource } from "../engine/template-set.js";
+import type { TemplateSource } from "../engine/index.js";
 
 export interface HelmChartInput {
   /** Chart.yaml as parsed (name, version, appVersion, type, …). */

@@ -6,16 +6,10 @@
  * `include` (recursion capped per name at 1000), `tpl`, `required`, `fail`, `lookup` (a port)
  * and `getHostByName` (DNS off: ""). Error texts are Helm's, cleaned as Helm cleans them.
  */
-import { systemEntropy, type Entropy } from "../sprig/entropy.js";
-import { renderKeyBudget } from "../sprig/sprig-keys.js";
-import { entropyFuncs } from "../sprig/entropy-funcs.js";
-import { TemplateError } from "../engine/errors.js";
-import type { Budget } from "../engine/executor.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
+import { entropyFuncs, renderKeyBudget, systemEntropy, type Entropy } from "../sprig/index.js";
+import { addTemplate, cloneTemplateSet, createTemplateSet, executeTree, TemplateError, type Budget, type TemplateSet } from "../engine/index.js";
+import { fromJson, FuncError, goFunc, goQuote, isMap, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
 import { helmFuncs } from "./helm-funcs.js";
-import { addTemplate, cloneTemplateSet, createTemplateSet, executeTree, type TemplateSet } from "../engine/template-set.js";
-import { goQuote } from "../go/go-quote.js";
-import { fromJson, isMap, type GoMap, type GoValue } from "../go/values.js";
 
 /** One template file of a chart, named as Helm names it. */
 export interface HelmTemplate {

@@ -3,13 +3,9 @@
  * placeholders for include/tpl/required/lookup, which renderHelmTemplates binds per render.
  * Helm drops Sprig's env/expandenv; our Sprig never had them (templates read no environment).
  */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { jsonSyntaxError, marshalJson } from "../go/go-json.js";
+import { fromJson, FuncError, goFunc, isMap, jsonSyntaxError, marshalJson, toToml, toYaml, toYamlPretty, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
 import { fromYaml, fromYamlArray } from "./helm-yaml.js";
 import { fromToml } from "./from-toml.js";
-import { toToml } from "../go/to-toml.js";
-import { toYaml, toYamlPretty } from "../go/to-yaml.js";
-import { fromJson, isMap, type GoMap, type GoValue } from "../go/values.js";
 
 /** encoding/json's error for a JSON text that is not the wanted shape (or not JSON). */
 function jsonProblem(text: string, want: "map[string]interface {}" | "[]interface {}"): { value: unknown } | { error: string } {

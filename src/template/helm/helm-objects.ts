@@ -4,11 +4,7 @@
  * KubeVersion with String/GitVersion, APIVersions with Has, HelmVersion) and `.Chart`
  * (chart.Metadata's fields plus IsRoot). Everything else in Helm's data is plain maps.
  */
-import { goFunc } from "../go/functions.js";
-import { goBytes } from "../go/go-bytes.js";
-import { GoObject } from "../go/go-object.js";
-import { toYaml } from "../go/to-yaml.js";
-import { stringSlice, type GoMap } from "../go/values.js";
+import { goBytes, goFunc, GoObject, stringSlice, toYaml, type GoMap } from "../go/index.js";
 
 /** gobwas/glob with '/' as separator: `*` and `?` stay within a segment, `**` crosses them. */
 export function globToRegExp(pattern: string): RegExp | undefined {

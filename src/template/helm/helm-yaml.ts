@@ -6,7 +6,7 @@
  * Imported here rather than from api's loader: this parses strings at render time, not files.
  */
 import { parseAllDocuments, type Tags } from "yaml";
-import { fromJson, isMap, type GoMap, type GoValue } from "../go/values.js";
+import { fromJson, isMap, type GoMap, type GoValue } from "../go/index.js";
 
 const dropTimestamps = (tags: Tags): Tags => tags.filter((t) => (typeof t === "string" ? t !== "timestamp" : t.tag !== "tag:yaml.org,2002:timestamp"));
 

@@ -4,7 +4,7 @@
  * (RenderOptions.entropy, HelmRenderOptions.entropy) overlays this table.
  */
 import type { Entropy } from "./entropy.js";
-import type { FuncMap } from "../go/functions.js";
+import type { FuncMap } from "../go/index.js";
 import { dateFuncs } from "./sprig-dates.js";
 import { certFuncs } from "./sprig-certs.js";
 import { unlimitedKeys, type KeyBudget } from "./sprig-keys.js";

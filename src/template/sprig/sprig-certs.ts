@@ -15,9 +15,7 @@ import { isIP } from "node:net";
 import { LRUCache } from "lru-cache";
 import { bitString, boolean, directoryString, explicit, ia5String, integer, nullValue, octetString, oid, pem, sequence, set, time, tlv } from "./der.js";
 import { uniformInt, type Entropy } from "./entropy.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { sprint } from "../go/go-fmt.js";
-import { GoObject } from "../go/go-object.js";
+import { FuncError, goFunc, GoObject, sprint, type FuncMap } from "../go/index.js";
 import { goBase64Decode } from "./sprig-secrets.js";
 import { generatePrivateKey, keyPem, parsePrivateKeyPem, rsaKey, type KeyBudget } from "./sprig-keys.js";
 

@@ -3,11 +3,7 @@
  * required), with Sprig's Go signatures: the integer arithmetic returns int64 via spf13/cast
  * (so `add 1 1.9` is 2), and `default` treats every "empty" value as missing.
  */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { isEmpty, strval, toFloat64, toInt64 } from "../go/go-cast.js";
-import { jsonSyntaxError, marshalJson, unmarshalJson } from "../go/go-json.js";
-import { toYaml } from "../go/to-yaml.js";
-import { GoInt, int, int64, isMap, stringSlice, type GoMap, type GoValue } from "../go/values.js";
+import { FuncError, goFunc, GoInt, int, int64, isEmpty, isMap, jsonSyntaxError, marshalJson, stringSlice, strval, toFloat64, toInt64, toYaml, unmarshalJson, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
 
 /** mergo.Merge without overwrite: fills keys dst lacks (or holds as nil/empty), deep into maps. */
 function mergeInto(dst: GoMap, src: GoMap): void {

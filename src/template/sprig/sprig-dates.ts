@@ -4,12 +4,7 @@
  * anything else, including Helm's float64 values, means "now", exactly as in Sprig.
  */
 import { systemEntropy, type Entropy } from "./entropy.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { GoObject } from "../go/go-object.js";
-import { formatTime, inZone, timeString, unixTime, ZERO_TIME, type GoTime } from "../go/go-time.js";
-import { parseTime, TimeParseError } from "../go/go-time-parse.js";
-import { formatDuration, parseDuration } from "../go/go-duration.js";
-import { GoInt, int, int64, type GoValue } from "../go/values.js";
+import { formatDuration, formatTime, FuncError, goFunc, GoInt, GoObject, int, int64, inZone, parseDuration, parseTime, TimeParseError, timeString, unixTime, ZERO_TIME, type FuncMap, type GoTime, type GoValue } from "../go/index.js";
 
 const TIME_TYPE = "time.Time";
 const times = new WeakMap<GoObject, GoTime>();

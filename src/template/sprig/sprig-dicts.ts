@@ -3,13 +3,7 @@
  * mergeOverwrite (mergo with override), deepCopy, typeOf/kindOf/deepEqual, toPrettyJson and
  * toRawJson, all/any, the float arithmetic Sprig does in shopspring/decimal, and conversions.
  */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { isEmpty, strval, toFloat64, toInt64 } from "../go/go-cast.js";
-import { marshalJson } from "../go/go-json.js";
-import { decimalOp } from "../go/go-decimal.js";
-import { deepCopy, deepEqual, reflectKind } from "../go/go-reflect.js";
-import { int, int64, isMap, typeName, type GoMap, type GoValue } from "../go/values.js";
-import { parseGoInteger } from "../go/go-literals.js";
+import { decimalOp, deepCopy, deepEqual, FuncError, goFunc, int, int64, isEmpty, isMap, marshalJson, parseGoInteger, reflectKind, strval, toFloat64, toInt64, typeName, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
 
 /** mergo.Merge(WithOverride) on map[string]interface{}: maps merge deeply, anything else from src wins (even empty or nil). */
 function mergeOverwriteInto(dst: GoMap, src: GoMap): void {

@@ -9,7 +9,7 @@ import { checkPrimeSync, createPrivateKey, type KeyObject } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { bitString, explicit, integer, octetString, oid, pem, sequence } from "./der.js";
 import { uniformInt, type Entropy } from "./entropy.js";
-import { FuncError } from "../go/functions.js";
+import { FuncError } from "../go/index.js";
 
 const E = 65537n;
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;

@@ -2,10 +2,7 @@
  * Sprig's list functions (list.go) and their must* variants: the plain ones fail the same way,
  * because Sprig panics and text/template turns a panic into "error calling NAME: …".
  */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { isEmpty, strval, toInt64 } from "../go/go-cast.js";
-import { deepEqual, reflectKind, sliceElements } from "../go/go-reflect.js";
-import { int, stringSlice, typedSlice, type GoValue } from "../go/values.js";
+import { deepEqual, FuncError, goFunc, int, isEmpty, reflectKind, sliceElements, stringSlice, strval, toInt64, typedSlice, type FuncMap, type GoValue } from "../go/index.js";
 
 function elements(v: GoValue, what: string): unknown[] {
   const e = sliceElements(v);

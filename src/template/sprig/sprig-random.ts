@@ -4,8 +4,7 @@
  * the system's for `kro render`, a seeded stream per instance generation in the controller.
  */
 import { uniformIndex, uniformInt, uuidV4, type Entropy } from "./entropy.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { int } from "../go/values.js";
+import { FuncError, goFunc, int, type FuncMap } from "../go/index.js";
 
 type GoIntArg = { value: bigint };
 

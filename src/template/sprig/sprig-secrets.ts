@@ -8,7 +8,7 @@
 import { createCipheriv, createDecipheriv, createHmac, scryptSync } from "node:crypto";
 import bcryptjs from "bcryptjs";
 import type { Entropy } from "./entropy.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
+import { FuncError, goFunc, type FuncMap } from "../go/index.js";
 
 type GoIntArg = { value: bigint };
 const utf8 = (s: string): Buffer => Buffer.from(s, "utf8");

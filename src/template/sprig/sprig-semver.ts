@@ -1,8 +1,6 @@
 /** Sprig's semver (a *semver.Version with its methods) and semverCompare, over semver.ts. */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { GoObject } from "../go/go-object.js";
+import { FuncError, goFunc, GoInt, GoObject, type FuncMap } from "../go/index.js";
 import { compareVersions, parseVersion, satisfies, SemverError, versionString, type Version } from "./semver.js";
-import { GoInt } from "../go/values.js";
 
 function guard<T>(f: () => T): T {
   try {

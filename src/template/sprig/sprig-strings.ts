@@ -4,11 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../../schema/index.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { goQuote, runes } from "../go/go-quote.js";
-import { strval } from "../go/go-cast.js";
-import { formatValue } from "../go/go-fmt.js";
-import { stringSlice, type GoValue } from "../go/values.js";
+import { formatValue, FuncError, goFunc, goQuote, runes, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
 
 const spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
 const GO_SPACE = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;

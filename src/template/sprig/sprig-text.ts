@@ -5,12 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../../schema/index.js";
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { strval } from "../go/go-cast.js";
-import { sprint } from "../go/go-fmt.js";
+import { FuncError, goFunc, goQuote, sprint, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
 import { abbreviateFull, initials, swapCase, toLowerCaseWords, toPascalCase, untitle, wrapCustom } from "./xstrings.js";
-import { goQuote } from "../go/go-quote.js";
-import { stringSlice, type GoValue } from "../go/values.js";
 
 type GoIntArg = { value: bigint };
 const n = (i: GoIntArg): number => Number(i.value);

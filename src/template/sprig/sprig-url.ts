@@ -1,7 +1,5 @@
 /** Sprig's urlParse and urlJoin (url.go) over go/go-url.ts. */
-import { FuncError, goFunc, type FuncMap } from "../go/functions.js";
-import { formatGoUrl, hostname, parseGoUrl, userString, type GoUrl } from "../go/go-url.js";
-import { GoInt, kindOf, type GoMap } from "../go/values.js";
+import { formatGoUrl, FuncError, goFunc, GoInt, hostname, kindOf, parseGoUrl, userString, type FuncMap, type GoMap, type GoUrl } from "../go/index.js";
 
 function urlParse(v: string): GoMap {
   let u: GoUrl;
