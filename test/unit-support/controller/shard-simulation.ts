@@ -6,10 +6,10 @@
  * arrival at the "server" is recorded per tenure, so a test can assert that no two tenures of
  * one shard ever wrote during overlapping intervals.
  */
-import { ApiError, type KubeObject, type RequestControl, type WriteFence } from "../../src/kube/index.js";
-import { createLogger } from "../../src/observability/index.js";
-import { startShardCoordinator, type LeaseApi, type ShardCoordinator } from "../../src/controller/coordination/shard-coordinator.js";
-import type { LeaseTiming } from "../../src/controller/coordination/lease-record.js";
+import { ApiError, type KubeObject, type RequestControl, type WriteFence } from "../../../src/kube/index.js";
+import { createLogger } from "../../../src/observability/index.js";
+import { startShardCoordinator, type LeaseApi, type ShardCoordinator } from "../../../src/controller/coordination/shard-coordinator.js";
+import type { LeaseTiming } from "../../../src/controller/coordination/lease-record.js";
 
 /** Mulberry32: a small seeded generator, so a failing seed can be replayed. */
 export function seeded(seed: number): () => number {
