@@ -30,8 +30,8 @@ export type Applier = Pick<ControllerContext, "client" | "applyMemo">;
  * evaluated. Returns "gone" when the instance turned out to be deleted before its first create.
  */
 export async function applyRounds(ctx: Applier, served: ServedGraph, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<"done" | "gone"> {
-  for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation?.error === undefined; round++) {
-    const evaluation = pass.evaluation as InstanceEvaluation;
+  for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation.error === undefined; round++) {
+    const evaluation = pass.evaluation;
     const refused = await containmentRefusals(ctx, served, pass.instance, evaluation.apply);
     for (const refusal of refused.values()) pass.refusedNodes[refusal.nodeId] = refusal.message;
     const steps = planRound(ctx, pass, evaluation, refused, watchErrors);
@@ -98,7 +98,7 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
   return deltas.reduce(mergeDeltas, emptyDelta());
 }
 
-export function apply(ctx: Pick<Applier, "client">, body: KubeJson): Promise<KubeJson> {
+function apply(ctx: Pick<Applier, "client">, body: KubeJson): Promise<KubeJson> {
   return ctx.client.apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
 }
 

@@ -18,7 +18,8 @@ export class InstancePass {
   inventory: Inventory & { key: string };
   /** Everything this pass learned about what we own; the record write at the end applies it. */
   delta: InventoryDelta = emptyDelta();
-  evaluation: InstanceEvaluation | undefined;
+  /** The latest evaluation; the plan step sets it before any other step reads it. */
+  evaluation!: InstanceEvaluation;
   /** Identity key → the object we just wrote (null: just removed). */
   readonly overlay: Overlay = new Map();
   /** The cluster as the caches hold it, with this pass's own writes laid over it. */

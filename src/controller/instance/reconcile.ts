@@ -129,7 +129,7 @@ async function reportSuspended(ctx: ControllerContext, served: ServedGraph, inst
 
 /** Children recorded as ours that the graph no longer wants, removed in reverse dependency waves. */
 async function pruneUndesired(ctx: ControllerContext, served: ServedGraph, pass: InstancePass, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<void> {
-  const waves = prunePlan(served.graph, pass.inventory.entries, pass.evaluation as InstanceEvaluation) as OwnedChild[][];
+  const waves = prunePlan(served.graph, pass.inventory.entries, pass.evaluation) as OwnedChild[][];
   if (waves.length === 0) return;
   const removed = await removeChildren(ctx, waves, pass.lookup, validatedRemovalContext(served.graph, pass.owner, pass.inventory, pass.policy));
   reportRefused(ctx, pass.instance, removed.refused, pass.applyErrors, log);
@@ -158,7 +158,7 @@ async function recordOwnership(ctx: ControllerContext, pass: InstancePass, log: 
 
 /** Builds the status from the last evaluation and every failure of the pass, and writes it. */
 async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, pass: InstancePass, watchErrors: ReadonlyMap<string, string>): Promise<void> {
-  const evaluation = pass.evaluation as InstanceEvaluation;
+  const evaluation = pass.evaluation;
   const applyErrors = { ...pass.applyErrors, ...Object.fromEntries(watchErrors), ...pass.refusedNodes };
   const status = buildInstanceStatus(served.graph, pass.instance, evaluation, { applyErrors, now: ctx.now() });
   await writeStatus(ctx, pass.instance, status);

@@ -21,8 +21,6 @@ import type { CollectionQuery, HelmRenderEnv, ExternalRequest, HelmClusterOption
  * the instance reads it; values can drive a `range` of lookups, so an instance author must not
  * be able to open thousands.
  */
-export type { HelmRenderEnv };
-
 export const MAX_LOOKUPS_PER_RENDER = 64;
 
 const quoted = (s: string): string => JSON.stringify(s);

@@ -7,4 +7,4 @@ export { createTemplateEvaluator, templateEvaluator } from "./evaluator.js";
 export { isTestHook, parseManifestStream, renderChartTemplate } from "./manifests.js";
 export { DEFAULT_KUBE_VERSION } from "./helm-data.js";
 export { graphReadsClock, renderTimeToRecord } from "./entropy.js";
-export { helmRenderEnv, type HelmRenderEnv } from "./helm-cluster.js";
+export { helmRenderEnv } from "./helm-cluster.js";

@@ -11,7 +11,8 @@ import type { Outcome } from "../dialect.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { KubeJson } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
-import { answerFingerprint, type HelmRenderEnv } from "./helm-cluster.js";
+import { answerFingerprint } from "./helm-cluster.js";
+import type { HelmRenderEnv } from "../types.js";
 import { renderChart } from "./helm-engine.js";
 import { hookRuns } from "./hook-runs.js";
 
