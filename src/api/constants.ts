@@ -71,6 +71,12 @@ export const ANNOTATIONS = {
   authorCheck: "kro.run/author-check",
   /** On an RGD: comma-separated resource ids whose permission instance authors need not hold. */
   authorCheckExempt: "kro.run/author-check-exempt",
+  /**
+   * Set by the controller on an instance written while its RGD's author policy was not in force
+   * (deleted or edited): nothing is done for it until someone removes the annotation — a write
+   * the restored policy checks (docs/design/authorization.md, "Fail closed").
+   */
+  uncheckedAdmission: "kro.run/unchecked-admission",
 } as const;
 
 /** Values of ANNOTATIONS.authorCheck. */

@@ -23,9 +23,9 @@ import { startReconcileLoop, type ReconcileOutcome } from "./loop/index.js";
 import { childOwnerRouter } from "./instance/index.js";
 import { reconcileRgd } from "./rgd/index.js";
 import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./instance/index.js";
-import { parseInstanceKey, ServedGraphs } from "./context/index.js";
+import { AuthorPolicyState, parseInstanceKey, ServedGraphs } from "./context/index.js";
 import { WorkQueue } from "./loop/index.js";
-import { whoAmI } from "./author-policy/index.js";
+import { watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
 
@@ -67,6 +67,9 @@ export interface RunningController {
 }
 
 
+/** How often an instance whose RGD's author policy is not in force looks again. */
+const POLICY_WAIT_MS = 1_000;
+
 export function startController(options: StartControllerOptions): RunningController {
   const { client, logger } = options;
   // Nothing in the controller reads managedFields: caching them would roughly double memory.
@@ -93,6 +96,7 @@ export function startController(options: StartControllerOptions): RunningControl
     instanceLeases,
     deletionWaits: new Map(),
     statusMemo: new Map(),
+    authorPolicies: new AuthorPolicyState(),
     options: {
       workers: options.workers ?? 4,
       requeueIntervalMs: options.requeueIntervalMs ?? 3000,
@@ -101,6 +105,7 @@ export function startController(options: StartControllerOptions): RunningControl
       maxCollectionSize: options.maxCollectionSize ?? 1000,
       maxGraphRevisions: options.maxGraphRevisions ?? DEFAULT_MAX_GRAPH_REVISIONS,
       evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
+      authorCheck: options.authorCheck ?? "Enforced",
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);
@@ -156,7 +161,7 @@ export function startController(options: StartControllerOptions): RunningControl
         if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
       }
     }
-    core.push(rgdLease, crdLease);
+    core.push(rgdLease, crdLease, ...watchAuthorPolicies(ctx));
     resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
   }
@@ -176,6 +181,8 @@ export function startController(options: StartControllerOptions): RunningControl
     const entry = served.get(rgdName);
     // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
     if (entry === undefined) return {};
+    // Fail closed: while the RGD's author policy is not in force, nothing is done for its instances.
+    if (!ctx.authorPolicies.standing(rgdName).inForce) return { requeueAfterMs: POLICY_WAIT_MS };
     const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
     // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
     ctx.watches.begin(rgdName);

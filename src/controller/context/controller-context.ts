@@ -7,6 +7,7 @@ import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { ChildWatches } from "../watches/index.js";
 import type { ServedGraphs } from "./served-graphs.js";
+import type { AuthorPolicyState } from "./author-policy-state.js";
 import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
@@ -37,6 +38,12 @@ export interface ControllerOptions {
   readonly maxGraphRevisions?: number;
   /** Wall-clock limit of one instance evaluation pass (see docs/design/runtime.md). Default 2000. */
   readonly evaluationTimeoutMs?: number;
+  /**
+   * "Enforced" (default): instance authors are held to what they could do themselves (the
+   * per-RGD admission policy). "Disabled": kro's exact model — every instance author is trusted
+   * with the controller's rights; only for clusters where that is true (docs/design/authorization.md).
+   */
+  readonly authorCheck?: "Enforced" | "Disabled";
 }
 
 export interface ControllerContext {
@@ -57,6 +64,8 @@ export interface ControllerContext {
   readonly deletionWaits: Map<string, number>;
   /** Instance UID → fingerprint of the last status we wrote (see writeStatus). */
   readonly statusMemo: Map<string, string>;
+  /** Whether each RGD's author policy is in force (author-policy-state.ts). */
+  readonly authorPolicies: AuthorPolicyState;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;

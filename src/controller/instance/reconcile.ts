@@ -31,6 +31,7 @@ import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { isSuspended, writeStatus } from "./status-write.js";
+import { holdUnchecked } from "./unchecked-admission.js";
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -54,6 +55,8 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     await ctx.watches.ensure(served.graph);
     return deleteInstance(ctx, served, observed, key);
   }
+  // Admitted while the author policy was not in force: held back until written again under it.
+  if (await holdUnchecked(ctx, served, observed, key)) return {};
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const watchErrors = await ctx.watches.ensure(served.graph);
   const pass = await takeCharge(ctx, served, observed);
@@ -67,7 +70,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   pass.evaluation = await settleScopes(ctx, key, served.graph, watchErrors, () => evaluate(current));
 
   // 3. Apply, round after round; then remove what is no longer desired.
-  if ((await applyRounds(ctx, served, pass, watchErrors, evaluate, log)) === "gone") return {};
+  if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);
