@@ -23,6 +23,7 @@ interface ControllerFlags {
   readonly logLevel: string;
   readonly logFormat: string;
   readonly allowCrdDeletion?: boolean;
+  readonly authorCheck: string;
   readonly instanceRequeueInterval: string;
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
@@ -54,6 +55,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--log-level <level>", "fatal|error|warn|info|debug|trace", "info")
     .option("--log-format <format>", "json|text", "json")
     .option("--allow-crd-deletion", "delete an RGD's CRD (and all its instances) when the RGD is deleted")
+    .option("--author-check <mode>", "Enforced: instance authors may cause only what they could do themselves (admission policy per RGD); Disabled: kro's model, every instance author trusted with the controller's rights — unsafe on shared clusters", "Enforced")
     .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
     .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
     .option("--rgd-max-graph-revisions <n>", "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)", "5")
@@ -83,7 +85,10 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
   const shards = Math.floor(nonNegativeNumber("--shards", flags.shards));
   if (shards > 1024) throw new Error(`--shards must be at most 1024, got ${shards}`);
   if (flags.leaderElect === true || shards > 0) validateLeaseTiming(lease);
+  const authorCheck = AUTHOR_CHECK_MODES.find((m) => m.toLowerCase() === flags.authorCheck.trim().toLowerCase());
+  if (authorCheck === undefined) throw new Error(`--author-check must be Enforced or Disabled, got ${JSON.stringify(flags.authorCheck)}`);
   return {
+    authorCheck,
     logLevel,
     logFormat,
     qps: nonNegativeNumber("--client-qps", flags.clientQps),
@@ -100,7 +105,10 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
   };
 }
 
+const AUTHOR_CHECK_MODES = ["Enforced", "Disabled"] as const;
+
 interface ControllerSettings {
+  readonly authorCheck: (typeof AUTHOR_CHECK_MODES)[number];
   readonly logLevel: LogLevel;
   readonly logFormat: "json" | "text";
   readonly qps: number;
@@ -161,6 +169,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
       workers: settings.workers,
       allowCrdDeletion: flags.allowCrdDeletion === true,
+      authorCheck: settings.authorCheck,
       requeueIntervalMs: settings.requeueIntervalMs,
       resyncPeriodMs: settings.resyncPeriodMs,
       evaluationTimeoutMs: settings.evaluationTimeoutMs,

@@ -108,6 +108,11 @@ export interface RuntimeOptions {
    */
   readonly assumeReady?: boolean;
   /**
+   * True for a kind served by an RGD: such a child without readyWhen is ready only when its Ready
+   * condition is True (nested instances; the controller passes its served kinds).
+   */
+  readonly awaitsReady?: (apiVersion: string, kind: string) => boolean;
+  /**
    * Charts (spec.helm) rendered against a cluster: `.Capabilities` from its discovery and
    * `lookup` answered through the ObservedLookup port under the tenant rules (helm-cluster.ts).
    * Absent (`kro render`): spec.helm's offline capabilities and `lookup` = {}, as `helm template`.

@@ -10,6 +10,7 @@ import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.j
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
 import type { NestedGraph, PolicyNode } from "./author-checks.js";
 import type { ControllerContext } from "../context/index.js";
+import { isJsonSubset } from "../context/index.js";
 import { lookupAuthorNodes } from "./lookup-author-checks.js";
 import type { InstanceKind } from "../context/index.js";
 
@@ -88,8 +89,8 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
     // Policies before bindings: a binding to a policy that does not exist yet is ignored, not denying.
     const stored: Record<string, unknown>[] = [];
-    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) stored.push(await ctx.client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true }));
-    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy")) stored.push(await ctx.client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true }));
+    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) stored.push(await applyExactly(ctx.client, object));
+    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy")) stored.push(await applyExactly(ctx.client, object));
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
     await removeAuthorPolicy(ctx.client, rgdUid, keep);
     ctx.authorPolicies.applied(rgdName, stored);
@@ -99,6 +100,24 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
     ctx.authorPolicies.breach(rgdName, message);
     return { ok: false, message };
   }
+}
+
+/**
+ * Server-side apply, then — when the result is not exactly ours (an edit left an entry in a
+ * list that apply merges: an extra matchCondition, a "Warn" beside our "Deny", which the server
+ * even refuses to combine) — a full replace, so no change made by someone else survives a restore.
+ */
+async function applyExactly(client: KubeClient, object: Record<string, unknown>): Promise<Record<string, unknown>> {
+  let applied: Record<string, unknown> | undefined;
+  try {
+    applied = await client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
+  } catch (error) {
+    if ((error as { status?: number }).status !== 422) throw error;
+  }
+  if (applied !== undefined && isJsonSubset(object.spec, applied.spec)) return applied;
+  const live = await client.get({ apiVersion: VAP_API_VERSION, kind: String(object.kind), name: (object.metadata as { name: string }).name });
+  const metadata = { ...(object.metadata as Record<string, unknown>), resourceVersion: live.metadata?.resourceVersion ?? "" };
+  return client.replace({ ...object, metadata }, { fieldManager: FIELD_MANAGERS.controller });
 }
 
 /** Deletes the RGD's policies and bindings, except those named in `keep` ("Kind/name"). */
