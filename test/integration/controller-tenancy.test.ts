@@ -305,23 +305,27 @@ stringData: { token: team-token }
       ["patch", `validatingadmissionpolicy/${policyName}`],
       ["patch", `validatingadmissionpolicybinding/${policyName}`],
     ];
-    for (const [verb, target] of breaches) {
-      const before = await kubectlJson<{ metadata: { resourceVersion: string } }>(["get", target]);
-      const started = Date.now();
-      if (verb === "delete") await kubectl(["delete", target, "--wait=false"]);
-      else if (target.startsWith("validatingadmissionpolicy/")) await kubectl(["patch", target, "--type=json", "-p", "[{\"op\":\"replace\",\"path\":\"/spec/validations\",\"value\":[{\"expression\":\"true\"}]}]"]);
-      else await kubectl(["patch", target, "--type=merge", "-p", "{\"spec\":{\"validationActions\":[\"Warn\"]}}"]);
-      await eventually(async () => {
-        const now = await kubectlJson<{ metadata: { resourceVersion: string }; spec: { validations?: { expression: string }[]; validationActions?: string[] } }>(["get", target]);
-        assert.notEqual(now.metadata.resourceVersion, before.metadata.resourceVersion);
-        if (now.spec.validations !== undefined) assert.match(now.spec.validations[0]?.expression ?? "", /authorizer/);
-        if (now.spec.validationActions !== undefined) assert.deepEqual(now.spec.validationActions, ["Deny"]);
-      }, { timeout: 20_000, interval: 100 });
-      restoredWithin.push(Date.now() - started);
-      await new Promise((r) => setTimeout(r, 2_500));
+    try {
+      for (const [verb, target] of breaches) {
+        const before = await kubectlJson<{ metadata: { resourceVersion: string } }>(["get", target]);
+        const started = Date.now();
+        if (verb === "delete") await kubectl(["delete", target, "--wait=false"]);
+        else if (target.startsWith("validatingadmissionpolicy/")) await kubectl(["patch", target, "--type=json", "-p", "[{\"op\":\"replace\",\"path\":\"/spec/validations\",\"value\":[{\"expression\":\"true\"}]}]"]);
+        else await kubectl(["patch", target, "--type=merge", "-p", "{\"spec\":{\"validationActions\":[\"Warn\"]}}"]);
+        await eventually(async () => {
+          const now = await kubectlJson<{ metadata: { resourceVersion: string }; spec: { validations?: { expression: string }[]; validationActions?: string[] } }>(["get", target]);
+          assert.notEqual(now.metadata.resourceVersion, before.metadata.resourceVersion);
+          if (now.spec.validations !== undefined) assert.match(now.spec.validations[0]?.expression ?? "", /authorizer/);
+          if (now.spec.validationActions !== undefined) assert.deepEqual(now.spec.validationActions, ["Deny"]);
+        }, { timeout: 20_000, interval: 100 });
+        restoredWithin.push(Date.now() - started);
+        await new Promise((r) => setTimeout(r, 2_500));
+      }
+    } finally {
+      // Stopped whatever happens: a failed assertion must not leave the loop running.
+      storming.on = false;
+      await storm;
     }
-    storming.on = false;
-    await storm;
     const admitted = (await kubectlJson<List>(["get", plural(kinds.data), "-n", team])).items.filter((o) => o.metadata.name.startsWith("storm-"));
     console.log(`policy breaches: ${breaches.length}, restored within ms: ${restoredWithin.join(", ")}; attempts: ${attempts}, admitted: ${admitted.length}`);
     for (const ms of restoredWithin) assert.ok(ms < 10_000, `restored within ${ms} ms`);
