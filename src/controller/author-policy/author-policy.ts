@@ -36,7 +36,7 @@ function nestedGraphs(ctx: Pick<ControllerContext, "served">, self: string): (ap
     const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";
     const served = ctx.served.forKind(group, kind);
     if (served === undefined || served.rgdName === self || served.instance.apiVersion !== apiVersion) return undefined;
-    return { rgdName: served.rgdName, nodes: [...served.graph.nodes, ...lookupAuthorNodes(served.graph)], policy: served.containment ?? DEFAULT_CONTAINMENT, namespaced: served.instance.namespaced };
+    return { rgdName: served.rgdName, nodes: [...served.graph.nodes, ...lookupAuthorNodes(served.graph, served.containment?.allowCrossNamespace === true)], policy: served.containment ?? DEFAULT_CONTAINMENT, namespaced: served.instance.namespaced };
   };
 }
 
@@ -61,7 +61,7 @@ export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObjec
   const kinds = new Map<string, ResolvedChildKind>();
   const nested = nestedGraphs(ctx, rgdName);
   // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
-  const nodes = [...graph.nodes, ...lookupAuthorNodes(graph)];
+  const nodes = [...graph.nodes, ...lookupAuthorNodes(graph, policy.allowCrossNamespace)];
   for (const node of allNodes(nodes, nested)) {
     const key = kindKey(node.apiVersion, node.kind);
     if (kinds.has(key)) continue;
