@@ -6,6 +6,7 @@ import { registerCompileCommands } from "./compile-commands.js";
 import { registerControllerCommand } from "./controller-command.js";
 import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
+import { registerGenerateInstance } from "./generate-instance.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
 import { PACKAGE_VERSION } from "./version.js";
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerClusterCommands(program);
   registerCompileCommands(program);
+  registerGenerateInstance(program);
   registerControllerCommand(program);
   registerRenderCommand(program);
   registerGraphCommand(program);
