@@ -6,6 +6,7 @@ import { registerCompileCommands } from "./compile-commands.js";
 import { registerControllerCommand } from "./controller-command.js";
 import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
+import { registerTreeCommand } from "./tree-command.js";
 import { registerGenerateInstance } from "./generate-instance.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerRenderCommand(program);
   registerGraphCommand(program);
   registerDevCommands(program);
+  registerTreeCommand(program);
   registerImportCommands(program);
   return program;
 }
