@@ -1,6 +1,6 @@
 -- Argo CD health check for kro-ts instances (any kind an RGD serves). Install it in argocd-cm as
--- resource.customizations.health.<group>_<Kind> (e.g. kro.run_WebApp) or, on Argo CD >= 2.10,
--- once for every kind of a group: resource.customizations.health.kro.run_* (docs/gitops.md).
+-- resource.customizations.health.<group>_<Kind> (e.g. kro.run_WebApp), or once for every kind of
+-- a group under resource.customizations with a wildcard key "kro.run/*" (docs/gitops.md).
 -- It reads what the controller writes (kstatus conventions): status.observedGeneration, the
 -- Stalled and Reconciling conditions, and the root Ready condition for the current generation.
 -- Tested with a Lua interpreter against real instance statuses (test/integration/gitops-health.test.ts).
