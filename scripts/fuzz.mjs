@@ -17,7 +17,7 @@ if (!(minutes > 0)) {
   console.error("fuzz: --minutes must be a positive number");
   process.exit(2);
 }
-const { fuzzCompiler } = await import(path.join(root, "dist/src/graph/fuzz.test.helpers.js"));
+const { fuzzCompiler } = await import(path.join(root, "dist/test/unit-support/graph/fuzz.js"));
 const deadline = Date.now() + minutes * 60_000;
 let iterations = 0;
 const crashes = [];

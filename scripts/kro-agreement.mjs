@@ -29,7 +29,7 @@ async function ensureOracle() {
 }
 
 const { startLocalCluster } = await import(path.join(root, "dist/src/localcluster/index.js"));
-const { corpusCases, compileCorpusCase, CORPUS_DIR } = await import(path.join(root, "dist/src/graph/kro-corpus.test.helpers.js"));
+const { corpusCases, compileCorpusCase, CORPUS_DIR } = await import(path.join(root, "dist/test/unit-support/graph/kro-corpus.js"));
 
 await ensureOracle();
 const cases = corpusCases();

@@ -16,7 +16,7 @@ for (const name of fixtureNames()) {
   }
 }
 // The kro compatibility corpus: the CRD of every RGD it expects accepted.
-const corpus = await import(path.join(root, "dist/src/graph/kro-corpus.test.helpers.js"));
+const corpus = await import(path.join(root, "dist/test/unit-support/graph/kro-corpus.js"));
 const corpusDir = path.join(GOLDEN_DIR, "kro-corpus");
 mkdirSync(corpusDir, { recursive: true });
 for (const c of corpus.corpusCases()) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
-import { hostileYaml } from "./hostile-yaml.test.helpers.js";
+import { hostileYaml } from "../../test/unit-support/api/hostile-yaml.js";
 import { loadYaml, loadYamlBytes } from "./yaml-source.js";
 
 describe("hostile YAML gets exactly one located issue, never a throw", () => {

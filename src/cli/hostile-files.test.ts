@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { hostileYaml } from "../api/hostile-yaml.test.helpers.js";
+import { hostileYaml } from "../../test/unit-support/api/hostile-yaml.js";
 
 const CLI = fileURLToPath(new URL("./main.js", import.meta.url));
 

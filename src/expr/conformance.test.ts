@@ -1,12 +1,12 @@
 // The official CEL conformance suite (@bufbuild/cel-spec) as a ratchet, per group.
-// conformance-baseline.json records, for every group, how many cases pass; and, for the groups kro
-// enables, every case that does not pass with the reason. The test fails when a group's count
-// drops, when a case of a kro group fails without being listed, and when a listed case starts
-// passing (remove it from the list and raise the count in the same commit).
+// test/data/expr/conformance-baseline.json records, for every group, how many cases pass; and,
+// for the groups kro enables, every case that does not pass with the reason. The test fails when
+// a group's count drops, when a case of a kro group fails without being listed, and when a listed
+// case starts passing (remove it from the list and raise the count in the same commit).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { runConformance, type CaseOutcome } from "./conformance.test.helpers.js";
+import { runConformance, type CaseOutcome } from "../../test/unit-support/expr/conformance.js";
 
 /**
  * The groups whose features kro v0.9's CEL environment has (kro pkg/cel/environment.go: the cel-go
@@ -65,7 +65,7 @@ function table(outcomes: readonly CaseOutcome[]): Map<string, GroupCount> {
 const pct = (n: number, d: number): string => (d === 0 ? "-" : `${((100 * n) / d).toFixed(1)}%`);
 
 describe("CEL conformance ratchet", () => {
-  const baseline = JSON.parse(readFileSync(new URL("../../../src/expr/conformance-baseline.json", import.meta.url), "utf8")) as Baseline;
+  const baseline = JSON.parse(readFileSync(new URL("../../../test/data/expr/conformance-baseline.json", import.meta.url), "utf8")) as Baseline;
   const outcomes = runConformance();
   const groups = table(outcomes);
 

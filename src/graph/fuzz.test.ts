@@ -2,7 +2,7 @@
 // `npm run fuzz -- --minutes N` (scripts/fuzz.mjs).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fuzzCompiler } from "./fuzz.test.helpers.js";
+import { fuzzCompiler } from "../../test/unit-support/graph/fuzz.js";
 
 describe("fuzz: YAML reader and compiler over mutated fixtures", () => {
   it("never throws, and every YAML problem is located", () => {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { CORPUS_GOLDEN_DIR, compileCorpusCase, corpusCases } from "./kro-corpus.test.helpers.js";
+import { CORPUS_GOLDEN_DIR, compileCorpusCase, corpusCases } from "../../test/unit-support/graph/kro-corpus.js";
 
 const cases = corpusCases();
 

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { decodeReleaseRecord, newestRecord, recordPayload, releaseChartFiles, ReleaseRecordError } from "./release-record.js";
 
 interface Captured { items: { kind: string; metadata: { name: string; labels: Record<string, string> }; data: { release: string } }[] }
-const captured = JSON.parse(readFileSync(new URL("../../../src/helm/testdata/release-record-secrets.json", import.meta.url), "utf8")) as Captured;
+const captured = JSON.parse(readFileSync(new URL("../../../test/data/helm/release-record-secrets.json", import.meta.url), "utf8")) as Captured;
 const text = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? new Uint8Array()).toString("utf8");
 /** Helm's encoding: base64(gzip(json)). */
 const encode = (release: unknown, gzip = true) => {

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { evaluateInstance } from "./evaluate.js";
 import { createMemoryLookup } from "./memory-lookup.js";
-import { compileFixture, instanceOf } from "./fixtures.test.helpers.js";
+import { compileFixture, instanceOf } from "../../test/unit-support/runtime/fixtures.js";
 
 describe("CEL cost limits at runtime", () => {
   const graph = compileFixture("includewhen-chain");

@@ -5,7 +5,7 @@ import { createKroCelEnvironment } from "../expr/index.js";
 import { compileRgd } from "../graph/index.js";
 import { evaluateInstance } from "./evaluate.js";
 import { buildInstanceStatus } from "./status.js";
-import { compileFixture, compileValue, dig, instanceOf, rgdFixture } from "./fixtures.test.helpers.js";
+import { compileFixture, compileValue, dig, instanceOf, rgdFixture } from "../../test/unit-support/runtime/fixtures.js";
 import { createMemoryLookup } from "./memory-lookup.js";
 import type { InstanceEvaluation, KubeJson, NodeEvaluation } from "./types.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compileFixture, dig, instanceOf } from "./fixtures.test.helpers.js";
+import { compileFixture, dig, instanceOf } from "../../test/unit-support/runtime/fixtures.js";
 import { renderInstance } from "./render.js";
 import type { KubeJson } from "./types.js";
 

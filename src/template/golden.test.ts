@@ -1,14 +1,15 @@
-// Golden tests: golden-cases.ts rendered by real Go (text/template + Sprig + Helm's toYaml),
-// recorded in testdata/golden.json by scripts/refresh-template-golden.mjs; ours must match.
+// Golden tests: test/data/template/golden-cases.ts rendered by real Go (text/template + Sprig +
+// Helm's toYaml), recorded in test/data/template/golden.json by
+// scripts/refresh-template-golden.mjs; ours must match.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { goldenCases } from "./golden-cases.js";
+import { goldenCases } from "../../test/data/template/golden-cases.js";
 import { parseTemplate, renderTemplate, TemplateError } from "./index.js";
 
 interface Expected { readonly out?: string; readonly err?: string }
 const golden = JSON.parse(
-  readFileSync(new URL("../../../src/template/testdata/golden.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../test/data/template/golden.json", import.meta.url), "utf8"),
 ) as { cases: { t: string }[]; results: Expected[] };
 
 function ours(c: (typeof goldenCases)[number]): Expected {

@@ -1,21 +1,14 @@
 // template: a faithful Go text/template engine (lexer, parser, executor, Go's built-ins, Sprig's common functions) over JSON-like data.
 // Pure and synchronous: no I/O, no timers, no process.env; every failure is a TemplateError with Go's message and a 1-based line/column.
-import { TemplateError } from "./errors.js";
-import { ExecContext, execute, type MissingKey } from "./executor.js";
-import { systemEntropy, type Entropy } from "./entropy.js";
-import { functionTable, mayUseEntropy, withEntropy } from "./funcs-all.js";
-import type { FuncMap } from "./functions.js";
-import { parseTrees, type TreeSet } from "./parser.js";
-import { rootFieldReferences, type FieldReference } from "./references.js";
-import { invalidRegexLiterals, type RegexLiteralProblem } from "./regex-literals.js";
-import { fromJson } from "./values.js";
+// Its rooms, each entered through its index.ts: go/ (Go's values and libraries) < sprig/ < engine/ (text/template) < helm/.
+import { ExecContext, execute, functionTable, invalidRegexLiterals, mayUseEntropy, parseTrees, rootFieldReferences, TemplateError, withEntropy, type FieldReference, type MissingKey, type RegexLiteralProblem, type TreeSet } from "./engine/index.js";
+import { systemEntropy, type Entropy } from "./sprig/index.js";
+import { fromJson, type FuncMap } from "./go/index.js";
 
-export { TemplateError, isTemplateError, type TemplateErrorKind } from "./errors.js";
-export { seededEntropy, systemEntropy, type Entropy } from "./entropy.js";
-export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./functions.js";
-export type { MissingKey } from "./executor.js";
-export type { FieldReference } from "./references.js";
-export type { RegexLiteralProblem } from "./regex-literals.js";
+export { TemplateError, isTemplateError, type TemplateErrorKind } from "./engine/index.js";
+export { seededEntropy, systemEntropy, type Entropy } from "./sprig/index.js";
+export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./go/index.js";
+export type { MissingKey, FieldReference, RegexLiteralProblem } from "./engine/index.js";
 
 export interface ParseOptions {
   /** Extra functions (they win over built-ins and Sprig, as Funcs() does in Go). */
@@ -109,9 +102,9 @@ export function regexLiteralProblems(template: Template): RegexLiteralProblem[] 
 
 
 // A set of templates shared across files, and Helm's engine on top of it.
-export { addTemplate, cloneTemplateSet, createTemplateSet, executeTemplate, parseTemplateSet, type SetExecuteOptions, type SetParseOptions, type TemplateSet, type TemplateSource } from "./template-set.js";
-export { helmParseOrder, renderHelmTemplates, type HelmLookup, type HelmRenderOptions, type HelmTemplate } from "./helm-engine.js";
-export { helmChartTemplates, type HelmChartInput, type HelmReleaseInput } from "./helm-chart-data.js";
-export { globToRegExp, helmCapabilities, helmChart, helmFiles, parseKubeVersion, type HelmCapabilitiesInput } from "./helm-objects.js";
-export { GoObject, type GoObjectKind, type GoObjectSpec } from "./go-object.js";
-export { helmFuncs } from "./helm-funcs.js";
+export { addTemplate, cloneTemplateSet, createTemplateSet, executeTemplate, parseTemplateSet, type SetExecuteOptions, type SetParseOptions, type TemplateSet, type TemplateSource } from "./engine/index.js";
+export { helmParseOrder, renderHelmTemplates, type HelmLookup, type HelmRenderOptions, type HelmTemplate } from "./helm/index.js";
+export { helmChartTemplates, type HelmChartInput, type HelmReleaseInput } from "./helm/index.js";
+export { globToRegExp, helmCapabilities, helmChart, helmFiles, parseKubeVersion, type HelmCapabilitiesInput } from "./helm/index.js";
+export { GoObject, type GoObjectKind, type GoObjectSpec } from "./go/index.js";
+export { helmFuncs } from "./helm/index.js";

@@ -33,15 +33,15 @@ async function cruise(files: Record<string, string>): Promise<{ ok: boolean; out
 describe("layer rule (npm run lint)", () => {
   it("accepts a downward import through index.ts", async () => {
     const result = await cruise({
-      "src/localcluster/index.ts": 'export { x } from "../util/index.js";\n',
-      "src/util/index.ts": "export const x = 1;\n",
+      "src/localcluster/index.ts": 'export { x } from "../diag/index.js";\n',
+      "src/diag/index.ts": "export const x = 1;\n",
     });
     assert.equal(result.ok, true, result.output);
   });
 
   it("fails on an upward import", async () => {
     const result = await cruise({
-      "src/util/index.ts": 'export { y } from "../localcluster/index.js";\n',
+      "src/diag/index.ts": 'export { y } from "../localcluster/index.js";\n',
       "src/localcluster/index.ts": "export const y = 1;\n",
     });
     assert.equal(result.ok, false);

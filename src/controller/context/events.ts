@@ -7,9 +7,12 @@
 import type { KubeObject } from "../../kube/index.js";
 import type { ControllerContext } from "./controller-context.js";
 
+/** What recording an Event needs: its own client, a logger for failures, and the clock. */
+export type EventSink = Pick<ControllerContext, "eventClient" | "logger" | "now">;
+
 interface ConditionLike { type?: string; status?: string; reason?: string }
 
-export async function recordEvent(ctx: ControllerContext, object: KubeObject, reason: string, message: string, type: "Normal" | "Warning" = "Normal"): Promise<void> {
+export async function recordEvent(ctx: EventSink, object: KubeObject, reason: string, message: string, type: "Normal" | "Warning" = "Normal"): Promise<void> {
   const now = ctx.now();
   const name = object.metadata?.name ?? "object";
   try {
@@ -36,7 +39,7 @@ export async function recordEvent(ctx: ControllerContext, object: KubeObject, re
  * One Event per condition (of `types`, or all) whose status changed: reason = condition type,
  * message `<old> -> <new>: <reason>` (`none` when new), Warning unless it became True.
  */
-export function recordConditionChanges(ctx: ControllerContext, object: KubeObject, before: unknown, after: unknown, types?: readonly string[]): void {
+export function recordConditionChanges(ctx: EventSink, object: KubeObject, before: unknown, after: unknown, types?: readonly string[]): void {
   const old = new Map(asConditions(before).map((c) => [c.type, c]));
   for (const next of asConditions(after)) {
     if (next.type === undefined || (types !== undefined && !types.includes(next.type))) continue;

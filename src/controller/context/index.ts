@@ -6,6 +6,6 @@
  */
 export { ApplyMemo } from "./apply-memo.js";
 export { type ControllerContext, type ControllerOptions, type InstanceEvaluatedEvent } from "./controller-context.js";
-export { recordConditionChanges, recordEvent } from "./events.js";
+export { recordConditionChanges, recordEvent, type EventSink } from "./events.js";
 export { isJsonSubset, jsonEqual } from "./json-equal.js";
 export { ServedGraphs, instanceKey, instanceKeyOf, parseInstanceKey, type InstanceKind, type ServedGraph } from "./served-graphs.js";

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { World } from "../../../test/support/shard-simulation.js";
+import { World } from "../../../test/unit-support/controller/shard-simulation.js";
 
 const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
 const SEEDS = Number(process.env.KRO_SHARD_SEEDS ?? 12);

@@ -12,7 +12,7 @@
  *   instance's creation key, which proves later that we made it.
  * - a child the user asked us to adopt is applied with the UID of the live object we judged.
  *
- * The executor (instance-reconciler.ts) performs the steps and turns their outcomes into inventory
+ * The executor (apply-rounds.ts, driven by reconcile.ts) performs the steps and turns their outcomes into inventory
  * records (apply-outcome.ts); nothing here does I/O.
  */
 import { ANNOTATIONS, LABELS } from "../../api/index.js";

@@ -8,8 +8,12 @@ import { LABELS, ANNOTATIONS, FIELD_MANAGERS } from "../../api/index.js";
 import { DiscoveryError, isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { KubeJson, ObservedLookup } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
-import { describeIdentity, type OwnedChild } from "./inventory.js";
+import type { Logger } from "../../observability/index.js";
+import { describeIdentity, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
+
+/** Removing children needs the client and the apply memo (forgotten for what is gone). */
+export type ChildWriter = Pick<ControllerContext, "client" | "applyMemo">;
 
 export interface RemovalOutcome {
   /** Children that are gone (or were never provably ours): their records can go. */
@@ -21,7 +25,7 @@ export interface RemovalOutcome {
   readonly errors: Record<string, string>;
 }
 
-export async function removeChildren(ctx: ControllerContext, waves: readonly (readonly OwnedChild[])[], cache: ObservedLookup, context: (entry: OwnedChild) => RemovalContext): Promise<RemovalOutcome> {
+export async function removeChildren(ctx: ChildWriter, waves: readonly (readonly OwnedChild[])[], cache: ObservedLookup, context: (entry: OwnedChild) => RemovalContext): Promise<RemovalOutcome> {
   const outcome: RemovalOutcome = { done: [], refused: [], held: false, errors: {} };
   for (const wave of waves) {
     const results = await Promise.all(wave.map(async (entry) => removeOne(ctx, entry, cache, context(entry))));
@@ -38,7 +42,7 @@ export async function removeChildren(ctx: ControllerContext, waves: readonly (re
 
 type Result = { kind: "done" } | { kind: "waiting" } | { kind: "refused"; reason: string } | { kind: "error"; message: string };
 
-async function removeOne(ctx: ControllerContext, entry: OwnedChild, cache: ObservedLookup, context: RemovalContext): Promise<Result> {
+async function removeOne(ctx: ChildWriter, entry: OwnedChild, cache: ObservedLookup, context: RemovalContext): Promise<Result> {
   try {
     let action: RemovalAction = decideRemoval(entry, cache.get(entry), "cache", context);
     if (action.kind === "read") action = decideRemoval(entry, await readLive(ctx, entry), "live", context);
@@ -59,7 +63,7 @@ async function removeOne(ctx: ControllerContext, entry: OwnedChild, cache: Obser
   }
 }
 
-async function readLive(ctx: ControllerContext, entry: OwnedChild): Promise<KubeJson | undefined> {
+async function readLive(ctx: ChildWriter, entry: OwnedChild): Promise<KubeJson | undefined> {
   try {
     return await ctx.client.get<KubeObject & KubeJson>(entry, { metadataOnly: true });
   } catch (error) {
@@ -69,8 +73,18 @@ async function readLive(ctx: ControllerContext, entry: OwnedChild): Promise<Kube
   }
 }
 
+/**
+ * The instance vanished while this pass created children (see reconcile.ts, recordOwnership):
+ * nobody will reconcile it again, so what this pass created is deleted now.
+ */
+export async function deleteChildrenOfGone(ctx: ChildWriter, delta: InventoryDelta, log: Logger): Promise<void> {
+  const created = delta.recorded.filter((e) => e.ownership === "created");
+  await Promise.all(created.map((entry) => deleteOwnedChild(ctx, entry)));
+  log.warn({ removed: created.map((e) => `${e.kind}/${e.name}`) }, "the instance was deleted while its children were being created; removed them");
+}
+
 /** DELETE preconditioned on the recorded UID: "done" when gone (or replaced), "waiting" while finalizers run. */
-export async function deleteOwnedChild(ctx: ControllerContext, entry: OwnedChild): Promise<{ kind: "done" } | { kind: "waiting" }> {
+export async function deleteOwnedChild(ctx: ChildWriter, entry: OwnedChild): Promise<{ kind: "done" } | { kind: "waiting" }> {
   try {
     const answer = await ctx.client.delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" });
     ctx.applyMemo.forget(entry.uid);
@@ -88,7 +102,7 @@ export async function deleteOwnedChild(ctx: ControllerContext, entry: OwnedChild
  * annotations, and our field manager gives up its fields (they become unowned, values kept), so a
  * later apply by its next owner meets no conflict from us.
  */
-async function releaseChild(ctx: ControllerContext, entry: OwnedChild): Promise<void> {
+async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> {
   let live: KubeObject;
   try {
     live = await ctx.client.get(entry);

@@ -20,7 +20,7 @@ export interface Refusal {
 }
 
 /** Refused desired objects by identity key; empty for cluster-scoped instances (they have no namespace to contain). */
-export async function containmentRefusals(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, desired: readonly KubeJson[]): Promise<Map<string, Refusal>> {
+export async function containmentRefusals(ctx: Pick<ControllerContext, "client">, served: ServedGraph, instance: KubeObject, desired: readonly KubeJson[]): Promise<Map<string, Refusal>> {
   const refused = new Map<string, Refusal>();
   const home = instance.metadata?.namespace;
   if (home === undefined || home === "") return refused;

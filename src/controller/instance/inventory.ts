@@ -1,7 +1,7 @@
 /**
  * The instance's inventory: every child this instance created or adopted, by UID, kept in one
  * annotation on the instance, plus the instance's creation key. Pure: reading, encoding and
- * merging only; the preconditioned write lives in instance-record.ts.
+ * merging only; the preconditioned write lives in record.ts.
  *
  * The creation key is a random secret-ish token written to the instance *before* its first child
  * is created, and stamped on every child we create. If the process dies between creating a child

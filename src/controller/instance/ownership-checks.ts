@@ -9,7 +9,7 @@ import type { KubeObject } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { KubeJson } from "../../runtime/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
-import type { ControllerContext } from "../context/index.js";
+import type { EventSink } from "../context/index.js";
 import { recordEvent } from "../context/index.js";
 import { describeIdentity, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { validateInventory } from "./inventory-validation.js";
@@ -57,7 +57,7 @@ export function validatedRemovalContext(graph: CompiledGraph, owner: InstanceIde
 }
 
 /** Records we dropped without touching their object: logged, an Event, and this pass's condition. */
-export function reportRefused(ctx: ControllerContext, instance: KubeObject, refused: readonly { entry: OwnedChild; reason: string }[], errors: Record<string, string>, log: Logger): void {
+export function reportRefused(ctx: EventSink, instance: KubeObject, refused: readonly { entry: OwnedChild; reason: string }[], errors: Record<string, string>, log: Logger): void {
   for (const { entry, reason } of refused) {
     const message = `inventory entry ${describeIdentity(entry)} was not acted on and is dropped from the record: ${reason}`;
     log.warn({ entry: describeIdentity(entry), reason }, "inventory entry refused");

@@ -14,6 +14,9 @@ import { refOf } from "./status-write.js";
 import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
 import type { ServedGraph } from "../context/index.js";
 
+/** Metadata writes to the instance need only the client. */
+export type InstanceWriter = Pick<ControllerContext, "client">;
+
 const MAX_CONFLICT_RETRIES = 8;
 
 export class InstanceGoneError extends Error {
@@ -24,7 +27,7 @@ export class InstanceGoneError extends Error {
  * Patches the instance with `build(fresh)` (undefined: nothing to write), preconditioned on the
  * copy's resourceVersion, re-reading on conflict. Returns the instance as written (or as read).
  */
-export async function patchInstance(ctx: ControllerContext, instance: KubeObject, build: (current: KubeObject) => Record<string, unknown> | undefined): Promise<KubeObject> {
+export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, build: (current: KubeObject) => Record<string, unknown> | undefined): Promise<KubeObject> {
   let current = instance;
   for (let attempt = 0; ; attempt++) {
     const patch = build(current);
@@ -44,7 +47,7 @@ export async function patchInstance(ctx: ControllerContext, instance: KubeObject
  * Finalizer, ownership labels and the creation key in one write, before any child is created
  * (the key must be on record before a child carries it). Costs nothing when all are in place.
  */
-export async function ensureManaged(ctx: ControllerContext, served: ServedGraph, instance: KubeObject): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean }> {
+export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now">, served: ServedGraph, instance: KubeObject): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean }> {
   const labels = {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
@@ -77,7 +80,7 @@ export async function ensureManaged(ctx: ControllerContext, served: ServedGraph,
  * instance that was deleted — even one whose deletion already finished — and a child created
  * for it then would be created for nobody.
  */
-export async function readCurrent(ctx: ControllerContext, instance: KubeObject): Promise<KubeObject | undefined> {
+export async function readCurrent(ctx: InstanceWriter, instance: KubeObject): Promise<KubeObject | undefined> {
   try {
     return await ctx.client.get(refOf(instance));
   } catch (error) {
@@ -87,7 +90,7 @@ export async function readCurrent(ctx: ControllerContext, instance: KubeObject):
 }
 
 /** Records a reconcile's delta; no write when the record already says exactly that. */
-export async function recordDelta(ctx: ControllerContext, instance: KubeObject, delta: InventoryDelta): Promise<KubeObject> {
+export async function recordDelta(ctx: InstanceWriter, instance: KubeObject, delta: InventoryDelta): Promise<KubeObject> {
   if (delta.recorded.length === 0 && delta.removedUids.length === 0) return instance;
   return patchInstance(ctx, instance, (current) => {
     const inventory = readInventory(current);

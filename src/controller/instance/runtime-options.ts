@@ -9,7 +9,7 @@ import type { ControllerContext } from "../context/index.js";
 /** One pass over a sane graph takes well under 10 ms; 2 s only stops the hostile or the broken. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 2000;
 
-export function runtimeOptionsFor(ctx: ControllerContext): RuntimeOptions {
+export function runtimeOptionsFor(ctx: Pick<ControllerContext, "kroVersion" | "options">): RuntimeOptions {
   return {
     kroVersion: ctx.kroVersion,
     maxCollectionSize: ctx.options.maxCollectionSize,

@@ -15,7 +15,7 @@ import type { ControllerContext } from "../context/index.js";
 /** Passes after the first: one per level of lookups named by other lookups' answers. */
 export const MAX_SCOPE_PASSES = 4;
 
-export async function settleScopes(ctx: ControllerContext, instanceKey: string, graph: CompiledGraph, watchErrors: Map<string, string>, evaluate: () => InstanceEvaluation): Promise<InstanceEvaluation> {
+export async function settleScopes(ctx: Pick<ControllerContext, "watches">, instanceKey: string, graph: CompiledGraph, watchErrors: Map<string, string>, evaluate: () => InstanceEvaluation): Promise<InstanceEvaluation> {
   let evaluation = evaluate();
   for (let pass = 0; ; pass++) {
     const scoped = await ctx.watches.watchExternals(instanceKey, evaluation.externals);

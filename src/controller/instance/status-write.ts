@@ -4,9 +4,12 @@ import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED } from "../../api
 import { recordConditionChanges } from "../context/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { KubeJson } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/index.js";
+import type { ControllerContext, EventSink } from "../context/index.js";
 import { identityFor } from "../watches/index.js";
 import { jsonEqual } from "../context/index.js";
+
+/** Writing status needs the client, the memo of what we last wrote, and the Event sink. */
+export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & EventSink;
 
 /**
  * Status is written only when it differs (numbers compared as JSON): no write when converged.
@@ -18,7 +21,7 @@ import { jsonEqual } from "../context/index.js";
  * reconcile runs again on fresh data. (Only the controller writes an instance's status; a status
  * someone else overwrote is corrected by the next status change or a restart.)
  */
-export async function writeStatus(ctx: ControllerContext, instance: KubeObject, status: KubeJson): Promise<void> {
+export async function writeStatus(ctx: StatusWriter, instance: KubeObject, status: KubeJson): Promise<void> {
   if (jsonEqual(status, instance.status)) return;
   const uid = instance.metadata?.uid ?? "";
   const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { loadYaml } from "../../api/index.js";
 import { formatIssue } from "../../diag/index.js";
-import { compileFixture, compileValue, dig } from "../fixtures.test.helpers.js";
+import { compileFixture, compileValue, dig } from "../../../test/unit-support/runtime/fixtures.js";
 import { applySchemaDefaults } from "./defaults.js";
 import { validateInstance } from "./validate.js";
 import type { CustomResourceDefinition } from "../../schema/index.js";

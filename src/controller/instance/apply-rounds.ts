@@ -1,0 +1,134 @@
+/**
+ * Plan and apply, round after round (kro-reference §6.6–§6.8, event-driven): each round plans the
+ * writes the current evaluation asks for (pure: apply-plan.ts), applies them at once, reads what
+ * each answer means (apply-outcome.ts), and evaluates again with the responses as observed state,
+ * so a chain of dependents converges in as many round-trips as it has levels. A guarded write
+ * that is refused is settled by a live read: ours after all, adopted (opt-in), or left alone with
+ * a condition.
+ */
+import { FIELD_MANAGERS } from "../../api/index.js";
+import { isNotFound, type KubeObject } from "../../kube/index.js";
+import { identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
+import type { Logger } from "../../observability/index.js";
+import type { ControllerContext, ServedGraph } from "../context/index.js";
+import { identityFor } from "../watches/index.js";
+import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
+import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
+import { containmentRefusals, type Refusal } from "./containment-guard.js";
+import { describeIdentity, emptyDelta, mergeDeltas, readInventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import type { InstancePass } from "./pass.js";
+import { readCurrent } from "./record.js";
+
+/** Enough rounds for any realistic graph depth; each round applies at least one new object. */
+const MAX_APPLY_ROUNDS = 64;
+
+/** What applying needs: the client (applies, live reads, discovery) and the apply memo. */
+export type Applier = Pick<ControllerContext, "client" | "applyMemo">;
+
+/**
+ * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
+ * evaluated. Returns "gone" when the instance turned out to be deleted before its first create.
+ */
+export async function applyRounds(ctx: Applier, served: ServedGraph, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<"done" | "gone"> {
+  for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation?.error === undefined; round++) {
+    const evaluation = pass.evaluation as InstanceEvaluation;
+    const refused = await containmentRefusals(ctx, served, pass.instance, evaluation.apply);
+    for (const refusal of refused.values()) pass.refusedNodes[refusal.nodeId] = refusal.message;
+    const steps = planRound(ctx, pass, evaluation, refused, watchErrors);
+    if (steps.length === 0) break;
+    if (!pass.confirmed && steps.some((step) => step.mode === "create")) {
+      // Before the first create, make sure the instance still exists: the cache may be behind.
+      if (!(await confirmInstance(ctx, pass))) return "gone";
+      round--;
+      continue;
+    }
+    const learned = await applySteps(ctx, pass, steps);
+    if (learned.recorded.length > 0) log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
+    pass.learn(learned);
+    if (pass.failed) {
+      log.warn({ errors: pass.applyErrors }, "apply failed");
+      break;
+    }
+    pass.evaluation = evaluate(pass.instance);
+  }
+  return "done";
+}
+
+/** The writes of one round (pure): what the evaluation wants, minus refused, unwatchable and already-written objects. */
+function planRound(ctx: Pick<Applier, "applyMemo">, pass: InstancePass, evaluation: InstanceEvaluation, refused: ReadonlyMap<string, Refusal>, watchErrors: ReadonlyMap<string, string>): ApplyStep[] {
+  return planApplies({
+    desired: evaluation.apply.filter((desired) => !refused.has(identityKey(identityFor(desired))) && !watchErrors.has(nodeIdOf(desired))),
+    inventory: pass.inventory,
+    cached: (identity) => pass.lookup.get(identity),
+    upToDate: (desired, live) => ctx.applyMemo.upToDate(desired, live),
+    written: new Set([...pass.overlay.keys(), ...pass.blocked]),
+  });
+}
+
+/** Reads the instance from the API server; false when it is deleted (or being deleted): create nothing. */
+async function confirmInstance(ctx: Applier, pass: InstancePass): Promise<boolean> {
+  const current = await readCurrent(ctx, pass.instance);
+  if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return false;
+  pass.rebase(current, readInventory(current));
+  return true;
+}
+
+/** Applies every step at once and returns what the answers taught about ownership. */
+async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly ApplyStep[]): Promise<InventoryDelta> {
+  const results = await Promise.allSettled(steps.map((step) => apply(ctx, step.body)));
+  const deltas = await Promise.all(steps.map(async (step, i) => {
+    const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
+    if (outcome.kind === "written") {
+      pass.overlay.set(identityKey(step.identity), outcome.response);
+      ctx.applyMemo.record(step.desired, outcome.response);
+      return { recorded: outcome.record === undefined ? [] : [outcome.record], removedUids: [] };
+    }
+    if (outcome.kind === "failed") {
+      pass.applyErrors[step.nodeId] = `apply ${describeIdentity(step.identity)}: ${outcome.message}`;
+      return emptyDelta();
+    }
+    // The guard refused the write: whose object is there? Only a live read may say.
+    const settled = await settleExisting(ctx, pass, step);
+    if (settled.error !== undefined) {
+      pass.applyErrors[step.nodeId] = settled.error;
+      pass.blocked.add(identityKey(step.identity));
+    }
+    return { recorded: settled.recorded, removedUids: outcome.forgetUid === undefined ? [] : [outcome.forgetUid] };
+  }));
+  return deltas.reduce(mergeDeltas, emptyDelta());
+}
+
+export function apply(ctx: Pick<Applier, "client">, body: KubeJson): Promise<KubeJson> {
+  return ctx.client.apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+}
+
+/**
+ * A guarded write was refused: read the live object and decide — record it (ours after all),
+ * adopt it (the user opted in), or leave it alone with a condition that names it.
+ */
+async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep): Promise<{ recorded: OwnedChild[]; error?: string }> {
+  let live: KubeJson | undefined;
+  try {
+    live = await ctx.client.get<KubeObject & KubeJson>(step.identity);
+  } catch (error) {
+    if (!isNotFound(error)) return { recorded: [], error: `read ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const decision = judgeExisting(step, live, pass.owner, pass.inventory, pass.policy);
+  switch (decision.kind) {
+    case "retry":
+      return { recorded: [] };
+    case "record":
+      return { recorded: [decision.entry] };
+    case "conflict":
+      return { recorded: [], error: decision.message };
+    case "adopt":
+      try {
+        const response = await apply(ctx, withUid(step.desired, decision.entry.uid));
+        pass.overlay.set(identityKey(step.identity), response);
+        ctx.applyMemo.record(step.desired, response);
+        return { recorded: [decision.entry] };
+      } catch (error) {
+        return { recorded: [], error: `adopt ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+  }
+}

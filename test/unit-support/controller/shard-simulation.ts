@@ -1,0 +1,237 @@
+/**
+ * A deterministic world for the shard coordinator: virtual time, an in-memory Lease API with the
+ * API server's optimistic concurrency, replicas whose clocks run at different rates, requests
+ * that are slow, fail, hang until their deadline or are applied while their answer is lost, and
+ * workers that reconcile random instances through the admitted tenure's fence. Every write's
+ * arrival at the "server" is recorded per tenure, so a test can assert that no two tenures of
+ * one shard ever wrote during overlapping intervals.
+ */
+import { ApiError, type KubeObject, type RequestControl, type WriteFence } from "../../../src/kube/index.js";
+import { createLogger } from "../../../src/observability/index.js";
+import { startShardCoordinator, type LeaseApi, type ShardCoordinator } from "../../../src/controller/coordination/shard-coordinator.js";
+import type { LeaseTiming } from "../../../src/controller/coordination/lease-record.js";
+
+/** Mulberry32: a small seeded generator, so a failing seed can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Scheduler {
+  time = 0;
+  private seq = 0;
+  private readonly events: { at: number; seq: number; run: () => void }[] = [];
+
+  at(delay: number, run: () => void): void {
+    this.events.push({ at: this.time + Math.max(0, delay), seq: this.seq++, run });
+  }
+
+  /** Runs events in time order until `until`, letting promise chains settle after each. */
+  async runUntil(until: number, afterEach: () => void): Promise<void> {
+    for (;;) {
+      this.events.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.events[0];
+      if (next === undefined || next.at > until) break;
+      this.events.shift();
+      this.time = next.at;
+      next.run();
+      await new Promise((resolve) => setImmediate(resolve));
+      afterEach();
+    }
+    this.time = until;
+  }
+}
+
+interface Tenure {
+  readonly replica: string;
+  readonly shard: number;
+  first: number;
+  last: number;
+}
+
+export interface Replica {
+  readonly id: string;
+  readonly coordinator: ShardCoordinator;
+  /** Local clock = rate × real time + offset. */
+  readonly rate: number;
+  crashed: boolean;
+  /** Requests hang until their deadline; some reach the server with their answer lost. */
+  partitioned: boolean;
+}
+
+export interface WorldOptions {
+  readonly seed: number;
+  readonly shards: number;
+  readonly timing: LeaseTiming;
+  /** Fraction of requests that fail with a 500 (default 0.05). */
+  readonly failureRate?: number;
+  /** Clock rates are drawn from [1 − skew, 1 + skew] (default 0.05). */
+  readonly clockSkew?: number;
+}
+
+const logger = createLogger({ level: "silent", name: "shard-simulation", format: "text" });
+
+export class World {
+  readonly scheduler = new Scheduler();
+  readonly replicas: Replica[] = [];
+  readonly random: () => number;
+  readonly tenures = new Map<WriteFence, Tenure>();
+  writes = 0;
+  refused = 0;
+  private readonly store = new Map<string, KubeObject>();
+  private version = 0;
+
+  constructor(readonly options: WorldOptions) {
+    this.random = seeded(options.seed);
+  }
+
+  /** Starts a replica with two reconcile workers. */
+  add(id: string): Replica {
+    const skew = this.options.clockSkew ?? 0.05;
+    const rate = 1 - skew + 2 * skew * this.random();
+    const offset = this.random() * 1e6;
+    const replica = { id, rate, crashed: false, partitioned: false } as Replica & { coordinator: ShardCoordinator };
+    const now = () => offset + this.scheduler.time * rate;
+    const coordinator = startShardCoordinator({
+      api: this.api(replica), logger, namespace: "ns", group: "g", identity: id, shardCount: this.options.shards, timing: this.options.timing,
+      now, random: this.random,
+      sleep: (ms, signal) => new Promise((resolve) => {
+        if (replica.crashed) return; // a dead process never wakes
+        this.scheduler.at(ms / rate, resolve);
+        signal.addEventListener("abort", () => { resolve(); }, { once: true });
+      }),
+    });
+    replica.coordinator = coordinator;
+    this.replicas.push(replica);
+    coordinator.start();
+    for (let w = 0; w < 2; w++) void this.worker(replica);
+    return replica;
+  }
+
+  /** Reconciles random instances: admitted ones write 1–4 times, 10–400 ms apart. */
+  private async worker(replica: Replica): Promise<void> {
+    const pause = (ms: number) => new Promise<void>((resolve) => { this.scheduler.at(ms / replica.rate, resolve); });
+    for (;;) {
+      await pause(20 + this.random() * 60);
+      if (replica.crashed) return;
+      const ticket = replica.coordinator.admit(`instance-${Math.floor(this.random() * 500)}`);
+      if (ticket === undefined) continue;
+      const writes = 1 + Math.floor(this.random() * 4);
+      for (let i = 0; i < writes; i++) {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the test while this loop awaits
+        if (replica.crashed) return;
+        // As the transport does: the fence is checked right before the request is sent.
+        if (!ticket.fence.open) {
+          this.refused++;
+          break;
+        }
+        const fence = ticket.fence;
+        this.scheduler.at(1 + this.random() * 20, () => { this.landed(replica.id, ticket.shard, fence); });
+        // Now and then a slow reconcile, so handovers have to wait for a drain.
+        await pause(this.random() < 0.02 ? 3000 : 10 + this.random() * 390);
+      }
+      ticket.leave();
+    }
+  }
+
+  private landed(replica: string, shard: number, fence: WriteFence): void {
+    this.writes++;
+    const tenure = this.tenures.get(fence) ?? { replica, shard, first: this.scheduler.time, last: this.scheduler.time };
+    tenure.last = this.scheduler.time;
+    this.tenures.set(fence, tenure);
+  }
+
+  /** Pairs of tenures of one shard whose write intervals overlap (must be none). */
+  overlaps(): string[] {
+    const byShard = new Map<number, Tenure[]>();
+    for (const t of this.tenures.values()) byShard.set(t.shard, [...(byShard.get(t.shard) ?? []), t]);
+    const found: string[] = [];
+    for (const [shard, list] of byShard) {
+      list.sort((a, b) => a.first - b.first);
+      for (let i = 1; i < list.length; i++) {
+        const [prev, next] = [list[i - 1], list[i]];
+        if (prev !== undefined && next !== undefined && next.first <= prev.last) found.push(`shard ${shard}: ${prev.replica} wrote until ${prev.last.toFixed(0)} ms, ${next.replica} from ${next.first.toFixed(0)} ms`);
+      }
+    }
+    return found;
+  }
+
+  /** Open fences per shard among live replicas right now (must never exceed 1). */
+  doubleHolders(): string[] {
+    const found: string[] = [];
+    for (let shard = 0; shard < this.options.shards; shard++) {
+      const holders = this.replicas.filter((r) => !r.crashed && r.coordinator.tenureFence(shard)?.open === true);
+      if (holders.length > 1) found.push(`t=${this.scheduler.time.toFixed(0)} shard ${shard}: ${holders.map((r) => r.id).join(", ")}`);
+    }
+    return found;
+  }
+
+  /** shard → live replica holding it, from the replicas' own view. */
+  holders(): Map<number, string[]> {
+    const map = new Map<number, string[]>();
+    for (const r of this.replicas.filter((x) => !x.crashed)) for (const s of r.coordinator.held()) map.set(s, [...(map.get(s) ?? []), r.id]);
+    return map;
+  }
+
+  run(ms: number, check: () => void): Promise<void> {
+    return this.scheduler.runUntil(this.scheduler.time + ms, check);
+  }
+
+  private api(replica: Replica): LeaseApi {
+    const request = <T>(verb: string, apply: () => T, control: RequestControl): Promise<T> => new Promise<T>((resolve, reject) => {
+      if (replica.crashed) return;
+      const timeout = (control.timeoutMs ?? this.options.timing.renewDeadlineMs) / replica.rate;
+      if (replica.partitioned) {
+        // A black hole: sometimes the request got through and only the answer is lost.
+        if (this.random() < 0.3) this.scheduler.at(this.random() * 30, () => { try { apply(); } catch { /* lost either way */ } });
+        this.scheduler.at(timeout, () => { reject(new Error(`${verb}: no answer within ${timeout} ms`)); });
+        return;
+      }
+      if (this.random() < (this.options.failureRate ?? 0.05)) {
+        this.scheduler.at(this.random() * 50, () => { reject(new ApiError({ status: 500, verb, path: "/leases" })); });
+        return;
+      }
+      const there = this.random() * 40;
+      const back = this.random() * 40;
+      this.scheduler.at(there, () => {
+        let result: T;
+        try {
+          result = apply();
+        } catch (error) {
+          this.scheduler.at(back, () => { reject(error instanceof Error ? error : new Error(String(error))); });
+          return;
+        }
+        this.scheduler.at(back, () => { if (!replica.crashed) resolve(result); });
+      });
+    });
+    const copy = (o: KubeObject): KubeObject => JSON.parse(JSON.stringify(o)) as KubeObject;
+    return {
+      list: (_namespace, selector) => request("LIST", () => {
+        const [key, value] = selector.split("=");
+        return [...this.store.values()].filter((o) => key !== undefined && o.metadata?.labels?.[key] === value).map(copy);
+      }, {}),
+      create: (lease, control) => request("POST", () => {
+        const name = lease.metadata?.name ?? "";
+        if (this.store.has(name)) throw new ApiError({ status: 409, verb: "POST", path: name, body: JSON.stringify({ kind: "Status", reason: "AlreadyExists" }) });
+        const stored = { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } };
+        this.store.set(name, stored);
+        return copy(stored);
+      }, control),
+      replace: (lease, control) => request("PUT", () => {
+        const name = lease.metadata?.name ?? "";
+        const current = this.store.get(name);
+        if (current === undefined) throw new ApiError({ status: 404, verb: "PUT", path: name });
+        if (current.metadata?.resourceVersion !== lease.metadata?.resourceVersion) throw new ApiError({ status: 409, verb: "PUT", path: name });
+        const stored = { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } };
+        this.store.set(name, stored);
+        return copy(stored);
+      }, control),
+    };
+  }
+}
