@@ -3,6 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
+import { ChartRenderPool, ChartRenders, type ChartRenderPoolOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -51,6 +52,8 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
+  /** The chart-render worker pool (threads, heap, time limit); false renders charts inline (tests of the inline path only). */
+  readonly chartRenders?: ChartRenderPoolOptions | false;
 }
 
 export interface RunningController {
@@ -78,6 +81,10 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
+  const chartPool = options.chartRenders === false ? undefined : new ChartRenderPool(options.chartRenders);
+  const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
+    logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
+  });
   const ctx: ControllerContext = {
     client,
     eventClient: options.eventClient ?? client,
@@ -110,6 +117,7 @@ export function startController(options: StartControllerOptions): RunningControl
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
+    ...(chartRenders === undefined ? {} : { chartRenders }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
@@ -232,6 +240,7 @@ export function startController(options: StartControllerOptions): RunningControl
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
       await ctx.watches.stop();
       informers.stopAll();
+      await chartPool?.stop();
     },
   };
 }

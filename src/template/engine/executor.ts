@@ -444,13 +444,13 @@ function chargeResult(name: string, result: unknown, argv: readonly unknown[]): 
     return;
   }
   if (isMap(result)) {
-    const n = Object.keys(result as object).length;
+    const n = Object.keys(result).length;
     chargeWork(n * WORK_COSTS.element, () => `the ${n} keys ${name} built`);
   }
 }
 
 /** Runs tree `name` with `data` as dot and `$`, with the render's budget as the ambient work meter. */
 export function execute(ctx: ExecContext, name: string, root: ListNode, data: Val): string {
-  withWorkMeter({ budget: ctx.budget, maxSteps: ctx.options.maxSteps, deadline: ctx.options.deadline }, () => new State(ctx, name, data, 0).walk(data, root));
+  withWorkMeter({ budget: ctx.budget, maxSteps: ctx.options.maxSteps, deadline: ctx.options.deadline }, () => { new State(ctx, name, data, 0).walk(data, root); });
   return ctx.out;
 }
