@@ -16,7 +16,7 @@ import { answerFingerprint, type ChartLookupCall, type ChartRenderAnswer, type H
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 export interface ChartRenderPoolOptions {
-  /** Worker threads (default: one per spare core, at least 1, at most 4). */
+  /** Worker threads (default: one per spare core, at least 2, at most 4). */
   readonly threads?: number;
   /** V8 old-generation heap of each thread, MiB (default 256). */
   readonly heapMb?: number;
@@ -69,7 +69,8 @@ export class ChartRenderPool {
   readonly stops = { time: 0, memory: 0, crash: 0 };
 
   constructor(options: ChartRenderPoolOptions = {}) {
-    this.threads = options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1));
+    // At least two: one hostile render at its time limit must not hold every benign one behind it.
+    this.threads = options.threads ?? Math.min(4, Math.max(2, availableParallelism() - 1));
     this.heapMb = options.heapMb ?? 256;
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
