@@ -27,6 +27,8 @@ interface ControllerFlags {
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
   readonly evaluationTimeout: string;
+  readonly chartRenderTimeout: string;
+  readonly chartRenderMemory: string;
   readonly rgdSelector?: string;
   readonly rgdMaxGraphRevisions: string;
   readonly leaderElectLeaseDuration: string;
@@ -62,6 +64,8 @@ export function registerControllerCommand(program: Command): void {
     .option("--rgd-max-graph-revisions <n>", "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)", "5")
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
+    .option("--chart-render-timeout <duration>", "wall-clock limit of one chart (spec.helm) render in its worker thread", "10s")
+    .option("--chart-render-memory <MiB>", "heap limit of each chart-render worker thread, MiB", "256")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .option("--leader-elect-lease-duration <duration>", "how long a standby waits, after it last saw the Lease renewed, before taking over", "15s")
     .option("--leader-elect-renew-deadline <duration>", "how long the leader keeps trying to renew before it stops writing (< lease duration)", "10s")
@@ -119,6 +123,8 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     resyncPeriodMs: durationFlag("--resync-period", flags.resyncPeriod),
     requestTimeoutMs: durationFlag("--request-timeout", flags.requestTimeout),
     evaluationTimeoutMs: durationFlag("--evaluation-timeout", flags.evaluationTimeout, { allowZero: true }),
+    chartRenderTimeoutMs: durationFlag("--chart-render-timeout", flags.chartRenderTimeout),
+    chartRenderHeapMb: positiveInteger("--chart-render-memory", flags.chartRenderMemory),
     maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
     kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
     lease,
@@ -136,6 +142,8 @@ interface ControllerSettings {
   readonly resyncPeriodMs: number;
   readonly requestTimeoutMs: number;
   readonly evaluationTimeoutMs: number;
+  readonly chartRenderTimeoutMs: number;
+  readonly chartRenderHeapMb: number;
   readonly maxGraphRevisions: number;
   readonly kubeMinor: string;
   readonly lease: LeaseTiming;
@@ -191,6 +199,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       requeueIntervalMs: settings.requeueIntervalMs,
       resyncPeriodMs: settings.resyncPeriodMs,
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
+      chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.

@@ -3,6 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
+import { ChartRenderPool, ChartRenders, type ChartRenderPoolOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -52,6 +53,8 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
+  /** The chart-render worker pool (threads, heap, time limit); false renders charts inline (tests of the inline path only). */
+  readonly chartRenders?: ChartRenderPoolOptions | false;
   /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
   readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
@@ -83,6 +86,10 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
+  const chartPool = options.chartRenders === false ? undefined : new ChartRenderPool(options.chartRenders);
+  const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
+    logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
+  });
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
@@ -120,6 +127,7 @@ export function startController(options: StartControllerOptions): RunningControl
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
+    ...(chartRenders === undefined ? {} : { chartRenders }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
@@ -246,6 +254,7 @@ export function startController(options: StartControllerOptions): RunningControl
       await migrations.stop();
       await conversion.close();
       informers.stopAll();
+      await chartPool?.stop();
     },
   };
 }

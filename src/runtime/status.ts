@@ -79,16 +79,23 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
   const previous = currentConditions(instance);
   const generation = generationOf(instance);
   const at = (input: ConditionInput): Condition => stamp(input, previous, generation, context.now);
-  const dependents = [
-    at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is properly managed with finalizers and labels" }), // kro pkg/controller/instance/status.go InstanceManaged
-    at({ type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }),
-    at(resourcesReady(evaluation, context)),
-  ];
-  const ready = at(rootReady(dependents));
-  const builtins = orderConditions([...dependents, ready]);
+  const builtinsWith = (statusErrors: readonly string[]): { ready: Condition; builtins: readonly Condition[] } => {
+    const dependents = [
+      at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is properly managed with finalizers and labels" }), // kro pkg/controller/instance/status.go InstanceManaged
+      at(statusErrors.length === 0
+        ? { type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }
+        : { type: TYPES.graphResolved, status: "False", reason: REASONS.resolutionFailed, message: `status could not be resolved: ${statusErrors.join("; ")}` }),
+      at(resourcesReady(evaluation, context)),
+    ];
+    const ready = at(rootReady(dependents));
+    return { ready, builtins: orderConditions([...dependents, ready]) };
+  };
+  let { ready, builtins } = builtinsWith([]);
 
   // Author conditions read kro's own conditions through runtime.condition(schema, "Ready").
   const projected = evaluatorFor(graph).projectStatus(graph, statusScope(graph, instance, evaluation, builtins));
+  // A status that failed to resolve makes the state ERROR: the conditions say so, and why.
+  if (projected.errors.length > 0) ({ ready, builtins } = builtinsWith(projected.errors));
   const authored = projected.conditions.map(at);
   let conditions: readonly KubeJson[];
   if (projected.replacesBuiltins) {
@@ -98,6 +105,10 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
       return before === undefined || authored.some((c) => c.type === type) ? [] : [before];
     });
     conditions = [...orderConditions(authored), ...kept];
+    // Author conditions cannot say Ready while the state is ERROR for a status that did not resolve.
+    if (projected.errors.length > 0) conditions = [...conditions.filter((c) => c.type !== TYPES.ready), ready];
+  } else if (projected.errors.length > 0) {
+    conditions = orderConditions([...builtins.filter((c) => !authored.some((a) => a.type === c.type) || c.type === TYPES.ready || c.type === TYPES.graphResolved), ...authored.filter((a) => a.type !== TYPES.ready && a.type !== TYPES.graphResolved)]);
   } else {
     const overridden = new Set(authored.map((c) => c.type));
     conditions = orderConditions([...builtins.filter((c) => !overridden.has(c.type)), ...authored]);

@@ -2,6 +2,7 @@
  * What the reconcilers share: the client, the informers, the registry of served graphs, the
  * queues and the options. Built once by startController; passed in, never global.
  */
+import type { ChartRenders } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
@@ -70,6 +71,8 @@ export interface ControllerContext {
   controllerUser(): Promise<string | undefined>;
   /** What charts (spec.helm) see of the cluster: version and discovery-based capabilities (helm-cluster.ts). */
   readonly helmCluster: HelmClusterCache;
+  /** Where charts (spec.helm) render: worker threads the controller can stop (absent: inline, tests only). */
+  readonly chartRenders?: ChartRenders;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }
