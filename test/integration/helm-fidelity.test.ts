@@ -42,4 +42,15 @@ describe("kro import helm: the Helm behaviours beyond templates", () => {
     const files = await chartFiles(chart);
     for (const values of [{}, { replicas: 3, redis: { replicas: 2 } }, { redis: { enabled: false }, host: "none" }]) await assertSameObjects(chart, files, values);
   });
+
+  it("YAML 1.1 as Helm reads values.yaml and the API server reads rendered bodies: octal modes, yes/no/on/off/y/n, strings that stay strings", async () => {
+    const chart = path.join(FIXTURES, "yaml11");
+    const files = await chartFiles(chart);
+    for (const values of [{}, { scriptMode: 0o644, answer: "yes", env: { EXTRA: "off" } }]) await assertSameObjects(chart, files, values);
+    const rendered = kroObjects(files, {});
+    const volumes = (rendered.objects.get("Deployment /rel-yaml11")?.spec as { template: { spec: { volumes: { configMap?: { defaultMode?: number; items?: { mode: number }[] }; secret?: { defaultMode: number } }[] } } }).template.spec.volumes;
+    assert.deepEqual([volumes[0]?.configMap?.defaultMode, volumes[1]?.secret?.defaultMode, volumes[2]?.configMap?.items?.[0]?.mode], [0o755, 0o400, 0o755], "octal modes are numbers the API server accepts");
+    assert.deepEqual(rendered.objects.get("ConfigMap /rel-yaml11")?.data, { answer: "no", legacy: "off", umask: "0022", debug: "false", verbose: "true", sizes: "1000,16,8", "env.yaml": 'LEVEL: "n"\nMODE: "on"\nNAME: plain\n' });
+  });
 });
+
