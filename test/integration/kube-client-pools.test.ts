@@ -42,7 +42,10 @@ describe("kube client connection pools", { timeout: 120_000 }, () => {
     const stats = client.poolStats();
     t.diagnostic(`GET with ${stats.watch.sockets} watches open: ${timings.map((ms) => ms.toFixed(1)).join(", ")} ms; request pool ${JSON.stringify(stats.request)}`);
     assert.ok(stats.watch.sockets >= INFORMERS, `one socket per watch: ${JSON.stringify(stats)}`);
-    assert.ok(Math.max(...timings) < 1_000, `GET took ${timings.map((ms) => Math.round(ms)).join(", ")} ms with ${stats.watch.sockets} watches open`);
+    // Starvation shows as time waiting for a socket (asserted below) or a GET that runs into its
+    // timeout; the total latency also carries the machine's load (over 1 s at load 25 on 2 cores),
+    // so it is only bounded by what a starved GET would take.
+    assert.ok(Math.max(...timings) < 4_000, `GET took ${timings.map((ms) => Math.round(ms)).join(", ")} ms with ${stats.watch.sockets} watches open`);
     assert.equal(stats.request.queued, 0, "no request queued for a socket");
     assert.ok(stats.request.sockets < 64, `watches stay out of the request pool (${stats.request.sockets} request sockets)`);
     assert.ok(poolWaits.length > 0 && Math.max(...poolWaits.slice(-5)) < 100, `pool wait of the GETs: ${poolWaits.slice(-5).map((ms) => ms.toFixed(1)).join(", ")} ms`);
