@@ -67,7 +67,7 @@ describe("kro import helm: the Helm behaviours beyond templates", () => {
     const graph = compileRgd(imported.rgd, { resolver: builtinSchemaResolver(bundle) }).graph;
     assert.ok(graph, "the imported RGD compiles");
     const applied = renderInstance(graph, { ...imported.instance, metadata: { name: RELEASE, namespace: NAMESPACE } }, { now: "2026-01-01T00:00:00Z", assumeReady: true }).evaluation.apply;
-    const where = Object.fromEntries(applied.map((o) => [`${String(o.kind)} ${String((o.metadata as { name: string }).name)}`, (o.metadata as { namespace?: string }).namespace ?? "(cluster)"]));
+    const where = Object.fromEntries(applied.map((o) => [`${String(o.kind)} ${(o.metadata as { name: string }).name}`, (o.metadata as { namespace?: string }).namespace ?? "(cluster)"]));
     assert.deepEqual(where, {
       "ServiceAccount rel": NAMESPACE, "ClusterRole rel-reader": "(cluster)", "ClusterRoleBinding rel-reader": "(cluster)",
       "RoleBinding rel-auth-reader": "kube-system", "APIService v1beta1.rel.example.com": "(cluster)",
