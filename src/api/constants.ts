@@ -35,6 +35,8 @@ export const GRAPH_REVISION = {
 export const FINALIZER = "kro.run/finalizer";
 
 export const ANNOTATIONS = {
+  /** kro-ts, on a generated CRD while storage migration runs: {"to": version, "continue": list token} (controller/conversion). */
+  storageMigration: "internal.kro.run/storage-migration",
   allowBreakingChanges: "kro.run/allow-breaking-changes",
   reconcile: "kro.run/reconcile",
   applyOrder: "internal.kro.run/apply-order",
@@ -145,6 +147,17 @@ export const INSTANCE_CONDITION_REASONS = {
   /** kro-ts only: the kro.run/reconcile annotation suspends reconciliation. */
   reconciliationSuspended: "ReconciliationSuspended",
   ready: "Ready",
+  /** kro-ts only, kstatus (Reconciling/Stalled): the instance is not Ready but is making progress. */
+  progressing: "Progressing",
+} as const;
+
+/**
+ * kro-ts only: the kstatus conditions (sigs.k8s.io/cli-utils/pkg/kstatus), present only while True
+ * ("abnormal-true"), so Flux, `kubectl wait` and Argo CD judge instances without a custom rule.
+ */
+export const KSTATUS_CONDITIONS = {
+  reconciling: "Reconciling",
+  stalled: "Stalled",
 } as const;
 
 /** `status.state` of an instance (§6.10). */

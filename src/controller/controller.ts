@@ -3,6 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
+import { ChartRenderPool, ChartRenders, type ChartRenderPoolOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -28,6 +29,7 @@ import { WorkQueue } from "./loop/index.js";
 import { watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
+import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -51,6 +53,12 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
+  /** The chart-render worker pool (threads, heap, time limit); false renders charts inline (tests of the inline path only). */
+  readonly chartRenders?: ChartRenderPoolOptions | false;
+  /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
+  readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
+  /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
+  readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };
 }
 
 export interface RunningController {
@@ -81,7 +89,16 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
+  const chartPool = options.chartRenders === false ? undefined : new ChartRenderPool(options.chartRenders);
+  const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
+    logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
+  });
+  // Started only when an RGD with several versions needs it; every replica serves it.
+  const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
+  const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const ctx: ControllerContext = {
+    conversion,
+    migrations,
     client,
     eventClient: options.eventClient ?? client,
     informers,
@@ -115,6 +132,7 @@ export function startController(options: StartControllerOptions): RunningControl
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
+    ...(chartRenders === undefined ? {} : { chartRenders }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
@@ -175,6 +193,8 @@ export function startController(options: StartControllerOptions): RunningControl
   const sharded = options.sharding === undefined ? undefined : shardedWork(ctx, options.sharding);
   // The leader reconciles RGDs in full; a replica that becomes leader goes over them all again.
   options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
+  // A new CA must reach every CRD's caBundle: the RGD reconcile installs it.
+  conversion.onRotation(() => { resyncRgds(); });
   const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const reconcileKey = async (c: ControllerContext, key: string) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);
@@ -238,7 +258,10 @@ export function startController(options: StartControllerOptions): RunningControl
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
       await ctx.watches.stop();
+      await migrations.stop();
+      await conversion.close();
       informers.stopAll();
+      await chartPool?.stop();
     },
   };
 }

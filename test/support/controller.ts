@@ -39,6 +39,8 @@ export async function startTestController(options: {
   fence?: WriteFence;
   /** The controller-wide author check (kro's exact model with "Disabled"). */
   authorCheck?: "Enforced" | "Disabled";
+  /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
+  storageMigration?: { qps?: number; pageSize?: number };
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -59,6 +61,7 @@ export async function startTestController(options: {
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
+    ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
   });
   await controller.ready;
   return {

@@ -2,6 +2,7 @@
  * What the reconcilers share: the client, the informers, the registry of served graphs, the
  * queues and the options. Built once by startController; passed in, never global.
  */
+import type { ChartRenders } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
@@ -12,6 +13,7 @@ import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
+import type { ConversionWebhook, StorageMigrations } from "../conversion/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
@@ -54,6 +56,10 @@ export interface ControllerContext {
   readonly logger: Logger;
   readonly kroVersion: string;
   readonly served: ServedGraphs;
+  /** The conversion webhook every replica serves (lazily started) for RGDs with several versions. */
+  readonly conversion: ConversionWebhook;
+  /** Storage migrations running in the background (leader only: the RGD reconcile starts them). */
+  readonly migrations: StorageMigrations;
   readonly watches: ChildWatches;
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;
@@ -74,6 +80,8 @@ export interface ControllerContext {
   controllerUser(): Promise<string | undefined>;
   /** What charts (spec.helm) see of the cluster: version and discovery-based capabilities (helm-cluster.ts). */
   readonly helmCluster: HelmClusterCache;
+  /** Where charts (spec.helm) render: worker threads the controller can stop (absent: inline, tests only). */
+  readonly chartRenders?: ChartRenders;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

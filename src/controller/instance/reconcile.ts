@@ -61,7 +61,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const watchErrors = await ctx.watches.ensure(served.graph);
   const pass = await takeCharge(ctx, served, observed);
   if (pass === undefined) return {};
-  const options = await withHelmCluster(ctx, served, runtimeOptionsFor(ctx));
+  const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
   const evaluate = (instance: KubeObject): InstanceEvaluation => evaluateInstance(served.graph, instance, pass.lookup, options);
   if (isSuspended(pass.instance)) return reportSuspended(ctx, served, pass.instance, options);
 
@@ -86,6 +86,15 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, watchErrors);
   return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, watchErrors);
+}
+
+/**
+ * Charts render in the controller's worker threads (isolation/): a pass that starts a render sees
+ * the chart's children pending, and the instance is queued again when the answer is in.
+ */
+function renderChartsApart(ctx: ControllerContext, key: string, options: RuntimeOptions): RuntimeOptions {
+  if (ctx.chartRenders === undefined || options.helm === undefined) return options;
+  return { ...options, helm: { ...options.helm, render: ctx.chartRenders.port(() => { ctx.instanceQueue.add(key); }) } };
 }
 
 /**
