@@ -73,6 +73,12 @@ export const ANNOTATIONS = {
   authorCheck: "kro.run/author-check",
   /** On an RGD: comma-separated resource ids whose permission instance authors need not hold. */
   authorCheckExempt: "kro.run/author-check-exempt",
+  /**
+   * Set by the controller on an instance written while its RGD's author policy was not in force
+   * (deleted or edited): nothing is done for it until someone removes the annotation — a write
+   * the restored policy checks (docs/design/authorization.md, "Fail closed").
+   */
+  uncheckedAdmission: "kro.run/unchecked-admission",
 } as const;
 
 /** Values of ANNOTATIONS.authorCheck. */
@@ -141,6 +147,17 @@ export const INSTANCE_CONDITION_REASONS = {
   /** kro-ts only: the kro.run/reconcile annotation suspends reconciliation. */
   reconciliationSuspended: "ReconciliationSuspended",
   ready: "Ready",
+  /** kro-ts only, kstatus (Reconciling/Stalled): the instance is not Ready but is making progress. */
+  progressing: "Progressing",
+} as const;
+
+/**
+ * kro-ts only: the kstatus conditions (sigs.k8s.io/cli-utils/pkg/kstatus), present only while True
+ * ("abnormal-true"), so Flux, `kubectl wait` and Argo CD judge instances without a custom rule.
+ */
+export const KSTATUS_CONDITIONS = {
+  reconciling: "Reconciling",
+  stalled: "Stalled",
 } as const;
 
 /** `status.state` of an instance (§6.10). */

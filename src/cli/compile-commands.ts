@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { formatLocated, toYaml, type LoadedFile, type LocatedIssue } from "../api/index.js";
 import { formatPath, hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { compileRgd, type CompiledGraph } from "../graph/index.js";
+import { compileRgd, containmentPolicyOf, type CompiledGraph, type ContainmentPolicy } from "../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
 import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
 import { liveSchemaResolver } from "./live-schemas.js";
@@ -15,6 +15,8 @@ import { printTemplateDialectCrd } from "./template-crd.js";
 export interface CompiledFile {
   readonly located: LocatedIssue[];
   readonly graphs: CompiledGraph[];
+  /** The author-check settings of each graph's RGD (same order as graphs). */
+  readonly policies?: ContainmentPolicy[];
 }
 
 /** The flags every compiling command shares (see withSchemaSources). */
@@ -39,6 +41,7 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
   const results = loaded.map((file) => {
     const located: LocatedIssue[] = [...file.problems, ...file.warnings];
     const graphs: CompiledGraph[] = [];
+    const policies: ContainmentPolicy[] = [];
     const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
     if (rgds.length === 0 && file.problems.length === 0) {
       located.push({ file: file.file, issue: { severity: "error", code: "cli.no-rgd", path: [], message: "no ResourceGraphDefinition found in this file" } });
@@ -48,11 +51,23 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
       // --cluster the live discovery knows every kind, so an unknown one is an error (as in kro).
       const result = compileRgd(document.value, { resolver, env, unknownKinds: flags.strict === true || flags.cluster === true ? "error" : "warn" });
       located.push(...result.issues.map((issue) => locate(document, issue)));
-      if (result.graph) graphs.push(result.graph);
+      if (result.graph) {
+        graphs.push(result.graph);
+        policies.push(containmentPolicyOf(document.value));
+      }
     }
-    return { located, graphs };
+    return { located, graphs, policies };
   });
   return { loaded, results };
+}
+
+/** What the RGD lets instance authors cause beyond their own rights (docs/design/authorization.md). */
+export function delegationText(graph: CompiledGraph, policy: ContainmentPolicy): string {
+  if (!policy.authorCheck) return "author check Disabled (kro.run/author-check): every instance author is trusted with the controller's rights";
+  const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
+  const exempt = policy.authorCheckExempt.map((id) => `${id} (${kinds.get(id) ?? "no such resource"})`);
+  if (exempt.length === 0) return "delegates nothing: instance authors need every right themselves";
+  return `delegates to instance authors the creation, update and deletion of ${exempt.join(", ")} without their own rights (kro.run/author-check-exempt); adopting existing objects is never delegated`;
 }
 
 export function printDiagnostics(loaded: readonly LoadedFile[], results: readonly CompiledFile[]): void {
@@ -89,10 +104,14 @@ export function registerCompileCommands(program: Command): void {
         })), null, 2)}\n`);
       } else {
         printDiagnostics(loaded, results);
-        const graphs = results.flatMap((r) => r.graphs);
-        for (const graph of graphs) {
-          const dialect = graph.dialect === "template" ? `; template dialect: attaches to the existing CRD for ${graph.instance.kind}.${graph.instance.group}/${graph.instance.version}` : "";
-          process.stdout.write(`${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")}${dialect})\n`);
+        for (const result of results) {
+          result.graphs.forEach((graph, i) => {
+            const dialect = graph.dialect === "template" ? `; template dialect: attaches to the existing CRD for ${graph.instance.kind}.${graph.instance.group}/${graph.instance.version}` : "";
+            process.stdout.write(`${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")}${dialect})\n`);
+            const policy = result.policies?.[i];
+            // Only when the RGD lets instance authors cause more than their own rights allow.
+            if (policy !== undefined && (!policy.authorCheck || policy.authorCheckExempt.length > 0)) process.stdout.write(`${graph.name}: ${delegationText(graph, policy)}\n`);
+          });
         }
       }
       if (hasErrors(all.map((l) => l.issue))) process.exitCode = 1;

@@ -23,10 +23,13 @@ interface ControllerFlags {
   readonly logLevel: string;
   readonly logFormat: string;
   readonly allowCrdDeletion?: boolean;
+  readonly authorCheck: string;
   readonly instanceRequeueInterval: string;
   readonly kubeVersion: string;
   readonly resyncPeriod: string;
   readonly evaluationTimeout: string;
+  readonly chartRenderTimeout: string;
+  readonly chartRenderMemory: string;
   readonly rgdSelector?: string;
   readonly rgdMaxGraphRevisions: string;
   readonly leaderElectLeaseDuration: string;
@@ -57,11 +60,14 @@ export function registerControllerCommand(program: Command): void {
     .option("--log-level <level>", "fatal|error|warn|info|debug|trace", "info")
     .option("--log-format <format>", "json|text", "json")
     .option("--allow-crd-deletion", "delete an RGD's CRD (and all its instances) when the RGD is deleted")
+    .option("--author-check <mode>", "Enforced: instance authors may cause only what they could do themselves (admission policy per RGD); Disabled: kro's model, every instance author trusted with the controller's rights — unsafe on shared clusters", "Enforced")
     .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
     .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
     .option("--rgd-max-graph-revisions <n>", "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)", "5")
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
+    .option("--chart-render-timeout <duration>", "wall-clock limit of one chart (spec.helm) render in its worker thread", "10s")
+    .option("--chart-render-memory <MiB>", "heap limit of each chart-render worker thread, MiB", "256")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
     .option("--leader-elect-lease-duration <duration>", "how long a standby waits, after it last saw the Lease renewed, before taking over", "15s")
     .option("--leader-elect-renew-deadline <duration>", "how long the leader keeps trying to renew before it stops writing (< lease duration)", "10s")
@@ -109,7 +115,10 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
   const shards = Math.floor(nonNegativeNumber("--shards", flags.shards));
   if (shards > 1024) throw new Error(`--shards must be at most 1024, got ${shards}`);
   if (flags.leaderElect === true || shards > 0) validateLeaseTiming(lease);
+  const authorCheck = AUTHOR_CHECK_MODES.find((m) => m.toLowerCase() === flags.authorCheck.trim().toLowerCase());
+  if (authorCheck === undefined) throw new Error(`--author-check must be Enforced or Disabled, got ${JSON.stringify(flags.authorCheck)}`);
   return {
+    authorCheck,
     logLevel,
     logFormat,
     qps: nonNegativeNumber("--client-qps", flags.clientQps),
@@ -119,6 +128,8 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     resyncPeriodMs: durationFlag("--resync-period", flags.resyncPeriod),
     requestTimeoutMs: durationFlag("--request-timeout", flags.requestTimeout),
     evaluationTimeoutMs: durationFlag("--evaluation-timeout", flags.evaluationTimeout, { allowZero: true }),
+    chartRenderTimeoutMs: durationFlag("--chart-render-timeout", flags.chartRenderTimeout),
+    chartRenderHeapMb: positiveInteger("--chart-render-memory", flags.chartRenderMemory),
     maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
     kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
     lease,
@@ -126,7 +137,10 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
   };
 }
 
+const AUTHOR_CHECK_MODES = ["Enforced", "Disabled"] as const;
+
 interface ControllerSettings {
+  readonly authorCheck: (typeof AUTHOR_CHECK_MODES)[number];
   readonly logLevel: LogLevel;
   readonly logFormat: "json" | "text";
   readonly qps: number;
@@ -136,6 +150,8 @@ interface ControllerSettings {
   readonly resyncPeriodMs: number;
   readonly requestTimeoutMs: number;
   readonly evaluationTimeoutMs: number;
+  readonly chartRenderTimeoutMs: number;
+  readonly chartRenderHeapMb: number;
   readonly maxGraphRevisions: number;
   readonly kubeMinor: string;
   readonly lease: LeaseTiming;
@@ -188,9 +204,11 @@ async function runController(flags: ControllerFlags): Promise<void> {
       client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
       workers: settings.workers,
       allowCrdDeletion: flags.allowCrdDeletion === true,
+      authorCheck: settings.authorCheck,
       requeueIntervalMs: settings.requeueIntervalMs,
       resyncPeriodMs: settings.resyncPeriodMs,
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
+      chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.

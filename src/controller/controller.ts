@@ -3,6 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
+import { ChartRenderPool, ChartRenders, type ChartRenderPoolOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -23,9 +24,9 @@ import { startReconcileLoop, type ReconcileOutcome } from "./loop/index.js";
 import { childOwnerRouter } from "./instance/index.js";
 import { reconcileRgd } from "./rgd/index.js";
 import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./instance/index.js";
-import { parseInstanceKey, ServedGraphs } from "./context/index.js";
+import { AuthorPolicyState, parseInstanceKey, ServedGraphs } from "./context/index.js";
 import { WorkQueue } from "./loop/index.js";
-import { whoAmI } from "./author-policy/index.js";
+import { watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
 import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
@@ -52,6 +53,8 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
+  /** The chart-render worker pool (threads, heap, time limit); false renders charts inline (tests of the inline path only). */
+  readonly chartRenders?: ChartRenderPoolOptions | false;
   /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
   readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
@@ -72,6 +75,9 @@ export interface RunningController {
 }
 
 
+/** How often an instance whose RGD's author policy is not in force looks again. */
+const POLICY_WAIT_MS = 1_000;
+
 export function startController(options: StartControllerOptions): RunningController {
   const { client, logger } = options;
   // Nothing in the controller reads managedFields: caching them would roughly double memory.
@@ -83,6 +89,10 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
+  const chartPool = options.chartRenders === false ? undefined : new ChartRenderPool(options.chartRenders);
+  const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
+    logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
+  });
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
@@ -103,6 +113,7 @@ export function startController(options: StartControllerOptions): RunningControl
     instanceLeases,
     deletionWaits: new Map(),
     statusMemo: new Map(),
+    authorPolicies: new AuthorPolicyState(),
     options: {
       workers: options.workers ?? 4,
       requeueIntervalMs: options.requeueIntervalMs ?? 3000,
@@ -111,6 +122,7 @@ export function startController(options: StartControllerOptions): RunningControl
       maxCollectionSize: options.maxCollectionSize ?? 1000,
       maxGraphRevisions: options.maxGraphRevisions ?? DEFAULT_MAX_GRAPH_REVISIONS,
       evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
+      authorCheck: options.authorCheck ?? "Enforced",
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);
@@ -120,6 +132,7 @@ export function startController(options: StartControllerOptions): RunningControl
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
+    ...(chartRenders === undefined ? {} : { chartRenders }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
@@ -166,7 +179,7 @@ export function startController(options: StartControllerOptions): RunningControl
         if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
       }
     }
-    core.push(rgdLease, crdLease);
+    core.push(rgdLease, crdLease, ...watchAuthorPolicies(ctx));
     resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
   }
@@ -188,6 +201,8 @@ export function startController(options: StartControllerOptions): RunningControl
     const entry = served.get(rgdName);
     // Not served (yet, or any more): the RGD's next successful reconcile re-enqueues every instance.
     if (entry === undefined) return {};
+    // Fail closed: while the RGD's author policy is not in force, nothing is done for its instances.
+    if (!ctx.authorPolicies.standing(rgdName).inForce) return { requeueAfterMs: POLICY_WAIT_MS };
     const log = logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
     // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
     ctx.watches.begin(rgdName);
@@ -246,6 +261,7 @@ export function startController(options: StartControllerOptions): RunningControl
       await migrations.stop();
       await conversion.close();
       informers.stopAll();
+      await chartPool?.stop();
     },
   };
 }

@@ -39,8 +39,11 @@ export function statusSchemaForCelType(name: string, structs?: SchemaTypeRegistr
   if (simple !== undefined) return simple;
   switch (base) {
     case "dyn": return PRESERVE;
-    case "list": return params[0] === undefined ? { type: "array" } : { type: "array", items: statusSchemaForCelType(params[0], structs) };
-    case "map": return params[1] === undefined ? { type: "object", additionalProperties: true } : { type: "object", additionalProperties: statusSchemaForCelType(params[1], structs) };
+    // cel-js prints list(dyn) / map(dyn, dyn) without parameters; cel-go spells the dyn out, so kro
+    // emits `items` (`additionalProperties`) preserving unknown fields. An array without `items` is
+    // rejected by the API server (issue #24, point 9).
+    case "list": return { type: "array", items: params[0] === undefined ? PRESERVE : statusSchemaForCelType(params[0], structs) };
+    case "map": return { type: "object", additionalProperties: params[1] === undefined ? PRESERVE : statusSchemaForCelType(params[1], structs) };
     case "google.protobuf.Timestamp": return { type: "string", format: "date-time", description: "Timestamp representing a creation time" };
     default: break;
   }
@@ -64,7 +67,7 @@ function declSchema(schema: OpenApiSchema): OpenApiSchema {
     case "string":
       if (schema.format === "byte") return { type: "string", format: "byte" };
       return schema.format === "date" || schema.format === "date-time" || schema.format === "duration" ? PRESERVE : { type: "string" };
-    case "array": return schema.items === undefined ? { type: "array" } : { type: "array", items: declSchema(schema.items) };
+    case "array": return { type: "array", items: schema.items === undefined ? PRESERVE : declSchema(schema.items) };
     default: break;
   }
   const values = mapValueSchema(schema);

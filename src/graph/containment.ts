@@ -1,9 +1,10 @@
 /**
- * Namespace containment (issue #15, docs/design/authorization.md): by default the children of a
- * namespaced instance stay in the instance's namespace, or in a namespace the RGD author wrote
- * as a constant. A namespace that instance data chooses, and any cluster-scoped child, needs the
- * RGD author's explicit opt-in (annotations on the RGD). This file is the pure part shared by
- * the compiler (warnings) and the controller (refusals of evaluated objects, the author policy).
+ * Where a child lands, as far as the RGD text tells (docs/design/authorization.md). Since issue
+ * #24 position decides nothing at runtime — the instance-author check does, at the evaluated
+ * scope — but a child whose namespace instance data chooses, or a cluster-scoped child of a
+ * namespaced instance, is still worth a lint warning: such an RGD is usable only by authors who
+ * hold those rights themselves (or with an exemption). The RGD's annotations (author check,
+ * exemptions; the old containment opt-ins, which now silence the warnings) are parsed here too.
  */
 import { ANNOTATIONS, AUTHOR_CHECK } from "../api/index.js";
 import { warning, type Issue, type IssuePath } from "../diag/index.js";
@@ -87,7 +88,7 @@ interface ContainmentNode {
 /**
  * Compile-time report for a namespaced instance: children written outside the instance's
  * namespace by instance data, and cluster-scoped children, unless the RGD opted in. Warnings,
- * not errors: kro accepts these RGDs, and the controller refuses the objects at runtime.
+ * not errors: kro accepts these RGDs, and the author check decides per instance author.
  */
 export function containmentWarnings(nodes: readonly ContainmentNode[], instanceScope: "Namespaced" | "Cluster", policy: ContainmentPolicy): Issue[] {
   if (instanceScope !== "Namespaced") return [];
@@ -97,13 +98,13 @@ export function containmentWarnings(nodes: readonly ContainmentNode[], instanceS
     const body: IssuePath = [...node.path, "template"];
     if (node.namespaced === false) {
       if (!policy.allowClusterScoped) {
-        issues.push(warning("containment.cluster-scoped-child", [...body, "kind"], `resource "${node.id}" is cluster-scoped, but instances are namespaced: the controller refuses it unless the RGD sets the annotation ${ANNOTATIONS.allowClusterScoped}: "true"`));
+        issues.push(warning("containment.cluster-scoped-child", [...body, "kind"], `resource "${node.id}" is cluster-scoped, but instances are namespaced: only instance authors who may write it cluster-wide themselves are admitted (or exempt it with ${ANNOTATIONS.authorCheckExempt}; ${ANNOTATIONS.allowClusterScoped}: "true" silences this warning)`));
       }
       continue;
     }
     const source = namespaceSource(node);
     if ((source.kind === "spec" || source.kind === "dynamic") && !policy.allowCrossNamespace) {
-      issues.push(warning("containment.cross-namespace-child", [...body, "metadata", "namespace"], `resource "${node.id}" takes its namespace from instance data; the controller refuses any namespace other than the instance's unless the RGD sets the annotation ${ANNOTATIONS.allowCrossNamespace}: "true"`));
+      issues.push(warning("containment.cross-namespace-child", [...body, "metadata", "namespace"], `resource "${node.id}" takes its namespace from instance data: instance authors are admitted only where they may write it themselves (${ANNOTATIONS.allowCrossNamespace}: "true" silences this warning)`));
     }
   }
   return issues;

@@ -27,6 +27,8 @@ export interface EvaluationScope {
   readonly cost?: CostOptions;
   /** Charts (spec.helm) on a cluster: its capabilities and the lookup port (absent offline). */
   readonly helm?: HelmRenderEnv;
+  /** The pass's wall-clock limit (RuntimeOptions.passDeadline), for template renders. */
+  readonly deadline?: { readonly now: () => number; readonly at: number; readonly budgetMs: number };
 }
 
 /** Author-visible status computed by the dialect (built-ins are added by the core). */

@@ -81,9 +81,27 @@ function readiness(ctx: NodeContext, node: CompiledNode, observed: readonly (Kub
     if (ctx.options.assumeReady === true) continue;
     const ready = ctx.evaluator.isReady(node, object, ctx.scope);
     if (!ready.ok) return ready;
+    const nested = nestedInstanceReadiness(ctx, node, object);
+    if (nested !== undefined) return nested;
     if (!ready.value) return { ok: false, pending: { kind: "readiness", message: `resource "${node.id}": readyWhen is not satisfied yet`, ...(node.readyWhen[0] === undefined ? {} : { expression: node.readyWhen.join(" && ") }) } };
   }
   return { ok: true, value: true };
+}
+
+/**
+ * A child that is itself an instance of an RGD, without a readyWhen of its own, is ready when its
+ * Ready condition is True for its current generation (issue #24, point 5): a parent never reports
+ * Ready over a broken nested instance. kro counts such a child ready once it exists.
+ */
+function nestedInstanceReadiness(ctx: NodeContext, node: CompiledNode, object: KubeJson): Outcome<boolean> | undefined {
+  if (node.readyWhen.length > 0 || ctx.options.awaitsReady?.(node.apiVersion, node.kind) !== true) return undefined;
+  const metadata = (object.metadata ?? {}) as { generation?: number };
+  const conditions = ((object.status as { conditions?: unknown } | undefined)?.conditions ?? []) as { type?: string; status?: string; message?: string; observedGeneration?: number }[];
+  const ready = Array.isArray(conditions) ? conditions.find((c) => c.type === "Ready") : undefined;
+  const current = ready?.observedGeneration === undefined || metadata.generation === undefined || ready.observedGeneration >= metadata.generation;
+  if (ready?.status === "True" && current) return undefined;
+  const why = ready === undefined ? "has no Ready condition yet" : !current ? "has not reported on its current generation yet" : `is not Ready (${ready.status ?? "Unknown"}${ready.message === undefined ? "" : `: ${ready.message}`})`;
+  return { ok: false, pending: { kind: "readiness", message: `resource "${node.id}": nested instance ${why}` } };
 }
 
 function settle(id: string, desired: readonly KubeJson[], observed: readonly (KubeJson | undefined)[], ready: Outcome<boolean>): NodeEvaluation {

@@ -42,7 +42,7 @@ export function evaluateInstance(graph: CompiledGraph, instance: KubeJson, looku
   const watches: (ObjectIdentity | CollectionQuery)[] = [];
   const externals: ExternalRequest[] = [];
   const helm = helmRenderEnv(graph, instance, lookup, options.helm, externals);
-  const scope: EvaluationScope = { instance, observed, excluded, cost, ...(helm === undefined ? {} : { helm }) };
+  const scope: EvaluationScope = { instance, observed, excluded, cost, ...(helm === undefined ? {} : { helm }), ...(deadline === undefined ? {} : { deadline }) };
   const ctx: NodeContext = {
     graph,
     evaluator: evaluatorFor(graph, options),

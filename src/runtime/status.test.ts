@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { evaluateInstance } from "./evaluate.js";
-import { compileFixture, dig, instanceOf } from "../../test/unit-support/runtime/fixtures.js";
+import { compileFixture, compileValue, dig, instanceOf } from "../../test/unit-support/runtime/fixtures.js";
 import { createMemoryLookup } from "./memory-lookup.js";
 import { buildInstanceStatus } from "./status.js";
 import type { CompiledGraph } from "../graph/index.js";
@@ -150,5 +150,26 @@ describe("buildInstanceStatus: author conditions (§6.11)", () => {
     const status = buildInstanceStatus(graph, instance, evaluation, { now: T1 });
     assert.deepEqual(dig(byType(status, "Reported"), "status"), "False");
     assert.equal(byType(status, "Reported")?.lastTransitionTime, T1);
+  });
+});
+
+describe("buildInstanceStatus: a status field that fails is never reported as healthy", () => {
+  const graph = compileValue({
+    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "st" },
+    spec: {
+      schema: { apiVersion: "v1alpha1", kind: "StatusErr", spec: { count: "string" }, status: { n: "${int(schema.spec.count)}" } },
+      resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}" }, data: { a: "b" } } }],
+    },
+  });
+  const instance = instanceOf(graph, { count: "not-a-number" });
+
+  it("state ERROR comes with GraphResolved and Ready False, and the message", () => {
+    const status = buildInstanceStatus(graph, instance, converge(graph, instance), { now: T0 });
+    assert.equal(status.state, "ERROR");
+    const ready = byType(status, "Ready");
+    assert.equal(ready?.status, "False");
+    assert.match(ready?.message ?? "", /status could not be resolved: .*n/);
+    assert.equal(byType(status, "GraphResolved")?.status, "False");
+    assert.equal(byType(status, "ResourcesReady")?.status, "True", "the resources themselves are fine");
   });
 });

@@ -9,6 +9,7 @@ import { currentConditions, generationOf, orderConditions, rootReady, stamp, typ
 import type { EvaluationScope } from "./dialect.js";
 import { evaluatorFor } from "./evaluator-for.js";
 import { isRecord } from "./identity.js";
+import { kstatusCondition } from "./kstatus.js";
 import { NODE_STATES, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type StatusContext } from "./types.js";
 
 const DONE_STATES: ReadonlySet<string> = new Set([NODE_STATES.synced, NODE_STATES.skipped, NODE_STATES.deleted]);
@@ -78,16 +79,23 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
   const previous = currentConditions(instance);
   const generation = generationOf(instance);
   const at = (input: ConditionInput): Condition => stamp(input, previous, generation, context.now);
-  const dependents = [
-    at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is properly managed with finalizers and labels" }), // kro pkg/controller/instance/status.go InstanceManaged
-    at({ type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }),
-    at(resourcesReady(evaluation, context)),
-  ];
-  const ready = at(rootReady(dependents));
-  const builtins = orderConditions([...dependents, ready]);
+  const builtinsWith = (statusErrors: readonly string[]): { ready: Condition; builtins: readonly Condition[] } => {
+    const dependents = [
+      at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is properly managed with finalizers and labels" }), // kro pkg/controller/instance/status.go InstanceManaged
+      at(statusErrors.length === 0
+        ? { type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }
+        : { type: TYPES.graphResolved, status: "False", reason: REASONS.resolutionFailed, message: `status could not be resolved: ${statusErrors.join("; ")}` }),
+      at(resourcesReady(evaluation, context)),
+    ];
+    const ready = at(rootReady(dependents));
+    return { ready, builtins: orderConditions([...dependents, ready]) };
+  };
+  let { ready, builtins } = builtinsWith([]);
 
   // Author conditions read kro's own conditions through runtime.condition(schema, "Ready").
   const projected = evaluatorFor(graph).projectStatus(graph, statusScope(graph, instance, evaluation, builtins));
+  // A status that failed to resolve makes the state ERROR: the conditions say so, and why.
+  if (projected.errors.length > 0) ({ ready, builtins } = builtinsWith(projected.errors));
   const authored = projected.conditions.map(at);
   let conditions: readonly KubeJson[];
   if (projected.replacesBuiltins) {
@@ -97,10 +105,24 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
       return before === undefined || authored.some((c) => c.type === type) ? [] : [before];
     });
     conditions = [...orderConditions(authored), ...kept];
+    // Author conditions cannot say Ready while the state is ERROR for a status that did not resolve.
+    if (projected.errors.length > 0) conditions = [...conditions.filter((c) => c.type !== TYPES.ready), ready];
+  } else if (projected.errors.length > 0) {
+    conditions = orderConditions([...builtins.filter((c) => !authored.some((a) => a.type === c.type) || c.type === TYPES.ready || c.type === TYPES.graphResolved), ...authored.filter((a) => a.type !== TYPES.ready && a.type !== TYPES.graphResolved)]);
   } else {
     const overridden = new Set(authored.map((c) => c.type));
     conditions = orderConditions([...builtins.filter((c) => !overridden.has(c.type)), ...authored]);
   }
   const { state: _state, conditions: _conditions, ...fields } = projected.fields;
-  return { ...fields, state: state(evaluation, context, ready, projected.errors.length), conditions };
+  const instanceState = state(evaluation, context, ready, projected.errors.length);
+  // kstatus: Reconciling/Stalled just before the root Ready (unless the author writes that type),
+  // and the generation this status is for (unless the author declared a field of that name).
+  const kstatus = kstatusCondition(instanceState, ready, context);
+  if (kstatus !== undefined && !conditions.some((c) => c.type === kstatus.type)) {
+    const readyAt = conditions.findIndex((c) => c.type === TYPES.ready);
+    const at_ = readyAt < 0 ? conditions.length : readyAt;
+    conditions = [...conditions.slice(0, at_), at(kstatus), ...conditions.slice(at_)];
+  }
+  const observed = generation === undefined || Object.hasOwn(fields, "observedGeneration") ? {} : { observedGeneration: generation };
+  return { ...fields, ...observed, state: instanceState, conditions };
 }

@@ -5,7 +5,7 @@
  * port (the controller backs it with informer caches and apply responses; `kro render` with the
  * `--observed` files and, under `--assume-ready`, with the desired objects themselves).
  */
-import type { CompiledGraph } from "../graph/index.js";
+import type { CompiledGraph, HelmContext } from "../graph/index.js";
 
 /** Any Kubernetes object as raw JSON (the runtime never models objects; unknown fields survive). */
 export type KubeJson = Record<string, unknown>;
@@ -108,6 +108,11 @@ export interface RuntimeOptions {
    */
   readonly assumeReady?: boolean;
   /**
+   * True for a kind served by an RGD: such a child without readyWhen is ready only when its Ready
+   * condition is True (nested instances; the controller passes its served kinds).
+   */
+  readonly awaitsReady?: (apiVersion: string, kind: string) => boolean;
+  /**
    * Charts (spec.helm) rendered against a cluster: `.Capabilities` from its discovery and
    * `lookup` answered through the ObservedLookup port under the tenant rules (helm-cluster.ts).
    * Absent (`kro render`): spec.helm's offline capabilities and `lookup` = {}, as `helm template`.
@@ -121,7 +126,35 @@ export interface HelmClusterOptions {
   readonly capabilities?: HelmCapabilities;
   /** `lookup` reads the cluster under these rules; absent = every lookup returns {}. */
   readonly lookups?: HelmLookupAccess;
+  /** Where the chart renders; absent = here, inline, within the pass deadline (kro render). */
+  readonly render?: ChartRenderPort;
 }
+
+/** One chart render for one instance, as the runtime would do it inline. */
+export interface ChartRenderRequest {
+  readonly helm: HelmContext;
+  readonly instance: KubeJson;
+  readonly capabilities?: HelmCapabilities;
+  readonly lookup?: HelmRenderEnv["lookup"];
+}
+
+/** A finished render: every template's output, or the error naming file, line and the limit hit. */
+export type ChartRenderAnswer =
+  | { readonly ok: true; readonly outputs: ReadonlyMap<string, string>; readonly calls: readonly ChartLookupCall[] }
+  | { readonly ok: false; readonly error: string; readonly calls: readonly ChartLookupCall[] };
+
+/** A lookup a render made, with the fingerprint (answerFingerprint) of the answer it got. */
+export interface ChartLookupCall {
+  readonly args: readonly [string, string, string, string];
+  readonly fingerprint: string;
+}
+
+/**
+ * Renders charts somewhere the caller can stop and cap (the controller: a pool of worker
+ * threads). Undefined: started, not finished — the pass treats the chart's children as pending,
+ * and the caller evaluates again when the answer is in.
+ */
+export type ChartRenderPort = (request: ChartRenderRequest) => ChartRenderAnswer | undefined;
 
 export interface HelmCapabilities {
   readonly kubeVersion: string;
@@ -188,4 +221,6 @@ export interface HelmRenderEnv {
   readonly capabilities?: HelmCapabilities;
   /** Helm's lookup; throws when the tenant rules refuse the call. Absent: {} (offline). */
   readonly lookup?: (apiVersion: string, kind: string, namespace: string, name: string) => KubeJson;
+  /** Where the chart renders (HelmClusterOptions.render); absent: inline. */
+  readonly render?: ChartRenderPort;
 }

@@ -3,11 +3,14 @@
 // Its rooms, each entered through its index.ts: go/ (Go's values and libraries) < sprig/ < engine/ (text/template) < helm/.
 import { ExecContext, execute, functionTable, invalidRegexLiterals, mayUseEntropy, parseTrees, rootFieldReferences, TemplateError, withEntropy, type FieldReference, type MissingKey, type RegexLiteralProblem, type TreeSet } from "./engine/index.js";
 import { systemEntropy, type Entropy } from "./sprig/index.js";
-import { fromJson, type FuncMap } from "./go/index.js";
+import { fromJson, type FuncMap, type RenderDeadline } from "./go/index.js";
+
+/** The work budget of a render when the caller names none: as much as a whole Helm chart gets. */
+const DEFAULT_MAX_STEPS = 10_000_000;
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./engine/index.js";
 export { seededEntropy, systemEntropy, type Entropy } from "./sprig/index.js";
-export { FuncError, goFunc, type FuncMap, type GoFunction, type ParamType } from "./go/index.js";
+export { FuncError, goFunc, WORK_COSTS, type RenderDeadline, type FuncMap, type GoFunction, type ParamType } from "./go/index.js";
 export type { MissingKey, FieldReference, RegexLiteralProblem } from "./engine/index.js";
 
 export interface ParseOptions {
@@ -31,9 +34,14 @@ export interface RenderOptions {
   readonly missingKey?: MissingKey;
   /** How integral JSON numbers behave: as Go int64 (the dialect's rule, default) or float64 (encoding/json). */
   readonly integers?: "int64" | "float64";
-  /** Execution budget: evaluation steps (default 1,000,000) and output length (default 4 MiB of UTF-16 units). */
+  /**
+   * Work budget: executor steps plus what functions charge for the work and memory they cause
+   * (default 10,000,000, as a whole Helm chart's), and output length (default 4 MiB of UTF-16 units).
+   */
   readonly maxSteps?: number;
   readonly maxOutputLength?: number;
+  /** A wall-clock limit (the caller's clock): checked every 256 steps and at every charge of work. */
+  readonly deadline?: RenderDeadline;
   /** Render a {{define}}d template instead of the main one (Go's ExecuteTemplate). */
   readonly templateName?: string;
   /** Where random and time functions draw from (default: the system's randomness and clock). */
@@ -75,8 +83,9 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
   const funcs = uses ? withEntropy(template.funcs, options.entropy ?? systemEntropy) : template.funcs;
   const ctx = new ExecContext(template.text, template.name, template.trees, funcs, {
     missingKey: options.missingKey ?? "default",
-    maxSteps: options.maxSteps ?? 1_000_000,
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,
+    deadline: options.deadline,
   });
   const root = fromJson(data, options.integers ?? "int64");
   try {

@@ -39,6 +39,19 @@ describe("kro validate", () => {
     assert.match(result.stdout, /^webapp: valid \(WebApp\.kro\.run, 4 resources: deploy → svc → ing → cms\)$/m);
   });
 
+  it("prints what an RGD delegates to instance authors beyond their own rights (issue #24, point 2)", async () => {
+    const plain = await kro(["validate", "-f", WEBAPP]);
+    assert.doesNotMatch(plain.stdout, /delegat/);
+    await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check-exempt: \"svc,nope\" }\n"), async (file) => {
+      const result = await kro(["validate", "-f", file]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^webapp: delegates to instance authors the creation, update and deletion of svc \(Service\), nope \(no such resource\) without their own rights \(kro\.run\/author-check-exempt\); adopting existing objects is never delegated$/m);
+    });
+    await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check: Disabled }\n"), async (file) => {
+      assert.match((await kro(["validate", "-f", file])).stdout, /^webapp: author check Disabled \(kro\.run\/author-check\): every instance author is trusted/m);
+    });
+  });
+
   it("exits 1 with file:line:column, the source line and a caret", async () => {
     await withBrokenCopy((t) => t.replace("replicas: ${schema.spec.replicas}", "replicas: ${schema.spec.name}"), async (file) => {
       const result = await kro(["validate", "-f", file]);

@@ -4,11 +4,10 @@
  * may create instances and ConfigMaps in her team's namespace only. With an RGD whose child
  * namespace and name come from the instance spec she must not write kube-system/admin-config or
  * bind team-a's default ServiceAccount to cluster-admin — refused at admission by the RGD's
- * generated ValidatingAdmissionPolicy, naming the child and the missing permission. Even an
- * admin's instance of that RGD has the out-of-namespace and cluster-scoped children refused by
- * the controller (namespace containment) until the RGD opts in, while the rest of its graph
- * converges. A legitimate instance of alice's converges, and her deleting it touches nothing
- * outside her namespace.
+ * generated ValidatingAdmissionPolicy, naming the child and the missing permission. An admin's
+ * instance of that RGD writes them, as in kro (issue #24: permission decides, not position). A
+ * legitimate instance of alice's converges, and her deleting it touches nothing outside her
+ * namespace.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -86,7 +85,6 @@ const canDefaultDoEverything = async () => {
     throw error;
   }
 };
-const condition = (o: Obj, type: string) => (o.status?.conditions ?? []).find((c) => c.type === type);
 
 /** Everything outside the team namespace the escalation could have touched. */
 async function outsideSnapshot(): Promise<string> {
@@ -188,21 +186,22 @@ data: { owner: admin }
     assert.equal(await canDefaultDoEverything(), false);
   });
 
-  it("an admin's instance of the same RGD: containment refuses the evaluated kube-system and cluster-scoped children, the rest converges", async () => {
+  // Issue #24, point 1: permission decides, not position. (Until then, containment refused these
+  // children even for an administrator; kro writes them, and so does kro-ts now.)
+  it("an admin's instance of the same RGD behaves as in kro: the kube-system and cluster-scoped children are written, and deleting the instance removes them", async () => {
     const before = await outsideSnapshot();
     await kubectl(["apply", "-f", "-"], evil("admins", "kube-system"));
-    const refused = await eventually(async () => {
+    await eventually(async () => {
       const o = await kubectlJson<Obj>(["get", escalatePlural, "admins", "-n", team]);
-      const message = condition(o, "ResourcesReady")?.message ?? "";
-      assert.match(message, new RegExp(`target: refused to write ConfigMap kube-system/${binding} \\(v1\\) outside the instance's namespace "${team}".*kro\\.run/allow-cross-namespace`));
-      assert.match(message, new RegExp(`admin: refused to write cluster-scoped ClusterRoleBinding "${binding}".*kro\\.run/allow-cluster-scoped`));
-      return o;
+      assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
+      assert.equal((await kubectlJson<Obj>(["get", "configmap", binding, "-n", "kube-system"])).data?.owner, "alice");
+      await kubectlJson<Obj>(["get", "clusterrolebinding", binding]);
+      assert.equal((await kubectlJson<Obj>(["get", "configmap", "admins-own", "-n", team])).data?.ok, "yes");
     }, { timeout: 30_000 });
-    assert.notEqual(refused.status?.state, "ACTIVE");
-    // The child in the instance's namespace does not depend on the refused ones: it is written.
-    await eventually(async () => { assert.equal((await kubectlJson<Obj>(["get", "configmap", "admins-own", "-n", team])).data?.ok, "yes"); });
     await kubectl(["delete", escalatePlural, "admins", "-n", team, "--timeout=60s"]);
     await expectAbsent(["configmap", "admins-own", "-n", team]);
+    await expectAbsent(["configmap", binding, "-n", "kube-system"]);
+    await expectAbsent(["clusterrolebinding", binding]);
     assert.equal(await outsideSnapshot(), before);
     assert.deepEqual(await childrenOutsideTeam(), []);
     assert.equal(await canDefaultDoEverything(), false);

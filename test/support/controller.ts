@@ -37,6 +37,8 @@ export async function startTestController(options: {
   sharding?: ControllerSharding;
   /** The controller's client refuses writes unless this fence is held (leader election's). */
   fence?: WriteFence;
+  /** The controller-wide author check (kro's exact model with "Disabled"). */
+  authorCheck?: "Enforced" | "Disabled";
   /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
   storageMigration?: { qps?: number; pageSize?: number };
 } = {}): Promise<TestController> {
@@ -58,6 +60,7 @@ export async function startTestController(options: {
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
+    ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
     ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
   });
   await controller.ready;

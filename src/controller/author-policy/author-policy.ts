@@ -5,10 +5,12 @@
  * it fails closed: the RGD is not served, rather than served without the check.
  */
 import { FIELD_MANAGERS, LABELS } from "../../api/index.js";
-import { containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
+import { containmentPolicyOf, DEFAULT_CONTAINMENT, type CompiledGraph } from "../../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
+import type { NestedGraph, PolicyNode } from "./author-checks.js";
 import type { ControllerContext } from "../context/index.js";
+import { isJsonSubset } from "../context/index.js";
 import { lookupAuthorNodes } from "./lookup-author-checks.js";
 import type { InstanceKind } from "../context/index.js";
 
@@ -28,38 +30,94 @@ export async function whoAmI(client: KubeClient): Promise<string | undefined> {
 
 export type AuthorPolicyResult = { readonly ok: true; readonly policies: number } | { readonly ok: false; readonly message: string };
 
+/** The RGD serving a child's kind, as the author policy composes it (author-checks.ts, nesting). */
+function nestedGraphs(ctx: Pick<ControllerContext, "served">, self: string): (apiVersion: string, kind: string) => NestedGraph | undefined {
+  return (apiVersion, kind) => {
+    const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";
+    const served = ctx.served.forKind(group, kind);
+    if (served === undefined || served.rgdName === self || served.instance.apiVersion !== apiVersion) return undefined;
+    return { rgdName: served.rgdName, nodes: [...served.graph.nodes, ...lookupAuthorNodes(served.graph, served.containment?.allowCrossNamespace === true)], policy: served.containment ?? DEFAULT_CONTAINMENT, namespaced: served.instance.namespaced };
+  };
+}
+
+/** Every node the policy reads, nested graphs' included (their kinds need resolving too). */
+function allNodes(nodes: readonly PolicyNode[], nested: (apiVersion: string, kind: string) => NestedGraph | undefined, seen = new Set<string>()): PolicyNode[] {
+  const out = [...nodes];
+  for (const node of nodes) {
+    const inner = nested(node.apiVersion, node.kind);
+    if (inner === undefined || seen.has(inner.rgdName)) continue;
+    seen.add(inner.rgdName);
+    out.push(...allNodes(inner.nodes, nested, seen));
+  }
+  return out;
+}
+
+/** The policy objects an RGD should have now (none when the author check is off, per RGD or controller-wide). */
+export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">): Promise<Record<string, unknown>[]> {
+  const rgdName = rgd.metadata?.name ?? "";
+  const rgdUid = rgd.metadata?.uid ?? "";
+  const policy = containmentPolicyOf(rgd);
+  if (ctx.options.authorCheck === "Disabled" || !policy.authorCheck) return [];
+  const kinds = new Map<string, ResolvedChildKind>();
+  const nested = nestedGraphs(ctx, rgdName);
+  // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
+  const nodes = [...graph.nodes, ...lookupAuthorNodes(graph, policy.allowCrossNamespace)];
+  for (const node of allNodes(nodes, nested)) {
+    const key = kindKey(node.apiVersion, node.kind);
+    if (kinds.has(key)) continue;
+    try {
+      const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
+      kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
+    } catch {
+      // Not served yet: checked cluster-wide under its plural guess (the strictest reading).
+    }
+  }
+  const controllerUser = await ctx.controllerUser();
+  return authorPolicyObjects({
+    rgdName, rgdUid, nodes, kinds, policy, nested,
+    instance: { group: instance.group, version: instance.version, plural: instance.plural, namespaced: instance.namespaced },
+    ...(controllerUser === undefined ? {} : { controllerUser }),
+  });
+}
+
 export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">): Promise<AuthorPolicyResult> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
-    const kinds = new Map<string, ResolvedChildKind>();
-    // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
-    const nodes = [...graph.nodes, ...lookupAuthorNodes(graph)];
-    for (const node of nodes) {
-      const key = kindKey(node.apiVersion, node.kind);
-      if (kinds.has(key)) continue;
-      try {
-        const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
-        kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
-      } catch {
-        // Not served yet: checked cluster-wide under its plural guess (the strictest reading).
-      }
-    }
-    const controllerUser = await ctx.controllerUser();
-    const objects = authorPolicyObjects({
-      rgdName, rgdUid, nodes, kinds, policy: containmentPolicyOf(rgd),
-      instance: { group: instance.group, version: instance.version, plural: instance.plural, namespaced: instance.namespaced },
-      ...(controllerUser === undefined ? {} : { controllerUser }),
-    });
+    const objects = await desiredAuthorPolicy(ctx, rgd, graph, instance);
+    // Remembered before writing: the policy watch (policy-guard.ts) compares every event with it.
+    ctx.authorPolicies.expect(rgdName, rgdUid, objects);
     // Policies before bindings: a binding to a policy that does not exist yet is ignored, not denying.
-    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) await ctx.client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
-    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy")) await ctx.client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
+    const stored: Record<string, unknown>[] = [];
+    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) stored.push(await applyExactly(ctx.client, object));
+    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy")) stored.push(await applyExactly(ctx.client, object));
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
     await removeAuthorPolicy(ctx.client, rgdUid, keep);
+    ctx.authorPolicies.applied(rgdName, stored);
     return { ok: true, policies: objects.length / 2 };
   } catch (error) {
-    return { ok: false, message: `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}` };
+    const message = `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}`;
+    ctx.authorPolicies.breach(rgdName, message);
+    return { ok: false, message };
   }
+}
+
+/**
+ * Server-side apply, then — when the result is not exactly ours (an edit left an entry in a
+ * list that apply merges: an extra matchCondition, a "Warn" beside our "Deny", which the server
+ * even refuses to combine) — a full replace, so no change made by someone else survives a restore.
+ */
+async function applyExactly(client: KubeClient, object: Record<string, unknown>): Promise<Record<string, unknown>> {
+  let applied: Record<string, unknown> | undefined;
+  try {
+    applied = await client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
+  } catch (error) {
+    if ((error as { status?: number }).status !== 422) throw error;
+  }
+  if (applied !== undefined && isJsonSubset(object.spec, applied.spec)) return applied;
+  const live = await client.get({ apiVersion: VAP_API_VERSION, kind: String(object.kind), name: (object.metadata as { name: string }).name });
+  const metadata = { ...(object.metadata as Record<string, unknown>), resourceVersion: live.metadata?.resourceVersion ?? "" };
+  return client.replace({ ...object, metadata }, { fieldManager: FIELD_MANAGERS.controller });
 }
 
 /** Deletes the RGD's policies and bindings, except those named in `keep` ("Kind/name"). */

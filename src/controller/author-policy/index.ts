@@ -4,3 +4,4 @@
  * never reads or writes instances.
  */
 export { ensureAuthorPolicy, removeAuthorPolicy, whoAmI } from "./author-policy.js";
+export { watchAuthorPolicies } from "./policy-guard.js";

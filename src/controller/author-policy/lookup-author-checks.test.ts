@@ -21,7 +21,7 @@ const graph = (template: string) => {
 const checksOf = (template: string) => {
   const g = graph(template);
   const kinds = new Map([["v1/ConfigMap", { group: "", resource: "configmaps", namespaced: true }], ["v1/Secret", { group: "", resource: "secrets", namespaced: true }], ["v1/Node", { group: "", resource: "nodes", namespaced: false }]]);
-  return authorChecks({ rgdName: "g", rgdUid: "u", instance: { group: "t.example.com", version: "v1", plural: "papps", namespaced: true }, nodes: [...g.nodes, ...lookupAuthorNodes(g)], kinds, policy: DEFAULT_CONTAINMENT })
+  return authorChecks({ instanceNamespaced: true, nodes: [...g.nodes, ...lookupAuthorNodes(g)], kinds, policy: DEFAULT_CONTAINMENT })
     .filter((c) => c.verb === "get" || c.verb === "list")
     .map((c) => `${c.verb} ${c.resource} ns=${c.namespace ?? "*"} name=${c.name ?? "*"} by ${c.nodeIds.join(",")}`);
 };

@@ -4,13 +4,17 @@
  * can read, what they may not `get` themselves. Each declared lookup (a literal apiVersion and
  * kind, graph/helm-lookups.ts) becomes a read the author policy checks like an external
  * reference: `get` of one object (by name when the name is a literal), `list` for name "". The
- * namespace is the instance's, or the literal one the template names (reachable only with
- * kro.run/allow-cross-namespace); a cluster-scoped kind is checked cluster-wide.
+ * namespace is the instance's (`.Release.Namespace`, or any computed one while the runtime confines
+ * lookups to it), the literal one the template names, or — computed, with
+ * kro.run/allow-cross-namespace — all namespaces (issue #24, point 6: a read whose scope is only
+ * known once rendered is checked at the widest one); a cluster-scoped kind is checked cluster-wide.
  */
-import type { CompiledGraph, CompiledNode, HelmLookupSite } from "../../graph/index.js";
+import type { CompiledGraph, HelmLookupSite } from "../../graph/index.js";
+import type { PolicyNode } from "./author-checks.js";
 
-type PolicyNode = Pick<CompiledNode, "id" | "type" | "apiVersion" | "kind" | "template">;
-
+const RELEASE_NAMESPACE = /^\$?\.Release\.Namespace$/;
+/** A namespace value author-checks.ts cannot translate: checked in all namespaces. */
+const COMPUTED = "${lookup}";
 const LITERAL = /^"((?:[^"\\]|\\.)+)"$|^`([^`]+)`$/;
 
 function literal(argument: string | undefined): string | undefined {
@@ -32,12 +36,15 @@ function readers(graph: CompiledGraph, site: HelmLookupSite): string[] {
 }
 
 /** One pseudo-node per lookup and reading child, shaped as the author policy reads external references. */
-export function lookupAuthorNodes(graph: CompiledGraph): PolicyNode[] {
+export function lookupAuthorNodes(graph: CompiledGraph, crossNamespace = false): PolicyNode[] {
   if (graph.dialect !== "template" || graph.helm === undefined) return [];
   const out: PolicyNode[] = [];
   for (const site of graph.helm.lookups ?? []) {
     const name = literal(site.name);
-    const namespace = literal(site.namespace);
+    // The instance's namespace, a literal, or — computed — unknown at admission: all namespaces,
+    // once the RGD lets lookups leave the instance's namespace (the runtime confines them otherwise).
+    const computed = site.namespace !== undefined && !RELEASE_NAMESPACE.test(site.namespace) && crossNamespace;
+    const namespace = literal(site.namespace) ?? (computed ? COMPUTED : undefined);
     const empty = site.name !== undefined && /^(""|``)$/.test(site.name);
     // A name only known when rendered may be "" (a list) or a name (a get): check both.
     const types: PolicyNode["type"][] = empty ? ["externalCollection"] : name !== undefined ? ["external"] : ["external", "externalCollection"];

@@ -2,11 +2,13 @@
  * What the reconcilers share: the client, the informers, the registry of served graphs, the
  * queues and the options. Built once by startController; passed in, never global.
  */
+import type { ChartRenders } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { ChildWatches } from "../watches/index.js";
 import type { ServedGraphs } from "./served-graphs.js";
+import type { AuthorPolicyState } from "./author-policy-state.js";
 import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
@@ -38,6 +40,12 @@ export interface ControllerOptions {
   readonly maxGraphRevisions?: number;
   /** Wall-clock limit of one instance evaluation pass (see docs/design/runtime.md). Default 2000. */
   readonly evaluationTimeoutMs?: number;
+  /**
+   * "Enforced" (default): instance authors are held to what they could do themselves (the
+   * per-RGD admission policy). "Disabled": kro's exact model — every instance author is trusted
+   * with the controller's rights; only for clusters where that is true (docs/design/authorization.md).
+   */
+  readonly authorCheck?: "Enforced" | "Disabled";
 }
 
 export interface ControllerContext {
@@ -62,6 +70,8 @@ export interface ControllerContext {
   readonly deletionWaits: Map<string, number>;
   /** Instance UID → fingerprint of the last status we wrote (see writeStatus). */
   readonly statusMemo: Map<string, string>;
+  /** Whether each RGD's author policy is in force (author-policy-state.ts). */
+  readonly authorPolicies: AuthorPolicyState;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;
@@ -70,6 +80,8 @@ export interface ControllerContext {
   controllerUser(): Promise<string | undefined>;
   /** What charts (spec.helm) see of the cluster: version and discovery-based capabilities (helm-cluster.ts). */
   readonly helmCluster: HelmClusterCache;
+  /** Where charts (spec.helm) render: worker threads the controller can stop (absent: inline, tests only). */
+  readonly chartRenders?: ChartRenders;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

@@ -9,3 +9,4 @@ export { type ControllerContext, type ControllerOptions, type InstanceEvaluatedE
 export { recordConditionChanges, recordEvent, type EventSink } from "./events.js";
 export { isJsonSubset, jsonEqual } from "./json-equal.js";
 export { ServedGraphs, instanceKey, instanceKeyOf, parseInstanceKey, type InstanceKind, type ServedGraph } from "./served-graphs.js";
+export { AuthorPolicyState, SETTLE_MS, type PolicyStanding } from "./author-policy-state.js";

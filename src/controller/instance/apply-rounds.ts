@@ -10,11 +10,9 @@ import { FIELD_MANAGERS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
-import type { ControllerContext, ServedGraph } from "../context/index.js";
-import { identityFor } from "../watches/index.js";
+import type { ControllerContext } from "../context/index.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
 import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
-import { containmentRefusals, type Refusal } from "./containment-guard.js";
 import { describeIdentity, emptyDelta, mergeDeltas, readInventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import type { InstancePass } from "./pass.js";
 import { readCurrent } from "./record.js";
@@ -29,12 +27,10 @@ export type Applier = Pick<ControllerContext, "client" | "applyMemo">;
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
  * evaluated. Returns "gone" when the instance turned out to be deleted before its first create.
  */
-export async function applyRounds(ctx: Applier, served: ServedGraph, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<"done" | "gone"> {
+export async function applyRounds(ctx: Applier, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<"done" | "gone"> {
   for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation.error === undefined; round++) {
     const evaluation = pass.evaluation;
-    const refused = await containmentRefusals(ctx, served, pass.instance, evaluation.apply);
-    for (const refusal of refused.values()) pass.refusedNodes[refusal.nodeId] = refusal.message;
-    const steps = planRound(ctx, pass, evaluation, refused, watchErrors);
+    const steps = planRound(ctx, pass, evaluation, watchErrors);
     if (steps.length === 0) break;
     if (!pass.confirmed && steps.some((step) => step.mode === "create")) {
       // Before the first create, make sure the instance still exists: the cache may be behind.
@@ -54,10 +50,14 @@ export async function applyRounds(ctx: Applier, served: ServedGraph, pass: Insta
   return "done";
 }
 
-/** The writes of one round (pure): what the evaluation wants, minus refused, unwatchable and already-written objects. */
-function planRound(ctx: Pick<Applier, "applyMemo">, pass: InstancePass, evaluation: InstanceEvaluation, refused: ReadonlyMap<string, Refusal>, watchErrors: ReadonlyMap<string, string>): ApplyStep[] {
+/**
+ * The writes of one round (pure): what the evaluation wants, minus unwatchable and already-written
+ * objects. Where a child lands is not limited here: the author policy admitted the instance only
+ * if its author may write every child where it lands (author-policy/author-checks.ts).
+ */
+function planRound(ctx: Pick<Applier, "applyMemo">, pass: InstancePass, evaluation: InstanceEvaluation, watchErrors: ReadonlyMap<string, string>): ApplyStep[] {
   return planApplies({
-    desired: evaluation.apply.filter((desired) => !refused.has(identityKey(identityFor(desired))) && !watchErrors.has(nodeIdOf(desired))),
+    desired: evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired))),
     inventory: pass.inventory,
     cached: (identity) => pass.lookup.get(identity),
     upToDate: (desired, live) => ctx.applyMemo.upToDate(desired, live),

@@ -28,7 +28,7 @@ export class InstancePass {
   readonly blocked = new Set<string>();
   /** Apply and removal failures by node id (retried with backoff). */
   readonly applyErrors: Record<string, string> = {};
-  /** Children refused by namespace containment, by node id (not retried until something changes). */
+  /** Children refused before any write, by node id (not retried until something changes). */
   readonly refusedNodes: Record<string, string> = {};
 
   constructor(

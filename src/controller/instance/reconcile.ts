@@ -31,6 +31,7 @@ import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { isSuspended, writeStatus } from "./status-write.js";
+import { holdUnchecked } from "./unchecked-admission.js";
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -54,11 +55,13 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     await ctx.watches.ensure(served.graph);
     return deleteInstance(ctx, served, observed, key);
   }
+  // Admitted while the author policy was not in force: held back until written again under it.
+  if (await holdUnchecked(ctx, served, observed, key)) return {};
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const watchErrors = await ctx.watches.ensure(served.graph);
   const pass = await takeCharge(ctx, served, observed);
   if (pass === undefined) return {};
-  const options = await withHelmCluster(ctx, served, runtimeOptionsFor(ctx));
+  const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
   const evaluate = (instance: KubeObject): InstanceEvaluation => evaluateInstance(served.graph, instance, pass.lookup, options);
   if (isSuspended(pass.instance)) return reportSuspended(ctx, served, pass.instance, options);
 
@@ -67,7 +70,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   pass.evaluation = await settleScopes(ctx, key, served.graph, watchErrors, () => evaluate(current));
 
   // 3. Apply, round after round; then remove what is no longer desired.
-  if ((await applyRounds(ctx, served, pass, watchErrors, evaluate, log)) === "gone") return {};
+  if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);
@@ -83,6 +86,15 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, watchErrors);
   return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, watchErrors);
+}
+
+/**
+ * Charts render in the controller's worker threads (isolation/): a pass that starts a render sees
+ * the chart's children pending, and the instance is queued again when the answer is in.
+ */
+function renderChartsApart(ctx: ControllerContext, key: string, options: RuntimeOptions): RuntimeOptions {
+  if (ctx.chartRenders === undefined || options.helm === undefined) return options;
+  return { ...options, helm: { ...options.helm, render: ctx.chartRenders.port(() => { ctx.instanceQueue.add(key); }) } };
 }
 
 /**

@@ -9,9 +9,11 @@ import type { ControllerContext } from "../context/index.js";
 /** One pass over a sane graph takes well under 10 ms; 2 s only stops the hostile or the broken. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 2000;
 
-export function runtimeOptionsFor(ctx: Pick<ControllerContext, "kroVersion" | "options">): RuntimeOptions {
+export function runtimeOptionsFor(ctx: Pick<ControllerContext, "kroVersion" | "options" | "served">): RuntimeOptions {
   return {
     kroVersion: ctx.kroVersion,
+    // A child that is another RGD's instance waits for its Ready condition (a parent never lies).
+    awaitsReady: (apiVersion, kind) => ctx.served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion === apiVersion,
     maxCollectionSize: ctx.options.maxCollectionSize,
     // 0 turns the deadline off (a debugging aid, not a production setting).
     ...(ctx.options.evaluationTimeoutMs > 0 ? { passDeadline: { now: () => performance.now(), budgetMs: ctx.options.evaluationTimeoutMs } } : {}),

@@ -27,9 +27,14 @@ export async function startServing(ctx: ControllerContext, entry: ServedGraph): 
     const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind });
     ctx.instanceLeases.set(entry.rgdName, lease);
     const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
+    // Written while the author policy was not (surely) in force: admitted unchecked (context/author-policy-state.ts).
+    const screen = (object: KubeObject) => { if (lease.informer.hasSynced && ctx.authorPolicies.suspect(entry.rgdName)) ctx.authorPolicies.markUnchecked(instanceKeyOf(entry.rgdName, object)); };
     lease.informer.addHandlers({
-      onAdd: enqueue,
-      onUpdate: (old, next) => { if (needsReconcile(old, next)) enqueue(next); },
+      onAdd: (object) => { screen(object); enqueue(object); },
+      onUpdate: (old, next) => {
+        if (rendersDifferently(old, next)) screen(next);
+        if (needsReconcile(old, next)) enqueue(next);
+      },
       onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
     });
     await lease.informer.waitForSync({ timeoutMs: 30_000 });
@@ -44,6 +49,7 @@ export function enqueueInstances(ctx: ControllerContext, rgdName: string): void 
 
 export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
   ctx.served.delete(rgdName);
+  ctx.authorPolicies.forget(rgdName);
   // Child kinds no served graph needs any more stop being watched (after running reconciles end).
   ctx.watches.retain(rgdName, undefined);
   const lease = ctx.instanceLeases.get(rgdName);
@@ -51,8 +57,16 @@ export async function stopServing(ctx: ControllerContext, rgdName: string): Prom
   await lease?.release();
 }
 
+/** A write the author policy judges (spec, or an annotation it reads); the controller's own writes change neither. */
+function rendersDifferently(old: KubeObject, next: KubeObject): boolean {
+  const watched = (o: KubeObject) => [o.metadata?.annotations?.[ANNOTATIONS.adopt], o.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission]];
+  return old.metadata?.generation !== next.metadata?.generation || JSON.stringify(watched(old)) !== JSON.stringify(watched(next));
+}
+
 function needsReconcile(old: KubeObject, next: KubeObject): boolean {
   if (old.metadata?.generation !== next.metadata?.generation) return true;
+  // Removing the unchecked-admission stamp is how a user asks for the instance to be acted on.
+  if (old.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission] !== next.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission]) return true;
   if ((old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)) return true;
   const suspended = (o: KubeObject) => o.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
   if (suspended(old) !== suspended(next)) return true;

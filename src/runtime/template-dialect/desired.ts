@@ -5,7 +5,7 @@
  */
 import { LABELS, labelValue, loadYaml } from "../../api/index.js";
 import type { CompiledNode } from "../../graph/index.js";
-import type { Entropy } from "../../template/index.js";
+import type { Entropy, RenderDeadline } from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import type { KubeJson } from "../types.js";
 import type { TemplateData } from "./data.js";
@@ -47,13 +47,13 @@ function stringMap(owner: string, value: unknown, field: string): Outcome<Record
   return { ok: true, value };
 }
 
-export function renderChild(node: CompiledNode, templates: ChildTemplates, data: TemplateData, entropy?: Entropy): Outcome<KubeJson> {
+export function renderChild(node: CompiledNode, templates: ChildTemplates, data: TemplateData, entropy?: Entropy, deadline?: RenderDeadline): Outcome<KubeJson> {
   const owner = `child "${node.id}"`;
-  const nameOut = runTemplate(owner, "nameTemplate", templates.name, data, entropy);
+  const nameOut = runTemplate(owner, "nameTemplate", templates.name, data, entropy, deadline);
   if (!nameOut.ok) return nameOut;
   const name = nameOut.value.trim();
   if (name === "" || name.includes("<no value>")) return { ok: false, error: `${owner}: nameTemplate rendered ${JSON.stringify(nameOut.value)}, which is no object name` };
-  const bodyOut = runTemplate(owner, "template", templates.body, data, entropy);
+  const bodyOut = runTemplate(owner, "template", templates.body, data, entropy, deadline);
   if (!bodyOut.ok) return bodyOut;
   const parsed = parseRenderedBody(owner, bodyOut.value);
   if (!parsed.ok) return parsed;

@@ -40,7 +40,7 @@ export const templateEvaluator: DialectEvaluator = {
     if (condition === undefined) return { ok: true, value: true };
     const waiting = missingChildren(node, conditionChildren, scope);
     if (waiting) return waiting;
-    const out = runTemplate(`child "${node.id}"`, "condition", condition, templateData(scope), instanceEntropy(scope.instance));
+    const out = runTemplate(`child "${node.id}"`, "condition", condition, templateData(scope), instanceEntropy(scope.instance), scope.deadline);
     if (!out.ok) return out;
     const included = templateTruth(out.value);
     if (included === undefined) return { ok: false, error: `child "${node.id}": condition rendered ${JSON.stringify(out.value.trim())}; it must render true or false (empty output and <no value> count as false)` };
@@ -50,7 +50,7 @@ export const templateEvaluator: DialectEvaluator = {
   renderDesired(node, scope): Outcome<readonly KubeJson[]> {
     const waiting = missingChildren(node, node.templateSource?.childReferences ?? [], scope);
     if (waiting) return waiting;
-    const rendered = renderChild(node, childTemplates(node), templateData(scope), instanceEntropy(scope.instance));
+    const rendered = renderChild(node, childTemplates(node), templateData(scope), instanceEntropy(scope.instance), scope.deadline);
     return rendered.ok ? { ok: true, value: [rendered.value] } : rendered;
   },
 
@@ -58,7 +58,8 @@ export const templateEvaluator: DialectEvaluator = {
     const { readyWhen } = childTemplates(node);
     const data = templateData(scope, observed);
     for (const [i, template] of readyWhen.entries()) {
-      const out = runTemplate(`child "${node.id}"`, `readyWhen[${i}]`, template, data, instanceEntropy(scope.instance));
+      const out = runTemplate(`child "${node.id}"`, `readyWhen[${i}]`, template, data, instanceEntropy(scope.instance), scope.deadline);
+      if (!out.ok && out.limit === true) return { ok: false, error: out.error ?? "readyWhen exceeded a limit" };
       // Status fields appear over time; a failing readyWhen means "not ready yet", like CEL's.
       if (!out.ok) return { ok: false, pending: { kind: "readiness", message: out.error ?? "readyWhen failed", expression: node.readyWhen[i] ?? "" } };
       const ready = templateTruth(out.value);

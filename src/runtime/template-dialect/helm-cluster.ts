@@ -71,7 +71,7 @@ function read(observed: ObservedLookup, record: (r: ObjectIdentity | CollectionQ
 export function helmRenderEnv(graph: CompiledGraph, instance: KubeJson, observed: ObservedLookup, options: HelmClusterOptions | undefined, externals: ExternalRequest[]): HelmRenderEnv | undefined {
   if (graph.dialect !== "template" || graph.helm === undefined || options === undefined) return undefined;
   const access = options.lookups;
-  const capabilities = options.capabilities === undefined ? {} : { capabilities: options.capabilities };
+  const capabilities = { ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }), ...(options.render === undefined ? {} : { render: options.render }) };
   if (access === undefined) return capabilities;
   const sites = graph.helm.lookups ?? [];
   // The whole chart renders as one: every manifests child depends on what any lookup read.

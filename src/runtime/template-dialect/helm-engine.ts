@@ -6,7 +6,7 @@
  * `helm template` renders a release.
  */
 import type { HelmChartScope, HelmContext } from "../../graph/index.js";
-import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmLookup, type HelmTemplate, type Template } from "../../template/index.js";
+import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmLookup, type HelmTemplate, type RenderDeadline, type Template } from "../../template/index.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { HelmCapabilities, KubeJson } from "../types.js";
 import { instanceEntropy } from "./entropy.js";
@@ -73,7 +73,7 @@ export function helmTemplates(context: HelmContext, instance: KubeJson, cluster?
 }
 
 /** Renders every template of the chart for `instance`: output by template name. Throws TemplateError. */
-export function renderChart(context: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup } = {}): Map<string, string> {
+export function renderChart(context: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {}): Map<string, string> {
   const entropy = instanceEntropy(instance);
-  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), { ...(entropy === undefined ? {} : { entropy }), ...(cluster.lookup === undefined ? {} : { lookup: cluster.lookup }) });
+  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), { ...(entropy === undefined ? {} : { entropy }), ...(cluster.lookup === undefined ? {} : { lookup: cluster.lookup }), ...(cluster.deadline === undefined ? {} : { deadline: cluster.deadline }) });
 }

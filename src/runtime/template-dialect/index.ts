@@ -4,7 +4,7 @@
  * Pure: cluster data (lookups, capabilities) arrives as values; it may not import the CEL room.
  */
 export { createTemplateEvaluator, templateEvaluator } from "./evaluator.js";
-export { isTestHook, parseManifestStream, renderChartTemplate } from "./manifests.js";
+export { isTestHook, parseManifestStream, renderChartOutputs, renderChartTemplate } from "./manifests.js";
 export { DEFAULT_KUBE_VERSION } from "./helm-data.js";
 export { graphReadsClock, renderTimeToRecord } from "./entropy.js";
-export { helmRenderEnv } from "./helm-cluster.js";
+export { answerFingerprint, helmRenderEnv } from "./helm-cluster.js";

@@ -6,10 +6,10 @@
  * hooks are dropped (kro has no `helm test`).
  */
 import { groupKind, type CompiledNode, type HelmContext } from "../../graph/index.js";
-import { isTemplateError } from "../../template/index.js";
+import { isTemplateError, type HelmLookup, type RenderDeadline } from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { KubeJson } from "../types.js";
+import type { ChartRenderPort, HelmCapabilities, KubeJson } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
 import { answerFingerprint } from "./helm-cluster.js";
 import type { HelmRenderEnv } from "../types.js";
@@ -48,9 +48,33 @@ function stillValid(cached: ChartRender, env: HelmRenderEnv | undefined): boolea
   }
 }
 
+/** A render elsewhere (HelmRenderEnv.render): its answer, or pending while it runs. */
+function chartOutputElsewhere(render: ChartRenderPort, helm: HelmContext, instance: KubeJson, env: HelmRenderEnv): Outcome<ReadonlyMap<string, string>> {
+  const answer = render({ helm, instance, ...(env.capabilities === undefined ? {} : { capabilities: env.capabilities }), ...(env.lookup === undefined ? {} : { lookup: env.lookup }) });
+  if (answer === undefined) return { ok: false, pending: { kind: "data-pending", message: "the chart is rendering (in a worker thread)" } };
+  const outcome: Outcome<ReadonlyMap<string, string>> = answer.ok ? { ok: true, value: answer.outputs } : { ok: false, error: answer.error };
+  rendered.set(instance, { outcome, capabilities: env.capabilities, calls: answer.calls });
+  return outcome;
+}
+
+/**
+ * The chart's templates rendered for `instance` here and now: the outputs, or the error naming
+ * the file and line (a TemplateError: Go's message, a budget or the deadline). What a worker runs.
+ */
+export function renderChartOutputs(helm: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {}): Outcome<ReadonlyMap<string, string>> {
+  try {
+    return { ok: true, value: renderChart(helm, instance, cluster) };
+  } catch (e) {
+    if (!isTemplateError(e)) throw e;
+    const where = e.file === undefined ? "" : ` (${e.file}:${e.line})`;
+    return { ok: false, error: `the chart failed to render${where}: ${e.message}` };
+  }
+}
+
 function chartOutput(helm: HelmContext, instance: KubeJson, env: HelmRenderEnv | undefined): Outcome<ReadonlyMap<string, string>> {
   const cached = rendered.get(instance);
   if (cached && stillValid(cached, env)) return cached.outcome;
+  if (env?.render !== undefined) return chartOutputElsewhere(env.render, helm, instance, env);
   const calls: { args: [string, string, string, string]; fingerprint: string }[] = [];
   const envLookup = env?.lookup;
   const lookup = envLookup === undefined ? undefined : (apiVersion: string, kind: string, namespace: string, name: string) => {
@@ -58,14 +82,7 @@ function chartOutput(helm: HelmContext, instance: KubeJson, env: HelmRenderEnv |
     calls.push({ args: [apiVersion, kind, namespace, name], fingerprint: answerFingerprint(found) });
     return found;
   };
-  let outcome: Outcome<ReadonlyMap<string, string>>;
-  try {
-    outcome = { ok: true, value: renderChart(helm, instance, { ...(env?.capabilities === undefined ? {} : { capabilities: env.capabilities }), ...(lookup === undefined ? {} : { lookup }) }) };
-  } catch (e) {
-    if (!isTemplateError(e)) throw e;
-    const where = e.file === undefined ? "" : ` (${e.file}:${e.line})`;
-    outcome = { ok: false, error: `the chart failed to render${where}: ${e.message}` };
-  }
+  const outcome = renderChartOutputs(helm, instance, { ...(env?.capabilities === undefined ? {} : { capabilities: env.capabilities }), ...(lookup === undefined ? {} : { lookup }) });
   rendered.set(instance, { outcome, capabilities: env?.capabilities, calls });
   return outcome;
 }
@@ -126,7 +143,7 @@ function ownObjects(helm: HelmContext, node: CompiledNode, instance: KubeJson, e
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
   const stream = renderChartTemplate(helm, manifests.template, instance, env);
-  if (!stream.ok) return { ok: false, error: `child "${node.id}": ${stream.error ?? "rendering is pending"}` };
+  if (!stream.ok) return stream.pending !== undefined ? stream : { ok: false, error: `child "${node.id}": ${stream.error}` };
   const own = groupKind(node.apiVersion, node.kind);
   const out: KubeJson[] = [];
   for (const object of stream.value) {

@@ -3,17 +3,23 @@
  * TemplateError becomes an error that names the child and the 1-based line/column inside the
  * template (Go's own message, kept verbatim, shows a 0-based column).
  */
-import { isTemplateError, renderTemplate, type Entropy, type Template } from "../../template/index.js";
+import { isTemplateError, renderTemplate, type Entropy, type RenderDeadline, type Template } from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import type { TemplateData } from "./data.js";
 
-/** `entropy`: the instance's seeded source (entropy.ts); the template draws from its own fork. */
-export function runTemplate(owner: string, what: string, template: Template, data: TemplateData, entropy?: Entropy): Outcome<string> {
+/** A template's outcome; `limit` marks a work budget or the deadline (never "not ready yet"). */
+export type RunOutcome = Outcome<string> & { readonly limit?: boolean };
+
+/**
+ * `entropy`: the instance's seeded source (entropy.ts); the template draws from its own fork.
+ * `deadline`: the pass's (the render stops at it, as CEL does).
+ */
+export function runTemplate(owner: string, what: string, template: Template, data: TemplateData, entropy?: Entropy, deadline?: RenderDeadline): RunOutcome {
   try {
-    return { ok: true, value: renderTemplate(template, data, entropy === undefined ? {} : { entropy: entropy.fork(template.name) }) };
+    return { ok: true, value: renderTemplate(template, data, { ...(entropy === undefined ? {} : { entropy: entropy.fork(template.name) }), ...(deadline === undefined ? {} : { deadline }) }) };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
-    return { ok: false, error: `${owner}: ${what} failed at line ${e.line}, column ${e.column}: ${e.message}` };
+    return { ok: false, error: `${owner}: ${what} failed at line ${e.line}, column ${e.column}: ${e.message}`, ...(e.kind === "budget" ? { limit: true } : {}) };
   }
 }
 

@@ -22,7 +22,7 @@ function selectChild(mapping: StatusMapping, scope: EvaluationScope, data: Templ
   const template = mappingNameTemplate(mapping);
   let name: string | undefined;
   if (template !== undefined) {
-    const out = runTemplate(`statusMappings[${mapping.index}]`, "childResource.name", template, data);
+    const out = runTemplate(`statusMappings[${mapping.index}]`, "childResource.name", template, data, undefined, scope.deadline);
     if (!out.ok) return { error: out.error ?? "childResource.name failed" };
     name = out.value.trim();
   }

@@ -7,7 +7,7 @@
 import { nodeString, type ArgNode, type BranchNode, type CommandNode, type ListNode, type Node, type PipeNode } from "./ast.js";
 import { TemplateError, positionOf } from "./errors.js";
 import { ArgTypeError, convertArg } from "./arg-types.js";
-import { formatValue, FuncError, GoInt, GoObject, goQuote, Iface, isMap, isStringSlice, isTrue, paramTypeName, sortedKeys, typeName, unbox, type FuncMap, type GoFunction, type GoValue, type ParamType } from "../go/index.js";
+import { chargeWork, deadlineMessage, formatValue, FuncError, GoInt, withWorkMeter, WORK_COSTS, WorkBudgetError, type RenderDeadline, GoObject, goQuote, Iface, isMap, isStringSlice, isTrue, paramTypeName, sortedKeys, typeName, unbox, type FuncMap, type GoFunction, type GoValue, type ParamType } from "../go/index.js";
 import type { TreeSet } from "./parser.js";
 
 export type MissingKey = "default" | "zero" | "error";
@@ -15,6 +15,8 @@ export interface ExecOptions {
   readonly missingKey: MissingKey;
   readonly maxSteps: number;
   readonly maxOutputLength: number;
+  /** A wall-clock limit, checked every DEADLINE_EVERY steps and at every charge of work. */
+  readonly deadline?: RenderDeadline | undefined;
 }
 
 /** Executor values: Go values plus interface boxes. */
@@ -25,6 +27,7 @@ type Final = Val | typeof MISSING;
 class BranchSignal extends Error {}
 const BREAK = new BranchSignal("break");
 const CONTINUE = new BranchSignal("continue");
+const DEADLINE_EVERY = 256;
 const MAX_EXEC_DEPTH = 1000; // Go's limit under wasm; deeper recursion would exhaust the JS stack
 const spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
 
@@ -59,16 +62,16 @@ export class State {
     this.parseName = tree?.parseName ?? ctx.parseName;
   }
 
-  errorf(message: string): never {
+  errorf(message: string, kind: "exec" | "budget" = "exec"): never {
     const name = this.name;
-    if (this.node === null) throw new TemplateError("exec", `template: ${name}: ${message}`, 1, 1);
+    if (this.node === null) throw new TemplateError(kind, `template: ${name}: ${message}`, 1, 1);
     const pos = this.node.pos;
     const before = this.text.slice(0, pos);
     const nl = before.lastIndexOf("\n");
     const byteCol = new TextEncoder().encode(before.slice(nl + 1)).length;
     const { line, column } = positionOf(this.text, pos);
     const location = `${this.parseName}:${line}:${byteCol}`;
-    throw new TemplateError("exec", `template: ${location}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${message}`, line, column, this.parseName);
+    throw new TemplateError(kind, `template: ${location}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${message}`, line, column, this.parseName);
   }
 
   private step(node: Node): void {
@@ -76,6 +79,13 @@ export class State {
     if (++this.ctx.budget.steps > this.ctx.options.maxSteps) {
       const { line, column } = positionOf(this.text, node.pos);
       throw new TemplateError("budget", `template: ${this.name}: execution budget exceeded (${this.ctx.options.maxSteps} steps)`, line, column);
+    }
+    if (this.ctx.budget.steps % DEADLINE_EVERY === 0) {
+      const late = deadlineMessage(this.ctx.options.deadline);
+      if (late !== undefined) {
+        const { line, column } = positionOf(this.text, node.pos);
+        throw new TemplateError("budget", `template: ${this.name}: ${late}`, line, column);
+      }
     }
   }
 
@@ -360,10 +370,12 @@ export class State {
     }
     try {
       const result = (fn.fn as (...a: unknown[]) => unknown)(...argv);
+      chargeResult(name, result, argv);
       return result === null ? new Iface(null) : (result as Val);
     } catch (e) {
       if (!(e instanceof FuncError)) throw e;
       this.node = node;
+      if (e instanceof WorkBudgetError) this.errorf(`error calling ${name}: ${e.message}`, "budget");
       if (e.origin === undefined) this.errorf(`error calling ${name}: ${e.message}`);
       try {
         this.errorf(`error calling ${name}: ${e.message}`);
@@ -415,8 +427,30 @@ export class State {
   }
 }
 
-/** Runs tree `name` with `data` as dot and `$`. */
+/**
+ * What a function built is charged by its size (strings by length, lists and maps by element):
+ * a result that is one of its arguments (`set` returns its dict) was paid for already.
+ */
+function chargeResult(name: string, result: unknown, argv: readonly unknown[]): void {
+  if (result === null || result === undefined || typeof result === "boolean" || typeof result === "number") return;
+  if (argv.includes(result)) return;
+  if (typeof result === "string") {
+    if (result.length > 64) chargeWork(Math.ceil(result.length / WORK_COSTS.charsPerUnit), () => `the ${result.length} characters ${name} built`);
+    return;
+  }
+  if (Array.isArray(result)) {
+    const n = result.length;
+    chargeWork(n * WORK_COSTS.element, () => `the ${n} elements ${name} built`);
+    return;
+  }
+  if (isMap(result)) {
+    const n = Object.keys(result).length;
+    chargeWork(n * WORK_COSTS.element, () => `the ${n} keys ${name} built`);
+  }
+}
+
+/** Runs tree `name` with `data` as dot and `$`, with the render's budget as the ambient work meter. */
 export function execute(ctx: ExecContext, name: string, root: ListNode, data: Val): string {
-  new State(ctx, name, data, 0).walk(data, root);
+  withWorkMeter({ budget: ctx.budget, maxSteps: ctx.options.maxSteps, deadline: ctx.options.deadline }, () => { new State(ctx, name, data, 0).walk(data, root); });
   return ctx.out;
 }

@@ -1,6 +1,6 @@
 /** The function table a template sees: Go's built-ins, then Sprig's, then the caller's own. */
 import { builtinFuncs } from "./builtins.js";
-import { buildCustomCert, entropyFuncs, renderKeyBudget, secretPureFuncs, sprigDataFuncs, sprigDictFuncs, sprigListFuncs, sprigSemverFuncs, sprigStringFuncs, sprigTextFuncs, sprigUrlFuncs, systemEntropy, type Entropy } from "../sprig/index.js";
+import { buildCustomCert, entropyFuncs, secretPureFuncs, sprigDataFuncs, sprigDictFuncs, sprigListFuncs, sprigSemverFuncs, sprigStringFuncs, sprigTextFuncs, sprigUrlFuncs, systemEntropy, type Entropy } from "../sprig/index.js";
 import { FuncError, goFunc, type FuncMap } from "../go/index.js";
 
 /**
@@ -35,7 +35,7 @@ export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncM
 export function withEntropy(funcs: FuncMap, entropy: Entropy): FuncMap {
   // The table inherits from `funcs` (the executor only indexes it): no copy of ~230 entries.
   const out = Object.create(funcs) as Record<string, FuncMap[string]>;
-  for (const [name, f] of Object.entries(entropyFuncs(entropy, renderKeyBudget()))) {
+  for (const [name, f] of Object.entries(entropyFuncs(entropy))) {
     if (funcs[name] === sprigFuncs[name]) out[name] = f;
   }
   return out;

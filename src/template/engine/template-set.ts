@@ -8,7 +8,9 @@
 import { TemplateError } from "./errors.js";
 import { ExecContext, execute, type Budget, type MissingKey } from "./executor.js";
 import { functionTable } from "./funcs-all.js";
-import { fromJson, goQuote, Iface, type FuncMap, type GoValue } from "../go/index.js";
+import { fromJson, goQuote, Iface, type FuncMap, type GoValue, type RenderDeadline } from "../go/index.js";
+
+const DEFAULT_MAX_STEPS = 10_000_000;
 import { isEmptyTreeRoot, parseTrees, type Tree, type TreeSet } from "./parser.js";
 
 export interface TemplateSource {
@@ -42,6 +44,8 @@ export interface SetExecuteOptions {
   readonly funcs?: FuncMap;
   /** A step budget shared with enclosing executions (include, tpl). */
   readonly budget?: Budget;
+  /** A wall-clock limit for the execution (see RenderOptions.deadline). */
+  readonly deadline?: RenderDeadline | undefined;
 }
 
 /** An empty set whose root template is `name` (Helm's is "gotpl"). */
@@ -104,8 +108,9 @@ export function executeTree(set: TemplateSet, name: string, tree: Tree | undefin
   const funcs = options.funcs === undefined ? set.funcs : { ...set.funcs, ...options.funcs };
   const ctx = new ExecContext(run.text, run.parseName, trees, funcs, {
     missingKey: options.missingKey ?? "default",
-    maxSteps: options.maxSteps ?? 1_000_000,
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,
+    deadline: options.deadline,
   }, options.budget);
   try {
     const dot = data instanceof Iface ? data.inner : data; // Go's reflect.ValueOf(data): the concrete value

@@ -133,10 +133,19 @@ export function sprintln(args: readonly unknown[]): string {
   return `${args.map((a) => formatValue(a, "v", noFlags)).join(" ")}\n`;
 }
 
+/** fmt's tooLarge: widths and precisions beyond ±1e6 are refused (and so cannot ask for gigabytes). */
+const tooLarge = (n: number): boolean => n > 1e6 || n < -1e6;
+
+/** fmt's parsenum: a number too large consumes the rest of the format (Go then reports NOVERB). */
 function readNumber(format: string, i: number): [number | undefined, number] {
   let j = i;
-  while (/[0-9]/.test(format.charAt(j))) j++;
-  return j === i ? [undefined, i] : [Number(format.slice(i, j)), j];
+  let num = 0;
+  while (/[0-9]/.test(format.charAt(j))) {
+    if (tooLarge(num)) return [undefined, format.length];
+    num = num * 10 + Number(format.charAt(j));
+    j++;
+  }
+  return j === i ? [undefined, i] : [num, j];
 }
 
 /** fmt.Sprintf. */
@@ -147,7 +156,7 @@ export function sprintf(format: string, args: readonly unknown[]): string {
   const starArg = (): number | undefined => {
     const a = toAny(args[argNum]);
     argNum++;
-    return a instanceof GoInt ? Number(a.value) : undefined;
+    return a instanceof GoInt && !tooLarge(Number(a.value)) ? Number(a.value) : undefined;
   };
   while (i < format.length) {
     const pct = format.indexOf("%", i);

@@ -21,3 +21,4 @@ export { formatTime, inZone, timeString, unixTime, ZERO_TIME, type GoTime } from
 export { parseTime, TimeParseError } from "./go-time-parse.js";
 export { formatDuration, parseDuration } from "./go-duration.js";
 export { formatGoUrl, hostname, parseGoUrl, userString, type GoUrl } from "./go-url.js";
+export { chargeChars, chargeElements, chargeParse, chargeWork, deadlineMessage, withWorkMeter, WORK_COSTS, WorkBudgetError, type RenderDeadline, type WorkMeter } from "./work-budget.js";

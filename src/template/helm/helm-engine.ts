@@ -6,9 +6,9 @@
  * `include` (recursion capped per name at 1000), `tpl`, `required`, `fail`, `lookup` (a port)
  * and `getHostByName` (DNS off: ""). Error texts are Helm's, cleaned as Helm cleans them.
  */
-import { entropyFuncs, renderKeyBudget, systemEntropy, type Entropy } from "../sprig/index.js";
+import { entropyFuncs, systemEntropy, type Entropy } from "../sprig/index.js";
 import { addTemplate, cloneTemplateSet, createTemplateSet, executeTree, TemplateError, type Budget, type TemplateSet } from "../engine/index.js";
-import { fromJson, FuncError, goFunc, goQuote, isMap, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
+import { chargeParse, chargeWork, fromJson, FuncError, goFunc, goQuote, isMap, WORK_COSTS, type FuncMap, type RenderDeadline, type GoMap, type GoValue } from "../go/index.js";
 import { helmFuncs } from "./helm-funcs.js";
 
 /** One template file of a chart, named as Helm names it. */
@@ -39,9 +39,11 @@ export interface HelmRenderOptions {
    * (`entropy.fork(file)`), shared by what it includes. Default: the system's (Helm's behaviour).
    */
   readonly entropy?: Entropy;
-  /** Budget for the whole render (default 10,000,000 steps) and per file output (4 MiB). */
+  /** Work budget for the whole render (default 10,000,000 steps) and per file output (4 MiB). */
   readonly maxSteps?: number;
   readonly maxOutputLength?: number;
+  /** A wall-clock limit for the whole render (see RenderOptions.deadline). */
+  readonly deadline?: RenderDeadline;
 }
 
 const ROOT = "gotpl";
@@ -70,7 +72,7 @@ interface RenderState {
  */
 function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMap {
   const missingKey = state.options.strict === true ? "error" : "zero";
-  const exec = { missingKey, maxSteps: state.options.maxSteps ?? 10_000_000, maxOutputLength: state.options.maxOutputLength ?? 4 * 1024 * 1024, budget: state.budget } as const;
+  const exec = { missingKey, maxSteps: state.options.maxSteps ?? 10_000_000, maxOutputLength: state.options.maxOutputLength ?? 4 * 1024 * 1024, budget: state.budget, deadline: state.options.deadline } as const;
   const funcs: Record<string, FuncMap[string]> = { ...file };
   funcs.include = goFunc(["string", "any"], (name: string, data: GoValue) => {
     const count = state.includedNames.get(name);
@@ -86,6 +88,9 @@ function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMa
     }
   });
   funcs.tpl = goFunc(["string", "any"], (text: string, data: GoValue) => {
+    // Parsing the text, and the copy of the set every tpl makes (recursion multiplies both).
+    chargeParse(text, "tpl");
+    chargeWork(set.trees.size * WORK_COSTS.element, "tpl's copy of the template set");
     const clone = cloneTemplateSet(set);
     let tree;
     try {
@@ -172,13 +177,14 @@ export function renderHelmTemplates(templates: readonly HelmTemplate[], options:
       converted.set(t.data, data);
     }
     data.Template = { Name: name, BasePath: t.basePath };
-    const funcs = boundFuncs(set, state, entropyFuncs((options.entropy ?? systemEntropy).fork(name), renderKeyBudget()));
+    const funcs = boundFuncs(set, state, entropyFuncs((options.entropy ?? systemEntropy).fork(name)));
     try {
       const out = executeTree(set, name, undefined, data, {
         missingKey: options.strict === true ? "error" : "zero",
         maxSteps: options.maxSteps ?? 10_000_000,
         maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,
         budget: state.budget,
+        deadline: options.deadline,
         funcs,
       });
       rendered.set(name, out.replaceAll("<no value>", ""));

@@ -3,7 +3,7 @@
  * placeholders for include/tpl/required/lookup, which renderHelmTemplates binds per render.
  * Helm drops Sprig's env/expandenv; our Sprig never had them (templates read no environment).
  */
-import { fromJson, FuncError, goFunc, isMap, jsonSyntaxError, marshalJson, toToml, toYaml, toYamlPretty, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
+import { chargeParse, fromJson, FuncError, goFunc, isMap, jsonSyntaxError, marshalJson, toToml, toYaml, toYamlPretty, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
 import { fromYaml, fromYamlArray } from "./helm-yaml.js";
 import { fromToml } from "./from-toml.js";
 
@@ -29,19 +29,30 @@ const unsupported = (name: string): FuncMap[string] => goFunc([], () => {
 
 export const helmFuncs: FuncMap = {
   toToml: goFunc(["any"], (v: GoValue) => toToml(v)),
-  fromToml: goFunc(["string"], fromToml),
+  fromToml: goFunc(["string"], (s: string) => {
+    chargeParse(s, "fromToml");
+    return fromToml(s);
+  }),
   toYaml: goFunc(["any"], (v: GoValue) => toYaml(v)),
   toYamlPretty: goFunc(["any"], (v: GoValue) => toYamlPretty(v)),
-  fromYaml: goFunc(["string"], (s: string) => fromYaml(s)),
-  fromYamlArray: goFunc(["string"], (s: string) => fromYamlArray(s)),
+  fromYaml: goFunc(["string"], (s: string) => {
+    chargeParse(s, "fromYaml");
+    return fromYaml(s);
+  }),
+  fromYamlArray: goFunc(["string"], (s: string) => {
+    chargeParse(s, "fromYamlArray");
+    return fromYamlArray(s);
+  }),
   toJson: goFunc(["any"], (v: GoValue) => marshalJson(v) ?? ""),
   fromJson: goFunc(["string"], (s: string): GoMap => {
+    chargeParse(s, "fromJson");
     const r = jsonProblem(s, "map[string]interface {}");
     if ("error" in r) return { Error: r.error };
     const v = fromJson(r.value, "float64");
     return isMap(v) ? v : {};
   }),
   fromJsonArray: goFunc(["string"], (s: string): GoValue[] => {
+    chargeParse(s, "fromJsonArray");
     const r = jsonProblem(s, "[]interface {}");
     if ("error" in r) return [r.error];
     const v = fromJson(r.value, "float64");

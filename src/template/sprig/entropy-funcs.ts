@@ -7,14 +7,10 @@ import type { Entropy } from "./entropy.js";
 import type { FuncMap } from "../go/index.js";
 import { dateFuncs } from "./sprig-dates.js";
 import { certFuncs } from "./sprig-certs.js";
-import { unlimitedKeys, type KeyBudget } from "./sprig-keys.js";
 import { randomFuncs } from "./sprig-random.js";
 import { secretFuncs } from "./sprig-secrets.js";
 
-/**
- * `budget`: the static tables have none; a render's own table (renderTemplate, each file of
- * renderHelmTemplates) gets renderKeyBudget(), so RSA key generation is capped per render.
- */
-export function entropyFuncs(entropy: Entropy, budget: KeyBudget = unlimitedKeys()): FuncMap {
-  return { ...randomFuncs(entropy), ...dateFuncs(entropy), ...secretFuncs(entropy), ...certFuncs(entropy, budget) };
+/** Key generation and hashing charge the running render's work budget (go/work-budget.ts). */
+export function entropyFuncs(entropy: Entropy): FuncMap {
+  return { ...randomFuncs(entropy), ...dateFuncs(entropy), ...secretFuncs(entropy), ...certFuncs(entropy) };
 }

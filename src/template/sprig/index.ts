@@ -14,5 +14,5 @@ export { sprigTextFuncs } from "./sprig-text.js";
 export { sprigUrlFuncs } from "./sprig-url.js";
 export { secretPureFuncs } from "./sprig-secrets.js";
 export { buildCustomCert } from "./sprig-certs.js";
-export { renderKeyBudget } from "./sprig-keys.js";
+export { primeCost } from "./sprig-keys.js";
 export { timeObject } from "./sprig-dates.js";

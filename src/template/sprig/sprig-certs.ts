@@ -17,7 +17,7 @@ import { bitString, boolean, directoryString, explicit, ia5String, integer, null
 import { uniformInt, type Entropy } from "./entropy.js";
 import { FuncError, goFunc, GoObject, sprint, type FuncMap } from "../go/index.js";
 import { goBase64Decode } from "./sprig-secrets.js";
-import { generatePrivateKey, keyPem, parsePrivateKeyPem, rsaKey, type KeyBudget } from "./sprig-keys.js";
+import { generatePrivateKey, keyPem, parsePrivateKeyPem, rsaKey } from "./sprig-keys.js";
 
 const CERT_TYPE = "sprig.certificate";
 type GoIntArg = { value: bigint };
@@ -200,19 +200,19 @@ function subjectKeyIdOf(cert: X509Certificate): Buffer | undefined {
   return der.subarray(inner + 2, inner + 2 + len);
 }
 
-export function certFuncs(entropy: Entropy, budget: KeyBudget): FuncMap {
+export function certFuncs(entropy: Entropy): FuncMap {
   return {
-    genPrivateKey: goFunc(["string"], (type: string) => generatePrivateKey(entropy, type, budget)),
-    genCA: goFunc(["string", "int"], (cn: string, days: GoIntArg) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), rsaKey(entropy, 2048, budget))),
+    genPrivateKey: goFunc(["string"], (type: string) => generatePrivateKey(entropy, type)),
+    genCA: goFunc(["string", "int"], (cn: string, days: GoIntArg) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), rsaKey(entropy, 2048))),
     genCAWithKey: goFunc(["string", "int", "string"], (cn: string, days: GoIntArg, key: string) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), parsedKey(key))),
     genSelfSignedCert: goFunc(["string", "any", "any", "int"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg) => {
       const t = baseTemplate(cn, ips, dns, days.value);
-      return selfSigned(entropy, t, rsaKey(entropy, 2048, budget));
+      return selfSigned(entropy, t, rsaKey(entropy, 2048));
     }),
     genSelfSignedCertWithKey: goFunc(["string", "any", "any", "int", "string"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, key: string) => selfSigned(entropy, baseTemplate(cn, ips, dns, days.value), parsedKey(key))),
     genSignedCert: goFunc(["string", "any", "any", "int", "any"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown) => {
       const t = baseTemplate(cn, ips, dns, days.value);
-      return signed(entropy, t, ca, () => rsaKey(entropy, 2048, budget));
+      return signed(entropy, t, ca, () => rsaKey(entropy, 2048));
     }),
     genSignedCertWithKey: goFunc(["string", "any", "any", "int", "any", "string"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown, key: string) => signed(entropy, baseTemplate(cn, ips, dns, days.value), ca, () => parsedKey(key))),
   };

@@ -3,7 +3,7 @@
  * required), with Sprig's Go signatures: the integer arithmetic returns int64 via spf13/cast
  * (so `add 1 1.9` is 2), and `default` treats every "empty" value as missing.
  */
-import { FuncError, goFunc, GoInt, int, int64, isEmpty, isMap, jsonSyntaxError, marshalJson, stringSlice, strval, toFloat64, toInt64, toYaml, unmarshalJson, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
+import { chargeParse, FuncError, goFunc, GoInt, int, int64, isEmpty, isMap, jsonSyntaxError, marshalJson, stringSlice, strval, toFloat64, toInt64, toYaml, unmarshalJson, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
 
 /** mergo.Merge without overwrite: fills keys dst lacks (or holds as nil/empty), deep into maps. */
 function mergeInto(dst: GoMap, src: GoMap): void {
@@ -30,7 +30,10 @@ export const sprigDataFuncs: FuncMap = {
   ternary: goFunc(["any", "any", "bool"], (t: GoValue, f: GoValue, c: boolean) => (c ? t : f)),
   toYaml: goFunc(["any"], (v: GoValue) => toYaml(v)),
   toJson: goFunc(["any"], (v: GoValue) => marshalJson(v) ?? ""),
-  fromJson: goFunc(["string"], (s: string) => unmarshalJson(s) ?? null),
+  fromJson: goFunc(["string"], (s: string) => {
+    chargeParse(s, "fromJson");
+    return unmarshalJson(s) ?? null;
+  }),
   list: goFunc([], (...v: GoValue[]) => v, "any"),
   dict: goFunc([], (...v: GoValue[]) => {
     const d: GoMap = {};
@@ -54,6 +57,7 @@ export const sprigDataFuncs: FuncMap = {
     return dst;
   }, "map"),
   mustFromJson: goFunc(["string"], (s: string) => {
+    chargeParse(s, "mustFromJson");
     const v = unmarshalJson(s);
     if (v === undefined) throw new FuncError(jsonSyntaxError(s));
     return v;

@@ -9,7 +9,7 @@ import { checkPrimeSync, createPrivateKey, type KeyObject } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { bitString, explicit, integer, octetString, oid, pem, sequence } from "./der.js";
 import { uniformInt, type Entropy } from "./entropy.js";
-import { FuncError } from "../go/index.js";
+import { chargeWork, WORK_COSTS } from "../go/index.js";
 
 const E = 65537n;
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
@@ -35,14 +35,15 @@ function modInverse(a: bigint, m: bigint): bigint {
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
 
 /**
- * How much fresh RSA work one render may do (primes found, in bits; memoised ones are free): a
- * hostile `range` over genCA must not hold the controller's event loop for minutes.
- * 8192 bits of primes = 8 RSA-2048 keys or 4 RSA-4096 keys.
+ * What finding a fresh prime of `bits` bits is charged to the render's work budget (memoised ones
+ * are free): Miller–Rabin is cubic in the size and the search linear in it, so (bits/2048)³ of a
+ * 2048-bit prime's measured cost. An RSA-4096 key is two 2048-bit primes (~2.4 M steps, so a
+ * render's 10 M-step budget holds four of them besides its templates), an RSA-2048 key (genCA,
+ * genSelfSignedCert, genSignedCert) two 1024-bit ones (~0.3 M).
  */
-export const MAX_FRESH_PRIME_BITS = 8192;
-export interface KeyBudget { primeBits: number }
-export const unlimitedKeys = (): KeyBudget => ({ primeBits: Number.POSITIVE_INFINITY });
-export const renderKeyBudget = (): KeyBudget => ({ primeBits: MAX_FRESH_PRIME_BITS });
+export function primeCost(bits: number): number {
+  return Math.ceil(WORK_COSTS.rsaPrime2048 * (bits / 2048) ** 3);
+}
 
 const SMALL_PRIMES: readonly number[] = (() => {
   const out: number[] = [];
@@ -63,13 +64,12 @@ const primes = new LRUCache<string, bigint>({ max: 512 });
  * while a small prime divides the candidate (residues kept as numbers, so the sieve costs no
  * bigint work), then let OpenSSL's Miller–Rabin decide.
  */
-function prime(entropy: Entropy, bits: number, budget: KeyBudget): bigint {
+function prime(entropy: Entropy, bits: number): bigint {
   const start = randomBits(entropy, bits) | (3n << BigInt(bits - 2)) | 1n;
   const key = `${bits}:${start.toString(36)}`;
   const known = primes.get(key);
   if (known !== undefined) return known;
-  if (budget.primeBits < bits) throw new FuncError(`a template may generate RSA keys of at most ${MAX_FRESH_PRIME_BITS * 2} bits in all per render (${MAX_FRESH_PRIME_BITS / 1024} RSA-2048 keys): each costs up to seconds of CPU`);
-  budget.primeBits -= bits;
+  chargeWork(primeCost(bits), `an RSA key (a fresh ${bits}-bit prime)`);
   const residues = SMALL_PRIMES.map((p) => Number(start % BigInt(p)));
   // Past 2^bits only if the start lies within a prime gap of it (odds ~2^-2000): not worth a branch.
   for (let delta = 0; ; delta += 2) {
@@ -83,10 +83,10 @@ function prime(entropy: Entropy, bits: number, budget: KeyBudget): bigint {
 }
 
 /** An RSA key of `bits` bits, PKCS#1 (what x509.MarshalPKCS1PrivateKey writes). */
-export function rsaKey(entropy: Entropy, bits: number, budget: KeyBudget): KeyObject {
+export function rsaKey(entropy: Entropy, bits: number): KeyObject {
   for (;;) {
-    const p = prime(entropy, bits / 2, budget);
-    const q = prime(entropy, bits / 2, budget);
+    const p = prime(entropy, bits / 2);
+    const q = prime(entropy, bits / 2);
     if (p === q) continue;
     const n = p * q;
     const d = modInverse(E, (p - 1n) * (q - 1n));
@@ -133,12 +133,16 @@ export function keyPem(key: KeyObject): string {
 }
 
 /** genPrivateKey's answer: a PEM block, or Sprig's message (it returns errors as the string). */
-export function generatePrivateKey(entropy: Entropy, type: string, budget: KeyBudget): string {
+export function generatePrivateKey(entropy: Entropy, type: string): string {
   switch (type) {
     case "":
-    case "rsa": return keyPem(rsaKey(entropy, 4096, budget));
-    case "ecdsa": return keyPem(ecdsaKey(entropy));
-    case "ed25519": return keyPem(ed25519Key(entropy));
+    case "rsa": return keyPem(rsaKey(entropy, 4096));
+    case "ecdsa":
+      chargeWork(WORK_COSTS.curveKey, "an ECDSA key");
+      return keyPem(ecdsaKey(entropy));
+    case "ed25519":
+      chargeWork(WORK_COSTS.curveKey, "an Ed25519 key");
+      return keyPem(ed25519Key(entropy));
     // Sprig makes DSA keys; OpenSSL 3 and Go both deprecate DSA, and no chart should need one.
     case "dsa": return "failed to generate private key: kro-ts does not generate DSA keys (deprecated); use rsa, ecdsa or ed25519";
     default: return `Unknown type ${type}`;

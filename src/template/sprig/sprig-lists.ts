@@ -2,7 +2,7 @@
  * Sprig's list functions (list.go) and their must* variants: the plain ones fail the same way,
  * because Sprig panics and text/template turns a panic into "error calling NAME: …".
  */
-import { deepEqual, FuncError, goFunc, int, isEmpty, reflectKind, sliceElements, stringSlice, strval, toInt64, typedSlice, type FuncMap, type GoValue } from "../go/index.js";
+import { chargeElements, chargeWork, deepEqual, FuncError, goFunc, int, isEmpty, reflectKind, sliceElements, stringSlice, strval, toInt64, typedSlice, type FuncMap, type GoValue } from "../go/index.js";
 
 function elements(v: GoValue, what: string): unknown[] {
   const e = sliceElements(v);
@@ -44,7 +44,10 @@ export const sprigListFuncs: FuncMap = {
   ...both("compact", goFunc(["any"], (l: GoValue) => elements(l, "Cannot compact on type").filter((e) => !isEmpty(e as GoValue)))),
   ...both("uniq", goFunc(["any"], (l: GoValue) => {
     const out: unknown[] = [];
-    for (const e of elements(l, "Cannot find uniq on type")) if (!out.some((o) => deepEqual(o, e))) out.push(e);
+    const all = elements(l, "Cannot find uniq on type");
+    // Sprig's uniq compares each element with those kept: quadratic, and charged so.
+    chargeWork(Math.floor((all.length * all.length) / 16), () => `uniq of ${all.length} elements`);
+    for (const e of all) if (!out.some((o) => deepEqual(o, e))) out.push(e);
     return out;
   })),
   ...both("without", goFunc(["any"], (l: GoValue, ...omit: GoValue[]) => elements(l, "Cannot find without on type").filter((e) => !omit.some((o) => deepEqual(o, e))), "any")),
@@ -85,7 +88,14 @@ export const sprigListFuncs: FuncMap = {
   }),
 };
 
+/** How many elements untilStep(start, stop, step) builds, charged before one is built. */
+function untilStepLength(start: bigint, stop: bigint, step: bigint): bigint {
+  if (stop < start) return step >= 0n ? 0n : (start - stop + (-step) - 1n) / -step;
+  return step > 0n ? (stop - start + step - 1n) / step : 0n;
+}
+
 function untilStep(start: bigint, stop: bigint, step: bigint): unknown[] {
+  chargeElements(untilStepLength(start, stop, step), "a list");
   const v: unknown[] = [];
   if (stop < start) {
     if (step >= 0n) return typedSlice(v, "[]int");

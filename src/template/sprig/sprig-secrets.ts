@@ -8,7 +8,7 @@
 import { createCipheriv, createDecipheriv, createHmac, scryptSync } from "node:crypto";
 import bcryptjs from "bcryptjs";
 import type { Entropy } from "./entropy.js";
-import { FuncError, goFunc, type FuncMap } from "../go/index.js";
+import { chargeWork, FuncError, goFunc, WORK_COSTS, type FuncMap } from "../go/index.js";
 
 type GoIntArg = { value: bigint };
 const utf8 = (s: string): Buffer => Buffer.from(s, "utf8");
@@ -26,6 +26,7 @@ export function goBase64Decode(text: string): Buffer | string {
 function bcrypt(entropy: Entropy, password: string): string {
   // x/crypto/bcrypt refuses what it would silently truncate.
   if (utf8(password).length > 72) return "failed to encrypt string with bcrypt: bcrypt: password length exceeds 72 bytes";
+  chargeWork(WORK_COSTS.bcrypt, "a bcrypt hash");
   const salt = new Uint8Array(16);
   entropy.read(salt);
   return bcryptjs.hashSync(password, `$2a$10$${bcryptjs.encodeBase64(salt, 16)}`);
@@ -57,6 +58,7 @@ const u32 = (n: number): Buffer => {
 export function derivePassword(counter: bigint, type: string, password: string, user: string, site: string): string {
   const templates = PASSWORD_TEMPLATES[type];
   if (templates === undefined) return `cannot find password template ${type}`;
+  chargeWork(WORK_COSTS.derivePassword, "derivePassword (scrypt)");
   const salt = Buffer.concat([utf8(SEED), u32(utf8(user).length), utf8(user)]);
   const key = scryptSync(utf8(password), salt, 64, { N: 32768, r: 8, p: 2, maxmem: 128 * 1024 * 1024 });
   const message = Buffer.concat([utf8(SEED), u32(utf8(site).length), utf8(site), u32(Number(BigInt.asUintN(32, counter)))]);

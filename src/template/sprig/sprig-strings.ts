@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../../schema/index.js";
-import { formatValue, FuncError, goFunc, goQuote, runes, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
+import { chargeChars, formatValue, FuncError, goFunc, goQuote, runes, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
 
 const spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
 const GO_SPACE = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
@@ -55,6 +55,14 @@ function compile(re: string): GoRegexp | undefined {
   }
 }
 
+/** indent/nindent pad every line: the result's size is known before it is built. */
+function chargeIndent(n: bigint, s: string): void {
+  if (n <= 0n) return;
+  let lines = 1;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) lines++;
+  chargeChars(s.length + Number(n) * lines, "an indented string");
+}
+
 export const sprigStringFuncs: FuncMap = {
   quote: goFunc([], (...a: GoValue[]) => a.filter((s) => s !== null).map((s) => goQuote(strval(s))).join(" "), "any"),
   squote: goFunc([], (...a: GoValue[]) => a.filter((s) => s !== null).map((s) => `'${formatValue(s, "v", spec)}'`).join(" "), "any"),
@@ -64,15 +72,21 @@ export const sprigStringFuncs: FuncMap = {
   trim: goFunc(["string"], (s: string) => s.replace(GO_SPACE, "")),
   trimPrefix: goFunc(["string", "string"], (p: string, s: string) => (s.startsWith(p) ? s.slice(p.length) : s)),
   trimSuffix: goFunc(["string", "string"], (x: string, s: string) => (x !== "" && s.endsWith(x) ? s.slice(0, s.length - x.length) : s)),
-  replace: goFunc(["string", "string", "string"], (o: string, n: string, s: string) => (o === "" ? runes(s).join(n).replace(/^/, n) + (s === "" ? "" : n) : s.split(o).join(n))),
+  replace: goFunc(["string", "string", "string"], (o: string, n: string, s: string) => {
+    // Every occurrence may become `n`: the largest result is the bound charged up front.
+    if (n.length > o.length) chargeChars(o === "" ? (s.length + 1) * n.length : Math.floor(s.length / o.length) * (n.length - o.length), "a replaced string");
+    return o === "" ? runes(s).join(n).replace(/^/, n) + (s === "" ? "" : n) : s.split(o).join(n);
+  }),
   contains: goFunc(["string", "string"], (sub: string, s: string) => s.includes(sub)),
   hasPrefix: goFunc(["string", "string"], (p: string, s: string) => s.startsWith(p)),
   hasSuffix: goFunc(["string", "string"], (p: string, s: string) => s.endsWith(p)),
   indent: goFunc(["int", "string"], (n: { value: bigint }, s: string) => {
+    chargeIndent(n.value, s);
     const pad = " ".repeat(Math.max(0, Number(n.value)));
     return pad + s.replaceAll("\n", `\n${pad}`);
   }),
   nindent: goFunc(["int", "string"], (n: { value: bigint }, s: string) => {
+    chargeIndent(n.value, s);
     const pad = " ".repeat(Math.max(0, Number(n.value)));
     return `\n${pad}${s.replaceAll("\n", `\n${pad}`)}`;
   }),

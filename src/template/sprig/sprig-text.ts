@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../../schema/index.js";
-import { FuncError, goFunc, goQuote, sprint, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
+import { chargeChars, FuncError, goFunc, goQuote, sprint, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
 import { abbreviateFull, initials, swapCase, toLowerCaseWords, toPascalCase, untitle, wrapCustom } from "./xstrings.js";
 
 type GoIntArg = { value: bigint };
@@ -176,6 +176,7 @@ export const sprigTextFuncs: FuncMap = {
   }),
   repeat: goFunc(["int", "string"], (c: GoIntArg, s: string) => {
     if (n(c) < 0) throw new FuncError("strings: negative Repeat count");
+    chargeChars(s.length * n(c), "a repeated string");
     return s.repeat(n(c));
   }),
   trimall: goFunc(["string", "string"], (a: string, s: string) => trimCutset(s, a)),
@@ -186,8 +187,14 @@ export const sprigTextFuncs: FuncMap = {
   snakecase: goFunc(["string"], (s: string) => toLowerCaseWords(s, "_")),
   kebabcase: goFunc(["string"], (s: string) => toLowerCaseWords(s, "-")),
   camelcase: goFunc(["string"], toPascalCase),
-  wrap: goFunc(["int", "string"], (l: GoIntArg, s: string) => wrapCustom(s, n(l), "", false)),
-  wrapWith: goFunc(["int", "string", "string"], (l: GoIntArg, sep: string, s: string) => wrapCustom(s, n(l), sep, true)),
+  wrap: goFunc(["int", "string"], (l: GoIntArg, s: string) => {
+    chargeChars(s.length * 2, "a wrapped string");
+    return wrapCustom(s, n(l), "", false);
+  }),
+  wrapWith: goFunc(["int", "string", "string"], (l: GoIntArg, sep: string, s: string) => {
+    chargeChars(s.length * (1 + sep.length), "a wrapped string");
+    return wrapCustom(s, n(l), sep, true);
+  }),
   cat: goFunc([], (...v: GoValue[]) => sprint(v.filter((e) => e !== null).flatMap((e, i) => (i === 0 ? [e] : [" ", e]))), "any"),
   plural: goFunc(["string", "string", "int"], (one: string, many: string, c: GoIntArg) => (c.value === 1n ? one : many)),
   sha1sum: goFunc(["string"], (s: string) => createHash("sha1").update(s, "utf8").digest("hex")),

@@ -1,0 +1,37 @@
+/**
+ * The author policy heals (issue #24, point 8): every ValidatingAdmissionPolicy and binding the
+ * controller made is watched, and an event that shows one deleted or different from what was
+ * applied marks the RGD's policy as not in force (context/author-policy-state.ts) and queues the
+ * RGD, whose reconcile applies it again — within the watch latency, not at the next restart.
+ */
+import { KRO_API_VERSION, LABELS, RGD } from "../../api/index.js";
+import type { InformerLease, KubeObject } from "../../kube/index.js";
+import type { ControllerContext } from "../context/index.js";
+import { recordEvent } from "../context/index.js";
+
+const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
+const KINDS = ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"] as const;
+
+/** Starts the watches; returns their leases (released when the controller stops). */
+export function watchAuthorPolicies(ctx: Pick<ControllerContext, "informers" | "authorPolicies" | "rgdQueue" | "logger" | "eventClient" | "now">): InformerLease<KubeObject>[] {
+  return KINDS.map((kind) => {
+    const lease = ctx.informers.acquire({ apiVersion: VAP_API_VERSION, kind, labelSelector: `${LABELS.managedBy}=kro,${LABELS.rgdId}` });
+    const seen = (object: KubeObject, gone: boolean) => {
+      const uid = object.metadata?.labels?.[LABELS.rgdId] ?? "";
+      const name = object.metadata?.name ?? "";
+      const rgdName = ctx.authorPolicies.observe(uid, kind, name, gone ? undefined : (object as { spec?: unknown }).spec);
+      if (rgdName === undefined) return;
+      const what = gone ? "deleted" : "changed";
+      ctx.logger.warn({ rgd: rgdName, kind, name }, `author policy ${what} outside the controller: its instances wait until it is restored`);
+      const rgd = { apiVersion: KRO_API_VERSION, kind: RGD.kind, metadata: { name: rgdName, uid } } as KubeObject;
+      void recordEvent(ctx, rgd, "AuthorPolicyBreached", `${kind} ${name} was ${what} outside the controller; restoring it, and instances written meanwhile are not acted on until written again`, "Warning");
+      ctx.rgdQueue.add(rgdName);
+    };
+    lease.informer.addHandlers({
+      onAdd: (o) => { seen(o, false); },
+      onUpdate: (_old, o) => { seen(o, false); },
+      onDelete: (o) => { seen(o, true); },
+    });
+    return lease;
+  });
+}

@@ -1,0 +1,22 @@
+/** The messages between the chart-render pool and its worker threads (structured-cloned). */
+import type { HelmContext } from "../../graph/index.js";
+import type { HelmCapabilities, KubeJson } from "../../runtime/index.js";
+
+export interface WorkerRequest {
+  readonly id: number;
+  /** The chart, by the pool's number for it; `context` is sent once per worker. */
+  readonly contextId: number;
+  readonly context?: HelmContext;
+  readonly instance: KubeJson;
+  readonly capabilities?: HelmCapabilities;
+  /** Whether `lookup` reads the cluster (else it returns {}, as offline). */
+  readonly lookups: boolean;
+  /** The render's own cooperative deadline; the pool terminates the thread a little later. */
+  readonly deadlineMs: number;
+}
+
+export type WorkerReply =
+  | { readonly type: "lookup"; readonly id: number; readonly args: readonly [string, string, string, string] }
+  | { readonly type: "done"; readonly id: number; readonly ok: true; readonly outputs: readonly (readonly [string, string])[] }
+  /** `late`: the render failed past its deadline (a time limit, not the chart's own error). */
+  | { readonly type: "done"; readonly id: number; readonly ok: false; readonly error: string; readonly late?: boolean };

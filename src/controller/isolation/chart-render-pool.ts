@@ -1,0 +1,199 @@
+/**
+ * A small pool of worker threads that render charts (spec.helm) for the controller, so no chart
+ * can take the controller's memory or event loop: each thread runs with V8 heap limits
+ * (`resourceLimits`) and every render with a deadline — cooperative inside the thread (the
+ * template engine checks it every 256 steps and before every charged function), and enforced
+ * from outside (the thread is terminated a little after it). A render that runs a thread out of
+ * memory, past its time or into a crash ends as an error for that one instance; the thread is
+ * replaced on the next render, and the main thread — /healthz, leader renewals, every other
+ * instance — never waits for any of it.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import type { HelmContext } from "../../graph/index.js";
+import { answerFingerprint, type ChartLookupCall, type ChartRenderAnswer, type HelmCapabilities, type HelmRenderEnv, type KubeJson } from "../../runtime/index.js";
+import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
+
+export interface ChartRenderPoolOptions {
+  /** Worker threads (default: one per spare core, at least 2, at most 4). */
+  readonly threads?: number;
+  /** V8 old-generation heap of each thread, MiB (default 256). */
+  readonly heapMb?: number;
+  /** Wall-clock limit of one render, ms (default 10 000: a few RSA-4096 keys on a busy core). */
+  readonly timeoutMs?: number;
+}
+
+export interface ChartRenderJob {
+  readonly context: HelmContext;
+  readonly instance: KubeJson;
+  readonly capabilities?: HelmCapabilities;
+  readonly lookup?: HelmRenderEnv["lookup"];
+}
+
+/** An answer, and whether a limit of the pool (time, memory, a crash) rather than the chart ended it. */
+export type PoolAnswer = ChartRenderAnswer & { readonly limit?: "time" | "memory" | "crash" };
+
+interface Running {
+  readonly id: number;
+  readonly job: ChartRenderJob;
+  readonly calls: ChartLookupCall[];
+  readonly resolve: (answer: PoolAnswer) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly flag: Int32Array;
+  readonly answers: MessagePort;
+  readonly contexts: Set<number>;
+  running?: Running | undefined;
+  dead: boolean;
+}
+
+/** How long after its own deadline a render's thread is terminated (the cooperative stop comes first). */
+const TERMINATE_GRACE_MS = 1000;
+const WORKER_URL = new URL("./chart-worker.js", import.meta.url);
+
+export class ChartRenderPool {
+  readonly threads: number;
+  readonly heapMb: number;
+  readonly timeoutMs: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: { job: ChartRenderJob; resolve: (answer: PoolAnswer) => void }[] = [];
+  private readonly contextIds = new WeakMap<HelmContext, number>();
+  private nextContextId = 1;
+  private nextId = 1;
+  private stopped = false;
+  /** Renders ended by a limit of the pool, by kind (a metric and a test hook). */
+  readonly stops = { time: 0, memory: 0, crash: 0 };
+
+  constructor(options: ChartRenderPoolOptions = {}) {
+    // At least two: one hostile render at its time limit must not hold every benign one behind it.
+    this.threads = options.threads ?? Math.min(4, Math.max(2, availableParallelism() - 1));
+    this.heapMb = options.heapMb ?? 256;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  render(job: ChartRenderJob): Promise<PoolAnswer> {
+    if (this.stopped) return Promise.resolve({ ok: false, error: "the controller is stopping", calls: [] });
+    return new Promise((resolve) => {
+      this.queue.push({ job, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Thread ids of the live workers (tests use them to see a terminated thread replaced). */
+  get workerThreadIds(): number[] {
+    return this.slots.filter((s) => !s.dead).map((s) => s.worker.threadId);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const { resolve } of this.queue.splice(0)) resolve({ ok: false, error: "the controller is stopping", calls: [] });
+    await Promise.all(this.slots.map((s) => this.retire(s, { ok: false, error: "the controller is stopping", calls: [] })));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => !s.dead && s.running === undefined);
+      if (slot === undefined && this.slots.filter((s) => !s.dead).length < this.threads) slot = this.spawn();
+      if (slot === undefined) return;
+      const next = this.queue.shift();
+      if (next !== undefined) this.start(slot, next.job, next.resolve);
+    }
+  }
+
+  private spawn(): Slot {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const channel = new MessageChannel();
+    const worker = new Worker(WORKER_URL, {
+      workerData: { answers: channel.port2, flag },
+      transferList: [channel.port2],
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    const slot: Slot = { worker, flag, answers: channel.port1, contexts: new Set(), dead: false };
+    worker.on("message", (reply: WorkerReply) => { this.onReply(slot, reply); });
+    worker.on("error", (error: Error & { code?: string }) => {
+      const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
+      void this.retire(slot, memory
+        ? { ok: false, error: `the chart render exceeded the memory limit of ${this.heapMb} MiB (its worker thread was stopped)`, calls: [], limit: "memory" }
+        : { ok: false, error: `the chart render crashed its worker thread: ${error.message}`, calls: [], limit: "crash" });
+    });
+    worker.on("exit", () => void this.retire(slot, { ok: false, error: "the chart render's worker thread exited", calls: [], limit: "crash" }));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private start(slot: Slot, job: ChartRenderJob, resolve: (answer: PoolAnswer) => void): void {
+    let contextId = this.contextIds.get(job.context);
+    if (contextId === undefined) {
+      contextId = this.nextContextId++;
+      this.contextIds.set(job.context, contextId);
+    }
+    const id = this.nextId++;
+    const timer = setTimeout(() => {
+      void this.retire(slot, { ok: false, error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`, calls: [], limit: "time" });
+    }, this.timeoutMs + TERMINATE_GRACE_MS);
+    timer.unref();
+    slot.running = { id, job, calls: [], resolve, timer };
+    const { metadata, ...rest } = job.instance as KubeJson & { metadata?: Record<string, unknown> };
+    const { managedFields: _managed, ...meta } = metadata ?? {};
+    const request: WorkerRequest = {
+      id,
+      contextId,
+      ...(slot.contexts.has(contextId) ? {} : { context: job.context }),
+      instance: { ...rest, metadata: meta },
+      ...(job.capabilities === undefined ? {} : { capabilities: job.capabilities }),
+      lookups: job.lookup !== undefined,
+      deadlineMs: this.timeoutMs,
+    };
+    slot.contexts.add(contextId);
+    slot.worker.postMessage(request);
+  }
+
+  private onReply(slot: Slot, reply: WorkerReply): void {
+    const running = slot.running;
+    if (running === undefined || reply.id !== running.id) return;
+    if (reply.type === "lookup") {
+      let message: { answer?: KubeJson; error?: string };
+      try {
+        const answer = running.job.lookup?.(...reply.args) ?? {};
+        running.calls.push({ args: reply.args, fingerprint: answerFingerprint(answer) });
+        message = { answer };
+      } catch (error) {
+        message = { error: error instanceof Error ? error.message : String(error) };
+      }
+      slot.answers.postMessage(message);
+      Atomics.store(slot.flag, 0, 1);
+      Atomics.notify(slot.flag, 0);
+      return;
+    }
+    clearTimeout(running.timer);
+    slot.running = undefined;
+    if (!reply.ok && reply.late === true) this.stops.time++;
+    running.resolve(reply.ok ? { ok: true, outputs: new Map(reply.outputs), calls: running.calls } : { ok: false, error: reply.error, calls: running.calls, ...(reply.late === true ? { limit: "time" as const } : {}) });
+    this.dispatch();
+  }
+
+  /** Ends a thread (terminating it if it still runs) and answers its render with `answer`. */
+  private async retire(slot: Slot, answer: PoolAnswer): Promise<void> {
+    const running = slot.running;
+    slot.running = undefined;
+    if (running !== undefined) {
+      clearTimeout(running.timer);
+      if (answer.limit !== undefined) this.stops[answer.limit]++;
+      running.resolve({ ...answer, calls: running.calls });
+    }
+    if (!slot.dead) {
+      slot.dead = true;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      slot.answers.close();
+      await slot.worker.terminate();
+    }
+    if (!this.stopped) this.dispatch();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The entry of a chart-render worker thread (chart-render-pool.ts): renders one chart at a time
+ * with the runtime's own code, under the heap limits the pool gave the thread and the deadline of
+ * the request. `lookup` asks the main thread synchronously: the worker posts the call, sleeps on
+ * a shared flag (Atomics.wait) until the main thread has answered from its informer caches, then
+ * takes the answer off its own port (receiveMessageOnPort) — so Helm's synchronous `lookup`
+ * works unchanged, and the main thread never waits for the worker.
+ */
+import { performance } from "node:perf_hooks";
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
+import type { HelmContext } from "../../graph/index.js";
+import { renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
+import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
+
+const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
+const contexts = new Map<number, HelmContext>();
+
+function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
+  Atomics.store(flag, 0, 0);
+  parentPort?.postMessage({ type: "lookup", id, args } satisfies WorkerReply);
+  Atomics.wait(flag, 0, 0);
+  const message = receiveMessageOnPort(answers)?.message as { answer?: KubeJson; error?: string } | undefined;
+  if (message === undefined) throw new Error("lookup: no answer from the controller");
+  if (message.error !== undefined) throw new Error(message.error);
+  return message.answer ?? {};
+}
+
+parentPort?.on("message", (request: WorkerRequest) => {
+  if (request.context !== undefined) contexts.set(request.contextId, request.context);
+  const context = contexts.get(request.contextId);
+  if (context === undefined) {
+    parentPort?.postMessage({ type: "done", id: request.id, ok: false, error: "internal: the chart render worker lost the chart" } satisfies WorkerReply);
+    return;
+  }
+  const capabilities: HelmCapabilities | undefined = request.capabilities;
+  const started = performance.now();
+  const outcome = renderChartOutputs(context, request.instance, {
+    ...(capabilities === undefined ? {} : { capabilities }),
+    ...(request.lookups ? { lookup: (apiVersion: string, kind: string, namespace: string, name: string) => lookupOnMain(request.id, [apiVersion, kind, namespace, name]) } : {}),
+    deadline: { now: () => performance.now(), at: started + request.deadlineMs, budgetMs: request.deadlineMs },
+  });
+  const reply: WorkerReply = outcome.ok
+    ? { type: "done", id: request.id, ok: true, outputs: [...outcome.value] }
+    : { type: "done", id: request.id, ok: false, error: outcome.error ?? "the chart render is pending", late: performance.now() > started + request.deadlineMs };
+  parentPort?.postMessage(reply);
+});

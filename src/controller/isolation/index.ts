@@ -1,0 +1,8 @@
+/**
+ * Isolation: what of an instance's evaluation runs where the controller can stop and cap it.
+ * Charts (spec.helm) render in a pool of worker threads with heap limits and a deadline
+ * (chart-render-pool.ts, chart-worker.ts); their answers are kept by what they read
+ * (chart-renders.ts). See docs/design/runtime.md, "Isolation".
+ */
+export { ChartRenderPool, type ChartRenderPoolOptions, type PoolAnswer } from "./chart-render-pool.js";
+export { ChartRenders } from "./chart-renders.js";
