@@ -8,6 +8,7 @@ import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
 import { registerTreeCommand } from "./tree-command.js";
 import { registerGenerateInstance } from "./generate-instance.js";
+import { registerConvertCommand } from "./convert-command.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
 import { PACKAGE_VERSION } from "./version.js";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerGenerateInstance(program);
   registerControllerCommand(program);
   registerRenderCommand(program);
+  registerConvertCommand(program);
   registerGraphCommand(program);
   registerDevCommands(program);
   registerTreeCommand(program);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { evaluateInstance } from "./evaluate.js";
-import { compileFixture, instanceOf } from "./fixtures.test.helpers.js";
+import { compileFixture, instanceOf } from "../../test/unit-support/runtime/fixtures.js";
 import { createMemoryLookup } from "./memory-lookup.js";
 import { buildInstanceStatus } from "./status.js";
 import type { KubeJson } from "./types.js";

@@ -37,6 +37,8 @@ export async function startTestController(options: {
   sharding?: ControllerSharding;
   /** The controller's client refuses writes unless this fence is held (leader election's). */
   fence?: WriteFence;
+  /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
+  storageMigration?: { qps?: number; pageSize?: number };
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -56,6 +58,7 @@ export async function startTestController(options: {
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
+    ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
   });
   await controller.ready;
   return {

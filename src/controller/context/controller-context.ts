@@ -11,6 +11,7 @@ import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
+import type { ConversionWebhook, StorageMigrations } from "../conversion/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
@@ -47,6 +48,10 @@ export interface ControllerContext {
   readonly logger: Logger;
   readonly kroVersion: string;
   readonly served: ServedGraphs;
+  /** The conversion webhook every replica serves (lazily started) for RGDs with several versions. */
+  readonly conversion: ConversionWebhook;
+  /** Storage migrations running in the background (leader only: the RGD reconcile starts them). */
+  readonly migrations: StorageMigrations;
   readonly watches: ChildWatches;
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;
