@@ -85,12 +85,12 @@ describe("GitOps health: kstatus and the Argo CD health check on real instance s
     }, { timeout: 60_000 });
     assert.deepEqual(await judged(ready), ["Current", "Healthy"]);
     assert.equal(ready.status?.observedGeneration, ready.metadata.generation);
-    assert.equal(ready.status?.conditions?.some((c) => c.type === "Reconciling" || c.type === "Stalled"), false);
+    assert.equal(ready.status.conditions?.some((c) => c.type === "Reconciling" || c.type === "Stalled"), false);
 
     // The patch's own response: the new generation with the status written for the old one. Ready
     // still says True there, and neither judge may take it for the new spec.
     const changed = JSON.parse(await kubectl(["patch", kind.toLowerCase(), "app", "-n", ns, "--type=merge", "-p", '{"spec":{"paused":true}}', "-o", "json"])) as Instance;
-    assert.equal(changed.metadata.generation, (ready.metadata.generation) + 1);
+    assert.equal(changed.metadata.generation, ready.metadata.generation + 1);
     assert.equal(changed.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
     assert.deepEqual(await judged(changed), ["InProgress", "Progressing"]);
     // Observed by the controller: the new generation is ready too (its pods already run), and both judges follow.
