@@ -49,7 +49,7 @@ describe("chart render pool", () => {
     const answer = await roomy.render({ context: chart("{{ $all := list }}{{ range until 40 }}{{ $all = append $all (until 60000) }}{{ end }}{{ len $all }}"), instance: instance({}) });
     assert.equal(answer.ok, false);
     assert.equal(answer.limit, "memory");
-    assert.match(answer.ok ? "" : answer.error, /exceeded the memory limit of 64 MiB/);
+    assert.match(answer.error, /exceeded the memory limit of 64 MiB/);
     const next = await roomy.render({ context: chart("ok"), instance: instance({}) });
     assert.ok(next.ok);
     assert.notDeepEqual(roomy.workerThreadIds, before);
@@ -59,7 +59,7 @@ describe("chart render pool", () => {
     const answer = await pool.render({ context: chart("{{ range until 100 }}{{ bcrypt \"x\" }}{{ end }}"), instance: instance({}) });
     assert.equal(answer.ok, false);
     assert.equal(answer.limit, "time");
-    assert.match(answer.ok ? "" : answer.error, /time limit of 1500 ms/);
+    assert.match(answer.error, /time limit of 1500 ms/);
     assert.ok(pool.stops.time >= 1);
   });
 
