@@ -141,6 +141,17 @@ export const INSTANCE_CONDITION_REASONS = {
   /** kro-ts only: the kro.run/reconcile annotation suspends reconciliation. */
   reconciliationSuspended: "ReconciliationSuspended",
   ready: "Ready",
+  /** kro-ts only, kstatus (Reconciling/Stalled): the instance is not Ready but is making progress. */
+  progressing: "Progressing",
+} as const;
+
+/**
+ * kro-ts only: the kstatus conditions (sigs.k8s.io/cli-utils/pkg/kstatus), present only while True
+ * ("abnormal-true"), so Flux, `kubectl wait` and Argo CD judge instances without a custom rule.
+ */
+export const KSTATUS_CONDITIONS = {
+  reconciling: "Reconciling",
+  stalled: "Stalled",
 } as const;
 
 /** `status.state` of an instance (§6.10). */

@@ -6,5 +6,8 @@ export { rgdCustomResourceDefinition, type CrdManifest } from "./rgd-crd.js";
 export { graphRevisionCustomResourceDefinition, type GraphRevision, type GraphRevisionSnapshot, type OwnerReference } from "./graph-revision.js";
 export { formatLocated, loadYaml, loadYamlBytes, tooLarge as oversizedYamlFile, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument, type SourcePosition } from "./yaml-source.js";
 export { YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
+export { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
+export { applyGoJsonRules } from "./go-yaml-json.js";
+export { goFloatKey, needsQuotes, resolveGoScalar, type GoScalar, type GoScalarKind } from "./go-yaml-scalars.js";
 export { yamlKeyComments } from "./yaml-comments.js";
 export { labelMatches, labelValue, MAX_LABEL_VALUE_LENGTH } from "./label-value.js";

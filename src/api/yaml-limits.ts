@@ -21,6 +21,7 @@ export const YAML_ISSUE_CODES = {
   tooDeep: "yaml.too-deep",
   aliases: "yaml.alias-limit",
   encoding: "yaml.encoding",
+  notJson: "yaml.not-json",
 } as const;
 
 /** Offset of the first collection nested deeper than `maxDepth`, if any (iterative: no recursion). */

@@ -1,9 +1,12 @@
 /**
  * Loads YAML (one or many documents) and keeps enough of the source to map an issue's path
- * back to file:line:column. The only place the `yaml` parser is used.
+ * back to file:line:column. The only place files are parsed, and they are read as Kubernetes and
+ * Helm read them (sigs.k8s.io/yaml: YAML 1.1 scalars, Go's map keys; go-yaml-schema.ts).
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
 import { error, formatIssue, warning, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
+import { applyGoJsonRules } from "./go-yaml-json.js";
+import { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
 import { invalidUtf8At, tooDeepAt, YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
 
 export interface SourcePosition {
@@ -144,8 +147,8 @@ export function loadYaml(file: string, text: string): LoadedFile {
   let docs: Document.Parsed[];
   try {
     // kubectl (sigs.k8s.io/yaml) and so kro accept a key given twice in one map, the last value
-    // winning; so do we, with a warning naming the key.
-    const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+    // winning; so do we (GO_YAML_READ), with a warning naming the key.
+    const parsed = parseAllDocuments(text, { ...GO_YAML_READ, lineCounter, prettyErrors: false });
     docs = Array.isArray(parsed) ? parsed : [];
   } catch (e) {
     problem(YAML_ISSUE_CODES.tooDeep, describeParserFailure(e), 0);
@@ -165,6 +168,9 @@ export function loadYaml(file: string, text: string): LoadedFile {
       problem(YAML_ISSUE_CODES.tooDeep, `nesting deeper than ${YAML_LIMITS.maxDepth} levels`, deep);
       continue;
     }
+    const unjsonable = applyGoJsonRules(doc.contents);
+    for (const p of unjsonable) problem(YAML_ISSUE_CODES.notJson, p.message, p.offset);
+    if (unjsonable.length > 0) continue;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
@@ -251,7 +257,11 @@ function window(source: string, column: number): { shown: string; caret: number 
   return { shown: prefix + source.slice(from, from + SOURCE_WIDTH) + suffix, caret: column - 1 - from + prefix.length };
 }
 
-/** YAML text for output (kubectl-like: block style, no line folding). */
+/**
+ * YAML text for output (kubectl-like: block style, no line folding), every string another reader
+ * could take for a boolean, number, null or timestamp quoted (`"no"`, `"0755"`), so that kubectl,
+ * Helm and YAML 1.2 tools read back exactly `value`.
+ */
 export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  return stringify(value, { ...GO_YAML_WRITE, aliasDuplicateObjects: false });
 }

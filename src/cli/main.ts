@@ -7,6 +7,8 @@ import { registerControllerCommand } from "./controller-command.js";
 import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
 import { registerConvertCommand } from "./convert-command.js";
+import { registerTreeCommand } from "./tree-command.js";
+import { registerGenerateInstance } from "./generate-instance.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
 import { PACKAGE_VERSION } from "./version.js";
@@ -19,11 +21,13 @@ export function buildProgram(): Command {
     .exitOverride();
   registerClusterCommands(program);
   registerCompileCommands(program);
+  registerGenerateInstance(program);
   registerControllerCommand(program);
   registerRenderCommand(program);
   registerConvertCommand(program);
   registerGraphCommand(program);
   registerDevCommands(program);
+  registerTreeCommand(program);
   registerImportCommands(program);
   return program;
 }

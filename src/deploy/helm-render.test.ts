@@ -116,6 +116,20 @@ describe("renderChart on charts/kro-ts", () => {
     assert.ok(!render({ metrics: { service: { enabled: false } } }).some((o) => o.kind === "Service"));
   });
 
+  it("renders an optional PodMonitor on the pods' http-metrics port, without needing the Service", () => {
+    assert.ok(!render().some((o) => o.kind === "PodMonitor"));
+    const objects = render({ metrics: { service: { enabled: false }, podMonitor: { enabled: true, labels: { release: "prometheus" } } } });
+    const monitor = find(objects, "PodMonitor");
+    assert.equal(monitor.apiVersion, "monitoring.coreos.com/v1");
+    assert.equal(monitor.metadata.labels?.release, "prometheus");
+    const spec = monitor.spec as { selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: unknown[] };
+    assert.deepEqual(spec.podMetricsEndpoints, [{ port: "http-metrics", path: "/metrics", interval: "30s", scrapeTimeout: "10s" }]);
+    const deployment = find(objects, "Deployment") as unknown as { spec: { template: { metadata: { labels: Record<string, string> }; spec: { containers: { ports: { name: string }[] }[] } } } };
+    for (const [k, v] of Object.entries(spec.selector.matchLabels)) assert.equal(deployment.spec.template.metadata.labels[k], v, "the selector matches the controller's pods");
+    assert.ok(deployment.spec.template.spec.containers[0]?.ports.some((p) => p.name === "http-metrics"));
+    assert.match(renderError({ metrics: { podMonitor: { enabled: true }, serviceMonitor: { enabled: true } } }).reason, /^metrics\.podMonitor\.enabled: choose one of/);
+  });
+
   it("refuses values that would install a broken controller, pointing at the check", () => {
     const mode = renderError({ rbac: { mode: "admin" } });
     assert.equal(mode.file, "templates/_helpers.tpl");

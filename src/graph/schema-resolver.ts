@@ -51,6 +51,16 @@ export function dereference(schemas: Readonly<Record<string, unknown>>, root: un
   return inline(root, []) as OpenApiSchema;
 }
 
+/**
+ * Kinds every kube-apiserver serves through its built-in aggregator (kube-aggregator), which the
+ * bundles leave out (scripts/refresh-builtin-schemas.mjs skips the apiregistration group): scope
+ * and plural as discovery gives them, the schema open. Without this an APIService would be
+ * rendered with a namespace it cannot have.
+ */
+const AGGREGATOR_KINDS: Readonly<Record<string, { readonly plural: string; readonly namespaced: boolean }>> = {
+  "apiregistration.k8s.io/v1/APIService": { plural: "apiservices", namespaced: false },
+};
+
 export function builtinSchemaResolver(bundle: BuiltinSchemaBundle): SchemaResolver {
   const cache = new Map<string, ResolvedKind>();
   return {
@@ -59,6 +69,8 @@ export function builtinSchemaResolver(bundle: BuiltinSchemaBundle): SchemaResolv
       const cached = cache.get(key);
       if (cached !== undefined) return cached;
       const entry = bundle.kinds[key];
+      const aggregated = AGGREGATOR_KINDS[key];
+      if (entry === undefined && aggregated !== undefined) return { schema: UNTYPED, ...aggregated };
       if (entry === undefined) return undefined;
       const resolved = { schema: dereference(bundle.schemas, bundle.schemas[entry.schema]), namespaced: entry.namespaced, plural: entry.plural };
       cache.set(key, resolved);

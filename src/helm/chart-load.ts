@@ -5,6 +5,7 @@
  * .tgz archives, recursively) and every other file as `.Files`.
  */
 import { loadYaml, yamlKeyComments } from "../api/index.js";
+import { asChartMetadata } from "./chart-metadata.js";
 import { decodeChartArchive } from "./chart-archive.js";
 import { HelmImportError, type ChartFiles, type HelmImportWarning } from "./types.js";
 
@@ -57,7 +58,7 @@ function yamlMap(file: string, bytes: Uint8Array | undefined): Record<string, un
   const value = loaded.documents[0]?.value;
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw new HelmImportError("must be a YAML map", file, 1);
-  return value;
+  return file.endsWith("Chart.yaml") ? asChartMetadata(value) : value;
 }
 
 function dependencyList(meta: Record<string, unknown>, file: string): ChartDependency[] {

@@ -87,7 +87,7 @@ describe("decodeReleaseRecord", () => {
     // Helm stores aliases as names and drops dependencies disabled at that install: the source's Chart.yaml is the truth.
     const release = decodeReleaseRecord(encode(minimal({ metadata: { name: "c", version: "1", dependencies: [{ name: "db", alias: "db" }] }, values: { a: 1 }, templates: [{ name: "templates/x.yaml", data: Buffer.from("rec").toString("base64") }] })));
     const source = new Map([
-      ["Chart.yaml", Buffer.from("apiVersion: v2\nname: c\nversion: 1\ndependencies:\n  - {name: postgresql, alias: db}\n  - {name: off, condition: off.enabled}\n")],
+      ["Chart.yaml", Buffer.from("apiVersion: v2\nname: c\nversion: 1\ndependencies:\n  - {name: postgresql, alias: db}\n  - {name: \"off\", condition: off.enabled}\n")],
       ["templates/x.yaml", Buffer.from("source")], ["charts/postgresql/Chart.yaml", Buffer.from("name: postgresql")], ["charts/off-1.0.0.tgz", Buffer.from("tgz")],
     ]);
     const files = releaseChartFiles(release, source);

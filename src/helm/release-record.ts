@@ -10,6 +10,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { loadYaml } from "../api/index.js";
+import { asChartMetadata } from "./chart-metadata.js";
 import type { ChartFiles } from "./types.js";
 
 /** A decompressed release larger than this is refused (Helm's own Secret limit is 1 MiB compressed). */
@@ -218,8 +219,9 @@ export function releaseChartFiles(release: HelmRelease, source?: ChartFiles): Ch
 function withSourceDependencies(release: HelmRelease, source: ChartFiles, out: Map<string, Uint8Array>): Record<string, unknown> {
   const chartYaml = source.get("Chart.yaml");
   const loaded = chartYaml === undefined ? undefined : loadYaml("Chart.yaml", Buffer.from(chartYaml).toString("utf8"));
-  const meta: unknown = loaded?.documents[0]?.value;
-  if (!isRecord(meta)) throw new ReleaseRecordError("--chart: not a Helm chart (no readable Chart.yaml)");
+  const read: unknown = loaded?.documents[0]?.value;
+  const meta = isRecord(read) ? asChartMetadata(read) : undefined;
+  if (meta === undefined) throw new ReleaseRecordError("--chart: not a Helm chart (no readable Chart.yaml)");
   const recorded = release.chart.metadata;
   const version = typeof meta.version === "string" || typeof meta.version === "number" ? String(meta.version) : "";
   if (meta.name !== recorded.name || version !== recorded.version) {

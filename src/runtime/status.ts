@@ -9,6 +9,7 @@ import { currentConditions, generationOf, orderConditions, rootReady, stamp, typ
 import type { EvaluationScope } from "./dialect.js";
 import { evaluatorFor } from "./evaluator-for.js";
 import { isRecord } from "./identity.js";
+import { kstatusCondition } from "./kstatus.js";
 import { NODE_STATES, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type StatusContext } from "./types.js";
 
 const DONE_STATES: ReadonlySet<string> = new Set([NODE_STATES.synced, NODE_STATES.skipped, NODE_STATES.deleted]);
@@ -113,5 +114,15 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
     conditions = orderConditions([...builtins.filter((c) => !overridden.has(c.type)), ...authored]);
   }
   const { state: _state, conditions: _conditions, ...fields } = projected.fields;
-  return { ...fields, state: state(evaluation, context, ready, projected.errors.length), conditions };
+  const instanceState = state(evaluation, context, ready, projected.errors.length);
+  // kstatus: Reconciling/Stalled just before the root Ready (unless the author writes that type),
+  // and the generation this status is for (unless the author declared a field of that name).
+  const kstatus = kstatusCondition(instanceState, ready, context);
+  if (kstatus !== undefined && !conditions.some((c) => c.type === kstatus.type)) {
+    const readyAt = conditions.findIndex((c) => c.type === TYPES.ready);
+    const at_ = readyAt < 0 ? conditions.length : readyAt;
+    conditions = [...conditions.slice(0, at_), at(kstatus), ...conditions.slice(at_)];
+  }
+  const observed = generation === undefined || Object.hasOwn(fields, "observedGeneration") ? {} : { observedGeneration: generation };
+  return { ...fields, ...observed, state: instanceState, conditions };
 }

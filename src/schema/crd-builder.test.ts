@@ -32,7 +32,7 @@ describe("synthesizeCrd", () => {
     assert.deepEqual(root.properties.spec, specSchema);
     assert.deepEqual(root.properties.status, {
       type: "object",
-      properties: { available: { type: "integer" }, conditions: CONDITIONS_SCHEMA, state: { type: "string" }, url: { type: "string" } },
+      properties: { available: { type: "integer" }, conditions: CONDITIONS_SCHEMA, observedGeneration: { type: "integer" }, state: { type: "string" }, url: { type: "string" } },
     });
   });
 
@@ -64,13 +64,14 @@ describe("synthesizeCrd", () => {
 });
 
 describe("buildStatusSchema", () => {
-  it("nests paths into objects and keeps author state/conditions", () => {
+  it("nests paths into objects and keeps author state/conditions/observedGeneration", () => {
     const { schema, issues } = buildStatusSchema([
       { path: ["network", "url"], schema: { type: "string" } },
       { path: ["network", "ports"], schema: { type: "array", items: { type: "integer" } } },
       { path: ["raw"], schema: UNKNOWN_TYPE_SCHEMA },
       { path: ["state"], schema: { type: "integer" } },
       { path: ["a.b"], schema: { type: "boolean" } },
+      { path: ["observedGeneration"], schema: { type: "string" } },
     ]);
     assert.deepEqual(issues, []);
     assert.deepEqual(schema, {
@@ -79,6 +80,7 @@ describe("buildStatusSchema", () => {
         "a.b": { type: "boolean" },
         conditions: CONDITIONS_SCHEMA,
         network: { type: "object", properties: { ports: { type: "array", items: { type: "integer" } }, url: { type: "string" } } },
+        observedGeneration: { type: "string" },
         raw: { "x-kubernetes-preserve-unknown-fields": true },
         state: { type: "integer" },
       },

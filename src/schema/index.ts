@@ -20,3 +20,4 @@ export {
   type CrdSchemaSource, type CrdUpdateClassification, type SchemaChange, type SchemaChangeKind,
 } from "./breaking-changes.js";
 export { checkGoRegexp, compileGoRegexpCached, GoRegexp, GoRegexpSyntaxError, type GoRegexpMatch } from "./go-regexp.js";
+export { sampleInstance, yamlScalar, type SampleInstance, type SampleOptions } from "./sample-instance.js";

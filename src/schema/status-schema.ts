@@ -31,6 +31,7 @@ export const CONDITIONS_SCHEMA: JSONSchemaProps = {
   },
 };
 export const STATE_SCHEMA: JSONSchemaProps = { type: "string" };
+export const OBSERVED_GENERATION_SCHEMA: JSONSchemaProps = { type: "integer" };
 
 /** The schema the generated CRD uses for a field whose expression type is dynamic/unknown. */
 export const UNKNOWN_TYPE_SCHEMA: JSONSchemaProps = { "x-kubernetes-preserve-unknown-fields": true };
@@ -80,6 +81,8 @@ export function buildStatusSchema(fields: readonly InferredStatusField[], path: 
   // Author fields win over kro's (kro: "unless the author defined the same key").
   if (!Object.hasOwn(properties, "state")) properties.state = { ...STATE_SCHEMA };
   if (!Object.hasOwn(properties, "conditions")) properties.conditions = structuredClone(CONDITIONS_SCHEMA);
+  // kro-ts: the generation the status describes (kstatus; runtime/kstatus.ts). An author field of that name wins.
+  if (!Object.hasOwn(properties, "observedGeneration")) properties.observedGeneration = { ...OBSERVED_GENERATION_SCHEMA };
   return { schema: canonicalizeSchema(schema), issues };
 }
 

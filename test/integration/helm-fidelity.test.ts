@@ -8,8 +8,12 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { ChartFiles } from "../../src/helm/index.js";
-import { chartFiles, helmObjects, kroObjects } from "../support/helm-import.js";
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle } from "../../src/graph/index.js";
+import { importHelmChart, type ChartFiles } from "../../src/helm/index.js";
+import { renderInstance } from "../../src/runtime/index.js";
+import { chartFiles, helmObjects, kroObjects, NAMESPACE, RELEASE } from "../support/helm-import.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const FIXTURES = path.join(ROOT, "test/fixtures/helm");
@@ -42,4 +46,32 @@ describe("kro import helm: the Helm behaviours beyond templates", () => {
     const files = await chartFiles(chart);
     for (const values of [{}, { replicas: 3, redis: { replicas: 2 } }, { redis: { enabled: false }, host: "none" }]) await assertSameObjects(chart, files, values);
   });
+
+  it("YAML 1.1 as Helm reads values.yaml and the API server reads rendered bodies: octal modes, yes/no/on/off/y/n, strings that stay strings", async () => {
+    const chart = path.join(FIXTURES, "yaml11");
+    const files = await chartFiles(chart);
+    for (const values of [{}, { scriptMode: 0o644, answer: "yes", env: { EXTRA: "off" } }]) await assertSameObjects(chart, files, values);
+    const rendered = kroObjects(files, {});
+    const volumes = (rendered.objects.get("Deployment /rel-yaml11")?.spec as { template: { spec: { volumes: { configMap?: { defaultMode?: number; items?: { mode: number }[] }; secret?: { defaultMode: number } }[] } } }).template.spec.volumes;
+    assert.deepEqual([volumes[0]?.configMap?.defaultMode, volumes[1]?.secret?.defaultMode, volumes[2]?.configMap?.items?.[0]?.mode], [0o755, 0o400, 0o755], "octal modes are numbers the API server accepts");
+    assert.deepEqual(rendered.objects.get("ConfigMap /rel-yaml11")?.data, { answer: "no", legacy: "off", umask: "0022", debug: "false", verbose: "true", sizes: "1000,16,8", "env.yaml": 'LEVEL: "n"\nMODE: "on"\nNAME: plain\n' });
+  });
+
+  it("cluster-scoped objects (ClusterRole/Binding, an APIService) and one in kube-system: scope from discovery, so an APIService gets no namespace", async () => {
+    const chart = path.join(FIXTURES, "scoped");
+    const files = await chartFiles(chart);
+    for (const values of [{}, { apiService: { enabled: false } }]) await assertSameObjects(chart, files, values);
+    // As `kro render` does: the RGD compiled with the bundled built-in kinds' scopes, the instance rendered.
+    const imported = importHelmChart(files, { releaseName: RELEASE, namespace: NAMESPACE });
+    const bundle = JSON.parse(gunzipSync(readFileSync(path.join(ROOT, "schemas/kubernetes/1.33.json.gz"))).toString("utf8")) as BuiltinSchemaBundle;
+    const graph = compileRgd(imported.rgd, { resolver: builtinSchemaResolver(bundle) }).graph;
+    assert.ok(graph, "the imported RGD compiles");
+    const applied = renderInstance(graph, { ...imported.instance, metadata: { name: RELEASE, namespace: NAMESPACE } }, { now: "2026-01-01T00:00:00Z", assumeReady: true }).evaluation.apply;
+    const where = Object.fromEntries(applied.map((o) => [`${String(o.kind)} ${(o.metadata as { name: string }).name}`, (o.metadata as { namespace?: string }).namespace ?? "(cluster)"]));
+    assert.deepEqual(where, {
+      "ServiceAccount rel": NAMESPACE, "ClusterRole rel-reader": "(cluster)", "ClusterRoleBinding rel-reader": "(cluster)",
+      "RoleBinding rel-auth-reader": "kube-system", "APIService v1beta1.rel.example.com": "(cluster)",
+    }, "cluster-scoped objects carry no namespace (an APIService neither); kube-system stays kube-system");
+  });
 });
+

@@ -8,12 +8,12 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { loadYaml } from "../../src/api/index.js";
 import { compileRgd } from "../../src/graph/index.js";
 import { importHelmChart, type ChartFiles, type HelmImportOptions, type HelmImportResult } from "../../src/helm/index.js";
 import { applySchemaDefaults, renderInstance, validateInstance, type KubeJson } from "../../src/runtime/index.js";
 import type { CustomResourceDefinition } from "../../src/schema/index.js";
 import { helm } from "./helm.js";
+import { goYamlDocuments } from "./yaml-oracle.js";
 
 export const RELEASE = "rel";
 export const NAMESPACE = "ns1";
@@ -67,7 +67,8 @@ export async function helmObjects(chart: string, values: object, extraArgs: read
   const file = path.join(os.tmpdir(), `kro-helm-values-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(file, JSON.stringify(values));
   const out = await helm(["template", RELEASE, chart, "-n", NAMESPACE, "-f", file, ...extraArgs]);
-  const documents = loadYaml("helm template", out).documents.map((d) => d.value).filter((v): v is KubeJson => isRecord(v));
+  // Read by Go's sigs.k8s.io/yaml, as `helm install` reads it: kro-ts's reader is what is tested.
+  const documents = (await goYamlDocuments(out)).filter((v): v is KubeJson => isRecord(v));
   return new Map(documents.filter((o) => !isTestHook(o)).map((o) => normalize(o)).map((o) => [objectKey(o), o]));
 }
 

@@ -60,7 +60,7 @@ describe("the seed's walkthrough through the runtime core", () => {
     assert.deepEqual(evaluation.nodes.map((n) => n.state), ["SYNCED", "SYNCED", "SYNCED"]);
     const status = buildInstanceStatus(graph, instance, evaluation, { now: NOW });
     const { conditions, ...fields } = status;
-    assert.deepEqual(fields, { availableReplicas: 2, readyReplicas: 2, serviceIP: "10.96.0.10", state: "ACTIVE" });
+    assert.deepEqual(fields, { availableReplicas: 2, readyReplicas: 2, serviceIP: "10.96.0.10", observedGeneration: 4, state: "ACTIVE" });
     const byType = new Map((conditions as KubeJson[]).map((c) => [c.type, c]));
     assert.deepEqual(byType.get("Ready"), { type: "Ready", status: "True", reason: "MinimumReplicasAvailable", message: "Deployment has minimum availability.", lastTransitionTime: NOW, observedGeneration: 4 });
     assert.equal(byType.get("ResourcesReady")?.status, "True");
