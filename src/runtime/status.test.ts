@@ -168,7 +168,7 @@ describe("buildInstanceStatus: a status field that fails is never reported as he
     assert.equal(status.state, "ERROR");
     const ready = byType(status, "Ready");
     assert.equal(ready?.status, "False");
-    assert.match(ready?.message ?? "", /status could not be resolved: .*n/);
+    assert.match(ready.message, /status could not be resolved: .*n/);
     assert.equal(byType(status, "GraphResolved")?.status, "False");
     assert.equal(byType(status, "ResourcesReady")?.status, "True", "the resources themselves are fine");
   });

@@ -185,9 +185,9 @@ ${indent(TEMPLATE, 8)}
       await eventually(async () => {
         const h = await kubectlJson<Instance>(["get", plural, `hostile-${name}`, "-n", namespace]);
         assert.equal(h.status?.state, "ERROR", `${name}: ${JSON.stringify(h.status)}`);
-        const ready = h.status?.conditions?.find((c) => c.type === "Ready");
+        const ready = h.status.conditions?.find((c) => c.type === "Ready");
         assert.equal(ready?.status, "False", `${name}: ${JSON.stringify(h.status)}`);
-        assert.match(ready?.message ?? "", attack.limit, name);
+        assert.match(ready.message ?? "", attack.limit, name);
       }, { timeout: 120_000 });
     }
     probing.on = false;
