@@ -14,7 +14,8 @@ import { ApplyMemo } from "./context/index.js";
 import { CRD_TYPE } from "./crds/index.js";
 import { controllerCrdsInstalled, installControllerCrds } from "./crds/index.js";
 import { withClusterKinds } from "./rgd/index.js";
-import { ChildWatches } from "./watches/index.js";
+import { ChildWatches, RemoteWatches } from "./watches/index.js";
+import { ClusterRegistry } from "./clusters/index.js";
 import { DEFAULT_MAX_GRAPH_REVISIONS } from "./rgd/index.js";
 import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./context/index.js";
 import { enqueueInstances } from "./rgd/index.js";
@@ -51,6 +52,11 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
+  /**
+   * Where cluster registrations live (kubeconfig Secrets, docs/clusters.md): the controller's own
+   * namespace. Absent: no resource may target another cluster.
+   */
+  readonly clusterNamespace?: string;
 }
 
 export interface RunningController {
@@ -78,6 +84,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
+  const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger);
   const ctx: ControllerContext = {
     client,
     eventClient: options.eventClient ?? client,
@@ -85,7 +92,8 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }),
+    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); })),
+    clusters,
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),
@@ -158,7 +166,7 @@ export function startController(options: StartControllerOptions): RunningControl
     }
     core.push(rgdLease, crdLease);
     resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
-    await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
+    await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 }), clusters.start()]);
   }
 
   const core: InformerLease<KubeObject>[] = [];
@@ -231,6 +239,7 @@ export function startController(options: StartControllerOptions): RunningControl
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
       await ctx.watches.stop();
+      await clusters.stop();
       informers.stopAll();
     },
   };

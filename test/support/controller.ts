@@ -37,6 +37,8 @@ export async function startTestController(options: {
   sharding?: ControllerSharding;
   /** The controller's client refuses writes unless this fence is held (leader election's). */
   fence?: WriteFence;
+  /** Where cluster registrations (kubeconfig Secrets) are read from (docs/clusters.md). */
+  clusterNamespace?: string;
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -56,6 +58,7 @@ export async function startTestController(options: {
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
+    ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
   });
   await controller.ready;
   return {

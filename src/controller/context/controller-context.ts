@@ -11,6 +11,7 @@ import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
+import type { ClusterConnections } from "../clusters/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
@@ -48,6 +49,8 @@ export interface ControllerContext {
   readonly kroVersion: string;
   readonly served: ServedGraphs;
   readonly watches: ChildWatches;
+  /** Registered clusters children may be placed in, one client each (docs/clusters.md). */
+  readonly clusters: ClusterConnections;
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;
   readonly applyMemo: ApplyMemo;
