@@ -276,8 +276,11 @@ export class ChildWatches {
       },
       list: (query) => {
         const watch = this.managed.get(gvkKey(query.apiVersion, query.kind));
-        const informer = this.externals.informerFor(query) ?? (watch === undefined ? undefined : readable(watch));
-        const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o as KubeJson, query));
+        const external = this.externals.informerFor(query);
+        const informer = external ?? (watch === undefined ? undefined : readable(watch));
+        // Our own children (a collection) may have items in other clusters too.
+        const remote = external === undefined ? this.remote?.listKind(query.apiVersion, query.kind) ?? [] : [];
+        const cached = [...(informer?.store.list() ?? []), ...remote].filter((o) => matchesQuery(o as KubeJson, query));
         const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]));
         for (const [key, value] of overlay) {
           if (value === null) byKey.delete(key);

@@ -88,6 +88,12 @@ export class RemoteWatches {
     return this.watches.get(watchKey(identity.cluster, identity.apiVersion, identity.kind))?.lease.informer.store;
   }
 
+  /** Every cluster's cached objects of this kind (a collection's items may live in several). */
+  listKind(apiVersion: string, kind: string): KubeObject[] {
+    const gvk = gvkKey(apiVersion, kind);
+    return [...this.watches].filter(([key]) => key.endsWith(`\u0000${gvk}`)).flatMap(([, w]) => w.lease.informer.store.list());
+  }
+
   /** Cached remote children labelled with this instance UID (the creation key is checked by callers). */
   ownedBy(instanceUid: string): KubeJson[] {
     return [...this.watches.values()].flatMap((w) => w.lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
