@@ -47,7 +47,7 @@ export const ANNOTATIONS = {
   /**
    * kro-ts, on a child the RGD places in another cluster: the registered cluster it lives in. Set
    * only from the resource's `cluster:` field (the prefix is reserved in templates), and part of
-   * the child's identity, so the same name in two clusters is two children (docs/clusters.md).
+   * the child's identity, so the same name in two clusters is two children (docs/design/clusters.md).
    */
   cluster: "kro.run/cluster",
   /**

@@ -53,7 +53,7 @@ export interface StartControllerOptions extends ControllerOptions {
    */
   readonly sharding?: ControllerSharding;
   /**
-   * Where cluster registrations live (kubeconfig Secrets, docs/clusters.md): the controller's own
+   * Where cluster registrations live (kubeconfig Secrets, docs/design/clusters.md): the controller's own
    * namespace. Absent: no resource may target another cluster.
    */
   readonly clusterNamespace?: string;

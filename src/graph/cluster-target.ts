@@ -1,5 +1,5 @@
 /**
- * A resource's target cluster (docs/clusters.md): `cluster:` names the registered cluster a child
+ * A resource's target cluster (docs/design/clusters.md): `cluster:` names the registered cluster a child
  * is placed in — a constant, or a `${…}` expression over the instance (also per forEach item).
  * The RGD author decides where instances may reach: an expression target must come with
  * `clusters:`, the list of clusters it may evaluate to; the controller refuses any other value.

@@ -1,5 +1,5 @@
 /**
- * One instance, two clusters (docs/clusters.md): the test runner's cluster is the hub, and this
+ * One instance, two clusters (docs/design/clusters.md): the test runner's cluster is the hub, and this
  * suite starts a second minimal control plane ("b") registered by a kubeconfig Secret. Children
  * are placed in both; a remote child waits on a local child's data, a local child and the
  * instance's status read the remote child; hand edits in b are corrected; a target the RGD does

@@ -37,7 +37,7 @@ export async function startTestController(options: {
   sharding?: ControllerSharding;
   /** The controller's client refuses writes unless this fence is held (leader election's). */
   fence?: WriteFence;
-  /** Where cluster registrations (kubeconfig Secrets) are read from (docs/clusters.md). */
+  /** Where cluster registrations (kubeconfig Secrets) are read from (docs/design/clusters.md). */
   clusterNamespace?: string;
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };

@@ -1,5 +1,5 @@
 /**
- * A cluster registration (docs/clusters.md): a Secret in the controller's namespace labelled with
+ * A cluster registration (docs/design/clusters.md): a Secret in the controller's namespace labelled with
  * the cluster's name, holding a kubeconfig — the Cluster API convention (key `value`, label
  * `cluster.x-k8s.io/cluster-name`) or KREP-012's (key `kubeconfig`), under kro-ts's label
  * `kro.run/cluster-name`. Only the kubeconfig's current context is used.

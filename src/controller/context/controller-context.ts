@@ -49,7 +49,7 @@ export interface ControllerContext {
   readonly kroVersion: string;
   readonly served: ServedGraphs;
   readonly watches: ChildWatches;
-  /** Registered clusters children may be placed in, one client each (docs/clusters.md). */
+  /** Registered clusters children may be placed in, one client each (docs/design/clusters.md). */
   readonly clusters: ClusterConnections;
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;

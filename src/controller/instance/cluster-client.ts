@@ -1,6 +1,6 @@
 /**
  * The client that reaches a child: the controller's own for a local child, the registration's
- * for a child placed in another cluster (docs/clusters.md) — so a remote write carries exactly
+ * for a child placed in another cluster (docs/design/clusters.md) — so a remote write carries exactly
  * the credentials its cluster's owner registered, never the controller's.
  */
 import type { KubeClient } from "../../kube/index.js";

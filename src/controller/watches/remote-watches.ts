@@ -1,5 +1,5 @@
 /**
- * Watches of children placed in other clusters (docs/clusters.md): one informer per
+ * Watches of children placed in other clusters (docs/design/clusters.md): one informer per
  * (cluster, kind), shared by every instance, selected by our managed-by label and routed to the
  * owning instance like a local child — so a remote child edited by hand is corrected, and a
  * remote child's status wakes its dependents. A cluster that cannot be listed (unreachable,
