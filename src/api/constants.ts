@@ -35,6 +35,8 @@ export const GRAPH_REVISION = {
 export const FINALIZER = "kro.run/finalizer";
 
 export const ANNOTATIONS = {
+  /** kro-ts, on a generated CRD while storage migration runs: {"to": version, "continue": list token} (controller/conversion). */
+  storageMigration: "internal.kro.run/storage-migration",
   allowBreakingChanges: "kro.run/allow-breaking-changes",
   reconcile: "kro.run/reconcile",
   applyOrder: "internal.kro.run/apply-order",

@@ -25,6 +25,7 @@ export interface JSONSchemaProps {
   additionalProperties?: JSONSchemaProps;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-list-type"?: string;
+  "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-validations"?: { rule: string; message: string }[];
 }
 
@@ -64,6 +65,44 @@ const schemaSpec: JSONSchemaProps = {
     },
     shortNames: nameList("Short names of the generated API (kubectl get <shortName>)."),
     categories: nameList("Categories of the generated API (kubectl get <category>)."),
+    deprecated: { type: "boolean", description: "Marks the hub version (apiVersion) deprecated; kubectl prints deprecationWarning." },
+    deprecationWarning: str("Warning kubectl prints for requests to the deprecated hub version.", { maxLength: 256 }),
+    versions: {
+      type: "array",
+      description: "Further versions of the API beside the hub (apiVersion, which the resources read), each with its own SimpleSchema and a conversion to and from the hub (docs/api-versions.md).",
+      maxItems: 16,
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      items: {
+        type: "object",
+        required: ["name"],
+        properties: {
+          name: str("Version name, e.g. v1beta1.", { pattern: "^v[0-9]+(alpha[0-9]+|beta[0-9]+)?$" }),
+          served: { type: "boolean", description: "Whether the API server serves this version (default true)." },
+          storage: { type: "boolean", description: "Objects are stored at this version (at most one; default: the hub)." },
+          deprecated: { type: "boolean", description: "Marks the version deprecated." },
+          deprecationWarning: str("Warning kubectl prints for requests to this deprecated version.", { maxLength: 256 }),
+          spec: freeForm("SimpleSchema of this version's spec."),
+          types: freeForm("Custom types of this version (the hub's types are visible too)."),
+          conversion: {
+            type: "object",
+            description: "How objects of this version convert to and from the hub; fields with the same path and type convert implicitly.",
+            properties: {
+              toHub: freeForm("A partial hub object whose fields are ${...} expressions over self (the object at this version)."),
+              fromHub: freeForm("A partial object of this version whose fields are ${...} expressions over self (the hub object)."),
+              roundTrip: {
+                type: "object",
+                description: "Fields a direction drops on purpose, kept in an annotation so converting back restores them.",
+                properties: {
+                  version: stringList("Fields of this version the hub cannot hold, e.g. spec.canary."),
+                  hub: stringList("Fields of the hub this version cannot hold."),
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     metadata: {
       type: "object",
       description: "Labels and annotations copied onto the generated CRD.",

@@ -35,6 +35,9 @@ interface ControllerFlags {
   readonly requestTimeout: string;
   readonly shards: string;
   readonly replicaId?: string;
+  readonly conversionWebhookBindAddress?: string;
+  readonly conversionWebhookService?: string;
+  readonly conversionWebhookSecret?: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -65,8 +68,31 @@ export function registerControllerCommand(program: Command): void {
     .option("--leader-elect-retry-period <duration>", "time between attempts to acquire or renew the Lease", "2s")
     .option("--request-timeout <duration>", "deadline of each API request, queueing and retries included", "60s")
     .option("--shards <n>", "share instances between replicas over N shards held through Leases (0 = off; implies --leader-elect for RGDs)", "0")
+    .option("--conversion-webhook-bind-address <host:port>", "where the conversion webhook (RGDs with several API versions) listens", "127.0.0.1:0")
+    .option("--conversion-webhook-service <namespace/name[:port]>", "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)")
+    .option("--conversion-webhook-secret <namespace/name>", "keep the webhook's CA and certificate in this Secret so every replica serves the same ones")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
+}
+
+function namespacedName(flag: string, value: string): { namespace: string; name: string; port?: number } {
+  const match = /^([a-z0-9-]+)\/([a-z0-9-]+)(?::([0-9]+))?$/.exec(value);
+  if (match === null) throw new Error(`${flag} must be namespace/name${flag.endsWith("service") ? "[:port]" : ""}, got "${value}"`);
+  const [, namespace = "", name = "", port] = match;
+  return { namespace, name, ...(port === undefined ? {} : { port: Number(port) }) };
+}
+
+function conversionWebhookFlags(flags: ControllerFlags): { host: string; port: number; service?: { namespace: string; name: string; port?: number }; secret?: { namespace: string; name: string } } {
+  const address = flags.conversionWebhookBindAddress ?? "127.0.0.1:0";
+  const colon = address.lastIndexOf(":");
+  const port = Number(address.slice(colon + 1));
+  if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--conversion-webhook-bind-address must be host:port, got "${address}"`);
+  return {
+    host: address.slice(0, colon) || "0.0.0.0",
+    port,
+    ...(flags.conversionWebhookService === undefined ? {} : { service: namespacedName("--conversion-webhook-service", flags.conversionWebhookService) }),
+    ...(flags.conversionWebhookSecret === undefined ? {} : { secret: namespacedName("--conversion-webhook-secret", flags.conversionWebhookSecret) }),
+  };
 }
 
 /** Every flag checked before anything starts: a bad value is a clear error, never a hot loop. */
@@ -137,6 +163,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
   // The Lease too: its renewals never queue behind the controller's requests or sockets, and
   // retries are the election's own (every retry period, within the renew deadline).
   const electionClient = fence === undefined ? undefined : await createKubeClient({ ...connection, qps: 5, burst: 10, maxRetries: 0, requestTimeoutMs: settings.lease.renewDeadlineMs });
+  const webhookClient = fence === undefined ? client : await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
   const resolver = await loadBuiltinSchemas(settings.kubeMinor);
   let running: RunningController | undefined;
   let synced = false;
@@ -166,6 +193,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
       maxGraphRevisions: settings.maxGraphRevisions,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
+      // Every replica serves conversions, so the webhook's client is not fenced by the election.
+      conversionWebhook: { ...conversionWebhookFlags(flags), client: webhookClient },
       // A standby starts its caches now and works once elected (warm-standby.ts).
       ...(shared !== undefined ? { sharding: shared.sharding } : election !== undefined ? { sharding: warmStandby(election) } : {}),
     });

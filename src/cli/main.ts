@@ -6,6 +6,7 @@ import { registerCompileCommands } from "./compile-commands.js";
 import { registerControllerCommand } from "./controller-command.js";
 import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
+import { registerConvertCommand } from "./convert-command.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
 import { PACKAGE_VERSION } from "./version.js";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerCompileCommands(program);
   registerControllerCommand(program);
   registerRenderCommand(program);
+  registerConvertCommand(program);
   registerGraphCommand(program);
   registerDevCommands(program);
   registerImportCommands(program);

@@ -13,6 +13,7 @@ import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
 import { applySchemaDefaults, renderInstance, validateInstance, type KubeJson, type NodeEvaluation } from "../runtime/index.js";
 import { InputError, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
 import { PACKAGE_VERSION } from "./version.js";
+import { convertInstance } from "./instance-versions.js";
 
 export const RENDER_EXIT = { rendered: 0, invalid: 1, pending: 2 } as const;
 
@@ -124,8 +125,14 @@ async function render(flags: RenderFlags): Promise<number> {
   if (instance === undefined) return RENDER_EXIT.invalid;
   const observed = await loadObserved(flags.observed ?? []);
   if (observed === undefined) return RENDER_EXIT.invalid;
+  // Written at any served version: the graph reads it at the hub, as the controller does.
+  const atHub = convertInstance(graph, instance);
+  if (!atHub.ok) {
+    process.stderr.write(`kro render: error: ${flags.instance}: ${atHub.message}\n`);
+    return RENDER_EXIT.invalid;
+  }
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  const result = renderInstance(graph, instance, { observed, now, kroVersion: PACKAGE_VERSION, assumeReady: flags.assumeReady === true });
+  const result = renderInstance(graph, atHub.object, { observed, now, kroVersion: PACKAGE_VERSION, assumeReady: flags.assumeReady === true });
   if (result.evaluation.error !== undefined) {
     process.stderr.write(`kro render: error: ${result.evaluation.error}\n`);
     return RENDER_EXIT.invalid;

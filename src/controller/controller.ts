@@ -29,6 +29,7 @@ import { WorkQueue } from "./loop/index.js";
 import { whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
+import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -57,6 +58,10 @@ export interface StartControllerOptions extends ControllerOptions {
    * namespace. Absent: no resource may target another cluster.
    */
   readonly clusterNamespace?: string;
+  /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
+  readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
+  /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
+  readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };
 }
 
 export interface RunningController {
@@ -85,7 +90,12 @@ export function startController(options: StartControllerOptions): RunningControl
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger);
+  // Started only when an RGD with several versions needs it; every replica serves it.
+  const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
+  const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const ctx: ControllerContext = {
+    conversion,
+    migrations,
     client,
     eventClient: options.eventClient ?? client,
     informers,
@@ -178,6 +188,8 @@ export function startController(options: StartControllerOptions): RunningControl
   const sharded = options.sharding === undefined ? undefined : shardedWork(ctx, options.sharding);
   // The leader reconciles RGDs in full; a replica that becomes leader goes over them all again.
   options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
+  // A new CA must reach every CRD's caBundle: the RGD reconcile installs it.
+  conversion.onRotation(() => { resyncRgds(); });
   const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const reconcileKey = async (c: ControllerContext, key: string) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);
@@ -240,6 +252,8 @@ export function startController(options: StartControllerOptions): RunningControl
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
       await ctx.watches.stop();
       await clusters.stop();
+      await migrations.stop();
+      await conversion.close();
       informers.stopAll();
     },
   };

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { compileRgd } from "./compile.js";
+import type { CompiledNode } from "./compiled-graph.js";
 
 const env = createKroCelEnvironment({ enableRuntime: true });
 
@@ -16,30 +17,34 @@ function rgd(resource: Record<string, unknown>): unknown {
     },
   };
 }
-const errors = (resource: Record<string, unknown>) => (compileRgd(rgd(resource), { env }).issues ?? []).filter((i) => i.severity === "error").map((i) => [i.code, i.path.join(".")]);
-const node = (resource: Record<string, unknown>) => compileRgd(rgd(resource), { env }).graph?.nodes[0];
+const errors = (resource: Record<string, unknown>) => (compileRgd(rgd(resource), { env }).issues).filter((i) => i.severity === "error").map((i) => [i.code, i.path.join(".")]);
+function node(resource: Record<string, unknown>): CompiledNode {
+  const compiled = compileRgd(rgd(resource), { env }).graph?.nodes[0];
+  assert.ok(compiled !== undefined, "compiles");
+  return compiled;
+}
 
 describe("cluster targets", () => {
   it("a constant target is its own allow list and travels as the child's annotation", () => {
     const compiled = node({ cluster: "eu-west" });
-    assert.deepEqual(compiled?.clusters, ["eu-west"]);
-    assert.equal((compiled?.template as { metadata: { annotations: Record<string, string> } }).metadata.annotations["kro.run/cluster"], "eu-west");
+    assert.deepEqual(compiled.clusters, ["eu-west"]);
+    assert.equal((compiled.template as { metadata: { annotations: Record<string, string> } }).metadata.annotations["kro.run/cluster"], "eu-west");
   });
   it("an expression target needs the RGD author's list, and depends on what it reads", () => {
     assert.deepEqual(errors({ cluster: "${schema.spec.region}" }), [["rgd.cluster-allowlist-required", "spec.resources.0.cluster"]]);
     const compiled = node({ cluster: "${schema.spec.region}", clusters: ["a", "b"] });
-    assert.deepEqual(compiled?.clusters, ["a", "b"]);
-    assert.ok(compiled?.fields.some((f) => f.path.includes("kro.run/cluster")), "the target is evaluated like any other field");
+    assert.deepEqual(compiled.clusters, ["a", "b"]);
+    assert.ok(compiled.fields.some((f) => f.path.includes("kro.run/cluster")), "the target is evaluated like any other field");
   });
   it("a forEach item can name its cluster", () => {
     const compiled = node({ forEach: [{ region: "${schema.spec.regions}" }], cluster: "${region}", clusters: ["a"], template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-${region}" } } });
-    assert.equal(compiled?.type, "collection");
-    assert.deepEqual(compiled?.clusters, ["a"]);
+    assert.equal(compiled.type, "collection");
+    assert.deepEqual(compiled.clusters, ["a"]);
   });
   it("an RGD without targets compiles exactly as before", () => {
     const compiled = node({});
-    assert.equal(compiled?.clusters, undefined);
-    assert.equal((compiled?.template as { metadata: Record<string, unknown> }).metadata.annotations, undefined);
+    assert.equal(compiled.clusters, undefined);
+    assert.equal((compiled.template as { metadata: Record<string, unknown> }).metadata.annotations, undefined);
   });
   for (const [label, resource, code] of [
     ["an invalid constant name", { cluster: "EU_West" }, "rgd.invalid-cluster-name"],
@@ -50,7 +55,7 @@ describe("cluster targets", () => {
     ["a target on an externalRef", { template: undefined, externalRef: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "y" } }, cluster: "a" }, "rgd.cluster-external"],
   ] as const) {
     it(`refuses ${label}`, () => {
-      assert.ok(errors(resource as Record<string, unknown>).some(([c]) => c === code), JSON.stringify(errors(resource as Record<string, unknown>)));
+      assert.ok(errors(resource).some(([c]) => c === code), JSON.stringify(errors(resource)));
     });
   }
   it("a template cannot set the target annotation itself (reserved prefix)", () => {

@@ -4,7 +4,7 @@
  */
 import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
 import { findExpressions, referencedIdentifiers, valueConversionSchema, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
-import { parseSimpleSchema, synthesizeCrd, type JSONSchemaProps } from "../schema/index.js";
+import { parseSimpleSchema, synthesizeCrd, type CrdSynthesisInput, type JSONSchemaProps } from "../schema/index.js";
 import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
 import { checkAuthorConditions } from "./compile-conditions.js";
 import { checkForEach } from "./compile-foreach.js";
@@ -17,6 +17,7 @@ import type { SchemaResolver } from "./schema-resolver.js";
 import type { UnknownKinds } from "./child-kind-checks.js";
 import { checkRuntimeOutsideConditions, checkStatusReferences } from "./restricted-references.js";
 import { isRecord } from "./is-record.js";
+import { compileVersions, type ApiVersions } from "./versions/index.js";
 
 export interface CompileOptions {
   readonly env: KroCelEnvironment;
@@ -92,6 +93,21 @@ function valueSchemaOf(schema: OpenApiSchema | undefined): { valueSchema?: OpenA
   return valueSchema === undefined ? {} : { valueSchema };
 }
 
+function collect(result: { versions?: ApiVersions; issues: readonly Issue[] }, issues: Issue[]): { versions?: ApiVersions } {
+  issues.push(...result.issues);
+  return result.versions === undefined ? {} : { versions: result.versions };
+}
+
+/** The CRD side of `spec.schema.versions`: nothing at all for an RGD with one version. */
+function crdVersions(versions: ApiVersions | undefined): Pick<CrdSynthesisInput, "extraVersions" | "storageVersion" | "deprecated"> {
+  if (versions === undefined) return {};
+  return {
+    storageVersion: versions.storage,
+    extraVersions: versions.versions.map((v) => ({ name: v.name, served: v.served, deprecated: v.deprecated, specSchema: v.specSchema, ...(v.deprecationWarning === undefined ? {} : { deprecationWarning: v.deprecationWarning }) })),
+    ...(versions.hubDeprecated ? { deprecated: versions.hubDeprecationWarning === undefined ? {} : { warning: versions.hubDeprecationWarning } } : {}),
+  };
+}
+
 export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string, unknown>, options: CompileOptions): CompileResult {
   const issues: Issue[] = [];
   const schema = spec.schema;
@@ -103,6 +119,9 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
   const scope = schema.scope === "Cluster" ? "Cluster" : "Namespaced";
   const parsed = parseSimpleSchema(schema.spec ?? {}, { types: schema.types, path: ["spec", "schema", "spec"], typesPath: ["spec", "schema", "types"] });
   issues.push(...parsed.issues);
+  const versions: { versions?: ApiVersions } = parsed.schema === undefined || typeof schema.apiVersion !== "string"
+    ? {}
+    : collect(compileVersions({ env: options.env, schema, hubName: schema.apiVersion, hubSpec: parsed.schema }), issues);
 
   const resources = spec.resources ?? [];
   if (!Array.isArray(resources)) return { issues: [...issues, error("rgd.invalid-field", ["spec", "resources"], "spec.resources must be a list")] };
@@ -144,6 +163,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
     ...(Array.isArray(schema.additionalPrinterColumns) ? { additionalPrinterColumns: schema.additionalPrinterColumns as never } : {}),
     ...(Array.isArray(schema.shortNames) ? { shortNames: schema.shortNames as string[] } : {}),
     ...(Array.isArray(schema.categories) ? { categories: schema.categories as string[] } : {}),
+    ...crdVersions(versions.versions),
   });
   issues.push(...synthesized.issues);
   if (hasErrors(issues)) return { issues };
@@ -165,6 +185,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
     name: typeof metadata.name === "string" ? metadata.name : "",
     instance: { group: synthesized.crd.spec.group, version: schema.apiVersion, kind: schema.kind, plural: names.plural, scope },
     crd: synthesized.crd,
+    ...(versions.versions === undefined ? {} : { versions: versions.versions }),
     nodes,
     topologicalOrder: ordered.order,
     status: status.fields.map((f) => ({ path: f.path.map(String), text: f.text })),

@@ -6,6 +6,7 @@
 import type { FoundField, OpenApiSchema } from "../expr/index.js";
 import type { CustomResourceDefinition } from "../schema/index.js";
 import type { HelmContext } from "./template-helm.js";
+import type { ApiVersions } from "./versions/index.js";
 
 export const NODE_TYPES = ["resource", "collection", "external", "externalCollection"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -102,6 +103,8 @@ export interface CelCompiledGraph extends GraphBase {
   readonly dialect: "cel";
   readonly instance: InstanceApi;
   readonly crd: CustomResourceDefinition;
+  /** `spec.schema.versions`: the other versions of the API and their conversions; absent with one version. */
+  readonly versions?: ApiVersions;
 }
 
 /**

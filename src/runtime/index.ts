@@ -18,3 +18,4 @@ export { isTestHook, parseManifestStream, renderChartTemplate } from "./template
 export { DEFAULT_KUBE_VERSION } from "./template-dialect/index.js";
 export { graphReadsClock, renderTimeToRecord } from "./template-dialect/index.js";
 export { currentConditions, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";
+export { apiOfGraph, ConversionError, convertObject, isConversionError, servedVersionNames, type ApiOfVersions, type VersionedObject } from "./conversion/index.js";

@@ -39,6 +39,8 @@ export interface SchemaChange {
 /** The part of a CRD the classifier reads; a CRD fetched from the cluster fits as is. */
 export interface CrdSchemaSource {
   readonly spec: { readonly versions: readonly { readonly name: string; readonly schema?: { readonly openAPIV3Schema?: JSONSchemaProps } }[] };
+  /** The versions objects may still be stored at (a CRD read from the cluster); unknown means every version. */
+  readonly status?: { readonly storedVersions?: readonly string[] };
 }
 
 export interface CrdUpdateClassification {
@@ -53,10 +55,16 @@ export function diffCrdSchemas(existing: CrdSchemaSource, desired: CrdSchemaSour
   const changes: SchemaChange[] = [];
   const desiredByName = new Map(desired.spec.versions.map((v) => [v.name, v]));
   const existingNames = new Set(existing.spec.versions.map((v) => v.name));
+  const stored = existing.status?.storedVersions;
   for (const old of existing.spec.versions) {
     const next = desiredByName.get(old.name);
     if (next === undefined) {
-      changes.push({ kind: SCHEMA_CHANGE_KINDS.versionRemoved, breaking: true, version: old.name, path: [], description: `version ${old.name} removed` });
+      // Removing a version no object is stored at loses nothing; a stored one would strand objects.
+      if (stored !== undefined && !stored.includes(old.name)) {
+        changes.push({ kind: SCHEMA_CHANGE_KINDS.versionRemoved, breaking: false, version: old.name, path: [], description: `version ${old.name} removed (no object is stored at it)` });
+      } else {
+        changes.push({ kind: SCHEMA_CHANGE_KINDS.versionRemoved, breaking: true, version: old.name, path: [], description: stored === undefined ? `version ${old.name} removed` : `version ${old.name} removed while objects are still stored at it (storage migration has not finished)` });
+      }
       continue;
     }
     diffSchema(old.schema?.openAPIV3Schema ?? {}, next.schema?.openAPIV3Schema ?? {}, [], { version: old.name, changes });

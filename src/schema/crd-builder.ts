@@ -1,13 +1,16 @@
 /**
  * The CustomResourceDefinition an RGD implies (§3.5): one served+storage version, status
  * subresource, the SimpleSchema spec, the inferred status, and kro's (or the author's) columns.
+ * With extra versions (docs/api-versions.md) each gets its own spec schema and the same status
+ * and columns, one is the storage version, and conversion is by webhook (the controller fills
+ * in where the webhook is and its CA bundle; offline the clientConfig is absent).
  * Ownership labels are the graph/controller layer's business; it passes them in `labels`.
  */
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { canonicalizeSchema } from "./canonical-schema.js";
 import { crdNameFor, crdNamesFor, DEFAULT_GROUP } from "./crd-names.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
-import { CRD_SCOPES, type CrdScope, type CustomResourceDefinition, type JSONSchemaProps, type PrinterColumn } from "./openapi-types.js";
+import { CRD_SCOPES, type CrdScope, type CrdVersion, type CustomResourceDefinition, type JSONSchemaProps, type PrinterColumn } from "./openapi-types.js";
 import { printerColumnsFor } from "./printer-columns.js";
 import { buildStatusSchema, type InferredStatusField } from "./status-schema.js";
 
@@ -30,6 +33,20 @@ export interface CrdSynthesisInput {
   readonly annotations?: Readonly<Record<string, string>>;
   /** Where `spec.schema` sits, for issue paths; default ["spec", "schema"]. */
   readonly path?: IssuePath;
+  /** The hub (`version`) is marked deprecated, with this warning for kubectl. */
+  readonly deprecated?: { readonly warning?: string };
+  /** Further versions beside `version`, with their own spec schemas. */
+  readonly extraVersions?: readonly ExtraCrdVersion[];
+  /** The storage version; default `version`. */
+  readonly storageVersion?: string;
+}
+
+export interface ExtraCrdVersion {
+  readonly name: string;
+  readonly served: boolean;
+  readonly deprecated: boolean;
+  readonly deprecationWarning?: string;
+  readonly specSchema: JSONSchemaProps;
 }
 
 export interface CrdSynthesisResult {
@@ -58,16 +75,35 @@ export function synthesizeCrd(input: CrdSynthesisInput): CrdSynthesisResult {
   const status = buildStatusSchema(input.statusFields ?? [], [...path, "status"]);
   issues.push(...status.issues);
 
-  const openAPIV3Schema = canonicalizeSchema({
-    type: "object",
-    properties: {
-      apiVersion: { type: "string" },
-      kind: { type: "string" },
-      metadata: { type: "object" },
-      spec: structuredClone(input.specSchema),
-      status: status.schema,
-    },
-  });
+  const versionOf = (name: string, specSchema: JSONSchemaProps, served: boolean, deprecation: { deprecated: boolean; warning?: string | undefined }): CrdVersion => {
+    const version: CrdVersion = {
+      name,
+      served,
+      storage: name === (input.storageVersion ?? input.version),
+      schema: {
+        openAPIV3Schema: canonicalizeSchema({
+          type: "object",
+          properties: {
+            apiVersion: { type: "string" },
+            kind: { type: "string" },
+            metadata: { type: "object" },
+            spec: structuredClone(specSchema),
+            status: structuredClone(status.schema),
+          },
+        }),
+      },
+      subresources: { status: {} },
+      additionalPrinterColumns: printerColumnsFor(input.additionalPrinterColumns),
+    };
+    if (deprecation.deprecated) version.deprecated = true;
+    if (deprecation.warning !== undefined) version.deprecationWarning = deprecation.warning;
+    return version;
+  };
+  const extra = input.extraVersions ?? [];
+  const versions = [
+    versionOf(input.version, input.specSchema, true, { deprecated: input.deprecated !== undefined, warning: input.deprecated?.warning }),
+    ...extra.map((v) => versionOf(v.name, v.specSchema, v.served, { deprecated: v.deprecated, warning: v.deprecationWarning })),
+  ];
 
   const metadata: CustomResourceDefinition["metadata"] = { name };
   if (input.labels !== undefined && Object.keys(input.labels).length > 0) metadata.labels = { ...input.labels };
@@ -83,14 +119,9 @@ export function synthesizeCrd(input: CrdSynthesisInput): CrdSynthesisResult {
         ...(input.categories === undefined ? {} : { categories: input.categories }),
       }),
       scope,
-      versions: [{
-        name: input.version,
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema },
-        subresources: { status: {} },
-        additionalPrinterColumns: printerColumnsFor(input.additionalPrinterColumns),
-      }],
+      versions,
+      // Several versions with different schemas: the API server asks the controller to convert.
+      ...(extra.length === 0 ? {} : { conversion: { strategy: "Webhook" as const, webhook: { conversionReviewVersions: ["v1"] } } }),
     },
   };
   return { crd, issues };

@@ -1,6 +1,6 @@
 // schema: OpenAPI types, SimpleSchema → OpenAPI, the CRD an RGD implies, and CRD breaking-change checks.
 // Pure and synchronous: no I/O, no cluster, no CEL (status types arrive already inferred from expr/graph).
-export type { CrdNames, CrdScope, CrdVersion, CustomResourceDefinition, JSONSchemaProps, JsonValue, ListType, PrinterColumn, ValidationRule } from "./openapi-types.js";
+export type { CrdConversion, CrdNames, CrdScope, CrdVersion, WebhookClientConfig, CustomResourceDefinition, JSONSchemaProps, JsonValue, ListType, PrinterColumn, ValidationRule } from "./openapi-types.js";
 export { CRD_SCOPES, LIST_TYPES } from "./openapi-types.js";
 export { SCHEMA_ISSUE_CODES, type SchemaIssueCode } from "./issue-codes.js";
 export { ATOMIC_TYPES, MAX_TYPE_NESTING, parseTypeExpression, type AtomicType, type TypeExpression } from "./type-expression.js";

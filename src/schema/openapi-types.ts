@@ -81,6 +81,22 @@ export interface CrdVersion {
   schema: { openAPIV3Schema: JSONSchemaProps };
   subresources?: { status?: Record<string, never> };
   additionalPrinterColumns?: PrinterColumn[];
+  deprecated?: boolean;
+  deprecationWarning?: string;
+}
+
+/** How the API server reaches the conversion webhook: a URL (a local cluster) or a Service (in a cluster). */
+export interface WebhookClientConfig {
+  url?: string;
+  service?: { namespace: string; name: string; path?: string; port?: number };
+  /** Base64 PEM of the CA that signed the webhook's serving certificate. */
+  caBundle?: string;
+}
+
+/** `spec.conversion` of a CRD with several versions whose schemas differ. */
+export interface CrdConversion {
+  strategy: "None" | "Webhook";
+  webhook?: { conversionReviewVersions: string[]; clientConfig?: WebhookClientConfig };
 }
 
 /** `apiextensions.k8s.io/v1` CustomResourceDefinition, as kro writes it (raw JSON friendly). */
@@ -88,5 +104,5 @@ export interface CustomResourceDefinition {
   apiVersion: "apiextensions.k8s.io/v1";
   kind: "CustomResourceDefinition";
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec: { group: string; names: CrdNames; scope: CrdScope; versions: CrdVersion[] };
+  spec: { group: string; names: CrdNames; scope: CrdScope; versions: CrdVersion[]; conversion?: CrdConversion };
 }

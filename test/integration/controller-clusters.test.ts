@@ -88,22 +88,22 @@ ${rgdHeader(tc, rgdName)}
     await waitRgdActive(rgdName);
   });
   after(async () => {
-    await tc?.stop();
+    await tc.stop();
     await kubectl(["delete", "rgd", rgdName, "--wait=false", "--ignore-not-found"]).catch(() => "");
     await kubectl(["delete", "namespace", hubNs, appNs, "--wait=false", "--ignore-not-found"]).catch(() => "");
-    bClient?.close();
-    await b?.stop();
+    bClient.close();
+    await b.stop();
   });
 
   it("places children in both clusters, in dependency order, and reads the remote child back", async () => {
     await applyInstance("one", "v1", ["b"]);
-    await eventually(async () => assert.equal((await instance("one")).status?.state, "ACTIVE", JSON.stringify((await instance("one")).status)), { timeout: 60_000 });
+    await eventually(async () => { assert.equal((await instance("one")).status?.state, "ACTIVE", JSON.stringify((await instance("one")).status)); }, { timeout: 60_000 });
     const remote = await remoteCm("one-b");
     assert.equal(remote.data?.v, "v1", "the remote child read the local child's data");
     assert.equal(remote.metadata?.annotations?.["kro.run/cluster"], "b");
     assert.equal((await remoteCm("one-fan-b")).data?.v, "v1", "forEach placed its item in the cluster it names");
-    assert.equal((await hubCm("one-back")).data?.remoteUid, remote.metadata?.uid, "a local child read the remote child");
-    assert.equal((await instance("one")).status?.remoteUid, remote.metadata?.uid, "the instance's status reads the remote child");
+    assert.equal((await hubCm("one-back")).data?.remoteUid, remote.metadata.uid, "a local child read the remote child");
+    assert.equal((await instance("one")).status?.remoteUid, remote.metadata.uid, "the instance's status reads the remote child");
     await expectAbsent(["configmap", "one-b", "-n", appNs]);
     const inventory = (await kubectlJson<KubeObject>(["get", plural, "one", "-n", appNs])).metadata?.annotations?.["internal.kro.run/inventory"] ?? "";
     assert.match(inventory, /"one-b","[^"]+","remote","","b"\]/, "the inventory records the remote child with its cluster");
@@ -112,7 +112,7 @@ ${rgdHeader(tc, rgdName)}
   it("corrects a remote child edited by hand", async () => {
     const live = await remoteCm("one-b");
     await bClient.patch({ apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name: "one-b" }, { data: { v: "hand-edit" } });
-    await eventually(async () => assert.equal((await remoteCm("one-b")).data?.v, "v1"), { timeout: 30_000 });
+    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v1"); }, { timeout: 30_000 });
     assert.equal((await remoteCm("one-b")).metadata?.uid, live.metadata?.uid, "corrected in place, not recreated");
   });
 
@@ -130,14 +130,14 @@ ${rgdHeader(tc, rgdName)}
     const outage = b.restartComponent("kube-apiserver", { downtimeMs: 25_000 });
     await sleep(1500);
     await applyInstance("one", "v3", ["b"]);
-    await eventually(async () => assert.equal((await hubCm("one-hub")).data?.v, "v3"), { timeout: 20_000 });
+    await eventually(async () => { assert.equal((await hubCm("one-hub")).data?.v, "v3"); }, { timeout: 20_000 });
     await eventually(async () => {
       const status = JSON.stringify((await instance("one")).status);
       assert.match(status, /cluster \\"b\\"/, status);
     }, { timeout: 20_000 });
     await outage;
-    await eventually(async () => assert.equal((await remoteCm("one-b")).data?.v, "v3"), { timeout: 60_000 });
-    await eventually(async () => assert.equal((await instance("one")).status?.state, "ACTIVE"), { timeout: 30_000 });
+    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v3"); }, { timeout: 60_000 });
+    await eventually(async () => { assert.equal((await instance("one")).status?.state, "ACTIVE"); }, { timeout: 30_000 });
     assert.equal((await remoteCm("one-fan-b")).data?.v, "v3");
   });
 
@@ -150,7 +150,7 @@ ${rgdHeader(tc, rgdName)}
     }, { timeout: 30_000 });
     assert.equal((await remoteCm("one-b")).data?.v, "v3", "nothing reached b with the bad credentials");
     await register(kubeconfigFor(b));
-    await eventually(async () => assert.equal((await remoteCm("one-b")).data?.v, "v4"), { timeout: 30_000 });
+    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v4"); }, { timeout: 30_000 });
   });
 
   it("deleting the instance removes its children in every cluster", async () => {

@@ -39,6 +39,8 @@ export async function startTestController(options: {
   fence?: WriteFence;
   /** Where cluster registrations (kubeconfig Secrets) are read from (docs/design/clusters.md). */
   clusterNamespace?: string;
+  /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
+  storageMigration?: { qps?: number; pageSize?: number };
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -59,6 +61,7 @@ export async function startTestController(options: {
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
     ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
+    ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
   });
   await controller.ready;
   return {

@@ -12,6 +12,7 @@ import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
 import type { ClusterConnections } from "../clusters/index.js";
+import type { ConversionWebhook, StorageMigrations } from "../conversion/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
@@ -48,6 +49,10 @@ export interface ControllerContext {
   readonly logger: Logger;
   readonly kroVersion: string;
   readonly served: ServedGraphs;
+  /** The conversion webhook every replica serves (lazily started) for RGDs with several versions. */
+  readonly conversion: ConversionWebhook;
+  /** Storage migrations running in the background (leader only: the RGD reconcile starts them). */
+  readonly migrations: StorageMigrations;
   readonly watches: ChildWatches;
   /** Registered clusters children may be placed in, one client each (docs/design/clusters.md). */
   readonly clusters: ClusterConnections;

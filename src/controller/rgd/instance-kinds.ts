@@ -8,10 +8,16 @@ import { ANNOTATIONS } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { instanceKeyOf, type ServedGraph } from "../context/index.js";
+import { registerConversion } from "../conversion/index.js";
 
 export async function startServing(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
   const previous = ctx.served.get(entry.rgdName);
   const sameKind = previous !== undefined && previous.instance.apiVersion === entry.instance.apiVersion && previous.instance.kind === entry.instance.kind;
+  // Reading instances at the hub may need conversion: this replica serves the webhook too.
+  if (entry.graph.dialect === "cel" && entry.graph.versions !== undefined) {
+    registerConversion(ctx.conversion, entry.graph);
+    await ctx.conversion.start();
+  }
   ctx.served.set(entry);
   ctx.watches.retain(entry.rgdName, entry.graph);
   if (!sameKind) {

@@ -9,6 +9,7 @@ import type { ControllerContext, InstanceKind, ServedGraph } from "../context/in
 import { allowsBreakingChanges, attachUserCrd, crdRef, installCrd, type KindResult } from "../crds/index.js";
 import { startServing } from "./instance-kinds.js";
 import { latestValidRevision } from "./graph-revisions.js";
+import { needsMigration, withConversionWebhook } from "../conversion/index.js";
 
 export function servedGraphText(served: ServedGraph): string {
   return served.revision === undefined ? `generation ${served.generation}` : `GraphRevision ${served.revision}, generation ${served.generation}`;
@@ -61,9 +62,16 @@ export async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph:
     return { ok: false, reason: "Conflict", message: `kind ${graph.instance.kind}.${graph.instance.group} is already served by ResourceGraphDefinition "${owner.rgdName}"` };
   }
   if (graph.dialect === "template") return attachUserCrd(ctx, rgd, graph);
-  const result = await installCrd(ctx.client, graph.crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
+  // Several versions: the webhook learns the API first, and the CRD says where it is.
+  const crd = await withConversionWebhook(ctx.conversion, graph);
+  const result = await installCrd(ctx.client, crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
   if (!result.ok) return { ok: false, reason: result.reason, message: result.message };
   const { group, version, kind, plural, scope } = graph.instance;
+  if (graph.versions !== undefined) {
+    // The storage version moved: rewrite every stored object, then trim storedVersions.
+    const live = await ctx.client.get(crdRef(crd.metadata.name));
+    if (needsMigration(live)) ctx.migrations.ensure({ crdName: crd.metadata.name, group, kind, plural }, () => { ctx.rgdQueue.add(name); });
+  }
   return { ok: true, instance: { apiVersion: group === "" ? version : `${group}/${version}`, group, version, kind, plural, namespaced: scope === "Namespaced" } };
 }
 

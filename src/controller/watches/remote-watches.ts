@@ -61,11 +61,11 @@ export class RemoteWatches {
       const first = group[0] as RemoteTarget;
       const reason = await this.probe(key, first);
       const fail = (why: string) => { for (const t of group) errors.set(t.nodeId, `cluster "${t.cluster}": ${why}`); };
-      if (reason !== undefined) return fail(reason);
+      if (reason !== undefined) { fail(reason); return; }
       let watch = this.watches.get(key);
       if (watch === undefined) {
         const connection = await this.clusters.clientFor(first.cluster);
-        if ("error" in connection) return fail(connection.error);
+        if ("error" in connection) { fail(connection.error); return; }
         watch = this.watches.get(key) ?? this.start(key, first.cluster, connection.client.informers.acquire({
           apiVersion: first.apiVersion, kind: first.kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`,
           indexers: { [OWNER_INDEX]: (o: KubeObject) => { const uid = o.metadata?.labels?.[LABELS.instanceId]; return uid === undefined ? [] : [uid]; } },

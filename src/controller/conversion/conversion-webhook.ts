@@ -1,0 +1,104 @@
+/**
+ * The conversion webhook of this controller: started on first need (the first RGD with several
+ * versions), served by every replica, leader or not. Knows the API of each kind it converts (the
+ * RGD reconcile registers it before it installs the CRD, so the API server never asks about a kind
+ * we have not compiled), says where the API server reaches it and which CA to trust, and rotates
+ * its certificate, telling the controller so every CRD's caBundle is rewritten.
+ */
+import type { KubeClient } from "../../kube/index.js";
+import type { Logger } from "../../observability/index.js";
+import type { ApiOfVersions } from "../../runtime/index.js";
+import type { WebhookClientConfig } from "../../schema/index.js";
+import { memoryCertificateStore, secretCertificateStore, type CertificateStore } from "./certificate-store.js";
+import type { ServingCertificate } from "./serving-certificate.js";
+import { CONVERT_PATH, startWebhookServer, type RunningWebhookServer } from "./webhook-server.js";
+
+export interface ConversionWebhookOptions {
+  /** Listen address; default 127.0.0.1 and a free port (a local cluster's API server dials loopback). */
+  readonly host?: string;
+  readonly port?: number;
+  /** In a cluster: the Service in front of every replica. Without it the API server dials https://host:port/convert. */
+  readonly service?: { readonly namespace: string; readonly name: string; readonly port?: number };
+  /** Keep the CA and certificate in this Secret so every replica serves the same ones (needs `client`). */
+  readonly secret?: { readonly namespace: string; readonly name: string };
+  readonly client?: KubeClient;
+  readonly logger: Logger;
+  /** How often the certificate is checked for rotation; default hourly. */
+  readonly rotationCheckMs?: number;
+  readonly now?: () => Date;
+}
+
+export class ConversionWebhook {
+  readonly #options: ConversionWebhookOptions;
+  readonly #apis = new Map<string, ApiOfVersions>();
+  readonly #store: CertificateStore;
+  readonly #rotated = new Set<() => void>();
+  #started: Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> | undefined;
+  #cert: ServingCertificate | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: ConversionWebhookOptions) {
+    this.#options = options;
+    this.#store = options.secret !== undefined && options.client !== undefined ? secretCertificateStore(options.client, options.secret) : memoryCertificateStore();
+  }
+
+  /** The API of `group`/`kind`; the newest registration wins. */
+  register(api: ApiOfVersions): void { this.#apis.set(`${api.kind}.${api.group}`, api); }
+  unregister(group: string, kind: string): void { this.#apis.delete(`${kind}.${group}`); }
+  lookup(group: string, kind: string): ApiOfVersions | undefined { return this.#apis.get(`${kind}.${group}`); }
+
+  /** Called after a rotation changed the CA bundle (the controller re-installs every CRD with the new one). */
+  onRotation(listener: () => void): void { this.#rotated.add(listener); }
+
+  #hosts(): string[] {
+    const service = this.#options.service;
+    if (service !== undefined) return [`${service.name}.${service.namespace}.svc`, `${service.name}.${service.namespace}.svc.cluster.local`];
+    return [this.#options.host ?? "127.0.0.1"];
+  }
+
+  #now(): Date { return this.#options.now?.() ?? new Date(); }
+
+  start(): Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> {
+    this.#started ??= (async () => {
+      const cert = await this.#store.current(this.#hosts(), this.#now());
+      const server = await startWebhookServer({ host: this.#options.host ?? "127.0.0.1", port: this.#options.port ?? 0, cert, lookup: (g, k) => this.lookup(g, k), logger: this.#options.logger });
+      this.#cert = cert;
+      this.#timer = setInterval(() => { void this.checkRotation(); }, this.#options.rotationCheckMs ?? 3_600_000);
+      this.#timer.unref();
+      this.#options.logger.info({ port: server.port, notAfter: cert.notAfter.toISOString() }, "conversion webhook serving");
+      return { server, cert };
+    })();
+    this.#started.catch(() => { this.#started = undefined; });
+    return this.#started;
+  }
+
+  /** Re-reads (or makes) the certificate; a changed one is served at once and announced. */
+  async checkRotation(): Promise<boolean> {
+    const started = await this.start();
+    const cert = await this.#store.current(this.#hosts(), this.#now()).catch((e: unknown) => {
+      this.#options.logger.warn({ err: e instanceof Error ? e.message : String(e) }, "conversion webhook certificate check failed; retried later");
+      return undefined;
+    });
+    if (cert === undefined || (cert.certPem === this.#cert?.certPem && cert.caPem === this.#cert.caPem)) return false;
+    started.server.useCertificate(cert);
+    this.#cert = cert;
+    for (const listener of this.#rotated) listener();
+    return true;
+  }
+
+  /** Where the API server reaches the webhook and the CA it must trust; starts the webhook if needed. */
+  async clientConfig(): Promise<WebhookClientConfig> {
+    const { server } = await this.start();
+    const caBundle = Buffer.from(this.#cert?.caPem ?? "", "utf8").toString("base64");
+    const service = this.#options.service;
+    if (service !== undefined) return { service: { namespace: service.namespace, name: service.name, path: CONVERT_PATH, port: service.port ?? 443 }, caBundle };
+    return { url: `https://${this.#options.host ?? "127.0.0.1"}:${server.port}${CONVERT_PATH}`, caBundle };
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    const started = this.#started;
+    this.#started = undefined;
+    if (started !== undefined) await (await started.catch(() => undefined))?.server.close();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The conversion webhook's TLS material: a CA and a serving certificate signed by it, for the
+ * names the API server dials (127.0.0.1 for a local cluster, the Service's DNS names in a
+ * cluster). Made with the Sprig certificate functions of our template engine (genCA,
+ * genSignedCert: RSA-2048, SHA-256), so no second X.509 implementation lives in the project.
+ */
+import { X509Certificate } from "node:crypto";
+import { isIP } from "node:net";
+import { parseTemplate, renderTemplate } from "../../template/index.js";
+
+export interface ServingCertificate {
+  /** PEM of the CA: what the CRD's caBundle carries (base64 of this text). */
+  readonly caPem: string;
+  readonly certPem: string;
+  readonly keyPem: string;
+  /** When the serving certificate stops being valid. */
+  readonly notAfter: Date;
+}
+
+const SEPARATOR = "\n---kro-conversion---\n";
+const TEMPLATE = parseTemplate("conversion-certs", [
+  `{{- $ca := genCA "kro-ts conversion webhook CA" (int .days) -}}`,
+  `{{- $cert := genSignedCert .cn .ips .dns (int .days) $ca -}}`,
+  `{{ $ca.Cert }}${SEPARATOR}{{ $cert.Cert }}${SEPARATOR}{{ $cert.Key }}`,
+].join(""));
+
+/** A fresh CA and serving certificate for `hosts` (IP addresses and DNS names), valid `days` days. */
+export function createServingCertificate(hosts: readonly string[], days = 365): ServingCertificate {
+  const ips = hosts.filter((h) => isIP(h) !== 0);
+  const dns = hosts.filter((h) => isIP(h) === 0);
+  const out = renderTemplate(TEMPLATE, { days, cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook", ips, dns });
+  const [caPem = "", certPem = "", keyPem = ""] = out.split(SEPARATOR);
+  return { caPem, certPem, keyPem, notAfter: new Date(new X509Certificate(certPem).validTo) };
+}
+
+/** Whether `cert` must be replaced: unreadable, not for these hosts, or within a third of its life of expiry. */
+export function needsRotation(cert: ServingCertificate, hosts: readonly string[], now: Date): boolean {
+  let x509: X509Certificate;
+  try {
+    x509 = new X509Certificate(cert.certPem);
+    new X509Certificate(cert.caPem);
+  } catch {
+    return true;
+  }
+  const from = new Date(x509.validFrom).getTime();
+  const to = new Date(x509.validTo).getTime();
+  if (now.getTime() > to - (to - from) / 3) return true;
+  return !hosts.every((h) => (isIP(h) !== 0 ? x509.checkIP(h) !== undefined : x509.checkHost(h) !== undefined));
+}

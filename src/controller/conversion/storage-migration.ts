@@ -1,0 +1,102 @@
+/**
+ * Storage migration, as kube-storage-version-migrator does it: every object of a kind is
+ * rewritten once with a no-op update, which makes the API server encode it at the current storage
+ * version; then `status.storedVersions` of the CRD is trimmed to that version, and older versions
+ * may leave the RGD. Paced by a token bucket, one page at a time; the list's continue token is
+ * kept in an annotation of the CRD after each page, so a controller killed mid-way resumes there.
+ */
+import { ANNOTATIONS } from "../../api/index.js";
+import { isConflict, isGone, isNotFound, TokenBucket, type KubeClient, type KubeObject } from "../../kube/index.js";
+import type { Logger } from "../../observability/index.js";
+
+export interface MigrationTarget {
+  readonly crdName: string;
+  readonly group: string;
+  readonly kind: string;
+  readonly plural: string;
+}
+
+export interface MigrationOptions {
+  /** Objects rewritten per second (default 20). */
+  readonly qps?: number;
+  /** Objects per list page (default 100). */
+  readonly pageSize?: number;
+  readonly signal?: AbortSignal;
+  readonly logger: Logger;
+}
+
+export type MigrationOutcome = { readonly state: "done"; readonly rewritten: number } | { readonly state: "aborted"; readonly rewritten: number };
+
+interface Progress { readonly to: string; readonly continue?: string }
+
+const crdRef = (name: string) => ({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name });
+type CrdObject = KubeObject & { spec?: { versions?: { name: string; storage?: boolean }[] }; status?: { storedVersions?: string[] } };
+
+export const storageVersionOf = (crd: CrdObject): string | undefined => crd.spec?.versions?.find((v) => v.storage === true)?.name;
+
+/** Whether objects may still be stored at a version other than the storage version. */
+export function needsMigration(crd: CrdObject): boolean {
+  const storage = storageVersionOf(crd);
+  const stored = crd.status?.storedVersions ?? [];
+  return storage !== undefined && stored.some((v) => v !== storage);
+}
+
+function progressOf(crd: CrdObject, storage: string): Progress {
+  const text = crd.metadata?.annotations?.[ANNOTATIONS.storageMigration];
+  if (text === undefined) return { to: storage };
+  try {
+    const parsed = JSON.parse(text) as Partial<Progress>;
+    return parsed.to === storage ? { to: storage, ...(typeof parsed.continue === "string" ? { continue: parsed.continue } : {}) } : { to: storage };
+  } catch {
+    return { to: storage };
+  }
+}
+
+async function saveProgress(client: KubeClient, crdName: string, progress: Progress | null): Promise<void> {
+  await client.patch(crdRef(crdName), { metadata: { annotations: { [ANNOTATIONS.storageMigration]: progress === null ? null : JSON.stringify(progress) } } }, { fieldManager: "kro.run/controller" });
+}
+
+export async function migrateStorage(client: KubeClient, target: MigrationTarget, options: MigrationOptions): Promise<MigrationOutcome> {
+  const crd = await client.get<CrdObject>(crdRef(target.crdName));
+  const storage = storageVersionOf(crd);
+  if (storage === undefined || !needsMigration(crd)) return { state: "done", rewritten: 0 };
+  const bucket = new TokenBucket({ qps: options.qps ?? 20, burst: 1 });
+  let progress = progressOf(crd, storage);
+  let rewritten = 0;
+  const apiVersion = `${target.group}/${storage}`;
+  options.logger.info({ crd: target.crdName, to: storage, resumeFrom: progress.continue === undefined ? "start" : "continue token" }, "storage migration");
+  const aborted = (): boolean => options.signal?.aborted === true;
+  for (;;) {
+    if (aborted()) return { state: "aborted", rewritten };
+    const query = new URLSearchParams({ limit: String(options.pageSize ?? 100), ...(progress.continue === undefined ? {} : { continue: progress.continue }) });
+    let page: { items?: KubeObject[] | null; metadata?: { continue?: string } };
+    try {
+      page = await client.getPath(`/apis/${target.group}/${storage}/${target.plural}?${query.toString()}`);
+    } catch (error) {
+      // An expired continue token: start over (rewriting an object twice is harmless).
+      if (isGone(error) && progress.continue !== undefined) { progress = { to: storage }; continue; }
+      throw error;
+    }
+    for (const item of page.items ?? []) {
+      if (aborted()) return { state: "aborted", rewritten };
+      await bucket.acquire();
+      try {
+        // The no-op update: the object as read, at the storage version, with its resourceVersion.
+        await client.replace({ ...item, apiVersion, kind: target.kind }, { fieldManager: "kro.run/storage-migration" });
+        rewritten++;
+      } catch (error) {
+        // Written by someone else since the list (so at the storage version already), or gone.
+        if (!isConflict(error) && !isNotFound(error)) throw error;
+      }
+    }
+    const next = page.metadata?.continue;
+    if (next === undefined || next === "") break;
+    progress = { to: storage, continue: next };
+    await saveProgress(client, target.crdName, progress);
+  }
+  // Every object is at the storage version now: only it can be stored.
+  await client.patch(crdRef(target.crdName), { status: { storedVersions: [storage] } }, { subresource: "status", fieldManager: "kro.run/storage-migration" });
+  await saveProgress(client, target.crdName, null);
+  options.logger.info({ crd: target.crdName, to: storage, rewritten }, "storage migration done; storedVersions trimmed");
+  return { state: "done", rewritten };
+}
