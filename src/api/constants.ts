@@ -47,6 +47,12 @@ export const ANNOTATIONS = {
   /** kro-ts: the children this instance created or adopted, by UID, and its creation key (controller/inventory.ts). */
   inventory: "internal.kro.run/inventory",
   /**
+   * kro-ts, on a child the RGD places in another cluster: the registered cluster it lives in. Set
+   * only from the resource's `cluster:` field (the prefix is reserved in templates), and part of
+   * the child's identity, so the same name in two clusters is two children (docs/design/clusters.md).
+   */
+  cluster: "kro.run/cluster",
+  /**
    * kro-ts, on an instance whose templates read the clock: "<generation>@<RFC 3339 time>", the
    * instant the controller first saw that generation; `now` (and certificate validity) renders
    * from it, so a resync or a restart renders the same bytes (runtime/template-dialect/entropy.ts).

@@ -145,6 +145,8 @@ const resource: JSONSchemaProps = {
     externalRef,
     readyWhen: stringList("Boolean ${...} expressions over this resource (or `each` item); all must be true for it to be ready."),
     includeWhen: stringList("Boolean ${...} expressions; when any is false the resource and its dependents are not created."),
+    cluster: str("kro-ts: the registered cluster this resource is placed in (a name or a ${...} expression); absent: the controller's cluster."),
+    clusters: stringList("kro-ts: the registered clusters an expression `cluster:` may evaluate to (the RGD author's allow list)."),
     forEach: {
       type: "array",
       description: "Iterators {name: \"${list}\"}; one object is created per element of their cartesian product.",

@@ -46,6 +46,9 @@ export interface RgdResource {
   readonly readyWhen?: readonly unknown[];
   readonly includeWhen?: readonly unknown[];
   readonly forEach?: readonly unknown[];
+  /** kro-ts: target cluster (docs/design/clusters.md). */
+  readonly cluster?: unknown;
+  readonly clusters?: readonly unknown[];
 }
 
 /** Template dialect: `spec.resourceKind`. */

@@ -15,7 +15,8 @@ import { ApplyMemo } from "./context/index.js";
 import { CRD_TYPE } from "./crds/index.js";
 import { controllerCrdsInstalled, installControllerCrds } from "./crds/index.js";
 import { withClusterKinds } from "./rgd/index.js";
-import { ChildWatches } from "./watches/index.js";
+import { ChildWatches, RemoteWatches } from "./watches/index.js";
+import { ClusterRegistry } from "./clusters/index.js";
 import { DEFAULT_MAX_GRAPH_REVISIONS } from "./rgd/index.js";
 import type { ControllerContext, ControllerOptions, InstanceEvaluatedEvent } from "./context/index.js";
 import { enqueueInstances } from "./rgd/index.js";
@@ -55,6 +56,11 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly sharding?: ControllerSharding;
   /** The chart-render worker pool (threads, heap, time limit); false renders charts inline (tests of the inline path only). */
   readonly chartRenders?: ChartRenderPoolOptions | false;
+  /**
+   * Where cluster registrations live (kubeconfig Secrets, docs/design/clusters.md): the controller's own
+   * namespace. Absent: no resource may target another cluster.
+   */
+  readonly clusterNamespace?: string;
   /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
   readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
@@ -93,6 +99,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
     logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
   });
+  const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger);
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
@@ -105,7 +112,8 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }),
+    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); })),
+    clusters,
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),
@@ -181,7 +189,7 @@ export function startController(options: StartControllerOptions): RunningControl
     }
     core.push(rgdLease, crdLease, ...watchAuthorPolicies(ctx));
     resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
-    await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 })]);
+    await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 }), clusters.start()]);
   }
 
   const core: InformerLease<KubeObject>[] = [];
@@ -258,6 +266,7 @@ export function startController(options: StartControllerOptions): RunningControl
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
       await ctx.watches.stop();
+      await clusters.stop();
       await migrations.stop();
       await conversion.close();
       informers.stopAll();

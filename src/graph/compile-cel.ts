@@ -175,6 +175,7 @@ export function compileCelRgd(rgd: Record<string, unknown>, spec: Record<string,
     template: d.template, fields: d.fields,
     includeWhen: d.includeWhen.map((c) => c.text), readyWhen: d.readyWhen.map((c) => c.text),
     forEach: d.forEach.map(({ name, expression }) => ({ name, expression })),
+    ...(d.clusters === undefined ? {} : { clusters: d.clusters }),
     dependencies: dependencies.get(d.id) ?? [], wave: waves.get(d.id) ?? 1,
   }));
   const names = synthesized.crd.spec.names;

@@ -11,6 +11,7 @@ import type { SchemaResolver } from "./schema-resolver.js";
 import { isRecord } from "./is-record.js";
 import { checkChildKind, checkCrdTemplateExpressions, type UnknownKinds } from "./child-kind-checks.js";
 import { checkTemplateLiterals } from "./template-literals.js";
+import { clusterTarget } from "./cluster-target.js";
 
 type SourceExpression = { readonly text: string; readonly path: IssuePath };
 
@@ -107,15 +108,18 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
   if (external !== undefined && entry.forEach !== undefined) issues.push(error("rgd.external-foreach", [...path, "forEach"], "forEach cannot be combined with externalRef"));
 
   const bodyPath: IssuePath = [...path, hasTemplate ? "template" : "externalRef"];
-  const body = hasTemplate ? entry.template : external;
-  if (!isRecord(body) || typeof body.apiVersion !== "string" || typeof body.kind !== "string" || !isRecord(body.metadata)) {
+  const written = hasTemplate ? entry.template : external;
+  if (!isRecord(written) || typeof written.apiVersion !== "string" || typeof written.kind !== "string" || !isRecord(written.metadata)) {
     issues.push(error("rgd.invalid-object", bodyPath, "must be an object with string apiVersion, string kind and a metadata map"));
     return { issues };
   }
-  const { apiVersion, kind } = body;
-  const metadata = body.metadata;
+  const { apiVersion, kind } = written;
+  const metadata = written.metadata;
   if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(kind.toLowerCase())) issues.push(error("rgd.invalid-kind", [...bodyPath, "kind"], `kind "${kind}" is not a valid Kubernetes kind`));
   checkMetadataKeys(metadata, [...bodyPath, "metadata"], issues);
+  // After the reserved-prefix check: only `cluster:` may set the target annotation.
+  const target = clusterTarget(entry, written, path, issues);
+  const body = target?.template ?? written;
 
   issues.push(...checkChildKind(apiVersion, kind, [...bodyPath, "apiVersion"], context.resolver, context.unknownKinds ?? "warn"));
   const resolved = context.resolver?.resolve(apiVersion, kind);
@@ -143,6 +147,7 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
     includeWhen: standaloneList(entry.includeWhen, [...path, "includeWhen"], "includeWhen", issues),
     readyWhen: standaloneList(entry.readyWhen, [...path, "readyWhen"], "readyWhen", issues),
     forEach,
+    ...(target === undefined ? {} : { clusters: target.clusters }),
   };
   return { node, issues };
 }

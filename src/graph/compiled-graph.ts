@@ -32,6 +32,8 @@ export interface CompiledNode {
   readonly includeWhen: readonly string[];
   readonly readyWhen: readonly string[];
   readonly forEach: readonly ForEachDimension[];
+  /** Set when the resource names a target cluster: the clusters its instances may place it in (cluster-target.ts). */
+  readonly clusters?: readonly string[];
   /** How observed objects of this kind convert to CEL values (timestamps, durations, bytes, doubles):
    * the typed skeleton of its schema, absent when there is nothing beyond plain JSON (expr valueConversionSchema). */
   readonly valueSchema?: OpenApiSchema;

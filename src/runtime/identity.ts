@@ -3,6 +3,7 @@
  * key on. Identities compare by group (not version): apps/v1 and apps/v1beta1 Deployments with the
  * same name are one object to the API server.
  */
+import { ANNOTATIONS } from "../api/index.js";
 import type { CollectionQuery, KubeJson, ObjectIdentity } from "./types.js";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -31,17 +32,27 @@ export function identityOf(object: KubeJson): ObjectIdentity | undefined {
   const { apiVersion, kind } = object;
   const { name, namespace } = metadata;
   if (typeof apiVersion !== "string" || typeof kind !== "string" || typeof name !== "string") return undefined;
-  return { apiVersion, kind, name, ...(typeof namespace === "string" && namespace !== "" ? { namespace } : {}) };
+  const cluster = clusterOf(object);
+  return { apiVersion, kind, name, ...(typeof namespace === "string" && namespace !== "" ? { namespace } : {}), ...(cluster === undefined ? {} : { cluster }) };
+}
+
+/** The target cluster a child names (ANNOTATIONS.cluster); undefined: the controller's own cluster. */
+export function clusterOf(object: KubeJson): string | undefined {
+  const annotations = metadataOf(object).annotations;
+  const cluster = isRecord(annotations) ? annotations[ANNOTATIONS.cluster] : undefined;
+  return typeof cluster === "string" && cluster !== "" ? cluster : undefined;
 }
 
 /** A string that is equal for two identities of the same object (group, kind, namespace, name). */
 export function identityKey(identity: ObjectIdentity): string {
-  return [groupOf(identity.apiVersion), identity.kind, identity.namespace ?? "", identity.name].join("\u0000");
+  const key = [groupOf(identity.apiVersion), identity.kind, identity.namespace ?? "", identity.name].join("\u0000");
+  // Local identities keep their key unchanged: an RGD without cluster targets behaves as before.
+  return identity.cluster === undefined ? key : `${key}\u0000${identity.cluster}`;
 }
 
 export function formatIdentity(identity: ObjectIdentity): string {
   const ns = identity.namespace === undefined ? "" : `${identity.namespace}/`;
-  return `${identity.kind} ${ns}${identity.name} (${identity.apiVersion})`;
+  return `${identity.kind} ${ns}${identity.name} (${identity.apiVersion})${identity.cluster === undefined ? "" : ` in cluster ${identity.cluster}`}`;
 }
 
 export function matchesSelector(labels: Readonly<Record<string, string>>, query: Pick<CollectionQuery, "matchLabels" | "matchExpressions">): boolean {

@@ -9,7 +9,7 @@ export { evaluatorFor } from "./evaluator-for.js";
 export { createMemoryLookup, type MemoryLookup } from "./memory-lookup.js";
 export { cartesianProduct, DEFAULT_MAX_COLLECTION_DIMENSIONS, DEFAULT_MAX_COLLECTION_SIZE, type Dimension, type ProductLimits } from "./for-each.js";
 export { childLabels, decorate, defaultNamespace, instanceRef, nodeSelector, DEFAULT_KRO_VERSION, type InstanceRef } from "./decorate.js";
-export { formatIdentity, identityKey, identityOf, matchesQuery, matchesSelector } from "./identity.js";
+export { clusterOf, formatIdentity, identityKey, identityOf, matchesQuery, matchesSelector } from "./identity.js";
 export { applySchemaDefaults, crdSchema } from "./instance-schema/index.js";
 export { validateInstance } from "./instance-schema/index.js";
 export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";

@@ -16,6 +16,8 @@ export interface ObjectIdentity {
   readonly kind: string;
   readonly namespace?: string;
   readonly name: string;
+  /** The registered cluster the object lives in; absent: the controller's own cluster. */
+  readonly cluster?: string;
 }
 
 /** Label-selected collection query (forEach items, externalRef collections). */

@@ -39,6 +39,8 @@ export async function startTestController(options: {
   fence?: WriteFence;
   /** The controller-wide author check (kro's exact model with "Disabled"). */
   authorCheck?: "Enforced" | "Disabled";
+  /** Where cluster registrations (kubeconfig Secrets) are read from (docs/design/clusters.md). */
+  clusterNamespace?: string;
   /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
   storageMigration?: { qps?: number; pageSize?: number };
 } = {}): Promise<TestController> {
@@ -61,6 +63,7 @@ export async function startTestController(options: {
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
+    ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
     ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
   });
   await controller.ready;

@@ -13,6 +13,7 @@ import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
+import type { ClusterConnections } from "../clusters/index.js";
 import type { ConversionWebhook, StorageMigrations } from "../conversion/index.js";
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
@@ -61,6 +62,8 @@ export interface ControllerContext {
   /** Storage migrations running in the background (leader only: the RGD reconcile starts them). */
   readonly migrations: StorageMigrations;
   readonly watches: ChildWatches;
+  /** Registered clusters children may be placed in, one client each (docs/design/clusters.md). */
+  readonly clusters: ClusterConnections;
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;
   readonly applyMemo: ApplyMemo;

@@ -8,7 +8,7 @@
  */
 import { FIELD_MANAGERS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
-import { identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
+import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
@@ -16,12 +16,13 @@ import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
 import { describeIdentity, emptyDelta, mergeDeltas, readInventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import type { InstancePass } from "./pass.js";
 import { readCurrent } from "./record.js";
+import { childClient } from "./cluster-client.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
 
 /** What applying needs: the client (applies, live reads, discovery) and the apply memo. */
-export type Applier = Pick<ControllerContext, "client" | "applyMemo">;
+export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters">;
 
 /**
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
@@ -98,8 +99,9 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
   return deltas.reduce(mergeDeltas, emptyDelta());
 }
 
-function apply(ctx: Pick<Applier, "client">, body: KubeJson): Promise<KubeJson> {
-  return ctx.client.apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+/** Server-side apply, in the cluster the body names (its target annotation), else ours. */
+async function apply(ctx: Pick<Applier, "client" | "clusters">, body: KubeJson): Promise<KubeJson> {
+  return (await childClient(ctx, { ...(clusterOf(body) === undefined ? {} : { cluster: clusterOf(body) as string }) })).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
 }
 
 /**
@@ -109,7 +111,7 @@ function apply(ctx: Pick<Applier, "client">, body: KubeJson): Promise<KubeJson> 
 async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep): Promise<{ recorded: OwnedChild[]; error?: string }> {
   let live: KubeJson | undefined;
   try {
-    live = await ctx.client.get<KubeObject & KubeJson>(step.identity);
+    live = await (await childClient(ctx, step.identity)).get<KubeObject & KubeJson>(step.identity);
   } catch (error) {
     if (!isNotFound(error)) return { recorded: [], error: `read ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
   }

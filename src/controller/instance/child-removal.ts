@@ -10,10 +10,11 @@ import type { KubeJson, ObservedLookup } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
 import type { Logger } from "../../observability/index.js";
 import { describeIdentity, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import { childClient } from "./cluster-client.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
 
 /** Removing children needs the client and the apply memo (forgotten for what is gone). */
-export type ChildWriter = Pick<ControllerContext, "client" | "applyMemo">;
+export type ChildWriter = Pick<ControllerContext, "client" | "applyMemo" | "clusters">;
 
 export interface RemovalOutcome {
   /** Children that are gone (or were never provably ours): their records can go. */
@@ -65,7 +66,7 @@ async function removeOne(ctx: ChildWriter, entry: OwnedChild, cache: ObservedLoo
 
 async function readLive(ctx: ChildWriter, entry: OwnedChild): Promise<KubeJson | undefined> {
   try {
-    return await ctx.client.get<KubeObject & KubeJson>(entry, { metadataOnly: true });
+    return await (await childClient(ctx, entry)).get<KubeObject & KubeJson>(entry, { metadataOnly: true });
   } catch (error) {
     // A kind the server no longer serves (its CRD was deleted) has no objects left to wait for.
     if (isNotFound(error) || error instanceof DiscoveryError) return undefined;
@@ -86,7 +87,7 @@ export async function deleteChildrenOfGone(ctx: ChildWriter, delta: InventoryDel
 /** DELETE preconditioned on the recorded UID: "done" when gone (or replaced), "waiting" while finalizers run. */
 export async function deleteOwnedChild(ctx: ChildWriter, entry: OwnedChild): Promise<{ kind: "done" } | { kind: "waiting" }> {
   try {
-    const answer = await ctx.client.delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" });
+    const answer = await (await childClient(ctx, entry)).delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" });
     ctx.applyMemo.forget(entry.uid);
     // The object itself comes back while its finalizers run; a Status means it is gone.
     return answer.kind !== "Status" && answer.metadata?.deletionTimestamp !== undefined ? { kind: "waiting" } : { kind: "done" };
@@ -105,7 +106,7 @@ export async function deleteOwnedChild(ctx: ChildWriter, entry: OwnedChild): Pro
 async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> {
   let live: KubeObject;
   try {
-    live = await ctx.client.get(entry);
+    live = await (await childClient(ctx, entry)).get(entry);
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
@@ -114,7 +115,7 @@ async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> 
   const patch = releasePatch(live);
   if (patch === undefined) return;
   try {
-    await ctx.client.patch(entry, patch, { fieldManager: FIELD_MANAGERS.controller });
+    await (await childClient(ctx, entry)).patch(entry, patch, { fieldManager: FIELD_MANAGERS.controller });
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
@@ -127,7 +128,7 @@ const OUR_MANAGERS: ReadonlySet<string> = new Set([FIELD_MANAGERS.applyset]);
 export function releasePatch(live: KubeJson): Record<string, unknown> | undefined {
   const metadata = (live.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: { manager?: string }[]; resourceVersion?: string; uid?: string };
   const ourLabels = Object.keys(metadata.labels ?? {}).filter((k) => k.startsWith("kro.run/") || (k === LABELS.managedBy && metadata.labels?.[k] === "kro"));
-  const ourAnnotations = Object.keys(metadata.annotations ?? {}).filter((k) => k === ANNOTATIONS.applyOrder || k === ANNOTATIONS.creationKey);
+  const ourAnnotations = Object.keys(metadata.annotations ?? {}).filter((k) => k === ANNOTATIONS.applyOrder || k === ANNOTATIONS.creationKey || k === ANNOTATIONS.cluster);
   const managedFields = metadata.managedFields ?? [];
   const kept = managedFields.filter((f) => !OUR_MANAGERS.has(f.manager ?? ""));
   if (ourLabels.length === 0 && ourAnnotations.length === 0 && kept.length === managedFields.length) return undefined;

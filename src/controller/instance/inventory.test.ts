@@ -54,3 +54,17 @@ describe("inventory deltas (two writers never erase each other's records)", () =
     assert.deepEqual(applyDelta(fresh, { recorded: [], removedUids: [] }).map((e) => e.name), ["late"]);
   });
 });
+
+describe("inventory record of children in other clusters", () => {
+  it("round-trips the cluster, created and adopted, and keys the same name in two clusters apart", () => {
+    const remote = { ...child("a"), cluster: "b" } as OwnedChild;
+    const adopted = { ...child("a", "uid-a2", "adopted"), cluster: "c" } as OwnedChild;
+    const read = readInventory(withAnnotation(encodeInventory({ key: "k", entries: [child("a", "uid-a0"), remote, adopted] })));
+    assert.deepEqual(read.entries.map((e) => [e.name, e.cluster, e.ownership]).sort(), [["a", "b", "created"], ["a", "c", "adopted"], ["a", undefined, "created"]].sort());
+    assert.equal(applyDelta({ key: "k", entries: [child("a", "uid-a0")] }, { recorded: [remote], removedUids: [] }).length, 2);
+  });
+  it("refuses a malformed cluster element", () => {
+    assert.throws(() => readInventory(withAnnotation(JSON.stringify({ v: 2, key: "k", items: [["v1", "ConfigMap", "ns", "a", "u", "cm", "", ""]] }))), InventoryFormatError);
+    assert.throws(() => readInventory(withAnnotation(JSON.stringify({ v: 2, key: "k", items: [["v1", "ConfigMap", "ns", "a", "u", "cm", "x", "b"]] }))), InventoryFormatError);
+  });
+});

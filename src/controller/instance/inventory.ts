@@ -27,7 +27,7 @@ export interface Inventory {
 }
 
 /** Compact wire form: the annotation must stay far below the 256 KiB metadata limit. */
-type WireEntry = [apiVersion: string, kind: string, namespace: string, name: string, uid: string, nodeId: string, ownership?: "a"];
+type WireEntry = [apiVersion: string, kind: string, namespace: string, name: string, uid: string, nodeId: string, ownership?: "a" | "", cluster?: string];
 interface WireInventory { v: 2; key: string; items: WireEntry[] }
 
 export class InventoryFormatError extends Error {
@@ -61,17 +61,19 @@ export function readInventory(instance: KubeJson): Inventory {
 }
 
 function readEntry(item: unknown): OwnedChild {
-  const valid = Array.isArray(item) && (item.length === 6 || (item.length === 7 && item[6] === "a"))
+  // A child in another cluster has an eighth element, its cluster (the seventh is then "" or "a").
+  const valid = Array.isArray(item) && (item.length === 6 || (item.length === 7 && item[6] === "a") || (item.length === 8 && (item[6] === "a" || item[6] === "") && typeof item[7] === "string" && item[7] !== ""))
     && item.slice(0, 6).every((part) => typeof part === "string") && item[1] !== "" && item[3] !== "" && item[4] !== "";
   if (!valid) throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} has a malformed entry ${JSON.stringify(item).slice(0, 200)}`);
-  const [apiVersion, kind, namespace, name, uid, nodeId, ownership] = item as WireEntry;
-  return { apiVersion, kind, name, uid, nodeId, ...(namespace === "" ? {} : { namespace }), ownership: ownership === "a" ? "adopted" : "created" };
+  const [apiVersion, kind, namespace, name, uid, nodeId, ownership, cluster] = item as WireEntry;
+  return { apiVersion, kind, name, uid, nodeId, ...(namespace === "" ? {} : { namespace }), ...(cluster === undefined ? {} : { cluster }), ownership: ownership === "a" ? "adopted" : "created" };
 }
 
 export function encodeInventory(inventory: Inventory & { key: string }): string {
   const items: WireEntry[] = inventory.entries.map((e) => {
     const base: WireEntry = [e.apiVersion, e.kind, e.namespace ?? "", e.name, e.uid, e.nodeId];
-    if (e.ownership === "adopted") base.push("a");
+    if (e.cluster !== undefined) base.push(e.ownership === "adopted" ? "a" : "", e.cluster);
+    else if (e.ownership === "adopted") base.push("a");
     return base;
   });
   items.sort((a, b) => a.join("\u0000").localeCompare(b.join("\u0000")));
@@ -80,9 +82,9 @@ export function encodeInventory(inventory: Inventory & { key: string }): string 
 }
 
 /** "Kind namespace/name", as conditions and logs name a child. */
-export const describeIdentity = (id: ObjectIdentity): string => `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
+export const describeIdentity = (id: ObjectIdentity): string => `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}${id.cluster === undefined ? "" : ` in cluster ${id.cluster}`}`;
 
-export const childKey = (e: ObjectIdentity): string => JSON.stringify([e.apiVersion, e.kind, e.namespace ?? "", e.name]);
+export const childKey = (e: ObjectIdentity): string => JSON.stringify([e.apiVersion, e.kind, e.namespace ?? "", e.name, ...(e.cluster === undefined ? [] : [e.cluster])]);
 
 /** What one reconcile learned: children to record (by identity) and UIDs no longer ours. */
 export interface InventoryDelta {

@@ -30,6 +30,7 @@ import { InstancePass } from "./pass.js";
 import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
+import { checkClusterTargets } from "./cluster-targets.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
 
@@ -68,13 +69,19 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // 2. Plan: evaluate until every scope the graph reads is watched (scope-settling.ts).
   const current = pass.instance;
   pass.evaluation = await settleScopes(ctx, key, served.graph, watchErrors, () => evaluate(current));
+  // Children placed in other clusters: allowed targets, watched clusters (cluster-targets.ts).
+  // A cluster that cannot be used now holds its own children only, and blocks pruning.
+  const targets = await checkClusterTargets(ctx, served.graph, pass.evaluation, pass.inventory);
+  if (targets.started) pass.evaluation = evaluate(current);
+  for (const held of targets.held) pass.blocked.add(held);
+  const unavailable = new Map([...watchErrors, ...targets.errors]);
 
   // 3. Apply, round after round; then remove what is no longer desired.
   if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);
-  if (!pass.evaluation.pending && pass.evaluation.error === undefined && !pass.failed && watchErrors.size === 0) {
+  if (!pass.evaluation.pending && pass.evaluation.error === undefined && !pass.failed && unavailable.size === 0) {
     await pruneUndesired(ctx, served, pass, evaluate, log);
   }
 
@@ -84,8 +91,8 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
 
   // 5. Status, and when to look again.
   const failedWrites = Object.entries(pass.applyErrors);
-  await reportStatus(ctx, served, ref, pass, watchErrors);
-  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, watchErrors);
+  await reportStatus(ctx, served, ref, pass, unavailable);
+  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable);
 }
 
 /**

@@ -14,6 +14,7 @@ import { identityKey, identityOf, matchesQuery, type ExternalRequest, type KubeJ
 import { CacheProjections, gvkKey, projectionTransform } from "./cache-projections.js";
 import { ExternalScopes, type ScopeOutcome } from "./external-scopes.js";
 import { KindHolds } from "./kind-holds.js";
+import type { RemoteTarget, RemoteWatches } from "./remote-watches.js";
 
 const SYNC_TIMEOUT_MS = 30_000;
 /** How long a failed list probe of a kind is reused before the API server is asked again. */
@@ -77,6 +78,8 @@ export class ChildWatches {
     /** The instance key a managed child belongs to, from its labels (undefined: not ours to route). */
     private readonly ownerOf: (labels: Readonly<Record<string, string>>) => string | undefined,
     private readonly enqueue: (instanceKey: string) => void,
+    /** Children placed in other clusters (remote-watches.ts); absent: this controller targets none. */
+    private readonly remote?: RemoteWatches,
   ) {
     this.externals = new ExternalScopes(informers, (scope) => this.probeScope(scope), enqueue);
   }
@@ -189,6 +192,13 @@ export class ChildWatches {
     return this.externals.hold(instanceKey, requests);
   }
 
+  /** Watches the remote clusters and kinds these nodes target; node id → why a cluster cannot be used now. */
+  async ensureRemote(targets: readonly RemoteTarget[]): Promise<{ errors: Map<string, string>; started: boolean }> {
+    if (targets.length === 0) return { errors: new Map(), started: false };
+    if (this.remote === undefined) return { errors: new Map(targets.map((t) => [t.nodeId, `cluster "${t.cluster}" is not registered: this controller reads no cluster registrations`])), started: false };
+    return this.remote.ensure(targets);
+  }
+
   /** What runs now, for tests and diagnostics: managed kinds and external scopes. */
   get watching(): { managed: string[]; externalScopes: number } {
     return { managed: [...this.managed.keys()], externalScopes: this.externals.size };
@@ -245,7 +255,7 @@ export class ChildWatches {
    */
   ownedBy(instanceUid: string): KubeJson[] {
     if (instanceUid === "") return [];
-    return [...this.managed.values()].flatMap((w) => readable(w).store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
+    return [...[...this.managed.values()].flatMap((w) => readable(w).store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]), ...(this.remote?.ownedBy(instanceUid) ?? [])];
   }
 
   /** The instance is gone: the external scopes it held are released when no one else reads them. */
@@ -258,14 +268,19 @@ export class ChildWatches {
       get: (identity) => {
         const own = overlay.get(identityKey(identity));
         if (own !== undefined) return own ?? undefined;
+        // A child in another cluster is read from that cluster's watch only, never from ours.
+        if (identity.cluster !== undefined) return this.remote?.storeFor(identity)?.getByName(identity.namespace, identity.name);
         const watch = this.managed.get(gvkKey(identity.apiVersion, identity.kind));
         const informer = this.externals.informerFor(identity) ?? (watch === undefined ? undefined : readable(watch));
         return informer?.store.getByName(identity.namespace, identity.name);
       },
       list: (query) => {
         const watch = this.managed.get(gvkKey(query.apiVersion, query.kind));
-        const informer = this.externals.informerFor(query) ?? (watch === undefined ? undefined : readable(watch));
-        const cached = (informer?.store.list() ?? []).filter((o) => matchesQuery(o as KubeJson, query));
+        const external = this.externals.informerFor(query);
+        const informer = external ?? (watch === undefined ? undefined : readable(watch));
+        // Our own children (a collection) may have items in other clusters too.
+        const remote = external === undefined ? this.remote?.listKind(query.apiVersion, query.kind) ?? [] : [];
+        const cached = [...(informer?.store.list() ?? []), ...remote].filter((o) => matchesQuery(o as KubeJson, query));
         const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]));
         for (const [key, value] of overlay) {
           if (value === null) byKey.delete(key);
@@ -279,7 +294,7 @@ export class ChildWatches {
   async stop(): Promise<void> {
     const leases = [...this.managed.values()].flatMap((w) => [w.lease, ...(w.previous === undefined ? [] : [w.previous.lease])]);
     this.managed.clear();
-    await Promise.all([...leases.map((l) => l.release()), this.externals.stop()]);
+    await Promise.all([...leases.map((l) => l.release()), this.externals.stop(), this.remote?.stop()]);
   }
 
   /** Undefined when this exact scope can be listed (one empty page: a name no object has). */

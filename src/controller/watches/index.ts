@@ -4,3 +4,4 @@
  * kind. Answers "what is in the cluster"; never writes to it and never imports the reconcilers.
  */
 export { ChildWatches, identityFor, type Overlay } from "./child-watches.js";
+export { RemoteWatches, type RemoteTarget } from "./remote-watches.js";

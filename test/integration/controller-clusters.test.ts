@@ -1,0 +1,166 @@
+/**
+ * One instance, two clusters (docs/design/clusters.md): the test runner's cluster is the hub, and this
+ * suite starts a second minimal control plane ("b") registered by a kubeconfig Secret. Children
+ * are placed in both; a remote child waits on a local child's data, a local child and the
+ * instance's status read the remote child; hand edits in b are corrected; a target the RGD does
+ * not allow is refused; b's API server going away fails b's children alone and converges again
+ * when it is back; a rotated Secret takes effect without a restart; deletion empties both.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createKubeClient, isNotFound, type KubeClient, type KubeObject } from "../../src/kube/index.js";
+import { startLocalCluster, type LocalCluster } from "../../src/localcluster/index.js";
+import { eventually } from "../support/eventually.js";
+import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
+import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+interface Instance { status?: { state?: string; remoteUid?: string; conditions?: { type: string; status: string; message?: string }[] } }
+
+const suffix = letterSuffix();
+const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
+const kind = `Regional${cap}App`;
+const plural = `${kind.toLowerCase()}s`;
+const hubNs = `mc-hub-${suffix}`;
+const appNs = `mc-app-${suffix}`;
+const rgdName = `regional-${suffix}`;
+let tc: TestController;
+let b: LocalCluster;
+let bClient: KubeClient;
+
+function kubeconfigFor(cluster: LocalCluster, token = cluster.token): string {
+  return `apiVersion: v1
+kind: Config
+clusters: [{ name: b, cluster: { server: "${cluster.server}", certificate-authority-data: ${Buffer.from(cluster.caData).toString("base64")} } }]
+users: [{ name: kro, user: { token: "${token}" } }]
+contexts: [{ name: b, context: { cluster: b, user: kro } }]
+current-context: b
+`;
+}
+
+async function register(kubeconfig: string): Promise<void> {
+  await kubectl(["apply", "-f", "-"], `apiVersion: v1
+kind: Secret
+metadata: { name: b-kubeconfig, namespace: ${hubNs}, labels: { kro.run/cluster-name: b } }
+data: { value: ${Buffer.from(kubeconfig).toString("base64")} }
+`);
+}
+
+const remoteCm = (name: string) => bClient.get<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name });
+const hubCm = (name: string) => kubectlJson<ConfigMap>(["get", "configmap", name, "-n", appNs]);
+const instance = (name: string) => kubectlJson<Instance>(["get", plural, name, "-n", appNs]);
+const applyInstance = (name: string, value: string, regions: string[]) => kubectl(["apply", "-f", "-"],
+  `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${appNs} }\nspec: { value: "${value}", regions: ${JSON.stringify(regions)} }\n`);
+async function remoteAbsent(name: string): Promise<void> {
+  await assert.rejects(remoteCm(name), (e: unknown) => isNotFound(e));
+}
+
+describe("children in other clusters", { timeout: 300_000 }, () => {
+  before(async () => {
+    b = await startLocalCluster({ mode: "minimal", env: process.env });
+    bClient = await createKubeClient({ kubeconfig: b.kubeconfigPath, qps: 0 });
+    await bClient.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: appNs } });
+    await kubectl(["create", "namespace", hubNs]);
+    await kubectl(["create", "namespace", appNs]);
+    await register(kubeconfigFor(b));
+    tc = await startTestController({ clusterNamespace: hubNs, requeueIntervalMs: 1000 });
+    await kubectl(["apply", "-f", "-"], `
+${rgdHeader(tc, rgdName)}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kind}
+    spec: { value: string, regions: "[]string" }
+    status: { remoteUid: "\${remote.metadata.uid}" }
+  resources:
+    - id: hub
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-hub" }, data: { v: "\${schema.spec.value}" } }
+    - id: remote
+      cluster: b
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-b" }, data: { v: "\${hub.data.v}" } }
+    - id: back
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-back" }, data: { remoteUid: "\${remote.metadata.uid}" } }
+    - id: fan
+      forEach: [{ region: "\${schema.spec.regions}" }]
+      cluster: "\${region}"
+      clusters: [b]
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-fan-\${region}" }, data: { v: "\${schema.spec.value}" } }
+`);
+    await waitRgdActive(rgdName);
+  });
+  after(async () => {
+    await tc.stop();
+    await kubectl(["delete", "rgd", rgdName, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    await kubectl(["delete", "namespace", hubNs, appNs, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    bClient.close();
+    await b.stop();
+  });
+
+  it("places children in both clusters, in dependency order, and reads the remote child back", async () => {
+    await applyInstance("one", "v1", ["b"]);
+    await eventually(async () => { assert.equal((await instance("one")).status?.state, "ACTIVE", JSON.stringify((await instance("one")).status)); }, { timeout: 60_000 });
+    const remote = await remoteCm("one-b");
+    assert.equal(remote.data?.v, "v1", "the remote child read the local child's data");
+    assert.equal(remote.metadata?.annotations?.["kro.run/cluster"], "b");
+    assert.equal((await remoteCm("one-fan-b")).data?.v, "v1", "forEach placed its item in the cluster it names");
+    assert.equal((await hubCm("one-back")).data?.remoteUid, remote.metadata.uid, "a local child read the remote child");
+    assert.equal((await instance("one")).status?.remoteUid, remote.metadata.uid, "the instance's status reads the remote child");
+    await expectAbsent(["configmap", "one-b", "-n", appNs]);
+    const inventory = (await kubectlJson<KubeObject>(["get", plural, "one", "-n", appNs])).metadata?.annotations?.["internal.kro.run/inventory"] ?? "";
+    assert.match(inventory, /"one-b","[^"]+","remote","","b"\]/, "the inventory records the remote child with its cluster");
+  });
+
+  it("corrects a remote child edited by hand", async () => {
+    const live = await remoteCm("one-b");
+    await bClient.patch({ apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name: "one-b" }, { data: { v: "hand-edit" } });
+    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v1"); }, { timeout: 30_000 });
+    assert.equal((await remoteCm("one-b")).metadata?.uid, live.metadata?.uid, "corrected in place, not recreated");
+  });
+
+  it("refuses a target the RGD does not allow, and converges everything else", async () => {
+    await applyInstance("two", "v2", ["c"]);
+    await eventually(async () => {
+      const status = JSON.stringify((await instance("two")).status);
+      assert.match(status, /cluster \\"c\\" is not allowed for resource \\"fan\\"/, status);
+    }, { timeout: 60_000 });
+    assert.equal((await remoteCm("two-b")).data?.v, "v2");
+    await kubectl(["delete", plural, "two", "-n", appNs]);
+  });
+
+  it("fails only the children of an unreachable cluster, deletes nothing, and recovers when it is back", async () => {
+    const outage = b.restartComponent("kube-apiserver", { downtimeMs: 25_000 });
+    await sleep(1500);
+    await applyInstance("one", "v3", ["b"]);
+    await eventually(async () => { assert.equal((await hubCm("one-hub")).data?.v, "v3"); }, { timeout: 20_000 });
+    await eventually(async () => {
+      const status = JSON.stringify((await instance("one")).status);
+      assert.match(status, /cluster \\"b\\"/, status);
+    }, { timeout: 20_000 });
+    await outage;
+    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v3"); }, { timeout: 60_000 });
+    await eventually(async () => { assert.equal((await instance("one")).status?.state, "ACTIVE"); }, { timeout: 30_000 });
+    assert.equal((await remoteCm("one-fan-b")).data?.v, "v3");
+  });
+
+  it("takes a rotated registration Secret without a restart", async () => {
+    await register(kubeconfigFor(b, "not-a-valid-token"));
+    await applyInstance("one", "v4", ["b"]);
+    await eventually(async () => {
+      const status = JSON.stringify((await instance("one")).status);
+      assert.match(status, /cluster \\"b\\".*(Unauthorized|401)/, status);
+    }, { timeout: 30_000 });
+    assert.equal((await remoteCm("one-b")).data?.v, "v3", "nothing reached b with the bad credentials");
+    await register(kubeconfigFor(b));
+    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v4"); }, { timeout: 30_000 });
+  });
+
+  it("deleting the instance removes its children in every cluster", async () => {
+    await kubectl(["delete", plural, "one", "-n", appNs, "--wait=false"]);
+    await eventually(() => expectAbsent([plural, "one", "-n", appNs]), { timeout: 60_000 });
+    await remoteAbsent("one-b");
+    await remoteAbsent("one-fan-b");
+    await expectAbsent(["configmap", "one-hub", "-n", appNs]);
+    await expectAbsent(["configmap", "one-back", "-n", appNs]);
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
