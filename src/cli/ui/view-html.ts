@@ -57,12 +57,11 @@ function events(list: readonly EventView[]): string {
 }
 
 export function renderView(view: UiView): string {
-  const who = view.user === undefined ? "" : ` as <strong data-user>${escapeHtml(view.user)}</strong>`;
   const rgds = view.rgds.ok
     ? view.rgds.value.length === 0 ? `<p class="muted">no ResourceGraphDefinitions</p>` : view.rgds.value.map(rgd).join("\n")
     : refused(view.rgds, "ResourceGraphDefinitions");
   const recent = view.events.ok ? events(view.events.value) : refused(view.events, "Events");
-  return `<p class="context">${escapeHtml(view.server)}${who}</p>
+  return `<p class="context">${escapeHtml(view.server)}</p>
 <h2>ResourceGraphDefinitions</h2>
 <div id="rgds">${rgds}</div>
 <h2>Recent events</h2>

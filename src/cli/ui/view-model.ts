@@ -31,8 +31,6 @@ export interface RgdSnapshot {
 
 export interface ClusterSnapshot {
   readonly server: string;
-  /** Who the API server says we are (SelfSubjectReview), when it answered. */
-  readonly user?: string;
   readonly rgds: Read<readonly RgdSnapshot[]>;
   readonly events: Read<readonly KubeObject[]>;
 }
@@ -90,7 +88,6 @@ export interface EventView {
 
 export interface UiView {
   readonly server: string;
-  readonly user?: string;
   readonly rgds: Read<readonly RgdView[]>;
   readonly events: Read<readonly EventView[]>;
 }
@@ -210,7 +207,6 @@ export function eventViews(events: readonly KubeObject[], now: number): EventVie
 export function uiViewOf(snapshot: ClusterSnapshot, now: number): UiView {
   return {
     server: snapshot.server,
-    ...(snapshot.user === undefined ? {} : { user: snapshot.user }),
     rgds: mapRead(snapshot.rgds, (list) => list.map((r) => rgdView(r, now)).sort((a, b) => a.name.localeCompare(b.name))),
     events: mapRead(snapshot.events, (list) => eventViews(list, now)),
   };
