@@ -14,7 +14,7 @@ function withFields(object: Record<string, unknown>, fieldsV1: unknown, other: u
       resourceVersion: String(Math.random()),
       managedFields: [
         { manager: ME, operation: "Apply", fieldsType: "FieldsV1", fieldsV1 },
-        { manager: "kube-controller-manager", operation: "Update", fieldsType: "FieldsV1", fieldsV1: other },
+        { manager: "kubectl", operation: "Apply", fieldsType: "FieldsV1", fieldsV1: other },
         { manager: ME, operation: "Apply", fieldsType: "FieldsV1", subresource: "status", fieldsV1: { "f:status": { "f:x": {} } } },
       ],
     },
@@ -60,8 +60,9 @@ describe("owned field changes (kro diff)", () => {
   });
 
   it("reports owned values that change, and nothing else (defaults, status, generation, other managers)", () => {
-    const live = withFields(deploy(1, "nginx:1.27"), deployFields);
-    const after = withFields(deploy(2, "nginx:1.28", { progressDeadlineSeconds: 900 }), deployFields);
+    const theirs = { "f:spec": { "f:progressDeadlineSeconds": {} } };
+    const live = withFields(deploy(1, "nginx:1.27"), deployFields, theirs);
+    const after = withFields(deploy(2, "nginx:1.28", { progressDeadlineSeconds: 900 }), deployFields, theirs);
     assert.deepEqual(ownedFieldChanges(live, after, ME), [
       { path: "spec.replicas", before: 1, after: 2 },
       { path: "spec.template.spec.containers[name=web].image", before: "nginx:1.27", after: "nginx:1.28" },
