@@ -9,6 +9,7 @@ import { registerRenderCommand } from "./render-command.js";
 import { registerConvertCommand } from "./convert-command.js";
 import { registerTreeCommand } from "./tree-command.js";
 import { registerDiffCommand } from "./diff-command.js";
+import { registerUiCommand } from "./ui-command.js";
 import { registerGenerateInstance } from "./generate-instance.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerDevCommands(program);
   registerTreeCommand(program);
   registerDiffCommand(program);
+  registerUiCommand(program);
   registerImportCommands(program);
   return program;
 }
