@@ -8,12 +8,12 @@ import type { CompiledGraph, NodeState as PictureState } from "../graph/index.js
 import { INSTANCE_NODE_ID } from "../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import {
-  createMemoryLookup, evaluateInstance, identityKey, type CollectionQuery, type InstanceEvaluation, type KubeJson, type ObjectIdentity,
+  createMemoryLookup, evaluateInstance, identityKey, type CollectionQuery, type InstanceEvaluation, type KubeJson, type MemoryLookup, type ObjectIdentity,
 } from "../runtime/index.js";
 import { describeNode, instancePicture } from "./node-status.js";
 
 /** Enough for any realistic graph depth: every round reads at least one new object. */
-const MAX_ROUNDS = 32;
+export const MAX_ROUNDS = 32;
 
 export interface LiveInstance {
   readonly instance: KubeObject;
@@ -43,6 +43,28 @@ function queryKey(w: ObjectIdentity | CollectionQuery): string {
   return isQuery(w) ? `list:${w.apiVersion}/${w.kind}/${w.namespace ?? "*"}?${selectorString(w)}` : identityKey(w);
 }
 
+/**
+ * Reads every object and collection in `watches` not read before (`fetched` remembers), into
+ * `lookup`; returns how many reads were made. A missing object is simply not put.
+ */
+export async function fetchWatched(client: KubeClient, watches: readonly (ObjectIdentity | CollectionQuery)[], lookup: MemoryLookup, fetched: Set<string>): Promise<number> {
+  const wanted = watches.filter((w) => !fetched.has(queryKey(w)));
+  for (const w of wanted) {
+    fetched.add(queryKey(w));
+    if (isQuery(w)) {
+      const list = await client.list(w.apiVersion, w.kind, { namespace: w.namespace, labelSelector: selectorString(w) });
+      lookup.put(...(list.items as KubeJson[]));
+    } else {
+      try {
+        lookup.put(await client.get<KubeObject & KubeJson>(w));
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    }
+  }
+  return wanted.length;
+}
+
 export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGraph, namespace: string | undefined, name: string): Promise<LiveInstance> {
   const { group, version, kind } = graph.instance;
   const apiVersion = group === "" ? version : `${group}/${version}`;
@@ -57,21 +79,7 @@ export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGr
   const fetched = new Set<string>();
   let evaluation = evaluateInstance(graph, instance, lookup, {});
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const wanted = evaluation.watches.filter((w) => !fetched.has(queryKey(w)));
-    if (wanted.length === 0) break;
-    for (const w of wanted) {
-      fetched.add(queryKey(w));
-      if (isQuery(w)) {
-        const list = await client.list(w.apiVersion, w.kind, { namespace: w.namespace, labelSelector: selectorString(w) });
-        lookup.put(...(list.items as KubeJson[]));
-      } else {
-        try {
-          lookup.put(await client.get<KubeObject & KubeJson>(w));
-        } catch (error) {
-          if (!isNotFound(error)) throw error;
-        }
-      }
-    }
+    if ((await fetchWatched(client, evaluation.watches, lookup, fetched)) === 0) break;
     evaluation = evaluateInstance(graph, instance, lookup, {});
   }
   return { instance, evaluation };

@@ -8,6 +8,7 @@ import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
 import { registerConvertCommand } from "./convert-command.js";
 import { registerTreeCommand } from "./tree-command.js";
+import { registerDiffCommand } from "./diff-command.js";
 import { registerUiCommand } from "./ui-command.js";
 import { registerGenerateInstance } from "./generate-instance.js";
 import { registerGraphCommand } from "./graph-command.js";
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerGraphCommand(program);
   registerDevCommands(program);
   registerTreeCommand(program);
+  registerDiffCommand(program);
   registerUiCommand(program);
   registerImportCommands(program);
   return program;

@@ -18,17 +18,17 @@ import { instanceTreeOf, type InstanceTree } from "./tree-model.js";
 /** Nested instances deeper than this are listed, not expanded (a cycle of RGDs cannot loop us). */
 const MAX_DEPTH = 8;
 
-interface ServedKind {
+export interface ServedKind {
   readonly rgd: KubeObject;
   readonly group: string;
   readonly version: string;
   readonly kind: string;
 }
 
-const apiVersionOf = (group: string, version: string): string => (group === "" ? version : `${group}/${version}`);
+export const apiVersionOf = (group: string, version: string): string => (group === "" ? version : `${group}/${version}`);
 
 /** The instance kind an RGD serves, in either dialect. */
-function servedKind(rgd: KubeObject): ServedKind | undefined {
+export function servedKind(rgd: KubeObject): ServedKind | undefined {
   const spec = (rgd.spec ?? {}) as { schema?: { apiVersion?: unknown; kind?: unknown; group?: unknown }; resourceKind?: { group?: unknown; version?: unknown; kind?: unknown } };
   if (spec.resourceKind !== undefined) {
     const { group, version, kind } = spec.resourceKind;
@@ -40,7 +40,7 @@ function servedKind(rgd: KubeObject): ServedKind | undefined {
   return { rgd, group: typeof group === "string" && group !== "" ? group : "kro.run", version: apiVersion, kind };
 }
 
-function childApiVersionsOf(rgds: readonly KubeObject[]): string[] {
+export function childApiVersionsOf(rgds: readonly KubeObject[]): string[] {
   const found = new Set<string>();
   for (const rgd of rgds) {
     const spec = (rgd.spec ?? {}) as { resources?: unknown; childResources?: unknown };

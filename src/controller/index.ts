@@ -12,3 +12,7 @@ export { assignShards, shardOf } from "./coordination/index.js";
 export type { ControllerSharding, InstanceShards } from "./sharded-work.js";
 export { warmStandby, type StandbyElection } from "./warm-standby.js";
 export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./coordination/index.js";
+// `kro diff`: the controller's own decisions, pure, to preview an RGD or instance change.
+export { adoptionPolicy, decideRemoval, describeIdentity, InventoryFormatError, isUidGuardRefusal, judgeExisting, planApplies, readInventory, validatedRemovalContext, withUid } from "./instance/index.js";
+export type { AdoptionPolicy, ApplyStep, InstanceIdentity, Inventory, OwnedChild, RemovalAction } from "./instance/index.js";
+export { crdRef, crdUpdateBody, judgeCrdUpdate, type CrdDecision, type CrdOwner } from "./crds/index.js";

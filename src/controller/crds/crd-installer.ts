@@ -3,17 +3,10 @@
  * changed, refuse breaking schema changes unless the RGD allows them, never touch a CRD that
  * another RGD or a human owns, and wait until the API server serves the kind (Established).
  */
-import { ANNOTATIONS, LABELS, labelMatches, labelValue } from "../../api/index.js";
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
-import { classifyCrdUpdate, summarizeChanges, type CrdSchemaSource, type CustomResourceDefinition } from "../../schema/index.js";
+import type { CustomResourceDefinition } from "../../schema/index.js";
 import { isJsonSubset } from "../context/index.js";
-
-export interface CrdOwner {
-  readonly rgdName: string;
-  readonly rgdUid: string;
-  readonly kroVersion: string;
-  readonly allowBreakingChanges: boolean;
-}
+import { crdUpdateBody, judgeCrdUpdate, type CrdOwner } from "./crd-gate.js";
 
 export type CrdInstallResult =
   | { readonly ok: true; readonly changed: boolean }
@@ -26,65 +19,21 @@ export const crdRef = (name: string) => ({ ...CRD_TYPE, name });
 const ESTABLISH_TIMEOUT_MS = 30_000;
 const ESTABLISH_POLL_MS = 100;
 
-export function ownedCrd(crd: CustomResourceDefinition, owner: CrdOwner): CustomResourceDefinition {
-  return {
-    ...crd,
-    metadata: {
-      ...crd.metadata,
-      labels: {
-        ...crd.metadata.labels,
-        [LABELS.owned]: "true",
-        [LABELS.kroVersion]: owner.kroVersion,
-        [LABELS.rgdId]: owner.rgdUid,
-        [LABELS.rgdName]: labelValue(owner.rgdName),
-      },
-    },
-  };
-}
-
-export function allowsBreakingChanges(rgd: KubeObject): boolean {
-  return rgd.metadata?.annotations?.[ANNOTATIONS.allowBreakingChanges] === "true";
-}
-
 export async function installCrd(client: KubeClient, generated: CustomResourceDefinition, owner: CrdOwner): Promise<CrdInstallResult> {
-  const desired = ownedCrd(generated, owner);
-  const ref = { apiVersion: desired.apiVersion, kind: desired.kind, name: desired.metadata.name };
   let live: KubeObject | undefined;
+  const ref = crdRef(generated.metadata.name);
   try {
     live = await client.get(ref);
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-  let changed = false;
-  if (live === undefined) {
-    await client.create(desired as unknown as KubeObject, { fieldManager: "kro.run/controller" });
-    changed = true;
-  } else {
-    const ownerName = live.metadata?.labels?.[LABELS.rgdName];
-    if (!labelMatches(ownerName, owner.rgdName)) {
-      const who = ownerName === undefined ? "it was not created by kro" : `it belongs to ResourceGraphDefinition "${ownerName}"`;
-      return { ok: false, reason: "OwnershipConflict", message: `CustomResourceDefinition ${desired.metadata.name} already exists and ${who}; refusing to modify it` };
-    }
-    const { breaking, nonBreaking } = classifyCrdUpdate(live as unknown as CrdSchemaSource, desired);
-    // A subset check alone misses removals (a dropped field leaves the desired spec a subset of
-    // the live one), so the schema diff decides too.
-    const upToDate = breaking.length === 0 && nonBreaking.length === 0
-      && isJsonSubset(desired.spec, live.spec) && isJsonSubset(desired.metadata.labels, live.metadata?.labels ?? {});
-    if (!upToDate) {
-      if (breaking.length > 0 && !owner.allowBreakingChanges) {
-        return {
-          ok: false,
-          reason: "BreakingChanges",
-          message: `cannot update CustomResourceDefinition ${desired.metadata.name}: breaking changes: ${summarizeChanges(breaking)}; set the annotation ${ANNOTATIONS.allowBreakingChanges}: "true" on the ResourceGraphDefinition to apply them`,
-        };
-      }
-      const metadata = { ...live.metadata, labels: { ...live.metadata?.labels, ...desired.metadata.labels }, annotations: { ...live.metadata?.annotations, ...desired.metadata.annotations } };
-      await client.replace({ ...live, metadata, spec: desired.spec }, { fieldManager: "kro.run/controller" });
-      changed = true;
-    }
-  }
+  const decision = judgeCrdUpdate(live, generated, owner);
+  if (decision.kind === "refuse") return { ok: false, reason: decision.reason, message: decision.message };
+  if (decision.kind === "create") await client.create(decision.desired as unknown as KubeObject, { fieldManager: "kro.run/controller" });
+  if (decision.kind === "update" && live !== undefined) await client.replace(crdUpdateBody(live, decision.desired), { fieldManager: "kro.run/controller" });
+  const changed = decision.kind !== "up-to-date";
   const established = await waitEstablished(client, ref);
-  return established ? { ok: true, changed } : { ok: false, reason: "NotEstablished", message: `CustomResourceDefinition ${desired.metadata.name} is not Established after ${ESTABLISH_TIMEOUT_MS / 1000}s` };
+  return established ? { ok: true, changed } : { ok: false, reason: "NotEstablished", message: `CustomResourceDefinition ${generated.metadata.name} is not Established after ${ESTABLISH_TIMEOUT_MS / 1000}s` };
 }
 
 export function isEstablished(crd: KubeObject): boolean {

@@ -4,5 +4,6 @@
  * touches instances.
  */
 export { controllerCrdsInstalled, installControllerCrds } from "./controller-crds.js";
-export { CRD_TYPE, allowsBreakingChanges, crdRef, installCrd, isEstablished } from "./crd-installer.js";
+export { CRD_TYPE, crdRef, installCrd, isEstablished } from "./crd-installer.js";
+export { allowsBreakingChanges, crdUpdateBody, judgeCrdUpdate, ownedCrd, type CrdDecision, type CrdOwner } from "./crd-gate.js";
 export { attachUserCrd, type KindResult } from "./user-crd.js";

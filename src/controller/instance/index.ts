@@ -6,3 +6,10 @@
 export { childOwnerRouter } from "./label-routing.js";
 export { reconcileInstance } from "./reconcile.js";
 export { DEFAULT_EVALUATION_TIMEOUT_MS } from "./runtime-options.js";
+// The pure ownership rules, for `kro diff` to preview what a reconcile would do without writing.
+export { adoptionPolicy, isUidGuardRefusal, judgeExisting, type AdoptionPolicy } from "./apply-outcome.js";
+export { planApplies, withUid, type ApplyStep } from "./apply-plan.js";
+export { InventoryFormatError, describeIdentity, readInventory, type Inventory, type OwnedChild } from "./inventory.js";
+export type { InstanceIdentity } from "./ownership.js";
+export { decideRemoval, type RemovalAction } from "./removal-plan.js";
+export { validatedRemovalContext } from "./ownership-checks.js";
