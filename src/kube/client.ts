@@ -247,6 +247,11 @@ export class KubeClient implements InformerSource {
     return this.reachability.whenBack(signal);
   }
 
+  /** When the server last came back after an outage the probe saw (see ServerReachability). */
+  serverRecoveredAt(): number | undefined {
+    return this.reachability.recoveredAt;
+  }
+
   private async probeReady(): Promise<boolean> {
     try {
       await this.transport.request({ method: "GET", path: "/readyz", retry: false, timeoutMs: 1_000 });
