@@ -114,13 +114,14 @@ const met = (ok) => (ok ? "met" : "NOT met");
 /** Quiet, idle and busy time-to-Ready of a new instance after kube-apiserver's /readyz: p50 / max, and the ratio to quiet. */
 function apiServerRestartRows(a) {
   if (a === undefined) return [];
-  const row = (label, st, target) => ["restart", `${label}: new instance Ready (p50 / max of ${st.n})`,
-    `${fmt(st.p50)} / ${fmt(st.max)} ms${st === a.quiet ? "" : ` (${fmt(Math.round((st.p50 / a.quiet.p50) * 10) / 10)}× quiet)`}`, target, target === "" ? "" : met(st.max < 1000)];
+  const row = (label, st, quiet, target) => ["restart", `${label}: new instance Ready (p50 / max of ${st.n})`,
+    `${fmt(st.p50)} / ${fmt(st.max)} ms${quiet === undefined ? "" : ` (${fmt(Math.round((st.p50 / quiet.p50) * 10) / 10)}× quiet)`}`, target, target === "" ? "" : met(st.max < 1000)];
   return [
     ["restart", "API-server restart", `${fmt(a.downtimeMs)} ms down; busy: ${fmt(a.busyInstances)} instances in flight`, "", ""],
-    row("quiet (no restart)", a.quiet, ""),
-    row("idle, after /readyz", a.idle, "< 1000 ms"),
-    row("busy, after /readyz", a.busy, "< 1000 ms"),
+    row("quiet (no restart)", a.quiet, undefined, ""),
+    row("idle, after /readyz", a.idle, a.quiet, "< 1000 ms"),
+    ...(a.busyQuiet === undefined ? [] : [row("quiet behind the busy ones (no restart)", a.busyQuiet, undefined, "")]),
+    row("busy, after /readyz", a.busy, a.busyQuiet ?? a.quiet, "< 1000 ms"),
   ];
 }
 

@@ -5,8 +5,9 @@
 //  - idle: nothing else in flight;
 //  - busy: --busy instances created just before the stop, so reconciles are mid-flight, retrying
 //    and queued when the server goes away and come back with it.
-// A quiet run (same new instance, no restart) is measured in each repetition too: the figure
-// that matters is the gap to it, on the same machine in the same run.
+// Quiet runs (the same new instance with no restart; and behind the same --busy instances with no
+// restart) are measured in each repetition too: the figures that matter are the gaps to them, on
+// the same machine in the same run.
 import { setTimeout as sleep } from "node:timers/promises";
 import { log, waitUntil } from "../lib/progress.mjs";
 import { isReady } from "../lib/tracker.mjs";
@@ -25,13 +26,25 @@ export async function timeToReady(harness, name, timeoutMs, namespace = API_NAME
 }
 
 /**
- * @returns {{ quietMs: number[], idleMs: number[], busyMs: number[], downtimeMs: number, busyInstances: number }}
+ * @returns {{ quietMs: number[], idleMs: number[], busyQuietMs: number[], busyMs: number[], downtimeMs: number, busyInstances: number }}
  */
 export async function measureApiServerRestarts(bench, { repeat, downtimeMs, busyInstances, timeoutMs }) {
   const { harness, cluster } = bench;
   const quietMs = [];
   const idleMs = [];
   const busyMs = [];
+  const busyQuietMs = [];
+  const createBusy = async (prefix) => {
+    const busy = Array.from({ length: busyInstances }, (_, i) => fanoutInstance(`${prefix}-${i}`, API_NAMESPACE));
+    await Promise.all(busy.map((o) => harness.create(o)));
+    return busy;
+  };
+  const waitAll = async (objects) => {
+    for (const o of objects) {
+      const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: API_NAMESPACE };
+      await waitUntil(`${o.metadata.name} to be Ready`, async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined), { timeoutMs, intervalMs: 100 });
+    }
+  };
   for (let rep = 0; rep < repeat; rep++) {
     quietMs.push(await timeToReady(harness, `quiet-${rep}`, timeoutMs));
     log(`restart: quiet: new instance Ready in ${quietMs.at(-1)} ms (${rep + 1}/${repeat})`);
@@ -44,17 +57,19 @@ export async function measureApiServerRestarts(bench, { repeat, downtimeMs, busy
     log(`restart: idle: new instance Ready ${idleMs.at(-1)} ms after /readyz`);
     await sleep(3000);
 
-    const busy = Array.from({ length: busyInstances }, (_, i) => fanoutInstance(`busy-${rep}-${i}`, API_NAMESPACE));
-    await Promise.all(busy.map((o) => harness.create(o)));
+    const quietBusy = await createBusy(`quiet-busy-${rep}`);
+    busyQuietMs.push(await timeToReady(harness, `quiet-behind-busy-${rep}`, timeoutMs));
+    log(`restart: quiet: new instance behind ${busyInstances} busy ones Ready in ${busyQuietMs.at(-1)} ms`);
+    await waitAll(quietBusy);
+    await sleep(1000);
+
+    const busy = await createBusy(`busy-${rep}`);
     log(`restart: busy: ${busyInstances} instances just created; kube-apiserver down for ${downtimeMs} ms (${rep + 1}/${repeat})`);
     await cluster.restartComponent("kube-apiserver", { downtimeMs });
     busyMs.push(await timeToReady(harness, `after-busy-restart-${rep}`, timeoutMs));
     log(`restart: busy: new instance Ready ${busyMs.at(-1)} ms after /readyz`);
-    for (const o of busy) {
-      const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: API_NAMESPACE };
-      await waitUntil(`${o.metadata.name} to be Ready`, async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined), { timeoutMs, intervalMs: 100 });
-    }
+    await waitAll(busy);
     await sleep(3000);
   }
-  return { quietMs, idleMs, busyMs, downtimeMs, busyInstances };
+  return { quietMs, idleMs, busyQuietMs, busyMs, downtimeMs, busyInstances };
 }

@@ -98,7 +98,7 @@ export async function runRestart(bench) {
       scenario: "restart", instances,
       summary: {
         apiServerRestart: apiServer === undefined ? undefined : {
-          ...apiServer, quiet: stats(apiServer.quietMs), idle: stats(apiServer.idleMs), busy: stats(apiServer.busyMs),
+          ...apiServer, quiet: stats(apiServer.quietMs), idle: stats(apiServer.idleMs), busyQuiet: stats(apiServer.busyQuietMs), busy: stats(apiServer.busyMs),
         },
         killToReadyMs: failover,
         pauseTakeoverMs: splitBrain.map((r) => r.takeoverMs),

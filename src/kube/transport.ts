@@ -72,6 +72,7 @@ export class Transport {
   private readonly url: URL;
   private readonly isHttps: boolean;
   private readonly pools: ConnectionPools;
+  private serverBack: ((signal: AbortSignal) => Promise<void>) | undefined;
 
   constructor(
     private readonly config: ConnectionConfig,
@@ -86,6 +87,15 @@ export class Transport {
 
   get server(): string {
     return this.config.server;
+  }
+
+  /**
+   * Lets a retry that waits because the server was unreachable or failing wake as soon as the
+   * client's shared /readyz probe sees it back (KubeClient sets it): after an API-server restart a
+   * reconcile's request must not sleep out the 3 s step its backoff grew to while the server was away.
+   */
+  wakeRetriesWhen(serverBack: (signal: AbortSignal) => Promise<void>): void {
+    this.serverBack = serverBack;
   }
 
   /** Open sockets and queued requests per pool. */
@@ -133,14 +143,14 @@ export class Transport {
         const code = (error as NodeJS.ErrnoException).code ?? "";
         const retryable = NOT_SENT.has(code) || ((CONNECTION_LOST.has(code) || (error as Error).message.includes("socket hang up")) && req.method !== "POST");
         if (!retryable || attempt >= maxRetries) throw new TransportError(req.method, req.path, { cause: error });
-        await this.pause(req, scope, attempt, backoff.next(), code || (error as Error).message);
+        await this.pause(req, scope, attempt, backoff.next(), code || (error as Error).message, true);
         continue;
       }
       this.record(req, response.status, started);
       if (response.status >= 200 && response.status < 300) return response;
       if (RETRY_STATUS.has(response.status) && attempt < maxRetries) {
         const retryAfter = parseRetryAfter(response.headers["retry-after"]);
-        await this.pause(req, scope, attempt, retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS), `HTTP ${response.status}`);
+        await this.pause(req, scope, attempt, retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS), `HTTP ${response.status}`, false);
         continue;
       }
       throw new ApiError({ status: response.status, verb: req.method, path: req.path, body: response.body });
@@ -226,13 +236,19 @@ export class Transport {
     if (waited > 1) this.options.metrics.onRateLimitWait?.(waited);
   }
 
-  private async pause(req: HttpRequest, scope: RequestScope, attempt: number, delayMs: number, reason: string): Promise<void> {
+  /** Sleeps before a retry; `wakeable` (the connection failed): may end early when the server is seen back; a server that answered 5xx or 429 is there and gets its backoff. */
+  private async pause(req: HttpRequest, scope: RequestScope, attempt: number, delayMs: number, reason: string, wakeable: boolean): Promise<void> {
     this.options.metrics.onRetry?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason });
     this.options.logger.debug?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason }, "retrying kube API request");
+    const done = new AbortController();
+    const signal = AbortSignal.any([scope.signal, done.signal]);
     try {
-      await sleep(delayMs, scope.signal);
+      const back = wakeable && this.serverBack !== undefined ? [this.serverBack(signal)] : [];
+      await Promise.race([sleep(delayMs, signal), ...back]);
     } catch (error) {
       throw this.whyStopped(req, scope, error) ?? error;
+    } finally {
+      done.abort();
     }
   }
 
