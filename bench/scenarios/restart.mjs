@@ -39,7 +39,7 @@ async function startWarmStandby(bench, electionArgs, identity, timeoutMs) {
 }
 
 export async function runRestart(bench) {
-  const { args, harness, cluster } = bench;
+  const { args, harness } = bench;
   const instances = args.instances ?? 100;
   const timeoutMs = args.timeout * 1000;
   const electionArgs = ["--leader-elect", "--leader-election-namespace", LEASE.namespace, "--leader-election-id", LEASE.name];

@@ -63,7 +63,7 @@ export class KubeClient implements InformerSource {
   constructor(private readonly parts: KubeClientParts) {
     this.transport = parts.transport;
     this.reachability = new ServerReachability({ probe: () => this.probeReady() });
-    this.transport.wakeRetriesWhen((signal) => this.reachability.whenBack(signal));
+    this.transport.wakeRetriesWhen((signal) => this.reachability.whenBack(signal), () => this.reachability.recoveredAt);
     this.logger = parts.logger;
     this.metrics = parts.metrics;
     this.discovery = new Discovery(parts.transport);

@@ -58,6 +58,9 @@ const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const NOT_SENT = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 const CONNECTION_LOST = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "UND_ERR_SOCKET"]);
 const MAX_RETRY_AFTER_MS = 60_000;
+/** After the server came back (for RECOVERY_WINDOW_MS), a retry waits at most this long: see wakeRetriesWhen. */
+const RECOVERY_RETRY_MS = 250;
+const RECOVERY_WINDOW_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Why a request's signal fired: its deadline, the caller, or the write fence. */
@@ -73,6 +76,7 @@ export class Transport {
   private readonly isHttps: boolean;
   private readonly pools: ConnectionPools;
   private serverBack: ((signal: AbortSignal) => Promise<void>) | undefined;
+  private recoveredAt: (() => number | undefined) | undefined;
 
   constructor(
     private readonly config: ConnectionConfig,
@@ -93,9 +97,12 @@ export class Transport {
    * Lets a retry that waits because the server was unreachable or failing wake as soon as the
    * client's shared /readyz probe sees it back (KubeClient sets it): after an API-server restart a
    * reconcile's request must not sleep out the 3 s step its backoff grew to while the server was away.
+   * `recoveredAt`: when the server last came back; for a while after it, the 503s and 429s a
+   * kube-apiserver still answers while it settles are retried on a short step (RECOVERY_RETRY_MS).
    */
-  wakeRetriesWhen(serverBack: (signal: AbortSignal) => Promise<void>): void {
+  wakeRetriesWhen(serverBack: (signal: AbortSignal) => Promise<void>, recoveredAt: () => number | undefined): void {
     this.serverBack = serverBack;
+    this.recoveredAt = recoveredAt;
   }
 
   /** Open sockets and queued requests per pool. */
@@ -150,7 +157,8 @@ export class Transport {
       if (response.status >= 200 && response.status < 300) return response;
       if (RETRY_STATUS.has(response.status) && attempt < maxRetries) {
         const retryAfter = parseRetryAfter(response.headers["retry-after"]);
-        await this.pause(req, scope, attempt, retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS), `HTTP ${response.status}`, false);
+        const delay = retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS);
+        await this.pause(req, scope, attempt, this.recovering() ? Math.min(delay, RECOVERY_RETRY_MS) : delay, `HTTP ${response.status}`, false);
         continue;
       }
       throw new ApiError({ status: response.status, verb: req.method, path: req.path, body: response.body });
@@ -234,6 +242,11 @@ export class Transport {
   private async waitForToken(signal: AbortSignal): Promise<void> {
     const waited = await abortable(this.limiter.acquire(), signal);
     if (waited > 1) this.options.metrics.onRateLimitWait?.(waited);
+  }
+
+  private recovering(): boolean {
+    const at = this.recoveredAt?.();
+    return at !== undefined && Date.now() - at < RECOVERY_WINDOW_MS;
   }
 
   /** Sleeps before a retry; `wakeable` (the connection failed): may end early when the server is seen back; a server that answered 5xx or 429 is there and gets its backoff. */
