@@ -41,6 +41,7 @@ interface ControllerFlags {
   readonly conversionWebhookBindAddress?: string;
   readonly conversionWebhookService?: string;
   readonly conversionWebhookSecret?: string;
+  readonly clusterNamespace?: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -77,6 +78,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--conversion-webhook-bind-address <host:port>", "where the conversion webhook (RGDs with several API versions) listens", "127.0.0.1:0")
     .option("--conversion-webhook-service <namespace/name[:port]>", "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)")
     .option("--conversion-webhook-secret <namespace/name>", "keep the webhook's CA and certificate in this Secret so every replica serves the same ones")
+    .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
 }
@@ -221,6 +223,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
+      ...(flags.clusterNamespace === undefined ? {} : { clusterNamespace: flags.clusterNamespace }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.
       conversionWebhook: { ...conversionWebhookFlags(flags), client: webhookClient },
       // A standby starts its caches now and works once elected (warm-standby.ts).

@@ -49,7 +49,8 @@ describe("renderChart on charts/kro-ts", () => {
   it("names objects after the release, as Helm's fullname convention does", () => {
     assert.deepEqual(names(render({}, { releaseName: "prod" })), [
       "ClusterRole/prod-kro-ts", "ClusterRole/prod-kro-ts:base", "ClusterRoleBinding/prod-kro-ts", "Deployment/prod-kro-ts",
-      "Role/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:leader-election", "Service/prod-kro-ts-metrics", "ServiceAccount/prod-kro-ts",
+      "Role/prod-kro-ts:leader-election", "Role/prod-kro-ts:secrets", "RoleBinding/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:secrets",
+      "Service/prod-kro-ts-metrics", "Service/prod-kro-ts-webhook", "ServiceAccount/prod-kro-ts",
     ]);
     assert.equal(find(render({ fullnameOverride: "orchestrator" }), "Deployment").metadata.name, "orchestrator");
     assert.equal(find(render({ serviceAccount: { name: "robot" } }), "ServiceAccount").metadata.name, "robot");
@@ -84,9 +85,9 @@ describe("renderChart on charts/kro-ts", () => {
   it("drops leader election's flag and Role for a single replica without it", () => {
     const objects = render({ replicaCount: 1, leaderElection: { enabled: false } });
     assert.ok(!container(objects).args.some((a) => a.startsWith("--leader-elect")));
-    assert.ok(!objects.some((o) => o.kind === "Role" || o.kind === "RoleBinding"));
+    assert.ok(!objects.some((o) => (o.kind === "Role" || o.kind === "RoleBinding") && o.metadata.name.endsWith(":leader-election")));
     const elsewhere = render({ leaderElection: { namespace: "kro-leases" } });
-    assert.equal(find(elsewhere, "Role").metadata.namespace, "kro-leases");
+    assert.equal(find(elsewhere, "Role", "kro-ts:leader-election").metadata.namespace, "kro-leases");
     assert.ok(container(elsewhere).args.includes("--leader-election-namespace=kro-leases"));
   });
 
@@ -113,7 +114,35 @@ describe("renderChart on charts/kro-ts", () => {
     assert.equal(monitor.apiVersion, "monitoring.coreos.com/v1");
     assert.equal(monitor.metadata.labels?.release, "prometheus");
     assert.deepEqual((monitor.spec as { endpoints: unknown[] }).endpoints, [{ port: "http-metrics", path: "/metrics", interval: "30s", scrapeTimeout: "10s" }]);
-    assert.ok(!render({ metrics: { service: { enabled: false } } }).some((o) => o.kind === "Service"));
+    assert.deepEqual(render({ metrics: { service: { enabled: false } } }).filter((o) => o.kind === "Service").map((o) => o.metadata.name), ["kro-ts-webhook"]);
+  });
+
+  it("serves the conversion webhook on every replica behind a Service, with its certificate Secret shared", () => {
+    const objects = render({ conversionWebhook: { port: 9000, service: { port: 8443 } } });
+    const args = container(objects).args;
+    for (const flag of ["--conversion-webhook-bind-address=0.0.0.0:9000", "--conversion-webhook-service=kro-system/kro-ts-webhook:8443", "--conversion-webhook-secret=kro-system/kro-ts-webhook-cert"]) {
+      assert.ok(args.includes(flag), `${flag} in ${args.join(" ")}`);
+    }
+    const service = find(objects, "Service", "kro-ts-webhook");
+    assert.deepEqual((service.spec as { ports: unknown[] }).ports, [{ name: "webhook", port: 8443, targetPort: "webhook", protocol: "TCP" }]);
+    const deployment = find(objects, "Deployment") as unknown as { spec: { template: { spec: { containers: { ports: { name: string; containerPort: number }[] }[] } } } };
+    assert.ok(deployment.spec.template.spec.containers[0]?.ports.some((p) => p.name === "webhook" && p.containerPort === 9000));
+    const rules = find(objects, "Role", "kro-ts:secrets").rules as { resources: string[]; resourceNames?: string[]; verbs: string[] }[];
+    assert.deepEqual(rules, [
+      { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
+      { apiGroups: [""], resources: ["secrets"], resourceNames: ["kro-ts-webhook-cert"], verbs: ["get", "update"] },
+    ], "only the webhook's own Secret can be read");
+  });
+
+  it("authorCheck and clusters.enabled reach the controller's flags; clusters grant reading Secrets in the release namespace only", () => {
+    assert.ok(container(render()).args.includes("--author-check=Enforced"));
+    assert.ok(container(render({ authorCheck: "Disabled" })).args.includes("--author-check=Disabled"));
+    assert.ok(!container(render()).args.some((a) => a.startsWith("--cluster-namespace")));
+    const objects = render({ clusters: { enabled: true } });
+    assert.ok(container(objects).args.includes("--cluster-namespace=kro-system"));
+    const role = find(objects, "Role", "kro-ts:secrets");
+    assert.equal(role.metadata.namespace, "kro-system");
+    assert.ok((role.rules as { resourceNames?: string[]; verbs: string[] }[]).some((r) => r.resourceNames === undefined && r.verbs.join() === "get,list,watch"));
   });
 
   it("renders an optional PodMonitor on the pods' http-metrics port, without needing the Service", () => {

@@ -69,7 +69,7 @@ describe("generated deploy files", () => {
 });
 
 describe("deploy/kro-controller.yaml", () => {
-  it("holds the namespace, CRD, ServiceAccount, RBAC, Deployment and metrics Service in install order", async () => {
+  it("holds the namespace, CRD, ServiceAccount, RBAC, Deployment, metrics and webhook Services in install order", async () => {
     const objects = await committedManifest();
     assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`), [
       "Namespace/kro-system",
@@ -80,8 +80,11 @@ describe("deploy/kro-controller.yaml", () => {
       "ClusterRole/kro-ts:base",
       "ClusterRoleBinding/kro-ts",
       "Role/kro-ts:leader-election",
+      "Role/kro-ts:secrets",
       "RoleBinding/kro-ts:leader-election",
+      "RoleBinding/kro-ts:secrets",
       "Service/kro-ts-metrics",
+      "Service/kro-ts-webhook",
       "Deployment/kro-ts",
     ]);
     for (const o of objects.filter((x) => !["Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding"].includes(x.kind))) {
@@ -110,6 +113,10 @@ describe("deploy/kro-controller.yaml", () => {
       "--client-burst=150",
       "--log-level=info",
       "--log-format=json",
+      "--author-check=Enforced",
+      "--conversion-webhook-bind-address=0.0.0.0:9443",
+      "--conversion-webhook-service=kro-system/kro-ts-webhook:443",
+      "--conversion-webhook-secret=kro-system/kro-ts-webhook-cert",
     ]);
     assert.deepEqual(at(container, "env"), [{ name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }]);
     assert.deepEqual(at(container, "livenessProbe", "httpGet"), { path: "/healthz", port: "health" });
@@ -117,6 +124,7 @@ describe("deploy/kro-controller.yaml", () => {
     assert.deepEqual(at(container, "ports"), [
       { name: "http-metrics", containerPort: 8078, protocol: "TCP" },
       { name: "health", containerPort: 8079, protocol: "TCP" },
+      { name: "webhook", containerPort: 9443, protocol: "TCP" },
     ]);
     assert.deepEqual(at(container, "resources"), { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "1", memory: "512Mi" } });
     assert.deepEqual(at(container, "securityContext"), {

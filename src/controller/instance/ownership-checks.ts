@@ -7,7 +7,7 @@ import { ANNOTATIONS, LABELS } from "../../api/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
-import type { KubeJson } from "../../runtime/index.js";
+import { identityOf, type KubeJson } from "../../runtime/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import type { EventSink } from "../context/index.js";
 import { recordEvent } from "../context/index.js";
@@ -37,14 +37,12 @@ export function recoverUnrecorded(candidates: readonly KubeJson[], inventory: In
   const known = new Set(inventory.entries.map((e) => e.uid));
   const recorded: OwnedChild[] = [];
   for (const object of candidates) {
-    const metadata = (object.metadata ?? {}) as { uid?: string; name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+    const metadata = (object.metadata ?? {}) as { uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
     if (metadata.uid === undefined || known.has(metadata.uid) || metadata.annotations?.[ANNOTATIONS.creationKey] !== inventory.key) continue;
-    if (typeof object.apiVersion !== "string" || typeof object.kind !== "string" || metadata.name === undefined) continue;
-    recorded.push({
-      apiVersion: object.apiVersion, kind: object.kind, name: metadata.name,
-      ...(metadata.namespace === undefined || metadata.namespace === "" ? {} : { namespace: metadata.namespace }),
-      uid: metadata.uid, nodeId: metadata.labels?.[LABELS.nodeId] ?? "", ownership: "created",
-    });
+    // identityOf keeps the target cluster: a child in another cluster is recorded with it.
+    const identity = identityOf(object);
+    if (identity === undefined) continue;
+    recorded.push({ ...identity, uid: metadata.uid, nodeId: metadata.labels?.[LABELS.nodeId] ?? "", ownership: "created" });
   }
   return { recorded, removedUids: [] };
 }

@@ -83,6 +83,12 @@ describe("recoverUnrecorded: the second source after a crash", () => {
     assert.deepEqual(delta.recorded.map((e) => e.uid), ["lost"]);
     assert.equal(delta.recorded[0]?.nodeId, "cm");
   });
+  it("a child found in another cluster is recorded with that cluster (else it would be looked for in ours)", () => {
+    const remote = object("remote", KEY);
+    (remote.metadata as { annotations: Record<string, string> }).annotations["kro.run/cluster"] = "eu-west";
+    const delta = recoverUnrecorded([remote], { key: KEY, entries: [] });
+    assert.deepEqual(delta.recorded.map((e) => [e.uid, e.cluster, e.namespace]), [["remote", "eu-west", "ns"]]);
+  });
   it("without a key on record nothing can be proven", () => {
     assert.deepEqual(recoverUnrecorded([object("lost", KEY)], { key: undefined, entries: [] }).recorded, []);
   });
