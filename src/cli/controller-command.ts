@@ -179,7 +179,10 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
   // Leases need their namespace: made sure of (created when missing) before any campaign, or the start fails naming it.
   if (flags.leaderElect === true || settings.shards > 0) {
-    const missing = await ensureCoordinationNamespace(client, leaseNamespace, settings.shards > 0 ? "--shards" : "--leader-elect", logger).then(() => undefined, (error: unknown) => error as Error);
+    // Its own client: the controller's writes are fenced until it is elected, and this comes first.
+    const setupClient = await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
+    const missing = await ensureCoordinationNamespace(setupClient, leaseNamespace, settings.shards > 0 ? "--shards" : "--leader-elect", logger).then(() => undefined, (error: unknown) => error as Error);
+    setupClient.close();
     if (missing !== undefined) {
       logger.error({ err: missing.message }, "controller failed to start");
       client.close();
