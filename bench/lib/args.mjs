@@ -20,6 +20,9 @@ const DEFAULTS = {
   bulkDelete: false,
   skipBaseline: false, // fanout: memory-only runs (the null baseline is half the time of a 10,000 run)
   kinds: undefined, // kinds scenario: RGDs (default 300)
+  downtimeSeconds: 10, // restart scenario: how long kube-apiserver stays down (long enough for backoffs to grow)
+  busy: 50, // restart scenario: instances created just before the "busy" API-server restart
+  phases: "api,failover,split", // restart scenario: which of its measurements to run
   replicas: undefined, // e.g. "1,2,4": fan-out converged by that many sharded replicas (scenarios/replicas.mjs)
 };
 
@@ -31,6 +34,7 @@ const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|del
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)
+  [--downtime-seconds S] [--busy N] [--phases api,failover,split] (restart scenario)
   [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)]`;
 
 /** @param {string[]} argv */
@@ -52,12 +56,14 @@ export function parseArgs(argv) {
     throw new BenchArgsError(`--scenario must be one of ${[...SCENARIOS, ...SCALE_SCENARIOS, "all"].join("|")}, got "${options.scenario}"`);
   }
   if (options.cluster !== "minimal" && options.cluster !== "full") throw new BenchArgsError(`--cluster must be minimal or full, got "${options.cluster}"`);
-  for (const [name, min] of [["instances", 1], ["kinds", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["idleSeconds", 1], ["timeout", 1]]) {
+  for (const [name, min] of [["instances", 1], ["kinds", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["idleSeconds", 1], ["timeout", 1], ["downtimeSeconds", 0], ["busy", 0]]) {
     if (options[name] === undefined) continue;
     const n = Number(options[name]);
     if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer >= ${min}, got "${options[name]}"`);
     options[name] = n;
   }
+  const phases = String(options.phases).split(",");
+  if (phases.some((p) => !["api", "failover", "split"].includes(p))) throw new BenchArgsError(`--phases must be a comma-separated list of api, failover, split, got "${options.phases}"`);
   if (options.replicas !== undefined) {
     const counts = String(options.replicas).split(",").map(Number);
     if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new BenchArgsError(`--replicas must be a comma-separated list of integers from 1 to 16, got "${options.replicas}"`);

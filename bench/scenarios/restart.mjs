@@ -1,5 +1,6 @@
-// Recovery (issue #18): with N fan-out instances converged,
-//  1. kube-apiserver restarted (2 s down): time from its /readyz to a new instance being Ready;
+// Recovery (issues #18, #26): with N fan-out instances converged,
+//  1. kube-apiserver restarted (--downtime-seconds down), idle and busy: time from its /readyz to
+//     a new instance being Ready, beside a quiet run (apiserver-restart.mjs);
 //  2. the leader controller killed with SIGKILL while a warm standby waits (leader election,
 //     default timings: lease 15 s, renew deadline 10 s, retry 2 s): time from the kill to a new
 //     instance being Ready, served by the standby;
@@ -12,21 +13,16 @@ import { log, waitUntil } from "../lib/progress.mjs";
 import { isReady, InstanceTracker } from "../lib/tracker.mjs";
 import { createInstances, ensureNamespaces, installRgd, spread, waitReady } from "../lib/workload.mjs";
 import { FANOUT, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
+import { API_NAMESPACE, measureApiServerRestarts, timeToReady as readyAfterCreate } from "./apiserver-restart.mjs";
 import { startControllerProcess } from "../lib/controller-process.mjs";
 import { auditTime, leaseTakeover, readAuditLog, writesBy } from "../lib/audit-log.mjs";
 import path from "node:path";
+import { summarize as stats } from "../lib/stats.mjs";
 
 const LEASE = { namespace: "default", name: "restart-bench.kro.run" };
-const NAMESPACE = "restart-bench";
+const NAMESPACE = API_NAMESPACE;
 
-async function timeToReady(harness, name, timeoutMs) {
-  const object = fanoutInstance(name, NAMESPACE);
-  const started = Date.now();
-  await harness.create(object);
-  const ref = { apiVersion: object.apiVersion, kind: object.kind, name, namespace: NAMESPACE };
-  await waitUntil(`${name} to be Ready`, async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined), { timeoutMs, intervalMs: 50 });
-  return Date.now() - started;
-}
+const timeToReady = (harness, name, timeoutMs) => readyAfterCreate(harness, name, timeoutMs, NAMESPACE);
 
 const LEASE_API = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", ...LEASE };
 const holder = async (harness) => (await harness.get(LEASE_API).catch(() => undefined))?.spec?.holderIdentity ?? "";
@@ -43,7 +39,7 @@ async function startWarmStandby(bench, electionArgs, identity, timeoutMs) {
 }
 
 export async function runRestart(bench) {
-  const { args, harness, cluster } = bench;
+  const { args, harness } = bench;
   const instances = args.instances ?? 100;
   const timeoutMs = args.timeout * 1000;
   const electionArgs = ["--leader-elect", "--leader-election-namespace", LEASE.namespace, "--leader-election-id", LEASE.name];
@@ -54,7 +50,8 @@ export async function runRestart(bench) {
   await installRgd(harness, fanoutRgd());
   await ensureNamespaces(harness, [NAMESPACE]);
   const tracker = await new InstanceTracker(harness, `${FANOUT.group}/${FANOUT.version}`, FANOUT.kind).start();
-  const apiServer = [];
+  const phases = new Set(args.phases.split(","));
+  let apiServer;
   const failover = [];
   const splitBrain = [];
   let standby;
@@ -62,18 +59,14 @@ export async function runRestart(bench) {
     const objects = spread(instances, "base", [NAMESPACE], (name, n) => fanoutInstance(name, n));
     await createInstances(harness, tracker, objects);
     await waitReady(tracker, objects, timeoutMs);
-    for (let rep = 0; rep < args.repeat; rep++) {
-      log(`restart: kube-apiserver down for 2 s (${rep + 1}/${args.repeat})`);
-      await cluster.restartComponent("kube-apiserver", { downtimeMs: 2000 });
-      // restartComponent returns once /readyz answers 200: the clock starts there.
-      apiServer.push(await timeToReady(harness, `after-restart-${rep}`, timeoutMs));
-      log(`restart: new instance Ready ${apiServer.at(-1)} ms after /readyz`);
-      await sleep(3000);
+    if (phases.has("api")) {
+      apiServer = await measureApiServerRestarts(bench, { repeat: args.repeat, downtimeMs: args.downtimeSeconds * 1000, busyInstances: args.busy, timeoutMs });
     }
+    if (!phases.has("failover") && !phases.has("split")) return summarize();
     await bench.controller.stop();
     const leader = Object.assign(await bench.startController([...electionArgs, "--replica-id", "leader-0"]), { identity: "leader-0" });
     await waitUntil("the leader to hold the Lease", async () => ((await holder(harness)) === leader.identity ? true : undefined), { timeoutMs, intervalMs: 200 });
-    for (let rep = 0; rep < args.repeat; rep++) {
+    for (let rep = 0; phases.has("failover") && rep < args.repeat; rep++) {
       standby = await startWarmStandby(bench, electionArgs, `standby-${rep}`, timeoutMs);
       await sleep(3000); // the standby has seen the Lease held
       const current = rep === 0 ? leader : bench.controller;
@@ -86,7 +79,7 @@ export async function runRestart(bench) {
       bench.controller = standby;
       standby = undefined;
     }
-    for (let rep = 0; rep < args.repeat; rep++) {
+    for (let rep = 0; phases.has("split") && rep < args.repeat; rep++) {
       standby = await startWarmStandby(bench, electionArgs, `pause-standby-${rep}`, timeoutMs);
       await sleep(3000);
       splitBrain.push(await pausedLeader(bench, standby, `paused-${rep}`, timeoutMs));
@@ -98,15 +91,22 @@ export async function runRestart(bench) {
     await standby?.stop();
     await tracker.stop();
   }
-  return {
-    scenario: "restart", instances,
-    summary: {
-      apiServerRestartToReadyMs: apiServer, killToReadyMs: failover,
-      pauseTakeoverMs: splitBrain.map((r) => r.takeoverMs),
-      writesAfterTakeover: splitBrain.map((r) => r.writesAfterTakeover),
-    },
-    splitBrain,
-  };
+  return summarize();
+
+  function summarize() {
+    return {
+      scenario: "restart", instances,
+      summary: {
+        apiServerRestart: apiServer === undefined ? undefined : {
+          ...apiServer, quiet: stats(apiServer.quietMs), idle: stats(apiServer.idleMs), busyQuiet: stats(apiServer.busyQuietMs), busy: stats(apiServer.busyMs),
+        },
+        killToReadyMs: failover,
+        pauseTakeoverMs: splitBrain.map((r) => r.takeoverMs),
+        writesAfterTakeover: splitBrain.map((r) => r.writesAfterTakeover),
+      },
+      splitBrain,
+    };
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Command } from "commander";
-import { loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { ensureCoordinationNamespace, loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
 import { createKubeClient, WriteFence, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
@@ -182,6 +182,20 @@ async function runController(flags: ControllerFlags): Promise<void> {
     qps: settings.qps, burst: settings.burst, requestTimeoutMs: settings.requestTimeoutMs,
     metrics: kubeMetricsFor(metrics),
   });
+  const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
+  // Leases need their namespace: made sure of (created when missing) before any campaign, or the start fails naming it.
+  if (flags.leaderElect === true || settings.shards > 0) {
+    // Its own client: the controller's writes are fenced until it is elected, and this comes first.
+    const setupClient = await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
+    const missing = await ensureCoordinationNamespace(setupClient, leaseNamespace, settings.shards > 0 ? "--shards" : "--leader-elect", logger).then(() => undefined, (error: unknown) => error as Error);
+    setupClient.close();
+    if (missing !== undefined) {
+      logger.error({ err: missing.message }, "controller failed to start");
+      client.close();
+      process.exitCode = 1;
+      return;
+    }
+  }
   // Events get a client (and rate limit) of their own, as client-go's event recorder does.
   const eventClient = await createKubeClient({ ...connection, ...withFence, qps: 20, burst: 50, requestTimeoutMs: settings.requestTimeoutMs });
   // The Lease too: its renewals never queue behind the controller's requests or sockets, and
@@ -197,7 +211,6 @@ async function runController(flags: ControllerFlags): Promise<void> {
     healthy: () => running?.health() ?? { ok: true, problems: [] },
   });
   const metricsServer = await startProbeServer({ address: flags.metricsBindAddress, registry: metrics.registry });
-  const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
   const shared = settings.shards === 0 ? undefined : await startSharding({
     shards: settings.shards, replicaId: identity, namespace: leaseNamespace, leaseName: flags.leaderElectionId, lease: settings.lease,
   }, connection, logger);

@@ -34,7 +34,8 @@ afterEach(async () => {
   await fake.close();
 });
 
-const other = (): typeof fake.requests => fake.requests.filter((r) => !["/api", "/apis", "/api/v1"].includes(r.path));
+// Discovery aside, and /readyz: the shared probe a retry after a lost connection may send (ServerReachability).
+const other = (): typeof fake.requests => fake.requests.filter((r) => !["/api", "/apis", "/api/v1", "/readyz"].includes(r.path));
 const cmRef = { apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name: "a" };
 
 describe("kube client requests", () => {
@@ -148,6 +149,27 @@ describe("kube client requests", () => {
     assert.equal(other().length, 4);
     assert.deepEqual(retries.slice(0, 2), ["HTTP 429", "HTTP 503"]);
     assert.ok(retries.length === 3);
+  });
+
+  it("a retry after a lost connection wakes when the shared /readyz probe sees the server back, not after its backoff", async () => {
+    const slow = await makeClient({ retryBackoff: { initialMs: 8_000, maxMs: 8_000, jitter: 0 } });
+    let probes = 0;
+    fake.onOther = (req, res, n) => {
+      if (req.path === "/readyz") {
+        probes++;
+        if (probes <= 2) res.socket?.destroy();
+        else json(res, 200, {});
+        return;
+      }
+      if (other().length === 1) res.socket?.destroy();
+      else json(res, 200, configMap("a", String(n)));
+    };
+    const started = Date.now();
+    const got = await slow.get(cmRef);
+    slow.close();
+    assert.equal(got.metadata?.name, "a");
+    assert.ok(Date.now() - started < 4_000, `slept ${Date.now() - started} ms: the 8 s retry backoff`);
+    assert.equal(probes, 3, "one probe loop, stopped once the server answered");
   });
 
   it("gives up after maxRetries with the last error, and does not retry 4xx", async () => {

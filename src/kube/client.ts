@@ -63,6 +63,7 @@ export class KubeClient implements InformerSource {
   constructor(private readonly parts: KubeClientParts) {
     this.transport = parts.transport;
     this.reachability = new ServerReachability({ probe: () => this.probeReady() });
+    this.transport.wakeRetriesWhen((signal) => this.reachability.whenBack(signal), () => this.reachability.recoveredAt);
     this.logger = parts.logger;
     this.metrics = parts.metrics;
     this.discovery = new Discovery(parts.transport);
@@ -245,6 +246,11 @@ export class KubeClient implements InformerSource {
   /** Resolves when the server answers again after an outage (see ServerReachability). */
   whenServerBack(signal: AbortSignal): Promise<void> {
     return this.reachability.whenBack(signal);
+  }
+
+  /** When the server last came back after an outage the probe saw (see ServerReachability). */
+  serverRecoveredAt(): number | undefined {
+    return this.reachability.recoveredAt;
   }
 
   private async probeReady(): Promise<boolean> {

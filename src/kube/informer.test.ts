@@ -134,6 +134,27 @@ describe("informer", () => {
     assert.equal(reconnects[0]?.delayMs, 10_000);
   });
 
+  it("right after the server came back, retries refused watches (429 storage re-initializing) within a second, not after its grown backoff", async () => {
+    let probes = 0;
+    fake.onOther = (req, res) => {
+      if (req.path !== "/readyz") { json(res, 404, {}); return; }
+      probes++;
+      if (probes <= 2) res.socket?.destroy();
+      else json(res, 200, {});
+    };
+    // Down, then back but refusing watches twice as kube-apiserver does while its watch cache fills.
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) res.socket?.destroy();
+      else if (n <= 3) json(res, 429, { kind: "Status", reason: "TooManyRequests", code: 429, message: "storage is (re)initializing" });
+      else res.writeHead(200);
+    };
+    const startedAt = Date.now();
+    start({ backoff: { initialMs: 10_000, maxMs: 10_000, jitter: 0 } });
+    await eventually(() => { assert.equal(fake.watches().length, 4); }, { timeout: 8_000, interval: 20 });
+    assert.ok(Date.now() - startedAt < 4_000, `took ${Date.now() - startedAt} ms: slept the outage's backoff (${JSON.stringify(reconnects.map((r) => r.delayMs))})`);
+    assert.deepEqual(reconnects.slice(1).map((r) => r.delayMs <= 1_000), [true, true], JSON.stringify(reconnects.map((r) => r.delayMs)));
+  });
+
   it("relists when the watch request itself answers HTTP 410", async () => {
     fake.onList = (_req, res, n) => { json(res, 200, { metadata: { resourceVersion: String(n * 10) }, items: [configMap("x", String(n))] }); };
     fake.onWatch = (_req, res, n) => {

@@ -53,6 +53,8 @@ export interface InformerSource {
   openWatch(apiVersion: string, kind: string, options: WatchOptions): Promise<IncomingMessage>;
   /** Resolves when the server answers again after an outage (optional: fakes may leave it out). */
   whenServerBack?(signal: AbortSignal): Promise<void>;
+  /** When the server last came back after an outage (optional, as whenServerBack). */
+  serverRecoveredAt?(): number | undefined;
 }
 
 export interface InformerHandlers<T extends KubeObject> {
@@ -73,10 +75,14 @@ export interface InformerStats {
 /** A watch that lasted this long (or carried an event) counts as healthy: backoff starts afresh. */
 const HEALTHY_WATCH_MS = 1_000;
 
-/** No connection, or a server not (yet) able to serve: worth waking early when it is back. */
-function isServerUnavailable(error: unknown): boolean {
-  return !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
-}
+/**
+ * For this long after the server came back, failures are retried on a short, capped backoff: a
+ * kube-apiserver that answers /readyz still refuses some watches for a moment (429 "storage is
+ * (re)initializing", 503), and the backoff grown while it was down (15 s after a 10 s outage)
+ * must not be slept then. Measured in bench/scenarios/apiserver-restart.mjs.
+ */
+const RECOVERY_WINDOW_MS = 10_000;
+const RECOVERY_BACKOFF: BackoffOptions = { initialMs: 100, maxMs: 1_000, jitter: 0.5 };
 
 export class Informer<T extends KubeObject = KubeObject> {
   readonly store: Store<T>;
@@ -139,6 +145,8 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private async run(): Promise<void> {
     const backoff = new Backoff({ initialMs: 500, maxMs: 30_000, ...this.options.backoff });
+    const recovery = new Backoff(RECOVERY_BACKOFF);
+    let recoverySeen: number | undefined;
     const signal = this.abort.signal;
     let needList = true;
     while (!signal.aborted) {
@@ -171,27 +179,39 @@ export class Informer<T extends KubeObject = KubeObject> {
       if (healthy) backoff.reset();
       // 410 relists at once (the list is the recovery); a server close after a healthy watch
       // resumes at once; everything else backs off.
-      const delay = reason === "gone" || (reason === "closed" && healthy) ? 0 : backoff.next();
+      // Right after an outage ended, the short recovery backoff instead (a new recovery starts it afresh).
+      const recoveredAt = this.client.serverRecoveredAt?.();
+      const recovering = recoveredAt !== undefined && Date.now() - recoveredAt < RECOVERY_WINDOW_MS;
+      if (recovering && recoverySeen !== recoveredAt) {
+        recoverySeen = recoveredAt;
+        recovery.reset();
+      }
+      const delay = reason === "gone" || (reason === "closed" && healthy) ? 0 : recovering ? recovery.next() : backoff.next();
       this.stats.reconnects[reason] = (this.stats.reconnects[reason] ?? 0) + 1;
       this.client.metrics.onWatchReconnect?.({ resource: this.resourceName, reason, relist: needList, delayMs: delay });
       const fields = { resource: this.resourceName, reason, relist: needList, delayMs: delay, resourceVersion: this.resourceVersion, ...(error === undefined ? {} : { error: (error as Error).message }) };
       if (error === undefined) this.client.logger.info(fields, "watch reconnecting");
       else this.client.logger.warn(fields, "watch failed, reconnecting");
-      await this.pause(delay, reason === "error" && isServerUnavailable(error));
+      // Woken because the server is back: whatever fails next starts from the first step again.
+      if (await this.pause(delay, reason === "error")) backoff.reset();
     }
   }
 
   /**
-   * Sleeps delayMs; after a connection failure or a 5xx/429, wakes early when the client sees the server
-   * back (one shared /readyz probe), so an API-server restart costs no backoff.
+   * Sleeps delayMs; after a failure, wakes early when the client sees the server back (one shared
+   * /readyz probe), so an API-server restart costs no backoff. Any failure qualifies (a 404 for a
+   * custom resource whose CRD the restarting server has not registered yet, as much as a refused
+   * connection): the probe wakes nobody unless it saw the server down, so a server that is fine
+   * but refuses this watch only costs one /readyz per backoff step. True when woken by the probe.
    */
-  private async pause(delayMs: number, serverUnavailable: boolean): Promise<void> {
-    if (delayMs <= 0) return;
+  private async pause(delayMs: number, failed: boolean): Promise<boolean> {
+    if (delayMs <= 0) return false;
     const done = new AbortController();
     const signal = AbortSignal.any([done.signal, this.abort.signal]);
-    const back = serverUnavailable && this.client.whenServerBack !== undefined ? [this.client.whenServerBack(signal)] : [];
-    await Promise.race([sleep(delayMs, signal).catch(() => undefined), ...back]);
+    const back = failed && this.client.whenServerBack !== undefined ? [this.client.whenServerBack(signal).then(() => true)] : [];
+    const woken = await Promise.race([sleep(delayMs, signal).then(() => false, () => false), ...back]);
     done.abort();
+    return woken;
   }
 
   /** Lists everything and reconciles the store with it: adds, updates and deletes it missed. */

@@ -4,6 +4,11 @@
  * probed every probeIntervalMs; when a probe succeeds after one failed, every waiter wakes at
  * once. Without an outage seen by the probe, waiters are not woken (their backoff runs on), so a
  * server that answers but fails one watch can never cause a reconnect storm.
+ *
+ * It also remembers when the server last came back (recoveredAt): a kube-apiserver that answers
+ * /readyz still fails some requests for a moment (a watch gets 429 "storage is (re)initializing"
+ * or 503 "not all HTTP paths installed"), and a client that failed just then must retry within
+ * a fraction of a second, not sleep the backoff it grew while the server was away (issue #26).
  */
 import { sleep } from "./backoff.js";
 
@@ -17,6 +22,7 @@ export class ServerReachability {
   private readonly waiters = new Set<() => void>();
   private probing = false;
   private readonly stop = new AbortController();
+  private recovered: number | undefined;
 
   constructor(private readonly options: ReachabilityOptions) {}
 
@@ -36,6 +42,11 @@ export class ServerReachability {
     });
   }
 
+  /** When a probe last saw the server back after an outage (Date.now()); cleared by a failed probe. */
+  get recoveredAt(): number | undefined {
+    return this.recovered;
+  }
+
   close(): void {
     this.stop.abort();
     this.waiters.clear();
@@ -47,8 +58,11 @@ export class ServerReachability {
     try {
       while (this.waiters.size > 0 && !this.stop.signal.aborted) {
         const up = await this.options.probe();
-        if (!up) sawDown = true;
-        else if (sawDown) {
+        if (!up) {
+          sawDown = true;
+          this.recovered = undefined;
+        } else if (sawDown) {
+          this.recovered = Date.now();
           for (const wake of [...this.waiters]) wake();
           sawDown = false;
         } else return; // up all along: nothing to announce; a later failure starts a new loop

@@ -58,6 +58,9 @@ const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const NOT_SENT = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 const CONNECTION_LOST = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "UND_ERR_SOCKET"]);
 const MAX_RETRY_AFTER_MS = 60_000;
+/** After the server came back (for RECOVERY_WINDOW_MS), a retry waits at most this long: see wakeRetriesWhen. */
+const RECOVERY_RETRY_MS = 250;
+const RECOVERY_WINDOW_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Why a request's signal fired: its deadline, the caller, or the write fence. */
@@ -72,6 +75,8 @@ export class Transport {
   private readonly url: URL;
   private readonly isHttps: boolean;
   private readonly pools: ConnectionPools;
+  private serverBack: ((signal: AbortSignal) => Promise<void>) | undefined;
+  private recoveredAt: (() => number | undefined) | undefined;
 
   constructor(
     private readonly config: ConnectionConfig,
@@ -86,6 +91,18 @@ export class Transport {
 
   get server(): string {
     return this.config.server;
+  }
+
+  /**
+   * Lets a retry that waits because the server was unreachable or failing wake as soon as the
+   * client's shared /readyz probe sees it back (KubeClient sets it): after an API-server restart a
+   * reconcile's request must not sleep out the 3 s step its backoff grew to while the server was away.
+   * `recoveredAt`: when the server last came back; for a while after it, the 503s and 429s a
+   * kube-apiserver still answers while it settles are retried on a short step (RECOVERY_RETRY_MS).
+   */
+  wakeRetriesWhen(serverBack: (signal: AbortSignal) => Promise<void>, recoveredAt: () => number | undefined): void {
+    this.serverBack = serverBack;
+    this.recoveredAt = recoveredAt;
   }
 
   /** Open sockets and queued requests per pool. */
@@ -133,14 +150,15 @@ export class Transport {
         const code = (error as NodeJS.ErrnoException).code ?? "";
         const retryable = NOT_SENT.has(code) || ((CONNECTION_LOST.has(code) || (error as Error).message.includes("socket hang up")) && req.method !== "POST");
         if (!retryable || attempt >= maxRetries) throw new TransportError(req.method, req.path, { cause: error });
-        await this.pause(req, scope, attempt, backoff.next(), code || (error as Error).message);
+        await this.pause(req, scope, attempt, backoff.next(), code || (error as Error).message, true);
         continue;
       }
       this.record(req, response.status, started);
       if (response.status >= 200 && response.status < 300) return response;
       if (RETRY_STATUS.has(response.status) && attempt < maxRetries) {
         const retryAfter = parseRetryAfter(response.headers["retry-after"]);
-        await this.pause(req, scope, attempt, retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS), `HTTP ${response.status}`);
+        const delay = retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS);
+        await this.pause(req, scope, attempt, this.recovering() ? Math.min(delay, RECOVERY_RETRY_MS) : delay, `HTTP ${response.status}`, false);
         continue;
       }
       throw new ApiError({ status: response.status, verb: req.method, path: req.path, body: response.body });
@@ -226,13 +244,24 @@ export class Transport {
     if (waited > 1) this.options.metrics.onRateLimitWait?.(waited);
   }
 
-  private async pause(req: HttpRequest, scope: RequestScope, attempt: number, delayMs: number, reason: string): Promise<void> {
+  private recovering(): boolean {
+    const at = this.recoveredAt?.();
+    return at !== undefined && Date.now() - at < RECOVERY_WINDOW_MS;
+  }
+
+  /** Sleeps before a retry; `wakeable` (the connection failed): may end early when the server is seen back; a server that answered 5xx or 429 is there and gets its backoff. */
+  private async pause(req: HttpRequest, scope: RequestScope, attempt: number, delayMs: number, reason: string, wakeable: boolean): Promise<void> {
     this.options.metrics.onRetry?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason });
     this.options.logger.debug?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason }, "retrying kube API request");
+    const done = new AbortController();
+    const signal = AbortSignal.any([scope.signal, done.signal]);
     try {
-      await sleep(delayMs, scope.signal);
+      const back = wakeable && this.serverBack !== undefined ? [this.serverBack(signal)] : [];
+      await Promise.race([sleep(delayMs, signal), ...back]);
     } catch (error) {
       throw this.whyStopped(req, scope, error) ?? error;
+    } finally {
+      done.abort();
     }
   }
 

@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { REPO_ROOT } from "../../src/deploy/index.js";
 import { serviceAccountKubeconfig } from "../support/service-account.js";
 import { kubectl, testCluster } from "../support/test-cluster.js";
+import { startControllerProcess } from "../support/controller-process.js";
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, "dist/src/cli/main.js");
@@ -40,6 +41,35 @@ describe("controller start failures", { timeout: 120_000 }, () => {
       const { code, output } = await controller(kubeconfig, args);
       assert.equal(code, 1, `${args.join(" ")}: ${output}`);
       assert.match(output, message);
+    }
+  });
+
+  it("--leader-elect creates its missing coordination namespace, or exits 1 naming it when it may not", async (t) => {
+    const { kubeconfig: admin } = testCluster();
+    const missing = `kro-coord-${randomBytes(3).toString("hex")}`;
+    t.after(async () => { await kubectl(["delete", "namespace", missing, "--wait=false", "--ignore-not-found"]); });
+    const leader = await startControllerProcess(admin, ["--leader-elect", "--leader-election-namespace", missing, "--leader-election-id", "coord-test", "--rgd-selector", `kro-ts.test/controller=${missing}`]);
+    t.after(async () => { await leader.stop(); });
+    assert.match(leader.output(), /created the coordination namespace/);
+    assert.equal((await kubectl(["get", "namespace", missing, "-o", "jsonpath={.metadata.labels.app\\.kubernetes\\.io/managed-by}"])).trim(), "kro");
+    await kubectl(["wait", "-n", missing, "lease/coord-test", "--for=jsonpath={.spec.holderIdentity}", "--timeout=60s"]);
+
+    // May read Namespaces and nothing else: the missing one cannot be created.
+    const ns = `coord-ro-${randomBytes(3).toString("hex")}`;
+    await kubectl(["create", "namespace", ns]);
+    t.after(async () => { await kubectl(["delete", "namespace", ns, "--wait=false", "--ignore-not-found"]); });
+    await kubectl(["create", "serviceaccount", "kro", "-n", ns]);
+    await kubectl(["create", "clusterrole", `${ns}-read-namespaces`, "--verb=get", "--resource=namespaces"]);
+    t.after(async () => { await kubectl(["delete", "clusterrole", `${ns}-read-namespaces`, "--ignore-not-found"]); });
+    await kubectl(["create", "clusterrolebinding", `${ns}-read-namespaces`, `--clusterrole=${ns}-read-namespaces`, `--serviceaccount=${ns}:kro`]);
+    t.after(async () => { await kubectl(["delete", "clusterrolebinding", `${ns}-read-namespaces`, "--ignore-not-found"]); });
+    const { kubeconfig } = await serviceAccountKubeconfig(t, ns, "kro");
+    const absent = `kro-absent-${randomBytes(3).toString("hex")}`;
+    for (const flags of [["--leader-elect"], ["--leader-elect", "--shards", "2"]]) {
+      const { code, output } = await controller(kubeconfig, [...flags, "--leader-election-namespace", absent]);
+      assert.equal(code, 1, output);
+      assert.match(output, new RegExp(`${flags.includes("--shards") ? "--shards" : "--leader-elect"} needs the namespace \\\\?"${absent}\\\\?" for its Leases; it does not exist and the controller may not create it`));
+      assert.match(output, /kubectl create namespace/);
     }
   });
 

@@ -132,7 +132,9 @@ export const sprigDictFuncs: FuncMap = {
   toDecimal: goFunc(["any"], (v: GoValue) => {
     const s = strval(v);
     if (!/^[+-]?[0-7]+$/.test(s)) return int64(0n);
-    const n = BigInt(`${s.startsWith("-") ? "-" : ""}0o${s.replace(/^[+-]/, "")}`);
+    // BigInt takes no sign on a 0o literal ("-0o1" is a SyntaxError, found by the template fuzz): negate after.
+    const magnitude = BigInt(`0o${s.replace(/^[+-]/, "")}`);
+    const n = s.startsWith("-") ? -magnitude : magnitude;
     return int64(n === BigInt.asIntN(64, n) ? n : 0n);
   }),
 };
