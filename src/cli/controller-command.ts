@@ -40,6 +40,7 @@ interface ControllerFlags {
   readonly replicaId?: string;
   readonly conversionWebhookBindAddress?: string;
   readonly conversionWebhookService?: string;
+  readonly conversionWebhookAdvertiseAddress?: string;
   readonly conversionWebhookSecret?: string;
   readonly clusterNamespace?: string;
 }
@@ -76,6 +77,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--request-timeout <duration>", "deadline of each API request, queueing and retries included", "60s")
     .option("--shards <n>", "share instances between replicas over N shards held through Leases (0 = off; implies --leader-elect for RGDs)", "0")
     .option("--conversion-webhook-bind-address <host:port>", "where the conversion webhook (RGDs with several API versions) listens", "127.0.0.1:0")
+    .option("--conversion-webhook-advertise-address <host:port>", "where the API server dials the webhook when not the bind address: a load balancer in front of every replica, outside a cluster (give every replica the same one, and --conversion-webhook-secret)")
     .option("--conversion-webhook-service <namespace/name[:port]>", "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)")
     .option("--conversion-webhook-secret <namespace/name>", "keep the webhook's CA and certificate in this Secret so every replica serves the same ones")
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
@@ -90,14 +92,22 @@ function namespacedName(flag: string, value: string): { namespace: string; name:
   return { namespace, name, ...(port === undefined ? {} : { port: Number(port) }) };
 }
 
-function conversionWebhookFlags(flags: ControllerFlags): { host: string; port: number; service?: { namespace: string; name: string; port?: number }; secret?: { namespace: string; name: string } } {
-  const address = flags.conversionWebhookBindAddress ?? "127.0.0.1:0";
+/** host:port (an IPv6 host in brackets); an empty host is `emptyHost`. */
+function hostPortFlag(flag: string, address: string, emptyHost: string, minPort: number): { host: string; port: number } {
   const colon = address.lastIndexOf(":");
   const port = Number(address.slice(colon + 1));
-  if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--conversion-webhook-bind-address must be host:port, got "${address}"`);
+  if (colon < 0 || address.slice(colon + 1) === "" || !Number.isInteger(port) || port < minPort || port > 65535) throw new Error(`${flag} must be host:port, got "${address}"`);
+  return { host: address.slice(0, colon).replace(/^\[(.*)\]$/, "$1") || emptyHost, port };
+}
+
+function conversionWebhookFlags(flags: ControllerFlags): { host: string; port: number; advertise?: { host: string; port: number }; service?: { namespace: string; name: string; port?: number }; secret?: { namespace: string; name: string } } {
+  const advertise = flags.conversionWebhookAdvertiseAddress;
+  if (advertise !== undefined && flags.conversionWebhookService !== undefined) throw new Error("--conversion-webhook-advertise-address and --conversion-webhook-service both say where the API server dials the webhook: give one");
+  const advertised = advertise === undefined ? undefined : hostPortFlag("--conversion-webhook-advertise-address", advertise, "", 1);
+  if (advertised?.host === "") throw new Error(`--conversion-webhook-advertise-address needs a host, got "${advertise ?? ""}"`);
   return {
-    host: address.slice(0, colon) || "0.0.0.0",
-    port,
+    ...hostPortFlag("--conversion-webhook-bind-address", flags.conversionWebhookBindAddress ?? "127.0.0.1:0", "0.0.0.0", 0),
+    ...(advertised === undefined ? {} : { advertise: advertised }),
     ...(flags.conversionWebhookService === undefined ? {} : { service: namespacedName("--conversion-webhook-service", flags.conversionWebhookService) }),
     ...(flags.conversionWebhookSecret === undefined ? {} : { secret: namespacedName("--conversion-webhook-secret", flags.conversionWebhookSecret) }),
   };
