@@ -6,6 +6,7 @@ import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
 import { durationFlag, nonNegativeNumber, positiveInteger } from "./flag-values.js";
 import { untilSignal } from "./signals.js";
+import { conversionWebhookFlags } from "./conversion-webhook-flags.js";
 import { defaultReplicaId, startSharding } from "./controller-sharding.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -83,34 +84,6 @@ export function registerControllerCommand(program: Command): void {
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
-}
-
-function namespacedName(flag: string, value: string): { namespace: string; name: string; port?: number } {
-  const match = /^([a-z0-9-]+)\/([a-z0-9-]+)(?::([0-9]+))?$/.exec(value);
-  if (match === null) throw new Error(`${flag} must be namespace/name${flag.endsWith("service") ? "[:port]" : ""}, got "${value}"`);
-  const [, namespace = "", name = "", port] = match;
-  return { namespace, name, ...(port === undefined ? {} : { port: Number(port) }) };
-}
-
-/** host:port (an IPv6 host in brackets); an empty host is `emptyHost`. */
-function hostPortFlag(flag: string, address: string, emptyHost: string, minPort: number): { host: string; port: number } {
-  const colon = address.lastIndexOf(":");
-  const port = Number(address.slice(colon + 1));
-  if (colon < 0 || address.slice(colon + 1) === "" || !Number.isInteger(port) || port < minPort || port > 65535) throw new Error(`${flag} must be host:port, got "${address}"`);
-  return { host: address.slice(0, colon).replace(/^\[(.*)\]$/, "$1") || emptyHost, port };
-}
-
-function conversionWebhookFlags(flags: ControllerFlags): { host: string; port: number; advertise?: { host: string; port: number }; service?: { namespace: string; name: string; port?: number }; secret?: { namespace: string; name: string } } {
-  const advertise = flags.conversionWebhookAdvertiseAddress;
-  if (advertise !== undefined && flags.conversionWebhookService !== undefined) throw new Error("--conversion-webhook-advertise-address and --conversion-webhook-service both say where the API server dials the webhook: give one");
-  const advertised = advertise === undefined ? undefined : hostPortFlag("--conversion-webhook-advertise-address", advertise, "", 1);
-  if (advertised?.host === "") throw new Error(`--conversion-webhook-advertise-address needs a host, got "${advertise ?? ""}"`);
-  return {
-    ...hostPortFlag("--conversion-webhook-bind-address", flags.conversionWebhookBindAddress ?? "127.0.0.1:0", "0.0.0.0", 0),
-    ...(advertised === undefined ? {} : { advertise: advertised }),
-    ...(flags.conversionWebhookService === undefined ? {} : { service: namespacedName("--conversion-webhook-service", flags.conversionWebhookService) }),
-    ...(flags.conversionWebhookSecret === undefined ? {} : { secret: namespacedName("--conversion-webhook-secret", flags.conversionWebhookSecret) }),
-  };
 }
 
 /** Every flag checked before anything starts: a bad value is a clear error, never a hot loop. */

@@ -47,6 +47,10 @@ export class ConversionWebhook {
   constructor(options: ConversionWebhookOptions) {
     this.#options = options;
     this.#store = options.secret !== undefined && options.client !== undefined ? secretCertificateStore(options.client, options.secret) : memoryCertificateStore();
+    // Replicas behind one address with a CA each: the CRD trusts only the one whose CA it carries.
+    if ((options.advertise !== undefined || options.service !== undefined) && options.secret === undefined) {
+      options.logger.warn({}, "conversion webhook: an advertised address or Service without a certificate Secret; with several replicas behind it, only the one whose CA the CRD carries is trusted");
+    }
   }
 
   /** The API of `group`/`kind`; the newest registration wins. */
