@@ -94,6 +94,8 @@ export async function startWebhookServer(options: { host: string; port: number; 
     sessions.add(session);
     session.on("close", () => { sessions.delete(session); checkSettled(); });
     session.on("error", () => undefined);
+    // Accepted just before the stop, its handshake done just after: told to go elsewhere at once.
+    if (draining) session.close();
   });
   await new Promise<void>((resolve, reject) => { server.once("error", reject); server.listen(options.port, options.host, () => { server.off("error", reject); resolve(); }); });
 
