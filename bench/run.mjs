@@ -17,6 +17,7 @@ import { runDelete } from "./scenarios/delete.mjs";
 import { runKinds } from "./scenarios/kinds.mjs";
 import { runRestart } from "./scenarios/restart.mjs";
 import { runReplicas } from "./scenarios/replicas.mjs";
+import { runVersions } from "./scenarios/versions.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 let args;
@@ -29,7 +30,7 @@ try {
 }
 const startedAt = new Date();
 const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
-const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady, delete: runDelete, kinds: runKinds, restart: runRestart };
+const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady, delete: runDelete, kinds: runKinds, restart: runRestart, versions: runVersions };
 const results = [];
 let bench;
 let cleaning;

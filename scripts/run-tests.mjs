@@ -69,6 +69,7 @@ if (clusterTests.length > 0) {
     KRO_TEST_TOKEN: cluster.token,
     KRO_TEST_KUBERNETES_VERSION: cluster.kubernetesVersion,
     KRO_TEST_CLUSTER_MODE: cluster.mode,
+    KRO_TEST_ETCD_ENDPOINT: cluster.etcdEndpoint,
   });
 }
 

@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench`: parsed once, validated with a precise message, frozen.
 export const SCENARIOS = ["fanout", "depth", "steady", "micro"];
 /** Scale scenarios (issue #18): run only when named, never by "all". */
-export const SCALE_SCENARIOS = ["delete", "kinds", "restart"];
+export const SCALE_SCENARIOS = ["delete", "kinds", "restart", "versions"];
 
 const DEFAULTS = {
   scenario: "all",
@@ -27,7 +27,7 @@ export class BenchArgsError extends Error {
   name = "BenchArgsError";
 }
 
-const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|all] [--instances N] [--repeat N]
+const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|versions|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)

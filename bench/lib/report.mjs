@@ -96,6 +96,14 @@ export function rows(result) {
       ["restart", "leader paused (SIGSTOP): standby holds the Lease after", (s.pauseTakeoverMs ?? []).map((v) => `${v} ms`).join(", "), "", ""],
       ["restart", "…resumed: its writes received after the takeover (audit)", (s.writesAfterTakeover ?? []).join(", "), "0", met((s.writesAfterTakeover ?? []).every((v) => v === 0))],
     ];
+    case "versions": return [
+      ["versions", "instances (GET samples per version)", `${result.instances} (${result.samples})`, "", ""],
+      ["versions", "GET p50 / p99, stored version", `${fmt(s.getPlainMs.p50)} / ${fmt(s.getPlainMs.p99)} ms`, "", ""],
+      ["versions", "GET p50 / p99, converted by the webhook", `${fmt(s.getConvertedMs.p50)} / ${fmt(s.getConvertedMs.p99)} ms`, "", ""],
+      ["versions", "converted / stored, p50 / p99", `${fmt(s.conversionRatioP50)} / ${fmt(s.conversionRatioP99)}`, "", ""],
+      ["versions", "storage migration / plain update of all", `${fmt(s.migrationMs)} ms / ${fmt(s.plainUpdateMs)} ms (${fmt(s.migrationPerSecond)} / ${fmt(s.plainUpdatePerSecond)} objects/s)`, "", ""],
+      ["versions", "migration / plain update", fmt(s.migrationRatioToPlainUpdate), "", ""],
+    ];
     case "micro": return [
       ["micro", "CEL evaluations / s", fmt(s.celEvaluationsPerSecond), "", ""],
       ["micro", "Go template renders / s", fmt(s.templateRendersPerSecond), "", ""],

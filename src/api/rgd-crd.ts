@@ -69,7 +69,7 @@ const schemaSpec: JSONSchemaProps = {
     deprecationWarning: str("Warning kubectl prints for requests to the deprecated hub version.", { maxLength: 256 }),
     versions: {
       type: "array",
-      description: "Further versions of the API beside the hub (apiVersion, which the resources read), each with its own SimpleSchema and a conversion to and from the hub (docs/api-versions.md).",
+      description: "Further versions of the API beside the hub (apiVersion, which the resources read), each with its own SimpleSchema and a conversion to and from the hub (docs/design/api-versions.md).",
       maxItems: 16,
       "x-kubernetes-list-type": "map",
       "x-kubernetes-list-map-keys": ["name"],

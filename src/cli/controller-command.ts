@@ -4,7 +4,7 @@ import { loadBuiltinSchemas, startController, startLeaderElection, validateLease
 import { createKubeClient, WriteFence, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
-import { durationFlag, nonNegativeNumber, positiveInteger } from "./flag-values.js";
+import { durationFlag, nonNegativeNumber, positiveInteger, positiveNumber } from "./flag-values.js";
 import { untilSignal } from "./signals.js";
 import { conversionWebhookFlags } from "./conversion-webhook-flags.js";
 import { defaultReplicaId, startSharding } from "./controller-sharding.js";
@@ -44,6 +44,8 @@ interface ControllerFlags {
   readonly conversionWebhookAdvertiseAddress?: string;
   readonly conversionWebhookSecret?: string;
   readonly clusterNamespace?: string;
+  readonly storageMigrationQps: string;
+  readonly storageMigrationPageSize: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -81,6 +83,8 @@ export function registerControllerCommand(program: Command): void {
     .option("--conversion-webhook-advertise-address <host:port>", "where the API server dials the webhook when not the bind address: a load balancer in front of every replica, outside a cluster (give every replica the same one, and --conversion-webhook-secret)")
     .option("--conversion-webhook-service <namespace/name[:port]>", "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)")
     .option("--conversion-webhook-secret <namespace/name>", "keep the webhook's CA and certificate in this Secret so every replica serves the same ones")
+    .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
+    .option("--storage-migration-page-size <n>", "objects a storage migration lists per page; its progress is saved after each page", "100")
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
@@ -116,6 +120,7 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     chartRenderTimeoutMs: durationFlag("--chart-render-timeout", flags.chartRenderTimeout),
     chartRenderHeapMb: positiveInteger("--chart-render-memory", flags.chartRenderMemory),
     maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
+    storageMigration: { qps: positiveNumber("--storage-migration-qps", flags.storageMigrationQps), pageSize: positiveInteger("--storage-migration-page-size", flags.storageMigrationPageSize) },
     kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
     lease,
     shards,
@@ -138,6 +143,7 @@ interface ControllerSettings {
   readonly chartRenderTimeoutMs: number;
   readonly chartRenderHeapMb: number;
   readonly maxGraphRevisions: number;
+  readonly storageMigration: { readonly qps: number; readonly pageSize: number };
   readonly kubeMinor: string;
   readonly lease: LeaseTiming;
   readonly shards: number;
@@ -195,6 +201,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
       chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
+      storageMigration: settings.storageMigration,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
       ...(flags.clusterNamespace === undefined ? {} : { clusterNamespace: flags.clusterNamespace }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.

@@ -41,3 +41,9 @@ export function positiveInteger(flag: string, value: string): number {
   if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a whole number of at least 1, got "${value}"`);
   return n;
 }
+
+export function positiveNumber(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a number above 0, got "${value}"`);
+  return n;
+}

@@ -8,6 +8,7 @@ import { registerDevCommands } from "./dev-command.js";
 import { registerRenderCommand } from "./render-command.js";
 import { registerConvertCommand } from "./convert-command.js";
 import { registerTreeCommand } from "./tree-command.js";
+import { registerUiCommand } from "./ui-command.js";
 import { registerGenerateInstance } from "./generate-instance.js";
 import { registerGraphCommand } from "./graph-command.js";
 import { registerImportCommands } from "./import-helm-command.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerGraphCommand(program);
   registerDevCommands(program);
   registerTreeCommand(program);
+  registerUiCommand(program);
   registerImportCommands(program);
   return program;
 }

@@ -59,17 +59,32 @@ export interface TreeReader {
   /** Resolves `kind` as typed on the command line (WebApp, webapps, webapp.kro.run) to the kind an RGD serves. */
   resolveKind(typed: string): Promise<{ apiVersion: string; kind: string; namespaced: boolean }>;
   read(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<InstanceTree>;
+  /** The instance kind an RGD (one of those read) serves, if its spec names one. */
+  servedBy(rgdName: string): { apiVersion: string; kind: string } | undefined;
+  /** The RGD compiled against the live cluster's schemas; throws InputError when it does not compile here. */
+  graphOf(rgdName: string): Promise<CompiledGraph>;
 }
 
-export async function createTreeReader(client: KubeClient, schemaOptions: LiveSchemaOptions): Promise<TreeReader> {
-  const rgds = (await client.list(KRO_API_VERSION, RGD.kind)).items;
+/** A compiled graph stays valid while the RGD's spec does: its name and metadata.generation (status writes do not change it). */
+export const graphCacheKey = (rgd: KubeObject): string => `${rgd.metadata?.name ?? ""}@${String(rgd.metadata?.generation ?? "")}`;
+
+export interface TreeReaderOptions {
+  /** The RGDs already listed (`kro ui` lists them itself, with a label selector); default: list them all. */
+  readonly rgds?: readonly KubeObject[];
+  /** Compiled graphs kept between readers, keyed by `graphCacheKey` (a long-running view). */
+  readonly graphCache?: Map<string, CompiledGraph>;
+}
+
+export async function createTreeReader(client: KubeClient, schemaOptions: LiveSchemaOptions, options: TreeReaderOptions = {}): Promise<TreeReader> {
+  const rgds = options.rgds ?? (await client.list(KRO_API_VERSION, RGD.kind)).items;
   const served = rgds.flatMap((rgd) => servedKind(rgd) ?? []);
-  const graphs = new Map<string, CompiledGraph>();
+  const graphs = options.graphCache ?? new Map<string, CompiledGraph>();
   let resolver: Awaited<ReturnType<typeof schemaResolverFor>> | undefined;
 
   async function graphOf(entry: ServedKind): Promise<CompiledGraph> {
     const name = entry.rgd.metadata?.name ?? "";
-    const known = graphs.get(name);
+    const cacheKey = graphCacheKey(entry.rgd);
+    const known = graphs.get(cacheKey);
     if (known !== undefined) return known;
     resolver ??= await schemaResolverFor(undefined, [], (await liveSchemaResolver(childApiVersionsOf(rgds), schemaOptions)).resolver);
     const result = compileRgd(entry.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }), unknownKinds: "error" });
@@ -77,7 +92,7 @@ export async function createTreeReader(client: KubeClient, schemaOptions: LiveSc
       const first = result.issues.find((i) => i.severity === "error");
       throw new InputError(`ResourceGraphDefinition ${name} does not compile here, so its tree cannot be evaluated: ${first === undefined ? "unknown error" : formatIssue(first)}`);
     }
-    graphs.set(name, result.graph);
+    graphs.set(cacheKey, result.graph);
     return result.graph;
   }
 
@@ -131,5 +146,14 @@ export async function createTreeReader(client: KubeClient, schemaOptions: LiveSc
       return { apiVersion: apiVersionOf(only.entry.group, only.entry.version), kind: only.entry.kind, namespaced: only.namespaced };
     },
     read: (apiVersion, kind, namespace, name) => read(apiVersion, kind, namespace, name, 0, new Set()),
+    servedBy(rgdName) {
+      const entry = served.find((s) => s.rgd.metadata?.name === rgdName);
+      return entry === undefined ? undefined : { apiVersion: apiVersionOf(entry.group, entry.version), kind: entry.kind };
+    },
+    async graphOf(rgdName) {
+      const entry = served.find((s) => s.rgd.metadata?.name === rgdName);
+      if (entry === undefined) throw new InputError(`ResourceGraphDefinition ${rgdName} names no instance kind`);
+      return graphOf(entry);
+    },
   };
 }

@@ -61,7 +61,7 @@ export interface StartControllerOptions extends ControllerOptions {
    * namespace. Absent: no resource may target another cluster.
    */
   readonly clusterNamespace?: string;
-  /** Where the conversion webhook listens and how the API server reaches it (docs/api-versions.md); default loopback, a free port, certificates in memory. */
+  /** Where the conversion webhook listens and how the API server reaches it (docs/design/api-versions.md); default loopback, a free port, certificates in memory. */
   readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
   readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };

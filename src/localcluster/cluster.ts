@@ -52,6 +52,8 @@ export interface LocalCluster {
   readonly token: string;
   /** PEM bundle that verifies the API server's certificate. */
   readonly caData: string;
+  /** etcd's client URL (plain HTTP on loopback): tests read what is really stored, e.g. an object's storage version. */
+  readonly etcdEndpoint: string;
   readonly kubeconfigPath: string;
   readonly stateDir: string;
   readonly logFiles: Readonly<Record<string, string>>;
@@ -229,6 +231,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       server,
       token,
       caData,
+      etcdEndpoint: `http://127.0.0.1:${layout.etcdClientPort}`,
       kubeconfigPath: options.kubeconfigPath ?? f.kubeconfig,
       stateDir,
       logFiles,

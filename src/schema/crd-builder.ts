@@ -1,7 +1,7 @@
 /**
  * The CustomResourceDefinition an RGD implies (§3.5): one served+storage version, status
  * subresource, the SimpleSchema spec, the inferred status, and kro's (or the author's) columns.
- * With extra versions (docs/api-versions.md) each gets its own spec schema and the same status
+ * With extra versions (docs/design/api-versions.md) each gets its own spec schema and the same status
  * and columns, one is the storage version, and conversion is by webhook (the controller fills
  * in where the webhook is and its CA bundle; offline the clientConfig is absent).
  * Ownership labels are the graph/controller layer's business; it passes them in `labels`.

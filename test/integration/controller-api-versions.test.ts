@@ -1,5 +1,5 @@
 /**
- * An API that evolves (docs/api-versions.md): instances made at v1alpha1, then an RGD revision
+ * An API that evolves (docs/design/api-versions.md): instances made at v1alpha1, then an RGD revision
  * adds v1beta1 (a renamed and a moved field) as the storage version. Every instance reads at both
  * versions through the controller's conversion webhook, a patch at either version reaches the
  * children, and storage migration rewrites every object so v1alpha1 leaves status.storedVersions.
@@ -162,9 +162,10 @@ describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
   });
 
   it("a migration stopped half-way resumes from its saved page, and then v1beta1 can go", async () => {
-    // A slow controller: one object a second, two per page, so it stops with a page saved.
+    // A slow controller: one object every 4 s, one per page, so it stops with a page saved and
+    // 12 s of work left (a loaded machine takes seconds between seeing the page and stopping).
     await tc.stop();
-    tc = await startTestController({ label, storageMigration: { qps: 1, pageSize: 2 } });
+    tc = await startTestController({ label, storageMigration: { qps: 0.25, pageSize: 1 } });
     const toHub = V1BETA1.replace("storage: true", "storage: false");
     await kubectl(["apply", "-f", "-"], rgd(toHub));
     await eventually(async () => { assert.match((await crd()).metadata.annotations?.[MIGRATION] ?? "", /"to":"v1alpha1","continue":/); }, { timeout: 60_000, interval: 50 });
@@ -174,7 +175,7 @@ describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
     tc = await startTestController({ label });
     await eventually(async () => { assert.deepEqual((await crd()).status.storedVersions, ["v1alpha1"]); }, { timeout: 60_000 });
     const rewrites = tc.requests.filter((r) => r.verb === "PUT" && r.path.includes(`/${plural}/`) && !r.path.endsWith("/status"));
-    assert.ok(rewrites.length <= 2, `resumed after the first page: ${rewrites.length} rewrites of ${names.length + 1} objects`);
+    assert.ok(rewrites.length < names.length + 1, `resumed after the saved page, not from the start: ${rewrites.length} rewrites of ${names.length + 1} objects`);
     // Nothing is stored at v1beta1 any more: the RGD may drop it.
     await kubectl(["apply", "-f", "-"], rgd(""));
     await activeAtCurrentGeneration();

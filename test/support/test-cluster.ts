@@ -16,10 +16,12 @@ export interface TestCluster {
   readonly token: string;
   readonly kubernetesVersion: string;
   readonly mode: "minimal" | "full";
+  /** etcd's client URL, to read what the API server really stored. */
+  readonly etcdEndpoint?: string;
 }
 
 export function testCluster(): TestCluster {
-  const { KRO_TEST_KUBECONFIG, KRO_TEST_SERVER, KRO_TEST_TOKEN, KRO_TEST_KUBERNETES_VERSION, KRO_TEST_CLUSTER_MODE } = process.env;
+  const { KRO_TEST_KUBECONFIG, KRO_TEST_SERVER, KRO_TEST_TOKEN, KRO_TEST_KUBERNETES_VERSION, KRO_TEST_CLUSTER_MODE, KRO_TEST_ETCD_ENDPOINT } = process.env;
   if (!KRO_TEST_KUBECONFIG || !KRO_TEST_SERVER || !KRO_TEST_TOKEN || !KRO_TEST_KUBERNETES_VERSION) {
     throw new Error("no test control plane: run integration tests through `npm test` (scripts/run-tests.mjs starts one)");
   }
@@ -29,6 +31,7 @@ export function testCluster(): TestCluster {
     token: KRO_TEST_TOKEN,
     kubernetesVersion: KRO_TEST_KUBERNETES_VERSION,
     mode: KRO_TEST_CLUSTER_MODE === "minimal" ? "minimal" : "full",
+    ...(KRO_TEST_ETCD_ENDPOINT ? { etcdEndpoint: KRO_TEST_ETCD_ENDPOINT } : {}),
   };
 }
 

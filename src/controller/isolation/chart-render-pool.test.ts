@@ -43,6 +43,16 @@ describe("chart render pool", () => {
     assert.deepEqual(answer.calls, [{ args: ["v1", "ConfigMap", "ns", "cm"], fingerprint: "cm-1@7" }]);
   });
 
+  it("stop() ends every thread, so the controller's process can exit", async () => {
+    const wide = new ChartRenderPool({ threads: 3, heapMb: 64, timeoutMs: 60_000 });
+    const slow = chart("{{ range until 20000 }}{{ end }}x");
+    const answers = await Promise.all([1, 2, 3].map(() => wide.render({ context: slow, instance: instance({}) })));
+    assert.ok(answers.every((a) => a.ok));
+    assert.equal(wide.workerThreadIds.length, 3);
+    await wide.stop();
+    assert.deepEqual(wide.workerThreadIds, [], "no thread left behind");
+  });
+
   it("a render that runs its thread out of memory is an error naming the limit; the next render gets a fresh thread", async () => {
     const roomy = new ChartRenderPool({ threads: 1, heapMb: 64, timeoutMs: 60_000 });
     after(() => roomy.stop());

@@ -91,7 +91,9 @@ export class ChartRenderPool {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const { resolve } of this.queue.splice(0)) resolve({ ok: false, error: "the controller is stopping", calls: [] });
-    await Promise.all(this.slots.map((s) => this.retire(s, { ok: false, error: "the controller is stopping", calls: [] })));
+    // A copy: retire() removes its slot from this.slots, and map() over the live array would skip
+    // every other slot, leaving its thread and MessagePort alive (the process could never exit).
+    await Promise.all([...this.slots].map((s) => this.retire(s, { ok: false, error: "the controller is stopping", calls: [] })));
   }
 
   private dispatch(): void {

@@ -1,5 +1,5 @@
 /**
- * Compiles `spec.schema.versions[]` of a CEL-dialect RGD (docs/api-versions.md): each version's
+ * Compiles `spec.schema.versions[]` of a CEL-dialect RGD (docs/design/api-versions.md): each version's
  * SimpleSchema, its conversion to and from the hub in both directions, type-checked against both
  * schemas, and the lossless check. An RGD without `versions` compiles to no ApiVersions at all,
  * so a kro v0.9 RGD means exactly what it meant.

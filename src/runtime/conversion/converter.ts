@@ -1,5 +1,5 @@
 /**
- * Converts an instance between the versions of its API through the hub (docs/api-versions.md):
+ * Converts an instance between the versions of its API through the hub (docs/design/api-versions.md):
  * A → hub → B. Each step prunes the source spec to the target schema (identical fields carry over),
  * evaluates the declared expressions with `self` = the source object, and moves round-trip
  * fields into (and back out of) the `conversion.kro.run/<version>` annotation. Status and the rest

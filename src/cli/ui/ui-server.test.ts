@@ -1,0 +1,75 @@
+// The HTTP side of `kro ui` on a real loopback socket, with a snapshot reader standing in for the
+// cluster (the cluster side is test/integration/cli-ui.test.ts): read-only, Host-checked, the
+// CSP that forbids inline script, and one cluster read shared by concurrent requests.
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { after, before, describe, it } from "node:test";
+import type { SnapshotReader } from "./cluster-snapshot.js";
+import { allowedHosts, startUiServer, type UiServer } from "./ui-server.js";
+
+function call(url: string, options: { method?: string; host?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? "GET", headers: options.host === undefined ? {} : { host: options.host } }, (res) => {
+      let body = "";
+      res.on("data", (c: Buffer) => (body += c.toString()));
+      res.on("end", () => { resolve({ status: res.statusCode ?? 0, headers: res.headers, body }); });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("kro ui server", () => {
+  let server: UiServer;
+  let reads = 0;
+  const reader: SnapshotReader = {
+    async read() {
+      reads++;
+      await new Promise((r) => setTimeout(r, 50));
+      return { server: "https://cluster.test", rgds: { ok: true, value: [] }, events: { ok: false, notPermitted: true, message: "events is forbidden" } };
+    },
+    graph: () => undefined,
+  };
+  before(async () => { server = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 10_000, reader }); });
+  after(async () => { await server.close(); });
+
+  it("serves the page with its own script and stylesheet under a CSP without inline script", async () => {
+    const page = await call(server.url);
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<script src="app\.js" defer><\/script>/);
+    assert.match(page.body, /not permitted:<\/strong> Events — events is forbidden/);
+    assert.match(String(page.headers["content-security-policy"]), /default-src 'none'; script-src 'self'/);
+    assert.doesNotMatch(page.body, /<script>|style="/, "no inline script or style for the CSP to block");
+    assert.match((await call(`${server.url}app.js`)).body, /fetch\("view"/);
+    assert.match((await call(`${server.url}app.css`)).body, /li\.depth-8/);
+  });
+
+  it("is read-only and answers only for its own Host", async () => {
+    assert.equal((await call(server.url, { method: "POST" })).status, 405);
+    assert.equal((await call(server.url, { method: "DELETE" })).status, 405);
+    assert.equal((await call(server.url, { host: "evil.example:80" })).status, 421, "a DNS-rebinding page names its own host");
+    assert.equal((await call(server.url, { host: `localhost:${new URL(server.url).port}` })).status, 200);
+    assert.equal((await call(`${server.url}graph.svg?rgd=none&generation=1`)).status, 404);
+    assert.equal((await call(`${server.url}secrets`)).status, 404);
+  });
+
+  it("shares one cluster read between concurrent requests, and reads again after half an interval", async () => {
+    const own = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 200, reader });
+    try {
+      const start = reads;
+      await Promise.all([call(`${own.url}view`), call(`${own.url}view`), call(`${own.url}view`)]);
+      assert.equal(reads - start, 1, "three concurrent requests, one read");
+      await new Promise((r) => setTimeout(r, 150));
+      await call(`${own.url}view`);
+      assert.equal(reads - start, 2, "a stale snapshot is read again");
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("checks Host only on loopback addresses", () => {
+    assert.deepEqual([...(allowedHosts("127.0.0.1", 8765) ?? [])], ["127.0.0.1:8765", "localhost:8765"]);
+    assert.deepEqual([...(allowedHosts("::1", 1) ?? [])], ["[::1]:1", "localhost:1"]);
+    assert.equal(allowedHosts("0.0.0.0", 8765), undefined);
+  });
+});
