@@ -6,6 +6,7 @@ import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
 import { durationFlag, nonNegativeNumber, positiveInteger, positiveNumber } from "./flag-values.js";
 import { untilSignal } from "./signals.js";
+import { conversionWebhookFlags } from "./conversion-webhook-flags.js";
 import { defaultReplicaId, startSharding } from "./controller-sharding.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -40,6 +41,7 @@ interface ControllerFlags {
   readonly replicaId?: string;
   readonly conversionWebhookBindAddress?: string;
   readonly conversionWebhookService?: string;
+  readonly conversionWebhookAdvertiseAddress?: string;
   readonly conversionWebhookSecret?: string;
   readonly clusterNamespace?: string;
   readonly storageMigrationQps: string;
@@ -78,6 +80,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--request-timeout <duration>", "deadline of each API request, queueing and retries included", "60s")
     .option("--shards <n>", "share instances between replicas over N shards held through Leases (0 = off; implies --leader-elect for RGDs)", "0")
     .option("--conversion-webhook-bind-address <host:port>", "where the conversion webhook (RGDs with several API versions) listens", "127.0.0.1:0")
+    .option("--conversion-webhook-advertise-address <host:port>", "where the API server dials the webhook when not the bind address: a load balancer in front of every replica, outside a cluster (give every replica the same one, and --conversion-webhook-secret)")
     .option("--conversion-webhook-service <namespace/name[:port]>", "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)")
     .option("--conversion-webhook-secret <namespace/name>", "keep the webhook's CA and certificate in this Secret so every replica serves the same ones")
     .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
@@ -85,26 +88,6 @@ export function registerControllerCommand(program: Command): void {
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
-}
-
-function namespacedName(flag: string, value: string): { namespace: string; name: string; port?: number } {
-  const match = /^([a-z0-9-]+)\/([a-z0-9-]+)(?::([0-9]+))?$/.exec(value);
-  if (match === null) throw new Error(`${flag} must be namespace/name${flag.endsWith("service") ? "[:port]" : ""}, got "${value}"`);
-  const [, namespace = "", name = "", port] = match;
-  return { namespace, name, ...(port === undefined ? {} : { port: Number(port) }) };
-}
-
-function conversionWebhookFlags(flags: ControllerFlags): { host: string; port: number; service?: { namespace: string; name: string; port?: number }; secret?: { namespace: string; name: string } } {
-  const address = flags.conversionWebhookBindAddress ?? "127.0.0.1:0";
-  const colon = address.lastIndexOf(":");
-  const port = Number(address.slice(colon + 1));
-  if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--conversion-webhook-bind-address must be host:port, got "${address}"`);
-  return {
-    host: address.slice(0, colon) || "0.0.0.0",
-    port,
-    ...(flags.conversionWebhookService === undefined ? {} : { service: namespacedName("--conversion-webhook-service", flags.conversionWebhookService) }),
-    ...(flags.conversionWebhookSecret === undefined ? {} : { secret: namespacedName("--conversion-webhook-secret", flags.conversionWebhookSecret) }),
-  };
 }
 
 /** Every flag checked before anything starts: a bad value is a clear error, never a hot loop. */

@@ -268,9 +268,11 @@ export function startController(options: StartControllerOptions): RunningControl
       await ctx.watches.stop();
       await clusters.stop();
       await migrations.stop();
-      await conversion.close();
       informers.stopAll();
       await chartPool?.stop();
+      // Last: conversions are answered for as long as anything here runs, and the requests the
+      // webhook took are answered before it goes (the API server's next ones reach another replica).
+      await conversion.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric, type WriteFence } from "../../src/index.js";
-import { startController, type ControllerSharding, type RunningController } from "../../src/controller/index.js";
+import { startController, type ControllerSharding, type RunningController, type StartControllerOptions } from "../../src/controller/index.js";
 import type { SchemaResolver } from "../../src/graph/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "./eventually.js";
@@ -43,6 +43,10 @@ export async function startTestController(options: {
   clusterNamespace?: string;
   /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
   storageMigration?: { qps?: number; pageSize?: number };
+  /** Where the conversion webhook listens and is advertised; its client is never fenced (every replica serves it). */
+  conversionWebhook?: Omit<NonNullable<StartControllerOptions["conversionWebhook"]>, "client">;
+  /** Names this controller in KRO_TEST_LOG_FILE (default: its label's value). */
+  logName?: string;
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -52,10 +56,12 @@ export async function startTestController(options: {
   const logFile = process.env.KRO_TEST_LOG_FILE;
   const logger = createLogger({
     level: logFile === undefined ? "silent" : "debug",
-    name: `controller-${label.value}`,
+    name: `controller-${options.logName ?? label.value}`,
     format: "text",
     ...(logFile === undefined ? {} : { destination: createWriteStream(logFile, { flags: "a" }) }),
   });
+  // As the CLI does: the webhook's Secret and reads go through a client the election does not fence.
+  const webhookClient = options.conversionWebhook === undefined ? undefined : await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0 });
   const controller = startController({
     client, logger, kroVersion: "test",
     onInstanceEvaluated: (event) => { evaluated.push(`${event.instance.namespace ?? ""}/${event.instance.name}`); }, rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
@@ -65,6 +71,7 @@ export async function startTestController(options: {
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
     ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
     ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
+    ...(options.conversionWebhook === undefined ? {} : { conversionWebhook: { ...options.conversionWebhook, ...(webhookClient === undefined ? {} : { client: webhookClient }) } }),
   });
   await controller.ready;
   return {
@@ -72,6 +79,7 @@ export async function startTestController(options: {
     async stop() {
       await controller.stop();
       client.close();
+      webhookClient?.close();
     },
     writes: (since = 0) => requests.slice(since).filter((r) => WRITE_VERBS.has(r.verb)),
   };

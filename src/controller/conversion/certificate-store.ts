@@ -51,7 +51,7 @@ export function secretCertificateStore(client: KubeClient, ref: { readonly names
         const cert = existing === undefined ? made : { ...made, caPem: `${made.caPem}${firstCertificate(existing.caPem)}` };
         const data = { "ca.crt": b64(cert.caPem), "tls.crt": b64(cert.certPem), "tls.key": b64(cert.keyPem) };
         try {
-          if (live === undefined) await client.create({ ...secretRef, type: "kubernetes.io/tls", data }, { fieldManager: "kro.run/controller" });
+          if (live === undefined) await client.create({ apiVersion: "v1", kind: "Secret", metadata: { namespace: ref.namespace, name: ref.name }, type: "kubernetes.io/tls", data }, { fieldManager: "kro.run/controller" });
           else await client.replace({ ...live, data }, { fieldManager: "kro.run/controller" });
           return cert;
         } catch (error) {

@@ -17,6 +17,13 @@ export interface ConversionWebhookOptions {
   /** Listen address; default 127.0.0.1 and a free port (a local cluster's API server dials loopback). */
   readonly host?: string;
   readonly port?: number;
+  /**
+   * Where the API server dials when it is not the listen address: a load balancer in front of
+   * replicas running outside the cluster (as etcd's advertise-client-urls). Every replica then
+   * writes the same clientConfig, and the serving certificate is for this host. Share the
+   * certificate through `secret` so each replica behind it is trusted.
+   */
+  readonly advertise?: { readonly host: string; readonly port: number };
   /** In a cluster: the Service in front of every replica. Without it the API server dials https://host:port/convert. */
   readonly service?: { readonly namespace: string; readonly name: string; readonly port?: number };
   /** Keep the CA and certificate in this Secret so every replica serves the same ones (needs `client`). */
@@ -40,6 +47,10 @@ export class ConversionWebhook {
   constructor(options: ConversionWebhookOptions) {
     this.#options = options;
     this.#store = options.secret !== undefined && options.client !== undefined ? secretCertificateStore(options.client, options.secret) : memoryCertificateStore();
+    // Replicas behind one address with a CA each: the CRD trusts only the one whose CA it carries.
+    if ((options.advertise !== undefined || options.service !== undefined) && options.secret === undefined) {
+      options.logger.warn({}, "conversion webhook: an advertised address or Service without a certificate Secret; with several replicas behind it, only the one whose CA the CRD carries is trusted");
+    }
   }
 
   /** The API of `group`/`kind`; the newest registration wins. */
@@ -53,7 +64,7 @@ export class ConversionWebhook {
   #hosts(): string[] {
     const service = this.#options.service;
     if (service !== undefined) return [`${service.name}.${service.namespace}.svc`, `${service.name}.${service.namespace}.svc.cluster.local`];
-    return [this.#options.host ?? "127.0.0.1"];
+    return [this.#options.advertise?.host ?? this.#options.host ?? "127.0.0.1"];
   }
 
   #now(): Date { return this.#options.now?.() ?? new Date(); }
@@ -92,13 +103,25 @@ export class ConversionWebhook {
     const caBundle = Buffer.from(this.#cert?.caPem ?? "", "utf8").toString("base64");
     const service = this.#options.service;
     if (service !== undefined) return { service: { namespace: service.namespace, name: service.name, path: CONVERT_PATH, port: service.port ?? 443 }, caBundle };
-    return { url: `https://${this.#options.host ?? "127.0.0.1"}:${server.port}${CONVERT_PATH}`, caBundle };
+    const advertise = this.#options.advertise;
+    if (advertise !== undefined) return { url: `https://${hostPort(advertise.host, advertise.port)}${CONVERT_PATH}`, caBundle };
+    return { url: `https://${hostPort(this.#options.host ?? "127.0.0.1", server.port)}${CONVERT_PATH}`, caBundle };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops serving without losing a conversion: new connections are refused (the API server's next
+   * one reaches another replica through the Service or the advertised address) and requests
+   * already taken are answered (webhook-server.ts), for at most `drainMs`.
+   */
+  async close(drainMs?: number): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     const started = this.#started;
     this.#started = undefined;
-    if (started !== undefined) await (await started.catch(() => undefined))?.server.close();
+    if (started !== undefined) await (await started.catch(() => undefined))?.server.close(drainMs);
   }
+}
+
+/** host:port for a URL, brackets around an IPv6 address. */
+function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }

@@ -2,9 +2,19 @@
  * The HTTPS endpoint the API server calls to convert objects: POST /convert with a
  * ConversionReview. The TLS context is swapped in place when the certificate rotates, so
  * connections in flight finish and new ones get the new certificate.
+ *
+ * HTTP/2 first (HTTP/1.1 still answered): the API server's client speaks it when offered, and
+ * HTTP/2 is what makes a stop lossless. A stopping replica first stops accepting connections
+ * (a Service or load balancer sends new ones to another replica), then sends GOAWAY on each
+ * session: the requests it already took are answered, and the client retries any it sent after
+ * on a new connection. HTTP/1.1 has no such signal — closing an idle keep-alive connection races
+ * a request the client is writing into it, and the API server does not retry a POST — so an
+ * HTTP/1.1 connection is closed only once it carries no request, with `Connection: close`
+ * on answers given while stopping.
  */
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import type { Logger } from "../../observability/index.js";
 import { reviewConversion, type ApiLookup } from "./conversion-review.js";
 import type { ServingCertificate } from "./serving-certificate.js";
@@ -12,18 +22,46 @@ import type { ServingCertificate } from "./serving-certificate.js";
 export const CONVERT_PATH = "/convert";
 /** The API server sends at most a list's worth of objects; a body beyond this is refused. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** How long a stop waits for requests in flight before it cuts what is left. */
+const DEFAULT_DRAIN_MS = 10_000;
 
 export interface RunningWebhookServer {
   readonly port: number;
   useCertificate(cert: ServingCertificate): void;
-  close(): Promise<void>;
+  /** Stops accepting, answers what was taken, then closes (at most `drainMs`, then cuts). */
+  close(drainMs?: number): Promise<void>;
 }
 
+type Request = Http2ServerRequest | IncomingMessage;
+type Response = Http2ServerResponse | ServerResponse;
+
 export async function startWebhookServer(options: { host: string; port: number; cert: ServingCertificate; lookup: ApiLookup; logger: Logger }): Promise<RunningWebhookServer> {
-  const server: Server = createServer({ key: options.cert.keyPem, cert: options.cert.certPem }, (req, res) => {
-    const reply = (status: number, body: unknown) => { res.writeHead(status, { "content-type": "application/json" }); res.end(JSON.stringify(body)); };
+  const sessions = new Set<Http2Session>();
+  const sockets = new Set<Socket>();
+  /** HTTP/1.1 connections with a request being answered: closed once it is. */
+  const busy = new Map<Socket, number>();
+  let draining = false;
+  const settled: (() => void)[] = [];
+  const checkSettled = () => { if (draining && sessions.size === 0 && sockets.size === 0) for (const done of settled.splice(0)) done(); };
+
+  const handle = (req: Request, res: Response) => {
+    const http1 = req.httpVersionMajor === 1 ? req.socket : undefined;
+    if (http1 !== undefined) {
+      busy.set(http1, (busy.get(http1) ?? 0) + 1);
+      res.on("close", () => {
+        const left = (busy.get(http1) ?? 1) - 1;
+        if (left > 0) { busy.set(http1, left); return; }
+        busy.delete(http1);
+        if (draining) http1.end();
+      });
+    }
+    const reply = (status: number, body: unknown) => {
+      if (http1 !== undefined && draining) res.setHeader("connection", "close");
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
     if (req.url === "/healthz") { reply(200, { ok: true }); return; }
-    if (req.method !== "POST" || req.url?.split("?")[0] !== CONVERT_PATH) { reply(404, { message: `POST ${CONVERT_PATH} only` }); return; }
+    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== CONVERT_PATH) { reply(404, { message: `POST ${CONVERT_PATH} only` }); return; }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
@@ -45,11 +83,47 @@ export async function startWebhookServer(options: { host: string; port: number; 
         reply(500, { message: e instanceof Error ? e.message : String(e) });
       }
     });
+  };
+
+  const server = createSecureServer({ key: options.cert.keyPem, cert: options.cert.certPem, allowHTTP1: true }, handle);
+  server.on("secureConnection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => { sockets.delete(socket); busy.delete(socket); checkSettled(); });
+  });
+  server.on("session", (session: Http2Session) => {
+    sessions.add(session);
+    session.on("close", () => { sessions.delete(session); checkSettled(); });
+    session.on("error", () => undefined);
+    // Accepted just before the stop, its handshake done just after: told to go elsewhere at once.
+    if (draining) session.close();
   });
   await new Promise<void>((resolve, reject) => { server.once("error", reject); server.listen(options.port, options.host, () => { server.off("error", reject); resolve(); }); });
+
   return {
     port: (server.address() as AddressInfo).port,
-    useCertificate(cert) { server.setSecureContext({ key: cert.keyPem, cert: cert.certPem });},
-    close: () => new Promise<void>((resolve) => { server.close(() => { resolve(); }); server.closeAllConnections(); }),
+    useCertificate(cert) { server.setSecureContext({ key: cert.keyPem, cert: cert.certPem }); },
+    async close(drainMs = DEFAULT_DRAIN_MS) {
+      if (draining) return;
+      draining = true;
+      // New connections are refused from here on: whatever is in front of the replicas picks another.
+      const closed = new Promise<void>((resolve) => { server.close(() => { resolve(); }); });
+      // GOAWAY: streams already opened are answered, the client sends later ones elsewhere.
+      for (const session of sessions) session.close();
+      for (const socket of sockets) if (!isHttp2(socket) && !busy.has(socket)) socket.end();
+      const quiet = new Promise<void>((resolve) => { settled.push(resolve); checkSettled(); });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => { timer = setTimeout(() => { resolve("late"); }, drainMs); });
+      if (await Promise.race([quiet, late]) === "late") {
+        options.logger.warn({ sessions: sessions.size, connections: sockets.size }, "conversion webhook: requests still open at the end of the drain; closing them");
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+      }
+      clearTimeout(timer);
+      await closed;
+    },
   };
+}
+
+function isHttp2(socket: Socket): boolean {
+  return (socket as Socket & { alpnProtocol?: string | false }).alpnProtocol === "h2";
 }
