@@ -87,8 +87,10 @@ describe("leader election", { timeout: 60_000 }, () => {
     const cutAt = Date.now();
     await c.lost;
     const lostAfter = Date.now() - cutAt;
-    // The deadline runs from the last renewal sent, at most one jittered retry period before the cut.
-    assert.ok(lostAfter >= timing.renewDeadlineMs - 1.2 * timing.retryPeriodMs - 50, `loss reported after the renew deadline (${lostAfter} ms)`);
+    // The deadline runs from the last successful renewal's send, which precedes the cut by up to a
+    // jittered retry period plus that renewal's and the next (cut) one's round trips — a loaded
+    // machine has seen 1,177 ms. A leader that gave up at the cut would report within milliseconds.
+    assert.ok(lostAfter >= timing.renewDeadlineMs - 2 * timing.retryPeriodMs - 100, `loss reported after the renew deadline (${lostAfter} ms)`);
     await d.acquired;
     const takeover = Date.now() - cutAt;
     assert.ok(takeover >= timing.leaseDurationMs - 1.2 * timing.retryPeriodMs - 50, `the standby waited for expiry (${takeover} ms)`);
