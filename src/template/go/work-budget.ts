@@ -43,6 +43,12 @@ export const WORK_COSTS = {
   rsaPrime2048: 1_200_000,
   /** An ECDSA or Ed25519 key, a signature. */
   curveKey: 5_000,
+  /**
+   * One uniform random draw (a character of randAlphaNum & co., a swap of shuffle): a small
+   * cipher read and rejection sampling, ~25 µs. Uncharged, `shuffle` of a 1 MB string ran 18 s
+   * past a 2 s deadline (found by the template fuzzer).
+   */
+  randomDraw: 150,
 } as const;
 
 /** A render ran out of its work budget or its time: the TemplateError kind is "budget". */

@@ -4,7 +4,7 @@
  * the system's for `kro render`, a seeded stream per instance generation in the controller.
  */
 import { uniformIndex, uniformInt, uuidV4, type Entropy } from "./entropy.js";
-import { FuncError, goFunc, int, type FuncMap } from "../go/index.js";
+import { chargeWork, FuncError, goFunc, int, WORK_COSTS, type FuncMap } from "../go/index.js";
 
 type GoIntArg = { value: bigint };
 
@@ -20,6 +20,7 @@ function checkCount(name: string, count: bigint): void {
 
 function randomFrom(entropy: Entropy, alphabet: string, count: bigint): string {
   checkCount("random string", count);
+  chargeWork(Number(count) * WORK_COSTS.randomDraw, () => `a random string of ${count} characters`);
   let out = "";
   for (let i = 0n; i < count; i++) out += alphabet.charAt(uniformIndex(entropy, alphabet.length));
   return out;
@@ -43,6 +44,7 @@ export function randomFuncs(entropy: Entropy): FuncMap {
       return Buffer.from(out).toString("base64");
     }),
     shuffle: goFunc(["string"], (s: string) => {
+      chargeWork(s.length * WORK_COSTS.randomDraw, () => `shuffle of ${s.length} characters`);
       const rs = Array.from(s);
       for (let i = rs.length - 1; i > 0; i--) {
         const j = uniformIndex(entropy, i + 1);
