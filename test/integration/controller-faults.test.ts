@@ -73,12 +73,18 @@ async function deleteInstances(story: Story, names: readonly string[]): Promise<
   }));
 }
 
+/** The first instance left behind, as the controller describes it (the failure message names the cause). */
+async function whyNotReady(story: Story, name: string): Promise<string> {
+  const instance = await story.client.get({ apiVersion, kind: story.kind, namespace: story.namespace, name }).catch((error: unknown) => ({ error: String(error) }));
+  return `instance ${name} is not Ready: ${JSON.stringify({ annotations: (instance as { metadata?: { annotations?: unknown } }).metadata?.annotations, status: (instance as { status?: unknown }).status, error: (instance as { error?: string }).error })}`;
+}
+
 async function settledCensus(story: Story, planted: Parameters<typeof takeCensus>[1]["planted"], expectInstances: number): Promise<Census> {
   return eventually(async () => {
     const census = await takeCensus(story.client, { apiVersion, kind: story.kind, namespace: story.namespace, childrenPerInstance: 3, planted });
     const left = (await story.client.list(apiVersion, story.kind, { namespace: story.namespace })).items.length;
     assert.equal(left, expectInstances, "instances left");
-    assert.deepEqual(census, { orphans: [], unrecorded: [], foreignTouched: [], notReady: [] });
+    assert.deepEqual(census, { orphans: [], unrecorded: [], foreignTouched: [], notReady: [] }, census.notReady.length === 0 ? undefined : `${JSON.stringify(census)}; ${await whyNotReady(story, census.notReady[0] ?? "")}`);
     return census;
   }, { timeout: 300_000, interval: 2_000 });
 }

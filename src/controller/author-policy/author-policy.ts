@@ -97,7 +97,7 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
     return { ok: true, policies: objects.length / 2 };
   } catch (error) {
     const message = `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}`;
-    ctx.authorPolicies.breach(rgdName, message);
+    ctx.authorPolicies.installFailed(rgdName, message);
     return { ok: false, message };
   }
 }

@@ -34,11 +34,19 @@ export class AuthorPolicyState {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** The objects about to be applied for an RGD (empty: the RGD has no policy, by choice). */
+  /**
+   * The objects about to be applied for an RGD (empty: the RGD has no policy, by choice). An object
+   * the cluster is already known to hold as wanted stays confirmed (installFailed relies on it).
+   */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
     const entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, restoredAt: 0 };
+    const confirmed = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
-    entry.expected = new Map(objects.map((o) => [`${String(o.kind)}/${(o.metadata as { name: string }).name}`, { spec: o.spec, exact: false }]));
+    entry.expected = new Map(objects.map((o) => {
+      const key = `${String(o.kind)}/${(o.metadata as { name: string }).name}`;
+      const known = confirmed.get(key);
+      return [key, known?.exact === true && isJsonSubset(o.spec, known.spec) ? known : { spec: o.spec, exact: false }];
+    }));
     this.byRgd.set(rgdName, entry);
     this.byUid.set(uid, rgdName);
   }
@@ -56,6 +64,18 @@ export class AuthorPolicyState {
     }
     if (entry.breach !== undefined) entry.restoredAt = this.clock();
     entry.breach = undefined;
+  }
+
+  /**
+   * Applying the policy failed (the API server down or restarting, say). That alone breaches
+   * nothing when every object wanted is one the cluster was seen to hold unchanged: the policy in
+   * force is the one wanted, and instances written meanwhile were checked by it. Otherwise (a new
+   * or changed policy that never landed) the instances wait, as after a breach.
+   */
+  installFailed(rgdName: string, reason: string): void {
+    const entry = this.byRgd.get(rgdName);
+    const inForce = entry !== undefined && entry.breach === undefined && [...entry.expected.values()].every((e) => e.exact);
+    if (!inForce) this.breach(rgdName, reason);
   }
 
   breach(rgdName: string, reason: string): void {
