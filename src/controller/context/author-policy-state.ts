@@ -40,7 +40,7 @@ export class AuthorPolicyState {
    */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
     const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, restoredAt: 0 };
-    const confirmed: Entry["expected"] = entry.uid === uid ? entry.expected : new Map();
+    const confirmed: Entry["expected"] = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
     entry.expected = new Map(objects.map((o): [string, { spec: unknown; exact: boolean }] => {
       const key = `${String(o.kind)}/${(o.metadata as { name: string }).name}`;
