@@ -174,7 +174,7 @@ async function dryRunAdoptions(client: KubeClient, desired: readonly KubeJson[],
     const key = identityKey(identityOf(object));
     if (!live.has(key)) continue;
     try {
-      answers.set(key, { stored: await client.apply(object as KubeObject, { fieldManager: FIELD_MANAGERS.applyset, force: true, dryRun: true }) as KubeJson });
+      answers.set(key, { stored: await client.apply(object, { fieldManager: FIELD_MANAGERS.applyset, force: true, dryRun: true }) });
     } catch (error) {
       answers.set(key, { refused: error instanceof Error ? error.message : String(error) });
     }
