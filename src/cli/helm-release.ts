@@ -7,7 +7,7 @@
 import { ANNOTATIONS, FIELD_MANAGERS, toYaml } from "../api/index.js";
 import { hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { chainResolvers, compileRgd, crdSchemaResolver } from "../graph/index.js";
+import { chainResolvers, compileRgd, crdSchemaResolver, type SchemaResolver } from "../graph/index.js";
 import {
   decodeReleaseRecord, identityKey, identityOf, importHelmChart, manifestObjects, newestRecord, planMigration, recordPayload,
   releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type ChartFiles, type HelmImportResult, type HelmRelease, type MigrationPlan, type DryRunAnswer,
@@ -94,10 +94,15 @@ async function existingInstance(client: KubeClient, instance: KubeObject): Promi
   });
 }
 
+/** Kinds as the import's objects know them: its own CRD, then Kubernetes' built-in kinds (scope included). */
+export async function importResolver(imported: HelmImportResult, gitVersion: string): Promise<SchemaResolver> {
+  return chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
+}
+
 /** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
-async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
+export async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
   const crd = imported.crd as unknown as CustomResourceDefinition;
-  const resolver = chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
+  const resolver = await importResolver(imported, gitVersion);
   const compiled = compileRgd(imported.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }) });
   if (hasErrors(compiled.issues) || compiled.graph === undefined) {
     const errors = compiled.issues.filter((i) => i.severity === "error").map((i) => `${i.path.join(".")}: ${i.message}`);
