@@ -19,7 +19,7 @@ import { DevState, type InstanceRef } from "./dev-state.js";
 import { watchFiles, type FileWatcher } from "./file-watcher.js";
 import { LiveBoard } from "./live-board.js";
 import { createProgress } from "./progress.js";
-import { renderSvg } from "./render-svg.js";
+import { renderSvg } from "../inspect/index.js";
 import { untilSignal } from "./signals.js";
 import { PACKAGE_VERSION } from "./version.js";
 

@@ -1,10 +1,12 @@
-// The HTTP side of `kro ui` on a real loopback socket, with a snapshot reader standing in for the
-// cluster (the cluster side is test/integration/cli-ui.test.ts): read-only, Host-checked, the
-// CSP that forbids inline script, and one cluster read shared by concurrent requests.
+// The HTTP side of the web view on a real loopback socket, with a snapshot reader standing in for
+// the cluster (the cluster side is test/integration/cli-ui.test.ts and controller-ui.test.ts):
+// read-only, Host-checked, the CSP that forbids inline script, one cluster read shared by
+// concurrent requests, and nothing served past a refusing `sessionFor`.
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { SnapshotReader } from "./cluster-snapshot.js";
+import { snapshotSession } from "./snapshot-session.js";
 import { allowedHosts, startUiServer, type UiServer } from "./ui-server.js";
 
 function call(url: string, options: { method?: string; host?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -30,7 +32,11 @@ describe("kro ui server", () => {
     },
     graph: () => undefined,
   };
-  before(async () => { server = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 10_000, reader }); });
+  const serve = (refreshMs: number) => {
+    const session = snapshotSession(reader, refreshMs);
+    return startUiServer({ address: "127.0.0.1", port: 0, refreshMs, sessionFor: () => Promise.resolve({ ok: true, session }) });
+  };
+  before(async () => { server = await serve(10_000); });
   after(async () => { await server.close(); });
 
   it("serves the page with its own script and stylesheet under a CSP without inline script", async () => {
@@ -54,7 +60,7 @@ describe("kro ui server", () => {
   });
 
   it("shares one cluster read between concurrent requests, and reads again after half an interval", async () => {
-    const own = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 200, reader });
+    const own = await serve(200);
     try {
       const start = reads;
       await Promise.all([call(`${own.url}view`), call(`${own.url}view`), call(`${own.url}view`)]);
@@ -64,6 +70,26 @@ describe("kro ui server", () => {
       assert.equal(reads - start, 2, "a stale snapshot is read again");
     } finally {
       await own.close();
+    }
+  });
+
+  it("serves nothing of the cluster past a refusing session, only the page's own assets", async () => {
+    const start = reads;
+    const refusing = await startUiServer({
+      address: "127.0.0.1", port: 0, refreshMs: 1000,
+      sessionFor: () => Promise.resolve({ ok: false, status: 401, body: "<p>sign in</p>", headers: { "www-authenticate": "Bearer" } }),
+    });
+    try {
+      for (const path of ["", "view", "graph.svg?rgd=a&generation=1", "secrets"]) {
+        const answer = await call(`${refusing.url}${path}`);
+        assert.equal(answer.status, 401, path);
+        assert.equal(answer.body, "<p>sign in</p>");
+        assert.equal(answer.headers["www-authenticate"], "Bearer");
+      }
+      assert.equal((await call(`${refusing.url}app.js`)).status, 200);
+      assert.equal(reads, start, "the cluster is not read for a refused request");
+    } finally {
+      await refusing.close();
     }
   });
 

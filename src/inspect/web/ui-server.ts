@@ -1,28 +1,39 @@
 /**
- * The HTTP side of `kro ui`: a read-only server (GET and HEAD only) for the page, its fragment,
- * script, stylesheet and the RGDs' graph pictures. One snapshot of the cluster is shared by every
- * request within half a refresh interval, so several open tabs do not multiply the reads. On a
- * loopback address it answers only requests naming that address as Host, so a web page on another
- * site cannot read the cluster through it by DNS rebinding.
+ * The HTTP side of the web view (`kro ui` and the controller's endpoint): a read-only server (GET
+ * and HEAD only) for the page, its fragment, script, stylesheet and the RGDs' graph pictures.
+ * Who asks decides what is read: every request is first given to `sessionFor`, which answers with
+ * the asker's session or a refusal (the controller's 401) — nothing is served before it answers.
+ * On a loopback address it answers only requests naming that address as Host, so a web page on
+ * another site cannot read the cluster through it by DNS rebinding. With `tls` it serves HTTPS.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer, type ServerOptions as HttpsOptions } from "node:https";
 import type { AddressInfo } from "node:net";
-import { graphPicture } from "../../graph/index.js";
-import { renderSvg } from "../render-svg.js";
-import type { SnapshotReader } from "./cluster-snapshot.js";
 import { PAGE_SCRIPT, PAGE_STYLE, pageShell, wrongHostPage } from "./page-assets.js";
+import type { UiSession } from "./snapshot-session.js";
 import { escapeHtml, renderView } from "./view-html.js";
-import { uiViewOf, type UiView } from "./view-model.js";
+
+/** The asker's session, or what to answer instead (nothing of the cluster). */
+export type SessionAnswer =
+  | { readonly ok: true; readonly session: UiSession }
+  | { readonly ok: false; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
 
 export interface UiServerOptions {
   readonly address: string;
   readonly port: number;
   readonly refreshMs: number;
-  readonly reader: SnapshotReader;
+  readonly sessionFor: (request: IncomingMessage) => Promise<SessionAnswer>;
+  /** Serve HTTPS with this key and certificate (the controller's `--ui-tls-*` files). */
+  readonly tls?: Pick<HttpsOptions, "key" | "cert">;
+  /** A short name for messages ("kro ui", "the kro controller"). */
+  readonly title?: string;
 }
 
 export interface UiServer {
   readonly url: string;
+  readonly port: number;
+  /** Replace the TLS key and certificate (a rotated Secret) without dropping the listener. */
+  setTls(tls: Pick<HttpsOptions, "key" | "cert">): void;
   close(): Promise<void>;
 }
 
@@ -52,51 +63,24 @@ export function allowedHosts(address: string, port: number): Set<string> | undef
 }
 
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
-  let latest: { at: number; view: UiView } | undefined;
-  let inFlight: Promise<UiView> | undefined;
-  const pictures = new Map<string, string>();
-
-  async function currentView(): Promise<UiView> {
-    if (latest !== undefined && Date.now() - latest.at < options.refreshMs / 2) return latest.view;
-    inFlight ??= (async () => {
-      try {
-        const view = uiViewOf(await options.reader.read(), Date.now());
-        latest = { at: Date.now(), view };
-        return view;
-      } finally {
-        inFlight = undefined;
-      }
-    })();
-    return inFlight;
-  }
-
-  async function picture(rgd: string, generation: string): Promise<string | undefined> {
-    const key = `${rgd}@${generation}`;
-    const known = pictures.get(key);
-    if (known !== undefined) return known;
-    const graph = options.reader.graph(rgd, generation);
-    if (graph === undefined) return undefined;
-    const svg = await renderSvg(graphPicture(graph, "dot"));
-    if (pictures.size > 256) pictures.clear();
-    pictures.set(key, svg);
-    return svg;
-  }
-
+  const title = options.title ?? "kro ui";
   async function route(request: IncomingMessage): Promise<Reply> {
     if (listening.hosts !== undefined && !listening.hosts.has(request.headers.host ?? "")) return { status: 421, type: HTML, body: wrongHostPage(request.headers.host ?? "") };
-    if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, type: TEXT, body: "kro ui is read-only\n", headers: { allow: "GET, HEAD" } };
+    if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, type: TEXT, body: `${title} is read-only\n`, headers: { allow: "GET, HEAD" } };
     const url = new URL(request.url ?? "/", "http://kro-ui.invalid");
+    // The script and stylesheet hold nothing of the cluster; everything else waits for the asker's session.
+    if (url.pathname === "/app.js") return { status: 200, type: "text/javascript; charset=utf-8", body: PAGE_SCRIPT };
+    if (url.pathname === "/app.css") return { status: 200, type: "text/css; charset=utf-8", body: PAGE_STYLE };
+    const answer = await options.sessionFor(request);
+    if (!answer.ok) return { status: answer.status, type: HTML, body: answer.body, ...(answer.headers === undefined ? {} : { headers: answer.headers }) };
+    const { session } = answer;
     switch (url.pathname) {
       case "/":
-        return { status: 200, type: HTML, body: pageShell(renderView(await currentView()), options.refreshMs) };
+        return { status: 200, type: HTML, body: pageShell(renderView(await session.view()), options.refreshMs) };
       case "/view":
-        return { status: 200, type: HTML, body: renderView(await currentView()) };
-      case "/app.js":
-        return { status: 200, type: "text/javascript; charset=utf-8", body: PAGE_SCRIPT };
-      case "/app.css":
-        return { status: 200, type: "text/css; charset=utf-8", body: PAGE_STYLE };
+        return { status: 200, type: HTML, body: renderView(await session.view()) };
       case "/graph.svg": {
-        const svg = await picture(url.searchParams.get("rgd") ?? "", url.searchParams.get("generation") ?? "");
+        const svg = await session.picture(url.searchParams.get("rgd") ?? "", url.searchParams.get("generation") ?? "");
         if (svg === undefined) return { status: 404, type: TEXT, body: "no picture for that RGD (not read yet, or it does not compile here)\n" };
         return { status: 200, type: "image/svg+xml", body: svg, headers: { "cache-control": "private, max-age=3600" } };
       }
@@ -112,12 +96,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   /** Set once the port is known. */
   const listening: { hosts?: Set<string> } = {};
-  const server = createServer((request, response) => {
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
     route(request).then((reply) => { send(request, response, reply); }, (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      send(request, response, { status: 500, type: HTML, body: `<p class="error-message">kro ui could not read the cluster: ${escapeHtml(message)}</p>` });
+      send(request, response, { status: 500, type: HTML, body: `<p class="error-message">${escapeHtml(title)} could not read the cluster: ${escapeHtml(message)}</p>` });
     });
-  });
+  };
+  const secure = options.tls === undefined ? undefined : createHttpsServer({ ...options.tls }, handle);
+  const server: Server = secure ?? createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.address, () => { server.off("error", reject); resolve(); });
@@ -127,7 +113,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const hosts = allowedHosts(options.address, bound.port);
   if (hosts !== undefined) listening.hosts = hosts.add(`${hostPart}:${String(bound.port)}`);
   return {
-    url: `http://${hostPart}:${String(bound.port)}/`,
+    url: `${secure === undefined ? "http" : "https"}://${hostPart}:${String(bound.port)}/`,
+    port: bound.port,
+    setTls(tls) {
+      if (secure === undefined) throw new Error(`${title} was started without TLS`);
+      secure.setSecureContext({ ...tls });
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => { resolve(); });
