@@ -8,4 +8,4 @@ export { renderSvg } from "./render-svg.js";
 export { applyErrorsFrom, instanceTreeOf, TREE_STATES, treeHasError, type InstanceTree, type TreeNode, type TreeObject, type TreeState } from "./tree-model.js";
 export { apiVersionOf, childApiVersionsOf, createTreeReader, graphCacheKey, servedKind, TreeReadError, type GraphSource, type ServedKind, type TreeReader } from "./tree-reader.js";
 export { createSnapshotReader, escapeHtml, renderView, snapshotSession, startUiServer, uiViewOf } from "./web/index.js";
-export type { ClusterSnapshot, SessionAnswer, SnapshotOptions, SnapshotReader, UiServer, UiServerOptions, UiSession, UiView } from "./web/index.js";
+export type { ClusterSnapshot, PlainReply, SessionAnswer, SnapshotOptions, SnapshotReader, UiServer, UiServerOptions, UiSession, UiView } from "./web/index.js";

@@ -18,6 +18,14 @@ export type SessionAnswer =
   | { readonly ok: true; readonly session: UiSession }
   | { readonly ok: false; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
 
+/** An answer of the server's own, e.g. the controller's sign-in form (never cluster data). */
+export interface PlainReply {
+  readonly status: number;
+  readonly body: string;
+  readonly type?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 export interface UiServerOptions {
   readonly address: string;
   readonly port: number;
@@ -27,6 +35,10 @@ export interface UiServerOptions {
   readonly tls?: Pick<HttpsOptions, "key" | "cert">;
   /** A short name for messages ("kro ui", "the kro controller"). */
   readonly title?: string;
+  /** Answer for Host only on a loopback address (DNS rebinding; default true). Off where every request authenticates. */
+  readonly checkHost?: boolean;
+  /** Routes of the embedding server (the controller's sign-in): asked first; undefined leaves the request to the view. */
+  readonly extraRoute?: (request: IncomingMessage, url: URL) => Promise<PlainReply | undefined>;
 }
 
 export interface UiServer {
@@ -38,7 +50,7 @@ export interface UiServer {
 }
 
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 } as const;
@@ -66,6 +78,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const title = options.title ?? "kro ui";
   async function route(request: IncomingMessage): Promise<Reply> {
     if (listening.hosts !== undefined && !listening.hosts.has(request.headers.host ?? "")) return { status: 421, type: HTML, body: wrongHostPage(request.headers.host ?? "") };
+    const extra = await options.extraRoute?.(request, new URL(request.url ?? "/", "http://kro-ui.invalid"));
+    if (extra !== undefined) return { type: HTML, ...extra };
     if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, type: TEXT, body: `${title} is read-only\n`, headers: { allow: "GET, HEAD" } };
     const url = new URL(request.url ?? "/", "http://kro-ui.invalid");
     // The script and stylesheet hold nothing of the cluster; everything else waits for the asker's session.
@@ -110,7 +124,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   });
   const bound = server.address() as AddressInfo;
   const hostPart = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
-  const hosts = allowedHosts(options.address, bound.port);
+  const hosts = options.checkHost === false ? undefined : allowedHosts(options.address, bound.port);
   if (hosts !== undefined) listening.hosts = hosts.add(`${hostPart}:${String(bound.port)}`);
   return {
     url: `${secure === undefined ? "http" : "https"}://${hostPart}:${String(bound.port)}/`,
