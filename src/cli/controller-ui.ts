@@ -28,10 +28,21 @@ async function readTls(flags: UiFlags): Promise<{ key: string; cert: string } | 
   return { cert, key };
 }
 
-export async function startUiFromFlags(flags: UiFlags, options: { client: KubeClient; served: RunningController["served"]; logger: Logger; rgdSelector?: string; userAgent: string }): Promise<ControllerUi | undefined> {
+export interface UiStartOptions {
+  readonly client: KubeClient;
+  readonly served: RunningController["served"];
+  readonly logger: Logger;
+  readonly rgdSelector?: string;
+  readonly userAgent: string;
+  /** How often the TLS files are read again (tests shorten it). */
+  readonly reloadMs?: number;
+}
+
+export async function startUiFromFlags(flags: UiFlags, options: UiStartOptions): Promise<ControllerUi | undefined> {
   if (flags.uiBindAddress === "" || flags.uiBindAddress === "0") return undefined;
   let tls = await readTls(flags);
-  const ui = await startControllerUi({ address: flags.uiBindAddress, ...options, ...(tls === undefined ? {} : { tls }) });
+  const { reloadMs = RELOAD_MS, ...uiOptions } = options;
+  const ui = await startControllerUi({ address: flags.uiBindAddress, ...uiOptions, ...(tls === undefined ? {} : { tls }) });
   if (ui === undefined || tls === undefined) return ui;
   const timer = setInterval(() => {
     readTls(flags).then((next) => {
@@ -40,7 +51,7 @@ export async function startUiFromFlags(flags: UiFlags, options: { client: KubeCl
       tls = next;
       options.logger.info({}, "web view: TLS certificate reloaded");
     }).catch((error: unknown) => { options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "web view: cannot read the TLS files; serving the previous certificate"); });
-  }, RELOAD_MS);
+  }, reloadMs);
   timer.unref();
   return { ...ui, close: async () => { clearInterval(timer); await ui.close(); } };
 }

@@ -4,6 +4,9 @@
 // concurrent requests, and nothing served past a refusing `sessionFor`.
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { TLSSocket } from "node:tls";
+import { createServingCertificate } from "../../controller/conversion/index.js";
 import { after, before, describe, it } from "node:test";
 import type { SnapshotReader } from "./cluster-snapshot.js";
 import { snapshotSession } from "./snapshot-session.js";
@@ -90,6 +93,34 @@ describe("kro ui server", () => {
       assert.equal(reads, start, "the cluster is not read for a refused request");
     } finally {
       await refusing.close();
+    }
+  });
+
+  it("serves HTTPS with the certificate it is given, and a replaced one to new connections", async () => {
+    const first = createServingCertificate(["127.0.0.1"], 1);
+    const second = createServingCertificate(["127.0.0.1"], 1);
+    const session = snapshotSession(reader, 1000);
+    const secure = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 1000, sessionFor: () => Promise.resolve({ ok: true, session }), tls: { key: first.keyPem, cert: first.certPem } });
+    const served = (ca: string): Promise<{ status: number; fingerprint: string }> => new Promise((resolve, reject) => {
+      const req = httpsRequest(`${secure.url}app.css`, { ca, agent: false }, (res) => {
+        const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        res.resume();
+        res.on("end", () => { resolve({ status: res.statusCode ?? 0, fingerprint }); });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    try {
+      assert.match(secure.url, /^https:\/\/127\.0\.0\.1:\d+\/$/);
+      const before = await served(first.caPem);
+      assert.equal(before.status, 200);
+      secure.setTls({ key: second.keyPem, cert: second.certPem });
+      const after = await served(second.caPem);
+      assert.equal(after.status, 200);
+      assert.notEqual(after.fingerprint, before.fingerprint, "the rotated certificate is served");
+      await assert.rejects(served(first.caPem), /self[- ]signed|unable to verify|certificate/i, "the old CA no longer vouches for it");
+    } finally {
+      await secure.close();
     }
   });
 
