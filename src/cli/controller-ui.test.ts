@@ -6,7 +6,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import type { TLSSocket } from "node:tls";
+import { TLSSocket } from "node:tls";
 import { ServedGraphs } from "../controller/context/index.js";
 import { createServingCertificate } from "../controller/conversion/index.js";
 import { createKubeClient } from "../kube/index.js";
@@ -15,7 +15,7 @@ import { startUiFromFlags, validateUiFlags } from "./controller-ui.js";
 
 const fingerprintAt = (url: string, ca: string): Promise<string> => new Promise((resolve, reject) => {
   const req = request(`${url}app.css`, { ca, agent: false }, (res) => {
-    const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+    const fingerprint = res.socket instanceof TLSSocket ? res.socket.getPeerCertificate().fingerprint256 : "";
     res.resume();
     res.on("end", () => { resolve(fingerprint); });
   });

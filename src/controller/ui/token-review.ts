@@ -55,7 +55,7 @@ export class TokenReviews {
     let review: TokenReviewObject;
     try {
       // No audiences: the API server checks the token against its own, as for any request to it.
-      review = await this.client.create<TokenReviewObject>({ apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", metadata: { name: "kro-web-view" }, spec: { token } } as TokenReviewObject);
+      review = await this.client.create<TokenReviewObject>({ apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", metadata: { name: "kro-web-view" }, spec: { token } });
     } catch (error) {
       const reason = error instanceof ApiError ? `${String(error.status)} ${error.serverMessage || error.message}` : error instanceof Error ? error.message : String(error);
       return { outcome: "unavailable", reason: `the controller could not review the token: ${reason}` };

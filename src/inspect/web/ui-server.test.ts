@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { TLSSocket } from "node:tls";
+import { TLSSocket } from "node:tls";
 import { createServingCertificate } from "../../controller/conversion/index.js";
 import { after, before, describe, it } from "node:test";
 import type { SnapshotReader } from "./cluster-snapshot.js";
@@ -103,7 +103,7 @@ describe("kro ui server", () => {
     const secure = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 1000, sessionFor: () => Promise.resolve({ ok: true, session }), tls: { key: first.keyPem, cert: first.certPem } });
     const served = (ca: string): Promise<{ status: number; fingerprint: string }> => new Promise((resolve, reject) => {
       const req = httpsRequest(`${secure.url}app.css`, { ca, agent: false }, (res) => {
-        const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        const fingerprint = res.socket instanceof TLSSocket ? res.socket.getPeerCertificate().fingerprint256 : "";
         res.resume();
         res.on("end", () => { resolve({ status: res.statusCode ?? 0, fingerprint }); });
       });
