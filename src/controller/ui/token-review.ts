@@ -33,7 +33,7 @@ export class TokenReviews {
   private readonly known: LRUCache<string, ReviewedUser>;
   private readonly inFlight = new Map<string, Promise<TokenReviewAnswer>>();
 
-  constructor(private readonly client: KubeClient, ttlMs = DEFAULT_REVIEW_TTL_MS) {
+  constructor(private readonly client: Pick<KubeClient, "create">, ttlMs = DEFAULT_REVIEW_TTL_MS) {
     this.known = new LRUCache({ max: 1024, ttl: ttlMs });
   }
 
