@@ -89,7 +89,7 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
     const instances: InstanceSnapshot[] = [];
     for (const [index, object] of items.value.entries()) {
       const tree: Read<InstanceTree> = compileError !== undefined
-        ? { ok: false, notPermitted: false, message: "the RGD does not compile here" }
+        ? { ok: false, notPermitted: false, message: "its RGD has no graph here (it does not compile, or is not served)" }
         : index >= options.maxTrees ? { ok: false, notPermitted: false, message: `trees are read for the first ${String(options.maxTrees)} instances (--max-trees)` }
           : await treeOf(reader, kind, object);
       instances.push({ object, tree });

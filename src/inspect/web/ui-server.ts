@@ -95,7 +95,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         return { status: 200, type: HTML, body: renderView(await session.view()) };
       case "/graph.svg": {
         const svg = await session.picture(url.searchParams.get("rgd") ?? "", url.searchParams.get("generation") ?? "");
-        if (svg === undefined) return { status: 404, type: TEXT, body: "no picture for that RGD (not read yet, or it does not compile here)\n" };
+        if (svg === undefined) return { status: 404, type: TEXT, body: "no picture for that RGD (not shown to you, or it has no graph here)\n" };
         return { status: 200, type: "image/svg+xml", body: svg, headers: { "cache-control": "private, max-age=3600" } };
       }
       default:
