@@ -60,7 +60,9 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // Admitted while the author policy was not in force: held back until written again under it.
   if (await holdUnchecked(ctx, served, observed, key)) return {};
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
-  const watchErrors = await ctx.watches.ensure(served.graph);
+  const kindErrors = await ctx.watches.ensure(served.graph);
+  // A copy: scope settling adds what the chart's lookups cannot watch.
+  const watchErrors = new Map(kindErrors);
   const pass = await takeCharge(ctx, served, observed);
   if (pass === undefined) return {};
   const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
@@ -79,7 +81,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // 3. Apply, round after round; then remove what is no longer desired.
   if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
   // An unwatchable kind counts only for nodes that render it or still own objects of it.
-  const unavailable = new Map([...relevantWatchErrors(watchErrors, pass.evaluation, pass.inventory), ...targets.errors]);
+  const unavailable = new Map([...relevantWatchErrors(served.graph, watchErrors, kindErrors, pass.evaluation, pass.inventory), ...targets.errors]);
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);
