@@ -27,7 +27,7 @@ import { reconcileRgd } from "./rgd/index.js";
 import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./instance/index.js";
 import { AuthorPolicyState, parseInstanceKey, ServedGraphs } from "./context/index.js";
 import { WorkQueue } from "./loop/index.js";
-import { watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
+import { PolicyBarrier, watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
 import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
@@ -103,6 +103,7 @@ export function startController(options: StartControllerOptions): RunningControl
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
+  const policyBarrier = new PolicyBarrier(client);
   const ctx: ControllerContext = {
     conversion,
     migrations,
@@ -122,6 +123,7 @@ export function startController(options: StartControllerOptions): RunningControl
     deletionWaits: new Map(),
     statusMemo: new Map(),
     authorPolicies: new AuthorPolicyState(),
+    policySync: policyBarrier,
     options: {
       workers: options.workers ?? 4,
       requeueIntervalMs: options.requeueIntervalMs ?? 3000,
@@ -187,7 +189,9 @@ export function startController(options: StartControllerOptions): RunningControl
         if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
       }
     }
-    core.push(rgdLease, crdLease, ...watchAuthorPolicies(ctx));
+    const policyLeases = watchAuthorPolicies(ctx);
+    policyBarrier.attach(policyLeases.map((lease) => lease.informer));
+    core.push(rgdLease, crdLease, ...policyLeases);
     resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 }), clusters.start()]);
   }

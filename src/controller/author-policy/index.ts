@@ -5,3 +5,4 @@
  */
 export { ensureAuthorPolicy, removeAuthorPolicy, whoAmI } from "./author-policy.js";
 export { watchAuthorPolicies } from "./policy-guard.js";
+export { PolicyBarrier } from "./policy-barrier.js";

@@ -19,7 +19,8 @@ export function watchAuthorPolicies(ctx: Pick<ControllerContext, "informers" | "
     const seen = (object: KubeObject, gone: boolean) => {
       const uid = object.metadata?.labels?.[LABELS.rgdId] ?? "";
       const name = object.metadata?.name ?? "";
-      const rgdName = ctx.authorPolicies.observe(uid, kind, name, gone ? undefined : (object as { spec?: unknown }).spec);
+      // The event's resourceVersion (for a delete: the deletion's revision) opens the breach window.
+      const rgdName = ctx.authorPolicies.observe(uid, kind, name, gone ? undefined : (object as { spec?: unknown }).spec, object.metadata?.resourceVersion);
       if (rgdName === undefined) return;
       const what = gone ? "deleted" : "changed";
       ctx.logger.warn({ rgd: rgdName, kind, name }, `author policy ${what} outside the controller: its instances wait until it is restored`);

@@ -49,6 +49,14 @@ export interface ControllerOptions {
   readonly authorCheck?: "Enforced" | "Disabled";
 }
 
+/** The policy watch's progress against instance writes (author-policy/policy-barrier.ts). */
+export interface PolicySync {
+  /** Taken when an instance write is seen. */
+  ticket(): number;
+  /** Resolves once the policy informers reflect the cluster as of a moment after `ticket` was taken. */
+  caughtUp(ticket: number): Promise<void>;
+}
+
 export interface ControllerContext {
   readonly client: KubeClient;
   /** Events go through their own client (own rate limit), as client-go's recorder does. */
@@ -75,6 +83,7 @@ export interface ControllerContext {
   readonly statusMemo: Map<string, string>;
   /** Whether each RGD's author policy is in force (author-policy-state.ts). */
   readonly authorPolicies: AuthorPolicyState;
+  readonly policySync: PolicySync;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;
