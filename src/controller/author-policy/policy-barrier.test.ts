@@ -4,8 +4,8 @@ import { Informer, type InformerSource, type KubeList, type KubeObject } from ".
 import { PolicyBarrier } from "./policy-barrier.js";
 
 /** An informer whose store the test fills by hand (never started: no watch). */
-function storeInformer(objects: KubeObject[]): Informer<KubeObject> {
-  const informer = new Informer<KubeObject>({} as InformerSource, { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", labelSelector: "app.kubernetes.io/managed-by=kro" });
+function storeInformer(objects: KubeObject[]): Informer {
+  const informer = new Informer({} as InformerSource, { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", labelSelector: "app.kubernetes.io/managed-by=kro" });
   for (const o of objects) informer.store.upsert(o);
   (informer as unknown as { synced: boolean }).synced = true;
   return informer;
@@ -16,7 +16,7 @@ describe("PolicyBarrier", () => {
   it("waits until the informer shows what a list made after the ticket shows (a delete it has not handled yet)", async () => {
     const informer = storeInformer([vap("kro-author.a.0", "u1", "10"), vap("kro-author.b.0", "u2", "11")]);
     let lists = 0;
-    const client = { list: async (): Promise<KubeList> => { lists++; return { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "30" }, items: [vap("kro-author.b.0", "u2", "11")] }; } };
+    const client = { list: (): Promise<KubeList> => { lists++; return Promise.resolve({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "30" }, items: [vap("kro-author.b.0", "u2", "11")] }); } };
     const barrier = new PolicyBarrier(client);
     barrier.attach([informer]);
     const ticket = barrier.ticket();

@@ -12,7 +12,7 @@
  * the steady state: an unchanged instance's resync is judged by nothing.
  */
 import { LABELS } from "../../api/index.js";
-import type { Informer, KubeList, KubeObject, ListOptions } from "../../kube/index.js";
+import type { Informer, KubeList, ListOptions } from "../../kube/index.js";
 import { revisionOf, type PolicySync } from "../context/index.js";
 
 /** How long the informer may take to show what the list showed before the round fails (the reconcile is retried). */
@@ -24,7 +24,7 @@ export interface PolicyLister {
 }
 
 export class PolicyBarrier implements PolicySync {
-  private informers: readonly Informer<KubeObject>[] = [];
+  private informers: readonly Informer[] = [];
   private started = 0;
   private completed = 0;
   private running: Promise<void> | undefined;
@@ -34,7 +34,7 @@ export class PolicyBarrier implements PolicySync {
   constructor(private readonly client: PolicyLister) {}
 
   /** The policy informers (policy-guard.ts) this barrier waits on. */
-  attach(informers: readonly Informer<KubeObject>[]): void {
+  attach(informers: readonly Informer[]): void {
     this.informers = informers;
   }
 
@@ -56,12 +56,12 @@ export class PolicyBarrier implements PolicySync {
     this.completed = Math.max(this.completed, seq);
   }
 
-  private async catchUp(informer: Informer<KubeObject>): Promise<void> {
+  private async catchUp(informer: Informer): Promise<void> {
     await informer.waitForSync({ timeoutMs: CATCH_UP_MS });
     const { apiVersion, kind } = informer.options;
     const list = await this.client.list(apiVersion, kind, { labelSelector: informer.options.labelSelector ?? `${LABELS.managedBy}=kro` });
     const listed = new Map(list.items.map((o) => [o.metadata?.name ?? "", `${o.metadata?.uid ?? ""}/${o.metadata?.resourceVersion ?? ""}`]));
-    const listRevision = revisionOf(list.metadata?.resourceVersion);
+    const listRevision = revisionOf(list.metadata.resourceVersion);
     const shows = () => {
       const seen = revisionOf(informer.lastResourceVersion);
       // Further along than the list (a later event or bookmark): everything up to it was handled.

@@ -45,7 +45,7 @@ export class AuthorPolicyState {
    * the cluster is already known to hold as wanted stays confirmed (installFailed relies on it).
    */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
-    const entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, windows: [] };
+    const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, windows: [] };
     const confirmed = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
     entry.expected = new Map(objects.map((o) => {
@@ -86,7 +86,7 @@ export class AuthorPolicyState {
 
   /** `resourceVersion`: of the change that breached it, when an event showed one. */
   breach(rgdName: string, reason: string, resourceVersion?: string): void {
-    const entry = this.byRgd.get(rgdName) ?? { uid: "", expected: new Map(), breach: undefined, windows: [] };
+    const entry: Entry = this.byRgd.get(rgdName) ?? { uid: "", expected: new Map(), breach: undefined, windows: [] };
     this.byRgd.set(rgdName, entry);
     if (entry.breach === undefined) openWindow(entry.windows, resourceVersion, this.clock());
     entry.breach ??= reason;

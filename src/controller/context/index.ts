@@ -11,3 +11,4 @@ export { isJsonSubset, jsonEqual } from "./json-equal.js";
 export { ServedGraphs, instanceKey, instanceKeyOf, parseInstanceKey, type InstanceKind, type ServedGraph } from "./served-graphs.js";
 export { AuthorPolicyState, SETTLE_MS, type ObservedWrite, type PolicyStanding } from "./author-policy-state.js";
 export { revisionOf } from "./breach-windows.js";
+export { DelegationVerdicts, delegationFingerprint, type DelegationVerdict } from "./delegation-verdicts.js";

@@ -18,7 +18,7 @@ const JUDGE_RETRY_MS = 1_000;
  * Judges the instance's writes not judged yet, once the policy watch has caught up with them
  * (author-policy/policy-barrier.ts): "wait" while the RGD's policy is not in force.
  */
-async function judgeWrites(ctx: ControllerContext, served: ServedGraph, key: string): Promise<"judged" | "wait"> {
+export async function judgeWrites(ctx: ControllerContext, served: ServedGraph, key: string): Promise<"judged" | "wait"> {
   for (;;) {
     const ticket = ctx.authorPolicies.seenTicket(key);
     if (ticket === undefined) return "judged";

@@ -53,6 +53,7 @@ export function enqueueInstances(ctx: ControllerContext, rgdName: string): void 
 export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
   ctx.served.delete(rgdName);
   ctx.authorPolicies.forget(rgdName);
+  ctx.delegations.forget(rgdName);
   // Child kinds no served graph needs any more stop being watched (after running reconciles end).
   ctx.watches.retain(rgdName, undefined);
   const lease = ctx.instanceLeases.get(rgdName);
