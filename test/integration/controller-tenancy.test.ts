@@ -17,7 +17,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { eventually } from "../support/eventually.js";
 import { expectAbsent, KubectlError, kubectl, kubectlJson } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { delegationStamp, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string };
 interface Obj { metadata: { name: string; namespace?: string; uid: string; resourceVersion: string; annotations?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[]; value?: string } }
@@ -270,7 +270,7 @@ stringData: { token: team-token }
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: shared }, data: { owner: erin } }
     - id: secret
       template: { apiVersion: v1, kind: Secret, metadata: { name: shared }, stringData: { owner: erin } }
-`.replace(`name: ${rgd(kinds.adopt)}\n`, `name: ${rgd(kinds.adopt)}\n  annotations: { kro.run/author-check-exempt: "cm,secret" }\n`));
+`.replace(`name: ${rgd(kinds.adopt)}\n`, `name: ${rgd(kinds.adopt)}\n  annotations: ${JSON.stringify({ "kro.run/author-check-exempt": "cm,secret", ...(await delegationStamp()) })}\n`));
     await waitRgdActive(rgd(kinds.adopt));
     await kubectl(["apply", "-f", "-"], `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: shared, namespace: ${team} }\ndata: { owner: bob }\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: shared, namespace: ${team} }\nstringData: { owner: bob }\n`);
     const bob = async () => JSON.stringify(await Promise.all(["configmap", "secret"].map(async (k) => { const o = await kubectlJson<Obj>(["get", k, "shared", "-n", team]); return [o.metadata.uid, o.metadata.resourceVersion, o.data]; })));

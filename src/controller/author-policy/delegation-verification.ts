@@ -58,7 +58,7 @@ async function allowed(ctx: ControllerContext, user: string, groups: readonly st
   const cached = ctx.delegations.review(key);
   if (cached !== undefined) return cached;
   try {
-    const review = await ctx.client.create({ apiVersion: "authorization.k8s.io/v1", kind: "SubjectAccessReview", metadata: {}, spec: { user, groups: [...groups], resourceAttributes } });
+    const review = await ctx.client.review({ apiVersion: "authorization.k8s.io/v1", kind: "SubjectAccessReview", spec: { user, groups: [...groups], resourceAttributes } });
     const answer = (review as { status?: { allowed?: unknown } }).status?.allowed === true;
     ctx.delegations.reviewed(key, answer);
     return answer;
