@@ -10,7 +10,7 @@
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import { containmentPolicyOf, delegates, delegationAuthorOf, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";
-import type { KubeObject } from "../../kube/index.js";
+import { DiscoveryError, type KubeObject } from "../../kube/index.js";
 import type { ConditionInput } from "../../runtime/index.js";
 import { delegationFingerprint, type ControllerContext, type ObservedWrite } from "../context/index.js";
 import { kindKey, type ResolvedChildKind } from "./author-checks.js";
@@ -45,7 +45,7 @@ async function judgeWrite(ctx: ControllerContext, rgd: KubeObject): Promise<stri
   const standing = ctx.authorPolicies.standing(DELEGATION_POLICY_KEY);
   if (!standing.inForce) return `the ${DELEGATION_POLICY_NAME} admission policy is not in force (${standing.reason})`;
   // The writes seen, and the RGD as read now (its version is at least that of the write that set it).
-  const writes: ObservedWrite[] = [...ctx.authorPolicies.takeSeen(key), { resourceVersion: rgd.metadata?.resourceVersion, observedAt: Date.now() }];
+  const writes: ObservedWrite[] = [...ctx.authorPolicies.takeSeen(key), { resourceVersion: rgd.metadata?.resourceVersion, observedAt: ctx.authorPolicies.now() }];
   const suspect = writes.some((w) => ctx.authorPolicies.suspect(DELEGATION_POLICY_KEY, w));
   const unverified = known?.unverified ?? (suspect ? `the delegation was written while the ${DELEGATION_POLICY_NAME} admission policy was not in force, so its recorded author may be forged; write it again (any change to ${ANNOTATIONS.delegatedBy}, the exemption or the spec) to have it recorded and verified` : undefined);
   ctx.delegations.judged(rgdName, { fingerprint, unverified });
@@ -75,8 +75,10 @@ async function resolveKinds(ctx: ControllerContext, nodes: readonly { apiVersion
     try {
       const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
       kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
-    } catch {
-      // Not served: asked cluster-wide under its plural guess (the strictest reading).
+    } catch (error) {
+      // Not served: asked cluster-wide under its plural guess (the strictest reading). A server
+      // that could not answer is no verdict: the reconcile fails and is retried.
+      if (!(error instanceof DiscoveryError)) throw error;
     }
   }
   return kinds;

@@ -40,15 +40,20 @@ export class AuthorPolicyState {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
+  /** The clock writes are observed by (a write judged as read now carries this time). */
+  now(): number {
+    return this.clock();
+  }
+
   /**
    * The objects about to be applied for an RGD (empty: the RGD has no policy, by choice). An object
    * the cluster is already known to hold as wanted stays confirmed (installFailed relies on it).
    */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
     const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, windows: [] };
-    const confirmed = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
+    const confirmed: Entry["expected"] = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
-    entry.expected = new Map(objects.map((o) => {
+    entry.expected = new Map(objects.map((o): [string, { spec: unknown; exact: boolean }] => {
       const key = `${String(o.kind)}/${(o.metadata as { name: string }).name}`;
       const known = confirmed.get(key);
       return [key, known?.exact === true && isJsonSubset(o.spec, known.spec) ? known : { spec: o.spec, exact: false }];
