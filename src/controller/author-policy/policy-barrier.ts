@@ -8,8 +8,10 @@
  * whose objects — names, uids, resourceVersions — the informer's store then shows too; the events
  * that lead there (a delete, an edit) have reached the handlers by then. A write seen before
  * that list was sent is covered by it, so a burst of new instances costs one list per kind
- * (rounds are shared: who arrives during a round waits for the next one). Nothing is listed in
- * the steady state: an unchanged instance's resync is judged by nothing.
+ * (rounds are shared: who arrives during a round waits for the next one), and a write whose
+ * revision is not newer than a completed round's list needs no round at all (when revisions are
+ * decimal integers: context/breach-windows.ts). Nothing is listed in the steady state: an
+ * unchanged instance's resync is judged by nothing.
  */
 import { LABELS } from "../../api/index.js";
 import type { Informer, KubeList, ListOptions } from "../../kube/index.js";
@@ -28,6 +30,8 @@ export class PolicyBarrier implements PolicySync {
   private started = 0;
   private completed = 0;
   private running: Promise<void> | undefined;
+  /** The revision every policy informer was shown to reflect by the last completed round. */
+  private covered: bigint | undefined;
   /** Lists made (for tests and the bench: one per round and kind). */
   rounds = 0;
 
@@ -42,8 +46,10 @@ export class PolicyBarrier implements PolicySync {
     return this.started;
   }
 
-  async caughtUp(ticket: number): Promise<void> {
+  async caughtUp(ticket: number, resourceVersion?: string): Promise<void> {
+    const revision = revisionOf(resourceVersion);
     while (this.completed <= ticket) {
+      if (revision !== undefined && this.covered !== undefined && revision <= this.covered) return;
       this.running ??= this.round().finally(() => { this.running = undefined; });
       await this.running;
     }
@@ -52,11 +58,18 @@ export class PolicyBarrier implements PolicySync {
   private async round(): Promise<void> {
     const seq = ++this.started;
     this.rounds++;
-    await Promise.all(this.informers.map((informer) => this.catchUp(informer)));
+    const revisions = await Promise.all(this.informers.map((informer) => this.catchUp(informer)));
     this.completed = Math.max(this.completed, seq);
+    let lowest: bigint | undefined;
+    for (const r of revisions) {
+      if (r === undefined) return;
+      if (lowest === undefined || r < lowest) lowest = r;
+    }
+    if (lowest !== undefined && (this.covered === undefined || lowest > this.covered)) this.covered = lowest;
   }
 
-  private async catchUp(informer: Informer): Promise<void> {
+  /** Resolves with the list's revision once the informer shows what it showed. */
+  private async catchUp(informer: Informer): Promise<bigint | undefined> {
     await informer.waitForSync({ timeoutMs: CATCH_UP_MS });
     const { apiVersion, kind } = informer.options;
     const list = await this.client.list(apiVersion, kind, { labelSelector: informer.options.labelSelector ?? `${LABELS.managedBy}=kro` });
@@ -75,5 +88,6 @@ export class PolicyBarrier implements PolicySync {
       if (Date.now() > deadline) throw new Error(`the ${kind} watch did not catch up with the cluster within ${CATCH_UP_MS} ms; instance writes wait`);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+    return listRevision;
   }
 }

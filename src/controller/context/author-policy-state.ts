@@ -12,7 +12,7 @@
  * policy watch has caught up with the write (author-policy/policy-barrier.ts): an instance
  * event that overtakes the policy's delete event is judged after it, not before.
  */
-import { closeWindow, openWindow, withinWindow, type BreachWindow, type ObservedWrite } from "./breach-windows.js";
+import { closeWindow, openWindow, revisionOf, withinWindow, type BreachWindow, type ObservedWrite } from "./breach-windows.js";
 import { isJsonSubset, jsonEqual } from "./json-equal.js";
 
 export { SETTLE_MS, type ObservedWrite } from "./breach-windows.js";
@@ -151,6 +151,17 @@ export class AuthorPolicyState {
   /** The ticket the policy watch must pass before the instance's unjudged writes can be judged; undefined: none. */
   seenTicket(instanceKey: string): number | undefined {
     return this.pending.get(instanceKey)?.ticket;
+  }
+
+  /** The newest resourceVersion among an instance's unjudged writes (undefined unless all are decimal revisions). */
+  newestSeen(instanceKey: string): string | undefined {
+    let newest: bigint | undefined;
+    for (const write of this.pending.get(instanceKey)?.writes ?? []) {
+      const rv = revisionOf(write.resourceVersion);
+      if (rv === undefined) return undefined;
+      if (newest === undefined || rv > newest) newest = rv;
+    }
+    return newest?.toString();
   }
 
   /** The writes of an instance not judged yet (taken: the caller judges them). */

@@ -56,8 +56,11 @@ export interface ControllerOptions {
 export interface PolicySync {
   /** Taken when an instance write is seen. */
   ticket(): number;
-  /** Resolves once the policy informers reflect the cluster as of a moment after `ticket` was taken. */
-  caughtUp(ticket: number): Promise<void>;
+  /**
+   * Resolves once the policy informers reflect the cluster as of a moment after `ticket` was
+   * taken, or at least as of `resourceVersion` (the newest write to judge).
+   */
+  caughtUp(ticket: number, resourceVersion?: string): Promise<void>;
 }
 
 export interface ControllerContext {

@@ -22,7 +22,7 @@ export async function judgeWrites(ctx: ControllerContext, served: ServedGraph, k
   for (;;) {
     const ticket = ctx.authorPolicies.seenTicket(key);
     if (ticket === undefined) return "judged";
-    await ctx.policySync.caughtUp(ticket);
+    await ctx.policySync.caughtUp(ticket, ctx.authorPolicies.newestSeen(key));
     if (ctx.authorPolicies.seenTicket(key) !== ticket) continue; // written again meanwhile: wait for that too
     if (!ctx.authorPolicies.standing(served.rgdName).inForce) return "wait";
     if (ctx.authorPolicies.takeSeen(key).some((write) => ctx.authorPolicies.suspect(served.rgdName, write))) ctx.authorPolicies.markUnchecked(key);
