@@ -20,7 +20,7 @@ import { watchFiles, type FileWatcher } from "./file-watcher.js";
 import { LiveBoard } from "./live-board.js";
 import { describeMembers, MEMBER_CLUSTER_NAMESPACE, startClusterSet, type ClusterSet } from "./member-clusters.js";
 import { createProgress } from "./progress.js";
-import { renderSvg } from "./render-svg.js";
+import { renderSvg } from "../inspect/index.js";
 import { untilSignal } from "./signals.js";
 import { PACKAGE_VERSION } from "./version.js";
 
