@@ -80,6 +80,14 @@ export const ANNOTATIONS = {
   /** On an RGD: comma-separated resource ids whose permission instance authors need not hold. */
   authorCheckExempt: "kro.run/author-check-exempt",
   /**
+   * On an RGD that delegates (an exemption, or the author check Disabled): the user who wrote the
+   * delegation, and their groups (comma-separated). The static admission policy kro-delegation
+   * admits only the writer's own values, and the controller verifies with SubjectAccessReviews
+   * that this user holds the delegated rights (docs/design/authorization.md, "Delegation").
+   */
+  delegatedBy: "kro.run/delegated-by",
+  delegatedGroups: "kro.run/delegated-groups",
+  /**
    * Set by the controller on an instance written while its RGD's author policy was not in force
    * (deleted or edited): nothing is done for it until someone removes the annotation — a write
    * the restored policy checks (docs/design/authorization.md, "Fail closed").

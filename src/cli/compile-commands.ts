@@ -3,10 +3,10 @@
  * file:line:column with the source line; the exit code is 1 when any error was found.
  */
 import type { Command } from "commander";
-import { formatLocated, toYaml, type LoadedFile, type LocatedIssue } from "../api/index.js";
+import { ANNOTATIONS, formatLocated, toYaml, type LoadedFile, type LocatedIssue } from "../api/index.js";
 import { formatPath, hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { compileRgd, containmentPolicyOf, type CompiledGraph, type ContainmentPolicy } from "../graph/index.js";
+import { compileRgd, containmentPolicyOf, delegationAuthorOf, type CompiledGraph, type ContainmentPolicy } from "../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../localcluster/index.js";
 import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "./inputs.js";
 import { liveSchemaResolver } from "./live-schemas.js";
@@ -17,6 +17,8 @@ export interface CompiledFile {
   readonly graphs: CompiledGraph[];
   /** The author-check settings of each graph's RGD (same order as graphs). */
   readonly policies?: ContainmentPolicy[];
+  /** Who each graph's RGD records as the writer of its delegation (same order). */
+  readonly authors?: ({ user: string; groups: readonly string[] } | undefined)[];
 }
 
 /** The flags every compiling command shares (see withSchemaSources). */
@@ -42,6 +44,7 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
     const located: LocatedIssue[] = [...file.problems, ...file.warnings];
     const graphs: CompiledGraph[] = [];
     const policies: ContainmentPolicy[] = [];
+    const authors: ({ user: string; groups: readonly string[] } | undefined)[] = [];
     const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
     if (rgds.length === 0 && file.problems.length === 0) {
       located.push({ file: file.file, issue: { severity: "error", code: "cli.no-rgd", path: [], message: "no ResourceGraphDefinition found in this file" } });
@@ -54,20 +57,29 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
       if (result.graph) {
         graphs.push(result.graph);
         policies.push(containmentPolicyOf(document.value));
+        authors.push(delegationAuthorOf(document.value));
       }
     }
-    return { located, graphs, policies };
+    return { located, graphs, policies, authors };
   });
   return { loaded, results };
 }
 
+/** Who the delegation will be verified against, and what the writer must record (docs/design/authorization.md, "Delegation"). */
+function verifiedAgainst(author: { user: string; groups: readonly string[] } | undefined): string {
+  const recorded = author === undefined
+    ? `no ${ANNOTATIONS.delegatedBy} is recorded yet: whoever applies it must add ${ANNOTATIONS.delegatedBy}: <their user> (and ${ANNOTATIONS.delegatedGroups}: <their groups>), or the cluster refuses it`
+    : `recorded author ${author.user}${author.groups.length === 0 ? "" : ` (groups ${author.groups.join(",")})`}, which the cluster admits only from that user`;
+  return `; it holds only if its recorded author holds these rights (the controller verifies with SubjectAccessReviews; ${recorded})`;
+}
+
 /** What the RGD lets instance authors cause beyond their own rights (docs/design/authorization.md). */
-export function delegationText(graph: CompiledGraph, policy: ContainmentPolicy): string {
-  if (!policy.authorCheck) return "author check Disabled (kro.run/author-check): every instance author is trusted with the controller's rights";
+export function delegationText(graph: CompiledGraph, policy: ContainmentPolicy, author?: { user: string; groups: readonly string[] }): string {
+  if (!policy.authorCheck) return `author check Disabled (kro.run/author-check): every instance author is trusted with the controller's rights${verifiedAgainst(author)}`;
   const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
   const exempt = policy.authorCheckExempt.map((id) => `${id} (${kinds.get(id) ?? "no such resource"})`);
   if (exempt.length === 0) return "delegates nothing: instance authors need every right themselves";
-  return `delegates to instance authors the creation, update and deletion of ${exempt.join(", ")} without their own rights (kro.run/author-check-exempt); adopting existing objects is never delegated`;
+  return `delegates to instance authors the creation, update and deletion of ${exempt.join(", ")} without their own rights (kro.run/author-check-exempt); adopting existing objects is never delegated${verifiedAgainst(author)}`;
 }
 
 export function printDiagnostics(loaded: readonly LoadedFile[], results: readonly CompiledFile[]): void {
@@ -110,7 +122,7 @@ export function registerCompileCommands(program: Command): void {
             process.stdout.write(`${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")}${dialect})\n`);
             const policy = result.policies?.[i];
             // Only when the RGD lets instance authors cause more than their own rights allow.
-            if (policy !== undefined && (!policy.authorCheck || policy.authorCheckExempt.length > 0)) process.stdout.write(`${graph.name}: ${delegationText(graph, policy)}\n`);
+            if (policy !== undefined && (!policy.authorCheck || policy.authorCheckExempt.length > 0)) process.stdout.write(`${graph.name}: ${delegationText(graph, policy, result.authors?.[i])}\n`);
           });
         }
       }

@@ -5,7 +5,7 @@
  */
 import { ChartRenderPool, ChartRenders, type ChartRenderPoolOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
-import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
+import { compileRgd, containmentPolicyOf, delegates, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
@@ -25,9 +25,9 @@ import { startReconcileLoop, type ReconcileOutcome } from "./loop/index.js";
 import { childOwnerRouter } from "./instance/index.js";
 import { reconcileRgd } from "./rgd/index.js";
 import { DEFAULT_EVALUATION_TIMEOUT_MS } from "./instance/index.js";
-import { AuthorPolicyState, parseInstanceKey, ServedGraphs } from "./context/index.js";
+import { AuthorPolicyState, DelegationVerdicts, delegationFingerprint, parseInstanceKey, ServedGraphs } from "./context/index.js";
 import { WorkQueue } from "./loop/index.js";
-import { watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
+import { DELEGATION_KEYS, delegationWriteKey, ensureDelegationPolicy, PolicyBarrier, watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
 import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
@@ -103,6 +103,7 @@ export function startController(options: StartControllerOptions): RunningControl
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
+  const policyBarrier = new PolicyBarrier(client);
   const ctx: ControllerContext = {
     conversion,
     migrations,
@@ -122,6 +123,8 @@ export function startController(options: StartControllerOptions): RunningControl
     deletionWaits: new Map(),
     statusMemo: new Map(),
     authorPolicies: new AuthorPolicyState(),
+    policySync: policyBarrier,
+    delegations: new DelegationVerdicts(options.delegationRecheckMs ?? 300_000),
     options: {
       workers: options.workers ?? 4,
       requeueIntervalMs: options.requeueIntervalMs ?? 3000,
@@ -131,6 +134,7 @@ export function startController(options: StartControllerOptions): RunningControl
       maxGraphRevisions: options.maxGraphRevisions ?? DEFAULT_MAX_GRAPH_REVISIONS,
       evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
       authorCheck: options.authorCheck ?? "Enforced",
+      delegationRecheckMs: options.delegationRecheckMs ?? 300_000,
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);
@@ -156,10 +160,18 @@ export function startController(options: StartControllerOptions): RunningControl
       const leader = options.sharding?.leader;
       await (leader === undefined ? installControllerCrds(client) : controllerCrdsInstalled(client, leader, stopping.signal, logger));
     }
+    // Before any RGD is judged: whether delegations written so far passed it (delegation-policy.ts).
+    await ensureDelegationPolicy(ctx);
     const rgdLease: InformerLease<KubeObject> = informers.acquire({ apiVersion: KRO_API_VERSION, kind: RGD.kind, ...(options.rgdSelector === undefined ? {} : { labelSelector: options.rgdSelector }) });
+    // A delegation written now is judged (admitted under kro-delegation?) once the policy watch has caught up.
+    const delegationWritten = (old: KubeObject | undefined, next: KubeObject) => {
+      if (!rgdLease.informer.hasSynced || !delegates(containmentPolicyOf(next))) return;
+      if (old !== undefined && delegationFingerprint(old, DELEGATION_KEYS) === delegationFingerprint(next, DELEGATION_KEYS)) return;
+      ctx.authorPolicies.seen(delegationWriteKey(next.metadata?.name ?? ""), next.metadata?.resourceVersion, policyBarrier.ticket());
+    };
     rgdLease.informer.addHandlers({
-      onAdd: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
-      onUpdate: (old, next) => { if (rgdChanged(old, next)) rgdQueue.add(next.metadata?.name ?? ""); },
+      onAdd: (o) => { delegationWritten(undefined, o); rgdQueue.add(o.metadata?.name ?? ""); },
+      onUpdate: (old, next) => { delegationWritten(old, next); if (rgdChanged(old, next)) rgdQueue.add(next.metadata?.name ?? ""); },
       onDelete: (o) => { rgdQueue.add(o.metadata?.name ?? ""); },
     });
     const crdLease: InformerLease<KubeObject> = informers.acquire({ ...CRD_TYPE, metadataOnly: true });
@@ -187,7 +199,9 @@ export function startController(options: StartControllerOptions): RunningControl
         if (resourceKind?.group === group) rgdQueue.add(rgd.metadata?.name ?? "");
       }
     }
-    core.push(rgdLease, crdLease, ...watchAuthorPolicies(ctx));
+    const policyLeases = watchAuthorPolicies(ctx);
+    policyBarrier.attach(policyLeases.map((lease) => lease.informer));
+    core.push(rgdLease, crdLease, ...policyLeases);
     resyncRgds = () => { for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? ""); };
     await Promise.all([rgdLease.informer.waitForSync({ timeoutMs: 60_000 }), crdLease.informer.waitForSync({ timeoutMs: 60_000 }), clusters.start()]);
   }
@@ -231,6 +245,9 @@ export function startController(options: StartControllerOptions): RunningControl
   // Level-based safety net, as controller-runtime's SyncPeriod: every instance is looked at again.
   const resyncTimer = setInterval(() => { resync(); }, options.resyncPeriodMs ?? 36_000_000);
   resyncTimer.unref();
+  // Delegations are verified again (a right revoked since is seen within the period).
+  const delegationTimer = setInterval(() => { for (const name of ctx.delegations.delegating) rgdQueue.add(name); }, ctx.options.delegationRecheckMs);
+  delegationTimer.unref();
   const depthTimer = setInterval(() => {
     options.metrics?.queueDepth.set({ queue: "rgd" }, rgdQueue.length);
     options.metrics?.queueDepth.set({ queue: "instance" }, instanceQueue.length);
@@ -262,6 +279,7 @@ export function startController(options: StartControllerOptions): RunningControl
       stopping.abort();
       clearInterval(depthTimer);
       clearInterval(resyncTimer);
+      clearInterval(delegationTimer);
       rgdQueue.shutDown();
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
@@ -283,7 +301,9 @@ function rgdChanged(old: KubeObject, next: KubeObject): boolean {
     || (old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)
     || annotation(old) !== annotation(next)
     // Containment and author-check opt-ins are annotations: they change what instances may write.
-    || !jsonEqual(containmentPolicyOf(old), containmentPolicyOf(next));
+    || !jsonEqual(containmentPolicyOf(old), containmentPolicyOf(next))
+    // So are the delegation's recorded author (re-verified) and the stamps of a delegation.
+    || delegationFingerprint(old, DELEGATION_KEYS) !== delegationFingerprint(next, DELEGATION_KEYS);
 }
 
 function errorText(error: unknown): string {

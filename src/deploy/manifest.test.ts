@@ -155,6 +155,7 @@ describe("deploy/kro-controller.yaml", () => {
       "admissionregistration.k8s.io/validatingadmissionpolicies: get,list,watch,create,update,patch,delete",
       "admissionregistration.k8s.io/validatingadmissionpolicybindings: get,list,watch,create,update,patch,delete",
       "authentication.k8s.io/selfsubjectreviews: create",
+      "authorization.k8s.io/subjectaccessreviews: create",
     ]);
     const lease = find(objects, "Role", "kro-ts:leader-election");
     assert.equal(lease.metadata.namespace, "kro-system");

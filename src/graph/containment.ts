@@ -46,6 +46,21 @@ export function containmentPolicyOf(rgd: unknown): ContainmentPolicy {
   };
 }
 
+/** Whether the RGD lets instance authors cause more than their own rights allow (issue #24, point 2). */
+export function delegates(policy: ContainmentPolicy): boolean {
+  return !policy.authorCheck || policy.authorCheckExempt.length > 0;
+}
+
+/** Who the RGD says wrote its delegation (ANNOTATIONS.delegatedBy / delegatedGroups); undefined: nobody recorded. */
+export function delegationAuthorOf(rgd: unknown): { readonly user: string; readonly groups: readonly string[] } | undefined {
+  const metadata = isRecord(rgd) && isRecord(rgd.metadata) ? rgd.metadata : {};
+  const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
+  const user = annotations[ANNOTATIONS.delegatedBy];
+  if (typeof user !== "string" || user === "") return undefined;
+  const groups = annotations[ANNOTATIONS.delegatedGroups];
+  return { user, groups: typeof groups === "string" ? groups.split(",").filter((g) => g !== "") : [] };
+}
+
 const SPEC_PATH = /^\s*schema\.spec((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*$/;
 const INSTANCE_NAMESPACE = /^\s*schema\.metadata\.namespace\s*$/;
 

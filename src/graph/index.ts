@@ -19,5 +19,5 @@ export { builtinSchemaResolver, chainResolvers, crdSchemaResolver, dereference, 
 export { schemaAt } from "./compile-types.js";
 export { INSTANCE_NODE_ID, NODE_STATES, PICTURE_FORMATS, graphDot, graphMermaid, graphPicture, graphText, type NodeState, type PictureFormat, type PictureGraph, type PictureOptions } from "./graph-picture.js";
 export { schemaBundleFromOpenApi, type OpenApiGroupVersion } from "./openapi-bundle.js";
-export { DEFAULT_CONTAINMENT, classifyMetadataValue, constantNamespace, containmentPolicyOf, containmentWarnings, namespaceSource, type ContainmentPolicy, type NamespaceSource } from "./containment.js";
+export { DEFAULT_CONTAINMENT, classifyMetadataValue, constantNamespace, containmentPolicyOf, delegates, delegationAuthorOf, containmentWarnings, namespaceSource, type ContainmentPolicy, type NamespaceSource } from "./containment.js";
 export { objectSchema, roundTripAnnotation, type ApiVersions, type CompiledVersion, type ConversionDirection, type ConversionLiteral } from "./versions/index.js";

@@ -148,6 +148,17 @@ export class KubeClient implements InformerSource {
     return created;
   }
 
+  /**
+   * POST of a review (SubjectAccessReview, TokenReview, …): an answer computed by the server, not
+   * stored, whose metadata must stay empty — no name, no field manager (the server would record
+   * managedFields and then refuse the object).
+   */
+  async review<T extends KubeObject>(object: T): Promise<T> {
+    if (typeof object.apiVersion !== "string" || typeof object.kind !== "string") throw new TypeError("a review needs apiVersion and kind");
+    const info = await this.resourceFor(object.apiVersion, object.kind);
+    return this.json<T>({ method: "POST", path: resourcePath(info, undefined), body: JSON.stringify(object) });
+  }
+
   /** Server-side apply: the object is the full intent of fieldManager; returns the server's object. */
   async apply<T extends KubeObject>(object: T, options: ApplyOptions): Promise<T> {
     return this.applyTo(object, options, undefined);

@@ -45,7 +45,7 @@ describe("kro validate", () => {
     await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check-exempt: \"svc,nope\" }\n"), async (file) => {
       const result = await kro(["validate", "-f", file]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stdout, /^webapp: delegates to instance authors the creation, update and deletion of svc \(Service\), nope \(no such resource\) without their own rights \(kro\.run\/author-check-exempt\); adopting existing objects is never delegated$/m);
+      assert.match(result.stdout, /^webapp: delegates to instance authors the creation, update and deletion of svc \(Service\), nope \(no such resource\) without their own rights \(kro\.run\/author-check-exempt\); adopting existing objects is never delegated; it holds only if its recorded author holds these rights \(the controller verifies with SubjectAccessReviews; no kro\.run\/delegated-by is recorded yet: whoever applies it must add kro\.run\/delegated-by: <their user>/m);
     });
     await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check: Disabled }\n"), async (file) => {
       assert.match((await kro(["validate", "-f", file])).stdout, /^webapp: author check Disabled \(kro\.run\/author-check\): every instance author is trusted/m);

@@ -18,7 +18,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { eventually } from "../support/eventually.js";
 import { expectAbsent, KubectlError, kubectl, kubectlJson } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { delegationStamp, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
 const run = promisify(execFile);
 const CLI = path.resolve(new URL("../../src/cli/main.js", import.meta.url).pathname);
@@ -252,7 +252,9 @@ data: { owner: admin }
 
   it("the RGD author can switch the check off, and the policy goes with the RGD", async () => {
     assert.deepEqual(await policies(legitRgd), [`kro-author.${legitRgd}.0`]);
-    await kubectl(["annotate", "rgd", legitRgd, "kro.run/author-check=Disabled"]);
+    // Turning the check off delegates everything: the writer records themselves (kro-delegation policy).
+    const stamp = Object.entries(await delegationStamp()).map(([k, v]) => `${k}=${v}`);
+    await kubectl(["annotate", "rgd", legitRgd, "kro.run/author-check=Disabled", ...stamp]);
     await eventually(async () => { assert.deepEqual(await policies(legitRgd), []); });
     await kubectl(["annotate", "rgd", legitRgd, "kro.run/author-check-"]);
     await eventually(async () => { assert.deepEqual(await policies(legitRgd), [`kro-author.${legitRgd}.0`]); });

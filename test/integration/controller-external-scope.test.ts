@@ -41,6 +41,7 @@ const rbac = () => [
       { apiGroups: ["", "events.k8s.io"], resources: ["events"], verbs: ["create", "patch"] },
       { apiGroups: ["admissionregistration.k8s.io"], resources: ["validatingadmissionpolicies", "validatingadmissionpolicybindings"], verbs: ["get", "list", "watch", "create", "update", "patch", "delete"] },
       { apiGroups: ["authentication.k8s.io"], resources: ["selfsubjectreviews"], verbs: ["create"] },
+      { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },
       // … plus this RGD's instances and its managed ConfigMaps. No Secrets anywhere.
       { apiGroups: ["kro.run"], resources: [plural, `${plural}/status`], verbs: ["*"] },
       { apiGroups: [""], resources: ["configmaps"], verbs: ["*"] },

@@ -47,6 +47,8 @@ export async function startTestController(options: {
   conversionWebhook?: Omit<NonNullable<StartControllerOptions["conversionWebhook"]>, "client">;
   /** Names this controller in KRO_TEST_LOG_FILE (default: its label's value). */
   logName?: string;
+  /** How often delegations are verified again (controller-delegation.test.ts shortens it). */
+  delegationRecheckMs?: number;
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -69,6 +71,7 @@ export async function startTestController(options: {
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
+    ...(options.delegationRecheckMs === undefined ? {} : { delegationRecheckMs: options.delegationRecheckMs }),
     ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
     ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
     ...(options.conversionWebhook === undefined ? {} : { conversionWebhook: { ...options.conversionWebhook, ...(webhookClient === undefined ? {} : { client: webhookClient }) } }),
@@ -128,4 +131,13 @@ export async function waitRgdActive(name: string): Promise<void> {
     const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", name]);
     assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
   }, { timeout: 60_000 });
+}
+
+/**
+ * The annotations an RGD that delegates must carry when this test's kubectl user writes it
+ * (docs/design/authorization.md, "Delegation"): its own user and groups, as the API server sees them.
+ */
+export async function delegationStamp(): Promise<Record<string, string>> {
+  const whoami = await kubectlJson<{ status: { userInfo: { username: string; groups?: string[] } } }>(["auth", "whoami", "-o", "json"]);
+  return { "kro.run/delegated-by": whoami.status.userInfo.username, "kro.run/delegated-groups": (whoami.status.userInfo.groups ?? []).join(",") };
 }

@@ -5,7 +5,7 @@
  * it fails closed: the RGD is not served, rather than served without the check.
  */
 import { FIELD_MANAGERS, LABELS } from "../../api/index.js";
-import { containmentPolicyOf, DEFAULT_CONTAINMENT, type CompiledGraph } from "../../graph/index.js";
+import { containmentPolicyOf, DEFAULT_CONTAINMENT, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";
 import { DiscoveryError, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
 import type { NestedGraph, PolicyNode } from "./author-checks.js";
@@ -53,10 +53,10 @@ function allNodes(nodes: readonly PolicyNode[], nested: (apiVersion: string, kin
 }
 
 /** The policy objects an RGD should have now (none when the author check is off, per RGD or controller-wide). */
-export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">): Promise<Record<string, unknown>[]> {
+/** `policy`: the RGD's waivers as verified (delegation-verification.ts); by default as declared. */
+export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">, policy: ContainmentPolicy = containmentPolicyOf(rgd)): Promise<Record<string, unknown>[]> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
-  const policy = containmentPolicyOf(rgd);
   if (ctx.options.authorCheck === "Disabled" || !policy.authorCheck) return [];
   const kinds = new Map<string, ResolvedChildKind>();
   const nested = nestedGraphs(ctx, rgdName);
@@ -83,11 +83,11 @@ export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObjec
   });
 }
 
-export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">): Promise<AuthorPolicyResult> {
+export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">, policy?: ContainmentPolicy): Promise<AuthorPolicyResult> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
-    const objects = await desiredAuthorPolicy(ctx, rgd, graph, instance);
+    const objects = await desiredAuthorPolicy(ctx, rgd, graph, instance, policy);
     // Remembered before writing: the policy watch (policy-guard.ts) compares every event with it.
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
     // Policies before bindings: a binding to a policy that does not exist yet is ignored, not denying.
@@ -110,7 +110,7 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
  * list that apply merges: an extra matchCondition, a "Warn" beside our "Deny", which the server
  * even refuses to combine) — a full replace, so no change made by someone else survives a restore.
  */
-async function applyExactly(client: KubeClient, object: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function applyExactly(client: KubeClient, object: Record<string, unknown>): Promise<Record<string, unknown>> {
   let applied: Record<string, unknown> | undefined;
   try {
     applied = await client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });

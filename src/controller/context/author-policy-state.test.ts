@@ -75,3 +75,29 @@ describe("AuthorPolicyState", () => {
     assert.deepEqual(state.standing("app"), { inForce: true });
   });
 });
+
+describe("AuthorPolicyState: judging writes by revision", () => {
+  it("holds a write stored between the delete and the restore although it was seen before the delete event", () => {
+    let now = 1_000_000;
+    const state = installed(() => now);
+    // The instance event (rv 205) overtook the policy's delete event (rv 200).
+    state.seen("app/team-a/x", "205", 0);
+    assert.equal(state.observe("uid-1", "ValidatingAdmissionPolicy", "kro-author-app", undefined, "200"), "app");
+    state.expect("app", "uid-1", [policy("true"), binding]);
+    state.applied("app", [{ ...stored(policy("true")), metadata: { name: "kro-author-app", resourceVersion: "210" } }, { ...stored(binding), metadata: { name: "kro-author-app", resourceVersion: "190" } }]);
+    now += 60_000;
+    const writes = state.takeSeen("app/team-a/x");
+    assert.equal(writes.length, 1);
+    assert.equal(writes.some((w) => state.suspect("app", w)), true);
+    assert.equal(state.suspect("app", { resourceVersion: "199", observedAt: now }), false, "written before the delete");
+    assert.equal(state.suspect("app", { resourceVersion: "211", observedAt: now }), false, "written after the restore settled");
+    assert.equal(state.seenTicket("app/team-a/x"), undefined);
+  });
+
+  it("an RGD without a policy guards nothing (no write waits for the policy watch)", () => {
+    const state = new AuthorPolicyState();
+    state.expect("open", "uid-9", []);
+    assert.equal(state.guarded("open"), false);
+    assert.equal(installed().guarded("app"), true);
+  });
+});

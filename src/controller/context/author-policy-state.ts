@@ -7,11 +7,15 @@
  * meanwhile — or within SETTLE_MS after the restore, while the API server may still be loading
  * the restored policy — is remembered as admitted unchecked: the controller acts on it only
  * once someone has written it again under the policy (instance/unchecked-admission.ts).
+ *
+ * Which writes were "meanwhile" is decided by revision (breach-windows.ts), and only once the
+ * policy watch has caught up with the write (author-policy/policy-barrier.ts): an instance
+ * event that overtakes the policy's delete event is judged after it, not before.
  */
+import { closeWindow, openWindow, revisionOf, withinWindow, type BreachWindow, type ObservedWrite } from "./breach-windows.js";
 import { isJsonSubset, jsonEqual } from "./json-equal.js";
 
-/** The API server loads (re-)created policies asynchronously; instances written this soon after are not trusted. */
-export const SETTLE_MS = 2_000;
+export { SETTLE_MS, type ObservedWrite } from "./breach-windows.js";
 
 export type PolicyStanding =
   | { readonly inForce: true }
@@ -22,8 +26,8 @@ interface Entry {
   /** "Kind/name" → spec as we sent it (subset) or, once applied, as the server stored it (exact). */
   expected: Map<string, { spec: unknown; exact: boolean }>;
   breach: string | undefined;
-  /** Date.now() of the last restore after a breach: writes until SETTLE_MS later are suspect. */
-  restoredAt: number;
+  /** When the policy was not in force (the last one open while breached). */
+  windows: BreachWindow[];
 }
 
 export class AuthorPolicyState {
@@ -31,15 +35,22 @@ export class AuthorPolicyState {
   private readonly byUid = new Map<string, string>();
   /** Instance keys written while their RGD's policy was suspect, not yet stamped (instance/unchecked-admission.ts). */
   private readonly unchecked = new Set<string>();
+  /** Instance key → writes seen but not judged yet (judged once the policy watch has caught up). */
+  private readonly pending = new Map<string, { writes: ObservedWrite[]; ticket: number }>();
 
   constructor(private readonly clock: () => number = Date.now) {}
+
+  /** The clock writes are observed by (a write judged as read now carries this time). */
+  now(): number {
+    return this.clock();
+  }
 
   /**
    * The objects about to be applied for an RGD (empty: the RGD has no policy, by choice). An object
    * the cluster is already known to hold as wanted stays confirmed (installFailed relies on it).
    */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
-    const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, restoredAt: 0 };
+    const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, windows: [] };
     const confirmed: Entry["expected"] = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
     entry.expected = new Map(objects.map((o): [string, { spec: unknown; exact: boolean }] => {
@@ -62,7 +73,7 @@ export class AuthorPolicyState {
       const key = `${String(o.kind)}/${(o.metadata as { name?: string } | undefined)?.name ?? ""}`;
       if (entry.expected.has(key)) entry.expected.set(key, { spec: o.spec, exact: true });
     }
-    if (entry.breach !== undefined) entry.restoredAt = this.clock();
+    if (entry.breach !== undefined) closeWindow(entry.windows, stored.map((o) => (o.metadata as { resourceVersion?: string } | undefined)?.resourceVersion), this.clock());
     entry.breach = undefined;
   }
 
@@ -78,12 +89,11 @@ export class AuthorPolicyState {
     if (!inForce) this.breach(rgdName, reason);
   }
 
-  breach(rgdName: string, reason: string): void {
-    const entry = this.byRgd.get(rgdName);
-    if (entry === undefined) {
-      this.byRgd.set(rgdName, { uid: "", expected: new Map(), breach: reason, restoredAt: 0 });
-      return;
-    }
+  /** `resourceVersion`: of the change that breached it, when an event showed one. */
+  breach(rgdName: string, reason: string, resourceVersion?: string): void {
+    const entry: Entry = this.byRgd.get(rgdName) ?? { uid: "", expected: new Map(), breach: undefined, windows: [] };
+    this.byRgd.set(rgdName, entry);
+    if (entry.breach === undefined) openWindow(entry.windows, resourceVersion, this.clock());
     entry.breach ??= reason;
   }
 
@@ -97,7 +107,7 @@ export class AuthorPolicyState {
    * A policy object as the cluster shows it now (undefined: deleted). Returns the RGD whose policy
    * it breaches, or undefined when it is as applied (or not ours).
    */
-  observe(rgdUid: string, kind: string, name: string, spec: unknown): string | undefined {
+  observe(rgdUid: string, kind: string, name: string, spec: unknown, resourceVersion?: string): string | undefined {
     const rgdName = this.byUid.get(rgdUid);
     const entry = rgdName === undefined ? undefined : this.byRgd.get(rgdName);
     if (rgdName === undefined || entry === undefined) return undefined;
@@ -105,7 +115,7 @@ export class AuthorPolicyState {
     if (!entry.expected.has(key)) return undefined; // a stale chunk being removed
     const want = entry.expected.get(key);
     if (spec !== undefined && want !== undefined && (want.exact ? jsonEqual(want.spec, spec) : isJsonSubset(want.spec, spec))) return undefined;
-    this.breach(rgdName, spec === undefined ? `${kind} ${name} was deleted` : `${kind} ${name} was changed`);
+    this.breach(rgdName, spec === undefined ? `${kind} ${name} was deleted` : `${kind} ${name} was changed`, resourceVersion);
     return rgdName;
   }
 
@@ -114,11 +124,51 @@ export class AuthorPolicyState {
     return breach === undefined ? { inForce: true } : { inForce: false, reason: breach };
   }
 
-  /** An instance write seen now cannot be trusted to have passed the policy. */
-  suspect(rgdName: string): boolean {
+  /** Whether the RGD has a policy the controller keeps (none: nothing to judge writes by). */
+  guarded(rgdName: string): boolean {
+    const entry = this.byRgd.get(rgdName);
+    return entry !== undefined && (entry.expected.size > 0 || entry.breach !== undefined || entry.windows.length > 0);
+  }
+
+  /**
+   * Whether an instance write cannot be trusted to have passed the policy: stored while it was
+   * not in force (by revision), or seen while or just after (without: a write seen now).
+   */
+  suspect(rgdName: string, write: ObservedWrite = { resourceVersion: undefined, observedAt: this.clock() }): boolean {
     const entry = this.byRgd.get(rgdName);
     if (entry === undefined) return false;
-    return entry.breach !== undefined || this.clock() - entry.restoredAt < SETTLE_MS;
+    return entry.windows.some((w) => withinWindow(w, write));
+  }
+
+  /** A write of an instance seen now (`ticket`: policy-barrier.ts), judged once the policy watch has caught up with it. */
+  seen(instanceKey: string, resourceVersion: string | undefined, ticket: number): void {
+    const entry = this.pending.get(instanceKey) ?? { writes: [], ticket };
+    entry.writes.push({ resourceVersion, observedAt: this.clock() });
+    entry.ticket = Math.max(entry.ticket, ticket);
+    this.pending.set(instanceKey, entry);
+  }
+
+  /** The ticket the policy watch must pass before the instance's unjudged writes can be judged; undefined: none. */
+  seenTicket(instanceKey: string): number | undefined {
+    return this.pending.get(instanceKey)?.ticket;
+  }
+
+  /** The newest resourceVersion among an instance's unjudged writes (undefined unless all are decimal revisions). */
+  newestSeen(instanceKey: string): string | undefined {
+    let newest: bigint | undefined;
+    for (const write of this.pending.get(instanceKey)?.writes ?? []) {
+      const rv = revisionOf(write.resourceVersion);
+      if (rv === undefined) return undefined;
+      if (newest === undefined || rv > newest) newest = rv;
+    }
+    return newest?.toString();
+  }
+
+  /** The writes of an instance not judged yet (taken: the caller judges them). */
+  takeSeen(instanceKey: string): readonly ObservedWrite[] {
+    const writes = this.pending.get(instanceKey)?.writes ?? [];
+    this.pending.delete(instanceKey);
+    return writes;
   }
 
   markUnchecked(instanceKey: string): void {

@@ -9,6 +9,7 @@ import type { Logger } from "../../observability/index.js";
 import type { ChildWatches } from "../watches/index.js";
 import type { ServedGraphs } from "./served-graphs.js";
 import type { AuthorPolicyState } from "./author-policy-state.js";
+import type { DelegationVerdicts } from "./delegation-verdicts.js";
 import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { HelmClusterCache } from "../helm/index.js";
@@ -47,6 +48,19 @@ export interface ControllerOptions {
    * with the controller's rights; only for clusters where that is true (docs/design/authorization.md).
    */
   readonly authorCheck?: "Enforced" | "Disabled";
+  /** How often an RGD's delegation is verified again against its recorded author's rights (default 300000: a revoked right counts within 5 minutes). */
+  readonly delegationRecheckMs?: number;
+}
+
+/** The policy watch's progress against instance writes (author-policy/policy-barrier.ts). */
+export interface PolicySync {
+  /** Taken when an instance write is seen. */
+  ticket(): number;
+  /**
+   * Resolves once the policy informers reflect the cluster as of a moment after `ticket` was
+   * taken, or at least as of `resourceVersion` (the newest write to judge).
+   */
+  caughtUp(ticket: number, resourceVersion?: string): Promise<void>;
 }
 
 export interface ControllerContext {
@@ -75,6 +89,9 @@ export interface ControllerContext {
   readonly statusMemo: Map<string, string>;
   /** Whether each RGD's author policy is in force (author-policy-state.ts). */
   readonly authorPolicies: AuthorPolicyState;
+  readonly policySync: PolicySync;
+  /** Each RGD's delegation: admitted under the kro-delegation policy? its author's reviewed rights (delegation-verdicts.ts). */
+  readonly delegations: DelegationVerdicts;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;

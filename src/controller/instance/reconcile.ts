@@ -58,7 +58,8 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     return deleteInstance(ctx, served, observed, key);
   }
   // Admitted while the author policy was not in force: held back until written again under it.
-  if (await holdUnchecked(ctx, served, observed, key)) return {};
+  const held = await holdUnchecked(ctx, served, observed, key);
+  if (held !== undefined) return held;
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const kindErrors = await ctx.watches.ensure(served.graph);
   // A copy: scope settling adds what the chart's lookups cannot watch.

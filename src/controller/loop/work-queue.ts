@@ -26,6 +26,10 @@ export class WorkQueue {
   }
 
   /** Keys waiting to be processed (not counting delayed ones or those in flight). */
+  get isShutDown(): boolean {
+    return this.shuttingDown;
+  }
+
   get length(): number {
     return this.queue.length;
   }

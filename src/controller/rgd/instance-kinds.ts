@@ -27,8 +27,11 @@ export async function startServing(ctx: ControllerContext, entry: ServedGraph): 
     const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind });
     ctx.instanceLeases.set(entry.rgdName, lease);
     const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
-    // Written while the author policy was not (surely) in force: admitted unchecked (context/author-policy-state.ts).
-    const screen = (object: KubeObject) => { if (lease.informer.hasSynced && ctx.authorPolicies.suspect(entry.rgdName)) ctx.authorPolicies.markUnchecked(instanceKeyOf(entry.rgdName, object)); };
+    // A new write: judged (admitted while the author policy was not in force?) before it is
+    // acted on, once the policy watch has caught up with it (instance/unchecked-admission.ts).
+    const screen = (object: KubeObject) => {
+      if (lease.informer.hasSynced && ctx.authorPolicies.guarded(entry.rgdName)) ctx.authorPolicies.seen(instanceKeyOf(entry.rgdName, object), object.metadata?.resourceVersion, ctx.policySync.ticket());
+    };
     lease.informer.addHandlers({
       onAdd: (object) => { screen(object); enqueue(object); },
       onUpdate: (old, next) => {
@@ -50,6 +53,7 @@ export function enqueueInstances(ctx: ControllerContext, rgdName: string): void 
 export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
   ctx.served.delete(rgdName);
   ctx.authorPolicies.forget(rgdName);
+  ctx.delegations.forget(rgdName);
   // Child kinds no served graph needs any more stop being watched (after running reconciles end).
   ctx.watches.retain(rgdName, undefined);
   const lease = ctx.instanceLeases.get(rgdName);

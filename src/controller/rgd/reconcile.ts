@@ -12,12 +12,11 @@
 import { FINALIZER } from "../../api/index.js";
 import { formatIssue, hasErrors, type Issue } from "../../diag/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
-import { containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
-import type { ConditionInput } from "../../runtime/index.js";
+import type { CompiledGraph } from "../../graph/index.js";
 import type { ReconcileResult } from "../loop/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { jsonEqual } from "../context/index.js";
-import { ensureAuthorPolicy } from "../author-policy/index.js";
+import { ensureAuthorPolicy, verifyDelegation } from "../author-policy/index.js";
 import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 import { ensureGraphRevision, pruneGraphRevisions } from "./graph-revisions.js";
@@ -29,7 +28,7 @@ import { boundedMessage, failAuthorPolicy, rgdRef, writeRgdStatus } from "./rgd-
 const UNKNOWN_KIND_CODE = "rgd.unknown-kind";
 const UNKNOWN_KIND_RETRY_MS = 5000;
 
-type MutableParts = { -readonly [K in keyof RgdStatusParts]: ConditionInput };
+type MutableParts = { -readonly [K in keyof RgdStatusParts]: RgdStatusParts[K] };
 
 /** What serving concluded: the status parts, the graph the status describes, and errors to retry on. */
 interface ServeOutcome {
@@ -128,7 +127,10 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   // CEL dialect's CRD, so there the policy goes first: the API server loads it while the CRD
   // becomes established, and no instance can be admitted unchecked (the user's own CRD of the
   // template dialect exists already; its plural is known only from the cluster).
-  const early = graph.dialect === "cel" ? await ensureAuthorPolicy(ctx, rgd, graph, { ...graph.instance, namespaced: graph.instance.scope === "Namespaced" }) : undefined;
+  // A delegation holds only if its recorded author holds the rights (delegation-verification.ts).
+  const delegation = await verifyDelegation(ctx, rgd, graph);
+  parts.delegation = delegation.condition;
+  const early = graph.dialect === "cel" ? await ensureAuthorPolicy(ctx, rgd, graph, { ...graph.instance, namespaced: graph.instance.scope === "Namespaced" }, delegation.policy) : undefined;
   if (early?.ok === false) await failAuthorPolicy(ctx, rgd, parts, graph, early.message);
 
   const kind = await ensureKindReporting(ctx, rgd, graph);
@@ -142,7 +144,7 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     return { parts, graph, lastIssued: Math.max(lastIssued, seen), ...("error" in kind ? { kindError: { error: kind.error } } : {}) };
   }
   parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
-  const authz = early ?? await ensureAuthorPolicy(ctx, rgd, graph, kind.instance);
+  const authz = early ?? await ensureAuthorPolicy(ctx, rgd, graph, kind.instance, delegation.policy);
   if (!authz.ok) await failAuthorPolicy(ctx, rgd, parts, graph, authz.message);
 
   // Recorded before it is served: after a restart, the newest revision is the graph instances ran on.
@@ -155,7 +157,7 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   }
   lastIssued = Math.max(lastIssued, issued.lastIssued);
   const generation = rgd.metadata?.generation ?? 0;
-  const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, revision: issued.revision, graph, instance: kind.instance, containment: containmentPolicyOf(rgd) };
+  const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, revision: issued.revision, graph, instance: kind.instance, containment: delegation.policy };
   // Opt-in annotations do not bump the generation, but they change what instances may write.
   const changed = previous === undefined || previous.generation !== generation || previous.revision !== entry.revision || previous.rgdUid !== entry.rgdUid
     || !sameKind(previous.instance, entry.instance) || !jsonEqual(previous.containment, entry.containment);

@@ -13,6 +13,8 @@ export interface RgdStatusParts {
   readonly graphAccepted: ConditionInput;
   readonly kindReady: ConditionInput;
   readonly controllerReady: ConditionInput;
+  /** DelegationVerified, only for an RGD that delegates rights to instance authors (docs/design/authorization.md). */
+  readonly delegation?: ConditionInput | undefined;
 }
 
 /** kro's ConditionSet.SetUnknown wording (pkg/apis/condition_set.go). */
@@ -21,7 +23,7 @@ export function unknownCondition(type: string): ConditionInput {
 }
 
 export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, now: string): Record<string, unknown> {
-  const dependents = [parts.graphAccepted, parts.kindReady, parts.controllerReady];
+  const dependents = [parts.graphAccepted, parts.kindReady, parts.controllerReady, ...(parts.delegation === undefined ? [] : [parts.delegation])];
   const previous = currentConditions(rgd);
   const generation = rgd.metadata?.generation;
   const stamped = dependents.map((c) => stamp(c, previous, generation, now));
