@@ -152,6 +152,8 @@ export const INSTANCE_CONDITION_REASONS = {
   resourceDeleting: "ResourceDeleting",
   /** kro-ts only: the kro.run/reconcile annotation suspends reconciliation. */
   reconciliationSuspended: "ReconciliationSuspended",
+  /** kro-ts only: evaluating this generation killed the controller process repeatedly (isolation/evaluation-guard.ts). */
+  evaluationCrashed: "EvaluationCrashed",
   ready: "Ready",
   /** kro-ts only, kstatus (Reconciling/Stalled): the instance is not Ready but is making progress. */
   progressing: "Progressing",

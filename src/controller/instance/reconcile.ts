@@ -33,6 +33,7 @@ import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
+import { crashForTest, enterEvaluation, reportGuarded } from "./evaluation-crash.js";
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -47,6 +48,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const observed = await observeInstance(ctx, served.rgdName, ref);
   if (observed === undefined) {
     ctx.watches.forget(key);
+    ctx.evaluationGuard?.forget(key);
     return {};
   }
   // Deletion goes by inventory with direct requests where the cache cannot tell: a kind the
@@ -63,9 +65,24 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const pass = await takeCharge(ctx, served, observed);
   if (pass === undefined) return {};
   const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
-  const evaluate = (instance: KubeObject): InstanceEvaluation => evaluateInstance(served.graph, instance, pass.lookup, options);
-  if (isSuspended(pass.instance)) return reportSuspended(ctx, served, pass.instance, options);
+  const evaluate = (instance: KubeObject): InstanceEvaluation => {
+    if (ctx.testCrashOn === name) crashForTest();
+    return evaluateInstance(served.graph, instance, pass.lookup, options);
+  };
+  // What has not been evaluated safely yet is written down before it runs: a crash in it is
+  // remembered, and the instance is backed off, then reported (evaluation-crash.ts).
+  const entered = await enterEvaluation(ctx, key, pass.instance);
+  if (entered.kind !== "evaluate") return reportGuarded(ctx, pass.instance, entered);
+  try {
+    if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);
+    return await planAndApply(ctx, served, ref, key, pass, watchErrors, evaluate, log);
+  } finally {
+    entered.done();
+  }
+}
 
+/** Steps 2 to 5 of a pass whose instance is in our charge: evaluate, apply, record, status. */
+async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, key: string, pass: InstancePass, watchErrors: Map<string, string>, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<ReconcileResult> {
   // 2. Plan: evaluate until every scope the graph reads is watched (scope-settling.ts).
   const current = pass.instance;
   pass.evaluation = await settleScopes(ctx, key, served.graph, watchErrors, () => evaluate(current));
@@ -140,8 +157,8 @@ async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed:
 }
 
 /** A suspended instance is evaluated for its status only: nothing is applied or removed. */
-async function reportSuspended(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, options: RuntimeOptions): Promise<ReconcileResult> {
-  const evaluation = evaluateInstance(served.graph, instance, ctx.watches.lookup(new Map()), options);
+async function reportSuspended(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, evaluate: (instance: KubeObject) => InstanceEvaluation): Promise<ReconcileResult> {
+  const evaluation = evaluate(instance);
   await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { suspended: true, now: ctx.now() }));
   return {};
 }
