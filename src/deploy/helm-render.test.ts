@@ -49,7 +49,8 @@ describe("renderChart on charts/kro-ts", () => {
   it("names objects after the release, as Helm's fullname convention does", () => {
     assert.deepEqual(names(render({}, { releaseName: "prod" })), [
       "ClusterRole/prod-kro-ts", "ClusterRole/prod-kro-ts:base", "ClusterRoleBinding/prod-kro-ts", "Deployment/prod-kro-ts",
-      "Role/prod-kro-ts:leader-election", "Role/prod-kro-ts:secrets", "RoleBinding/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:secrets",
+      "Role/prod-kro-ts:crash-record", "Role/prod-kro-ts:leader-election", "Role/prod-kro-ts:secrets",
+      "RoleBinding/prod-kro-ts:crash-record", "RoleBinding/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:secrets",
       "Service/prod-kro-ts-metrics", "Service/prod-kro-ts-webhook", "ServiceAccount/prod-kro-ts",
     ]);
     assert.equal(find(render({ fullnameOverride: "orchestrator" }), "Deployment").metadata.name, "orchestrator");
@@ -67,7 +68,7 @@ describe("renderChart on charts/kro-ts", () => {
     assert.equal((find(objects, "Deployment").spec as { replicas: number }).replicas, 3);
     const c = container(objects);
     assert.equal(c.image, "registry.example/kro-ts:1.2.3");
-    for (const flag of ["--workers=8", "--client-qps=50", "--client-burst=75", "--log-level=debug", "--log-format=text", "--graceful-shutdown-timeout=30s"]) {
+    for (const flag of ["--evaluation-crash-limit=3", "--workers=8", "--client-qps=50", "--client-burst=75", "--log-level=debug", "--log-format=text", "--graceful-shutdown-timeout=30s"]) {
       assert.ok(c.args.includes(flag), `${flag} in ${c.args.join(" ")}`);
     }
     // null removes a default (Helm's coalescing): the limits are gone, the requests merged.
