@@ -7,7 +7,7 @@ import { ChartRenderPool, ChartRenders, EvaluationGuard, type ChartRenderPoolOpt
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
+import { InformerManager, isServerUnavailable, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { HelmClusterCache } from "./helm/index.js";
 import { onCrdChange } from "./rgd/index.js";
@@ -221,7 +221,7 @@ export function startController(options: StartControllerOptions): RunningControl
   options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
   // A new CA must reach every CRD's caBundle: the RGD reconcile installs it.
   conversion.onRotation(() => { resyncRgds(); });
-  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, isTransient: isServerUnavailable, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const reconcileKey = async (c: ControllerContext, key: string) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);
     const entry = served.get(rgdName);
@@ -241,11 +241,22 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
     workers: ctx.options.workers,
+    isTransient: isServerUnavailable,
     // With sharding, only while this replica holds the instance's shard, through its fence.
     reconcile: (key) => sharded?.instance(key, (c) => reconcileKey(c, key)) ?? reconcileKey(ctx, key),
     onOutcome: record("instance"),
   });
   let reconcileCount = 0;
+  // The server is back after an outage: what failed because of it is retried now, not after the
+  // backoff it grew meanwhile (up to 1,000 s). The workers and the client's rate limit pace it.
+  void (async () => {
+    for (;;) {
+      await client.whenServerBack(stopping.signal);
+      if (stopping.signal.aborted) return;
+      const retried = { instances: instanceQueue.retryTransientNow(), rgds: rgdQueue.retryTransientNow() };
+      logger.info(retried, "API server back: reconciles that failed because of it are retried now");
+    }
+  })();
   // Level-based safety net, as controller-runtime's SyncPeriod: every instance is looked at again.
   const resyncTimer = setInterval(() => { resync(); }, options.resyncPeriodMs ?? 36_000_000);
   resyncTimer.unref();

@@ -18,7 +18,7 @@ import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type Ins
 import type { Logger } from "../../observability/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { instanceKey } from "../context/index.js";
-import type { ReconcileResult } from "../loop/index.js";
+import { TransientError, type ReconcileResult } from "../loop/index.js";
 import { withHelmCluster } from "../helm/index.js";
 import { applyRounds } from "./apply-rounds.js";
 import { adoptionPolicy } from "./apply-outcome.js";
@@ -109,7 +109,7 @@ async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: In
   // 5. Status, and when to look again.
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, unavailable);
-  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable);
+  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable, pass.serverFailures);
 }
 
 /**
@@ -201,13 +201,17 @@ async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: In
   ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });
 }
 
-function nextReconcile(requeueIntervalMs: number, evaluation: InstanceEvaluation, failedWrites: readonly [string, string][], watchErrors: ReadonlyMap<string, string>): ReconcileResult {
+function nextReconcile(requeueIntervalMs: number, evaluation: InstanceEvaluation, failedWrites: readonly [string, string][], watchErrors: ReadonlyMap<string, string>, serverFailures: ReadonlySet<string>): ReconcileResult {
   // Nothing tells the controller when RBAC grants a kind: retry at a steady pace (the probe
   // result is shared per kind) so a grant takes effect within seconds, without a restart.
   if (watchErrors.size > 0) return { requeueAfterMs: UNWATCHABLE_RETRY_MS };
   // A refused apply or delete (403 until RBAC grants the verb, a webhook, a quota, an object that
   // is not ours) is retried with the queue's backoff, as kro does; the status says what failed.
-  if (failedWrites.length > 0) throw new Error(`resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
+  if (failedWrites.length > 0) {
+    const message = `resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`;
+    // Only the server's failures (an outage): retried at once when it is back, not after the backoff they grew.
+    throw failedWrites.every(([id]) => serverFailures.has(id)) ? new TransientError(message) : new Error(message);
+  }
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && requeueIntervalMs > 0 ? { requeueAfterMs: requeueIntervalMs } : {};
 }
