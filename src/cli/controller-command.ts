@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { Command } from "commander";
-import { ConfigMapCrashRecord, crashRecordName, ensureCoordinationNamespace, loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
-import { createKubeClient, WriteFence, type KubeClient, type KubeMetrics } from "../kube/index.js";
+import { ensureCoordinationNamespace, loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { createKubeClient, WriteFence, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
 import { durationFlag, nonNegativeNumber, positiveInteger, positiveNumber } from "./flag-values.js";
@@ -88,7 +88,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
     .option("--storage-migration-page-size <n>", "objects a storage migration lists per page; its progress is saved after each page", "100")
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
-    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; recorded in the ConfigMap kro-inflight-<replica> of the coordination namespace (0 = off)", "3")
+    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance (0 = off)", "3")
     .option("--evaluation-crash-backoff <duration>", "after a crash, a suspect instance is evaluated again (alone) this long after the start, doubled per crash", "2s")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
@@ -187,7 +187,6 @@ async function runController(flags: ControllerFlags): Promise<void> {
       return;
     }
   }
-  const crashGuard = await startCrashRecord(settings, flags, connection, leaseNamespace, logger);
   // Events get a client (and rate limit) of their own, as client-go's event recorder does.
   const eventClient = await createKubeClient({ ...connection, ...withFence, qps: 20, burst: 50, requestTimeoutMs: settings.requestTimeoutMs });
   // The Lease too: its renewals never queue behind the controller's requests or sockets, and
@@ -224,7 +223,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
       storageMigration: settings.storageMigration,
-      ...(crashGuard === undefined ? {} : { crashGuard: { store: crashGuard.store, maxCrashes: settings.evaluationCrashLimit, retryBaseMs: settings.evaluationCrashBackoffMs } }),
+      ...(settings.evaluationCrashLimit === 0 ? {} : { crashGuard: { maxCrashes: settings.evaluationCrashLimit, retryBaseMs: settings.evaluationCrashBackoffMs } }),
       // Test-only, read once here and never from instance data: see instance/evaluation-crash.ts.
       ...(process.env.KRO_TEST_CRASH_ON === undefined || process.env.KRO_TEST_CRASH_ON === "" ? {} : { testCrashOn: process.env.KRO_TEST_CRASH_ON }),
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
@@ -257,29 +256,9 @@ async function runController(flags: ControllerFlags): Promise<void> {
   await election?.stop();
   await Promise.all([probes?.close(), metricsServer?.close()]);
   client.close();
-  crashGuard?.client.close();
   eventClient.close();
   electionClient?.close();
   if (reason === "lost leadership" || reason === "failed to start") process.exitCode = 1;
-}
-
-/**
- * The crash record of this replica (isolation/crash-record.ts): named by the replica id or the host
- * name (a pod's name outlives its container's restarts), in the coordination namespace, written
- * through a client of its own — never fenced by an election, never taking the reconciles' budget.
- */
-async function startCrashRecord(settings: ControllerSettings, flags: ControllerFlags, connection: Parameters<typeof createKubeClient>[0], namespace: string, logger: ReturnType<typeof createLogger>): Promise<{ store: ConfigMapCrashRecord; client: KubeClient } | undefined> {
-  if (settings.evaluationCrashLimit === 0) return undefined;
-  const client = await createKubeClient({ ...connection, qps: 10, burst: 20, requestTimeoutMs: settings.requestTimeoutMs });
-  // --leader-elect and --shards made sure of the namespace already (and fail without it).
-  if (flags.leaderElect !== true && settings.shards === 0) {
-    await ensureCoordinationNamespace(client, namespace, "the crash record", logger).catch((error: unknown) => {
-      logger.warn({ namespace, err: (error as Error).message }, "the coordination namespace is not there for the crash record");
-    });
-  }
-  const store = new ConfigMapCrashRecord(client, namespace, crashRecordName(flags.replicaId ?? hostname()), logger);
-  logger.info({ configMap: `${namespace}/${store.name}` }, "crash record");
-  return { store, client };
 }
 
 function kubeMetricsFor(metrics: ControllerMetrics): KubeMetrics {

@@ -3,7 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { ChartRenderPool, ChartRenders, EvaluationGuard, type ChartRenderPoolOptions, type CrashRecordStore, type EvaluationGuardOptions } from "./isolation/index.js";
+import { ChartRenderPool, ChartRenders, EvaluationGuard, type ChartRenderPoolOptions, type EvaluationGuardOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -66,11 +66,11 @@ export interface StartControllerOptions extends ControllerOptions {
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
   readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };
   /**
-   * The crash-loop guard: where this replica records what it evaluates that is not known good
-   * (a ConfigMap, isolation/crash-record.ts), how many crashes make a suspect stop being evaluated.
-   * Absent: nothing is recorded (in-process controllers of tests and `kro dev`).
+   * The crash-loop guard (isolation/evaluation-guard.ts): after how many controller crashes during
+   * one generation's evaluation an instance is no longer evaluated, and the retry backoff. Absent:
+   * no instance is marked (in-process controllers of tests and `kro dev`, which a crash ends anyway).
    */
-  readonly crashGuard?: { readonly store: CrashRecordStore } & Pick<EvaluationGuardOptions, "maxCrashes" | "retryBaseMs" | "clearDelayMs">;
+  readonly crashGuard?: Pick<EvaluationGuardOptions, "maxCrashes" | "retryBaseMs">;
   /** Test-only: the evaluation of instances of this name kills the process (see instance/evaluation-crash.ts). */
   readonly testCrashOn?: string;
 }
@@ -108,10 +108,7 @@ export function startController(options: StartControllerOptions): RunningControl
     logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
   });
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger);
-  const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard.store, {
-    ...options.crashGuard,
-    onStandDown: () => { logger.error({}, "the crash-loop guard stands down: evaluations are no longer recorded"); },
-  });
+  const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
@@ -156,10 +153,6 @@ export function startController(options: StartControllerOptions): RunningControl
     ...(evaluationGuard === undefined ? {} : { evaluationGuard }),
     ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
   };
-  // What the previous process was evaluating when it died: suspects, each named once here.
-  void evaluationGuard?.start().then((suspects) => {
-    for (const s of suspects) logger.warn({ instance: s.key, uid: s.uid, generation: s.generation, crashes: s.crashes }, "evaluation was in flight when a controller process died: suspect");
-  }, (error: unknown) => { logger.warn({ err: errorText(error) }, "could not read the crash record: it is read again before the first evaluation"); });
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
     options.metrics?.reconcileTotal.inc({ kind, result: outcome.kind });
@@ -294,8 +287,6 @@ export function startController(options: StartControllerOptions): RunningControl
       rgdQueue.shutDown();
       instanceQueue.shutDown();
       await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
-      // A clean stop leaves nothing in flight: the next start suspects nobody new.
-      await evaluationGuard?.stop().catch((error: unknown) => { logger.warn({ err: errorText(error) }, "could not clear the crash record"); });
       await ctx.watches.stop();
       await clusters.stop();
       await migrations.stop();

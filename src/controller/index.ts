@@ -5,7 +5,6 @@ export { TerminalError, isTerminal, startReconcileLoop, type ReconcileLoop, type
 export { startController, type RunningController, type StartControllerOptions } from "./controller.js";
 export type { ControllerOptions, InstanceEvaluatedEvent } from "./context/index.js";
 export { loadBuiltinSchemas } from "./schema-bundle.js";
-export { ConfigMapCrashRecord, crashRecordName, type CrashRecordData } from "./isolation/index.js";
 export { CoordinationNamespaceError, ensureCoordinationNamespace, type CoordinationNamespaceOutcome } from "./coordination/index.js";
 export { startLeaderElection, type LeaderElection, type LeaderElectionOptions } from "./coordination/index.js";
 export { validateLeaseTiming, type LeaseTiming } from "./coordination/index.js";

@@ -33,7 +33,7 @@ import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
-import { crashForTest, enterEvaluation, reportGuarded } from "./evaluation-crash.js";
+import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -62,7 +62,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   if (await holdUnchecked(ctx, served, observed, key)) return {};
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const watchErrors = await ctx.watches.ensure(served.graph);
-  const pass = await takeCharge(ctx, served, observed);
+  const pass = await takeCharge(ctx, served, observed, key);
   if (pass === undefined) return {};
   const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
   const evaluate = (instance: KubeObject): InstanceEvaluation => {
@@ -72,7 +72,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // What has not been evaluated safely yet is written down before it runs: a crash in it is
   // remembered, and the instance is backed off, then reported (evaluation-crash.ts).
   const entered = await enterEvaluation(ctx, key, pass.instance);
-  if (entered.kind !== "evaluate") return reportGuarded(ctx, pass.instance, entered);
+  if (entered.kind !== "evaluate") return reportGuarded(ctx, key, pass.instance, entered);
   try {
     if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);
     return await planAndApply(ctx, served, ref, key, pass, watchErrors, evaluate, log);
@@ -141,14 +141,15 @@ async function observeInstance(ctx: Pick<ControllerContext, "client" | "instance
  * pass's starting record: the inventory, plus children we created but a crash kept us from
  * recording (they carry our creation key). Undefined: the instance is gone.
  */
-async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed: KubeObject): Promise<InstancePass | undefined> {
+async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed: KubeObject, key: string): Promise<InstancePass | undefined> {
   let managed;
   try {
-    managed = await ensureManaged(ctx, served, observed);
+    managed = await ensureManaged(ctx, served, observed, evaluationMark(ctx, key));
   } catch (error) {
     if (error instanceof InstanceGoneError) return undefined;
     throw error;
   }
+  if (managed.marked) markedByUs(ctx, key, managed.instance);
   const owner = ownerIdentity(served, managed.instance);
   const policy = adoptionPolicy(managed.instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
   const pass = new InstancePass(managed, owner, policy, (overlay) => ctx.watches.lookup(overlay));

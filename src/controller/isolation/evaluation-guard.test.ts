@@ -1,152 +1,118 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EvaluationGuard, type CrashRecordData, type CrashRecordStore } from "./evaluation-guard.js";
-
-/** The record as the API server would keep it; `crash()` is a process dying: no stop(), the record stays as written. */
-class MemoryRecord implements CrashRecordStore {
-  data: CrashRecordData | undefined;
-  writes = 0;
-  gate: Promise<void> | undefined;
-  async read(): Promise<CrashRecordData | undefined> {
-    return Promise.resolve(this.data);
-  }
-  async write(data: CrashRecordData): Promise<boolean> {
-    await this.gate;
-    this.writes++;
-    this.data = JSON.parse(JSON.stringify(data)) as CrashRecordData;
-    return true;
-  }
-}
+import { EvaluationGuard, type EvaluationMarks, type GuardDecision } from "./evaluation-guard.js";
 
 const ref = (key: string, generation = 1) => ({ key, uid: `uid-${key}`, generation });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const done = (d: GuardDecision): void => { if (d.kind === "evaluate") d.done(); };
+
+/** One instance as the API server keeps its marks across controller processes. */
+class Instance {
+  marks: EvaluationMarks = {};
+  constructor(readonly r = ref("poison")) {}
+  /** What ensureManaged does: mark it before the first evaluation of a generation not known good. */
+  take(guard: EvaluationGuard, knownGood = false): void {
+    if (!guard.needsMark(this.r, this.marks, knownGood)) return;
+    this.marks = { ...this.marks, evaluating: this.r.generation };
+    guard.marked(this.r);
+  }
+  /** What enterEvaluation does with a count: write it before the retry. */
+  async enter(guard: EvaluationGuard, knownGood = false): Promise<GuardDecision> {
+    const d = await guard.enter(this.r, this.marks, knownGood);
+    if (d.kind !== "crashed" && d.crashes !== undefined) this.marks = { ...this.marks, crashes: { generation: this.r.generation, count: d.crashes } };
+    return d;
+  }
+}
 
 describe("EvaluationGuard", () => {
-  it("writes an evaluation that is not known good before it runs, and nothing for known-good ones", async () => {
-    const record = new MemoryRecord();
-    const guard = new EvaluationGuard(record, { clearDelayMs: 60_000 });
-    await guard.start();
-    const writesAtStart = record.writes;
-    const d = await guard.enter(ref("a"), false);
-    assert.equal(d.kind, "evaluate");
-    assert.deepEqual(record.data?.inflight.map((e) => e.key), ["a"], "on the server before the evaluation starts");
-    if (d.kind === "evaluate") d.done();
-    const again = await guard.enter(ref("a"), false);
-    if (again.kind === "evaluate") again.done();
-    const byStatus = await guard.enter(ref("b"), true);
-    if (byStatus.kind === "evaluate") byStatus.done();
-    assert.equal(record.writes, writesAtStart + 1, "a generation this process survived, or one its status vouches for, costs no write");
-    await guard.stop();
-    assert.deepEqual(record.data?.inflight, [], "a clean stop leaves nothing in flight");
+  it("marks a generation once, before its first evaluation; a known-good one never", async () => {
+    const guard = new EvaluationGuard();
+    const fresh = new Instance(ref("a"));
+    assert.equal(guard.needsMark(fresh.r, fresh.marks, false), true);
+    fresh.take(guard);
+    done(await fresh.enter(guard));
+    assert.equal(guard.needsMark(fresh.r, fresh.marks, false), false, "this process came through it");
+    const next = { ...fresh.r, generation: 2 };
+    assert.equal(guard.needsMark(next, fresh.marks, false), true, "a new generation is marked again");
+    assert.equal(guard.needsMark(ref("b"), {}, true), false, "its status says an earlier process came through");
+    assert.equal((await guard.enter(ref("b"), {}, true)).kind, "evaluate");
   });
 
-  it("shares one write among evaluations that begin while a write is out (group commit)", async () => {
-    const record = new MemoryRecord();
-    const guard = new EvaluationGuard(record, { clearDelayMs: 60_000 });
-    await guard.start();
-    let open!: () => void;
-    record.gate = new Promise((resolve) => { open = resolve; });
-    const before = record.writes;
-    const first = guard.enter(ref("a"), false);
-    await tick();
-    const rest = ["b", "c", "d", "e"].map((k) => guard.enter(ref(k), false));
-    await tick();
-    open();
-    record.gate = undefined;
-    await Promise.all([first, ...rest]);
-    assert.equal(record.writes - before, 2, "one write for the first, one for the four that came while it was out");
-    assert.deepEqual(record.data?.inflight.map((e) => e.key).sort(), ["a", "b", "c", "d", "e"]);
-  });
-
-  it("makes what was in flight at a crash a suspect: backed off, retried alone, cleared when it survives", async () => {
-    const record = new MemoryRecord();
+  it("makes a generation marked by a process that died a suspect: backed off, its count written, retried alone", async () => {
+    const poison = new Instance();
+    const first = new EvaluationGuard();
+    poison.take(first);
+    assert.equal((await poison.enter(first)).kind, "evaluate"); // ... and the process dies in the evaluation
     let now = 1_000_000;
-    const first = new EvaluationGuard(record, { now: () => now });
-    await first.start();
-    await first.enter(ref("poison"), false); // ... and the process dies in the evaluation
-    const second = new EvaluationGuard(record, { now: () => now, retryBaseMs: 1_000 });
-    const suspects = await second.start();
-    assert.deepEqual(suspects.map((s) => [s.key, s.crashes]), [["poison", 1]]);
-    const wait = await second.enter(ref("poison"), false);
-    assert.equal(wait.kind, "wait");
-    if (wait.kind === "wait") assert.equal(wait.ms, 1_000);
+    const second = new EvaluationGuard({ now: () => now, retryBaseMs: 1_000 });
+    poison.take(second);
+    assert.equal(poison.marks.evaluating, 1, "the mark is not rewritten: the next process is not the one that marked it");
+    const wait = await poison.enter(second);
+    assert.deepEqual(wait, { kind: "wait", ms: 1_000, crashes: 1 });
+    assert.deepEqual(poison.marks.crashes, { generation: 1, count: 1 }, "counted on the instance before the retry");
     now += 1_000;
-    const fresh = await second.enter(ref("fresh"), false);
-    const retry = second.enter(ref("poison"), false);
-    await tick();
+    const other = new Instance(ref("fresh"));
+    other.take(second);
+    const fresh = await other.enter(second);
     let retried = false;
-    void retry.then(() => { retried = true; });
+    const retry = poison.enter(second).then((d) => { retried = true; return d; });
     await tick();
-    assert.equal(retried, false, "the suspect waits until the evaluations that are not known good are over");
-    if (fresh.kind === "evaluate") fresh.done();
+    assert.equal(retried, false, "the suspect waits until the evaluations not known good are over");
+    done(fresh);
     const alone = await retry;
     assert.equal(alone.kind, "evaluate");
-    assert.deepEqual(record.data?.inflight.map((e) => e.key), ["poison"], "alone in the record: a crash now has one culprit");
-    const later = second.enter(ref("later"), false);
-    let laterIn = false;
-    void later.then(() => { laterIn = true; });
+    const late = new Instance(ref("late"));
+    late.take(second);
+    let lateIn = false;
+    const lateEntry = late.enter(second).then((d) => { lateIn = true; return d; });
     await tick();
-    assert.equal(laterIn, false, "no new unproven evaluation starts during the suspect's retry");
-    if (alone.kind === "evaluate") alone.done();
-    await later;
-    await tick();
-    assert.deepEqual(second.suspectList(), [], "a suspect that came through is cleared");
-    assert.deepEqual(record.data?.suspects, []);
+    assert.equal(lateIn, false, "no new unproven evaluation starts during the suspect's retry");
+    done(alone);
+    done(await lateEntry);
+    assert.equal(lateIn, true);
+    assert.equal((await poison.enter(second)).kind, "evaluate", "it came through: known good in this process");
   });
 
   it("stops evaluating a generation after maxCrashes crashes, until the spec changes", async () => {
-    const record = new MemoryRecord();
+    const poison = new Instance();
     let now = 0;
-    for (let crash = 1; crash <= 3; crash++) {
-      const guard = new EvaluationGuard(record, { now: () => now, maxCrashes: 3, retryBaseMs: 10 });
-      const suspects = await guard.start();
-      assert.equal(suspects.find((s) => s.key === "poison")?.crashes ?? 0, crash - 1);
-      now += 1_000;
-      const d = await guard.enter(ref("poison"), false);
-      assert.equal(d.kind, "evaluate", `crash ${crash}: still tried`);
-      // the process dies here
+    const kinds: string[] = [];
+    for (let process = 1; process <= 4; process++) {
+      const guard = new EvaluationGuard({ now: () => now, maxCrashes: 3, retryBaseMs: 10 });
+      poison.take(guard);
+      now += 60_000;
+      const d = await poison.enter(guard);
+      kinds.push(d.kind === "crashed" ? `crashed ${d.crashes}` : d.kind);
+      // an "evaluate" here is the process dying in it
     }
-    const last = new EvaluationGuard(record, { now: () => now, maxCrashes: 3, retryBaseMs: 10 });
-    await last.start();
-    now += 60_000;
-    const d = await last.enter(ref("poison"), false);
-    assert.equal(d.kind, "crashed");
-    if (d.kind === "crashed") assert.equal(d.suspect.crashes, 3);
-    const changed = await last.enter(ref("poison", 2), false);
-    assert.equal(changed.kind, "evaluate", "a new generation is evaluated again");
-    assert.deepEqual(last.suspectList(), []);
+    assert.deepEqual(kinds, ["evaluate", "evaluate", "evaluate", "crashed 3"]);
+    const again = new EvaluationGuard({ now: () => now, maxCrashes: 3, retryBaseMs: 10 });
+    assert.deepEqual(await poison.enter(again), { kind: "crashed", crashes: 3 }, "a later process agrees: the count is not raised without a retry");
+    const fixed = new Instance({ ...poison.r, generation: 2 });
+    fixed.marks = poison.marks;
+    fixed.take(again);
+    assert.equal((await fixed.enter(again)).kind, "evaluate", "a new generation is evaluated again");
   });
 
-  it("does not count a clean stop as a crash, and keeps counting across one", async () => {
-    const record = new MemoryRecord();
-    const a = new EvaluationGuard(record);
-    await a.start();
-    await a.enter(ref("x"), false); // crash
-    const b = new EvaluationGuard(record, { retryBaseMs: 60_000 });
-    await b.start();
-    await b.stop(); // clean, before the suspect's retry
-    const c = new EvaluationGuard(record, { retryBaseMs: 60_000 });
-    const suspects = await c.start();
-    assert.deepEqual(suspects.map((s) => [s.key, s.crashes]), [["x", 1]]);
+  it("counts one crash per process, however many passes wait", async () => {
+    const poison = new Instance();
+    poison.take(new EvaluationGuard());
+    const guard = new EvaluationGuard({ retryBaseMs: 60_000 });
+    for (let pass = 0; pass < 5; pass++) {
+      const d = await poison.enter(guard);
+      assert.equal(d.kind === "wait" ? d.crashes : -1, 1);
+    }
   });
 
-  it("stands down when the record may not be kept, and evaluates everything", async () => {
-    const refused: CrashRecordStore = { read: () => Promise.resolve(undefined), write: () => Promise.resolve(false) };
-    let stoodDown = 0;
-    const guard = new EvaluationGuard(refused, { onStandDown: () => { stoodDown++; } });
-    await guard.start();
-    assert.equal((await guard.enter(ref("a"), false)).kind, "evaluate");
-    assert.equal(stoodDown, 1);
-  });
-
-  it("fails the evaluation (not the process) when the record cannot be written, and tries the start again", async () => {
-    let fail = true;
-    const record = new MemoryRecord();
-    const flaky: CrashRecordStore = { read: () => (fail ? Promise.reject(new Error("connection refused")) : record.read()), write: (d) => record.write(d) };
-    const guard = new EvaluationGuard(flaky);
-    await assert.rejects(guard.start(), /connection refused/);
-    await assert.rejects(guard.enter(ref("a"), false), /connection refused/);
-    fail = false;
-    assert.equal((await guard.enter(ref("a"), false)).kind, "evaluate");
+  it("lets a retry that ended before evaluating go without vouching for the instance", async () => {
+    const poison = new Instance();
+    poison.take(new EvaluationGuard());
+    const guard = new EvaluationGuard({ retryBaseMs: 0 });
+    const d = await poison.enter(guard);
+    assert.equal(d.kind, "evaluate");
+    if (d.kind === "evaluate") d.done(false);
+    const again = await poison.enter(guard);
+    assert.equal(again.kind === "evaluate" ? again.crashes : undefined, 1, "still a suspect's retry, alone");
+    done(again);
   });
 });
