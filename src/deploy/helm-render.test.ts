@@ -49,8 +49,7 @@ describe("renderChart on charts/kro-ts", () => {
   it("names objects after the release, as Helm's fullname convention does", () => {
     assert.deepEqual(names(render({}, { releaseName: "prod" })), [
       "ClusterRole/prod-kro-ts", "ClusterRole/prod-kro-ts:base", "ClusterRoleBinding/prod-kro-ts", "Deployment/prod-kro-ts",
-      "Role/prod-kro-ts:crash-record", "Role/prod-kro-ts:leader-election", "Role/prod-kro-ts:secrets",
-      "RoleBinding/prod-kro-ts:crash-record", "RoleBinding/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:secrets",
+      "Role/prod-kro-ts:leader-election", "Role/prod-kro-ts:secrets", "RoleBinding/prod-kro-ts:leader-election", "RoleBinding/prod-kro-ts:secrets",
       "Service/prod-kro-ts-metrics", "Service/prod-kro-ts-webhook", "ServiceAccount/prod-kro-ts",
     ]);
     assert.equal(find(render({ fullnameOverride: "orchestrator" }), "Deployment").metadata.name, "orchestrator");

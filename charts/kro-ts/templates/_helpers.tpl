@@ -26,11 +26,6 @@
 {{- default .Release.Namespace .Values.leaderElection.namespace }}
 {{- end }}
 
-{{/* Where the controller coordinates (Leases, crash records): --leader-election-namespace, else $POD_NAMESPACE. */}}
-{{- define "kro-ts.coordinationNamespace" -}}
-{{- if .Values.leaderElection.enabled }}{{ include "kro-ts.leaderElectionNamespace" . }}{{ else }}{{ .Release.Namespace }}{{ end }}
-{{- end }}
-
 {{- define "kro-ts.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "kro-ts.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
