@@ -48,8 +48,8 @@ class Supervisor {
       this.log += chunk.toString();
       if (process.env.KRO_TEST_LOG_FILE !== undefined) appendFileSync(process.env.KRO_TEST_LOG_FILE, chunk);
     };
-    child.stdout?.on("data", collect);
-    child.stderr?.on("data", collect);
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
     child.once("exit", (code, signal) => {
       this.log += `\n--- exited (code ${String(code)}, signal ${String(signal)}) ---\n`;
       if (this.stopping) return;
@@ -138,8 +138,8 @@ spec:
         assert.equal(c?.reason, "EvaluationCrashed", JSON.stringify(c));
         return c;
       }, { timeout: 120_000 });
-      assert.equal(crashed?.status, "False");
-      assert.match(crashed?.message ?? "", new RegExp(`died ${LIMIT} times while evaluating generation 1 of this instance.*not evaluated again until its spec changes`));
+      assert.equal(crashed.status, "False");
+      assert.match(crashed.message ?? "", new RegExp(`died ${LIMIT} times while evaluating generation 1 of this instance.*not evaluated again until its spec changes`));
       assert.equal((await instance("poison")).status?.state, "ERROR");
       assert.equal(s.restarts, LIMIT, "exactly one restart per counted crash, no more");
       await expectConverged("before", "b");
@@ -158,11 +158,11 @@ spec:
         const i = await instance(name);
         assert.equal(i.metadata.annotations?.["internal.kro.run/evaluating"], "1", name);
         assert.equal(i.status?.observedGeneration, 1, `${name}: not left in flight by the clean stop`);
-        assert.equal(i.metadata.annotations?.["internal.kro.run/evaluation-crashes"], undefined, `${name} was never blamed`);
+        assert.equal(i.metadata.annotations["internal.kro.run/evaluation-crashes"], undefined, `${name} was never blamed`);
       }
       const poison = await instance("poison");
       assert.equal(poison.metadata.annotations?.["internal.kro.run/evaluating"], "1");
-      assert.equal(poison.metadata.annotations?.["internal.kro.run/evaluation-crashes"], `1:${LIMIT - 1}`, "counted before each retry");
+      assert.equal(poison.metadata.annotations["internal.kro.run/evaluation-crashes"], `1:${LIMIT - 1}`, "counted before each retry");
 
       // Without the hook, the same generation is still not evaluated (the record is the memory);
       // a new generation is, and converges.

@@ -110,7 +110,7 @@ describe("EvaluationGuard", () => {
     const guard = new EvaluationGuard({ retryBaseMs: 0 });
     const d = await poison.enter(guard);
     assert.equal(d.kind, "evaluate");
-    if (d.kind === "evaluate") d.done(false);
+    d.done(false);
     const again = await poison.enter(guard);
     assert.equal(again.kind === "evaluate" ? again.crashes : undefined, 1, "still a suspect's retry, alone");
     done(again);
