@@ -6,7 +6,7 @@ const layers = [
   ["expr", "template"],
   ["graph"],
   ["runtime", "helm"],
-  ["controller", "observability", "localcluster"],
+  ["controller", "observability", "localcluster", "inspect"],
   ["cli", "deploy"],
 ];
 
@@ -26,9 +26,9 @@ module.exports = {
     ...layerRules,
     {
       name: "kube-only-from-io-modules",
-      comment: "the HTTP client is used only by controller, localcluster and cli (and the library entry)",
+      comment: "the HTTP client is used only by controller, localcluster, inspect and cli (and the library entry)",
       severity: "error",
-      from: { path: "^src/", pathNot: ["^src/(kube|controller|localcluster|cli)/", "^src/index\\.ts$"] },
+      from: { path: "^src/", pathNot: ["^src/(kube|controller|localcluster|inspect|cli)/", "^src/index\\.ts$"] },
       to: { path: "^src/kube/" },
     },
     {

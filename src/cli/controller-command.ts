@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { Command } from "commander";
 import { ensureCoordinationNamespace, loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
-import { createKubeClient, WriteFence, type KubeMetrics } from "../kube/index.js";
+import { createKubeClient, WriteFence, type KubeClient, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";
 import { durationFlag, nonNegativeNumber, positiveInteger, positiveNumber } from "./flag-values.js";
@@ -9,8 +9,9 @@ import { untilSignal } from "./signals.js";
 import { conversionWebhookFlags } from "./conversion-webhook-flags.js";
 import { defaultReplicaId, startSharding } from "./controller-sharding.js";
 import { PACKAGE_VERSION } from "./version.js";
+import { startUiFromFlags, validateUiFlags, type UiFlags } from "./controller-ui.js";
 
-interface ControllerFlags {
+interface ControllerFlags extends UiFlags {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly metricsBindAddress: string;
@@ -58,6 +59,9 @@ export function registerControllerCommand(program: Command): void {
     .option("--context <name>", "kubeconfig context")
     .option("--metrics-bind-address <addr>", "Prometheus /metrics address (0 disables)", ":8078")
     .option("--health-probe-bind-address <addr>", "/healthz and /readyz address (0 disables)", ":8079")
+    .option("--ui-bind-address <addr>", "the read-only web view, for users signing in with their own Kubernetes token (host:port or :port; 0 disables)", "0")
+    .option("--ui-tls-cert-file <file>", "serve the web view over HTTPS with this PEM certificate (re-read every minute)")
+    .option("--ui-tls-key-file <file>", "the PEM key of --ui-tls-cert-file")
     .option("--leader-elect", "elect a leader through a Lease so only one replica writes")
     .option("--leader-election-namespace <ns>", "namespace of the Lease (default: $POD_NAMESPACE or kro-system)")
     .option("--leader-election-id <name>", "name of the Lease", "controller.kro.run")
@@ -108,6 +112,7 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
   const shards = Math.floor(nonNegativeNumber("--shards", flags.shards));
   if (shards > 1024) throw new Error(`--shards must be at most 1024, got ${shards}`);
   if (flags.leaderElect === true || shards > 0) validateLeaseTiming(lease);
+  validateUiFlags(flags);
   const authorCheck = AUTHOR_CHECK_MODES.find((m) => m.toLowerCase() === flags.authorCheck.trim().toLowerCase());
   if (authorCheck === undefined) throw new Error(`--author-check must be Enforced or Disabled, got ${JSON.stringify(flags.authorCheck)}`);
   return {
@@ -195,6 +200,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const webhookClient = fence === undefined ? client : await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
   const resolver = await loadBuiltinSchemas(settings.kubeMinor);
   let running: RunningController | undefined;
+  let ui: Awaited<ReturnType<typeof startUiFromFlags>>;
+  let uiClient: KubeClient | undefined;
   let synced = false;
   const probes = await startProbeServer({
     address: flags.healthProbeBindAddress,
@@ -233,6 +240,13 @@ async function runController(flags: ControllerFlags): Promise<void> {
       // A standby starts its caches now and works once elected (warm-standby.ts).
       ...(shared !== undefined ? { sharding: shared.sharding } : election !== undefined ? { sharding: warmStandby(election) } : {}),
     });
+    // Every replica serves the web view (it only reads, and with the asker's token); its TokenReviews
+    // go through a client of their own, never fenced and never taking the reconciles' request budget.
+    uiClient = flags.uiBindAddress === "0" || flags.uiBindAddress === "" ? undefined : await createKubeClient({ ...connection, qps: 10, burst: 20, requestTimeoutMs: settings.requestTimeoutMs });
+    ui = await startUiFromFlags(flags, {
+      client: uiClient ?? client, served: running.served, logger, userAgent: connection.userAgent,
+      ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
+    });
     await running.ready;
     synced = true;
     logger.info({ version: PACKAGE_VERSION, server: client.server, identity, ...(election === undefined ? {} : { leader: election.isLeader }) }, "controller started");
@@ -254,10 +268,11 @@ async function runController(flags: ControllerFlags): Promise<void> {
   await running?.stop();
   await shared?.stop();
   await election?.stop();
-  await Promise.all([probes?.close(), metricsServer?.close()]);
+  await Promise.all([probes?.close(), metricsServer?.close(), ui?.close()]);
   client.close();
   eventClient.close();
   electionClient?.close();
+  uiClient?.close();
   if (reason === "lost leadership" || reason === "failed to start") process.exitCode = 1;
 }
 

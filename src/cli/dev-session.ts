@@ -10,7 +10,7 @@ import path from "node:path";
 import { loadBuiltinSchemas, startController, type RunningController } from "../controller/index.js";
 import { graphPicture, type CompiledGraph, type NodeState } from "../graph/index.js";
 import { createKubeClient, isNotFound, type KubeClient } from "../kube/index.js";
-import { resolveKubeRelease, startLocalCluster, type LocalCluster } from "../localcluster/index.js";
+import { resolveKubeRelease } from "../localcluster/index.js";
 import { createLogger } from "../observability/index.js";
 import { DevApplier, instanceOf, isRgd, servedKindOf, type DevObject, type ServedKind } from "./dev-apply.js";
 import { loadDevFiles } from "./dev-files.js";
@@ -18,8 +18,9 @@ import { InputError } from "./inputs.js";
 import { DevState, type InstanceRef } from "./dev-state.js";
 import { watchFiles, type FileWatcher } from "./file-watcher.js";
 import { LiveBoard } from "./live-board.js";
+import { describeMembers, MEMBER_CLUSTER_NAMESPACE, startClusterSet, type ClusterSet } from "./member-clusters.js";
 import { createProgress } from "./progress.js";
-import { renderSvg } from "./render-svg.js";
+import { renderSvg } from "../inspect/index.js";
 import { untilSignal } from "./signals.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -35,6 +36,8 @@ export interface DevSessionOptions {
   readonly kubeconfig?: string;
   /** etcd and kube-apiserver only: faster and lighter, but no Deployment/Pod ever becomes ready. */
   readonly minimal?: boolean;
+  /** The hub plus this many − 1 member clusters registered in it (member-clusters.ts); default 1. */
+  readonly clusters?: number;
 }
 
 const TICK_MS = 1000;
@@ -50,9 +53,9 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
 
   const progress = createProgress();
   progress.step("preparing the local cluster");
-  let cluster: LocalCluster;
+  let set: ClusterSet;
   try {
-    cluster = await startLocalCluster({
+    set = await startClusterSet(options.clusters ?? 1, {
       mode: options.minimal === true ? "minimal" : "full", kubeVersion: options.kubeVersion, env: process.env, onProgress: (m) => { progress.step(m); },
       ...(options.kubeconfig === undefined ? {} : { kubeconfigPath: options.kubeconfig }),
     });
@@ -60,6 +63,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     progress.fail();
     throw error;
   }
+  const cluster = set.hub;
   progress.done(`local cluster ready: Kubernetes ${cluster.kubernetesVersion} at ${cluster.server}`);
   const out = process.stdout;
   const controllerLog = path.join(cluster.stateDir, "controller.log");
@@ -74,6 +78,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     const draw = (): void => { if (!stopping) board.show(state.rows()); };
     controller = startController({
       client, kroVersion: PACKAGE_VERSION, resolver: builtins,
+      ...(set.members.length === 0 ? {} : { clusterNamespace: MEMBER_CLUSTER_NAMESPACE }),
       logger: createLogger({ level: "info", format: "text", name: "kro-controller", destination: logStream }),
       onInstanceEvaluated: (event) => { state.onEvaluated(event); draw(); },
     });
@@ -165,7 +170,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       board.note(line);
       if (!usagePrinted) {
         usagePrinted = true;
-        board.note(usage(cluster, controller?.served.all().map((s) => s.instance.plural) ?? [], [...graphFiles.values()], state.refs()));
+        board.note(usage(set, controller?.served.all().map((s) => s.instance.plural) ?? [], [...graphFiles.values()], state.refs()));
       }
     };
     // At most one tick waiting: a slow API server must not pile ticks up behind each other.
@@ -186,7 +191,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     await controller?.stop();
     client.close();
     await new Promise<void>((resolve) => { logStream.end(resolve); });
-    await cluster.stop();
+    await set.stop();
   }
   out.write("stopped; all processes and temporary files removed\n");
 }
@@ -217,7 +222,7 @@ async function writeGraph(dir: string, graph: CompiledGraph, colorBy?: Record<st
   return file;
 }
 
-function usage(cluster: LocalCluster, plurals: readonly string[], graphs: readonly string[], refs: readonly InstanceRef[]): string {
+function usage({ hub: cluster, members }: ClusterSet, plurals: readonly string[], graphs: readonly string[], refs: readonly InstanceRef[]): string {
   const kubeconfig = cluster.kubeconfigPath;
   const [firstRef] = refs;
   return [
@@ -228,6 +233,7 @@ function usage(cluster: LocalCluster, plurals: readonly string[], graphs: readon
     ...(plurals.length === 0 ? [] : [`  kubectl get ${[...new Set(plurals)].join(",")} -A`]),
     "  kubectl get deployments,services,ingresses -A -l app.kubernetes.io/managed-by=kro",
     ...(firstRef === undefined ? [] : [`  kubectl get ${firstRef.kind.toLowerCase()} ${firstRef.name} -n ${firstRef.namespace} -o yaml`]),
+    ...describeMembers(members),
     ...graphs.map((g) => `Graph: ${g}`),
     `Component logs: ${cluster.stateDir}`,
     "Press Ctrl-C to stop (removes the cluster and everything it created).",

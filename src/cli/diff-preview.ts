@@ -20,7 +20,7 @@ import {
 } from "../runtime/index.js";
 import { ownedFieldChanges } from "./diff-fields.js";
 import type { InstanceDiff, ObjectDiff } from "./diff-model.js";
-import { fetchWatched, MAX_ROUNDS } from "./live-instance.js";
+import { fetchWatched, MAX_ROUNDS } from "../inspect/index.js";
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const meta = (o: KubeJson): { uid?: string; name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } => (o.metadata ?? {});

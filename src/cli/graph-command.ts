@@ -10,8 +10,8 @@ import { PICTURE_FORMATS, graphPicture, type CompiledGraph, type NodeState, type
 import { compileFiles, printDiagnostics, withSchemaSources, type SchemaSourceFlags } from "./compile-commands.js";
 import { createKubeClient } from "../kube/index.js";
 import { InputError } from "./inputs.js";
-import { evaluateLiveInstance, liveColors } from "./live-instance.js";
-import { renderSvg } from "./render-svg.js";
+import { evaluateLiveInstance, renderSvg } from "../inspect/index.js";
+import { liveColors } from "./node-status.js";
 
 const FORMATS = [...PICTURE_FORMATS, "svg"] as const;
 type GraphFormat = (typeof FORMATS)[number];

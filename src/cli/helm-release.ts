@@ -4,13 +4,13 @@
  * objects would do (migration-plan.ts in src/helm). The writes (`--apply`,
  * `--remove-release-record`) are in helm-release-apply.ts.
  */
-import { ANNOTATIONS, toYaml } from "../api/index.js";
+import { ANNOTATIONS, FIELD_MANAGERS, toYaml } from "../api/index.js";
 import { hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { chainResolvers, compileRgd, crdSchemaResolver } from "../graph/index.js";
+import { chainResolvers, compileRgd, crdSchemaResolver, type SchemaResolver } from "../graph/index.js";
 import {
   decodeReleaseRecord, identityKey, identityOf, importHelmChart, manifestObjects, newestRecord, planMigration, recordPayload,
-  releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type ChartFiles, type HelmImportResult, type HelmRelease, type MigrationPlan,
+  releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type ChartFiles, type HelmImportResult, type HelmRelease, type MigrationPlan, type DryRunAnswer,
 } from "../helm/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import { loadBuiltinSchemas } from "../controller/index.js";
@@ -94,10 +94,15 @@ async function existingInstance(client: KubeClient, instance: KubeObject): Promi
   });
 }
 
+/** Kinds as the import's objects know them: its own CRD, then Kubernetes' built-in kinds (scope included). */
+export async function importResolver(imported: HelmImportResult, gitVersion: string): Promise<SchemaResolver> {
+  return chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
+}
+
 /** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
-async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
+export async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
   const crd = imported.crd as unknown as CustomResourceDefinition;
-  const resolver = chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
+  const resolver = await importResolver(imported, gitVersion);
   const compiled = compileRgd(imported.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }) });
   if (hasErrors(compiled.issues) || compiled.graph === undefined) {
     const errors = compiled.issues.filter((i) => i.severity === "error").map((i) => `${i.path.join(".")}: ${i.message}`);
@@ -159,7 +164,27 @@ export async function prepareReleaseMigration(client: KubeClient, name: string, 
   const releaseObjects = [release.manifest, ...release.hooks.map((h) => h.manifest)].flatMap((text) => manifestObjects(text, release.namespace));
   const current = await liveReleaseObjects(client, releaseObjects);
   const desired = await renderDesired(labelled, instance, kubeVersion);
-  return { ...live, imported: labelled, instance, instanceExists: existing !== undefined, plan: planMigration(desired, current.release, current.live), kubeVersion };
+  const dryRuns = await dryRunAdoptions(client, desired, current.live);
+  return { ...live, imported: labelled, instance, instanceExists: existing !== undefined, plan: planMigration(desired, current.release, current.live, dryRuns), kubeVersion };
+}
+
+/**
+ * Each object the migration would adopt, applied as the controller will apply it — server-side,
+ * its field manager, forced — but as a dry run: the answer is what would be stored, with the API
+ * server's defaults, its dropping of zero values and admission applied. Writes nothing.
+ */
+async function dryRunAdoptions(client: KubeClient, desired: readonly KubeJson[], live: ReadonlyMap<string, KubeObject>): Promise<Map<string, DryRunAnswer>> {
+  const answers = new Map<string, DryRunAnswer>();
+  for (const object of desired) {
+    const key = identityKey(identityOf(object));
+    if (!live.has(key)) continue;
+    try {
+      answers.set(key, { stored: await client.apply(object, { fieldManager: FIELD_MANAGERS.applyset, force: true, dryRun: true }) });
+    } catch (error) {
+      answers.set(key, { refused: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return answers;
 }
 
 /** The files `-o DIR` gets (and that --apply applies): CRD, RGD, the adopting instance. */

@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { formatLocated, toYaml } from "../api/index.js";
 import { importHelmChart, isHelmImportError, type HelmImportResult } from "../helm/index.js";
 import { readChartFiles } from "./chart-files.js";
+import { scopeReport } from "./import-scope-report.js";
 import { addReleaseImportOptions, runReleaseImport, type ReleaseImportFlags } from "./helm-release-command.js";
 import { InputError, loadFiles } from "./inputs.js";
 
@@ -77,6 +78,7 @@ async function importHelm(chart: string, flags: ImportHelmFlags): Promise<number
     throw new InputError(`${where}${error.line === undefined ? "" : `:${error.line}`}: ${error.message.replace(/^[^:]+(:\d+)?: /, "")}`);
   }
   printWarnings(result, chart);
+  for (const note of await scopeReport(result, flags.kubeVersion)) process.stderr.write(`${chart}: note: ${note}\n`);
   if (flags.output === undefined) {
     const documents = [...result.crdFiles.map((c) => c.text.trim()), toYaml(result.crd).trim(), toYaml(result.rgd).trim(), toYaml(result.instance).trim()];
     process.stdout.write(`${documents.join("\n---\n")}\n`);

@@ -3,7 +3,8 @@
  * (waiting on what, applied, ready) and what `kro graph --instance` colours. Pure: it reads the
  * runtime's evaluation of a node and the controller's apply error for it, if any.
  */
-import type { NodeState as PictureState } from "../graph/index.js";
+import { INSTANCE_NODE_ID, type NodeState as PictureState } from "../graph/index.js";
+import type { LiveInstance } from "../inspect/index.js";
 import { NODE_STATES, type NodeEvaluation } from "../runtime/index.js";
 
 export interface NodeStatus {
@@ -54,4 +55,11 @@ export function instancePicture(state: unknown): PictureState {
     case "IN_PROGRESS": return "waiting";
     default: return "pending";
   }
+}
+
+/** Node id (and `instance`) → picture state, for graphPicture's colorBy. */
+export function liveColors(live: LiveInstance): Record<string, PictureState> {
+  const colors: Record<string, PictureState> = { [INSTANCE_NODE_ID]: instancePicture((live.instance.status as { state?: unknown } | undefined)?.state) };
+  for (const node of live.evaluation.nodes) colors[node.id] = describeNode(node).picture;
+  return colors;
 }

@@ -9,10 +9,9 @@ import { toYaml } from "../api/index.js";
 import { createKubeClient } from "../kube/index.js";
 import { durationFlag } from "./flag-values.js";
 import { InputError } from "./inputs.js";
-import { InstanceNotFoundError } from "./live-instance.js";
+import { InstanceNotFoundError, TreeReadError, treeHasError, type InstanceTree } from "../inspect/index.js";
 import { formatTree } from "./tree-format.js";
-import { createTreeReader } from "./tree-live.js";
-import { treeHasError, type InstanceTree } from "./tree-model.js";
+import { createCliTreeReader } from "./tree-live.js";
 
 /** Exit statuses, for scripts: Ready, bad input or not found, not Ready, not Ready with an error. */
 export const TREE_EXIT = { ready: 0, invalid: 1, notReady: 2, failed: 3 } as const;
@@ -56,7 +55,7 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
   const { kind: typedKind, name } = parseTarget(target, extraName);
   const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, maxRetries: 1 });
   try {
-    const reader = await createTreeReader(client, { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache });
+    const reader = await createCliTreeReader(client, { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache });
     const { apiVersion, kind, namespaced } = await reader.resolveKind(typedKind);
     const namespace = namespaced ? flags.namespace ?? client.defaultNamespace : undefined;
     const deadline = Date.now() + timeoutMs;
@@ -92,7 +91,7 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
       process.off("SIGINT", onSignal);
     }
   } catch (error) {
-    if (error instanceof InstanceNotFoundError || error instanceof InputError) {
+    if (error instanceof InstanceNotFoundError || error instanceof TreeReadError || error instanceof InputError) {
       process.stderr.write(`kro tree: error: ${error.message}\n`);
       return TREE_EXIT.invalid;
     }

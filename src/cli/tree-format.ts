@@ -2,7 +2,7 @@
  * `kro tree` as text: one row per instance, node and object, drawn as a tree (like `crossplane
  * beta trace`), with columns STATE, AGE and REASON. Pure: `now` is passed in.
  */
-import { TREE_STATES, type InstanceTree, type TreeNode, type TreeObject, type TreeState } from "./tree-model.js";
+import { humanAge, TREE_STATES, type InstanceTree, type TreeNode, type TreeObject, type TreeState } from "../inspect/index.js";
 
 const STATE_WORDS: Readonly<Record<TreeState, string>> = {
   [TREE_STATES.ready]: "ready",
@@ -12,22 +12,6 @@ const STATE_WORDS: Readonly<Record<TreeState, string>> = {
   [TREE_STATES.error]: "error",
   [TREE_STATES.deleting]: "deleting",
 };
-
-/** kubectl's age column (k8s.io/apimachinery/pkg/util/duration.HumanDuration), to the same breakpoints. */
-export function humanAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const m = Math.floor(s / 60);
-  const h = Math.floor(m / 60);
-  const d = Math.floor(h / 24);
-  if (s < 120) return `${s}s`;
-  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m${s % 60}s`;
-  if (m < 180) return `${m}m`;
-  if (h < 8) return m % 60 === 0 ? `${h}h` : `${h}h${m % 60}m`;
-  if (h < 48) return `${h}h`;
-  if (h < 24 * 8) return h % 24 === 0 ? `${d}d` : `${d}d${h % 24}h`;
-  if (d < 365 * 2) return `${d}d`;
-  return `${Math.floor(d / 365)}y`;
-}
 
 interface Row {
   readonly name: string;

@@ -5,10 +5,12 @@
  * "not permitted". Everything the page needs is served by this process (works offline).
  */
 import type { Command } from "commander";
+import type { CompiledGraph } from "../graph/index.js";
+import { createSnapshotReader, graphCacheKey, snapshotSession, startUiServer } from "../inspect/index.js";
 import { createKubeClient } from "../kube/index.js";
 import { durationFlag } from "./flag-values.js";
 import { InputError } from "./inputs.js";
-import { createSnapshotReader, startUiServer } from "./ui/index.js";
+import { liveGraphSource } from "./tree-live.js";
 
 interface UiFlags {
   readonly port: string;
@@ -34,15 +36,24 @@ async function runUi(flags: UiFlags): Promise<void> {
   const refreshMs = durationFlag("--interval", flags.interval);
   if (refreshMs < 200) throw new InputError(`--interval must be at least 200ms, got "${flags.interval}"`);
   const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, maxRetries: 1 });
+  // Compiled here, against the cluster's schemas; kept while an RGD's generation is listed.
+  const compiled = new Map<string, CompiledGraph>();
+  const schemaOptions = { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache };
   const reader = createSnapshotReader(client, {
     maxTrees,
-    schemaOptions: { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache },
+    graphs: (rgds) => {
+      const current = new Set(rgds.map(graphCacheKey));
+      for (const key of compiled.keys()) if (!current.has(key)) compiled.delete(key);
+      return liveGraphSource(rgds, schemaOptions, compiled);
+    },
     ...(flags.selector === undefined ? {} : { selector: flags.selector }),
     ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
   });
   let server;
   try {
-    server = await startUiServer({ address: flags.address, port, refreshMs, reader });
+    // One person (the kubeconfig's user) behind every request.
+    const session = snapshotSession(reader, refreshMs);
+    server = await startUiServer({ address: flags.address, port, refreshMs, sessionFor: () => Promise.resolve({ ok: true, session }) });
   } catch (error) {
     client.close();
     throw new InputError(`cannot listen on ${flags.address}:${String(port)}: ${error instanceof Error ? error.message : String(error)}`);

@@ -17,3 +17,5 @@ export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } fro
 export { adoptionPolicy, decideRemoval, describeIdentity, InventoryFormatError, isUidGuardRefusal, judgeExisting, planApplies, readInventory, validatedRemovalContext, withUid } from "./instance/index.js";
 export type { AdoptionPolicy, ApplyStep, InstanceIdentity, Inventory, OwnedChild, RemovalAction } from "./instance/index.js";
 export { crdRef, crdUpdateBody, judgeCrdUpdate, type CrdDecision, type CrdOwner } from "./crds/index.js";
+export { startControllerUi, type ControllerUi, type ControllerUiOptions } from "./ui/index.js";
+export { CLUSTER_NAME_LABELS, KUBECONFIG_KEYS } from "./clusters/index.js";

@@ -145,6 +145,26 @@ describe("renderChart on charts/kro-ts", () => {
     assert.ok((role.rules as { resourceNames?: string[]; verbs: string[] }[]).some((r) => r.resourceNames === undefined && r.verbs.join() === "get,list,watch"));
   });
 
+  it("serves the web view only when ui.enabled, granting TokenReviews only then, with TLS from a Secret", () => {
+    const off = render();
+    assert.ok(!container(off).args.some((a) => a.startsWith("--ui-")), "off by default");
+    assert.ok(!off.some((o) => o.metadata.name === "kro-ts-ui"));
+    const tokenReviews = (objects: readonly Obj[]) => (find(objects, "ClusterRole", "kro-ts:base").rules as { resources: string[]; verbs: string[] }[]).filter((r) => r.resources.includes("tokenreviews"));
+    assert.deepEqual(tokenReviews(off), [], "no TokenReviews while the view is off");
+    const on = render({ ui: { enabled: true, port: 9090 } });
+    assert.ok(container(on).args.includes("--ui-bind-address=:9090"));
+    assert.ok(!container(on).args.some((a) => a.startsWith("--ui-tls")), "plain HTTP without a Secret");
+    assert.deepEqual(tokenReviews(on), [{ apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"] }]);
+    assert.ok(!(find(on, "ClusterRole", "kro-ts:base").rules as { resources: string[] }[]).some((r) => r.resources.includes("subjectaccessreviews")), "reads use the person's token: no SubjectAccessReviews needed");
+    const service = find(on, "Service", "kro-ts-ui");
+    assert.deepEqual((service.spec as { ports: unknown[] }).ports, [{ name: "ui", port: 8082, targetPort: "ui", protocol: "TCP" }]);
+    const tls = render({ ui: { enabled: true, tls: { secretName: "kro-ui-cert" } } });
+    assert.ok(container(tls).args.includes("--ui-tls-cert-file=/etc/kro-ui-tls/tls.crt"));
+    assert.ok(container(tls).args.includes("--ui-tls-key-file=/etc/kro-ui-tls/tls.key"));
+    const pod = (find(tls, "Deployment") as unknown as { spec: { template: { spec: { volumes: { name: string; secret?: { secretName: string } }[] } } } }).spec.template.spec;
+    assert.deepEqual(pod.volumes.find((v) => v.name === "ui-tls")?.secret, { secretName: "kro-ui-cert" });
+  });
+
   it("renders an optional PodMonitor on the pods' http-metrics port, without needing the Service", () => {
     assert.ok(!render().some((o) => o.kind === "PodMonitor"));
     const objects = render({ metrics: { service: { enabled: false }, podMonitor: { enabled: true, labels: { release: "prometheus" } } } });

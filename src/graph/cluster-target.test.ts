@@ -41,6 +41,11 @@ describe("cluster targets", () => {
     assert.equal(compiled.type, "collection");
     assert.deepEqual(compiled.clusters, ["a"]);
   });
+  it("the target cluster counts as a forEach item's identity: one name, one copy per cluster", () => {
+    const perCluster = { forEach: [{ region: "${schema.spec.regions}" }], cluster: "${region}", clusters: ["a", "b"], template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}" } } };
+    assert.deepEqual(errors(perCluster), []);
+    assert.deepEqual(errors({ ...perCluster, cluster: "a", clusters: undefined }), [["graph.foreach-identity", "spec.resources.0.template.metadata.name"]], "a constant target does not tell the items apart");
+  });
   it("an RGD without targets compiles exactly as before", () => {
     const compiled = node({});
     assert.equal(compiled.clusters, undefined);

@@ -1,10 +1,11 @@
 /**
  * Phase 4's forEach rules (kro-reference.md §5): every iterator must appear in an identity field
  * of the template — `metadata.name`, or `metadata.namespace` for namespaced kinds — so the items
- * of a collection get distinct identities; and an iterator's list may not read another iterator.
+ * of a collection get distinct identities (the target cluster counts as identity); and an iterator's list may not read another iterator.
  */
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { referencedIdentifiers, type KroCelEnvironment } from "../expr/index.js";
+import { ANNOTATIONS } from "../api/index.js";
 import type { DraftNode } from "./compile-resource.js";
 
 function identifiersIn(env: KroCelEnvironment, texts: readonly string[]): Set<string> {
@@ -19,12 +20,18 @@ function identifiersIn(env: KroCelEnvironment, texts: readonly string[]): Set<st
   return names;
 }
 
-/** Expression sources of the template's identity fields. */
+/**
+ * Expression sources of the template's identity fields. The target cluster (`cluster:`, carried
+ * as the reserved annotation) is one too: `default/app` in eu-west and in us-east are two children.
+ */
 function identityExpressions(node: DraftNode): string[] {
   // A kind of unknown scope may be namespaced, so its namespace counts as identity too.
   const identity = node.namespaced === false ? ["name"] : ["name", "namespace"];
+  const isIdentity = (path: readonly (string | number)[]): boolean =>
+    (path.length === 2 && path[0] === "metadata" && identity.includes(String(path[1])))
+    || (path.length === 3 && path[0] === "metadata" && path[1] === "annotations" && path[2] === ANNOTATIONS.cluster);
   return node.fields
-    .filter((f) => f.path.length === 2 && f.path[0] === "metadata" && identity.includes(String(f.path[1])))
+    .filter((f) => isIdentity(f.path))
     .flatMap((f) => f.segments.flatMap((s) => (s.kind === "expression" ? [s.source] : [])));
 }
 

@@ -83,6 +83,17 @@ describe("importHelmChart", () => {
     assert.throws(() => decodeChartArchive(enc.encode("not gzip"), "x.tgz"), /x\.tgz: not a gzipped chart archive/);
   });
 
+  it("warns before the objects it writes outgrow a default etcd (1 MiB and up), naming the object and its size", () => {
+    const small = importHelmChart(chart(BASE));
+    assert.deepEqual(small.warnings.filter((w) => /as JSON/.test(w.message)), []);
+    const near = importHelmChart(chart({ ...BASE, "files/blob.txt": "x".repeat(1.2 * 1024 * 1024) }));
+    const sized = near.warnings.filter((w) => /as JSON/.test(w.message)).map((w) => w.message);
+    assert.equal(sized.length, 1, sized.join("\n"));
+    assert.match(sized[0] ?? "", /^the ResourceGraphDefinition is 1\.2\d MiB as JSON: close to a default etcd's 1\.5 MiB limit per object; it carries every template and file of the chart/);
+    const over = importHelmChart(chart({ ...BASE, "files/blob.txt": "x".repeat(2 * 1024 * 1024) }));
+    assert.match(over.warnings.map((w) => w.message).join("\n"), /the ResourceGraphDefinition is 2\.\d\d MiB as JSON: a default etcd refuses objects over 1\.5 MiB/);
+  });
+
   it("names the file and line of what is wrong with a chart", () => {
     const fails = (files: Record<string, string>, pattern: RegExp): void => {
       assert.throws(() => importHelmChart(chart(files)), (e: unknown) => isHelmImportError(e) && pattern.test(e.message));

@@ -128,5 +128,23 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
       childResources: children,
     },
   };
+  warnings.push(...sizeWarnings({ rgd, crd }));
   return { crd, rgd, instance, crdFiles: allCrds(root), warnings };
+}
+
+/** etcd's default request limit (--max-request-bytes): a larger object cannot be stored. */
+export const ETCD_DEFAULT_LIMIT_BYTES = 1.5 * 1024 * 1024;
+/** From here on the import warns: the object is close to what a default etcd stores. */
+export const SIZE_WARNING_BYTES = 1024 * 1024;
+
+/** Objects the import writes that would not fit (or barely fit) a default etcd, as JSON. */
+function sizeWarnings(objects: Record<string, KubeObject>): HelmImportWarning[] {
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+  return Object.entries(objects).flatMap(([what, object]) => {
+    const bytes = Buffer.byteLength(JSON.stringify(object));
+    if (bytes < SIZE_WARNING_BYTES) return [];
+    const verdict = bytes > ETCD_DEFAULT_LIMIT_BYTES ? "a default etcd refuses objects over 1.5 MiB (\"etcdserver: request is too large\")" : "close to a default etcd's 1.5 MiB limit per object";
+    const why = what === "rgd" ? "; it carries every template and file of the chart (spec.helm): trim what the chart never renders (.helmignore), e.g. CRD templates applied separately" : "; it carries the chart's values schema";
+    return [{ message: `the ${what === "rgd" ? "ResourceGraphDefinition" : "CustomResourceDefinition"} is ${mib(bytes)} as JSON: ${verdict}${why}` }];
+  });
 }

@@ -63,9 +63,37 @@ describe("planMigration", () => {
     const [adopted] = plan.adopt;
     assert.deepEqual(adopted?.changes.map((c) => c.path), ["spec.replicas", "spec.template.metadata.labels.helm.sh/revision"]);
     assert.deepEqual(adopted.restarts.map((c) => c.path), ["spec.template.metadata.labels.helm.sh/revision"]);
-    assert.match(describePlan(plan).join("\n"), /ROLLS ITS PODS\n {6}spec\.replicas: 2 -> 3\n {6}spec\.template\.metadata\.labels\.helm\.sh\/revision: \(unset\) -> "1"/);
+    assert.match(describePlan(plan).join("\n"), /ROLLS ITS PODS \[not checked by the API server; compared offline\]\n {6}spec\.replicas: 2 -> 3\n {6}spec\.template\.metadata\.labels\.helm\.sh\/revision: \(unset\) -> "1"/);
     assert.deepEqual(plan.create, []);
     assert.deepEqual(plan.leftBehind, [], "only live objects are left behind (the Service and ConfigMap are not live here)");
+  });
+
+  it("the API server's dry run decides about restarts: a zero value it drops is no restart, a changed image is", () => {
+    // The chart renders `hostNetwork: false`; the API server drops it, so the text diff sees "(unset) -> false".
+    const rendered = { ...deployment, spec: { replicas: 2, template: { metadata: { labels: { app: "web" } }, spec: { hostNetwork: false, containers: [{ name: "nginx", image: "nginx:1.21.0" }] } } } };
+    const current = live(deployment, "u2");
+    const key = identityKey(identityOf(current));
+    const offline = planMigration([rendered], release, liveMap([current]));
+    assert.deepEqual(offline.adopt[0]?.restarts.map((c) => c.path), ["spec.template.spec.hostNetwork"], "offline, the text diff predicts a restart");
+    const stored = { ...current, metadata: { ...(current.metadata as object), labels: { "kro.run/owned": "true" } } };
+    const checked = planMigration([rendered], release, liveMap([current]), new Map([[key, { stored }]]));
+    assert.deepEqual(checked.adopt.map((a) => [a.restarts.length, a.checkedBy]), [[0, "server"]]);
+    assert.match(describePlan(checked).join("\n"), /Deployment prod\/web-nginx \(uid u2\): adopt in place, unchanged$/m);
+
+    const newImage = { ...stored, spec: { replicas: 2, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "nginx", image: "nginx:1.25.0" }] } } } };
+    const rolls = planMigration([rendered], release, liveMap([current]), new Map([[key, { stored: newImage }]]));
+    assert.deepEqual(rolls.adopt[0]?.restarts.map((c) => [c.path, c.desired]), [["spec.template.spec.containers[0].image", "nginx:1.25.0"]]);
+  });
+
+  it("a stored template that only loses a field is still a restart; a refused dry run falls back to the text, saying why", () => {
+    const current = live(deployment, "u2", { spec: { replicas: 2, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "nginx", image: "nginx:1.21.0" }], dnsPolicy: "None" } } } });
+    const key = identityKey(identityOf(current));
+    const lost = { ...current, spec: { replicas: 2, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "nginx", image: "nginx:1.21.0" }] } } } };
+    const plan = planMigration([deployment], release, liveMap([current]), new Map([[key, { stored: lost }]]));
+    assert.deepEqual(plan.adopt[0]?.restarts.map((c) => c.path), ["spec.template"]);
+    const refused = planMigration([deployment], release, liveMap([current]), new Map([[key, { refused: "403 Forbidden: cannot patch deployments" }]]));
+    assert.deepEqual(refused.adopt[0]?.checkedBy, { offline: "the dry run was refused: 403 Forbidden: cannot patch deployments" });
+    assert.match(describePlan(refused).join("\n"), /\[the dry run was refused: 403 Forbidden: cannot patch deployments; compared offline\]/);
   });
 
   it("an object the import renders that is not live is to be created; a hook is said to run", () => {

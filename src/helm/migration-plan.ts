@@ -6,7 +6,8 @@
  * refuses a migration that would restart pods unless asked, so "zero downtime" is checked, not
  * hoped for.
  *
- * Pure: the CLI renders the instance offline and reads the live objects; this compares them.
+ * Pure: the CLI renders the instance offline, reads the live objects and asks the API server for a
+ * dry-run apply of each object to adopt; this compares them.
  */
 import { loadYaml } from "../api/index.js";
 import type { KubeObject as KubeJson } from "./types.js";
@@ -31,6 +32,12 @@ export interface AdoptedObject {
   readonly changes: readonly FieldChange[];
   /** The changes under a workload's pod template: applying them rolls the pods. */
   readonly restarts: readonly FieldChange[];
+  /**
+   * How the changes were found: "server" — a server-side dry-run apply said what would be stored
+   * (defaults, dropped zero values and admission included); otherwise the offline text
+   * comparison, with the reason the server was not asked or refused.
+   */
+  readonly checkedBy: "server" | { readonly offline: string };
 }
 
 export interface CreatedObject extends ObjectIdentity {
@@ -121,7 +128,30 @@ function hookOf(object: KubeJson): string | undefined {
  * @param release the release's objects (from its manifest and its hooks' manifests)
  * @param live the release's objects as they are on the cluster, by identityKey (absent: not there)
  */
-export function planMigration(desired: readonly KubeJson[], release: readonly KubeJson[], live: ReadonlyMap<string, KubeJson>): MigrationPlan {
+/** What a server-side dry-run apply of a desired object answered: the object as it would be stored, or why it refused. */
+export type DryRunAnswer = { readonly stored: KubeJson } | { readonly refused: string };
+
+const valueAt = (object: unknown, dotted: string): unknown => dotted.split(".").reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), object);
+
+/** Order-insensitive for keys, order-sensitive for lists: what the API server stores is compared with what it holds. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (isRecord(a) || isRecord(b)) {
+    if (!isRecord(a) || !isRecord(b)) return false;
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((k) => sameJson(a[k], b[k]));
+  }
+  return a === b;
+}
+
+/**
+ * @param desired what the controller would apply for the imported instance (rendered offline)
+ * @param release the release's objects (from its manifest and its hooks' manifests)
+ * @param live the release's objects as they are on the cluster, by identityKey (absent: not there)
+ * @param dryRuns the API server's answers to a dry-run apply of desired objects, by identityKey:
+ *   "would pods restart?" is then whether the stored pod template differs from the live one
+ */
+export function planMigration(desired: readonly KubeJson[], release: readonly KubeJson[], live: ReadonlyMap<string, KubeJson>, dryRuns: ReadonlyMap<string, DryRunAnswer> = new Map()): MigrationPlan {
   const desiredKeys = new Set<string>();
   const adopt: AdoptedObject[] = [];
   const create: CreatedObject[] = [];
@@ -135,14 +165,23 @@ export function planMigration(desired: readonly KubeJson[], release: readonly Ku
       create.push(hook === undefined ? identity : { ...identity, hook });
       continue;
     }
-    const changes = fieldChanges(body(current), body(object));
+    const answer = dryRuns.get(key);
+    const stored = answer !== undefined && "stored" in answer ? answer.stored : undefined;
+    const changes = fieldChanges(body(current), body(stored ?? object));
     const templatePath = POD_TEMPLATE_PATHS[identity.kind];
     const metadata = isRecord(current.metadata) ? current.metadata : {};
+    const underTemplate = templatePath === undefined ? [] : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`));
     adopt.push({
       identity,
       uid: typeof metadata.uid === "string" ? metadata.uid : "",
       changes,
-      restarts: templatePath === undefined ? [] : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`)),
+      // The server's answer decides: the pods roll exactly when the stored template would differ.
+      restarts: templatePath === undefined ? []
+        : stored === undefined ? underTemplate
+        : sameJson(valueAt(current, templatePath), valueAt(stored, templatePath)) ? []
+        : underTemplate.length > 0 ? underTemplate
+        : [{ path: templatePath, live: valueAt(current, templatePath), desired: valueAt(stored, templatePath) }],
+      checkedBy: stored !== undefined ? "server" : { offline: answer !== undefined && "refused" in answer ? `the dry run was refused: ${answer.refused}` : "not checked by the API server" },
     });
   }
   const leftBehind = release.flatMap((o): CreatedObject[] => {
@@ -161,7 +200,8 @@ export function describePlan(plan: MigrationPlan): string[] {
   const lines: string[] = [];
   for (const a of plan.adopt) {
     const verdict = a.restarts.length > 0 ? "adopt in place, ROLLS ITS PODS" : a.changes.length > 0 ? "adopt in place, fields change" : "adopt in place, unchanged";
-    lines.push(`  ${describeObject(a.identity)} (uid ${a.uid}): ${verdict}`);
+    const how = a.checkedBy === "server" ? "" : ` [${a.checkedBy.offline}; compared offline]`;
+    lines.push(`  ${describeObject(a.identity)} (uid ${a.uid}): ${verdict}${how}`);
     for (const c of a.changes) lines.push(`      ${c.path}: ${shown(c.live)} -> ${shown(c.desired)}`);
   }
   for (const id of plan.create) {

@@ -46,4 +46,19 @@ describe("values.schema.json as a CRD schema", () => {
     assert.deepEqual(props.mode, { type: "string", enum: ["a", "b"], default: "a" });
     assert.deepEqual(schema.required, ["mode"]);
   });
+
+  it("gives an object with required properties a default the API server accepts: their defaults, or none", () => {
+    const schema = convertJsonSchema({
+      type: "object",
+      properties: {
+        image: { type: "object", properties: { repository: { type: "string", minLength: 1 }, tag: { type: "string" } }, required: ["repository"] },
+        auth: { type: "object", properties: { user: { type: "string" } }, required: ["user"] },
+        plain: { type: "object", properties: { a: { type: "string" } } },
+      },
+    }, { image: { repository: "kro-ts", tag: "" }, auth: {}, plain: { a: "x" } }, new Map());
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props.image?.default, { repository: "kro-ts" }, "`{}` would be refused: default.repository: Required value");
+    assert.equal(props.auth?.default, undefined, "a required property without a default: no object default at all");
+    assert.deepEqual(props.plain?.default, {});
+  });
 });

@@ -79,8 +79,28 @@ export function convertJsonSchema(schema: unknown, defaults: unknown, comments: 
     }
     if (type === "array") out.items = isRecord(schema.items) && typeof schema.items.type === "string" ? convertJsonSchema(schema.items, undefined, comments, []) : { [OPEN]: true };
   }
-  if (defaults !== undefined && defaults !== null && out.default === undefined) out.default = isRecord(defaults) ? {} : defaults;
+  if (defaults !== undefined && defaults !== null && out.default === undefined) {
+    const value = isRecord(defaults) ? objectDefault(out) : defaults;
+    if (value !== undefined) out.default = value;
+  }
   return describe(out, comments, path);
+}
+
+/**
+ * An object's default: `{}` — the API server then fills in each property's own default — plus the
+ * default of every `required` property, since the API server checks the default itself against
+ * the schema (`image: {}` under `required: [repository]` is refused: `default.repository:
+ * Required value`). A required property without a default leaves the object without one.
+ */
+function objectDefault(schema: JsonSchema): Record<string, unknown> | undefined {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const value: Record<string, unknown> = {};
+  for (const key of Array.isArray(schema.required) ? schema.required : []) {
+    const property = properties[String(key)];
+    if (!isRecord(property) || property.default === undefined) return undefined;
+    value[String(key)] = property.default;
+  }
+  return value;
 }
 
 /** The spec schema for a chart with its (coalesced) values. */

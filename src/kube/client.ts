@@ -4,7 +4,7 @@
  * writes, watches and informers. The body the server returns is the object you get, unchanged.
  */
 import type { IncomingMessage } from "node:http";
-import type { ConnectionConfig } from "./connection-config.js";
+import { bearerConnection, type ConnectionConfig } from "./connection-config.js";
 import type { CredentialProvider } from "./credentials.js";
 import { Discovery, type ResourceInfo } from "./discovery.js";
 import { ApiError } from "./errors.js";
@@ -83,6 +83,11 @@ export class KubeClient implements InformerSource {
 
   get server(): string {
     return this.parts.config.server;
+  }
+
+  /** This client's API server and TLS trust with another's bearer token, none of this client's credentials (connection-config.ts). */
+  connectionFor(token: string, namespace: string, source: string): ConnectionConfig {
+    return bearerConnection(this.parts.config, token, namespace, source);
   }
 
   /** The kubeconfig context's namespace (or the service account's). */

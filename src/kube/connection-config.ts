@@ -28,3 +28,13 @@ export interface ConnectionConfig {
   readonly basicAuth?: { readonly username: string; readonly password: string };
   readonly exec?: ExecConfig;
 }
+
+/**
+ * The same API server and TLS trust as `config`, reached with someone else's bearer token and
+ * none of `config`'s own credentials (client certificate, token or token file, basic auth, exec
+ * plugin): reads on a person's behalf, so the API server judges them as that person.
+ */
+export function bearerConnection(config: ConnectionConfig, token: string, namespace: string, source: string): ConnectionConfig {
+  const { server, ca, insecureSkipTlsVerify, tlsServerName } = config;
+  return { source, server, namespace, insecureSkipTlsVerify, token, ...(ca === undefined ? {} : { ca }), ...(tlsServerName === undefined ? {} : { tlsServerName }) };
+}

@@ -3,7 +3,7 @@
 export { createKubeClient, resolveConnection, type KubeClientOptions } from "./create-client.js";
 export { KubeClient, METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./client.js";
 export type { ApplyOptions, DeleteOptions, FieldValidation, ListOptions, RequestControl, WatchOptions, WriteOptions } from "./request-options.js";
-export type { ConnectionConfig, ExecConfig } from "./connection-config.js";
+export { bearerConnection, type ConnectionConfig, type ExecConfig } from "./connection-config.js";
 export { loadKubeconfig, kubeconfigFiles, type KubeconfigSource } from "./kubeconfig.js";
 export { loadInClusterConfig, isInCluster, SERVICE_ACCOUNT_DIR } from "./in-cluster.js";
 export {

@@ -54,6 +54,21 @@ describe("kro import helm (CLI)", () => {
     for (const [key, object] of theirs) assert.deepEqual(ours.get(key), object, key);
   });
 
+  it("says at import which objects are cluster-scoped or in another namespace, scope from Kubernetes' kinds (an APIService too)", async () => {
+    const out = path.join(dir, "scoped-out");
+    const imported = await kro(["import", "helm", path.join(ROOT, "test/fixtures/helm/scoped"), "-n", "apps", "-o", out]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const notes = imported.stderr.split("\n").filter((l) => l.includes(": note: "));
+    assert.deepEqual(notes.slice(0, -1).map((l) => l.replace(/^.*: note: /, "")), [
+      'ClusterRole scoped-reader (resource "clusterClusterRole") is cluster-scoped',
+      'ClusterRoleBinding scoped-reader (resource "clusterClusterRoleBinding") is cluster-scoped',
+      'RoleBinding scoped-auth-reader (resource "clusterRoleBinding") is in namespace kube-system, not the instance\'s (apps)',
+      'APIService v1beta1.scoped.example.com (resource "clusterAPIService") is cluster-scoped',
+    ]);
+    assert.match(notes.at(-1) ?? "", /instance authors who may create them themselves .* unless the RGD exempts the resource \(kro\.run\/author-check-exempt/);
+    assert.doesNotMatch(imported.stderr, /ServiceAccount/, "an object in the instance's namespace is not named");
+  });
+
   it("fails with the file and line of a broken chart, and with a missing chart", async () => {
     const broken = path.join(dir, "broken");
     await helm(["create", broken]);

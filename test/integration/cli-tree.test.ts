@@ -12,7 +12,7 @@ import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 import { exited, startCli } from "../support/cli-session.js";
-import type { InstanceTree } from "../../src/cli/tree-model.js";
+import type { InstanceTree } from "../../src/inspect/index.js";
 
 const letters = letterSuffix();
 const cap = `${letters.charAt(0).toUpperCase()}${letters.slice(1)}`;

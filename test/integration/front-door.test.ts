@@ -7,13 +7,15 @@
 //    nothing left behind — no process started for it, no temp dir.
 //  - `kro dev` on a user's own files: converge, an edit that breaks the RGD is reported at
 //    file:line:column without exiting, an edit that fixes it (and changes the instance) is
-//    re-applied and converges again.
+//    re-applied and converges again; with --clusters 3, the multi-cluster example converges with
+//    its regional copies in two member clusters, and SIGINT removes all three clusters.
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { REPO_ROOT } from "../../src/deploy/index.js";
 import { eventually } from "../support/eventually.js";
 import { exited, kubectlWith, processesMentioning, startCli } from "../support/cli-session.js";
 
@@ -174,6 +176,31 @@ describe("kro dev", { timeout: 240_000 }, () => {
     } finally {
       session.kill();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("--clusters 3 runs the multi-cluster example: one app in two regions, each copy in its own cluster", async () => {
+    const session = startCli(["dev", "--minimal", "--no-watch", "--clusters", "3", "-f", path.join(REPO_ROOT, "examples/multicluster/regional-app-rgd.yaml"), "-i", path.join(REPO_ROOT, "examples/multicluster/regional-app.yaml")]);
+    try {
+      await session.waitFor(/^kro-ts: all instances Ready$/m, 180_000);
+      const hub = /^Ready\. kubeconfig: (\S+)$/m.exec(session.output())?.[1] ?? assert.fail(session.output());
+      const members = Object.fromEntries([...session.output().matchAll(/^ {2}(eu-west|us-east): .* kubeconfig (\S+)$/gm)].map((m) => [m[1] ?? "", m[2] ?? ""]));
+      assert.deepEqual(Object.keys(members).sort(), ["eu-west", "us-east"], session.output());
+      const settingsUid = await kubectlWith(hub, ["get", "configmap", "shop-settings", "-n", "default", "-o", "jsonpath={.metadata.uid}"]);
+      for (const [region, kubeconfig] of Object.entries(members)) {
+        const copy = JSON.parse(await kubectlWith(kubeconfig, ["get", "configmap", "shop", "-n", "default", "-o", "json"])) as { data?: Record<string, string> };
+        assert.deepEqual(copy.data, { message: "hello, regions", region, settings: settingsUid }, `${region}'s copy read the hub's settings`);
+      }
+      await assert.rejects(kubectlWith(hub, ["get", "configmap", "shop", "-n", "default"]), "no regional copy in the hub");
+      const status = JSON.parse(await kubectlWith(hub, ["get", "regionalapp", "shop", "-n", "default", "-o", "jsonpath={.status}"])) as { regions?: string[] };
+      assert.deepEqual(status.regions, ["eu-west", "us-east"], "the status reads both remote children");
+      const stateDirs = [hub, ...Object.values(members)].map((k) => path.dirname(k));
+      session.child.kill("SIGINT");
+      assert.equal(await exited(session.child), 0, session.output());
+      for (const dir of stateDirs) assert.equal(existsSync(dir), false, `${dir} removed`);
+      await eventually(() => { for (const dir of stateDirs) assert.deepEqual(processesMentioning(dir), []); }, { timeout: 10_000 });
+    } finally {
+      session.kill();
     }
   });
 

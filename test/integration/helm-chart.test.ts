@@ -39,7 +39,7 @@ describe("charts/kro-ts with a real helm", () => {
   });
 
   it("passes helm lint --strict with the defaults and with the opt-ins", async () => {
-    const variants = [{}, { rbac: { mode: "unrestricted" } }, { metrics: { serviceMonitor: { enabled: true } }, allowCRDDeletion: true }, { metrics: { podMonitor: { enabled: true } } }];
+    const variants = [{}, { rbac: { mode: "unrestricted" } }, { metrics: { serviceMonitor: { enabled: true } }, allowCRDDeletion: true }, { metrics: { podMonitor: { enabled: true } } }, { ui: { enabled: true, tls: { secretName: "kro-ui-cert" } } }];
     for (const values of variants) {
       const out = await helm(["lint", chartDir, "--strict", "-f", await valuesFile(values)]);
       assert.match(out, /1 chart\(s\) linted, 0 chart\(s\) failed/);
@@ -52,6 +52,7 @@ describe("charts/kro-ts with a real helm", () => {
       { release: "prod", namespace: "platform", values: { rbac: { mode: "unrestricted" }, image: { repository: "r.example/kro", tag: "9" } } },
       { release: "kro-ts", namespace: "kro-system", values: { replicaCount: 1, leaderElection: { enabled: false }, metrics: { serviceMonitor: { enabled: true, labels: { team: "a" } } }, extraArgs: ["--x=1"] } },
       { release: "kro-ts", namespace: "kro-system", values: { metrics: { service: { enabled: false }, podMonitor: { enabled: true, labels: { team: "b" } } } } },
+      { release: "kro-ts", namespace: "kro-system", values: { ui: { enabled: true, port: 9090, tls: { secretName: "kro-ui-cert" } } } },
       { release: "kro-ts", namespace: "kro-system", values: { resources: { limits: null }, allowCRDDeletion: true, log: { level: "debug", format: "text" }, client: { qps: 20.5, burst: 30 } } },
     ];
     for (const v of variants) {

@@ -21,6 +21,7 @@ import { letterSuffix, startTestController, type TestController } from "../suppo
 
 const run = promisify(execFile);
 const chartDir = fileURLToPath(new URL("../../../examples/helm-nginx/chart", import.meta.url));
+const zeroValuesChart = fileURLToPath(new URL("../../../test/fixtures/helm/zero-values", import.meta.url));
 const suffix = letterSuffix();
 const namespace = `helm-migrate-${suffix}`;
 const kind = `Migrate${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`;
@@ -30,8 +31,8 @@ let tc: TestController;
 
 const kro = (args: readonly string[]) => runKro([...args, "--kubeconfig", testCluster().kubeconfig]);
 
-async function installed(release: string, extra: readonly string[] = [], env: Record<string, string> = {}): Promise<ReleaseCensus> {
-  const args = ["install", release, chartDir, "-n", namespace, "--set", "replicaCount=3", "--kubeconfig", testCluster().kubeconfig, ...extra];
+async function installed(release: string, extra: readonly string[] = [], env: Record<string, string> = {}, chart = chartDir): Promise<ReleaseCensus> {
+  const args = ["install", release, chart, "-n", namespace, "--set", "replicaCount=3", "--kubeconfig", testCluster().kubeconfig, ...extra];
   if (Object.keys(env).length === 0) await helm(args);
   else await run(await helmBinary(), args, { env: { ...process.env, ...env } });
   return eventually(async () => {
@@ -50,7 +51,7 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     await tc.stop();
     await kubectl(["delete", "rgd", "-l", `${tc.label.key}=${tc.label.value}`, "--wait=false", "--ignore-not-found"]);
     await kubectl(["delete", "namespace", namespace, "--wait=false", "--ignore-not-found"]);
-    await kubectl(["delete", "crd", resource, "--wait=false", "--ignore-not-found"]);
+    await kubectl(["delete", "crd", resource, `zero${resource}`, "--wait=false", "--ignore-not-found"]);
   });
 
   it("reads the record helm wrote, with the Secret and the ConfigMap driver", async () => {
@@ -107,6 +108,20 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     assert.doesNotMatch(await helm(["list", "-n", namespace, "--kubeconfig", testCluster().kubeconfig]), /^web\s/m);
     await assert.rejects(helm(["status", release, "-n", namespace, "--kubeconfig", testCluster().kubeconfig]), (e: unknown) => e instanceof HelmError && /release: not found/.test(e.stderr));
     assert.deepEqual([...(await releaseCensus(namespace, release)).objects].sort(), [...before.objects].sort());
+  });
+
+  it("adopts without --allow-rollout a chart whose zero values the API server drops: the server's dry run says no pod restarts", async () => {
+    // hostNetwork: false, initialDelaySeconds: 0, nodeSelector: {}, tolerations: [] — rendered by the chart, never stored.
+    const release = "zero";
+    const before = await installed(release, [], {}, zeroValuesChart);
+    const migrate = ["import", "helm", "--release", release, "-n", namespace, "--kind", `Zero${kind}`, "--group", group, "--rgd-label", `${tc.label.key}=${tc.label.value}`, "--apply", "--timeout", "90s"];
+    const out = await kro(migrate);
+    assert.match(out.stderr, /Deployment .*zero-zero \(uid [0-9a-f-]+\): adopt in place, unchanged\n/, out.stderr);
+    assert.doesNotMatch(out.stderr, /ROLLS ITS PODS|compared offline/);
+    assert.match(out.stderr, /adopted 1 object\(s\) in place \(same UIDs\)/);
+    assertNothingRecreated(before, await releaseCensus(namespace, release), "zero-values migration");
+    const instance = await kubectlJson<{ status?: { state?: string } }>(["get", `zero${resource}`, release, "-n", namespace]);
+    assert.equal(instance.status?.state, "ACTIVE");
   });
 
   it("refuses, writing nothing, a migration that would roll pods", async () => {

@@ -6,7 +6,7 @@
  */
 import { FIELD_MANAGERS, LABELS } from "../../api/index.js";
 import { containmentPolicyOf, DEFAULT_CONTAINMENT, type CompiledGraph } from "../../graph/index.js";
-import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
+import { DiscoveryError, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
 import type { NestedGraph, PolicyNode } from "./author-checks.js";
 import type { ControllerContext } from "../context/index.js";
@@ -68,8 +68,11 @@ export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObjec
     try {
       const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
       kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
-    } catch {
-      // Not served yet: checked cluster-wide under its plural guess (the strictest reading).
+    } catch (error) {
+      // Not served yet: checked cluster-wide under its plural guess (the strictest reading). A
+      // server that could not answer (restarting, say) is no such verdict: the reconcile fails and
+      // the policy in force stays (AuthorPolicyState.installFailed).
+      if (!(error instanceof DiscoveryError)) throw error;
     }
   }
   const controllerUser = await ctx.controllerUser();

@@ -39,10 +39,10 @@ export class AuthorPolicyState {
    * the cluster is already known to hold as wanted stays confirmed (installFailed relies on it).
    */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
-    const entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, restoredAt: 0 };
-    const confirmed = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
+    const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, restoredAt: 0 };
+    const confirmed: Entry["expected"] = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
-    entry.expected = new Map(objects.map((o) => {
+    entry.expected = new Map(objects.map((o): [string, { spec: unknown; exact: boolean }] => {
       const key = `${String(o.kind)}/${(o.metadata as { name: string }).name}`;
       const known = confirmed.get(key);
       return [key, known?.exact === true && isJsonSubset(o.spec, known.spec) ? known : { spec: o.spec, exact: false }];

@@ -27,6 +27,7 @@ import { deleteInstance } from "./deletion.js";
 import type { OwnedChild } from "./inventory.js";
 import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContext } from "./ownership-checks.js";
 import { InstancePass } from "./pass.js";
+import { relevantWatchErrors } from "./unwatchable-kinds.js";
 import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
@@ -91,10 +92,11 @@ async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: In
   const targets = await checkClusterTargets(ctx, served.graph, pass.evaluation, pass.inventory);
   if (targets.started) pass.evaluation = evaluate(current);
   for (const held of targets.held) pass.blocked.add(held);
-  const unavailable = new Map([...watchErrors, ...targets.errors]);
 
   // 3. Apply, round after round; then remove what is no longer desired.
   if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
+  // An unwatchable kind counts only for nodes that render it or still own objects of it.
+  const unavailable = new Map([...relevantWatchErrors(watchErrors, pass.evaluation, pass.inventory), ...targets.errors]);
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);

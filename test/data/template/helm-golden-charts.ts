@@ -52,5 +52,6 @@ export const chartGoldenCases: readonly HelmCase[] = [
     {},
     { replicaCount: 1, leaderElection: { enabled: false }, log: { level: "debug" }, resources: {} },
     { metrics: { serviceMonitor: { enabled: true, labels: { release: "prom" } } }, rbac: { mode: "unrestricted" }, extraArgs: ["--x=1"], podAnnotations: { a: "b" } },
+    { ui: { enabled: true, tls: { secretName: "kro-ui-cert" } } },
   ]),
 ];

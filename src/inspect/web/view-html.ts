@@ -39,7 +39,7 @@ ${tree}
 
 function rgd(view: RgdView): string {
   const picture = view.graphUrl === undefined ? "" : `<img class="graph" alt="graph of ${escapeHtml(view.name)}" src="${escapeHtml(view.graphUrl)}">`;
-  const compile = view.compileError === undefined ? "" : `<p class="error-message">does not compile here: ${escapeHtml(view.compileError)}</p>`;
+  const compile = view.compileError === undefined ? "" : `<p class="error-message">no graph: ${escapeHtml(view.compileError)}</p>`;
   const instances = view.instances.ok
     ? view.instances.value.length === 0 ? `<p class="muted">no instances (${escapeHtml(view.scope)})</p>` : `<p class="muted">instances in ${escapeHtml(view.scope)}</p>${view.instances.value.map(instance).join("\n")}`
     : refused(view.instances, `instances of ${view.kind} (${view.scope})`);

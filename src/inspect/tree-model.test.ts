@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { humanAge } from "./tree-format.js";
+import { humanAge } from "./human-age.js";
 import { applyErrorsFrom } from "./tree-model.js";
 
 const withMessage = (message: string, status = "False") => ({ status: { conditions: [{ type: "ResourcesReady", status, message }] } });

@@ -1,15 +1,16 @@
 /**
- * Reads what `kro ui` shows from the cluster with the caller's own client: RGDs, the instances of
- * each (all namespaces, or the kubeconfig's namespace when listing all is refused), each
+ * Reads what the web view shows from the cluster with the caller's own client (`kro ui`: the
+ * kubeconfig's user; the controller's endpoint: the requesting user's token): RGDs, the instances
+ * of each (all namespaces, or the client's default namespace when listing all is refused), each
  * instance's tree as `kro tree` reads it, and recent Events. A read the API server refuses is kept
  * as "not permitted" with the server's message — nothing is retried with other rights, and
- * nothing else is read in its place. Read-only: get and list requests only.
+ * nothing else is read in its place. Read-only: get and list requests only. Compiled graphs come
+ * from the caller's `GraphSource` (they are not read from the cluster, and never widen what is shown).
  */
 import { KRO_API_VERSION, RGD } from "../../api/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import { ApiError, isForbidden, type KubeClient, type KubeObject } from "../../kube/index.js";
-import type { LiveSchemaOptions } from "../live-schemas.js";
-import { createTreeReader, graphCacheKey, type TreeReader } from "../tree-live.js";
+import { createTreeReader, type GraphSource, type TreeReader } from "../tree-reader.js";
 import type { InstanceTree } from "../tree-model.js";
 import type { ClusterSnapshot, InstanceSnapshot, Read, RgdSnapshot } from "./view-model.js";
 
@@ -20,12 +21,13 @@ export interface SnapshotOptions {
   readonly namespace?: string;
   /** Trees are read for at most this many instances per RGD (each costs a read per child). */
   readonly maxTrees: number;
-  readonly schemaOptions: LiveSchemaOptions;
+  /** Where the graphs of the RGDs just listed come from (the CLI compiles them; the controller serves them). */
+  readonly graphs: (rgds: readonly KubeObject[]) => GraphSource;
 }
 
 export interface SnapshotReader {
   read(): Promise<ClusterSnapshot>;
-  /** The compiled graph of an RGD as last read (for its picture), if it compiled. */
+  /** The compiled graph of an RGD the last read showed (for its picture): none for an RGD it did not show. */
   graph(rgdName: string, generation: string): CompiledGraph | undefined;
 }
 
@@ -63,9 +65,10 @@ async function treeOf(reader: TreeReader, kind: { apiVersion: string; kind: stri
 }
 
 export function createSnapshotReader(client: KubeClient, options: SnapshotOptions): SnapshotReader {
-  const graphCache = new Map<string, CompiledGraph>();
+  // Only what the last read showed (and so the caller may read): a picture is never drawn for another RGD.
+  let pictured = new Map<string, CompiledGraph>();
 
-  async function rgdSnapshot(reader: TreeReader, rgd: KubeObject): Promise<RgdSnapshot> {
+  async function rgdSnapshot(reader: TreeReader, rgd: KubeObject, graphs: Map<string, CompiledGraph>): Promise<RgdSnapshot> {
     const name = rgd.metadata?.name ?? "";
     const kind = reader.servedBy(name);
     if (kind === undefined) return { rgd, compileError: "its spec names no instance kind", scope: "-", instances: ok([]) };
@@ -77,7 +80,7 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
     }
     let compileError: string | undefined;
     try {
-      await reader.graphOf(name);
+      graphs.set(`${name}@${String(rgd.metadata?.generation ?? 0)}`, await reader.graphOf(name));
     } catch (error) {
       compileError = error instanceof Error ? error.message : String(error);
     }
@@ -86,7 +89,7 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
     const instances: InstanceSnapshot[] = [];
     for (const [index, object] of items.value.entries()) {
       const tree: Read<InstanceTree> = compileError !== undefined
-        ? { ok: false, notPermitted: false, message: "the RGD does not compile here" }
+        ? { ok: false, notPermitted: false, message: "its RGD has no graph here (it does not compile, or is not served)" }
         : index >= options.maxTrees ? { ok: false, notPermitted: false, message: `trees are read for the first ${String(options.maxTrees)} instances (--max-trees)` }
           : await treeOf(reader, kind, object);
       instances.push({ object, tree });
@@ -101,10 +104,10 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
       const kinds = new Set<string>();
       const rgdNames = new Set<string>();
       if (listed.ok) {
-        const reader = await createTreeReader(client, options.schemaOptions, { rgds: listed.value, graphCache });
-        const current = new Set(listed.value.map(graphCacheKey));
-        for (const key of graphCache.keys()) if (!current.has(key)) graphCache.delete(key);
-        const read = await Promise.all(listed.value.map((rgd) => rgdSnapshot(reader, rgd)));
+        const reader = createTreeReader(client, listed.value, options.graphs(listed.value));
+        const graphs = new Map<string, CompiledGraph>();
+        const read = await Promise.all(listed.value.map((rgd) => rgdSnapshot(reader, rgd, graphs)));
+        pictured = graphs;
         rgds = ok(read);
         for (const r of read) {
           rgdNames.add(r.rgd.metadata?.name ?? "");
@@ -112,18 +115,19 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
         }
       } else {
         rgds = listed;
+        pictured = new Map();
       }
       const listedEvents = await listScoped(client, "v1", "Event", true, options.namespace);
       // Events about what the page shows: its RGDs and their instances (the controller writes its Events there).
-      const shown = (e: KubeObject): boolean => {
+      const about = (e: KubeObject): boolean => {
         const involved = (e.involvedObject ?? {}) as { kind?: unknown; name?: unknown };
         return involved.kind === RGD.kind ? rgdNames.has(String(involved.name)) : kinds.has(String(involved.kind));
       };
-      const events = listedEvents.items.ok ? ok(listedEvents.items.value.filter(shown)) : listedEvents.items;
+      const events = listedEvents.items.ok ? ok(listedEvents.items.value.filter(about)) : listedEvents.items;
       return { server: client.server, rgds, events };
     },
     graph(rgdName, generation) {
-      return graphCache.get(`${rgdName}@${generation}`);
+      return pictured.get(`${rgdName}@${generation}`);
     },
   };
 }

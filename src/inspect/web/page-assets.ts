@@ -1,5 +1,5 @@
 /**
- * The page shell, its stylesheet and its script, served by `kro ui` itself (no CDN, no framework:
+ * The page shell, its stylesheet and its script, served by the view's own server (no CDN, no framework:
  * it works offline). The script only re-fetches the server-rendered fragment (`view`) every
  * refresh interval and swaps it in; no inline script or style, so the Content-Security-Policy can
  * forbid both.
@@ -33,7 +33,8 @@ export const PAGE_SCRIPT = `"use strict";
   function refresh() {
     if (busy) return;
     busy = true;
-    fetch("view", { cache: "no-store" }).then(function (response) {
+    // The page's own query (e.g. ?namespace=) is the fragment's too.
+    fetch("view" + window.location.search, { cache: "no-store" }).then(function (response) {
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.text();
     }).then(function (html) {
@@ -41,7 +42,7 @@ export const PAGE_SCRIPT = `"use strict";
       updated.textContent = "updated " + new Date().toLocaleTimeString();
       updated.className = "";
     }).catch(function (error) {
-      updated.textContent = "cannot reach kro ui: " + error.message;
+      updated.textContent = "cannot refresh: " + error.message;
       updated.className = "error-message";
     }).then(function () { busy = false; });
   }

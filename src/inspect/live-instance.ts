@@ -2,15 +2,14 @@
  * Evaluates one live instance the way the controller does, from outside it: read the instance,
  * run the runtime over what has been read so far, fetch every object and collection the pass
  * says it reads, and repeat until nothing new is asked for. The result gives each node's live
- * state for `kro graph --instance` without trusting anything but the cluster.
+ * state (`kro graph --instance`, `kro tree`, the web view) without trusting anything but the
+ * cluster, read with the caller's own client.
  */
-import type { CompiledGraph, NodeState as PictureState } from "../graph/index.js";
-import { INSTANCE_NODE_ID } from "../graph/index.js";
+import type { CompiledGraph } from "../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import {
   createMemoryLookup, evaluateInstance, identityKey, type CollectionQuery, type InstanceEvaluation, type KubeJson, type MemoryLookup, type ObjectIdentity,
 } from "../runtime/index.js";
-import { describeNode, instancePicture } from "./node-status.js";
 
 /** Enough for any realistic graph depth: every round reads at least one new object. */
 export const MAX_ROUNDS = 32;
@@ -83,11 +82,4 @@ export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGr
     evaluation = evaluateInstance(graph, instance, lookup, {});
   }
   return { instance, evaluation };
-}
-
-/** Node id (and `instance`) → picture state, for graphPicture's colorBy. */
-export function liveColors(live: LiveInstance): Record<string, PictureState> {
-  const colors: Record<string, PictureState> = { [INSTANCE_NODE_ID]: instancePicture((live.instance.status as { state?: unknown } | undefined)?.state) };
-  for (const node of live.evaluation.nodes) colors[node.id] = describeNode(node).picture;
-  return colors;
 }

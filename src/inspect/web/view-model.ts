@@ -1,11 +1,11 @@
 /**
- * What `kro ui` shows, as data: the snapshot the server read from the cluster (with every read
+ * What the web view shows, as data: the snapshot the server read from the cluster (with every read
  * that the API server refused kept as "not permitted", never worked around) turned into the rows
  * a person sees — RGDs with state and conditions, their instances with state, conditions and the
  * tree `kro tree` computes, and recent Events. Pure: `now` is passed in.
  */
 import type { KubeObject } from "../../kube/index.js";
-import { humanAge } from "../tree-format.js";
+import { humanAge } from "../human-age.js";
 import { TREE_STATES, type InstanceTree, type TreeState } from "../tree-model.js";
 
 /** One read from the cluster: its value, or why there is none (refused by RBAC, or another error). */
