@@ -63,22 +63,25 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   if (await holdUnchecked(ctx, served, observed, key)) return {};
   // Kinds it may not watch (RBAC) fail alone: every other node still converges.
   const watchErrors = await ctx.watches.ensure(served.graph);
-  const pass = await takeCharge(ctx, served, observed, key);
-  if (pass === undefined) return {};
-  const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
-  const evaluate = (instance: KubeObject): InstanceEvaluation => {
-    if (ctx.testCrashOn === name) crashForTest();
-    return evaluateInstance(served.graph, instance, pass.lookup, options);
-  };
-  // What has not been evaluated safely yet is written down before it runs: a crash in it is
-  // remembered, and the instance is backed off, then reported (evaluation-crash.ts).
-  const entered = await enterEvaluation(ctx, key, pass.instance);
-  if (entered.kind !== "evaluate") return reportGuarded(ctx, key, pass.instance, entered);
+  // The crash-loop guard first (evaluation-crash.ts): a suspect waits or is reported; what is not
+  // known good is marked in flight by takeCharge only once its turn has come, so a crash during a
+  // suspect's lone retry never blames an instance still waiting for its own.
+  const entered = await enterEvaluation(ctx, key, observed);
+  if (entered.kind !== "evaluate") return reportGuarded(ctx, key, observed, entered);
+  let evaluated = false;
   try {
+    const pass = await takeCharge(ctx, served, observed, key);
+    if (pass === undefined) return {};
+    const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
+    const evaluate = (instance: KubeObject): InstanceEvaluation => {
+      evaluated = true;
+      if (ctx.testCrashOn === name) crashForTest();
+      return evaluateInstance(served.graph, instance, pass.lookup, options);
+    };
     if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);
     return await planAndApply(ctx, served, ref, key, pass, watchErrors, evaluate, log);
   } finally {
-    entered.done();
+    entered.done(evaluated);
   }
 }
 
