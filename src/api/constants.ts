@@ -58,6 +58,14 @@ export const ANNOTATIONS = {
    * from it, so a resync or a restart renders the same bytes (runtime/template-dialect/entropy.ts).
    */
   renderTime: "internal.kro.run/render-time",
+  /**
+   * kro-ts, on an instance: the generation whose evaluation the controller started and has not
+   * reported on yet (no status for it): written before that evaluation, in the patch that adds the
+   * finalizer; if the process dies in it, the next one knows (controller/isolation/evaluation-guard.ts).
+   */
+  evaluating: "internal.kro.run/evaluating",
+  /** kro-ts, on an instance: "<generation>:<count>", controller crashes counted during that generation's evaluation. */
+  evaluationCrashes: "internal.kro.run/evaluation-crashes",
   /** kro-ts: on every child we create, the creation key of its instance (proof we made it). */
   creationKey: "internal.kro.run/creation-key",
   /**
@@ -160,6 +168,8 @@ export const INSTANCE_CONDITION_REASONS = {
   resourceDeleting: "ResourceDeleting",
   /** kro-ts only: the kro.run/reconcile annotation suspends reconciliation. */
   reconciliationSuspended: "ReconciliationSuspended",
+  /** kro-ts only: evaluating this generation killed the controller process repeatedly (isolation/evaluation-guard.ts). */
+  evaluationCrashed: "EvaluationCrashed",
   ready: "Ready",
   /** kro-ts only, kstatus (Reconciling/Stalled): the instance is not Ready but is making progress. */
   progressing: "Progressing",

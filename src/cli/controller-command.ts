@@ -47,6 +47,8 @@ interface ControllerFlags extends UiFlags {
   readonly clusterNamespace?: string;
   readonly storageMigrationQps: string;
   readonly storageMigrationPageSize: string;
+  readonly evaluationCrashLimit: string;
+  readonly evaluationCrashBackoff: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -90,6 +92,8 @@ export function registerControllerCommand(program: Command): void {
     .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
     .option("--storage-migration-page-size <n>", "objects a storage migration lists per page; its progress is saved after each page", "100")
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
+    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance (0 = off)", "3")
+    .option("--evaluation-crash-backoff <duration>", "after a crash, a suspect instance is evaluated again (alone) this long after the start, doubled per crash", "2s")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
 }
@@ -127,6 +131,8 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
     storageMigration: { qps: positiveNumber("--storage-migration-qps", flags.storageMigrationQps), pageSize: positiveInteger("--storage-migration-page-size", flags.storageMigrationPageSize) },
     kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
+    evaluationCrashLimit: Math.floor(nonNegativeNumber("--evaluation-crash-limit", flags.evaluationCrashLimit)),
+    evaluationCrashBackoffMs: durationFlag("--evaluation-crash-backoff", flags.evaluationCrashBackoff),
     lease,
     shards,
   };
@@ -150,6 +156,8 @@ interface ControllerSettings {
   readonly maxGraphRevisions: number;
   readonly storageMigration: { readonly qps: number; readonly pageSize: number };
   readonly kubeMinor: string;
+  readonly evaluationCrashLimit: number;
+  readonly evaluationCrashBackoffMs: number;
   readonly lease: LeaseTiming;
   readonly shards: number;
 }
@@ -222,6 +230,9 @@ async function runController(flags: ControllerFlags): Promise<void> {
       chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
       storageMigration: settings.storageMigration,
+      ...(settings.evaluationCrashLimit === 0 ? {} : { crashGuard: { maxCrashes: settings.evaluationCrashLimit, retryBaseMs: settings.evaluationCrashBackoffMs } }),
+      // Test-only, read once here and never from instance data: see instance/evaluation-crash.ts.
+      ...(process.env.KRO_TEST_CRASH_ON === undefined || process.env.KRO_TEST_CRASH_ON === "" ? {} : { testCrashOn: process.env.KRO_TEST_CRASH_ON }),
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
       ...(flags.clusterNamespace === undefined ? {} : { clusterNamespace: flags.clusterNamespace }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.

@@ -3,11 +3,11 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { ChartRenderPool, ChartRenders, type ChartRenderPoolOptions } from "./isolation/index.js";
+import { ChartRenderPool, ChartRenders, EvaluationGuard, type ChartRenderPoolOptions, type EvaluationGuardOptions } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, delegates, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
-import { InformerManager, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
+import { InformerManager, isServerUnavailable, stripManagedFields, type InformerLease, type InformerOptions, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { HelmClusterCache } from "./helm/index.js";
 import { onCrdChange } from "./rgd/index.js";
@@ -65,6 +65,14 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly conversionWebhook?: Omit<ConversionWebhookOptions, "logger">;
   /** Storage migration pace: objects rewritten per second (default 20) and per list page (default 100). */
   readonly storageMigration?: { readonly qps?: number; readonly pageSize?: number };
+  /**
+   * The crash-loop guard (isolation/evaluation-guard.ts): after how many controller crashes during
+   * one generation's evaluation an instance is no longer evaluated, and the retry backoff. Absent:
+   * no instance is marked (in-process controllers of tests and `kro dev`, which a crash ends anyway).
+   */
+  readonly crashGuard?: Pick<EvaluationGuardOptions, "maxCrashes" | "retryBaseMs">;
+  /** Test-only: the evaluation of instances of this name kills the process (see instance/evaluation-crash.ts). */
+  readonly testCrashOn?: string;
 }
 
 export interface RunningController {
@@ -100,6 +108,7 @@ export function startController(options: StartControllerOptions): RunningControl
     logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
   });
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger);
+  const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
@@ -145,6 +154,8 @@ export function startController(options: StartControllerOptions): RunningControl
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
     ...(chartRenders === undefined ? {} : { chartRenders }),
+    ...(evaluationGuard === undefined ? {} : { evaluationGuard }),
+    ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
   };
 
   const record = (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => {
@@ -217,7 +228,7 @@ export function startController(options: StartControllerOptions): RunningControl
   options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
   // A new CA must reach every CRD's caBundle: the RGD reconcile installs it.
   conversion.onRotation(() => { resyncRgds(); });
-  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, isTransient: isServerUnavailable, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const reconcileKey = async (c: ControllerContext, key: string) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);
     const entry = served.get(rgdName);
@@ -237,11 +248,22 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
     workers: ctx.options.workers,
+    isTransient: isServerUnavailable,
     // With sharding, only while this replica holds the instance's shard, through its fence.
     reconcile: (key) => sharded?.instance(key, (c) => reconcileKey(c, key)) ?? reconcileKey(ctx, key),
     onOutcome: record("instance"),
   });
   let reconcileCount = 0;
+  // The server is back after an outage: what failed because of it is retried now, not after the
+  // backoff it grew meanwhile (up to 1,000 s). The workers and the client's rate limit pace it.
+  void (async () => {
+    for (;;) {
+      await client.whenServerBack(stopping.signal);
+      if (stopping.signal.aborted) return;
+      const retried = { instances: instanceQueue.retryTransientNow(), rgds: rgdQueue.retryTransientNow() };
+      logger.info(retried, "API server back: reconciles that failed because of it are retried now");
+    }
+  })();
   // Level-based safety net, as controller-runtime's SyncPeriod: every instance is looked at again.
   const resyncTimer = setInterval(() => { resync(); }, options.resyncPeriodMs ?? 36_000_000);
   resyncTimer.unref();

@@ -67,7 +67,7 @@ describe("renderChart on charts/kro-ts", () => {
     assert.equal((find(objects, "Deployment").spec as { replicas: number }).replicas, 3);
     const c = container(objects);
     assert.equal(c.image, "registry.example/kro-ts:1.2.3");
-    for (const flag of ["--workers=8", "--client-qps=50", "--client-burst=75", "--log-level=debug", "--log-format=text", "--graceful-shutdown-timeout=30s"]) {
+    for (const flag of ["--evaluation-crash-limit=3", "--workers=8", "--client-qps=50", "--client-burst=75", "--log-level=debug", "--log-format=text", "--graceful-shutdown-timeout=30s"]) {
       assert.ok(c.args.includes(flag), `${flag} in ${c.args.join(" ")}`);
     }
     // null removes a default (Helm's coalescing): the limits are gone, the requests merged.

@@ -109,6 +109,7 @@ describe("deploy/kro-controller.yaml", () => {
       "--leader-election-namespace=kro-system",
       "--shards=16",
       "--workers=4",
+      "--evaluation-crash-limit=3",
       "--client-qps=100",
       "--client-burst=150",
       "--log-level=info",

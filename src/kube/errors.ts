@@ -118,3 +118,17 @@ export const isFenced = (e: unknown): boolean => e instanceof FencedError;
 /** The request's deadline (rate-limiter wait + socket wait + response, retries included) passed. */
 export const isDeadlineExceeded = (e: unknown): boolean =>
   e instanceof TransportError && (e.cause as { code?: unknown } | undefined)?.code === "KUBE_DEADLINE";
+
+/**
+ * The server (or the way to it) failed, not the request: no answer, a 5xx, a 429 — looked for
+ * along the error's causes. Work that failed so is worth retrying at once when the server is back.
+ */
+export function isServerUnavailable(e: unknown): boolean {
+  let current: unknown = e;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    if (current instanceof TransportError) return true;
+    if (current instanceof ApiError) return current.status >= 500 || current.status === 429;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -8,7 +8,7 @@ export { loadKubeconfig, kubeconfigFiles, type KubeconfigSource } from "./kubeco
 export { loadInClusterConfig, isInCluster, SERVICE_ACCOUNT_DIR } from "./in-cluster.js";
 export {
   ApiError, DiscoveryError, ExecCredentialError, FencedError, KubeconfigError, TransportError,
-  isAlreadyExists, isConflict, isDeadlineExceeded, isFenced, isForbidden, isGone, isInvalid, isNotFound, isUnauthorized,
+  isAlreadyExists, isConflict, isDeadlineExceeded, isFenced, isForbidden, isGone, isInvalid, isNotFound, isServerUnavailable, isUnauthorized,
 } from "./errors.js";
 export { Discovery, splitApiVersion, type ResourceInfo } from "./discovery.js";
 export { Informer, stripManagedFields, type InformerHandlers, type InformerOptions, type InformerSource, type InformerStats } from "./informer.js";

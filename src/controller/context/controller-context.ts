@@ -2,7 +2,7 @@
  * What the reconcilers share: the client, the informers, the registry of served graphs, the
  * queues and the options. Built once by startController; passed in, never global.
  */
-import type { ChartRenders } from "../isolation/index.js";
+import type { ChartRenders, EvaluationGuard } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
@@ -102,6 +102,10 @@ export interface ControllerContext {
   readonly helmCluster: HelmClusterCache;
   /** Where charts (spec.helm) render: worker threads the controller can stop (absent: inline, tests only). */
   readonly chartRenders?: ChartRenders;
+  /** The crash-loop guard (isolation/evaluation-guard.ts); absent: evaluations are not recorded. */
+  readonly evaluationGuard?: EvaluationGuard;
+  /** Test-only: the evaluation of the instance of this name kills the process (KRO_TEST_CRASH_ON, `kro controller` only). */
+  readonly testCrashOn?: string;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

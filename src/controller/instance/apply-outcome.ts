@@ -24,7 +24,7 @@ export type AppliedOutcome =
   | { readonly kind: "written"; readonly response: KubeJson; readonly record?: OwnedChild }
   /** The guard refused the write: read the live object and judge it. */
   | { readonly kind: "exists"; readonly forgetUid?: string }
-  | { readonly kind: "failed"; readonly message: string };
+  | { readonly kind: "failed"; readonly message: string; readonly cause: unknown };
 
 const uidOf = (object: KubeJson): string => (object.metadata as { uid?: string } | undefined)?.uid ?? "";
 
@@ -41,7 +41,7 @@ export function isUidGuardRefusal(error: unknown): boolean {
 export function readApplyOutcome(step: ApplyStep, result: PromiseSettledResult<KubeJson>): AppliedOutcome {
   if (result.status === "rejected") {
     if (isUidGuardRefusal(result.reason)) return step.entry === undefined ? { kind: "exists" } : { kind: "exists", forgetUid: step.entry.uid };
-    return { kind: "failed", message: result.reason instanceof Error ? result.reason.message : String(result.reason) };
+    return { kind: "failed", message: result.reason instanceof Error ? result.reason.message : String(result.reason), cause: result.reason };
   }
   const response = result.value;
   const uid = uidOf(response);

@@ -76,8 +76,9 @@ describe("reading an apply round", () => {
     assert.equal(isUidGuardRefusal(Object.assign(new Error("spec.replicas: Invalid value"), { status: 422 })), false);
   });
   it("other failures are reported as they are", () => {
-    const outcome = readApplyOutcome(create, { status: "rejected", reason: Object.assign(new Error("forbidden"), { status: 403 }) });
-    assert.deepEqual(outcome, { kind: "failed", message: "forbidden" });
+    const reason = Object.assign(new Error("forbidden"), { status: 403 });
+    const outcome = readApplyOutcome(create, { status: "rejected", reason });
+    assert.deepEqual(outcome, { kind: "failed", message: "forbidden", cause: reason }, "the error itself is kept: was it the server's (an outage) or the request's?");
   });
 });
 

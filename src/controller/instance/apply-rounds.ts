@@ -7,7 +7,7 @@
  * a condition.
  */
 import { FIELD_MANAGERS } from "../../api/index.js";
-import { isNotFound, type KubeObject } from "../../kube/index.js";
+import { isNotFound, isServerUnavailable, type KubeObject } from "../../kube/index.js";
 import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { ControllerContext } from "../context/index.js";
@@ -86,6 +86,7 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
     }
     if (outcome.kind === "failed") {
       pass.applyErrors[step.nodeId] = `apply ${describeIdentity(step.identity)}: ${outcome.message}`;
+      if (isServerUnavailable(outcome.cause)) pass.serverFailures.add(step.nodeId);
       return emptyDelta();
     }
     // The guard refused the write: whose object is there? Only a live read may say.

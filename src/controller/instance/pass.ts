@@ -28,6 +28,8 @@ export class InstancePass {
   readonly blocked = new Set<string>();
   /** Apply and removal failures by node id (retried with backoff). */
   readonly applyErrors: Record<string, string> = {};
+  /** Node ids of applyErrors the server caused (no answer, 5xx, 429): retried at once when it is back. */
+  readonly serverFailures = new Set<string>();
   /** Children refused before any write, by node id (not retried until something changes). */
   readonly refusedNodes: Record<string, string> = {};
 

@@ -18,7 +18,7 @@ import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type Ins
 import type { Logger } from "../../observability/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { instanceKey } from "../context/index.js";
-import type { ReconcileResult } from "../loop/index.js";
+import { TransientError, type ReconcileResult } from "../loop/index.js";
 import { withHelmCluster } from "../helm/index.js";
 import { applyRounds } from "./apply-rounds.js";
 import { adoptionPolicy } from "./apply-outcome.js";
@@ -34,6 +34,7 @@ import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
+import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -48,6 +49,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const observed = await observeInstance(ctx, served.rgdName, ref);
   if (observed === undefined) {
     ctx.watches.forget(key);
+    ctx.evaluationGuard?.forget(key);
     return {};
   }
   // Deletion goes by inventory with direct requests where the cache cannot tell: a kind the
@@ -64,12 +66,31 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   const kindErrors = await ctx.watches.ensure(served.graph);
   // A copy: scope settling adds what the chart's lookups cannot watch.
   const watchErrors = new Map(kindErrors);
-  const pass = await takeCharge(ctx, served, observed);
-  if (pass === undefined) return {};
-  const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
-  const evaluate = (instance: KubeObject): InstanceEvaluation => evaluateInstance(served.graph, instance, pass.lookup, options);
-  if (isSuspended(pass.instance)) return reportSuspended(ctx, served, pass.instance, options);
+  // The crash-loop guard first (evaluation-crash.ts): a suspect waits or is reported; what is not
+  // known good is marked in flight by takeCharge only once its turn has come, so a crash during a
+  // suspect's lone retry never blames an instance still waiting for its own.
+  const entered = await enterEvaluation(ctx, key, observed);
+  if (entered.kind !== "evaluate") return reportGuarded(ctx, key, observed, entered);
+  let evaluated = false;
+  try {
+    const pass = await takeCharge(ctx, served, observed, key);
+    if (pass === undefined) return {};
+    const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
+    const evaluate = (instance: KubeObject): InstanceEvaluation => {
+      evaluated = true;
+      if (ctx.testCrashOn === name) crashForTest();
+      return evaluateInstance(served.graph, instance, pass.lookup, options);
+    };
+    if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);
+    return await planAndApply(ctx, served, ref, key, pass, { all: watchErrors, ownKinds: kindErrors }, evaluate, log);
+  } finally {
+    entered.done(evaluated);
+  }
+}
 
+/** Steps 2 to 5 of a pass whose instance is in our charge: evaluate, apply, record, status. */
+async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, key: string, pass: InstancePass, unwatchable: { all: Map<string, string>; ownKinds: ReadonlyMap<string, string> }, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<ReconcileResult> {
+  const watchErrors = unwatchable.all;
   // 2. Plan: evaluate until every scope the graph reads is watched (scope-settling.ts).
   const current = pass.instance;
   pass.evaluation = await settleScopes(ctx, key, served.graph, watchErrors, () => evaluate(current));
@@ -82,7 +103,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // 3. Apply, round after round; then remove what is no longer desired.
   if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
   // An unwatchable kind counts only for nodes that render it or still own objects of it.
-  const unavailable = new Map([...relevantWatchErrors(served.graph, watchErrors, kindErrors, pass.evaluation, pass.inventory), ...targets.errors]);
+  const unavailable = new Map([...relevantWatchErrors(served.graph, watchErrors, unwatchable.ownKinds, pass.evaluation, pass.inventory), ...targets.errors]);
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);
@@ -97,7 +118,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // 5. Status, and when to look again.
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, unavailable);
-  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable);
+  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable, pass.serverFailures);
 }
 
 /**
@@ -129,14 +150,15 @@ async function observeInstance(ctx: Pick<ControllerContext, "client" | "instance
  * pass's starting record: the inventory, plus children we created but a crash kept us from
  * recording (they carry our creation key). Undefined: the instance is gone.
  */
-async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed: KubeObject): Promise<InstancePass | undefined> {
+async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed: KubeObject, key: string): Promise<InstancePass | undefined> {
   let managed;
   try {
-    managed = await ensureManaged(ctx, served, observed);
+    managed = await ensureManaged(ctx, served, observed, evaluationMark(ctx, key));
   } catch (error) {
     if (error instanceof InstanceGoneError) return undefined;
     throw error;
   }
+  if (managed.marked) markedByUs(ctx, key, managed.instance);
   const owner = ownerIdentity(served, managed.instance);
   const policy = adoptionPolicy(managed.instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
   const pass = new InstancePass(managed, owner, policy, (overlay) => ctx.watches.lookup(overlay));
@@ -145,8 +167,8 @@ async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed:
 }
 
 /** A suspended instance is evaluated for its status only: nothing is applied or removed. */
-async function reportSuspended(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, options: RuntimeOptions): Promise<ReconcileResult> {
-  const evaluation = evaluateInstance(served.graph, instance, ctx.watches.lookup(new Map()), options);
+async function reportSuspended(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, evaluate: (instance: KubeObject) => InstanceEvaluation): Promise<ReconcileResult> {
+  const evaluation = evaluate(instance);
   await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { suspended: true, now: ctx.now() }));
   return {};
 }
@@ -189,13 +211,17 @@ async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: In
   ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });
 }
 
-function nextReconcile(requeueIntervalMs: number, evaluation: InstanceEvaluation, failedWrites: readonly [string, string][], watchErrors: ReadonlyMap<string, string>): ReconcileResult {
+function nextReconcile(requeueIntervalMs: number, evaluation: InstanceEvaluation, failedWrites: readonly [string, string][], watchErrors: ReadonlyMap<string, string>, serverFailures: ReadonlySet<string>): ReconcileResult {
   // Nothing tells the controller when RBAC grants a kind: retry at a steady pace (the probe
   // result is shared per kind) so a grant takes effect within seconds, without a restart.
   if (watchErrors.size > 0) return { requeueAfterMs: UNWATCHABLE_RETRY_MS };
   // A refused apply or delete (403 until RBAC grants the verb, a webhook, a quota, an object that
   // is not ours) is retried with the queue's backoff, as kro does; the status says what failed.
-  if (failedWrites.length > 0) throw new Error(`resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
+  if (failedWrites.length > 0) {
+    const message = `resource error: ${failedWrites.map(([id, e]) => `${id}: ${e}`).join("; ")}`;
+    // Only the server's failures (an outage): retried at once when it is back, not after the backoff they grew.
+    throw failedWrites.every(([id]) => serverFailures.has(id)) ? new TransientError(message) : new Error(message);
+  }
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && requeueIntervalMs > 0 ? { requeueAfterMs: requeueIntervalMs } : {};
 }

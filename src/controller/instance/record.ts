@@ -47,22 +47,26 @@ export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, b
  * Finalizer, ownership labels and the creation key in one write, before any child is created
  * (the key must be on record before a child carries it). Costs nothing when all are in place.
  */
-export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now">, served: ServedGraph, instance: KubeObject): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean }> {
+export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now">, served: ServedGraph, instance: KubeObject, evaluationMark: (current: KubeObject) => string | undefined = () => undefined): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
   const labels = {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
     [LABELS.rgdId]: served.rgdUid,
     [LABELS.rgdName]: labelValue(served.rgdName),
   };
+  // The crash-loop guard's in-flight mark rides on this write (instance/evaluation-crash.ts).
+  let mark: string | undefined;
   const written = await patchInstance(ctx, instance, (current) => {
+    mark = evaluationMark(current);
     const metadata = current.metadata ?? {};
     const finalizers = metadata.finalizers ?? [];
     const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
     const inventory = readInventory(current);
     // The instant `now` renders from for this generation, on record before any child is written.
     const renderTime = renderTimeToRecord(served.graph, current, ctx.now());
-    if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined && renderTime === undefined) return undefined;
+    if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined && renderTime === undefined && mark === undefined) return undefined;
     const annotations = {
+      ...(mark === undefined ? {} : { [ANNOTATIONS.evaluating]: mark }),
       ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: encodeInventory({ key: newCreationKey(), entries: inventory.entries }) } : {}),
       ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
     };
@@ -71,7 +75,7 @@ export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext
   const inventory = readInventory(written);
   if (inventory.key === undefined) throw new Error("the instance's creation key was not recorded");
   // A copy the API server just returned is current; the informer's copy may not be.
-  return { instance: written, inventory: { key: inventory.key, entries: inventory.entries }, confirmed: written !== instance };
+  return { instance: written, inventory: { key: inventory.key, entries: inventory.entries }, confirmed: written !== instance, marked: mark !== undefined && written !== instance };
 }
 
 /**

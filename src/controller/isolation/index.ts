@@ -2,7 +2,10 @@
  * Isolation: what of an instance's evaluation runs where the controller can stop and cap it.
  * Charts (spec.helm) render in a pool of worker threads with heap limits and a deadline
  * (chart-render-pool.ts, chart-worker.ts); their answers are kept by what they read
- * (chart-renders.ts). See docs/design/runtime.md, "Isolation".
+ * (chart-renders.ts). What runs on the main thread anyway is guarded against crash loops: an
+ * evaluation in flight when the process died is a suspect after the restart (evaluation-guard.ts).
+ * See docs/design/runtime.md, "Isolation".
  */
 export { ChartRenderPool, type ChartRenderPoolOptions, type PoolAnswer } from "./chart-render-pool.js";
 export { ChartRenders } from "./chart-renders.js";
+export { EvaluationGuard, type EvaluationGuardOptions, type EvaluationMarks, type EvaluationRef, type GuardDecision } from "./evaluation-guard.js";

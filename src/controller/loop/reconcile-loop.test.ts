@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TerminalError, startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
+import { TerminalError, TransientError, startReconcileLoop, type ReconcileOutcome } from "./reconcile-loop.js";
 import { WorkQueue } from "./work-queue.js";
 
 function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
@@ -36,6 +36,27 @@ describe("startReconcileLoop", () => {
     await until(() => outcomes.length === 3);
     assert.deepEqual(outcomes, ["error", "error", "success"]);
     assert.equal(queue.failureCount("ns/a"), 0);
+    queue.shutDown();
+    await loop.stopped;
+  });
+
+  it("marks the server's failures (by the predicate, or a TransientError) for a prompt retry when it is back", async () => {
+    const queue = new WorkQueue({ baseDelayMs: 60_000 });
+    const seen: string[] = [];
+    const loop = startReconcileLoop({
+      queue, workers: 1,
+      isTransient: (e) => e instanceof Error && e.message === "503",
+      reconcile: (key) => {
+        seen.push(key);
+        return Promise.reject(key === "by-class" ? new TransientError("writes failed: 503") : new Error(key === "by-predicate" ? "503" : "403"));
+      },
+    });
+    for (const key of ["by-predicate", "by-class", "forbidden"]) queue.add(key);
+    await until(() => seen.length === 3);
+    await until(() => queue.inFlight === 0);
+    assert.equal(queue.retryTransientNow(), 2, "the 403 keeps its backoff");
+    await until(() => seen.length === 5);
+    assert.deepEqual(seen.slice(3).sort(), ["by-class", "by-predicate"]);
     queue.shutDown();
     await loop.stopped;
   });

@@ -18,6 +18,11 @@ export function isTerminal(error: unknown): boolean {
   return error instanceof TerminalError;
 }
 
+/** A failure the server caused (no answer, 5xx, 429), e.g. of writes whose own errors were kept as text: retried at once when the server is back. */
+export class TransientError extends Error {
+  override readonly name = "TransientError";
+}
+
 export type ReconcileOutcome =
   | { readonly kind: "success"; readonly requeueAfterMs?: number }
   | { readonly kind: "error"; readonly error: unknown; readonly retryInMs: number }
@@ -27,6 +32,8 @@ export interface ReconcileLoopOptions {
   readonly queue: WorkQueue;
   readonly workers: number;
   readonly reconcile: (key: string) => Promise<ReconcileResult>;
+  /** Whether a failure is the server's (no answer, 5xx, 429): such keys lose their backoff when it is back (WorkQueue.retryTransientNow). TransientError always is. */
+  readonly isTransient?: (error: unknown) => boolean;
   /** Observability hook: called once per processed key with its outcome and duration. */
   readonly onOutcome?: (key: string, outcome: ReconcileOutcome, durationMs: number) => void;
 }
@@ -55,7 +62,8 @@ async function worker(options: ReconcileLoopOptions): Promise<void> {
         queue.forget(key);
         outcome = { kind: "terminal", error };
       } else {
-        outcome = { kind: "error", error, retryInMs: queue.addRateLimited(key) };
+        const transient = error instanceof TransientError || options.isTransient?.(error) === true;
+        outcome = { kind: "error", error, retryInMs: queue.addRateLimited(key, { transient }) };
       }
     } finally {
       queue.done(key);

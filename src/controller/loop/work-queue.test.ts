@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { WorkQueue } from "./work-queue.js";
+import { FRESH_RUN, WorkQueue } from "./work-queue.js";
 
 describe("WorkQueue", () => {
   it("deduplicates keys that are waiting", async () => {
@@ -62,5 +62,88 @@ describe("WorkQueue", () => {
     assert.equal(await waiting, undefined);
     q.add("late");
     assert.equal(await q.get(), undefined);
+  });
+
+  it("hands out fresh work before requeues and retries, FIFO within each lane", async () => {
+    const q = new WorkQueue();
+    q.add("old-1");
+    q.add("old-2");
+    q.addFresh("new-1");
+    q.add("old-3");
+    q.addFresh("new-2");
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) order.push((await q.get()) ?? "");
+    assert.deepEqual(order, ["new-1", "new-2", "old-1", "old-2", "old-3"]);
+    assert.equal(q.length, 0);
+  });
+
+  it("keeps one entry per key across lanes: a fresh add promotes a waiting key, a plain add never demotes it", async () => {
+    const q = new WorkQueue();
+    q.add("a");
+    q.add("b");
+    q.addFresh("b");
+    q.add("b");
+    assert.equal(q.length, 2, "b is queued once");
+    assert.equal(await q.get(), "b");
+    assert.equal(await q.get(), "a");
+    q.done("a");
+    q.done("b");
+    assert.equal(q.length, 0, "the stale entry of b is never handed out");
+    q.add("c");
+    assert.equal(await q.get(), "c");
+  });
+
+  it("never hands a key to two workers, whichever lane re-queues it while in flight", async () => {
+    const q = new WorkQueue();
+    q.addFresh("k");
+    assert.equal(await q.get(), "k");
+    q.add("k");
+    q.addFresh("k");
+    q.add("other");
+    assert.equal(await q.get(), "other", "k is in flight: not handed out again");
+    q.addFresh("x");
+    q.done("k");
+    assert.equal(q.length, 2);
+    assert.equal(await q.get(), "x", "fresh, FIFO: x came first");
+    assert.equal(await q.get(), "k", "k was promoted while in flight");
+  });
+
+  it("lets a waiting retry through after a run of fresh keys, so neither lane starves", async () => {
+    const q = new WorkQueue();
+    q.add("retry");
+    for (let i = 0; i < FRESH_RUN + 2; i++) q.addFresh(`f${i}`);
+    const order: string[] = [];
+    for (let i = 0; i < FRESH_RUN + 3; i++) order.push((await q.get()) ?? "");
+    assert.equal(order.indexOf("retry"), FRESH_RUN, order.join(" "));
+  });
+
+  it("retries the server's failures at once when it is back, forgetting their backoff, and leaves the others alone", async () => {
+    const q = new WorkQueue({ baseDelayMs: 60_000, maxDelayMs: 1_000_000 });
+    for (let i = 0; i < 10; i++) q.addRateLimited("outage", { transient: true }); // ten failures during an outage
+    q.addRateLimited("forbidden");
+    q.addRateLimited("flaky", { transient: true });
+    q.addRateLimited("flaky"); // its last failure was not the server's
+    assert.equal(q.length, 0, "all backing off");
+    assert.equal(q.retryTransientNow(), 1);
+    assert.equal(q.length, 1);
+    assert.equal(await q.get(), "outage");
+    q.done("outage");
+    assert.equal(q.failureCount("outage"), 0, "its backoff starts over");
+    assert.equal(q.addRateLimited("outage", { transient: true }), 60_000, "the next failure waits the base delay, not 2^10 of it");
+    assert.equal(q.failureCount("forbidden"), 1);
+    assert.equal(q.retryTransientNow(), 1, "only the new transient failure");
+    assert.equal(q.retryTransientNow(), 0, "nothing twice");
+    q.shutDown();
+  });
+
+  it("hands the retried keys out no faster than the workers take them, behind fresh work", async () => {
+    const q = new WorkQueue({ baseDelayMs: 60_000 });
+    for (let i = 0; i < 100; i++) q.addRateLimited(`k${i}`, { transient: true });
+    q.retryTransientNow();
+    q.addFresh("new");
+    assert.equal(q.inFlight, 0, "queued, not started: the workers pace them");
+    assert.equal(await q.get(), "new", "a new instance does not wait behind the retries");
+    assert.equal(q.length, 100);
+    q.shutDown();
   });
 });

@@ -2,6 +2,17 @@
  * A level-based work queue of keys, with client-go's guarantees: a key is queued at most once,
  * never processed by two workers at once (a key added while in flight is re-queued when its
  * worker is done), delayed adds, and per-key exponential backoff for failures.
+ *
+ * Two lanes (issue #26 point 3): **fresh** work — an object never reconciled, or a new generation
+ * (`addFresh`) — is handed out before everything else (events of children, requeues, retries), so
+ * a new instance does not wait behind a backlog of retries after an outage. A key in both is one
+ * key: a fresh add promotes a waiting key, a plain add never demotes it. Every FRESH_RUN fresh keys
+ * in a row, one waiting key of the other lane goes first, so neither lane can starve the other.
+ *
+ * Failures the server caused (no answer, 5xx, 429: `transient`) are remembered; when the server is
+ * back `retryTransientNow()` forgets their backoff and queues them at once — a key that failed ten
+ * times during a 5-minute outage is not parked for 17 more minutes. The workers and the client's
+ * rate limit pace them: the queue never hands out more than the workers take.
  */
 export interface WorkQueueOptions {
   /** First retry delay after a failure; doubles per consecutive failure of the same key. */
@@ -9,13 +20,25 @@ export interface WorkQueueOptions {
   readonly maxDelayMs?: number;
 }
 
+type Lane = "fresh" | "normal";
+interface Entry { readonly key: string; readonly lane: Lane; readonly ticket: number }
+
+/** Fresh keys handed out in a row before one waiting normal key gets its turn. */
+export const FRESH_RUN = 8;
+
 export class WorkQueue {
-  private readonly queue: string[] = [];
-  private readonly dirty = new Set<string>();
+  /** FIFO per lane; an entry is live only while `dirty` holds its key with the same ticket (stale ones are skipped). */
+  private readonly fresh: Entry[] = [];
+  private readonly normal: Entry[] = [];
+  private readonly dirty = new Map<string, Entry>();
+  private tickets = 0;
   private readonly processing = new Set<string>();
   private readonly failures = new Map<string, number>();
+  /** Keys whose last failure the server caused: retried at once when it is back. */
+  private readonly transient = new Set<string>();
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
+  private freshInARow = 0;
   private shuttingDown = false;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
@@ -31,7 +54,9 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.queue.length;
+    let n = 0;
+    for (const key of this.dirty.keys()) if (!this.processing.has(key)) n++;
+    return n;
   }
 
   get inFlight(): number {
@@ -39,8 +64,27 @@ export class WorkQueue {
   }
 
   add(key: string): void {
-    if (this.shuttingDown || this.dirty.has(key)) return;
-    this.dirty.add(key);
+    this.enqueue(key, "normal");
+  }
+
+  /** New work: an object never reconciled, or a new generation of it. Goes before retries and requeues. */
+  addFresh(key: string): void {
+    this.enqueue(key, "fresh");
+  }
+
+  private enqueue(key: string, lane: Lane): void {
+    if (this.shuttingDown) return;
+    const queued = this.dirty.get(key);
+    if (queued !== undefined) {
+      if (lane === "fresh" && queued.lane === "normal") {
+        const promoted = { key, lane, ticket: ++this.tickets };
+        this.dirty.set(key, promoted);
+        if (!this.processing.has(key)) this.fresh.push(promoted); // its normal entry goes stale
+      }
+      return;
+    }
+    const entry = { key, lane, ticket: ++this.tickets };
+    this.dirty.set(key, entry);
     if (this.processing.has(key)) return; // done() re-queues it
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
@@ -48,7 +92,7 @@ export class WorkQueue {
       this.processing.add(key);
       waiter(key);
     } else {
-      this.queue.push(key);
+      (lane === "fresh" ? this.fresh : this.normal).push(entry);
     }
   }
 
@@ -70,18 +114,43 @@ export class WorkQueue {
     this.timers.set(key, { at, timer });
   }
 
-  /** Re-queues a failed key after its backoff: base × 2^(failures−1), capped. Returns the delay. */
-  addRateLimited(key: string): number {
+  /**
+   * Re-queues a failed key after its backoff: base × 2^(failures−1), capped. Returns the delay.
+   * `transient`: the server caused it (see retryTransientNow).
+   */
+  addRateLimited(key: string, options: { readonly transient?: boolean } = {}): number {
     const failures = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, failures);
+    if (options.transient === true) this.transient.add(key);
+    else this.transient.delete(key);
     const delay = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** Math.min(failures - 1, 40));
     this.addAfter(key, delay);
     return delay;
   }
 
+  /**
+   * The server is back: every key whose last failure it caused loses its backoff and is queued now
+   * (behind fresh work). Returns how many.
+   */
+  retryTransientNow(): number {
+    const keys = [...this.transient];
+    this.transient.clear();
+    for (const key of keys) {
+      this.failures.delete(key);
+      const pending = this.timers.get(key);
+      if (pending !== undefined) {
+        clearTimeout(pending.timer);
+        this.timers.delete(key);
+      }
+      this.add(key);
+    }
+    return keys.length;
+  }
+
   /** Clears the failure history of a key (after a success). */
   forget(key: string): void {
     this.failures.delete(key);
+    this.transient.delete(key);
   }
 
   failureCount(key: string): number {
@@ -90,7 +159,7 @@ export class WorkQueue {
 
   /** The next key to process; undefined once the queue is shut down. Call done(key) afterwards. */
   get(): Promise<string | undefined> {
-    const key = this.queue.shift();
+    const key = this.next();
     if (key !== undefined) {
       this.dirty.delete(key);
       this.processing.add(key);
@@ -100,11 +169,28 @@ export class WorkQueue {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  private next(): string | undefined {
+    const normalTurn = this.freshInARow >= FRESH_RUN;
+    const first = normalTurn ? this.take(this.normal) ?? this.take(this.fresh) : this.take(this.fresh) ?? this.take(this.normal);
+    if (first === undefined) return undefined;
+    this.freshInARow = first.lane === "fresh" ? this.freshInARow + 1 : 0;
+    return first.key;
+  }
+
+  /** The oldest live entry of a lane, dropping stale ones (promoted, or handed out and queued again since). */
+  private take(list: Entry[]): Entry | undefined {
+    for (let entry = list.shift(); entry !== undefined; entry = list.shift()) {
+      if (this.dirty.get(entry.key)?.ticket === entry.ticket && !this.processing.has(entry.key)) return entry;
+    }
+    return undefined;
+  }
+
   done(key: string): void {
     this.processing.delete(key);
-    if (this.dirty.has(key)) {
+    const queued = this.dirty.get(key);
+    if (queued !== undefined) {
       this.dirty.delete(key);
-      this.add(key);
+      this.enqueue(key, queued.lane);
     }
   }
 
@@ -113,7 +199,8 @@ export class WorkQueue {
     this.shuttingDown = true;
     for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    this.queue.length = 0;
+    this.fresh.length = 0;
+    this.normal.length = 0;
     this.dirty.clear();
     for (const waiter of this.waiters.splice(0)) waiter(undefined);
   }

@@ -27,16 +27,24 @@ export async function startServing(ctx: ControllerContext, entry: ServedGraph): 
     const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind });
     ctx.instanceLeases.set(entry.rgdName, lease);
     const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
+    // New work goes first (WorkQueue's fresh lane): an instance created, or a new generation —
+    // not the initial list, which is a resync of what is already there.
+    const enqueueFresh = (object: KubeObject) => { ctx.instanceQueue.addFresh(instanceKeyOf(entry.rgdName, object)); };
     // A new write: judged (admitted while the author policy was not in force?) before it is
     // acted on, once the policy watch has caught up with it (instance/unchecked-admission.ts).
     const screen = (object: KubeObject) => {
       if (lease.informer.hasSynced && ctx.authorPolicies.guarded(entry.rgdName)) ctx.authorPolicies.seen(instanceKeyOf(entry.rgdName, object), object.metadata?.resourceVersion, ctx.policySync.ticket());
     };
     lease.informer.addHandlers({
-      onAdd: (object) => { screen(object); enqueue(object); },
+      onAdd: (object) => {
+        screen(object);
+        if (lease.informer.hasSynced) enqueueFresh(object);
+        else enqueue(object);
+      },
       onUpdate: (old, next) => {
         if (rendersDifferently(old, next)) screen(next);
-        if (needsReconcile(old, next)) enqueue(next);
+        if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
+        else if (needsReconcile(old, next)) enqueue(next);
       },
       onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
     });
