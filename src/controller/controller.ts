@@ -134,6 +134,7 @@ export function startController(options: StartControllerOptions): RunningControl
     authorPolicies: new AuthorPolicyState(),
     policySync: policyBarrier,
     delegations: new DelegationVerdicts(options.delegationRecheckMs ?? 300_000),
+    mayWriteCluster: () => options.sharding === undefined || options.sharding.leader.isLeader,
     options: {
       workers: options.workers ?? 4,
       requeueIntervalMs: options.requeueIntervalMs ?? 3000,

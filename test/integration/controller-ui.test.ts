@@ -98,7 +98,8 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
     // The tenant may read RGDs (cluster-wide) and, in its own namespace only, the instances, their children and Events.
     await kubectl(["create", "clusterrole", `ctl-ui-rgd-reader-${letters}`, "--verb=get,list", "--resource=resourcegraphdefinitions.kro.run"]);
     await kubectl(["create", "clusterrolebinding", `ctl-ui-rgd-reader-${letters}`, `--clusterrole=ctl-ui-rgd-reader-${letters}`, `--serviceaccount=${nsA}:viewer`]);
-    await kubectl(["create", "role", "viewer", "-n", nsA, "--verb=get,list", `--resource=${plural}.kro.run,configmaps,events`]);
+    // kubectl checks the resource against discovery, which can lag the new CRD on a loaded server.
+    await eventually(() => kubectl(["create", "role", "viewer", "-n", nsA, "--verb=get,list", `--resource=${plural}.kro.run,configmaps,events`]), { timeout: 30_000 });
     await kubectl(["create", "rolebinding", "viewer", "-n", nsA, "--role=viewer", `--serviceaccount=${nsA}:viewer`]);
     // Tokens from the TokenRequest API, as `kubectl create token` gives a person.
     const token = async (sa: string): Promise<string> => (await kubectl(["create", "token", sa, "-n", nsA, "--duration=3600s"])).trim();

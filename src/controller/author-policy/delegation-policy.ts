@@ -10,28 +10,36 @@ import type { ControllerContext } from "../context/index.js";
 import { applyExactly } from "./author-policy.js";
 import { DELEGATION_POLICY_ID, DELEGATION_POLICY_KEY, delegationPolicyObjects } from "./delegation-policy-objects.js";
 
-type Ctx = Pick<ControllerContext, "client" | "authorPolicies" | "options" | "logger">;
+type Ctx = Pick<ControllerContext, "client" | "authorPolicies" | "options" | "logger" | "mayWriteCluster">;
 
-async function intact(ctx: Ctx, objects: readonly Record<string, unknown>[]): Promise<boolean> {
+/** The policy objects as the cluster holds them, when each holds what we want; undefined otherwise. */
+async function intact(ctx: Ctx, objects: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[] | undefined> {
+  const stored: Record<string, unknown>[] = [];
   for (const object of objects) {
     try {
       const live = await ctx.client.get({ apiVersion: String(object.apiVersion), kind: String(object.kind), name: (object.metadata as { name: string }).name });
-      if (!isJsonSubset(object.spec, (live as { spec?: unknown }).spec)) return false;
+      if (!isJsonSubset(object.spec, (live as { spec?: unknown }).spec)) return undefined;
+      stored.push(live);
     } catch (error) {
-      if ((error as { status?: number }).status === 404) return false;
+      if ((error as { status?: number }).status === 404) return undefined;
       throw error;
     }
   }
-  return true;
+  return stored;
 }
 
-/** Applies the policy (nothing with the author check off controller-wide); false when it could not be. */
+/**
+ * Applies the policy (nothing with the author check off controller-wide); false when it could not
+ * be. A replica that may not write cluster-wide objects now (sharding: not the RGD leader) only
+ * reads: the policy is in force when the cluster holds it as wanted, and the leader restores it.
+ */
 export async function ensureDelegationPolicy(ctx: Ctx): Promise<boolean> {
   if (ctx.options.authorCheck === "Disabled") return true;
   const objects = delegationPolicyObjects();
   const first = !ctx.authorPolicies.guarded(DELEGATION_POLICY_KEY);
+  if (!ctx.mayWriteCluster()) return observeOnly(ctx, objects, first);
   try {
-    if (first && !(await intact(ctx, objects))) {
+    if (first && (await intact(ctx, objects)) === undefined) {
       ctx.authorPolicies.breach(DELEGATION_POLICY_KEY, "the kro-delegation admission policy was not in the cluster as wanted when the controller started", "0");
     }
     ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
@@ -44,6 +52,23 @@ export async function ensureDelegationPolicy(ctx: Ctx): Promise<boolean> {
     if (first) ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
     ctx.authorPolicies.installFailed(DELEGATION_POLICY_KEY, message);
     ctx.logger.warn({ err: message }, "delegations are not applied until the kro-delegation policy is installed");
+    return false;
+  }
+}
+
+async function observeOnly(ctx: Ctx, objects: readonly Record<string, unknown>[], first: boolean): Promise<boolean> {
+  try {
+    const stored = await intact(ctx, objects);
+    if (first) ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
+    if (stored === undefined) {
+      ctx.authorPolicies.breach(DELEGATION_POLICY_KEY, "the kro-delegation admission policy is not in the cluster as wanted (the RGD leader restores it)", first ? "0" : undefined);
+      return false;
+    }
+    if (first) ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored);
+    return true;
+  } catch (error) {
+    if (first) ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
+    ctx.authorPolicies.installFailed(DELEGATION_POLICY_KEY, `cannot read the kro-delegation admission policy: ${error instanceof Error ? error.message : String(error)}`);
     return false;
   }
 }

@@ -12,7 +12,7 @@ import { ensureDelegationPolicy } from "./delegation-policy.js";
 import { DELEGATION_POLICY_KEY } from "./delegation-policy-objects.js";
 
 /** The static policy is restored here (no RGD owns it), then every delegating RGD is judged again. */
-function healDelegationPolicy(ctx: Pick<ControllerContext, "client" | "authorPolicies" | "options" | "logger" | "rgdQueue" | "delegations">, attempt = 0): void {
+function healDelegationPolicy(ctx: Pick<ControllerContext, "client" | "authorPolicies" | "options" | "logger" | "rgdQueue" | "delegations" | "mayWriteCluster">, attempt = 0): void {
   void ensureDelegationPolicy(ctx).then((ok) => {
     for (const name of ctx.delegations.delegating) ctx.rgdQueue.add(name);
     if (!ok && !ctx.rgdQueue.isShutDown) setTimeout(() => { healDelegationPolicy(ctx, attempt + 1); }, Math.min(30_000, 500 * 2 ** attempt)).unref();
@@ -23,7 +23,7 @@ const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
 const KINDS = ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"] as const;
 
 /** Starts the watches; returns their leases (released when the controller stops). */
-export function watchAuthorPolicies(ctx: Pick<ControllerContext, "informers" | "authorPolicies" | "rgdQueue" | "logger" | "eventClient" | "now" | "client" | "options" | "delegations">): InformerLease<KubeObject>[] {
+export function watchAuthorPolicies(ctx: Pick<ControllerContext, "informers" | "authorPolicies" | "rgdQueue" | "logger" | "eventClient" | "now" | "client" | "options" | "delegations" | "mayWriteCluster">): InformerLease<KubeObject>[] {
   return KINDS.map((kind) => {
     const lease = ctx.informers.acquire({ apiVersion: VAP_API_VERSION, kind, labelSelector: `${LABELS.managedBy}=kro,${LABELS.rgdId}` });
     const seen = (object: KubeObject, gone: boolean) => {

@@ -92,6 +92,11 @@ export interface ControllerContext {
   readonly policySync: PolicySync;
   /** Each RGD's delegation: admitted under the kro-delegation policy? its author's reviewed rights (delegation-verdicts.ts). */
   readonly delegations: DelegationVerdicts;
+  /**
+   * Whether this replica may write cluster-wide objects of its own now (the kro-delegation policy):
+   * always without sharding; with sharding only the RGD leader — the others only read.
+   */
+  mayWriteCluster(): boolean;
   readonly options: Required<ControllerOptions>;
   /** compileRgd with the built-in schemas plus the scope of this cluster's CRD kinds. */
   compile(rgd: unknown): Promise<CompileResult>;
