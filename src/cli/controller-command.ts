@@ -92,7 +92,7 @@ export function registerControllerCommand(program: Command): void {
     .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
     .option("--storage-migration-page-size <n>", "objects a storage migration lists per page; its progress is saved after each page", "100")
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
-    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance (0 = off)", "3")
+    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance (0 = off, the default: a controller killed for another reason — OOM elsewhere, a node drain, kill -9 — would be blamed on whatever was in flight)", "0")
     .option("--evaluation-crash-backoff <duration>", "after a crash, a suspect instance is evaluated again (alone) this long after the start, doubled per crash", "2s")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });

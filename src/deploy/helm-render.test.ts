@@ -62,7 +62,7 @@ describe("renderChart on charts/kro-ts", () => {
     const objects = render({
       image: { repository: "registry.example/kro-ts", tag: "1.2.3" }, replicaCount: 3, workers: 8,
       client: { qps: 50, burst: 75 }, log: { level: "debug", format: "text" },
-      resources: { requests: { cpu: "250m" }, limits: null }, extraArgs: ["--graceful-shutdown-timeout=30s"],
+      resources: { requests: { cpu: "250m" }, limits: null }, extraArgs: ["--graceful-shutdown-timeout=30s"], evaluationCrashLimit: 3,
     });
     assert.equal((find(objects, "Deployment").spec as { replicas: number }).replicas, 3);
     const c = container(objects);
