@@ -58,23 +58,10 @@ export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObjec
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   if (ctx.options.authorCheck === "Disabled" || !policy.authorCheck) return [];
-  const kinds = new Map<string, ResolvedChildKind>();
   const nested = nestedGraphs(ctx, rgdName);
   // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
   const nodes = [...graph.nodes, ...lookupAuthorNodes(graph, policy.allowCrossNamespace)];
-  for (const node of allNodes(nodes, nested)) {
-    const key = kindKey(node.apiVersion, node.kind);
-    if (kinds.has(key)) continue;
-    try {
-      const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
-      kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
-    } catch (error) {
-      // Not served yet: checked cluster-wide under its plural guess (the strictest reading). A
-      // server that could not answer (restarting, say) is no such verdict: the reconcile fails and
-      // the policy in force stays (AuthorPolicyState.installFailed).
-      if (!(error instanceof DiscoveryError)) throw error;
-    }
-  }
+  const kinds = await resolveKinds(ctx, allNodes(nodes, nested));
   const controllerUser = await ctx.controllerUser();
   return authorPolicyObjects({
     rgdName, rgdUid, nodes, kinds, policy, nested,
@@ -138,4 +125,25 @@ export async function removeAuthorPolicy(client: KubeClient, rgdUid: string, kee
       }
     }
   }
+}
+
+/**
+ * Each node's kind as discovery serves it. A kind not served is left out: it is checked
+ * cluster-wide under its plural guess (the strictest reading). A server that could not answer
+ * (restarting, say) is no such verdict: the error fails the reconcile, and the policy in force
+ * stays (AuthorPolicyState.installFailed).
+ */
+export async function resolveKinds(ctx: Pick<ControllerContext, "client">, nodes: readonly { apiVersion: string; kind: string }[]): Promise<Map<string, ResolvedChildKind>> {
+  const kinds = new Map<string, ResolvedChildKind>();
+  for (const node of nodes) {
+    const key = kindKey(node.apiVersion, node.kind);
+    if (kinds.has(key)) continue;
+    try {
+      const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
+      kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
+    } catch (error) {
+      if (!(error instanceof DiscoveryError)) throw error;
+    }
+  }
+  return kinds;
 }

@@ -10,12 +10,12 @@
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import { containmentPolicyOf, delegates, delegationAuthorOf, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";
-import { DiscoveryError, type KubeObject } from "../../kube/index.js";
+import type { KubeObject } from "../../kube/index.js";
 import type { ConditionInput } from "../../runtime/index.js";
 import { delegationFingerprint, type ControllerContext, type ObservedWrite } from "../context/index.js";
-import { kindKey, type ResolvedChildKind } from "./author-checks.js";
 import { delegatedNodes, delegatedRights, rightText, type DelegatedRight } from "./delegated-rights.js";
 import { ensureDelegationPolicy } from "./delegation-policy.js";
+import { resolveKinds } from "./author-policy.js";
 import { DELEGATION_POLICY_KEY, DELEGATION_POLICY_NAME } from "./delegation-policy-objects.js";
 import { lookupAuthorNodes } from "./lookup-author-checks.js";
 
@@ -65,23 +65,6 @@ async function allowed(ctx: ControllerContext, user: string, groups: readonly st
   } catch (error) {
     return `cannot ask (SubjectAccessReview): ${error instanceof Error ? error.message : String(error)}`;
   }
-}
-
-async function resolveKinds(ctx: ControllerContext, nodes: readonly { apiVersion: string; kind: string }[]): Promise<Map<string, ResolvedChildKind>> {
-  const kinds = new Map<string, ResolvedChildKind>();
-  for (const node of nodes) {
-    const key = kindKey(node.apiVersion, node.kind);
-    if (kinds.has(key)) continue;
-    try {
-      const info = await ctx.client.resourceFor(node.apiVersion, node.kind);
-      kinds.set(key, { group: info.group, resource: info.resource, namespaced: info.namespaced });
-    } catch (error) {
-      // Not served: asked cluster-wide under its plural guess (the strictest reading). A server
-      // that could not answer is no verdict: the reconcile fails and is retried.
-      if (!(error instanceof DiscoveryError)) throw error;
-    }
-  }
-  return kinds;
 }
 
 export async function verifyDelegation(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<DelegationOutcome> {
