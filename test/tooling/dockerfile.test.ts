@@ -138,7 +138,8 @@ describe("npm pack (what the runtime stage copies)", () => {
       seen.add(file);
       assert.ok(files.has(file), `${file} (imported by the entrypoint) is packed`);
       const source = await readFile(path.join(REPO_ROOT, file), "utf8");
-      for (const [, specifier = ""] of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["']([^"']+)["']/gm)) {
+      // `from` must stand alone (not "imported-from" in a string), and a specifier is one line.
+      for (const [, specifier = ""] of source.matchAll(/(?:(?:^|[\s}])from\s*|\bimport\s*\(\s*|^import\s+)["']([^"'\n]+)["']/gm)) {
         if (specifier.startsWith(".")) queue.push(path.posix.join(path.posix.dirname(file), specifier));
         else {
           const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] ?? "");
