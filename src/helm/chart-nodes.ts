@@ -9,7 +9,7 @@ import type { ChartDependency, LoadedChart } from "./chart-load.js";
 import { compareHooks, hookChain, hookWeight, type HookKey } from "./hook-order.js";
 import { installDependencies } from "./install-order.js";
 import { readyWhenFor } from "./readiness.js";
-import { hookOf, staticKinds, unsupportedCalls, type TemplateKind } from "./template-scan.js";
+import { hookOf, hookPhase, staticKinds, unsupportedCalls, type TemplateHook, type TemplateKind } from "./template-scan.js";
 import type { HelmImportWarning } from "./types.js";
 
 export interface ChartChild {
@@ -106,6 +106,27 @@ function templateKinds(scope: Scope, name: string, text: string, helm: HelmConte
   return [...kinds.values()];
 }
 
+/**
+ * A template's hook. A templated annotation (`"helm.sh/hook": {{ $hookType }}`) is settled by the
+ * render with the chart's values, as Helm decides per rendered object; one that cannot be rendered
+ * leaves the template out, said with its expression.
+ */
+function settledHook(scope: Scope, name: string, text: string, helm: HelmContext, instance: KubeJson, file: string, warnings: HelmImportWarning[]): TemplateHook | "unsettled" | undefined {
+  const found = hookOf(text);
+  if (found === undefined || !("templated" in found)) return found;
+  const rendered = scope.enabled ? renderChartTemplate(helm, name, instance) : undefined;
+  if (rendered?.ok !== true) {
+    warnings.push({ file, line: found.line, message: `hook annotation ${found.templated} is templated and the template does not render with the chart's values${scope.enabled ? "" : " (its chart is disabled)"}: the template is left out` });
+    return "unsettled";
+  }
+  const value = rendered.value.map((o) => (o.metadata as { annotations?: Record<string, unknown> } | undefined)?.annotations?.["helm.sh/hook"]).find((v) => typeof v === "string");
+  if (value === undefined) {
+    warnings.push({ file, line: found.line, message: `hook annotation ${found.templated} renders no hook with the chart's values: imported as ordinary objects` });
+    return undefined;
+  }
+  return hookPhase(value, found.line);
+}
+
 const HOOK_POD_SUCCEEDED = `{{- eq ((.self.status | default dict).phase | default "") "Succeeded" -}}`;
 const WEIGHT_LINE = /["']?helm\.sh\/hook-weight["']?[ \t]*:[ \t]*["']?([+-]?\d+)["']?/;
 
@@ -136,7 +157,8 @@ export function chartChildren(scopes: readonly Scope[], helm: HelmContext, insta
         continue;
       }
       for (const call of unsupportedCalls(text)) warnings.push({ file, line: call.line, message: call.what });
-      const hook = hookOf(text);
+      const hook = settledHook(scope, name, text, helm, instance, file, warnings);
+      if (hook === "unsettled") continue;
       if (hook?.phase === "test") {
         warnings.push({ file, line: hook.line, message: `test hook (${hook.hooks.join(",")}) dropped: kro-ts has no helm test` });
         continue;

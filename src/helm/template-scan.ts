@@ -24,48 +24,71 @@ const KNOWN_API_VERSIONS: Readonly<Record<string, string>> = {
 
 const KIND_LINE = /^kind:[ \t]*["']?([A-Za-z][A-Za-z0-9]*)["']?[ \t]*(#.*)?$/;
 const API_LINE = /^apiVersion:[ \t]*["']?([a-z0-9./-]+)["']?[ \t]*(#.*)?$/;
-const HOOK_LINE = /["']?helm\.sh\/hook["']?[ \t]*:[ \t]*["']?([a-z,\- ]+)["']?/;
+const HOOK_LINE = /["']?helm\.sh\/hook["']?[ \t]*:[ \t]*(.*)$/;
 
-/** Literal top-level kinds of a template, each with the apiVersion of its document when literal. */
+/**
+ * Literal top-level kinds of a template, each with its document's literal apiVersion. A document
+ * may switch its kind with if/else (`StatefulSet` or `Deployment`): every `kind:` line counts, each
+ * with the nearest `apiVersion:` line before it (or, for a kind written first, after it).
+ */
 export function staticKinds(text: string, file: string, warnings: HelmImportWarning[]): TemplateKind[] {
   const out: TemplateKind[] = [];
-  const lines = text.split("\n");
-  let apiVersion: string | undefined;
-  let pendingKind: { kind: string; line: number } | undefined;
+  let apis: { version: string; line: number }[] = [];
+  let kinds: { kind: string; line: number }[] = [];
   const flush = () => {
-    if (pendingKind === undefined) return;
-    const version = apiVersion ?? KNOWN_API_VERSIONS[pendingKind.kind];
-    if (version === undefined) warnings.push({ file, line: pendingKind.line, message: `kind ${pendingKind.kind} has a templated apiVersion that did not render with the chart's values; add its child by hand if other values render it` });
-    else out.push({ apiVersion: version, kind: pendingKind.kind });
-    pendingKind = undefined;
+    for (const { kind, line } of kinds) {
+      const version = [...apis].reverse().find((a) => a.line < line)?.version ?? apis.find((a) => a.line > line)?.version ?? KNOWN_API_VERSIONS[kind];
+      if (version === undefined) warnings.push({ file, line, message: `kind ${kind} has a templated apiVersion that did not render with the chart's values; add its child by hand if other values render it` });
+      else if (!out.some((k) => k.kind === kind && k.apiVersion === version)) out.push({ apiVersion: version, kind });
+    }
+    apis = [];
+    kinds = [];
   };
-  lines.forEach((line, i) => {
+  text.split("\n").forEach((line, i) => {
     if (/^---/.test(line)) {
       flush();
-      apiVersion = undefined;
       return;
     }
     const api = API_LINE.exec(line);
-    if (api) apiVersion = api[1];
+    if (api?.[1]) apis.push({ version: api[1], line: i + 1 });
     const kind = KIND_LINE.exec(line);
-    if (kind?.[1]) pendingKind = { kind: kind[1], line: i + 1 };
+    if (kind?.[1]) kinds.push({ kind: kind[1], line: i + 1 });
   });
   flush();
   return out;
 }
 
-/** The hook phase a template declares (first `helm.sh/hook` annotation), with its line. */
-export function hookOf(text: string): { phase: HookPhase; hooks: string[]; line: number } | undefined {
-  const lines = text.split("\n");
-  for (const [i, line] of lines.entries()) {
+export interface TemplateHook {
+  readonly phase: HookPhase;
+  readonly hooks: readonly string[];
+  readonly line: number;
+}
+
+/** The phase of a `helm.sh/hook` annotation's value (`pre-install,pre-upgrade`). */
+export function hookPhase(value: string, line: number): TemplateHook {
+  const hooks = value.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  let phase: HookPhase = "unsupported";
+  if (hooks.length > 0 && hooks.every((h) => h.startsWith("test"))) phase = "test";
+  else if (hooks.some((h) => h === "pre-install" || h === "pre-upgrade")) phase = "pre";
+  else if (hooks.some((h) => h === "post-install" || h === "post-upgrade")) phase = "post";
+  return { phase, hooks, line };
+}
+
+/**
+ * The hook a template declares (its first `helm.sh/hook` annotation), with its line; a templated
+ * value (`"helm.sh/hook": {{ $hookType }}`) is returned as text, to be settled by a render.
+ */
+export function hookOf(text: string): TemplateHook | { readonly templated: string; readonly line: number } | undefined {
+  for (const [i, line] of text.split("\n").entries()) {
     const match = HOOK_LINE.exec(line);
-    if (!match?.[1]) continue;
-    const hooks = match[1].split(",").map((h) => h.trim()).filter((h) => h !== "");
-    let phase: HookPhase = "unsupported";
-    if (hooks.length > 0 && hooks.every((h) => h.startsWith("test"))) phase = "test";
-    else if (hooks.some((h) => h === "pre-install" || h === "pre-upgrade")) phase = "pre";
-    else if (hooks.some((h) => h === "post-install" || h === "post-upgrade")) phase = "post";
-    return { phase, hooks, line: i + 1 };
+    if (match?.[1] === undefined) continue;
+    const value = match[1].trim();
+    // A quoted value ends at its quote (a flow map may follow); a plain one is letters, commas and dashes.
+    const quoted = /^(["'])(.*?)\1/.exec(value);
+    const plain = quoted === null && value.startsWith("{{") ? /^\{\{.*?\}\}/.exec(value)?.[0] : undefined;
+    const hook = quoted?.[2] ?? plain ?? /^[a-z,\- ]*/.exec(value)?.[0] ?? "";
+    if (hook.includes("{{")) return { templated: hook, line: i + 1 };
+    return hookPhase(hook, i + 1);
   }
   return undefined;
 }

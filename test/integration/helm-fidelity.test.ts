@@ -57,6 +57,13 @@ describe("kro import helm: the Helm behaviours beyond templates", () => {
     assert.deepEqual(rendered.objects.get("ConfigMap /rel-yaml11")?.data, { answer: "no", legacy: "off", umask: "0022", debug: "false", verbose: "true", sizes: "1000,16,8", "env.yaml": 'LEVEL: "n"\nMODE: "on"\nNAME: plain\n' });
   });
 
+  it("a template that switches its kind with if/else, and a hook annotation whose value is templated: every value set renders as helm template does", async () => {
+    const chart = path.join(FIXTURES, "switches");
+    const files = await chartFiles(chart);
+    const sets = [{}, { workload: { kind: "StatefulSet", replicas: 2 } }, { migrations: { hook: "post-install" } }, { migrations: { enabled: false } }];
+    for (const values of sets) await assertSameObjects(chart, files, values);
+  });
+
   it("cluster-scoped objects (ClusterRole/Binding, an APIService) and one in kube-system: scope from discovery, so an APIService gets no namespace", async () => {
     const chart = path.join(FIXTURES, "scoped");
     const files = await chartFiles(chart);
