@@ -62,3 +62,37 @@ describe("values.schema.json as a CRD schema", () => {
     assert.deepEqual(props.plain?.default, {});
   });
 });
+
+describe("values.schema.json with $ref, and placeholder defaults", () => {
+  it("follows local $refs (definitions, $defs, escaped pointers), keeps keywords beside them, and leaves a cycle or a remote ref open", () => {
+    const root = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      definitions: { labels: { type: "object", additionalProperties: { type: "string" } }, "a/b": { type: "integer", minimum: 1 } },
+      $defs: { node: { type: "object", properties: { name: { type: "string" }, child: { $ref: "#/$defs/node" } } } },
+      properties: {
+        global: { type: "object", properties: { commonLabels: { $ref: "#/definitions/labels" } } },
+        replicas: { $ref: "#/definitions/a~1b", description: "How many." },
+        tree: { $ref: "#/$defs/node" },
+        remote: { $ref: "https://example.com/schema.json" },
+      },
+    };
+    const schema = convertJsonSchema(root, { global: { commonLabels: { team: "a" } }, replicas: 2, tree: { name: "t" } }, new Map());
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    const global = props.global?.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(global.commonLabels, { type: "object", properties: { team: { type: "string", default: "a" } }, [OPEN]: true, default: {} }, "the referenced object, with a default the API server fills in");
+    assert.deepEqual(props.global?.default, {}, "so an instance giving only overrides still has .Values.global.commonLabels");
+    assert.deepEqual(props.replicas, { description: "How many.", minimum: 1, type: "integer", default: 2 });
+    const tree = props.tree?.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(tree.name, { type: "string", default: "t" });
+    assert.deepEqual(tree.child, { [OPEN]: true }, "the cycle stops one level down, open");
+    assert.deepEqual(props.remote, { [OPEN]: true });
+  });
+
+  it("an empty-string default is a placeholder: any value is accepted, the default kept", () => {
+    const schema = inferSchema({ minReplicas: "", name: "web" }, new Map());
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props.minReplicas, { [OPEN]: true, default: "" });
+    assert.deepEqual(props.name, { type: "string", default: "web" });
+  });
+});

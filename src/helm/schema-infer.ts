@@ -24,6 +24,8 @@ function describe(schema: JsonSchema, comments: ReadonlyMap<string, string>, pat
 export function inferSchema(value: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = []): JsonSchema {
   let schema: JsonSchema;
   if (value === null || value === undefined) schema = { nullable: true, [OPEN]: true };
+  // An empty string is a placeholder, not a type: charts document `minReplicas: ""` and expect 2.
+  else if (value === "") schema = { [OPEN]: true, default: value };
   else if (typeof value === "string") schema = { type: "string", default: value };
   else if (typeof value === "boolean") schema = { type: "boolean", default: value };
   else if (typeof value === "number") schema = Number.isInteger(value) ? { type: "integer", default: value } : { type: "number", default: value };
@@ -44,7 +46,11 @@ const TYPES = new Set(["string", "integer", "number", "boolean", "object", "arra
  * "null"]` → nullable string), constructs a CRD cannot hold ($ref, oneOf/anyOf/allOf without a
  * type, no type at all) become open values, validation keywords kept, `default` from values.yaml.
  */
-export function convertJsonSchema(schema: unknown, defaults: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = []): JsonSchema {
+export function convertJsonSchema(given: unknown, defaults: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = [], refs: RefScope = { root: given, open: [] }): JsonSchema {
+  const resolved = resolveRef(given, refs);
+  const { scope } = resolved;
+  // A reference that cannot be followed says nothing about the value: an open one.
+  const schema = resolved.schema === OPEN_REF ? {} : resolved.schema;
   if (!isRecord(schema)) return inferSchema(defaults, comments, path);
   let type = schema.type;
   let nullable = false;
@@ -69,21 +75,53 @@ export function convertJsonSchema(schema: unknown, defaults: unknown, comments: 
     if (nullable) out.nullable = true;
     if (type === "object") {
       const props = isRecord(schema.properties) ? schema.properties : {};
-      const given = isRecord(defaults) ? defaults : {};
+      const values = isRecord(defaults) ? defaults : {};
       const properties: Record<string, JsonSchema> = {};
-      for (const key of new Set([...Object.keys(props), ...Object.keys(given)])) properties[key] = convertJsonSchema(props[key], given[key], comments, [...path, key]);
+      for (const key of new Set([...Object.keys(props), ...Object.keys(values)])) properties[key] = convertJsonSchema(props[key], values[key], comments, [...path, key], scope);
       if (Object.keys(properties).length > 0) out.properties = properties;
       if (Array.isArray(schema.required)) out.required = schema.required.filter((r) => typeof r === "string");
       // additionalProperties: false stays closed; a schema or true keeps the map open.
       if (schema.additionalProperties !== false) out[OPEN] = true;
     }
-    if (type === "array") out.items = isRecord(schema.items) && typeof schema.items.type === "string" ? convertJsonSchema(schema.items, undefined, comments, []) : { [OPEN]: true };
+    if (type === "array") {
+      const items = resolveRef(schema.items, scope).schema;
+      out.items = isRecord(items) && typeof items.type === "string" ? convertJsonSchema(schema.items, undefined, comments, [], scope) : { [OPEN]: true };
+    }
   }
   if (defaults !== undefined && defaults !== null && out.default === undefined) {
     const value = isRecord(defaults) ? objectDefault(out) : defaults;
     if (value !== undefined) out.default = value;
   }
   return describe(out, comments, path);
+}
+
+/** The root document `$ref`s point into, and the references being expanded (a cycle stays open). */
+interface RefScope {
+  readonly root: unknown;
+  readonly open: readonly string[];
+}
+
+/** A `$ref` that cannot be followed (remote, missing, or a cycle): the value stays open. */
+const OPEN_REF = Symbol("open");
+
+/**
+ * A schema with its local `$ref` (`#/definitions/x`, `#/$defs/x`, any JSON pointer) followed, as
+ * Helm's validator does; keywords beside the `$ref` apply too (JSON Schema 2019-09 and later).
+ * Charts that share definitions between values (bitnami's `common`, for one) need it, or their
+ * defaults vanish from the CRD.
+ */
+function resolveRef(schema: unknown, scope: RefScope): { schema: unknown; scope: RefScope } {
+  if (!isRecord(schema) || typeof schema.$ref !== "string") return { schema, scope };
+  const ref = schema.$ref;
+  if (!ref.startsWith("#") || scope.open.includes(ref)) return { schema: OPEN_REF, scope };
+  let target: unknown = scope.root;
+  for (const token of ref.slice(1).split("/").slice(1)) {
+    const key = decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
+    target = isRecord(target) ? target[key] : undefined;
+  }
+  if (!isRecord(target)) return { schema: OPEN_REF, scope };
+  const { $ref: _ref, ...beside } = schema;
+  return resolveRef({ ...target, ...beside }, { root: scope.root, open: [...scope.open, ref] });
 }
 
 /**
