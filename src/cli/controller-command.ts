@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { Command } from "commander";
-import { ensureCoordinationNamespace, loadBuiltinSchemas, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { ensureCoordinationNamespace, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { loadBuiltinSchemas } from "./builtin-schemas.js";
 import { createKubeClient, WriteFence, type KubeClient, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../observability/index.js";

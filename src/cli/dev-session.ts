@@ -7,7 +7,8 @@
 import { createWriteStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadBuiltinSchemas, startController, type RunningController } from "../controller/index.js";
+import { startController, type RunningController } from "../controller/index.js";
+import { loadBuiltinSchemas } from "./builtin-schemas.js";
 import { graphPicture, type CompiledGraph, type NodeState } from "../graph/index.js";
 import { createKubeClient, isNotFound, type KubeClient } from "../kube/index.js";
 import { resolveKubeRelease } from "../localcluster/index.js";

@@ -13,7 +13,7 @@ import {
   releaseChartFiles, releaseSelector, RELEASE_RECORD_TYPE, type ChartFiles, type HelmImportResult, type HelmRelease, type MigrationPlan, type DryRunAnswer,
 } from "../helm/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
-import { loadBuiltinSchemas } from "../controller/index.js";
+import { loadBuiltinSchemas } from "./builtin-schemas.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 import { applySchemaDefaults, renderInstance, type KubeJson } from "../runtime/index.js";
 import type { CustomResourceDefinition } from "../schema/index.js";

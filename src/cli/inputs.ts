@@ -6,7 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 import { formatLocated, loadYamlBytes, oversizedYamlFile, YAML_LIMITS, type LoadedFile, type LocatedIssue, type SourceDocument } from "../api/index.js";
 import type { Issue } from "../diag/index.js";
 import { chainResolvers, crdSchemaResolver, type SchemaResolver } from "../graph/index.js";
-import { loadBuiltinSchemas } from "../controller/index.js";
+import { loadBuiltinSchemas } from "./builtin-schemas.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
 
 export class InputError extends Error {

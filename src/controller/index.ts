@@ -4,7 +4,6 @@ export { WorkQueue, type WorkQueueOptions } from "./loop/index.js";
 export { TerminalError, isTerminal, startReconcileLoop, type ReconcileLoop, type ReconcileLoopOptions, type ReconcileOutcome, type ReconcileResult } from "./loop/index.js";
 export { startController, type RunningController, type StartControllerOptions } from "./controller.js";
 export type { ControllerOptions, InstanceEvaluatedEvent } from "./context/index.js";
-export { loadBuiltinSchemas } from "./schema-bundle.js";
 export { CoordinationNamespaceError, ensureCoordinationNamespace, type CoordinationNamespaceOutcome } from "./coordination/index.js";
 export { startLeaderElection, type LeaderElection, type LeaderElectionOptions } from "./coordination/index.js";
 export { validateLeaseTiming, type LeaseTiming } from "./coordination/index.js";

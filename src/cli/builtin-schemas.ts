@@ -1,6 +1,7 @@
 /**
  * The bundled OpenAPI schemas of Kubernetes' built-in kinds (schemas/kubernetes/<minor>.json.gz),
- * read once per process: the compiler type-checks child templates against them offline.
+ * read once per process: the compiler type-checks child templates against them offline. Here, not
+ * in the controller, which takes a resolver: a command that compiles must not load the controller.
  */
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
