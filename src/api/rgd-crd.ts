@@ -244,7 +244,8 @@ export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
       description: "Template dialect: the Helm chart context of manifests children (kro import helm writes it).",
       properties: {
         templates: { type: "object", description: "Every template file of the chart and its subcharts, by Helm's template name.", additionalProperties: { type: "string" } },
-        charts: { type: "array", description: "The root chart first, then subcharts: templatePrefix, valuesPath, metadata (.Chart) and files (.Files).", items: freeForm("One chart of the import.") },
+        templatesGzip: { type: "object", description: "Templates as base64 gzip, for large charts (kro import helm writes them when the RGD would be too large to store); a name is in templates or here, not both.", additionalProperties: { type: "string" } },
+        charts: { type: "array", description: "The root chart first, then subcharts: templatePrefix, valuesPath, metadata (.Chart), files (.Files) and filesGzip (files as base64 gzip).", items: freeForm("One chart of the import.") },
         kubeVersion: str("Kubernetes version templates see as .Capabilities.KubeVersion when rendered offline."),
         apiVersions: stringList("Extra .Capabilities.APIVersions entries."),
       },

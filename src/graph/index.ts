@@ -12,6 +12,7 @@ export { formatDotPath, parseDotPath } from "./dot-path.js";
 export { defaultChildId } from "./template-child.js";
 export { templateName } from "./template-parse.js";
 export { chartOfTemplate, parseChartTemplate, type HelmChartScope, type HelmContext } from "./template-helm.js";
+export { gzipText, MAX_INFLATED_ENTRY_BYTES, MAX_INFLATED_TOTAL_BYTES } from "./helm-compression.js";
 export { groupKind } from "./compile-template.js";
 export { addLookupEdges, helmLookupSites, isDeclaredLookup, type HelmLookupSite } from "./helm-lookups.js";
 export { HELM_FUNCTION_NAMES } from "./helm-function-names.js";

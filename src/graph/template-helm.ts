@@ -7,6 +7,7 @@
  */
 import { error, innerError, type Issue, type IssuePath } from "../diag/index.js";
 import { goFunc, isTemplateError, parseTemplate, type FuncMap } from "../template/index.js";
+import { inflateRecord, type InflateBudget } from "./helm-compression.js";
 import { HELM_FUNCTION_NAMES } from "./helm-function-names.js";
 import { helmLookupSites, type HelmLookupSite } from "./helm-lookups.js";
 import { isRecord } from "./is-record.js";
@@ -65,12 +66,12 @@ function stringRecord(value: unknown, path: IssuePath, what: string, issues: Iss
   return out;
 }
 
-function chartScope(value: unknown, path: IssuePath, issues: Issue[]): HelmChartScope | undefined {
+function chartScope(value: unknown, path: IssuePath, budget: InflateBudget, issues: Issue[]): HelmChartScope | undefined {
   if (!isRecord(value)) {
     issues.push(error("rgd.invalid-field", path, "each spec.helm.charts entry must be an object with templatePrefix, valuesPath, metadata and files"));
     return undefined;
   }
-  const { templatePrefix, valuesPath = [], metadata = {}, files, condition } = value;
+  const { templatePrefix, valuesPath = [], metadata = {}, files, filesGzip, condition } = value;
   if (typeof templatePrefix !== "string" || templatePrefix === "") {
     issues.push(error("rgd.invalid-field", [...path, "templatePrefix"], "templatePrefix must be a non-empty string such as \"mychart/\""));
     return undefined;
@@ -96,7 +97,9 @@ function chartScope(value: unknown, path: IssuePath, issues: Issue[]): HelmChart
       return undefined;
     }
   }
-  return { templatePrefix, valuesPath, metadata, files: stringRecord(files, [...path, "files"], "files", issues), ...(typeof condition === "string" ? { condition } : {}) };
+  const plainFiles = stringRecord(files, [...path, "files"], "files", issues);
+  const allFiles = { ...plainFiles, ...inflateRecord(filesGzip, plainFiles, [...path, "filesGzip"], budget, issues) };
+  return { templatePrefix, valuesPath, metadata, files: allFiles, ...(typeof condition === "string" ? { condition } : {}) };
 }
 
 /** Validates `spec.helm`; undefined when absent or broken (issues say why). */
@@ -108,18 +111,21 @@ export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext
     return undefined;
   }
   const before = issues.length;
-  const templates = stringRecord(value.templates, [...path, "templates"], "spec.helm.templates", issues);
+  const budget: InflateBudget = { used: 0 };
+  const plainTemplates = stringRecord(value.templates, [...path, "templates"], "spec.helm.templates", issues);
+  const gzipped = inflateRecord(value.templatesGzip, plainTemplates, [...path, "templatesGzip"], budget, issues);
+  const templates = { ...plainTemplates, ...gzipped };
   for (const [name, text] of Object.entries(templates)) {
     try {
       parseChartTemplate(name, text);
     } catch (e) {
       if (!isTemplateError(e)) throw e;
-      issues.push(innerError("template.parse-error", [...path, "templates", name], { line: e.line, column: e.column }, e.message));
+      issues.push(innerError("template.parse-error", [...path, Object.hasOwn(gzipped, name) ? "templatesGzip" : "templates", name], { line: e.line, column: e.column }, e.message));
     }
   }
   const rawCharts = value.charts;
   if (!Array.isArray(rawCharts) || rawCharts.length === 0) issues.push(error("rgd.invalid-field", [...path, "charts"], "spec.helm.charts must list at least the root chart"));
-  const charts = (Array.isArray(rawCharts) ? rawCharts : []).flatMap((c, i) => chartScope(c, [...path, "charts", i], issues) ?? []);
+  const charts = (Array.isArray(rawCharts) ? rawCharts : []).flatMap((c, i) => chartScope(c, [...path, "charts", i], budget, issues) ?? []);
   const { kubeVersion, apiVersions = [] } = value;
   if (kubeVersion !== undefined && (typeof kubeVersion !== "string" || !/^v?\d+\.\d+(\.\d+)?/.test(kubeVersion))) {
     issues.push(error("rgd.invalid-field", [...path, "kubeVersion"], `kubeVersion must look like v1.33.0, got ${JSON.stringify(kubeVersion)}`));

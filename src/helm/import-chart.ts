@@ -11,6 +11,7 @@ import { applyHelmIgnore } from "./helmignore.js";
 import { applyImportValues } from "./import-values.js";
 import { HELM_DEFAULT_API_VERSIONS } from "./default-api-versions.js";
 import { chartChildren, chartScopes, combinedCondition } from "./chart-nodes.js";
+import { packHelm } from "./helm-packing.js";
 import { specSchema } from "./schema-infer.js";
 import { HelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
 import { chartValues, dependencyEnabled, type Values } from "./values.js";
@@ -118,16 +119,18 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
       }],
     },
   };
-  const rgd: KubeObject = {
+  const rgdWith = (helmSpec: Record<string, unknown>): KubeObject => ({
     apiVersion: "kro.run/v1alpha1",
     kind: "ResourceGraphDefinition",
     metadata: { name: `${kind.toLowerCase()}-graph`, annotations: { "kro-ts.dev/imported-from": `helm chart ${root.name} ${chartVersion(root)}` } },
     spec: {
       resourceKind: { group, version, kind },
-      helm,
+      helm: helmSpec,
       childResources: children,
     },
-  };
+  });
+  // Large charts carry their big templates and files gzipped, so the RGD fits what etcd stores.
+  const rgd = rgdWith(packHelm(helm, Buffer.byteLength(JSON.stringify(rgdWith({ ...helm })))));
   warnings.push(...sizeWarnings({ rgd, crd }));
   return { crd, rgd, instance, crdFiles: allCrds(root), warnings };
 }
@@ -144,7 +147,7 @@ function sizeWarnings(objects: Record<string, KubeObject>): HelmImportWarning[] 
     const bytes = Buffer.byteLength(JSON.stringify(object));
     if (bytes < SIZE_WARNING_BYTES) return [];
     const verdict = bytes > ETCD_DEFAULT_LIMIT_BYTES ? "a default etcd refuses objects over 1.5 MiB (\"etcdserver: request is too large\")" : "close to a default etcd's 1.5 MiB limit per object";
-    const why = what === "rgd" ? "; it carries every template and file of the chart (spec.helm): trim what the chart never renders (.helmignore), e.g. CRD templates applied separately" : "; it carries the chart's values schema";
+    const why = what === "rgd" ? "; it carries every template and file of the chart (spec.helm), the large ones gzipped already: trim what the chart never renders (.helmignore), e.g. CRD templates applied separately" : "; it carries the chart's values schema";
     return [{ message: `the ${what === "rgd" ? "ResourceGraphDefinition" : "CustomResourceDefinition"} is ${mib(bytes)} as JSON: ${verdict}${why}` }];
   });
 }
