@@ -140,14 +140,21 @@ export const ETCD_DEFAULT_LIMIT_BYTES = 1.5 * 1024 * 1024;
 /** From here on the import warns: the object is close to what a default etcd stores. */
 export const SIZE_WARNING_BYTES = 1024 * 1024;
 
+/** kubectl's client-side apply copies the object into an annotation, which holds at most this. */
+export const CLIENT_SIDE_APPLY_LIMIT_BYTES = 256 * 1024;
+
 /** Objects the import writes that would not fit (or barely fit) a default etcd, as JSON. */
 function sizeWarnings(objects: Record<string, KubeObject>): HelmImportWarning[] {
   const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
   return Object.entries(objects).flatMap(([what, object]) => {
     const bytes = Buffer.byteLength(JSON.stringify(object));
-    if (bytes < SIZE_WARNING_BYTES) return [];
+    const name = what === "rgd" ? "ResourceGraphDefinition" : "CustomResourceDefinition";
+    if (bytes < CLIENT_SIDE_APPLY_LIMIT_BYTES) return [];
+    if (bytes < SIZE_WARNING_BYTES) {
+      return [{ message: `the ${name} is ${(bytes / 1024).toFixed(0)} KiB as JSON: apply it with kubectl apply --server-side (or kubectl create); a client-side kubectl apply copies it into the last-applied-configuration annotation, which holds at most 256 KiB` }];
+    }
     const verdict = bytes > ETCD_DEFAULT_LIMIT_BYTES ? "a default etcd refuses objects over 1.5 MiB (\"etcdserver: request is too large\")" : "close to a default etcd's 1.5 MiB limit per object";
     const why = what === "rgd" ? "; it carries every template and file of the chart (spec.helm), the large ones gzipped already: trim what the chart never renders (.helmignore), e.g. CRD templates applied separately" : "; it carries the chart's values schema";
-    return [{ message: `the ${what === "rgd" ? "ResourceGraphDefinition" : "CustomResourceDefinition"} is ${mib(bytes)} as JSON: ${verdict}${why}` }];
+    return [{ message: `the ${name} is ${mib(bytes)} as JSON: ${verdict}${why}; apply it with kubectl apply --server-side` }];
   });
 }
