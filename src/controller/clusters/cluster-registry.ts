@@ -20,6 +20,8 @@ export interface ClusterConnections {
   clientFor(cluster: string): Promise<ClusterClient>;
   /** Called with a cluster's name when its registration changed or went away. */
   onChange(listener: (cluster: string) => void): void;
+  /** Some registration names this cluster (usable or not): children may have been placed there. */
+  registered(cluster: string): boolean;
 }
 
 interface Connected { readonly fingerprint: string; readonly client: Promise<KubeClient> }
@@ -45,6 +47,10 @@ export class ClusterRegistry implements ClusterConnections {
 
   onChange(listener: (cluster: string) => void): void {
     this.listeners.push(listener);
+  }
+
+  registered(cluster: string): boolean {
+    return this.leases.some((l) => l.informer.store.list().some((s) => registeredName(s) === cluster));
   }
 
   async clientFor(cluster: string): Promise<ClusterClient> {
