@@ -4,8 +4,9 @@
  * cluster) and a member cluster "b" (a minimal control plane this file starts, registered by a
  * kubeconfig Secret). The RGD's children alternate between the clusters — hub → b → hub → b, each
  * reading the one before — so creation and the reverse-order deletion cross the clusters at every
- * step. Rounds of parallel creates, creates deleted straight away, deletes of older instances and
- * `kill -9` at a random moment of each round; then deletes while the controller is down. The census
+ * step. Rounds of parallel creates, creates deleted straight away, `kill -9` at a random moment of
+ * each round, and while it is down deletes of half the round's instances (children half made,
+ * half recorded) and of some older ones; the restarted controller meets those deletions first. The census
  * counts both clusters: 0 orphans, 0 children missing from their instance's record (or recorded
  * in the wrong cluster), 0 hand-made look-alikes touched (planted in both clusters), every
  * surviving instance ACTIVE with its 4 children recorded; after deleting everything, 0 children
@@ -26,8 +27,8 @@ const apiVersion = "kro.run/v1alpha1";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
 /** Rounds of create/delete/kill; instances per round. Enough interleavings, under ~3 minutes on 2 loaded cores. */
-const ROUNDS = 4;
-const PER_ROUND = 24;
+const ROUNDS = 10;
+const PER_ROUND = 30;
 const CHILDREN = 4;
 
 const suffix = letterSuffix();
@@ -132,37 +133,41 @@ describe("ownership under faults, children in two clusters", { timeout: 600_000 
     let crashes = 0;
     let created = 0;
     let deleted = 0;
+    let deletedWhileDown = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const names = Array.from({ length: PER_ROUND }, (_, i) => `m-${round}-${i}`);
-      // A third of the new instances is deleted as soon as it exists (the controller may be mid-way through its children in b).
-      const raced = names.filter((_, i) => i % 3 === 0);
-      const older = [...alive].filter(() => Math.random() < 0.25);
+      // A quarter of the new instances is deleted as soon as it exists (the controller may be mid-way through its children in b).
+      const raced = names.filter((_, i) => i % 4 === 0);
       const creating = create(names).then(async () => { await sleep(randomBetween(0, 800)); await remove(raced); });
-      const deleting = sleep(randomBetween(200, 1_500)).then(() => remove(older));
       await sleep(randomBetween(300, 3_000));
       await controller.kill();
       crashes++;
-      await Promise.all([creating, deleting]);
+      await creating;
+      // While it is down: half of what this round created (children half made, half recorded) and some older ones.
+      const whileDown = [...names.filter((name, i) => i % 4 !== 0 && Math.random() < 0.5), ...[...alive].filter(() => Math.random() < 0.2)];
+      await remove(whileDown);
       for (const name of names) alive.add(name);
-      for (const name of [...raced, ...older]) alive.delete(name);
+      for (const name of [...raced, ...whileDown]) alive.delete(name);
       created += names.length;
-      deleted += new Set([...raced, ...older]).size;
+      deleted += new Set([...raced, ...whileDown]).size;
+      deletedWhileDown += whileDown.length;
       controller = await startController();
     }
     // Deleted while the controller is down: its restart finds the deletions waiting, children in both clusters.
     await sleep(randomBetween(200, 1_500));
     await controller.kill();
     crashes++;
-    const whileDown = [...alive].filter(() => Math.random() < 0.3);
-    await remove(whileDown);
-    for (const name of whileDown) alive.delete(name);
-    deleted += whileDown.length;
+    const lastDown = [...alive].filter(() => Math.random() < 0.3);
+    await remove(lastDown);
+    for (const name of lastDown) alive.delete(name);
+    deleted += lastDown.length;
+    deletedWhileDown += lastDown.length;
     await sleep(500);
     controller = await startController();
     const census = await settledCensus(planted, alive.size, () => controller);
     const remote = (await bClient.list("v1", "ConfigMap", { namespace, labelSelector: `kro.run/instance-kind=${kind}` })).items.length;
     assert.equal(remote, alive.size * 2 + 4, "b holds the survivors' two remote children each, plus the look-alikes");
-    console.log(`multi-cluster kill -9 story: ${crashes} crashes, ${created} created, ${deleted} deleted (${whileDown.length} while down): ${census.orphans.length} orphans, ${census.unrecorded.length} unrecorded, ${census.foreignTouched.length} foreign touched, ${census.notReady.length} not ready, ${alive.size} ACTIVE`);
+    console.log(`multi-cluster kill -9 story: ${crashes} crashes, ${created} created, ${deleted} deleted (${deletedWhileDown} while down): ${census.orphans.length} orphans, ${census.unrecorded.length} unrecorded, ${census.foreignTouched.length} foreign touched, ${census.notReady.length} not ready, ${alive.size} ACTIVE`);
     await remove([...alive]);
     const after = await settledCensus(planted, 0, () => controller);
     const leftInB = (await bClient.list("v1", "ConfigMap", { namespace, labelSelector: `kro.run/instance-kind=${kind}` })).items.map((o) => o.metadata?.name);
