@@ -108,6 +108,17 @@ export function rows(result) {
       ["versions", "storage migration / plain update of all", `${fmt(s.migrationMs)} ms / ${fmt(s.plainUpdateMs)} ms (${fmt(s.migrationPerSecond)} / ${fmt(s.plainUpdatePerSecond)} objects/s)`, "", ""],
       ["versions", "migration / plain update", fmt(s.migrationRatioToPlainUpdate), "", ""],
     ];
+    case "clusters": return [
+      ["clusters", "instances × children", `${result.instances} × ${result.childrenPerInstance}`, "", ""],
+      ["clusters", "all in the hub: all Ready", stat(s.oneClusterMs, " ms"), "", ""],
+      ["clusters", "half in a member cluster: all Ready", stat(s.twoClustersMs, " ms"), "", ""],
+      ["clusters", "two clusters / one cluster (time)", stat(s.ratio, ""), "", ""],
+      ["clusters", "deletion two clusters / one cluster", `${stat(s.deleteRatio, "")} (${stat(s.twoClustersDeleteMs?.median, " ms")} / ${stat(s.oneClusterDeleteMs?.median, " ms")})`, "", ""],
+      ["clusters", "requests per instance, one cluster: hub", JSON.stringify(result.repetitions[0]?.one.hubPerInstance ?? {}), "", ""],
+      ["clusters", "requests per instance, two clusters: hub", JSON.stringify(result.repetitions[0]?.two.hubPerInstance ?? {}), "", ""],
+      ["clusters", "requests per instance, two clusters: member", JSON.stringify(result.repetitions[0]?.two.memberPerInstance ?? {}), "", ""],
+      ["clusters", "children left after deletion", stat(s.childrenLeft, ""), "0", met(s.childrenLeft?.median === 0)],
+    ];
     case "micro": return [
       ["micro", "CEL evaluations / s", fmt(s.celEvaluationsPerSecond), "", ""],
       ["micro", "Go template renders / s", fmt(s.templateRendersPerSecond), "", ""],

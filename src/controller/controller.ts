@@ -107,7 +107,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
     logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
   });
-  const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger);
+  const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger, client.discovery);
   const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
   // Started only when an RGD with several versions needs it; every replica serves it.
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });

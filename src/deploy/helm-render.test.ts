@@ -134,7 +134,7 @@ describe("renderChart on charts/kro-ts", () => {
     ], "only the webhook's own Secret can be read");
   });
 
-  it("authorCheck and clusters.enabled reach the controller's flags; clusters grant reading Secrets in the release namespace only", () => {
+  it("authorCheck and clusters.enabled reach the controller's flags; clusters grant reading Secrets and ClusterProfiles in the release namespace only", () => {
     assert.ok(container(render()).args.includes("--author-check=Enforced"));
     assert.ok(container(render({ authorCheck: "Disabled" })).args.includes("--author-check=Disabled"));
     assert.ok(!container(render()).args.some((a) => a.startsWith("--cluster-namespace")));
@@ -143,6 +143,8 @@ describe("renderChart on charts/kro-ts", () => {
     const role = find(objects, "Role", "kro-ts:secrets");
     assert.equal(role.metadata.namespace, "kro-system");
     assert.ok((role.rules as { resourceNames?: string[]; verbs: string[] }[]).some((r) => r.resourceNames === undefined && r.verbs.join() === "get,list,watch"));
+    assert.ok((role.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]).some((r) => r.apiGroups.join() === "multicluster.x-k8s.io" && r.resources.join() === "clusterprofiles" && r.verbs.join() === "get,list,watch"), "ClusterProfiles are read in the release namespace");
+    assert.ok(!(find(render(), "Role", "kro-ts:secrets").rules as { apiGroups: string[] }[]).some((r) => r.apiGroups.includes("multicluster.x-k8s.io")), "not without clusters.enabled");
   });
 
   it("serves the web view only when ui.enabled, granting TokenReviews only then, with TLS from a Secret", () => {

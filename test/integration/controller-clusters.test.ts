@@ -4,13 +4,19 @@
  * are placed in both; a remote child waits on a local child's data, a local child and the
  * instance's status read the remote child; hand edits in b are corrected; a target the RGD does
  * not allow is refused; b's API server going away fails b's children alone and converges again
- * when it is back; a rotated Secret takes effect without a restart; deletion empties both.
+ * when it is back; a rotated Secret takes effect without a restart; deletion empties both. Then
+ * the Cluster Inventory API: its ClusterProfile CRD (vendored, test/data/cluster-inventory) is
+ * installed in the hub after the controller started, and b is registered a second time, as
+ * "inv", by a ClusterProfile and a token Secret; its ControlPlaneHealthy condition holds and
+ * releases the cluster's children; a kubeconfig Secret naming the same cluster wins.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createKubeClient, isNotFound, type KubeClient, type KubeObject } from "../../src/kube/index.js";
 import { startLocalCluster, type LocalCluster } from "../../src/localcluster/index.js";
 import { eventually } from "../support/eventually.js";
+import path from "node:path";
+import { REPO_ROOT } from "../../src/deploy/index.js";
 import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
@@ -24,6 +30,9 @@ const plural = `${kind.toLowerCase()}s`;
 const hubNs = `mc-hub-${suffix}`;
 const appNs = `mc-app-${suffix}`;
 const rgdName = `regional-${suffix}`;
+const inventoryRgd = `inventory-${suffix}`;
+const inventoryKind = `Inventory${cap}App`;
+const PROFILE_CRD = path.join(REPO_ROOT, "test/data/cluster-inventory/multicluster.x-k8s.io_clusterprofiles.yaml");
 let tc: TestController;
 let b: LocalCluster;
 let bClient: KubeClient;
@@ -89,7 +98,8 @@ ${rgdHeader(tc, rgdName)}
   });
   after(async () => {
     await tc.stop();
-    await kubectl(["delete", "rgd", rgdName, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    await kubectl(["delete", "rgd", rgdName, inventoryRgd, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    await kubectl(["delete", "-f", PROFILE_CRD, "--wait=false", "--ignore-not-found"]).catch(() => "");
     await kubectl(["delete", "namespace", hubNs, appNs, "--wait=false", "--ignore-not-found"]).catch(() => "");
     bClient.close();
     await b.stop();
@@ -160,6 +170,72 @@ ${rgdHeader(tc, rgdName)}
     await remoteAbsent("one-fan-b");
     await expectAbsent(["configmap", "one-hub", "-n", appNs]);
     await expectAbsent(["configmap", "one-back", "-n", appNs]);
+  });
+
+  const inventoryInstance = (value: string) => kubectl(["apply", "-f", "-"],
+    `apiVersion: kro.run/v1alpha1\nkind: ${inventoryKind}\nmetadata: { name: p1, namespace: ${appNs} }\nspec: { value: "${value}" }\n`);
+  const inventoryStatus = async () => JSON.stringify((await kubectlJson<Instance>(["get", inventoryKind.toLowerCase() + "s", "p1", "-n", appNs])).status);
+  const profileStatus = (healthy: "True" | "False", reason: string) => kubectl(["patch", "clusterprofile", "inv", "-n", hubNs, "--subresource=status", "--type=merge", "-p", JSON.stringify({
+    status: {
+      accessProviders: [{ name: "secretreader", cluster: { server: b.server, "certificate-authority-data": Buffer.from(b.caData).toString("base64") } }],
+      conditions: [{ type: "ControlPlaneHealthy", status: healthy, reason, message: `set by the test (${reason})`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z") }],
+    },
+  })]);
+
+  it("registers a cluster from a ClusterProfile (the CRD installed after the start), credentials from its token Secret", async () => {
+    await kubectl(["apply", "-f", PROFILE_CRD]);
+    await eventually(() => kubectl(["get", "clusterprofiles", "-n", hubNs]), { timeout: 30_000 });
+    await kubectl(["apply", "-f", "-"], `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ClusterProfile
+metadata: { name: inv, namespace: ${hubNs}, labels: { x-k8s.io/cluster-manager: test } }
+spec: { displayName: b through the inventory, clusterManager: { name: test } }
+`);
+    await profileStatus("True", "Healthy");
+    await kubectl(["create", "secret", "generic", "inv", "-n", hubNs, `--from-literal=token=${b.token}`]);
+    await kubectl(["apply", "-f", "-"], `
+${rgdHeader(tc, inventoryRgd)}
+  schema: { apiVersion: v1alpha1, kind: ${inventoryKind}, spec: { value: string } }
+  resources:
+    - id: placed
+      cluster: inv
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-inv" }, data: { v: "\${schema.spec.value}" } }
+`);
+    await waitRgdActive(inventoryRgd);
+    await inventoryInstance("i1");
+    // The API is looked for again at most every 30 s: the first passes may find "inv" unregistered.
+    await eventually(async () => { assert.equal((await remoteCm("p1-inv")).data?.v, "i1"); }, { timeout: 90_000 });
+    assert.equal((await remoteCm("p1-inv")).metadata?.annotations?.["kro.run/cluster"], "inv");
+    await eventually(async () => { assert.match(await inventoryStatus(), /"state":"ACTIVE"/); }, { timeout: 30_000 });
+  });
+
+  it("ControlPlaneHealthy=False on the profile holds the cluster's children, True releases them", async () => {
+    await profileStatus("False", "Maintenance");
+    await inventoryInstance("i2");
+    await eventually(async () => {
+      const status = await inventoryStatus();
+      assert.match(status, /cluster \\"inv\\".*ControlPlaneHealthy=False \(Maintenance/, status);
+    }, { timeout: 30_000 });
+    assert.equal((await remoteCm("p1-inv")).data?.v, "i1", "nothing was written while the profile said unhealthy");
+    await profileStatus("True", "Healthy");
+    await eventually(async () => { assert.equal((await remoteCm("p1-inv")).data?.v, "i2"); }, { timeout: 30_000 });
+  });
+
+  it("a kubeconfig Secret naming the same cluster wins over the profile; removing it falls back to the profile", async () => {
+    await kubectl(["apply", "-f", "-"], `apiVersion: v1
+kind: Secret
+metadata: { name: inv-kubeconfig, namespace: ${hubNs}, labels: { kro.run/cluster-name: inv } }
+data: { value: ${Buffer.from(kubeconfigFor(b, "not-a-valid-token")).toString("base64")} }
+`);
+    await inventoryInstance("i3");
+    await eventually(async () => {
+      const status = await inventoryStatus();
+      assert.match(status, /cluster \\"inv\\".*(Unauthorized|401)/, status);
+    }, { timeout: 30_000 });
+    assert.equal((await remoteCm("p1-inv")).data?.v, "i2");
+    await kubectl(["delete", "secret", "inv-kubeconfig", "-n", hubNs]);
+    await eventually(async () => { assert.equal((await remoteCm("p1-inv")).data?.v, "i3"); }, { timeout: 30_000 });
+    await kubectl(["delete", inventoryKind.toLowerCase() + "s", "p1", "-n", appNs]);
+    await remoteAbsent("p1-inv");
   });
 });
 

@@ -3,6 +3,8 @@
  * owner label and every hand-made object a story planted, and compare with the instances that
  * still exist. Orphans are children of instances that are gone (or that their instance's record
  * does not name); foreign objects touched are hand-made objects whose UID or data changed.
+ * With `clusters` (docs/design/clusters.md) the ConfigMaps of every member cluster are counted
+ * too, each named `cluster/name`, and a child is recorded only if its record names that cluster.
  */
 import type { KubeClient, KubeObject } from "../../src/index.js";
 
@@ -14,50 +16,59 @@ export interface Census {
 }
 
 export interface Planted {
+  /** The member cluster it was planted in (a key of `clusters`); absent: the hub. */
+  readonly cluster?: string;
   readonly namespace: string;
   readonly name: string;
   readonly uid: string;
   readonly data: Record<string, string>;
 }
 
-export async function takeCensus(client: KubeClient, options: { apiVersion: string; kind: string; namespace: string; childrenPerInstance?: number; planted: readonly Planted[] }): Promise<Census> {
+export async function takeCensus(client: KubeClient, options: { apiVersion: string; kind: string; namespace: string; childrenPerInstance?: number; planted: readonly Planted[]; clusters?: Readonly<Record<string, KubeClient>> }): Promise<Census> {
   const instances = (await client.list(options.apiVersion, options.kind, { namespace: options.namespace })).items as (KubeObject & { status?: { state?: string } })[];
   const byName = new Map(instances.map((i) => [i.metadata?.name ?? "", i]));
-  const children = (await client.list("v1", "ConfigMap", { namespace: options.namespace, labelSelector: `kro.run/instance-kind=${options.kind}` })).items;
+  const where: [string, KubeClient][] = [["", client], ...Object.entries(options.clusters ?? {})];
   const orphans: string[] = [];
   const unrecorded: string[] = [];
-  const recordedUids = new Set(instances.flatMap((i) => recordedUidsOf(i)));
-  for (const child of children) {
-    const owner = child.metadata?.labels?.["kro.run/instance-name"] ?? "";
-    if (options.planted.some((p) => p.uid === child.metadata?.uid)) continue;
-    if (!byName.has(owner)) orphans.push(child.metadata?.name ?? "");
-    else if (!recordedUids.has(child.metadata?.uid ?? "")) unrecorded.push(child.metadata?.name ?? "");
+  const recorded = new Set(instances.flatMap((i) => recordOf(i).map((r) => `${r.cluster}/${r.uid}`)));
+  for (const [cluster, clusterClient] of where) {
+    const children = (await clusterClient.list("v1", "ConfigMap", { namespace: options.namespace, labelSelector: `kro.run/instance-kind=${options.kind}` })).items;
+    for (const child of children) {
+      const owner = child.metadata?.labels?.["kro.run/instance-name"] ?? "";
+      if (options.planted.some((p) => p.uid === child.metadata?.uid)) continue;
+      const name = cluster === "" ? child.metadata?.name ?? "" : `${cluster}/${child.metadata?.name ?? ""}`;
+      if (!byName.has(owner)) orphans.push(name);
+      else if (!recorded.has(`${cluster}/${child.metadata?.uid ?? ""}`)) unrecorded.push(name);
+    }
   }
   const foreignTouched: string[] = [];
   for (const planted of options.planted) {
-    const live = await client.get({ apiVersion: "v1", kind: "ConfigMap", namespace: planted.namespace, name: planted.name }).catch(() => undefined) as (KubeObject & { data?: Record<string, string> }) | undefined;
-    if (live?.metadata?.uid !== planted.uid || canonical(live.data) !== canonical(planted.data)) foreignTouched.push(planted.name);
+    const plantedIn = planted.cluster === undefined ? client : options.clusters?.[planted.cluster];
+    if (plantedIn === undefined) throw new Error(`planted object ${planted.name} names cluster ${planted.cluster ?? ""}, which the census was not given`);
+    const live = await plantedIn.get({ apiVersion: "v1", kind: "ConfigMap", namespace: planted.namespace, name: planted.name }).catch(() => undefined) as (KubeObject & { data?: Record<string, string> }) | undefined;
+    if (live?.metadata?.uid !== planted.uid || canonical(live.data) !== canonical(planted.data)) foreignTouched.push(planted.cluster === undefined ? planted.name : `${planted.cluster}/${planted.name}`);
   }
-  const notReady = instances.filter((i) => i.metadata?.deletionTimestamp === undefined && (i.status?.state !== "ACTIVE" || (options.childrenPerInstance !== undefined && recordedUidsOf(i).length !== options.childrenPerInstance))).map((i) => i.metadata?.name ?? "");
+  const notReady = instances.filter((i) => i.metadata?.deletionTimestamp === undefined && (i.status?.state !== "ACTIVE" || (options.childrenPerInstance !== undefined && recordOf(i).length !== options.childrenPerInstance))).map((i) => i.metadata?.name ?? "");
   return { orphans, unrecorded, foreignTouched, notReady };
 }
 
 const canonical = (data: Record<string, string> | undefined): string => JSON.stringify(Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b)));
 
-function recordedUidsOf(instance: KubeObject): string[] {
+/** The instance's record: each child's UID and cluster ("" for the hub; the entry's eighth element). */
+function recordOf(instance: KubeObject): { uid: string; cluster: string }[] {
   const raw = instance.metadata?.annotations?.["internal.kro.run/inventory"];
   if (raw === undefined) return [];
   const parsed = JSON.parse(raw) as { items?: string[][] } | string[][];
   const items = Array.isArray(parsed) ? parsed : parsed.items ?? [];
-  return items.map((item) => item[4] ?? "");
+  return items.map((item) => ({ uid: item[4] ?? "", cluster: item[7] ?? "" }));
 }
 
-export async function plantLookalikes(client: KubeClient, namespace: string, count: number, labels: Record<string, string>): Promise<Planted[]> {
+export async function plantLookalikes(client: KubeClient, namespace: string, count: number, labels: Record<string, string>, cluster?: string): Promise<Planted[]> {
   const planted: Planted[] = [];
   for (let i = 0; i < count; i++) {
     const data = { owner: "user", n: String(i) };
     const made = await client.create<KubeObject>({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `lookalike-${i}`, namespace, labels }, data });
-    planted.push({ namespace, name: `lookalike-${i}`, uid: made.metadata?.uid ?? "", data });
+    planted.push({ ...(cluster === undefined ? {} : { cluster }), namespace, name: `lookalike-${i}`, uid: made.metadata?.uid ?? "", data });
   }
   return planted;
 }

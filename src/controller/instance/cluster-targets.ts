@@ -21,6 +21,24 @@ export interface TargetCheck {
   readonly started: boolean;
 }
 
+/**
+ * Before an instance's children are removed (deletion.ts): the watches of every cluster it may
+ * have children in — each cluster its record names, and each *registered* cluster the graph may
+ * place children in (constants and allow lists) — so a child created just before a crash, not
+ * recorded yet, is found there by its creation key like a local one. Node id → why a cluster
+ * cannot answer now: the deletion is held (never finished on a cluster's silence). An allowed
+ * cluster that no registration names holds nothing: no child can have been written there since
+ * (what was, is recorded and held by the record).
+ */
+export async function watchClustersForDeletion(ctx: Pick<ControllerContext, "watches" | "clusters">, graph: CompiledGraph, inventory: Inventory): Promise<Map<string, string>> {
+  const targets: RemoteTarget[] = [];
+  for (const entry of inventory.entries) if (entry.cluster !== undefined) targets.push({ nodeId: entry.nodeId, cluster: entry.cluster, apiVersion: entry.apiVersion, kind: entry.kind });
+  for (const node of graph.nodes) {
+    for (const cluster of node.clusters ?? []) if (ctx.clusters.registered(cluster)) targets.push({ nodeId: node.id, cluster, apiVersion: node.apiVersion, kind: node.kind });
+  }
+  return (await ctx.watches.ensureRemote(targets)).errors;
+}
+
 export async function checkClusterTargets(ctx: Pick<ControllerContext, "watches">, graph: CompiledGraph, evaluation: InstanceEvaluation, inventory: Inventory): Promise<TargetCheck> {
   const errors = new Map<string, string>();
   const held = new Set<string>();

@@ -22,6 +22,7 @@ import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContex
 import { removeChildren } from "./child-removal.js";
 import { patchInstance, InstanceGoneError } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
+import { watchClustersForDeletion } from "./cluster-targets.js";
 
 const FIRST_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 60_000;
@@ -42,15 +43,18 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
     }));
     return { requeueAfterMs: MAX_WAIT_MS };
   }
+  // Children in other clusters are recovered from those clusters' watches: started here, since a
+  // restarted controller may reach an instance's deletion before any pass watched them.
+  const unreachable = await watchClustersForDeletion(ctx, graph, inventory);
   const recovered = recoverUnrecorded(ctx.watches.ownedBy(owner.uid), inventory);
   const entries = applyDelta(inventory, recovered);
   const full = { key: inventory.key, entries };
   const policy = adoptionPolicy(instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
   const removed = await removeChildren(ctx, deletionPlan(graph, entries) as OwnedChild[][], ctx.watches.lookup(new Map()), validatedRemovalContext(graph, owner, full, policy));
-  const errors: Record<string, string> = { ...removed.errors };
+  const errors: Record<string, string> = { ...removed.errors, ...Object.fromEntries(unreachable) };
   reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
 
-  if (removed.held) {
+  if (removed.held || unreachable.size > 0) {
     const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx));
     await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { deleting: true, now: ctx.now(), ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }) }));
     return { requeueAfterMs: nextWait(ctx, key) };
