@@ -6,12 +6,20 @@
 // recorded with its interval, and per instance the writes of two replicas that overlap in time
 // are counted: "concurrent writers", which must be 0. Each round has its own RGD and kind, so a
 // round never reconciles the previous round's instances.
+//
+// `--replica-processes`: each replica is its own `kro controller --shards 16` process instead (as
+// deployed: the image's node flags), so each one's RSS is its own — memory per replica, total
+// across N against one replica's in the same run, and the objects each caches (its
+// kro_informer_cached_objects gauge). Writes per replica are then not recorded (no client hook).
 import path from "node:path";
+import { get } from "node:http";
 import { mkdir, writeFile } from "node:fs/promises";
 import { log, waitUntil } from "../lib/progress.mjs";
 import { InstanceTracker } from "../lib/tracker.mjs";
 import { createInstances, ensureNamespaces, installRgd, spread, waitReady } from "../lib/workload.mjs";
 import { FANOUT, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
+import { startControllerProcess } from "../lib/controller-process.mjs";
+import { readProc } from "../lib/proc.mjs";
 
 const SHARDS = 16;
 const NAMESPACES = 10;
@@ -54,6 +62,52 @@ async function startReplicas(root, kubeconfig, args, count, round) {
   return replicas;
 }
 
+const seconds = (ms) => `${ms / 1000}s`;
+
+function metricsText(url) {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { timeout: 5000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve(body));
+    });
+    req.on("error", reject);
+    req.on("timeout", () => req.destroy(new Error(`timeout: ${url}`)));
+  });
+}
+
+/** Replicas as processes; `held()` reads the shard Leases (the processes' coordinators are out of reach). */
+async function startReplicaProcesses(root, kubeconfig, args, count, round, workDir, harness) {
+  const replicas = [];
+  for (let i = 0; i < count; i++) {
+    const id = `${round}-replica-${i}`;
+    const p = await startControllerProcess({
+      root, kubeconfig, workers: args.workers, qps: args.qps, burst: args.burst, logFile: path.join(workDir, `${id}.log`),
+      extraArgs: [
+        "--shards", String(SHARDS), "--replica-id", id, "--rgd-selector", `bench.kro.run/round=${round}`,
+        "--leader-election-namespace", "default", "--leader-election-id", `bench-${round}`,
+        "--leader-elect-lease-duration", seconds(timing.leaseDurationMs), "--leader-elect-renew-deadline", seconds(timing.renewDeadlineMs), "--leader-elect-retry-period", seconds(timing.retryPeriodMs),
+      ],
+    });
+    replicas.push({
+      id, requests: [], process: p,
+      /** Objects in its informer caches, per kind (its own gauge). */
+      async cached() {
+        const body = await metricsText(p.metricsUrl);
+        const byKind = {};
+        for (const m of body.matchAll(/^kro_informer_cached_objects\{([^}]*)\} (\S+)$/gm)) byKind[/kind="([^"]*)"/.exec(m[1])?.[1] ?? ""] = Number(m[2]);
+        return byKind;
+      },
+      stop: () => p.stop(),
+    });
+  }
+  // Shards held per replica, from the Leases (what the coordinators hold is not visible from here).
+  const leases = async () => (await harness.list("coordination.k8s.io/v1", "Lease", { namespace: "default", labelSelector: `kro.run/shard-group=bench-${round}-instances,kro.run/shard-role=shard` })).items;
+  for (const r of replicas) r.shards = { held: () => r.heldCount ?? [] };
+  return { replicas, async refreshHeld() { const items = await leases(); for (const r of replicas) r.heldCount = items.filter((l) => l.spec?.holderIdentity === r.id).map((l) => l.metadata.name); } };
+}
+
 /** Per instance, pairs of writes from two replicas whose request intervals overlap. */
 function concurrentWriters(replicas, namespaces) {
   const byInstance = new Map();
@@ -91,10 +145,12 @@ export async function runReplicas(bench) {
     rgd.metadata = { name: `${FANOUT.rgdName}-${round}`, labels: { "bench.kro.run/round": round } };
     rgd.spec.schema.kind = kind;
     log(`replicas ${count}: starting ${count} in-process controller(s), QPS ${args.qps}/burst ${args.burst} each, ${SHARDS} shards`);
-    const replicas = await startReplicas(root, cluster.kubeconfigPath, args, count, round);
+    const group = args.replicaProcesses ? await startReplicaProcesses(root, cluster.kubeconfigPath, args, count, round, bench.workDir, harness) : undefined;
+    const replicas = group?.replicas ?? await startReplicas(root, cluster.kubeconfigPath, args, count, round);
     try {
       await installRgd(harness, rgd);
-      await waitUntil("fair shares of the shards", () => {
+      await waitUntil("fair shares of the shards", async () => {
+        await group?.refreshHeld();
         const held = replicas.map((r) => r.shards.held().length);
         return held.reduce((a, b) => a + b, 0) === SHARDS && Math.max(...held) - Math.min(...held) <= 1 ? true : undefined;
       }, { timeoutMs: 120_000, intervalMs: 200 });
@@ -109,21 +165,48 @@ export async function runReplicas(bench) {
       tracker.informer.stop();
       const writes = replicas.map((r) => r.requests.filter((q) => WRITES.has(q.verb)).length);
       const { overlaps } = concurrentWriters(replicas, namespaces);
-      results.push({ replicas: count, instances, convergedMs, writesPerReplica: writes, concurrentWriters: overlaps });
-      log(`replicas ${count}: ${instances} instances Ready in ${(convergedMs / 1000).toFixed(1)} s; writes per replica ${writes.join(", ")}; concurrent writers ${overlaps}`);
+      const memory = group === undefined ? undefined : await settledMemory(replicas, kind);
+      results.push({ replicas: count, instances, convergedMs, writesPerReplica: writes, concurrentWriters: overlaps, ...(memory === undefined ? {} : { memory }) });
+      log(`replicas ${count}: ${instances} instances Ready in ${(convergedMs / 1000).toFixed(1)} s; ${memory === undefined ? `writes per replica ${writes.join(", ")}; concurrent writers ${overlaps}` : `RSS per replica ${memory.rssMb.join(" / ")} MB (total ${memory.totalRssMb}); cached instances ${memory.cachedInstances.join(" / ")}, children ${memory.cachedChildren.join(" / ")}`}`);
     } finally {
       for (const r of replicas) await r.stop();
     }
   }
   const base = results.find((r) => r.replicas === 1)?.convergedMs;
-  console.log("\nreplicas  instances  converged (s)  speed-up  writes per replica        concurrent writers");
-  for (const r of results) {
+  const baseRss = results.find((r) => r.replicas === 1)?.memory?.totalRssMb;
+  if (args.replicaProcesses) {
+    console.log("\nreplicas  instances  converged (s)  speed-up  RSS per replica (MB)       total RSS  ÷ one replica  cached instances / children per replica");
+    for (const r of results) {
+      const m = r.memory;
+      console.log(`${String(r.replicas).padEnd(9)} ${String(r.instances).padEnd(10)} ${(r.convergedMs / 1000).toFixed(1).padEnd(14)} ${base === undefined ? "-".padEnd(9) : (base / r.convergedMs).toFixed(2).padEnd(9)} ${m.rssMb.join(" / ").padEnd(26)} ${String(m.totalRssMb).padEnd(10)} ${baseRss === undefined ? "-".padEnd(14) : (m.totalRssMb / baseRss).toFixed(2).padEnd(14)} ${m.cachedInstances.join("/")} / ${m.cachedChildren.join("/")}`);
+    }
+  }
+  else console.log("\nreplicas  instances  converged (s)  speed-up  writes per replica        concurrent writers");
+  for (const r of args.replicaProcesses ? [] : results) {
     console.log(`${String(r.replicas).padEnd(9)} ${String(r.instances).padEnd(10)} ${(r.convergedMs / 1000).toFixed(1).padEnd(14)} ${base === undefined ? "-" : (base / r.convergedMs).toFixed(2).padEnd(9)} ${r.writesPerReplica.join("/").padEnd(25)} ${r.concurrentWriters}`);
   }
   const dir = path.resolve(root, args.out);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `replicas-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  await writeFile(file, JSON.stringify({ scenario: "fanout-replicas", qps: args.qps, burst: args.burst, workers: args.workers, shards: SHARDS, results }, null, 2));
+  await writeFile(file, JSON.stringify({ scenario: args.replicaProcesses ? "fanout-replica-processes" : "fanout-replicas", qps: args.qps, burst: args.burst, workers: args.workers, shards: SHARDS, results }, null, 2));
   log(`replicas: raw results in ${path.relative(process.cwd(), file)}`);
   return results;
+}
+
+/**
+ * RSS of each replica process once converged: a few seconds to settle, then the median of 5
+ * samples a second apart (a sample can land mid-GC). Cached objects from each one's own gauge.
+ */
+async function settledMemory(replicas, kind) {
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const samples = replicas.map(() => []);
+  for (let s = 0; s < 5; s++) {
+    replicas.forEach((r, i) => { samples[i].push(readProc(r.process.pid).rssMb); });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rssMb = samples.map((xs) => Math.round(median(xs) * 10) / 10);
+  const cached = await Promise.all(replicas.map((r) => r.cached()));
+  const children = (c) => Object.entries(c).filter(([k]) => ["ConfigMap", "Secret", "Deployment", "Service", "NetworkPolicy"].includes(k)).reduce((a, [, v]) => a + v, 0);
+  return { rssMb, totalRssMb: Math.round(rssMb.reduce((a, b) => a + b, 0) * 10) / 10, cachedInstances: cached.map((c) => c[kind] ?? 0), cachedChildren: cached.map(children) };
 }

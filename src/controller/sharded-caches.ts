@@ -59,11 +59,18 @@ export class ShardedCaches implements CacheScoping {
   }
 
   seen(rgdName: string, object: KubeObject): void {
-    const labelled = this.scope.parse(object.metadata?.labels?.[LABELS.shard]);
-    if (labelled === undefined || !this.scope.holds(labelled)) return;
+    const value = object.metadata?.labels?.[LABELS.shard];
     const key = instanceKeyOf(rgdName, object);
     const shard = this.scope.shardOf(key);
-    if (shard === labelled || this.correcting.has(key)) return;
+    if (value === String(shard)) return;
+    // Ours but mislabelled (none yet, garbage, another shard of ours): its reconcile's metadata
+    // PATCH puts the label right (a label edit alone queues nothing otherwise).
+    if (this.scope.holds(shard)) {
+      if (object.metadata?.deletionTimestamp === undefined) this.ctx().instanceQueue.add(key);
+      return;
+    }
+    const labelled = this.scope.parse(value);
+    if (labelled === undefined || !this.scope.holds(labelled) || this.correcting.has(key)) return;
     const fence = this.shards.tenureFence(labelled);
     if (fence === undefined) return;
     this.correcting.add(key);

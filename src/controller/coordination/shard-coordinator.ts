@@ -184,6 +184,15 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   }
 
   async function round(): Promise<void> {
+    try {
+      await roundSteps();
+    } finally {
+      // A tenure may also have lapsed while a request hung (the Lease list included).
+      heldChanged();
+    }
+  }
+
+  async function roundSteps(): Promise<void> {
     let items: KubeObject[];
     try {
       items = await api.list(namespace, selector);
@@ -210,7 +219,6 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
         logger.warn({ shard: slot.shard, err: errorText(error), msLeft: Math.round(slot.deadline - now()) }, "shard Lease request failed");
       }
     }));
-    heldChanged();
   }
 
   async function run(): Promise<void> {
