@@ -46,6 +46,8 @@ export class ShardedCaches implements CacheScoping {
   start(): void {
     this.shards.onAcquired((shard) => { this.acquired.add(shard); });
     this.shards.onHeldChanged(() => { this.schedule(); });
+    // Held shards may have changed since the scope was built: a no-op re-selection if not.
+    this.schedule();
   }
 
   stop(): void {
