@@ -46,7 +46,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 try {
   let versions = { kro: pkg.version };
   if (args.replicas !== undefined) {
-    // Sharded replicas run in this process (scenarios/replicas.mjs): no controller subprocess.
+    // Sharded replicas: in this process, or one subprocess each (--replica-processes), started by scenarios/replicas.mjs.
     bench = await setupBench(root, args);
     await runReplicas({ ...bench, root });
   } else if (args.scenarios.some((s) => s !== "micro")) {

@@ -24,6 +24,7 @@ const DEFAULTS = {
   busy: 50, // restart scenario: instances created just before the "busy" API-server restart
   phases: "api,failover,split", // restart scenario: which of its measurements to run
   replicas: undefined, // e.g. "1,2,4": fan-out converged by that many sharded replicas (scenarios/replicas.mjs)
+  replicaProcesses: false, // with --replicas: each replica its own `kro controller --shards` process (RSS per replica)
 };
 
 export class BenchArgsError extends Error {
@@ -35,7 +36,7 @@ const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|del
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)
   [--downtime-seconds S] [--busy N] [--phases api,failover,split] (restart scenario)
-  [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)]`;
+  [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)] [--replica-processes (one process each: RSS per replica)]`;
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
@@ -46,7 +47,7 @@ export function parseArgs(argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg ?? "");
     if (match === null) throw new BenchArgsError(`unexpected argument "${arg}"\n${USAGE}`);
     const name = match[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    if (name === "bulkDelete" || name === "skipBaseline") { options[name] = match[2] === undefined || match[2] === "true"; continue; }
+    if (name === "bulkDelete" || name === "skipBaseline" || name === "replicaProcesses") { options[name] = match[2] === undefined || match[2] === "true"; continue; }
     const value = match[2] ?? argv[++i];
     if (value === undefined) throw new BenchArgsError(`--${match[1]} needs a value`);
     if (!(name in options)) throw new BenchArgsError(`unknown option --${match[1]}\n${USAGE}`);

@@ -133,6 +133,12 @@ export const LABELS = {
   /** On the Leases of instance sharding: the group they belong to, and "shard" or "member". */
   shardGroup: "kro.run/shard-group",
   shardRole: "kro.run/shard-role",
+  /**
+   * With `--shards N`: the shard of an instance (a function of its identity, shard-assignment.ts),
+   * stamped by the controller on the instance and on every child so each replica's informers
+   * select only the shards it holds. Only a filter: a wrong value is corrected, never obeyed.
+   */
+  shard: "kro.run/shard",
 } as const;
 
 export const MANAGED_BY_VALUE = "kro";

@@ -30,6 +30,7 @@ import { WorkQueue } from "./loop/index.js";
 import { DELEGATION_KEYS, delegationWriteKey, ensureDelegationPolicy, PolicyBarrier, watchAuthorPolicies, whoAmI } from "./author-policy/index.js";
 import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
+import { ShardedCaches } from "./sharded-caches.js";
 import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
 
 export interface StartControllerOptions extends ControllerOptions {
@@ -113,6 +114,15 @@ export function startController(options: StartControllerOptions): RunningControl
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const policyBarrier = new PolicyBarrier(client);
+  // With sharding, caches select the held shards only (sharded-caches.ts); it reads ctx once built.
+  const cacheScoping = options.sharding === undefined || options.sharding.scopeCaches === false ? undefined : new ShardedCaches(() => ctx, options.sharding.shards);
+  // Children that are another RGD's instances carry their own shard, not their parent's: the
+  // parent's watch of such a kind is not filtered (instance/runtime-options.ts).
+  const shardTerm = (apiVersion: string, kind: string): string | undefined => {
+    if (cacheScoping === undefined) return undefined;
+    const servedKind = served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion === apiVersion;
+    return servedKind ? undefined : cacheScoping.scope.selector();
+  };
   const ctx: ControllerContext = {
     conversion,
     migrations,
@@ -122,7 +132,7 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); })),
+    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm),
     clusters,
     rgdQueue,
     instanceQueue,
@@ -154,6 +164,7 @@ export function startController(options: StartControllerOptions): RunningControl
     now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
+    ...(cacheScoping === undefined ? {} : { cacheScoping }),
     ...(chartRenders === undefined ? {} : { chartRenders }),
     ...(evaluationGuard === undefined ? {} : { evaluationGuard }),
     ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
@@ -225,6 +236,7 @@ export function startController(options: StartControllerOptions): RunningControl
   // Logged here too, so a caller that never awaits `ready` still sees why nothing happens.
   ready.catch((error: unknown) => { logger.error({ err: errorText(error) }, "controller could not start watching ResourceGraphDefinitions"); });
   const sharded = options.sharding === undefined ? undefined : shardedWork(ctx, options.sharding);
+  cacheScoping?.start();
   // The leader reconciles RGDs in full; a replica that becomes leader goes over them all again.
   options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
   // A new CA must reach every CRD's caBundle: the RGD reconcile installs it.
@@ -274,8 +286,25 @@ export function startController(options: StartControllerOptions): RunningControl
   const depthTimer = setInterval(() => {
     options.metrics?.queueDepth.set({ queue: "rgd" }, rgdQueue.length);
     options.metrics?.queueDepth.set({ queue: "instance" }, instanceQueue.length);
+    if (options.metrics !== undefined) {
+      // Kinds no longer watched disappear from the gauge instead of keeping their last count.
+      options.metrics.cachedObjects.reset();
+      for (const c of cachedObjects()) options.metrics.cachedObjects.set({ api_version: c.apiVersion, kind: c.kind }, c.objects);
+    }
   }, 1000);
   depthTimer.unref();
+
+  /** Objects held in informer caches now, per kind (all selections of a kind added up). */
+  function cachedObjects(): { apiVersion: string; kind: string; objects: number }[] {
+    const byKind = new Map<string, { apiVersion: string; kind: string; objects: number }>();
+    for (const { options: o, size } of informers.cached()) {
+      const key = `${o.apiVersion}/${o.kind}`;
+      const entry = byKind.get(key) ?? { apiVersion: o.apiVersion, kind: o.kind, objects: 0 };
+      entry.objects += size;
+      byKind.set(key, entry);
+    }
+    return [...byKind.values()];
+  }
 
   function resync(): void {
     for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName);
@@ -300,6 +329,7 @@ export function startController(options: StartControllerOptions): RunningControl
     watching: () => informers.running(),
     async stop() {
       stopping.abort();
+      cacheScoping?.stop();
       clearInterval(depthTimer);
       clearInterval(resyncTimer);
       clearInterval(delegationTimer);

@@ -27,7 +27,13 @@ export function warmStandby(election: StandbyElection): ControllerSharding {
       fence: election.fence,
       onAcquired,
     },
+    // A standby's caches stay full (warm): nothing to select, one shard held while leading.
+    scopeCaches: false,
     shards: {
+      shardCount: 1,
+      held: () => (election.isLeader ? [0] : []),
+      onHeldChanged: () => undefined,
+      tenureFence: () => (election.isLeader ? election.fence : undefined),
       shardOf: () => 0,
       admit: () => (election.isLeader ? { shard: 0, fence: election.fence, leave: () => undefined } : undefined),
       onAcquired: (listener) => { onAcquired(() => { listener(0); }); },

@@ -58,6 +58,11 @@ export class InformerManager {
     };
   }
 
+  /** Each running informer's options and how many objects its store holds (cache-size metrics). */
+  cached(): { options: InformerOptions; size: number }[] {
+    return [...this.shared.values()].map((e) => ({ options: e.informer.options, size: e.informer.store.size }));
+  }
+
   stopAll(): void {
     for (const { informer } of this.shared.values()) void informer.stop();
     this.shared.clear();

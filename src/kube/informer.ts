@@ -136,6 +136,9 @@ export class Informer<T extends KubeObject = KubeObject> {
       const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
         reject(new Error(`informer ${this.resourceName} not synced after ${options.timeoutMs ?? 0} ms (${JSON.stringify(this.stats)})`));
       }, options.timeoutMs);
+      // A wait on an informer stopped meanwhile (a shutdown during a re-selection) must not keep
+      // the process alive until its deadline.
+      timer?.unref();
       this.syncWaiters.push(() => {
         clearTimeout(timer);
         resolve();

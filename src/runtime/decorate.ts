@@ -57,6 +57,8 @@ export interface DecorateInput {
   readonly node: CompiledNode;
   readonly instance: InstanceRef;
   readonly kroVersion: string;
+  /** RuntimeOptions.childLabels. */
+  readonly extraLabels?: Readonly<Record<string, string>>;
   /** forEach items only. */
   readonly item?: { readonly index: number; readonly size: number };
 }
@@ -80,6 +82,7 @@ export function decorate(object: KubeJson, input: DecorateInput): KubeJson {
   const metadata = metadataOf(object);
   const labels: Record<string, unknown> = {
     ...(isRecord(metadata.labels) ? metadata.labels : {}),
+    ...input.extraLabels,
     ...childLabels(input.graph, input.instance, input.node.id, input.kroVersion),
     ...(input.item === undefined ? {} : { [LABELS.collectionIndex]: String(input.item.index), [LABELS.collectionSize]: String(input.item.size) }),
   };

@@ -53,7 +53,7 @@ function decorateAll(ctx: NodeContext, node: CompiledNode, rendered: readonly Ku
     const namespaced = defaultNamespace(object, node, ctx.instance);
     if ("error" in namespaced) return namespaced.error;
     const item = node.type === "collection" ? { index, size: rendered.length } : undefined;
-    const decorated = decorate(namespaced.object, { graph: ctx.graph, node, instance: ctx.instance, kroVersion: ctx.kroVersion, ...(item ? { item } : {}) });
+    const decorated = decorate(namespaced.object, { graph: ctx.graph, node, instance: ctx.instance, kroVersion: ctx.kroVersion, ...(ctx.options.childLabels === undefined ? {} : { extraLabels: ctx.options.childLabels(node.apiVersion, node.kind) ?? {} }), ...(item ? { item } : {}) });
     const identity = requireIdentity(decorated, `resource "${node.id}"${item ? ` item ${index}` : ""}`);
     if (typeof identity === "string") return identity;
     const key = identityKey(identity);

@@ -98,6 +98,8 @@ export interface RuntimeOptions {
   readonly passCostLimit?: number;
   /** Value of the kro.run/kro-version label on children. */
   readonly kroVersion?: string;
+  /** More labels on the managed children of a kind (the controller's shard label, kro.run/shard); kro's own labels win. */
+  readonly childLabels?: (apiVersion: string, kind: string) => Readonly<Record<string, string>> | undefined;
   /**
    * Wall-clock limit of one evaluation pass, on a clock the caller passes in (the runtime keeps
    * no time). Checked between nodes and every few dozen CEL steps, so one hostile instance

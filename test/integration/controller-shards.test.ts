@@ -72,6 +72,10 @@ async function startReplica(id: string): Promise<Replica> {
   coordinator.start();
   // Every admitted reconcile, as an interval, to check that no two replicas are in one at once.
   const shards = {
+    shardCount: SHARDS,
+    held: () => coordinator.held(),
+    onHeldChanged: (listener: () => void) => { coordinator.onHeldChanged(listener); },
+    tenureFence: (shard: number) => coordinator.tenureFence(shard),
     shardOf: (key: string) => coordinator.shardOf(key),
     onAcquired: (listener: (shard: number) => void) => { coordinator.onAcquired(listener); },
     admit(key: string) {

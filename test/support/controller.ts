@@ -10,7 +10,7 @@ import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric, type WriteFence } from "../../src/index.js";
 import { startController, type ControllerSharding, type RunningController, type StartControllerOptions } from "../../src/controller/index.js";
 import type { SchemaResolver } from "../../src/graph/index.js";
-import { createLogger } from "../../src/observability/index.js";
+import { createLogger, type ControllerMetrics } from "../../src/observability/index.js";
 import { eventually } from "./eventually.js";
 import { kubectlJson, testCluster } from "./test-cluster.js";
 
@@ -49,6 +49,8 @@ export async function startTestController(options: {
   logName?: string;
   /** How often delegations are verified again (controller-delegation.test.ts shortens it). */
   delegationRecheckMs?: number;
+  /** The controller's metrics registry (read by tests of its gauges). */
+  metrics?: ControllerMetrics;
 } = {}): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
@@ -70,6 +72,7 @@ export async function startTestController(options: {
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
     ...(options.delegationRecheckMs === undefined ? {} : { delegationRecheckMs: options.delegationRecheckMs }),
     ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),

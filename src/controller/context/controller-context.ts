@@ -16,6 +16,18 @@ import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
 import type { ClusterConnections } from "../clusters/index.js";
 import type { ConversionWebhook, StorageMigrations } from "../conversion/index.js";
+import type { ShardScope } from "../coordination/index.js";
+
+/**
+ * With `--shards N`: each replica caches only its shards' instances and children (sharded-caches.ts,
+ * docs/design/controller.md "Sharded caches").
+ */
+export interface CacheScoping {
+  /** The shards held now and the label selector they imply. */
+  readonly scope: ShardScope;
+  /** An instance this replica's cache holds: a shard label naming the wrong shard is corrected. */
+  seen(rgdName: string, object: KubeObject): void;
+}
 
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
@@ -81,7 +93,7 @@ export interface ControllerContext {
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;
   readonly applyMemo: ApplyMemo;
-  /** The metadata-only informer of each served instance kind, by RGD name. */
+  /** The informer of each served instance kind, by RGD name (with sharding: only the held shards' instances and strays). */
   readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
   /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */
   readonly deletionWaits: Map<string, number>;
@@ -111,6 +123,8 @@ export interface ControllerContext {
   readonly evaluationGuard?: EvaluationGuard;
   /** Test-only: the evaluation of the instance of this name kills the process (KRO_TEST_CRASH_ON, `kro controller` only). */
   readonly testCrashOn?: string;
+  /** Present with `--shards`: caches hold only the held shards (instances, children). */
+  readonly cacheScoping?: CacheScoping;
   /** Observer called after each instance reconcile that evaluated the graph. */
   readonly onInstanceEvaluated?: (event: InstanceEvaluatedEvent) => void;
 }

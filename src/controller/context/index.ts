@@ -5,7 +5,7 @@
  * author-policy).
  */
 export { ApplyMemo } from "./apply-memo.js";
-export { type ControllerContext, type ControllerOptions, type InstanceEvaluatedEvent, type PolicySync } from "./controller-context.js";
+export { type CacheScoping, type ControllerContext, type ControllerOptions, type InstanceEvaluatedEvent, type PolicySync } from "./controller-context.js";
 export { recordConditionChanges, recordEvent, type EventSink } from "./events.js";
 export { isJsonSubset, jsonEqual } from "./json-equal.js";
 export { ServedGraphs, instanceKey, instanceKeyOf, parseInstanceKey, type InstanceKind, type ServedGraph } from "./served-graphs.js";

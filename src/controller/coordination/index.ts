@@ -9,3 +9,4 @@ export { validateLeaseTiming, type LeaseTiming } from "./lease-record.js";
 export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./rgd-leadership.js";
 export { assignShards, shardOf } from "./shard-assignment.js";
 export { leaseApiOf, memberLeaseName, shardLeaseName, startShardCoordinator, type LeaseApi, type ShardCoordinator, type ShardCoordinatorOptions, type ShardTicket } from "./shard-coordinator.js";
+export { ShardScope, withShardSelector } from "./shard-scope.js";

@@ -89,6 +89,24 @@ describe("shard coordinator (simulated)", () => {
     }
   });
 
+  it("onHeldChanged hears of every change of the held set (acquire, release, loss by a missed renewal)", async () => {
+    const world = new World({ seed: 300, shards: 8, timing, failureRate: 0 });
+    const check = safety(world);
+    const seen = new Map<string, string>();
+    const watch = (r: ReturnType<World["add"]>) => { r.coordinator.onHeldChanged(() => { seen.set(r.id, r.coordinator.held().join(",")); }); return r; };
+    const a = watch(world.add("a"));
+    await world.run(20_000, check);
+    assert.equal(seen.get("a"), "0,1,2,3,4,5,6,7", "acquired everything");
+    const b = watch(world.add("b"));
+    await world.run(20_000, check);
+    assertConverged(world, ["a", "b"]);
+    for (const r of [a, b]) assert.equal(seen.get(r.id), r.coordinator.held().join(","), `${r.id} after a release and acquisitions`);
+    b.partitioned = true; // its tenures lapse without a single answered request
+    await world.run(40_000, check);
+    assert.equal(seen.get("b"), "", "the loss of every shard was reported");
+    assert.equal(seen.get("a"), "0,1,2,3,4,5,6,7");
+  });
+
   it("clocks running 10 % apart are still safe with client-go's default timing", async () => {
     for (let seed = 200; seed < 200 + SEEDS; seed++) {
       const world = new World({ seed, shards: 16, timing, clockSkew: 0.1, failureRate: 0.2 });

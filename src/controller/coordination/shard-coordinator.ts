@@ -60,6 +60,8 @@ export interface ShardCoordinator {
   shardOf(key: string): number;
   /** Calls `listener` whenever this replica starts a tenure of a shard (enqueue its instances). */
   onAcquired(listener: (shard: number) => void): void;
+  /** Calls `listener` after the set of shards in a tenure changed (a sharded cache re-selects). */
+  onHeldChanged(listener: () => void): void;
   /** Admits a reconcile of `key` while this replica holds its shard (and is not handing it over). */
   admit(key: string): ShardTicket | undefined;
   /** Shards in a tenure right now (held or draining). */
@@ -103,6 +105,16 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   let wake = new AbortController();
   let loop: Promise<void> | undefined;
   const listeners: ((shard: number) => void)[] = [];
+  const heldListeners: (() => void)[] = [];
+  // Listeners hear of a change once, whichever path made it (acquire, release, loss, a missed renewal).
+  let lastHeld = "";
+  const heldChanged = (): void => {
+    const now = tenures().join(",");
+    if (now === lastHeld) return;
+    lastHeld = now;
+    for (const listener of heldListeners) listener();
+  };
+  const tenures = (): number[] => slots.filter((s) => s.phase === SHARD_PHASES.held || s.phase === SHARD_PHASES.draining).map((s) => s.shard);
 
   const labels = (role: "shard" | "member") => ({ [LABELS.shardGroup]: group, [LABELS.shardRole]: role });
   const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -141,6 +153,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     if (tenure && lease !== undefined && holder !== identity) {
       slot.lose(`the shard's Lease is held by ${holder === "" ? "nobody" : holder}`);
       logger.warn({ shard: slot.shard, holder }, "lost a shard");
+      heldChanged();
       return;
     }
     if (slot.phase === SHARD_PHASES.held && !wanted) slot.drain();
@@ -153,6 +166,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       slot.acquired(sentAt);
       logger.info({ shard: slot.shard, previousHolder: holder }, "acquired a shard");
       for (const listener of listeners) listener(slot.shard);
+      heldChanged();
     } else if (action === "renew") {
       const sentAt = await write(name, "shard", lease, claim(spec, true), slot.deadline - now());
       if (sentAt !== undefined) slot.renewed(sentAt);
@@ -164,11 +178,21 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
         logger.info({ shard: slot.shard }, "released a shard");
       } finally {
         slot.released();
+        heldChanged();
       }
     }
   }
 
   async function round(): Promise<void> {
+    try {
+      await roundSteps();
+    } finally {
+      // A tenure may also have lapsed while a request hung (the Lease list included).
+      heldChanged();
+    }
+  }
+
+  async function roundSteps(): Promise<void> {
     let items: KubeObject[];
     try {
       items = await api.list(namespace, selector);
@@ -210,6 +234,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     identity,
     shardOf: (key) => shardOf(key, shardCount),
     onAcquired(listener) { listeners.push(listener); },
+    onHeldChanged(listener) { heldListeners.push(listener); },
     admit(key) {
       const slot = slots[shardOf(key, shardCount)];
       const fence = slot?.admit();
@@ -227,7 +252,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
         },
       };
     },
-    held: () => slots.filter((s) => s.phase === SHARD_PHASES.held || s.phase === SHARD_PHASES.draining).map((s) => s.shard),
+    held: tenures,
     tenureFence: (shard) => {
       const slot = slots[shard];
       return slot?.phase === SHARD_PHASES.held || slot?.phase === SHARD_PHASES.draining ? slot.fence : undefined;
@@ -265,6 +290,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       };
       await Promise.all(items.map(release));
       for (const slot of tenures) slot.released();
+      if (tenures.length > 0) heldChanged();
     },
   };
 }

@@ -75,7 +75,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   try {
     const pass = await takeCharge(ctx, served, observed, key);
     if (pass === undefined) return {};
-    const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx)));
+    const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx, key)));
     const evaluate = (instance: KubeObject): InstanceEvaluation => {
       evaluated = true;
       if (ctx.testCrashOn === name) crashForTest();

@@ -12,7 +12,7 @@ import { renderTimeToRecord } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { refOf } from "./status-write.js";
 import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
-import type { ServedGraph } from "../context/index.js";
+import { instanceKeyOf, type ServedGraph } from "../context/index.js";
 
 /** Metadata writes to the instance need only the client. */
 export type InstanceWriter = Pick<ControllerContext, "client">;
@@ -47,12 +47,15 @@ export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, b
  * Finalizer, ownership labels and the creation key in one write, before any child is created
  * (the key must be on record before a child carries it). Costs nothing when all are in place.
  */
-export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now">, served: ServedGraph, instance: KubeObject, evaluationMark: (current: KubeObject) => string | undefined = () => undefined): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
+export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now" | "cacheScoping">, served: ServedGraph, instance: KubeObject, evaluationMark: (current: KubeObject) => string | undefined = () => undefined): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
   const labels = {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
     [LABELS.rgdId]: served.rgdUid,
     [LABELS.rgdName]: labelValue(served.rgdName),
+    // With sharding: the instance's shard, so only its holder's informers select it (and a wrong
+    // value a tenant wrote is put right here, in the write this pass makes anyway).
+    ...(ctx.cacheScoping === undefined ? {} : { [LABELS.shard]: ctx.cacheScoping.scope.labelOf(instanceKeyOf(served.rgdName, instance)) }),
   };
   // The crash-loop guard's in-flight mark rides on this write (instance/evaluation-crash.ts).
   let mark: string | undefined;

@@ -5,7 +5,7 @@
  */
 export { withClusterKinds } from "./cluster-kinds.js";
 export { DEFAULT_MAX_GRAPH_REVISIONS } from "./graph-revision-policy.js";
-export { enqueueInstances } from "./instance-kinds.js";
+export { enqueueInstances, rescopeInstances } from "./instance-kinds.js";
 export { followRgd } from "./rgd-follower.js";
 export { reconcileRgd } from "./reconcile.js";
 export { onCrdChange } from "./capability-readers.js";

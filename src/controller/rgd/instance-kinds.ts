@@ -5,7 +5,8 @@
  * deletion and the suspend annotation, as in kro.
  */
 import { ANNOTATIONS } from "../../api/index.js";
-import type { KubeObject } from "../../kube/index.js";
+import type { InformerLease, KubeObject } from "../../kube/index.js";
+import { withShardSelector } from "../coordination/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { instanceKeyOf, type ServedGraph } from "../context/index.js";
 import { registerConversion } from "../conversion/index.js";
@@ -20,37 +21,82 @@ export async function startServing(ctx: ControllerContext, entry: ServedGraph): 
   }
   ctx.served.set(entry);
   ctx.watches.retain(entry.rgdName, entry.graph);
+  // A kind served now is no longer filtered by shard where it is some graph's child (controller.ts).
+  if (ctx.cacheScoping !== undefined && !sameKind) await ctx.watches.rescope();
   if (!sameKind) {
     await ctx.instanceLeases.get(entry.rgdName)?.release();
-    // Full objects (instances are small): a reconcile reads its instance from this cache, which
-    // is fresh when the event that enqueued it is processed — one GET fewer per reconcile.
-    const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind });
+    const lease = watchInstances(ctx, entry, { initialListEnqueues: true });
     ctx.instanceLeases.set(entry.rgdName, lease);
-    const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
-    // New work goes first (WorkQueue's fresh lane): an instance created, or a new generation —
-    // not the initial list, which is a resync of what is already there.
-    const enqueueFresh = (object: KubeObject) => { ctx.instanceQueue.addFresh(instanceKeyOf(entry.rgdName, object)); };
-    // A new write: judged (admitted while the author policy was not in force?) before it is
-    // acted on, once the policy watch has caught up with it (instance/unchecked-admission.ts).
-    const screen = (object: KubeObject) => {
-      if (lease.informer.hasSynced && ctx.authorPolicies.guarded(entry.rgdName)) ctx.authorPolicies.seen(instanceKeyOf(entry.rgdName, object), object.metadata?.resourceVersion, ctx.policySync.ticket());
-    };
-    lease.informer.addHandlers({
-      onAdd: (object) => {
-        screen(object);
-        if (lease.informer.hasSynced) enqueueFresh(object);
-        else enqueue(object);
-      },
-      onUpdate: (old, next) => {
-        if (rendersDifferently(old, next)) screen(next);
-        if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
-        else if (needsReconcile(old, next)) enqueue(next);
-      },
-      onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
-    });
     await lease.informer.waitForSync({ timeoutMs: 30_000 });
   }
   enqueueInstances(ctx, entry.rgdName);
+}
+
+let variants = 0;
+
+/**
+ * The informer of one served instance kind, with its handlers. Full objects (instances are
+ * small): a reconcile reads its instance from this cache, which is fresh when the event that
+ * enqueued it is processed — one GET fewer per reconcile. With sharding it selects only the held
+ * shards and strays (ShardScope); a re-selection lists afresh without queueing what it lists
+ * (`initialListEnqueues: false`): the shards newly held are queued once it is in.
+ */
+function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { initialListEnqueues: boolean }): InformerLease<KubeObject> {
+  const labelSelector = withShardSelector(undefined, ctx.cacheScoping?.scope);
+  // Its own informer (a variant): two selections of one kind live side by side during a re-selection.
+  const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind, variant: `instances-${++variants}`, ...(labelSelector === undefined ? {} : { labelSelector }) });
+  const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
+  // New work goes first (WorkQueue's fresh lane): an instance created, or a new generation —
+  // not the initial list, which is a resync of what is already there.
+  const enqueueFresh = (object: KubeObject) => { ctx.instanceQueue.addFresh(instanceKeyOf(entry.rgdName, object)); };
+  // A new write: judged (admitted while the author policy was not in force?) before it is
+  // acted on, once the policy watch has caught up with it (instance/unchecked-admission.ts).
+  const screen = (object: KubeObject) => {
+    if (lease.informer.hasSynced && ctx.authorPolicies.guarded(entry.rgdName)) ctx.authorPolicies.seen(instanceKeyOf(entry.rgdName, object), object.metadata?.resourceVersion, ctx.policySync.ticket());
+  };
+  lease.informer.addHandlers({
+    onAdd: (object) => {
+      ctx.cacheScoping?.seen(entry.rgdName, object);
+      screen(object);
+      if (lease.informer.hasSynced) enqueueFresh(object);
+      else if (options.initialListEnqueues) enqueue(object);
+    },
+    onUpdate: (old, next) => {
+      ctx.cacheScoping?.seen(entry.rgdName, next);
+      if (rendersDifferently(old, next)) screen(next);
+      if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
+      else if (needsReconcile(old, next)) enqueue(next);
+    },
+    // With sharding an instance also leaves when its label moves it to another replica's shard.
+    onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
+  });
+  return lease;
+}
+
+/**
+ * The held shards changed: every instance informer is replaced by one with the new selection.
+ * The old one is read (and delivers events) until the new one has listed, so no reconcile sees
+ * a cache missing what it held before. Callers run one re-selection at a time (sharded-caches.ts).
+ */
+export async function rescopeInstances(ctx: ControllerContext): Promise<void> {
+  await Promise.all([...ctx.instanceLeases].map(async ([rgdName, old]) => {
+    const entry = ctx.served.get(rgdName);
+    if (entry === undefined) return;
+    const next = watchInstances(ctx, entry, { initialListEnqueues: false });
+    try {
+      await next.informer.waitForSync({ timeoutMs: 30_000 });
+    } catch (error) {
+      await next.release();
+      throw error;
+    }
+    // Another kind served meanwhile, or none: that informer was started with the current selection.
+    if (ctx.instanceLeases.get(rgdName) !== old) {
+      await next.release();
+      return;
+    }
+    ctx.instanceLeases.set(rgdName, next);
+    await old.release();
+  }));
 }
 
 /** Queues every known instance of an RGD's kind (a new graph, or a periodic resync). */

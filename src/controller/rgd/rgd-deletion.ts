@@ -26,7 +26,11 @@ import { rgdRef, writeRgdStatus } from "./rgd-status-write.js";
 export async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promise<ReconcileResult> {
   const name = rgd.metadata?.name ?? "";
   const served = ctx.served.get(name);
-  const instances = ctx.instanceLeases.get(name)?.informer.store.list() ?? [];
+  // With sharded caches this replica sees only its shards' instances: ask the API server (one
+  // metadata-only list per look while the deletion waits — rare, and never a wrong "none left").
+  const instances = ctx.cacheScoping !== undefined && served !== undefined
+    ? (await ctx.client.list(served.instance.apiVersion, served.instance.kind, { metadataOnly: true })).items
+    : ctx.instanceLeases.get(name)?.informer.store.list() ?? [];
   if (served !== undefined && instances.length > 0) {
     const shown = instances.slice(0, 5).map((i) => `${i.metadata?.namespace === undefined ? "" : `${i.metadata.namespace}/`}${i.metadata?.name ?? ""}`).join(", ");
     const message = `deletion waits for ${instances.length} ${served.instance.kind} instance(s) to be deleted: ${shown}${instances.length > 5 ? ", …" : ""}`;

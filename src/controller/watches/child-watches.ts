@@ -52,6 +52,8 @@ interface ManagedWatch {
   readonly removeHandlers: () => void;
   /** What the cache keeps of each object (cache-projections.ts); narrowed in place, widened by a re-list. */
   mask: FieldMask;
+  /** The label selector it lists and watches with. */
+  readonly selector: string;
   /** While this watch's first list runs after a widening: the narrower watch it replaces, still read. */
   previous?: ManagedWatch | undefined;
 }
@@ -80,6 +82,11 @@ export class ChildWatches {
     private readonly enqueue: (instanceKey: string) => void,
     /** Children placed in other clusters (remote-watches.ts); absent: this controller targets none. */
     private readonly remote?: RemoteWatches,
+    /**
+     * With sharding: the selector term for the shards this replica holds (ShardScope), read when a
+     * watch starts; rescope() applies a new one. Absent or undefined: every child of ours.
+     */
+    private readonly shardTerm: (apiVersion: string, kind: string) => string | undefined = () => undefined,
   ) {
     this.externals = new ExternalScopes(informers, (scope) => this.probeScope(scope), enqueue);
   }
@@ -204,20 +211,36 @@ export class ChildWatches {
     return { managed: [...this.managed.keys()], externalScopes: this.externals.size };
   }
 
+  /**
+   * The held shards changed: each managed kind is listed afresh with the new selection; the old
+   * cache is read until the new one is in (the same hand-over as a wider projection). Resolves
+   * once every kind has listed.
+   */
+  async rescope(): Promise<void> {
+    const next = [...this.managed].filter(([, w]) => w.selector !== this.selectorFor(w.apiVersion, w.kind)).map(([gvk, watch]) => this.reproject(gvk, watch, watch.mask));
+    await Promise.all(next.map((w) => w.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS })));
+  }
+
   private startManaged(gvk: string, apiVersion: string, kind: string, mask: FieldMask): ManagedWatch {
     const projection = { mask };
+    const selector = this.selectorFor(apiVersion, kind);
     const lease = this.informers.acquire({
-      apiVersion, kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, indexers: { [OWNER_INDEX]: ownerIndex },
+      apiVersion, kind, labelSelector: selector, indexers: { [OWNER_INDEX]: ownerIndex },
       // Its own informer: another user of the same selection must not see our projection.
       variant: `projection-${++this.variants}`, transform: projectionTransform(() => projection.mask),
     });
     const watch: ManagedWatch = {
-      apiVersion, kind, lease, removeHandlers: lease.informer.addHandlers(this.managedHandlers()),
+      apiVersion, kind, lease, selector, removeHandlers: lease.informer.addHandlers(this.managedHandlers()),
       get mask() { return projection.mask; },
       set mask(value: FieldMask) { projection.mask = value; },
     };
     this.managed.set(gvk, watch);
     return watch;
+  }
+
+  private selectorFor(apiVersion: string, kind: string): string {
+    const term = this.shardTerm(apiVersion, kind);
+    return `${LABELS.managedBy}=${MANAGED_BY_VALUE}${term === undefined ? "" : `,${term}`}`;
   }
 
   private sweep(): void {
