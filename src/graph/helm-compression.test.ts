@@ -23,9 +23,11 @@ describe("spec.helm with gzipped templates and files", () => {
     const plain = compileRgd(rgd({ templates: { "c/templates/cm.yaml": DEPLOY }, charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c" }, files: { "conf/app.conf": "a=1" } }] }));
     const packed = compileRgd(rgd({ templatesGzip: { "c/templates/cm.yaml": gzipText(DEPLOY) }, charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c" }, filesGzip: { "conf/app.conf": gzipText("a=1") } }] }));
     assert.ok(plain.graph?.dialect === "template" && packed.graph?.dialect === "template", messages(packed).join("\n"));
-    assert.equal(packed.graph.helm?.templates["c/templates/cm.yaml"], DEPLOY);
-    assert.deepEqual(packed.graph.helm?.templates, plain.graph.helm?.templates);
-    assert.deepEqual(packed.graph.helm?.charts, plain.graph.helm?.charts);
+    const [ours, theirs] = [packed.graph.helm, plain.graph.helm];
+    assert.ok(ours && theirs);
+    assert.equal(ours.templates["c/templates/cm.yaml"], DEPLOY);
+    assert.deepEqual(ours.templates, theirs.templates);
+    assert.deepEqual(ours.charts, theirs.charts);
   });
 
   it("a broken entry is an issue at its path: not base64, not gzip, not UTF-8, named twice, a template that does not parse", () => {
