@@ -98,8 +98,15 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
     // The tenant may read RGDs (cluster-wide) and, in its own namespace only, the instances, their children and Events.
     await kubectl(["create", "clusterrole", `ctl-ui-rgd-reader-${letters}`, "--verb=get,list", "--resource=resourcegraphdefinitions.kro.run"]);
     await kubectl(["create", "clusterrolebinding", `ctl-ui-rgd-reader-${letters}`, `--clusterrole=ctl-ui-rgd-reader-${letters}`, `--serviceaccount=${nsA}:viewer`]);
-    // kubectl checks the resource against discovery, which can lag the new CRD on a loaded server.
-    await eventually(() => kubectl(["create", "role", "viewer", "-n", nsA, "--verb=get,list", `--resource=${plural}.kro.run,configmaps,events`]), { timeout: 30_000 });
+    // Written as an object: `kubectl create role --resource` checks the new CRD's resource against
+    // discovery, which lagged it for over 30 s on a loaded CI machine.
+    await kubectl(["apply", "-f", "-"], JSON.stringify({
+      apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "viewer", namespace: nsA },
+      rules: [
+        { apiGroups: ["kro.run"], resources: [plural], verbs: ["get", "list"] },
+        { apiGroups: [""], resources: ["configmaps", "events"], verbs: ["get", "list"] },
+      ],
+    }));
     await kubectl(["create", "rolebinding", "viewer", "-n", nsA, "--role=viewer", `--serviceaccount=${nsA}:viewer`]);
     // Tokens from the TokenRequest API, as `kubectl create token` gives a person.
     const token = async (sa: string): Promise<string> => (await kubectl(["create", "token", sa, "-n", nsA, "--duration=3600s"])).trim();
