@@ -15,6 +15,7 @@ import { ControllerMetrics, createLogger } from "../../src/observability/index.j
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { configMapEchoSpec, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { cuttable } from "../support/cuttable-client.js";
 
 const INSTANCES = 40;
 const SHARDS = 4;
@@ -41,17 +42,6 @@ interface Replica {
 
 const replicas: Replica[] = [];
 let driver: KubeClient;
-
-/** A client whose every call fails once `state.cut` is set (a dead process, for the others). */
-function cuttable(client: KubeClient, state: { cut: boolean }): KubeClient {
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => (state.cut ? Promise.reject(new Error("cut off")) : (value as (...a: unknown[]) => unknown).apply(target, args));
-    },
-  });
-}
 
 async function startReplica(id: string): Promise<Replica> {
   const state = { cut: false };

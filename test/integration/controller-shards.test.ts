@@ -15,6 +15,7 @@ import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { configMapEchoSpec, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import { cuttable } from "../support/cuttable-client.js";
 
 const INSTANCES = 120;
 const SHARDS = 8;
@@ -47,17 +48,6 @@ const admissions: Interval[] = [];
 /** While set, one reconcile in five holds its shard 800 ms longer (a slow reconcile a handover must wait for). */
 let slowReconciles = false;
 let driver: KubeClient;
-
-/** A client whose every call fails once `replica.cut` is set (a dead or partitioned process). */
-function cuttable(client: KubeClient, replica: { cut: boolean }): KubeClient {
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => (replica.cut ? Promise.reject(new Error("cut off")) : (value as (...a: unknown[]) => unknown).apply(target, args));
-    },
-  });
-}
 
 async function startReplica(id: string): Promise<Replica> {
   const state = { cut: false };
