@@ -98,8 +98,7 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
     // The tenant may read RGDs (cluster-wide) and, in its own namespace only, the instances, their children and Events.
     await kubectl(["create", "clusterrole", `ctl-ui-rgd-reader-${letters}`, "--verb=get,list", "--resource=resourcegraphdefinitions.kro.run"]);
     await kubectl(["create", "clusterrolebinding", `ctl-ui-rgd-reader-${letters}`, `--clusterrole=ctl-ui-rgd-reader-${letters}`, `--serviceaccount=${nsA}:viewer`]);
-    // Written as an object: `kubectl create role --resource` checks the new CRD's resource against
-    // discovery, which lagged it for over 30 s on a loaded CI machine.
+    // In its own namespace the tenant may read the instances, their children and Events.
     await kubectl(["apply", "-f", "-"], JSON.stringify({
       apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "viewer", namespace: nsA },
       rules: [

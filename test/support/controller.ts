@@ -10,6 +10,7 @@ import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric, type WriteFence } from "../../src/index.js";
 import { startController, type ControllerSharding, type RunningController, type StartControllerOptions } from "../../src/controller/index.js";
 import type { SchemaResolver } from "../../src/graph/index.js";
+import { pluralize } from "../../src/schema/index.js";
 import { createLogger, type ControllerMetrics } from "../../src/observability/index.js";
 import { eventually } from "./eventually.js";
 import { kubectlJson, testCluster } from "./test-cluster.js";
@@ -91,9 +92,18 @@ export async function startTestController(options: {
   };
 }
 
-/** A random suffix of letters only: valid in names and in Kinds (tests append a fixed word to Kinds). */
+/**
+ * A random suffix of letters only: valid in names and in Kinds (tests append a fixed word to Kinds,
+ * or end a Kind with it). Its plural is the word and "s", as tests write `${kind.toLowerCase()}s`:
+ * a suffix ending like "knife" or "idea" ("…fceafe" → "…fceaves", "…badgea" stays "…badgea" in
+ * Kubernetes' pluralisation) made the tenancy and web-view suites ask for a resource that did not
+ * exist, in one CI run in a few.
+ */
 export function letterSuffix(): string {
-  return randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+  for (;;) {
+    const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+    if (pluralize(`kind${suffix}`) === `kind${suffix}s`) return suffix;
+  }
 }
 
 /** The head of an RGD manifest carrying this test controller's label, up to and including `spec:`. */
