@@ -126,7 +126,9 @@ ${rgdHeader(a.tc, rgdName)}${configMapEchoSpec(kind, "v0")}`);
     t.diagnostic(`acquired ${Math.round(acquiredAt - diedAt)} ms after the leader died; instances Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
     assert.ok(acquiredAt - diedAt >= timing.leaseDurationMs - 1.2 * timing.retryPeriodMs - 50, `waited for expiry (${Math.round(acquiredAt - diedAt)} ms)`);
     // Warm caches: the new leader's work is one reconcile, not a start (informers, discovery, compile).
-    assert.ok(readyAt - acquiredAt < 5000, `Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
+    // ~2 s typically; 5.9 s once on a clean-clone run with four test files beside it. The figure
+    // itself is the restart bench's (docs/performance.md); this bound only catches a cold start.
+    assert.ok(readyAt - acquiredAt < 10_000, `Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
     const early = b.tc.requests.filter((w) => w.verb !== "GET" && w.endedAt - w.durationMs < acquiredAt);
     assert.deepEqual(early.map((w) => `${w.verb} ${w.path}`), [], "no write before the election");
     // Independent of timing: the standby's client is fenced, so a write tried before the election would have been refused.
