@@ -129,6 +129,9 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     await installed(release);
     // Someone changed the pod template by hand after the install: adopting would roll it back.
     await kubectl(["set", "image", `deployment/${release}-nginx`, "-n", namespace, "nginx=nginx:hotfix"]);
+    // The census is the baseline "nothing restarted" is judged against: take it once the hand-made
+    // rollout has finished, not while old pods are still being replaced (seen once in CI).
+    await kubectl(["rollout", "status", `deployment/${release}-nginx`, "-n", namespace, "--timeout=120s"]);
     const census = await eventually(async () => {
       const c = await releaseCensus(namespace, release);
       assert.equal([...c.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3);
