@@ -117,6 +117,14 @@ spec:
           greeting: \${config.data.greeting}
 `;
 
+/** A failure of a `kro dev` session carries the end of its controller's log (the state dir goes with the session). */
+function withControllerLog(error: unknown, stateDir: string | undefined): unknown {
+  const file = stateDir === undefined ? undefined : path.join(stateDir, "controller.log");
+  if (file === undefined || !existsSync(file) || !(error instanceof Error)) return error;
+  error.message += `\n--- end of ${file} ---\n${readFileSync(file, "utf8").split("\n").slice(-150).join("\n")}`;
+  return error;
+}
+
 const settings = (greeting: string, mirror: boolean): string => `apiVersion: kro.run/v1alpha1
 kind: Settings
 metadata:
@@ -134,12 +142,14 @@ describe("kro dev", { timeout: 240_000 }, () => {
     await writeFile(path.join(dir, "rgd.yaml"), SETTINGS_RGD);
     await writeFile(path.join(dir, "app.yaml"), settings("hello", false));
     const session = startCli(["dev", "--minimal", "-f", "rgd.yaml", "-i", "app.yaml"], { cwd: dir });
+    let logs: string | undefined;
     try {
       await session.waitFor(/^kro-ts: all instances Ready$/m, 180_000);
       assert.match(session.output(), /^\[\d\d:\d\d\] settings\/mine mirror: skipped \(includeWhen is false\)$/m);
       assert.match(session.output(), /^\[\d\d:\d\d\] settings\/mine: ACTIVE, Ready$/m);
       const kubeconfig = /^Ready\. kubeconfig: (\S+)$/m.exec(session.output())?.[1] ?? assert.fail(session.output());
       const stateDir = /^Component logs: (\S+)$/m.exec(session.output())?.[1] ?? assert.fail(session.output());
+      logs = stateDir;
       assert.ok(existsSync(path.join(stateDir, "settings.svg")), "graph written next to the kubeconfig");
       assert.match(session.output(), new RegExp(`^graph of settings: ${stateDir}/settings\\.svg$`, "m"));
 
@@ -173,6 +183,8 @@ describe("kro dev", { timeout: 240_000 }, () => {
       assert.equal(await exited(session.child), 0, session.output());
       assert.equal(existsSync(stateDir), false);
       await eventually(() => { assert.deepEqual(processesMentioning(stateDir), []); }, { timeout: 10_000 });
+    } catch (error) {
+      throw withControllerLog(error, logs);
     } finally {
       session.kill();
       await rm(dir, { recursive: true, force: true });
