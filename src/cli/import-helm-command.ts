@@ -10,7 +10,7 @@ import { formatLocated, toYaml } from "../api/index.js";
 import { importHelmChart, isHelmImportError, type HelmImportResult } from "../helm/index.js";
 import { readChartFiles } from "./chart-files.js";
 import { scopeReport } from "./import-scope-report.js";
-import { addReleaseImportOptions, runReleaseImport, type ReleaseImportFlags } from "./helm-release-command.js";
+import { addReleaseImportOptions, type ReleaseImportFlags } from "./helm-release-options.js";
 import { InputError, loadFiles } from "./inputs.js";
 
 export interface ImportHelmFlags {
@@ -111,6 +111,8 @@ Warnings name the chart file and line of everything that is not carried over exa
       // `--release`: the live migration (helm-release-command.ts).
       if (flags.release !== undefined) {
         if (chart !== undefined) throw new InputError("give a CHART or --release NAME, not both");
+        // Loaded only for a live migration: a chart import needs no cluster client.
+        const { runReleaseImport } = await import("./helm-release-command.js");
         process.exitCode = await runReleaseImport({ ...flags, release: flags.release });
         return;
       }

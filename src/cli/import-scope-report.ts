@@ -10,7 +10,7 @@
 import type { HelmImportResult } from "../helm/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { DEFAULT_KUBE_VERSION } from "../runtime/index.js";
-import { importResolver, renderDesired } from "./helm-release.js";
+import { importResolver, renderDesired } from "./import-render.js";
 
 const NODE_LABEL = "kro.run/node-id";
 const AUTHOR_CHECK = "the controller creates these for instance authors who may create them themselves (a cluster administrator, as with helm install); other authors are refused, naming the object and the permission, unless the RGD exempts the resource (kro.run/author-check-exempt; docs/design/authorization.md)";

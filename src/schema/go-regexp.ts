@@ -7,7 +7,14 @@
  * This module is the only importer of `re2js`: `expr`, `template` and `runtime` use GoRegexp, so
  * one place decides the dialect (see docs/design/cel.md, "Regular expressions").
  */
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
+
+// Loaded on the first compile, through its CommonJS build: most CLI runs never match a regexp,
+// and loading re2js costs ~50 ms of every start (issue #25, point 7).
+const load = createRequire(import.meta.url);
+let engine: typeof import("re2js") | undefined;
+const re2js = (): typeof RE2JS => (engine ??= load("re2js") as typeof import("re2js")).RE2JS;
 
 /** One match: [start, end) offsets in UTF-16 units and the submatches (undefined = group unset). */
 export interface GoRegexpMatch {
@@ -37,7 +44,7 @@ export class GoRegexp {
   /** Compiles `pattern` as Go's regexp.Compile would; throws GoRegexpSyntaxError. */
   static compile(pattern: string): GoRegexp {
     try {
-      return new GoRegexp(pattern, RE2JS.compile(pattern));
+      return new GoRegexp(pattern, re2js().compile(pattern));
     } catch (e) {
       const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e);
       throw new GoRegexpSyntaxError(pattern, reason);

@@ -3,13 +3,18 @@
  * floats float64, date-times time.Time, arrays []interface{}, tables maps — and on a syntax
  * error a map holding only `Error` (the message is smol-toml's, worded differently from Go's).
  */
-import { parse, TomlDate, TomlError } from "smol-toml";
+import { createRequire } from "node:module";
 import { timeObject } from "../sprig/index.js";
 import { int64, type GoMap, type GoValue } from "../go/index.js";
 
+// Loaded on the first fromToml (CommonJS build, one copy: the instanceof checks below need it).
+const load = createRequire(import.meta.url);
+let smolToml: typeof import("smol-toml") | undefined;
+const toml = (): typeof import("smol-toml") => (smolToml ??= load("smol-toml") as typeof import("smol-toml"));
+
 function convert(v: unknown): GoValue {
   if (typeof v === "bigint") return int64(v);
-  if (v instanceof TomlDate) {
+  if (v instanceof toml().TomlDate) {
     // Local dates and times have no offset: Go's decoder puts them in time.Local, which is UTC here.
     const ms = v.getTime();
     return timeObject({ ns: BigInt(Number.isFinite(ms) ? ms : 0) * 1_000_000n, offset: 0, zone: "UTC" });
@@ -21,9 +26,9 @@ function convert(v: unknown): GoValue {
 
 export function fromToml(text: string): GoMap {
   try {
-    return convert(parse(text, { integersAsBigInt: true })) as GoMap;
+    return convert(toml().parse(text, { integersAsBigInt: true })) as GoMap;
   } catch (e) {
-    if (e instanceof TomlError) return { Error: `toml: ${e.message.split("\n")[0] ?? ""}` };
+    if (e instanceof toml().TomlError) return { Error: `toml: ${e.message.split("\n")[0] ?? ""}` };
     throw e;
   }
 }

@@ -6,9 +6,14 @@
  * render is stable; the ciphertexts interoperate with Helm's both ways.
  */
 import { createCipheriv, createDecipheriv, createHmac, scryptSync } from "node:crypto";
-import bcryptjs from "bcryptjs";
+import { createRequire } from "node:module";
 import type { Entropy } from "./entropy.js";
 import { chargeWork, FuncError, goFunc, WORK_COSTS, type FuncMap } from "../go/index.js";
+
+// Loaded on the first bcrypt call (CommonJS build): few renders hash passwords (startup cost).
+const load = createRequire(import.meta.url);
+let bcryptModule: typeof import("bcryptjs") | undefined;
+const bcryptjs = (): typeof import("bcryptjs") => (bcryptModule ??= load("bcryptjs") as typeof import("bcryptjs"));
 
 type GoIntArg = { value: bigint };
 const utf8 = (s: string): Buffer => Buffer.from(s, "utf8");
@@ -29,7 +34,7 @@ function bcrypt(entropy: Entropy, password: string): string {
   chargeWork(WORK_COSTS.bcrypt, "a bcrypt hash");
   const salt = new Uint8Array(16);
   entropy.read(salt);
-  return bcryptjs.hashSync(password, `$2a$10$${bcryptjs.encodeBase64(salt, 16)}`);
+  return bcryptjs().hashSync(password, `$2a$10$${bcryptjs().encodeBase64(salt, 16)}`);
 }
 
 const PASSWORD_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
