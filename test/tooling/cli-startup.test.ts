@@ -3,7 +3,7 @@
 // `kro --version`. Observed with a module-loading hook that records every file module Node loads.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -59,7 +59,28 @@ describe("kro commands load only their own code", () => {
       assert.ok(under(run.files, "dist/src/graph/").length > 0, "the compiler was loaded (the hook sees modules)");
       assert.deepEqual(under(run.files, "dist/src/controller/"), []);
       assert.deepEqual(run.files.filter((f) => f.includes("node_modules/prom-client/")), []);
+      // Loaded on first use only (a regexp, a TOML document, a bcrypt hash): neither command needs them.
+      assert.deepEqual(run.files.filter((f) => /node_modules\/(re2js|smol-toml|bcryptjs)\//.test(f)), []);
     }
+    // A chart import works offline: the cluster client comes only with --release.
+    assert.deepEqual(under(imported.files, "dist/src/kube/"), []);
+  });
+
+  it("the kro executable runs node with the image's young-generation flag", async () => {
+    const shebang = (await readFile(CLI, "utf8")).split("\n")[0] ?? "";
+    const docker = /^ENTRYPOINT (.*)$/m.exec(await readFile(path.join(ROOT, "Dockerfile"), "utf8"))?.[1] ?? "[]";
+    const imageFlags = (JSON.parse(docker) as string[]).filter((a) => a.startsWith("--"));
+    assert.ok(imageFlags.length > 0, "the image passes node flags");
+    assert.equal(shebang, `#!/usr/bin/env -S node ${imageFlags.join(" ")}`);
+    // Run as npm runs a bin: the file itself (npm makes it executable on install).
+    await chmod(CLI, 0o755);
+    const argvLog = path.join(dir, "execargv.json");
+    await writeFile(path.join(dir, "argv.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(argvLog)}, JSON.stringify(process.execArgv));\n`);
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(CLI, ["--version"], { env: { ...process.env, NODE_OPTIONS: `--import ${pathToFileURL(path.join(dir, "argv.mjs")).href}` } }, (error, stdout) => { if (error === null) resolve(stdout); else reject(error); });
+    });
+    assert.match(out, /^\d+\.\d+\.\d+/);
+    assert.deepEqual(JSON.parse(await readFile(argvLog, "utf8")), imageFlags);
   });
 
   it("kro --help still lists every command, the controller's included", async () => {
