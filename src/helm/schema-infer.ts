@@ -151,5 +151,21 @@ export function specSchema(chart: LoadedChart, values: Record<string, unknown>):
     properties[sub.name] = { description: `Values of the ${sub.name} subchart.`, ...specSchema(sub, subValues as Record<string, unknown>), default: {} };
   }
   const { default: _default, ...rest } = root;
-  return { ...rest, type: "object", ...(Object.keys(properties).length > 0 ? { properties } : {}) };
+  return { ...rest, type: "object", ...(Object.keys(properties).length > 0 ? { properties: nullableDefaults(properties) } : {}) };
+}
+
+/**
+ * Every property with a default accepts null. Helm deletes a key the user sets to null (the
+ * documented way to drop a chart default, `resources: null`); the API server would instead
+ * replace a null in a non-nullable field by the default, so the chart's default came back. With
+ * `nullable: true` the null is stored and templates see nil where Helm sees no key: the same for
+ * if/with/default/required and printing; only `hasKey` and a `toYaml` of the parent map differ
+ * (docs/design/helm-import.md).
+ */
+function nullableDefaults(properties: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(properties).map(([key, property]) => {
+    if (!isRecord(property)) return [key, property];
+    const inner = isRecord(property.properties) ? { properties: nullableDefaults(property.properties) } : {};
+    return [key, { ...property, ...inner, ...(property.default === undefined ? {} : { nullable: true }) }];
+  }));
 }

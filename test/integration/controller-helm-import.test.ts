@@ -90,6 +90,28 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
       assert.deepEqual(left.items.map((o) => objectKey(normalize(o, ns))), []);
     }, { timeout: 60_000 });
   });
+
+  it("a value set to null drops the chart's default, as helm does: the probes go, the stored instance keeps the null", async (t) => {
+    const rgdName = installed?.rgdName ?? "";
+    await waitRgdActive(rgdName);
+    const ns = await testNamespace(t, "helm-null");
+    const values = { livenessProbe: null, readinessProbe: null };
+    // `kubectl create` sends the body as written; the imported schema makes defaulted fields
+    // nullable, so the API server keeps the nulls instead of putting the defaults back.
+    await kubectl(["create", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "bare", namespace: ns }, spec: values }));
+    const stored = await kubectlJson<{ spec: Record<string, unknown> }>(["get", plural, "bare", "-n", ns]);
+    assert.equal(stored.spec.livenessProbe, null);
+    const expected = [...(await helmObjects(chart, values, ["-n", ns])).values()].find((o) => o.kind === "Deployment") as unknown as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } | undefined;
+    assert.ok(expected !== undefined, "helm renders the Deployment (as release rel)");
+    assert.equal(expected.spec.template.spec.containers[0]?.livenessProbe, undefined, "helm drops the probe");
+    await eventually(async () => {
+      const live = await kubectlJson<{ spec: { template: { spec: { containers: Record<string, unknown>[] } } } }>(["get", "deployment", "bare-web", "-n", ns]);
+      const container = live.spec.template.spec.containers[0] ?? {};
+      assert.equal(container.image, expected.spec.template.spec.containers[0]?.image);
+      assert.deepEqual([container.livenessProbe, container.readinessProbe], [undefined, undefined]);
+    }, { timeout: 60_000 });
+    await kubectl(["delete", plural, "bare", "-n", ns, "--wait=false"]);
+  });
 });
 
 /** The part of `live` that `wanted` describes (server defaults left out), for structural comparison. */

@@ -77,7 +77,7 @@ describe("kro commands load only their own code", () => {
     const argvLog = path.join(dir, "execargv.json");
     await writeFile(path.join(dir, "argv.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(argvLog)}, JSON.stringify(process.execArgv));\n`);
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(CLI, ["--version"], { env: { ...process.env, NODE_OPTIONS: `--import ${pathToFileURL(path.join(dir, "argv.mjs")).href}` } }, (error, stdout) => { if (error === null) resolve(stdout); else reject(error); });
+      execFile(CLI, ["--version"], { env: { ...process.env, NODE_OPTIONS: `--import ${pathToFileURL(path.join(dir, "argv.mjs")).href}` } }, (error, stdout) => { if (error === null) resolve(stdout); else reject(new Error(`kro --version failed: ${error.message}`)); });
     });
     assert.match(out, /^\d+\.\d+\.\d+/);
     assert.deepEqual(JSON.parse(await readFile(argvLog, "utf8")), imageFlags);

@@ -25,6 +25,30 @@ describe("applySchemaDefaults", () => {
     assert.deepEqual(input.spec, { name: "shop", replicas: 5, ingress: {} });
     assert.deepEqual(applySchemaDefaults({ type: "object", properties: { a: { type: "string", default: "x" } } }, {}), { a: "x" });
   });
+
+  it("treats null as the API server does: defaulted, or pruned, unless the field is nullable", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        port: { type: "integer", default: 80 },
+        name: { type: "string" },
+        probe: { type: "object", nullable: true, default: { path: "/" } },
+        note: { type: "string", nullable: true },
+        list: { type: "array", items: { type: "object", default: { a: 1 } } },
+        labels: { type: "object", additionalProperties: { type: "string", default: "on" } },
+      },
+      "x-kubernetes-preserve-unknown-fields": true,
+    };
+    const given = { port: null, name: null, probe: null, note: null, list: [null, { b: 2 }], labels: { x: null }, extra: null };
+    assert.deepEqual(applySchemaDefaults(schema, given), {
+      port: 80, // not nullable, has a default: the default
+      probe: null, // nullable: kept, not defaulted
+      note: null,
+      list: [{ a: 1 }, { b: 2 }], // items: defaulted in place, never removed
+      labels: { x: "on" },
+      extra: null, // not in the schema (preserved unknown field): left alone
+    });
+  });
 });
 
 describe("validateInstance: API-server-shaped messages", () => {
