@@ -19,6 +19,7 @@ import { runRestart } from "./scenarios/restart.mjs";
 import { runReplicas } from "./scenarios/replicas.mjs";
 import { runVersions } from "./scenarios/versions.mjs";
 import { runClusters } from "./scenarios/clusters.mjs";
+import { runAdmission } from "./scenarios/admission.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 let args;
@@ -31,7 +32,7 @@ try {
 }
 const startedAt = new Date();
 const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
-const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady, delete: runDelete, kinds: runKinds, restart: runRestart, versions: runVersions, clusters: runClusters };
+const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady, delete: runDelete, kinds: runKinds, restart: runRestart, versions: runVersions, clusters: runClusters, admission: runAdmission };
 const results = [];
 let bench;
 let cleaning;

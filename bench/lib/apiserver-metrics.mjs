@@ -3,7 +3,12 @@
 import { request } from "node:https";
 
 export async function scrapeRequestTotals(cluster) {
-  const text = await new Promise((resolve, reject) => {
+  return parseRequestTotals(await scrapeMetricsText(cluster));
+}
+
+/** The API server's /metrics as text (Prometheus exposition). */
+export function scrapeMetricsText(cluster) {
+  return new Promise((resolve, reject) => {
     const req = request(`${cluster.server}/metrics`, { ca: cluster.caData, headers: { Authorization: `Bearer ${cluster.token}` } }, (res) => {
       let body = "";
       res.setEncoding("utf8");
@@ -13,7 +18,17 @@ export async function scrapeRequestTotals(cluster) {
     req.on("error", reject);
     req.end();
   });
-  return parseRequestTotals(text);
+}
+
+/** Sum of every series of `name` (exactly; e.g. "x_count") whose labels contain each of `match`. */
+export function sumSeries(text, name, ...match) {
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labels = line.slice(name.length, line.lastIndexOf(" "));
+    if (match.every((m) => labels.includes(m))) total += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return total;
 }
 
 /** @returns {Map<string, number>} key `VERB resource[/subresource]` → count */

@@ -119,6 +119,21 @@ export function rows(result) {
       ["clusters", "requests per instance, two clusters: member", JSON.stringify(result.repetitions[0]?.two.memberPerInstance ?? {}), "", ""],
       ["clusters", "children left after deletion", stat(s.childrenLeft, ""), "0", met(s.childrenLeft?.median === 0)],
     ];
+    case "admission": return [
+      ["admission", "tenant, author-policy checks", `${result.tenant}, ${result.checks} checks; ${result.rounds} × ${result.instances} per phase`, "", ""],
+      ["admission", "create p50 / p99, with the policy", `${fmt(s.create.checked.p50)} / ${fmt(s.create.checked.p99)} ms`, "", ""],
+      ["admission", "create p50 / p99, without", `${fmt(s.create.unchecked.p50)} / ${fmt(s.create.unchecked.p99)} ms`, "", ""],
+      ["admission", "create with / without, p50 (per round)", stat(s.createRatioP50, ""), "<= 1.2", met(s.createRatioP50?.median <= 1.2)],
+      ["admission", "create p50 added by the policy", `${fmt(s.create.extraP50Ms)} ms`, "", ""],
+      ["admission", "create with / without, p99 (per round)", stat(s.createRatioP99, ""), "", ""],
+      ["admission", "update p50 / p99, with the policy", `${fmt(s.update.checked.p50)} / ${fmt(s.update.checked.p99)} ms`, "", ""],
+      ["admission", "update p50 / p99, without", `${fmt(s.update.unchecked.p50)} / ${fmt(s.update.unchecked.p99)} ms`, "", ""],
+      ["admission", "update with / without, p50 (per round)", stat(s.updateRatioP50, ""), "<= 1.2", met(s.updateRatioP50?.median <= 1.2)],
+      ["admission", "update p50 added by the policy", `${fmt(s.update.extraP50Ms)} ms`, "", ""],
+      ["admission", "update with / without, p99 (per round)", stat(s.updateRatioP99, ""), "", ""],
+      ...["create", "update"].map((op) => ["admission", `per ${op} in the API server: policy plugin time, authorizer decisions (with / without)`,
+        `${fmt(s.perWrite[op].checked.admissionPolicyMs)} / ${fmt(s.perWrite[op].unchecked.admissionPolicyMs)} ms, ${fmt(s.perWrite[op].checked.authorizerAllowed)} / ${fmt(s.perWrite[op].unchecked.authorizerAllowed)}`, "", ""]),
+    ];
     case "micro": return [
       ["micro", "CEL evaluations / s", fmt(s.celEvaluationsPerSecond), "", ""],
       ["micro", "Go template renders / s", fmt(s.templateRendersPerSecond), "", ""],

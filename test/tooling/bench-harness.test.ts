@@ -104,7 +104,7 @@ describe("bench: npm run bench", () => {
   });
 
   it("rejects bad options with a precise message", () => {
-    assert.throws(() => parseArgs(["--scenario", "nope"]), /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|versions\|clusters\|all/);
+    assert.throws(() => parseArgs(["--scenario", "nope"]), /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|versions\|clusters\|admission\|all/);
     assert.throws(() => parseArgs(["--kinds", "0"]), /--kinds must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--instances", "0"]), /--instances must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--idle-seconds", "x"]), /--idle-seconds must be an integer/);
@@ -113,5 +113,43 @@ describe("bench: npm run bench", () => {
     assert.deepEqual(parseArgs([]).scenarios, ["fanout", "depth", "steady", "micro"], "the scale scenarios run only when named");
     assert.deepEqual(parseArgs(["--scenario", "kinds", "--kinds", "20"]).scenarios, ["kinds"]);
     assert.equal(parseArgs(["--scenario", "kinds", "--kinds", "20"]).kinds, 20);
+  });
+});
+
+// The admission scenario (issue #27, point 4) runs only when named: tiny, on its own control plane.
+describe("bench: npm run bench -- --scenario admission", () => {
+  let out: string;
+  let stdout = "";
+  let result: Json = {};
+
+  before(async () => {
+    out = await mkdtemp(path.join(tmpdir(), "kro-bench-admission-"));
+    ({ stdout } = await run(process.execPath, [
+      path.join(ROOT, "bench/run.mjs"), "--scenario", "admission", "--instances", "3", "--repeat", "1", "--warmup", "0", "--out", out,
+    ], { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 }));
+    const [file, ...rest] = await readdir(out);
+    assert.equal(rest.length, 0);
+    result = JSON.parse(await readFile(path.join(out, String(file)), "utf8")) as Json;
+  });
+  after(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it("creates and updates as a non-admin ServiceAccount, with and without the author policy, and prints the ratios", () => {
+    assert.equal(result.scenario, "admission");
+    assert.equal(result.tenant, "system:serviceaccount:bench-tenant:tenant");
+    // The policy was in force for the tenant: its instance where it may not create children was refused.
+    assert.match(String(result.probeRefusal), /user system:serviceaccount:bench-tenant:tenant may not create/);
+    const summary = obj(result.summary);
+    for (const op of ["create", "update"]) {
+      const figures = obj(summary[op]);
+      assert.equal(obj(figures.checked).n, 3, op);
+      assert.equal(obj(figures.unchecked).n, 3, op);
+      assert.ok(isNumber(figures.ratioP50) && isNumber(figures.ratioP99), op);
+      // Inside the API server: with the policy, the authorizer answers for every child check too.
+      const perWrite = obj(obj(summary.perWrite)[op]);
+      assert.ok(Number(obj(perWrite.checked).authorizerAllowed) > Number(obj(perWrite.unchecked).authorizerAllowed), JSON.stringify(perWrite));
+    }
+    for (const figure of ["create with / without, p50", "update with / without, p50", "policy plugin time"]) assert.ok(stdout.includes(figure), figure);
   });
 });

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { KRO_API_VERSION, LABELS, RGD } from "../../api/index.js";
 import type { ContainmentPolicy } from "../../graph/index.js";
 import { authorChecks, type AuthorCheck, type NestedGraph, type PolicyNode, type ResolvedChildKind } from "./author-checks.js";
+import { messageExpression } from "./policy-messages.js";
 
 export { authorChecks, kindKey, type AuthorCheck, type ResolvedChildKind } from "./author-checks.js";
 
@@ -49,15 +50,9 @@ function scoped(check: AuthorCheck, precise: string, strict: string): string {
 
 function validationOf(check: AuthorCheck, rgdName: string): Record<string, unknown> {
   const allowed = scoped(check, authorizerCall(check, true), authorizerCall({ ...check, namespace: undefined, name: undefined }, false));
-  const what = check.group === "" ? check.resource : `${check.resource}.${check.group}`;
-  const preciseWhere = check.clusterScoped ? "' (cluster-scoped)'" : check.namespace === undefined ? "' in all namespaces'" : `(${check.namespace} == '' ? ' in all namespaces' : ' in namespace ' + ${check.namespace})`;
-  const where = check.clusterScoped ? preciseWhere : scoped(check, preciseWhere, "' in all namespaces'");
-  const named = check.name === undefined ? "''" : scoped(check, `(${check.name} == '' ? '' : ' named ' + ${check.name})`, "''");
-  const nodes = check.nodeIds.map((id) => `"${id}"`).join(", ");
-  const purpose = check.when === undefined ? check.verb : `${check.verb} (to adopt an existing object, annotation kro.run/adopt)`;
   return {
     expression: check.when === undefined ? allowed : `!(${check.when}) || ${allowed}`,
-    messageExpression: `'user ' + request.userInfo.username + ' may not ${check.verb} ${what}' + ${named} + ${where} + ${quote(`, which resource ${nodes} of ResourceGraphDefinition ${rgdName} would ${purpose}`)}`,
+    messageExpression: messageExpression(check, rgdName),
     reason: "Forbidden",
   };
 }
