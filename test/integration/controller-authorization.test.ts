@@ -255,9 +255,11 @@ data: { owner: admin }
     // Turning the check off delegates everything: the writer records themselves (kro-delegation policy).
     const stamp = Object.entries(await delegationStamp()).map(([k, v]) => `${k}=${v}`);
     await kubectl(["annotate", "rgd", legitRgd, "kro.run/author-check=Disabled", ...stamp]);
-    await eventually(async () => { assert.deepEqual(await policies(legitRgd), []); });
+    // 60 s: the RGD reconcile verifies the delegation first; 30 s was once too short with three
+    // suites beside this one on two cores (a liveness check, not a timing bound).
+    await eventually(async () => { assert.deepEqual(await policies(legitRgd), []); }, { timeout: 60_000 });
     await kubectl(["annotate", "rgd", legitRgd, "kro.run/author-check-"]);
-    await eventually(async () => { assert.deepEqual(await policies(legitRgd), [`kro-author.${legitRgd}.0`]); });
+    await eventually(async () => { assert.deepEqual(await policies(legitRgd), [`kro-author.${legitRgd}.0`]); }, { timeout: 60_000 });
     const uid = (await kubectlJson<Obj>(["get", "rgd", legitRgd])).metadata.uid;
     await kubectl(["delete", "rgd", legitRgd, "--timeout=60s"]);
     await eventually(async () => {
