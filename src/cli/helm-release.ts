@@ -60,6 +60,7 @@ async function serverVersion(client: KubeClient): Promise<string> {
   return version.gitVersion ?? `v${DEFAULT_KUBE_MINOR}.0`;
 }
 
+/** The instance as the migration applies it: the release's name and namespace, adoption opted in. */
 export function adoptingInstance(instance: KubeObject, release: HelmRelease): KubeObject {
   const metadata = instance.metadata ?? {};
   return {

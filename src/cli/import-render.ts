@@ -25,7 +25,6 @@ function builtinMinor(gitVersion: string): string {
   }
 }
 
-/** The instance as the migration applies it: the release's name and namespace, adoption opted in. */
 /** Kinds as the import's objects know them: its own CRD, then Kubernetes' built-in kinds (scope included). */
 export async function importResolver(imported: HelmImportResult, gitVersion: string): Promise<SchemaResolver> {
   return chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
