@@ -181,8 +181,13 @@ describe("ownership", { timeout: 600_000 }, () => {
       const left = await tc.client.list(apiVersion, kind, { namespace });
       assert.deepEqual(left.items.map((o) => o.metadata?.name).filter((n) => n?.startsWith("race-")), []);
     }, { timeout: 180_000 });
-    const orphans = (await childrenOf(kind)).filter((n) => n.includes("/race-"));
-    console.log(`create/delete races: 100 instances, ${orphans.length} orphans`);
-    assert.deepEqual(orphans, []);
+    // An instance whose DELETE raced the finalizer PATCH is gone before its children: the
+    // controller removes them when it finds it gone (deleteChildrenOfGone), a moment later. What
+    // must not happen is a child that stays.
+    const left = (await childrenOf(kind)).filter((n) => n.includes("/race-"));
+    console.log(`create/delete races: 100 instances, ${left.length} children left when the last instance went`);
+    await eventually(async () => {
+      assert.deepEqual((await childrenOf(kind)).filter((n) => n.includes("/race-")), [], "orphans");
+    }, { timeout: 30_000 });
   });
 });
