@@ -1,6 +1,7 @@
-import { hostname } from "node:os";
+import { hostname, totalmem } from "node:os";
+import { getHeapStatistics } from "node:v8";
 import type { Command } from "commander";
-import { ensureCoordinationNamespace, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController } from "../controller/index.js";
+import { armCrashReports, DEFAULT_CRASH_REPORT_DIR, defaultRenderThreads, ensureCoordinationNamespace, fitRenderMemory, type RenderMemory, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController, type TestCrash } from "../controller/index.js";
 import { loadBuiltinSchemas } from "./builtin-schemas.js";
 import { createKubeClient, WriteFence, type KubeClient, type KubeMetrics } from "../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../localcluster/index.js";
@@ -50,6 +51,7 @@ interface ControllerFlags extends UiFlags {
   readonly storageMigrationPageSize: string;
   readonly evaluationCrashLimit: string;
   readonly evaluationCrashBackoff: string;
+  readonly crashReportDir: string;
 }
 
 export function registerControllerCommand(program: Command): void {
@@ -93,7 +95,8 @@ export function registerControllerCommand(program: Command): void {
     .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
     .option("--storage-migration-page-size <n>", "objects a storage migration lists per page; its progress is saved after each page", "100")
     .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
-    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance (0 = off, the default: a controller killed for another reason — OOM elsewhere, a node drain, kill -9 — would be blamed on whatever was in flight)", "0")
+    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance, and only crashes that left a report in --crash-report-dir (out of memory, a fatal or uncaught error) — a kill (kill -9, a drain, the kernel's OOM killer) is never blamed on what was in flight (0 = off)", "3")
+    .option("--crash-report-dir <dir>", "where the controller's fatal-error reports go, to tell a crash from a kill after a restart; must outlive the process (in the image: /tmp, an emptyDir)", DEFAULT_CRASH_REPORT_DIR)
     .option("--evaluation-crash-backoff <duration>", "after a crash, a suspect instance is evaluated again (alone) this long after the start, doubled per crash", "2s")
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
     .action(async (flags: ControllerFlags) => { await runController(flags); });
@@ -199,6 +202,11 @@ async function runController(flags: ControllerFlags): Promise<void> {
   // retries are the election's own (every retry period, within the renew deadline).
   const electionClient = fence === undefined ? undefined : await createKubeClient({ ...connection, qps: 5, burst: 10, maxRetries: 0, requestTimeoutMs: settings.lease.renewDeadlineMs });
   const webhookClient = fence === undefined ? client : await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
+  const renderMemory = renderMemoryWithin(settings.chartRenderHeapMb);
+  if (renderMemory.note !== undefined) logger.info({ threads: renderMemory.threads, heapMb: renderMemory.heapMb }, renderMemory.note);
+  // Before any evaluation: a fatal error from here on leaves the report that tells a crash from a kill.
+  const crashReports = settings.evaluationCrashLimit === 0 ? undefined : armCrashReports(flags.crashReportDir);
+  if (crashReports?.problem !== undefined) logger.warn({ problem: crashReports.problem }, "the crash-loop guard cannot tell crashes from kills: no instance will be stopped by --evaluation-crash-limit");
   const resolver = await loadBuiltinSchemas(settings.kubeMinor);
   let running: RunningController | undefined;
   let ui: Awaited<ReturnType<typeof startUiFromFlags>>;
@@ -228,12 +236,11 @@ async function runController(flags: ControllerFlags): Promise<void> {
       requeueIntervalMs: settings.requeueIntervalMs,
       resyncPeriodMs: settings.resyncPeriodMs,
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
-      chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, heapMb: settings.chartRenderHeapMb },
+      chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, threads: renderMemory.threads, heapMb: renderMemory.heapMb },
       maxGraphRevisions: settings.maxGraphRevisions,
       storageMigration: settings.storageMigration,
-      ...(settings.evaluationCrashLimit === 0 ? {} : { crashGuard: { maxCrashes: settings.evaluationCrashLimit, retryBaseMs: settings.evaluationCrashBackoffMs } }),
-      // Test-only, read once here and never from instance data: see instance/evaluation-crash.ts.
-      ...(process.env.KRO_TEST_CRASH_ON === undefined || process.env.KRO_TEST_CRASH_ON === "" ? {} : { testCrashOn: process.env.KRO_TEST_CRASH_ON }),
+      ...(crashReports === undefined ? {} : { crashGuard: { maxCrashes: settings.evaluationCrashLimit, retryBaseMs: settings.evaluationCrashBackoffMs, processId: crashReports.processId, explain: (id: string) => crashReports.explain(id) } }),
+      ...testCrashFromEnvironment(),
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
       ...(flags.clusterNamespace === undefined ? {} : { clusterNamespace: flags.clusterNamespace }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.
@@ -284,4 +291,20 @@ function kubeMetricsFor(metrics: ControllerMetrics): KubeMetrics {
     onPoolWait: (m) => { metrics.poolWait.observe({ pool: m.pool }, m.waitMs / 1000); },
     onRateLimitWait: (ms) => { metrics.rateLimitWait.observe(ms / 1000); },
   };
+}
+
+/** Test-only, read once here and never from instance data: see instance/evaluation-crash.ts. */
+function testCrashFromEnvironment(): { testCrashOn?: TestCrash } {
+  const crash = process.env.KRO_TEST_CRASH_ON ?? "";
+  const kill = process.env.KRO_TEST_KILL_ON ?? "";
+  if (crash !== "") return { testCrashOn: { name: crash, how: "crash" } };
+  return kill === "" ? {} : { testCrashOn: { name: kill, how: "kill" } };
+}
+
+/** The chart-render pool sized so that its workers' heap limits are reached before the container's memory limit (isolation/memory-fit.ts). */
+function renderMemoryWithin(heapMb: number): RenderMemory {
+  const constrained = process.constrainedMemory();
+  // Without a cgroup limit Node reports 2^64 (or 0 on other systems): no limit.
+  const limitMb = constrained > 0 && constrained < totalmem() ? constrained / 1024 / 1024 : undefined;
+  return fitRenderMemory(limitMb, getHeapStatistics().heap_size_limit / 1024 / 1024, defaultRenderThreads(), heapMb);
 }

@@ -3,7 +3,7 @@
  * served kind, and reconciles every instance of every kind through one shared work queue.
  * Optional leader election gates all writes; health and metrics are served by the caller.
  */
-import { ChartRenderPool, ChartRenders, EvaluationGuard, type ChartRenderPoolOptions, type EvaluationGuardOptions } from "./isolation/index.js";
+import { ChartRenderPool, ChartRenders, EvaluationGuard, type ChartRenderPoolOptions, type EvaluationGuardOptions, type TestCrash } from "./isolation/index.js";
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
 import { compileRgd, containmentPolicyOf, delegates, type SchemaResolver } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
@@ -71,9 +71,9 @@ export interface StartControllerOptions extends ControllerOptions {
    * one generation's evaluation an instance is no longer evaluated, and the retry backoff. Absent:
    * no instance is marked (in-process controllers of tests and `kro dev`, which a crash ends anyway).
    */
-  readonly crashGuard?: Pick<EvaluationGuardOptions, "maxCrashes" | "retryBaseMs">;
-  /** Test-only: the evaluation of instances of this name kills the process (see instance/evaluation-crash.ts). */
-  readonly testCrashOn?: string;
+  readonly crashGuard?: Pick<EvaluationGuardOptions, "maxCrashes" | "retryBaseMs" | "processId" | "explain">;
+  /** Test-only: the evaluation of instances of this name crashes or kills the process (see instance/evaluation-crash.ts). */
+  readonly testCrashOn?: TestCrash;
 }
 
 export interface RunningController {

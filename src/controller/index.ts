@@ -11,6 +11,8 @@ export { leaseApiOf, memberLeaseName, shardLeaseName, startShardCoordinator, typ
 export { assignShards, shardOf } from "./coordination/index.js";
 export type { ControllerSharding, InstanceShards } from "./sharded-work.js";
 export { warmStandby, type StandbyElection } from "./warm-standby.js";
+// The crash-loop guard's evidence: Node's fatal-error report, armed by `kro controller` at start.
+export { armCrashReports, DEFAULT_CRASH_REPORT_DIR, defaultRenderThreads, fitRenderMemory, type RenderMemory, type TestCrash } from "./isolation/index.js";
 export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./coordination/index.js";
 // `kro diff`: the controller's own decisions, pure, to preview an RGD or instance change.
 export { adoptionPolicy, decideRemoval, describeIdentity, InventoryFormatError, isUidGuardRefusal, judgeExisting, planApplies, readInventory, validatedRemovalContext, withUid } from "./instance/index.js";

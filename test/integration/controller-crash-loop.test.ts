@@ -1,19 +1,25 @@
 /**
  * Issue #26 point 2: an instance whose evaluation kills the controller process cannot put it in a
- * crash loop. `kro controller` runs as a real process under a supervisor that restarts it as a
- * Deployment would; the poisoned instance kills it — through the test-only hook KRO_TEST_CRASH_ON
- * (read once by the CLI at start, not settable through instance data: every known way to kill
- * the process from an instance is now bounded, see the hostile-tenant suite) — with SIGKILL,
- * like an out-of-memory or the OOM killer: no cleanup, no last write. After at most
- * --evaluation-crash-limit restarts the controller stays up, the instance says EvaluationCrashed,
- * instances created before and after converge, a clean stop leaves no instance marked in flight
- * without a status for that generation, and a new generation of the instance is evaluated again.
+ * crash loop. `kro controller` runs, with its default guard, as a real process under a supervisor
+ * that restarts it as a Deployment would. The poisoned instance runs its main heap out of memory
+ * for real (V8's fatal error and the report Node leaves) — through the test-only hook
+ * KRO_TEST_CRASH_ON, read once by the CLI at start and not settable through instance data: every
+ * known way to do that from an instance is now bounded (see the hostile-tenant suite). After 3
+ * restarts the controller stays up, the instance says EvaluationCrashed and why, instances created
+ * before and after converge, a clean stop leaves no instance marked in flight without a status for
+ * that generation, and a new generation of the instance is evaluated again.
+ *
+ * And the other side: a controller killed (SIGKILL, KRO_TEST_KILL_ON) while the same instance is
+ * in flight, again and again, never blames it — a kill -9, a drain or the kernel's OOM killer says
+ * nothing about what was being evaluated.
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
@@ -23,7 +29,9 @@ const id = randomBytes(3).toString("hex");
 const kind = `Crash${id.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x")}App`;
 const plural = `${kind.toLowerCase()}s`;
 const ns = `crash-${id}`;
+/** The default of --evaluation-crash-limit, which the controller runs with here. */
 const LIMIT = 3;
+const reportDir = mkdtempSync(path.join(tmpdir(), "kro-crash-loop-"));
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Instance { metadata: { generation: number; annotations?: Record<string, string> }; status?: { state?: string; observedGeneration?: number; conditions?: Condition[] } }
@@ -40,10 +48,11 @@ class Supervisor {
 
   start(): void {
     this.startedAt = Date.now();
-    const child = spawn(process.execPath, [cli, "controller", "--kubeconfig", testCluster().kubeconfig,
+    // A small heap, so that running it out of memory takes a moment, not gigabytes.
+    const child = spawn(process.execPath, ["--max-old-space-size=160", cli, "controller", "--kubeconfig", testCluster().kubeconfig,
       "--health-probe-bind-address", "0", "--metrics-bind-address", "0", "--log-format", "text",
       "--rgd-selector", `kro-ts.test/controller=crash-${id}`,
-      "--evaluation-crash-limit", String(LIMIT), "--evaluation-crash-backoff", "1s"], { stdio: ["ignore", "pipe", "pipe"], env: this.env });
+      "--crash-report-dir", reportDir, "--evaluation-crash-backoff", "1s"], { stdio: ["ignore", "pipe", "pipe"], env: this.env });
     const collect = (chunk: Buffer) => {
       this.log += chunk.toString();
       if (process.env.KRO_TEST_LOG_FILE !== undefined) appendFileSync(process.env.KRO_TEST_LOG_FILE, chunk);
@@ -104,6 +113,7 @@ describe("a crash loop caused by one instance (issue #26)", { timeout: 240_000 }
     await supervisor?.stop();
     await kubectl(["delete", "rgd", `crash-${id}`, "--ignore-not-found", "--wait=false"]);
     await kubectl(["delete", "namespace", ns, "--ignore-not-found", "--wait=false"]);
+    rmSync(reportDir, { recursive: true, force: true });
   });
 
   it("is impossible: after at most the limit of restarts the controller stays up and names the instance", async (t) => {
@@ -139,7 +149,7 @@ spec:
         return c;
       }, { timeout: 120_000 });
       assert.equal(crashed.status, "False");
-      assert.match(crashed.message ?? "", new RegExp(`died ${LIMIT} times while evaluating generation 1 of this instance.*not evaluated again until its spec changes`));
+      assert.match(crashed.message ?? "", new RegExp(`died ${LIMIT} times while evaluating generation 1 of this instance \\(last: Allocation failed - JavaScript heap out of memory\\); it is not evaluated again until its spec changes`));
       assert.equal((await instance("poison")).status?.state, "ERROR");
       assert.equal(s.restarts, LIMIT, "exactly one restart per counted crash, no more");
       await expectConverged("before", "b");
@@ -156,13 +166,13 @@ spec:
       // generation says it came through — for all but the culprit, whose crashes are counted on it.
       for (const name of ["before", "after"]) {
         const i = await instance(name);
-        assert.equal(i.metadata.annotations?.["internal.kro.run/evaluating"], "1", name);
+        assert.match(i.metadata.annotations?.["internal.kro.run/evaluating"] ?? "", /^1\/[0-9a-f]{12}$/, name);
         assert.equal(i.status?.observedGeneration, 1, `${name}: not left in flight by the clean stop`);
-        assert.equal(i.metadata.annotations["internal.kro.run/evaluation-crashes"], undefined, `${name} was never blamed`);
+        assert.equal(i.metadata.annotations?.["internal.kro.run/evaluation-crashes"], undefined, `${name} was never blamed`);
       }
       const poison = await instance("poison");
-      assert.equal(poison.metadata.annotations?.["internal.kro.run/evaluating"], "1");
-      assert.equal(poison.metadata.annotations["internal.kro.run/evaluation-crashes"], `1:${LIMIT - 1}`, "counted before each retry");
+      assert.match(poison.metadata.annotations?.["internal.kro.run/evaluating"] ?? "", /^1\/[0-9a-f]{12}$/);
+      assert.match(poison.metadata.annotations?.["internal.kro.run/evaluation-crashes"] ?? "", new RegExp(`^1:${LIMIT}:[0-9a-f]{12}$`), "each crash counted once, naming the process it counted last");
 
       // Without the hook, the same generation is still not evaluated (the record is the memory);
       // a new generation is, and converges.
@@ -176,6 +186,31 @@ spec:
     } catch (error) {
       t.diagnostic(s.log.slice(-20_000));
       if (supervisor !== s) t.diagnostic(supervisor.log.slice(-10_000));
+      throw error;
+    }
+  });
+
+  it("never blames an instance for kills: killed in its evaluation again and again, it is retried, never stopped", async (t) => {
+    await supervisor?.stop();
+    const s = new Supervisor({ ...process.env, KRO_TEST_KILL_ON: "victim", KRO_TEST_CRASH_ON: "" });
+    supervisor = s;
+    s.start();
+    try {
+      await createInstance("victim", "v");
+      const kills = LIMIT + 2;
+      await eventually(() => { assert.ok(s.restarts >= kills, `${s.restarts} kills so far`); }, { timeout: 120_000 });
+      const victim = await instance("victim");
+      assert.notEqual(ready(victim)?.reason, "EvaluationCrashed", JSON.stringify(ready(victim)));
+      assert.equal(victim.metadata.annotations?.["internal.kro.run/evaluation-crashes"], undefined, "no kill was counted");
+      assert.match(victim.metadata.annotations?.["internal.kro.run/evaluating"] ?? "", /^1\/[0-9a-f]{12}$/, "in flight, marked by the process that was killed");
+      await s.stop();
+      // Each kill was a retry of the instance alone, after the backoff: without the hook it converges.
+      supervisor = new Supervisor({ ...process.env, KRO_TEST_CRASH_ON: "" });
+      supervisor.start();
+      await expectConverged("victim", "v");
+      assert.equal(supervisor.restarts, 0);
+    } catch (error) {
+      t.diagnostic(s.log.slice(-20_000));
       throw error;
     }
   });

@@ -2,7 +2,7 @@
  * What the reconcilers share: the client, the informers, the registry of served graphs, the
  * queues and the options. Built once by startController; passed in, never global.
  */
-import type { ChartRenders, EvaluationGuard } from "../isolation/index.js";
+import type { ChartRenders, EvaluationGuard, TestCrash } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
@@ -121,8 +121,8 @@ export interface ControllerContext {
   readonly chartRenders?: ChartRenders;
   /** The crash-loop guard (isolation/evaluation-guard.ts); absent: evaluations are not recorded. */
   readonly evaluationGuard?: EvaluationGuard;
-  /** Test-only: the evaluation of the instance of this name kills the process (KRO_TEST_CRASH_ON, `kro controller` only). */
-  readonly testCrashOn?: string;
+  /** Test-only: the evaluation of the instance of this name crashes or kills the process (KRO_TEST_CRASH_ON / KRO_TEST_KILL_ON, `kro controller` only). */
+  readonly testCrashOn?: TestCrash;
   /** Present with `--shards`: caches hold only the held shards (instances, children). */
   readonly cacheScoping?: CacheScoping;
   /** Observer called after each instance reconcile that evaluated the graph. */

@@ -78,7 +78,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
     const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx, key)));
     const evaluate = (instance: KubeObject): InstanceEvaluation => {
       evaluated = true;
-      if (ctx.testCrashOn === name) crashForTest();
+      if (ctx.testCrashOn?.name === name) crashForTest(ctx.testCrashOn.how);
       return evaluateInstance(served.graph, instance, pass.lookup, options);
     };
     if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);

@@ -55,6 +55,11 @@ interface Slot {
 const TERMINATE_GRACE_MS = 1000;
 const WORKER_URL = new URL("./chart-worker.js", import.meta.url);
 
+/** One per spare core, at least two (one hostile render at its time limit must not hold every benign one behind it), at most four. */
+export function defaultRenderThreads(): number {
+  return Math.min(4, Math.max(2, availableParallelism() - 1));
+}
+
 export class ChartRenderPool {
   readonly threads: number;
   readonly heapMb: number;
@@ -69,8 +74,7 @@ export class ChartRenderPool {
   readonly stops = { time: 0, memory: 0, crash: 0 };
 
   constructor(options: ChartRenderPoolOptions = {}) {
-    // At least two: one hostile render at its time limit must not hold every benign one behind it.
-    this.threads = options.threads ?? Math.min(4, Math.max(2, availableParallelism() - 1));
+    this.threads = options.threads ?? defaultRenderThreads();
     this.heapMb = options.heapMb ?? 256;
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }

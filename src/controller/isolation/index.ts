@@ -6,6 +6,8 @@
  * evaluation in flight when the process died is a suspect after the restart (evaluation-guard.ts).
  * See docs/design/runtime.md, "Isolation".
  */
-export { ChartRenderPool, type ChartRenderPoolOptions, type PoolAnswer } from "./chart-render-pool.js";
+export { fitRenderMemory, type RenderMemory } from "./memory-fit.js";
+export { ChartRenderPool, defaultRenderThreads, type ChartRenderPoolOptions, type PoolAnswer } from "./chart-render-pool.js";
 export { ChartRenders } from "./chart-renders.js";
-export { EvaluationGuard, type EvaluationGuardOptions, type EvaluationMarks, type EvaluationRef, type GuardDecision } from "./evaluation-guard.js";
+export { armCrashReports, DEFAULT_CRASH_REPORT_DIR, type CrashReports } from "./crash-reports.js";
+export { EvaluationGuard, type EvaluationGuardOptions, type EvaluationMarks, type EvaluationRef, type GuardDecision, type CrashCount, type CrashEvidence, type TestCrash } from "./evaluation-guard.js";
