@@ -246,6 +246,8 @@ export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
         templates: { type: "object", description: "Every template file of the chart and its subcharts, by Helm's template name.", additionalProperties: { type: "string" } },
         templatesGzip: { type: "object", description: "Templates as base64 gzip, for large charts (kro import helm writes them when the RGD would be too large to store); a name is in templates or here, not both.", additionalProperties: { type: "string" } },
         charts: { type: "array", description: "The root chart first, then subcharts: templatePrefix, valuesPath, metadata (.Chart), files (.Files) and filesGzip (files as base64 gzip).", items: freeForm("One chart of the import.") },
+        values: freeForm("The chart's default values (values.yaml, subcharts' beneath their names): an instance's spec is coalesced over them as Helm coalesces user values (maps merge, a null removes a default)."),
+        valuesGzip: str("values as base64 gzip of their JSON, for large charts; not both."),
         kubeVersion: str("Kubernetes version templates see as .Capabilities.KubeVersion when rendered offline."),
         apiVersions: stringList("Extra .Capabilities.APIVersions entries."),
       },

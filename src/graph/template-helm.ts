@@ -38,6 +38,8 @@ export interface HelmContext {
   readonly kubeVersion?: string;
   /** Extra `.Capabilities.APIVersions` entries (group/version or group/version/Kind). */
   readonly apiVersions: readonly string[];
+  /** The chart's default values, which an instance's spec is coalesced over (absent: RGDs imported before they were carried). */
+  readonly values?: Readonly<Record<string, unknown>>;
   /** The declared lookups: calls with literal apiVersion and kind (helm-lookups.ts); absent = none. */
   readonly lookups?: readonly HelmLookupSite[];
 }
@@ -102,6 +104,32 @@ function chartScope(value: unknown, path: IssuePath, budget: InflateBudget, issu
   return { templatePrefix, valuesPath, metadata, files: allFiles, ...(typeof condition === "string" ? { condition } : {}) };
 }
 
+/** `values`, or `valuesGzip` (base64 gzip of their JSON): an object, never both. */
+function chartDefaults(helm: Record<string, unknown>, path: IssuePath, budget: InflateBudget, issues: Issue[]): Record<string, unknown> | undefined {
+  const { values, valuesGzip } = helm;
+  if (values !== undefined && valuesGzip !== undefined) {
+    issues.push(error("rgd.invalid-field", [...path, "valuesGzip"], "values are given both as an object and gzipped: keep one"));
+    return undefined;
+  }
+  if (values !== undefined) {
+    if (isRecord(values)) return values;
+    issues.push(error("rgd.invalid-field", [...path, "values"], "spec.helm.values must be an object (the chart's default values)"));
+    return undefined;
+  }
+  if (valuesGzip === undefined) return undefined;
+  const before = issues.length;
+  const text = inflateRecord({ valuesGzip }, {}, path, budget, issues).valuesGzip;
+  if (text === undefined || issues.length > before) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isRecord(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  issues.push(error("rgd.invalid-field", [...path, "valuesGzip"], "spec.helm.valuesGzip must hold the JSON of an object (the chart's default values)"));
+  return undefined;
+}
+
 /** Validates `spec.helm`; undefined when absent or broken (issues say why). */
 export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext | undefined {
   if (value === undefined) return undefined;
@@ -133,9 +161,11 @@ export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext
   if (!Array.isArray(apiVersions) || !apiVersions.every((a): a is string => typeof a === "string")) {
     issues.push(error("rgd.invalid-field", [...path, "apiVersions"], "apiVersions must be a list of strings"));
   }
+  const values = chartDefaults(value, path, budget, issues);
   if (issues.length > before) return undefined;
   return {
     templates, charts,
+    ...(values === undefined ? {} : { values }),
     ...(typeof kubeVersion === "string" ? { kubeVersion } : {}),
     apiVersions: apiVersions as string[],
     lookups: helmLookupSites(templates),

@@ -2,7 +2,8 @@
  * How `spec.helm` is written: as text, readable and diffable, unless the RGD would then be too
  * large to store comfortably (over 512 KiB as JSON) — then every template and file of 4 KiB or more
  * goes into `templatesGzip`/`filesGzip` as base64 gzip (graph/helm-compression.ts), largest charts'
- * CRD templates first among the savings. Small entries stay text either way.
+ * CRD templates first among the savings; the chart's default values likewise become `valuesGzip`
+ * (their JSON). Small entries stay text either way.
  */
 import { gzipText, type HelmContext } from "../graph/index.js";
 
@@ -27,8 +28,11 @@ function split(entries: Readonly<Record<string, string>>): { plain: Record<strin
 export function packHelm(helm: HelmContext, rgdBytes: number): Packed {
   if (rgdBytes <= PACK_ABOVE_BYTES) return { ...helm };
   const templates = split(helm.templates);
+  const { values, ...rest } = helm;
+  const valuesJson = values === undefined ? undefined : JSON.stringify(values);
   return {
-    ...helm,
+    ...rest,
+    ...(valuesJson === undefined ? {} : Buffer.byteLength(valuesJson) >= PACK_ENTRY_BYTES ? { valuesGzip: gzipText(valuesJson) } : { values }),
     templates: templates.plain,
     ...(Object.keys(templates.gzipped).length > 0 ? { templatesGzip: templates.gzipped } : {}),
     charts: helm.charts.map((chart) => {

@@ -86,6 +86,9 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
     charts: flattenCharts(scopes),
     kubeVersion: options.kubeVersion ?? DEFAULT_KUBE_VERSION,
     apiVersions: [...HELM_DEFAULT_API_VERSIONS],
+    // An instance's spec is coalesced over them as Helm does (a null removes a default, which the
+    // schema's defaults alone cannot express).
+    values,
   };
   const releaseName = options.releaseName ?? root.name;
   const namespace = options.namespace ?? "default";

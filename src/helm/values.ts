@@ -3,6 +3,7 @@
  * values.yaml (a `null` override deletes the key), subchart defaults beneath the parent's entry
  * for the subchart, and which subcharts `condition:`/`tags:` enable.
  */
+import { coalesceValues } from "../runtime/index.js";
 import type { ChartDependency, LoadedChart } from "./chart-load.js";
 
 export type Values = Record<string, unknown>;
@@ -11,17 +12,8 @@ function isRecord(value: unknown): value is Values {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** `override` over `base`: maps merge, anything else replaces, null deletes (Helm's coalesce). */
-export function coalesce(base: Values, override: Values): Values {
-  const out = new Map(Object.entries(base));
-  for (const [key, value] of Object.entries(override)) {
-    const current = out.get(key);
-    if (value === null) out.delete(key);
-    else if (isRecord(value) && isRecord(current)) out.set(key, coalesce(current, value));
-    else out.set(key, value);
-  }
-  return Object.fromEntries(out);
-}
+/** `override` over `base`: Helm's coalesce, the one the runtime applies to an instance's spec too. */
+export const coalesce = (base: Values, override: Values): Values => coalesceValues(base, override);
 
 /** The chart's values with `user` applied, subcharts' defaults filled in under their names, recursively. */
 export function chartValues(chart: LoadedChart, user: Values): Values {

@@ -15,7 +15,7 @@ export { validateInstance } from "./instance-schema/index.js";
 export { renderInstance, type RenderOptions, type RenderResult } from "./render.js";
 export { templateEvaluator } from "./template-dialect/index.js";
 export { answerFingerprint, isTestHook, parseManifestStream, renderChartOutputs, renderChartTemplate } from "./template-dialect/index.js";
-export { DEFAULT_KUBE_VERSION } from "./template-dialect/index.js";
+export { coalesceValues, DEFAULT_KUBE_VERSION } from "./template-dialect/index.js";
 export { graphReadsClock, renderTimeToRecord } from "./template-dialect/index.js";
 export { currentConditions, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";
 export { apiOfGraph, ConversionError, convertObject, isConversionError, servedVersionNames, type ApiOfVersions, type VersionedObject } from "./conversion/index.js";

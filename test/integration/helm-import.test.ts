@@ -42,9 +42,11 @@ describe("kro import helm renders what helm template renders", () => {
       { replicaCount: 3, service: { port: 8080, type: "NodePort" }, podAnnotations: { "a.example/x": "1" }, podLabels: { tier: "web" } },
       { autoscaling: { enabled: true, minReplicas: 2, maxReplicas: 5, targetMemoryUtilizationPercentage: 70 }, ingress: { enabled: true, className: "nginx", hosts: [{ host: "a.example", paths: [{ path: "/", pathType: "Prefix" }] }], tls: [{ secretName: "t", hosts: ["a.example"] }] } },
       { serviceAccount: { create: false }, fullnameOverride: "custom", image: { tag: "1.27" }, resources: { limits: { cpu: "100m" } }, nodeSelector: { disk: "ssd" }, tolerations: [{ key: "k", operator: "Exists" }] },
-      // null deletes a default (Helm's coalescing): the port and the probe's defaults are gone. (A null
-      // inside a map the chart passes through toYaml prints as `key: null` here: helm-import.md.)
+      // null deletes a default (Helm's coalescing): the port and the probe's defaults are gone.
       { service: { port: null }, livenessProbe: null },
+      // ... also inside a map the chart prints whole with toYaml (the RGD carries the chart's
+      // defaults, the spec is coalesced over them); a null Helm has no default for stays null.
+      { livenessProbe: { httpGet: { path: null } }, readinessProbe: { httpGet: { port: null, path: "/ready" } }, podAnnotations: { "a.example/x": null } },
     ];
     for (const values of sets) await assertSameObjects(chart, files, values);
   });

@@ -23,6 +23,22 @@ function mergeGlobals(sub: unknown, parent: unknown): unknown {
   return out;
 }
 
+/**
+ * Helm's coalescing of user values over a chart's defaults (chartutil.CoalesceValues): maps merge,
+ * anything else from `user` replaces, and a null in `user` removes the key — only where the defaults
+ * have that key (a null Helm has no default for stays, as in Helm).
+ */
+export function coalesceValues(defaults: Readonly<Record<string, unknown>>, user: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(defaults)) {
+    if (!Object.hasOwn(user, key)) out[key] = value;
+    else if (user[key] === null) continue;
+    else out[key] = isRecord(value) && isRecord(user[key]) ? coalesceValues(value, user[key]) : user[key];
+  }
+  for (const [key, value] of Object.entries(user)) if (!Object.hasOwn(defaults, key)) out[key] = value;
+  return out;
+}
+
 export function chartValues(spec: unknown, chart: HelmChartScope): Record<string, unknown> {
   const own = at(spec, chart.valuesPath);
   const values = isRecord(own) ? { ...own } : {};

@@ -10,7 +10,7 @@ import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTempla
 import { isRecord, metadataOf } from "../identity.js";
 import type { HelmCapabilities, KubeJson } from "../types.js";
 import { instanceEntropy } from "./entropy.js";
-import { chartValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
+import { chartValues, coalesceValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 import { templateTruth } from "./run.js";
 
 function chartFor(context: HelmContext, template: string): HelmChartScope | undefined {
@@ -36,7 +36,10 @@ function enabled(chart: HelmChartScope, instance: KubeJson): boolean {
 }
 
 /** Every template of the enabled charts with its chart's data, in Helm's terms. */
-export function helmTemplates(context: HelmContext, instance: KubeJson, cluster?: HelmCapabilities): HelmTemplate[] {
+export function helmTemplates(context: HelmContext, given: KubeJson, cluster?: HelmCapabilities): HelmTemplate[] {
+  // The spec over the chart's defaults, as Helm coalesces user values (a null removes a default:
+  // the API server keeps it, as every defaulted field of an imported schema is nullable).
+  const instance = context.values === undefined ? given : { ...given, spec: coalesceValues(context.values, isRecord(given.spec) ? given.spec : {}) };
   const metadata = metadataOf(instance);
   const release = {
     Name: typeof metadata.name === "string" ? metadata.name : "",

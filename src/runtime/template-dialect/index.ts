@@ -5,6 +5,6 @@
  */
 export { createTemplateEvaluator, templateEvaluator } from "./evaluator.js";
 export { isTestHook, parseManifestStream, renderChartOutputs, renderChartTemplate } from "./manifests.js";
-export { DEFAULT_KUBE_VERSION } from "./helm-data.js";
+export { coalesceValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 export { graphReadsClock, renderTimeToRecord } from "./entropy.js";
 export { answerFingerprint, helmRenderEnv } from "./helm-cluster.js";
