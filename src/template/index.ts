@@ -14,7 +14,7 @@ export { FuncError, goFunc, WORK_COSTS, type RenderDeadline, type FuncMap, type 
 export type { MissingKey, FieldReference, RegexLiteralProblem } from "./engine/index.js";
 
 export interface ParseOptions {
-  /** Extra functions (they win over built-ins and Sprig, as Funcs() does in Go). */
+  /** Extra functions (they win over built-ins and Sprig, as Funcs() does in Go); read once per map object, so do not change it afterwards. */
   readonly funcs?: FuncMap;
   /** Include the Sprig functions of the template dialect (default true). */
   readonly sprig?: boolean;

@@ -24,8 +24,23 @@ const unsupported: FuncMap = {
 
 export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, ...sprigUrlFuncs, buildCustomCert, ...entropyFuncs(systemEntropy) };
 
+// Tables by the caller's own functions (Helm's and the compiler's are module constants, read as
+// they are at their first use): an import of test/fixtures/helm/umbrella asked for a table 17
+// times, and copying ~230 entries each time cost ~10 ms of a ~350 ms
+// `kro import helm` (docs/performance.md "CLI start"). Nothing writes to a table: withEntropy
+// puts its functions on an object that inherits from it (not frozen, so that it may shadow them).
+const NO_EXTRA: FuncMap = {};
+const tables = { sprig: new WeakMap<FuncMap, FuncMap>(), plain: new WeakMap<FuncMap, FuncMap>() };
+
 export function functionTable(sprig: boolean, extra: FuncMap | undefined): FuncMap {
-  return { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...(extra ?? {}) };
+  const byExtra = sprig ? tables.sprig : tables.plain;
+  const key = extra ?? NO_EXTRA;
+  let table = byExtra.get(key);
+  if (table === undefined) {
+    table = { ...builtinFuncs, ...(sprig ? sprigFuncs : {}), ...key };
+    byExtra.set(key, table);
+  }
+  return table;
 }
 
 /**

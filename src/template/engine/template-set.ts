@@ -28,7 +28,7 @@ export interface TemplateSet {
 }
 
 export interface SetParseOptions {
-  /** Extra functions (they win over built-ins and Sprig). */
+  /** Extra functions (they win over built-ins and Sprig); read once per map object, so do not change it afterwards. */
   readonly funcs?: FuncMap;
   /** Include Sprig (default true). */
   readonly sprig?: boolean;
