@@ -58,8 +58,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 
 async function main(argv: readonly string[]): Promise<number> {
   // Before the command's code loads: a hand-typed `node …/main.js controller` gets the image's
-  // young-generation limit too (young-generation.ts).
-  if (LONG_RUNNING_COMMANDS.has(commandName(argv) ?? "")) (await import("./young-generation.js")).capYoungGeneration();
+  // young-generation limit too, and every start a bounded old generation (heap-limits.ts).
+  if (LONG_RUNNING_COMMANDS.has(commandName(argv) ?? "")) (await import("./heap-limits.js")).applyHeapLimits();
   try {
     await (await buildProgram(argv)).parseAsync([...argv]);
     // commands that found problems (validate) set process.exitCode themselves
