@@ -19,7 +19,7 @@
  * Old generation: V8 lets it grow well past what survived the last full collection before it
  * collects again. A controller converging 1,000 instances promotes the garbage of its requests in
  * flight, so at the moment all were Ready the heap held 45–70 MB for 31–37 MB of live data.
- * `--heap-growing-percent=20` bounds that garbage at the price of more full collections (6–9 %
+ * `--heap-growing-percent=20` bounds that garbage at the price of more full collections (6–12 %
  * more CPU-seconds at 1,000 instances, the same time). V8 reads it at every limit computation.
  */
 import { PerformanceObserver } from "node:perf_hooks";
