@@ -49,7 +49,7 @@ describe("bench: npm run bench", () => {
     for (const result of results.values()) {
       const env = obj(result.environment);
       assert.ok(isNumber(env.cores) && env.cores >= 1);
-      assert.deepEqual(env.controller, { workers: 4, clientQps: 100, clientBurst: 150 });
+      assert.deepEqual(env.controller, { workers: 4, clientQps: 100, clientBurst: 150, nodeFlags: "image" });
       assert.match(String(env.node), /^v\d+/);
     }
     assert.match(String(obj(results.get("fanout")?.environment).kubernetes), /^v1\.\d+/);
