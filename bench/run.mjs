@@ -55,7 +55,7 @@ try {
     versions = { ...versions, kubernetes: bench.cluster.kubernetesVersion };
     bench.startController = async (extraArgs = []) => {
       const c = await startControllerProcess({
-        extraArgs,
+        extraArgs, nodeFlags: args.nodeFlags,
         root, kubeconfig: bench.cluster.kubeconfigPath, workers: args.workers, qps: args.qps, burst: args.burst,
         logFile: path.join(bench.workDir, "controller.log"), ...(args.cpuProf === undefined ? {} : { cpuProfDir: path.resolve(args.cpuProf) }),
       });

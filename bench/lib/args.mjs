@@ -25,6 +25,7 @@ const DEFAULTS = {
   phases: "api,failover,split", // restart scenario: which of its measurements to run
   replicas: undefined, // e.g. "1,2,4": fan-out converged by that many sharded replicas (scenarios/replicas.mjs)
   replicaProcesses: false, // with --replicas: each replica its own `kro controller --shards` process (RSS per replica)
+  nodeFlags: undefined, // the controller subprocess's node flags, space-separated; "none" = `node dist/…` typed by hand; default: the image's
 };
 
 export class BenchArgsError extends Error {
@@ -36,7 +37,8 @@ const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|del
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)
   [--downtime-seconds S] [--busy N] [--phases api,failover,split] (restart scenario)
-  [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)] [--replica-processes (one process each: RSS per replica)]`;
+  [--replicas 1,2,4 (with --scenario fanout: sharded replicas, same QPS each)] [--replica-processes (one process each: RSS per replica)]
+  [--node-flags "FLAGS"|none (the controller's node flags instead of the image's; none: as typed by hand)]`;
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
@@ -70,6 +72,11 @@ export function parseArgs(argv) {
     if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new BenchArgsError(`--replicas must be a comma-separated list of integers from 1 to 16, got "${options.replicas}"`);
     if (options.scenario !== "fanout") throw new BenchArgsError("--replicas goes with --scenario fanout");
     options.replicas = counts;
+  }
+  if (options.nodeFlags !== undefined) {
+    const flags = String(options.nodeFlags) === "none" ? [] : String(options.nodeFlags).split(/\s+/).filter((f) => f !== "");
+    if (flags.some((f) => !f.startsWith("--"))) throw new BenchArgsError(`--node-flags takes node options ("--max-semi-space-size=4 --optimize-for-size") or none, got "${options.nodeFlags}"`);
+    options.nodeFlags = flags;
   }
   return Object.freeze({ ...options, scenarios: options.scenario === "all" ? SCENARIOS : [options.scenario] });
 }

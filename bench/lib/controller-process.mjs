@@ -31,15 +31,16 @@ function httpText(url) {
 }
 
 /**
- * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string, extraArgs?: string[] }} o
+ * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string, extraArgs?: string[], nodeFlags?: string[] }} o
  */
 /** Keep in step with the Dockerfile's ENTRYPOINT (test/tooling/dockerfile.test.ts pins that side). */
 export const IMAGE_NODE_FLAGS = ["--max-semi-space-size=4"];
 
 export async function startControllerProcess(o) {
   const [metricsPort, healthPort] = [await freePort(), await freePort()];
-  // The node flags of the image's ENTRYPOINT (Dockerfile): measure the controller as it is deployed.
-  const nodeArgs = [...IMAGE_NODE_FLAGS, ...(o.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`])];
+  // The node flags of the image's ENTRYPOINT (Dockerfile): measure the controller as it is deployed
+  // (--node-flags: another entry point, e.g. none for `node dist/src/cli/main.js controller`).
+  const nodeArgs = [...(o.nodeFlags ?? IMAGE_NODE_FLAGS), ...(o.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`])];
   const log = createWriteStream(o.logFile, { flags: "a" });
   const child = spawn(process.execPath, [
     ...nodeArgs, path.join(o.root, "dist/src/cli/main.js"), "controller",

@@ -12,7 +12,7 @@ export function environment(bench, versions) {
     node: process.version,
     ...versions,
     clusterMode: bench.args.cluster,
-    controller: { workers: bench.args.workers, clientQps: bench.args.qps, clientBurst: bench.args.burst },
+    controller: { workers: bench.args.workers, clientQps: bench.args.qps, clientBurst: bench.args.burst, nodeFlags: bench.args.nodeFlags ?? "image" },
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
   };
 }

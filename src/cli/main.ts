@@ -33,6 +33,9 @@ const COMMANDS: Readonly<Record<string, readonly (() => Promise<Register>)[]>> =
   import: [async () => (await import("./import-helm-command.js")).registerImportCommands],
 };
 
+/** The commands that run for hours: the controller, and `kro dev`/`kro demo` with it in-process. */
+const LONG_RUNNING_COMMANDS: ReadonlySet<string> = new Set(["controller", "dev", "demo"]);
+
 /** The first argument that is not an option: the command asked for. */
 function commandName(argv: readonly string[]): string | undefined {
   return argv.slice(2).find((a) => !a.startsWith("-"));
@@ -54,6 +57,9 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Before the command's code loads: a hand-typed `node …/main.js controller` gets the image's
+  // young-generation limit too, and every start a bounded old generation (heap-limits.ts).
+  if (LONG_RUNNING_COMMANDS.has(commandName(argv) ?? "")) (await import("./heap-limits.js")).applyHeapLimits();
   try {
     await (await buildProgram(argv)).parseAsync([...argv]);
     // commands that found problems (validate) set process.exitCode themselves

@@ -54,6 +54,23 @@ describe("result conversion", () => {
     assert.equal(compileExpression(env, "string(x.b) + string(x.i + 1)").evaluate({ x: v }), "hi3");
     assert.deepEqual(celToJson({ big: 2n ** 62n }).text, `{"big":${2n ** 62n}}`);
   });
+  it("converted values share every part of the JSON that needs no conversion", () => {
+    // The runtime keeps one converted copy per cached object: the unchanged parts are not copied.
+    const labels = { app: "web", tier: "db" };
+    const ports = [{ name: "http", protocol: "TCP" }];
+    const object = { metadata: { name: "x", generation: 2, labels }, spec: { ports, selector: { app: "web" } }, list: ["a", "b"] };
+    const v = jsonToCel(object) as { metadata: { generation: unknown; labels: unknown }; spec: { ports: unknown }; list: unknown };
+    assert.notEqual(v, object, "a number inside: the path to it is copied");
+    assert.equal(v.metadata.generation, 2n);
+    assert.equal(object.metadata.generation, 2, "the JSON is not changed");
+    assert.equal(v.metadata.labels, labels);
+    assert.equal(v.spec, object.spec);
+    assert.equal(v.spec.ports, ports);
+    assert.equal(v.list, object.list);
+    const hostile = JSON.parse('{"__proto__": {"n": 1}, "m": 2}') as object;
+    assert.deepEqual(Object.keys(jsonToCel(hostile) as object), ["__proto__", "m"], "a __proto__ key stays a key");
+    assert.equal(Object.getPrototypeOf(jsonToCel(hostile)), Object.prototype);
+  });
 });
 
 describe("templates", () => {

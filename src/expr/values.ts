@@ -35,15 +35,33 @@ export function jsonToCel(value: unknown, schema?: OpenApiSchema, options: ToCel
     if (schema?.type === "string" && schema.format === "duration") return parseDuration(value) ?? value;
     return value;
   }
-  if (Array.isArray(value)) return value.map((v: unknown) => jsonToCel(v, schema?.items, options));
-  if (typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    const extra = schema === undefined ? undefined : mapValueSchema(schema);
-    for (const [k, v] of Object.entries(value)) {
-      const child = schema?.properties?.[k] ?? (typeof extra === "object" ? extra : undefined);
-      out[k] = jsonToCel(v, child, options);
+  // Lists and objects are copied only when something inside them converts; otherwise the JSON
+  // value itself is the CEL value (CEL values are immutable, so sharing is safe). The runtime keeps
+  // one converted copy per cached object for as long as the object is cached: sharing the
+  // unchanged parts (labels, names, most of a spec) keeps that copy small (issue #27).
+  if (Array.isArray(value)) {
+    const items = value as readonly unknown[];
+    let out: unknown[] | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const v = jsonToCel(items[i], schema?.items, options);
+      if (out === undefined && v !== items[i]) out = items.slice(0, i);
+      out?.push(v);
     }
-    return out;
+    return out ?? value;
+  }
+  if (typeof value === "object") {
+    const extra = schema === undefined ? undefined : mapValueSchema(schema);
+    const entries = Object.entries(value);
+    let out: [string, unknown][] | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i] as [string, unknown];
+      const child = schema?.properties?.[k] ?? (typeof extra === "object" ? extra : undefined);
+      const c = jsonToCel(v, child, options);
+      if (out === undefined && c !== v) out = entries.slice(0, i);
+      out?.push([k, c]);
+    }
+    // fromEntries: a "__proto__" key stays a key (an assignment would set the prototype).
+    return out === undefined ? value : Object.fromEntries(out);
   }
   return value;
 }

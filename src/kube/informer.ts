@@ -11,6 +11,7 @@ import type { IncomingMessage } from "node:http";
 import type { ListOptions, WatchOptions } from "./request-options.js";
 import type { KubeList, KubeLogger, KubeMetrics, KubeObject } from "./types.js";
 import { consumeWatch, type WatchEnd, type WatchEvent } from "./watch-stream.js";
+import { internStrings } from "./intern-strings.js";
 
 export interface InformerOptions {
   readonly apiVersion: string;
@@ -217,6 +218,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     return woken;
   }
 
+  /**
+   * What the store keeps of a decoded object: the transform's result, its repeated short strings
+   * shared with every other cached object (intern-strings.ts; the store holds it for hours).
+   */
+  private cached(object: KubeObject): T {
+    const o = this.options;
+    return internStrings(o.transform === undefined ? object : o.transform(object)) as T;
+  }
+
   /** Lists everything and reconciles the store with it: adds, updates and deletes it missed. */
   private async relist(): Promise<void> {
     this.stats.lists++;
@@ -226,9 +236,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     });
     if (this.abort.signal.aborted) return;
     const seen = new Set<string>();
-    const transform = o.transform;
     for (const listed of list.items) {
-      const item = transform === undefined ? listed : transform(listed) as T;
+      const item = this.cached(listed);
       seen.add(objectKey(item));
       this.apply("MODIFIED", item, false);
     }
@@ -265,7 +274,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         else outcome.failure = new ApiError({ status: code, verb: "WATCH", path: this.resourceName, body: JSON.stringify(event.object) });
         return "stop";
       }
-      this.apply(event.type, (o.transform === undefined || event.type === "BOOKMARK" ? event.object : o.transform(event.object)) as T, true);
+      this.apply(event.type, (event.type === "BOOKMARK" ? event.object : this.cached(event.object)) as T, true);
       return "continue";
     });
     if (outcome.gone) return "gone";

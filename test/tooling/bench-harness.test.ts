@@ -49,7 +49,7 @@ describe("bench: npm run bench", () => {
     for (const result of results.values()) {
       const env = obj(result.environment);
       assert.ok(isNumber(env.cores) && env.cores >= 1);
-      assert.deepEqual(env.controller, { workers: 4, clientQps: 100, clientBurst: 150 });
+      assert.deepEqual(env.controller, { workers: 4, clientQps: 100, clientBurst: 150, nodeFlags: "image" });
       assert.match(String(env.node), /^v\d+/);
     }
     assert.match(String(obj(results.get("fanout")?.environment).kubernetes), /^v1\.\d+/);
@@ -113,6 +113,11 @@ describe("bench: npm run bench", () => {
     assert.deepEqual(parseArgs([]).scenarios, ["fanout", "depth", "steady", "micro"], "the scale scenarios run only when named");
     assert.deepEqual(parseArgs(["--scenario", "kinds", "--kinds", "20"]).scenarios, ["kinds"]);
     assert.equal(parseArgs(["--scenario", "kinds", "--kinds", "20"]).kinds, 20);
+    // The controller's node flags: the image's by default, none as typed by hand, or a variant to measure.
+    assert.equal(parseArgs([]).nodeFlags, undefined);
+    assert.deepEqual(parseArgs(["--node-flags", "none"]).nodeFlags, []);
+    assert.deepEqual(parseArgs(["--node-flags=--max-semi-space-size=1  --optimize-for-size"]).nodeFlags, ["--max-semi-space-size=1", "--optimize-for-size"]);
+    assert.throws(() => parseArgs(["--node-flags", "optimize"]), /--node-flags takes node options/);
   });
 });
 
