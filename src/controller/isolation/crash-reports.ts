@@ -8,8 +8,8 @@
  * with that id; the next process counts a death against an instance only if the process that
  * marked it left a report.
  *
- * A report holds the whole environment and command line: each one is cut down to its event and
- * time when the next process starts (before anything reads it), and reports older than a day are
+ * A report holds the whole environment and command line: each one is cut down to its event
+ * when the next process starts (before anything reads it), and reports older than a day are
  * removed. The directory is created private (0700).
  */
 import { randomBytes } from "node:crypto";
@@ -66,12 +66,15 @@ function tidy(dir: string, now: number): void {
     if (!REPORT.test(name)) continue;
     const file = path.join(dir, name);
     try {
-      if (now - statSync(file).mtimeMs > KEEP_MS) {
+      const { mtimeMs, size } = statSync(file);
+      if (now - mtimeMs > KEEP_MS) {
         unlinkSync(file);
         continue;
       }
+      // Cut down already (a few dozen bytes): nothing to read.
+      if (size < 1024) continue;
       const evidence = readEvidence(file);
-      if (evidence === undefined || isCutDown(file)) continue;
+      if (evidence === undefined) continue;
       const temporary = `${file}.${process.pid}.tmp`;
       writeFileSync(temporary, JSON.stringify(evidence), { mode: 0o600 });
       renameSync(temporary, file);
@@ -79,10 +82,6 @@ function tidy(dir: string, now: number): void {
       // Another process tidied it first, or it is not ours to touch: left as is.
     }
   }
-}
-
-function isCutDown(file: string): boolean {
-  return statSync(file).size < 1024;
 }
 
 /** The event of a report, whole (header.event) or cut down (event). */
