@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { classifyCrdUpdate, parseSimpleSchema, synthesizeCrd, type CrdSynthesisInput, type CustomResourceDefinition } from "../../src/schema/index.js";
+import { eventually } from "../support/eventually.js";
 import { KubectlError, kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
 
 type Instance = { spec: Record<string, unknown>; status?: unknown };
@@ -16,7 +17,12 @@ async function applyCrd(t: TestContext, input: Omit<CrdSynthesisInput, "specSche
   assert.deepEqual(issues, []);
   t.after(async () => { await kubectl(["delete", "crd", crd.metadata.name, "--wait=false", "--ignore-not-found"]); });
   await kubectl(["apply", "--server-side", "--field-manager=kro-ts-test", "-f", "-"], JSON.stringify(crd));
-  await kubectl(["wait", "--for=condition=Established", "--timeout=60s", `crd/${crd.metadata.name}`]);
+  // kubectl wait fails at once while the new CRD has no status.conditions yet ("accessor error:
+  // <nil>"), so the condition is polled instead.
+  await eventually(async () => {
+    const live = await kubectlJson<{ status?: { conditions?: { type: string; status: string }[] } }>(["get", "crd", crd.metadata.name]);
+    assert.equal(live.status?.conditions?.find((c) => c.type === "Established")?.status, "True");
+  }, { timeout: 60_000 });
   return crd;
 }
 
