@@ -127,7 +127,7 @@ try {
   }
   for (const name of census.notReady.slice(0, 5)) {
     const stuck = await client.get({ apiVersion, kind, namespace, name }).catch((e) => ({ error: e.message }));
-    log(`soak: not Ready: ${name}: ${JSON.stringify({ state: stuck.status?.state, conditions: stuck.status?.conditions?.map((c) => `${c.type}=${c.status} ${c.message}`), inventory: stuck.metadata?.annotations?.["internal.kro.run/inventory"] })}`);
+    log(`soak: not Ready: ${name}: ${JSON.stringify({ state: stuck.status?.state, conditions: stuck.status?.conditions?.map((c) => `${c.type}=${c.status} ${c.message}`), inventory: stuck.metadata?.annotations?.["internal.kro.run/inventory"], record: stuck.status?.kroInventory })}`);
   }
   const summary = { minutes, ...counts, orphans: census.orphans.length, foreignTouched: census.foreignTouched.length, notReady: census.notReady.length, unrecorded: census.unrecorded.length, rss };
   log(`soak result: ${summary.orphans} orphans, ${summary.foreignTouched} hand-made objects touched, ${summary.notReady} instances not Ready, ${summary.unrecorded} children missing from a record`);

@@ -103,6 +103,17 @@ export const ANNOTATIONS = {
   uncheckedAdmission: "kro.run/unchecked-admission",
 } as const;
 
+/**
+ * kro-ts: the status field of an instance that holds the children it owns (by UID) when its CRD
+ * has the field: written with the status, so recording a pass costs no write of its own
+ * (controller/instance/inventory.ts). The annotation keeps the creation key, written before any child.
+ */
+export const STATUS_RECORD = {
+  field: "kroInventory",
+  /** Marks the field as ours in a CRD: an author's status field of the same name is not taken for it. */
+  description: "kro-ts: the objects this instance created or adopted (by UID). Written by the controller; do not edit.",
+} as const;
+
 /** Values of ANNOTATIONS.authorCheck. */
 export const AUTHOR_CHECK = { enforced: "Enforced", disabled: "Disabled" } as const;
 

@@ -5,9 +5,9 @@
  * `--remove-release-record`, Helm's release record is deleted (UID-guarded), so `helm` forgets
  * the release without touching its objects.
  */
-import { ANNOTATIONS } from "../api/index.js";
 import { describeReleaseObject, type ObjectIdentity } from "../helm/index.js";
 import { DiscoveryError, type KubeClient, type KubeObject } from "../kube/index.js";
+import { readInventory } from "../controller/index.js";
 import { InputError } from "./inputs.js";
 import type { ReleaseMigration } from "./helm-release.js";
 
@@ -90,11 +90,11 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
       }
     });
   }
-  let adoptedRecord = "";
+  let recorded = new Set<string>();
   await waitFor(`${instanceName} Ready`, settings.timeoutMs, async () => {
     const live = await client.get(refOf(instance));
     const ready = condition(live, "Ready");
-    adoptedRecord = live.metadata?.annotations?.[ANNOTATIONS.inventory] ?? "";
+    recorded = new Set(readInventory(live).entries.map((entry) => entry.uid));
     const why = condition(live, "ResourcesReady")?.message ?? ready?.message ?? "";
     return { done: ready?.status === "True", state: `Ready=${ready?.status ?? "unset"}${why === "" ? "" : `: ${why}`}` };
   });
@@ -105,7 +105,7 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
     const live = await client.get(idRef(adopted.identity));
     const uid = live.metadata?.uid ?? "";
     if (uid !== adopted.uid) throw new InputError(`${describeReleaseObject(adopted.identity)} was recreated during the migration (uid ${adopted.uid} -> ${uid})`);
-    if (!adoptedRecord.includes(uid)) throw new InputError(`${describeReleaseObject(adopted.identity)} is not on ${instanceName}'s record of adopted objects`);
+    if (!recorded.has(uid)) throw new InputError(`${describeReleaseObject(adopted.identity)} is not on ${instanceName}'s record of adopted objects`);
   }
   settings.log(`adopted ${migration.plan.adopt.length} object(s) in place (same UIDs): ${migration.plan.adopt.map((a) => describeReleaseObject(a.identity)).join(", ")}`);
   for (const id of migration.plan.create) settings.log(`created ${describeReleaseObject(id)} (not live before)`);

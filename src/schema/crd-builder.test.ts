@@ -4,7 +4,7 @@ import { synthesizeCrd } from "./crd-builder.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
 import { DEFAULT_PRINTER_COLUMNS } from "./printer-columns.js";
 import { parseSimpleSchema } from "./simple-schema.js";
-import { buildStatusSchema, CONDITIONS_SCHEMA, UNKNOWN_TYPE_SCHEMA } from "./status-schema.js";
+import { buildStatusSchema, CONDITIONS_SCHEMA, keepsStatusRecord, STATUS_RECORD_SCHEMA, UNKNOWN_TYPE_SCHEMA } from "./status-schema.js";
 
 const specSchema = parseSimpleSchema({ name: "string | required=true", replicas: "integer | default=2" }).schema ?? {};
 
@@ -32,7 +32,7 @@ describe("synthesizeCrd", () => {
     assert.deepEqual(root.properties.spec, specSchema);
     assert.deepEqual(root.properties.status, {
       type: "object",
-      properties: { available: { type: "integer" }, conditions: CONDITIONS_SCHEMA, observedGeneration: { type: "integer" }, state: { type: "string" }, url: { type: "string" } },
+      properties: { available: { type: "integer" }, conditions: CONDITIONS_SCHEMA, kroInventory: STATUS_RECORD_SCHEMA, observedGeneration: { type: "integer" }, state: { type: "string" }, url: { type: "string" } },
     });
   });
 
@@ -79,12 +79,24 @@ describe("buildStatusSchema", () => {
       properties: {
         "a.b": { type: "boolean" },
         conditions: CONDITIONS_SCHEMA,
+        kroInventory: STATUS_RECORD_SCHEMA,
         network: { type: "object", properties: { ports: { type: "array", items: { type: "integer" } }, url: { type: "string" } } },
         observedGeneration: { type: "string" },
         raw: { "x-kubernetes-preserve-unknown-fields": true },
         state: { type: "integer" },
       },
     });
+  });
+
+  it("an author's status field named kroInventory wins, and the CRD then does not keep the controller's record", () => {
+    const crdWith = (fields: Parameters<typeof buildStatusSchema>[0]) => synthesizeCrd({ kind: "App", version: "v1alpha1", specSchema: { type: "object" }, statusFields: fields }).crd;
+    assert.equal(keepsStatusRecord(crdWith([{ path: ["url"], schema: { type: "string" } }])), true);
+    const authored = crdWith([{ path: ["kroInventory"], schema: { type: "string" } }]);
+    assert.deepEqual(authored.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties?.kroInventory, { type: "string" });
+    assert.equal(keepsStatusRecord(authored), false);
+    // A CRD from elsewhere (an older release, a user's): no field, or no status subresource.
+    assert.equal(keepsStatusRecord({ spec: { versions: [{ schema: { openAPIV3Schema: { type: "object", properties: { status: { type: "object" } } } }, subresources: { status: {} } }] } }), false);
+    assert.equal(keepsStatusRecord({ spec: { versions: [] } }), false);
   });
 
   it("rejects a path that is both a value and an object, twice declared, or empty", () => {

@@ -13,7 +13,7 @@ export { canonicalizeSchema } from "./canonical-schema.js";
 export { pluralize } from "./pluralize.js";
 export { crdNameFor, crdNamesFor, DEFAULT_GROUP, type CrdNameOptions } from "./crd-names.js";
 export { DEFAULT_PRINTER_COLUMNS, printerColumnsFor } from "./printer-columns.js";
-export { buildStatusSchema, CONDITIONS_SCHEMA, STATE_SCHEMA, UNKNOWN_TYPE_SCHEMA, type InferredStatusField, type StatusSchemaResult } from "./status-schema.js";
+export { buildStatusSchema, CONDITIONS_SCHEMA, keepsStatusRecord, STATE_SCHEMA, STATUS_RECORD_SCHEMA, UNKNOWN_TYPE_SCHEMA, type InferredStatusField, type StatusSchemaResult } from "./status-schema.js";
 export { synthesizeCrd, type CrdSynthesisInput, type CrdSynthesisResult } from "./crd-builder.js";
 export {
   classifyCrdUpdate, diffCrdSchemas, formatChangePath, SCHEMA_CHANGE_KINDS, summarizeChanges,

@@ -4,6 +4,7 @@
  * Fields arrive as paths (segments, so keys containing dots stay unambiguous) because that is
  * how the graph layer walks `spec.schema.status`.
  */
+import { STATUS_RECORD } from "../api/index.js";
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { canonicalizeSchema } from "./canonical-schema.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
@@ -32,6 +33,7 @@ export const CONDITIONS_SCHEMA: JSONSchemaProps = {
 };
 export const STATE_SCHEMA: JSONSchemaProps = { type: "string" };
 export const OBSERVED_GENERATION_SCHEMA: JSONSchemaProps = { type: "integer" };
+export const STATUS_RECORD_SCHEMA: JSONSchemaProps = { type: "string", description: STATUS_RECORD.description };
 
 /** The schema the generated CRD uses for a field whose expression type is dynamic/unknown. */
 export const UNKNOWN_TYPE_SCHEMA: JSONSchemaProps = { "x-kubernetes-preserve-unknown-fields": true };
@@ -83,6 +85,9 @@ export function buildStatusSchema(fields: readonly InferredStatusField[], path: 
   if (!Object.hasOwn(properties, "conditions")) properties.conditions = structuredClone(CONDITIONS_SCHEMA);
   // kro-ts: the generation the status describes (kstatus; runtime/kstatus.ts). An author field of that name wins.
   if (!Object.hasOwn(properties, "observedGeneration")) properties.observedGeneration = { ...OBSERVED_GENERATION_SCHEMA };
+  // kro-ts: where the controller records what the instance owns (api/constants.ts STATUS_RECORD).
+  // An author field of that name wins, and the controller then keeps the record in its annotation.
+  if (!Object.hasOwn(properties, STATUS_RECORD.field)) properties[STATUS_RECORD.field] = { ...STATUS_RECORD_SCHEMA };
   return { schema: canonicalizeSchema(schema), issues };
 }
 
@@ -91,4 +96,17 @@ function toSchema(node: Node): JSONSchemaProps {
   if (node.items !== undefined) return { type: "array", items: toSchema(node.items) };
   const entries = [...node.children].map(([name, child]): [string, JSONSchemaProps] => [name, toSchema(child)]);
   return { type: "object", properties: Object.fromEntries(entries) };
+}
+
+/**
+ * Whether every version of a CRD keeps the controller's status record: a CRD we synthesized does,
+ * unless an author status field took the name; a CRD from elsewhere (an older release, a user's)
+ * would prune it, so the record stays in the annotation there.
+ */
+export function keepsStatusRecord(crd: { readonly spec?: { readonly versions?: readonly { readonly schema?: { readonly openAPIV3Schema?: JSONSchemaProps }; readonly subresources?: { readonly status?: unknown } }[] } }): boolean {
+  const versions = crd.spec?.versions ?? [];
+  return versions.length > 0 && versions.every((version) => {
+    const field = version.schema?.openAPIV3Schema?.properties?.status?.properties?.[STATUS_RECORD.field];
+    return version.subresources?.status !== undefined && field?.type === "string" && field.description === STATUS_RECORD.description;
+  });
 }

@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../support/eventually.js";
+import type { KubeObject } from "../../src/index.js";
+import { recordItems, recordText } from "../support/instance-record.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 import type { DiffReport } from "../../src/cli/diff-model.js";
@@ -122,9 +124,8 @@ describe("kro diff", { timeout: 300_000 }, () => {
     }
     await eventually(async () => {
       for (const name of INSTANCES) {
-        const o = await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(["get", kind.toLowerCase(), name, "-n", ns]);
-        const inventory = JSON.parse(o.metadata.annotations?.["internal.kro.run/inventory"] ?? '{"items":[]}') as { items: unknown[] };
-        assert.equal(inventory.items.length, 4, `${name}: ${JSON.stringify(inventory)}`);
+        const o = await kubectlJson<KubeObject>(["get", kind.toLowerCase(), name, "-n", ns]);
+        assert.equal(recordItems(o).length, 4, `${name}: ${recordText(o)}`);
       }
     }, { timeout: 90_000 });
   });

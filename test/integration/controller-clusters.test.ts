@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { createKubeClient, isNotFound, type KubeClient, type KubeObject } from "../../src/kube/index.js";
 import { startLocalCluster, type LocalCluster } from "../../src/localcluster/index.js";
 import { eventually } from "../support/eventually.js";
+import { recordText } from "../support/instance-record.js";
 import path from "node:path";
 import { REPO_ROOT } from "../../src/deploy/index.js";
 import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
@@ -115,7 +116,7 @@ ${rgdHeader(tc, rgdName)}
     assert.equal((await hubCm("one-back")).data?.remoteUid, remote.metadata.uid, "a local child read the remote child");
     assert.equal((await instance("one")).status?.remoteUid, remote.metadata.uid, "the instance's status reads the remote child");
     await expectAbsent(["configmap", "one-b", "-n", appNs]);
-    const inventory = (await kubectlJson<KubeObject>(["get", plural, "one", "-n", appNs])).metadata?.annotations?.["internal.kro.run/inventory"] ?? "";
+    const inventory = recordText(await kubectlJson<KubeObject>(["get", plural, "one", "-n", appNs]));
     assert.match(inventory, /"one-b","[^"]+","remote","","b"\]/, "the inventory records the remote child with its cluster");
   });
 

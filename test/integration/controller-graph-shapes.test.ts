@@ -8,6 +8,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "../support/eventually.js";
+import type { KubeObject } from "../../src/index.js";
+import { recordText } from "../support/instance-record.js";
 import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
 import { waitRgdActive, rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
@@ -79,8 +81,8 @@ describe("instances follow their graph", { timeout: 240_000 }, () => {
     assert.equal((await getCm("p-keep")).metadata.uid, keep.metadata.uid, "resources still in the graph are left in place");
     assert.equal((await getCm("p-opt")).metadata.uid, recreated.metadata.uid);
     await eventually(async () => {
-      const inventory = (await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(["get", plural, "p", "-n", namespace])).metadata.annotations?.["internal.kro.run/inventory"];
-      assert.ok(inventory !== undefined && inventory.includes("p-keep"), inventory);
+      const inventory = recordText(await kubectlJson<KubeObject>(["get", plural, "p", "-n", namespace]));
+      assert.ok(inventory.includes("p-keep"), inventory);
       assert.doesNotMatch(inventory, /p-drop/);
     });
   });

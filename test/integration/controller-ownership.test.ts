@@ -10,6 +10,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../src/index.js";
 import { eventually } from "../support/eventually.js";
+import { recordItems, recordText, writeRecordItems } from "../support/instance-record.js";
 import { expectAbsent, kubectl } from "../support/test-cluster.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
@@ -122,7 +123,7 @@ describe("ownership", { timeout: 600_000 }, () => {
     const adopted = await getCm("keep-first");
     assert.equal(adopted.metadata.uid, kept.metadata.uid, "adopted in place, not recreated");
     assert.equal(adopted.data?.v, "x");
-    assert.match((await getInstance("keep")).metadata.annotations?.["internal.kro.run/inventory"] ?? "", /"keep-first","[^"]+","first","a"/);
+    assert.match(recordText(await getInstance("keep")), /"keep-first","[^"]+","first","a"/);
     await deleteInstance("keep");
     const released = await getCm("keep-first");
     assert.equal(released.metadata.uid, kept.metadata.uid, "released, not deleted");
@@ -142,10 +143,10 @@ describe("ownership", { timeout: 600_000 }, () => {
     const victim2 = await tc.client.create(handMade("victim2"));
     await createInstance("tamper");
     const live = await waitActive("tamper");
-    const record = JSON.parse(live.metadata.annotations?.["internal.kro.run/inventory"] ?? "{}") as { items: string[][] };
-    record.items.push(["v1", "ConfigMap", other, "victim", victim.metadata.uid ?? "", "first"]);
-    record.items.push(["v1", "ConfigMap", namespace, "victim2", victim2.metadata.uid ?? "", "ghost"]);
-    await tc.client.patch({ apiVersion, kind, namespace, name: "tamper" }, { metadata: { annotations: { "internal.kro.run/inventory": JSON.stringify(record) } } });
+    const items = recordItems(live);
+    items.push(["v1", "ConfigMap", other, "victim", victim.metadata.uid ?? "", "first"]);
+    items.push(["v1", "ConfigMap", namespace, "victim2", victim2.metadata.uid ?? "", "ghost"]);
+    await writeRecordItems(tc.client, live, items);
     await deleteInstance("tamper");
     assert.equal((await getCm("victim", other)).metadata.uid, victim.metadata.uid);
     assert.equal((await getCm("victim2")).metadata.uid, victim2.metadata.uid);

@@ -10,6 +10,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { eventually } from "../support/eventually.js";
+import type { KubeObject } from "../../src/index.js";
+import { recordText } from "../support/instance-record.js";
 import { helm } from "../support/helm.js";
 import { assertNothingRecreated, releaseCensus, type ReleaseCensus } from "../support/release-census.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
@@ -181,7 +183,7 @@ describe("the controller adopts a live Helm release in place", { timeout: 300_00
     await kubectl(["apply", "-f", "-"], instance(release));
     const ready = await waitReady(release);
     // Every child is on the record as adopted ("a"), under the UID Helm's object has.
-    const record = ready.metadata.annotations?.["internal.kro.run/inventory"] ?? "";
+    const record = recordText(ready as KubeObject);
     for (const [key, uid] of installed.objects) assert.ok(record.includes(uid), `${key} is on the instance's record: ${record}`);
     assert.equal((record.match(/"a"\]/g) ?? []).length, 3, `three adopted entries: ${record}`);
     const adopted = await releaseCensus(namespace, release);

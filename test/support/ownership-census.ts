@@ -7,6 +7,7 @@
  * too, each named `cluster/name`, and a child is recorded only if its record names that cluster.
  */
 import type { KubeClient, KubeObject } from "../../src/index.js";
+import { recordItems } from "./instance-record.js";
 
 export interface Census {
   readonly orphans: string[];
@@ -56,11 +57,7 @@ const canonical = (data: Record<string, string> | undefined): string => JSON.str
 
 /** The instance's record: each child's UID and cluster ("" for the hub; the entry's eighth element). */
 function recordOf(instance: KubeObject): { uid: string; cluster: string }[] {
-  const raw = instance.metadata?.annotations?.["internal.kro.run/inventory"];
-  if (raw === undefined) return [];
-  const parsed = JSON.parse(raw) as { items?: string[][] } | string[][];
-  const items = Array.isArray(parsed) ? parsed : parsed.items ?? [];
-  return items.map((item) => ({ uid: item[4] ?? "", cluster: item[7] ?? "" }));
+  return recordItems(instance).map((item) => ({ uid: item[4] ?? "", cluster: item[7] ?? "" }));
 }
 
 export async function plantLookalikes(client: KubeClient, namespace: string, count: number, labels: Record<string, string>, cluster?: string): Promise<Planted[]> {

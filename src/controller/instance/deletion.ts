@@ -14,7 +14,7 @@ import type { KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, deletionPlan, evaluateInstance } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
 import type { ReconcileResult } from "../loop/index.js";
-import { applyDelta, readInventory, InventoryFormatError, type OwnedChild } from "./inventory.js";
+import { applyDelta, readInventory, recordText, InventoryFormatError, type OwnedChild } from "./inventory.js";
 import type { ServedGraph } from "../context/index.js";
 import { writeStatus } from "./status-write.js";
 import { adoptionPolicy } from "./apply-outcome.js";
@@ -39,7 +39,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
     // Without a readable record we cannot tell our children from anyone's: delete nothing, keep
     // the finalizer, and say what to do. (The creation key is in the same annotation.)
     await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)), {
-      deleting: true, now: ctx.now(), applyErrors: { inventory: `${error.message}; restore the annotation ${ANNOTATIONS.inventory} (or remove the finalizer ${FINALIZER} to leave the children behind)` },
+      deleting: true, now: ctx.now(), applyErrors: { inventory: `${error.message}; restore it (or remove the finalizer ${FINALIZER} to leave the children behind)` },
     }));
     return { requeueAfterMs: MAX_WAIT_MS };
   }
@@ -66,7 +66,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
   try {
     await patchInstance(ctx, instance, (current) => {
       // Someone recorded a child since we read the record (another replica): start over.
-      if (current.metadata?.annotations?.[ANNOTATIONS.inventory] !== instance.metadata?.annotations?.[ANNOTATIONS.inventory]) {
+      if (recordText(current) !== recordText(instance)) {
         throw new Error("the inventory changed while the instance was being deleted; deleting again");
       }
       const finalizers = current.metadata?.finalizers ?? [];

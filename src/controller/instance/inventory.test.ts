@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyDelta, encodeInventory, InventoryFormatError, readInventory, type OwnedChild } from "./inventory.js";
+import { applyDelta, encodeInventory, encodeKeyOnly, encodeStatusRecord, InventoryFormatError, readInventory, recordsInStatus, recordText, type OwnedChild } from "./inventory.js";
 
 const ANNOTATION = "internal.kro.run/inventory";
 const withAnnotation = (value: string) => ({ metadata: { annotations: { [ANNOTATION]: value } } });
@@ -33,6 +33,40 @@ describe("inventory record", () => {
   ] as const) {
     it(`refuses to guess from ${label}`, () => {
       assert.throws(() => readInventory(withAnnotation(raw)), InventoryFormatError);
+    });
+  }
+});
+
+describe("inventory record in status (layout 3)", () => {
+  const inStatus = (key: string, record: unknown) => ({ metadata: { annotations: { [ANNOTATION]: encodeKeyOnly(key) } }, status: { state: "ACTIVE", kroInventory: record } });
+  it("keeps the key in the annotation and reads the entries from status.kroInventory", () => {
+    const instance = inStatus("k-3", encodeStatusRecord([child("b", "uid-b", "adopted"), child("a")]));
+    assert.equal(recordsInStatus(instance), true);
+    const read = readInventory(instance);
+    assert.equal(read.key, "k-3");
+    assert.deepEqual(read.entries.map((e) => [e.name, e.ownership]), [["a", "created"], ["b", "adopted"]]);
+  });
+  it("owns nothing yet while the status holds no record (a new instance, or a status someone replaced)", () => {
+    assert.deepEqual(readInventory({ metadata: { annotations: { [ANNOTATION]: encodeKeyOnly("k") } } }), { key: "k", entries: [] });
+  });
+  it("a status record is not read for an instance whose annotation holds the entries (layout 2)", () => {
+    const instance = { ...withAnnotation(encodeInventory({ key: "k", entries: [child("a")] })), status: { kroInventory: encodeStatusRecord([child("b")]) } };
+    assert.equal(recordsInStatus(instance), false);
+    assert.deepEqual(readInventory(instance).entries.map((e) => e.name), ["a"]);
+  });
+  it("two copies compare equal only when annotation and status record do", () => {
+    const a = inStatus("k", encodeStatusRecord([child("a")]));
+    assert.equal(recordText(a), recordText(inStatus("k", encodeStatusRecord([child("a")]))));
+    assert.notEqual(recordText(a), recordText(inStatus("k", encodeStatusRecord([child("a"), child("b")]))));
+  });
+  for (const [label, record] of [
+    ["not JSON", "{nope"],
+    ["not a string", { v: 3, items: [] }],
+    ["an unknown layout", JSON.stringify({ v: 2, items: [] })],
+    ["a malformed entry", JSON.stringify({ v: 3, items: [["v1", "ConfigMap", "ns", "a"]] })],
+  ] as const) {
+    it(`refuses to guess from a status record that is ${label}`, () => {
+      assert.throws(() => readInventory(inStatus("k", record)), (e: unknown) => e instanceof InventoryFormatError && e.message.includes("status.kroInventory"));
     });
   }
 });

@@ -8,9 +8,15 @@
  * and recording its UID, the child still carries the key and the instance's identity, so the
  * next reconcile (or the deletion) finds it and records it: a crash cannot leak a child, and an
  * object someone made by hand — even with our labels copied onto it — never carries the key.
+ *
+ * Where the entries live: the annotation `{"v":2,"key":…,"items":[…]}` holds key and entries (an
+ * instance whose CRD cannot keep the status record, or one recorded before it existed); the
+ * annotation `{"v":3,"key":…}` holds only the key and says the entries are in
+ * `status.kroInventory` (`{"v":3,"items":[…]}`), written together with the status — one write
+ * per reconcile fewer (docs/design/controller.md, "Ownership").
  */
 import { randomUUID } from "node:crypto";
-import { ANNOTATIONS } from "../../api/index.js";
+import { ANNOTATIONS, STATUS_RECORD } from "../../api/index.js";
 import type { InventoryEntry, KubeJson, ObjectIdentity } from "../../runtime/index.js";
 
 /** How we came to own a child: we created it, or the user asked us to adopt an existing object. */
@@ -29,6 +35,8 @@ export interface Inventory {
 /** Compact wire form: the annotation must stay far below the 256 KiB metadata limit. */
 type WireEntry = [apiVersion: string, kind: string, namespace: string, name: string, uid: string, nodeId: string, ownership?: "a" | "", cluster?: string];
 interface WireInventory { v: 2; key: string; items: WireEntry[] }
+interface WireKey { v: 3; key: string }
+interface WireStatusRecord { v: 3; items: WireEntry[] }
 
 export class InventoryFormatError extends Error {
   override readonly name = "InventoryFormatError";
@@ -40,45 +48,99 @@ export function newCreationKey(): string {
   return randomUUID();
 }
 
+/** Whether the instance's entries live in its status (annotation `v: 3`) rather than in the annotation. */
+export function recordsInStatus(instance: KubeJson): boolean {
+  const raw = (instance.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[ANNOTATIONS.inventory];
+  if (raw === undefined) return false;
+  try {
+    return (JSON.parse(raw) as { v?: unknown } | null)?.v === 3;
+  } catch {
+    return false;
+  }
+}
+
 export function readInventory(instance: KubeJson): Inventory {
   const metadata = instance.metadata as { annotations?: Record<string, string> } | undefined;
   const raw = metadata?.annotations?.[ANNOTATIONS.inventory];
   if (raw === undefined) return emptyInventory();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} is not valid JSON; refusing to guess which children this instance owns`);
-  }
+  const parsed = parseJson(raw, `annotation ${ANNOTATIONS.inventory}`);
   // Version 1 (a bare list, no creation key) is still read, and upgraded on the next write.
-  if (Array.isArray(parsed)) return { key: undefined, entries: parsed.map(readEntry) };
+  if (Array.isArray(parsed)) return { key: undefined, entries: parsed.map((item) => readEntry(item, `annotation ${ANNOTATIONS.inventory}`)) };
   if (typeof parsed !== "object" || parsed === null) throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} must be a JSON object`);
-  const wire = parsed as Partial<WireInventory>;
-  if (wire.v !== 2 || typeof wire.key !== "string" || wire.key === "" || !Array.isArray(wire.items)) {
-    throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} has an unknown layout (expected {"v":2,"key":…,"items":[…]})`);
+  const wire = parsed as Partial<WireInventory> | Partial<WireKey>;
+  if (wire.v === 3 && typeof wire.key === "string" && wire.key !== "" && !("items" in wire)) return { key: wire.key, entries: readStatusRecord(instance) };
+  if (wire.v !== 2 || typeof wire.key !== "string" || wire.key === "" || !Array.isArray((wire).items)) {
+    throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} has an unknown layout (expected {"v":2,"key":…,"items":[…]} or {"v":3,"key":…})`);
   }
-  return { key: wire.key, entries: wire.items.map(readEntry) };
+  return { key: wire.key, entries: (wire as WireInventory).items.map((item) => readEntry(item, `annotation ${ANNOTATIONS.inventory}`)) };
 }
 
-function readEntry(item: unknown): OwnedChild {
+/** The entries in `status.kroInventory`; none when the status does not hold them (yet, or any more). */
+function readStatusRecord(instance: KubeJson): OwnedChild[] {
+  const raw = statusRecordOf(instance);
+  if (raw === undefined) return [];
+  const where = `status.${STATUS_RECORD.field}`;
+  if (typeof raw !== "string") throw new InventoryFormatError(`${where} must be a string`);
+  const parsed = parseJson(raw, where) as Partial<WireStatusRecord> | null;
+  if (typeof parsed !== "object" || parsed === null || parsed.v !== 3 || !Array.isArray(parsed.items)) {
+    throw new InventoryFormatError(`${where} has an unknown layout (expected {"v":3,"items":[…]})`);
+  }
+  return parsed.items.map((item) => readEntry(item, where));
+}
+
+function parseJson(raw: string, where: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new InventoryFormatError(`${where} is not valid JSON; refusing to guess which children this instance owns`);
+  }
+}
+
+function readEntry(item: unknown, where: string): OwnedChild {
   // A child in another cluster has an eighth element, its cluster (the seventh is then "" or "a").
   const valid = Array.isArray(item) && (item.length === 6 || (item.length === 7 && item[6] === "a") || (item.length === 8 && (item[6] === "a" || item[6] === "") && typeof item[7] === "string" && item[7] !== ""))
     && item.slice(0, 6).every((part) => typeof part === "string") && item[1] !== "" && item[3] !== "" && item[4] !== "";
-  if (!valid) throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} has a malformed entry ${JSON.stringify(item).slice(0, 200)}`);
+  if (!valid) throw new InventoryFormatError(`${where} has a malformed entry ${JSON.stringify(item).slice(0, 200)}`);
   const [apiVersion, kind, namespace, name, uid, nodeId, ownership, cluster] = item as WireEntry;
   return { apiVersion, kind, name, uid, nodeId, ...(namespace === "" ? {} : { namespace }), ...(cluster === undefined ? {} : { cluster }), ownership: ownership === "a" ? "adopted" : "created" };
 }
 
 export function encodeInventory(inventory: Inventory & { key: string }): string {
-  const items: WireEntry[] = inventory.entries.map((e) => {
+  const wire: WireInventory = { v: 2, key: inventory.key, items: wireItems(inventory.entries) };
+  return JSON.stringify(wire);
+}
+
+/** The annotation of an instance whose entries live in its status: the creation key alone. */
+export function encodeKeyOnly(key: string): string {
+  const wire: WireKey = { v: 3, key };
+  return JSON.stringify(wire);
+}
+
+/** The value of `status.kroInventory`. */
+export function encodeStatusRecord(entries: readonly OwnedChild[]): string {
+  const wire: WireStatusRecord = { v: 3, items: wireItems(entries) };
+  return JSON.stringify(wire);
+}
+
+/** The raw value of `status.kroInventory` (undefined when absent). */
+export const statusRecordOf = (instance: KubeJson): unknown => (instance.status as Record<string, unknown> | undefined)?.[STATUS_RECORD.field];
+
+/** Everything that says what the instance owns, as one string: two copies compare equal when their records do. */
+export function recordText(instance: KubeJson): string {
+  const annotation = (instance.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[ANNOTATIONS.inventory] ?? "";
+  const status = statusRecordOf(instance);
+  return `${annotation}\n${typeof status === "string" ? status : ""}`;
+}
+
+function wireItems(entries: readonly OwnedChild[]): WireEntry[] {
+  const items: WireEntry[] = entries.map((e) => {
     const base: WireEntry = [e.apiVersion, e.kind, e.namespace ?? "", e.name, e.uid, e.nodeId];
     if (e.cluster !== undefined) base.push(e.ownership === "adopted" ? "a" : "", e.cluster);
     else if (e.ownership === "adopted") base.push("a");
     return base;
   });
   items.sort((a, b) => a.join("\u0000").localeCompare(b.join("\u0000")));
-  const wire: WireInventory = { v: 2, key: inventory.key, items };
-  return JSON.stringify(wire);
+  return items;
 }
 
 /** "Kind namespace/name", as conditions and logs name a child. */

@@ -112,12 +112,13 @@ async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: In
   }
 
   // 4. Record what we own, once per reconcile (not per apply round), preconditioned and merged
-  // on conflict. A crash before it loses nothing: every child we created carries our creation key.
+  // on conflict — in the status write of step 5 where the record lives in status. A crash before
+  // it loses nothing: every child we created carries our creation key.
   if ((await recordOwnership(ctx, pass, log)) === "gone") return {};
 
   // 5. Status, and when to look again.
   const failedWrites = Object.entries(pass.applyErrors);
-  await reportStatus(ctx, served, ref, pass, unavailable);
+  await reportStatus(ctx, served, ref, pass, unavailable, log);
   return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable, pass.serverFailures);
 }
 
@@ -203,11 +204,19 @@ async function recordOwnership(ctx: ControllerContext, pass: InstancePass, log: 
 }
 
 /** Builds the status from the last evaluation and every failure of the pass, and writes it. */
-async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, pass: InstancePass, watchErrors: ReadonlyMap<string, string>): Promise<void> {
+async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, log: Logger): Promise<void> {
   const evaluation = pass.evaluation;
   const applyErrors = { ...pass.applyErrors, ...Object.fromEntries(watchErrors), ...pass.refusedNodes };
   const status = buildInstanceStatus(served.graph, pass.instance, evaluation, { applyErrors, now: ctx.now() });
-  await writeStatus(ctx, pass.instance, status);
+  try {
+    // Where the record lives in status, this write is also the pass's record (status-write.ts).
+    await writeStatus(ctx, pass.instance, status, pass.delta);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    // Gone although our finalizer was on it (see recordOwnership): remove what this pass created.
+    await deleteChildrenOfGone(ctx, pass.delta, log);
+    return;
+  }
   ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });
 }
 

@@ -6,12 +6,13 @@
  * writers never erase each other's records. A stale informer copy therefore costs a retry, never a
  * lost child.
  */
-import { ANNOTATIONS, FINALIZER, LABELS, labelValue } from "../../api/index.js";
+import { ANNOTATIONS, FINALIZER, LABELS, labelValue, STATUS_RECORD } from "../../api/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import { renderTimeToRecord } from "../../runtime/index.js";
+import { keepsStatusRecord } from "../../schema/index.js";
 import type { ControllerContext } from "../context/index.js";
-import { refOf } from "./status-write.js";
-import { applyDelta, encodeInventory, newCreationKey, readInventory, type Inventory, type InventoryDelta } from "./inventory.js";
+import { identityFor } from "../watches/index.js";
+import { applyDelta, encodeInventory, encodeKeyOnly, encodeStatusRecord, newCreationKey, readInventory, recordsInStatus, statusRecordOf, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { instanceKeyOf, type ServedGraph } from "../context/index.js";
 
 /** Metadata writes to the instance need only the client. */
@@ -70,7 +71,7 @@ export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext
     if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined && renderTime === undefined && mark === undefined) return undefined;
     const annotations = {
       ...(mark === undefined ? {} : { [ANNOTATIONS.evaluating]: mark }),
-      ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: encodeInventory({ key: newCreationKey(), entries: inventory.entries }) } : {}),
+      ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: newRecord(served, inventory.entries) } : {}),
       ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
     };
     return { metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
@@ -96,9 +97,24 @@ export async function readCurrent(ctx: InstanceWriter, instance: KubeObject): Pr
   }
 }
 
-/** Records a reconcile's delta; no write when the record already says exactly that. */
+/**
+ * The first record of an instance: the key alone when its CRD keeps the entries in status (a record
+ * already there is read as it is), else key and entries in the annotation (and a bare list of the
+ * first layout stays there).
+ */
+function newRecord(served: ServedGraph, entries: readonly OwnedChild[]): string {
+  const inStatus = served.graph.dialect === "cel" && keepsStatusRecord(served.graph.crd) && entries.length === 0;
+  return inStatus ? encodeKeyOnly(newCreationKey()) : encodeInventory({ key: newCreationKey(), entries });
+}
+
+export const isEmptyDelta = (delta: InventoryDelta): boolean => delta.recorded.length === 0 && delta.removedUids.length === 0;
+
+/**
+ * Records a reconcile's delta in the annotation; no write when the record already says exactly
+ * that, nor when the record lives in status (the status write carries it: status-write.ts).
+ */
 export async function recordDelta(ctx: InstanceWriter, instance: KubeObject, delta: InventoryDelta): Promise<KubeObject> {
-  if (delta.recorded.length === 0 && delta.removedUids.length === 0) return instance;
+  if (isEmptyDelta(delta) || recordsInStatus(instance)) return instance;
   return patchInstance(ctx, instance, (current) => {
     const inventory = readInventory(current);
     const key = inventory.key ?? newCreationKey();
@@ -106,4 +122,48 @@ export async function recordDelta(ctx: InstanceWriter, instance: KubeObject, del
     if (current.metadata?.annotations?.[ANNOTATIONS.inventory] === encoded) return undefined;
     return { metadata: { annotations: { [ANNOTATIONS.inventory]: encoded } } };
   });
+}
+
+/**
+ * A status write lost a race: the delta is written onto the fresh copy's record all the same
+ * (status or annotation, wherever that copy keeps it), so two writers never erase each other's
+ * records; the rest of the status is the next pass's to decide.
+ */
+export async function recordOnFresh(ctx: InstanceWriter, fresh: KubeObject, delta: InventoryDelta): Promise<void> {
+  if (isEmptyDelta(delta)) return;
+  if (!recordsInStatus(fresh)) {
+    await recordDelta(ctx, fresh, delta);
+    return;
+  }
+  let current = fresh;
+  for (let attempt = 0; ; attempt++) {
+    const record = encodeStatusRecord(applyDelta(readInventory(current), delta));
+    if (statusRecordOf(current) === record) return;
+    try {
+      await ctx.client.updateStatus({ ...current, status: { ...(current.status as Record<string, unknown> | undefined), [STATUS_RECORD.field]: record } });
+      return;
+    } catch (error) {
+      if (isNotFound(error)) return;
+      if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      current = await ctx.client.get(refOf(current));
+      if (!recordsInStatus(current)) return recordOnFresh(ctx, current, delta);
+    }
+  }
+}
+
+/**
+ * The API server dropped the status record (a CRD without the field: installed by an older
+ * release, or the author's own): the entries go into the annotation, where they are kept from now on.
+ */
+export async function recordInAnnotation(ctx: InstanceWriter, instance: KubeObject, entries: readonly OwnedChild[]): Promise<KubeObject> {
+  return patchInstance(ctx, instance, (current) => {
+    const inventory = readInventory(current);
+    const kept = new Set(inventory.entries.map((e) => e.uid));
+    const key = inventory.key ?? newCreationKey();
+    return { metadata: { annotations: { [ANNOTATIONS.inventory]: encodeInventory({ key, entries: [...inventory.entries, ...entries.filter((e) => !kept.has(e.uid))] }) } } };
+  });
+}
+
+export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
+  return { ...identityFor(object) };
 }

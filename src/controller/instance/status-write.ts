@@ -1,12 +1,15 @@
 /** Small writes and reads on an instance shared by reconcile and deletion. */
 import { createHash } from "node:crypto";
-import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED } from "../../api/index.js";
+import { ANNOTATIONS, INSTANCE_CONDITIONS, RECONCILE_SUSPENDED, STATUS_RECORD } from "../../api/index.js";
 import { recordConditionChanges } from "../context/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { KubeJson } from "../../runtime/index.js";
 import type { ControllerContext, EventSink } from "../context/index.js";
-import { identityFor } from "../watches/index.js";
 import { jsonEqual } from "../context/index.js";
+import { applyDelta, emptyDelta, encodeStatusRecord, readInventory, recordsInStatus, statusRecordOf, type InventoryDelta } from "./inventory.js";
+import { isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
+
+export { refOf } from "./record.js";
 
 /** Writing status needs the client, the memo of what we last wrote, and the Event sink. */
 export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & EventSink;
@@ -21,24 +24,49 @@ export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & Ev
  * reconcile runs again on fresh data. (Only the controller writes an instance's status; a status
  * someone else overwrote is corrected by the next status change or a restart.)
  */
-export async function writeStatus(ctx: StatusWriter, instance: KubeObject, status: KubeJson): Promise<void> {
+export async function writeStatus(ctx: StatusWriter, instance: KubeObject, computed: KubeJson, delta: InventoryDelta = emptyDelta()): Promise<void> {
+  const status = withRecord(instance, computed, delta);
   if (jsonEqual(status, instance.status)) return;
   const uid = instance.metadata?.uid ?? "";
   const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
   if (ctx.statusMemo.get(uid) === memo) return;
+  let written: KubeObject;
   try {
-    await ctx.client.updateStatus({ ...instance, status });
+    written = await ctx.client.updateStatus({ ...instance, status });
   } catch (error) {
     if (!isConflict(error)) throw error;
     const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
     if (fresh === undefined) return;
-    if (statusFingerprint(fresh.status) !== statusFingerprint(status)) throw error;
+    await recordOnFresh(ctx, fresh, delta);
+    if (statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) throw error;
     ctx.statusMemo.set(uid, memo);
     return;
   }
-  ctx.statusMemo.set(uid, memo);
+  // A CRD that does not keep the field (one an older release installed) dropped the record
+  // silently: it moves to the annotation, on this very pass.
+  const record = (status as Record<string, unknown>)[STATUS_RECORD.field];
+  if (record !== undefined && statusRecordOf(written) !== record) await recordInAnnotation(ctx, written, readInventory({ ...written, status }).entries);
+  else ctx.statusMemo.set(uid, memo);
   // Only the root condition: one Event per readiness change keeps Events cheap at scale.
   recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
+}
+
+/**
+ * The status to write, with the instance's record where it keeps it in status: this pass's delta
+ * applied (the reconcile's record step), or carried over as it stands (every other status write,
+ * which must not drop it — a PUT replaces the whole status).
+ */
+function withRecord(instance: KubeObject, status: KubeJson, delta: InventoryDelta): KubeJson {
+  if (!recordsInStatus(instance)) return status;
+  const current = statusRecordOf(instance);
+  if (isEmptyDelta(delta)) return current === undefined ? status : { ...status, [STATUS_RECORD.field]: current };
+  return { ...status, [STATUS_RECORD.field]: encodeStatusRecord(applyDelta(readInventory(instance), delta)) };
+}
+
+function withoutRecord(status: unknown): unknown {
+  if (typeof status !== "object" || status === null) return status;
+  const { [STATUS_RECORD.field]: _record, ...rest } = status as Record<string, unknown>;
+  return rest;
 }
 
 /** The status without its conditions' transition stamps, hashed (the memo keeps 20 bytes per instance). */
@@ -50,9 +78,5 @@ export function statusFingerprint(status: unknown): string {
 export function isSuspended(instance: KubeObject): boolean {
   const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
   return value === RECONCILE_SUSPENDED || value === "disabled";
-}
-
-export function refOf(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace?: string } {
-  return { ...identityFor(object) };
 }
 

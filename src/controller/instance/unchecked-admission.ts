@@ -9,7 +9,8 @@ import { ANNOTATIONS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, type InstanceEvaluation } from "../../runtime/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
-import { refOf, writeStatus } from "./status-write.js";
+import { refOf } from "./record.js";
+import { writeStatus } from "./status-write.js";
 
 /** How soon an instance whose writes cannot be judged yet (the policy is being restored) looks again. */
 const JUDGE_RETRY_MS = 1_000;
