@@ -113,6 +113,25 @@ describe("instance-author policy", () => {
     assert.ok(CHECKS_PER_POLICY * 350_000 <= 10_000_000);
   });
 
+  it("asks the authorizer at most twice per CEL expression, and never in a matchCondition", () => {
+    // The API server stops one expression at 1,000,000 cost units and an authorizer call costs
+    // 350,000: a third call fails the write (seen on 1.33). Every matchCondition is evaluated on
+    // every write of the kind, the controller's own included (no early exit), so a call there
+    // would be paid by writes the policy skips (docs/performance.md, "Admission": the gate).
+    const nodes = [
+      node("own", "v1", "ConfigMap", { name: "${schema.metadata.name}", annotations: {} }),
+      node("target", "v1", "ConfigMap", { name: "${schema.spec.name}", namespace: "${schema.spec.ns}" }),
+      node("binding", "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", { name: "${schema.spec.name}" }),
+    ];
+    const objects = authorPolicyObjects(input(nodes, { controllerUser: "kro", policy: { ...DEFAULT_CONTAINMENT, authorCheckExempt: ["binding"] } }));
+    const specs = objects.filter((o) => o.kind === "ValidatingAdmissionPolicy").map((o) => (o as { spec: { validations: { expression: string; messageExpression: string }[]; matchConditions: { expression: string }[] } }).spec);
+    const calls = (cel: string) => cel.split(".check(").length - 1;
+    const validations = specs.flatMap((s) => s.validations);
+    assert.ok(validations.some((v) => calls(v.expression) === 2), "a guarded scope asks one of two, the precise or the strictest");
+    for (const v of validations) assert.ok(calls(v.expression) <= 2 && calls(v.messageExpression) === 0, v.expression);
+    for (const c of specs.flatMap((s) => s.matchConditions)) assert.equal(calls(c.expression), 0, c.expression);
+  });
+
   it("keeps long RGD names within the 253-character limit", () => {
     assert.equal(policyBaseName("web"), "kro-author.web");
     const long = policyBaseName("a".repeat(253));
