@@ -11,6 +11,7 @@ import { untilSignal } from "./signals.js";
 import { conversionWebhookFlags } from "./conversion-webhook-flags.js";
 import { defaultReplicaId, startSharding } from "./controller-sharding.js";
 import { PACKAGE_VERSION } from "./version.js";
+import { youngGenerationMayGrow } from "./heap-limits.js";
 import { startUiFromFlags, validateUiFlags, type UiFlags } from "./controller-ui.js";
 
 interface ControllerFlags extends UiFlags {
@@ -257,6 +258,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
     });
     await running.ready;
     synced = true;
+    youngGenerationMayGrow();
     logger.info({ version: PACKAGE_VERSION, server: client.server, identity, ...(election === undefined ? {} : { leader: election.isLeader }) }, "controller started");
   };
   // A start failure (RGD CRD forbidden, informers not synced) ends the process with an error:

@@ -24,6 +24,7 @@ import { createProgress } from "./progress.js";
 import { renderSvg } from "../inspect/index.js";
 import { untilSignal } from "./signals.js";
 import { PACKAGE_VERSION } from "./version.js";
+import { youngGenerationMayGrow } from "./heap-limits.js";
 
 export interface DevSessionOptions {
   /** Files applied as they are (CRDs, RGDs, anything). */
@@ -84,6 +85,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       onInstanceEvaluated: (event) => { state.onEvaluated(event); draw(); },
     });
     await controller.ready;
+    youngGenerationMayGrow(); // heap-limits.ts: new space was held while the controller started
     out.write(`controller running in this process (log: ${controllerLog})\n`);
 
     const applier = new DevApplier(client, (entry, outcome) => {

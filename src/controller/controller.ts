@@ -132,7 +132,7 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm),
+    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env),
     clusters,
     rgdQueue,
     instanceQueue,

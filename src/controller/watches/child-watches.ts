@@ -8,6 +8,7 @@
  * stores back the runtime's ObservedLookup port.
  */
 import { LABELS, MANAGED_BY_VALUE } from "../../api/index.js";
+import type { KroCelEnvironment } from "../../expr/index.js";
 import { coversMask, mergeMasks, type CompiledGraph, type CompiledNode, type FieldMask } from "../../graph/index.js";
 import { informerKey, isForbidden, type InformerLease, type InformerManager, type InformerOptions, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { identityKey, identityOf, matchesQuery, type ExternalRequest, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../../runtime/index.js";
@@ -70,7 +71,7 @@ export class ChildWatches {
   /** gvk → the last failed probe (RBAC, not served). */
   private readonly failedProbes = new Map<string, { readonly reason: string; readonly at: number }>();
   /** What each served graph needs of its children, and which graph each RGD serves. */
-  private readonly projections = new CacheProjections();
+  private readonly projections: CacheProjections;
   private readonly served = new Map<string, CompiledGraph>();
   private variants = 0;
 
@@ -87,7 +88,10 @@ export class ChildWatches {
      * watch starts; rescope() applies a new one. Absent or undefined: every child of ours.
      */
     private readonly shardTerm: (apiVersion: string, kind: string) => string | undefined = () => undefined,
+    /** The CEL environment the graphs were compiled with (~0.4 MB each: one is enough); absent: one of its own. */
+    env?: KroCelEnvironment,
   ) {
+    this.projections = new CacheProjections(env);
     this.externals = new ExternalScopes(informers, (scope) => this.probeScope(scope), enqueue);
   }
 

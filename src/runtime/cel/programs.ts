@@ -11,7 +11,10 @@ import type { CompiledGraph } from "../../graph/index.js";
 
 // runtime.* is only type-checked into status.conditions at compile time; omit() only passes the
 // compiler with its feature gate. Enabling both here only means a compiled graph always evaluates.
-const ENV: KroCelEnvironment = createKroCelEnvironment({ enableRuntime: true, enableOmit: true });
+// Built on first use (~0.4 MB kept): a controller with no instance yet, or a command that only
+// compiles, never needs it.
+let env: KroCelEnvironment | undefined;
+const envOf = (): KroCelEnvironment => (env ??= createKroCelEnvironment({ enableRuntime: true, enableOmit: true }));
 
 export interface Programs {
   expression(source: string): CompiledExpression;
@@ -28,7 +31,7 @@ function createPrograms(): Programs {
   const field = (f: Pick<FoundField, "text" | "segments">): CompiledField => {
     let compiled = fields.get(f.text);
     if (compiled === undefined) {
-      compiled = compileField(ENV, f.text, f.segments);
+      compiled = compileField(envOf(), f.text, f.segments);
       fields.set(f.text, compiled);
     }
     return compiled;
@@ -37,7 +40,7 @@ function createPrograms(): Programs {
     expression(source) {
       let compiled = expressions.get(source);
       if (compiled === undefined) {
-        compiled = compileExpression(ENV, source);
+        compiled = compileExpression(envOf(), source);
         expressions.set(source, compiled);
       }
       return compiled;
