@@ -16,9 +16,9 @@ export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & Ev
 
 /**
  * Status is written only when it differs (numbers compared as JSON): no write when converged.
- * The informer's copy can lag our own last status write, and a status computed from that copy
- * differs from what is stored only in its conditions' lastTransitionTime (stamped against the
- * stale copy). So while the spec is unchanged (same generation) a status equal, apart from those
+ * The informer's copy can lag our own last status write (it is then not trusted to say "equal"),
+ * and a status computed from that copy differs from what is stored only in its conditions'
+ * lastTransitionTime (stamped against the stale copy). So while the spec is unchanged (same generation) a status equal, apart from those
  * stamps, to the last one we wrote is not written again, however far the copy lags; and on a
  * conflict the fresh copy decides: nothing to write when it already says the same, else the
  * reconcile runs again on fresh data. (Only the controller writes an instance's status; a status
@@ -26,10 +26,15 @@ export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & Ev
  */
 export async function writeStatus(ctx: StatusWriter, instance: KubeObject, computed: KubeJson, delta: InventoryDelta = emptyDelta()): Promise<void> {
   const status = withRecord(instance, computed, delta);
-  if (jsonEqual(status, instance.status)) return;
   const uid = instance.metadata?.uid ?? "";
   const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
-  if (ctx.statusMemo.get(uid) === memo) return;
+  const last = ctx.statusMemo.get(uid);
+  if (last === memo) return;
+  // Equal to the copy, and nothing of ours written since (no memo, e.g. after a restart). With a
+  // memo that differs, the copy may predate our own last write — a pass that wrote IN_PROGRESS
+  // while a child was not cached yet, read back as ACTIVE from a copy the informer had not updated:
+  // skipping then would leave IN_PROGRESS for good. The write goes out, preconditioned on the copy.
+  if (last === undefined && jsonEqual(status, instance.status)) return;
   let written: KubeObject;
   try {
     written = await ctx.client.updateStatus({ ...instance, status });
@@ -38,15 +43,21 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
     const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
     if (fresh === undefined) return;
     await recordOnFresh(ctx, fresh, delta);
-    if (statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) throw error;
+    if (statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) {
+      // What we wrote last is older than this fresh copy: the next pass may trust its copy again.
+      ctx.statusMemo.delete(uid);
+      throw error;
+    }
     ctx.statusMemo.set(uid, memo);
     return;
   }
   // A CRD that does not keep the field (one an older release installed) dropped the record
   // silently: it moves to the annotation, on this very pass.
   const record = (status as Record<string, unknown>)[STATUS_RECORD.field];
-  if (record !== undefined && statusRecordOf(written) !== record) await recordInAnnotation(ctx, written, readInventory({ ...written, status }).entries);
-  else ctx.statusMemo.set(uid, memo);
+  if (record !== undefined && statusRecordOf(written) !== record) {
+    await recordInAnnotation(ctx, written, readInventory({ ...written, status }).entries);
+    ctx.statusMemo.delete(uid);
+  } else ctx.statusMemo.set(uid, memo);
   // Only the root condition: one Event per readiness change keeps Events cheap at scale.
   recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
 }
