@@ -212,7 +212,7 @@ async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: In
     // Where the record lives in status, this write is also the pass's record (status-write.ts).
     await writeStatus(ctx, pass.instance, status, pass.delta);
   } catch (error) {
-    if (!isNotFound(error)) throw error;
+    if (!isNotFound(error) && !(error instanceof InstanceGoneError)) throw error;
     // Gone although our finalizer was on it (see recordOwnership): remove what this pass created.
     await deleteChildrenOfGone(ctx, pass.delta, log);
     return;

@@ -7,7 +7,7 @@ import type { KubeJson } from "../../runtime/index.js";
 import type { ControllerContext, EventSink } from "../context/index.js";
 import { jsonEqual } from "../context/index.js";
 import { applyDelta, emptyDelta, encodeStatusRecord, readInventory, recordsInStatus, statusRecordOf, type InventoryDelta } from "./inventory.js";
-import { isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
+import { InstanceGoneError, isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
 
 export { refOf } from "./record.js";
 
@@ -41,7 +41,12 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
   } catch (error) {
     if (!isConflict(error)) throw error;
     const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
-    if (fresh === undefined) return;
+    if (fresh === undefined) {
+      // Deleted while we wrote (the API server answers 409, "UID in precondition", for an object
+      // deleted under the update): with children to record, the caller must remove them instead.
+      if (!isEmptyDelta(delta)) throw new InstanceGoneError(`instance ${instance.metadata?.namespace ?? ""}/${instance.metadata?.name ?? ""} is gone (status write: ${error instanceof Error ? error.message : ""})`);
+      return;
+    }
     await recordOnFresh(ctx, fresh, delta);
     if (statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) {
       // What we wrote last is older than this fresh copy: the next pass may trust its copy again.
