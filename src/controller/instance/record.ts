@@ -143,7 +143,8 @@ export async function recordOnFresh(ctx: InstanceWriter, fresh: KubeObject, delt
       await ctx.client.updateStatus({ ...current, status: { ...(current.status as Record<string, unknown> | undefined), [STATUS_RECORD.field]: record } });
       return;
     } catch (error) {
-      if (isNotFound(error)) return;
+      // Gone with children to record: the caller removes them (reconcile.ts, reportStatus).
+      if (isNotFound(error)) throw new InstanceGoneError(`instance ${current.metadata?.namespace ?? ""}/${current.metadata?.name ?? ""} is gone (record write)`);
       if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = await ctx.client.get(refOf(current));
       if (!recordsInStatus(current)) return recordOnFresh(ctx, current, delta);
