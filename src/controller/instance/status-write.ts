@@ -9,8 +9,6 @@ import { jsonEqual } from "../context/index.js";
 import { applyDelta, emptyDelta, encodeStatusRecord, readInventory, recordsInStatus, statusRecordOf, type InventoryDelta } from "./inventory.js";
 import { InstanceGoneError, isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
 
-export { refOf } from "./record.js";
-
 /** Writing status needs the client, the memo of what we last wrote, and the Event sink. */
 export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & EventSink;
 
