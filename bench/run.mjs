@@ -77,7 +77,12 @@ try {
   if (args.replicas === undefined) console.log(table(results.flatMap(rows)));
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
-  if (bench !== undefined) console.error(`controller log: ${path.join(bench.workDir, "controller.log")}`);
+  if (bench !== undefined) {
+    const controllerLog = path.join(bench.workDir, "controller.log");
+    // Its last lines, so a failure seen only in CI's output (the work dir is gone) says what the controller was doing.
+    const tail = await readFile(controllerLog, "utf8").then((text) => text.trimEnd().split("\n").slice(-30).map((line) => line.slice(0, 600)).join("\n"), () => "(none written)");
+    console.error(`controller log: ${controllerLog}; its last lines:\n${tail}`);
+  }
   process.exitCode = 1;
 } finally {
   await cleanup();

@@ -14,7 +14,13 @@ export async function installRgd(client, rgd, timeoutMs = 60_000) {
   const started = Date.now();
   await client.apply(rgd, { fieldManager: HARNESS_MANAGER, force: true });
   const ref = { apiVersion: rgd.apiVersion, kind: rgd.kind, name: rgd.metadata.name };
-  await waitUntil(`RGD ${rgd.metadata.name} to be Active`, async () => ((await client.get(ref)).status?.state === "Active" ? true : undefined), { timeoutMs, intervalMs: 100 });
+  // What it last showed, so a wait that times out (or a slow one, every 5 s) says why.
+  let last = "not read yet";
+  await waitUntil(`RGD ${rgd.metadata.name} to be Active`, async () => {
+    const status = (await client.get(ref)).status ?? {};
+    last = `state ${status.state ?? "none"}; ${(status.conditions ?? []).map((c) => `${c.type}=${c.status}${c.status === "True" ? "" : ` (${c.reason}: ${c.message})`}`).join("; ") || "no conditions"}`;
+    return status.state === "Active" ? true : undefined;
+  }, { timeoutMs, intervalMs: 100, describe: () => last });
   return Date.now() - started;
 }
 

@@ -104,8 +104,10 @@ export async function runAdmission(bench) {
     log(`admission: policy of ${checks} checks in force; the tenant's probe was refused: ${refusal.slice(0, 160)}`);
 
     const namespaceOf = (i) => NAMESPACES[i % NAMESPACES.length];
-    const create = (tag) => (phase, i) => tenant.create(instanceOf(PHASES[phase], `${tag}-${i}`, namespaceOf(i)));
-    const patch = (tag) => (phase, i) => tenant.patch(refOf(instanceOf(PHASES[phase], `${tag}-${i}`, namespaceOf(i))), { spec: { message: `changed-${i}` } });
+    // Names differ by phase: the two kinds' instances would otherwise render the same child names and fight over them.
+    const nameOf = (tag, phase, i) => `${tag}-${phase}-${i}`;
+    const create = (tag) => (phase, i) => tenant.create(instanceOf(PHASES[phase], nameOf(tag, phase, i), namespaceOf(i)));
+    const patch = (tag) => (phase, i) => tenant.patch(refOf(instanceOf(PHASES[phase], nameOf(tag, phase, i), namespaceOf(i))), { spec: { message: `changed-${i}` } });
     const warmups = args.warmup * Math.min(WARMUP, instances);
     log(`admission: warm-up, ${warmups} of each`);
     await interleaved(warmups, create("warm"));

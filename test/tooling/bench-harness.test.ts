@@ -131,6 +131,8 @@ describe("bench: npm run bench -- --scenario admission", () => {
     out = await mkdtemp(path.join(tmpdir(), "kro-bench-admission-"));
     ({ stdout } = await run(process.execPath, [
       path.join(ROOT, "bench/run.mjs"), "--scenario", "admission", "--instances", "3", "--repeat", "1", "--warmup", "0", "--out", out,
+      // Its own deadline before ours: a wait that does not end fails with what it waited for and the controller's last lines.
+      "--timeout", "100",
     ], { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 }));
     const [file, ...rest] = await readdir(out);
     assert.equal(rest.length, 0);
