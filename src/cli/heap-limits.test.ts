@@ -116,22 +116,50 @@ describe("the heap of a long-running command", () => {
     const max = await controllerChurn();
     assert.ok(max > 0 && max <= 2 * MB, `new space ${max / MB} MB`);
   });
+
+  it("`node …/main.js controller` gives a burst's garbage back once the burst is over (idle-collection.ts)", async () => {
+    // Promotes ~30 MB of garbage, then rests: one forced full collection (the one `gc()` runs) follows.
+    const out = await inController(`
+const { PerformanceObserver, constants } = await import("node:perf_hooks");
+let forced = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR && (e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) forced++;
+}).observe({ entryTypes: ["gc"] });
+let kept = [];
+for (let step = 0; step < 200; step++) {
+  const batch = [];
+  for (let i = 0; i < 5000; i++) batch.push({ name: "object-" + i + "-" + step, values: [i, step] });
+  kept.push(batch);
+  if (kept.length > 40) kept.shift();
+  await new Promise((resolve) => setImmediate(resolve));
+}
+kept = [];
+await new Promise((resolve) => setTimeout(resolve, 7000));
+process.stdout.write(String(forced));`);
+    assert.ok(Number(out) >= 1, `forced full collections: ${out}`);
+  });
 });
 
 /** The real entry, `controller` with no node flag, churning from its first request on; the largest new space seen. */
 async function controllerChurn(): Promise<number> {
-  const preload = path.join(dir, "preload.mjs");
+  const out = await inController(churn("Promise.resolve()").replace(/^import .*$/m, "const { getHeapSpaceStatistics } = await import(\"node:v8\");"));
+  const max = Number(out);
+  assert.ok(Number.isFinite(max), `output ${JSON.stringify(out)}`);
+  return max;
+}
+
+let preloads = 0;
+/** Runs `code` (no static imports) inside the real entry, `controller` with no node flag, once it sends its first request; what it printed. */
+async function inController(code: string): Promise<string> {
+  const preload = path.join(dir, `preload-${++preloads}.mjs`);
   await writeFile(preload, `
 import { subscribe } from "node:diagnostics_channel";
 const started = new Promise((resolve) => subscribe("http.client.request.start", resolve));
 started.then(async () => {
-  ${churn("Promise.resolve()").replace(/^import .*$/m, "const { getHeapSpaceStatistics } = await import(\"node:v8\");")}
+  ${code}
   process.exit(0);
 });
 `);
-  const out = await node(["--import", pathToFileURL(preload).href, CLI, "controller", "--kubeconfig", path.join(dir, "kubeconfig"),
+  return node(["--import", pathToFileURL(preload).href, CLI, "controller", "--kubeconfig", path.join(dir, "kubeconfig"),
     "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--log-level", "fatal"]);
-  const max = Number(out);
-  assert.ok(Number.isFinite(max), `output ${JSON.stringify(out)}`);
-  return max;
 }

@@ -22,9 +22,12 @@
  * flight, so at the moment all were Ready the heap held 45–70 MB for 31–37 MB of live data.
  * `--heap-growing-percent=20` bounds that garbage at the price of more full collections (6–12 %
  * more CPU-seconds at 1,000 instances, the same time). V8 reads it at every limit computation.
+ * What the burst leaves behind once it is over is given back by one full collection
+ * (idle-collection.ts).
  */
 import { setFlagsFromString } from "node:v8";
 import { governYoungGeneration, type YoungGeneration } from "./young-generation.js";
+import { collectWhenIdle } from "./idle-collection.js";
 
 /** The image's `--max-semi-space-size=4` (Dockerfile ENTRYPOINT). */
 export const SEMI_SPACE_MB = 4;
@@ -66,4 +69,5 @@ export function limitOldGenerationGrowth(): void {
 export function applyHeapLimits(): void {
   governLongRunning();
   limitOldGenerationGrowth();
+  collectWhenIdle();
 }
