@@ -22,7 +22,7 @@ import { childClient } from "./cluster-client.js";
 const MAX_APPLY_ROUNDS = 64;
 
 /** What applying needs: the client (applies, live reads, discovery) and the apply memo. */
-export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters" | "ownWrites">;
+export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters">;
 
 /**
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
@@ -100,14 +100,9 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
   return deltas.reduce(mergeDeltas, emptyDelta());
 }
 
-/**
- * Server-side apply, in the cluster the body names (its target annotation), else ours. In ours,
- * the watch event that echoes the answer queues nothing: this pass acts on the answer itself.
- */
-async function apply(ctx: Pick<Applier, "client" | "clusters" | "ownWrites">, body: KubeJson): Promise<KubeJson> {
-  const cluster = clusterOf(body);
-  const send = async () => (await childClient(ctx, { ...(cluster === undefined ? {} : { cluster }) })).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
-  return cluster === undefined ? ctx.ownWrites.write(body, send) : send();
+/** Server-side apply, in the cluster the body names (its target annotation), else ours. */
+async function apply(ctx: Pick<Applier, "client" | "clusters">, body: KubeJson): Promise<KubeJson> {
+  return (await childClient(ctx, { ...(clusterOf(body) === undefined ? {} : { cluster: clusterOf(body) as string }) })).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
 }
 
 /**

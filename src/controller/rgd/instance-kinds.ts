@@ -65,8 +65,7 @@ function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { i
       ctx.cacheScoping?.seen(entry.rgdName, next);
       if (rendersDifferently(old, next)) screen(next);
       if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
-      // Not the echo of our own metadata write (record.ts, ensureManaged): that pass goes on by itself.
-      else if (needsReconcile(old, next)) ctx.ownWrites.observe(next, () => { enqueue(next); });
+      else if (needsReconcile(old, next)) enqueue(next);
     },
     // With sharding an instance also leaves when its label moves it to another replica's shard.
     onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
