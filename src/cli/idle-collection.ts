@@ -11,7 +11,9 @@
  * collection. An idle controller never qualifies (it does not grow), a busy one never does
  * (it scavenges every few hundred milliseconds), so the pause (tens of milliseconds) falls
  * where no request waits on it. `gc` is reached the way `--expose-gc` would give it, enabled at
- * run time (as jest-leak-detector reaches it), so it holds however node was started.
+ * run time (as jest-leak-detector reaches it), so it holds however node was started. The flag
+ * puts `gc` in every context created from then on, the chart-render workers' too; none of them
+ * runs a tenant's JavaScript (templates and CEL are interpreted), so no tenant can call it.
  */
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
