@@ -1,8 +1,8 @@
 // `npm run build`: compiles src/ and test/ into dist/ in two tsc passes side by side.
 //   - JavaScript without comments (tsconfig.json `removeComments`): V8 keeps the source text of
 //     every module it loads for the life of the process, and this codebase's comments are a third
-//     of it, with enough non-ASCII (— × →) to make most files two-byte strings. Measured on the
-//     controller's 397 modules: heap −1 MB, RSS −3.5 to −4.7 MB at import (docs/performance.md).
+//     of it, with enough non-ASCII (— × →) to make most files two-byte strings. Measured on an
+//     idle controller: heap −1 MB; its RSS moved less than the noise (docs/performance.md).
 //     Stack traces still point into src/ through the source maps.
 //   - Declarations with their comments, for whoever uses kro-ts as a library.
 // Either pass failing fails the build.

@@ -22,13 +22,11 @@ const MAX_CONFLICT_RETRIES = 8;
 
 export class InstanceGoneError extends Error {
   override readonly name = "InstanceGoneError";
-  /** `during` says which write found it gone, and what the API server answered. */
-  constructor(instance: KubeObject, during: string) {
-    super(`instance ${instance.metadata?.namespace ?? ""}/${instance.metadata?.name ?? ""} is gone (${during})`);
+  /** `during`: which write found it gone; `answer`: what the API server said. */
+  constructor(instance: KubeObject, during: string, answer: unknown) {
+    super(`instance ${instance.metadata?.namespace ?? ""}/${instance.metadata?.name ?? ""} is gone (${during}: ${answer instanceof Error ? answer.message : ""})`, { cause: answer });
   }
 }
-
-const answer = (error: unknown): string => (error instanceof Error ? error.message : "");
 
 /**
  * Patches the instance with `build(fresh)` (undefined: nothing to write), preconditioned on the
@@ -43,7 +41,7 @@ export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, b
     try {
       return await ctx.client.patch(refOf(current), { ...patch, metadata });
     } catch (error) {
-      if (isNotFound(error)) throw new InstanceGoneError(current, `attempt ${attempt}, rv ${current.metadata?.resourceVersion ?? ""}: ${answer(error)}`);
+      if (isNotFound(error)) throw new InstanceGoneError(current, `attempt ${attempt}, rv ${current.metadata?.resourceVersion ?? ""}`, error);
       if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = await ctx.client.get(refOf(current));
     }
@@ -150,7 +148,7 @@ export async function recordOnFresh(ctx: InstanceWriter, fresh: KubeObject, delt
       return;
     } catch (error) {
       // Gone with children to record: the caller removes them (reconcile.ts, reportStatus).
-      if (isNotFound(error)) throw new InstanceGoneError(current, `record write: ${answer(error)}`);
+      if (isNotFound(error)) throw new InstanceGoneError(current, "record write", error);
       if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = await ctx.client.get(refOf(current));
       if (!recordsInStatus(current)) return recordOnFresh(ctx, current, delta);

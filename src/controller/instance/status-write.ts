@@ -42,7 +42,7 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
     if (fresh === undefined) {
       // Deleted while we wrote (the API server answers 409, "UID in precondition", for an object
       // deleted under the update): with children to record, the caller must remove them instead.
-      if (!isEmptyDelta(delta)) throw new InstanceGoneError(instance, `status write: ${error instanceof Error ? error.message : ""}`);
+      if (!isEmptyDelta(delta)) throw new InstanceGoneError(instance, "status write", error);
       return;
     }
     await recordOnFresh(ctx, fresh, delta);
