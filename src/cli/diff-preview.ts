@@ -213,7 +213,7 @@ export async function previewInstance(client: KubeClient, graph: CompiledGraph, 
       inventory: { ...inventory, key: inventory.key ?? PREVIEW_KEY },
       cached: (identity) => liveStore.get(identity),
       upToDate: () => false,
-      written: new Set(diffs.keys()),
+      settled: (key) => diffs.has(key),
     });
     if (steps.length === 0) break;
     const results = await Promise.all(steps.map((step) => previewStep(state, step)));

@@ -17,7 +17,7 @@ const plan = (entries: OwnedChild[], cached: Record<string, KubeJson>, upToDate 
   inventory: { key: KEY, entries },
   cached: (id) => cached[id.name],
   upToDate: () => upToDate,
-  written: new Set(),
+  settled: () => false,
 });
 const only = <T>(items: readonly T[]): T => {
   assert.equal(items.length, 1);
@@ -54,6 +54,15 @@ describe("planApplies: every write is guarded", () => {
     const step = only(plan([entry("a", "uid-a", "adopted")], {}, false));
     assert.equal(step.mode, "adopt");
     assert.equal(metaOf(step.body).annotations?.["internal.kro.run/creation-key"], undefined);
+  });
+  it("a child this reconcile already wrote is written again only when its desired state changed since", () => {
+    const input = (settled: (key: string, desired: KubeJson) => boolean) => planApplies({
+      desired: [desired("a")], inventory: { key: KEY, entries: [entry("a", "uid-a")] }, cached: () => undefined, upToDate: () => false, settled,
+    });
+    assert.deepEqual(input(() => true), []);
+    const seen: string[] = [];
+    assert.equal(only(input((key) => { seen.push(key); return false; })).mode, "update");
+    assert.equal(seen.length, 1, "asked once, by the child's identity key");
   });
 });
 

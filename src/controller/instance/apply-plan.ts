@@ -40,8 +40,12 @@ export interface ApplyPlanInput {
   readonly cached: (identity: ObjectIdentity) => KubeJson | undefined;
   /** True when applying `desired` over `live` would change nothing we manage. */
   readonly upToDate: (desired: KubeJson, live: KubeJson) => boolean;
-  /** Identities already written in this reconcile (not written twice). */
-  readonly written: ReadonlySet<string>;
+  /**
+   * True when this reconcile already wrote `desired` as it is now (or must not write it again):
+   * a child is written again in the same reconcile only when its desired state changed since —
+   * a dependent rendered from a dependency's cached copy, re-rendered from its apply answer.
+   */
+  readonly settled: (key: string, desired: KubeJson) => boolean;
 }
 
 /** No object can have this resourceVersion (etcd revisions are far below 2^64): "must not exist". */
@@ -66,7 +70,7 @@ export function planApplies(input: ApplyPlanInput): ApplyStep[] {
   const steps: ApplyStep[] = [];
   for (const desired of input.desired) {
     const identity = identityOf(desired);
-    if (identity === undefined || input.written.has(identityKey(identity))) continue;
+    if (identity === undefined || input.settled(identityKey(identity), desired)) continue;
     const nodeId = nodeIdOf(desired);
     const entry = byKey.get(childKey(identity));
     const cached = input.cached(identity);

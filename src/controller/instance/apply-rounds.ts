@@ -10,7 +10,7 @@ import { FIELD_MANAGERS } from "../../api/index.js";
 import { isNotFound, isServerUnavailable, type KubeObject } from "../../kube/index.js";
 import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
-import type { ControllerContext } from "../context/index.js";
+import { jsonEqual, type ControllerContext } from "../context/index.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
 import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
 import { describeIdentity, emptyDelta, mergeDeltas, readInventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
@@ -52,8 +52,11 @@ export async function applyRounds(ctx: Applier, pass: InstancePass, watchErrors:
 }
 
 /**
- * The writes of one round (pure): what the evaluation wants, minus unwatchable and already-written
- * objects. Where a child lands is not limited here: the author policy admitted the instance only
+ * The writes of one round (pure): what the evaluation wants, minus unwatchable objects and those
+ * this pass already wrote as they are still wanted. A dependent applied beside its dependency
+ * (both rendered from cached copies) is written again here when the dependency's answer changes
+ * it, so the pass ends consistent with its own answers rather than leaving that to the watch
+ * event echoing them. Where a child lands is not limited here: the author policy admitted the instance only
  * if its author may write every child where it lands (author-policy/author-checks.ts).
  */
 function planRound(ctx: Pick<Applier, "applyMemo">, pass: InstancePass, evaluation: InstanceEvaluation, watchErrors: ReadonlyMap<string, string>): ApplyStep[] {
@@ -62,7 +65,7 @@ function planRound(ctx: Pick<Applier, "applyMemo">, pass: InstancePass, evaluati
     inventory: pass.inventory,
     cached: (identity) => pass.lookup.get(identity),
     upToDate: (desired, live) => ctx.applyMemo.upToDate(desired, live),
-    written: new Set([...pass.overlay.keys(), ...pass.blocked]),
+    settled: (key, desired) => pass.blocked.has(key) || pass.overlay.get(key) === null || (pass.writtenAs.has(key) && jsonEqual(pass.writtenAs.get(key), desired)),
   });
 }
 
@@ -81,6 +84,7 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
     const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
     if (outcome.kind === "written") {
       pass.overlay.set(identityKey(step.identity), outcome.response);
+      pass.writtenAs.set(identityKey(step.identity), step.desired);
       ctx.applyMemo.record(step.desired, outcome.response);
       return { recorded: outcome.record === undefined ? [] : [outcome.record], removedUids: [] };
     }
@@ -128,6 +132,7 @@ async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep)
       try {
         const response = await apply(ctx, withUid(step.desired, decision.entry.uid));
         pass.overlay.set(identityKey(step.identity), response);
+        pass.writtenAs.set(identityKey(step.identity), step.desired);
         ctx.applyMemo.record(step.desired, response);
         return { recorded: [decision.entry] };
       } catch (error) {

@@ -5,7 +5,7 @@
  * before the informers do) and what failed. Steps read and extend it; nothing here does I/O.
  */
 import type { KubeObject } from "../../kube/index.js";
-import type { InstanceEvaluation, ObservedLookup } from "../../runtime/index.js";
+import type { InstanceEvaluation, KubeJson, ObservedLookup } from "../../runtime/index.js";
 import type { Overlay } from "../watches/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import { applyDelta, emptyDelta, mergeDeltas, type Inventory, type InventoryDelta } from "./inventory.js";
@@ -24,6 +24,8 @@ export class InstancePass {
   readonly overlay: Overlay = new Map();
   /** The cluster as the caches hold it, with this pass's own writes laid over it. */
   readonly lookup: ObservedLookup;
+  /** Identity key → the desired object as this pass last wrote it (written again only if it changes). */
+  readonly writtenAs = new Map<string, KubeJson>();
   /** Identity keys of objects a refused write left alone: not retried in this pass. */
   readonly blocked = new Set<string>();
   /** Apply and removal failures by node id (retried with backoff). */
