@@ -11,7 +11,7 @@ import { InformerManager, isServerUnavailable, stripManagedFields, type Informer
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { HelmClusterCache } from "./helm/index.js";
 import { onCrdChange } from "./rgd/index.js";
-import { ApplyMemo } from "./context/index.js";
+import { ApplyMemo, OwnWrites } from "./context/index.js";
 import { CRD_TYPE } from "./crds/index.js";
 import { controllerCrdsInstalled, installControllerCrds } from "./crds/index.js";
 import { withClusterKinds } from "./rgd/index.js";
@@ -102,6 +102,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000 });
   const env = createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
+  const ownWrites = new OwnWrites();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
   const chartPool = options.chartRenders === false ? undefined : new ChartRenderPool(options.chartRenders);
@@ -132,11 +133,12 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env),
+    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env, ownWrites),
     clusters,
     rgdQueue,
     instanceQueue,
     applyMemo: new ApplyMemo(),
+    ownWrites,
     helmCluster: new HelmClusterCache(client),
     instanceLeases,
     deletionWaits: new Map(),

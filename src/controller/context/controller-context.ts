@@ -12,6 +12,7 @@ import type { AuthorPolicyState } from "./author-policy-state.js";
 import type { DelegationVerdicts } from "./delegation-verdicts.js";
 import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
+import type { OwnWrites } from "./own-writes.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
 import type { ClusterConnections } from "../clusters/index.js";
@@ -93,6 +94,8 @@ export interface ControllerContext {
   readonly rgdQueue: WorkQueue;
   readonly instanceQueue: WorkQueue;
   readonly applyMemo: ApplyMemo;
+  /** The answers to our own writes whose watch events should queue nothing (own-writes.ts). */
+  readonly ownWrites: OwnWrites;
   /** The informer of each served instance kind, by RGD name (with sharding: only the held shards' instances and strays). */
   readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
   /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */

@@ -22,7 +22,7 @@ import { childClient } from "./cluster-client.js";
 const MAX_APPLY_ROUNDS = 64;
 
 /** What applying needs: the client (applies, live reads, discovery) and the apply memo. */
-export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters">;
+export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters" | "ownWrites">;
 
 /**
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
@@ -36,6 +36,8 @@ export async function applyRounds(ctx: Applier, pass: InstancePass, watchErrors:
     if (!pass.confirmed && steps.some((step) => step.mode === "create")) {
       // Before the first create, make sure the instance still exists: the cache may be behind.
       if (!(await confirmInstance(ctx, pass))) return "gone";
+      // Plan again from the fresh copy and the caches as they are now: both moved while we read.
+      pass.evaluation = evaluate(pass.instance);
       round--;
       continue;
     }
@@ -79,7 +81,7 @@ async function confirmInstance(ctx: Applier, pass: InstancePass): Promise<boolea
 
 /** Applies every step at once and returns what the answers taught about ownership. */
 async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly ApplyStep[]): Promise<InventoryDelta> {
-  const results = await Promise.allSettled(steps.map((step) => apply(ctx, step.body)));
+  const results = await Promise.allSettled(steps.map((step) => apply(ctx, pass.instanceKey, step.body)));
   const deltas = await Promise.all(steps.map(async (step, i) => {
     const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
     if (outcome.kind === "written") {
@@ -104,9 +106,14 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
   return deltas.reduce(mergeDeltas, emptyDelta());
 }
 
-/** Server-side apply, in the cluster the body names (its target annotation), else ours. */
-async function apply(ctx: Pick<Applier, "client" | "clusters">, body: KubeJson): Promise<KubeJson> {
-  return (await childClient(ctx, { ...(clusterOf(body) === undefined ? {} : { cluster: clusterOf(body) as string }) })).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+/**
+ * Server-side apply, in the cluster the body names (its target annotation), else ours. In ours,
+ * the watch event that echoes the answer queues nothing: this pass acts on the answer itself.
+ */
+async function apply(ctx: Pick<Applier, "client" | "clusters" | "ownWrites">, instance: string, body: KubeJson): Promise<KubeJson> {
+  const cluster = clusterOf(body);
+  const send = async () => (await childClient(ctx, { ...(cluster === undefined ? {} : { cluster }) })).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+  return cluster === undefined ? ctx.ownWrites.write(body, instance, send) : send();
 }
 
 /**
@@ -130,7 +137,7 @@ async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep)
       return { recorded: [], error: decision.message };
     case "adopt":
       try {
-        const response = await apply(ctx, withUid(step.desired, decision.entry.uid));
+        const response = await apply(ctx, pass.instanceKey, withUid(step.desired, decision.entry.uid));
         pass.overlay.set(identityKey(step.identity), response);
         pass.writtenAs.set(identityKey(step.identity), step.desired);
         ctx.applyMemo.record(step.desired, response);

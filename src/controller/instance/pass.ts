@@ -36,6 +36,8 @@ export class InstancePass {
   readonly refusedNodes: Record<string, string> = {};
 
   constructor(
+    /** The instance's queue key (instanceKeyOf). */
+    readonly instanceKey: string,
     managed: { instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean },
     readonly owner: InstanceIdentity,
     readonly policy: AdoptionPolicy,

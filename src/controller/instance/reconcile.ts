@@ -44,6 +44,8 @@ type InstanceRef = { readonly apiVersion: string; readonly kind: string; readonl
 export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
   const key = instanceKey(served.rgdName, namespace, name);
   const ref: InstanceRef = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
+  // Before anything is read: echoes of earlier passes' writes count as news again (context/own-writes.ts).
+  ctx.ownWrites.beginPass(key);
 
   // 1. Observe.
   const observed = await observeInstance(ctx, served.rgdName, ref);
@@ -162,7 +164,7 @@ async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed:
   if (managed.marked) markedByUs(ctx, key, managed.instance);
   const owner = ownerIdentity(served, managed.instance);
   const policy = adoptionPolicy(managed.instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
-  const pass = new InstancePass(managed, owner, policy, (overlay) => ctx.watches.lookup(overlay));
+  const pass = new InstancePass(key, managed, owner, policy, (overlay) => ctx.watches.lookup(overlay));
   pass.learn(recoverUnrecorded(ctx.watches.ownedBy(owner.uid), pass.inventory));
   return pass;
 }

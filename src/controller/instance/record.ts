@@ -52,7 +52,7 @@ export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, b
  * Finalizer, ownership labels and the creation key in one write, before any child is created
  * (the key must be on record before a child carries it). Costs nothing when all are in place.
  */
-export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now" | "cacheScoping">, served: ServedGraph, instance: KubeObject, evaluationMark: (current: KubeObject) => string | undefined = () => undefined): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
+export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now" | "cacheScoping" | "ownWrites">, served: ServedGraph, instance: KubeObject, evaluationMark: (current: KubeObject) => string | undefined = () => undefined): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
   const labels = {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
@@ -64,7 +64,8 @@ export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext
   };
   // The crash-loop guard's in-flight mark rides on this write (instance/evaluation-crash.ts).
   let mark: string | undefined;
-  const written = await patchInstance(ctx, instance, (current) => {
+  // Its watch event (a finalizer added queues the instance) would repeat this pass for nothing.
+  const written = await ctx.ownWrites.write(instance, instanceKeyOf(served.rgdName, instance), () => patchInstance(ctx, instance, (current) => {
     mark = evaluationMark(current);
     const metadata = current.metadata ?? {};
     const finalizers = metadata.finalizers ?? [];
@@ -79,7 +80,7 @@ export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext
       ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
     };
     return { metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
-  });
+  }));
   const inventory = readInventory(written);
   if (inventory.key === undefined) throw new Error("the instance's creation key was not recorded");
   // A copy the API server just returned is current; the informer's copy may not be.

@@ -65,7 +65,8 @@ function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { i
       ctx.cacheScoping?.seen(entry.rgdName, next);
       if (rendersDifferently(old, next)) screen(next);
       if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
-      else if (needsReconcile(old, next)) enqueue(next);
+      // Not the echo of our own metadata write (record.ts, ensureManaged): that pass goes on by itself.
+      else if (needsReconcile(old, next)) ctx.ownWrites.observe(next, () => { enqueue(next); });
     },
     // With sharding an instance also leaves when its label moves it to another replica's shard.
     onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },

@@ -36,6 +36,14 @@ const ownerIndex = (object: KubeObject): string[] => {
   return uid === undefined ? [] : [uid];
 };
 
+/** Events that only echo a write of ours (context/own-writes.ts): they queue nothing. */
+export interface EchoFilter {
+  /** Runs `deliver` now, after our write in flight, or never (the echo of our own answer). */
+  observe(object: KubeObject, deliver: () => void): void;
+  forget(object: KubeObject): void;
+}
+const NO_ECHOES: EchoFilter = { observe: (_object, deliver) => { deliver(); }, forget: () => undefined };
+
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
 
@@ -90,6 +98,7 @@ export class ChildWatches {
     private readonly shardTerm: (apiVersion: string, kind: string) => string | undefined = () => undefined,
     /** The CEL environment the graphs were compiled with (~0.4 MB each: one is enough); absent: one of its own. */
     env?: KroCelEnvironment,
+    private readonly echoes: EchoFilter = NO_ECHOES,
   ) {
     this.projections = new CacheProjections(env);
     this.externals = new ExternalScopes(informers, (scope) => this.probeScope(scope), enqueue);
@@ -341,10 +350,23 @@ export class ChildWatches {
   }
 
   private managedHandlers() {
+    const owner = (object: KubeObject) => this.ownerOf(object.metadata?.labels ?? {});
     const route = (object: KubeObject) => {
-      const key = this.ownerOf(object.metadata?.labels ?? {});
+      const key = owner(object);
       if (key !== undefined) this.enqueue(key);
     };
-    return { onAdd: route, onUpdate: (old: KubeObject, next: KubeObject) => { route(old); route(next); }, onDelete: route };
+    return {
+      // The answer to our own apply, seen again: the pass that wrote it has acted on it.
+      onAdd: (object: KubeObject) => { this.echoes.observe(object, () => { route(object); }); },
+      onUpdate: (old: KubeObject, next: KubeObject) => {
+        if (owner(old) === owner(next)) {
+          this.echoes.observe(next, () => { route(next); });
+          return;
+        }
+        route(old);
+        route(next);
+      },
+      onDelete: (object: KubeObject) => { this.echoes.forget(object); route(object); },
+    };
   }
 }
