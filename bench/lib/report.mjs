@@ -41,6 +41,7 @@ export function rows(result) {
       ] : [["fanout", "null baseline", "skipped (--skip-baseline)", "", ""]]),
       ["fanout", "time-to-Ready p50 / p99", `${stat(s.timeToReadyP50Ms?.median, " ms")} / ${stat(s.timeToReadyP99Ms?.median, " ms")}`, "", ""],
       ["fanout", "writes per instance (API server)", stat(s.writesPerInstance, ""), "", ""],
+      ["fanout", "reconciles per instance", stat(s.reconcilesPerInstance, ""), "", ""],
       ["fanout", "requests per instance by verb", JSON.stringify(result.repetitions[0]?.requestsPerInstanceByVerb ?? {}), "", ""],
       ["fanout", "controller CPU-seconds", stat(s.cpuSeconds, " s"), "", ""],
       ["fanout", "controller RSS converged / peak", `${stat(s.convergedRssMb?.median, " MB")} / ${stat(s.peakRssMb?.median, " MB")}`, result.instances === 1000 ? "< 200 MB" : "", result.instances === 1000 ? met(s.convergedRssMb?.median < 200) : ""],

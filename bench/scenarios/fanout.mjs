@@ -41,7 +41,7 @@ export async function runFanout(bench, controller) {
       log(`fanout ${tag}: creating ${size} instances`);
       const objects = spread(size, "inst", ns, (name, n) => fanoutInstance(name, n));
       const sampler = new ProcSampler(controller.pid).start();
-      const before = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
+      const before = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid), passes: (await controller.reconciles()).instance ?? 0 };
       const started = Date.now();
       await createInstances(harness, tracker, objects);
       const createdMs = Date.now() - started;
@@ -50,6 +50,9 @@ export async function runFanout(bench, controller) {
       const after = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const convergedRssMb = readProc(controller.pid).rssMb;
+      // Passes over the instances until 2 s after all were Ready (late ones included): 1 when
+      // every new instance converges in its first pass and the echoes of its writes queue nothing.
+      const passes = ((await controller.reconciles()).instance ?? 0) - before.passes;
       const heap = await controller.heap();
       const requests = attributable(diffTotals(before.totals, after.totals), {
         resources: FANOUT_CHILD_RESOURCES, instanceResource: FANOUT.plural, harness: { [`POST ${FANOUT.plural}`]: size },
@@ -90,6 +93,7 @@ export async function runFanout(bench, controller) {
         requests,
         requestsPerInstanceByVerb: byVerb(requests, size),
         writesPerInstance: round(writes(requests) / size, 2),
+        reconcilesPerInstance: round(passes / size, 2),
         cpuSeconds: round(after.proc.cpuSeconds - before.proc.cpuSeconds, 2),
         convergedRssMb: round(convergedRssMb, 1),
         peakRssMb: round(peakRssMb, 1),
@@ -119,6 +123,7 @@ export async function runFanout(bench, controller) {
       timeToReadyP50Ms: med((r) => r.timeToReadyMs.p50),
       timeToReadyP99Ms: med((r) => r.timeToReadyMs.p99),
       writesPerInstance: med((r) => r.writesPerInstance),
+      reconcilesPerInstance: med((r) => r.reconcilesPerInstance),
       cpuSeconds: med((r) => r.cpuSeconds),
       convergedRssMb: med((r) => r.convergedRssMb),
       peakRssMb: med((r) => r.peakRssMb),
