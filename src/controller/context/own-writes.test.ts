@@ -12,11 +12,16 @@ function pendingWrite<T>(): { promise: Promise<T>; answer: (value: T) => void; f
   return { promise, answer, fail };
 }
 
+/** An OwnWrites inside a pass of "inst", and a list for the events it delivers. */
+function started(): { writes: OwnWrites; delivered: string[] } {
+  const writes = new OwnWrites();
+  writes.beginPass("inst");
+  return { writes, delivered: [] };
+}
+
 describe("OwnWrites", () => {
   it("drops the echo that arrives before the answer, and delivers what else arrived meanwhile", async () => {
-    const writes = new OwnWrites();
-    writes.beginPass("inst");
-    const delivered: string[] = [];
+    const { writes, delivered } = started();
     const response = pendingWrite<ReturnType<typeof cm>>();
     const written = writes.write(cm("a", ""), "inst", () => response.promise);
     writes.observe(cm("a", "7"), () => { delivered.push("someone else's write at 7"); });
@@ -30,9 +35,7 @@ describe("OwnWrites", () => {
   });
 
   it("drops the echo that arrives after the answer, once", async () => {
-    const writes = new OwnWrites();
-    writes.beginPass("inst");
-    const delivered: string[] = [];
+    const { writes, delivered } = started();
     await writes.write(cm("a", ""), "inst", () => Promise.resolve(cm("a", "9")));
     writes.observe(cm("a", "9"), () => { delivered.push("echo"); });
     writes.observe(cm("a", "9"), () => { delivered.push("the same version again (a relist)"); });
@@ -41,9 +44,7 @@ describe("OwnWrites", () => {
   });
 
   it("delivers everything parked when the write fails, and remembers nothing", async () => {
-    const writes = new OwnWrites();
-    writes.beginPass("inst");
-    const delivered: string[] = [];
+    const { writes, delivered } = started();
     const response = pendingWrite<ReturnType<typeof cm>>();
     const written = writes.write(cm("a", ""), "inst", () => response.promise);
     writes.observe(cm("a", "9"), () => { delivered.push("event at 9"); });
@@ -54,9 +55,7 @@ describe("OwnWrites", () => {
   });
 
   it("an event at another version than the answer is delivered, and the answer forgotten with it", async () => {
-    const writes = new OwnWrites();
-    writes.beginPass("inst");
-    const delivered: string[] = [];
+    const { writes, delivered } = started();
     await writes.write(cm("a", ""), "inst", () => Promise.resolve(cm("a", "9")));
     writes.observe(cm("a", "12"), () => { delivered.push("12"); });
     writes.observe(cm("a", "9"), () => { delivered.push("9, late"); });

@@ -18,6 +18,7 @@
  * instance is queued once more, as it always was.
  */
 import { LRUCache } from "lru-cache";
+import { identityKey, identityOf, type KubeJson } from "../../runtime/index.js";
 
 /** A child as applied (JSON) or an instance as patched: only its coordinates and version are read. */
 interface Written {
@@ -31,19 +32,16 @@ const MAX_OUTSTANDING = 20_000;
 /** Instances whose latest pass is remembered; one forgotten only makes its echoes count again. */
 const MAX_PASSES = 50_000;
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
-function metadataOf(object: Written): Record<string, unknown> {
-  return typeof object.metadata === "object" && object.metadata !== null ? object.metadata as Record<string, unknown> : {};
+/** Which object: the same for the body we send, the answer, and the informer's copy (undefined: unnamed, not tracked). */
+function keyOf(object: Written): string | undefined {
+  const identity = identityOf(object as KubeJson);
+  return identity === undefined ? undefined : identityKey(identity);
 }
 
-/** Which object: the same for the body we send, the answer, and the informer's copy. */
-function keyOf(object: Written): string {
-  const metadata = metadataOf(object);
-  return JSON.stringify([text(object.apiVersion), text(object.kind), text(metadata.namespace), text(metadata.name)]);
+function versionOf(object: Written): string | undefined {
+  const version = (object.metadata as { resourceVersion?: unknown } | null | undefined)?.resourceVersion;
+  return typeof version === "string" ? version : undefined;
 }
-
-const versionOf = (object: Written): string | undefined => (typeof metadataOf(object).resourceVersion === "string" ? metadataOf(object).resourceVersion as string : undefined);
 
 interface Flight {
   writes: number;
@@ -76,6 +74,7 @@ export class OwnWrites {
    */
   async write<T extends Written>(target: Written, instance: string, write: () => Promise<T>): Promise<T> {
     const key = keyOf(target);
+    if (key === undefined) return write();
     const pass = this.passes.get(instance);
     const flight = this.inFlight.get(key) ?? { writes: 0, parked: [] };
     flight.writes++;
@@ -96,6 +95,10 @@ export class OwnWrites {
    */
   observe(observed: Written, deliver: () => void): void {
     const key = keyOf(observed);
+    if (key === undefined) {
+      deliver();
+      return;
+    }
     const flight = this.inFlight.get(key);
     if (flight !== undefined) {
       flight.parked.push({ version: versionOf(observed), deliver });
@@ -111,7 +114,8 @@ export class OwnWrites {
 
   /** The object is gone: nothing of it is expected any more. */
   forget(observed: Written): void {
-    this.answered.delete(keyOf(observed));
+    const key = keyOf(observed);
+    if (key !== undefined) this.answered.delete(key);
   }
 
   /** Answers whose events have not arrived, and objects with writes in flight (tests, metrics). */
