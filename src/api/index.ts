@@ -11,3 +11,4 @@ export { applyGoJsonRules } from "./go-yaml-json.js";
 export { goFloatKey, needsQuotes, resolveGoScalar, type GoScalar, type GoScalarKind } from "./go-yaml-scalars.js";
 export { yamlKeyComments } from "./yaml-comments.js";
 export { labelMatches, labelValue, MAX_LABEL_VALUE_LENGTH } from "./label-value.js";
+export { compareCodeUnits } from "./text-order.js";

@@ -9,6 +9,7 @@
  * `k:<json>` a list item by its key fields, `v:<json>` a set item by value, `i:<n>` an index, and
  * `.` the element itself.
  */
+import { compareCodeUnits } from "../api/index.js";
 
 export type FieldStep =
   | { readonly field: string }
@@ -150,7 +151,7 @@ export function ownedFieldChanges(live: Readonly<Record<string, unknown>>, after
       ...(next.found ? { after: next.value } : {}),
     });
   }
-  return dropCovered(changes).sort((a, b) => a.path.localeCompare(b.path));
+  return dropCovered(changes).sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /**

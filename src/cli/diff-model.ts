@@ -4,6 +4,7 @@
  * deletion our ownership rules refuse — ...), and over all instances the counts by kind, node and
  * changed field ("3 Deployment (deploy) change spec.replicas").
  */
+import { compareCodeUnits } from "../api/index.js";
 import type { FieldChange } from "./diff-fields.js";
 
 export const OBJECT_ACTIONS = {
@@ -133,10 +134,10 @@ export function summarize(instances: readonly InstanceDiff[]): DiffSummary {
     }
   }
   const lines: SummaryLine[] = [...groups.values()]
-    .sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || a.nodeId.localeCompare(b.nodeId) || a.kind.localeCompare(b.kind))
+    .sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || compareCodeUnits(a.nodeId, b.nodeId) || compareCodeUnits(a.kind, b.kind))
     .map((g) => ({
       action: g.action, kind: g.kind, nodeId: g.nodeId, count: g.count,
-      ...(g.fields.size === 0 ? {} : { fields: [...g.fields.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([path, count]) => ({ path, count })) }),
+      ...(g.fields.size === 0 ? {} : { fields: [...g.fields.entries()].sort((a, b) => b[1] - a[1] || compareCodeUnits(a[0], b[0])).map(([path, count]) => ({ path, count })) }),
       ...(g.reasons.size === 0 ? {} : { reasons: [...g.reasons].sort() }),
     }));
   return {

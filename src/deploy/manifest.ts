@@ -4,7 +4,7 @@
  * file's expected content; `npm run generate:deploy` writes them and a unit test fails when a
  * committed copy is stale.
  */
-import { GRAPH_REVISION, RGD, graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition, toYaml, type CrdManifest } from "../api/index.js";
+import { GRAPH_REVISION, RGD, compareCodeUnits, graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition, toYaml, type CrdManifest } from "../api/index.js";
 import { renderChart, type ChartSource, type RenderChartOptions } from "./helm-render.js";
 
 export const CHART_DIR = "charts/kro-ts";
@@ -42,7 +42,7 @@ export function sortForInstall<T extends Record<string, unknown>>(objects: reado
     return i === -1 ? INSTALL_ORDER.length : i;
   };
   const key = (o: T) => `${str(metaOf(o).namespace)}/${str(metaOf(o).name)}`;
-  return [...objects].sort((a, b) => rank(a) - rank(b) || str(a.kind).localeCompare(str(b.kind)) || key(a).localeCompare(key(b)));
+  return [...objects].sort((a, b) => rank(a) - rank(b) || compareCodeUnits(str(a.kind), str(b.kind)) || compareCodeUnits(key(a), key(b)));
 }
 
 /** A chart crds/ file (default: the RGD's): the CRD exactly as the controller installs it. */
@@ -90,7 +90,7 @@ export function controllerManifest(chart: ChartSource): string {
 export function generateDeployFiles(chart: ChartSource): Map<string, string> {
   const fresh = CHART_CRDS.map(([file]) => ({ path: file.slice(CHART_DIR.length + 1), text: chartCrdFile(file) }));
   // In file-name order, as loadChart reads them (and Helm installs them).
-  const crds = [...chart.crds.filter((f) => !fresh.some((c) => c.path === f.path)), ...fresh].sort((a, b) => a.path.localeCompare(b.path));
+  const crds = [...chart.crds.filter((f) => !fresh.some((c) => c.path === f.path)), ...fresh].sort((a, b) => compareCodeUnits(a.path, b.path));
   const withFreshCrds: ChartSource = { ...chart, crds };
   return new Map([
     ...CHART_CRDS.map(([file]) => [file, chartCrdFile(file)] as const),

@@ -4,6 +4,7 @@
  * mask never reaches inside a list: list items have no stable names). Pure; used to keep only
  * what a graph reads of its children in the controller's caches (child-field-masks.ts).
  */
+import { compareCodeUnits } from "../api/index.js";
 export type FieldMask = true | ReadonlyMap<string, FieldMask>;
 
 /** The mask that keeps exactly one path (and everything below it); [] keeps everything. */
@@ -63,5 +64,5 @@ export function templateMask(template: unknown): FieldMask {
 
 /** A readable form for tests and logs: `{"metadata":{"name":true},"status":true}`. */
 export function describeMask(mask: FieldMask): unknown {
-  return mask === true ? true : Object.fromEntries([...mask].sort(([a], [b]) => a.localeCompare(b)).map(([k, m]) => [k, describeMask(m)]));
+  return mask === true ? true : Object.fromEntries([...mask].sort(([a], [b]) => compareCodeUnits(a, b)).map(([k, m]) => [k, describeMask(m)]));
 }

@@ -7,6 +7,7 @@
  * credentials, new server) replaces the client at once, without a restart; `onChange` tells the
  * watches to re-list that cluster with the new client.
  */
+import { compareCodeUnits } from "../../api/index.js";
 import { createKubeClient, type InformerLease, type InformerManager, type KubeClient, type KubeObject, type ResourceInfo } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import { CLUSTER_NAME_LABELS, readRegistration, registeredName, type Registration } from "./kubeconfig-secret.js";
@@ -137,7 +138,7 @@ export class ClusterRegistry implements ClusterConnections {
 
   private secretsNaming(cluster: string): KubeObject[] {
     return this.leases.flatMap((l) => l.informer.store.list()).filter((s) => registeredName(s) === cluster)
-      .sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""));
+      .sort((a, b) => compareCodeUnits(a.metadata?.name ?? "", b.metadata?.name ?? ""));
   }
 
   private profileNaming(cluster: string): KubeObject | undefined {

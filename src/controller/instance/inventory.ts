@@ -16,7 +16,7 @@
  * per reconcile fewer (docs/design/controller.md, "Ownership").
  */
 import { randomUUID } from "node:crypto";
-import { ANNOTATIONS, STATUS_RECORD } from "../../api/index.js";
+import { ANNOTATIONS, STATUS_RECORD, compareCodeUnits } from "../../api/index.js";
 import type { InventoryEntry, KubeJson, ObjectIdentity } from "../../runtime/index.js";
 
 /** How we came to own a child: we created it, or the user asked us to adopt an existing object. */
@@ -139,8 +139,10 @@ function wireItems(entries: readonly OwnedChild[]): WireEntry[] {
     else if (e.ownership === "adopted") base.push("a");
     return base;
   });
-  items.sort((a, b) => a.join("\u0000").localeCompare(b.join("\u0000")));
-  return items;
+  // Code-unit order (api/text-order.ts): the same record whatever the machine's locale.
+  const keyed = items.map((item) => ({ item, key: item.join("\u0000") }));
+  keyed.sort((a, b) => compareCodeUnits(a.key, b.key));
+  return keyed.map((k) => k.item);
 }
 
 /** "Kind namespace/name", as conditions and logs name a child. */

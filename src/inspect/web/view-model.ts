@@ -4,6 +4,7 @@
  * a person sees — RGDs with state and conditions, their instances with state, conditions and the
  * tree `kro tree` computes, and recent Events. Pure: `now` is passed in.
  */
+import { compareCodeUnits } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { humanAge } from "../human-age.js";
 import { TREE_STATES, type InstanceTree, type TreeState } from "../tree-model.js";
@@ -175,7 +176,7 @@ export const graphUrlOf = (rgd: KubeObject): string =>
 
 function rgdView(snapshot: RgdSnapshot, now: number): RgdView {
   const { state, text: stateText } = rgdState(snapshot.rgd);
-  const byKey = (a: InstanceView, b: InstanceView): number => a.key.localeCompare(b.key);
+  const byKey = (a: InstanceView, b: InstanceView): number => compareCodeUnits(a.key, b.key);
   return {
     name: snapshot.rgd.metadata?.name ?? "",
     kind: snapshot.kind === undefined ? "(kind not served)" : `${snapshot.kind.kind} (${snapshot.kind.apiVersion})`,
@@ -207,7 +208,7 @@ export function eventViews(events: readonly KubeObject[], now: number): EventVie
 export function uiViewOf(snapshot: ClusterSnapshot, now: number): UiView {
   return {
     server: snapshot.server,
-    rgds: mapRead(snapshot.rgds, (list) => list.map((r) => rgdView(r, now)).sort((a, b) => a.name.localeCompare(b.name))),
+    rgds: mapRead(snapshot.rgds, (list) => list.map((r) => rgdView(r, now)).sort((a, b) => compareCodeUnits(a.name, b.name))),
     events: mapRead(snapshot.events, (list) => eventViews(list, now)),
   };
 }
