@@ -46,6 +46,11 @@ describe("inventory record in status (layout 3)", () => {
     assert.equal(read.key, "k-3");
     assert.deepEqual(read.entries.map((e) => [e.name, e.ownership]), [["a", "created"], ["b", "adopted"]]);
   });
+  it("writes its entries in code-unit order, the same text whatever the machine's locale", () => {
+    // localeCompare (en) gives a, a-b, ab, b, B: case folded, and it ignores the NUL separators entirely.
+    const record = encodeStatusRecord([child("b"), child("ab"), child("a-b"), child("B"), child("a")]);
+    assert.deepEqual(readInventory(inStatus("k", record)).entries.map((e) => e.name), ["B", "a", "a-b", "ab", "b"]);
+  });
   it("owns nothing yet while the status holds no record (a new instance, or a status someone replaced)", () => {
     assert.deepEqual(readInventory({ metadata: { annotations: { [ANNOTATION]: encodeKeyOnly("k") } } }), { key: "k", entries: [] });
   });
