@@ -33,4 +33,4 @@ EXPOSE 8078 8079
 # A 4 MB young-generation semi-space instead of V8's 16 MB: the default keeps ~32 MB of mostly
 # empty new space committed for good after the first burst of work; measured at 1,000 fan-out
 # instances: 132 MB RSS instead of 157 MB, same convergence time (docs/performance.md).
-ENTRYPOINT ["node", "--max-semi-space-size=4", "/app/dist/src/cli/main.js", "controller"]
+ENTRYPOINT ["node", "--max-semi-space-size=2", "/app/dist/src/cli/main.js", "controller"]

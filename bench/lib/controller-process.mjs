@@ -34,7 +34,7 @@ function httpText(url) {
  * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string, extraArgs?: string[], nodeFlags?: string[] }} o
  */
 /** Keep in step with the Dockerfile's ENTRYPOINT (test/tooling/dockerfile.test.ts pins that side). */
-export const IMAGE_NODE_FLAGS = ["--max-semi-space-size=4"];
+export const IMAGE_NODE_FLAGS = ["--max-semi-space-size=2"];
 
 export async function startControllerProcess(o) {
   const [metricsPort, healthPort] = [await freePort(), await freePort()];

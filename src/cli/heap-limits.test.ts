@@ -9,10 +9,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { SEMI_SPACE_MB } from "./heap-limits.js";
 
 const CLI = fileURLToPath(new URL("./main.js", import.meta.url));
 const LIMITS = new URL("./heap-limits.js", import.meta.url).href;
 const MB = 1024 * 1024;
+/** New space at the cap: two semi-spaces. */
+const CAP = 2 * SEMI_SPACE_MB * MB;
 
 /** Allocation churn in async steps; prints the largest new space seen, in bytes. Starts when `start` resolves. */
 const churn = (start: string) => `
@@ -82,17 +85,17 @@ process.stdout.write(String(peak));
 `;
 
 describe("the heap of a long-running command", () => {
-  it("without the cap, the same churn grows new space past the image's 2 × 4 MB (the test can see it)", async () => {
+  it("without the cap, the same churn grows new space past the image's two semi-spaces (the test can see it)", async () => {
     const file = path.join(dir, "plain.mjs");
     await writeFile(file, churn("Promise.resolve()"));
-    assert.ok(Number(await node([file])) > 8 * MB);
+    assert.ok(Number(await node([file])) > CAP);
   });
 
-  it("capYoungGeneration keeps new space at 2 × 4 MB without any node flag", async () => {
+  it("capYoungGeneration keeps new space at two SEMI_SPACE_MB semi-spaces without any node flag", async () => {
     const file = path.join(dir, "capped.mjs");
     await writeFile(file, churn(`import(${JSON.stringify(LIMITS)}).then((m) => m.capYoungGeneration())`));
     const max = Number(await node([file]));
-    assert.ok(max > 0 && max <= 8 * MB, `new space ${max / MB} MB`);
+    assert.ok(max > 0 && max <= CAP, `new space ${max / MB} MB`);
   });
 
   it("limitOldGenerationGrowth keeps the old generation's garbage bounded", async () => {
@@ -100,15 +103,15 @@ describe("the heap of a long-running command", () => {
     await writeFile(path.join(dir, "growth-plain.mjs"), growth("Promise.resolve()"));
     await writeFile(path.join(dir, "growth-limited.mjs"), growth(`import(${JSON.stringify(LIMITS)}).then((m) => m.limitOldGenerationGrowth())`));
     // Both with the image's young generation, as the controller runs.
-    const plain = Number(await node(["--max-semi-space-size=4", path.join(dir, "growth-plain.mjs")]));
-    const limited = Number(await node(["--max-semi-space-size=4", path.join(dir, "growth-limited.mjs")]));
+    const plain = Number(await node([`--max-semi-space-size=${SEMI_SPACE_MB}`, path.join(dir, "growth-plain.mjs")]));
+    const limited = Number(await node([`--max-semi-space-size=${SEMI_SPACE_MB}`, path.join(dir, "growth-limited.mjs")]));
     assert.ok(limited < plain * 0.75, `limited ${(limited / MB).toFixed(1)} MB, plain ${(plain / MB).toFixed(1)} MB`);
   });
 
   it("`node …/main.js controller` typed by hand gets the cap before the controller's code runs", async () => {
     // Churns once the controller sends its first request (the cap is set before anything loads).
     const max = await controllerChurn();
-    assert.ok(max > 0 && max <= 8 * MB, `new space ${max / MB} MB`);
+    assert.ok(max > 0 && max <= CAP, `new space ${max / MB} MB`);
   });
 
   it("`node …/main.js controller` holds new space at its initial size until it has started (it never does here)", async () => {

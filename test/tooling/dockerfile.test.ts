@@ -93,7 +93,7 @@ describe("Dockerfile", () => {
     const values = await readFile(path.join(REPO_ROOT, "charts/kro-ts/templates/deployment.yaml"), "utf8");
     assert.match(values, /runAsUser: 1000\n/);
     const entrypoint = runtime.find((i) => i.op === "ENTRYPOINT")?.args;
-    assert.deepEqual(JSON.parse(entrypoint ?? "null"), ["node", "--max-semi-space-size=4", "/app/dist/src/cli/main.js", "controller"]);
+    assert.deepEqual(JSON.parse(entrypoint ?? "null"), ["node", "--max-semi-space-size=2", "/app/dist/src/cli/main.js", "controller"]);
     assert.ok(runtime.some((i) => i.op === "WORKDIR" && i.args === "/app"));
     // The runtime stage takes only the packed package and the lockfile, nothing else from the build.
     assert.deepEqual(runtime.filter((i) => i.op === "COPY").map((i) => i.args), ["--from=build /pkg/ ./", "package-lock.json ./"]);
