@@ -55,6 +55,10 @@ describe("interned strings", () => {
     const long = "k".repeat(300);
     assert.equal(internString(long), long);
     assert.equal(internString("42"), "42");
+    assert.equal(internString("4294967295"), "4294967295");
+    assert.equal(internString("__proto__"), "__proto__");
+    assert.equal(internString(""), "");
+    assert.equal(internString("fanout-r0-1"), "fanout-r0-1");
   });
 
   it("an informer's store of repetitive objects takes less heap than the decoded JSON alone", async () => {
