@@ -9,7 +9,8 @@
  *   stays committed for good after the first burst of work — ~30 MB of RSS with no live data.
  * - **Held while starting**: loading the modules, filling the caches and compiling the graphs,
  *   nearly everything survives, so V8 grows new space to its limit in the first second and an idle
- *   controller then kept its whole new space committed (2 × 4 MB under the limit of then: RSS at start 82 MB; 75 MB with 1 MB semi-spaces).
+ *   controller then kept its whole new space committed (2 × 4 MB under the limit of then: RSS at
+ *   start 82 MB; 75 MB with 1 MB semi-spaces).
  *   Held until the command says it has started.
  * - **Grown only under sustained allocation**: a controller converging 1,000 instances allocates
  *   ~16 MB/s for minutes, and with 1 MB semi-spaces its requests in flight are promoted (the old

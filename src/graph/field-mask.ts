@@ -5,6 +5,7 @@
  * what a graph reads of its children in the controller's caches (child-field-masks.ts).
  */
 import { compareCodeUnits } from "../api/index.js";
+
 export type FieldMask = true | ReadonlyMap<string, FieldMask>;
 
 /** The mask that keeps exactly one path (and everything below it); [] keeps everything. */
