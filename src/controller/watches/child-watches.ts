@@ -351,20 +351,19 @@ export class ChildWatches {
 
   private managedHandlers() {
     const owner = (object: KubeObject) => this.ownerOf(object.metadata?.labels ?? {});
-    const route = (object: KubeObject) => {
-      const key = owner(object);
-      if (key !== undefined) this.enqueue(key);
-    };
+    const enqueue = (key: string | undefined) => { if (key !== undefined) this.enqueue(key); };
+    const route = (object: KubeObject) => { enqueue(owner(object)); };
     return {
       // The answer to our own apply, seen again: the pass that wrote it has acted on it.
       onAdd: (object: KubeObject) => { this.echoes.observe(object, () => { route(object); }); },
       onUpdate: (old: KubeObject, next: KubeObject) => {
-        if (owner(old) === owner(next)) {
-          this.echoes.observe(next, () => { route(next); });
+        const [was, is] = [owner(old), owner(next)];
+        if (was === is) {
+          this.echoes.observe(next, () => { enqueue(is); });
           return;
         }
-        route(old);
-        route(next);
+        enqueue(was);
+        enqueue(is);
       },
       onDelete: (object: KubeObject) => { this.echoes.forget(object); route(object); },
     };
