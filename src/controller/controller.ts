@@ -32,6 +32,7 @@ import { jsonEqual } from "./context/index.js";
 import { shardedWork, type ControllerSharding } from "./sharded-work.js";
 import { ShardedCaches } from "./sharded-caches.js";
 import { ConversionWebhook, StorageMigrations, type ConversionWebhookOptions } from "./conversion/index.js";
+import { systemClock, type Clock } from "./clock/index.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -72,6 +73,8 @@ export interface StartControllerOptions extends ControllerOptions {
    * no instance is marked (in-process controllers of tests and `kro dev`, which a crash ends anyway).
    */
   readonly crashGuard?: Pick<EvaluationGuardOptions, "maxCrashes" | "retryBaseMs" | "processId" | "explain">;
+  /** Time for the queues, the workers' durations and the cache re-selections (default: the system's). */
+  readonly clock?: Clock;
   /** Test-only: the evaluation of instances of this name crashes or kills the process (see instance/evaluation-crash.ts). */
   readonly testCrashOn?: TestCrash;
 }
@@ -98,8 +101,9 @@ export function startController(options: StartControllerOptions): RunningControl
   // Nothing in the controller reads managedFields: caching them would roughly double memory.
   const informers = new InformerManager(client, { transform: stripManagedFields });
   const served = new ServedGraphs();
-  const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000 });
-  const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000 });
+  const clock = options.clock ?? systemClock;
+  const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000, clock });
+  const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000, clock });
   const env = createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownWrites = new OwnWrites();
@@ -116,7 +120,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const policyBarrier = new PolicyBarrier(client);
   // With sharding, caches select the held shards only (sharded-caches.ts); it reads ctx once built.
-  const cacheScoping = options.sharding === undefined || options.sharding.scopeCaches === false ? undefined : new ShardedCaches(() => ctx, options.sharding.shards);
+  const cacheScoping = options.sharding === undefined || options.sharding.scopeCaches === false ? undefined : new ShardedCaches(() => ctx, options.sharding.shards, clock);
   // Children that are another RGD's instances carry their own shard, not their parent's: the
   // parent's watch of such a kind is not filtered (instance/runtime-options.ts).
   const shardTerm = (apiVersion: string, kind: string): string | undefined => {
@@ -243,7 +247,7 @@ export function startController(options: StartControllerOptions): RunningControl
   options.sharding?.leader.onAcquired(() => { void ready.then(() => { resyncRgds(); }, () => undefined); });
   // A new CA must reach every CRD's caBundle: the RGD reconcile installs it.
   conversion.onRotation(() => { resyncRgds(); });
-  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, isTransient: isServerUnavailable, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: 2, clock, isTransient: isServerUnavailable, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
   const reconcileKey = async (c: ControllerContext, key: string) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);
     const entry = served.get(rgdName);
@@ -263,6 +267,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
     workers: ctx.options.workers,
+    clock,
     isTransient: isServerUnavailable,
     // With sharding, only while this replica holds the instance's shard, through its fence.
     reconcile: (key) => sharded?.instance(key, (c) => reconcileKey(c, key)) ?? reconcileKey(ctx, key),

@@ -6,6 +6,7 @@ import type { ControllerContext } from "./context/index.js";
 import { instanceKeyOf } from "./context/index.js";
 import { shardOf } from "./coordination/index.js";
 import { ShardedCaches } from "./sharded-caches.js";
+import { ManualClock } from "../../test/support/manual-clock.js";
 import type { InstanceShards } from "./sharded-work.js";
 
 const SHARDS = 4;
@@ -20,20 +21,26 @@ function instanceOn(shard: number, label?: string): KubeObject {
   }
 }
 
-function fixture(held: number[]) {
+function fixture(held: number[], instances: KubeObject[] = []) {
   const queued: string[] = [];
+  const acquiredListeners: ((shard: number) => void)[] = [];
+  const heldListeners: (() => void)[] = [];
   const patches: { fence: string; body: unknown }[] = [];
   const fence = (shard: number) => ({ name: `tenure-${shard}` }) as unknown as WriteFence;
   const ctx = {
     logger,
     instanceQueue: { add: (key: string) => { queued.push(key); } },
+    instanceLeases: new Map([[RGD, { informer: { store: { list: () => instances } } }]]),
     client: { withFence: (f: { name: string }) => ({ patch: (_ref: unknown, body: unknown) => { patches.push({ fence: f.name, body }); return Promise.resolve({}); } }) },
   } as unknown as ControllerContext;
   const shards: InstanceShards = {
-    shardCount: SHARDS, shardOf: (key) => shardOf(key, SHARDS), admit: () => undefined, onAcquired: () => undefined,
-    held: () => held, onHeldChanged: () => undefined, tenureFence: (s) => (held.includes(s) ? fence(s) : undefined),
+    shardCount: SHARDS, shardOf: (key) => shardOf(key, SHARDS), admit: () => undefined,
+    onAcquired: (listener) => { acquiredListeners.push(listener); },
+    held: () => held, onHeldChanged: (listener) => { heldListeners.push(listener); }, tenureFence: (s) => (held.includes(s) ? fence(s) : undefined),
   };
-  return { caches: new ShardedCaches(() => ctx, shards), queued, patches };
+  const clock = new ManualClock();
+  const acquired = (shard: number) => { for (const listener of acquiredListeners) listener(shard); };
+  return { caches: new ShardedCaches(() => ctx, shards, clock), queued, patches, clock, acquired };
 }
 
 describe("ShardedCaches: a wrong shard label is put right, never obeyed", () => {
@@ -60,5 +67,19 @@ describe("ShardedCaches: a wrong shard label is put right, never obeyed", () => 
     caches.seen(RGD, instanceOn(2, "3")); // labelled for a shard held elsewhere: that holder corrects it
     assert.deepEqual(queued, []);
     assert.deepEqual(patches, []);
+  });
+});
+
+describe("ShardedCaches: every tenure queues its shard", () => {
+  it("a shard taken again with the held set unchanged (a lapsed tenure, a restart under the same name) queues every instance in it", async () => {
+    const onZero = [instanceOn(0, "0"), instanceOn(0)];
+    const { caches, queued, clock, acquired } = fixture([0, 1], [...onZero, instanceOn(1, "1"), instanceOn(2, "2")]);
+    caches.start();
+    await clock.advance(100);
+    assert.deepEqual(queued, [], "the held set is what the caches already select: nothing to do");
+    acquired(0); // a new tenure of shard 0; held() still says [0, 1]
+    await clock.advance(100);
+    assert.deepEqual(queued.sort(), onZero.map((o) => instanceKeyOf(RGD, o)).sort(), "shard 0's instances, and only them");
+    caches.stop();
   });
 });

@@ -7,6 +7,10 @@
  *   afresh with the new selector, one re-selection at a time; the old caches are read until the
  *   new ones are in. Only then are the newly held shards' instances queued — a takeover's first
  *   reconcile sees its children (never "missing", so never re-created or wrongly adopted).
+ * - Every new tenure queues every instance of its shard, also when the held set looks unchanged
+ *   (a tenure that lapsed and was taken again within one round, or a restart that finds its own
+ *   name on the Lease): a reconcile refused while the shard's fence was closed is dropped by
+ *   admission, and this is the only place it is ever retried.
  * - A label naming a held shard that is not the instance's own (a tenant's edit, or a different
  *   shard count before) is corrected by the holder of the shard it names — the only replica
  *   that sees it — with one preconditioned PATCH through that shard's fence. The true holder then
@@ -15,6 +19,7 @@
  */
 import { LABELS } from "../api/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../kube/index.js";
+import { systemClock, type Clock, type Timer } from "./clock/index.js";
 import { ShardScope } from "./coordination/index.js";
 import type { CacheScoping, ControllerContext } from "./context/index.js";
 import { instanceKeyOf } from "./context/index.js";
@@ -30,21 +35,24 @@ export class ShardedCaches implements CacheScoping {
   private readonly acquired = new Set<number>();
   private running: Promise<void> | undefined;
   private again = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   /** Keys whose label correction is in flight (one PATCH each, not one per event). */
   private readonly correcting = new Set<string>();
   private stopped = false;
   /** A re-selection failed: the next one lists again even if the held set is the same. */
   private stale = false;
 
-  constructor(private readonly ctx: () => ControllerContext, private readonly shards: InstanceShards) {
+  constructor(private readonly ctx: () => ControllerContext, private readonly shards: InstanceShards, private readonly clock: Clock = systemClock) {
     this.scope = new ShardScope(shards.shardCount);
     this.scope.set(shards.held());
   }
 
   /** Subscribes to the coordinator (call once the context exists). */
   start(): void {
-    this.shards.onAcquired((shard) => { this.acquired.add(shard); });
+    this.shards.onAcquired((shard) => {
+      this.acquired.add(shard);
+      this.schedule();
+    });
     this.shards.onHeldChanged(() => { this.schedule(); });
     // Held shards may have changed since the scope was built: a no-op re-selection if not.
     this.schedule();
@@ -52,12 +60,12 @@ export class ShardedCaches implements CacheScoping {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
   }
 
   /** Resolves when no re-selection runs or waits (tests, diagnostics). */
   async settled(): Promise<void> {
-    while (this.running !== undefined || this.timer !== undefined) await (this.running ?? new Promise((resolve) => setTimeout(resolve, SETTLE_MS)));
+    while (this.running !== undefined || this.timer !== undefined) await (this.running ?? this.clock.sleep(SETTLE_MS));
   }
 
   seen(rgdName: string, object: KubeObject): void {
@@ -94,8 +102,8 @@ export class ShardedCaches implements CacheScoping {
       this.again = true;
       return;
     }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    this.timer?.cancel();
+    this.timer = this.clock.setTimer(() => {
       this.timer = undefined;
       this.running = this.refill().finally(() => {
         this.running = undefined;
@@ -114,9 +122,9 @@ export class ShardedCaches implements CacheScoping {
     const acquired = [...this.acquired];
     try {
       if (changed) {
-        const started = performance.now();
+        const started = this.clock.now();
         await Promise.all([rescopeInstances(ctx), ctx.watches.rescope()]);
-        ctx.logger.info({ held: this.scope.held, ms: Math.round(performance.now() - started) }, "caches re-selected for the held shards");
+        ctx.logger.info({ held: this.scope.held, ms: Math.round(this.clock.now() - started) }, "caches re-selected for the held shards");
       }
     } catch (error) {
       // An informer that did not list in time: try again (the old caches are still read).

@@ -17,6 +17,7 @@
 import { LABELS } from "../../api/index.js";
 import { isAlreadyExists, isConflict, type KubeObject, type RequestControl, type WriteFence } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
+import { systemClock, type Clock } from "../clock/index.js";
 import { JITTER_FACTOR, microTime, ObservedLease, validateLeaseTiming, type LeaseSpec, type LeaseTiming } from "./lease-record.js";
 import { assignShards, hash32, shardOf, shardsFor } from "./shard-assignment.js";
 import { SHARD_PHASES, ShardSlot } from "./shard-slot.js";
@@ -40,10 +41,8 @@ export interface ShardCoordinatorOptions {
   readonly identity: string;
   readonly shardCount: number;
   readonly timing: LeaseTiming;
-  /** Monotonic clock in ms (tests). */
-  readonly now?: () => number;
-  /** Waits ms or until the signal fires (tests drive virtual time). */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Time and timers (default: the system's; simulations drive virtual time). */
+  readonly clock?: Clock;
   readonly random?: () => number;
 }
 
@@ -58,7 +57,11 @@ export interface ShardCoordinator {
   readonly shardCount: number;
   readonly identity: string;
   shardOf(key: string): number;
-  /** Calls `listener` whenever this replica starts a tenure of a shard (enqueue its instances). */
+  /**
+   * Calls `listener` whenever this replica starts a tenure of a shard (enqueue its instances) —
+   * every tenure, also one that follows a lapsed tenure of the same shard in the same round
+   * (reconciles refused while the fence was closed are only ever retried from here).
+   */
   onAcquired(listener: (shard: number) => void): void;
   /** Calls `listener` after the set of shards in a tenure changed (a sharded cache re-selects). */
   onHeldChanged(listener: () => void): void;
@@ -85,9 +88,10 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   const { api, logger, namespace, group, identity, shardCount, timing } = options;
   validateLeaseTiming(timing);
   if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 1024) throw new Error(`sharding: the shard count must be an integer from 1 to 1024, got ${shardCount}`);
-  const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   const random = options.random ?? Math.random;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = (ms: number, signal: AbortSignal) => clock.sleep(ms, signal);
   const slots = Array.from({ length: shardCount }, (_, i) => new ShardSlot(i, now, timing.renewDeadlineMs));
   const observed = new Map<string, ObservedLease>();
   function observe(name: string): ObservedLease {
@@ -109,9 +113,9 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   // Listeners hear of a change once, whichever path made it (acquire, release, loss, a missed renewal).
   let lastHeld = "";
   const heldChanged = (): void => {
-    const now = tenures().join(",");
-    if (now === lastHeld) return;
-    lastHeld = now;
+    const held = tenures().join(",");
+    if (held === lastHeld) return;
+    lastHeld = held;
     for (const listener of heldListeners) listener();
   };
   const tenures = (): number[] => slots.filter((s) => s.phase === SHARD_PHASES.held || s.phase === SHARD_PHASES.draining).map((s) => s.shard);
@@ -135,7 +139,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   }
 
   function claim(previous: LeaseSpec, renewing: boolean): LeaseSpec {
-    const wall = microTime(Date.now());
+    const wall = microTime(clock.wallNow());
     return {
       ...previous,
       holderIdentity: identity,
@@ -173,7 +177,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     } else if (action === "release") {
       slot.releasing();
       try {
-        const wall = microTime(Date.now());
+        const wall = microTime(clock.wallNow());
         if (lease !== undefined) await write(name, "shard", lease, { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall }, timing.renewDeadlineMs);
         logger.info({ shard: slot.shard }, "released a shard");
       } finally {
@@ -284,7 +288,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       const release = async (item: KubeObject): Promise<void> => {
         const spec = (item.spec ?? {}) as LeaseSpec;
         if (spec.holderIdentity !== identity) return;
-        const wall = microTime(Date.now());
+        const wall = microTime(clock.wallNow());
         await api.replace({ ...item, spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall } }, { timeoutMs: timing.renewDeadlineMs })
           .catch((error: unknown) => { logger.warn({ lease: item.metadata?.name, err: errorText(error) }, "could not release a shard Lease"); });
       };
@@ -293,18 +297,6 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       if (tenures.length > 0) heldChanged();
     },
   };
-}
-
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** The LeaseApi of a KubeClient (give it a client of its own). */

@@ -3,6 +3,7 @@
  * semantics: success forgets the key's failures, `requeueAfterMs` delays, an error backs off
  * per key, a TerminalError is not retried. One slow or failing key never blocks the others.
  */
+import { systemClock, type Clock } from "../clock/index.js";
 import type { WorkQueue } from "./work-queue.js";
 
 export interface ReconcileResult {
@@ -36,6 +37,8 @@ export interface ReconcileLoopOptions {
   readonly isTransient?: (error: unknown) => boolean;
   /** Observability hook: called once per processed key with its outcome and duration. */
   readonly onOutcome?: (key: string, outcome: ReconcileOutcome, durationMs: number) => void;
+  /** Measures the durations reported to onOutcome (default: the system's clock). */
+  readonly clock?: Clock;
 }
 
 export interface ReconcileLoop {
@@ -47,10 +50,11 @@ export interface ReconcileLoop {
 
 async function worker(options: ReconcileLoopOptions): Promise<void> {
   const { queue } = options;
+  const clock = options.clock ?? systemClock;
   for (;;) {
     const key = await queue.get();
     if (key === undefined) return;
-    const started = performance.now();
+    const started = clock.now();
     let outcome: ReconcileOutcome;
     try {
       const result = await options.reconcile(key);
@@ -68,7 +72,7 @@ async function worker(options: ReconcileLoopOptions): Promise<void> {
     } finally {
       queue.done(key);
     }
-    options.onOutcome?.(key, outcome, performance.now() - started);
+    options.onOutcome?.(key, outcome, clock.now() - started);
   }
 }
 

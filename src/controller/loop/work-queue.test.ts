@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { ManualClock } from "../../../test/support/manual-clock.js";
 import { FRESH_RUN, WorkQueue } from "./work-queue.js";
 
 describe("WorkQueue", () => {
@@ -44,14 +45,49 @@ describe("WorkQueue", () => {
   });
 
   it("adds a key after its delay, keeping the earliest of two delays", async () => {
-    const q = new WorkQueue();
-    const started = Date.now();
+    const clock = new ManualClock();
+    const q = new WorkQueue({ clock });
     q.addAfter("d", 200);
-    q.addAfter("d", 20);
+    q.addAfter("d", 20); // sooner: replaces the pending 200
+    await clock.advance(19);
+    assert.equal(q.length, 0, "not before its delay");
+    await clock.advance(1);
+    assert.equal(q.length, 1, "at 20 ms, not 200");
     assert.equal(await q.get(), "d");
-    const waited = Date.now() - started;
-    assert.ok(waited >= 15, `waited ${waited} ms`);
     q.done("d");
+    await clock.advance(500);
+    assert.equal(q.length, 0, "the replaced 200 ms add never fires");
+
+    q.addAfter("e", 20);
+    q.addAfter("e", 200); // later: the pending 20 stays
+    await clock.advance(20);
+    assert.equal(q.length, 1, "the earlier delay wins");
+    assert.equal(await q.get(), "e");
+    q.done("e");
+    await clock.advance(500);
+    assert.equal(q.length, 0, "the later add was not scheduled too");
+    q.shutDown();
+  });
+
+  it("drops delayed adds on shutdown", async () => {
+    const clock = new ManualClock();
+    const q = new WorkQueue({ clock });
+    q.addAfter("k", 50);
+    q.shutDown();
+    await clock.advance(100);
+    assert.equal(q.length, 0);
+    assert.equal(clock.timers, 0, "its timer was cancelled");
+  });
+
+  it("re-queues a failed key after base x 2^(failures-1), on the clock", async () => {
+    const clock = new ManualClock();
+    const q = new WorkQueue({ baseDelayMs: 100, maxDelayMs: 10_000, clock });
+    q.addRateLimited("k");
+    q.addRateLimited("k"); // second failure: 200 ms, but the first add (100 ms) is sooner
+    await clock.advance(99);
+    assert.equal(q.length, 0);
+    await clock.advance(1);
+    assert.equal(q.length, 1);
     q.shutDown();
   });
 

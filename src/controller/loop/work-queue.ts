@@ -14,10 +14,14 @@
  * times during a 5-minute outage is not parked for 17 more minutes. The workers and the client's
  * rate limit pace them: the queue never hands out more than the workers take.
  */
+import { systemClock, type Clock, type Timer } from "../clock/index.js";
+
 export interface WorkQueueOptions {
   /** First retry delay after a failure; doubles per consecutive failure of the same key. */
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
+  /** Delayed adds wait on this clock (default: the system's). */
+  readonly clock?: Clock;
 }
 
 type Lane = "fresh" | "normal";
@@ -36,16 +40,18 @@ export class WorkQueue {
   private readonly failures = new Map<string, number>();
   /** Keys whose last failure the server caused: retried at once when it is back. */
   private readonly transient = new Set<string>();
-  private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly timers = new Map<string, { at: number; timer: Timer }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private freshInARow = 0;
   private shuttingDown = false;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly clock: Clock;
 
   constructor(options: WorkQueueOptions = {}) {
     this.baseDelayMs = options.baseDelayMs ?? 5;
     this.maxDelayMs = options.maxDelayMs ?? 300_000;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** Keys waiting to be processed (not counting delayed ones or those in flight). */
@@ -103,11 +109,11 @@ export class WorkQueue {
       this.add(key);
       return;
     }
-    const at = Date.now() + delayMs;
+    const at = this.clock.now() + delayMs;
     const pending = this.timers.get(key);
     if (pending !== undefined && pending.at <= at) return;
-    if (pending !== undefined) clearTimeout(pending.timer);
-    const timer = setTimeout(() => {
+    pending?.timer.cancel();
+    const timer = this.clock.setTimer(() => {
       this.timers.delete(key);
       this.add(key);
     }, delayMs);
@@ -139,7 +145,7 @@ export class WorkQueue {
       this.failures.delete(key);
       const pending = this.timers.get(key);
       if (pending !== undefined) {
-        clearTimeout(pending.timer);
+        pending.timer.cancel();
         this.timers.delete(key);
       }
       this.add(key);
@@ -197,7 +203,7 @@ export class WorkQueue {
   /** Stops handing out keys: waiting get() calls resolve with undefined; delayed adds are dropped. */
   shutDown(): void {
     this.shuttingDown = true;
-    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) timer.cancel();
     this.timers.clear();
     this.fresh.length = 0;
     this.normal.length = 0;

@@ -8,6 +8,7 @@
  */
 import { ApiError, type KubeObject, type RequestControl, type WriteFence } from "../../../src/kube/index.js";
 import { createLogger } from "../../../src/observability/index.js";
+import { sleepWith } from "../../../src/controller/clock/index.js";
 import { startShardCoordinator, type LeaseApi, type ShardCoordinator } from "../../../src/controller/coordination/shard-coordinator.js";
 import type { LeaseTiming } from "../../../src/controller/coordination/lease-record.js";
 
@@ -100,12 +101,18 @@ export class World {
     const now = () => offset + this.scheduler.time * rate;
     const coordinator = startShardCoordinator({
       api: this.api(replica), logger, namespace: "ns", group: "g", identity: id, shardCount: this.options.shards, timing: this.options.timing,
-      now, random: this.random,
-      sleep: (ms, signal) => new Promise((resolve) => {
-        if (replica.crashed) return; // a dead process never wakes
-        this.scheduler.at(ms / rate, resolve);
-        signal.addEventListener("abort", () => { resolve(); }, { once: true });
-      }),
+      random: this.random,
+      clock: {
+        now,
+        wallNow: () => Date.UTC(2026, 0, 1) + now(),
+        setTimer: (fn, ms) => {
+          let cancelled = false;
+          // A dead process never wakes.
+          this.scheduler.at(ms / rate, () => { if (!cancelled && !replica.crashed) fn(); });
+          return { cancel: () => { cancelled = true; } };
+        },
+        sleep(ms, signal) { return sleepWith(this, ms, signal); },
+      },
     });
     replica.coordinator = coordinator;
     this.replicas.push(replica);

@@ -1,0 +1,6 @@
+/**
+ * clock: time as a port. Every loop of the controller (queue delays, reconcile durations, leases,
+ * shards, deadlines) reads and waits through one `Clock`, so tests drive them in fake time and a
+ * test never has to wait for, or assert on, the wall clock. Knows nothing else.
+ */
+export { sleepWith, systemClock, type Clock, type Timer } from "./clock.js";
