@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ManualClock, settle } from "../../../test/support/manual-clock.js";
-import type { KubeClient, KubeObject } from "../../kube/index.js";
+import { ApiError, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { createLogger } from "../../observability/index.js";
 import { startLeaderElection } from "./leader-election.js";
 
@@ -25,7 +25,7 @@ function leaseStore(initial: KubeObject): { client: KubeClient; current(): KubeO
     get: (_ref: unknown, control?: { signal?: AbortSignal }) => hangOrRun(() => Promise.resolve(structuredClone(object)), control),
     create: () => Promise.reject(new Error("exists")),
     replace: (next: KubeObject, control?: { signal?: AbortSignal }) => hangOrRun(() => {
-      if (next.metadata?.resourceVersion !== object.metadata.resourceVersion) return Promise.reject(Object.assign(new Error("conflict"), { status: 409 }));
+      if (next.metadata?.resourceVersion !== object.metadata.resourceVersion) return Promise.reject(new ApiError({ status: 409, verb: "PUT", path: "/apis/coordination.k8s.io/v1/namespaces/ns/leases/l" }));
       object = { ...next, metadata: { ...next.metadata, resourceVersion: String(Number(object.metadata.resourceVersion) + 1) } };
       return Promise.resolve(structuredClone(object));
     }, control),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../kube/index.js";
+import { ApiError, type KubeObject } from "../../kube/index.js";
 import { createLogger } from "../../observability/index.js";
 import { statusFingerprint, writeStatus, type StatusWriter } from "./status-write.js";
 
@@ -36,5 +36,31 @@ describe("writeStatus: what it skips", () => {
     const ctx = writer(memo);
     await writeStatus(ctx, instance({ state: "ACTIVE" }), { state: "ACTIVE" });
     assert.deepEqual(ctx.puts.map((o) => (o.status as { state: string }).state), ["ACTIVE"]);
+  });
+});
+
+describe("writeStatus: a conflict", () => {
+  const conflict = () => new ApiError({ status: 409, verb: "PUT", path: "/apis/kro.run/v1alpha1/namespaces/ns/apps/a/status", body: JSON.stringify({ kind: "Status", reason: "Conflict", message: "the object has been modified", code: 409 }) });
+  function conflicting(fresh: KubeObject): StatusWriter & { gets: number } {
+    const ctx = { gets: 0, statusMemo: new Map<string, string>(), logger: createLogger({ level: "silent", name: "t", format: "text" }), now: () => new Date(0) } as unknown as StatusWriter & { gets: number };
+    const client = {
+      updateStatus: () => Promise.reject(conflict()),
+      get: () => { ctx.gets += 1; return Promise.resolve(fresh); },
+    };
+    return Object.assign(ctx, { client, eventClient: client });
+  }
+  const ready = { state: "ACTIVE", observedGeneration: 1, conditions: [{ type: "Ready", status: "True", observedGeneration: 1 }] };
+
+  it("settles when the fresh copy already says the same for the same generation", async () => {
+    const ctx = conflicting(instance(ready, "2"));
+    await writeStatus(ctx, instance({ state: "IN_PROGRESS" }), ready);
+    assert.equal(ctx.gets, 1);
+  });
+
+  it("does not settle on an equal status when the spec changed meanwhile: Ready of generation 1 is no answer for generation 2", async () => {
+    const fresh = { ...instance(ready, "3"), metadata: { ...instance(ready, "3").metadata, generation: 2 } };
+    const ctx = conflicting(fresh);
+    await assert.rejects(writeStatus(ctx, instance({ state: "IN_PROGRESS" }), ready), /modified/);
+    assert.equal(ctx.statusMemo.size, 0, "nothing remembered as written");
   });
 });

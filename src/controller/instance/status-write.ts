@@ -46,7 +46,10 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
       return;
     }
     await recordOnFresh(ctx, fresh, delta);
-    if (statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) {
+    // A newer spec arrived meanwhile: a status for the older one is no answer, however equal —
+    // the stored Ready would stand for a generation nobody evaluated. The pass runs again.
+    const newerSpec = fresh.metadata?.generation !== instance.metadata?.generation;
+    if (newerSpec || statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) {
       // What we wrote last is older than this fresh copy: the next pass may trust its copy again.
       ctx.statusMemo.delete(uid);
       throw error;
