@@ -11,7 +11,7 @@ import { InformerManager, isServerUnavailable, stripManagedFields, type Informer
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import { HelmClusterCache } from "./helm/index.js";
 import { onCrdChange } from "./rgd/index.js";
-import { ApplyMemo, OwnWrites } from "./context/index.js";
+import { ApplyMemo, InstanceMemory, OwnWrites } from "./context/index.js";
 import { CRD_TYPE } from "./crds/index.js";
 import { controllerCrdsInstalled, installControllerCrds } from "./crds/index.js";
 import { withClusterKinds } from "./rgd/index.js";
@@ -119,6 +119,7 @@ export function startController(options: StartControllerOptions): RunningControl
   const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
   const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
   const policyBarrier = new PolicyBarrier(client);
+  const authorPolicies = new AuthorPolicyState();
   // With sharding, caches select the held shards only (sharded-caches.ts); it reads ctx once built.
   const cacheScoping = options.sharding === undefined || options.sharding.scopeCaches === false ? undefined : new ShardedCaches(() => ctx, options.sharding.shards, clock);
   // Children that are another RGD's instances carry their own shard, not their parent's: the
@@ -128,6 +129,11 @@ export function startController(options: StartControllerOptions): RunningControl
     const servedKind = served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion === apiVersion;
     return servedKind ? undefined : cacheScoping.scope.selector();
   };
+  const watches = new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env, ownWrites);
+  const instanceMemory = new InstanceMemory();
+  instanceMemory.alsoHeldBy((key) => { watches.forget(key); });
+  instanceMemory.alsoHeldBy((key) => { authorPolicies.forgetInstance(key); });
+  if (evaluationGuard !== undefined) instanceMemory.alsoHeldBy((key) => { evaluationGuard.forget(key); });
   const ctx: ControllerContext = {
     conversion,
     migrations,
@@ -137,7 +143,7 @@ export function startController(options: StartControllerOptions): RunningControl
     logger,
     kroVersion: options.kroVersion,
     served,
-    watches: new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env, ownWrites),
+    watches,
     clusters,
     rgdQueue,
     instanceQueue,
@@ -145,9 +151,8 @@ export function startController(options: StartControllerOptions): RunningControl
     ownWrites,
     helmCluster: new HelmClusterCache(client),
     instanceLeases,
-    deletionWaits: new Map(),
-    statusMemo: new Map(),
-    authorPolicies: new AuthorPolicyState(),
+    instanceMemory,
+    authorPolicies,
     policySync: policyBarrier,
     delegations: new DelegationVerdicts(options.delegationRecheckMs ?? 300_000),
     mayWriteCluster: () => options.sharding === undefined || options.sharding.leader.isLeader,

@@ -49,7 +49,7 @@ export function shardedWork(ctx: ControllerContext, sharding: ControllerSharding
   // Scoped caches do that once they select the shard (sharded-caches.ts).
   sharding.shards.onAcquired((shard) => {
     // The last status we wrote is no proof of what is stored: another replica may have written since.
-    ctx.statusMemo.clear();
+    ctx.instanceMemory.forgetWrittenStatuses();
     if (ctx.cacheScoping !== undefined) return;
     for (const [rgdName, lease] of ctx.instanceLeases) {
       for (const object of lease.informer.store.list()) {

@@ -10,6 +10,7 @@ import { createKubeClient, type KubeClient, type KubeObject } from "../../src/in
 import { recordDelta } from "../../src/controller/instance/record.js";
 import { readInventory, recordsInStatus, type OwnedChild } from "../../src/controller/instance/inventory.js";
 import { writeStatus } from "../../src/controller/instance/status-write.js";
+import { InstanceMemory } from "../../src/controller/context/index.js";
 import type { ControllerContext } from "../../src/controller/context/controller-context.js";
 import { createLogger } from "../../src/observability/index.js";
 import { kubectl, testCluster } from "../support/test-cluster.js";
@@ -82,7 +83,7 @@ describe("the ownership record in status under concurrent writers", () => {
   let statusCtx: Parameters<typeof writeStatus>[0];
 
   before(async () => {
-    statusCtx = { client, statusMemo: new Map(), eventClient: client, logger: createLogger({ level: "silent", name: "record-test", format: "text" }), now: () => new Date() } as unknown as Parameters<typeof writeStatus>[0];
+    statusCtx = { client, instanceMemory: new InstanceMemory(), eventClient: client, logger: createLogger({ level: "silent", name: "record-test", format: "text" }), now: () => new Date() } as unknown as Parameters<typeof writeStatus>[0];
     await kubectl(["apply", "-f", "-"], `${JSON.stringify(KEEPS)}\n---\n${JSON.stringify(DROPS)}`);
     await kubectl(["wait", "--for=condition=Established", `crd/keepers.${group}`, `crd/droppers.${group}`, "--timeout=60s"]);
     // The client's discovery catches up a little after the CRD is established.

@@ -182,4 +182,10 @@ export class AuthorPolicyState {
   clearUnchecked(instanceKey: string): void {
     this.unchecked.delete(instanceKey);
   }
+
+  /** The instance is gone: its unjudged writes and its unchecked mark go with it. */
+  forgetInstance(instanceKey: string): void {
+    this.pending.delete(instanceKey);
+    this.unchecked.delete(instanceKey);
+  }
 }

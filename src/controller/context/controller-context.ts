@@ -13,6 +13,7 @@ import type { DelegationVerdicts } from "./delegation-verdicts.js";
 import type { WorkQueue } from "../loop/index.js";
 import type { ApplyMemo } from "./apply-memo.js";
 import type { OwnWrites } from "./own-writes.js";
+import type { InstanceMemory } from "./instance-memory.js";
 import type { HelmClusterCache } from "../helm/index.js";
 import type { InstanceEvaluation, KubeJson } from "../../runtime/index.js";
 import type { ClusterConnections } from "../clusters/index.js";
@@ -98,10 +99,8 @@ export interface ControllerContext {
   readonly ownWrites: OwnWrites;
   /** The informer of each served instance kind, by RGD name (with sharding: only the held shards' instances and strays). */
   readonly instanceLeases: Map<string, InformerLease<KubeObject>>;
-  /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */
-  readonly deletionWaits: Map<string, number>;
-  /** Instance UID → fingerprint of the last status we wrote (see writeStatus). */
-  readonly statusMemo: Map<string, string>;
+  /** Everything remembered per instance between passes, and the one place that forgets it (instance-memory.ts). */
+  readonly instanceMemory: InstanceMemory;
   /** Whether each RGD's author policy is in force (author-policy-state.ts). */
   readonly authorPolicies: AuthorPolicyState;
   readonly policySync: PolicySync;

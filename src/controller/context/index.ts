@@ -6,6 +6,7 @@
  */
 export { ApplyMemo } from "./apply-memo.js";
 export { OwnWrites } from "./own-writes.js";
+export { InstanceMemory } from "./instance-memory.js";
 export { type CacheScoping, type ControllerContext, type ControllerOptions, type InstanceEvaluatedEvent, type PolicySync } from "./controller-context.js";
 export { recordConditionChanges, recordEvent, type EventSink } from "./events.js";
 export { isJsonSubset, jsonEqual } from "./json-equal.js";

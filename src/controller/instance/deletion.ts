@@ -59,9 +59,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
     await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { deleting: true, now: ctx.now(), ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }) }));
     return { requeueAfterMs: nextWait(ctx, key) };
   }
-  ctx.deletionWaits.delete(key);
-  ctx.statusMemo.delete(owner.uid);
-  ctx.watches.forget(key);
+  ctx.instanceMemory.forget(key, owner.uid);
   for (const entry of entries) ctx.applyMemo.forget(entry.uid);
   try {
     await patchInstance(ctx, instance, (current) => {
@@ -80,7 +78,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
 
 /** 1 s, 2 s, 4 s … up to a minute per held instance: a stuck finalizer costs a bounded rate. */
 function nextWait(ctx: ControllerContext, key: string): number {
-  const attempt = ctx.deletionWaits.get(key) ?? 0;
-  ctx.deletionWaits.set(key, attempt + 1);
+  const attempt = ctx.instanceMemory.deletionWaits.get(key) ?? 0;
+  ctx.instanceMemory.deletionWaits.set(key, attempt + 1);
   return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);
 }

@@ -50,8 +50,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
   // 1. Observe.
   const observed = await observeInstance(ctx, served.rgdName, ref);
   if (observed === undefined) {
-    ctx.watches.forget(key);
-    ctx.evaluationGuard?.forget(key);
+    ctx.instanceMemory.forget(key, undefined);
     return {};
   }
   // Deletion goes by inventory with direct requests where the cache cannot tell: a kind the

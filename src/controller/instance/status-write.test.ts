@@ -2,16 +2,23 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ApiError, type KubeObject } from "../../kube/index.js";
 import { createLogger } from "../../observability/index.js";
+import { InstanceMemory } from "../context/index.js";
 import { statusFingerprint, writeStatus, type StatusWriter } from "./status-write.js";
 
 const instance = (status: Record<string, unknown>, rv = "1"): KubeObject => ({
   apiVersion: "kro.run/v1alpha1", kind: "App", metadata: { name: "a", namespace: "ns", uid: "u-1", generation: 1, resourceVersion: rv }, status,
 });
 
+function memoryOf(memo: Map<string, string>): InstanceMemory {
+  const memory = new InstanceMemory();
+  for (const [uid, fingerprint] of memo) memory.statusWritten.set(uid, fingerprint);
+  return memory;
+}
+
 function writer(memo = new Map<string, string>()): StatusWriter & { puts: KubeObject[] } {
   const puts: KubeObject[] = [];
   const client = { updateStatus: (object: KubeObject) => { puts.push(object); return Promise.resolve(object); } };
-  return { client, statusMemo: memo, logger: createLogger({ level: "silent", name: "t", format: "text" }), eventClient: client, now: () => new Date(0), puts } as unknown as StatusWriter & { puts: KubeObject[] };
+  return { client, instanceMemory: memoryOf(memo), logger: createLogger({ level: "silent", name: "t", format: "text" }), eventClient: client, now: () => new Date(0), puts } as unknown as StatusWriter & { puts: KubeObject[] };
 }
 
 describe("writeStatus: what it skips", () => {
@@ -42,7 +49,7 @@ describe("writeStatus: what it skips", () => {
 describe("writeStatus: a conflict", () => {
   const conflict = () => new ApiError({ status: 409, verb: "PUT", path: "/apis/kro.run/v1alpha1/namespaces/ns/apps/a/status", body: JSON.stringify({ kind: "Status", reason: "Conflict", message: "the object has been modified", code: 409 }) });
   function conflicting(fresh: KubeObject): StatusWriter & { gets: number } {
-    const ctx = { gets: 0, statusMemo: new Map<string, string>(), logger: createLogger({ level: "silent", name: "t", format: "text" }), now: () => new Date(0) } as unknown as StatusWriter & { gets: number };
+    const ctx = { gets: 0, instanceMemory: new InstanceMemory(), logger: createLogger({ level: "silent", name: "t", format: "text" }), now: () => new Date(0) } as unknown as StatusWriter & { gets: number };
     const client = {
       updateStatus: () => Promise.reject(conflict()),
       get: () => { ctx.gets += 1; return Promise.resolve(fresh); },
@@ -61,6 +68,6 @@ describe("writeStatus: a conflict", () => {
     const fresh = { ...instance(ready, "3"), metadata: { ...instance(ready, "3").metadata, generation: 2 } };
     const ctx = conflicting(fresh);
     await assert.rejects(writeStatus(ctx, instance({ state: "IN_PROGRESS" }), ready), /modified/);
-    assert.equal(ctx.statusMemo.size, 0, "nothing remembered as written");
+    assert.equal(ctx.instanceMemory.size, 0, "nothing remembered as written");
   });
 });

@@ -10,7 +10,7 @@ import { applyDelta, emptyDelta, encodeStatusRecord, readInventory, recordsInSta
 import { InstanceGoneError, isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
 
 /** Writing status needs the client, the memo of what we last wrote, and the Event sink. */
-export type StatusWriter = Pick<ControllerContext, "client" | "statusMemo"> & EventSink;
+export type StatusWriter = Pick<ControllerContext, "client" | "instanceMemory"> & EventSink;
 
 /**
  * Status is written only when it differs (numbers compared as JSON): no write when converged.
@@ -26,7 +26,7 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
   const status = withRecord(instance, computed, delta);
   const uid = instance.metadata?.uid ?? "";
   const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
-  const last = ctx.statusMemo.get(uid);
+  const last = ctx.instanceMemory.statusWritten.get(uid);
   if (last === memo) return;
   // Equal to the copy, and nothing of ours written since (no memo, e.g. after a restart). With a
   // memo that differs, the copy may predate our own last write — a pass that wrote IN_PROGRESS
@@ -51,10 +51,10 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
     const newerSpec = fresh.metadata?.generation !== instance.metadata?.generation;
     if (newerSpec || statusFingerprint(withoutRecord(fresh.status)) !== statusFingerprint(withoutRecord(status))) {
       // What we wrote last is older than this fresh copy: the next pass may trust its copy again.
-      ctx.statusMemo.delete(uid);
+      ctx.instanceMemory.statusWritten.delete(uid);
       throw error;
     }
-    ctx.statusMemo.set(uid, memo);
+    ctx.instanceMemory.statusWritten.set(uid, memo);
     return;
   }
   // A CRD that does not keep the field (one an older release installed) dropped the record
@@ -62,8 +62,8 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
   const record = (status as Record<string, unknown>)[STATUS_RECORD.field];
   if (record !== undefined && statusRecordOf(written) !== record) {
     await recordInAnnotation(ctx, written, readInventory({ ...written, status }).entries);
-    ctx.statusMemo.delete(uid);
-  } else ctx.statusMemo.set(uid, memo);
+    ctx.instanceMemory.statusWritten.delete(uid);
+  } else ctx.instanceMemory.statusWritten.set(uid, memo);
   // Only the root condition: one Event per readiness change keeps Events cheap at scale.
   recordConditionChanges(ctx, instance, instance.status, status, [INSTANCE_CONDITIONS.ready]);
 }

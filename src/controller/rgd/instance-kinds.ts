@@ -69,7 +69,7 @@ function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { i
       else if (needsReconcile(old, next)) ctx.ownWrites.observe(next, () => { enqueue(next); });
     },
     // With sharding an instance also leaves when its label moves it to another replica's shard.
-    onDelete: (object) => { ctx.watches.forget(instanceKeyOf(entry.rgdName, object)); },
+    onDelete: (object) => { ctx.instanceMemory.forget(instanceKeyOf(entry.rgdName, object), object.metadata?.uid); },
   });
   return lease;
 }
@@ -113,6 +113,8 @@ export async function stopServing(ctx: ControllerContext, rgdName: string): Prom
   ctx.watches.retain(rgdName, undefined);
   const lease = ctx.instanceLeases.get(rgdName);
   ctx.instanceLeases.delete(rgdName);
+  // A stopped informer reports no deletions: its instances are forgotten here.
+  for (const object of lease?.informer.store.list() ?? []) ctx.instanceMemory.forget(instanceKeyOf(rgdName, object), object.metadata?.uid);
   await lease?.release();
 }
 
