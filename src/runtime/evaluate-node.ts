@@ -1,7 +1,8 @@
 /**
- * One node of one pass (kro-reference.md §6.7): exclusion, includeWhen, dependency gating,
- * rendering, decoration, observation through the lookup port, and readiness. Pure: everything
- * the node needs arrives in the context, everything it found goes back in its NodeEvaluation.
+ * One node of one pass (docs/reference/kro-reference.md §6.7): exclusion, includeWhen, dependency
+ * gating, rendering, decoration, observation through the lookup port, and readiness. Pure:
+ * everything the node needs arrives in the context, everything it found goes back in its
+ * NodeEvaluation.
  */
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import { decorate, defaultNamespace, type InstanceRef } from "./decorate.js";
