@@ -91,7 +91,7 @@ function readiness(ctx: NodeContext, node: CompiledNode, observed: readonly (Kub
 
 /**
  * A child that is itself an instance of an RGD, without a readyWhen of its own, is ready when its
- * Ready condition is True for its current generation (issue #24, point 5): a parent never reports
+ * Ready condition is True for its current generation: a parent never reports
  * Ready over a broken nested instance. kro counts such a child ready once it exists.
  */
 function nestedInstanceReadiness(ctx: NodeContext, node: CompiledNode, object: KubeJson): Outcome<boolean> | undefined {

@@ -53,7 +53,7 @@ describe("instance-author policy", () => {
     assert.deepEqual(computed.guards, ["object.?spec.?ns.hasValue()"]);
     assert.equal(checks(input([node("other", "v1", "ConfigMap", { name: "x", namespace: "${cfg.data.ns}" })]))[0]?.namespace, undefined);
     assert.equal(checks(input([node("iter", "v1", "ConfigMap", { name: "x", namespace: "team-${schema.spec.t}" })]))[0]?.namespace, "\"team-\" + string((object.spec.t))");
-    // Opt-in annotations change nothing any more: the author check decides (issue #24, point 1).
+    // Opt-in annotations change nothing any more: the author check decides.
     assert.deepEqual(summary(input([node("c", "v1", "ConfigMap", { namespace: "${schema.spec.ns}" })], { policy: { ...DEFAULT_CONTAINMENT, allowCrossNamespace: true } })), summary(input([node("c", "v1", "ConfigMap", { namespace: "${schema.spec.ns}" })])));
   });
 
