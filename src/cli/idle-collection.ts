@@ -1,5 +1,5 @@
 /**
- * One full collection when a burst of work is over (docs/performance.md,
+ * One full collection when a burst of work is over (docs/performance-archive.md,
  * "The burst's garbage given back"). A controller converging 1,000 instances leaves its heap
  * committed at ~53 MB for ~33 MB of live data: the garbage promoted while requests were in flight,
  * which V8 collects only when the old generation next reaches its limit — and an idle controller

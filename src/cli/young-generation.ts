@@ -1,6 +1,6 @@
 /**
  * How big V8's young generation may grow, decided from what the process is doing, so an
- * idle controller holds little (docs/performance.md, "Idle memory"). V8 reads
+ * idle controller holds little (docs/performance-archive.md, "Idle memory"). V8 reads
  * `--semi-space-growth-factor` at every growth step, so a GC observer can allow growth (factor 2,
  * V8's default) or hold new space where it is (factor 1) as the work changes; the limit it was
  * started with (`--max-semi-space-size`) is fixed and can only be lowered this way, never raised.

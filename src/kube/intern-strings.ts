@@ -16,8 +16,8 @@ const MAX_INTERNED_LENGTH = 256;
  * One key at a time goes through this object and back out. It has no prototype, so V8 keeps it
  * in dictionary mode: a key costs a hash-table insert. An object literal per key (`{ [s]: 0 }`,
  * this file's first form) made V8 create a hidden class per distinct string, which made interning
- * 4.6 % of the controller's CPU while 1,000 fan-out instances converged (docs/performance.md,
- * "Pages the controller need not touch").
+ * 4.6 % of the controller's CPU while 1,000 fan-out instances converged
+ * (docs/performance-archive.md, "Pages the controller need not touch").
  */
 const door: Record<string, 0> = Object.create(null) as Record<string, 0>;
 
