@@ -32,6 +32,6 @@ USER 1000:1000
 EXPOSE 8078 8079
 # A 2 MB young-generation semi-space instead of V8's 16 MB: the default keeps ~32 MB of mostly
 # empty new space committed for good after the first burst of work. Measured at 1,000 fan-out
-# instances: 132 MB RSS with 4 MB instead of 157 MB (session 5), ~102 MB with 2 MB against ~105.5
-# MB with 4 (session 15, ~4 % more CPU-seconds), same convergence time (docs/performance.md).
+# instances: 132 MB RSS with 4 MB instead of 157 MB, ~102 MB with 2 MB against ~105.5
+# MB with 4 (~4 % more CPU-seconds), same convergence time (docs/performance-archive.md).
 ENTRYPOINT ["node", "--max-semi-space-size=2", "/app/dist/src/cli/main.js", "controller"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// CLI start (issue #25, point 7): `kro import helm CHART` against `helm template` of the same chart,
+// CLI start: `kro import helm CHART` against `helm template` of the same chart,
 // each a fresh process, in alternating rounds so that drifting load falls on all of them alike;
 // `node -e 0` beside them is Node's own start, the floor of any kro command. kro runs as an
 // installed `kro` runs: the bin file itself, so its shebang's node flags apply.

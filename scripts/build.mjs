@@ -2,7 +2,7 @@
 //   - JavaScript without comments (tsconfig.json `removeComments`): V8 keeps the source text of
 //     every module it loads for the life of the process, and this codebase's comments are a third
 //     of it, with enough non-ASCII (— × →) to make most files two-byte strings. Measured on an
-//     idle controller: heap −1 MB; its RSS moved less than the noise (docs/performance.md).
+//     idle controller: heap −1 MB; its RSS moved less than the noise (docs/performance-archive.md).
 //     Stack traces still point into src/ through the source maps.
 //   - Declarations with their comments, for whoever uses kro-ts as a library.
 // Either pass failing fails the build.

@@ -1,6 +1,6 @@
 // Command-line options of `npm run bench`: parsed once, validated with a precise message, frozen.
 export const SCENARIOS = ["fanout", "depth", "steady", "micro"];
-/** Scale scenarios (issue #18): run only when named, never by "all". */
+/** Scale scenarios: run only when named, never by "all". */
 export const SCALE_SCENARIOS = ["delete", "kinds", "restart", "versions", "clusters", "admission"];
 
 const DEFAULTS = {

@@ -1,4 +1,4 @@
-// Admission (issue #27, point 4): what the per-RGD author policy (docs/design/authorization.md)
+// Admission: what the per-RGD author policy (docs/design/authorization.md)
 // costs a real, non-admin tenant. Two RGDs of the fan-out shape (6 children, 5 kinds), served
 // side by side: "checked" with the author policy (the default), "unchecked" with
 // `kro.run/author-check: Disabled` (the controller installs no policy for it — the supported

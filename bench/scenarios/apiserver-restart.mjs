@@ -1,4 +1,4 @@
-// Recovery after a kube-apiserver restart (issue #26 point 3): with N fan-out instances
+// Recovery after a kube-apiserver restart: with N fan-out instances
 // converged, kube-apiserver is stopped for --downtime-seconds (long enough for every watch's
 // backoff to grow) and started again; the clock starts when its /readyz answers 200 and stops
 // when a new instance, created at that moment, is Ready. Twice per repetition:

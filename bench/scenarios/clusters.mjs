@@ -1,4 +1,4 @@
-// Children in two clusters (issue #29, docs/design/clusters.md): N instances of an RGD whose four
+// Children in two clusters (docs/design/clusters.md): N instances of an RGD whose four
 // ConfigMaps alternate hub → member → hub → member (each reading the one before), against the
 // same RGD with all four in the hub, in the same run and the same controller (the ratio of the
 // two convergence times). A second minimal control plane is the member, registered by a

@@ -1,4 +1,4 @@
-// Bulk deletion (issue #18, point 7): N converged fan-out instances deleted at once; the time until
+// Bulk deletion: N converged fan-out instances deleted at once; the time until
 // the controller has removed every child and let every instance go, against the null baseline
 // deleting the same 6N children (same client settings, `--workers` instances in flight, each
 // instance's children in the same two waves as the controller: the dependent ConfigMap first).

@@ -1,4 +1,4 @@
-// Many kinds (issue #18): K RGDs, each its own instance kind with a child of a distinct CRD kind
+// Many kinds: K RGDs, each its own instance kind with a child of a distinct CRD kind
 // and an externalRef to a ConfigMap of its own; N instances of each created at once. The
 // controller runs with leader election. Reported: time until every RGD is Active, time until
 // every instance is Ready, open sockets, p99 of request queueing (socket pool and rate limiter),

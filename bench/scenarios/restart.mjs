@@ -1,4 +1,4 @@
-// Recovery (issues #18, #26): with N fan-out instances converged,
+// Recovery: with N fan-out instances converged,
 //  1. kube-apiserver restarted (--downtime-seconds down), idle and busy: time from its /readyz to
 //     a new instance being Ready, beside a quiet run (apiserver-restart.mjs);
 //  2. the leader controller killed with SIGKILL while a warm standby waits (leader election,

@@ -1,4 +1,4 @@
-// API versions (issue #28): what the conversion webhook costs a read, and how fast a storage
+// API versions: what the conversion webhook costs a read, and how fast a storage
 // migration moves N instances, each as a ratio to the plain operation in the same run.
 // 1. N instances at v1alpha1; an RGD revision adds v1beta1 as a served, non-storage version.
 // 2. Conversion: sequential GETs of sampled instances at v1alpha1 (the stored version: no webhook)

@@ -1,7 +1,7 @@
 /**
  * Every group, label, annotation and finalizer key kro-ts writes, in one place, so that the
  * controller, the runtime and the CLI can never disagree about a spelling. Values follow kro
- * v0.9 (shared/spec/kro-reference.md §2.5, §6.8) so objects stay recognisable to kro users.
+ * v0.9 (docs/reference/kro-reference.md §2.5, §6.8) so objects stay recognisable to kro users.
  */
 export const KRO_GROUP = "kro.run";
 export const KRO_VERSION = "v1alpha1";
@@ -139,7 +139,7 @@ export const LABELS = {
   collectionSize: "kro.run/collection-size",
   managedBy: "app.kubernetes.io/managed-by",
   applysetPartOf: "applyset.kubernetes.io/part-of",
-  /** Template dialect: every child is labelled app=<parent name> (seed-dialect.md §3). */
+  /** Template dialect: every child is labelled app=<parent name> (docs/reference/seed-dialect.md §3). */
   app: "app",
   /** On the Leases of instance sharding: the group they belong to, and "shard" or "member". */
   shardGroup: "kro.run/shard-group",
@@ -162,7 +162,7 @@ export const FIELD_MANAGERS = {
   labeller: "kro.run/labeller",
 } as const;
 
-/** Instance condition types (kro-reference.md §6.10); `Ready` is the root the others roll up to. */
+/** Instance condition types (docs/reference/kro-reference.md §6.10); `Ready` is the root the others roll up to. */
 export const INSTANCE_CONDITIONS = {
   instanceManaged: "InstanceManaged",
   graphResolved: "GraphResolved",

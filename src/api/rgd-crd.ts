@@ -1,7 +1,8 @@
 /**
  * The ResourceGraphDefinition CRD the controller installs (and deploy/ ships), generated from
  * this one source. Descriptions are on every field so `kubectl explain rgd.spec.resources`
- * reads well; admission rules follow kro v0.9 (kro-reference.md §2.1) plus the dialect rule.
+ * reads well; admission rules follow kro v0.9 (docs/reference/kro-reference.md §2.1) plus the
+ * dialect rule.
  */
 import { KRO_GROUP, KRO_VERSION, RGD } from "./constants.js";
 

@@ -9,8 +9,8 @@ import { builtinSchemaResolver, type BuiltinSchemaBundle, type SchemaResolver } 
 
 // One resolver per minor for the whole process: `kro import helm` asks twice (the compile of the
 // example instance, then the scope report), and each read is a gunzip and a JSON.parse of ~250 KB
-// (~10 ms of a ~350 ms import, docs/performance.md "CLI start"). The resolver only reads the bundle
-// and caches what it resolves, so sharing it is safe.
+// (~10 ms of a ~350 ms import, docs/performance-archive.md "CLI start"). The resolver only reads
+// the bundle and caches what it resolves, so sharing it is safe.
 const loaded = new Map<string, Promise<SchemaResolver>>();
 
 export function loadBuiltinSchemas(minor: string): Promise<SchemaResolver> {

@@ -1,4 +1,4 @@
-// The heap limits hold however node is started (issue #27): measured in fresh node processes
+// The heap limits hold however node is started: measured in fresh node processes
 // started without flags, churning the way a controller allocates — many short asynchronous steps
 // whose garbage survives a step or two, some of it for good. Heap sizes, not timings.
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 /**
  * V8's heap limits of a long-running command, applied by the process itself so that they hold
- * however node was started (issue #27; docs/performance.md, session 11). A flag the operator
- * gave node on the command line or in NODE_OPTIONS wins over ours.
+ * however node was started (docs/performance-archive.md, "Memory however the controller is
+ * started"). A flag the operator gave node on the command line or in NODE_OPTIONS wins over ours.
  *
  * Young generation (young-generation.ts): the image and the `kro` executable pass
  * `--max-semi-space-size=2`; `node dist/src/cli/main.js controller` typed by hand passes nothing,
@@ -30,8 +30,9 @@ import { governYoungGeneration, type YoungGeneration } from "./young-generation.
 import { collectWhenIdle } from "./idle-collection.js";
 
 /**
- * The image's `--max-semi-space-size=2` (Dockerfile ENTRYPOINT). 2 rather than 4 since session 15:
- * 3.6–4 MB less RSS at 1,000 fan-out instances for ~4 % more CPU-seconds (docs/performance.md).
+ * The image's `--max-semi-space-size=2` (Dockerfile ENTRYPOINT). 2 rather than 4:
+ * 3.6–4 MB less RSS at 1,000 fan-out instances for ~4 % more CPU-seconds
+ * (docs/performance-archive.md).
  */
 export const SEMI_SPACE_MB = 2;
 

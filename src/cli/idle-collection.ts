@@ -1,10 +1,11 @@
 /**
- * One full collection when a burst of work is over (issue #27, point 1; docs/performance.md,
- * session 13). A controller converging 1,000 instances leaves its heap committed at ~53 MB for
- * ~33 MB of live data: the garbage promoted while requests were in flight, which V8 collects
- * only when the old generation next reaches its limit — and an idle controller allocates too
- * little to get there. V8's own memory reducer would compact it, but it waits for signals a
- * controller renewing its Leases does not give, so RSS stayed at the burst's peak for good.
+ * One full collection when a burst of work is over (docs/performance-archive.md,
+ * "The burst's garbage given back"). A controller converging 1,000 instances leaves its heap
+ * committed at ~53 MB for ~33 MB of live data: the garbage promoted while requests were in flight,
+ * which V8 collects only when the old generation next reaches its limit — and an idle controller
+ * allocates too little to get there. V8's own memory reducer would compact it, but it waits for
+ * signals a controller renewing its Leases does not give, so RSS stayed at the burst's peak for
+ * good.
  *
  * So: once the heap has grown by `GROWTH_BYTES` since the last collection we ran, and no
  * scavenge has run for `QUIET_MS` (allocation has all but stopped: the work is done), one full

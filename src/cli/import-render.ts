@@ -2,7 +2,7 @@
  * An imported chart rendered offline as the controller would render it: the graph compiled with
  * the built-in schemas of a Kubernetes minor plus the imported CRD, and the example instance
  * evaluated. `kro import helm` uses it for its scope report, the live migration for its plan.
- * No cluster client here: a chart import loads none (issue #25, point 7).
+ * No cluster client here: a chart import loads none, so it starts fast.
  */
 import { hasErrors } from "../diag/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";

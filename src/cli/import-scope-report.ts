@@ -1,5 +1,5 @@
 /**
- * What `kro import helm` says about where a chart's objects land (issue #25, point 2: nothing is
+ * What `kro import helm` says about where a chart's objects land (nothing is
  * refused silently). The example instance is rendered offline with the import's values, and each
  * object that is cluster-scoped (scope from the kinds Kubernetes serves, e.g. an APIService) or in
  * another namespace than the instance's is named, with what the author check makes of it: an

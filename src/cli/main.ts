@@ -2,7 +2,7 @@
 // kro: the command-line entry. Parses arguments and formats output; the work lives in lower layers.
 // The flag on the first line is the image's (Dockerfile ENTRYPOINT): `kro`, `npx kro` and
 // `kubectl kro` keep a 2 MB young-generation semi-space instead of 16 MB — ~30 MB less RSS for a
-// long-running controller or `kro dev` (docs/performance.md, issue #27). Pinned by
+// long-running controller or `kro dev` (docs/performance-archive.md). Pinned by
 // test/tooling/cli-startup.test.ts.
 import { Command, CommanderError } from "commander";
 import { PACKAGE_VERSION } from "./version.js";

@@ -1,5 +1,5 @@
 /**
- * `--clusters N` for `kro cluster up`, `kro dev` and `kro demo` (issue #29, point 6): besides the
+ * `--clusters N` for `kro cluster up`, `kro dev` and `kro demo`: besides the
  * hub (the cluster the controller runs against), N−1 member clusters — minimal control planes,
  * enough for ConfigMaps, Secrets and custom resources — each registered in the hub the way a
  * platform team registers a real one: a kubeconfig Secret in the controller's cluster namespace,

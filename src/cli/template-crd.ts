@@ -1,8 +1,8 @@
 /**
  * `kro generate crd` on a template-dialect RGD: that dialect attaches to the user's own CRD
- * (seed-dialect.md §2), so there is nothing to generate. Without that CRD the command says so
- * and fails; with it (`--crd`), it prints the status storage the controller would add with
- * server-side apply, or says that nothing needs adding.
+ * (docs/reference/seed-dialect.md §2), so there is nothing to generate. Without that CRD the
+ * command says so and fails; with it (`--crd`), it prints the status storage the controller would
+ * add with server-side apply, or says that nothing needs adding.
  */
 import { toYaml } from "../api/index.js";
 import { attachToCrd, crdDefines, type TemplateCompiledGraph } from "../graph/index.js";

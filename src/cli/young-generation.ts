@@ -1,9 +1,9 @@
 /**
- * How big V8's young generation may grow, decided from what the process is doing (issue #27;
- * docs/performance.md, sessions 11 and 12). V8 reads `--semi-space-growth-factor` at every growth
- * step, so a GC observer can allow growth (factor 2, V8's default) or hold new space where it is
- * (factor 1) as the work changes; the limit it was started with (`--max-semi-space-size`) is
- * fixed and can only be lowered this way, never raised.
+ * How big V8's young generation may grow, decided from what the process is doing, so an
+ * idle controller holds little (docs/performance-archive.md, "Idle memory"). V8 reads
+ * `--semi-space-growth-factor` at every growth step, so a GC observer can allow growth (factor 2,
+ * V8's default) or hold new space where it is (factor 1) as the work changes; the limit it was
+ * started with (`--max-semi-space-size`) is fixed and can only be lowered this way, never raised.
  *
  * - **Capped** at two `capMb` semi-spaces when the operator gave no limit: node's default (2 × 16 MB)
  *   stays committed for good after the first burst of work — ~30 MB of RSS with no live data.

@@ -1,7 +1,7 @@
 /**
  * With `--shards N` a replica caches only the instances (and their children) of the shards it
  * holds, selected server-side by the `kro.run/shard` label (coordination/shard-scope.ts), so N
- * replicas together hold about one replica's worth of objects (issue #27, point 2).
+ * replicas together hold about one replica's worth of objects.
  *
  * - The held set changes (acquire, release, loss): the instance and child informers are listed
  *   afresh with the new selector, one re-selection at a time; the old caches are read until the

@@ -1,5 +1,6 @@
 /**
- * Author-defined conditions (kro-reference.md §6.11), read off the parsed expression.
+ * Author-defined conditions (docs/reference/kro-reference.md §6.11), read off the parsed
+ * expression.
  *
  * kro writes `runtime.newCondition({type: 'X', status: 'True', reason: '', message: ''})` with
  * bare identifier keys, which a parse-time macro in kro turns into string keys. cel-js has no

@@ -41,7 +41,7 @@ export function statusSchemaForCelType(name: string, structs?: SchemaTypeRegistr
     case "dyn": return PRESERVE;
     // cel-js prints list(dyn) / map(dyn, dyn) without parameters; cel-go spells the dyn out, so kro
     // emits `items` (`additionalProperties`) preserving unknown fields. An array without `items` is
-    // rejected by the API server (issue #24, point 9).
+    // rejected by the API server.
     case "list": return { type: "array", items: params[0] === undefined ? PRESERVE : statusSchemaForCelType(params[0], structs) };
     case "map": return { type: "object", additionalProperties: params[1] === undefined ? PRESERVE : statusSchemaForCelType(params[1], structs) };
     case "google.protobuf.Timestamp": return { type: "string", format: "date-time", description: "Timestamp representing a creation time" };

@@ -38,7 +38,7 @@ export function jsonToCel(value: unknown, schema?: OpenApiSchema, options: ToCel
   // Lists and objects are copied only when something inside them converts; otherwise the JSON
   // value itself is the CEL value (CEL values are immutable, so sharing is safe). The runtime keeps
   // one converted copy per cached object for as long as the object is cached: sharing the
-  // unchanged parts (labels, names, most of a spec) keeps that copy small (issue #27).
+  // unchanged parts (labels, names, most of a spec) keeps that copy small.
   if (Array.isArray(value)) {
     const items = value as readonly unknown[];
     let out: unknown[] | undefined;

@@ -1,8 +1,9 @@
 /**
- * The template dialect attaches to the user's CRD instead of generating one (seed-dialect.md §2).
- * Pure checks the controller and `kro generate crd` share: does this CRD define the RGD's
- * resourceKind, which plural and scope does it give the instances, and what status storage must
- * be added (status schema + status subresource) for statusMappings to be visible.
+ * The template dialect attaches to the user's CRD instead of generating one
+ * (docs/reference/seed-dialect.md §2). Pure checks the controller and `kro generate crd` share:
+ * does this CRD define the RGD's resourceKind, which plural and scope does it give the instances,
+ * and what status storage must be added (status schema + status subresource) for statusMappings to
+ * be visible.
  */
 import type { InstanceKind } from "./compiled-graph.js";
 import { isRecord } from "./is-record.js";

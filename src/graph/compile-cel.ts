@@ -1,6 +1,7 @@
 /**
- * compileRgd for the CEL dialect: the steps of kro-reference.md §5 in order, each in its own
- * file. Every phase reports issues instead of throwing; a graph is returned only without errors.
+ * compileRgd for the CEL dialect: the steps of docs/reference/kro-reference.md §5 in order, each in
+ * its own file. Every phase reports issues instead of throwing; a graph is returned only without
+ * errors.
  */
 import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
 import { findExpressions, referencedIdentifiers, valueConversionSchema, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";

@@ -1,5 +1,5 @@
-// The forEach identity rule (kro-reference.md §5 step 4), author conditions (§6.11) and the
-// unbounded-cost warning, each on a variant of the worked example.
+// The forEach identity rule (docs/reference/kro-reference.md §5 step 4), author conditions (§6.11)
+// and the unbounded-cost warning, each on a variant of the worked example.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";

@@ -1,8 +1,8 @@
 /**
- * Phase 9's author conditions (`spec.schema.status.conditions`, kro-reference.md §6.11): a list
- * of standalone expressions. Each has its `runtime.newCondition` keys normalised (kro's macro),
- * is type-checked in the status scope and held to the static rules of `analyzeAuthorCondition`;
- * two entries may not declare the same literal type.
+ * Phase 9's author conditions (`spec.schema.status.conditions`, docs/reference/kro-reference.md
+ * §6.11): a list of standalone expressions. Each has its `runtime.newCondition` keys normalised
+ * (kro's macro), is type-checked in the status scope and held to the static rules of
+ * `analyzeAuthorCondition`; two entries may not declare the same literal type.
  */
 import { error, prefixIssues, type Issue, type IssuePath } from "../diag/index.js";
 import {

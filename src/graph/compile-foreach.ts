@@ -1,7 +1,8 @@
 /**
- * Phase 4's forEach rules (kro-reference.md §5): every iterator must appear in an identity field
- * of the template — `metadata.name`, or `metadata.namespace` for namespaced kinds — so the items
- * of a collection get distinct identities (the target cluster counts as identity); and an iterator's list may not read another iterator.
+ * Phase 4's forEach rules (docs/reference/kro-reference.md §5): every iterator must appear in an
+ * identity field of the template — `metadata.name`, or `metadata.namespace` for namespaced kinds —
+ * so the items of a collection get distinct identities (the target cluster counts as identity); and
+ * an iterator's list may not read another iterator.
  */
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { referencedIdentifiers, type KroCelEnvironment } from "../expr/index.js";

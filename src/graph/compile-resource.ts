@@ -1,7 +1,8 @@
 /**
- * Phase 3 of kro's compile (kro-reference.md §5): the shape of one `spec.resources[]` entry —
- * template xor externalRef, object structure, reserved label prefixes, scope rules, forEach
- * iterators — and every `${…}` field it holds. Dependencies come later, once all ids are known.
+ * Phase 3 of kro's compile (docs/reference/kro-reference.md §5): the shape of one
+ * `spec.resources[]` entry — template xor externalRef, object structure, reserved label prefixes,
+ * scope rules, forEach iterators — and every `${…}` field it holds. Dependencies come later, once
+ * all ids are known.
  */
 import { error, prefixIssues, type Issue, type IssuePath } from "../diag/index.js";
 import { extractExpressions, findExpressions } from "../expr/index.js";

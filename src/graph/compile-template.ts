@@ -1,7 +1,7 @@
 /**
- * compileRgd for the template dialect (seed-dialect.md): `spec.resourceKind` names the user's
- * existing CRD, `spec.childResources` hold Go templates, `spec.statusMappings` copy child state
- * onto the parent. Produces the same CompiledGraph model as the CEL dialect (dialect
+ * compileRgd for the template dialect (docs/reference/seed-dialect.md): `spec.resourceKind` names
+ * the user's existing CRD, `spec.childResources` hold Go templates, `spec.statusMappings` copy
+ * child state onto the parent. Produces the same CompiledGraph model as the CEL dialect (dialect
  * "template", no generated CRD); every problem is an issue with a path, template syntax errors
  * also with the line/column inside the template.
  */

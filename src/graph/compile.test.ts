@@ -29,7 +29,7 @@ function dig(value: unknown, ...path: (string | number)[]): unknown {
   return node;
 }
 
-describe("compileRgd: the worked example (kro-reference.md §2.7)", () => {
+describe("compileRgd: the worked example (docs/reference/kro-reference.md §2.7)", () => {
   const result = compile(webapp);
 
   it("compiles without issues", () => {

@@ -1,6 +1,6 @@
 /**
- * Where a child lands, as far as the RGD text tells (docs/design/authorization.md). Since issue
- * #24 position decides nothing at runtime — the instance-author check does, at the evaluated
+ * Where a child lands, as far as the RGD text tells (docs/design/authorization.md). Position
+ * decides nothing at runtime — the instance-author check does, at the evaluated
  * scope — but a child whose namespace instance data chooses, or a cluster-scoped child of a
  * namespaced instance, is still worth a lint warning: such an RGD is usable only by authors who
  * hold those rights themselves (or with an exemption). The RGD's annotations (author check,
@@ -46,7 +46,7 @@ export function containmentPolicyOf(rgd: unknown): ContainmentPolicy {
   };
 }
 
-/** Whether the RGD lets instance authors cause more than their own rights allow (issue #24, point 2). */
+/** Whether the RGD lets instance authors cause more than their own rights allow. */
 export function delegates(policy: ContainmentPolicy): boolean {
   return !policy.authorCheck || policy.authorCheckExempt.length > 0;
 }

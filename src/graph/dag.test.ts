@@ -5,7 +5,7 @@ import { applyWaves, deletionWaves, findCycle, formatCycle, topologicalOrder, ty
 
 const dag = (ids: string[], deps: Record<string, string[]>): DagInput => ({ ids, dependencies: new Map(Object.entries(deps)) });
 
-// kro-reference.md §2.7: svc→deploy, ing→svc, cms independent.
+// docs/reference/kro-reference.md §2.7: svc→deploy, ing→svc, cms independent.
 const WORKED = dag(["deploy", "svc", "ing", "cms"], { svc: ["deploy"], ing: ["svc"] });
 
 describe("topologicalOrder", () => {

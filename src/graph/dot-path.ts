@@ -1,7 +1,7 @@
 /**
- * Dot paths of `statusMappings.fieldMappings` (seed-dialect.md §7): `status.availableReplicas`,
- * `spec.clusterIP`, `status.loadBalancer.ingress[0].ip`. Keys are anything but `.` and `[`;
- * indexes are non-negative integers in brackets.
+ * Dot paths of `statusMappings.fieldMappings` (docs/reference/seed-dialect.md §7):
+ * `status.availableReplicas`, `spec.clusterIP`, `status.loadBalancer.ingress[0].ip`. Keys are
+ * anything but `.` and `[`; indexes are non-negative integers in brackets.
  */
 import type { PathStep } from "./compiled-graph.js";
 

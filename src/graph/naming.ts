@@ -1,6 +1,7 @@
 /**
- * Naming rules of the CEL dialect (kro-reference.md §2.3, §5 step 1): resource ids and forEach
- * iterator names are CEL variables, so they must be lowerCamelCase, unique, and not reserved.
+ * Naming rules of the CEL dialect (docs/reference/kro-reference.md §2.3, §5 step 1): resource ids
+ * and forEach iterator names are CEL variables, so they must be lowerCamelCase, unique, and not
+ * reserved.
  */
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 

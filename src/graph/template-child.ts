@@ -1,8 +1,8 @@
 /**
- * One `spec.childResources[]` entry of the template dialect (seed-dialect.md §3–§5): required
- * fields, the id (default: the kind with its first letter lower-cased), every Go template parsed,
- * and the `.children.<id>` reads and `dependsOn` ids it declares. Ids are checked against each
- * other later, once every child is known.
+ * One `spec.childResources[]` entry of the template dialect (docs/reference/seed-dialect.md §3–§5):
+ * required fields, the id (default: the kind with its first letter lower-cased), every Go template
+ * parsed, and the `.children.<id>` reads and `dependsOn` ids it declares. Ids are checked against
+ * each other later, once every child is known.
  */
 import { error, warning, type Issue, type IssuePath } from "../diag/index.js";
 import { isRecord } from "./is-record.js";

@@ -1,8 +1,9 @@
 /**
- * `spec.statusMappings` of the template dialect (seed-dialect.md §7): each entry selects one
- * child by kind (+ apiVersion) and an optional name template, and copies conditions and fields
- * onto the parent's status. Checked here: shapes, that the selector can match a child, dot paths,
- * `parent` under `status.` and away from the controller's own fields, no two writers per target.
+ * `spec.statusMappings` of the template dialect (docs/reference/seed-dialect.md §7): each entry
+ * selects one child by kind (+ apiVersion) and an optional name template, and copies conditions and
+ * fields onto the parent's status. Checked here: shapes, that the selector can match a child, dot
+ * paths, `parent` under `status.` and away from the controller's own fields, no two writers per
+ * target.
  */
 import { error, warning, type Issue, type IssuePath } from "../diag/index.js";
 import type { ConditionMapping, FieldMapping, PathStep, StatusMapping } from "./compiled-graph.js";
@@ -11,7 +12,7 @@ import { isRecord } from "./is-record.js";
 import type { DraftChild } from "./template-child.js";
 import { parseSource } from "./template-parse.js";
 
-/** Status fields the controller writes itself (kro-reference §6). */
+/** Status fields the controller writes itself (docs/reference/kro-reference.md §6). */
 const CONTROLLER_OWNED: ReadonlySet<string> = new Set(["state", "conditions", "observedGeneration", "managedResources"]);
 
 function nonEmptyString(value: unknown): value is string {

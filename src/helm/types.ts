@@ -1,5 +1,5 @@
 /**
- * The contract of `kro import helm` (issue #17): a chart, as bytes by path, in; the CRD of a new
+ * The contract of `kro import helm`: a chart, as bytes by path, in; the CRD of a new
  * kind, a template-dialect RGD and an example instance out. Kept stable: the live-release
  * migration (helm-migrate) codes against these types.
  */

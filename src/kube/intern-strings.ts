@@ -2,7 +2,7 @@
  * Cached objects repeat the same short strings many times: every child of an instance carries
  * its namespace, the instance's uid (owner reference and labels), the kro labels, kind and
  * apiVersion, condition reasons and messages. JSON.parse gives each occurrence its own copy —
- * at 1,000 fan-out instances ~27,000 uid strings for ~8,000 distinct uids (issue #27).
+ * at 1,000 fan-out instances ~27,000 uid strings for ~8,000 distinct uids.
  *
  * A string used as a property key is internalized by V8: the key an object hands back is the
  * one canonical copy of `s`. V8's table of internalized strings is weak, so, unlike a Map pool,
@@ -16,7 +16,8 @@ const MAX_INTERNED_LENGTH = 256;
  * One key at a time goes through this object and back out. It has no prototype, so V8 keeps it
  * in dictionary mode: a key costs a hash-table insert. An object literal per key (`{ [s]: 0 }`,
  * this file's first form) made V8 create a hidden class per distinct string, which made interning
- * 4.6 % of the controller's CPU while 1,000 fan-out instances converged (docs/performance.md, session 15).
+ * 4.6 % of the controller's CPU while 1,000 fan-out instances converged
+ * (docs/performance-archive.md, "Pages the controller need not touch").
  */
 const door: Record<string, 0> = Object.create(null) as Record<string, 0>;
 

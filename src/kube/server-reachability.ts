@@ -8,7 +8,7 @@
  * It also remembers when the server last came back (recoveredAt): a kube-apiserver that answers
  * /readyz still fails some requests for a moment (a watch gets 429 "storage is (re)initializing"
  * or 503 "not all HTTP paths installed"), and a client that failed just then must retry within
- * a fraction of a second, not sleep the backoff it grew while the server was away (issue #26).
+ * a fraction of a second, not sleep the backoff it grew while the server was away.
  */
 import { sleep } from "./backoff.js";
 

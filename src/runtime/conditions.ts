@@ -1,7 +1,7 @@
 /**
- * Condition bookkeeping shared by built-in and author conditions (kro-reference.md §2.4, §6.10):
- * observedGeneration stamped, lastTransitionTime kept while the status does not change, the list
- * ordered by transition time with the root `Ready` last.
+ * Condition bookkeeping shared by built-in and author conditions (docs/reference/kro-reference.md
+ * §2.4, §6.10): observedGeneration stamped, lastTransitionTime kept while the status does not
+ * change, the list ordered by transition time with the root `Ready` last.
  */
 import { INSTANCE_CONDITION_REASONS, INSTANCE_CONDITIONS } from "../api/index.js";
 import { isRecord, metadataOf } from "./identity.js";

@@ -1,8 +1,8 @@
 /**
- * The metadata kro stamps on every child it applies (kro-reference.md §6.8): ownership labels,
- * the node id, collection position, and the apply-order wave. Also defaults the namespace of
- * namespaced children to the instance's. The applyset part-of label is left to the controller,
- * which tracks ownership with its own inventory.
+ * The metadata kro stamps on every child it applies (docs/reference/kro-reference.md §6.8):
+ * ownership labels, the node id, collection position, and the apply-order wave. Also defaults the
+ * namespace of namespaced children to the instance's. The applyset part-of label is left to the
+ * controller, which tracks ownership with its own inventory.
  */
 import { ANNOTATIONS, LABELS, labelValue, MANAGED_BY_VALUE } from "../api/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";

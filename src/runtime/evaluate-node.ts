@@ -1,7 +1,8 @@
 /**
- * One node of one pass (kro-reference.md §6.7): exclusion, includeWhen, dependency gating,
- * rendering, decoration, observation through the lookup port, and readiness. Pure: everything
- * the node needs arrives in the context, everything it found goes back in its NodeEvaluation.
+ * One node of one pass (docs/reference/kro-reference.md §6.7): exclusion, includeWhen, dependency
+ * gating, rendering, decoration, observation through the lookup port, and readiness. Pure:
+ * everything the node needs arrives in the context, everything it found goes back in its
+ * NodeEvaluation.
  */
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import { decorate, defaultNamespace, type InstanceRef } from "./decorate.js";
@@ -90,7 +91,7 @@ function readiness(ctx: NodeContext, node: CompiledNode, observed: readonly (Kub
 
 /**
  * A child that is itself an instance of an RGD, without a readyWhen of its own, is ready when its
- * Ready condition is True for its current generation (issue #24, point 5): a parent never reports
+ * Ready condition is True for its current generation: a parent never reports
  * Ready over a broken nested instance. kro counts such a child ready once it exists.
  */
 function nestedInstanceReadiness(ctx: NodeContext, node: CompiledNode, object: KubeJson): Outcome<boolean> | undefined {

@@ -32,7 +32,7 @@ function converge(graph: Parameters<typeof evaluateInstance>[0], instance: KubeJ
   return evaluation;
 }
 
-describe("evaluateInstance: the worked example (kro-reference.md §2.7)", () => {
+describe("evaluateInstance: the worked example (docs/reference/kro-reference.md §2.7)", () => {
   const instance = instanceOf(webapp, { name: "shop", replicas: 3, regions: ["eu", "us"], ingress: { enabled: false } });
 
   it("first pass: applies deploy and the forEach items; svc waits on deploy; ing is excluded", () => {

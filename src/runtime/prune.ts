@@ -1,7 +1,8 @@
 /**
- * Prune and deletion plans over the controller's inventory (kro-reference.md §6.9, §6.12). Both
- * delete dependents before what they depend on: the highest apply-order wave first. Entries of
- * nodes the graph no longer has come first (nothing in the current graph depends on them).
+ * Prune and deletion plans over the controller's inventory (docs/reference/kro-reference.md §6.9,
+ * §6.12). Both delete dependents before what they depend on: the highest apply-order wave first.
+ * Entries of nodes the graph no longer has come first (nothing in the current graph depends on
+ * them).
  */
 import type { CompiledGraph } from "../graph/index.js";
 import { identityKey, identityOf } from "./identity.js";

@@ -1,7 +1,8 @@
 /**
- * buildInstanceStatus: the whole `.status` the controller writes after a pass (kro-reference.md
- * §6.10, §6.11) — user fields, `state`, and the conditions (built-ins or the author's), with
- * lastTransitionTime kept from the current status when a condition's status did not change.
+ * buildInstanceStatus: the whole `.status` the controller writes after a pass
+ * (docs/reference/kro-reference.md §6.10, §6.11) — user fields, `state`, and the conditions
+ * (built-ins or the author's), with lastTransitionTime kept from the current status when a
+ * condition's status did not change.
  */
 import { INSTANCE_CONDITION_REASONS as REASONS, INSTANCE_CONDITIONS as TYPES, INSTANCE_STATES } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";

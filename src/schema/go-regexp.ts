@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
 
 // Loaded on the first compile, through its CommonJS build: most CLI runs never match a regexp,
-// and loading re2js costs ~50 ms of every start (issue #25, point 7).
+// and loading re2js costs ~50 ms of every start.
 const load = createRequire(import.meta.url);
 let engine: typeof import("re2js") | undefined;
 const re2js = (): typeof RE2JS => (engine ??= load("re2js") as typeof import("re2js")).RE2JS;

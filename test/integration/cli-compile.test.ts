@@ -39,7 +39,7 @@ describe("kro validate", () => {
     assert.match(result.stdout, /^webapp: valid \(WebApp\.kro\.run, 4 resources: deploy → svc → ing → cms\)$/m);
   });
 
-  it("prints what an RGD delegates to instance authors beyond their own rights (issue #24, point 2)", async () => {
+  it("prints what an RGD delegates to instance authors beyond their own rights", async () => {
     const plain = await kro(["validate", "-f", WEBAPP]);
     assert.doesNotMatch(plain.stdout, /delegat/);
     await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check-exempt: \"svc,nope\" }\n"), async (file) => {

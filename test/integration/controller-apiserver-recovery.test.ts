@@ -1,5 +1,5 @@
 /**
- * Recovery after a kube-apiserver restart (issue #26 point 3): the controller as users run it (its
+ * Recovery after a kube-apiserver restart: the controller as users run it (its
  * own process) on a cluster of its own, kube-apiserver stopped long enough for every watch's
  * backoff to grow (10 s: 500 ms doubling reaches 16 s), then started again. An instance created
  * the moment /readyz answers must converge promptly, idle and with reconciles in flight. The
@@ -20,7 +20,8 @@ const BOUND_MS = 5_000;
 /**
  * With 20 reconciles in flight the new instance waits behind them (FIFO): measured 2.2 s here once
  * request retries stopped sleeping out their grown backoff on the 503s of a settling server (6.2–6.9 s
- * before that). Bounded loosely for a loaded machine; the 1 s target is not met busy (issue #26 point 3).
+ * before that). Bounded loosely for a loaded machine; the 1 s target (docs/performance.md) is not
+ * met busy.
  */
 const BUSY_BOUND_MS = 12_000;
 

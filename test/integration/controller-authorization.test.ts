@@ -1,13 +1,13 @@
 /**
- * Issue #15's escalation, replayed with a real user on the real API server (impersonation through
- * `kubectl --as`, so authorization and admission see the user exactly as with a token): alice
- * may create instances and ConfigMaps in her team's namespace only. With an RGD whose child
- * namespace and name come from the instance spec she must not write kube-system/admin-config or
- * bind team-a's default ServiceAccount to cluster-admin — refused at admission by the RGD's
- * generated ValidatingAdmissionPolicy, naming the child and the missing permission. An admin's
- * instance of that RGD writes them, as in kro (issue #24: permission decides, not position). A
- * legitimate instance of alice's converges, and her deleting it touches nothing outside her
- * namespace.
+ * An escalation through an RGD's children, replayed with a real user on the real API server
+ * (impersonation through `kubectl --as`, so authorization and admission see the user exactly as
+ * with a token): alice may create instances and ConfigMaps in her team's namespace only. With an
+ * RGD whose child namespace and name come from the instance spec she must not write
+ * kube-system/admin-config or bind team-a's default ServiceAccount to cluster-admin — refused at
+ * admission by the RGD's generated ValidatingAdmissionPolicy, naming the child and the missing
+ * permission. An admin's instance of that RGD writes them, as in kro (permission decides, not
+ * position). A legitimate instance of alice's converges, and her deleting it touches nothing
+ * outside her namespace.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -186,7 +186,7 @@ data: { owner: admin }
     assert.equal(await canDefaultDoEverything(), false);
   });
 
-  // Issue #24, point 1: permission decides, not position. (Until then, containment refused these
+  // Permission decides, not position. (Before that, containment refused these
   // children even for an administrator; kro writes them, and so does kro-ts now.)
   it("an admin's instance of the same RGD behaves as in kro: the kube-system and cluster-scoped children are written, and deleting the instance removes them", async () => {
     const before = await outsideSnapshot();

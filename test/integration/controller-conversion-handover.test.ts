@@ -214,7 +214,7 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
       // The residual race (docs/design/api-versions.md): the API server can write a request into a
       // connection the stopping replica's side has just closed — one read in ~1,000, in one of four
       // clean-clone CI runs. Its HTTP/2 client then closes that connection, failing the other
-      // requests in flight on it too ("client connection force closed": 3 reads once, session 11).
+      // requests in flight on it too ("client connection force closed": 3 reads once).
       // At most one such lost connection per handover — no more failures than readers in flight,
       // all started together — and never another error.
       const connectionLost = (error: string) => /broken pipe|connection reset by peer|\bEOF\b|client connection force closed/.test(error);

@@ -1,5 +1,5 @@
 /**
- * Issue #26 point 2: an instance whose evaluation kills the controller process cannot put it in a
+ * An instance whose evaluation kills the controller process cannot put it in a
  * crash loop. `kro controller` runs, with its default guard, as a real process under a supervisor
  * that restarts it as a Deployment would. The poisoned instance runs its main heap out of memory
  * for real (V8's fatal error and the report Node leaves) — through the test-only hook
@@ -107,7 +107,7 @@ async function expectConverged(name: string, value: string): Promise<void> {
   }, { timeout: 60_000 });
 }
 
-describe("a crash loop caused by one instance (issue #26)", { timeout: 240_000 }, () => {
+describe("a crash loop caused by one instance", { timeout: 240_000 }, () => {
   let supervisor: Supervisor | undefined;
   after(async () => {
     await supervisor?.stop();

@@ -1,5 +1,5 @@
 /**
- * Issue #24, point 2 on the real control plane: a delegation (kro.run/author-check-exempt) holds
+ * Delegation on the real control plane: a delegation (kro.run/author-check-exempt) holds
  * only if the user who wrote it holds the delegated rights, recorded at admission where it
  * cannot be forged (the static kro-delegation policy), verified with SubjectAccessReviews, and
  * verified again when rights change. Users are impersonated (`kubectl --as`):

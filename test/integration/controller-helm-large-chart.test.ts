@@ -1,5 +1,5 @@
 /**
- * A chart too large to store as text (#25 point 5): a GitOps server's shape whose CRD templates
+ * A chart too large to store as text: a GitOps server's shape whose CRD templates
  * make ~2.9 MB. Imported, its RGD is under 1 MiB (large templates gzipped), the real API server
  * stores it (as text it would exceed the 2 MiB request limit), the controller compiles it from the
  * stored object, and an instance becomes Ready with what the chart renders.

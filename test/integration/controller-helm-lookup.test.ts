@@ -1,8 +1,8 @@
 /**
- * Helm's `lookup` and `.Capabilities` read from the real cluster by the controller (issue #17,
- * helm-import.md "lookup and .Capabilities on a cluster"). One chart, imported as kro import helm
- * does: a Secret that keeps its password (lookup of itself, else randAlphaNum), a ConfigMap that
- * reads a Secret the tenant made, a sibling ConfigMap another template creates and a
+ * Helm's `lookup` and `.Capabilities` read from the real cluster by the controller
+ * (docs/design/helm-import.md "lookup and .Capabilities on a cluster"). One chart, imported as kro
+ * import helm does: a Secret that keeps its password (lookup of itself, else randAlphaNum), a
+ * ConfigMap that reads a Secret the tenant made, a sibling ConfigMap another template creates and a
  * `.Capabilities.APIVersions.Has` branch. What the controller applies is what `helm template
  * --dry-run=server` (lookups against the same cluster) renders; the sibling is read once it
  * exists, never `{}` first; a CRD installed at run time flips the branch; and a tenant cannot

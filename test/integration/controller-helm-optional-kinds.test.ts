@@ -1,9 +1,9 @@
 /**
- * Issue #25, point 1, on a cluster that serves no monitoring or certificate CRDs (the shared test
- * control plane): an imported chart whose ServiceMonitor and Certificate sit behind flags that
- * are off converges like `helm install` does — those kinds are never watched or waited on. Turning
- * one on gives a condition naming the kind and the template while the rest still converges;
- * turning it off again makes the instance Ready again.
+ * Kinds a chart's values turn off, on a cluster that serves no monitoring or certificate CRDs (the
+ * shared test control plane): an imported chart whose ServiceMonitor and Certificate sit behind
+ * flags that are off converges like `helm install` does — those kinds are never watched or waited
+ * on. Turning one on gives a condition naming the kind and the template while the rest still
+ * converges; turning it off again makes the instance Ready again.
  */
 import assert from "node:assert/strict";
 import path from "node:path";

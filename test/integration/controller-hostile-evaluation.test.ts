@@ -137,7 +137,7 @@ spec:
     assert.ok(worstProbe < 1500, `a probe waited ${Math.round(worstProbe)} ms: the event loop was blocked`);
     // The quiet and hostile phases run at different moments of a shared run (other test files
     // beside this one on two cores), so the ratio is noisy: 3.4 was seen on a clean-clone CI run.
-    // The stall this guards against was 210× (issue #26); the bench measures the real figure.
+    // The stall this guards against was 210×; the bench measures the real figure.
     assert.ok(ratio < 6, `others took ${ratio.toFixed(2)}× as long as in a quiet run`);
     assert.ok(controller.alive(), controller.output().slice(-2000));
   });

@@ -1,5 +1,5 @@
 /**
- * Storage migration survives a crash (issue #28, point 4): the controller runs as users run it,
+ * Storage migration survives a crash: the controller runs as users run it,
  * in its own process, migrating slowly; it is killed with SIGKILL half-way (no cleanup runs), a
  * new process resumes from the saved page, and only then is v1alpha1 trimmed from
  * status.storedVersions. What etcd really holds is read to prove every object was rewritten.

@@ -1,5 +1,5 @@
 /**
- * Sharded caches (issue #27, "replicas share memory"), on the real API server: instances and
+ * Sharded caches (so that replicas share memory), on the real API server: instances and
  * children made by an unsharded controller (no shard label: an upgrade) are labelled by two
  * sharded replicas, without duplicates; then each replica's caches — counted by its
  * kro_informer_cached_objects gauge — hold only its shards' instances and children; a wrong or

@@ -1,6 +1,7 @@
 /**
- * Issue #24 on the real control plane, with impersonated users (`kubectl --as`): one tenancy
- * model that runs kro's shapes unmodified for an administrator and still stops a hostile tenant.
+ * Permission decides, not position, on the real control plane, with impersonated users (`kubectl
+ * --as`): one tenancy model that runs kro's shapes unmodified for an administrator and still stops
+ * a hostile tenant.
  *  - kro's shapes (child namespace from instance data, a ClusterRole/ClusterRoleBinding pair, a
  *    nested Tenant → environment): an admin's instances converge as in kro;
  *  - alice (instance rights, ConfigMaps and Secrets in her namespace only) is refused every

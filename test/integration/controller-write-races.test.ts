@@ -5,7 +5,7 @@
  * And the watch events that only echo our own writes queue nothing (context/own-writes.ts): a
  * burst of new instances, then a spec change to each, converge in about one pass per instance.
  *
- * Written for the first attempt to drop those echoes (session 13): this test went red at once —
+ * Written for the first attempt to drop those echoes: this test went red at once —
  * a dependency and its dependent were applied side by side from cached state, and only the echo's
  * pass put the dependent right. Apply rounds now write a dependent again when its dependency's
  * answer changes it (apply-rounds.ts), and an echo counts again once a later pass has begun.

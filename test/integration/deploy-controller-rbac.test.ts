@@ -1,4 +1,4 @@
-// The install, proven with the controller itself (issue #9, part 4): deploy/kro-controller.yaml
+// The install, proven with the controller itself: deploy/kro-controller.yaml
 // applied server-side, then `kro-ts controller` run as a process with the installed
 // ServiceAccount's own TokenRequest token — least privilege plus what aggregated ClusterRoles
 // grant. It reconciles an RGD whose instance kind and ConfigMap child are granted, shows the

@@ -1,5 +1,5 @@
 /**
- * kro's own example shapes on the local cluster (issue #16): each RGD under
+ * kro's own example shapes on the local cluster: each RGD under
  * test/fixtures/kro-examples/ (equivalents of kro's examples/kubernetes, written here) becomes
  * Active, its instance reaches ACTIVE with Ready=True and the status the example projects, and
  * deleting the instance leaves no child behind. The controller runs with the built-in schemas,

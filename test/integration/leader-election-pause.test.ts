@@ -22,8 +22,8 @@ const BUSY_LEADER = fileURLToPath(new URL("../support/busy-leader.js", import.me
 // The fence stops writes at the renew deadline; the standby acquires at the lease's end. The gap
 // between them must cover how long the API server may take to apply a write it already received
 // (a fence on the client cannot reach into the server's queue): 0.5 s was not enough on a loaded
-// CI machine (a write sent before the deadline landed after the standby's, session 11), nor was
-// 1.5 s once (session 14's CI, the whole suite beside it); 3 s is what this test allows a write in
+// CI machine (a write sent before the deadline landed after the standby's), nor was
+// 1.5 s once (a CI run, the whole suite beside it); 3 s is what this test allows a write in
 // the server. The defaults leave 5 s.
 const timing = { leaseDurationMs: 4500, renewDeadlineMs: 1500, retryPeriodMs: 200 } as const;
 const WRITERS = 6;

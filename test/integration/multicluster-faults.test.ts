@@ -1,5 +1,5 @@
 /**
- * The ownership fault suite with remote children (docs/design/clusters.md, issue #29): the
+ * The ownership fault suite with remote children (docs/design/clusters.md): the
  * controller as users run it (its own process, `--cluster-namespace`), a hub (the test runner's
  * cluster) and a member cluster "b" (a minimal control plane this file starts, registered by a
  * kubeconfig Secret). The RGD's children alternate between the clusters — hub → b → hub → b, each

@@ -1,5 +1,5 @@
 // The RGD's own CRD on the real API server: accepted, explainable, and enforcing kro's admission
-// rules (kro-reference.md §2.1) plus the one-dialect-at-a-time rule.
+// rules (docs/reference/kro-reference.md §2.1) plus the one-dialect-at-a-time rule.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";

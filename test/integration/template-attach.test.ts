@@ -1,7 +1,7 @@
 /**
- * Template dialect, the attach-to-your-CRD rules (seed-dialect.md §2) on the real API server: a
- * missing CRD is reported and picked up when it appears, status storage is added to a CRD that
- * has none (and an Event says so), and a second RGD for the same kind is refused by name.
+ * Template dialect, the attach-to-your-CRD rules (docs/reference/seed-dialect.md §2) on the real
+ * API server: a missing CRD is reported and picked up when it appears, status storage is added to a
+ * CRD that has none (and an Event says so), and a second RGD for the same kind is refused by name.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

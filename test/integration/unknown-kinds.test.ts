@@ -1,5 +1,5 @@
 /**
- * Unknown child kinds (issue #16, point 5). kro resolves every child kind through discovery and
+ * Unknown child kinds. kro resolves every child kind through discovery and
  * rejects one without a REST mapping (pkg/graph/builder.go buildRGResource). The controller has
  * discovery, so it does the same — and accepts the RGD once the CRD appears. Offline, `kro
  * validate` cannot see CRDs: it accepts, names the kinds in a warning, and `--strict` makes that

@@ -121,7 +121,7 @@ describe("bench: npm run bench", () => {
   });
 });
 
-// The admission scenario (issue #27, point 4) runs only when named: tiny, on its own control plane.
+// The admission scenario runs only when named: tiny, on its own control plane.
 describe("bench: npm run bench -- --scenario admission", () => {
   let out: string;
   let stdout = "";

@@ -1,4 +1,4 @@
-// bench/cli-start.mjs (issue #25, point 7): `kro import helm` against `helm template` in alternating
+// bench/cli-start.mjs: `kro import helm` against `helm template` in alternating
 // rounds, as one JSON object docs/performance.md quotes. A stand-in helm keeps this offline and
 // fast; no timing is asserted, only what is measured and that a failing command fails the run.
 import assert from "node:assert/strict";

@@ -1,8 +1,8 @@
 /**
  * An RGD value that reads only the instance (`${schema.spec.ns.lowerAscii()}`, `team-${schema.spec.t}`)
  * rewritten as a CEL expression over the object being admitted, so the author policy can ask the
- * authorizer about the namespace and name the controller will really use (issue #24, points 1 and
- * 6) instead of a guess. Deliberately small: the value must use only `schema.spec.*`,
+ * authorizer about the namespace and name the controller will really use instead of a
+ * guess. Deliberately small: the value must use only `schema.spec.*`,
  * `schema.metadata.name|namespace`, literals, operators and a whitelist of string functions whose
  * meaning is the same in Kubernetes' CEL; anything else (another resource's data, an iterator,
  * regexes, maps) is "not translatable" and the caller checks the strictest scope instead.

@@ -3,12 +3,12 @@
  * every child, create / patch (server-side apply) / delete where it lands; get / list for an
  * external reference or a chart lookup; update (and delete) of whatever the instance adopts —
  * exempt children included, since an exemption is for *creating* platform objects, never for
- * taking over someone else's (issue #24, point 7). A child that is itself an instance of
+ * taking over someone else's. A child that is itself an instance of
  * another RGD brings that RGD's checks along, composed with the values the outer template
- * gives it, so nesting launders nothing (point 3): the checks run at the outer instance's
+ * gives it, so nesting launders nothing: the checks run at the outer instance's
  * admission against `request.userInfo`, which no instance author can forge.
  *
- * Scope (points 1 and 6): where a namespace or name is a literal or reads only the instance
+ * Scope: where a namespace or name is a literal or reads only the instance
  * (admission-cel.ts), it is checked exactly there; anything else — another resource's data, an
  * iterator, a Go template — is checked at the strictest scope (all namespaces, any name). Pure.
  */
@@ -106,7 +106,7 @@ function verbsOf(node: PolicyNode, exempt: boolean, adoption: Adoption): Verb[] 
   }
   // create is never restricted by resourceNames in RBAC, so it is asked without a name.
   const own: Verb[] = exempt ? [] : [{ verb: "create", named: false }, { verb: "patch", named: true }, { verb: "delete", named: true }];
-  // Taking over an existing object is never covered by an exemption (issue #24, point 7).
+  // Taking over an existing object is never covered by an exemption.
   const adopt: Verb[] = [];
   if (adoption.any !== undefined) {
     adopt.push({ verb: "update", named: true, when: adoption.any });

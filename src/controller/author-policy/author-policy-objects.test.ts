@@ -53,7 +53,7 @@ describe("instance-author policy", () => {
     assert.deepEqual(computed.guards, ["object.?spec.?ns.hasValue()"]);
     assert.equal(checks(input([node("other", "v1", "ConfigMap", { name: "x", namespace: "${cfg.data.ns}" })]))[0]?.namespace, undefined);
     assert.equal(checks(input([node("iter", "v1", "ConfigMap", { name: "x", namespace: "team-${schema.spec.t}" })]))[0]?.namespace, "\"team-\" + string((object.spec.t))");
-    // Opt-in annotations change nothing any more: the author check decides (issue #24, point 1).
+    // Opt-in annotations change nothing any more: the author check decides.
     assert.deepEqual(summary(input([node("c", "v1", "ConfigMap", { namespace: "${schema.spec.ns}" })], { policy: { ...DEFAULT_CONTAINMENT, allowCrossNamespace: true } })), summary(input([node("c", "v1", "ConfigMap", { namespace: "${schema.spec.ns}" })])));
   });
 
@@ -117,7 +117,8 @@ describe("instance-author policy", () => {
     // The API server stops one expression at 1,000,000 cost units and an authorizer call costs
     // 350,000: a third call fails the write (seen on 1.33). Every matchCondition is evaluated on
     // every write of the kind, the controller's own included (no early exit), so a call there
-    // would be paid by writes the policy skips (docs/performance.md, "Admission": the gate).
+    // would be paid by writes the policy skips (docs/performance-archive.md, "Admission": the
+    // gate).
     const nodes = [
       node("own", "v1", "ConfigMap", { name: "${schema.metadata.name}", annotations: {} }),
       node("target", "v1", "ConfigMap", { name: "${schema.spec.name}", namespace: "${schema.spec.ns}" }),

@@ -1,5 +1,5 @@
 /**
- * What an RGD delegates, as rights its recorded author must hold (issue #24, point 2): for every
+ * What an RGD delegates, as rights its recorded author must hold: for every
  * exempt child (every child, and every chart lookup, when the RGD turns the author check off),
  * the verbs an instance author is spared — create / patch / delete of a child, get / list of an
  * external reference, update too when adoption is waived — at the widest scope an instance can

@@ -1,8 +1,8 @@
 /**
- * The static admission policy on ResourceGraphDefinitions that records who delegates (issue #24,
- * point 2). An RGD delegates when it exempts children from the instance-author check
- * (kro.run/author-check-exempt) or turns the check off (kro.run/author-check: Disabled). Such an
- * RGD is admitted only if kro.run/delegated-by is the writer's own username, and
+ * The static admission policy on ResourceGraphDefinitions that records who delegates, so
+ * that a delegation cannot be forged. An RGD delegates when it exempts children from the
+ * instance-author check (kro.run/author-check-exempt) or turns the check off (kro.run/author-check:
+ * Disabled). Such an RGD is admitted only if kro.run/delegated-by is the writer's own username, and
  * kro.run/delegated-groups (optional) exactly their groups — whenever the delegation or the graph
  * it applies to is written (create; an update of the spec, the delegation or the recorded author).
  * Other updates (finalizers, labels, unrelated annotations) keep the recorded author as it is, so

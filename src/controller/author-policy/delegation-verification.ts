@@ -1,12 +1,12 @@
 /**
- * A delegation holds only if the RGD's recorded author holds the delegated rights (issue #24,
- * point 2). Per RGD that delegates: the recorded author (kro.run/delegated-by, -groups) was
- * admitted under the static kro-delegation policy — judged by revision once the policy watch has
- * caught up, like instance writes — and a SubjectAccessReview for that user and those groups
- * allows every delegated right (delegated-rights.ts). Whatever fails is not applied: the policy
- * the controller installs for the RGD's instances checks those children as if the RGD delegated
- * nothing, and the RGD's DelegationVerified condition names the user, the child, the verb and
- * the missing permission. Reviews are cached for the re-verification period.
+ * A delegation holds only if the RGD's recorded author holds the delegated rights, so
+ * that no one delegates more than they hold. Per RGD that delegates: the recorded author
+ * (kro.run/delegated-by, -groups) was admitted under the static kro-delegation policy — judged by
+ * revision once the policy watch has caught up, like instance writes — and a SubjectAccessReview
+ * for that user and those groups allows every delegated right (delegated-rights.ts). Whatever fails
+ * is not applied: the policy the controller installs for the RGD's instances checks those children
+ * as if the RGD delegated nothing, and the RGD's DelegationVerified condition names the user, the
+ * child, the verb and the missing permission. Reviews are cached for the re-verification period.
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import { containmentPolicyOf, delegates, delegationAuthorOf, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";

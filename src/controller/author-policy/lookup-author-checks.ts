@@ -6,7 +6,7 @@
  * reference: `get` of one object (by name when the name is a literal), `list` for name "". The
  * namespace is the instance's (`.Release.Namespace`, or any computed one while the runtime confines
  * lookups to it), the literal one the template names, or — computed, with
- * kro.run/allow-cross-namespace — all namespaces (issue #24, point 6: a read whose scope is only
+ * kro.run/allow-cross-namespace — all namespaces (a read whose scope is only
  * known once rendered is checked at the widest one); a cluster-scoped kind is checked cluster-wide.
  */
 import type { CompiledGraph, HelmLookupSite } from "../../graph/index.js";

@@ -1,5 +1,5 @@
 /**
- * The policy watch catches up before an instance write is judged (issue #24, point 8). The
+ * The policy watch catches up before an instance write is judged. The
  * instance's and the policies' watch streams race: an instance created right after a policy was
  * deleted can reach the controller before the delete event does, and was then reconciled
  * unchecked. So the first reconcile of every new instance write waits here until the policy

@@ -1,5 +1,5 @@
 /**
- * The author policy heals (issue #24, point 8): every ValidatingAdmissionPolicy and binding the
+ * The author policy heals: every ValidatingAdmissionPolicy and binding the
  * controller made is watched, and an event that shows one deleted or different from what was
  * applied marks the RGD's policy as not in force (context/author-policy-state.ts) and queues the
  * RGD, whose reconcile applies it again — within the watch latency, not at the next restart.

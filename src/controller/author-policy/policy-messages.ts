@@ -3,7 +3,7 @@
  * Why cheap matters: the API server evaluates every validation's messageExpression on every
  * admitted write, passing or not (k8s.io/apiserver, policy/validating/validator.go, 1.33), and a
  * tenant's write pays for all of them — measured about half of the author policy's time inside
- * the API server for the fan-out RGD (bench --scenario admission; docs/performance.md,
+ * the API server for the fan-out RGD (bench --scenario admission; docs/performance-archive.md,
  * "Admission"). So: what is known when the policy is generated is folded into one literal, a
  * scope that can never be empty is not tested for emptiness, and an adoption check's message is
  * only built when the instance adopts (otherwise the check passes and nobody reads it). The text

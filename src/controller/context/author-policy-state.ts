@@ -1,5 +1,5 @@
 /**
- * Whether each RGD's instance-author policy is in force (issue #24, point 8): what the controller
+ * Whether each RGD's instance-author policy is in force: what the controller
  * last applied, and whether the cluster still holds exactly that. The policy watch
  * (author-policy/policy-guard.ts) reports every event on the policy objects here; a deleted or
  * edited object is a breach until the RGD's reconcile has applied the policy again. While an

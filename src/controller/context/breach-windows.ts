@@ -1,6 +1,6 @@
 /**
- * When an RGD's author policy was not (surely) in force, in the two clocks the controller has
- * (issue #24, point 8): the API server's revisions where it knows them (the revision of the
+ * When an RGD's author policy was not (surely) in force, in the two clocks the controller has:
+ * the API server's revisions where it knows them (the revision of the
  * event that showed the policy deleted or edited, the revision of the restore it applied), and
  * its own wall clock otherwise. A write is judged by the revision it was stored at, so the
  * order in which the instance's and the policy's watch events arrive no longer matters.

@@ -1,5 +1,5 @@
 /**
- * What the controller concluded about each RGD's delegation (issue #24, point 2): whether the
+ * What the controller concluded about each RGD's delegation: whether the
  * write that set it was admitted under the static kro-delegation policy (judged once per
  * delegation, like instance writes: context/author-policy-state.ts), and the answers of the
  * SubjectAccessReviews that check its recorded author, cached for the re-verification period so

@@ -1,5 +1,6 @@
 /**
- * The watch events that only echo a write of ours (issue #27; docs/performance.md, sessions 13–14).
+ * The watch events that only echo a write of ours (each would cost a pass;
+ * docs/performance-archive.md, "One pass per new instance").
  * A pass that applies a child, or patches its instance's finalizer, reads the API server's answer
  * and acts on it in that same pass (the overlay; apply-rounds.ts writes a dependent again when a
  * dependency's answer changes it); the informer's event for the same object at the same

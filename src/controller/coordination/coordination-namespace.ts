@@ -1,7 +1,7 @@
 /**
  * The namespace the replicas coordinate in (Leases for --leader-elect and --shards; default
  * kro-system or $POD_NAMESPACE). Without it every Lease request fails with a 404 that a warning
- * per retry period only hints at (issue #26 point 5), so the controller makes sure of it before
+ * per retry period only hints at, so the controller makes sure of it before
  * campaigning: present is fine, absent is created, and absent-but-not-creatable ends the start
  * with an error that names the namespace and the two ways out. A controller that may not read
  * Namespaces at all (least-privilege RBAC: Leases in one namespace, nothing else) cannot tell,

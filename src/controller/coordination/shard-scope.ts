@@ -1,5 +1,5 @@
 /**
- * What a sharded replica caches (issue #27, "replicas share memory"): the label selector its
+ * What a sharded replica caches (so that replicas share memory): the label selector its
  * instance and child informers use, built from the shards it holds. Pure: no I/O, no timers.
  *
  * The selector is `kro.run/shard notin (<shards held elsewhere>)`, not `in (<held>)`: a

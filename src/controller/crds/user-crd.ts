@@ -1,7 +1,7 @@
 /**
- * Template dialect (seed-dialect.md §2): the instance kind is the user's own CRD. Find it, add
- * status storage when it has none (server-side apply under our field manager, an Event on the
- * RGD saying so, nothing else touched), or say exactly why the kind is not ready. The CRD
+ * Template dialect (docs/reference/seed-dialect.md §2): the instance kind is the user's own CRD.
+ * Find it, add status storage when it has none (server-side apply under our field manager, an Event
+ * on the RGD saying so, nothing else touched), or say exactly why the kind is not ready. The CRD
  * informer re-enqueues the RGD when the CRD appears or someone removes our additions.
  */
 import { FIELD_MANAGERS } from "../../api/index.js";

@@ -1,10 +1,10 @@
 /**
- * Plan and apply, round after round (kro-reference §6.6–§6.8, event-driven): each round plans the
- * writes the current evaluation asks for (pure: apply-plan.ts), applies them at once, reads what
- * each answer means (apply-outcome.ts), and evaluates again with the responses as observed state,
- * so a chain of dependents converges in as many round-trips as it has levels. A guarded write
- * that is refused is settled by a live read: ours after all, adopted (opt-in), or left alone with
- * a condition.
+ * Plan and apply, round after round (docs/reference/kro-reference.md §6.6–§6.8, event-driven): each
+ * round plans the writes the current evaluation asks for (pure: apply-plan.ts), applies them at
+ * once, reads what each answer means (apply-outcome.ts), and evaluates again with the responses as
+ * observed state, so a chain of dependents converges in as many round-trips as it has levels. A
+ * guarded write that is refused is settled by a live read: ours after all, adopted (opt-in), or
+ * left alone with a condition.
  */
 import { FIELD_MANAGERS } from "../../api/index.js";
 import { isNotFound, isServerUnavailable, type KubeObject } from "../../kube/index.js";

@@ -1,7 +1,7 @@
 /**
- * Deleting an instance (kro-reference §6.12): children go wave by wave in reverse dependency
- * order, found by the inventory *and* by owner identity (the creation key, so a child created
- * just before a crash is not left behind); each DELETE carries the recorded UID as a
+ * Deleting an instance (docs/reference/kro-reference.md §6.12): children go wave by wave in reverse
+ * dependency order, found by the inventory *and* by owner identity (the creation key, so a child
+ * created just before a crash is not left behind); each DELETE carries the recorded UID as a
  * precondition; a wave must be gone (child finalizers may hold it) before the next starts; only
  * then is our finalizer removed. Objects we did not create are never deleted, adopted ones are
  * released unless the user opted into their deletion, and external references are never touched.

@@ -1,5 +1,5 @@
 /**
- * One instance reconcile (kro-reference §6.6–§6.10), top to bottom:
+ * One instance reconcile (docs/reference/kro-reference.md §6.6–§6.10), top to bottom:
  *
  *   observe  — the instance (cache first), the watches its graph needs, our hold on it
  *   plan     — evaluate the graph (pure runtime) and decide the writes (pure: apply-plan.ts)

@@ -2,7 +2,7 @@
  * A child kind the controller cannot watch (not served by the cluster, or not granted) matters
  * only to a node that wants objects of it now or still has children of it on record. A chart
  * template the values turn off — a ServiceMonitor, a Certificate, an HTTPRoute behind a flag —
- * renders nothing and needs nothing from the cluster, as with `helm install` (issue #25, point 1):
+ * renders nothing and needs nothing from the cluster, as with `helm install`:
  * its kind being absent is no error on the instance, blocks no pruning and asks for no retry.
  * What a node reads (an externalRef, a chart's lookups) is needed whatever it renders.
  */

@@ -1,5 +1,5 @@
 /**
- * The crash-loop guard (issue #26 point 2): an instance whose evaluation kills the controller
+ * The crash-loop guard: an instance whose evaluation kills the controller
  * process (a V8 out-of-memory of the main heap, an uncaught error, a native crash) must not kill it
  * again after every restart. The memory is the instance itself, so it costs no request of its own
  * for a new instance: before the first evaluation of a generation that is not known good, the

@@ -1,5 +1,5 @@
 /**
- * Chart renders sized to the container (issue #26 point 2). Each chart-render worker has its own
+ * Chart renders sized to the container. Each chart-render worker has its own
  * heap limit, so a runaway render ends as an error on its instance — but only if the container's
  * memory limit is not reached first: the kernel's OOM killer then ends the whole controller with
  * SIGKILL, which the crash-loop guard cannot tell from any other kill. In a 512 MiB container V8

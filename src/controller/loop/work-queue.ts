@@ -3,7 +3,7 @@
  * never processed by two workers at once (a key added while in flight is re-queued when its
  * worker is done), delayed adds, and per-key exponential backoff for failures.
  *
- * Two lanes (issue #26 point 3): **fresh** work — an object never reconciled, or a new generation
+ * Two lanes: **fresh** work — an object never reconciled, or a new generation
  * (`addFresh`) — is handed out before everything else (events of children, requeues, retries), so
  * a new instance does not wait behind a backlog of retries after an outage. A key in both is one
  * key: a fresh add promotes a waiting key, a plain add never demotes it. Every FRESH_RUN fresh keys

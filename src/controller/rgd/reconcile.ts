@@ -1,5 +1,5 @@
 /**
- * One RGD reconcile (kro-reference §6.2), top to bottom:
+ * One RGD reconcile (docs/reference/kro-reference.md §6.2), top to bottom:
  *
  *   observe  — the RGD (gone: stop serving; being deleted: rgd-deletion.ts), our finalizer
  *   compile  — both dialects into one graph (pure, through ctx.compile)

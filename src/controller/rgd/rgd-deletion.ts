@@ -1,7 +1,7 @@
 /**
- * Deleting an RGD (kro-reference §6.2): never strands instances, removes the author policy, the
- * CRD only with --allow-crd-deletion, and the GraphRevisions; after a restart a deleted RGD's
- * graph is served again so its instances' deletions complete.
+ * Deleting an RGD (docs/reference/kro-reference.md §6.2): never strands instances, removes the
+ * author policy, the CRD only with --allow-crd-deletion, and the GraphRevisions; after a restart a
+ * deleted RGD's graph is served again so its instances' deletions complete.
  */
 import { FINALIZER, LABELS, labelMatches } from "../../api/index.js";
 import { hasErrors } from "../../diag/index.js";

@@ -1,6 +1,7 @@
 /**
- * The status a ResourceGraphDefinition shows (kro-reference §2.4): three dependent conditions
- * and the root Ready, `state` Active only when all three hold, and the graph's order.
+ * The status a ResourceGraphDefinition shows (docs/reference/kro-reference.md §2.4): three
+ * dependent conditions and the root Ready, `state` Active only when all three hold, and the graph's
+ * order.
  */
 import type { KubeObject } from "../../kube/index.js";
 import type { CompiledGraph } from "../../graph/index.js";

@@ -1,6 +1,6 @@
 /**
- * What the controller keeps of each cached child (issue #18, "caches scoped to need"): per child
- * kind, the union over the graphs that use the kind of what they read or set (graph
+ * What the controller keeps of each cached child (caches scoped to need, to keep memory down): per
+ * child kind, the union over the graphs that use the kind of what they read or set (graph
  * childFieldMasks), plus what the controller itself reads of any child — identity, labels,
  * annotations, owner references, finalizers, deletion state — and the whole `status`
  * (readiness, and kinds a graph may start reading at any time). `managedFields` and the

@@ -1,7 +1,7 @@
 /**
- * The data a template of the dialect sees (seed-dialect.md §6): `.parent` is the instance
- * without its status, `.children.<id>` the observed object of each child resolved so far, and
- * in readyWhen `.self` the observed child itself.
+ * The data a template of the dialect sees (docs/reference/seed-dialect.md §6): `.parent` is the
+ * instance without its status, `.children.<id>` the observed object of each child resolved so far,
+ * and in readyWhen `.self` the observed child itself.
  */
 import type { KubeJson } from "../types.js";
 import type { EvaluationScope } from "../dialect.js";

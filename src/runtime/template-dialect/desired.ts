@@ -1,7 +1,7 @@
 /**
- * The desired object of one child (seed-dialect.md §3, §6): the body rendered from `template`
- * and parsed as YAML, merged with apiVersion, kind, metadata.name (from nameTemplate) and the
- * parent's namespace, plus the label `app: <parent name>` unless the template sets `app`.
+ * The desired object of one child (docs/reference/seed-dialect.md §3, §6): the body rendered from
+ * `template` and parsed as YAML, merged with apiVersion, kind, metadata.name (from nameTemplate)
+ * and the parent's namespace, plus the label `app: <parent name>` unless the template sets `app`.
  */
 import { LABELS, labelValue, loadYaml } from "../../api/index.js";
 import type { CompiledNode } from "../../graph/index.js";

@@ -1,7 +1,7 @@
 /**
- * The template dialect's DialectEvaluator (seed-dialect.md): `condition` decides inclusion,
- * `nameTemplate` + `template` render the desired object, `readyWhen` decides readiness, and
- * statusMappings project the parent's status. A `.children.<id>` read of a child that is not
+ * The template dialect's DialectEvaluator (docs/reference/seed-dialect.md): `condition` decides
+ * inclusion, `nameTemplate` + `template` render the desired object, `readyWhen` decides readiness,
+ * and statusMappings project the parent's status. A `.children.<id>` read of a child that is not
  * observed yet is pending, never an error.
  */
 import type { CompiledGraph, CompiledNode } from "../../graph/index.js";

@@ -1,7 +1,8 @@
 /**
- * The template dialect's evaluator (seed-dialect.md, and charts imported from Helm): rendering
- * children from Go templates, chart manifests, Helm's render data, stable entropy and hook runs.
- * Pure: cluster data (lookups, capabilities) arrives as values; it may not import the CEL room.
+ * The template dialect's evaluator (docs/reference/seed-dialect.md, and charts imported from Helm):
+ * rendering children from Go templates, chart manifests, Helm's render data, stable entropy and
+ * hook runs. Pure: cluster data (lookups, capabilities) arrives as values; it may not import the
+ * CEL room.
  */
 export { createTemplateEvaluator, templateEvaluator } from "./evaluator.js";
 export { isTestHook, parseManifestStream, renderChartOutputs, renderChartTemplate } from "./manifests.js";

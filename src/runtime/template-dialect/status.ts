@@ -1,8 +1,9 @@
 /**
- * statusMappings → ProjectedStatus (seed-dialect.md §7): select one observed child per mapping,
- * copy its conditions under the mapped type (a missing one is Unknown/ChildConditionMissing) and
- * its fields at dot paths (a missing source leaves the target out, which removes it). Mapped
- * conditions merge over the core's built-ins: `replacesBuiltins` is false.
+ * statusMappings → ProjectedStatus (docs/reference/seed-dialect.md §7): select one observed child
+ * per mapping, copy its conditions under the mapped type (a missing one is
+ * Unknown/ChildConditionMissing) and its fields at dot paths (a missing source leaves the target
+ * out, which removes it). Mapped conditions merge over the core's built-ins: `replacesBuiltins` is
+ * false.
  */
 import type { StatusMapping, TemplateCompiledGraph } from "../../graph/index.js";
 import type { EvaluationScope, ProjectedStatus } from "../dialect.js";

@@ -27,8 +27,9 @@ export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprig
 // Tables by the caller's own functions (Helm's and the compiler's are module constants, read as
 // they are at their first use): an import of test/fixtures/helm/umbrella asked for a table 17
 // times, and copying ~230 entries each time cost ~10 ms of a ~350 ms
-// `kro import helm` (docs/performance.md "CLI start"). Nothing writes to a table: withEntropy
-// puts its functions on an object that inherits from it (not frozen, so that it may shadow them).
+// `kro import helm` (docs/performance-archive.md "CLI start"). Nothing writes to a table:
+// withEntropy puts its functions on an object that inherits from it (not frozen, so that it may
+// shadow them).
 const NO_EXTRA: FuncMap = {};
 const tables = { sprig: new WeakMap<FuncMap, FuncMap>(), plain: new WeakMap<FuncMap, FuncMap>() };
 

@@ -1,6 +1,6 @@
 /**
  * A generative fuzzer (fast-check) for the template engine and Sprig with instance-controlled
- * values (issue #26): templates are random pipelines of every function the dialect offers, applied
+ * values: templates are random pipelines of every function the dialect offers, applied
  * to `.Values` fields whose values a hostile tenant chooses (10^8 and 2^62 counts, long strings,
  * deep and wide structures, YAML/JSON text), inside range, len, tpl and recursive include. The
  * property: every render ends within its budgets — a string or a TemplateError — never another
