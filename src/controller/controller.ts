@@ -56,8 +56,8 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
-  /** The chart-render worker pool (threads, heap, time limit); false renders charts inline (tests of the inline path only). */
-  readonly chartRenders?: ChartRenderPoolOptions | false;
+  /** The chart-render worker pool (threads, heap, time limit). */
+  readonly chartRenders?: ChartRenderPoolOptions;
   /**
    * Where cluster registrations live (kubeconfig Secrets, docs/design/clusters.md): the controller's own
    * namespace. Absent: no resource may target another cluster.
@@ -109,8 +109,8 @@ export function startController(options: StartControllerOptions): RunningControl
   const ownWrites = new OwnWrites();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   let username: Promise<string | undefined> | undefined;
-  const chartPool = options.chartRenders === false ? undefined : new ChartRenderPool(options.chartRenders);
-  const chartRenders = chartPool === undefined ? undefined : new ChartRenders(chartPool, Date.now, (key, answer) => {
+  const chartPool = new ChartRenderPool(options.chartRenders);
+  const chartRenders = new ChartRenders(chartPool, Date.now, (key, answer) => {
     logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
   });
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger, client.discovery);
@@ -176,7 +176,7 @@ export function startController(options: StartControllerOptions): RunningControl
     controllerUser: () => (username ??= whoAmI(client)),
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
     ...(cacheScoping === undefined ? {} : { cacheScoping }),
-    ...(chartRenders === undefined ? {} : { chartRenders }),
+    chartRenders,
     ...(evaluationGuard === undefined ? {} : { evaluationGuard }),
     ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
   };
@@ -352,7 +352,7 @@ export function startController(options: StartControllerOptions): RunningControl
       await clusters.stop();
       await migrations.stop();
       informers.stopAll();
-      await chartPool?.stop();
+      await chartPool.stop();
       // Last: conversions are answered for as long as anything here runs, and the requests the
       // webhook took are answered before it goes (the API server's next ones reach another replica).
       await conversion.close();

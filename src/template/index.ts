@@ -9,7 +9,7 @@ import { fromJson, type FuncMap, type RenderDeadline } from "./go/index.js";
 const DEFAULT_MAX_STEPS = 10_000_000;
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./engine/index.js";
-export { seededEntropy, systemEntropy, type Entropy } from "./sprig/index.js";
+export { generateCaAndCertificate, seededEntropy, systemEntropy, type Entropy } from "./sprig/index.js";
 export { FuncError, goFunc, WORK_COSTS, type RenderDeadline, type FuncMap, type GoFunction, type ParamType } from "./go/index.js";
 export type { MissingKey, FieldReference, RegexLiteralProblem } from "./engine/index.js";
 

@@ -1,12 +1,13 @@
 /**
  * The conversion webhook's TLS material: a CA and a serving certificate signed by it, for the
  * names the API server dials (127.0.0.1 for a local cluster, the Service's DNS names in a
- * cluster). Made with the Sprig certificate functions of our template engine (genCA,
- * genSignedCert: RSA-2048, SHA-256), so no second X.509 implementation lives in the project.
+ * cluster). Made by the X.509 code behind the template engine's Sprig certificate functions
+ * (genCA, genSignedCert: RSA-2048, SHA-256), called directly, so no second X.509 implementation
+ * lives in the project.
  */
 import { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
-import { parseTemplate, renderTemplate } from "../../template/index.js";
+import { generateCaAndCertificate, systemEntropy } from "../../template/index.js";
 
 export interface ServingCertificate {
   /** PEM of the CA: what the CRD's caBundle carries (base64 of this text). */
@@ -17,19 +18,11 @@ export interface ServingCertificate {
   readonly notAfter: Date;
 }
 
-const SEPARATOR = "\n---kro-conversion---\n";
-const TEMPLATE = parseTemplate("conversion-certs", [
-  `{{- $ca := genCA "kro-ts conversion webhook CA" (int .days) -}}`,
-  `{{- $cert := genSignedCert .cn .ips .dns (int .days) $ca -}}`,
-  `{{ $ca.Cert }}${SEPARATOR}{{ $cert.Cert }}${SEPARATOR}{{ $cert.Key }}`,
-].join(""));
-
 /** A fresh CA and serving certificate for `hosts` (IP addresses and DNS names), valid `days` days. */
 export function createServingCertificate(hosts: readonly string[], days = 365): ServingCertificate {
   const ips = hosts.filter((h) => isIP(h) !== 0);
   const dns = hosts.filter((h) => isIP(h) === 0);
-  const out = renderTemplate(TEMPLATE, { days, cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook", ips, dns });
-  const [caPem = "", certPem = "", keyPem = ""] = out.split(SEPARATOR);
+  const { caPem, certPem, keyPem } = generateCaAndCertificate(systemEntropy, { caName: "kro-ts conversion webhook CA", cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook", ips, dns, days });
   return { caPem, certPem, keyPem, notAfter: new Date(new X509Certificate(certPem).validTo) };
 }
 

@@ -13,10 +13,8 @@ describe("inventory record", () => {
     assert.equal(read.key, "k-1");
     assert.deepEqual(read.entries.map((e) => [e.name, e.uid, e.ownership]), [["a", "uid-a", "created"], ["b", "uid-b", "adopted"]]);
   });
-  it("reads the version-1 list (no key) so an upgrade loses no record", () => {
-    const read = readInventory(withAnnotation(JSON.stringify([["v1", "ConfigMap", "ns", "a", "uid-a", "cm"]])));
-    assert.equal(read.key, undefined);
-    assert.deepEqual(read.entries, [child("a")]);
+  it("refuses a bare list (no creation key) instead of guessing what it owns", () => {
+    assert.throws(() => readInventory(withAnnotation(JSON.stringify([["v1", "ConfigMap", "ns", "a", "uid-a", "cm"]]))), /must be a JSON object/);
   });
   it("an instance without the annotation owns nothing", () => {
     assert.deepEqual(readInventory({ metadata: {} }), { key: undefined, entries: [] });

@@ -64,9 +64,7 @@ export function readInventory(instance: KubeJson): Inventory {
   const raw = metadata?.annotations?.[ANNOTATIONS.inventory];
   if (raw === undefined) return emptyInventory();
   const parsed = parseJson(raw, `annotation ${ANNOTATIONS.inventory}`);
-  // Version 1 (a bare list, no creation key) is still read, and upgraded on the next write.
-  if (Array.isArray(parsed)) return { key: undefined, entries: parsed.map((item) => readEntry(item, `annotation ${ANNOTATIONS.inventory}`)) };
-  if (typeof parsed !== "object" || parsed === null) throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} must be a JSON object`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} must be a JSON object`);
   const wire = parsed as Partial<WireInventory> | Partial<WireKey>;
   if (wire.v === 3 && typeof wire.key === "string" && wire.key !== "" && !("items" in wire)) return { key: wire.key, entries: readStatusRecord(instance) };
   if (wire.v !== 2 || typeof wire.key !== "string" || wire.key === "" || !Array.isArray((wire).items)) {

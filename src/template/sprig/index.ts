@@ -13,6 +13,6 @@ export { sprigStringFuncs } from "./sprig-strings.js";
 export { sprigTextFuncs } from "./sprig-text.js";
 export { sprigUrlFuncs } from "./sprig-url.js";
 export { secretPureFuncs } from "./sprig-secrets.js";
-export { buildCustomCert } from "./sprig-certs.js";
+export { buildCustomCert, generateCaAndCertificate } from "./sprig-certs.js";
 export { primeCost } from "./sprig-keys.js";
 export { timeObject } from "./sprig-dates.js";

@@ -200,6 +200,20 @@ function subjectKeyIdOf(cert: X509Certificate): Buffer | undefined {
   return der.subarray(inner + 2, inner + 2 + len);
 }
 
+/**
+ * What genCA followed by genSignedCert make, for a caller that is not a template (the controller's
+ * conversion webhook): a fresh RSA-2048 CA and a serving certificate it signs, as PEM.
+ */
+export function generateCaAndCertificate(entropy: Entropy, request: { readonly cn: string; readonly ips: readonly string[]; readonly dns: readonly string[]; readonly days: number; readonly caName: string }): { caPem: string; certPem: string; keyPem: string } {
+  const days = BigInt(request.days);
+  const caKey = rsaKey(entropy, 2048);
+  const caTemplate = baseTemplate(request.caName, null, null, days, true);
+  const caPem = createCertificate(entropy, caTemplate, caKey, { name: name(caTemplate.cn), key: caKey, keyId: undefined });
+  const serving = signed(entropy, baseTemplate(request.cn, [...request.ips], [...request.dns], days), certificateObject(caPem, keyPem(caKey)), () => rsaKey(entropy, 2048));
+  const { Cert, Key } = certificateOf(serving);
+  return { caPem, certPem: Cert, keyPem: Key };
+}
+
 export function certFuncs(entropy: Entropy): FuncMap {
   return {
     genPrivateKey: goFunc(["string"], (type: string) => generatePrivateKey(entropy, type)),
