@@ -3,7 +3,8 @@
  * then three in-process controllers (same RGD label, one leader for the RGD, 8 shards) converge
  * 120 instances; every replica does part of the work; a replica that dies without releasing
  * anything is replaced after its Leases expire; repeated joins and graceful leaves under a
- * stream of spec changes hand shards over. Throughout, per instance: no two replicas inside a
+ * stream of spec changes hand shards over; a replica killed and restarted under the same name
+ * during a storm of spec changes leaves no instance behind its latest generation. Throughout, per instance: no two replicas inside a
  * reconcile at once on a graceful handover, and never two replicas' writes in flight at once.
  */
 import { after, before, describe, it } from "node:test";
@@ -121,6 +122,17 @@ async function allConverged(value: string, timeout = 90_000): Promise<void> {
     assert.equal(list.items.length, INSTANCES);
     assert.deepEqual(behind.slice(0, 5), [], `${behind.length} instance(s) not converged to ${value}`);
   }, { timeout, interval: 500 });
+}
+
+/** Every instance's status is for its current generation: observedGeneration and Ready's own stamp. */
+async function allAtLatestGeneration(): Promise<void> {
+  interface Listed { metadata: { name: string; generation: number }; status?: { observedGeneration?: number; conditions?: { type: string; status: string; observedGeneration?: number }[] } }
+  const list = await kubectlJson<{ items: Listed[] }>(["get", plural, "-n", namespace]);
+  const behind = list.items.filter((o) => {
+    const ready = o.status?.conditions?.find((c) => c.type === "Ready");
+    return o.status?.observedGeneration !== o.metadata.generation || ready?.status !== "True" || ready.observedGeneration !== o.metadata.generation;
+  });
+  assert.deepEqual(behind.map((o) => `${o.metadata.name}: generation ${o.metadata.generation}, observed ${o.status?.observedGeneration}`).slice(0, 5), [], `${behind.length} instance(s) behind`);
 }
 
 /** Which instance a write was for (its ConfigMap, itself or its status); Events and Leases are not. */
@@ -245,5 +257,21 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
     // Reconciles that started after the crash above are all graceful handovers.
     assert.deepEqual(overlapping(admissions.filter((i) => !replicas.some((r) => r.cut && r.id === i.replica))), []);
     assert.deepEqual(overlapping(writeIntervals()), []);
+  });
+
+  it("a replica killed and restarted under the same name during a storm of spec changes: every instance reaches its latest generation", async () => {
+    const victim = live().find((r) => r.coordinator.held().length > 0);
+    assert.ok(victim);
+    const shardsBefore = victim.coordinator.held();
+    const storm = (async () => { for (let k = 0; k < 4; k++) await setAll(`r${k}`); })();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await killReplica(victim);
+    // Same identity: its Leases still name it, so it takes its shards back at once, with no
+    // other replica ever taking them over (and queueing their instances) in between.
+    const restarted = await startReplica(victim.id);
+    await storm;
+    await allConverged("r3");
+    await eventually(allAtLatestGeneration, { timeout: 60_000, interval: 500 });
+    assert.deepEqual(restarted.coordinator.held().filter((s) => shardsBefore.includes(s)).length > 0, true, "the restarted replica took its shards back");
   });
 });
