@@ -1,0 +1,116 @@
+/**
+ * The parts of a controller and the context the reconcilers share, built once from the options.
+ * Only construction: nothing here starts a watch, a loop or a timer.
+ */
+import { ChartRenderPool, ChartRenders, EvaluationGuard } from "./isolation/index.js";
+import { compileRgd } from "../graph/index.js";
+import { createKroCelEnvironment } from "../expr/index.js";
+import { InformerManager, stripManagedFields, type InformerLease, type KubeObject } from "../kube/index.js";
+import { HelmClusterCache } from "./helm/index.js";
+import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, InstanceMemory, OwnWrites, ServedGraphs, type ControllerContext } from "./context/index.js";
+import { DEFAULT_MAX_GRAPH_REVISIONS, withClusterKinds } from "./rgd/index.js";
+import { ChildWatches, RemoteWatches } from "./watches/index.js";
+import { ClusterRegistry } from "./clusters/index.js";
+import { childOwnerRouter, DEFAULT_EVALUATION_TIMEOUT_MS } from "./instance/index.js";
+import { WorkQueue } from "./loop/index.js";
+import { PolicyBarrier, whoAmI } from "./author-policy/index.js";
+import { ShardedCaches } from "./sharded-caches.js";
+import { ConversionWebhook, StorageMigrations } from "./conversion/index.js";
+import type { Clock } from "./clock/index.js";
+import type { StartControllerOptions } from "./controller-options.js";
+
+/** What startController starts and stops beyond the context itself. */
+export interface ControllerParts {
+  readonly ctx: ControllerContext;
+  readonly chartPool: ChartRenderPool;
+  readonly policyBarrier: PolicyBarrier;
+  readonly cacheScoping: ShardedCaches | undefined;
+  /** The registry behind ctx.clusters, which the controller starts and stops. */
+  readonly clusters: ClusterRegistry;
+}
+
+export function buildControllerParts(options: StartControllerOptions, clock: Clock): ControllerParts {
+  const { client, logger } = options;
+  // Nothing in the controller reads managedFields: caching them would roughly double memory.
+  const informers = new InformerManager(client, { transform: stripManagedFields });
+  const served = new ServedGraphs();
+  const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000, clock });
+  const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000, clock });
+  const env = createKroCelEnvironment({ enableRuntime: true });
+  const instanceLeases = new Map<string, InformerLease<KubeObject>>();
+  const ownWrites = new OwnWrites();
+  const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
+  let username: Promise<string | undefined> | undefined;
+  const chartPool = new ChartRenderPool(options.chartRenders);
+  const chartRenders = new ChartRenders(chartPool, Date.now, (key, answer) => {
+    logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
+  });
+  const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger, client.discovery);
+  const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
+  // Started only when an RGD with several versions needs it; every replica serves it.
+  const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
+  const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
+  const policyBarrier = new PolicyBarrier(client);
+  const authorPolicies = new AuthorPolicyState();
+  // With sharding, caches select the held shards only (sharded-caches.ts); it reads ctx once built.
+  const cacheScoping = options.sharding === undefined || options.sharding.scopeCaches === false ? undefined : new ShardedCaches(() => ctx, options.sharding.shards, clock);
+  // Children that are another RGD's instances carry their own shard, not their parent's: the
+  // parent's watch of such a kind is not filtered (instance/runtime-options.ts).
+  const shardTerm = (apiVersion: string, kind: string): string | undefined => {
+    if (cacheScoping === undefined) return undefined;
+    const servedKind = served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion === apiVersion;
+    return servedKind ? undefined : cacheScoping.scope.selector();
+  };
+  const watches = new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env, ownWrites);
+  const instanceMemory = new InstanceMemory();
+  instanceMemory.alsoHeldBy((key) => { watches.forget(key); });
+  instanceMemory.alsoHeldBy((key) => { authorPolicies.forgetInstance(key); });
+  if (evaluationGuard !== undefined) instanceMemory.alsoHeldBy((key) => { evaluationGuard.forget(key); });
+  const ctx: ControllerContext = {
+    conversion,
+    migrations,
+    client,
+    eventClient: options.eventClient ?? client,
+    informers,
+    logger,
+    kroVersion: options.kroVersion,
+    served,
+    watches,
+    clusters,
+    rgdQueue,
+    instanceQueue,
+    applyMemo: new ApplyMemo(),
+    ownWrites,
+    helmCluster: new HelmClusterCache(client),
+    instanceLeases,
+    instanceMemory,
+    authorPolicies,
+    policySync: policyBarrier,
+    delegations: new DelegationVerdicts(options.delegationRecheckMs ?? 300_000),
+    mayWriteCluster: () => options.sharding === undefined || options.sharding.leader.isLeader,
+    options: {
+      workers: options.workers ?? 4,
+      requeueIntervalMs: options.requeueIntervalMs ?? 3000,
+      allowCrdDeletion: options.allowCrdDeletion ?? false,
+      addStatusToUserCrds: options.addStatusToUserCrds ?? true,
+      maxCollectionSize: options.maxCollectionSize ?? 1000,
+      maxGraphRevisions: options.maxGraphRevisions ?? DEFAULT_MAX_GRAPH_REVISIONS,
+      evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
+      authorCheck: options.authorCheck ?? "Enforced",
+      delegationRecheckMs: options.delegationRecheckMs ?? 300_000,
+    },
+    compile: async (rgd) => {
+      const resolver = await withClusterKinds(client, rgd, options.resolver);
+      // With discovery at hand an unknown child kind is an error, as in kro (no REST mapping).
+      return compileRgd(rgd, { env, unknownKinds: "error", ...(resolver === undefined ? {} : { resolver }) });
+    },
+    now: () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    controllerUser: () => (username ??= whoAmI(client)),
+    ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
+    ...(cacheScoping === undefined ? {} : { cacheScoping }),
+    chartRenders,
+    ...(evaluationGuard === undefined ? {} : { evaluationGuard }),
+    ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
+  };
+  return { ctx, chartPool, policyBarrier, cacheScoping, clusters };
+}
