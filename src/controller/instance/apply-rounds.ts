@@ -6,7 +6,6 @@
  * guarded write that is refused is settled by a live read: ours after all, adopted (opt-in), or
  * left alone with a condition.
  */
-import { FIELD_MANAGERS } from "../../api/index.js";
 import { isNotFound, isServerUnavailable, type KubeObject } from "../../kube/index.js";
 import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
@@ -16,7 +15,7 @@ import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
 import { describeIdentity, emptyDelta, mergeDeltas, readInventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import type { InstancePass } from "./pass.js";
 import { readCurrent } from "./record.js";
-import { childClient } from "./cluster-client.js";
+import { applyChild, readChild } from "./child-port.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
@@ -112,7 +111,7 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
  */
 async function apply(ctx: Pick<Applier, "client" | "clusters" | "ownWrites">, instance: string, body: KubeJson): Promise<KubeJson> {
   const cluster = clusterOf(body);
-  const send = async () => (await childClient(ctx, { ...(cluster === undefined ? {} : { cluster }) })).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+  const send = () => applyChild(ctx, body, { ...(cluster === undefined ? {} : { cluster }) });
   return cluster === undefined ? ctx.ownWrites.write(body, instance, send) : send();
 }
 
@@ -123,7 +122,7 @@ async function apply(ctx: Pick<Applier, "client" | "clusters" | "ownWrites">, in
 async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep): Promise<{ recorded: OwnedChild[]; error?: string }> {
   let live: KubeJson | undefined;
   try {
-    live = await (await childClient(ctx, step.identity)).get<KubeObject & KubeJson>(step.identity);
+    live = await readChild(ctx, step.identity);
   } catch (error) {
     if (!isNotFound(error)) return { recorded: [], error: `read ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -10,7 +10,7 @@ import type { KubeJson, ObservedLookup } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
 import type { Logger } from "../../observability/index.js";
 import { describeIdentity, type InventoryDelta, type OwnedChild } from "./inventory.js";
-import { childClient } from "./cluster-client.js";
+import { deleteChild, patchChild, readChild } from "./child-port.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
 
 /** Removing children needs the client and the apply memo (forgotten for what is gone). */
@@ -66,7 +66,7 @@ async function removeOne(ctx: ChildWriter, entry: OwnedChild, cache: ObservedLoo
 
 async function readLive(ctx: ChildWriter, entry: OwnedChild): Promise<KubeJson | undefined> {
   try {
-    return await (await childClient(ctx, entry)).get<KubeObject & KubeJson>(entry, { metadataOnly: true });
+    return await readChild(ctx, entry, { metadataOnly: true });
   } catch (error) {
     // A kind the server no longer serves (its CRD was deleted) has no objects left to wait for.
     if (isNotFound(error) || error instanceof DiscoveryError) return undefined;
@@ -87,7 +87,7 @@ export async function deleteChildrenOfGone(ctx: ChildWriter, delta: InventoryDel
 /** DELETE preconditioned on the recorded UID: "done" when gone (or replaced), "waiting" while finalizers run. */
 export async function deleteOwnedChild(ctx: ChildWriter, entry: OwnedChild): Promise<{ kind: "done" } | { kind: "waiting" }> {
   try {
-    const answer = await (await childClient(ctx, entry)).delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background" });
+    const answer = await deleteChild(ctx, entry);
     ctx.applyMemo.forget(entry.uid);
     // The object itself comes back while its finalizers run; a Status means it is gone.
     return answer.kind !== "Status" && answer.metadata?.deletionTimestamp !== undefined ? { kind: "waiting" } : { kind: "done" };
@@ -106,7 +106,7 @@ export async function deleteOwnedChild(ctx: ChildWriter, entry: OwnedChild): Pro
 async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> {
   let live: KubeObject;
   try {
-    live = await (await childClient(ctx, entry)).get(entry);
+    live = await readChild(ctx, entry);
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
@@ -115,7 +115,7 @@ async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> 
   const patch = releasePatch(live);
   if (patch === undefined) return;
   try {
-    await (await childClient(ctx, entry)).patch(entry, patch, { fieldManager: FIELD_MANAGERS.controller });
+    await patchChild(ctx, entry, patch);
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }

@@ -1,0 +1,46 @@
+/**
+ * The one port every request to a child goes through — reads, server-side applies, deletes and
+ * release patches — for children in this cluster and in others. Nothing else in the instance
+ * reconcile sends a child request, so a rule about what may be written where (ownership,
+ * placement, authority) has exactly one place to be enforced on the concrete request.
+ *
+ * A local child is reached with the controller's own client (fenced with sharding); a child placed
+ * in another cluster with that registration's client (docs/design/clusters.md), so a remote write
+ * carries exactly the credentials its cluster's owner registered, never the controller's.
+ */
+import { FIELD_MANAGERS } from "../../api/index.js";
+import type { KubeClient, KubeObject, ObjectRef } from "../../kube/index.js";
+import type { KubeJson, ObjectIdentity } from "../../runtime/index.js";
+import type { ControllerContext } from "../context/index.js";
+
+export type ChildClients = Pick<ControllerContext, "client" | "clusters">;
+
+type Where = Pick<ObjectIdentity, "cluster">;
+
+/** Throws (with the cluster's name and why) when the cluster cannot be reached by any client. */
+async function clientFor(ctx: ChildClients, where: Where): Promise<KubeClient> {
+  if (where.cluster === undefined) return ctx.client;
+  const connection = await ctx.clusters.clientFor(where.cluster);
+  if ("error" in connection) throw new Error(connection.error);
+  return connection.client;
+}
+
+/** GET a child (metadata only when that is all the caller reads). */
+export async function readChild(ctx: ChildClients, child: ObjectRef & Where, options: { readonly metadataOnly?: boolean } = {}): Promise<KubeObject & KubeJson> {
+  return (await clientFor(ctx, child)).get<KubeObject & KubeJson>(child, options.metadataOnly === true ? { metadataOnly: true } : {});
+}
+
+/** Server-side apply of a desired child, as kro's applyset field manager, forced. */
+export async function applyChild(ctx: ChildClients, body: KubeJson, where: Where): Promise<KubeJson> {
+  return (await clientFor(ctx, where)).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+}
+
+/** DELETE preconditioned on the UID we recorded, so an object re-created under the name is never ours to delete. */
+export async function deleteChild(ctx: ChildClients, child: ObjectRef & Where & { readonly uid: string }): Promise<KubeObject> {
+  return (await clientFor(ctx, child)).delete(child, { preconditions: { uid: child.uid }, propagationPolicy: "Background" });
+}
+
+/** A merge patch as the controller's field manager (releasing an adopted child). */
+export async function patchChild(ctx: ChildClients, child: ObjectRef & Where, patch: KubeJson): Promise<void> {
+  await (await clientFor(ctx, child)).patch(child, patch, { fieldManager: FIELD_MANAGERS.controller });
+}
