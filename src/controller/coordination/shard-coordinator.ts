@@ -20,7 +20,7 @@ import type { Logger } from "../../observability/index.js";
 import { systemClock, type Clock } from "../clock/index.js";
 import { JITTER_FACTOR, microTime, ObservedLease, validateLeaseTiming, type LeaseSpec, type LeaseTiming } from "./lease-record.js";
 import { assignShards, hash32, shardOf, shardsFor } from "./shard-assignment.js";
-import { SHARD_PHASES, ShardSlot } from "./shard-slot.js";
+import { decideShard, SHARD_PHASES, ShardSlot } from "./shard-slot.js";
 
 const LEASE_API = "coordination.k8s.io/v1";
 
@@ -153,17 +153,16 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     const name = shardLeaseName(group, slot.shard);
     const spec = (lease?.spec ?? {}) as LeaseSpec;
     const holder = spec.holderIdentity ?? "";
-    const tenure = slot.phase === SHARD_PHASES.held || slot.phase === SHARD_PHASES.draining;
-    if (tenure && lease !== undefined && holder !== identity) {
-      slot.lose(`the shard's Lease is held by ${holder === "" ? "nobody" : holder}`);
+    const decision = decideShard({ phase: slot.phase, inFlight: slot.inFlight, identity, holder: lease === undefined ? undefined : holder, wanted, expired: !observe(name).heldByOther(identity) });
+    if (decision.action === "lose") {
+      slot.lose(decision.why);
       logger.warn({ shard: slot.shard, holder }, "lost a shard");
       heldChanged();
       return;
     }
-    if (slot.phase === SHARD_PHASES.held && !wanted) slot.drain();
-    else if (slot.phase === SHARD_PHASES.draining && wanted) slot.resume();
-    const takeable = holder === "" || holder === identity || !observe(name).heldByOther(identity);
-    const action = slot.next({ wanted, takeable });
+    if (decision.transition === "drain") slot.drain();
+    else if (decision.transition === "resume") slot.resume();
+    const { action } = decision;
     if (action === "acquire") {
       const sentAt = await write(name, "shard", lease, claim(spec, false), timing.renewDeadlineMs);
       if (sentAt === undefined || stopping.signal.aborted) return;

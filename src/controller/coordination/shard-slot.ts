@@ -21,12 +21,40 @@ export type ShardPhase = (typeof SHARD_PHASES)[keyof typeof SHARD_PHASES];
 /** What the coordinator should do next for this shard. */
 export type ShardAction = "acquire" | "renew" | "release" | "wait";
 
-/** What the coordinator knows of the shard's Lease and of the assignment, this round. */
-export interface ShardView {
+/** What one round observed of a shard: our side (phase, reconciles in flight) and the Lease's. */
+export interface ShardObservation {
+  readonly phase: ShardPhase;
+  readonly inFlight: number;
+  readonly identity: string;
+  /** The Lease's holder as listed this round; undefined when the Lease does not exist (yet). */
+  readonly holder: string | undefined;
   /** The assignment gives this shard to us. */
   readonly wanted: boolean;
-  /** The Lease is free, expired by our own clock, or recorded as ours. */
-  readonly takeable: boolean;
+  /** The Lease has not changed for its duration, as observed by our own clock. */
+  readonly expired: boolean;
+}
+
+export type ShardDecision =
+  | { readonly action: ShardAction; readonly transition?: "drain" | "resume" }
+  | { readonly action: "lose"; readonly why: string };
+
+/**
+ * The decision of one round for one shard. Pure. A tenure whose Lease names another holder ends
+ * at once; a held shard the assignment moved elsewhere drains (and is taken back if the
+ * assignment returns before it is released); a free shard is acquired only when it is ours to
+ * take — free, expired by our clock, or recorded as ours (a restart under the same name).
+ */
+export function decideShard(o: ShardObservation): ShardDecision {
+  const tenure = o.phase === SHARD_PHASES.held || o.phase === SHARD_PHASES.draining;
+  if (tenure && o.holder !== undefined && o.holder !== o.identity) return { action: "lose", why: `the shard's Lease is held by ${o.holder === "" ? "nobody" : o.holder}` };
+  const transition = o.phase === SHARD_PHASES.held && !o.wanted ? "drain" : o.phase === SHARD_PHASES.draining && o.wanted ? "resume" : undefined;
+  const phase = transition === "drain" ? SHARD_PHASES.draining : transition === "resume" ? SHARD_PHASES.held : o.phase;
+  const takeable = o.holder === undefined || o.holder === "" || o.holder === o.identity || o.expired;
+  const action: ShardAction = phase === SHARD_PHASES.free ? (o.wanted && takeable ? "acquire" : "wait")
+    : phase === SHARD_PHASES.held ? "renew"
+    : phase === SHARD_PHASES.draining ? (o.inFlight === 0 ? "release" : "renew")
+    : "wait";
+  return transition === undefined ? { action } : { action, transition };
 }
 
 export class ShardSlot {
@@ -61,20 +89,6 @@ export class ShardSlot {
   /** Why the last tenure ended (for logs). */
   get endedBecause(): string {
     return this.why;
-  }
-
-  /** The decision of this round. Pure: it changes nothing (apart from noticing a lapsed fence). */
-  next(view: ShardView): ShardAction {
-    switch (this.phase) {
-      case SHARD_PHASES.free:
-        return view.wanted && view.takeable ? "acquire" : "wait";
-      case SHARD_PHASES.held:
-        return "renew";
-      case SHARD_PHASES.draining:
-        return this.running === 0 ? "release" : "renew";
-      case SHARD_PHASES.releasing:
-        return "wait";
-    }
   }
 
   /** Our acquire write (sent at `sentAt`) succeeded: a new tenure with a new fence. */
