@@ -4,6 +4,65 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
+/** Files whose functions exceeded a budget below when it was set (see there). */
+const FILES_OVER_PARAMS = [
+  "src/cli/tree-format.ts",
+  "src/controller/instance/reconcile.ts",
+  "src/controller/watches/child-watches.ts",
+  "src/helm/chart-nodes.ts",
+  "src/inspect/tree-reader.ts",
+  "src/kube/transport.ts",
+  "src/runtime/template-dialect/helm-cluster.ts",
+  "src/runtime/template-dialect/run.ts",
+  "src/schema/breaking-changes.ts",
+  "src/schema/sample-instance.ts",
+  "src/template/engine/evaluator.ts",
+  "src/template/sprig/sprig-certs.ts",
+  ];
+const FILES_OVER_LENGTH = [
+  "src/cli/controller-command.ts",
+  "src/cli/dev-session.ts",
+  "src/controller/controller.ts",
+  "src/controller/conversion/webhook-server.ts",
+  "src/controller/coordination/leader-election.ts",
+  "src/controller/coordination/shard-coordinator.ts",
+  "src/localcluster/cluster.ts",
+  "src/schema/markers.ts",
+  "src/template/go/go-json.ts",
+  "src/template/go/go-time-parse.ts",
+  ];
+const FILES_OVER_COMPLEXITY = [
+  "src/cli/controller-command.ts",
+  "src/cli/diff-targets.ts",
+  "src/cli/tree-command.ts",
+  "src/controller/author-policy/admission-cel.ts",
+  "src/controller/rgd/reconcile.ts",
+  "src/controller/rgd/rgd-deletion.ts",
+  "src/expr/assignable.ts",
+  "src/expr/syntax-desugar.ts",
+  "src/expr/values.ts",
+  "src/graph/compile-cel.ts",
+  "src/graph/compile-resource.ts",
+  "src/helm/chart-load.ts",
+  "src/helm/schema-infer.ts",
+  "src/inspect/tree-model.ts",
+  "src/kube/informer.ts",
+  "src/kube/kubeconfig.ts",
+  "src/runtime/instance-schema/validate.ts",
+  "src/schema/breaking-changes.ts",
+  "src/schema/markers.ts",
+  "src/schema/sample-instance.ts",
+  "src/template/engine/ast.ts",
+  "src/template/engine/evaluator.ts",
+  "src/template/engine/lexer.ts",
+  "src/template/engine/parser.ts",
+  "src/template/go/go-time-parse.ts",
+  "src/template/go/go-time.ts",
+  "src/template/go/go-url.ts",
+  "src/template/go/number-format.ts",
+  "src/template/sprig/semver.ts",
+  ];
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "bench-results/", ".kro-test-logs/"] },
   js.configs.recommended,
@@ -22,6 +81,21 @@ export default tseslint.config(
       }],
     },
   },
+  // Budgets for code written from now on: at most 5 parameters (pass an object), 80 lines per
+  // function, a cyclomatic complexity of 25. The files listed below held functions over a budget
+  // when the budgets were set; the lists only ever shrink (split the function, then drop the file).
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
+    rules: {
+      "max-params": ["error", 5],
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
+      complexity: ["error", 25],
+    },
+  },
+  { files: FILES_OVER_PARAMS, rules: { "max-params": "off" } },
+  { files: FILES_OVER_LENGTH, rules: { "max-lines-per-function": "off" } },
+  { files: FILES_OVER_COMPLEXITY, rules: { complexity: "off" } },
   {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     languageOptions: { globals: { ...globals.node } },
