@@ -5,11 +5,9 @@
  * down (controller first, then the cluster, which removes its processes and temp dir).
  */
 import { createWriteStream } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startController, type RunningController } from "../controller/index.js";
 import { loadBuiltinSchemas } from "./builtin-schemas.js";
-import { graphPicture, type CompiledGraph, type NodeState } from "../graph/index.js";
 import { createKubeClient, isNotFound, type KubeClient } from "../kube/index.js";
 import { resolveKubeRelease } from "../localcluster/index.js";
 import { createLogger } from "../observability/index.js";
@@ -21,7 +19,9 @@ import { watchFiles, type FileWatcher } from "./file-watcher.js";
 import { LiveBoard } from "./live-board.js";
 import { describeMembers, MEMBER_CLUSTER_NAMESPACE, startClusterSet, type ClusterSet } from "./member-clusters.js";
 import { createProgress } from "./progress.js";
-import { renderSvg } from "../inspect/index.js";
+import { DevGraphs } from "./dev-graphs.js";
+import { VerdictPrinter } from "./dev-verdict.js";
+import { SerialWork } from "./serial-work.js";
 import { untilSignal } from "./signals.js";
 import { PACKAGE_VERSION } from "./version.js";
 import { youngGenerationMayGrow } from "./heap-limits.js";
@@ -54,19 +54,8 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
   if (unreadable.length > 0) throw new InputError(unreadable.join("\n"));
 
   const progress = createProgress();
-  progress.step("preparing the local cluster");
-  let set: ClusterSet;
-  try {
-    set = await startClusterSet(options.clusters ?? 1, {
-      mode: options.minimal === true ? "minimal" : "full", kubeVersion: options.kubeVersion, env: process.env, onProgress: (m) => { progress.step(m); },
-      ...(options.kubeconfig === undefined ? {} : { kubeconfigPath: options.kubeconfig }),
-    });
-  } catch (error) {
-    progress.fail();
-    throw error;
-  }
+  const set = await startDevClusters(options, progress);
   const cluster = set.hub;
-  progress.done(`local cluster ready: Kubernetes ${cluster.kubernetesVersion} at ${cluster.server}`);
   const out = process.stdout;
   const controllerLog = path.join(cluster.stateDir, "controller.log");
   const logStream = createWriteStream(controllerLog, { flags: "a" });
@@ -100,19 +89,7 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       const { apiVersion = "", kind = "", metadata } = entry.object;
       return { apiVersion, kind, namespace: metadata?.namespace ?? "default", name: metadata?.name ?? "" };
     };
-    const graphFiles = new Map<string, string>();
-    let graphs: readonly CompiledGraph[] = [];
-    // Each RGD's SVG follows the live state of its instance (when exactly one instance uses it).
-    const writtenColors = new Map<string, string>();
-    const recolorGraphs = async (): Promise<void> => {
-      for (const graph of graphs) {
-        const colorBy = state.colorsFor(graph.name);
-        const key = JSON.stringify(colorBy ?? null);
-        if (writtenColors.get(graph.name) === key) continue;
-        await writeGraph(cluster.stateDir, graph, colorBy);
-        writtenColors.set(graph.name, key);
-      }
-    };
+    const graphs = new DevGraphs(cluster.stateDir, (rgdName) => state.colorsFor(rgdName), (line) => { board.note(line); });
     const reload = async (load: Awaited<ReturnType<typeof loadDevFiles>>): Promise<void> => {
       for (const line of load.diagnostics) board.note(line);
       if (load.errors > 0) {
@@ -125,32 +102,21 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
         return ref === undefined || served === undefined ? [] : [{ ref, served }];
       }));
       draw();
-      graphs = load.graphs;
-      writtenColors.clear();
-      for (const graph of load.graphs) {
-        const file = await writeGraph(cluster.stateDir, graph, state.colorsFor(graph.name));
-        writtenColors.set(graph.name, JSON.stringify(state.colorsFor(graph.name) ?? null));
-        if (graphFiles.get(graph.name) !== file) board.note(`graph of ${graph.name}: ${file}`);
-        graphFiles.set(graph.name, file);
-      }
+      await graphs.show(load.graphs);
       await applier.applyAll(load.objects.filter((o) => !load.skippedFiles.includes(o.file)));
       draw();
     };
 
-    // The verdict line last printed (printed again only when it changes) and whether the usage was.
-    let printedVerdict = "";
+    const verdicts = new VerdictPrinter(options.subject);
     let usagePrinted = false;
     // One queue for reloads and ticks: the applier and the board are never used concurrently.
-    let queue: Promise<void> = Promise.resolve();
-    const enqueue = (work: () => Promise<void>): void => {
-      queue = queue.then(work).catch((error: unknown) => { board.note(`kro-ts: ${error instanceof Error ? error.message : String(error)}`); });
-    };
-    enqueue(() => reload(first));
+    const work = new SerialWork((error) => { board.note(`kro-ts: ${error instanceof Error ? error.message : String(error)}`); });
+    work.enqueue(() => reload(first));
     if (options.watch) {
       watcher = watchFiles(allFiles, (changed) => {
-        enqueue(async () => {
+        work.enqueue(async () => {
           board.note(`changed: ${changed.map((f) => path.relative(process.cwd(), f)).join(", ")} — re-validating and re-applying`);
-          printedVerdict = "";
+          verdicts.reset();
           await reload(await loadDevFiles(allFiles, builtins));
         });
       });
@@ -160,20 +126,14 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       await applier.retry();
       await poll(client, state);
       draw();
-      await recolorGraphs();
-      const verdict = state.verdict();
-      if (!verdict.settled || verdict.total === 0) return;
-      const line = (verdict.ready === verdict.total
-        ? `kro-ts: all ${options.subject} Ready`
-        : `kro-ts: ${verdict.ready} of ${verdict.total} ${options.subject} Ready; not Ready:\n${verdict.notReady.map((l) => `  ${l}`).join("\n")}`)
-        + verdict.rgdProblems.map((p) => `\n  but ${p}`).join("");
-      if (line === printedVerdict) return;
-      printedVerdict = line;
+      await graphs.recolor();
+      const line = verdicts.next(state.verdict());
+      if (line === undefined) return;
       board.freeze();
       board.note(line);
       if (!usagePrinted) {
         usagePrinted = true;
-        board.note(usage(set, controller?.served.all().map((s) => s.instance.plural) ?? [], [...graphFiles.values()], state.refs()));
+        board.note(usage(set, controller?.served.all().map((s) => s.instance.plural) ?? [], graphs.paths(), state.refs()));
       }
     };
     // At most one tick waiting: a slow API server must not pile ticks up behind each other.
@@ -181,14 +141,14 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     const timer = setInterval(() => {
       if (tickQueued) return;
       tickQueued = true;
-      enqueue(async () => { tickQueued = false; await tick(); });
+      work.enqueue(async () => { tickQueued = false; await tick(); });
     }, TICK_MS);
     const signal = await untilSignal();
     stopping = true;
     clearInterval(timer);
     watcher?.close();
     out.write(`\n${signal}: stopping the controller and the local cluster…\n`);
-    await queue;
+    await work.drained();
   } finally {
     watcher?.close();
     await controller?.stop();
@@ -197,6 +157,23 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     await set.stop();
   }
   out.write("stopped; all processes and temporary files removed\n");
+}
+
+/** The hub (and member clusters), with progress while they start: the first run builds them. */
+async function startDevClusters(options: DevSessionOptions, progress: ReturnType<typeof createProgress>): Promise<ClusterSet> {
+  progress.step("preparing the local cluster");
+  let set: ClusterSet;
+  try {
+    set = await startClusterSet(options.clusters ?? 1, {
+      mode: options.minimal === true ? "minimal" : "full", kubeVersion: options.kubeVersion, env: process.env, onProgress: (m) => { progress.step(m); },
+      ...(options.kubeconfig === undefined ? {} : { kubeconfigPath: options.kubeconfig }),
+    });
+  } catch (error) {
+    progress.fail();
+    throw error;
+  }
+  progress.done(`local cluster ready: Kubernetes ${set.hub.kubernetesVersion} at ${set.hub.server}`);
+  return set;
 }
 
 function servedKinds(objects: readonly DevObject[]): ServedKind[] {
@@ -217,12 +194,6 @@ async function poll(client: KubeClient, state: DevState): Promise<void> {
     state.onRgdRead(name, await read(() => client.get({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name })));
   }
   for (const ref of state.refs()) state.onInstanceRead(ref, await read(() => client.get(ref)));
-}
-
-async function writeGraph(dir: string, graph: CompiledGraph, colorBy?: Record<string, NodeState>): Promise<string> {
-  const file = path.join(dir, `${graph.name}.svg`);
-  await writeFile(file, await renderSvg(graphPicture(graph, "dot", colorBy === undefined ? {} : { colorBy })));
-  return file;
 }
 
 function usage({ hub: cluster, members }: ClusterSet, plurals: readonly string[], graphs: readonly string[], refs: readonly InstanceRef[]): string {
