@@ -12,7 +12,7 @@
 import { ANNOTATIONS, FINALIZER } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, deletionPlan, evaluateInstance } from "../../runtime/index.js";
-import type { ControllerContext } from "../context/index.js";
+import type { InstanceContext } from "./instance-context.js";
 import type { ReconcileResult } from "../loop/index.js";
 import { applyDelta, readInventory, recordText, InventoryFormatError, type OwnedChild } from "./inventory.js";
 import type { ServedGraph } from "../context/index.js";
@@ -27,7 +27,7 @@ import { watchClustersForDeletion } from "./cluster-targets.js";
 const FIRST_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 60_000;
 
-export async function deleteInstance(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, key: string): Promise<ReconcileResult> {
+export async function deleteInstance(ctx: InstanceContext, served: ServedGraph, instance: KubeObject, key: string): Promise<ReconcileResult> {
   if (!(instance.metadata?.finalizers ?? []).includes(FINALIZER)) return {};
   const graph = served.graph;
   const owner = ownerIdentity(served, instance);
@@ -77,7 +77,7 @@ export async function deleteInstance(ctx: ControllerContext, served: ServedGraph
 }
 
 /** 1 s, 2 s, 4 s … up to a minute per held instance: a stuck finalizer costs a bounded rate. */
-function nextWait(ctx: ControllerContext, key: string): number {
+function nextWait(ctx: InstanceContext, key: string): number {
   const attempt = ctx.instanceMemory.deletionWaits.get(key) ?? 0;
   ctx.instanceMemory.deletionWaits.set(key, attempt + 1);
   return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);

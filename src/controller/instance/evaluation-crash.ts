@@ -8,6 +8,7 @@ import { ANNOTATIONS, INSTANCE_CONDITION_REASONS as REASONS, INSTANCE_CONDITIONS
 import type { KubeObject } from "../../kube/index.js";
 import { currentConditions, orderConditions, stamp, type KubeJson } from "../../runtime/index.js";
 import type { CrashCount, EvaluationMarks, EvaluationRef, GuardDecision } from "../isolation/index.js";
+import type { InstanceContext } from "./instance-context.js";
 import type { ControllerContext } from "../context/index.js";
 import type { ReconcileResult } from "../loop/index.js";
 import { patchInstance, type InstanceWriter } from "./record.js";
@@ -84,7 +85,7 @@ function recordCrashes(ctx: InstanceWriter, instance: KubeObject, record: CrashC
 }
 
 /** A suspect waits for its retry; one that crashed too often says so on the instance. */
-export async function reportGuarded(ctx: ControllerContext, key: string, instance: KubeObject, decision: Exclude<GuardDecision, { kind: "evaluate" }>): Promise<ReconcileResult> {
+export async function reportGuarded(ctx: InstanceContext, key: string, instance: KubeObject, decision: Exclude<GuardDecision, { kind: "evaluate" }>): Promise<ReconcileResult> {
   const generation = instance.metadata?.generation ?? 0;
   if (decision.kind === "wait") {
     ctx.logger.warn({ instance: key, generation, crashes: decision.crashes, retryInMs: Math.round(decision.ms) }, "a controller process died while evaluating this instance: evaluated again alone, after a backoff");

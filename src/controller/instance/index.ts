@@ -4,6 +4,7 @@
  * the watches, helm and context rooms through their doors; it never touches RGDs or CRDs.
  */
 export { childOwnerRouter } from "./label-routing.js";
+export type { InstanceContext } from "./instance-context.js";
 export { reconcileInstance } from "./reconcile.js";
 export { DEFAULT_EVALUATION_TIMEOUT_MS } from "./runtime-options.js";
 // The pure ownership rules, for `kro diff` to preview what a reconcile would do without writing.

@@ -16,6 +16,7 @@ import { ANNOTATIONS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type RuntimeOptions } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
+import type { InstanceContext } from "./instance-context.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { instanceKey } from "../context/index.js";
 import { TransientError, type ReconcileResult } from "../loop/index.js";
@@ -41,7 +42,7 @@ const UNWATCHABLE_RETRY_MS = 5_000;
 
 type InstanceRef = { readonly apiVersion: string; readonly kind: string; readonly namespace: string | undefined; readonly name: string };
 
-export async function reconcileInstance(ctx: ControllerContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
+export async function reconcileInstance(ctx: InstanceContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
   const key = instanceKey(served.rgdName, namespace, name);
   const ref: InstanceRef = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
   // Before anything is read: echoes of earlier passes' writes count as news again (context/own-writes.ts).
@@ -90,7 +91,7 @@ export async function reconcileInstance(ctx: ControllerContext, served: ServedGr
 }
 
 /** Steps 2 to 5 of a pass whose instance is in our charge: evaluate, apply, record, status. */
-async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, key: string, pass: InstancePass, unwatchable: { all: Map<string, string>; ownKinds: ReadonlyMap<string, string> }, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<ReconcileResult> {
+async function planAndApply(ctx: InstanceContext, served: ServedGraph, ref: InstanceRef, key: string, pass: InstancePass, unwatchable: { all: Map<string, string>; ownKinds: ReadonlyMap<string, string> }, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<ReconcileResult> {
   const watchErrors = unwatchable.all;
   // 2. Plan: evaluate until every scope the graph reads is watched (scope-settling.ts).
   const current = pass.instance;
@@ -127,7 +128,7 @@ async function planAndApply(ctx: ControllerContext, served: ServedGraph, ref: In
  * Charts render in the controller's worker threads (isolation/): a pass that starts a render sees
  * the chart's children pending, and the instance is queued again when the answer is in.
  */
-function renderChartsApart(ctx: ControllerContext, key: string, options: RuntimeOptions): RuntimeOptions {
+function renderChartsApart(ctx: InstanceContext, key: string, options: RuntimeOptions): RuntimeOptions {
   if (ctx.chartRenders === undefined || options.helm === undefined) return options;
   return { ...options, helm: { ...options.helm, render: ctx.chartRenders.port(() => { ctx.instanceQueue.add(key); }) } };
 }
@@ -152,7 +153,7 @@ async function observeInstance(ctx: Pick<ControllerContext, "client" | "instance
  * pass's starting record: the inventory, plus children we created but a crash kept us from
  * recording (they carry our creation key). Undefined: the instance is gone.
  */
-async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed: KubeObject, key: string): Promise<InstancePass | undefined> {
+async function takeCharge(ctx: InstanceContext, served: ServedGraph, observed: KubeObject, key: string): Promise<InstancePass | undefined> {
   let managed;
   try {
     managed = await ensureManaged(ctx, served, observed, evaluationMark(ctx, key));
@@ -169,14 +170,14 @@ async function takeCharge(ctx: ControllerContext, served: ServedGraph, observed:
 }
 
 /** A suspended instance is evaluated for its status only: nothing is applied or removed. */
-async function reportSuspended(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, evaluate: (instance: KubeObject) => InstanceEvaluation): Promise<ReconcileResult> {
+async function reportSuspended(ctx: InstanceContext, served: ServedGraph, instance: KubeObject, evaluate: (instance: KubeObject) => InstanceEvaluation): Promise<ReconcileResult> {
   const evaluation = evaluate(instance);
   await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { suspended: true, now: ctx.now() }));
   return {};
 }
 
 /** Children recorded as ours that the graph no longer wants, removed in reverse dependency waves. */
-async function pruneUndesired(ctx: ControllerContext, served: ServedGraph, pass: InstancePass, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<void> {
+async function pruneUndesired(ctx: InstanceContext, served: ServedGraph, pass: InstancePass, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<void> {
   const waves = prunePlan(served.graph, pass.inventory.entries, pass.evaluation) as OwnedChild[][];
   if (waves.length === 0) return;
   const removed = await removeChildren(ctx, waves, pass.lookup, validatedRemovalContext(served.graph, pass.owner, pass.inventory, pass.policy));
@@ -190,7 +191,7 @@ async function pruneUndesired(ctx: ControllerContext, served: ServedGraph, pass:
 }
 
 /** Writes the pass's delta into the instance's record; "gone" when the instance vanished meanwhile. */
-async function recordOwnership(ctx: ControllerContext, pass: InstancePass, log: Logger): Promise<"recorded" | "gone"> {
+async function recordOwnership(ctx: InstanceContext, pass: InstancePass, log: Logger): Promise<"recorded" | "gone"> {
   try {
     pass.instance = await recordDelta(ctx, pass.instance, pass.delta);
     return "recorded";
@@ -205,7 +206,7 @@ async function recordOwnership(ctx: ControllerContext, pass: InstancePass, log: 
 }
 
 /** Builds the status from the last evaluation and every failure of the pass, and writes it. */
-async function reportStatus(ctx: ControllerContext, served: ServedGraph, ref: InstanceRef, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, log: Logger): Promise<void> {
+async function reportStatus(ctx: InstanceContext, served: ServedGraph, ref: InstanceRef, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, log: Logger): Promise<void> {
   const evaluation = pass.evaluation;
   const applyErrors = { ...pass.applyErrors, ...Object.fromEntries(watchErrors), ...pass.refusedNodes };
   const status = buildInstanceStatus(served.graph, pass.instance, evaluation, { applyErrors, now: ctx.now() });

@@ -8,7 +8,8 @@
 import { ANNOTATIONS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { buildInstanceStatus, type InstanceEvaluation } from "../../runtime/index.js";
-import type { ControllerContext, ServedGraph } from "../context/index.js";
+import type { InstanceContext } from "./instance-context.js";
+import type { ServedGraph } from "../context/index.js";
 import { refOf } from "./record.js";
 import { writeStatus } from "./status-write.js";
 
@@ -19,7 +20,7 @@ const JUDGE_RETRY_MS = 1_000;
  * Judges the instance's writes not judged yet, once the policy watch has caught up with them
  * (author-policy/policy-barrier.ts): "wait" while the RGD's policy is not in force.
  */
-export async function judgeWrites(ctx: ControllerContext, served: ServedGraph, key: string): Promise<"judged" | "wait"> {
+export async function judgeWrites(ctx: InstanceContext, served: ServedGraph, key: string): Promise<"judged" | "wait"> {
   for (;;) {
     const ticket = ctx.authorPolicies.seenTicket(key);
     if (ticket === undefined) return "judged";
@@ -35,7 +36,7 @@ export async function judgeWrites(ctx: ControllerContext, served: ServedGraph, k
  * Undefined when the instance may be reconciled; otherwise what the reconcile returns: held back
  * (stamped now or before; its status says why), or to be looked at again.
  */
-export async function holdUnchecked(ctx: ControllerContext, served: ServedGraph, instance: KubeObject, key: string): Promise<{ requeueAfterMs?: number } | undefined> {
+export async function holdUnchecked(ctx: InstanceContext, served: ServedGraph, instance: KubeObject, key: string): Promise<{ requeueAfterMs?: number } | undefined> {
   if ((await judgeWrites(ctx, served, key)) === "wait") return { requeueAfterMs: JUDGE_RETRY_MS };
   let current = instance;
   const stamped = instance.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission];
