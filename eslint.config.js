@@ -6,7 +6,7 @@ import globals from "globals";
 
 /** Files whose functions exceeded a budget below when it was set (see there). */
 const FILES_OVER_PARAMS = [
-  "src/cli/tree-format.ts",
+  "src/cli/inspect/tree-format.ts",
   "src/controller/instance/reconcile.ts",
   "src/controller/watches/child-watches.ts",
   "src/helm/chart-nodes.ts",
@@ -20,8 +20,8 @@ const FILES_OVER_PARAMS = [
   "src/template/sprig/sprig-certs.ts",
   ];
 const FILES_OVER_LENGTH = [
-  "src/cli/controller-command.ts",
-  "src/cli/dev-session.ts",
+  "src/cli/controller/controller-command.ts",
+  "src/cli/dev/dev-session.ts",
   "src/controller/controller.ts",
   "src/controller/conversion/webhook-server.ts",
   "src/controller/coordination/leader-election.ts",
@@ -32,9 +32,9 @@ const FILES_OVER_LENGTH = [
   "src/template/go/go-time-parse.ts",
   ];
 const FILES_OVER_COMPLEXITY = [
-  "src/cli/controller-command.ts",
-  "src/cli/diff-targets.ts",
-  "src/cli/tree-command.ts",
+  "src/cli/controller/controller-command.ts",
+  "src/cli/diff/diff-targets.ts",
+  "src/cli/inspect/tree-command.ts",
   "src/controller/author-policy/admission-cel.ts",
   "src/controller/rgd/reconcile.ts",
   "src/controller/rgd/rgd-deletion.ts",

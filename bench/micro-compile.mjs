@@ -20,7 +20,7 @@ const resources = option("resources", 100);
 
 const { compileRgd } = await import(path.join(root, "dist/src/graph/index.js"));
 const { createKroCelEnvironment } = await import(path.join(root, "dist/src/expr/index.js"));
-const { schemaResolverFor } = await import(path.join(root, "dist/src/cli/inputs.js"));
+const { schemaResolverFor } = await import(path.join(root, "dist/src/cli/inputs/inputs.js"));
 
 const rgd = typedRgd(resources);
 const resolver = await schemaResolverFor();

@@ -19,4 +19,4 @@ export {
 export { createKroCelEnvironment, type KroCelEnvironment } from "./expr/index.js";
 export { formatIssue, formatPath, hasErrors, type Issue, type IssuePath } from "./diag/index.js";
 /** The bundled schemas of Kubernetes' built-in kinds for a version (default 1.33), plus CRD files. */
-export { schemaResolverFor } from "./cli/inputs.js";
+export { schemaResolverFor } from "./cli/inputs/index.js";

@@ -153,7 +153,7 @@ export async function runDepth(bench, controller) {
 async function measureInProcess(root) {
   const counter = await installCelCounter(root);
   const { compileRgd } = await import(path.join(root, "dist/src/graph/index.js"));
-  const { schemaResolverFor } = await import(path.join(root, "dist/src/cli/inputs.js"));
+  const { schemaResolverFor } = await import(path.join(root, "dist/src/cli/inputs/inputs.js"));
   const { createMemoryLookup, evaluateInstance } = await import(path.join(root, "dist/src/runtime/index.js"));
   const resolver = await schemaResolverFor();
   const samples = [];

@@ -15,22 +15,22 @@ type Register = (program: Command) => void;
  * loading every command cost ~0.5 s and ~45 MB before any work began. Help, and a name not listed
  * here, load them all, so commander can list every command or say which one was meant.
  */
-const compile = async (): Promise<Register> => (await import("./compile-commands.js")).registerCompileCommands;
-const dev = async (): Promise<Register> => (await import("./dev-command.js")).registerDevCommands;
+const compile = async (): Promise<Register> => (await import("./compile/index.js")).registerCompileCommands;
+const dev = async (): Promise<Register> => (await import("./dev/index.js")).registerDevCommands;
 const COMMANDS: Readonly<Record<string, readonly (() => Promise<Register>)[]>> = {
-  cluster: [async () => (await import("./cluster-up.js")).registerClusterCommands],
+  cluster: [async () => (await import("./dev/index.js")).registerClusterCommands],
   validate: [compile],
-  generate: [compile, async () => (await import("./generate-instance.js")).registerGenerateInstance],
-  controller: [async () => (await import("./controller-command.js")).registerControllerCommand],
-  render: [async () => (await import("./render-command.js")).registerRenderCommand],
-  convert: [async () => (await import("./convert-command.js")).registerConvertCommand],
-  graph: [async () => (await import("./graph-command.js")).registerGraphCommand],
+  generate: [compile, async () => (await import("./render/index.js")).registerGenerateInstance],
+  controller: [async () => (await import("./controller/index.js")).registerControllerCommand],
+  render: [async () => (await import("./render/index.js")).registerRenderCommand],
+  convert: [async () => (await import("./render/index.js")).registerConvertCommand],
+  graph: [async () => (await import("./inspect/index.js")).registerGraphCommand],
   dev: [dev],
   demo: [dev],
-  tree: [async () => (await import("./tree-command.js")).registerTreeCommand],
-  diff: [async () => (await import("./diff-command.js")).registerDiffCommand],
-  ui: [async () => (await import("./ui-command.js")).registerUiCommand],
-  import: [async () => (await import("./import-helm-command.js")).registerImportCommands],
+  tree: [async () => (await import("./inspect/index.js")).registerTreeCommand],
+  diff: [async () => (await import("./diff/index.js")).registerDiffCommand],
+  ui: [async () => (await import("./inspect/index.js")).registerUiCommand],
+  import: [async () => (await import("./import-helm/index.js")).registerImportCommands],
 };
 
 /** The commands that run for hours: the controller, and `kro dev`/`kro demo` with it in-process. */
@@ -59,7 +59,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 async function main(argv: readonly string[]): Promise<number> {
   // Before the command's code loads: a hand-typed `node …/main.js controller` gets the image's
   // young-generation limit too, and every start a bounded old generation (heap-limits.ts).
-  if (LONG_RUNNING_COMMANDS.has(commandName(argv) ?? "")) (await import("./heap-limits.js")).applyHeapLimits();
+  if (LONG_RUNNING_COMMANDS.has(commandName(argv) ?? "")) (await import("./process/index.js")).applyHeapLimits();
   try {
     await (await buildProgram(argv)).parseAsync([...argv]);
     // commands that found problems (validate) set process.exitCode themselves

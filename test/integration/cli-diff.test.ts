@@ -15,7 +15,7 @@ import type { KubeObject } from "../../src/index.js";
 import { recordItems, recordText } from "../support/instance-record.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
-import type { DiffReport } from "../../src/cli/diff-model.js";
+import type { DiffReport } from "../../src/cli/diff/diff-model.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 const letters = letterSuffix();

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
-import { schemaResolverFor } from "../../src/cli/inputs.js";
+import { schemaResolverFor } from "../../src/cli/inputs/inputs.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string };

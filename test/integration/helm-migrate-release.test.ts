@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
-import { readLiveRelease } from "../../src/cli/helm-release.js";
+import { readLiveRelease } from "../../src/cli/import-helm/helm-release.js";
 import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
 import { helm, helmBinary, HelmError } from "../support/helm.js";

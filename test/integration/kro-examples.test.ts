@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { schemaResolverFor } from "../../src/cli/inputs.js";
+import { schemaResolverFor } from "../../src/cli/inputs/inputs.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";

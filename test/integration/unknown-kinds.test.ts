@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { schemaResolverFor } from "../../src/cli/inputs.js";
+import { schemaResolverFor } from "../../src/cli/inputs/inputs.js";
 import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { loadYaml, toYaml } from "../../src/api/index.js";
 import { formatIssue } from "../../src/diag/index.js";
 import { compileRgd, graphPicture, PICTURE_FORMATS, type PictureFormat } from "../../src/graph/index.js";
-import { schemaResolverFor } from "../../src/cli/inputs.js";
+import { schemaResolverFor } from "../../src/cli/inputs/inputs.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const FIXTURE_DIR = path.join(ROOT, "test/fixtures/rgd");

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { schemaResolverFor } from "../../src/cli/inputs.js";
+import { schemaResolverFor } from "../../src/cli/inputs/inputs.js";
 import { compileRgd } from "../../src/graph/index.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
