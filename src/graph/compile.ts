@@ -5,8 +5,8 @@
  */
 import { error, type Issue } from "../diag/index.js";
 import { createKroCelEnvironment, type KroCelEnvironment } from "../expr/index.js";
-import { compileCelRgd, type CompileResult } from "./compile-cel.js";
-import { compileTemplateRgd } from "./compile-template.js";
+import { compileCelRgd, type CompileResult } from "./cel/index.js";
+import { compileTemplateRgd } from "./template-dialect/index.js";
 import type { SchemaResolver } from "./schema-resolver.js";
 import { compileFailure, tooDeepIssue, tooDeepPath } from "./input-limits.js";
 import type { UnknownKinds } from "./child-kind-checks.js";

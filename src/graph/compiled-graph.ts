@@ -5,7 +5,7 @@
  */
 import type { FoundField, OpenApiSchema } from "../expr/index.js";
 import type { CustomResourceDefinition } from "../schema/index.js";
-import type { HelmContext } from "./template-helm.js";
+import type { HelmContext } from "./helm/index.js";
 import type { ApiVersions } from "./versions/index.js";
 
 export const NODE_TYPES = ["resource", "collection", "external", "externalCollection"] as const;

@@ -1,7 +1,7 @@
 /**
  * How `spec.helm` is written: as text, readable and diffable, unless the RGD would then be too
  * large to store comfortably (over 512 KiB as JSON) — then every template and file of 4 KiB or more
- * goes into `templatesGzip`/`filesGzip` as base64 gzip (graph/helm-compression.ts), largest charts'
+ * goes into `templatesGzip`/`filesGzip` as base64 gzip (graph/helm/helm-compression.ts), largest charts'
  * CRD templates first among the savings; the chart's default values likewise become `valuesGzip`
  * (their JSON). Small entries stay text either way.
  */

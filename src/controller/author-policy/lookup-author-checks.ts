@@ -2,7 +2,7 @@
  * The instance-author check of a chart's lookups (docs/design/authorization.md): `lookup` reads
  * with the controller's rights, so an instance author could otherwise read, into an object they
  * can read, what they may not `get` themselves. Each declared lookup (a literal apiVersion and
- * kind, graph/helm-lookups.ts) becomes a read the author policy checks like an external
+ * kind, graph/helm/helm-lookups.ts) becomes a read the author policy checks like an external
  * reference: `get` of one object (by name when the name is a literal), `list` for name "". The
  * namespace is the instance's (`.Release.Namespace`, or any computed one while the runtime confines
  * lookups to it), the literal one the template names, or — computed, with

@@ -1,6 +1,6 @@
 /**
  * Before applying: which children this pass places in other clusters, whether the RGD author
- * allows each target (the node's `clusters` list, graph/cluster-target.ts), and the watches of
+ * allows each target (the node's `clusters` list, graph/cel/cluster-target.ts), and the watches of
  * those clusters (watches/remote-watches.ts). A cluster that cannot be used now fails alone: its
  * children are left for this pass (nothing written, nothing pruned) with an error naming the
  * cluster, and every other child still converges. Pure except for the watch start.

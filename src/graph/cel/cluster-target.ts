@@ -8,10 +8,10 @@
  * so the runtime evaluates it like any other field (dependencies, forEach) and the child's
  * identity carries it; a template cannot set that annotation itself (reserved prefix).
  */
-import { ANNOTATIONS } from "../api/index.js";
-import { error, type Issue, type IssuePath } from "../diag/index.js";
-import { extractExpressions } from "../expr/index.js";
-import { isRecord } from "./is-record.js";
+import { ANNOTATIONS } from "../../api/index.js";
+import { error, type Issue, type IssuePath } from "../../diag/index.js";
+import { extractExpressions } from "../../expr/index.js";
+import { isRecord } from "../is-record.js";
 
 /** What a registered cluster may be called: a DNS label, as a Secret label value can hold it. */
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;

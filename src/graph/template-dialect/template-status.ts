@@ -5,10 +5,10 @@
  * paths, `parent` under `status.` and away from the controller's own fields, no two writers per
  * target.
  */
-import { error, warning, type Issue, type IssuePath } from "../diag/index.js";
-import type { ConditionMapping, FieldMapping, PathStep, StatusMapping } from "./compiled-graph.js";
-import { parseDotPath } from "./dot-path.js";
-import { isRecord } from "./is-record.js";
+import { error, warning, type Issue, type IssuePath } from "../../diag/index.js";
+import type { ConditionMapping, FieldMapping, PathStep, StatusMapping } from "../compiled-graph.js";
+import { parseDotPath } from "../dot-path.js";
+import { isRecord } from "../is-record.js";
 import type { DraftChild } from "./template-child.js";
 import { parseSource } from "./template-parse.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { describe, it } from "node:test";
-import { compileRgd } from "./compile.js";
+import { compileRgd } from "../compile.js";
 import { gzipText } from "./helm-compression.js";
 
 const DEPLOY = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Release.Name }}}\ndata: {f: {{ .Files.Get \"conf/app.conf\" | quote }}}\n";

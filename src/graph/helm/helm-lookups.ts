@@ -7,8 +7,8 @@
  * other templates that create that kind, so a lookup of a sibling's object reads it instead of
  * reading `{}` and churning once it appears.
  */
-import { warning, type Issue } from "../diag/index.js";
-import { findCycle } from "./dag.js";
+import { warning, type Issue } from "../../diag/index.js";
+import { findCycle } from "../dag.js";
 
 /** One `lookup "apiVersion" "Kind" ns name` call with literal apiVersion and kind. */
 export interface HelmLookupSite {

@@ -4,10 +4,10 @@
  * parsed, and the `.children.<id>` reads and `dependsOn` ids it declares. Ids are checked against
  * each other later, once every child is known.
  */
-import { error, warning, type Issue, type IssuePath } from "../diag/index.js";
-import { isRecord } from "./is-record.js";
-import { checkKind } from "./naming.js";
-import type { SchemaResolver } from "./schema-resolver.js";
+import { error, warning, type Issue, type IssuePath } from "../../diag/index.js";
+import { isRecord } from "../is-record.js";
+import { checkKind } from "../naming.js";
+import type { SchemaResolver } from "../schema-resolver.js";
 import { parseSource, templateName, type ParsedSource } from "./template-parse.js";
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(["apiVersion", "kind", "id", "nameTemplate", "template", "manifests", "condition", "dependsOn", "readyWhen"]);

@@ -2,7 +2,7 @@
 // from a looking-up template's children to the children of other templates creating that kind.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compileRgd } from "./compile.js";
+import { compileRgd } from "../compile.js";
 import { addLookupEdges, helmLookupSites } from "./helm-lookups.js";
 
 describe("helmLookupSites", () => {

@@ -5,17 +5,16 @@
  * "template", no generated CRD); every problem is an issue with a path, template syntax errors
  * also with the line/column inside the template.
  */
-import { error, hasErrors, innerError, type Issue } from "../diag/index.js";
-import { deepFreeze, type CompiledNode, type InstanceKind, type TemplateCompiledGraph } from "./compiled-graph.js";
-import type { CompileResult } from "./compile-cel.js";
-import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
-import { isRecord } from "./is-record.js";
-import { checkKind } from "./naming.js";
-import type { SchemaResolver } from "./schema-resolver.js";
+import { error, hasErrors, innerError, type Issue } from "../../diag/index.js";
+import { deepFreeze, type CompiledNode, type InstanceKind, type TemplateCompiledGraph } from "../compiled-graph.js";
+import type { CompileResult } from "../cel/index.js";
+import { applyWaves, formatCycle, topologicalOrder } from "../dag.js";
+import { isRecord } from "../is-record.js";
+import { checkKind } from "../naming.js";
+import type { SchemaResolver } from "../schema-resolver.js";
 import { draftChild, type DraftChild } from "./template-child.js";
 import { checkParentReads } from "./template-parent-check.js";
-import { lookupOrderIssues } from "./helm-lookups.js";
-import { chartOfTemplate, compileHelmContext, type HelmContext } from "./template-helm.js";
+import { lookupOrderIssues, chartOfTemplate, compileHelmContext, type HelmContext } from "../helm/index.js";
 import type { ParsedSource } from "./template-parse.js";
 import { compileStatusMappings } from "./template-status.js";
 

@@ -4,13 +4,13 @@
  * scope rules, forEach iterators — and every `${…}` field it holds. Dependencies come later, once
  * all ids are known.
  */
-import { error, prefixIssues, type Issue, type IssuePath } from "../diag/index.js";
-import { extractExpressions, findExpressions } from "../expr/index.js";
-import type { CompiledNode, ForEachDimension, NodeType } from "./compiled-graph.js";
-import { MAX_COLLECTION_DIMENSIONS, checkIdentifier } from "./naming.js";
-import type { SchemaResolver } from "./schema-resolver.js";
-import { isRecord } from "./is-record.js";
-import { checkChildKind, checkCrdTemplateExpressions, type UnknownKinds } from "./child-kind-checks.js";
+import { error, prefixIssues, type Issue, type IssuePath } from "../../diag/index.js";
+import { extractExpressions, findExpressions } from "../../expr/index.js";
+import type { CompiledNode, ForEachDimension, NodeType } from "../compiled-graph.js";
+import { MAX_COLLECTION_DIMENSIONS, checkIdentifier } from "../naming.js";
+import type { SchemaResolver } from "../schema-resolver.js";
+import { isRecord } from "../is-record.js";
+import { checkChildKind, checkCrdTemplateExpressions, type UnknownKinds } from "../child-kind-checks.js";
 import { checkTemplateLiterals } from "./template-literals.js";
 import { clusterTarget } from "./cluster-target.js";
 

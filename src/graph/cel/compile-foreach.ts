@@ -4,9 +4,9 @@
  * so the items of a collection get distinct identities (the target cluster counts as identity); and
  * an iterator's list may not read another iterator.
  */
-import { error, type Issue, type IssuePath } from "../diag/index.js";
-import { referencedIdentifiers, type KroCelEnvironment } from "../expr/index.js";
-import { ANNOTATIONS } from "../api/index.js";
+import { error, type Issue, type IssuePath } from "../../diag/index.js";
+import { referencedIdentifiers, type KroCelEnvironment } from "../../expr/index.js";
+import { ANNOTATIONS } from "../../api/index.js";
 import type { DraftNode } from "./compile-resource.js";
 
 function identifiersIn(env: KroCelEnvironment, texts: readonly string[]): Set<string> {

@@ -6,8 +6,8 @@
  * that reads nothing is a constant the author should put elsewhere; `schema` alone is allowed,
  * measured with kro's own builder, see docs/design/compatibility.md).
  */
-import { error, type Issue, type IssuePath } from "../diag/index.js";
-import { referencedIdentifiers, type FoundField, type KroCelEnvironment } from "../expr/index.js";
+import { error, type Issue, type IssuePath } from "../../diag/index.js";
+import { referencedIdentifiers, type FoundField, type KroCelEnvironment } from "../../expr/index.js";
 
 const SCHEMA = "schema";
 

@@ -4,11 +4,11 @@
  * (kro's macro), is type-checked in the status scope and held to the static rules of
  * `analyzeAuthorCondition`; two entries may not declare the same literal type.
  */
-import { error, prefixIssues, type Issue, type IssuePath } from "../diag/index.js";
+import { error, prefixIssues, type Issue, type IssuePath } from "../../diag/index.js";
 import {
   CONDITION_CODES, analyzeAuthorCondition, extractExpressions, normalizeConditionKeys,
   type AuthorConditionAnalysis, type KroCelEnvironment, type NormalizedCondition, type TypedScope,
-} from "../expr/index.js";
+} from "../../expr/index.js";
 
 export interface CheckedConditions {
   readonly issues: readonly Issue[];

@@ -5,12 +5,12 @@
  * its `.Values` sit in the instance's spec), and the `.Capabilities` to use offline. Every
  * template is parsed here, so syntax errors are issues at the file's path with the line inside it.
  */
-import { error, innerError, type Issue, type IssuePath } from "../diag/index.js";
-import { goFunc, isTemplateError, parseTemplate, type FuncMap } from "../template/index.js";
+import { error, innerError, type Issue, type IssuePath } from "../../diag/index.js";
+import { goFunc, isTemplateError, parseTemplate, type FuncMap } from "../../template/index.js";
 import { inflateRecord, type InflateBudget } from "./helm-compression.js";
 import { HELM_FUNCTION_NAMES } from "./helm-function-names.js";
 import { helmLookupSites, type HelmLookupSite } from "./helm-lookups.js";
-import { isRecord } from "./is-record.js";
+import { isRecord } from "../is-record.js";
 
 export interface HelmChartScope {
   /** Templates whose name starts with this prefix belong to this chart (`demo/`, `demo/charts/redis/`); the longest prefix wins. */

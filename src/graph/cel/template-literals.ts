@@ -6,8 +6,8 @@
  * type (the type checker judges it); a string with `${…}` inside is a string. Below
  * x-kubernetes-preserve-unknown-fields nothing is checked.
  */
-import { error, formatPath as formatFieldPath, type Issue, type IssuePath } from "../diag/index.js";
-import { extractExpressions, type OpenApiSchema } from "../expr/index.js";
+import { error, formatPath as formatFieldPath, type Issue, type IssuePath } from "../../diag/index.js";
+import { extractExpressions, type OpenApiSchema } from "../../expr/index.js";
 
 
 export const TEMPLATE_SCHEMA_CODE = "rgd.template-schema";

@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { gunzipSync } from "node:zlib";
-import { loadYaml } from "../api/index.js";
-import { formatPath, type Issue } from "../diag/index.js";
-import { compileRgd } from "./compile.js";
-import { builtinSchemaResolver, chainResolvers, crdSchemaResolver, type BuiltinSchemaBundle } from "./schema-resolver.js";
+import { loadYaml } from "../../api/index.js";
+import { formatPath, type Issue } from "../../diag/index.js";
+import { compileRgd } from "../compile.js";
+import { builtinSchemaResolver, chainResolvers, crdSchemaResolver, type BuiltinSchemaBundle } from "../schema-resolver.js";
 
-const root = new URL("../../../", import.meta.url);
+const root = new URL("../../../../", import.meta.url);
 const bundle = JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle;
 const resolver = builtinSchemaResolver(bundle);
 const [nginxDoc] = loadYaml("nginxapp-rgd.yaml", readFileSync(new URL("examples/nginx/nginxapp-rgd.yaml", root), "utf8")).documents;

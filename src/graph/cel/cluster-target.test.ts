@@ -2,9 +2,9 @@
 // expression target needs, and the annotation the child carries.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createKroCelEnvironment } from "../expr/index.js";
-import { compileRgd } from "./compile.js";
-import type { CompiledNode } from "./compiled-graph.js";
+import { createKroCelEnvironment } from "../../expr/index.js";
+import { compileRgd } from "../compile.js";
+import type { CompiledNode } from "../compiled-graph.js";
 
 const env = createKroCelEnvironment({ enableRuntime: true });
 

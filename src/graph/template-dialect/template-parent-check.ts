@@ -5,8 +5,8 @@
  * of the read. Free-form parts of the schema (preserve-unknown-fields, additionalProperties,
  * no properties) end the check.
  */
-import { warning, type Issue } from "../diag/index.js";
-import type { OpenApiSchema } from "../expr/index.js";
+import { warning, type Issue } from "../../diag/index.js";
+import type { OpenApiSchema } from "../../expr/index.js";
 import type { ParsedSource } from "./template-parse.js";
 
 function isFreeForm(schema: OpenApiSchema): boolean {

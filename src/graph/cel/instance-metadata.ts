@@ -4,8 +4,8 @@
  * instance, leaves out `namespace`: such an instance has none, so `${schema.metadata.namespace}`
  * is a compile error rather than an empty string at runtime.
  */
-import type { OpenApiSchema } from "../expr/index.js";
-import type { SchemaResolver } from "./schema-resolver.js";
+import type { OpenApiSchema } from "../../expr/index.js";
+import type { SchemaResolver } from "../schema-resolver.js";
 
 const STRING: OpenApiSchema = { type: "string" };
 const STRING_MAP: OpenApiSchema = { type: "object", additionalProperties: STRING };

@@ -7,8 +7,8 @@
  * readable. Decoding is bounded, so an RGD cannot make the compiler inflate a gzip bomb.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
-import { error, type Issue, type IssuePath } from "../diag/index.js";
-import { isRecord } from "./is-record.js";
+import { error, type Issue, type IssuePath } from "../../diag/index.js";
+import { isRecord } from "../is-record.js";
 
 /** Largest text one entry may inflate to. */
 export const MAX_INFLATED_ENTRY_BYTES = 8 * 1024 * 1024;

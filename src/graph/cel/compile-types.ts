@@ -2,11 +2,11 @@
  * Phase 8 of kro's compile: type-check every expression against the schemas it reads (the
  * instance's spec, each resource's kind) and the schema of the field it writes.
  */
-import { error, type Issue, type IssuePath } from "../diag/index.js";
-import { compileField, TypedScope, type DeclaredVariables, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
+import { error, type Issue, type IssuePath } from "../../diag/index.js";
+import { compileField, TypedScope, type DeclaredVariables, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../../expr/index.js";
 import type { DraftNode } from "./compile-resource.js";
-import { MAX_COLLECTION_SIZE } from "./naming.js";
-import type { SchemaResolver } from "./schema-resolver.js";
+import { MAX_COLLECTION_SIZE } from "../naming.js";
+import type { SchemaResolver } from "../schema-resolver.js";
 import { instanceMetadataSchema } from "./instance-metadata.js";
 
 const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };

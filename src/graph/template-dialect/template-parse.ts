@@ -3,8 +3,8 @@
  * at the string's path plus the line/column inside it, and `.children.<id>` reads are collected
  * with their positions so unknown ids can be reported where they are written.
  */
-import { innerError, type Issue, type IssuePath } from "../diag/index.js";
-import { fieldReferences, isTemplateError, parseTemplate, regexLiteralProblems, type FieldReference } from "../template/index.js";
+import { innerError, type Issue, type IssuePath } from "../../diag/index.js";
+import { fieldReferences, isTemplateError, parseTemplate, regexLiteralProblems, type FieldReference } from "../../template/index.js";
 
 export interface ParsedSource {
   readonly text: string;

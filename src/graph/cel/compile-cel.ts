@@ -3,22 +3,22 @@
  * its own file. Every phase reports issues instead of throwing; a graph is returned only without
  * errors.
  */
-import { error, hasErrors, prefixIssues, type Issue } from "../diag/index.js";
-import { findExpressions, referencedIdentifiers, valueConversionSchema, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../expr/index.js";
-import { parseSimpleSchema, synthesizeCrd, type CrdSynthesisInput, type JSONSchemaProps } from "../schema/index.js";
-import { deepFreeze, type CompiledGraph, type CompiledNode } from "./compiled-graph.js";
+import { error, hasErrors, prefixIssues, type Issue } from "../../diag/index.js";
+import { findExpressions, referencedIdentifiers, valueConversionSchema, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../../expr/index.js";
+import { parseSimpleSchema, synthesizeCrd, type CrdSynthesisInput, type JSONSchemaProps } from "../../schema/index.js";
+import { deepFreeze, type CompiledGraph, type CompiledNode } from "../compiled-graph.js";
 import { checkAuthorConditions } from "./compile-conditions.js";
 import { checkForEach } from "./compile-foreach.js";
-import { containmentPolicyOf, containmentWarnings } from "./containment.js";
+import { containmentPolicyOf, containmentWarnings } from "../containment.js";
 import { draftNode, type DraftNode } from "./compile-resource.js";
 import { typeCheckNodes, typeCheckStatus } from "./compile-types.js";
-import { applyWaves, formatCycle, topologicalOrder } from "./dag.js";
-import { checkKind, checkUniqueIds } from "./naming.js";
-import type { SchemaResolver } from "./schema-resolver.js";
-import type { UnknownKinds } from "./child-kind-checks.js";
+import { applyWaves, formatCycle, topologicalOrder } from "../dag.js";
+import { checkKind, checkUniqueIds } from "../naming.js";
+import type { SchemaResolver } from "../schema-resolver.js";
+import type { UnknownKinds } from "../child-kind-checks.js";
 import { checkRuntimeOutsideConditions, checkStatusReferences } from "./restricted-references.js";
-import { isRecord } from "./is-record.js";
-import { compileVersions, type ApiVersions } from "./versions/index.js";
+import { isRecord } from "../is-record.js";
+import { compileVersions, type ApiVersions } from "../versions/index.js";
 
 export interface CompileOptions {
   readonly env: KroCelEnvironment;
