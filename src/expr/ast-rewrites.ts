@@ -21,10 +21,7 @@ import { walkAst } from "./ast-walk.js";
 import { LibraryError } from "./lib-support.js";
 import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
 import type { SyntaxMarks } from "./syntax-desugar.js";
-import { TZ_ACCESSORS } from "./lib-timezones.js";
-import { ASCII_STRING_METHODS } from "./lib-strings.js";
-import { GET_MILLISECONDS } from "./lib-conversions.js";
-import { OPTIONAL_NONE_DYN } from "./lib-optionals.js";
+import { TZ_ACCESSORS, ASCII_STRING_METHODS, GET_MILLISECONDS, OPTIONAL_NONE_DYN } from "./library/index.js";
 
 interface Node {
   op: string;

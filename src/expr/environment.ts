@@ -5,19 +5,8 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import type { CostMeter } from "./cost.js";
-import { registerComparisonsLibrary } from "./lib-comparisons.js";
-import { registerComprehensionsLibrary } from "./lib-comprehensions.js";
-import { registerConversionsLibrary } from "./lib-conversions.js";
-import { registerK8sBasicLibraries } from "./lib-k8s-basic.js";
-import { registerNetLibraries } from "./lib-k8s-net.js";
-import { registerQuantityLibrary } from "./lib-k8s-quantity.js";
-import { registerSemverLibrary } from "./lib-k8s-semver.js";
-import { registerKroLibraries } from "./lib-kro.js";
+import { registerComparisonsLibrary, registerComprehensionsLibrary, registerConversionsLibrary, registerK8sBasicLibraries, registerNetLibraries, registerQuantityLibrary, registerSemverLibrary, registerKroLibraries, registerListsExtLibrary, registerOptionalsLibrary, registerStringsLibrary, registerTimezonesLibrary } from "./library/index.js";
 import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.js";
-import { registerListsExtLibrary } from "./lib-lists-ext.js";
-import { registerOptionalsLibrary } from "./lib-optionals.js";
-import { registerStringsLibrary } from "./lib-strings.js";
-import { registerTimezonesLibrary } from "./lib-timezones.js";
 import { registerRegexLibrary } from "./regex-calls.js";
 import { registerWellKnownNullComparisons } from "./null-comparison.js";
 import { declareNamespace, type LibraryContext } from "./lib-support.js";

@@ -3,7 +3,7 @@
  * unsigned). (`in` across numeric types cannot be added this way: an overload such as
  * `uint in list<int>` makes cel-js' `dyn in list<int>` ambiguous at run time.)
  */
-import type { CelEnvironment } from "./lib-support.js";
+import type { CelEnvironment } from "../lib-support.js";
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);

@@ -3,12 +3,12 @@
  * transformList, transformMap, transformMapEntry) and ext.Lists' sortBy. Each binds its iteration
  * variables through cel-js overlay contexts, exactly like the built-in cel.bind macro.
  */
-import { compareValues } from "./compare.js";
-import { LibraryError, isCelMap, makeMap, mapEntries, type CelEnvironment } from "./lib-support.js";
+import { compareValues } from "../compare.js";
+import { LibraryError, isCelMap, makeMap, mapEntries, type CelEnvironment } from "../lib-support.js";
 import {
   identifierOf, iterationPairs, iterationTypes,
   type CelType, type CheckContext, type MacroCall, type MacroChecker, type MacroEvaluator, type MacroNode, type OverlayContext,
-} from "./macro-support.js";
+} from "../macro-support.js";
 
 type Kind = "all" | "exists" | "existsOne" | "transformList" | "transformMap" | "transformMapEntry";
 

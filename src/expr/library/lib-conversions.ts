@@ -6,7 +6,7 @@
  * Also `duration.getMilliseconds()`: cel-go answers the millisecond part (321 for 123.321s),
  * cel-js the whole duration in milliseconds; ast-rewrites.ts routes the call here.
  */
-import { LibraryError, type CelEnvironment } from "./lib-support.js";
+import { LibraryError, type CelEnvironment } from "../lib-support.js";
 
 const TS = "google.protobuf.Timestamp";
 const DUR = "google.protobuf.Duration";

@@ -2,8 +2,8 @@
  * Kubernetes apiserver CEL libraries without their own value type: lists (isSorted, sum, min, max,
  * indexOf, lastIndexOf) and URLs. The regex library (find, findAll) is in regex-calls.ts.
  */
-import { compareValues, valuesEqual } from "./compare.js";
-import { LibraryError, makeMap, type CelEnvironment, type LibraryContext } from "./lib-support.js";
+import { compareValues, valuesEqual } from "../compare.js";
+import { LibraryError, makeMap, type CelEnvironment, type LibraryContext } from "../lib-support.js";
 
 class KubernetesURL {
   constructor(readonly url: URL, readonly raw: string) {}

@@ -3,7 +3,7 @@
  * reject IPv4-mapped IPv6 addresses and zones. Addresses are held as BigInt plus family.
  */
 import { isIPv4, isIPv6 } from "node:net";
-import { LibraryError, declareNamespace, type CelEnvironment } from "./lib-support.js";
+import { LibraryError, declareNamespace, type CelEnvironment } from "../lib-support.js";
 
 export class IPAddress {
   constructor(readonly family: 4 | 6, readonly value: bigint) {}

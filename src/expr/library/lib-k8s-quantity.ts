@@ -2,7 +2,7 @@
  * Kubernetes resource.Quantity in CEL (`quantity("1Gi")`): exact rational arithmetic on BigInt so
  * `quantity("1.5Gi").asInteger()` and comparisons match apimachinery.
  */
-import { LibraryError, type CelEnvironment } from "./lib-support.js";
+import { LibraryError, type CelEnvironment } from "../lib-support.js";
 
 const SUFFIX: Record<string, [bigint, bigint]> = {
   "": [1n, 1n], n: [1n, 10n ** 9n], u: [1n, 10n ** 6n], m: [1n, 1000n], k: [10n ** 3n, 1n], M: [10n ** 6n, 1n],

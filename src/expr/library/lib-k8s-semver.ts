@@ -2,7 +2,7 @@
  * Kubernetes semver library (`semver("1.2.3")`, optional normalize flag that accepts "v1", "1.2",
  * leading zeros). Comparison follows semver 2.0 precedence (build metadata ignored).
  */
-import { LibraryError, type CelEnvironment } from "./lib-support.js";
+import { LibraryError, type CelEnvironment } from "../lib-support.js";
 
 export class Semver {
   constructor(readonly major: bigint, readonly minor: bigint, readonly patch: bigint, readonly pre: readonly string[]) {}

@@ -4,8 +4,8 @@
  * lists.setAtIndex/insertAtIndex/removeAtIndex, and base64 (cel-go ext.Encoders).
  */
 import { createHash } from "node:crypto";
-import { celToJson, jsonToCel } from "./values.js";
-import { LibraryError, declareNamespace, isCelMap, makeMap, mapEntries, toIndex, type CelEnvironment, type CelMap, type LibraryContext } from "./lib-support.js";
+import { celToJson, jsonToCel } from "../values.js";
+import { LibraryError, declareNamespace, isCelMap, makeMap, mapEntries, toIndex, type CelEnvironment, type CelMap, type LibraryContext } from "../lib-support.js";
 
 const ALPHANUMERIC = "0123456789abcdefghijklmnopqrstuvwxyz";
 

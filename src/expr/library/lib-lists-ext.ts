@@ -2,8 +2,8 @@
  * cel-go ext.Lists: slice, flatten, sort, distinct, reverse, first/last and lists.range (sortBy is
  * a macro, in lib-comprehensions.ts). Sizes are charged to the cost meter before allocating.
  */
-import { compareValues, valuesEqual } from "./compare.js";
-import { LibraryError, type CelEnvironment, type LibraryContext } from "./lib-support.js";
+import { compareValues, valuesEqual } from "../compare.js";
+import { LibraryError, type CelEnvironment, type LibraryContext } from "../lib-support.js";
 import { Optional } from "@marcbachmann/cel-js";
 
 export function registerListsExtLibrary(env: CelEnvironment, lib: LibraryContext, listsNamespace: string): void {

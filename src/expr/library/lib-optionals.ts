@@ -4,8 +4,8 @@
  * optionals, and `type()` of an optional. The macros bind their variable through cel-js overlay contexts, like cel.bind.
  */
 import { Optional } from "@marcbachmann/cel-js";
-import { isCelMap, LibraryError, type CelEnvironment } from "./lib-support.js";
-import { identifierOf, type CelType, type CheckContext, type MacroCall, type MacroChecker, type MacroEvaluator, type MacroNode, type OverlayContext } from "./macro-support.js";
+import { isCelMap, LibraryError, type CelEnvironment } from "../lib-support.js";
+import { identifierOf, type CelType, type CheckContext, type MacroCall, type MacroChecker, type MacroEvaluator, type MacroNode, type OverlayContext } from "../macro-support.js";
 
 /** cel-go's zero values: null, false, 0, 0u, 0.0, "", b"", [], {}, a zero duration. */
 export function isZeroValue(v: unknown): boolean {

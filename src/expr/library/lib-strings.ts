@@ -2,8 +2,8 @@
  * cel-go ext.Strings pieces cel-js lacks: charAt, replace, reverse, format, strings.quote,
  * lastIndexOf is built in. cel-js already has indexOf, substring, split, join, trim, lower/upperAscii.
  */
-import { formatString } from "./string-format.js";
-import { declareNamespace, type CelEnvironment, type LibraryContext } from "./lib-support.js";
+import { formatString } from "../string-format.js";
+import { declareNamespace, type CelEnvironment, type LibraryContext } from "../lib-support.js";
 
 /** Code-point aware helpers: CEL strings index by code point, not UTF-16 unit. */
 const codePoints = (s: string): string[] => Array.from(s);

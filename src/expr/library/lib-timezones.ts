@@ -5,7 +5,7 @@
  * `ast-rewrites.ts` renames these calls to the functions below (the type checker sees the same
  * signatures).
  */
-import { LibraryError, type CelEnvironment } from "./lib-support.js";
+import { LibraryError, type CelEnvironment } from "../lib-support.js";
 
 /** Accessor name → the hidden name of our implementation. */
 export const TZ_ACCESSORS: ReadonlyMap<string, string> = new Map(

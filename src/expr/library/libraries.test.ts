@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compileExpression } from "./compile.js";
-import { createKroCelEnvironment } from "./environment.js";
+import { compileExpression } from "../compile.js";
+import { createKroCelEnvironment } from "../environment.js";
 import { seededInt, seededString } from "./lib-kro.js";
 
 const env = createKroCelEnvironment({ enableOmit: true, enableRuntime: true });
