@@ -32,50 +32,73 @@ afterEach(async () => {
   await fake.close();
 });
 
-const elapsed = async (fn: () => Promise<unknown>): Promise<{ ms: number; error: unknown }> => {
-  const started = performance.now();
+/** How a call ended. No durations: a request the deadline (or the fence) fails to cut short never settles here, and the test's own timeout reports it. */
+const outcome = async (fn: () => Promise<unknown>): Promise<{ error: unknown }> => {
   try {
     await fn();
-    return { ms: performance.now() - started, error: undefined };
+    return { error: undefined };
   } catch (error) {
-    return { ms: performance.now() - started, error };
+    return { error };
   }
 };
 
+/** Lets every promise continuation that is ready run (setImmediate is not among the faked timers). */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Only a broken guarantee lets a test wait this long: it stands for "never", not for a speed. */
+const HANG = { timeout: 20_000 };
+
 describe("transport deadlines, pools and fence", () => {
-  it("the deadline includes the rate limiter's wait", async () => {
+  it("the deadline includes the rate limiter's wait", async (t) => {
     fake.onOther = (_req, res) => { json(res, 200, { kind: "Namespace", metadata: { name: "default" } }); };
     const client = await makeClient({ qps: 1, burst: 1, requestTimeoutMs: 300 });
     await client.getPath("/version"); // takes the one token
-    const { ms, error } = await elapsed(() => client.getPath("/version"));
+    // Fake timers from here: the deadline (300 ms) and the limiter's wait for the next token (1 s)
+    // are both setTimeout, and nothing else is in the way (the request is never sent).
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    let settled = false;
+    const second = outcome(() => client.getPath("/version")).finally(() => { settled = true; });
+    await settle();
+    t.mock.timers.tick(299);
+    await settle();
+    assert.equal(settled, false, "not before the deadline");
+    t.mock.timers.tick(1);
+    await settle();
+    assert.equal(settled, true, "ended at the deadline, while the limiter still waited for a token");
+    const { error } = await second;
     assert.ok(isDeadlineExceeded(error), String(error));
     assert.match(String(error), /no answer within 300 ms \(rate limiter, socket wait and response included\)/);
-    assert.ok(ms < 600, `gave up after ${Math.round(ms)} ms`);
+    assert.equal(fake.requests.filter((r) => r.path === "/version").length, 1, "the second request was never sent");
+    t.mock.timers.tick(1_000); // the limiter's wait ends: nothing is left pending
   });
 
-  it("the deadline includes the wait for a socket, and a hung answer", async () => {
+  it("the deadline includes the wait for a socket, and a hung answer", HANG, async () => {
     fake.onOther = (_req, res) => { hung.push(res); };
     const client = await makeClient({ maxRequestSockets: 1 });
     await client.resourceFor("v1", "Namespace");
-    const first = elapsed(() => client.get(ns, { timeoutMs: 3_000 }));
-    const second = await elapsed(() => client.get(ns, { timeoutMs: 200 }));
+    // The first request holds the only socket with a hung answer and a later deadline. Both
+    // deadlines start in the same tick, so the queued one must end first — while the socket it
+    // waits for is still taken.
+    let firstSettled = false;
+    const first = outcome(() => client.get(ns, { timeoutMs: 2_000 })).finally(() => { firstSettled = true; });
+    const second = await outcome(() => client.get(ns, { timeoutMs: 200 }));
     assert.ok(isDeadlineExceeded(second.error), String(second.error));
-    // At its own deadline, long before the socket it waited for was freed (3 s).
-    assert.ok(second.ms < 1_500, `queued request gave up after ${Math.round(second.ms)} ms`);
+    assert.equal(firstSettled, false, "the queued request gave up at its own deadline, not when the socket was freed");
+    // A hung answer: only its deadline ends it.
     const one = await first;
     assert.ok(isDeadlineExceeded(one.error), String(one.error));
     assert.equal(fake.requests.filter((r) => r.path === "/api/v1/namespaces/default").length, 1, "the queued request never got a socket");
   });
 
-  it("watches use their own pool: a GET answers with more watches open than request sockets", async () => {
+  it("watches use their own pool: a GET answers with more watches open than request sockets", HANG, async () => {
     fake.onWatch = (_req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.write(""); hung.push(res); };
     fake.onOther = (_req, res) => { json(res, 200, { kind: "Namespace", metadata: { name: "default" } }); };
     const waits: string[] = [];
     const client = await makeClient({ maxRequestSockets: 1, metrics: { onPoolWait: (m) => waits.push(m.pool) } });
     const watches = await Promise.all([1, 2, 3].map(() => client.openWatch("v1", "ConfigMap", {})));
-    const { ms, error } = await elapsed(() => client.get(ns, { timeoutMs: 1_000 }));
+    // Were a watch holding the only request socket, this GET would end at its deadline.
+    const { error } = await outcome(() => client.get(ns, { timeoutMs: 10_000 }));
     assert.equal(error, undefined);
-    assert.ok(ms < 500);
     assert.deepEqual(client.poolStats().watch.sockets, 3);
     assert.ok(client.poolStats().request.sockets <= 1);
     assert.equal(waits.filter((p) => p === "watch").length, 3);
@@ -137,18 +160,18 @@ describe("transport deadlines, pools and fence", () => {
     assert.equal(fence.closed, true);
   });
 
-  it("closing the fence aborts writes in flight, and a lapsed hold closes it for good", async () => {
+  it("closing the fence aborts writes in flight, and a lapsed hold closes it for good", HANG, async () => {
     fake.onOther = (req, res) => { if (req.method === "PATCH") hung.push(res); else json(res, 200, {}); };
     let now = 0;
     const fence = new WriteFence(() => now);
     fence.holdUntil(100);
     const client = await makeClient({ fence });
-    const write = elapsed(() => client.apply(cm, { fieldManager: "t" }));
+    // The answer hangs and the deadline is the default 60 s: only the fence can end this write.
+    const write = outcome(() => client.apply(cm, { fieldManager: "t" }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     fence.close("lost the lease");
-    const { ms, error } = await write;
+    const { error } = await write;
     assert.ok(isFenced(error), String(error));
-    assert.ok(ms < 1_000);
 
     let t = 0;
     const lapsing = new WriteFence(() => t);

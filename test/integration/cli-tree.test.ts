@@ -162,10 +162,9 @@ describe("kro tree", { timeout: 240_000 }, () => {
       const o = await kubectlJson<{ status?: { state?: string } }>(["get", rootKind.toLowerCase(), "cart", "-n", ns]);
       assert.equal(o.status?.state, "IN_PROGRESS");
     }, { timeout: 60_000 });
-    const started = Date.now();
+    // The instance is paused: only the CLI's own timeout can end this wait (exit code 2 says it did).
     const timedOut = await tree([`${rootKind}/cart`, "-n", ns, "--wait", "--timeout", "2s", "--interval", "200ms"]);
     assert.equal(timedOut.code, 2, timedOut.output);
-    assert.ok(Date.now() - started < 20_000);
     assert.match(timedOut.output, new RegExp(`kro tree: ${rootKind}/cart is not Ready after 2s: ResourcesInProgress: `));
 
     const watching = startCli(["tree", `${rootKind}/cart`, "-n", ns, "-w", "--wait", "--timeout", "90s", "--interval", "300ms", "--kubeconfig", testCluster().kubeconfig]);

@@ -1,7 +1,8 @@
 /**
  * Progress is event-driven, not timer-driven: with the safety-net requeue pushed out to ten
- * minutes, a chain of ten ConfigMaps (each reading the previous one's data) converges within a
- * few seconds, and the controller sends about one apply per ConfigMap — not one per level per pass.
+ * minutes — far beyond any wait here — a chain of ten ConfigMaps (each reading the previous one's
+ * data) converges at all only through events, and the controller sends about one apply per
+ * ConfigMap — not one per level per pass.
  * A spec change then ripples down the whole chain the same way.
  */
 import { after, before, describe, it } from "node:test";
@@ -49,7 +50,7 @@ const instanceYaml = (seed: string) => `apiVersion: kro.run/v1alpha1\nkind: ${ki
 const getInstance = () => kubectlJson<Obj>(["get", plural, "chain", "-n", namespace]);
 const configMapApplies = (since: number) => tc.writes(since).filter((r) => r.verb === "PATCH" && r.path.includes(`/namespaces/${namespace}/configmaps/`));
 
-describe("event-driven convergence (no periodic requeue)", { timeout: 120_000 }, () => {
+describe("event-driven convergence (no periodic requeue)", { timeout: 300_000 }, () => {
   before(async () => {
     tc = await startTestController({ requeueIntervalMs: 600_000 });
     await kubectl(["create", "namespace", namespace]);
@@ -62,7 +63,7 @@ describe("event-driven convergence (no periodic requeue)", { timeout: 120_000 },
     await kubectl(["delete", "namespace", namespace, "--wait=false", "--ignore-not-found"]);
   });
 
-  it("converges a ten-level chain in seconds with about one apply per ConfigMap", async () => {
+  it("converges a ten-level chain without a requeue, with about one apply per ConfigMap", async () => {
     const mark = tc.requests.length;
     const started = Date.now();
     await kubectl(["apply", "-f", "-"], instanceYaml("s"));
@@ -70,22 +71,22 @@ describe("event-driven convergence (no periodic requeue)", { timeout: 120_000 },
       const o = await getInstance();
       assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
       return o;
-    }, { timeout: 15_000, interval: 100 });
+    }, { timeout: 60_000, interval: 100 });
     const elapsedMs = Date.now() - started;
     assert.equal(instance.status?.last, expectedLast("s"));
     const last = await kubectlJson<Obj>(["get", "configmap", `chain-link${LENGTH - 1}`, "-n", namespace]);
     assert.equal(last.data?.value, expectedLast("s"));
     const applies = configMapApplies(mark).length;
     assert.ok(applies >= LENGTH && applies <= 2 * LENGTH, `expected ${LENGTH}..${2 * LENGTH} ConfigMap applies, got ${applies}`);
-    assert.ok(elapsedMs < 15_000, `converged in ${elapsedMs} ms`);
-    // A requeue-driven controller would need one interval per level; this one needs none.
+    // A requeue-driven controller would need one ten-minute interval per level; this one needs
+    // none. The time is shown, not asserted: the bench measures speed.
     console.log(`chain of ${LENGTH}: ACTIVE after ${elapsedMs} ms, ${applies} ConfigMap applies, ${tc.writes(mark).length} writes in all`);
   });
 
   it("ripples a spec change down the whole chain, again with one apply per ConfigMap", async () => {
     const mark = tc.requests.length;
     await kubectl(["apply", "-f", "-"], instanceYaml("t"));
-    await eventually(async () => { assert.equal((await getInstance()).status?.last, expectedLast("t")); }, { timeout: 15_000, interval: 100 });
+    await eventually(async () => { assert.equal((await getInstance()).status?.last, expectedLast("t")); }, { timeout: 60_000, interval: 100 });
     const applies = configMapApplies(mark).length;
     assert.ok(applies >= LENGTH && applies <= 2 * LENGTH, `expected ${LENGTH}..${2 * LENGTH} ConfigMap applies, got ${applies}`);
   });
@@ -97,6 +98,6 @@ describe("event-driven convergence (no periodic requeue)", { timeout: 120_000 },
       const cm = await kubectlJson<{ metadata: { uid: string }; data?: Record<string, string> }>(["get", "configmap", "chain-link4", "-n", namespace]);
       assert.notEqual(cm.metadata.uid, before.metadata.uid);
       assert.equal(cm.data?.value, "t.1.2.3.4");
-    }, { timeout: 10_000, interval: 100 });
+    }, { timeout: 60_000, interval: 100 });
   });
 });

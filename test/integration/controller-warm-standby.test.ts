@@ -132,7 +132,6 @@ ${rgdHeader(a.tc, rgdName)}${configMapEchoSpec(kind, "v0")}`);
     const collection = new RegExp(`/(configmaps|${kind.toLowerCase()}s)(\\?|$)`);
     const lists = b.tc.requests.filter((r) => r.verb === "GET" && !r.path.includes("watch=") && r.endedAt - r.durationMs >= acquiredAt && collection.test(r.path));
     assert.deepEqual(lists.map((r) => r.path), [], "no informer of the instance or child kind started after the election");
-    assert.ok(readyAt - acquiredAt < 30_000, `Ready ${Math.round(readyAt - acquiredAt)} ms after the election`);
     const early = b.tc.requests.filter((w) => w.verb !== "GET" && w.endedAt - w.durationMs < acquiredAt);
     assert.deepEqual(early.map((w) => `${w.verb} ${w.path}`), [], "no write before the election");
     // Independent of timing: the standby's client is fenced, so a write tried before the election would have been refused.

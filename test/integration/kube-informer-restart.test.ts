@@ -34,8 +34,9 @@ describe("informer across a kube-apiserver restart", () => {
     informer.start();
     t.after(async () => { await informer.stop(); });
     await informer.waitForSync({ timeoutMs: 30_000 });
-    // A second informer with the default backoff (500 ms doubling to 30 s): it must not need it.
-    const plain = kube.informer({ apiVersion: "v1", kind: "ConfigMap", namespace: "restart" }).start();
+    // A second informer whose backoff no test run sits out (ten minutes from the first failure):
+    // it must not need it — only the shared /readyz probe seeing the server back can wake it.
+    const plain = kube.informer({ apiVersion: "v1", kind: "ConfigMap", namespace: "restart", backoff: { initialMs: 600_000, maxMs: 600_000, jitter: 0 } }).start();
     t.after(async () => { await plain.stop(); });
     await plain.waitForSync({ timeoutMs: 30_000 });
     for (const name of ["keep", "change", "remove"]) await kube.create(cm(name, "1"));
@@ -44,15 +45,13 @@ describe("informer across a kube-apiserver restart", () => {
     const restartAt = performance.now();
     await cluster.restartComponent("kube-apiserver", { downtimeMs: 2_000 });
     t.diagnostic(`restart took ${Math.round(performance.now() - restartAt)} ms; reconnects ${JSON.stringify(reconnects.map((r) => [r.reason, r.delayMs]))}`);
-    // /readyz answers again: a new object must reach both informers within a second.
+    // /readyz answers again: a new object must reach both informers without a backoff slept out.
     const readyAt = performance.now();
     await kube.create(cm("fresh", "1"));
     await eventually(() => {
       assert.ok(plain.store.getByName("restart", "fresh") !== undefined && informer.store.getByName("restart", "fresh") !== undefined);
-    }, { interval: 10, timeout: 30_000 });
-    const recovery = performance.now() - readyAt;
-    t.diagnostic(`new object seen by both informers ${Math.round(recovery)} ms after /readyz`);
-    assert.ok(recovery < 1_000, `informers saw a new object ${Math.round(recovery)} ms after /readyz (${JSON.stringify(plain.stats.reconnects)})`);
+    }, { interval: 10, timeout: 60_000 });
+    t.diagnostic(`new object seen by both informers ${Math.round(performance.now() - readyAt)} ms after /readyz (${JSON.stringify(plain.stats.reconnects)})`);
     // Right after the restart, before the informer's backoff lets it back in.
     await kube.apply(cm("change", "2"), { fieldManager: "test", force: true });
     await kube.delete({ apiVersion: "v1", kind: "ConfigMap", namespace: "restart", name: "remove" });

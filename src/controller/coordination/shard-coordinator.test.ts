@@ -15,8 +15,9 @@ const SEEDS = Number(process.env.KRO_SHARD_SEEDS ?? 12);
 
 function safety(world: World): () => void {
   return () => {
+    // Runs after every event of the simulation: the deep comparison only when it will fail.
     const double = world.doubleHolders();
-    assert.deepEqual(double, [], `seed ${world.options.seed}: two replicas may write for one shard`);
+    if (double.length > 0) assert.deepEqual(double, [], `seed ${world.options.seed}: two replicas may write for one shard`);
   };
 }
 

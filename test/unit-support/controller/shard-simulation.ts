@@ -27,27 +27,62 @@ export function seeded(seed: number): () => number {
 class Scheduler {
   time = 0;
   private seq = 0;
-  private readonly events: { at: number; seq: number; run: () => void }[] = [];
+  /** A binary min-heap on (at, seq): the next event in O(log n), not a sort per event. */
+  private readonly heap: { at: number; seq: number; run: () => void; sync: boolean }[] = [];
 
-  at(delay: number, run: () => void): void {
-    this.events.push({ at: this.time + Math.max(0, delay), seq: this.seq++, run });
+  /**
+   * `sync`: the event only touches the simulation's own state — resolves no promise and calls
+   * nothing that may start one — so no promise chain can be waiting to run after it.
+   */
+  at(delay: number, run: () => void, sync = false): void {
+    const heap = this.heap;
+    const event = { at: this.time + Math.max(0, delay), seq: this.seq++, run, sync };
+    let i = heap.push(event) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = heap[parent];
+      if (p === undefined || !before(event, p)) break;
+      heap[i] = p;
+      i = parent;
+    }
+    heap[i] = event;
   }
 
   /** Runs events in time order until `until`, letting promise chains settle after each. */
   async runUntil(until: number, afterEach: () => void): Promise<void> {
     for (;;) {
-      this.events.sort((a, b) => a.at - b.at || a.seq - b.seq);
-      const next = this.events[0];
+      const next = this.heap[0];
       if (next === undefined || next.at > until) break;
-      this.events.shift();
+      this.pop();
       this.time = next.at;
       next.run();
-      await new Promise((resolve) => setImmediate(resolve));
+      if (!next.sync) await new Promise((resolve) => setImmediate(resolve));
       afterEach();
     }
     this.time = until;
   }
+
+  private pop(): void {
+    const heap = this.heap;
+    const last = heap.pop();
+    if (last === undefined || heap.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= heap.length) break;
+      const left = heap[l];
+      const right = heap[l + 1];
+      const child = right !== undefined && left !== undefined && before(right, left) ? l + 1 : l;
+      const c = heap[child];
+      if (c === undefined || !before(c, last)) break;
+      heap[i] = c;
+      i = child;
+    }
+    heap[i] = last;
+  }
 }
+
+const before = (a: { at: number; seq: number }, b: { at: number; seq: number }): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 interface Tenure {
   readonly replica: string;
@@ -85,7 +120,8 @@ export class World {
   readonly tenures = new Map<WriteFence, Tenure>();
   writes = 0;
   refused = 0;
-  private readonly store = new Map<string, KubeObject>();
+  /** Each Lease with its JSON: what a request answers is parsed from it, a fresh copy every time. */
+  private readonly store = new Map<string, { readonly object: KubeObject; readonly json: string }>();
   private version = 0;
 
   constructor(readonly options: WorldOptions) {
@@ -139,7 +175,7 @@ export class World {
           break;
         }
         const fence = ticket.fence;
-        this.scheduler.at(1 + this.random() * 20, () => { this.landed(replica.id, ticket.shard, fence); });
+        this.scheduler.at(1 + this.random() * 20, () => { this.landed(replica.id, ticket.shard, fence); }, true);
         // Now and then a slow reconcile, so handovers have to wait for a drain.
         await pause(this.random() < 0.02 ? 3000 : 10 + this.random() * 390);
       }
@@ -172,9 +208,13 @@ export class World {
   /** Open fences per shard among live replicas right now (must never exceed 1). */
   doubleHolders(): string[] {
     const found: string[] = [];
+    // Runs after every event: counts first, names the holders only when there are two.
     for (let shard = 0; shard < this.options.shards; shard++) {
+      let open = 0;
+      for (const r of this.replicas) if (!r.crashed && r.coordinator.tenureFence(shard)?.open === true) open++;
+      if (open < 2) continue;
       const holders = this.replicas.filter((r) => !r.crashed && r.coordinator.tenureFence(shard)?.open === true);
-      if (holders.length > 1) found.push(`t=${this.scheduler.time.toFixed(0)} shard ${shard}: ${holders.map((r) => r.id).join(", ")}`);
+      found.push(`t=${this.scheduler.time.toFixed(0)} shard ${shard}: ${holders.map((r) => r.id).join(", ")}`);
     }
     return found;
   }
@@ -196,7 +236,7 @@ export class World {
       const timeout = (control.timeoutMs ?? this.options.timing.renewDeadlineMs) / replica.rate;
       if (replica.partitioned) {
         // A black hole: sometimes the request got through and only the answer is lost.
-        if (this.random() < 0.3) this.scheduler.at(this.random() * 30, () => { try { apply(); } catch { /* lost either way */ } });
+        if (this.random() < 0.3) this.scheduler.at(this.random() * 30, () => { try { apply(); } catch { /* lost either way */ } }, true);
         this.scheduler.at(timeout, () => { reject(new Error(`${verb}: no answer within ${timeout} ms`)); });
         return;
       }
@@ -215,29 +255,31 @@ export class World {
           return;
         }
         this.scheduler.at(back, () => { if (!replica.crashed) resolve(result); });
-      });
+      }, true);
     });
     const copy = (o: KubeObject): KubeObject => JSON.parse(JSON.stringify(o)) as KubeObject;
+    const fresh = (json: string): KubeObject => JSON.parse(json) as KubeObject;
+    const store = (name: string, stored: KubeObject): KubeObject => {
+      const json = JSON.stringify(stored);
+      this.store.set(name, { object: stored, json });
+      return fresh(json);
+    };
     return {
       list: (_namespace, selector) => request("LIST", () => {
         const [key, value] = selector.split("=");
-        return [...this.store.values()].filter((o) => key !== undefined && o.metadata?.labels?.[key] === value).map(copy);
+        return [...this.store.values()].filter((o) => key !== undefined && o.object.metadata?.labels?.[key] === value).map((o) => fresh(o.json));
       }, {}),
       create: (lease, control) => request("POST", () => {
         const name = lease.metadata?.name ?? "";
         if (this.store.has(name)) throw new ApiError({ status: 409, verb: "POST", path: name, body: JSON.stringify({ kind: "Status", reason: "AlreadyExists" }) });
-        const stored = { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } };
-        this.store.set(name, stored);
-        return copy(stored);
+        return store(name, { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } });
       }, control),
       replace: (lease, control) => request("PUT", () => {
         const name = lease.metadata?.name ?? "";
-        const current = this.store.get(name);
+        const current = this.store.get(name)?.object;
         if (current === undefined) throw new ApiError({ status: 404, verb: "PUT", path: name });
         if (current.metadata?.resourceVersion !== lease.metadata?.resourceVersion) throw new ApiError({ status: 409, verb: "PUT", path: name });
-        const stored = { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } };
-        this.store.set(name, stored);
-        return copy(stored);
+        return store(name, { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } });
       }, control),
     };
   }
