@@ -9,12 +9,15 @@
  *  - DELETE of an object with finalizers only sets deletionTimestamp; the write that removes its
  *    last finalizer removes it; no finalizer may be added while it is being deleted;
  *  - 404 NotFound, 409 AlreadyExists, watch events (ADDED/MODIFIED/DELETED) to every open watch;
- *  - a CustomResourceDefinition written here is Established at once and its kind served.
+ *  - a CustomResourceDefinition written here is Established at once and its kind served, with
+ *    the defaults of its schema applied to every object of it written (structural defaulting).
  * Not modelled: namespaces as a precondition of creation, garbage collection by ownerReferences,
  * admission, validation, defaulting, field-level apply conflicts (see merge.ts), pagination.
  */
 import type { ObjectMeta } from "kubernetes-types/meta/v1.js";
 import { ApiError, type KubeObject } from "../../../src/kube/index.js";
+import { applySchemaDefaults, type KubeJson } from "../../../src/runtime/index.js";
+import type { CustomResourceDefinition } from "../../../src/schema/index.js";
 import { apiVersionOf, KindRegistry, type FakeKind } from "./resources.js";
 import { clone, dropReleased, isObject, mergeApplied, mergePatch, type Json } from "./merge.js";
 import { WatchConnection, type WatchEventType } from "./watch-connection.js";
@@ -54,6 +57,8 @@ export class FakeCluster {
   /** Every change, for watches that start from an older resourceVersion (never compacted). */
   private readonly history: { revision: number; type: WatchEventType; before: KubeObject | undefined; after: KubeObject }[] = [];
   private watchesHeld = false;
+  /** The CRD behind each served custom kind ("group/plural"), for defaulting. */
+  private readonly crds = new Map<string, KubeObject>();
 
   constructor(readonly name = "local", readonly clock = new FakeClock()) {}
 
@@ -138,8 +143,8 @@ export class FakeCluster {
     object.apiVersion = apiVersionOf(kind);
     object.kind = kind.kind;
     if (kind.status) delete object.status;
-    const stored: Stored = { object, applied: new Map() };
-    return this.commit(kind, key, undefined, stored, object);
+    const stored: Stored = { object: this.defaulted(kind, object), applied: new Map() };
+    return this.commit(kind, key, undefined, stored, stored.object);
   }
 
   /** PUT: the whole object (or its status), preconditioned on the body's resourceVersion and uid. */
@@ -226,11 +231,17 @@ export class FakeCluster {
     };
     if (kind.status) next.status = clone(current.status);
     if (next.status === undefined) delete next.status;
+    const defaulted = this.defaulted(kind, next);
     const added = (next.metadata?.finalizers ?? []).filter((f) => !(kept.finalizers ?? []).includes(f));
     if (kept.deletionTimestamp !== undefined && added.length > 0) {
       throw statusError(422, "Invalid", `metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`, kind, kept.name);
     }
-    return next;
+    return defaulted;
+  }
+
+  private defaulted(kind: FakeKind, object: KubeObject): KubeObject {
+    const crd = this.crds.get(`${kind.group}/${kind.plural}`);
+    return crd === undefined ? object : applySchemaDefaults(crd as unknown as CustomResourceDefinition, object as KubeJson) as KubeObject;
   }
 
   /** Bookkeeping of a write: managedFields, generation, then commit (or nothing when unchanged). */
@@ -286,6 +297,7 @@ export class FakeCluster {
   private establish(stored: Stored): void {
     const spec = stored.object.spec as { group?: string; scope?: string; names?: { kind?: string; plural?: string }; versions?: { name?: string; served?: boolean; subresources?: { status?: unknown } }[] } | undefined;
     const group = spec?.group ?? "";
+    this.crds.set(`${group}/${spec?.names?.plural ?? ""}`, stored.object);
     for (const v of spec?.versions ?? []) {
       if (v.served === false || v.name === undefined) continue;
       this.kinds.add({ group, version: v.name, kind: spec?.names?.kind ?? "", plural: spec?.names?.plural ?? "", namespaced: spec?.scope !== "Cluster", status: v.subresources?.status !== undefined });
@@ -304,6 +316,7 @@ export class FakeCluster {
   private unserve(crd: KubeObject): void {
     const spec = crd.spec as { group?: string; names?: { plural?: string } } | undefined;
     this.kinds.remove(spec?.group ?? "", spec?.names?.plural ?? "");
+    this.crds.delete(`${spec?.group ?? ""}/${spec?.names?.plural ?? ""}`);
   }
 }
 

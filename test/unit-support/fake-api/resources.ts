@@ -1,6 +1,6 @@
 /**
  * The kinds the fake API serves and the paths it answers for them: built-in kinds of a plain
- * cluster plus kro's own, and kinds added at run time (a CRD the fake establishes, see
+ * cluster, and kinds added at run time (a CRD the fake establishes, see
  * fake-cluster.ts). It also renders the aggregated discovery documents the real Discovery reads,
  * so the client's path building and discovery run unchanged against the fake.
  */
@@ -19,7 +19,7 @@ export const apiVersionOf = (k: Pick<FakeKind, "group" | "version">): string => 
 const kind = (group: string, version: string, kindName: string, plural: string, namespaced: boolean, status: boolean): FakeKind =>
   ({ group, version, kind: kindName, plural, namespaced, status });
 
-/** What a fresh fake cluster serves. */
+/** What a fresh fake cluster serves (kro's own kinds come from their CRDs: see fake-controller.ts). */
 export function builtinKinds(): FakeKind[] {
   return [
     kind("", "v1", "Namespace", "namespaces", false, true),
@@ -36,8 +36,6 @@ export function builtinKinds(): FakeKind[] {
     kind("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings", false, false),
     kind("authorization.k8s.io", "v1", "SubjectAccessReview", "subjectaccessreviews", false, false),
     kind("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews", false, false),
-    kind("kro.run", "v1alpha1", "ResourceGraphDefinition", "resourcegraphdefinitions", false, true),
-    kind("kro.run", "v1alpha1", "GraphRevision", "graphrevisions", false, true),
   ];
 }
 
