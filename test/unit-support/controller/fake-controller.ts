@@ -15,14 +15,14 @@ import { createKroCelEnvironment } from "../../../src/expr/index.js";
 import { compileRgd } from "../../../src/graph/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../../../src/kube/index.js";
 import { createLogger } from "../../../src/observability/index.js";
-import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, OwnWrites, ServedGraphs, type ControllerContext, type ControllerOptions, type PolicySync } from "../../../src/controller/context/index.js";
+import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, OwnWrites, ServedGraphs, type ControllerContext, type ControllerOptions, type PolicySync, type ServedGraph } from "../../../src/controller/context/index.js";
 import type { ClusterClient, ClusterConnections } from "../../../src/controller/clusters/index.js";
 import { ConversionWebhook, StorageMigrations } from "../../../src/controller/conversion/index.js";
 import { HelmClusterCache } from "../../../src/controller/helm/index.js";
 import { WorkQueue } from "../../../src/controller/loop/index.js";
 import { ChildWatches, RemoteWatches } from "../../../src/controller/watches/index.js";
 import { childOwnerRouter, DEFAULT_EVALUATION_TIMEOUT_MS } from "../../../src/controller/instance/index.js";
-import { DEFAULT_MAX_GRAPH_REVISIONS, withClusterKinds } from "../../../src/controller/rgd/index.js";
+import { DEFAULT_MAX_GRAPH_REVISIONS, reconcileRgd, withClusterKinds } from "../../../src/controller/rgd/index.js";
 import { whoAmI } from "../../../src/controller/author-policy/index.js";
 import { Actor, clientFor, FakeCluster } from "../fake-api/index.js";
 import { graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition } from "../../../src/api/index.js";
@@ -149,4 +149,18 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
       instanceQueue.shutDown();
     },
   };
+}
+
+/**
+ * An RGD as a user applies it, reconciled once: the graph it serves (the test fails if none).
+ * Its instances' informer is started and synced, as startServing leaves it.
+ */
+export async function serveRgd(fc: FakeController, rgd: KubeObject): Promise<ServedGraph> {
+  new Actor(fc.cluster).create(rgd);
+  const name = rgd.metadata?.name ?? "";
+  await reconcileRgd(fc.ctx, name);
+  const served = fc.ctx.served.get(name);
+  if (served === undefined) throw new Error(`RGD ${name} is not served: ${JSON.stringify(new Actor(fc.cluster).read({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name })?.status)}`);
+  await fc.queued("instance");
+  return served;
 }

@@ -180,6 +180,8 @@ export class FakeCluster {
     const stored = this.objects.get(keyOf(kind, namespace, name));
     if (stored === undefined) {
       if (options.subresource !== undefined) throw notFound(kind, name);
+      // A uid precondition names an object that must exist: the apply is refused, nothing is created.
+      if (body.metadata?.uid !== undefined) throw statusError(409, "Conflict", `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: `, kind, name);
       const created = this.create(kind, namespace, body, options);
       const s = this.objects.get(keyOf(kind, created.metadata?.namespace, name));
       if (s !== undefined) {
