@@ -54,7 +54,6 @@ async function world(t: TestContext, graph: KubeObject, members: readonly FakeCl
 const uidOf = (actor: Actor, ref: ObjectRef): string => actor.read(ref)?.metadata?.uid ?? "(none)";
 const conditions = (object: KubeObject | undefined): { type: string; status: string; reason?: string; message?: string }[] =>
   ((object?.status as { conditions?: { type: string; status: string; reason?: string; message?: string }[] } | undefined)?.conditions ?? []);
-const condition = (object: KubeObject | undefined, type: string) => conditions(object).find((c) => c.type === type);
 const verbs = (fc: FakeController, kind: string): string[] => fc.cluster.requests.filter((r) => r.kind === kind).map((r) => `${r.verb} ${r.name ?? ""}`);
 
 describe("reconcileInstance: creating", () => {
@@ -67,8 +66,9 @@ describe("reconcileInstance: creating", () => {
     assert.ok(w.fc.cluster.requests.some((r) => r.verb === "get" && r.kind === "WebApp" && r.name === "demo"), "the instance was read from the server");
     assert.deepEqual(w.record(webApp("demo")), { deploy: uidOf(w.actor, deployment("demo")), svc: uidOf(w.actor, service("demo")) });
     const live = w.actor.read(webApp("demo"));
-    assert.deepEqual(live?.metadata?.finalizers, [FINALIZER]);
-    assert.equal(w.actor.read(deployment("demo"))?.metadata?.annotations?.[ANNOTATIONS.creationKey], readInventory(live ?? {}).key);
+    assert.ok(live);
+    assert.deepEqual(live.metadata?.finalizers, [FINALIZER]);
+    assert.equal(w.actor.read(deployment("demo"))?.metadata?.annotations?.[ANNOTATIONS.creationKey], readInventory(live).key);
   });
 
   it("records a child an earlier pass created but failed to record, though the cache has not seen it: no refusal, no duplicate", async (t) => {

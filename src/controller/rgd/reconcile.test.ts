@@ -39,7 +39,7 @@ describe("reconcileRgd", () => {
     assert.deepEqual(await reconcileRgd(fc.ctx, "webapp"), {});
     const live = actor.read(rgdRef);
     assert.deepEqual(live?.metadata?.finalizers, [FINALIZER]);
-    assert.equal((live?.status as { state?: string }).state, "Active");
+    assert.equal((live.status as { state?: string }).state, "Active");
     assert.equal(condition(live, "ResourceGraphAccepted")?.status, "True");
     assert.ok(actor.read(crdRef), "the generated CRD is installed");
     assert.equal(actor.list("internal.kro.run/v1alpha1", "GraphRevision").length, 1);
@@ -64,7 +64,7 @@ describe("reconcileRgd", () => {
     assert.match(condition(live, "ResourceGraphAccepted")?.message ?? "", /noSuchField/);
     const ready = condition(live, "ControllerReady");
     assert.equal(ready?.status, "True");
-    assert.match(ready?.message ?? "", /last valid graph \(GraphRevision 1, generation 1\)/);
+    assert.match(ready.message ?? "", /last valid graph \(GraphRevision 1, generation 1\)/);
     assert.equal(fc.ctx.served.get("webapp"), first, "the same graph still serves");
     assert.equal(actor.list("internal.kro.run/v1alpha1", "GraphRevision").length, 1, "no revision for an invalid spec");
     // And instances are still reconciled by it.

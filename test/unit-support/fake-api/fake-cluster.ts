@@ -16,7 +16,7 @@
  */
 import type { ObjectMeta } from "kubernetes-types/meta/v1.js";
 import { ApiError, type KubeObject } from "../../../src/kube/index.js";
-import { applySchemaDefaults, type KubeJson } from "../../../src/runtime/index.js";
+import { applySchemaDefaults } from "../../../src/runtime/index.js";
 import type { CustomResourceDefinition } from "../../../src/schema/index.js";
 import { apiVersionOf, KindRegistry, type FakeKind } from "./resources.js";
 import { clone, dropReleased, isObject, mergeApplied, mergePatch, type Json } from "./merge.js";
@@ -170,7 +170,7 @@ export class FakeCluster {
     const { resourceVersion: _rv, ...metaPatch } = meta;
     const merged = mergePatch(stored.object, { ...patch, ...(isObject(patch.metadata) ? { metadata: metaPatch } : {}) }) as KubeObject;
     const next = this.replaceFrom(kind, stored.object, merged, options.subresource);
-    return this.write(kind, stored, next, options.fieldManager, "Update", patch as KubeObject);
+    return this.write(kind, stored, next, options.fieldManager, "Update", patch);
   }
 
   /** Server-side apply, simplified (merge.ts): creates when missing. */
@@ -192,8 +192,7 @@ export class FakeCluster {
     }
     checkPreconditions(kind, stored.object, body.metadata?.resourceVersion, body.metadata?.uid);
     const { resourceVersion: _rv, ...appliedMeta } = body.metadata ?? {};
-    const merged = mergeApplied(stored.object, { ...body, metadata: appliedMeta }) as KubeObject & Record<string, Json>;
-    dropReleased(merged, stored.applied.get(manager), body);
+    const merged = dropReleased(mergeApplied(stored.object, { ...body, metadata: appliedMeta }) as Record<string, Json>, stored.applied.get(manager), body) as KubeObject;
     stored.applied.set(manager, clone(body));
     const next = this.replaceFrom(kind, stored.object, merged, options.subresource);
     return this.write(kind, stored, next, manager, "Apply", body);
@@ -243,7 +242,7 @@ export class FakeCluster {
 
   private defaulted(kind: FakeKind, object: KubeObject): KubeObject {
     const crd = this.crds.get(`${kind.group}/${kind.plural}`);
-    return crd === undefined ? object : applySchemaDefaults(crd as unknown as CustomResourceDefinition, object as KubeJson) as KubeObject;
+    return crd === undefined ? object : applySchemaDefaults(crd as unknown as CustomResourceDefinition, object);
   }
 
   /** Bookkeeping of a write: managedFields, generation, then commit (or nothing when unchanged). */
@@ -342,7 +341,7 @@ function managedEntry(manager: string, operation: "Update" | "Apply", apiVersion
 
 /** The object without the keys whose value is undefined (exactOptionalPropertyTypes). */
 function definedOnly(object: Record<string, unknown>): ObjectMeta {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as ObjectMeta;
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

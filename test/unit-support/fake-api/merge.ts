@@ -24,11 +24,9 @@ export function clone<T>(value: T): T {
 export function mergePatch(target: unknown, patch: unknown): Json {
   if (!isObject(patch)) return clone(patch as Json);
   const result: JsonObject = isObject(target) ? clone(target) : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
-  }
-  return result;
+  for (const [key, value] of Object.entries(patch)) result[key] = mergePatch(result[key], value);
+  // null deletes (kept apart: a key is removed by rebuilding the object, not with delete)
+  return Object.fromEntries(Object.entries(result).filter(([key]) => patch[key] !== null));
 }
 
 /** The applied object laid over the stored one (maps merge, the rest is replaced). */
@@ -39,12 +37,15 @@ export function mergeApplied(target: unknown, applied: unknown): Json {
   return result;
 }
 
-/** Removes from `object` what `before` (this manager's last apply) set and `now` no longer does. */
-export function dropReleased(object: JsonObject, before: unknown, now: unknown): void {
-  if (!isObject(before)) return;
-  for (const [key, was] of Object.entries(before)) {
+/** `object` without what `before` (this manager's last apply) set and `now` no longer does. */
+export function dropReleased(object: JsonObject, before: unknown, now: unknown): JsonObject {
+  if (!isObject(before)) return object;
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(object)) {
+    const was = before[key];
     const is = isObject(now) ? now[key] : undefined;
-    if (is === undefined) delete object[key];
-    else if (isObject(was) && isObject(is) && isObject(object[key])) dropReleased(object[key], was, is);
+    if (was !== undefined && is === undefined) continue;
+    result[key] = isObject(was) && isObject(is) && isObject(value) ? dropReleased(value, was, is) : value;
   }
+  return result;
 }
