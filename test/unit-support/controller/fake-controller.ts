@@ -51,12 +51,12 @@ class FakeMembers implements ClusterConnections {
   }
 }
 
+/** No policy watch runs here, so there is nothing to catch up with. */
 const ALWAYS_CAUGHT_UP: PolicySync = { ticket: () => 0, caughtUp: () => Promise.resolve() };
 
 export interface FakeController {
   readonly ctx: ControllerContext;
   readonly cluster: FakeCluster;
-  readonly members: ReadonlyMap<string, FakeCluster>;
   /** Drains a queue without running anything: the keys a pass asked to see again. */
   queued(queue: "instance" | "rgd"): Promise<string[]>;
   stop(): Promise<void>;
@@ -137,7 +137,6 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
   };
   return {
     ctx, cluster,
-    members: new Map((options.members ?? []).map((m) => [m.name, m])),
     queued: (queue) => drain(queue === "instance" ? instanceQueue : rgdQueue),
     async stop() {
       await ctx.watches.stop();

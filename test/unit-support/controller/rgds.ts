@@ -68,5 +68,6 @@ export function chainRgd(): KubeObject {
 }
 
 export function instance(kind: string, name: string, spec: Record<string, unknown> = {}, namespace = "default"): KubeObject {
-  return { apiVersion: `${KRO.split("/")[0] ?? ""}/v1alpha1`, kind, metadata: { name, namespace }, spec };
+  // The RGDs here all serve kro.run/v1alpha1 (schema.apiVersion v1alpha1, kro's default group).
+  return { apiVersion: KRO, kind, metadata: { name, namespace }, spec };
 }

@@ -12,6 +12,8 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
 
 export class WatchConnection {
   private readonly body = new PassThrough();
+  /** What the client reads; only the stream members consumeWatch uses are real (`complete` stays false). */
+  readonly response: IncomingMessage = Object.assign(this.body, { complete: false }) as unknown as IncomingMessage;
   private readonly queued: string[] = [];
   private held = false;
 
@@ -22,11 +24,6 @@ export class WatchConnection {
     onClose: () => void,
   ) {
     this.body.on("close", onClose);
-  }
-
-  /** What the client reads; only the stream methods consumeWatch uses are real. */
-  get response(): IncomingMessage {
-    return Object.assign(this.body, { complete: false }) as unknown as IncomingMessage;
   }
 
   /** Sends the event this change means to this watch: a selector match gained, kept or lost. */
