@@ -92,6 +92,18 @@ describe("reconcileInstance: creating", () => {
   });
 });
 
+describe("reconcileInstance: converged", () => {
+  it("a pass over a converged instance writes nothing", async (t) => {
+    const w = await world(t, chainRgd());
+    w.actor.create(instance("Chain", "x"));
+    await w.pass("x");
+    await w.pass("x");
+    const writes = w.fc.cluster.writes().length;
+    assert.deepEqual(await w.pass("x"), {});
+    assert.deepEqual(w.fc.cluster.writes().slice(writes), []);
+  });
+});
+
 describe("reconcileInstance: adoption", () => {
   const foreignDeployment = (): KubeObject => ({
     apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "demo", namespace: ns, labels: { team: "web" } },
