@@ -9,13 +9,14 @@
  *  - the author check is "Disabled" by default and the policy barrier is always caught up: the
  *    admission policy is the API server's to enforce, which the fake does not model;
  *  - charts render inline (no worker pool), and there is no crash-loop guard;
+ *  - the work queues run on a manual clock (test/support/manual-clock.ts): no real timers;
  *  - time (`now`) is the fake clock's, so stamps are deterministic.
  */
 import { createKroCelEnvironment } from "../../../src/expr/index.js";
 import { compileRgd } from "../../../src/graph/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../../../src/kube/index.js";
 import { createLogger } from "../../../src/observability/index.js";
-import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, OwnWrites, ServedGraphs, type ControllerContext, type ControllerOptions, type PolicySync, type ServedGraph } from "../../../src/controller/context/index.js";
+import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, InstanceMemory, OwnWrites, ServedGraphs, type ControllerContext, type ControllerOptions, type PolicySync, type ServedGraph } from "../../../src/controller/context/index.js";
 import type { ClusterClient, ClusterConnections } from "../../../src/controller/clusters/index.js";
 import { ConversionWebhook, StorageMigrations } from "../../../src/controller/conversion/index.js";
 import { HelmClusterCache } from "../../../src/controller/helm/index.js";
@@ -25,6 +26,7 @@ import { childOwnerRouter, DEFAULT_EVALUATION_TIMEOUT_MS } from "../../../src/co
 import { DEFAULT_MAX_GRAPH_REVISIONS, reconcileRgd, withClusterKinds } from "../../../src/controller/rgd/index.js";
 import { whoAmI } from "../../../src/controller/author-policy/index.js";
 import { Actor, clientFor, FakeCluster } from "../fake-api/index.js";
+import { ManualClock } from "../../support/manual-clock.js";
 import { graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition } from "../../../src/api/index.js";
 
 /** Member clusters by name, each a fake cluster with its own client. */
@@ -73,9 +75,11 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
   const logger = createLogger({ level: "silent", name: "fake-controller", format: "text" });
   const informers = new InformerManager(client, { transform: stripManagedFields });
   const served = new ServedGraphs();
-  // Queues only collect keys here: no loop takes work from them.
-  const rgdQueue = new WorkQueue();
-  const instanceQueue = new WorkQueue();
+  // Queues only collect keys here: no loop takes work from them, and their delays wait on a clock
+  // that never moves unless a test moves it.
+  const queueClock = new ManualClock();
+  const rgdQueue = new WorkQueue({ clock: queueClock });
+  const instanceQueue = new WorkQueue({ clock: queueClock });
   const env = createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownWrites = new OwnWrites();
@@ -83,6 +87,11 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
   const clusters = new FakeMembers();
   for (const member of options.members ?? []) clusters.add(member);
   const enqueue = (key: string): void => { instanceQueue.add(key); };
+  const watches = new ChildWatches(client, informers, ownerOf, enqueue, new RemoteWatches(clusters, ownerOf, enqueue), undefined, env, ownWrites);
+  const authorPolicies = new AuthorPolicyState();
+  const instanceMemory = new InstanceMemory();
+  instanceMemory.alsoHeldBy((key) => { watches.forget(key); });
+  instanceMemory.alsoHeldBy((key) => { authorPolicies.forgetInstance(key); });
   const o = options.controller ?? {};
   const ctx: ControllerContext = {
     conversion: new ConversionWebhook({ logger, client }),
@@ -93,7 +102,7 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
     logger,
     kroVersion: "test",
     served,
-    watches: new ChildWatches(client, informers, ownerOf, enqueue, new RemoteWatches(clusters, ownerOf, enqueue), undefined, env, ownWrites),
+    watches,
     clusters,
     rgdQueue,
     instanceQueue,
@@ -101,9 +110,8 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
     ownWrites,
     helmCluster: new HelmClusterCache(client),
     instanceLeases,
-    deletionWaits: new Map(),
-    statusMemo: new Map(),
-    authorPolicies: new AuthorPolicyState(),
+    instanceMemory,
+    authorPolicies,
     policySync: ALWAYS_CAUGHT_UP,
     delegations: new DelegationVerdicts(o.delegationRecheckMs ?? 300_000),
     mayWriteCluster: () => true,
