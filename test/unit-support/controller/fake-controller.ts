@@ -53,6 +53,9 @@ class FakeMembers implements ClusterConnections {
   }
 }
 
+/** Immutable once built and the costliest part of a context: one for every fake controller of a test process. */
+let sharedEnv: ReturnType<typeof createKroCelEnvironment> | undefined;
+
 /** No policy watch runs here, so there is nothing to catch up with. */
 const ALWAYS_CAUGHT_UP: PolicySync = { ticket: () => 0, caughtUp: () => Promise.resolve() };
 
@@ -80,7 +83,7 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
   const queueClock = new ManualClock();
   const rgdQueue = new WorkQueue({ clock: queueClock });
   const instanceQueue = new WorkQueue({ clock: queueClock });
-  const env = createKroCelEnvironment({ enableRuntime: true });
+  const env = sharedEnv ??= createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownWrites = new OwnWrites();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
