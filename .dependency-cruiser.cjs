@@ -40,7 +40,8 @@ module.exports = {
     },
     {
       name: "sub-room-only-through-index",
-      comment: "a module's root files enter one of its sub-rooms (src/<module>/<room>/) only through the room's index.ts",
+      comment:
+        "a module's root files enter one of its sub-rooms (src/<module>/<room>/) only through the room's index.ts",
       severity: "error",
       from: { path: "^(src/[^/]+)/[^/]+\\.ts$" },
       to: { path: "^$1/[^/]+/", pathNot: "^$1/[^/]+/index\\.ts$" },

@@ -36,17 +36,29 @@ for (let r = 0; r < runs; r++) {
     const started = process.hrtime.bigint();
     const result = spawnSync(file, args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (result.status !== 0) throw new Error(`${[file, ...args].join(" ")}: exit ${result.status ?? result.signal}\n${result.stderr}`);
+    if (result.status !== 0)
+      throw new Error(`${[file, ...args].join(" ")}: exit ${result.status ?? result.signal}\n${result.stderr}`);
     samples[name].push(ms);
   }
 }
-const stats = Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, { best: round(Math.min(...s), 1), median: round(summarize(s).median, 1), samplesMs: s.map((x) => round(x, 1)) }]));
-console.log(JSON.stringify({
-  benchmark: "cli-start",
-  chart: path.relative(root, chart),
-  runs,
-  ...stats,
-  // The target is ≤ 2 (docs/performance.md, "CLI start").
-  ratioBest: round(stats.kroImport.best / stats.helmTemplate.best, 2),
-  ratioMedian: round(stats.kroImport.median / stats.helmTemplate.median, 2),
-}, null, 2));
+const stats = Object.fromEntries(
+  Object.entries(samples).map(([name, s]) => [
+    name,
+    { best: round(Math.min(...s), 1), median: round(summarize(s).median, 1), samplesMs: s.map((x) => round(x, 1)) },
+  ]),
+);
+console.log(
+  JSON.stringify(
+    {
+      benchmark: "cli-start",
+      chart: path.relative(root, chart),
+      runs,
+      ...stats,
+      // The target is ≤ 2 (docs/performance.md, "CLI start").
+      ratioBest: round(stats.kroImport.best / stats.helmTemplate.best, 2),
+      ratioMedian: round(stats.kroImport.median / stats.helmTemplate.median, 2),
+    },
+    null,
+    2,
+  ),
+);

@@ -47,16 +47,20 @@ for (let i = 0; i < runs; i++) {
 const sorted = [...samples].sort((a, b) => a - b);
 const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const round = (ms) => Math.round(ms * 1000) / 1000;
-process.stdout.write(`${JSON.stringify({
-  benchmark: "micro-compile",
-  resources: nodes,
-  runs,
-  warmup,
-  medianMs: round(sorted.length % 2 === 1 ? at(0.5) : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2),
-  minMs: round(sorted[0]),
-  p90Ms: round(at(0.9)),
-  maxMs: round(sorted[sorted.length - 1]),
-  samplesMs: samples.map(round),
-  node: process.version,
-  cores: os.cpus().length,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    benchmark: "micro-compile",
+    resources: nodes,
+    runs,
+    warmup,
+    medianMs: round(
+      sorted.length % 2 === 1 ? at(0.5) : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2,
+    ),
+    minMs: round(sorted[0]),
+    p90Ms: round(at(0.9)),
+    maxMs: round(sorted[sorted.length - 1]),
+    samplesMs: samples.map(round),
+    node: process.version,
+    cores: os.cpus().length,
+  })}\n`,
+);

@@ -32,16 +32,30 @@ try {
 }
 const startedAt = new Date();
 const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
-const RUNNERS = { fanout: runFanout, depth: runDepth, steady: runSteady, delete: runDelete, kinds: runKinds, restart: runRestart, versions: runVersions, clusters: runClusters, admission: runAdmission };
+const RUNNERS = {
+  fanout: runFanout,
+  depth: runDepth,
+  steady: runSteady,
+  delete: runDelete,
+  kinds: runKinds,
+  restart: runRestart,
+  versions: runVersions,
+  clusters: runClusters,
+  admission: runAdmission,
+};
 const results = [];
 let bench;
 let cleaning;
-const cleanup = () => (cleaning ??= (async () => {
-  await bench?.controller?.stop().catch(() => undefined);
-  await bench?.stop().catch((e) => log(`cleanup: ${e.message}`));
-})());
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    await bench?.controller?.stop().catch(() => undefined);
+    await bench?.stop().catch((e) => log(`cleanup: ${e.message}`));
+  })());
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => { log(`${signal}: cleaning up`); void cleanup().finally(() => process.exit(130)); });
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
 }
 
 try {
@@ -55,15 +69,23 @@ try {
     versions = { ...versions, kubernetes: bench.cluster.kubernetesVersion };
     bench.startController = async (extraArgs = []) => {
       const c = await startControllerProcess({
-        extraArgs, nodeFlags: args.nodeFlags,
-        root, kubeconfig: bench.cluster.kubeconfigPath, workers: args.workers, qps: args.qps, burst: args.burst,
-        logFile: path.join(bench.workDir, "controller.log"), ...(args.cpuProf === undefined ? {} : { cpuProfDir: path.resolve(args.cpuProf) }),
+        extraArgs,
+        nodeFlags: args.nodeFlags,
+        root,
+        kubeconfig: bench.cluster.kubeconfigPath,
+        workers: args.workers,
+        qps: args.qps,
+        burst: args.burst,
+        logFile: path.join(bench.workDir, "controller.log"),
+        ...(args.cpuProf === undefined ? {} : { cpuProfDir: path.resolve(args.cpuProf) }),
       });
       bench.controller = c;
       return c;
     };
     const c = await bench.startController();
-    log(`controller pid ${c.pid} ready in ${c.readyAfterMs} ms (workers ${args.workers}, QPS ${args.qps}, burst ${args.burst}; log ${path.join(bench.workDir, "controller.log")})`);
+    log(
+      `controller pid ${c.pid} ready in ${c.readyAfterMs} ms (workers ${args.workers}, QPS ${args.qps}, burst ${args.burst}; log ${path.join(bench.workDir, "controller.log")})`,
+    );
   }
   const env = environment(bench ?? { args }, versions);
   for (const scenario of args.replicas === undefined ? args.scenarios : []) {
@@ -72,15 +94,30 @@ try {
     log(`${scenario}: raw results in ${path.relative(process.cwd(), file) || file}`);
     results.push(result);
   }
-  if (args.replicas === undefined) console.log(`\nkro-ts ${pkg.version} on ${env.cores} cores (${env.cpuModel}), Node ${env.node}${env.kubernetes ? `, Kubernetes ${env.kubernetes} (${env.clusterMode} control plane)` : ""}`);
-  if (args.replicas === undefined) console.log(`controller: --workers ${args.workers} --client-qps ${args.qps} --client-burst ${args.burst}; null baseline: same client settings and concurrency; repetitions: ${args.repeat} after ${args.warmup} warm-up\n`);
+  if (args.replicas === undefined)
+    console.log(
+      `\nkro-ts ${pkg.version} on ${env.cores} cores (${env.cpuModel}), Node ${env.node}${env.kubernetes ? `, Kubernetes ${env.kubernetes} (${env.clusterMode} control plane)` : ""}`,
+    );
+  if (args.replicas === undefined)
+    console.log(
+      `controller: --workers ${args.workers} --client-qps ${args.qps} --client-burst ${args.burst}; null baseline: same client settings and concurrency; repetitions: ${args.repeat} after ${args.warmup} warm-up\n`,
+    );
   if (args.replicas === undefined) console.log(table(results.flatMap(rows)));
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
   if (bench !== undefined) {
     const controllerLog = path.join(bench.workDir, "controller.log");
     // Its last lines, so a failure seen only in CI's output (the work dir is gone) says what the controller was doing.
-    const tail = await readFile(controllerLog, "utf8").then((text) => text.trimEnd().split("\n").slice(-30).map((line) => line.slice(0, 600)).join("\n"), () => "(none written)");
+    const tail = await readFile(controllerLog, "utf8").then(
+      (text) =>
+        text
+          .trimEnd()
+          .split("\n")
+          .slice(-30)
+          .map((line) => line.slice(0, 600))
+          .join("\n"),
+      () => "(none written)",
+    );
     console.error(`controller log: ${controllerLog}; its last lines:\n${tail}`);
   }
   process.exitCode = 1;

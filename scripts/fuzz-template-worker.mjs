@@ -9,7 +9,12 @@ let templateErrors = 0;
 let slowestMs = 0;
 const crashes = [];
 while (Date.now() < workerData.deadline) {
-  const result = fuzzTemplates({ numRuns: 200, seed, onInput: (text, values) => parentPort.postMessage({ input: { text, values: JSON.stringify(values).slice(0, 2000) } }) });
+  const result = fuzzTemplates({
+    numRuns: 200,
+    seed,
+    onInput: (text, values) =>
+      parentPort.postMessage({ input: { text, values: JSON.stringify(values).slice(0, 2000) } }),
+  });
   iterations += result.iterations;
   templateErrors += result.templateErrors;
   slowestMs = Math.max(slowestMs, result.slowestMs);

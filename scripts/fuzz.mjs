@@ -37,9 +37,14 @@ while (Date.now() < deadline) {
 }
 const t = await templates;
 for (const crash of [...crashes, ...t.crashes].slice(0, 20)) console.log(`\n${crash}`);
-for (const oom of t.outOfMemory) console.log(`\nout of memory (heap limit ${heapMb} MB) rendering:\n${oom.text}\n--- values ---\n${oom.values}`);
-console.log(`fuzz: YAML reader and compiler: ${iterations} iterations in ${minutes} min (${seeds.length} batches, first seed ${seeds[0]}), ${crashes.length} crashes`);
-console.log(`fuzz: template engine and Sprig, instance-controlled values: ${t.iterations} iterations (${t.templateErrors} ended in a TemplateError, slowest render ${t.slowestMs} ms), ${t.crashes.length} crashes, ${t.outOfMemory.length} out of memory (heap limit ${heapMb} MB)`);
+for (const oom of t.outOfMemory)
+  console.log(`\nout of memory (heap limit ${heapMb} MB) rendering:\n${oom.text}\n--- values ---\n${oom.values}`);
+console.log(
+  `fuzz: YAML reader and compiler: ${iterations} iterations in ${minutes} min (${seeds.length} batches, first seed ${seeds[0]}), ${crashes.length} crashes`,
+);
+console.log(
+  `fuzz: template engine and Sprig, instance-controlled values: ${t.iterations} iterations (${t.templateErrors} ended in a TemplateError, slowest render ${t.slowestMs} ms), ${t.crashes.length} crashes, ${t.outOfMemory.length} out of memory (heap limit ${heapMb} MB)`,
+);
 process.exit(crashes.length + t.crashes.length + t.outOfMemory.length > 0 ? 1 : 0);
 
 /** Runs the template fuzzer in heap-limited workers until the deadline; a worker that runs out of memory is replaced. */
@@ -64,12 +69,17 @@ async function fuzzTemplatesInWorker(firstSeed) {
     });
     await worker.terminate();
     if (end.error === undefined) {
-      Object.assign(total, { iterations: total.iterations + end.iterations, templateErrors: total.templateErrors + end.templateErrors, slowestMs: Math.max(total.slowestMs, end.slowestMs) });
+      Object.assign(total, {
+        iterations: total.iterations + end.iterations,
+        templateErrors: total.templateErrors + end.templateErrors,
+        slowestMs: Math.max(total.slowestMs, end.slowestMs),
+      });
       total.crashes.push(...end.crashes);
     } else {
       total.iterations += progress.iterations;
       total.templateErrors += progress.templateErrors;
-      if (end.error.code === "ERR_WORKER_OUT_OF_MEMORY") total.outOfMemory.push(last ?? { text: "(unknown)", values: "" });
+      if (end.error.code === "ERR_WORKER_OUT_OF_MEMORY")
+        total.outOfMemory.push(last ?? { text: "(unknown)", values: "" });
       else total.crashes.push(`template worker failed: ${end.error.message}\n--- last input ---\n${last?.text ?? ""}`);
     }
     workerSeed = (workerSeed * 1103515245 + 12345) % 2 ** 31;

@@ -29,7 +29,9 @@ async function ensureOracle() {
 }
 
 const { startLocalCluster } = await import(path.join(root, "dist/src/localcluster/index.js"));
-const { corpusCases, compileCorpusCase, CORPUS_DIR } = await import(path.join(root, "dist/test/unit-support/graph/kro-corpus.js"));
+const { corpusCases, compileCorpusCase, CORPUS_DIR } = await import(
+  path.join(root, "dist/test/unit-support/graph/kro-corpus.js")
+);
 
 await ensureOracle();
 const cases = corpusCases();
@@ -38,21 +40,36 @@ let verdicts;
 try {
   const kubectl = (args) => run("kubectl", ["--kubeconfig", cluster.kubeconfigPath, ...args], { maxBuffer: 1 << 24 });
   const { stdout: modCache } = await run("go", ["env", "GOMODCACHE"]);
-  const kroCrd = path.join(modCache.trim(), `github.com/kubernetes-sigs/kro@${oracleVersion}/website/versioned_docs/version-${oracleVersion.slice(1)}/api/crds/kro.run_resourcegraphdefinitions.yaml`);
+  const kroCrd = path.join(
+    modCache.trim(),
+    `github.com/kubernetes-sigs/kro@${oracleVersion}/website/versioned_docs/version-${oracleVersion.slice(1)}/api/crds/kro.run_resourcegraphdefinitions.yaml`,
+  );
   await kubectl(["apply", "--server-side", "-f", kroCrd]);
   await kubectl(["wait", "--for=condition=Established", "--timeout=60s", "crd/resourcegraphdefinitions.kro.run"]);
   const admission = new Map();
   for (const c of cases) {
     const file = new URL(`${c.name}.yaml`, CORPUS_DIR).pathname;
-    admission.set(c.name, await kubectl(["create", "--dry-run=server", "-f", file]).then(() => undefined, (e) => String(e.stderr ?? e).trim()));
+    admission.set(
+      c.name,
+      await kubectl(["create", "--dry-run=server", "-f", file]).then(
+        () => undefined,
+        (e) => String(e.stderr ?? e).trim(),
+      ),
+    );
   }
   const files = cases.map((c) => new URL(`${c.name}.yaml`, CORPUS_DIR).pathname);
   const { stdout } = await run(oracle, [cluster.kubeconfigPath, ...files], { maxBuffer: 1 << 28 });
-  verdicts = new Map(stdout.trim().split("\n").map((line) => JSON.parse(line)).map((v) => {
-    const name = path.basename(v.file, ".yaml");
-    const refused = admission.get(name);
-    return [name, refused === undefined ? v : { ...v, accepted: false, error: `API server: ${refused}` }];
-  }));
+  verdicts = new Map(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .map((v) => {
+        const name = path.basename(v.file, ".yaml");
+        const refused = admission.get(name);
+        return [name, refused === undefined ? v : { ...v, accepted: false, error: `API server: ${refused}` }];
+      }),
+  );
 } finally {
   await cluster.stop();
 }
@@ -69,11 +86,20 @@ for (const c of cases) {
     const theirs = kro.crd;
     const version = (x) => x?.spec?.versions?.[0] ?? {};
     const same = (pick) => isDeepStrictEqual(pick(mine), pick(theirs));
-    crd = same((x) => version(x).schema) && same((x) => version(x).additionalPrinterColumns ?? []) && same((x) => x?.spec?.names) ? "same" : "differs";
+    crd =
+      same((x) => version(x).schema) &&
+      same((x) => version(x).additionalPrinterColumns ?? []) &&
+      same((x) => x?.spec?.names)
+        ? "same"
+        : "differs";
   }
   rows.push({
-    name: c.name, expected: c.expect, kro: kro?.accepted ? "accept" : "reject", ours: ours.accepted ? "accept" : "reject",
-    kroError: kro?.error ?? "", crd,
+    name: c.name,
+    expected: c.expect,
+    kro: kro?.accepted ? "accept" : "reject",
+    ours: ours.accepted ? "accept" : "reject",
+    kroError: kro?.error ?? "",
+    crd,
     ...(crd === "differs" ? { kroCrd: kro.crd } : {}),
   });
 }
@@ -95,7 +121,10 @@ if (process.argv.includes("--json")) {
 } else {
   console.log(summary);
   for (const r of rows.filter((x) => x.kro !== x.ours || x.expected !== x.kro)) {
-    console.log(`- ${r.name}: kro ${r.kro}, kro-ts ${r.ours}, corpus expects ${r.expected}${r.kroError ? ` — kro: ${r.kroError.slice(0, 200)}` : ""}`);
+    console.log(
+      `- ${r.name}: kro ${r.kro}, kro-ts ${r.ours}, corpus expects ${r.expected}${r.kroError ? ` — kro: ${r.kroError.slice(0, 200)}` : ""}`,
+    );
   }
-  for (const r of bothAccept.filter((x) => x.crd === "differs")) console.log(`- ${r.name}: CRD differs (--json shows kro's)`);
+  for (const r of bothAccept.filter((x) => x.crd === "differs"))
+    console.log(`- ${r.name}: CRD differs (--json shows kro's)`);
 }

@@ -16,11 +16,19 @@ const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : KUBE_R
 
 function get(cluster, apiPath) {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(apiPath, cluster.server), { ca: cluster.caData, headers: { authorization: `Bearer ${cluster.token}`, accept: "application/json" } }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))) : reject(new Error(`${apiPath}: HTTP ${res.statusCode}`))));
-    });
+    const req = request(
+      new URL(apiPath, cluster.server),
+      { ca: cluster.caData, headers: { authorization: `Bearer ${cluster.token}`, accept: "application/json" } },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          res.statusCode === 200
+            ? resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+            : reject(new Error(`${apiPath}: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -38,13 +46,19 @@ function stripDescriptions(value) {
 }
 
 for (const minor of wanted) {
-  const cluster = await startLocalCluster({ mode: "minimal", kubeVersion: minor, env: process.env, onProgress: (m) => console.error(`${minor}: ${m}`) });
+  const cluster = await startLocalCluster({
+    mode: "minimal",
+    kubeVersion: minor,
+    env: process.env,
+    onProgress: (m) => console.error(`${minor}: ${m}`),
+  });
   try {
     const index = await get(cluster, "/openapi/v3");
     const schemas = {};
     const kinds = {};
     for (const groupVersion of Object.keys(index.paths).sort()) {
-      if (!/^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(groupVersion) || groupVersion.startsWith("apis/apiregistration")) continue;
+      if (!/^(api\/v1|apis\/[^/]+\/[^/]+)$/.test(groupVersion) || groupVersion.startsWith("apis/apiregistration"))
+        continue;
       const doc = await get(cluster, `/openapi/v3/${groupVersion}`);
       // discovery gives what OpenAPI does not: the plural resource name and the scope
       const discovery = await get(cluster, `/${groupVersion}`);
@@ -56,7 +70,11 @@ for (const minor of wanted) {
           if (/List$|Options$|^Status$|^WatchEvent$|^DeleteOptions$/.test(gvk.kind)) continue;
           const resource = resourceOf.get(gvk.kind);
           if (resource === undefined || `${groupVersion}`.replace(/^apis?\//, "") !== apiVersion) continue;
-          kinds[`${apiVersion}/${gvk.kind}`] ??= { schema: name, plural: resource.name, namespaced: resource.namespaced };
+          kinds[`${apiVersion}/${gvk.kind}`] ??= {
+            schema: name,
+            plural: resource.name,
+            namespaced: resource.namespaced,
+          };
         }
       }
     }
@@ -65,7 +83,9 @@ for (const minor of wanted) {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, gzipSync(JSON.stringify(bundle), { level: 9 }));
     const size = (await readFile(file)).length;
-    console.error(`${minor}: ${Object.keys(kinds).length} kinds, ${Object.keys(schemas).length} schemas → ${path.relative(root, file)} (${Math.round(size / 1024)} KiB)`);
+    console.error(
+      `${minor}: ${Object.keys(kinds).length} kinds, ${Object.keys(schemas).length} schemas → ${path.relative(root, file)} (${Math.round(size / 1024)} KiB)`,
+    );
   } finally {
     await cluster.stop();
   }

@@ -10,13 +10,25 @@ import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const oracle = (cases) => {
-  const out = execFileSync("go", ["run", "."], { cwd: path.join(root, "go/template-oracle"), input: JSON.stringify(cases), maxBuffer: 256 << 20 });
+  const out = execFileSync("go", ["run", "."], {
+    cwd: path.join(root, "go/template-oracle"),
+    input: JSON.stringify(cases),
+    maxBuffer: 256 << 20,
+  });
   return JSON.parse(out.toString("utf8"));
 };
-const write = (file, value) => writeFileSync(path.join(root, "test/data/template", file), `${JSON.stringify(value, null, 1)}\n`);
+const write = (file, value) =>
+  writeFileSync(path.join(root, "test/data/template", file), `${JSON.stringify(value, null, 1)}\n`);
 
 const { goldenCases } = await import(path.join(root, "dist/test/data/template/golden-cases.js"));
-const results = oracle(goldenCases.map((c) => ({ t: c.t, data: c.data ?? {}, missingKey: c.missingKey ?? "default", integers: c.integers ?? "int64" })));
+const results = oracle(
+  goldenCases.map((c) => ({
+    t: c.t,
+    data: c.data ?? {},
+    missingKey: c.missingKey ?? "default",
+    integers: c.integers ?? "int64",
+  })),
+);
 write("golden.json", { cases: goldenCases.map((c) => ({ t: c.t })), results });
 console.log(`recorded ${results.length} golden results`);
 

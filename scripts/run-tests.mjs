@@ -45,9 +45,12 @@ if (files.length === 0) {
 // 20 min (controller-faults.test.ts) and tenancy 15 min; the unit files' own limits are ≤ 60 s.
 const DEFAULT_TIMEOUT_MS = clusterTests.length > 0 ? 30 * 60_000 : 10 * 60_000;
 const timeoutSetting = process.env.KRO_TEST_TIMEOUT_MS;
-const testTimeoutMs = timeoutSetting === undefined || timeoutSetting === "" ? DEFAULT_TIMEOUT_MS : Number(timeoutSetting);
+const testTimeoutMs =
+  timeoutSetting === undefined || timeoutSetting === "" ? DEFAULT_TIMEOUT_MS : Number(timeoutSetting);
 if (!Number.isSafeInteger(testTimeoutMs) || testTimeoutMs <= 0) {
-  console.error(`run-tests: KRO_TEST_TIMEOUT_MS must be a positive whole number of milliseconds, not ${JSON.stringify(timeoutSetting)}`);
+  console.error(
+    `run-tests: KRO_TEST_TIMEOUT_MS must be a positive whole number of milliseconds, not ${JSON.stringify(timeoutSetting)}`,
+  );
   process.exit(1);
 }
 /** Wall-clock time of each phase, printed at the end. */
@@ -74,7 +77,9 @@ const env = { ...process.env };
 if (clusterTests.length > 0) {
   const { startLocalCluster } = await import(path.join(root, "dist/src/localcluster/index.js"));
   const started = Date.now();
-  console.log(`run-tests: starting the shared local control plane (full mode, Kubernetes ${env.KRO_TEST_KUBE_VERSION ?? "default"})`);
+  console.log(
+    `run-tests: starting the shared local control plane (full mode, Kubernetes ${env.KRO_TEST_KUBE_VERSION ?? "default"})`,
+  );
   cluster = await startLocalCluster({
     mode: "full",
     env: process.env,
@@ -98,26 +103,38 @@ const tapFile = path.join(tapDir, "report.tap");
 const timingsFile = path.join(tapDir, "timings.jsonl");
 const testsStarted = Date.now();
 const code = await new Promise((resolve) => {
-  const child = spawn(process.execPath, [
-    "--enable-source-maps",
-    "--test",
-    `--test-concurrency=${env.KRO_TEST_CONCURRENCY ?? "4"}`,
-    `--test-timeout=${testTimeoutMs}`,
-    "--test-reporter=spec", "--test-reporter-destination=stdout",
-    "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
-    `--test-reporter=${path.join(root, "scripts/test-timings-reporter.mjs")}`, `--test-reporter-destination=${timingsFile}`,
-    ...files,
-  ], { stdio: "inherit", env });
+  const child = spawn(
+    process.execPath,
+    [
+      "--enable-source-maps",
+      "--test",
+      `--test-concurrency=${env.KRO_TEST_CONCURRENCY ?? "4"}`,
+      `--test-timeout=${testTimeoutMs}`,
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=tap",
+      `--test-reporter-destination=${tapFile}`,
+      `--test-reporter=${path.join(root, "scripts/test-timings-reporter.mjs")}`,
+      `--test-reporter-destination=${timingsFile}`,
+      ...files,
+    ],
+    { stdio: "inherit", env },
+  );
   testProcess = child;
   child.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
 });
 phases.push([clusterTests.length > 0 ? "unit and integration tests" : "unit tests", Date.now() - testsStarted]);
 
 const tap = await readFile(tapFile, "utf8").catch(() => "");
-const timings = (await readFile(timingsFile, "utf8").catch(() => "")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
+const timings = (await readFile(timingsFile, "utf8").catch(() => ""))
+  .split("\n")
+  .filter((line) => line !== "")
+  .map((line) => JSON.parse(line));
 await rm(tapDir, { recursive: true, force: true });
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
-const [tests, passed, failed, cancelled, skipped, todo] = ["tests", "pass", "fail", "cancelled", "skipped", "todo"].map(count);
+const [tests, passed, failed, cancelled, skipped, todo] = ["tests", "pass", "fail", "cancelled", "skipped", "todo"].map(
+  count,
+);
 
 // A file that ran past --test-timeout is counted as cancelled, not failed.
 let failedRun = code !== 0 || failed > 0 || cancelled > 0;
@@ -138,13 +155,18 @@ if (failedRun && cluster !== undefined) {
 }
 
 // Tests, not the suites that hold them: a suite's time is its tests' time again.
-const slowest = timings.filter((t) => !t.suite).sort((a, b) => b.durationMs - a.durationMs).slice(0, 20);
+const slowest = timings
+  .filter((t) => !t.suite)
+  .sort((a, b) => b.durationMs - a.durationMs)
+  .slice(0, 20);
 if (slowest.length > 0) {
   console.log(`run-tests: the ${slowest.length} slowest tests`);
   for (const t of slowest) {
     const name = t.name.replace(/\s+/g, " ");
     const shown = name.length > 160 ? `${name.slice(0, 159)}…` : name;
-    console.log(`  ${seconds(t.durationMs).padStart(9)}  ${path.relative(root, t.file ?? "?")}: ${shown}${t.failed ? " (failed)" : ""}`);
+    console.log(
+      `  ${seconds(t.durationMs).padStart(9)}  ${path.relative(root, t.file ?? "?")}: ${shown}${t.failed ? " (failed)" : ""}`,
+    );
   }
 }
 // The longest file against the bound, which on Node 20 is per file (a file's tests run in order).
@@ -152,7 +174,9 @@ const perFile = new Map();
 for (const t of timings.filter((t) => t.nesting === 0)) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.durationMs);
 const [longestFile, longestMs] = [...perFile].sort((a, b) => b[1] - a[1])[0] ?? [];
 if (longestFile !== undefined) {
-  console.log(`run-tests: longest file ${path.relative(root, longestFile ?? "?")}: ${seconds(longestMs)} (bound per file: ${seconds(testTimeoutMs)}, KRO_TEST_TIMEOUT_MS)`);
+  console.log(
+    `run-tests: longest file ${path.relative(root, longestFile ?? "?")}: ${seconds(longestMs)} (bound per file: ${seconds(testTimeoutMs)}, KRO_TEST_TIMEOUT_MS)`,
+  );
 }
 phases.push(["total", Date.now() - runStarted]);
 console.log(`run-tests: phase times: ${phases.map(([name, ms]) => `${name} ${seconds(ms)}`).join(", ")}`);

@@ -11,10 +11,27 @@ export function createKubeClient(options: KubeClientOptions = {}): Promise<KubeC
 
 // The compiler: RGD → CompiledGraph (CRD, DAG, typed expressions) and pictures of the graph.
 export {
-  compileRgd, builtinSchemaResolver, chainResolvers, crdSchemaResolver, schemaBundleFromOpenApi,
-  graphDot, graphMermaid, graphPicture, graphText, NODE_STATES, PICTURE_FORMATS,
-  type CompiledGraph, type CompiledNode, type CompileResult, type CompileRgdOptions, type BuiltinSchemaBundle,
-  type NodeState, type PictureFormat, type PictureOptions, type ResolvedKind, type SchemaResolver,
+  compileRgd,
+  builtinSchemaResolver,
+  chainResolvers,
+  crdSchemaResolver,
+  schemaBundleFromOpenApi,
+  graphDot,
+  graphMermaid,
+  graphPicture,
+  graphText,
+  NODE_STATES,
+  PICTURE_FORMATS,
+  type CompiledGraph,
+  type CompiledNode,
+  type CompileResult,
+  type CompileRgdOptions,
+  type BuiltinSchemaBundle,
+  type NodeState,
+  type PictureFormat,
+  type PictureOptions,
+  type ResolvedKind,
+  type SchemaResolver,
 } from "./graph/index.js";
 export { createKroCelEnvironment, type KroCelEnvironment } from "./expr/index.js";
 export { formatIssue, formatPath, hasErrors, type Issue, type IssuePath } from "./diag/index.js";

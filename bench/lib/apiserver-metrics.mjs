@@ -9,12 +9,18 @@ export async function scrapeRequestTotals(cluster) {
 /** The API server's /metrics as text (Prometheus exposition). */
 export function scrapeMetricsText(cluster) {
   return new Promise((resolve, reject) => {
-    const req = request(`${cluster.server}/metrics`, { ca: cluster.caData, headers: { Authorization: `Bearer ${cluster.token}` } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`GET /metrics: HTTP ${res.statusCode}`))));
-    });
+    const req = request(
+      `${cluster.server}/metrics`,
+      { ca: cluster.caData, headers: { Authorization: `Bearer ${cluster.token}` } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(body) : reject(new Error(`GET /metrics: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -82,5 +88,7 @@ export function byVerb(delta, per = 1) {
 }
 
 export function writes(delta) {
-  return Object.entries(delta).filter(([key]) => WRITE_VERBS.has(key.split(" ")[0])).reduce((sum, [, n]) => sum + n, 0);
+  return Object.entries(delta)
+    .filter(([key]) => WRITE_VERBS.has(key.split(" ")[0]))
+    .reduce((sum, [, n]) => sum + n, 0);
 }

@@ -49,33 +49,74 @@ export function parseArgs(argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg ?? "");
     if (match === null) throw new BenchArgsError(`unexpected argument "${arg}"\n${USAGE}`);
     const name = match[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    if (name === "bulkDelete" || name === "skipBaseline" || name === "replicaProcesses") { options[name] = match[2] === undefined || match[2] === "true"; continue; }
+    if (name === "bulkDelete" || name === "skipBaseline" || name === "replicaProcesses") {
+      options[name] = match[2] === undefined || match[2] === "true";
+      continue;
+    }
     const value = match[2] ?? argv[++i];
     if (value === undefined) throw new BenchArgsError(`--${match[1]} needs a value`);
     if (!(name in options)) throw new BenchArgsError(`unknown option --${match[1]}\n${USAGE}`);
     options[name] = value;
   }
-  if (options.scenario !== "all" && !SCENARIOS.includes(options.scenario) && !SCALE_SCENARIOS.includes(options.scenario)) {
-    throw new BenchArgsError(`--scenario must be one of ${[...SCENARIOS, ...SCALE_SCENARIOS, "all"].join("|")}, got "${options.scenario}"`);
+  if (
+    options.scenario !== "all" &&
+    !SCENARIOS.includes(options.scenario) &&
+    !SCALE_SCENARIOS.includes(options.scenario)
+  ) {
+    throw new BenchArgsError(
+      `--scenario must be one of ${[...SCENARIOS, ...SCALE_SCENARIOS, "all"].join("|")}, got "${options.scenario}"`,
+    );
   }
-  if (options.cluster !== "minimal" && options.cluster !== "full") throw new BenchArgsError(`--cluster must be minimal or full, got "${options.cluster}"`);
-  for (const [name, min] of [["instances", 1], ["kinds", 1], ["repeat", 1], ["warmup", 0], ["workers", 1], ["qps", 0], ["burst", 1], ["drifts", 1], ["deletions", 1], ["idleSeconds", 1], ["timeout", 1], ["downtimeSeconds", 0], ["busy", 0]]) {
+  if (options.cluster !== "minimal" && options.cluster !== "full")
+    throw new BenchArgsError(`--cluster must be minimal or full, got "${options.cluster}"`);
+  for (const [name, min] of [
+    ["instances", 1],
+    ["kinds", 1],
+    ["repeat", 1],
+    ["warmup", 0],
+    ["workers", 1],
+    ["qps", 0],
+    ["burst", 1],
+    ["drifts", 1],
+    ["deletions", 1],
+    ["idleSeconds", 1],
+    ["timeout", 1],
+    ["downtimeSeconds", 0],
+    ["busy", 0],
+  ]) {
     if (options[name] === undefined) continue;
     const n = Number(options[name]);
-    if (!Number.isInteger(n) || n < min) throw new BenchArgsError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer >= ${min}, got "${options[name]}"`);
+    if (!Number.isInteger(n) || n < min)
+      throw new BenchArgsError(
+        `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer >= ${min}, got "${options[name]}"`,
+      );
     options[name] = n;
   }
   const phases = String(options.phases).split(",");
-  if (phases.some((p) => !["api", "failover", "split"].includes(p))) throw new BenchArgsError(`--phases must be a comma-separated list of api, failover, split, got "${options.phases}"`);
+  if (phases.some((p) => !["api", "failover", "split"].includes(p)))
+    throw new BenchArgsError(
+      `--phases must be a comma-separated list of api, failover, split, got "${options.phases}"`,
+    );
   if (options.replicas !== undefined) {
     const counts = String(options.replicas).split(",").map(Number);
-    if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new BenchArgsError(`--replicas must be a comma-separated list of integers from 1 to 16, got "${options.replicas}"`);
+    if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16))
+      throw new BenchArgsError(
+        `--replicas must be a comma-separated list of integers from 1 to 16, got "${options.replicas}"`,
+      );
     if (options.scenario !== "fanout") throw new BenchArgsError("--replicas goes with --scenario fanout");
     options.replicas = counts;
   }
   if (options.nodeFlags !== undefined) {
-    const flags = String(options.nodeFlags) === "none" ? [] : String(options.nodeFlags).split(/\s+/).filter((f) => f !== "");
-    if (flags.some((f) => !f.startsWith("--"))) throw new BenchArgsError(`--node-flags takes node options ("--max-semi-space-size=4 --optimize-for-size") or none, got "${options.nodeFlags}"`);
+    const flags =
+      String(options.nodeFlags) === "none"
+        ? []
+        : String(options.nodeFlags)
+            .split(/\s+/)
+            .filter((f) => f !== "");
+    if (flags.some((f) => !f.startsWith("--")))
+      throw new BenchArgsError(
+        `--node-flags takes node options ("--max-semi-space-size=4 --optimize-for-size") or none, got "${options.nodeFlags}"`,
+      );
     options.nodeFlags = flags;
   }
   return Object.freeze({ ...options, scenarios: options.scenario === "all" ? SCENARIOS : [options.scenario] });

@@ -7,7 +7,10 @@ const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecolle
 
 export async function readAuditLog(file) {
   const text = await readFile(file, "utf8");
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
 }
 
 export const sentBy = (event, identity) => (event.userAgent ?? "").endsWith(`(${identity})`);
@@ -19,8 +22,16 @@ export function writesBy(events, identity, since = "") {
 
 /** The first write of the Lease by `identity` received at or after `since`: its acquisition. */
 export function leaseTakeover(events, lease, identity, since = "") {
-  return events.find((e) => e.verb === "update" && e.objectRef?.resource === "leases" && e.objectRef.name === lease.name
-    && e.objectRef.namespace === lease.namespace && sentBy(e, identity) && e.responseStatus?.code === 200 && e.requestReceivedTimestamp >= since);
+  return events.find(
+    (e) =>
+      e.verb === "update" &&
+      e.objectRef?.resource === "leases" &&
+      e.objectRef.name === lease.name &&
+      e.objectRef.namespace === lease.namespace &&
+      sentBy(e, identity) &&
+      e.responseStatus?.code === 200 &&
+      e.requestReceivedTimestamp >= since,
+  );
 }
 
 /** A Date as audit timestamps are written (RFC 3339, microseconds, UTC). */

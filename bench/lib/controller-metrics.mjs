@@ -19,12 +19,16 @@ export function openSockets(pid) {
 
 export function httpText(url) {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => { body += c; });
-      res.on("end", () => resolve(body));
-    }).on("error", reject);
+    http
+      .get(url, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => {
+          body += c;
+        });
+        res.on("end", () => resolve(body));
+      })
+      .on("error", reject);
   });
 }
 
@@ -41,14 +45,17 @@ export function histogramQuantile(text, name, q, match = "") {
   }
   const total = buckets.get("+Inf") ?? 0;
   if (total === 0) return null;
-  const sorted = [...buckets.entries()].map(([le, n]) => [le === "+Inf" ? Infinity : Number(le), n]).sort((a, b) => a[0] - b[0]);
+  const sorted = [...buckets.entries()]
+    .map(([le, n]) => [le === "+Inf" ? Infinity : Number(le), n])
+    .sort((a, b) => a[0] - b[0]);
   for (const [le, n] of sorted) if (n >= q * total) return le;
   return Infinity;
 }
 
 export function histogramCount(text, name, match = "") {
   let total = 0;
-  for (const m of text.matchAll(new RegExp(`^${name}_count(?:\\{([^}]*)\\})? (\\S+)$`, "gm"))) if ((m[1] ?? "").includes(match)) total += Number(m[2]);
+  for (const m of text.matchAll(new RegExp(`^${name}_count(?:\\{([^}]*)\\})? (\\S+)$`, "gm")))
+    if ((m[1] ?? "").includes(match)) total += Number(m[2]);
   return total;
 }
 

@@ -40,23 +40,45 @@ export async function startControllerProcess(o) {
   const [metricsPort, healthPort] = [await freePort(), await freePort()];
   // The node flags of the image's ENTRYPOINT (Dockerfile): measure the controller as it is deployed
   // (--node-flags: another entry point, e.g. none for `node dist/src/cli/main.js controller`).
-  const nodeArgs = [...(o.nodeFlags ?? IMAGE_NODE_FLAGS), ...(o.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`])];
+  const nodeArgs = [
+    ...(o.nodeFlags ?? IMAGE_NODE_FLAGS),
+    ...(o.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`]),
+  ];
   const log = createWriteStream(o.logFile, { flags: "a" });
-  const child = spawn(process.execPath, [
-    ...nodeArgs, path.join(o.root, "dist/src/cli/main.js"), "controller",
-    "--kubeconfig", o.kubeconfig,
-    "--workers", String(o.workers), "--client-qps", String(o.qps), "--client-burst", String(o.burst),
-    "--metrics-bind-address", `127.0.0.1:${metricsPort}`, "--health-probe-bind-address", `127.0.0.1:${healthPort}`,
-    "--log-level", "warn",
-    ...(o.extraArgs ?? []),
-  ], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      path.join(o.root, "dist/src/cli/main.js"),
+      "controller",
+      "--kubeconfig",
+      o.kubeconfig,
+      "--workers",
+      String(o.workers),
+      "--client-qps",
+      String(o.qps),
+      "--client-burst",
+      String(o.burst),
+      "--metrics-bind-address",
+      `127.0.0.1:${metricsPort}`,
+      "--health-probe-bind-address",
+      `127.0.0.1:${healthPort}`,
+      "--log-level",
+      "warn",
+      ...(o.extraArgs ?? []),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
   const spawnedAt = Date.now();
   const deadline = spawnedAt + 60_000;
   for (;;) {
-    const ready = await httpText(`http://127.0.0.1:${healthPort}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await httpText(`http://127.0.0.1:${healthPort}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(undefined), 100))]);
     if (code !== undefined) throw new Error(`the controller exited (${code}) before it was ready; see ${o.logFile}`);
@@ -82,14 +104,22 @@ export async function startControllerProcess(o) {
     async heap() {
       const { body } = await httpText(`http://127.0.0.1:${metricsPort}/metrics`);
       const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(body)?.[1] ?? NaN) / 1024 / 1024;
-      return { heapUsedMb: gauge("kro_nodejs_heap_size_used_bytes"), heapTotalMb: gauge("kro_nodejs_heap_size_total_bytes"), externalMb: gauge("kro_nodejs_external_memory_bytes") };
+      return {
+        heapUsedMb: gauge("kro_nodejs_heap_size_used_bytes"),
+        heapTotalMb: gauge("kro_nodejs_heap_size_total_bytes"),
+        externalMb: gauge("kro_nodejs_external_memory_bytes"),
+      };
     },
     /** Resolves with the exit code (or signal) once the process has ended. */
     exited,
     /** SIGSTOP: frozen at an arbitrary moment (a long GC or CPU starvation, taken to the extreme). */
-    pause() { child.kill("SIGSTOP"); },
+    pause() {
+      child.kill("SIGSTOP");
+    },
     /** SIGCONT: runs on from where it stopped, its timers late. */
-    resume() { child.kill("SIGCONT"); },
+    resume() {
+      child.kill("SIGCONT");
+    },
     /** SIGKILL: a crash at an arbitrary moment, no cleanup. Resolves when the process is gone. */
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;

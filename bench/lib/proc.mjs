@@ -26,7 +26,9 @@ export class ProcSampler {
   start() {
     this.startedAt = Date.now();
     this.sample();
-    this.timer = setInterval(() => { this.sample(); }, this.intervalMs);
+    this.timer = setInterval(() => {
+      this.sample();
+    }, this.intervalMs);
     this.timer.unref();
     return this;
   }

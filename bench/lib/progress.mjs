@@ -17,7 +17,10 @@ export async function waitUntil(what, check, { timeoutMs, intervalMs = 100, desc
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${Math.round((timeoutMs ?? 0) / 1000)}s waiting for ${what}${describe ? ` (${describe()})` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${Math.round((timeoutMs ?? 0) / 1000)}s waiting for ${what}${describe ? ` (${describe()})` : ""}`,
+      );
     if (describe !== undefined && Date.now() - lastLog >= 5000) {
       lastLog = Date.now();
       log(`  waiting for ${what}: ${describe()}`);

@@ -23,14 +23,36 @@ export async function setupBench(root, args) {
   log(`starting a local control plane (${args.cluster} mode)`);
   // The restart scenario counts a deposed leader's writes from the API server's audit log.
   const audit = args.scenarios?.includes("restart") ? { auditPolicy: WRITES_AUDIT_POLICY } : {};
-  const cluster = await startLocalCluster({ mode: args.cluster, env: process.env, onProgress: (m) => log(`  ${m}`), ...audit });
+  const cluster = await startLocalCluster({
+    mode: args.cluster,
+    env: process.env,
+    onProgress: (m) => log(`  ${m}`),
+    ...audit,
+  });
   log(`control plane ready at ${cluster.server} (Kubernetes ${cluster.kubernetesVersion})`);
   const harnessRequests = [];
-  const harness = await createKubeClient({ kubeconfig: cluster.kubeconfigPath, qps: 0, metrics: { onRequest: (m) => { harnessRequests.push(m); } } });
+  const harness = await createKubeClient({
+    kubeconfig: cluster.kubeconfigPath,
+    qps: 0,
+    metrics: {
+      onRequest: (m) => {
+        harnessRequests.push(m);
+      },
+    },
+  });
   // The null baseline uses exactly the controller's client settings.
-  const baselineClient = await createKubeClient({ kubeconfig: cluster.kubeconfigPath, qps: args.qps, burst: args.burst });
+  const baselineClient = await createKubeClient({
+    kubeconfig: cluster.kubeconfigPath,
+    qps: args.qps,
+    burst: args.burst,
+  });
   return {
-    root, args, cluster, harness, baselineClient, workDir,
+    root,
+    args,
+    cluster,
+    harness,
+    baselineClient,
+    workDir,
     async stop() {
       harness.close();
       baselineClient.close();

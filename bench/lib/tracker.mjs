@@ -19,7 +19,13 @@ export class InstanceTracker {
     const seen = (o) => {
       if (!this.readyAt.has(key(o)) && isReady(o, this.readyCheck)) this.readyAt.set(key(o), Date.now());
     };
-    this.informer.addHandlers({ onAdd: seen, onUpdate: (_, o) => seen(o), onDelete: (o) => { this.goneAt.set(key(o), Date.now()); } });
+    this.informer.addHandlers({
+      onAdd: seen,
+      onUpdate: (_, o) => seen(o),
+      onDelete: (o) => {
+        this.goneAt.set(key(o), Date.now());
+      },
+    });
   }
 
   async start() {
@@ -45,7 +51,9 @@ export class InstanceTracker {
 
   /** Milliseconds from creation to Ready for each key that has both. */
   timeToReady(keys) {
-    return keys.filter((k) => this.readyAt.has(k) && this.createdAt.has(k)).map((k) => this.readyAt.get(k) - this.createdAt.get(k));
+    return keys
+      .filter((k) => this.readyAt.has(k) && this.createdAt.has(k))
+      .map((k) => this.readyAt.get(k) - this.createdAt.get(k));
   }
 
   async stop() {

@@ -7,7 +7,12 @@ export const HARNESS_MANAGER = "kro-bench";
 const HARNESS_CONCURRENCY = 32;
 
 export async function ensureNamespaces(client, names) {
-  await pool(names, 8, (name) => client.apply({ apiVersion: "v1", kind: "Namespace", metadata: { name } }, { fieldManager: HARNESS_MANAGER, force: true }));
+  await pool(names, 8, (name) =>
+    client.apply(
+      { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+      { fieldManager: HARNESS_MANAGER, force: true },
+    ),
+  );
 }
 
 export async function installRgd(client, rgd, timeoutMs = 60_000) {
@@ -16,11 +21,15 @@ export async function installRgd(client, rgd, timeoutMs = 60_000) {
   const ref = { apiVersion: rgd.apiVersion, kind: rgd.kind, name: rgd.metadata.name };
   // What it last showed, so a wait that times out (or a slow one, every 5 s) says why.
   let last = "not read yet";
-  await waitUntil(`RGD ${rgd.metadata.name} to be Active`, async () => {
-    const status = (await client.get(ref)).status ?? {};
-    last = `state ${status.state ?? "none"}; ${(status.conditions ?? []).map((c) => `${c.type}=${c.status}${c.status === "True" ? "" : ` (${c.reason}: ${c.message})`}`).join("; ") || "no conditions"}`;
-    return status.state === "Active" ? true : undefined;
-  }, { timeoutMs, intervalMs: 100, describe: () => last });
+  await waitUntil(
+    `RGD ${rgd.metadata.name} to be Active`,
+    async () => {
+      const status = (await client.get(ref)).status ?? {};
+      last = `state ${status.state ?? "none"}; ${(status.conditions ?? []).map((c) => `${c.type}=${c.status}${c.status === "True" ? "" : ` (${c.reason}: ${c.message})`}`).join("; ") || "no conditions"}`;
+      return status.state === "Active" ? true : undefined;
+    },
+    { timeoutMs, intervalMs: 100, describe: () => last },
+  );
   return Date.now() - started;
 }
 
@@ -32,13 +41,17 @@ export async function createInstances(client, tracker, objects) {
 }
 
 export async function deleteInstances(client, objects) {
-  await pool(objects, HARNESS_CONCURRENCY, (o) => client.delete({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace }));
+  await pool(objects, HARNESS_CONCURRENCY, (o) =>
+    client.delete({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace }),
+  );
 }
 
 export async function waitReady(tracker, objects, timeoutMs, what = "instances to be Ready") {
   const keys = objects.map(objectKey);
   await waitUntil(what, () => (tracker.readyCount(keys) === keys.length ? true : undefined), {
-    timeoutMs, intervalMs: 50, describe: () => `${tracker.readyCount(keys)}/${keys.length}`,
+    timeoutMs,
+    intervalMs: 50,
+    describe: () => `${tracker.readyCount(keys)}/${keys.length}`,
   });
   return keys;
 }
@@ -46,7 +59,11 @@ export async function waitReady(tracker, objects, timeoutMs, what = "instances t
 export async function waitGone(tracker, objects, timeoutMs) {
   const keys = objects.map(objectKey);
   const gone = () => keys.filter((k) => tracker.goneAt.has(k)).length;
-  await waitUntil("instances to be deleted", () => (gone() === keys.length ? true : undefined), { timeoutMs, intervalMs: 50, describe: () => `${gone()}/${keys.length} gone` });
+  await waitUntil("instances to be deleted", () => (gone() === keys.length ? true : undefined), {
+    timeoutMs,
+    intervalMs: 50,
+    describe: () => `${gone()}/${keys.length} gone`,
+  });
 }
 
 /** Instances named `${prefix}-${i}` spread over `namespaces` round-robin. */
@@ -69,7 +86,9 @@ export async function runBaseline(client, plans, concurrency) {
       const applied = [];
       for (const wave of waves) {
         const objects = typeof wave === "function" ? wave(applied) : wave;
-        applied.push(...(await Promise.all(objects.map((o) => client.apply(o, { fieldManager: HARNESS_MANAGER, force: true })))));
+        applied.push(
+          ...(await Promise.all(objects.map((o) => client.apply(o, { fieldManager: HARNESS_MANAGER, force: true })))),
+        );
       }
       done++;
     });
@@ -88,12 +107,24 @@ export async function teardown(client, tracker, objects, childKinds, timeoutMs) 
   await deleteInstances(client, objects);
   await pool(objects, HARNESS_CONCURRENCY, async (o) => {
     const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
-    await client.patch(ref, { metadata: { finalizers: null } }).catch((e) => { if (e?.status !== 404) throw e; });
+    await client.patch(ref, { metadata: { finalizers: null } }).catch((e) => {
+      if (e?.status !== 404) throw e;
+    });
   });
   await waitGone(tracker, objects, timeoutMs);
   const namespaces = [...new Set(objects.map((o) => o.metadata.namespace))];
   for (const [apiVersion, kind] of childKinds) {
-    const children = (await Promise.all(namespaces.map((namespace) => client.list(apiVersion, kind, { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" })))).flatMap((l) => l.items);
-    await pool(children, HARNESS_CONCURRENCY, (c) => client.delete({ apiVersion, kind, name: c.metadata.name, namespace: c.metadata.namespace }).catch((e) => { if (e?.status !== 404) throw e; }));
+    const children = (
+      await Promise.all(
+        namespaces.map((namespace) =>
+          client.list(apiVersion, kind, { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" }),
+        ),
+      )
+    ).flatMap((l) => l.items);
+    await pool(children, HARNESS_CONCURRENCY, (c) =>
+      client.delete({ apiVersion, kind, name: c.metadata.name, namespace: c.metadata.namespace }).catch((e) => {
+        if (e?.status !== 404) throw e;
+      }),
+    );
   }
 }

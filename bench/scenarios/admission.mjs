@@ -26,18 +26,38 @@ const WARMUP = 10;
 const PHASES = {
   checked: { kind: "BenchAdmitChecked", plural: "benchadmitcheckeds", rgdName: "bench-admit-checked", annotations: {} },
   unchecked: {
-    kind: "BenchAdmitUnchecked", plural: "benchadmituncheckeds", rgdName: "bench-admit-unchecked",
+    kind: "BenchAdmitUnchecked",
+    plural: "benchadmituncheckeds",
+    rgdName: "bench-admit-unchecked",
     // Disabling the check is a delegation: the writer records themselves (the kro-delegation policy).
-    annotations: { "kro.run/author-check": "Disabled", "kro.run/delegated-by": ADMIN_USER, "kro.run/delegated-groups": ADMIN_GROUPS },
+    annotations: {
+      "kro.run/author-check": "Disabled",
+      "kro.run/delegated-by": ADMIN_USER,
+      "kro.run/delegated-groups": ADMIN_GROUPS,
+    },
   },
 };
 
 function rgdOf(phase) {
   const rgd = fanoutRgd();
-  return { ...rgd, metadata: { name: phase.rgdName, annotations: phase.annotations }, spec: { ...rgd.spec, schema: { ...rgd.spec.schema, kind: phase.kind } } };
+  return {
+    ...rgd,
+    metadata: { name: phase.rgdName, annotations: phase.annotations },
+    spec: { ...rgd.spec, schema: { ...rgd.spec.schema, kind: phase.kind } },
+  };
 }
-const instanceOf = (phase, name, namespace) => ({ apiVersion: `${GROUP}/${VERSION}`, kind: phase.kind, metadata: { name, namespace }, spec: { message: "hello" } });
-const refOf = (o) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace });
+const instanceOf = (phase, name, namespace) => ({
+  apiVersion: `${GROUP}/${VERSION}`,
+  kind: phase.kind,
+  metadata: { name, namespace },
+  spec: { message: "hello" },
+});
+const refOf = (o) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name,
+  namespace: o.metadata.namespace,
+});
 
 async function timed(fn) {
   const started = process.hrtime.bigint();
@@ -57,9 +77,14 @@ async function interleaved(count, op) {
 
 /** The policy in force, judged by what it does: the tenant's checked instance is refused where it may not create children; the unchecked one is admitted. */
 async function probePolicy(tenant) {
-  const refused = await tenant.create(instanceOf(PHASES.checked, "probe", PROBE_NAMESPACE)).then(() => undefined, (e) => e);
+  const refused = await tenant.create(instanceOf(PHASES.checked, "probe", PROBE_NAMESPACE)).then(
+    () => undefined,
+    (e) => e,
+  );
   if (refused?.status !== 403 || !/may not create/.test(String(refused.message))) {
-    throw new Error(`admission: the author policy did not refuse the tenant's instance in ${PROBE_NAMESPACE} (got ${refused === undefined ? "admitted" : String(refused.message)})`);
+    throw new Error(
+      `admission: the author policy did not refuse the tenant's instance in ${PROBE_NAMESPACE} (got ${refused === undefined ? "admitted" : String(refused.message)})`,
+    );
   }
   await tenant.create(instanceOf(PHASES.unchecked, "probe", PROBE_NAMESPACE));
   return String(refused.message);
@@ -74,7 +99,10 @@ function admissionFigures(before, after, operation, count) {
   const delta = (name, ...match) => sumSeries(after, name, ...match) - sumSeries(before, name, ...match);
   const plugin = ['name="ValidatingAdmissionPolicy"', `operation="${operation}"`];
   return {
-    admissionPolicyMs: round((delta("apiserver_admission_controller_admission_duration_seconds_sum", ...plugin) * 1000) / count, 3),
+    admissionPolicyMs: round(
+      (delta("apiserver_admission_controller_admission_duration_seconds_sum", ...plugin) * 1000) / count,
+      3,
+    ),
     authorizerAllowed: round(delta("apiserver_authorization_decisions_total", 'decision="allowed"') / count, 2),
     authorizerDenied: round(delta("apiserver_authorization_decisions_total", 'decision="denied"') / count, 2),
   };
@@ -85,29 +113,60 @@ export async function runAdmission(bench) {
   const instances = args.instances ?? 100;
   const rounds = args.repeat;
   const timeoutMs = args.timeout * 1000;
-  log(`admission: ${rounds} round(s) of ${instances} creates + ${instances} spec patches per phase as ${TENANT_USER}, checked and unchecked alternating`);
+  log(
+    `admission: ${rounds} round(s) of ${instances} creates + ${instances} spec patches per phase as ${TENANT_USER}, checked and unchecked alternating`,
+  );
   await ensureNamespaces(harness, [...NAMESPACES, PROBE_NAMESPACE]);
   for (const phase of Object.values(PHASES)) await installRgd(harness, rgdOf(phase), timeoutMs);
   const policies = await harness.list("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy");
-  const policyNames = (rgdName) => policies.items.map((p) => p.metadata.name).filter((n) => n.startsWith(`kro-author.${rgdName}.`));
-  const checks = policies.items.filter((p) => policyNames(PHASES.checked.rgdName).includes(p.metadata.name)).reduce((n, p) => n + (p.spec.validations?.length ?? 0), 0);
+  const policyNames = (rgdName) =>
+    policies.items.map((p) => p.metadata.name).filter((n) => n.startsWith(`kro-author.${rgdName}.`));
+  const checks = policies.items
+    .filter((p) => policyNames(PHASES.checked.rgdName).includes(p.metadata.name))
+    .reduce((n, p) => n + (p.spec.validations?.length ?? 0), 0);
   if (policyNames(PHASES.checked.rgdName).length === 0 || policyNames(PHASES.unchecked.rgdName).length > 0) {
-    throw new Error(`admission: expected a policy for ${PHASES.checked.rgdName} only, found ${policies.items.map((p) => p.metadata.name).join(", ")}`);
+    throw new Error(
+      `admission: expected a policy for ${PHASES.checked.rgdName} only, found ${policies.items.map((p) => p.metadata.name).join(", ")}`,
+    );
   }
-  const token = await createTenant(harness, { group: GROUP, plurals: Object.values(PHASES).map((p) => p.plural), namespaces: NAMESPACES, probeNamespace: PROBE_NAMESPACE, kubeconfig: cluster.kubeconfigPath });
+  const token = await createTenant(harness, {
+    group: GROUP,
+    plurals: Object.values(PHASES).map((p) => p.plural),
+    namespaces: NAMESPACES,
+    probeNamespace: PROBE_NAMESPACE,
+    kubeconfig: cluster.kubeconfigPath,
+  });
   const { createKubeClient } = await import(`${bench.root}/dist/src/kube/index.js`);
-  const tenant = await createKubeClient({ connection: harness.connectionFor(token, NAMESPACES[0], "bench tenant"), qps: 0 });
+  const tenant = await createKubeClient({
+    connection: harness.connectionFor(token, NAMESPACES[0], "bench tenant"),
+    qps: 0,
+  });
   try {
     // RBAC reaches the authorizer through its informers: wait until the tenant is allowed.
-    await waitUntil("the tenant's RBAC to be in force", async () => { try { await tenant.list(`${GROUP}/${VERSION}`, PHASES.checked.kind, { namespace: NAMESPACES[0] }); return true; } catch { return undefined; } }, { timeoutMs: 30_000, intervalMs: 100 });
+    await waitUntil(
+      "the tenant's RBAC to be in force",
+      async () => {
+        try {
+          await tenant.list(`${GROUP}/${VERSION}`, PHASES.checked.kind, { namespace: NAMESPACES[0] });
+          return true;
+        } catch {
+          return undefined;
+        }
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     const refusal = await probePolicy(tenant);
     log(`admission: policy of ${checks} checks in force; the tenant's probe was refused: ${refusal.slice(0, 160)}`);
 
     const namespaceOf = (i) => NAMESPACES[i % NAMESPACES.length];
     // Names differ by phase: the two kinds' instances would otherwise render the same child names and fight over them.
     const nameOf = (tag, phase, i) => `${tag}-${phase}-${i}`;
-    const create = (tag) => (phase, i) => tenant.create(instanceOf(PHASES[phase], nameOf(tag, phase, i), namespaceOf(i)));
-    const patch = (tag) => (phase, i) => tenant.patch(refOf(instanceOf(PHASES[phase], nameOf(tag, phase, i), namespaceOf(i))), { spec: { message: `changed-${i}` } });
+    const create = (tag) => (phase, i) =>
+      tenant.create(instanceOf(PHASES[phase], nameOf(tag, phase, i), namespaceOf(i)));
+    const patch = (tag) => (phase, i) =>
+      tenant.patch(refOf(instanceOf(PHASES[phase], nameOf(tag, phase, i), namespaceOf(i))), {
+        spec: { message: `changed-${i}` },
+      });
     const warmups = args.warmup * Math.min(WARMUP, instances);
     log(`admission: warm-up, ${warmups} of each`);
     await interleaved(warmups, create("warm"));
@@ -119,7 +178,9 @@ export async function runAdmission(bench) {
       const created = await interleaved(instances, create(tag));
       const updated = await interleaved(instances, patch(tag));
       const rep = { create: latencies(created), update: latencies(updated) };
-      log(`admission ${tag}: create p50 ${rep.create.checked.p50} / ${rep.create.unchecked.p50} ms (×${rep.create.ratioP50}), update p50 ${rep.update.checked.p50} / ${rep.update.unchecked.p50} ms (×${rep.update.ratioP50})`);
+      log(
+        `admission ${tag}: create p50 ${rep.create.checked.p50} / ${rep.create.unchecked.p50} ms (×${rep.create.ratioP50}), update p50 ${rep.update.checked.p50} / ${rep.update.unchecked.p50} ms (×${rep.update.ratioP50})`,
+      );
       repetitions.push({ ...rep, samples: { created, updated } });
     }
 
@@ -140,15 +201,28 @@ export async function runAdmission(bench) {
     }
     log(`admission: inside the API server per write: ${JSON.stringify(costs)}`);
 
-    const all = (op) => latencies({ checked: repetitions.flatMap((r) => r.samples[op].checked), unchecked: repetitions.flatMap((r) => r.samples[op].unchecked) });
+    const all = (op) =>
+      latencies({
+        checked: repetitions.flatMap((r) => r.samples[op].checked),
+        unchecked: repetitions.flatMap((r) => r.samples[op].unchecked),
+      });
     const ratios = (op, key) => summarize(repetitions.map((r) => r[op][key]));
     return {
-      scenario: "admission", instances, rounds, checks, tenant: TENANT_USER, probeRefusal: refusal,
+      scenario: "admission",
+      instances,
+      rounds,
+      checks,
+      tenant: TENANT_USER,
+      probeRefusal: refusal,
       summary: {
-        create: all("created"), update: all("updated"),
-        createRatioP50: ratios("create", "ratioP50"), createRatioP99: ratios("create", "ratioP99"),
-        updateRatioP50: ratios("update", "ratioP50"), updateRatioP99: ratios("update", "ratioP99"),
-        perWrite: costs, countedWrites: counted,
+        create: all("created"),
+        update: all("updated"),
+        createRatioP50: ratios("create", "ratioP50"),
+        createRatioP99: ratios("create", "ratioP99"),
+        updateRatioP50: ratios("update", "ratioP50"),
+        updateRatioP99: ratios("update", "ratioP99"),
+        perWrite: costs,
+        countedWrites: counted,
       },
       repetitions,
     };
@@ -160,5 +234,11 @@ export async function runAdmission(bench) {
 function latencies({ checked, unchecked }) {
   const a = summarize(checked);
   const b = summarize(unchecked);
-  return { checked: a, unchecked: b, ratioP50: round(a.p50 / b.p50), ratioP99: round(a.p99 / b.p99), extraP50Ms: round(a.p50 - b.p50) };
+  return {
+    checked: a,
+    unchecked: b,
+    ratioP50: round(a.p50 / b.p50),
+    ratioP99: round(a.p99 / b.p99),
+    extraP50Ms: round(a.p50 - b.p50),
+  };
 }

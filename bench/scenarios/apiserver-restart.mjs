@@ -21,7 +21,11 @@ export async function timeToReady(harness, name, timeoutMs, namespace = API_NAME
   const started = Date.now();
   await harness.create(object);
   const ref = { apiVersion: object.apiVersion, kind: object.kind, name, namespace };
-  await waitUntil(`${name} to be Ready`, async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined), { timeoutMs, intervalMs: 25 });
+  await waitUntil(
+    `${name} to be Ready`,
+    async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined),
+    { timeoutMs, intervalMs: 25 },
+  );
   return Date.now() - started;
 }
 
@@ -42,7 +46,11 @@ export async function measureApiServerRestarts(bench, { repeat, downtimeMs, busy
   const waitAll = async (objects) => {
     for (const o of objects) {
       const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: API_NAMESPACE };
-      await waitUntil(`${o.metadata.name} to be Ready`, async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined), { timeoutMs, intervalMs: 100 });
+      await waitUntil(
+        `${o.metadata.name} to be Ready`,
+        async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined),
+        { timeoutMs, intervalMs: 100 },
+      );
     }
   };
   for (let rep = 0; rep < repeat; rep++) {
@@ -64,7 +72,9 @@ export async function measureApiServerRestarts(bench, { repeat, downtimeMs, busy
     await sleep(1000);
 
     const busy = await createBusy(`busy-${rep}`);
-    log(`restart: busy: ${busyInstances} instances just created; kube-apiserver down for ${downtimeMs} ms (${rep + 1}/${repeat})`);
+    log(
+      `restart: busy: ${busyInstances} instances just created; kube-apiserver down for ${downtimeMs} ms (${rep + 1}/${repeat})`,
+    );
     await cluster.restartComponent("kube-apiserver", { downtimeMs });
     busyMs.push(await timeToReady(harness, `after-busy-restart-${rep}`, timeoutMs));
     log(`restart: busy: new instance Ready ${busyMs.at(-1)} ms after /readyz`);

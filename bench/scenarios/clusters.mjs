@@ -10,7 +10,14 @@ import { attributable, byVerb, diffTotals, scrapeRequestTotals } from "../lib/ap
 import { log, waitUntil } from "../lib/progress.mjs";
 import { round, summarize } from "../lib/stats.mjs";
 import { InstanceTracker } from "../lib/tracker.mjs";
-import { createInstances, deleteInstances, ensureNamespaces, installRgd, waitGone, waitReady } from "../lib/workload.mjs";
+import {
+  createInstances,
+  deleteInstances,
+  ensureNamespaces,
+  installRgd,
+  waitGone,
+  waitReady,
+} from "../lib/workload.mjs";
 
 const CHILDREN = 4;
 const REGISTRATIONS = "bench-clusters";
@@ -23,14 +30,22 @@ const SHAPES = {
 function rgd(shape) {
   const { kind, remote } = SHAPES[shape];
   const cm = (id, data) => ({
-    id, ...(remote.includes(id) ? { cluster: MEMBER } : {}),
+    id,
+    ...(remote.includes(id) ? { cluster: MEMBER } : {}),
     template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `\${schema.metadata.name}-${id}` }, data },
   });
   return {
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: `bench-${shape}` },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: `bench-${shape}` },
     spec: {
       schema: { apiVersion: "v1alpha1", kind, spec: { v: "string | default=x" } },
-      resources: [cm("first", { v: "${schema.spec.v}" }), cm("second", { v: "${first.data.v}" }), cm("third", { v: "${second.data.v}" }), cm("fourth", { v: "${third.data.v}" })],
+      resources: [
+        cm("first", { v: "${schema.spec.v}" }),
+        cm("second", { v: "${first.data.v}" }),
+        cm("third", { v: "${second.data.v}" }),
+        cm("fourth", { v: "${third.data.v}" }),
+      ],
     },
   };
 }
@@ -49,23 +64,49 @@ export async function runClusters(bench) {
   const timeoutMs = args.timeout * 1000;
   const { startLocalCluster } = await import(path.join(root, "dist/src/localcluster/index.js"));
   const { createKubeClient } = await import(path.join(root, "dist/src/kube/index.js"));
-  log(`clusters: ${instances} instances × ${CHILDREN} children, all in the hub vs half in a member cluster; starting the member`);
-  const member = await startLocalCluster({ mode: "minimal", env: process.env, onProgress: (m) => log(`  member: ${m}`) });
+  log(
+    `clusters: ${instances} instances × ${CHILDREN} children, all in the hub vs half in a member cluster; starting the member`,
+  );
+  const member = await startLocalCluster({
+    mode: "minimal",
+    env: process.env,
+    onProgress: (m) => log(`  member: ${m}`),
+  });
   const memberClient = await createKubeClient({ kubeconfig: member.kubeconfigPath, qps: 0 });
   const trackers = {};
   const repetitions = [];
   try {
     await ensureNamespaces(harness, [REGISTRATIONS]);
-    await harness.apply({
-      apiVersion: "v1", kind: "Secret", metadata: { name: `${MEMBER}-kubeconfig`, namespace: REGISTRATIONS, labels: { "kro.run/cluster-name": MEMBER } },
-      data: { value: Buffer.from(kubeconfigOf(member)).toString("base64") },
-    }, { fieldManager: "kro-bench", force: true });
+    await harness.apply(
+      {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: {
+          name: `${MEMBER}-kubeconfig`,
+          namespace: REGISTRATIONS,
+          labels: { "kro.run/cluster-name": MEMBER },
+        },
+        data: { value: Buffer.from(kubeconfigOf(member)).toString("base64") },
+      },
+      { fieldManager: "kro-bench", force: true },
+    );
     await bench.controller?.stop();
     await bench.startController(["--cluster-namespace", REGISTRATIONS]);
     for (const shape of Object.keys(SHAPES)) {
       await installRgd(harness, rgd(shape), timeoutMs);
       const { kind } = SHAPES[shape];
-      await waitUntil(`${kind} to be served`, async () => { try { await harness.list("kro.run/v1alpha1", kind, { limit: 1 }); return true; } catch { return undefined; } }, { timeoutMs, intervalMs: 200 });
+      await waitUntil(
+        `${kind} to be served`,
+        async () => {
+          try {
+            await harness.list("kro.run/v1alpha1", kind, { limit: 1 });
+            return true;
+          } catch {
+            return undefined;
+          }
+        },
+        { timeoutMs, intervalMs: 200 },
+      );
       trackers[shape] = await new InstanceTracker(harness, "kro.run/v1alpha1", kind).start();
     }
     for (let rep = -args.warmup; rep < args.repeat; rep++) {
@@ -78,27 +119,57 @@ export async function runClusters(bench) {
         await ensureNamespaces(harness, [namespace]);
         await ensureNamespaces(memberClient, [namespace]);
         const { kind, plural } = SHAPES[shape];
-        const objects = Array.from({ length: size }, (_, i) => ({ apiVersion: "kro.run/v1alpha1", kind, metadata: { name: `i-${i}`, namespace }, spec: { v: `v${i}` } }));
-        log(`clusters ${tag}: ${size} instances, ${shape === "one" ? "all children in the hub" : "children in the hub and the member"}`);
+        const objects = Array.from({ length: size }, (_, i) => ({
+          apiVersion: "kro.run/v1alpha1",
+          kind,
+          metadata: { name: `i-${i}`, namespace },
+          spec: { v: `v${i}` },
+        }));
+        log(
+          `clusters ${tag}: ${size} instances, ${shape === "one" ? "all children in the hub" : "children in the hub and the member"}`,
+        );
         const before = { hub: await scrapeRequestTotals(cluster), member: await scrapeRequestTotals(member) };
         const started = Date.now();
         await createInstances(harness, trackers[shape], objects);
         await waitReady(trackers[shape], objects, timeoutMs);
         const convergeMs = Date.now() - started;
         const after = { hub: await scrapeRequestTotals(cluster), member: await scrapeRequestTotals(member) };
-        const hub = attributable(diffTotals(before.hub, after.hub), { resources: ["configmaps"], instanceResource: plural, harness: { [`POST ${plural}`]: size } });
-        const remote = attributable(diffTotals(before.member, after.member), { resources: ["configmaps"], instanceResource: plural });
+        const hub = attributable(diffTotals(before.hub, after.hub), {
+          resources: ["configmaps"],
+          instanceResource: plural,
+          harness: { [`POST ${plural}`]: size },
+        });
+        const remote = attributable(diffTotals(before.member, after.member), {
+          resources: ["configmaps"],
+          instanceResource: plural,
+        });
         const deleteStarted = Date.now();
         await deleteInstances(harness, objects);
         await waitGone(trackers[shape], objects, timeoutMs);
         const deleteMs = Date.now() - deleteStarted;
-        const left = (await memberClient.list("v1", "ConfigMap", { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" })).items.length
-          + (await harness.list("v1", "ConfigMap", { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" })).items.length;
-        log(`clusters ${tag} ${shape}: all Ready in ${(convergeMs / 1000).toFixed(1)} s, deleted in ${(deleteMs / 1000).toFixed(1)} s, ${left} children left`);
-        figures[shape] = { convergeMs, deleteMs, childrenLeft: left, hubPerInstance: byVerb(hub, size), memberPerInstance: byVerb(remote, size) };
+        const left =
+          (await memberClient.list("v1", "ConfigMap", { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" }))
+            .items.length +
+          (await harness.list("v1", "ConfigMap", { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" }))
+            .items.length;
+        log(
+          `clusters ${tag} ${shape}: all Ready in ${(convergeMs / 1000).toFixed(1)} s, deleted in ${(deleteMs / 1000).toFixed(1)} s, ${left} children left`,
+        );
+        figures[shape] = {
+          convergeMs,
+          deleteMs,
+          childrenLeft: left,
+          hubPerInstance: byVerb(hub, size),
+          memberPerInstance: byVerb(remote, size),
+        };
       }
       if (warm) continue;
-      repetitions.push({ instances: size, ...figures, ratio: round(figures.two.convergeMs / figures.one.convergeMs), deleteRatio: round(figures.two.deleteMs / figures.one.deleteMs) });
+      repetitions.push({
+        instances: size,
+        ...figures,
+        ratio: round(figures.two.convergeMs / figures.one.convergeMs),
+        deleteRatio: round(figures.two.deleteMs / figures.one.deleteMs),
+      });
     }
   } finally {
     for (const tracker of Object.values(trackers)) await tracker.stop();

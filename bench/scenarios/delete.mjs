@@ -6,12 +6,33 @@ import { attributable, byVerb, diffTotals, scrapeRequestTotals } from "../lib/ap
 import { log, pool } from "../lib/progress.mjs";
 import { round, summarize } from "../lib/stats.mjs";
 import { InstanceTracker } from "../lib/tracker.mjs";
-import { createInstances, deleteInstances, ensureNamespaces, installRgd, runBaseline, spread, waitGone, waitReady } from "../lib/workload.mjs";
-import { FANOUT, FANOUT_CHILD_RESOURCES, fanoutBaselineWaves, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
+import {
+  createInstances,
+  deleteInstances,
+  ensureNamespaces,
+  installRgd,
+  runBaseline,
+  spread,
+  waitGone,
+  waitReady,
+} from "../lib/workload.mjs";
+import {
+  FANOUT,
+  FANOUT_CHILD_RESOURCES,
+  fanoutBaselineWaves,
+  fanoutInstance,
+  fanoutRgd,
+} from "../fixtures/fanout-rgd.mjs";
 
 const NAMESPACES = 10;
 const CHILDREN = 6;
-const CHILD_KINDS = [["v1", "ConfigMap"], ["v1", "Secret"], ["apps/v1", "Deployment"], ["v1", "Service"], ["networking.k8s.io/v1", "NetworkPolicy"]];
+const CHILD_KINDS = [
+  ["v1", "ConfigMap"],
+  ["v1", "Secret"],
+  ["apps/v1", "Deployment"],
+  ["v1", "Service"],
+  ["networking.k8s.io/v1", "NetworkPolicy"],
+];
 const INSTANCE_LABEL = "bench.kro.run/instance";
 
 /** The null baseline's deletion: the same children, per instance in two waves, `concurrency` instances at once. */
@@ -31,7 +52,9 @@ async function baselineDelete(client, harness, namespaces, concurrency) {
   await pool([...byInstance.values()], concurrency, async (children) => {
     const last = children.filter((c) => c.name.endsWith("-endpoint"));
     for (const wave of [last, children.filter((c) => !last.includes(c))]) {
-      await Promise.all(wave.map((c) => client.delete(c, { preconditions: { uid: c.uid }, propagationPolicy: "Background" })));
+      await Promise.all(
+        wave.map((c) => client.delete(c, { preconditions: { uid: c.uid }, propagationPolicy: "Background" })),
+      );
       count += wave.length;
     }
   });
@@ -43,7 +66,9 @@ export async function runDelete(bench) {
   const instances = args.instances ?? 1000;
   const timeoutMs = args.timeout * 1000;
   const namespaces = (prefix) => Array.from({ length: NAMESPACES }, (_, i) => `${prefix}-${i}`);
-  log(`delete: ${instances} converged instances × ${CHILDREN} children deleted at once, ${args.repeat} repetition(s) after ${args.warmup} warm-up`);
+  log(
+    `delete: ${instances} converged instances × ${CHILDREN} children deleted at once, ${args.repeat} repetition(s) after ${args.warmup} warm-up`,
+  );
   await installRgd(harness, fanoutRgd());
   const tracker = await new InstanceTracker(harness, `${FANOUT.group}/${FANOUT.version}`, FANOUT.kind).start();
   const repetitions = [];
@@ -57,7 +82,11 @@ export async function runDelete(bench) {
       await ensureNamespaces(harness, [...nullNs, ...ns]);
 
       log(`delete ${tag}: null baseline creates ${size * CHILDREN} objects, then deletes them`);
-      await runBaseline(bench.baselineClient, spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)), args.workers);
+      await runBaseline(
+        bench.baselineClient,
+        spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)),
+        args.workers,
+      );
       const baseline = await baselineDelete(bench.baselineClient, harness, nullNs, args.workers);
 
       log(`delete ${tag}: ${size} instances converge`);
@@ -73,14 +102,33 @@ export async function runDelete(bench) {
       await waitGone(tracker, objects, timeoutMs);
       const deleteMs = Date.now() - started;
       const requests = attributable(diffTotals(before, await scrapeRequestTotals(cluster)), {
-        resources: FANOUT_CHILD_RESOURCES, instanceResource: FANOUT.plural, harness: { [`DELETE ${FANOUT.plural}`]: size },
+        resources: FANOUT_CHILD_RESOURCES,
+        instanceResource: FANOUT.plural,
+        harness: { [`DELETE ${FANOUT.plural}`]: size },
       });
-      const left = (await Promise.all(CHILD_KINDS.flatMap(([apiVersion, kind]) => ns.map((namespace) => harness.list(apiVersion, kind, { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" }))))).reduce((n, l) => n + l.items.length, 0);
-      log(`delete ${tag}: ${(deleteMs / 1000).toFixed(1)} s (baseline ${(baseline.ms / 1000).toFixed(1)} s); children left: ${left}`);
+      const left = (
+        await Promise.all(
+          CHILD_KINDS.flatMap(([apiVersion, kind]) =>
+            ns.map((namespace) =>
+              harness.list(apiVersion, kind, { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" }),
+            ),
+          ),
+        )
+      ).reduce((n, l) => n + l.items.length, 0);
+      log(
+        `delete ${tag}: ${(deleteMs / 1000).toFixed(1)} s (baseline ${(baseline.ms / 1000).toFixed(1)} s); children left: ${left}`,
+      );
       if (warm) continue;
       repetitions.push({
-        instances: size, children: size * CHILDREN, deleteMs, baselineDeleteMs: baseline.ms, baselineChildren: baseline.children,
-        ratioToBaseline: round(deleteMs / baseline.ms), childrenLeft: left, requests, requestsPerInstanceByVerb: byVerb(requests, size),
+        instances: size,
+        children: size * CHILDREN,
+        deleteMs,
+        baselineDeleteMs: baseline.ms,
+        baselineChildren: baseline.children,
+        ratioToBaseline: round(deleteMs / baseline.ms),
+        childrenLeft: left,
+        requests,
+        requestsPerInstanceByVerb: byVerb(requests, size),
       });
     }
   } finally {
@@ -88,8 +136,15 @@ export async function runDelete(bench) {
   }
   const med = (f) => summarize(repetitions.map(f));
   return {
-    scenario: "delete", instances, childrenPerInstance: CHILDREN,
-    summary: { deleteMs: med((r) => r.deleteMs), baselineDeleteMs: med((r) => r.baselineDeleteMs), ratioToBaseline: med((r) => r.ratioToBaseline), childrenLeft: med((r) => r.childrenLeft) },
+    scenario: "delete",
+    instances,
+    childrenPerInstance: CHILDREN,
+    summary: {
+      deleteMs: med((r) => r.deleteMs),
+      baselineDeleteMs: med((r) => r.baselineDeleteMs),
+      ratioToBaseline: med((r) => r.ratioToBaseline),
+      childrenLeft: med((r) => r.childrenLeft),
+    },
     repetitions,
   };
 }

@@ -11,8 +11,26 @@ import { ProcSampler, readProc } from "../lib/proc.mjs";
 import { log, pool, waitUntil } from "../lib/progress.mjs";
 import { round, summarize } from "../lib/stats.mjs";
 import { InstanceTracker, objectKey } from "../lib/tracker.mjs";
-import { createInstances, deleteInstances, ensureNamespaces, installRgd, runBaseline, spread, teardown, waitGone, waitReady } from "../lib/workload.mjs";
-import { CHAIN_LENGTH, DEPTH, DEPTH_CHILD_RESOURCES, DEPTH_CHILDREN, depthBaselineWaves, depthInstance, depthRgd } from "../fixtures/depth-rgd.mjs";
+import {
+  createInstances,
+  deleteInstances,
+  ensureNamespaces,
+  installRgd,
+  runBaseline,
+  spread,
+  teardown,
+  waitGone,
+  waitReady,
+} from "../lib/workload.mjs";
+import {
+  CHAIN_LENGTH,
+  DEPTH,
+  DEPTH_CHILD_RESOURCES,
+  DEPTH_CHILDREN,
+  depthBaselineWaves,
+  depthInstance,
+  depthRgd,
+} from "../fixtures/depth-rgd.mjs";
 
 const NAMESPACES = 10;
 const LAST = CHAIN_LENGTH - 1;
@@ -22,7 +40,9 @@ export async function runDepth(bench, controller) {
   const instances = args.instances ?? 100;
   const timeoutMs = args.timeout * 1000;
   const { compileMs, celPerPass, celInitialReconcile, passesInitial } = await measureInProcess(root);
-  log(`depth: ${instances} instances × ${DEPTH_CHILDREN} children (chain of ${CHAIN_LENGTH}), ${args.repeat} repetition(s) after ${args.warmup} warm-up`);
+  log(
+    `depth: ${instances} instances × ${DEPTH_CHILDREN} children (chain of ${CHAIN_LENGTH}), ${args.repeat} repetition(s) after ${args.warmup} warm-up`,
+  );
   await installRgd(harness, depthRgd());
   const tracker = await new InstanceTracker(harness, `${DEPTH.group}/${DEPTH.version}`, DEPTH.kind).start();
   const chain = await new ChainWatch(harness, "bench.kro.run/scenario=depth").start();
@@ -52,7 +72,11 @@ export async function runDepth(bench, controller) {
 
       // 2. The null baseline, then N instances at once.
       log(`depth ${tag}: null baseline, ${size * DEPTH_CHILDREN} objects`);
-      const baselineMs = await runBaseline(bench.baselineClient, spread(size, "inst", nullNs, (name, n) => depthBaselineWaves(name, n)), args.workers);
+      const baselineMs = await runBaseline(
+        bench.baselineClient,
+        spread(size, "inst", nullNs, (name, n) => depthBaselineWaves(name, n)),
+        args.workers,
+      );
       log(`depth ${tag}: creating ${size} instances`);
       const objects = spread(size, "inst", ns, (name, n) => depthInstance(name, n));
       const before = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
@@ -61,9 +85,15 @@ export async function runDepth(bench, controller) {
       const keys = await waitReady(tracker, objects, timeoutMs, "instances to be Ready");
       const convergeMs = Math.max(...keys.map((k) => tracker.readyAt.get(k))) - started;
       const after = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
-      const requests = attributable(diffTotals(before.totals, after.totals), { resources: DEPTH_CHILD_RESOURCES, instanceResource: DEPTH.plural, harness: { [`POST ${DEPTH.plural}`]: size } });
+      const requests = attributable(diffTotals(before.totals, after.totals), {
+        resources: DEPTH_CHILD_RESOURCES,
+        instanceResource: DEPTH.plural,
+        harness: { [`POST ${DEPTH.plural}`]: size },
+      });
       const loadedChain = summarize(keys.map((k) => chainMs(k, "v1")).filter((x) => x !== undefined));
-      log(`depth ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); update storm`);
+      log(
+        `depth ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${(baselineMs / 1000).toFixed(1)} s); update storm`,
+      );
 
       // 3. Update storm: one spec field on all N at once; propagation = patch sent → last level seen.
       const value = `v2-${tag}`;
@@ -72,26 +102,47 @@ export async function runDepth(bench, controller) {
       const patchedAt = new Map();
       await pool(objects, 32, async (o) => {
         patchedAt.set(objectKey(o), Date.now());
-        await harness.patch({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace }, { spec: { value } });
+        await harness.patch(
+          { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace },
+          { spec: { value } },
+        );
       });
       const propagated = () => keys.filter((k) => chain.at(k, LAST, value) !== undefined).length;
-      await waitUntil("the update to reach the last level", () => (propagated() === keys.length ? true : undefined), { timeoutMs, intervalMs: 50, describe: () => `${propagated()}/${keys.length}` });
+      await waitUntil("the update to reach the last level", () => (propagated() === keys.length ? true : undefined), {
+        timeoutMs,
+        intervalMs: 50,
+        describe: () => `${propagated()}/${keys.length}`,
+      });
       const storm = summarize(keys.map((k) => chain.at(k, LAST, value) - patchedAt.get(k)));
       const stormAllMs = Math.max(...keys.map((k) => chain.at(k, LAST, value))) - stormStarted;
       const { peakRssMb } = sampler.stop();
       const heapAfterStorm = await controller.heap();
       const [firstKey] = keys;
-      const stormLevelTimesMs = Array.from({ length: CHAIN_LENGTH }, (_, i) => (chain.at(firstKey, i, value) ?? NaN) - patchedAt.get(firstKey));
+      const stormLevelTimesMs = Array.from(
+        { length: CHAIN_LENGTH },
+        (_, i) => (chain.at(firstKey, i, value) ?? NaN) - patchedAt.get(firstKey),
+      );
       let deleteAllMs = null;
       if (args.bulkDelete) {
-        log(`depth ${tag}: storm propagated to all in ${(stormAllMs / 1000).toFixed(1)} s; the controller deletes them all`);
+        log(
+          `depth ${tag}: storm propagated to all in ${(stormAllMs / 1000).toFixed(1)} s; the controller deletes them all`,
+        );
         const deleteStarted = Date.now();
         await deleteInstances(harness, [solo, ...objects]);
         await waitGone(tracker, [solo, ...objects], timeoutMs);
         deleteAllMs = Date.now() - deleteStarted;
       } else {
         log(`depth ${tag}: storm propagated to all in ${(stormAllMs / 1000).toFixed(1)} s; tearing down`);
-        await teardown(harness, tracker, [solo, ...objects], [["v1", "ConfigMap"], ["v1", "Secret"]], timeoutMs);
+        await teardown(
+          harness,
+          tracker,
+          [solo, ...objects],
+          [
+            ["v1", "ConfigMap"],
+            ["v1", "Secret"],
+          ],
+          timeoutMs,
+        );
       }
       if (warm) continue;
       repetitions.push({
@@ -168,7 +219,7 @@ async function measureInProcess(root) {
   let total = 0;
   let passes = 0;
   let lastPass = 0;
-  for (; passes < CHAIN_LENGTH * 2; ) {
+  for (; passes < CHAIN_LENGTH * 2;) {
     counter.count = 0;
     const evaluation = evaluateInstance(graph, instance, lookup, {});
     passes++;

@@ -6,19 +6,43 @@ import { readProc, ProcSampler } from "../lib/proc.mjs";
 import { log } from "../lib/progress.mjs";
 import { round, summarize } from "../lib/stats.mjs";
 import { InstanceTracker } from "../lib/tracker.mjs";
-import { createInstances, deleteInstances, ensureNamespaces, installRgd, runBaseline, spread, teardown, waitGone, waitReady } from "../lib/workload.mjs";
-import { FANOUT, FANOUT_CHILD_RESOURCES, fanoutBaselineWaves, fanoutInstance, fanoutRgd } from "../fixtures/fanout-rgd.mjs";
+import {
+  createInstances,
+  deleteInstances,
+  ensureNamespaces,
+  installRgd,
+  runBaseline,
+  spread,
+  teardown,
+  waitGone,
+  waitReady,
+} from "../lib/workload.mjs";
+import {
+  FANOUT,
+  FANOUT_CHILD_RESOURCES,
+  fanoutBaselineWaves,
+  fanoutInstance,
+  fanoutRgd,
+} from "../fixtures/fanout-rgd.mjs";
 
 const NAMESPACES = 10;
 const CHILDREN = 6;
-const CHILD_KINDS = [["v1", "ConfigMap"], ["v1", "Secret"], ["apps/v1", "Deployment"], ["v1", "Service"], ["networking.k8s.io/v1", "NetworkPolicy"]];
+const CHILD_KINDS = [
+  ["v1", "ConfigMap"],
+  ["v1", "Secret"],
+  ["apps/v1", "Deployment"],
+  ["v1", "Service"],
+  ["networking.k8s.io/v1", "NetworkPolicy"],
+];
 
 export async function runFanout(bench, controller) {
   const { args, harness, cluster } = bench;
   const instances = args.instances ?? 1000;
   const timeoutMs = args.timeout * 1000;
   const namespaces = (prefix) => Array.from({ length: NAMESPACES }, (_, i) => `${prefix}-${i}`);
-  log(`fanout: ${instances} instances × ${CHILDREN} children, ${args.repeat} repetition(s) after ${args.warmup} warm-up`);
+  log(
+    `fanout: ${instances} instances × ${CHILDREN} children, ${args.repeat} repetition(s) after ${args.warmup} warm-up`,
+  );
   const installMs = await installRgd(harness, fanoutRgd());
   const tracker = await new InstanceTracker(harness, `${FANOUT.group}/${FANOUT.version}`, FANOUT.kind).start();
   const repetitions = [];
@@ -35,13 +59,21 @@ export async function runFanout(bench, controller) {
       if (args.skipBaseline) log(`fanout ${tag}: null baseline skipped (--skip-baseline)`);
       else {
         log(`fanout ${tag}: null baseline, ${size * CHILDREN} objects`);
-        baselineMs = await runBaseline(bench.baselineClient, spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)), args.workers);
+        baselineMs = await runBaseline(
+          bench.baselineClient,
+          spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)),
+          args.workers,
+        );
       }
 
       log(`fanout ${tag}: creating ${size} instances`);
       const objects = spread(size, "inst", ns, (name, n) => fanoutInstance(name, n));
       const sampler = new ProcSampler(controller.pid).start();
-      const before = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid), passes: (await controller.reconciles()).instance ?? 0 };
+      const before = {
+        totals: await scrapeRequestTotals(cluster),
+        proc: readProc(controller.pid),
+        passes: (await controller.reconciles()).instance ?? 0,
+      };
       const started = Date.now();
       await createInstances(harness, tracker, objects);
       const createdMs = Date.now() - started;
@@ -55,7 +87,9 @@ export async function runFanout(bench, controller) {
       const passes = ((await controller.reconciles()).instance ?? 0) - before.passes;
       const heap = await controller.heap();
       const requests = attributable(diffTotals(before.totals, after.totals), {
-        resources: FANOUT_CHILD_RESOURCES, instanceResource: FANOUT.plural, harness: { [`POST ${FANOUT.plural}`]: size },
+        resources: FANOUT_CHILD_RESOURCES,
+        instanceResource: FANOUT.plural,
+        harness: { [`POST ${FANOUT.plural}`]: size },
       });
       const ttr = summarize(tracker.timeToReady(keys));
 
@@ -74,9 +108,13 @@ export async function runFanout(bench, controller) {
         deleteAllMs = Date.now() - deleteStarted;
       } else if (args.skipBaseline && rep === args.repeat - 1) {
         // A memory-only run ends here: the bench's cluster is discarded, so deleting 6N objects would only cost time.
-        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s; last repetition of a --skip-baseline run, no teardown`);
+        log(
+          `fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s; last repetition of a --skip-baseline run, no teardown`,
+        );
       } else {
-        log(`fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${baselineMs === null ? "skipped" : `${(baselineMs / 1000).toFixed(1)} s`}); tearing down`);
+        log(
+          `fanout ${tag}: all Ready in ${(convergeMs / 1000).toFixed(1)} s (baseline ${baselineMs === null ? "skipped" : `${(baselineMs / 1000).toFixed(1)} s`}); tearing down`,
+        );
         await teardown(harness, tracker, objects, CHILD_KINDS, timeoutMs);
       }
       if (warm) continue;

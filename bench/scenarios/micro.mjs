@@ -22,7 +22,10 @@ export const CEL_EXPRESSIONS = [
 ];
 
 const DATA = {
-  schema: { metadata: { name: "demo", namespace: "default" }, spec: { replicas: 3, regions: ["eu", "us", "ap"], ingress: { enabled: true } } },
+  schema: {
+    metadata: { name: "demo", namespace: "default" },
+    spec: { replicas: 3, regions: ["eu", "us", "ap"], ingress: { enabled: true } },
+  },
   deploy: { spec: { replicas: 3 }, status: { availableReplicas: 3 } },
   service: { spec: { clusterIP: "10.0.0.42" } },
 };
@@ -64,17 +67,29 @@ export async function runMicro(root, args) {
   const programs = CEL_EXPRESSIONS.map((source) => expr.compileExpression(env, source));
   const variables = Object.fromEntries(Object.entries(DATA).map(([k, v]) => [k, expr.jsonToCel(v)]));
   let next = 0;
-  const cel = opsPerSecond(() => { programs[next++ % programs.length].evaluate(variables); }, args.repeat);
+  const cel = opsPerSecond(() => {
+    programs[next++ % programs.length].evaluate(variables);
+  }, args.repeat);
 
   log("micro: Go template renders (examples/nginx seed templates)");
   const rgd = parseYaml(await readFile(path.join(root, "examples/nginx/nginxapp-rgd.yaml"), "utf8"));
-  const texts = rgd.spec.childResources.flatMap((c, i) => [[`child${i}.name`, c.nameTemplate], [`child${i}`, c.template], ...(c.condition ? [[`child${i}.condition`, c.condition]] : [])]);
+  const texts = rgd.spec.childResources.flatMap((c, i) => [
+    [`child${i}.name`, c.nameTemplate],
+    [`child${i}`, c.template],
+    ...(c.condition ? [[`child${i}.condition`, c.condition]] : []),
+  ]);
   const templates = texts.map(([name, text]) => template.parseTemplate(name, text));
   let t = 0;
-  const renders = opsPerSecond(() => { template.renderTemplate(templates[t++ % templates.length], NGINX_VALUES); }, args.repeat);
+  const renders = opsPerSecond(() => {
+    template.renderTemplate(templates[t++ % templates.length], NGINX_VALUES);
+  }, args.repeat);
 
   log("micro: compile a 100-resource RGD");
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, "bench/micro-compile.mjs"), "--runs", String(Math.max(5, args.repeat))]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    path.join(root, "bench/micro-compile.mjs"),
+    "--runs",
+    String(Math.max(5, args.repeat)),
+  ]);
   const compile = JSON.parse(stdout);
   return {
     scenario: "micro",
@@ -83,6 +98,12 @@ export async function runMicro(root, args) {
     summary: { celEvaluationsPerSecond: round(cel.median, 0), templateRendersPerSecond: round(renders.median, 0) },
     celEvaluationsPerSecond: cel,
     templateRendersPerSecond: renders,
-    compile: { resources: compile.resources, medianMs: compile.medianMs, minMs: compile.minMs, maxMs: compile.maxMs, samplesMs: compile.samplesMs },
+    compile: {
+      resources: compile.resources,
+      medianMs: compile.medianMs,
+      minMs: compile.minMs,
+      maxMs: compile.maxMs,
+      samplesMs: compile.samplesMs,
+    },
   };
 }

@@ -31,10 +31,19 @@ const holder = async (harness) => (await harness.get(LEASE_API).catch(() => unde
 async function startWarmStandby(bench, electionArgs, identity, timeoutMs) {
   const { args, cluster } = bench;
   const standby = await startControllerProcess({
-    root: bench.root, kubeconfig: cluster.kubeconfigPath, workers: args.workers, qps: args.qps, burst: args.burst,
-    logFile: path.join(bench.workDir, `${identity}.log`), extraArgs: [...electionArgs, "--replica-id", identity],
+    root: bench.root,
+    kubeconfig: cluster.kubeconfigPath,
+    workers: args.workers,
+    qps: args.qps,
+    burst: args.burst,
+    logFile: path.join(bench.workDir, `${identity}.log`),
+    extraArgs: [...electionArgs, "--replica-id", identity],
   });
-  await waitUntil(`${identity} to follow the RGD`, async () => (((await standby.reconciles()).ResourceGraphDefinition ?? 0) > 0 ? true : undefined), { timeoutMs, intervalMs: 200 });
+  await waitUntil(
+    `${identity} to follow the RGD`,
+    async () => (((await standby.reconciles()).ResourceGraphDefinition ?? 0) > 0 ? true : undefined),
+    { timeoutMs, intervalMs: 200 },
+  );
   return Object.assign(standby, { identity });
 }
 
@@ -42,7 +51,13 @@ export async function runRestart(bench) {
   const { args, harness } = bench;
   const instances = args.instances ?? 100;
   const timeoutMs = args.timeout * 1000;
-  const electionArgs = ["--leader-elect", "--leader-election-namespace", LEASE.namespace, "--leader-election-id", LEASE.name];
+  const electionArgs = [
+    "--leader-elect",
+    "--leader-election-namespace",
+    LEASE.namespace,
+    "--leader-election-id",
+    LEASE.name,
+  ];
   log(`restart: ${instances} converged fan-out instances; API-server restart, then leader kill -9 with a standby`);
   // Phase 1 without leader election: with it, a leader that cannot renew for its renew deadline
   // (10 s) stops and exits, as client-go's does — an API server that takes longer than that to
@@ -60,12 +75,23 @@ export async function runRestart(bench) {
     await createInstances(harness, tracker, objects);
     await waitReady(tracker, objects, timeoutMs);
     if (phases.has("api")) {
-      apiServer = await measureApiServerRestarts(bench, { repeat: args.repeat, downtimeMs: args.downtimeSeconds * 1000, busyInstances: args.busy, timeoutMs });
+      apiServer = await measureApiServerRestarts(bench, {
+        repeat: args.repeat,
+        downtimeMs: args.downtimeSeconds * 1000,
+        busyInstances: args.busy,
+        timeoutMs,
+      });
     }
     if (!phases.has("failover") && !phases.has("split")) return summarize();
     await bench.controller.stop();
-    const leader = Object.assign(await bench.startController([...electionArgs, "--replica-id", "leader-0"]), { identity: "leader-0" });
-    await waitUntil("the leader to hold the Lease", async () => ((await holder(harness)) === leader.identity ? true : undefined), { timeoutMs, intervalMs: 200 });
+    const leader = Object.assign(await bench.startController([...electionArgs, "--replica-id", "leader-0"]), {
+      identity: "leader-0",
+    });
+    await waitUntil(
+      "the leader to hold the Lease",
+      async () => ((await holder(harness)) === leader.identity ? true : undefined),
+      { timeoutMs, intervalMs: 200 },
+    );
     for (let rep = 0; phases.has("failover") && rep < args.repeat; rep++) {
       standby = await startWarmStandby(bench, electionArgs, `standby-${rep}`, timeoutMs);
       await sleep(3000); // the standby has seen the Lease held
@@ -95,11 +121,19 @@ export async function runRestart(bench) {
 
   function summarize() {
     return {
-      scenario: "restart", instances,
+      scenario: "restart",
+      instances,
       summary: {
-        apiServerRestart: apiServer === undefined ? undefined : {
-          ...apiServer, quiet: stats(apiServer.quietMs), idle: stats(apiServer.idleMs), busyQuiet: stats(apiServer.busyQuietMs), busy: stats(apiServer.busyMs),
-        },
+        apiServerRestart:
+          apiServer === undefined
+            ? undefined
+            : {
+                ...apiServer,
+                quiet: stats(apiServer.quietMs),
+                idle: stats(apiServer.idleMs),
+                busyQuiet: stats(apiServer.busyQuietMs),
+                busy: stats(apiServer.busyMs),
+              },
         killToReadyMs: failover,
         pauseTakeoverMs: splitBrain.map((r) => r.takeoverMs),
         writesAfterTakeover: splitBrain.map((r) => r.writesAfterTakeover),
@@ -125,7 +159,11 @@ async function pausedLeader(bench, standby, prefix, timeoutMs) {
   log(`restart: SIGSTOP the leader ${old.identity} (pid ${old.pid}) with ${objects.length} new instances in progress`);
   old.pause();
   const pausedAt = Date.now();
-  await waitUntil(`${standby.identity} to hold the Lease`, async () => ((await holder(harness)) === standby.identity ? true : undefined), { timeoutMs, intervalMs: 100 });
+  await waitUntil(
+    `${standby.identity} to hold the Lease`,
+    async () => ((await holder(harness)) === standby.identity ? true : undefined),
+    { timeoutMs, intervalMs: 100 },
+  );
   const takeoverMs = Date.now() - pausedAt;
   await sleep(2000); // the new leader works on the same instances meanwhile
   log(`restart: SIGCONT the old leader ${old.identity}`);
@@ -134,7 +172,11 @@ async function pausedLeader(bench, standby, prefix, timeoutMs) {
   await old.stop();
   for (const o of objects) {
     const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
-    await waitUntil(`${o.metadata.name} to be Ready`, async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined), { timeoutMs, intervalMs: 100 });
+    await waitUntil(
+      `${o.metadata.name} to be Ready`,
+      async () => (isReady(await harness.get(ref).catch(() => ({}))) ? true : undefined),
+      { timeoutMs, intervalMs: 100 },
+    );
   }
   await sleep(1000); // the audit log is written as requests complete
   const events = await readAuditLog(cluster.auditLogPath);
@@ -146,6 +188,8 @@ async function pausedLeader(bench, standby, prefix, timeoutMs) {
     oldLeaderExit: exit,
     writesBeforeTakeover: writesBy(events, old.identity, pausedSince).length - late.length,
     writesAfterTakeover: late.length,
-    lateWrites: late.slice(0, 10).map((e) => `${e.verb} ${e.requestURI} ${e.responseStatus?.code} at ${e.requestReceivedTimestamp}`),
+    lateWrites: late
+      .slice(0, 10)
+      .map((e) => `${e.verb} ${e.requestURI} ${e.responseStatus?.code} at ${e.requestReceivedTimestamp}`),
   };
 }

@@ -25,7 +25,11 @@ export async function runSteady(bench) {
   const tracker = await new InstanceTracker(harness, `${FANOUT.group}/${FANOUT.version}`, FANOUT.kind).start();
   const addedAt = new Map();
   const children = harness.informer({ apiVersion: "v1", kind: "ConfigMap", labelSelector: "bench.kro.run/instance" });
-  children.addHandlers({ onAdd: (o) => { addedAt.set(objectKey(o), { at: Date.now(), uid: o.metadata.uid }); } });
+  children.addHandlers({
+    onAdd: (o) => {
+      addedAt.set(objectKey(o), { at: Date.now(), uid: o.metadata.uid });
+    },
+  });
   children.start();
   await children.waitForSync({ timeoutMs: 60_000 });
   try {
@@ -52,15 +56,28 @@ export async function runSteady(bench) {
       await bench.controller.stop();
       const t1 = await scrapeRequestTotals(cluster);
       const controller = await bench.startController();
-      await waitUntil("the resync to reconcile every instance", async () => ((await controller.reconciles()).instance >= instances ? true : undefined), {
-        timeoutMs, intervalMs: 50, describe: () => "scraping kro_reconcile_total",
-      });
+      await waitUntil(
+        "the resync to reconcile every instance",
+        async () => ((await controller.reconciles()).instance >= instances ? true : undefined),
+        {
+          timeoutMs,
+          intervalMs: 50,
+          describe: () => "scraping kro_reconcile_total",
+        },
+      );
       const coldStartMs = Date.now() - controller.spawnedAt;
       await sleep(SETTLE_MS);
       const reconciles = (await controller.reconciles()).instance;
       const delta = diffTotals(t1, await scrapeRequestTotals(cluster));
       const resyncWrites = writes(attributable(delta, scope));
-      resync.push({ coldStartMs, readyAfterMs: controller.readyAfterMs, reconciles, writes: resyncWrites, writesPerNoopReconcile: round(resyncWrites / reconciles, 4), requests: delta });
+      resync.push({
+        coldStartMs,
+        readyAfterMs: controller.readyAfterMs,
+        reconciles,
+        writes: resyncWrites,
+        writesPerNoopReconcile: round(resyncWrites / reconciles, 4),
+        requests: delta,
+      });
       log(`steady r${rep}: resynced in ${coldStartMs} ms with ${resyncWrites} writes for ${reconciles} reconciles`);
     }
 
@@ -68,15 +85,24 @@ export async function runSteady(bench) {
     const drift = [];
     for (let i = 0; i < Math.min(args.drifts, instances); i++) {
       const o = objects[(i * 37) % objects.length];
-      const ref = { apiVersion: "v1", kind: "ConfigMap", namespace: o.metadata.namespace, name: `${o.metadata.name}-config` };
+      const ref = {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        namespace: o.metadata.namespace,
+        name: `${o.metadata.name}-config`,
+      };
       const key = `${ref.namespace}/${ref.name}`;
       const oldUid = children.store.getByName(ref.namespace, ref.name)?.metadata?.uid;
       const t = Date.now();
       await harness.delete(ref);
-      const restoredAt = await waitUntil(`ConfigMap ${key} to be restored`, () => {
-        const seen = addedAt.get(key);
-        return seen !== undefined && seen.uid !== oldUid && seen.at >= t ? seen.at : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 5 });
+      const restoredAt = await waitUntil(
+        `ConfigMap ${key} to be restored`,
+        () => {
+          const seen = addedAt.get(key);
+          return seen !== undefined && seen.uid !== oldUid && seen.at >= t ? seen.at : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 5 },
+      );
       drift.push(restoredAt - t);
     }
     log(`steady: drift restore median ${summarize(drift).median} ms over ${drift.length}`);
@@ -86,8 +112,16 @@ export async function runSteady(bench) {
     for (let i = 0; i < Math.min(args.deletions, instances); i++) {
       const o = objects[objects.length - 1 - i];
       const t = Date.now();
-      await harness.delete({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name });
-      const goneAt = await waitUntil(`instance ${objectKey(o)} to be deleted`, () => tracker.goneAt.get(objectKey(o)), { timeoutMs: 60_000, intervalMs: 5 });
+      await harness.delete({
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        namespace: o.metadata.namespace,
+        name: o.metadata.name,
+      });
+      const goneAt = await waitUntil(`instance ${objectKey(o)} to be deleted`, () => tracker.goneAt.get(objectKey(o)), {
+        timeoutMs: 60_000,
+        intervalMs: 5,
+      });
       deletion.push(goneAt - t);
     }
     log(`steady: deletion median ${summarize(deletion).median} ms over ${deletion.length}`);

@@ -22,22 +22,42 @@ const MIGRATION_IN_FLIGHT = 8;
 
 function rgd(extra) {
   return {
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "bench-versions" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "bench-versions" },
     spec: {
-      schema: { apiVersion: "v1alpha1", kind: KIND, spec: { port: "integer | default=80", team: 'string | default="web"' }, ...extra },
-      resources: [{ id: "config", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-config" }, data: { port: "${string(schema.spec.port)}", team: "${schema.spec.team}" } } }],
+      schema: {
+        apiVersion: "v1alpha1",
+        kind: KIND,
+        spec: { port: "integer | default=80", team: 'string | default="web"' },
+        ...extra,
+      },
+      resources: [
+        {
+          id: "config",
+          template: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "${schema.metadata.name}-config" },
+            data: { port: "${string(schema.spec.port)}", team: "${schema.spec.team}" },
+          },
+        },
+      ],
     },
   };
 }
 const v1beta1 = (storage) => ({
-  versions: [{
-    name: "v1beta1", storage,
-    spec: { ports: { http: "integer | default=80" }, owner: { team: 'string | default="web"' } },
-    conversion: {
-      toHub: { spec: { port: "${self.spec.ports.http}", team: "${self.spec.owner.team}" } },
-      fromHub: { spec: { ports: { http: "${self.spec.port}" }, owner: { team: "${self.spec.team}" } } },
+  versions: [
+    {
+      name: "v1beta1",
+      storage,
+      spec: { ports: { http: "integer | default=80" }, owner: { team: 'string | default="web"' } },
+      conversion: {
+        toHub: { spec: { port: "${self.spec.ports.http}", team: "${self.spec.owner.team}" } },
+        fromHub: { spec: { ports: { http: "${self.spec.port}" }, owner: { team: "${self.spec.team}" } } },
+      },
     },
-  }],
+  ],
 });
 const ref = (version, name) => ({ apiVersion: `${GROUP}/${version}`, kind: KIND, namespace: NAMESPACE, name });
 
@@ -52,54 +72,115 @@ export async function runVersions(bench) {
   const instances = args.instances ?? 1000;
   const timeoutMs = args.timeout * 1000;
   const names = Array.from({ length: instances }, (_, i) => `v-${i}`);
-  log(`versions: ${instances} instances, conversion latency over ${SAMPLES} GETs per version, storage migration against a plain update`);
+  log(
+    `versions: ${instances} instances, conversion latency over ${SAMPLES} GETs per version, storage migration against a plain update`,
+  );
   // A controller that migrates as fast as its client limit allows: the figure is throughput.
   await bench.controller?.stop();
-  await bench.startController(["--storage-migration-qps", String(Math.max(args.qps, 1) * 10), "--storage-migration-page-size", "500"]);
+  await bench.startController([
+    "--storage-migration-qps",
+    String(Math.max(args.qps, 1) * 10),
+    "--storage-migration-page-size",
+    "500",
+  ]);
   await ensureNamespaces(harness, [NAMESPACE]);
   await installRgd(harness, rgd({}), timeoutMs);
-  await waitUntil("the instance kind to be served", async () => { try { await harness.list(`${GROUP}/v1alpha1`, KIND, { namespace: NAMESPACE }); return true; } catch { return undefined; } }, { timeoutMs, intervalMs: 200 });
-  await pool(names, 32, (name) => harness.create({ apiVersion: `${GROUP}/v1alpha1`, kind: KIND, metadata: { name, namespace: NAMESPACE }, spec: { port: 8080, team: name } }));
+  await waitUntil(
+    "the instance kind to be served",
+    async () => {
+      try {
+        await harness.list(`${GROUP}/v1alpha1`, KIND, { namespace: NAMESPACE });
+        return true;
+      } catch {
+        return undefined;
+      }
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+  await pool(names, 32, (name) =>
+    harness.create({
+      apiVersion: `${GROUP}/v1alpha1`,
+      kind: KIND,
+      metadata: { name, namespace: NAMESPACE },
+      spec: { port: 8080, team: name },
+    }),
+  );
   await installRgd(harness, rgd(v1beta1(false)), timeoutMs);
-  await waitUntil("v1beta1 to be served", async () => { try { await harness.get(ref("v1beta1", names[0])); return true; } catch { return undefined; } }, { timeoutMs, intervalMs: 200 });
+  await waitUntil(
+    "v1beta1 to be served",
+    async () => {
+      try {
+        await harness.get(ref("v1beta1", names[0]));
+        return true;
+      } catch {
+        return undefined;
+      }
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
 
   const plain = [];
   const converted = [];
-  const sample = Array.from({ length: Math.min(SAMPLES, instances) }, (_, i) => names[Math.floor((i * instances) / Math.min(SAMPLES, instances))]);
+  const sample = Array.from(
+    { length: Math.min(SAMPLES, instances) },
+    (_, i) => names[Math.floor((i * instances) / Math.min(SAMPLES, instances))],
+  );
   for (const name of sample) {
     plain.push(await timedGet(harness, "v1alpha1", name));
     converted.push(await timedGet(harness, "v1beta1", name));
   }
   const plainStats = summarize(plain);
   const convertedStats = summarize(converted);
-  log(`versions: GET p50 ${plainStats.p50} ms plain, ${convertedStats.p50} ms converted; p99 ${plainStats.p99} / ${convertedStats.p99} ms`);
+  log(
+    `versions: GET p50 ${plainStats.p50} ms plain, ${convertedStats.p50} ms converted; p99 ${plainStats.p99} / ${convertedStats.p99} ms`,
+  );
 
   // The plain-update baseline: list and rewrite every object once, as the migration does, with the
   // controller's client limits and the migration's rewrites in flight.
   let started = Date.now();
   const listed = await bench.baselineClient.list(`${GROUP}/v1alpha1`, KIND, { namespace: NAMESPACE });
-  await pool(listed.items, MIGRATION_IN_FLIGHT, (item) => bench.baselineClient.replace(item, { fieldManager: HARNESS_MANAGER }));
+  await pool(listed.items, MIGRATION_IN_FLIGHT, (item) =>
+    bench.baselineClient.replace(item, { fieldManager: HARNESS_MANAGER }),
+  );
   const baselineMs = Date.now() - started;
 
   started = Date.now();
   await harness.apply(rgd(v1beta1(true)), { fieldManager: HARNESS_MANAGER, force: true });
-  const crdRef = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: `${PLURAL}.${GROUP}` };
-  await waitUntil("storedVersions to be [v1beta1]", async () => {
-    const stored = (await harness.get(crdRef)).status?.storedVersions ?? [];
-    return stored.length === 1 && stored[0] === "v1beta1" ? true : undefined;
-  }, { timeoutMs, intervalMs: 100 });
+  const crdRef = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    name: `${PLURAL}.${GROUP}`,
+  };
+  await waitUntil(
+    "storedVersions to be [v1beta1]",
+    async () => {
+      const stored = (await harness.get(crdRef)).status?.storedVersions ?? [];
+      return stored.length === 1 && stored[0] === "v1beta1" ? true : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
   const migrationMs = Date.now() - started;
-  log(`versions: migration of ${instances} in ${(migrationMs / 1000).toFixed(1)} s (plain update ${(baselineMs / 1000).toFixed(1)} s)`);
+  log(
+    `versions: migration of ${instances} in ${(migrationMs / 1000).toFixed(1)} s (plain update ${(baselineMs / 1000).toFixed(1)} s)`,
+  );
 
-  await harness.delete({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "bench-versions" }).catch(() => undefined);
+  await harness
+    .delete({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "bench-versions" })
+    .catch(() => undefined);
   await harness.delete({ apiVersion: "v1", kind: "Namespace", name: NAMESPACE }).catch(() => undefined);
   return {
-    scenario: "versions", instances, samples: sample.length,
+    scenario: "versions",
+    instances,
+    samples: sample.length,
     summary: {
-      getPlainMs: plainStats, getConvertedMs: convertedStats,
-      conversionRatioP50: round(convertedStats.p50 / plainStats.p50), conversionRatioP99: round(convertedStats.p99 / plainStats.p99),
-      migrationMs, plainUpdateMs: baselineMs,
-      migrationPerSecond: round((instances * 1000) / migrationMs, 1), plainUpdatePerSecond: round((instances * 1000) / baselineMs, 1),
+      getPlainMs: plainStats,
+      getConvertedMs: convertedStats,
+      conversionRatioP50: round(convertedStats.p50 / plainStats.p50),
+      conversionRatioP99: round(convertedStats.p99 / plainStats.p99),
+      migrationMs,
+      plainUpdateMs: baselineMs,
+      migrationPerSecond: round((instances * 1000) / migrationMs, 1),
+      plainUpdatePerSecond: round((instances * 1000) / baselineMs, 1),
       migrationRatioToPlainUpdate: round(migrationMs / baselineMs),
     },
   };

@@ -36,13 +36,20 @@ export function applyGoJsonRules(root: unknown): JsonProblem[] {
         if (!isPair(pair)) continue;
         const key = pair.key as Node | null;
         if (isScalar(key)) rewriteKey(key, problems);
-        else if (key !== null && !isAlias(key)) problems.push({ message: "a map key must be a scalar: JSON object keys are strings", offset: key.range?.[0] });
+        else if (key !== null && !isAlias(key))
+          problems.push({
+            message: "a map key must be a scalar: JSON object keys are strings",
+            offset: key.range?.[0],
+          });
         visit(pair.value);
       }
     } else if (isSeq(node)) {
       for (const item of node.items) visit(item);
     } else if (isScalar(node) && typeof node.value === "number" && !Number.isFinite(node.value)) {
-      problems.push({ message: `${String(node.source ?? node.value)} is not a number JSON can carry (kubectl refuses it too); quote it for a string`, offset: node.range?.[0] });
+      problems.push({
+        message: `${String(node.source ?? node.value)} is not a number JSON can carry (kubectl refuses it too); quote it for a string`,
+        offset: node.range?.[0],
+      });
     }
   };
   visit(root);
@@ -51,7 +58,10 @@ export function applyGoJsonRules(root: unknown): JsonProblem[] {
 
 function rewriteKey(key: Scalar, problems: JsonProblem[]): void {
   if (key.value === null) {
-    problems.push({ message: "a map key cannot be null (JSON object keys are strings); quote it for a string", offset: key.range?.[0] });
+    problems.push({
+      message: "a map key cannot be null (JSON object keys are strings); quote it for a string",
+      offset: key.range?.[0],
+    });
     return;
   }
   if (typeof key.value !== "number") return;
@@ -59,7 +69,10 @@ function rewriteKey(key: Scalar, problems: JsonProblem[]): void {
   if (go?.kind === "float") {
     key.value = goFloatKey(key.value);
   } else if (go?.kind === "uint") {
-    problems.push({ message: `map key ${String(key.source)} is beyond int64: sigs.k8s.io/yaml refuses such a key; quote it for a string`, offset: key.range?.[0] });
+    problems.push({
+      message: `map key ${String(key.source)} is beyond int64: sigs.k8s.io/yaml refuses such a key; quote it for a string`,
+      offset: key.range?.[0],
+    });
   } else if (go?.exact !== undefined) {
     key.value = go.exact;
   }

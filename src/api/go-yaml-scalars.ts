@@ -38,7 +38,8 @@ const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 /** What Go's `strconv.ParseFloat` accepts for text that starts with `.` (no underscores there). */
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
 /** The start of every layout in go-yaml v2's `allowedTimestampFormats` (`YYYY-`), checked first there too. */
-const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]+)?(?:Z|[-+][0-9]{2}:[0-9]{2})?$)/;
+const TIMESTAMP =
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]+)?(?:Z|[-+][0-9]{2}:[0-9]{2})?$)/;
 
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
@@ -153,5 +154,7 @@ export function needsQuotes(text: string): boolean {
   if (resolveGoScalar(text).kind !== "string") return true;
   if (BASE_60.test(text)) return true;
   // YAML 1.2 core schema (go-yaml v3, most non-Go tools) beyond what v2 resolves.
-  return /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/.test(text);
+  return /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/.test(
+    text,
+  );
 }

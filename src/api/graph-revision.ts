@@ -6,7 +6,13 @@
  * not pruned by the API server.
  */
 import { GRAPH_REVISION, INTERNAL_KRO_GROUP, KRO_VERSION } from "./constants.js";
-import { CONDITION_SCHEMA, RESOURCES_INFO_SCHEMA, RGD_SPEC_SCHEMA, type CrdManifest, type JSONSchemaProps } from "./rgd-crd.js";
+import {
+  CONDITION_SCHEMA,
+  RESOURCES_INFO_SCHEMA,
+  RGD_SPEC_SCHEMA,
+  type CrdManifest,
+  type JSONSchemaProps,
+} from "./rgd-crd.js";
 
 export interface GraphRevisionSnapshot {
   /** Name of the source RGD: revisions belong to an RGD by name, as in kro (a recreated RGD adopts them). */
@@ -43,7 +49,12 @@ export interface OwnerReference {
   readonly blockOwnerDeletion?: boolean;
 }
 
-const int64 = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: "integer", format: "int64", description, ...extra });
+const int64 = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({
+  type: "integer",
+  format: "int64",
+  description,
+  ...extra,
+});
 
 const spec: JSONSchemaProps = {
   type: "object",
@@ -57,8 +68,14 @@ const spec: JSONSchemaProps = {
       description: "Identity and spec of the source ResourceGraphDefinition when this revision was issued.",
       required: ["name", "generation", "spec"],
       properties: {
-        name: { type: "string", description: "Name of the source ResourceGraphDefinition (the identity revisions are grouped and adopted by)." },
-        generation: int64("metadata.generation of the source ResourceGraphDefinition when this revision was issued. Informational only."),
+        name: {
+          type: "string",
+          description:
+            "Name of the source ResourceGraphDefinition (the identity revisions are grouped and adopted by).",
+        },
+        generation: int64(
+          "metadata.generation of the source ResourceGraphDefinition when this revision was issued. Informational only.",
+        ),
         spec: { ...RGD_SPEC_SCHEMA, description: "Verbatim copy of the source ResourceGraphDefinition spec." },
       },
     },
@@ -83,34 +100,42 @@ export function graphRevisionCustomResourceDefinition(): CrdManifest {
     spec: {
       group: INTERNAL_KRO_GROUP,
       scope: "Cluster",
-      names: { kind: GRAPH_REVISION.kind, listKind: GRAPH_REVISION.listKind, plural: GRAPH_REVISION.plural, singular: GRAPH_REVISION.singular, shortNames: [GRAPH_REVISION.shortName] },
-      versions: [{
-        name: KRO_VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: "RGD", type: "string", priority: 1, jsonPath: ".spec.snapshot.name" },
-          { name: "REVISION", type: "integer", jsonPath: ".spec.revision" },
-          { name: "HASH", type: "string", priority: 1, jsonPath: ".metadata.labels.kro\\.run/graph-revision-hash" },
-          { name: "READY", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-          { name: "AGE", type: "date", jsonPath: ".metadata.creationTimestamp" },
-        ],
-        selectableFields: [{ jsonPath: ".spec.snapshot.name" }],
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            description: "GraphRevision is an immutable snapshot of a ResourceGraphDefinition revision.",
-            properties: {
-              apiVersion: { type: "string", description: "APIVersion of this object." },
-              kind: { type: "string", description: "Kind of this object." },
-              metadata: { type: "object" },
-              spec,
-              status,
+      names: {
+        kind: GRAPH_REVISION.kind,
+        listKind: GRAPH_REVISION.listKind,
+        plural: GRAPH_REVISION.plural,
+        singular: GRAPH_REVISION.singular,
+        shortNames: [GRAPH_REVISION.shortName],
+      },
+      versions: [
+        {
+          name: KRO_VERSION,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            { name: "RGD", type: "string", priority: 1, jsonPath: ".spec.snapshot.name" },
+            { name: "REVISION", type: "integer", jsonPath: ".spec.revision" },
+            { name: "HASH", type: "string", priority: 1, jsonPath: ".metadata.labels.kro\\.run/graph-revision-hash" },
+            { name: "READY", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+            { name: "AGE", type: "date", jsonPath: ".metadata.creationTimestamp" },
+          ],
+          selectableFields: [{ jsonPath: ".spec.snapshot.name" }],
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              description: "GraphRevision is an immutable snapshot of a ResourceGraphDefinition revision.",
+              properties: {
+                apiVersion: { type: "string", description: "APIVersion of this object." },
+                kind: { type: "string", description: "Kind of this object." },
+                metadata: { type: "object" },
+                spec,
+                status,
+              },
             },
           },
         },
-      }],
+      ],
     },
   };
 }

@@ -1,10 +1,37 @@
 // api: wire types of both RGD dialects, every kro.run constant, the RGD's own CRD, and the YAML
 // loader that keeps source positions. No behaviour beyond shape: validation lives in graph.
 export * from "./constants.js";
-export { DIALECTS, type ChildResource, type Dialect, type ExternalRef, type ObjectMeta, type ResourceGraphDefinition, type ResourceKindRef, type RgdResource, type RgdSchema, type RgdSpec, type StatusMapping } from "./rgd-types.js";
+export {
+  DIALECTS,
+  type ChildResource,
+  type Dialect,
+  type ExternalRef,
+  type ObjectMeta,
+  type ResourceGraphDefinition,
+  type ResourceKindRef,
+  type RgdResource,
+  type RgdSchema,
+  type RgdSpec,
+  type StatusMapping,
+} from "./rgd-types.js";
 export { rgdCustomResourceDefinition, type CrdManifest } from "./rgd-crd.js";
-export { graphRevisionCustomResourceDefinition, type GraphRevision, type GraphRevisionSnapshot, type OwnerReference } from "./graph-revision.js";
-export { formatLocated, loadYaml, loadYamlBytes, tooLarge as oversizedYamlFile, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument, type SourcePosition } from "./yaml-source.js";
+export {
+  graphRevisionCustomResourceDefinition,
+  type GraphRevision,
+  type GraphRevisionSnapshot,
+  type OwnerReference,
+} from "./graph-revision.js";
+export {
+  formatLocated,
+  loadYaml,
+  loadYamlBytes,
+  tooLarge as oversizedYamlFile,
+  toYaml,
+  type LoadedFile,
+  type LocatedIssue,
+  type SourceDocument,
+  type SourcePosition,
+} from "./yaml-source.js";
 export { YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
 export { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
 export { applyGoJsonRules } from "./go-yaml-json.js";

@@ -20,9 +20,12 @@ describe("labelValue", () => {
     assert.ok(!labelMatches(short, `${name}y`));
   });
   it("always yields a valid label value (property)", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => {
-      const v = labelValue(s);
-      return v.length <= MAX_LABEL_VALUE_LENGTH && VALID.test(v) && labelValue(s) === v;
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) => {
+        const v = labelValue(s);
+        return v.length <= MAX_LABEL_VALUE_LENGTH && VALID.test(v) && labelValue(s) === v;
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

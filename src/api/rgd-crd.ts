@@ -38,27 +38,60 @@ export interface CrdManifest {
   spec: Record<string, unknown>;
 }
 
-const freeForm = (description: string): JSONSchemaProps => ({ type: "object", description, "x-kubernetes-preserve-unknown-fields": true });
-const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: "string", description, ...extra });
+const freeForm = (description: string): JSONSchemaProps => ({
+  type: "object",
+  description,
+  "x-kubernetes-preserve-unknown-fields": true,
+});
+const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({
+  type: "string",
+  description,
+  ...extra,
+});
 const immutable = (what: string) => [{ rule: "self == oldSelf", message: `${what} is immutable` }];
 const NAME_LIST_ITEM: JSONSchemaProps = { type: "string", maxLength: 63, pattern: "^[a-z]([-a-z0-9]*[a-z0-9])?$" };
 const nameList = (description: string): JSONSchemaProps => ({
-  type: "array", description, maxItems: 32, items: NAME_LIST_ITEM, "x-kubernetes-list-type": "set",
+  type: "array",
+  description,
+  maxItems: 32,
+  items: NAME_LIST_ITEM,
+  "x-kubernetes-list-type": "set",
 });
-const stringList = (description: string): JSONSchemaProps => ({ type: "array", description, items: { type: "string" } });
+const stringList = (description: string): JSONSchemaProps => ({
+  type: "array",
+  description,
+  items: { type: "string" },
+});
 
 const schemaSpec: JSONSchemaProps = {
   type: "object",
   description: "CEL dialect: the API this RGD defines. kro-ts generates and installs a CRD from it.",
   required: ["apiVersion", "kind"],
   properties: {
-    apiVersion: str("Version of the generated API, e.g. v1alpha1.", { pattern: "^v[0-9]+(alpha[0-9]+|beta[0-9]+)?$", "x-kubernetes-validations": immutable("apiVersion") }),
-    kind: str("Kind of the generated API, UpperCamelCase, e.g. WebApp.", { pattern: "^[A-Z][a-zA-Z0-9]{0,62}$", "x-kubernetes-validations": immutable("kind") }),
-    group: str("API group of the generated API.", { default: KRO_GROUP, "x-kubernetes-validations": immutable("group") }),
-    scope: str("Whether instances are namespaced or cluster-scoped.", { enum: ["Namespaced", "Cluster"], default: "Namespaced", "x-kubernetes-validations": immutable("scope") }),
-    spec: freeForm("SimpleSchema of the instance spec: field name → \"type | marker=value ...\", nested objects, arrays and maps."),
+    apiVersion: str("Version of the generated API, e.g. v1alpha1.", {
+      pattern: "^v[0-9]+(alpha[0-9]+|beta[0-9]+)?$",
+      "x-kubernetes-validations": immutable("apiVersion"),
+    }),
+    kind: str("Kind of the generated API, UpperCamelCase, e.g. WebApp.", {
+      pattern: "^[A-Z][a-zA-Z0-9]{0,62}$",
+      "x-kubernetes-validations": immutable("kind"),
+    }),
+    group: str("API group of the generated API.", {
+      default: KRO_GROUP,
+      "x-kubernetes-validations": immutable("group"),
+    }),
+    scope: str("Whether instances are namespaced or cluster-scoped.", {
+      enum: ["Namespaced", "Cluster"],
+      default: "Namespaced",
+      "x-kubernetes-validations": immutable("scope"),
+    }),
+    spec: freeForm(
+      'SimpleSchema of the instance spec: field name → "type | marker=value ...", nested objects, arrays and maps.',
+    ),
     types: freeForm("Reusable custom types (name → SimpleSchema) that spec and other types may refer to."),
-    status: freeForm("Status fields of the instance, each a ${...} CEL expression over the resources; optional `conditions` list."),
+    status: freeForm(
+      "Status fields of the instance, each a ${...} CEL expression over the resources; optional `conditions` list.",
+    ),
     additionalPrinterColumns: {
       type: "array",
       description: "kubectl columns for the generated API; when set, replaces the default columns.",
@@ -66,11 +99,15 @@ const schemaSpec: JSONSchemaProps = {
     },
     shortNames: nameList("Short names of the generated API (kubectl get <shortName>)."),
     categories: nameList("Categories of the generated API (kubectl get <category>)."),
-    deprecated: { type: "boolean", description: "Marks the hub version (apiVersion) deprecated; kubectl prints deprecationWarning." },
+    deprecated: {
+      type: "boolean",
+      description: "Marks the hub version (apiVersion) deprecated; kubectl prints deprecationWarning.",
+    },
     deprecationWarning: str("Warning kubectl prints for requests to the deprecated hub version.", { maxLength: 256 }),
     versions: {
       type: "array",
-      description: "Further versions of the API beside the hub (apiVersion, which the resources read), each with its own SimpleSchema and a conversion to and from the hub (docs/design/api-versions.md).",
+      description:
+        "Further versions of the API beside the hub (apiVersion, which the resources read), each with its own SimpleSchema and a conversion to and from the hub (docs/design/api-versions.md).",
       maxItems: 16,
       "x-kubernetes-list-type": "map",
       "x-kubernetes-list-map-keys": ["name"],
@@ -80,20 +117,31 @@ const schemaSpec: JSONSchemaProps = {
         properties: {
           name: str("Version name, e.g. v1beta1.", { pattern: "^v[0-9]+(alpha[0-9]+|beta[0-9]+)?$" }),
           served: { type: "boolean", description: "Whether the API server serves this version (default true)." },
-          storage: { type: "boolean", description: "Objects are stored at this version (at most one; default: the hub)." },
+          storage: {
+            type: "boolean",
+            description: "Objects are stored at this version (at most one; default: the hub).",
+          },
           deprecated: { type: "boolean", description: "Marks the version deprecated." },
-          deprecationWarning: str("Warning kubectl prints for requests to this deprecated version.", { maxLength: 256 }),
+          deprecationWarning: str("Warning kubectl prints for requests to this deprecated version.", {
+            maxLength: 256,
+          }),
           spec: freeForm("SimpleSchema of this version's spec."),
           types: freeForm("Custom types of this version (the hub's types are visible too)."),
           conversion: {
             type: "object",
-            description: "How objects of this version convert to and from the hub; fields with the same path and type convert implicitly.",
+            description:
+              "How objects of this version convert to and from the hub; fields with the same path and type convert implicitly.",
             properties: {
-              toHub: freeForm("A partial hub object whose fields are ${...} expressions over self (the object at this version)."),
-              fromHub: freeForm("A partial object of this version whose fields are ${...} expressions over self (the hub object)."),
+              toHub: freeForm(
+                "A partial hub object whose fields are ${...} expressions over self (the object at this version).",
+              ),
+              fromHub: freeForm(
+                "A partial object of this version whose fields are ${...} expressions over self (the hub object).",
+              ),
               roundTrip: {
                 type: "object",
-                description: "Fields a direction drops on purpose, kept in an annotation so converting back restores them.",
+                description:
+                  "Fields a direction drops on purpose, kept in an annotation so converting back restores them.",
                 properties: {
                   version: stringList("Fields of this version the hub cannot hold, e.g. spec.canary."),
                   hub: stringList("Fields of the hub this version cannot hold."),
@@ -108,8 +156,16 @@ const schemaSpec: JSONSchemaProps = {
       type: "object",
       description: "Labels and annotations copied onto the generated CRD.",
       properties: {
-        labels: { type: "object", description: "Labels for the generated CRD.", additionalProperties: { type: "string" } },
-        annotations: { type: "object", description: "Annotations for the generated CRD.", additionalProperties: { type: "string" } },
+        labels: {
+          type: "object",
+          description: "Labels for the generated CRD.",
+          additionalProperties: { type: "string" },
+        },
+        annotations: {
+          type: "object",
+          description: "Annotations for the generated CRD.",
+          additionalProperties: { type: "string" },
+        },
       },
     },
   },
@@ -125,7 +181,9 @@ const externalRef: JSONSchemaProps = {
     metadata: {
       type: "object",
       description: "Which object(s): exactly one of name or selector.",
-      "x-kubernetes-validations": [{ rule: "has(self.name) != has(self.selector)", message: "exactly one of name or selector must be provided" }],
+      "x-kubernetes-validations": [
+        { rule: "has(self.name) != has(self.selector)", message: "exactly one of name or selector must be provided" },
+      ],
       properties: {
         name: str("Name of the referenced object (may contain ${...}).", { minLength: 1 }),
         namespace: str("Namespace of the referenced object; defaults to the instance's namespace."),
@@ -139,18 +197,36 @@ const resource: JSONSchemaProps = {
   type: "object",
   description: "One node of the resource graph: a template to create, or an external reference to read.",
   required: ["id"],
-  "x-kubernetes-validations": [{ rule: "has(self.template) != has(self.externalRef)", message: "exactly one of template or externalRef must be provided" }],
+  "x-kubernetes-validations": [
+    {
+      rule: "has(self.template) != has(self.externalRef)",
+      message: "exactly one of template or externalRef must be provided",
+    },
+  ],
   properties: {
-    id: str("Unique lowerCamelCase identifier; other expressions refer to this resource by it.", { pattern: "^[a-z][a-zA-Z0-9]*$", maxLength: 63 }),
-    template: freeForm("A full Kubernetes object (apiVersion, kind, metadata, ...); string values may contain ${...} expressions."),
+    id: str("Unique lowerCamelCase identifier; other expressions refer to this resource by it.", {
+      pattern: "^[a-z][a-zA-Z0-9]*$",
+      maxLength: 63,
+    }),
+    template: freeForm(
+      "A full Kubernetes object (apiVersion, kind, metadata, ...); string values may contain ${...} expressions.",
+    ),
     externalRef,
-    readyWhen: stringList("Boolean ${...} expressions over this resource (or `each` item); all must be true for it to be ready."),
-    includeWhen: stringList("Boolean ${...} expressions; when any is false the resource and its dependents are not created."),
-    cluster: str("kro-ts: the registered cluster this resource is placed in (a name or a ${...} expression); absent: the controller's cluster."),
-    clusters: stringList("kro-ts: the registered clusters an expression `cluster:` may evaluate to (the RGD author's allow list)."),
+    readyWhen: stringList(
+      "Boolean ${...} expressions over this resource (or `each` item); all must be true for it to be ready.",
+    ),
+    includeWhen: stringList(
+      "Boolean ${...} expressions; when any is false the resource and its dependents are not created.",
+    ),
+    cluster: str(
+      "kro-ts: the registered cluster this resource is placed in (a name or a ${...} expression); absent: the controller's cluster.",
+    ),
+    clusters: stringList(
+      "kro-ts: the registered clusters an expression `cluster:` may evaluate to (the RGD author's allow list).",
+    ),
     forEach: {
       type: "array",
-      description: "Iterators {name: \"${list}\"}; one object is created per element of their cartesian product.",
+      description: 'Iterators {name: "${list}"}; one object is created per element of their cartesian product.',
       items: { type: "object", minProperties: 1, maxProperties: 1, additionalProperties: { type: "string" } },
     },
   },
@@ -158,21 +234,28 @@ const resource: JSONSchemaProps = {
 
 const childResource: JSONSchemaProps = {
   type: "object",
-  description: "Template dialect: one child object, rendered with Go templates (or, with manifests, every object of its kind that one spec.helm template renders).",
+  description:
+    "Template dialect: one child object, rendered with Go templates (or, with manifests, every object of its kind that one spec.helm template renders).",
   required: ["apiVersion", "kind"],
-  "x-kubernetes-validations": [{
-    rule: "has(self.manifests) ? !has(self.nameTemplate) && !has(self.template) : has(self.nameTemplate) && has(self.template)",
-    message: "a child has either nameTemplate and template, or manifests",
-  }],
+  "x-kubernetes-validations": [
+    {
+      rule: "has(self.manifests) ? !has(self.nameTemplate) && !has(self.template) : has(self.nameTemplate) && has(self.template)",
+      message: "a child has either nameTemplate and template, or manifests",
+    },
+  ],
   properties: {
-    manifests: str("Name of a spec.helm.templates entry; the child owns every object of its kind that template renders."),
+    manifests: str(
+      "Name of a spec.helm.templates entry; the child owns every object of its kind that template renders.",
+    ),
     apiVersion: str("apiVersion of the child."),
     kind: str("kind of the child."),
-    id: str("Identifier for .children.<id> and dependsOn; defaults to the kind with a lower-case first letter.", { pattern: "^[a-z][a-zA-Z0-9]*$" }),
+    id: str("Identifier for .children.<id> and dependsOn; defaults to the kind with a lower-case first letter.", {
+      pattern: "^[a-z][a-zA-Z0-9]*$",
+    }),
     nameTemplate: str("Go template for metadata.name, e.g. {{.parent.metadata.name}}."),
-    condition: str("Go template; the child exists only while it renders \"true\"."),
+    condition: str('Go template; the child exists only while it renders "true".'),
     dependsOn: stringList("Ids of children that must exist and be ready before this one is rendered."),
-    readyWhen: stringList("Go templates over .self and .parent; the child is ready when all render \"true\"."),
+    readyWhen: stringList('Go templates over .self and .parent; the child is ready when all render "true".'),
     template: str("Go template producing the child's YAML (spec, labels, ...)."),
   },
 };
@@ -183,24 +266,42 @@ const statusMapping: JSONSchemaProps = {
   required: ["childResource"],
   properties: {
     childResource: {
-      type: "object", description: "Which child: kind (and apiVersion) plus a Go-template name.", required: ["kind", "name"],
-      properties: { apiVersion: str("apiVersion of the child."), kind: str("kind of the child."), name: str("Go template for the child's name.") },
+      type: "object",
+      description: "Which child: kind (and apiVersion) plus a Go-template name.",
+      required: ["kind", "name"],
+      properties: {
+        apiVersion: str("apiVersion of the child."),
+        kind: str("kind of the child."),
+        name: str("Go template for the child's name."),
+      },
     },
     conditions: {
-      type: "array", description: "Child condition types copied onto the parent under another type.",
+      type: "array",
+      description: "Child condition types copied onto the parent under another type.",
       items: {
-        type: "object", required: ["type", "mapping"],
+        type: "object",
+        required: ["type", "mapping"],
         properties: {
           type: str("Condition type on the child, e.g. Available."),
-          mapping: { type: "object", description: "The parent's condition.", required: ["type"], properties: { type: str("Condition type on the parent, e.g. Ready.") } },
+          mapping: {
+            type: "object",
+            description: "The parent's condition.",
+            required: ["type"],
+            properties: { type: str("Condition type on the parent, e.g. Ready.") },
+          },
         },
       },
     },
     fieldMappings: {
-      type: "array", description: "Dot paths copied from the child to the parent.",
+      type: "array",
+      description: "Dot paths copied from the child to the parent.",
       items: {
-        type: "object", required: ["child", "parent"],
-        properties: { child: str("Dot path in the child, e.g. status.availableReplicas."), parent: str("Dot path in the parent; must start with status.", { pattern: "^status\\." }) },
+        type: "object",
+        required: ["child", "parent"],
+        properties: {
+          child: str("Dot path in the child, e.g. status.availableReplicas."),
+          parent: str("Dot path in the parent; must start with status.", { pattern: "^status\\." }),
+        },
       },
     },
   },
@@ -216,38 +317,84 @@ export const CONDITION_SCHEMA: JSONSchemaProps = {
     reason: str("Machine-readable reason in CamelCase."),
     message: str("Human-readable details."),
     lastTransitionTime: str("When status last changed.", { format: "date-time" }),
-    observedGeneration: { type: "integer", format: "int64", description: "The metadata.generation this condition was computed for." },
+    observedGeneration: {
+      type: "integer",
+      format: "int64",
+      description: "The metadata.generation this condition was computed for.",
+    },
   },
 };
 
 /** The RGD spec, both dialects (also the schema of a GraphRevision's snapshot). */
 export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
   type: "object",
-  description: "Either the CEL dialect (schema + resources) or the template dialect (resourceKind + childResources + statusMappings).",
+  description:
+    "Either the CEL dialect (schema + resources) or the template dialect (resourceKind + childResources + statusMappings).",
   "x-kubernetes-validations": [
-    { rule: "has(self.schema) != has(self.resourceKind)", message: "exactly one of spec.schema or spec.resourceKind must be provided" },
-    { rule: "!has(self.schema) || (!has(self.childResources) && !has(self.statusMappings))", message: "spec.schema (CEL dialect) cannot be combined with childResources or statusMappings (template dialect)" },
-    { rule: "!has(self.resourceKind) || !has(self.resources)", message: "spec.resourceKind (template dialect) cannot be combined with resources (CEL dialect)" },
+    {
+      rule: "has(self.schema) != has(self.resourceKind)",
+      message: "exactly one of spec.schema or spec.resourceKind must be provided",
+    },
+    {
+      rule: "!has(self.schema) || (!has(self.childResources) && !has(self.statusMappings))",
+      message: "spec.schema (CEL dialect) cannot be combined with childResources or statusMappings (template dialect)",
+    },
+    {
+      rule: "!has(self.resourceKind) || !has(self.resources)",
+      message: "spec.resourceKind (template dialect) cannot be combined with resources (CEL dialect)",
+    },
   ],
   properties: {
     schema: schemaSpec,
-    resources: { type: "array", description: "CEL dialect: the resources behind each instance, in the order you think of them.", items: resource },
+    resources: {
+      type: "array",
+      description: "CEL dialect: the resources behind each instance, in the order you think of them.",
+      items: resource,
+    },
     resourceKind: {
       type: "object",
       description: "Template dialect: the existing CRD whose instances this RGD reconciles.",
       required: ["group", "version", "kind"],
-      properties: { group: str("API group of the existing CRD."), version: str("Version of the existing CRD."), kind: str("Kind of the existing CRD.") },
+      properties: {
+        group: str("API group of the existing CRD."),
+        version: str("Version of the existing CRD."),
+        kind: str("Kind of the existing CRD."),
+      },
     },
-    childResources: { type: "array", description: "Template dialect: the children of each instance.", items: childResource },
-    statusMappings: { type: "array", description: "Template dialect: how the parent's status is filled from its children.", items: statusMapping },
+    childResources: {
+      type: "array",
+      description: "Template dialect: the children of each instance.",
+      items: childResource,
+    },
+    statusMappings: {
+      type: "array",
+      description: "Template dialect: how the parent's status is filled from its children.",
+      items: statusMapping,
+    },
     helm: {
       type: "object",
       description: "Template dialect: the Helm chart context of manifests children (kro import helm writes it).",
       properties: {
-        templates: { type: "object", description: "Every template file of the chart and its subcharts, by Helm's template name.", additionalProperties: { type: "string" } },
-        templatesGzip: { type: "object", description: "Templates as base64 gzip, for large charts (kro import helm writes them when the RGD would be too large to store); a name is in templates or here, not both.", additionalProperties: { type: "string" } },
-        charts: { type: "array", description: "The root chart first, then subcharts: templatePrefix, valuesPath, metadata (.Chart), files (.Files) and filesGzip (files as base64 gzip).", items: freeForm("One chart of the import.") },
-        values: freeForm("The chart's default values (values.yaml, subcharts' beneath their names): an instance's spec is coalesced over them as Helm coalesces user values (maps merge, a null removes a default)."),
+        templates: {
+          type: "object",
+          description: "Every template file of the chart and its subcharts, by Helm's template name.",
+          additionalProperties: { type: "string" },
+        },
+        templatesGzip: {
+          type: "object",
+          description:
+            "Templates as base64 gzip, for large charts (kro import helm writes them when the RGD would be too large to store); a name is in templates or here, not both.",
+          additionalProperties: { type: "string" },
+        },
+        charts: {
+          type: "array",
+          description:
+            "The root chart first, then subcharts: templatePrefix, valuesPath, metadata (.Chart), files (.Files) and filesGzip (files as base64 gzip).",
+          items: freeForm("One chart of the import."),
+        },
+        values: freeForm(
+          "The chart's default values (values.yaml, subcharts' beneath their names): an instance's spec is coalesced over them as Helm coalesces user values (maps merge, a null removes a default).",
+        ),
         valuesGzip: str("values as base64 gzip of their JSON, for large charts; not both."),
         kubeVersion: str("Kubernetes version templates see as .Capabilities.KubeVersion when rendered offline."),
         apiVersions: stringList("Extra .Capabilities.APIVersions entries."),
@@ -258,11 +405,17 @@ export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
 
 /** status.resources of an RGD or a GraphRevision: resources that depend on others. */
 export const RESOURCES_INFO_SCHEMA: JSONSchemaProps = {
-  type: "array", description: "Resources that depend on others, with their dependencies.",
+  type: "array",
+  description: "Resources that depend on others, with their dependencies.",
   items: {
-    type: "object", properties: {
+    type: "object",
+    properties: {
       id: str("Resource id."),
-      dependencies: { type: "array", description: "Ids this resource depends on.", items: { type: "object", properties: { id: str("Resource id.") } } },
+      dependencies: {
+        type: "array",
+        description: "Ids this resource depends on.",
+        items: { type: "object", properties: { id: str("Resource id.") } },
+      },
     },
   },
 };
@@ -271,13 +424,21 @@ const status: JSONSchemaProps = {
   type: "object",
   description: "What the controller observed about this RGD.",
   properties: {
-    state: str("Active when the graph is accepted, its kind is ready and its controller runs; Inactive otherwise.", { enum: ["Active", "Inactive"] }),
+    state: str("Active when the graph is accepted, its kind is ready and its controller runs; Inactive otherwise.", {
+      enum: ["Active", "Inactive"],
+    }),
     topologicalOrder: stringList("Resource ids in creation order."),
     resources: RESOURCES_INFO_SCHEMA,
-    conditions: { type: "array", description: "ResourceGraphAccepted, KindReady, ControllerReady and the root Ready.", items: CONDITION_SCHEMA },
+    conditions: {
+      type: "array",
+      description: "ResourceGraphAccepted, KindReady, ControllerReady and the root Ready.",
+      items: CONDITION_SCHEMA,
+    },
     lastIssuedRevision: {
-      type: "integer", format: "int64",
-      description: "Highest GraphRevision number ever issued for this RGD (kubectl get graphrevisions): a high-water mark that keeps revision numbers monotonic across retention.",
+      type: "integer",
+      format: "int64",
+      description:
+        "Highest GraphRevision number ever issued for this RGD (kubectl get graphrevisions): a high-water mark that keeps revision numbers monotonic across retention.",
     },
   },
 };
@@ -290,35 +451,44 @@ export function rgdCustomResourceDefinition(): CrdManifest {
     spec: {
       group: KRO_GROUP,
       scope: "Cluster",
-      names: { kind: RGD.kind, listKind: RGD.listKind, plural: RGD.plural, singular: RGD.singular, shortNames: [RGD.shortName] },
-      versions: [{
-        name: KRO_VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: "APIVERSION", type: "string", jsonPath: ".spec.schema.apiVersion" },
-          { name: "KIND", type: "string", jsonPath: ".spec.schema.kind" },
-          { name: "STATE", type: "string", jsonPath: ".status.state" },
-          { name: "READY", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-          { name: "TOPOLOGICALORDER", type: "string", priority: 1, jsonPath: ".status.topologicalOrder" },
-          { name: "AGE", type: "date", jsonPath: ".metadata.creationTimestamp" },
-        ],
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            description: "A ResourceGraphDefinition defines a new Kubernetes API and the graph of resources created for each of its instances.",
-            required: ["spec"],
-            properties: {
-              apiVersion: str("APIVersion of this object."),
-              kind: str("Kind of this object."),
-              metadata: { type: "object" },
-              spec: RGD_SPEC_SCHEMA,
-              status,
+      names: {
+        kind: RGD.kind,
+        listKind: RGD.listKind,
+        plural: RGD.plural,
+        singular: RGD.singular,
+        shortNames: [RGD.shortName],
+      },
+      versions: [
+        {
+          name: KRO_VERSION,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            { name: "APIVERSION", type: "string", jsonPath: ".spec.schema.apiVersion" },
+            { name: "KIND", type: "string", jsonPath: ".spec.schema.kind" },
+            { name: "STATE", type: "string", jsonPath: ".status.state" },
+            { name: "READY", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+            { name: "TOPOLOGICALORDER", type: "string", priority: 1, jsonPath: ".status.topologicalOrder" },
+            { name: "AGE", type: "date", jsonPath: ".metadata.creationTimestamp" },
+          ],
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              description:
+                "A ResourceGraphDefinition defines a new Kubernetes API and the graph of resources created for each of its instances.",
+              required: ["spec"],
+              properties: {
+                apiVersion: str("APIVersion of this object."),
+                kind: str("Kind of this object."),
+                metadata: { type: "object" },
+                spec: RGD_SPEC_SCHEMA,
+                status,
+              },
             },
           },
         },
-      }],
+      ],
     },
   };
 }

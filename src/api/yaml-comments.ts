@@ -18,7 +18,10 @@ export function yamlKeyComments(text: string): Map<string, string> {
     // Keep the paragraph closest to the key: an earlier blank-line-separated block describes something else.
     const paragraphs = comment.split(/\n\s*\n/);
     const last = (paragraphs[paragraphs.length - 1] ?? "").split("\n").map((l) => l.replace(/^ ?/, "").trimEnd());
-    const textOut = last.filter((l) => !/^-- ?$/.test(l)).join("\n").trim();
+    const textOut = last
+      .filter((l) => !/^-- ?$/.test(l))
+      .join("\n")
+      .trim();
     // Commented-out example YAML (`# - name: foo`) is no description.
     const looksLikeYaml = last.every((l) => l.trim() === "" || /^\s*(- |[\w./"-]+:(\s|$))/.test(l));
     return textOut === "" || textOut.startsWith("@") || looksLikeYaml ? undefined : textOut.replace(/^-- /, "");

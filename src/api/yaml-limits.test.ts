@@ -21,7 +21,10 @@ describe("hostile YAML gets exactly one located issue, never a throw", () => {
   });
   it("a file over the size limit is refused before parsing", () => {
     const loaded = loadYaml("h.yaml", `a: "${"x".repeat(YAML_LIMITS.maxBytes)}"\n`);
-    assert.deepEqual(loaded.problems.map((p) => p.issue.code), [YAML_ISSUE_CODES.tooLarge]);
+    assert.deepEqual(
+      loaded.problems.map((p) => p.issue.code),
+      [YAML_ISSUE_CODES.tooLarge],
+    );
   });
   it("a few aliases and moderate nesting still load", () => {
     const loaded = loadYaml("ok.yaml", `base: &b {x: 1}\nuse: *b\ndeep: ${"[".repeat(50)}1${"]".repeat(50)}\n`);

@@ -52,7 +52,8 @@ export function invalidUtf8At(bytes: Uint8Array): number | undefined {
     // Walk once to find the offset (only on the failure path).
     for (let i = 0; i < bytes.length;) {
       const b = bytes[i] ?? 0;
-      const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+      const need =
+        b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
       if (need < 0) return i;
       for (let k = 1; k <= need; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
       try {

@@ -56,17 +56,23 @@ describe("loadYaml", () => {
     const dup = loadYaml("dup.yaml", "a: 1\nb:\n  c: one\n  c: two\na: 2\n");
     assert.deepEqual(dup.problems, []);
     assert.deepEqual(dup.documents[0]?.value, { a: 2, b: { c: "two" } });
-    assert.deepEqual(dup.warnings.map((w) => [w.issue.severity, w.issue.code, w.position]), [
-      ["warning", "yaml.duplicate-key", { line: 4, column: 3 }],
-      ["warning", "yaml.duplicate-key", { line: 5, column: 1 }],
-    ]);
+    assert.deepEqual(
+      dup.warnings.map((w) => [w.issue.severity, w.issue.code, w.position]),
+      [
+        ["warning", "yaml.duplicate-key", { line: 4, column: 3 }],
+        ["warning", "yaml.duplicate-key", { line: 5, column: 1 }],
+      ],
+    );
     assert.match(dup.warnings[0]?.issue.message ?? "", /"c" appears more than once.*last value wins/);
   });
 
   it("formats file:line:column with the source line and a caret", () => {
     const position = loaded.documents[0]?.locate(["metadata", "name"]);
     assert.ok(position);
-    const text = formatLocated({ file: "rgd.yaml", position, issue: error("x", ["metadata", "name"], "bad name") }, RGD);
+    const text = formatLocated(
+      { file: "rgd.yaml", position, issue: error("x", ["metadata", "name"], "bad name") },
+      RGD,
+    );
     assert.equal(text, "rgd.yaml:4:3: error: metadata.name: bad name\n    4 |   name: webapp\n      |   ^");
   });
 });
@@ -89,7 +95,8 @@ describe("locate inside a string value (embedded templates)", () => {
   const loaded = loadYaml("t.yaml", text);
   assert.deepEqual(loaded.problems, []);
   const [doc] = loaded.documents;
-  const at = (key: string, line: number, column: number) => doc?.locate(["spec", "childResources", 0, key], { line, column });
+  const at = (key: string, line: number, column: number) =>
+    doc?.locate(["spec", "childResources", 0, key], { line, column });
 
   it("maps lines of a block scalar to file lines and adds its indentation", () => {
     assert.deepEqual(at("template", 1, 1), { line: 7, column: 9 });
@@ -123,17 +130,36 @@ describe("loadYaml reads scalars and keys as sigs.k8s.io/yaml does (the Go diffe
   const value = (text: string): unknown => loadYaml("v.yaml", text).documents[0]?.value;
 
   it("YAML 1.1: octal modes, yes/no/on/off/y/n, Go's integer syntax; timestamps and base 60 stay strings", () => {
-    assert.deepEqual(value("mode: 0755\nflags: [yes, No, on, OFF, y, n, true]\nints: [0o17, 0x1F, 0b101, 1_000, +12, 08]\nkeep: [2001-12-14, 190:20:30, \"0755\", 'no']\n"), {
-      mode: 493, flags: [true, false, true, false, true, false, true], ints: [15, 31, 5, 1000, 12, 8], keep: ["2001-12-14", "190:20:30", "0755", "no"],
+    assert.deepEqual(
+      value(
+        "mode: 0755\nflags: [yes, No, on, OFF, y, n, true]\nints: [0o17, 0x1F, 0b101, 1_000, +12, 08]\nkeep: [2001-12-14, 190:20:30, \"0755\", 'no']\n",
+      ),
+      {
+        mode: 493,
+        flags: [true, false, true, false, true, false, true],
+        ints: [15, 31, 5, 1000, 12, 8],
+        keep: ["2001-12-14", "190:20:30", "0755", "no"],
+      },
+    );
+  });
+
+  it('map keys become the strings Go makes of them (a forEach iterator named n is the key "false", as kubectl sends it)', () => {
+    assert.deepEqual(value('n: a\non: b\n0755: c\n1.5e6: d\n0.1: e\n"y": f\n'), {
+      false: "a",
+      true: "b",
+      493: "c",
+      "1.5e+06": "d",
+      0.1: "e",
+      y: "f",
     });
   });
 
-  it("map keys become the strings Go makes of them (a forEach iterator named n is the key \"false\", as kubectl sends it)", () => {
-    assert.deepEqual(value("n: a\non: b\n0755: c\n1.5e6: d\n0.1: e\n\"y\": f\n"), { false: "a", true: "b", 493: "c", "1.5e+06": "d", 0.1: "e", y: "f" });
-  });
-
   it("refuses what JSON cannot carry, with the position: .inf/.nan values, null and collection keys", () => {
-    for (const [text, line] of [["a: 1\nb: .inf\n", 2], ["~: a\n", 1], ["? [1]\n: a\n", 1]] as const) {
+    for (const [text, line] of [
+      ["a: 1\nb: .inf\n", 2],
+      ["~: a\n", 1],
+      ["? [1]\n: a\n", 1],
+    ] as const) {
       const loaded = loadYaml("v.yaml", text);
       assert.deepEqual(loaded.documents, [], text);
       const [problem] = loaded.problems;
@@ -146,7 +172,31 @@ describe("loadYaml reads scalars and keys as sigs.k8s.io/yaml does (the Go diffe
 
 describe("toYaml writes strings so that kubectl and Helm read them back as strings", () => {
   it("quotes yes/no/on/off/y/n, octal- and number-like strings, timestamps, null words; leaves words plain", () => {
-    assert.equal(toYaml({ a: ["no", "yes", "y", "n", "on", "off", "0755", "0o17", "1_000", "1e3", "2001-12-14", "190:20:30", "~", "null", "word", 1, true, null], y: 1 }),
-      'a:\n  - "no"\n  - "yes"\n  - "y"\n  - "n"\n  - "on"\n  - "off"\n  - "0755"\n  - "0o17"\n  - "1_000"\n  - "1e3"\n  - "2001-12-14"\n  - "190:20:30"\n  - "~"\n  - "null"\n  - word\n  - 1\n  - true\n  - null\n"y": 1\n');
+    assert.equal(
+      toYaml({
+        a: [
+          "no",
+          "yes",
+          "y",
+          "n",
+          "on",
+          "off",
+          "0755",
+          "0o17",
+          "1_000",
+          "1e3",
+          "2001-12-14",
+          "190:20:30",
+          "~",
+          "null",
+          "word",
+          1,
+          true,
+          null,
+        ],
+        y: 1,
+      }),
+      'a:\n  - "no"\n  - "yes"\n  - "y"\n  - "n"\n  - "on"\n  - "off"\n  - "0755"\n  - "0o17"\n  - "1_000"\n  - "1e3"\n  - "2001-12-14"\n  - "190:20:30"\n  - "~"\n  - "null"\n  - word\n  - 1\n  - true\n  - null\n"y": 1\n',
+    );
   });
 });

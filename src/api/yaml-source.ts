@@ -3,7 +3,17 @@
  * back to file:line:column. The only place files are parsed, and they are read as Kubernetes and
  * Helm read them (sigs.k8s.io/yaml: YAML 1.1 scalars, Go's map keys; go-yaml-schema.ts).
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from "yaml";
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  stringify,
+  type Document,
+  type Node,
+} from "yaml";
 import { error, formatIssue, warning, type InnerPosition, type Issue, type IssuePath } from "../diag/index.js";
 import { applyGoJsonRules } from "./go-yaml-json.js";
 import { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
@@ -46,7 +56,8 @@ export interface LocatedIssue {
 function nodeAt(doc: Document.Parsed, path: IssuePath): unknown {
   let node: unknown = doc.contents;
   for (const segment of path) {
-    if (isMap(node)) node = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment))?.value;
+    if (isMap(node))
+      node = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment))?.value;
     else if (isSeq(node) && typeof segment === "number") node = node.items[segment];
     else return undefined;
   }
@@ -105,7 +116,13 @@ const STACK_OVERFLOW = /call stack|too much recursion/i;
 /** The one issue of a file over YAML_LIMITS.maxBytes (callers that know the size need not read it). */
 export function tooLarge(file: string, size: number): LoadedFile {
   const message = `file is ${size} bytes; the limit is ${YAML_LIMITS.maxBytes} bytes`;
-  return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.tooLarge, [], message), position: { line: 1, column: 1 } }], warnings: [] };
+  return {
+    file,
+    text: "",
+    documents: [],
+    problems: [{ file, issue: error(YAML_ISSUE_CODES.tooLarge, [], message), position: { line: 1, column: 1 } }],
+    warnings: [],
+  };
 }
 
 /**
@@ -120,7 +137,13 @@ export function loadYamlBytes(file: string, bytes: Uint8Array): LoadedFile {
     const line = 1 + bytes.subarray(0, lineStart).reduce((n, b) => n + (b === 0x0a ? 1 : 0), 0);
     const column = new TextDecoder().decode(bytes.subarray(lineStart, bad)).length + 1;
     const message = `invalid UTF-8 at byte ${bad} (0x${(bytes[bad] ?? 0).toString(16).padStart(2, "0")}): YAML files must be UTF-8`;
-    return { file, text: "", documents: [], problems: [{ file, issue: error(YAML_ISSUE_CODES.encoding, [], message), position: { line, column } }], warnings: [] };
+    return {
+      file,
+      text: "",
+      documents: [],
+      problems: [{ file, issue: error(YAML_ISSUE_CODES.encoding, [], message), position: { line, column } }],
+      warnings: [],
+    };
   }
   return loadYaml(file, new TextDecoder().decode(bytes));
 }
@@ -158,7 +181,11 @@ export function loadYaml(file: string, text: string): LoadedFile {
   for (const [index, doc] of docs.entries()) {
     const overflow = doc.errors.find((e) => STACK_OVERFLOW.test(e.message));
     if (overflow !== undefined) {
-      problem(YAML_ISSUE_CODES.tooDeep, `nesting too deep for the YAML parser (the limit is ${YAML_LIMITS.maxDepth} levels)`, overflow.pos[0]);
+      problem(
+        YAML_ISSUE_CODES.tooDeep,
+        `nesting too deep for the YAML parser (the limit is ${YAML_LIMITS.maxDepth} levels)`,
+        overflow.pos[0],
+      );
       break;
     }
     for (const e of doc.errors) problem(YAML_ISSUE_CODES.syntax, e.message.split("\n")[0] ?? e.message, e.pos[0]);
@@ -176,14 +203,26 @@ export function loadYaml(file: string, text: string): LoadedFile {
       value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
     } catch (e) {
       const aliases = e instanceof Error && /alias/i.test(e.message);
-      problem(aliases ? YAML_ISSUE_CODES.aliases : YAML_ISSUE_CODES.syntax,
-        aliases ? `aliases expand too much (more than ${YAML_LIMITS.maxAliasCount} expansions): refusing a possible alias bomb` : describeParserFailure(e),
-        doc.contents.range[0]);
+      problem(
+        aliases ? YAML_ISSUE_CODES.aliases : YAML_ISSUE_CODES.syntax,
+        aliases
+          ? `aliases expand too much (more than ${YAML_LIMITS.maxAliasCount} expansions): refusing a possible alias bomb`
+          : describeParserFailure(e),
+        doc.contents.range[0],
+      );
       continue;
     }
     for (const duplicate of duplicateKeys(doc.contents)) {
       const at = position(duplicate.offset);
-      warnings.push({ file, issue: warning("yaml.duplicate-key", [], `key ${JSON.stringify(duplicate.key)} appears more than once in this map; the last value wins (as with kubectl)`), ...(at ? { position: at } : {}) });
+      warnings.push({
+        file,
+        issue: warning(
+          "yaml.duplicate-key",
+          [],
+          `key ${JSON.stringify(duplicate.key)} appears more than once in this map; the last value wins (as with kubectl)`,
+        ),
+        ...(at ? { position: at } : {}),
+      });
     }
     documents.push({
       file,
@@ -219,7 +258,9 @@ function duplicateKeys(root: unknown): { key: string; offset: number | undefined
 
 function describeParserFailure(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
-  return STACK_OVERFLOW.test(message) ? `nesting too deep for the YAML parser (the limit is ${YAML_LIMITS.maxDepth} levels)` : `cannot parse YAML: ${message}`;
+  return STACK_OVERFLOW.test(message)
+    ? `nesting too deep for the YAML parser (the limit is ${YAML_LIMITS.maxDepth} levels)`
+    : `cannot parse YAML: ${message}`;
 }
 
 /** `file:line:column: error: path: message`, then the source line with a caret under the column. */

@@ -23,10 +23,17 @@ const TEXT_CHECKED = new Set(["flow nesting 3000 deep", "alias bomb"]);
 
 describe("kro validate on hostile files", () => {
   let dir = "";
-  before(async () => { dir = await mkdtemp(path.join(tmpdir(), "kro-hostile-")); });
-  after(async () => { await rm(dir, { recursive: true, force: true }); });
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "kro-hostile-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
-  const cases = { ...hostileYaml(), "a 20 MB file": { text: `a: "${"x".repeat(20 << 20)}"\n`, code: "yaml.too-large" } };
+  const cases = {
+    ...hostileYaml(),
+    "a 20 MB file": { text: `a: "${"x".repeat(20 << 20)}"\n`, code: "yaml.too-large" },
+  };
   for (const [name, { text, code }] of Object.entries(cases)) {
     it(`${name}: one diagnostic with file:line:column, exit 1`, async () => {
       const file = path.join(dir, `${name.replace(/\W+/g, "-")}.yaml`);
@@ -45,7 +52,10 @@ describe("kro validate on hostile files", () => {
       assert.equal(textOut.code, 1);
       assert.equal(textOut.stderr.split("\n").filter((l) => / error: /.test(l)).length, 1, textOut.stderr);
       assert.match(textOut.stderr, new RegExp(`${path.basename(file).replace(/\./g, "\\.")}:\\d+:\\d+: error: `));
-      assert.ok(textOut.stderr.split("\n").every((l) => l.length < 400), "long source lines are cut");
+      assert.ok(
+        textOut.stderr.split("\n").every((l) => l.length < 400),
+        "long source lines are cut",
+      );
     });
   }
 });

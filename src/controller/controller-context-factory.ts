@@ -7,7 +7,15 @@ import { compileRgd } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type KubeObject } from "../kube/index.js";
 import { HelmClusterCache } from "./helm/index.js";
-import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, InstanceMemory, OwnWrites, ServedGraphs, type ControllerContext } from "./context/index.js";
+import {
+  ApplyMemo,
+  AuthorPolicyState,
+  DelegationVerdicts,
+  InstanceMemory,
+  OwnWrites,
+  ServedGraphs,
+  type ControllerContext,
+} from "./context/index.js";
 import { DEFAULT_MAX_GRAPH_REVISIONS, withClusterKinds } from "./rgd/index.js";
 import { ChildWatches, RemoteWatches } from "./watches/index.js";
 import { ClusterRegistry } from "./clusters/index.js";
@@ -43,29 +51,64 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
   let username: Promise<string | undefined> | undefined;
   const chartPool = new ChartRenderPool(options.chartRenders);
   const chartRenders = new ChartRenders(chartPool, Date.now, (key, answer) => {
-    logger.warn({ render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error }, "chart render stopped by its limit");
+    logger.warn(
+      { render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error },
+      "chart render stopped by its limit",
+    );
   });
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger, client.discovery);
   const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
   // Started only when an RGD with several versions needs it; every replica serves it.
-  const conversion = new ConversionWebhook({ ...options.conversionWebhook, logger, client: options.conversionWebhook?.client ?? client });
-  const migrations = new StorageMigrations(client, logger, { qps: options.storageMigration?.qps, pageSize: options.storageMigration?.pageSize });
+  const conversion = new ConversionWebhook({
+    ...options.conversionWebhook,
+    logger,
+    client: options.conversionWebhook?.client ?? client,
+  });
+  const migrations = new StorageMigrations(client, logger, {
+    qps: options.storageMigration?.qps,
+    pageSize: options.storageMigration?.pageSize,
+  });
   const policyBarrier = new PolicyBarrier(client);
   const authorPolicies = new AuthorPolicyState();
   // With sharding, caches select the held shards only (sharded-caches.ts); it reads ctx once built.
-  const cacheScoping = options.sharding === undefined || options.sharding.scopeCaches === false ? undefined : new ShardedCaches(() => ctx, options.sharding.shards, clock);
+  const cacheScoping =
+    options.sharding === undefined || options.sharding.scopeCaches === false
+      ? undefined
+      : new ShardedCaches(() => ctx, options.sharding.shards, clock);
   // Children that are another RGD's instances carry their own shard, not their parent's: the
   // parent's watch of such a kind is not filtered (instance/runtime-options.ts).
   const shardTerm = (apiVersion: string, kind: string): string | undefined => {
     if (cacheScoping === undefined) return undefined;
-    const servedKind = served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion === apiVersion;
+    const servedKind =
+      served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion ===
+      apiVersion;
     return servedKind ? undefined : cacheScoping.scope.selector();
   };
-  const watches = new ChildWatches(client, informers, ownerOf, (key) => { instanceQueue.add(key); }, new RemoteWatches(clusters, ownerOf, (key) => { instanceQueue.add(key); }), shardTerm, env, ownWrites);
+  const watches = new ChildWatches(
+    client,
+    informers,
+    ownerOf,
+    (key) => {
+      instanceQueue.add(key);
+    },
+    new RemoteWatches(clusters, ownerOf, (key) => {
+      instanceQueue.add(key);
+    }),
+    shardTerm,
+    env,
+    ownWrites,
+  );
   const instanceMemory = new InstanceMemory();
-  instanceMemory.alsoHeldBy((key) => { watches.forget(key); });
-  instanceMemory.alsoHeldBy((key) => { authorPolicies.forgetInstance(key); });
-  if (evaluationGuard !== undefined) instanceMemory.alsoHeldBy((key) => { evaluationGuard.forget(key); });
+  instanceMemory.alsoHeldBy((key) => {
+    watches.forget(key);
+  });
+  instanceMemory.alsoHeldBy((key) => {
+    authorPolicies.forgetInstance(key);
+  });
+  if (evaluationGuard !== undefined)
+    instanceMemory.alsoHeldBy((key) => {
+      evaluationGuard.forget(key);
+    });
   const ctx: ControllerContext = {
     conversion,
     migrations,

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { healthMatters, initialLifecycle, STOP_ORDER, stepLifecycle, type LifecycleEvent, type LifecycleState } from "./controller-lifecycle.js";
+import {
+  healthMatters,
+  initialLifecycle,
+  STOP_ORDER,
+  stepLifecycle,
+  type LifecycleEvent,
+  type LifecycleState,
+} from "./controller-lifecycle.js";
 
 function run(events: LifecycleEvent[]): { state: LifecycleState; actions: string[] } {
   let state = initialLifecycle;
@@ -22,12 +29,24 @@ describe("controller lifecycle", () => {
   });
 
   it("a running leader, or a new CA, goes over every RGD again", () => {
-    assert.deepEqual(run([{ type: "synced" }, { type: "became-leader" }, { type: "ca-rotated" }]).actions, ["resync-rgds", "resync-rgds"]);
-    assert.deepEqual(run([{ type: "ca-rotated" }]).actions, [], "before the watch has synced the first list queues them all");
+    assert.deepEqual(run([{ type: "synced" }, { type: "became-leader" }, { type: "ca-rotated" }]).actions, [
+      "resync-rgds",
+      "resync-rgds",
+    ]);
+    assert.deepEqual(
+      run([{ type: "ca-rotated" }]).actions,
+      [],
+      "before the watch has synced the first list queues them all",
+    );
   });
 
   it("a start that cannot sync is reported once and resyncs nothing", () => {
-    const failed = run([{ type: "became-leader" }, { type: "sync-failed", error: "no RGD CRD" }, { type: "synced" }, { type: "became-leader" }]);
+    const failed = run([
+      { type: "became-leader" },
+      { type: "sync-failed", error: "no RGD CRD" },
+      { type: "synced" },
+      { type: "became-leader" },
+    ]);
     assert.equal(failed.state.phase, "failed");
     assert.deepEqual(failed.actions, ["report-start-failure"]);
   });
@@ -35,7 +54,10 @@ describe("controller lifecycle", () => {
   it("stops in order — intake, work in flight, what the work used, the webhook last — from any phase, once", () => {
     for (const before of [[], [{ type: "synced" }], [{ type: "sync-failed", error: "x" }]] as LifecycleEvent[][]) {
       const stopped = run([...before, { type: "stop" }, { type: "stop" }, { type: "synced" }]);
-      assert.deepEqual(stopped.actions.filter((a) => a !== "report-start-failure"), [...STOP_ORDER]);
+      assert.deepEqual(
+        stopped.actions.filter((a) => a !== "report-start-failure"),
+        [...STOP_ORDER],
+      );
       assert.equal(stopped.state.phase, "stopped");
       assert.equal(healthMatters(stopped.state), false);
     }

@@ -31,24 +31,46 @@ export type LifecycleEvent =
  * render pool) — and the conversion webhook last, so conversions are answered for as long as
  * anything here may need them.
  */
-export const STOP_ORDER = ["stop-timers", "shut-queues", "await-workers", "stop-watches", "stop-clusters", "stop-migrations", "stop-informers", "stop-render-pool", "close-webhook"] as const;
+export const STOP_ORDER = [
+  "stop-timers",
+  "shut-queues",
+  "await-workers",
+  "stop-watches",
+  "stop-clusters",
+  "stop-migrations",
+  "stop-informers",
+  "stop-render-pool",
+  "close-webhook",
+] as const;
 export type StopStep = (typeof STOP_ORDER)[number];
 
-export type LifecycleAction = { readonly type: "resync-rgds" } | { readonly type: "report-start-failure"; readonly error: string } | { readonly type: StopStep };
+export type LifecycleAction =
+  | { readonly type: "resync-rgds" }
+  | { readonly type: "report-start-failure"; readonly error: string }
+  | { readonly type: StopStep };
 
 export const initialLifecycle: LifecycleState = { phase: "starting", resyncWhenSynced: false };
 
-export function stepLifecycle(state: LifecycleState, event: LifecycleEvent): { readonly state: LifecycleState; readonly actions: readonly LifecycleAction[] } {
+export function stepLifecycle(
+  state: LifecycleState,
+  event: LifecycleEvent,
+): { readonly state: LifecycleState; readonly actions: readonly LifecycleAction[] } {
   if (state.phase === "stopped") return { state, actions: [] };
   switch (event.type) {
     case "stop":
       return { state: { phase: "stopped", resyncWhenSynced: false }, actions: STOP_ORDER.map((type) => ({ type })) };
     case "synced":
       if (state.phase !== "starting") return { state, actions: [] };
-      return { state: { phase: "running", resyncWhenSynced: false }, actions: state.resyncWhenSynced ? [{ type: "resync-rgds" }] : [] };
+      return {
+        state: { phase: "running", resyncWhenSynced: false },
+        actions: state.resyncWhenSynced ? [{ type: "resync-rgds" }] : [],
+      };
     case "sync-failed":
       if (state.phase !== "starting") return { state, actions: [] };
-      return { state: { phase: "failed", resyncWhenSynced: false }, actions: [{ type: "report-start-failure", error: event.error }] };
+      return {
+        state: { phase: "failed", resyncWhenSynced: false },
+        actions: [{ type: "report-start-failure", error: event.error }],
+      };
     case "became-leader":
       if (state.phase === "starting") return { state: { ...state, resyncWhenSynced: true }, actions: [] };
       return { state, actions: state.phase === "running" ? [{ type: "resync-rgds" }] : [] };

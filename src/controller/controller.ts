@@ -19,7 +19,13 @@ import { buildControllerParts } from "./controller-context-factory.js";
 import { watchRgds, type RgdWatch } from "./rgd-watch.js";
 import { errorText, instanceWork, outcomeRecorder } from "./instance-work.js";
 import { startPeriodicWork } from "./periodic-work.js";
-import { healthMatters, initialLifecycle, stepLifecycle, type LifecycleAction, type LifecycleEvent } from "./controller-lifecycle.js";
+import {
+  healthMatters,
+  initialLifecycle,
+  stepLifecycle,
+  type LifecycleAction,
+  type LifecycleEvent,
+} from "./controller-lifecycle.js";
 
 export type { RunningController, StartControllerOptions } from "./controller-options.js";
 
@@ -42,14 +48,32 @@ export function startController(options: StartControllerOptions): RunningControl
     rgdWatch = watch;
     await watch.synced;
   });
-  ready.then(() => { dispatch({ type: "synced" }); }, (error: unknown) => { dispatch({ type: "sync-failed", error: errorText(error) }); });
+  ready.then(
+    () => {
+      dispatch({ type: "synced" });
+    },
+    (error: unknown) => {
+      dispatch({ type: "sync-failed", error: errorText(error) });
+    },
+  );
   const sharded = options.sharding === undefined ? undefined : shardedWork(ctx, options.sharding);
   cacheScoping?.start();
-  options.sharding?.leader.onAcquired(() => { dispatch({ type: "became-leader" }); });
-  ctx.conversion.onRotation(() => { dispatch({ type: "ca-rotated" }); });
+  options.sharding?.leader.onAcquired(() => {
+    dispatch({ type: "became-leader" });
+  });
+  ctx.conversion.onRotation(() => {
+    dispatch({ type: "ca-rotated" });
+  });
 
   const record = outcomeRecorder(logger, options.metrics);
-  const rgdLoop = startReconcileLoop({ queue: rgdQueue, workers: RGD_WORKERS, clock, isTransient: isServerUnavailable, reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name), onOutcome: record("ResourceGraphDefinition") });
+  const rgdLoop = startReconcileLoop({
+    queue: rgdQueue,
+    workers: RGD_WORKERS,
+    clock,
+    isTransient: isServerUnavailable,
+    reconcile: (name) => sharded?.rgd(name) ?? reconcileRgd(ctx, name),
+    onOutcome: record("ResourceGraphDefinition"),
+  });
   const reconcileKey = instanceWork(ctx);
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
@@ -60,8 +84,14 @@ export function startController(options: StartControllerOptions): RunningControl
     reconcile: (key) => sharded?.instance(key, (c) => reconcileKey(c, key)) ?? reconcileKey(ctx, key),
     onOutcome: record("instance"),
   });
-  const resync = (): void => { for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName); };
-  const periodic = startPeriodicWork(ctx, { resyncPeriodMs: options.resyncPeriodMs ?? 36_000_000, metrics: options.metrics, resyncInstances: resync });
+  const resync = (): void => {
+    for (const entry of served.all()) enqueueInstances(ctx, entry.rgdName);
+  };
+  const periodic = startPeriodicWork(ctx, {
+    resyncPeriodMs: options.resyncPeriodMs ?? 36_000_000,
+    metrics: options.metrics,
+    resyncInstances: resync,
+  });
 
   async function perform(action: LifecycleAction): Promise<void> {
     switch (action.type) {
@@ -106,9 +136,11 @@ export function startController(options: StartControllerOptions): RunningControl
     if (!healthMatters(lifecycle)) return { ok: true, problems: [] };
     const problems: string[] = [];
     if (rgdLoop.alive < RGD_WORKERS) problems.push(`RGD workers: ${rgdLoop.alive} of ${RGD_WORKERS} running`);
-    if (instanceLoop.alive < ctx.options.workers) problems.push(`instance workers: ${instanceLoop.alive} of ${ctx.options.workers} running`);
+    if (instanceLoop.alive < ctx.options.workers)
+      problems.push(`instance workers: ${instanceLoop.alive} of ${ctx.options.workers} running`);
     const core: readonly InformerLease<KubeObject>[] = rgdWatch?.leases ?? [];
-    for (const lease of core) if (lease.informer.stopped) problems.push(`informer ${lease.informer.options.kind} stopped`);
+    for (const lease of core)
+      if (lease.informer.stopped) problems.push(`informer ${lease.informer.options.kind} stopped`);
     return { ok: problems.length === 0, problems };
   }
 

@@ -14,7 +14,9 @@ export const POLICY_WAIT_MS = 1_000;
 export type InstanceWork = (ctx: ControllerContext, key: string) => Promise<ReconcileResult>;
 
 /** `base` holds the registry and the policy state; the reconcile itself runs on the context it is given (fenced with sharding). */
-export function instanceWork(base: Pick<ControllerContext, "served" | "authorPolicies" | "watches" | "logger">): InstanceWork {
+export function instanceWork(
+  base: Pick<ControllerContext, "served" | "authorPolicies" | "watches" | "logger">,
+): InstanceWork {
   let reconcileCount = 0;
   return async (ctx, key) => {
     const { rgdName, namespace, name } = parseInstanceKey(key);
@@ -23,7 +25,12 @@ export function instanceWork(base: Pick<ControllerContext, "served" | "authorPol
     if (entry === undefined) return {};
     // Fail closed: while the RGD's author policy is not in force, nothing is done for its instances.
     if (!base.authorPolicies.standing(rgdName).inForce) return { requeueAfterMs: POLICY_WAIT_MS };
-    const log = base.logger.child({ kind: entry.instance.kind, namespace, instance: name, reconcileId: (++reconcileCount).toString(36) });
+    const log = base.logger.child({
+      kind: entry.instance.kind,
+      namespace,
+      instance: name,
+      reconcileId: (++reconcileCount).toString(36),
+    });
     // The informers this reconcile uses are not released under it (RGD deleted or changed meanwhile).
     base.watches.begin(rgdName);
     try {
@@ -35,12 +42,24 @@ export function instanceWork(base: Pick<ControllerContext, "served" | "authorPol
 }
 
 /** Metrics and a log line per processed key. */
-export function outcomeRecorder(logger: Logger, metrics: ControllerMetrics | undefined): (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => void {
+export function outcomeRecorder(
+  logger: Logger,
+  metrics: ControllerMetrics | undefined,
+): (kind: string) => (key: string, outcome: ReconcileOutcome, durationMs: number) => void {
   return (kind) => (key, outcome, durationMs) => {
     metrics?.reconcileTotal.inc({ kind, result: outcome.kind });
     metrics?.reconcileDuration.observe({ kind }, durationMs / 1000);
     metrics?.workDuration.observe({ queue: kind }, durationMs / 1000);
-    if (outcome.kind !== "success") logger.warn({ kind, key, err: errorText(outcome.error), ...(outcome.kind === "error" ? { retryInMs: outcome.retryInMs } : {}) }, "reconcile failed");
+    if (outcome.kind !== "success")
+      logger.warn(
+        {
+          kind,
+          key,
+          err: errorText(outcome.error),
+          ...(outcome.kind === "error" ? { retryInMs: outcome.retryInMs } : {}),
+        },
+        "reconcile failed",
+      );
     else logger.debug({ kind, key, durationMs: Math.round(durationMs) }, "reconciled");
   };
 }

@@ -15,15 +15,25 @@ export interface PeriodicWorkOptions {
   readonly resyncInstances: () => void;
 }
 
-export function startPeriodicWork(ctx: Pick<ControllerContext, "client" | "instanceQueue" | "rgdQueue" | "delegations" | "informers" | "logger" | "options">, options: PeriodicWorkOptions): { stop(): void } {
+export function startPeriodicWork(
+  ctx: Pick<
+    ControllerContext,
+    "client" | "instanceQueue" | "rgdQueue" | "delegations" | "informers" | "logger" | "options"
+  >,
+  options: PeriodicWorkOptions,
+): { stop(): void } {
   const stopping = new AbortController();
   void retryWhenServerBack(ctx, ctx.client, stopping.signal);
   const timers = [
     // Level-based safety net: every instance is looked at again.
     setInterval(options.resyncInstances, options.resyncPeriodMs),
     // A right revoked since a delegation was verified is seen within the period.
-    setInterval(() => { for (const name of ctx.delegations.delegating) ctx.rgdQueue.add(name); }, ctx.options.delegationRecheckMs),
-    setInterval(() => { publishGauges(ctx, options.metrics); }, 1000),
+    setInterval(() => {
+      for (const name of ctx.delegations.delegating) ctx.rgdQueue.add(name);
+    }, ctx.options.delegationRecheckMs),
+    setInterval(() => {
+      publishGauges(ctx, options.metrics);
+    }, 1000),
   ];
   for (const timer of timers) timer.unref();
   return {
@@ -38,7 +48,11 @@ export function startPeriodicWork(ctx: Pick<ControllerContext, "client" | "insta
  * The server is back after an outage: what failed because of it is retried now, not after the
  * backoff it grew meanwhile (up to 1,000 s). The workers and the client's rate limit pace it.
  */
-async function retryWhenServerBack(ctx: Pick<ControllerContext, "instanceQueue" | "rgdQueue" | "logger">, client: KubeClient, signal: AbortSignal): Promise<void> {
+async function retryWhenServerBack(
+  ctx: Pick<ControllerContext, "instanceQueue" | "rgdQueue" | "logger">,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<void> {
   for (;;) {
     await client.whenServerBack(signal);
     if (signal.aborted) return;
@@ -47,17 +61,23 @@ async function retryWhenServerBack(ctx: Pick<ControllerContext, "instanceQueue" 
   }
 }
 
-function publishGauges(ctx: Pick<ControllerContext, "instanceQueue" | "rgdQueue" | "informers">, metrics: ControllerMetrics | undefined): void {
+function publishGauges(
+  ctx: Pick<ControllerContext, "instanceQueue" | "rgdQueue" | "informers">,
+  metrics: ControllerMetrics | undefined,
+): void {
   if (metrics === undefined) return;
   metrics.queueDepth.set({ queue: "rgd" }, ctx.rgdQueue.length);
   metrics.queueDepth.set({ queue: "instance" }, ctx.instanceQueue.length);
   // Kinds no longer watched disappear from the gauge instead of keeping their last count.
   metrics.cachedObjects.reset();
-  for (const c of cachedObjects(ctx.informers)) metrics.cachedObjects.set({ api_version: c.apiVersion, kind: c.kind }, c.objects);
+  for (const c of cachedObjects(ctx.informers))
+    metrics.cachedObjects.set({ api_version: c.apiVersion, kind: c.kind }, c.objects);
 }
 
 /** Objects held in informer caches now, per kind (all selections of a kind added up). */
-function cachedObjects(informers: ControllerContext["informers"]): { apiVersion: string; kind: string; objects: number }[] {
+function cachedObjects(
+  informers: ControllerContext["informers"],
+): { apiVersion: string; kind: string; objects: number }[] {
   const byKind = new Map<string, { apiVersion: string; kind: string; objects: number }>();
   for (const { options: o, size } of informers.cached()) {
     const key = `${o.apiVersion}/${o.kind}`;

@@ -16,7 +16,16 @@ const logger = createLogger({ level: "silent", name: "t", format: "text" });
 /** An instance named so that its key falls on `shard`. */
 function instanceOn(shard: number, label?: string): KubeObject {
   for (let i = 0; ; i++) {
-    const object: KubeObject = { apiVersion: "kro.run/v1alpha1", kind: "Web", metadata: { name: `w-${i}`, namespace: "ns", resourceVersion: "7", ...(label === undefined ? {} : { labels: { "kro.run/shard": label } }) } };
+    const object: KubeObject = {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "Web",
+      metadata: {
+        name: `w-${i}`,
+        namespace: "ns",
+        resourceVersion: "7",
+        ...(label === undefined ? {} : { labels: { "kro.run/shard": label } }),
+      },
+    };
     if (shardOf(instanceKeyOf(RGD, object), SHARDS) === shard) return object;
   }
 }
@@ -29,17 +38,38 @@ function fixture(held: number[], instances: KubeObject[] = []) {
   const fence = (shard: number) => ({ name: `tenure-${shard}` }) as unknown as WriteFence;
   const ctx = {
     logger,
-    instanceQueue: { add: (key: string) => { queued.push(key); } },
+    instanceQueue: {
+      add: (key: string) => {
+        queued.push(key);
+      },
+    },
     instanceLeases: new Map([[RGD, { informer: { store: { list: () => instances } } }]]),
-    client: { withFence: (f: { name: string }) => ({ patch: (_ref: unknown, body: unknown) => { patches.push({ fence: f.name, body }); return Promise.resolve({}); } }) },
+    client: {
+      withFence: (f: { name: string }) => ({
+        patch: (_ref: unknown, body: unknown) => {
+          patches.push({ fence: f.name, body });
+          return Promise.resolve({});
+        },
+      }),
+    },
   } as unknown as ControllerContext;
   const shards: InstanceShards = {
-    shardCount: SHARDS, shardOf: (key) => shardOf(key, SHARDS), admit: () => undefined,
-    onAcquired: (listener) => { acquiredListeners.push(listener); },
-    held: () => held, onHeldChanged: (listener) => { heldListeners.push(listener); }, tenureFence: (s) => (held.includes(s) ? fence(s) : undefined),
+    shardCount: SHARDS,
+    shardOf: (key) => shardOf(key, SHARDS),
+    admit: () => undefined,
+    onAcquired: (listener) => {
+      acquiredListeners.push(listener);
+    },
+    held: () => held,
+    onHeldChanged: (listener) => {
+      heldListeners.push(listener);
+    },
+    tenureFence: (s) => (held.includes(s) ? fence(s) : undefined),
   };
   const clock = new ManualClock();
-  const acquired = (shard: number) => { for (const listener of acquiredListeners) listener(shard); };
+  const acquired = (shard: number) => {
+    for (const listener of acquiredListeners) listener(shard);
+  };
   return { caches: new ShardedCaches(() => ctx, shards, clock), queued, patches, clock, acquired };
 }
 
@@ -56,7 +86,9 @@ describe("ShardedCaches: a wrong shard label is put right, never obeyed", () => 
     caches.seen(RGD, instanceOn(2, "1"));
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(queued, [], "not reconciled here: another replica holds its shard");
-    assert.deepEqual(patches, [{ fence: "tenure-1", body: { metadata: { resourceVersion: "7", labels: { "kro.run/shard": "2" } } } }]);
+    assert.deepEqual(patches, [
+      { fence: "tenure-1", body: { metadata: { resourceVersion: "7", labels: { "kro.run/shard": "2" } } } },
+    ]);
   });
 
   it("leaves alone what is right, and what only another replica sees", () => {
@@ -79,7 +111,11 @@ describe("ShardedCaches: every tenure queues its shard", () => {
     assert.deepEqual(queued, [], "the held set is what the caches already select: nothing to do");
     acquired(0); // a new tenure of shard 0; held() still says [0, 1]
     await clock.advance(100);
-    assert.deepEqual(queued.sort(), onZero.map((o) => instanceKeyOf(RGD, o)).sort(), "shard 0's instances, and only them");
+    assert.deepEqual(
+      queued.sort(),
+      onZero.map((o) => instanceKeyOf(RGD, o)).sort(),
+      "shard 0's instances, and only them",
+    );
     caches.stop();
   });
 });

@@ -42,7 +42,11 @@ export class ShardedCaches implements CacheScoping {
   /** A re-selection failed: the next one lists again even if the held set is the same. */
   private stale = false;
 
-  constructor(private readonly ctx: () => ControllerContext, private readonly shards: InstanceShards, private readonly clock: Clock = systemClock) {
+  constructor(
+    private readonly ctx: () => ControllerContext,
+    private readonly shards: InstanceShards,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.scope = new ShardScope(shards.shardCount);
     this.scope.set(shards.held());
   }
@@ -53,7 +57,9 @@ export class ShardedCaches implements CacheScoping {
       this.acquired.add(shard);
       this.schedule();
     });
-    this.shards.onHeldChanged(() => { this.schedule(); });
+    this.shards.onHeldChanged(() => {
+      this.schedule();
+    });
     // Held shards may have changed since the scope was built: a no-op re-selection if not.
     this.schedule();
   }
@@ -85,15 +91,29 @@ export class ShardedCaches implements CacheScoping {
     if (fence === undefined) return;
     this.correcting.add(key);
     const ctx = this.ctx();
-    const ref = { apiVersion: object.apiVersion ?? "", kind: object.kind ?? "", namespace: object.metadata?.namespace, name: object.metadata?.name ?? "" };
+    const ref = {
+      apiVersion: object.apiVersion ?? "",
+      kind: object.kind ?? "",
+      namespace: object.metadata?.namespace,
+      name: object.metadata?.name ?? "",
+    };
     ctx.logger.info({ key, labelled, shard }, "correcting a wrong shard label");
-    void ctx.client.withFence(fence)
-      .patch(ref, { metadata: { resourceVersion: object.metadata?.resourceVersion, labels: { [LABELS.shard]: String(shard) } } })
+    void ctx.client
+      .withFence(fence)
+      .patch(ref, {
+        metadata: { resourceVersion: object.metadata?.resourceVersion, labels: { [LABELS.shard]: String(shard) } },
+      })
       .catch((error: unknown) => {
         // A newer write is in the cache's next event, which brings us back here if still wrong.
-        if (!isConflict(error) && !isNotFound(error)) ctx.logger.warn({ key, err: error instanceof Error ? error.message : String(error) }, "could not correct a shard label");
+        if (!isConflict(error) && !isNotFound(error))
+          ctx.logger.warn(
+            { key, err: error instanceof Error ? error.message : String(error) },
+            "could not correct a shard label",
+          );
       })
-      .finally(() => { this.correcting.delete(key); });
+      .finally(() => {
+        this.correcting.delete(key);
+      });
   }
 
   private schedule(): void {
@@ -124,11 +144,17 @@ export class ShardedCaches implements CacheScoping {
       if (changed) {
         const started = this.clock.now();
         await Promise.all([rescopeInstances(ctx), ctx.watches.rescope()]);
-        ctx.logger.info({ held: this.scope.held, ms: Math.round(this.clock.now() - started) }, "caches re-selected for the held shards");
+        ctx.logger.info(
+          { held: this.scope.held, ms: Math.round(this.clock.now() - started) },
+          "caches re-selected for the held shards",
+        );
       }
     } catch (error) {
       // An informer that did not list in time: try again (the old caches are still read).
-      ctx.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "could not re-select the caches; retrying");
+      ctx.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "could not re-select the caches; retrying",
+      );
       this.stale = true;
       this.again = true;
       return;

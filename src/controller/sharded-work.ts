@@ -44,7 +44,11 @@ export interface ShardedWork {
 }
 
 export function shardedWork(ctx: ControllerContext, sharding: ControllerSharding): ShardedWork {
-  const fenced = (fence: WriteFence): ControllerContext => ({ ...ctx, client: ctx.client.withFence(fence), eventClient: ctx.eventClient.withFence(fence) });
+  const fenced = (fence: WriteFence): ControllerContext => ({
+    ...ctx,
+    client: ctx.client.withFence(fence),
+    eventClient: ctx.eventClient.withFence(fence),
+  });
   // A tenure began: queue the shard's instances (another replica may have changed them since).
   // Scoped caches do that once they select the shard (sharded-caches.ts).
   sharding.shards.onAcquired((shard) => {
@@ -69,6 +73,7 @@ export function shardedWork(ctx: ControllerContext, sharding: ControllerSharding
       }
     },
     // The fence of the current tenure: a lost leadership closes it, a new one brings another.
-    rgd: (name) => (sharding.leader.isLeader ? reconcileRgd(fenced(sharding.leader.fence), name) : followRgd(ctx, name)),
+    rgd: (name) =>
+      sharding.leader.isLeader ? reconcileRgd(fenced(sharding.leader.fence), name) : followRgd(ctx, name),
   };
 }

@@ -20,10 +20,14 @@ export interface StandbyElection {
 }
 
 export function warmStandby(election: StandbyElection): ControllerSharding {
-  const onAcquired = (listener: () => void): void => { void election.acquired.then(listener); };
+  const onAcquired = (listener: () => void): void => {
+    void election.acquired.then(listener);
+  };
   return {
     leader: {
-      get isLeader() { return election.isLeader; },
+      get isLeader() {
+        return election.isLeader;
+      },
       fence: election.fence,
       onAcquired,
     },
@@ -36,7 +40,11 @@ export function warmStandby(election: StandbyElection): ControllerSharding {
       tenureFence: () => (election.isLeader ? election.fence : undefined),
       shardOf: () => 0,
       admit: () => (election.isLeader ? { shard: 0, fence: election.fence, leave: () => undefined } : undefined),
-      onAcquired: (listener) => { onAcquired(() => { listener(0); }); },
+      onAcquired: (listener) => {
+        onAcquired(() => {
+          listener(0);
+        });
+      },
     },
   };
 }

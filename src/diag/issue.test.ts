@@ -11,7 +11,9 @@ describe("formatPath", () => {
     [[0, "kind"], "[0].kind"],
   ];
   for (const [path, expected] of cases) {
-    it(`${JSON.stringify(path)} → ${expected}`, () => { assert.equal(formatPath(path), expected); });
+    it(`${JSON.stringify(path)} → ${expected}`, () => {
+      assert.equal(formatPath(path), expected);
+    });
   }
 });
 

@@ -8,11 +8,16 @@ import { isSchemaless, mapValueSchema, type OpenApiSchema } from "./openapi-sche
 export function describeSchema(s: OpenApiSchema): string {
   if (isSchemaless(s)) return "dyn";
   switch (s.type) {
-    case "integer": return "int";
-    case "number": return "double";
-    case "boolean": return "bool";
-    case "string": return s.format === "byte" ? "bytes" : "string";
-    case "array": return `list(${s.items === undefined ? "dyn" : describeSchema(s.items)})`;
+    case "integer":
+      return "int";
+    case "number":
+      return "double";
+    case "boolean":
+      return "bool";
+    case "string":
+      return s.format === "byte" ? "bytes" : "string";
+    case "array":
+      return `list(${s.items === undefined ? "dyn" : describeSchema(s.items)})`;
     default: {
       const values = mapValueSchema(s);
       if (s.properties !== undefined) return `object{${Object.keys(s.properties).join(", ")}}`;
@@ -33,19 +38,25 @@ export function incompatibility(actual: OpenApiSchema, expected: OpenApiSchema, 
     const k = kind(actual);
     return k === "integer" || k === "string" || k === "dyn" ? undefined : mismatch(actual, expected, path);
   }
-  const a = kind(actual), e = kind(expected);
+  const a = kind(actual),
+    e = kind(expected);
   if (a === "dyn" || e === "dyn") return undefined;
   if (e === "number" && a === "integer") return undefined;
   if (a !== e) return mismatch(actual, expected, path);
-  if (e === "string" && (actual.format === "byte") !== (expected.format === "byte")) return mismatch(actual, expected, path);
+  if (e === "string" && (actual.format === "byte") !== (expected.format === "byte"))
+    return mismatch(actual, expected, path);
   if (e === "array") return incompatibility(actual.items ?? {}, expected.items ?? {}, `${path}[]`);
   if (e !== "object") return undefined;
   const expectedValues = mapValueSchema(expected);
   const actualValues = mapValueSchema(actual);
   for (const [key, child] of Object.entries(actual.properties ?? {})) {
-    const target = expected.properties?.[key] ?? (typeof expectedValues === "object" ? expectedValues : expectedValues === true ? {} : undefined);
-    if (target === undefined && expected["x-kubernetes-preserve-unknown-fields"] !== true) return `${path === "" ? "" : `${path}.`}${key}: unknown field`;
-    const reason = target === undefined ? undefined : incompatibility(child, target, path === "" ? key : `${path}.${key}`);
+    const target =
+      expected.properties?.[key] ??
+      (typeof expectedValues === "object" ? expectedValues : expectedValues === true ? {} : undefined);
+    if (target === undefined && expected["x-kubernetes-preserve-unknown-fields"] !== true)
+      return `${path === "" ? "" : `${path}.`}${key}: unknown field`;
+    const reason =
+      target === undefined ? undefined : incompatibility(child, target, path === "" ? key : `${path}.${key}`);
     if (reason !== undefined) return reason;
   }
   if (typeof actualValues === "object") {

@@ -35,21 +35,42 @@ interface Node {
   setMeta(key: string, value: unknown): Node;
 }
 
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v && typeof (v as Node).setMeta === "function";
+const isNode = (v: unknown): v is Node =>
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as Node).op === "string" &&
+  "args" in v &&
+  typeof (v as Node).setMeta === "function";
 
-const walk = (root: unknown, visit: (node: Node) => void): void => { walkAst(root, isNode, visit); };
+const walk = (root: unknown, visit: (node: Node) => void): void => {
+  walkAst(root, isNode, visit);
+};
 
 /** Applies every rewrite; `marks` come from desugar() of the same source. */
 export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {
   walk(ast, (node) => {
     if (marks !== undefined) restoreSyntax(node, marks);
     switch (node.op) {
-      case "call": generalizeHas(node); break;
-      case "rcall": routeMethod(node); routeOptionalNone(node); break;
-      case "map": rejectBadLiteralKeys(node); break;
-      case "in": compareNumbersInListLiteral(node); break;
-      case "+": typeDurationPlusTimestamp(node); break;
-      case ".": case ".?": selectOnUnboundType(node); break;
+      case "call":
+        generalizeHas(node);
+        break;
+      case "rcall":
+        routeMethod(node);
+        routeOptionalNone(node);
+        break;
+      case "map":
+        rejectBadLiteralKeys(node);
+        break;
+      case "in":
+        compareNumbersInListLiteral(node);
+        break;
+      case "+":
+        typeDurationPlusTimestamp(node);
+        break;
+      case ".":
+      case ".?":
+        selectOnUnboundType(node);
+        break;
     }
   });
 }
@@ -78,22 +99,35 @@ function restoreSyntax(node: Node, marks: SyntaxMarks): void {
 /** The list/map literal with optional entries: an absent optional leaves its entry out. */
 function optionalEntriesNode(kind: string, entries: unknown[], optional: boolean[]) {
   const present = (v: unknown): { ok: boolean; value: unknown } => {
-    if (!(v instanceof Optional)) throw new LibraryError("optional_expected", `an optional ${kind} entry must be an optional value`);
+    if (!(v instanceof Optional))
+      throw new LibraryError("optional_expected", `an optional ${kind} entry must be an optional value`);
     return v.hasValue() ? { ok: true, value: v.value() } : { ok: false, value: undefined };
   };
   const elementType = (chk: MacroChecker, n: unknown, ctx: unknown, opt: boolean): CelType => {
     const t = chk.check(n as Node, ctx);
     if (!opt || t.kind === "dyn") return t;
-    if (t.kind !== "optional") throw chk.createError("optional_expected", `an optional ${kind} entry must be optional, got '${t.name}'`, n as Node);
+    if (t.kind !== "optional")
+      throw chk.createError(
+        "optional_expected",
+        `an optional ${kind} entry must be optional, got '${t.name}'`,
+        n as Node,
+      );
     return t.valueType ?? chk.getType("dyn");
   };
-  const join = (chk: MacroChecker, types: CelType[]): CelType => (types.every((t) => t.name === types[0]?.name) && types[0] !== undefined ? types[0] : chk.getType("dyn"));
+  const join = (chk: MacroChecker, types: CelType[]): CelType =>
+    types.every((t) => t.name === types[0]?.name) && types[0] !== undefined ? types[0] : chk.getType("dyn");
   return {
     op: `optional_${kind}`,
     args: entries,
     checkedType: undefined as CelType | undefined,
     check(chk: MacroChecker, _self: unknown, ctx: unknown): CelType {
-      if (kind === "list") return chk.registry.getListType(join(chk, entries.map((e, i) => elementType(chk, e, ctx, optional[i] === true))));
+      if (kind === "list")
+        return chk.registry.getListType(
+          join(
+            chk,
+            entries.map((e, i) => elementType(chk, e, ctx, optional[i] === true)),
+          ),
+        );
       const pairs = entries as [Node, Node][];
       const keys = pairs.map(([k]) => chk.check(k, ctx));
       const values = pairs.map(([, v], i) => elementType(chk, v, ctx, optional[i] === true));
@@ -104,7 +138,10 @@ function optionalEntriesNode(kind: string, entries: unknown[], optional: boolean
         const out: unknown[] = [];
         entries.forEach((e, i) => {
           const v = ev.run(e as Node, ctx);
-          if (!optional[i]) { out.push(v); return; }
+          if (!optional[i]) {
+            out.push(v);
+            return;
+          }
           const p = present(v);
           if (p.ok) out.push(p.value);
         });
@@ -114,7 +151,10 @@ function optionalEntriesNode(kind: string, entries: unknown[], optional: boolean
       (entries as [Node, Node][]).forEach(([k, e], i) => {
         const key = ev.run(k, ctx);
         const v = ev.run(e, ctx);
-        if (!optional[i]) { out.set(key, v); return; }
+        if (!optional[i]) {
+          out.set(key, v);
+          return;
+        }
         const p = present(v);
         if (p.ok) out.set(key, p.value);
       });
@@ -135,12 +175,19 @@ function generalizeHas(node: Node): void {
     let arg = (node.args as [string, Node[]])[1][0];
     if (arg?.op !== ".") throw chk.createError("invalid_macro_argument", "has() invalid argument", arg ?? node);
     props = [];
-    while (arg.op === "." || arg.op === ".?") { props.push(arg); arg = (arg.args as [Node, string])[0]; }
+    while (arg.op === "." || arg.op === ".?") {
+      props.push(arg);
+      arg = (arg.args as [Node, string])[0];
+    }
     chk.check(arg, ctx);
     props.push(arg);
     return chk.getType("bool");
   };
-  macro.evaluate = (ev: MacroEvaluator & { debugType(v: unknown): FieldReader }, _m: unknown, ctx: unknown): boolean => {
+  macro.evaluate = (
+    ev: MacroEvaluator & { debugType(v: unknown): FieldReader },
+    _m: unknown,
+    ctx: unknown,
+  ): boolean => {
     let i = props.length - 1;
     let obj = ev.run(props[i] as Node, ctx);
     let optionalChain = false;
@@ -171,7 +218,8 @@ interface FieldReader {
  * (`optional.none().?f`) is then a type error where cel-go answers optional.none(). */
 function routeOptionalNone(node: Node): void {
   const args = node.args as [string, Node | undefined, unknown[]];
-  if (args[0] === "none" && args[1]?.op === "id" && args[1].args === "optional" && args[2].length === 0) args[0] = OPTIONAL_NONE_DYN;
+  if (args[0] === "none" && args[1]?.op === "id" && args[1].args === "optional" && args[2].length === 0)
+    args[0] = OPTIONAL_NONE_DYN;
 }
 
 /** Methods cel-js builds in with other semantics, by `name/arity`, and the names of ours. */
@@ -204,7 +252,10 @@ function badLiteralKey(entries: [Node, Node][]): string | undefined {
     if (v === null || typeof v === "number") return `unsupported map key type: ${v === null ? "null" : "double"}`;
     // 1 and 1u are the same key to cel-go; bytes and strings never collide (different prefixes).
     const text = typeof v === "object" ? literalText(v) : String(v);
-    const id = typeof v === "bigint" || (typeof v === "object" && v.constructor.name === "UnsignedInt") ? `n:${text}` : `${typeof v}:${text}`;
+    const id =
+      typeof v === "bigint" || (typeof v === "object" && v.constructor.name === "UnsignedInt")
+        ? `n:${text}`
+        : `${typeof v}:${text}`;
     if (seen.has(id)) return `map literal has a repeated key: ${text}`;
     seen.add(id);
   }
@@ -214,33 +265,44 @@ function badLiteralKey(entries: [Node, Node][]): string | undefined {
 function rejectBadLiteralKeys(node: Node): void {
   const problem = badLiteralKey(node.args as [Node, Node][]);
   if (problem === undefined) return;
-  const fail = (): never => { throw new LibraryError("invalid_argument", problem); };
-  node.setMeta("alternate", { op: "invalid_map", args: [], checkedType: undefined, check: fail, evaluate: fail }).setMeta("async", false);
+  const fail = (): never => {
+    throw new LibraryError("invalid_argument", problem);
+  };
+  node
+    .setMeta("alternate", { op: "invalid_map", args: [], checkedType: undefined, check: fail, evaluate: fail })
+    .setMeta("async", false);
 }
 
 /** A CEL number's value for cross-type comparison; undefined for anything else. */
 function numberValue(v: unknown): number | bigint | undefined {
   if (typeof v === "bigint" || typeof v === "number") return v;
-  if (typeof v === "object" && v !== null && v.constructor.name === "UnsignedInt") return (v as { valueOf(): bigint }).valueOf();
+  if (typeof v === "object" && v !== null && v.constructor.name === "UnsignedInt")
+    return (v as { valueOf(): bigint }).valueOf();
   return undefined;
 }
 
 function compareNumbersInListLiteral(node: Node): void {
   const [left, right] = node.args as [Node, Node];
-  if (right.op !== "list" || !(right.args as Node[]).some((e) => e.op === "value" && numberValue(e.args) !== undefined)) return;
-  node.setMeta("alternate", {
-    op: "numeric_in",
-    args: [left, right],
-    checkedType: undefined,
-    check: (chk: MacroChecker, _self: unknown, ctx: unknown): CelType => node.meta.check(chk, node, ctx),
-    evaluate(ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown {
-      const x = numberValue(ev.run(left, ctx));
-      if (x === undefined) return node.meta.evaluate(ev, node, ctx);
-      const list = ev.run(right, ctx) as unknown[];
-      // `==` between a bigint and a number compares their mathematical values.
-      return list.some((e) => { const y = numberValue(e); return y !== undefined && x == y; });
-    },
-  }).setMeta("async", false);
+  if (right.op !== "list" || !(right.args as Node[]).some((e) => e.op === "value" && numberValue(e.args) !== undefined))
+    return;
+  node
+    .setMeta("alternate", {
+      op: "numeric_in",
+      args: [left, right],
+      checkedType: undefined,
+      check: (chk: MacroChecker, _self: unknown, ctx: unknown): CelType => node.meta.check(chk, node, ctx),
+      evaluate(ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown {
+        const x = numberValue(ev.run(left, ctx));
+        if (x === undefined) return node.meta.evaluate(ev, node, ctx);
+        const list = ev.run(right, ctx) as unknown[];
+        // `==` between a bigint and a number compares their mathematical values.
+        return list.some((e) => {
+          const y = numberValue(e);
+          return y !== undefined && x == y;
+        });
+      },
+    })
+    .setMeta("async", false);
 }
 
 /**
@@ -255,7 +317,8 @@ function typeDurationPlusTimestamp(node: Node): void {
     checkedType: undefined as CelType | undefined,
     check(chk: MacroChecker, _self: unknown, ctx: unknown): CelType {
       const type = node.meta.check(chk, node, ctx);
-      if (type.name === "google.protobuf.Duration" && right.checkedType?.name === "google.protobuf.Timestamp") return chk.getType("google.protobuf.Timestamp");
+      if (type.name === "google.protobuf.Duration" && right.checkedType?.name === "google.protobuf.Timestamp")
+        return chk.getType("google.protobuf.Timestamp");
       node.setMeta("alternate", undefined);
       return type;
     },
@@ -288,12 +351,18 @@ function selectOnUnboundType(node: Node): void {
         const unbound = lt?.kind === "param" || (lt?.kind === "optional" && lt.valueType?.kind === "param");
         if (!unbound || (e as { code?: unknown }).code !== "cannot_index_type") throw e;
         const dyn = chk.getType("dyn");
-        return lt.kind === "optional" || node.op === ".?" ? (chk.registry as unknown as { getOptionalType(t: CelType): CelType }).getOptionalType(dyn) : dyn;
+        return lt.kind === "optional" || node.op === ".?"
+          ? (chk.registry as unknown as { getOptionalType(t: CelType): CelType }).getOptionalType(dyn)
+          : dyn;
       }
       if (left.checkedType?.kind !== "optional") node.setMeta("alternate", undefined);
       return type;
     },
-    evaluate(ev: MacroEvaluator & { optionalType: { field(v: unknown, key: string, node: Node, ev: unknown): unknown } }, _self: unknown, ctx: unknown): unknown {
+    evaluate(
+      ev: MacroEvaluator & { optionalType: { field(v: unknown, key: string, node: Node, ev: unknown): unknown } },
+      _self: unknown,
+      ctx: unknown,
+    ): unknown {
       if (left.checkedType?.kind !== "optional") return node.meta.evaluate(ev, node, ctx);
       const receiver = ev.run(left, ctx);
       if (receiver instanceof Optional && receiver.hasValue() && !hasFields(receiver.value())) {
@@ -307,5 +376,7 @@ function selectOnUnboundType(node: Node): void {
 
 /** Maps and structs have fields; null, scalars, bytes and lists do not. */
 function hasFields(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Optional);
+  return (
+    typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Optional)
+  );
 }

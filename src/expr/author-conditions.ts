@@ -32,9 +32,14 @@ export const BUILTIN_CONDITION_TYPES = ["Ready", "InstanceManaged", "GraphResolv
 const FIELDS = ["type", "status", "reason", "message"];
 const STATUSES = ["True", "False", "Unknown"];
 
-interface AstNode { readonly op: string; readonly args: unknown }
-const isNode = (v: unknown): v is AstNode => typeof v === "object" && v !== null && typeof (v as AstNode).op === "string" && "args" in v;
-const literalString = (v: unknown): string | undefined => (isNode(v) && v.op === "value" && typeof v.args === "string" ? v.args : undefined);
+interface AstNode {
+  readonly op: string;
+  readonly args: unknown;
+}
+const isNode = (v: unknown): v is AstNode =>
+  typeof v === "object" && v !== null && typeof (v as AstNode).op === "string" && "args" in v;
+const literalString = (v: unknown): string | undefined =>
+  isNode(v) && v.op === "value" && typeof v.args === "string" ? v.args : undefined;
 
 /** `runtime.<name>(args…)` → its arguments; undefined for any other node. */
 function runtimeCall(node: AstNode, name: string): readonly unknown[] | undefined {
@@ -50,8 +55,12 @@ export interface AuthorConditionAnalysis {
   readonly literalTypes: readonly string[];
 }
 
-interface Located { readonly start: number; readonly end: number }
-const isLocated = (v: unknown): v is AstNode & Located => isNode(v) && typeof (v as Partial<Located>).start === "number" && typeof (v as Partial<Located>).end === "number";
+interface Located {
+  readonly start: number;
+  readonly end: number;
+}
+const isLocated = (v: unknown): v is AstNode & Located =>
+  isNode(v) && typeof (v as Partial<Located>).start === "number" && typeof (v as Partial<Located>).end === "number";
 
 /** Every `runtime.newCondition(...)` call in the tree, outermost first. */
 function newConditionCalls(node: unknown, into: (readonly unknown[])[] = []): (readonly unknown[])[] {
@@ -67,26 +76,55 @@ function newConditionCalls(node: unknown, into: (readonly unknown[])[] = []): (r
 }
 
 /** kro's macro rules for one call's argument; the first problem only (the macro stops there). */
-function keyRewrites(args: readonly unknown[]): { issue?: Issue; rewrites: { start: number; end: number; text: string }[] } {
+function keyRewrites(args: readonly unknown[]): {
+  issue?: Issue;
+  rewrites: { start: number; end: number; text: string }[];
+} {
   const [map] = args;
   if (!isNode(map) || map.op !== "map" || !Array.isArray(map.args)) {
-    return { issue: error(CONDITION_CODES.mapLiteral, [], "runtime.newCondition: argument must be a map literal"), rewrites: [] };
+    return {
+      issue: error(CONDITION_CODES.mapLiteral, [], "runtime.newCondition: argument must be a map literal"),
+      rewrites: [],
+    };
   }
   const seen = new Set<string>();
   const rewrites: { start: number; end: number; text: string }[] = [];
   for (const entry of map.args as unknown[]) {
     const [key] = Array.isArray(entry) ? (entry as unknown[]) : [];
     if (!isLocated(key) || key.op !== "id" || typeof key.args !== "string") {
-      return { issue: error(CONDITION_CODES.keyNotLiteral, [], `runtime.newCondition: keys must be bare identifiers (${FIELDS.join(", ")}); quoted or computed keys are not allowed`), rewrites: [] };
+      return {
+        issue: error(
+          CONDITION_CODES.keyNotLiteral,
+          [],
+          `runtime.newCondition: keys must be bare identifiers (${FIELDS.join(", ")}); quoted or computed keys are not allowed`,
+        ),
+        rewrites: [],
+      };
     }
     const name = key.args;
-    if (!FIELDS.includes(name)) return { issue: error(CONDITION_CODES.unknownField, [], `runtime.newCondition: unknown key "${name}" (allowed: ${FIELDS.join(", ")})`), rewrites: [] };
-    if (seen.has(name)) return { issue: error(CONDITION_CODES.duplicateKey, [], `runtime.newCondition: duplicate key "${name}"`), rewrites: [] };
+    if (!FIELDS.includes(name))
+      return {
+        issue: error(
+          CONDITION_CODES.unknownField,
+          [],
+          `runtime.newCondition: unknown key "${name}" (allowed: ${FIELDS.join(", ")})`,
+        ),
+        rewrites: [],
+      };
+    if (seen.has(name))
+      return {
+        issue: error(CONDITION_CODES.duplicateKey, [], `runtime.newCondition: duplicate key "${name}"`),
+        rewrites: [],
+      };
     seen.add(name);
     rewrites.push({ start: key.start, end: key.end, text: JSON.stringify(name) });
   }
   for (const required of ["type", "status"]) {
-    if (!seen.has(required)) return { issue: error(CONDITION_CODES.missingField, [], `runtime.newCondition: '${required}' is required`), rewrites: [] };
+    if (!seen.has(required))
+      return {
+        issue: error(CONDITION_CODES.missingField, [], `runtime.newCondition: '${required}' is required`),
+        rewrites: [],
+      };
   }
   return { rewrites };
 }
@@ -108,7 +146,8 @@ export function normalizeConditionKeys(env: KroCelEnvironment, expression: strin
     rewrites.push(...result.rewrites);
   }
   let text = expression;
-  for (const r of rewrites.sort((a, b) => b.start - a.start)) text = text.slice(0, r.start) + r.text + text.slice(r.end);
+  for (const r of rewrites.sort((a, b) => b.start - a.start))
+    text = text.slice(0, r.start) + r.text + text.slice(r.end);
   return { expression: text, issues };
 }
 
@@ -123,7 +162,10 @@ function checkNewCondition(args: readonly unknown[], issues: Issue[], types: str
     if (name !== undefined) values.set(name, value);
   }
   const status = literalString(values.get("status"));
-  if (status !== undefined && !STATUSES.includes(status)) issues.push(error(CONDITION_CODES.invalidStatus, [], `condition status must be True, False or Unknown, got "${status}"`));
+  if (status !== undefined && !STATUSES.includes(status))
+    issues.push(
+      error(CONDITION_CODES.invalidStatus, [], `condition status must be True, False or Unknown, got "${status}"`),
+    );
   const type = literalString(values.get("type"));
   if (type === "") issues.push(error(CONDITION_CODES.emptyType, [], "condition type must not be empty"));
   else if (type !== undefined) types.push(type);
@@ -137,7 +179,8 @@ function checkResult(node: unknown, issues: Issue[], types: string[]): boolean {
     checkNewCondition(args, issues, types);
     return true;
   }
-  if (node.op === "list" && Array.isArray(node.args)) return (node.args as unknown[]).every((item) => checkResult(item, issues, types));
+  if (node.op === "list" && Array.isArray(node.args))
+    return (node.args as unknown[]).every((item) => checkResult(item, issues, types));
   if (node.op === "?:" && Array.isArray(node.args)) {
     const [, then, otherwise] = node.args as unknown[];
     return checkResult(then, issues, types) && checkResult(otherwise, issues, types);
@@ -162,7 +205,13 @@ function checkConditionReads(node: unknown, issues: Issue[]): void {
     const type = literalString(typeArg);
     const onInstance = isNode(subject) && subject.op === "id" && subject.args === "schema";
     if (onInstance && type !== undefined && !(BUILTIN_CONDITION_TYPES as readonly string[]).includes(type)) {
-      issues.push(error(CONDITION_CODES.notBuiltin, [], `runtime.condition(schema, "${type}") reads kro's built-in conditions; "${type}" is not one of ${BUILTIN_CONDITION_TYPES.join(", ")}`));
+      issues.push(
+        error(
+          CONDITION_CODES.notBuiltin,
+          [],
+          `runtime.condition(schema, "${type}") reads kro's built-in conditions; "${type}" is not one of ${BUILTIN_CONDITION_TYPES.join(", ")}`,
+        ),
+      );
     }
   }
   if (typeof node.args === "object" && node.args !== null) checkConditionReads(Object.values(node.args), issues);
@@ -174,7 +223,13 @@ export function analyzeAuthorCondition(env: KroCelEnvironment, expression: strin
   const issues: Issue[] = [];
   const types: string[] = [];
   if (!checkResult(ast, issues, types)) {
-    issues.push(error(CONDITION_CODES.notACondition, [], `a condition must be runtime.newCondition({...}) or a list of them (e.g. xs.map(x, runtime.newCondition({...}))), got ${JSON.stringify(expression)}`));
+    issues.push(
+      error(
+        CONDITION_CODES.notACondition,
+        [],
+        `a condition must be runtime.newCondition({...}) or a list of them (e.g. xs.map(x, runtime.newCondition({...}))), got ${JSON.stringify(expression)}`,
+      ),
+    );
   }
   checkConditionReads(ast, issues);
   return { issues, literalTypes: types };

@@ -14,11 +14,15 @@ const schema: OpenApiSchema = {
   type: "object",
   properties: {
     metadata: { type: "object", properties: { labels: { type: "object", additionalProperties: { type: "string" } } } },
-    spec: { type: "object", properties: { name: { type: "string" }, port: { type: "number" }, when: { type: "string", format: "date-time" } } },
+    spec: {
+      type: "object",
+      properties: { name: { type: "string" }, port: { type: "number" }, when: { type: "string", format: "date-time" } },
+    },
   },
 };
 const scope = new TypedScope(env, { schema });
-const evaluate = (expr: string, vars: Record<string, unknown> = {}): unknown => compileExpression(env, expr).evaluate(vars);
+const evaluate = (expr: string, vars: Record<string, unknown> = {}): unknown =>
+  compileExpression(env, expr).evaluate(vars);
 const data = { metadata: { labels: { "app.kubernetes.io/name": "web" } }, spec: { name: "n", port: 80 } };
 
 describe("cel-go syntax cel-js lacks", () => {
@@ -47,7 +51,10 @@ describe("cel-go syntax cel-js lacks", () => {
 
   it("rewrites keep error offsets: the error in `[?x, 1 +]` points where the author wrote it", () => {
     const source = "[?optional.none(), 1 +]";
-    assert.throws(() => compileExpression(env, source), (e: { range?: { start: number } }) => e.range?.start === source.indexOf("]"));
+    assert.throws(
+      () => compileExpression(env, source),
+      (e: { range?: { start: number } }) => e.range?.start === source.indexOf("]"),
+    );
   });
 });
 
@@ -87,7 +94,10 @@ describe("cel-go semantics cel-js lacks", () => {
   });
 
   it("duration + timestamp is a timestamp to the checker", () => {
-    assert.equal(scope.check("duration('1h') + schema.spec.when", { estimateCost: false }).type, "google.protobuf.Timestamp");
+    assert.equal(
+      scope.check("duration('1h') + schema.spec.when", { estimateCost: false }).type,
+      "google.protobuf.Timestamp",
+    );
   });
 
   it("lowerAscii, upperAscii and trim follow cel-go (ASCII letters, Go's spaces)", () => {

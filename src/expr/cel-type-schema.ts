@@ -14,13 +14,21 @@ const PRESERVE: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true }
 /** kro's primitiveTypeToSchema: the CEL primitives with a JSON representation. */
 function primitive(base: string): OpenApiSchema | undefined {
   switch (base) {
-    case "bool": return { type: "boolean" };
-    case "int": case "uint": return { type: "integer" };
-    case "double": return { type: "number" };
-    case "string": return { type: "string" };
-    case "bytes": return { type: "string", format: "byte" };
-    case "null": return { description: "null type - any value allowed", "x-kubernetes-preserve-unknown-fields": true };
-    default: return undefined;
+    case "bool":
+      return { type: "boolean" };
+    case "int":
+    case "uint":
+      return { type: "integer" };
+    case "double":
+      return { type: "number" };
+    case "string":
+      return { type: "string" };
+    case "bytes":
+      return { type: "string", format: "byte" };
+    case "null":
+      return { description: "null type - any value allowed", "x-kubernetes-preserve-unknown-fields": true };
+    default:
+      return undefined;
   }
 }
 
@@ -38,14 +46,22 @@ export function statusSchemaForCelType(name: string, structs?: SchemaTypeRegistr
   const simple = primitive(base);
   if (simple !== undefined) return simple;
   switch (base) {
-    case "dyn": return PRESERVE;
+    case "dyn":
+      return PRESERVE;
     // cel-js prints list(dyn) / map(dyn, dyn) without parameters; cel-go spells the dyn out, so kro
     // emits `items` (`additionalProperties`) preserving unknown fields. An array without `items` is
     // rejected by the API server.
-    case "list": return { type: "array", items: params[0] === undefined ? PRESERVE : statusSchemaForCelType(params[0], structs) };
-    case "map": return { type: "object", additionalProperties: params[1] === undefined ? PRESERVE : statusSchemaForCelType(params[1], structs) };
-    case "google.protobuf.Timestamp": return { type: "string", format: "date-time", description: "Timestamp representing a creation time" };
-    default: break;
+    case "list":
+      return { type: "array", items: params[0] === undefined ? PRESERVE : statusSchemaForCelType(params[0], structs) };
+    case "map":
+      return {
+        type: "object",
+        additionalProperties: params[1] === undefined ? PRESERVE : statusSchemaForCelType(params[1], structs),
+      };
+    case "google.protobuf.Timestamp":
+      return { type: "string", format: "date-time", description: "Timestamp representing a creation time" };
+    default:
+      break;
   }
   const struct = structs?.structSchema(base);
   if (struct !== undefined) return declSchema(struct);
@@ -61,19 +77,28 @@ export function statusSchemaForCelType(name: string, structs?: SchemaTypeRegistr
 function declSchema(schema: OpenApiSchema): OpenApiSchema {
   if (isSchemaless(schema)) return PRESERVE;
   switch (schema.type) {
-    case "integer": return { type: "integer" };
-    case "number": return { type: "number" };
-    case "boolean": return { type: "boolean" };
+    case "integer":
+      return { type: "integer" };
+    case "number":
+      return { type: "number" };
+    case "boolean":
+      return { type: "boolean" };
     case "string":
       if (schema.format === "byte") return { type: "string", format: "byte" };
-      return schema.format === "date" || schema.format === "date-time" || schema.format === "duration" ? PRESERVE : { type: "string" };
-    case "array": return { type: "array", items: schema.items === undefined ? PRESERVE : declSchema(schema.items) };
-    default: break;
+      return schema.format === "date" || schema.format === "date-time" || schema.format === "duration"
+        ? PRESERVE
+        : { type: "string" };
+    case "array":
+      return { type: "array", items: schema.items === undefined ? PRESERVE : declSchema(schema.items) };
+    default:
+      break;
   }
   const values = mapValueSchema(schema);
   if (typeof values === "object") return { type: "object", additionalProperties: declSchema(values) };
   if (schema.properties !== undefined) {
-    const properties = Object.fromEntries(Object.entries(schema.properties).map(([key, child]) => [key, declSchema(child)]));
+    const properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([key, child]) => [key, declSchema(child)]),
+    );
     return Object.keys(properties).length === 0 ? { type: "object" } : { type: "object", properties };
   }
   return { type: "object", additionalProperties: true };

@@ -10,10 +10,15 @@ import { isSchemaless, mapValueSchema, type OpenApiSchema } from "./openapi-sche
 /** Kubernetes' SchemaDeclType: string formats that CEL sees as their own types. */
 function stringType(format: string | undefined): string {
   switch (format) {
-    case "byte": return "bytes";
-    case "date": case "date-time": return "google.protobuf.Timestamp";
-    case "duration": return "google.protobuf.Duration";
-    default: return "string";
+    case "byte":
+      return "bytes";
+    case "date":
+    case "date-time":
+      return "google.protobuf.Timestamp";
+    case "duration":
+      return "google.protobuf.Duration";
+    default:
+      return "string";
   }
 }
 
@@ -34,20 +39,30 @@ export class SchemaTypeRegistry {
   }
 
   /** A registry for a clone of this registry's environment: it knows (and will not re-register) this one's types. */
-  fork(env: Environment): SchemaTypeRegistry { return new SchemaTypeRegistry(env, this); }
+  fork(env: Environment): SchemaTypeRegistry {
+    return new SchemaTypeRegistry(env, this);
+  }
 
   /** The OpenAPI schema of a struct type registered here. */
-  structSchema(name: string): OpenApiSchema | undefined { return this.#structs.get(name); }
+  structSchema(name: string): OpenApiSchema | undefined {
+    return this.#structs.get(name);
+  }
 
   typeOf(schema: OpenApiSchema | undefined, hint: string): string {
     if (schema === undefined || isSchemaless(schema)) return "dyn";
     switch (schema.type) {
-      case "integer": return "int";
-      case "number": return "double";
-      case "boolean": return "bool";
-      case "string": return stringType(schema.format);
-      case "array": return `list<${this.typeOf(schema.items, `${hint}_item`)}>`;
-      default: break;
+      case "integer":
+        return "int";
+      case "number":
+        return "double";
+      case "boolean":
+        return "bool";
+      case "string":
+        return stringType(schema.format);
+      case "array":
+        return `list<${this.typeOf(schema.items, `${hint}_item`)}>`;
+      default:
+        break;
     }
     if (schema.properties !== undefined && Object.keys(schema.properties).length > 0) {
       const known = this.#byObject.get(schema);
@@ -63,7 +78,8 @@ export class SchemaTypeRegistry {
       return name;
     }
     const values = mapValueSchema(schema);
-    if (values === true || schema["x-kubernetes-preserve-unknown-fields"] === true) return values === true ? "map<string, dyn>" : "dyn";
+    if (values === true || schema["x-kubernetes-preserve-unknown-fields"] === true)
+      return values === true ? "map<string, dyn>" : "dyn";
     if (values !== undefined) return `map<string, ${this.typeOf(values, `${hint}_value`)}>`;
     return "map<string, dyn>";
   }
@@ -75,12 +91,16 @@ export function parseTypeName(name: string): { base: string; params: string[] } 
   if (open < 0 || !name.endsWith(">")) return { base: name.trim(), params: [] };
   const inner = name.slice(open + 1, -1);
   const params: string[] = [];
-  let depth = 0, start = 0;
+  let depth = 0,
+    start = 0;
   for (let i = 0; i < inner.length; i++) {
     const c = inner[i];
     if (c === "<") depth++;
     else if (c === ">") depth--;
-    else if (c === "," && depth === 0) { params.push(inner.slice(start, i).trim()); start = i + 1; }
+    else if (c === "," && depth === 0) {
+      params.push(inner.slice(start, i).trim());
+      start = i + 1;
+    }
   }
   params.push(inner.slice(start).trim());
   return { base: name.slice(0, open).trim(), params };
@@ -92,17 +112,32 @@ const PRESERVE: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true }
 export function celTypeToSchema(name: string, structs?: SchemaTypeRegistry): OpenApiSchema {
   const { base, params } = parseTypeName(name);
   switch (base) {
-    case "int": return { type: "integer", format: "int64" };
-    case "uint": return { type: "integer" };
-    case "double": return { type: "number" };
-    case "bool": return { type: "boolean" };
-    case "string": return { type: "string" };
-    case "bytes": return { type: "string", format: "byte" };
-    case "google.protobuf.Timestamp": return { type: "string", format: "date-time" };
-    case "google.protobuf.Duration": return { type: "string" };
-    case "list": return { type: "array", items: params[0] === undefined ? PRESERVE : celTypeToSchema(params[0], structs) };
-    case "map": return { type: "object", additionalProperties: params[1] === undefined ? PRESERVE : celTypeToSchema(params[1], structs) };
-    case "optional": return params[0] === undefined ? PRESERVE : celTypeToSchema(params[0], structs);
-    default: return structs?.structSchema(base) ?? PRESERVE;
+    case "int":
+      return { type: "integer", format: "int64" };
+    case "uint":
+      return { type: "integer" };
+    case "double":
+      return { type: "number" };
+    case "bool":
+      return { type: "boolean" };
+    case "string":
+      return { type: "string" };
+    case "bytes":
+      return { type: "string", format: "byte" };
+    case "google.protobuf.Timestamp":
+      return { type: "string", format: "date-time" };
+    case "google.protobuf.Duration":
+      return { type: "string" };
+    case "list":
+      return { type: "array", items: params[0] === undefined ? PRESERVE : celTypeToSchema(params[0], structs) };
+    case "map":
+      return {
+        type: "object",
+        additionalProperties: params[1] === undefined ? PRESERVE : celTypeToSchema(params[1], structs),
+      };
+    case "optional":
+      return params[0] === undefined ? PRESERVE : celTypeToSchema(params[0], structs);
+    default:
+      return structs?.structSchema(base) ?? PRESERVE;
   }
 }

@@ -11,7 +11,9 @@ const spec: OpenApiSchema = {
     spec: {
       type: "object",
       properties: {
-        name: { type: "string" }, replicas: { type: "integer" }, ratio: { type: "number" },
+        name: { type: "string" },
+        replicas: { type: "integer" },
+        ratio: { type: "number" },
         labels: { type: "object", additionalProperties: { type: "string" } },
         ports: { type: "array", items: { type: "object", properties: { port: { type: "integer" } } } },
         bounded: { type: "array", maxItems: 5, items: { type: "string" } },
@@ -44,12 +46,18 @@ describe("static type checking", () => {
   }
 
   it("struct outputs map back to their OpenAPI schema", () => {
-    assert.deepEqual(scope.check("schema.spec.ports[0]").schema, { type: "object", properties: { port: { type: "integer" } } });
+    assert.deepEqual(scope.check("schema.spec.ports[0]").schema, {
+      type: "object",
+      properties: { port: { type: "integer" } },
+    });
   });
 
   const errors: [string, RegExp][] = [
-    ["schema.spec.nope", /No such key: nope/], ['schema.spec.replicas + "x"', /no matching overload|not defined|no such overload/i],
-    ["unknownVar", /unknown variable/i], ["unknownFn(1)", /overload|unknown/i], ["1 +", /parse|unexpected|expected/i],
+    ["schema.spec.nope", /No such key: nope/],
+    ['schema.spec.replicas + "x"', /no matching overload|not defined|no such overload/i],
+    ["unknownVar", /unknown variable/i],
+    ["unknownFn(1)", /overload|unknown/i],
+    ["1 +", /parse|unexpected|expected/i],
   ];
   for (const [expr, message] of errors) {
     it(`${expr} is rejected`, () => {
@@ -70,14 +78,21 @@ describe("static type checking", () => {
     assert.match(r.issues[0]?.message ?? "", /"schema.spec.name" returns type "string" but expected "int"/);
   });
   const compatible: [string, OpenApiSchema][] = [
-    ["schema.spec.replicas", { type: "number" }], ["schema.spec.free", { type: "integer" }], ["schema.spec.replicas", { "x-kubernetes-int-or-string": true }],
-    ['{"port": 80}', { type: "object", properties: { port: { type: "integer" }, name: { type: "string" } } }], ["schema.spec.ports[0]", { type: "object", properties: { port: { type: "integer" }, x: { type: "string" } } }],
+    ["schema.spec.replicas", { type: "number" }],
+    ["schema.spec.free", { type: "integer" }],
+    ["schema.spec.replicas", { "x-kubernetes-int-or-string": true }],
+    ['{"port": 80}', { type: "object", properties: { port: { type: "integer" }, name: { type: "string" } } }],
+    ["schema.spec.ports[0]", { type: "object", properties: { port: { type: "integer" }, x: { type: "string" } } }],
   ];
   for (const [expr, expected] of compatible) {
-    it(`${expr} is assignable to ${JSON.stringify(expected)}`, () => { assert.deepEqual(scope.check(expr, { expected, estimateCost: false }).issues, []); });
+    it(`${expr} is assignable to ${JSON.stringify(expected)}`, () => {
+      assert.deepEqual(scope.check(expr, { expected, estimateCost: false }).issues, []);
+    });
   }
   it("struct subset: unknown output fields are rejected", () => {
-    const r = scope.check("schema.spec.ports[0]", { expected: { type: "object", properties: { name: { type: "string" } } } });
+    const r = scope.check("schema.spec.ports[0]", {
+      expected: { type: "object", properties: { name: { type: "string" } } },
+    });
     assert.match(r.issues[0]?.message ?? "", /unknown field/);
   });
 });
@@ -97,8 +112,14 @@ describe("static cost estimate", () => {
 
 describe("derived scopes (TypedScope.with, preregister)", () => {
   const env = createKroCelEnvironment();
-  const widget: OpenApiSchema = { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } };
-  const gadget: OpenApiSchema = { type: "object", properties: { spec: { type: "object", properties: { colour: { type: "string" } } } } };
+  const widget: OpenApiSchema = {
+    type: "object",
+    properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
+  };
+  const gadget: OpenApiSchema = {
+    type: "object",
+    properties: { spec: { type: "object", properties: { colour: { type: "string" } } } },
+  };
 
   it("keeps the parent's variables and adds new ones", () => {
     const scope = new TypedScope(env, { w: widget }).with({ region: { type: "string" } });
@@ -110,8 +131,14 @@ describe("derived scopes (TypedScope.with, preregister)", () => {
     const root = new TypedScope(env, {}).preregister([widget, gadget]);
     const a = root.with({ a: widget });
     root.with({ b: gadget });
-    assert.deepEqual(a.check("b.spec.colour").issues.map((i) => i.code), ["expr.type-error"]);
-    assert.deepEqual(root.check("a.spec.size").issues.map((i) => i.code), ["expr.type-error"]);
+    assert.deepEqual(
+      a.check("b.spec.colour").issues.map((i) => i.code),
+      ["expr.type-error"],
+    );
+    assert.deepEqual(
+      root.check("a.spec.size").issues.map((i) => i.code),
+      ["expr.type-error"],
+    );
   });
 
   it("types two variables sharing one schema object, and forks of forks, correctly", () => {

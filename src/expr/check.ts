@@ -37,7 +37,12 @@ export interface CheckResult {
   readonly issues: readonly Issue[];
 }
 
-export const CHECK_CODES = { type: "expr.type-error", mismatch: "expr.type-mismatch", parse: "expr.parse-error", regex: "expr.invalid-regex" } as const;
+export const CHECK_CODES = {
+  type: "expr.type-error",
+  mismatch: "expr.type-mismatch",
+  parse: "expr.parse-error",
+  regex: "expr.invalid-regex",
+} as const;
 
 export class TypedScope {
   readonly #env: Environment;
@@ -61,7 +66,13 @@ export class TypedScope {
       try {
         this.#env.registerVariable(name, this.#types.typeOf(schema, name));
       } catch (e) {
-        this.#declarationIssues.push(error(CHECK_CODES.type, [], `cannot declare variable ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`));
+        this.#declarationIssues.push(
+          error(
+            CHECK_CODES.type,
+            [],
+            `cannot declare variable ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
       }
     }
   }
@@ -80,12 +91,19 @@ export class TypedScope {
 
   check(expression: string, options: CheckOptions = {}): CheckResult {
     const path = options.path ?? [];
-    const fail = (code: string, message: string): CheckResult => ({ type: undefined, schema: undefined, issues: [...this.#declarationIssues, error(code, path, message)] });
+    const fail = (code: string, message: string): CheckResult => ({
+      type: undefined,
+      schema: undefined,
+      issues: [...this.#declarationIssues, error(code, path, message)],
+    });
     let parsed: ReturnType<Environment["parse"]>;
     try {
       parsed = parseCel(this.#env, expression);
     } catch (e) {
-      return fail(CHECK_CODES.parse, `expression ${JSON.stringify(expression)}: ${toExprError(e, expression, "parse").message}`);
+      return fail(
+        CHECK_CODES.parse,
+        `expression ${JSON.stringify(expression)}: ${toExprError(e, expression, "parse").message}`,
+      );
     }
     const result = parsed.check();
     if (!result.valid || result.type === undefined) {
@@ -94,12 +112,18 @@ export class TypedScope {
     }
     const schema = celTypeToSchema(result.type, this.#types);
     const issues: Issue[] = [...this.#declarationIssues];
-    for (const problem of invalidRegexLiterals(parsed.ast)) issues.push(error(CHECK_CODES.regex, path, `expression ${JSON.stringify(expression)}: ${problem}`));
+    for (const problem of invalidRegexLiterals(parsed.ast))
+      issues.push(error(CHECK_CODES.regex, path, `expression ${JSON.stringify(expression)}: ${problem}`));
     if (options.expected !== undefined) {
       const reason = incompatibility(schema, options.expected);
       if (reason !== undefined) {
-        issues.push(error(CHECK_CODES.mismatch, path,
-          `expression ${JSON.stringify(expression)} returns type "${describeSchema(schema)}" but expected "${describeSchema(options.expected)}" (${reason})`));
+        issues.push(
+          error(
+            CHECK_CODES.mismatch,
+            path,
+            `expression ${JSON.stringify(expression)} returns type "${describeSchema(schema)}" but expected "${describeSchema(options.expected)}" (${reason})`,
+          ),
+        );
       }
     }
     if (options.estimateCost !== false) {
@@ -110,6 +134,11 @@ export class TypedScope {
 }
 
 /** One-shot convenience; prefer a TypedScope when checking many expressions. */
-export function checkExpression(env: KroCelEnvironment, expression: string, variables: DeclaredVariables, options: CheckOptions = {}): CheckResult {
+export function checkExpression(
+  env: KroCelEnvironment,
+  expression: string,
+  variables: DeclaredVariables,
+  options: CheckOptions = {},
+): CheckResult {
   return new TypedScope(env, variables).check(expression, options);
 }

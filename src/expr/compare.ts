@@ -21,13 +21,22 @@ function num(v: unknown): bigint | number {
 
 export function compareValues(a: unknown, b: unknown): number {
   const ra = rank(a);
-  if (ra !== rank(b) || ra === "other") throw new LibraryError("no_such_overload", "no such overload: values are not comparable");
+  if (ra !== rank(b) || ra === "other")
+    throw new LibraryError("no_such_overload", "no such overload: values are not comparable");
   switch (ra) {
-    case "num": { const x = num(a), y = num(b); return x < y ? -1 : x > y ? 1 : 0; }
-    case "string": return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
-    case "bool": return Number(a) - Number(b);
-    case "bytes": return Buffer.compare(a as Uint8Array, b as Uint8Array);
-    default: return (a as Date).getTime() - (b as Date).getTime();
+    case "num": {
+      const x = num(a),
+        y = num(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case "string":
+      return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+    case "bool":
+      return Number(a) - Number(b);
+    case "bytes":
+      return Buffer.compare(a as Uint8Array, b as Uint8Array);
+    default:
+      return (a as Date).getTime() - (b as Date).getTime();
   }
 }
 
@@ -39,7 +48,8 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => valuesEqual(x, b[i]));
   if (isCelMap(a) && isCelMap(b)) {
-    const ea = mapEntries(a), eb = new Map(mapEntries(b));
+    const ea = mapEntries(a),
+      eb = new Map(mapEntries(b));
     return ea.length === eb.size && ea.every(([k, v]) => eb.has(k) && valuesEqual(v, eb.get(k)));
   }
   return false;

@@ -31,7 +31,9 @@ export function compileExpression(env: KroCelEnvironment, source: string): Compi
   }
   routeRegexCalls(parsed.ast);
   let meter: CostMeter | undefined;
-  instrumentAst(parsed.ast, (units) => { if (units > 0) meter?.charge(units); });
+  instrumentAst(parsed.ast, (units) => {
+    if (units > 0) meter?.charge(units);
+  });
 
   const evaluate = (variables: Readonly<Record<string, unknown>>, cost: CostOptions = {}): unknown => {
     const outer = meter;

@@ -45,7 +45,12 @@ interface Baseline {
 /** A case kro's environment can run (see outsideKro in the helpers: proto, unchecked, dotted names). */
 const applicable = (c: CaseOutcome): boolean => c.outsideKro === undefined;
 
-interface GroupCount { passed: number; total: number; applicable: number; passedApplicable: number }
+interface GroupCount {
+  passed: number;
+  total: number;
+  applicable: number;
+  passedApplicable: number;
+}
 
 function table(outcomes: readonly CaseOutcome[]): Map<string, GroupCount> {
   const groups = new Map<string, GroupCount>();
@@ -65,16 +70,22 @@ function table(outcomes: readonly CaseOutcome[]): Map<string, GroupCount> {
 const pct = (n: number, d: number): string => (d === 0 ? "-" : `${((100 * n) / d).toFixed(1)}%`);
 
 describe("CEL conformance ratchet", () => {
-  const baseline = JSON.parse(readFileSync(new URL("../../../test/data/expr/conformance-baseline.json", import.meta.url), "utf8")) as Baseline;
+  const baseline = JSON.parse(
+    readFileSync(new URL("../../../test/data/expr/conformance-baseline.json", import.meta.url), "utf8"),
+  ) as Baseline;
   const outcomes = runConformance();
   const groups = table(outcomes);
 
   it("prints the per-group table", () => {
     const lines = ["group            passed/total   cases kro can run   kro"];
-    let passed = 0, total = 0;
+    let passed = 0,
+      total = 0;
     for (const [name, g] of groups) {
-      passed += g.passed; total += g.total;
-      lines.push(`${name.padEnd(16)} ${`${g.passed}/${g.total}`.padStart(9)}      ${`${g.passedApplicable}/${g.applicable}`.padStart(9)} ${pct(g.passedApplicable, g.applicable).padStart(6)}   ${name in KRO_GROUPS ? "yes" : ""}`);
+      passed += g.passed;
+      total += g.total;
+      lines.push(
+        `${name.padEnd(16)} ${`${g.passed}/${g.total}`.padStart(9)}      ${`${g.passedApplicable}/${g.applicable}`.padStart(9)} ${pct(g.passedApplicable, g.applicable).padStart(6)}   ${name in KRO_GROUPS ? "yes" : ""}`,
+      );
     }
     lines.push(`overall          ${`${passed}/${total}`.padStart(9)}`);
     console.log(lines.join("\n"));
@@ -88,13 +99,19 @@ describe("CEL conformance ratchet", () => {
       assert.equal(g.total, base.total, `group ${name} changed size: re-record its baseline`);
       assert.ok(g.passed >= base.passed, `group ${name}: ${g.passed} < baseline ${base.passed}`);
     }
-    for (const name of Object.keys(baseline.groups)) assert.ok(groups.has(name), `baseline group ${name} is gone from the suite`);
+    for (const name of Object.keys(baseline.groups))
+      assert.ok(groups.has(name), `baseline group ${name} is gone from the suite`);
   });
 
   it("every case of a kro group that does not pass is an expected failure, with a reason", () => {
     const expected = new Set(baseline.expectedFailures.map((f) => f.name));
-    const unexpected = outcomes.filter((c) => c.group in KRO_GROUPS && c.failure !== undefined && !expected.has(c.name));
-    assert.deepEqual(unexpected.map((c) => `${c.name}: ${c.expr} → ${c.failure ?? ""}`), []);
+    const unexpected = outcomes.filter(
+      (c) => c.group in KRO_GROUPS && c.failure !== undefined && !expected.has(c.name),
+    );
+    assert.deepEqual(
+      unexpected.map((c) => `${c.name}: ${c.expr} → ${c.failure ?? ""}`),
+      [],
+    );
     for (const f of baseline.expectedFailures) assert.ok(f.reason.trim().length > 10, `${f.name}: give the reason`);
   });
 
@@ -102,12 +119,16 @@ describe("CEL conformance ratchet", () => {
     const byName = new Map(outcomes.map((c) => [c.name, c]));
     const missing = baseline.expectedFailures.filter((f) => !byName.has(f.name)).map((f) => f.name);
     assert.deepEqual(missing, [], "listed expected failures that are not in the suite");
-    const passing = baseline.expectedFailures.filter((f) => byName.get(f.name)?.failure === undefined).map((f) => f.name);
+    const passing = baseline.expectedFailures
+      .filter((f) => byName.get(f.name)?.failure === undefined)
+      .map((f) => f.name);
     assert.deepEqual(passing, []);
   });
 
   it("the baseline counts are exact (raise them when a group improves)", () => {
-    const stale = [...groups].filter(([name, g]) => (baseline.groups[name]?.passed ?? -1) < g.passed).map(([name, g]) => `${name}: ${g.passed} passed, baseline ${baseline.groups[name]?.passed ?? "none"}`);
+    const stale = [...groups]
+      .filter(([name, g]) => (baseline.groups[name]?.passed ?? -1) < g.passed)
+      .map(([name, g]) => `${name}: ${g.passed} passed, baseline ${baseline.groups[name]?.passed ?? "none"}`);
     assert.deepEqual(stale, []);
   });
 });

@@ -34,8 +34,12 @@ export class CostBudget {
     this.#remaining = limit;
     this.deadline = deadline;
   }
-  get remaining(): number { return this.#remaining; }
-  get used(): number { return this.limit - this.#remaining; }
+  get remaining(): number {
+    return this.#remaining;
+  }
+  get used(): number {
+    return this.limit - this.#remaining;
+  }
   /** Returns false when the budget is exhausted by this charge. */
   consume(units: number): boolean {
     this.#remaining -= units;
@@ -62,27 +66,40 @@ export interface CostOptions {
 export class CostMeter {
   #used = 0;
   #exceeded: CostLimitError | undefined;
-  constructor(private readonly expression: string, private readonly options: CostOptions) {}
+  constructor(
+    private readonly expression: string,
+    private readonly options: CostOptions,
+  ) {}
 
-  get used(): number { return this.#used; }
-  get exceeded(): CostLimitError | undefined { return this.#exceeded; }
+  get used(): number {
+    return this.#used;
+  }
+  get exceeded(): CostLimitError | undefined {
+    return this.#exceeded;
+  }
 
   charge(units: number): void {
     if (this.#exceeded !== undefined) throw this.#exceeded;
     this.#used += units;
     const limit = this.options.perCallLimit ?? DEFAULT_PER_CALL_COST_LIMIT;
     if (this.#used > limit) {
-      this.#exceeded = new CostLimitError(`expression exceeded its cost limit of ${limit}`, limit, { expression: this.expression });
+      this.#exceeded = new CostLimitError(`expression exceeded its cost limit of ${limit}`, limit, {
+        expression: this.expression,
+      });
       throw this.#exceeded;
     }
     const budget = this.options.budget;
     if (budget !== undefined && !budget.consume(units)) {
-      this.#exceeded = new CostLimitError(`shared evaluation budget of ${budget.limit} exhausted`, budget.limit, { expression: this.expression });
+      this.#exceeded = new CostLimitError(`shared evaluation budget of ${budget.limit} exhausted`, budget.limit, {
+        expression: this.expression,
+      });
       throw this.#exceeded;
     }
     if (budget?.pastDeadline() === true) {
       const ms = budget.deadline?.budgetMs ?? 0;
-      this.#exceeded = new CostLimitError(`evaluation pass exceeded its time limit of ${ms} ms`, budget.limit, { expression: this.expression });
+      this.#exceeded = new CostLimitError(`evaluation pass exceeded its time limit of ${ms} ms`, budget.limit, {
+        expression: this.expression,
+      });
       throw this.#exceeded;
     }
   }

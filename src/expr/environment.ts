@@ -5,7 +5,20 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import type { CostMeter } from "./cost.js";
-import { registerComparisonsLibrary, registerComprehensionsLibrary, registerConversionsLibrary, registerK8sBasicLibraries, registerNetLibraries, registerQuantityLibrary, registerSemverLibrary, registerKroLibraries, registerListsExtLibrary, registerOptionalsLibrary, registerStringsLibrary, registerTimezonesLibrary } from "./library/index.js";
+import {
+  registerComparisonsLibrary,
+  registerComprehensionsLibrary,
+  registerConversionsLibrary,
+  registerK8sBasicLibraries,
+  registerNetLibraries,
+  registerQuantityLibrary,
+  registerSemverLibrary,
+  registerKroLibraries,
+  registerListsExtLibrary,
+  registerOptionalsLibrary,
+  registerStringsLibrary,
+  registerTimezonesLibrary,
+} from "./library/index.js";
 import { registerOmitLibrary, registerRuntimeLibrary } from "./lib-kro-runtime.js";
 import { registerRegexLibrary } from "./regex-calls.js";
 import { registerWellKnownNullComparisons } from "./null-comparison.js";
@@ -61,7 +74,11 @@ const ENV_OPTIONS = {
 
 export function createKroCelEnvironment(options: LibraryOptions = {}): KroCelEnvironment {
   const slot: MeterSlot = { current: undefined };
-  const lib: LibraryContext = { charge: (units) => { slot.current?.charge(units); } };
+  const lib: LibraryContext = {
+    charge: (units) => {
+      slot.current?.charge(units);
+    },
+  };
   const evaluation = registerAll(new Environment({ ...ENV_OPTIONS, unlistedVariablesAreDyn: true }), lib, options);
   const typed = registerAll(new Environment({ ...ENV_OPTIONS, unlistedVariablesAreDyn: false }), lib, options);
   return { evaluation, typed, slot, options };

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { extractExpressions } from "./extract.js";
 import { findExpressions } from "./find-expressions.js";
 
-const sources = (text: string): string[] => extractExpressions(text).segments.flatMap((s) => (s.kind === "expression" ? [s.source] : []));
+const sources = (text: string): string[] =>
+  extractExpressions(text).segments.flatMap((s) => (s.kind === "expression" ? [s.source] : []));
 
 describe("extractExpressions", () => {
   const cases: [string, string[], boolean][] = [
@@ -47,20 +48,44 @@ describe("extractExpressions", () => {
   });
 
   it("never throws and segments cover the input (property)", () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom("$", "{", "}", '"', "\\", "a", " ", "'") }), (text) => {
-      const r = extractExpressions(text);
-      if (r.issues.some((i) => i.severity === "error")) return;
-      const rebuilt = r.segments.map((s) => (s.kind === "literal" ? s.text : text.slice(s.start, s.end))).join("");
-      assert.equal(rebuilt, text);
-    }), { numRuns: 2000 });
-    fc.assert(fc.property(fc.string(), (text) => { extractExpressions(text); extractExpressions(text, { unterminatedAsLiteral: true }); }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("$", "{", "}", '"', "\\", "a", " ", "'") }), (text) => {
+        const r = extractExpressions(text);
+        if (r.issues.some((i) => i.severity === "error")) return;
+        const rebuilt = r.segments.map((s) => (s.kind === "literal" ? s.text : text.slice(s.start, s.end))).join("");
+        assert.equal(rebuilt, text);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        extractExpressions(text);
+        extractExpressions(text, { unterminatedAsLiteral: true });
+      }),
+    );
   });
 });
 
 describe("findExpressions", () => {
   it("finds fields with paths and never scans keys", () => {
-    const found = findExpressions({ metadata: { name: "${schema.spec.name}", labels: { "${k}": "v" } }, spec: { ports: [{ port: "${p}" }], x: "a ${b" } }, {}, ["template"]);
-    assert.deepEqual(found.fields.map((f) => f.path), [["template", "metadata", "name"], ["template", "spec", "ports", 0, "port"]]);
-    assert.deepEqual(found.issues.map((i) => i.path), [["template", "spec", "x"]]);
+    const found = findExpressions(
+      {
+        metadata: { name: "${schema.spec.name}", labels: { "${k}": "v" } },
+        spec: { ports: [{ port: "${p}" }], x: "a ${b" },
+      },
+      {},
+      ["template"],
+    );
+    assert.deepEqual(
+      found.fields.map((f) => f.path),
+      [
+        ["template", "metadata", "name"],
+        ["template", "spec", "ports", 0, "port"],
+      ],
+    );
+    assert.deepEqual(
+      found.issues.map((i) => i.path),
+      [["template", "spec", "x"]],
+    );
   });
 });

@@ -50,7 +50,13 @@ export function extractExpressions(text: string, options: ExtractOptions = {}): 
     literal += text.slice(pos, open);
     const scanned = scanExpression(text, open);
     if (scanned.kind === "nested") {
-      issues.push(error(EXTRACT_CODES.nested, [], `nested expressions are not allowed unless inside string literals: ${JSON.stringify(text)}`));
+      issues.push(
+        error(
+          EXTRACT_CODES.nested,
+          [],
+          `nested expressions are not allowed unless inside string literals: ${JSON.stringify(text)}`,
+        ),
+      );
       return { segments: [{ kind: "literal", text }], standalone: false, issues };
     }
     if (scanned.kind === "unterminated") {
@@ -67,7 +73,8 @@ export function extractExpressions(text: string, options: ExtractOptions = {}): 
     if (literal !== "") segments.push({ kind: "literal", text: literal });
     literal = "";
     const source = text.slice(open + 2, scanned.close);
-    if (source.trim() === "") issues.push(error(EXTRACT_CODES.empty, [], `empty expression "\${}" in ${JSON.stringify(text)}`));
+    if (source.trim() === "")
+      issues.push(error(EXTRACT_CODES.empty, [], `empty expression "\${}" in ${JSON.stringify(text)}`));
     segments.push({ kind: "expression", source, start: open, end: scanned.close + 1 });
     pos = scanned.close + 1;
   }
@@ -86,7 +93,8 @@ function scanExpression(text: string, open: number): Scan {
   for (let i = open + 2; i < text.length; i++) {
     const c = text[i];
     if (inString) {
-      if (c === "\\") i++; // the escaped character cannot end the literal
+      if (c === "\\")
+        i++; // the escaped character cannot end the literal
       else if (c === '"') inString = false;
       // kro checks for nested `${` in string literals too; only `"${` is exempt.
       else if (c === "$" && text[i + 1] === "{" && text[i - 1] !== '"') return { kind: "nested" };

@@ -30,7 +30,9 @@ export function findExpressions(value: unknown, options: ExtractOptions = {}, ba
         fields.push({ path, text: node, standalone: found.standalone, segments: found.segments });
       }
     } else if (Array.isArray(node)) {
-      node.forEach((item, i) => { visit(item, [...path, i]); });
+      node.forEach((item, i) => {
+        visit(item, [...path, i]);
+      });
     } else if (typeof node === "object" && node !== null) {
       for (const [key, child] of Object.entries(node)) visit(child, [...path, key]);
     }

@@ -23,7 +23,12 @@ interface NodeLike {
 }
 
 function isNode(v: unknown): v is NodeLike {
-  return typeof v === "object" && v !== null && typeof (v as { op?: unknown }).op === "string" && typeof (v as { evaluate?: unknown }).evaluate === "function";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as { op?: unknown }).op === "string" &&
+    typeof (v as { evaluate?: unknown }).evaluate === "function"
+  );
 }
 
 /** Operations whose result is a new value worth charging by size. */
@@ -34,7 +39,8 @@ const SIZE_COST_FACTOR = 0.1;
 
 /** Size cost of a freshly built value; 0 for scalars and for values we cannot size cheaply. */
 export function sizeCost(value: unknown): number {
-  if (typeof value === "string" || Array.isArray(value) || value instanceof Uint8Array) return Math.ceil(value.length * SIZE_COST_FACTOR);
+  if (typeof value === "string" || Array.isArray(value) || value instanceof Uint8Array)
+    return Math.ceil(value.length * SIZE_COST_FACTOR);
   if (value instanceof Map) return Math.ceil(value.size * SIZE_COST_FACTOR);
   return 0;
 }
@@ -48,8 +54,15 @@ export function instrumentAst(root: unknown, charge: (units: number) => void): v
   const visit = (v: unknown): void => {
     if (typeof v !== "object" || v === null || seen.has(v)) return;
     seen.add(v);
-    if (Array.isArray(v)) { v.forEach(visit); return; }
-    if (isNode(v)) { wrap(v, charge); visit(v.args); return; }
+    if (Array.isArray(v)) {
+      v.forEach(visit);
+      return;
+    }
+    if (isNode(v)) {
+      wrap(v, charge);
+      visit(v.args);
+      return;
+    }
     if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(visit);
   };
   visit(root);

@@ -30,7 +30,11 @@ export class LibraryError extends Error {
 export function declareNamespace(env: CelEnvironment, name: string): string {
   const typeName = `KroNs${name[0]?.toUpperCase() ?? ""}${name.slice(1)}`;
   // A distinct class per namespace: cel-js maps values to types by constructor.
-  const Namespace = { [typeName]: class { readonly namespace = name; } }[typeName] as new () => object;
+  const Namespace = {
+    [typeName]: class {
+      readonly namespace = name;
+    },
+  }[typeName] as new () => object;
   env.registerType(typeName, Namespace);
   env.registerConstant(name, typeName, new Namespace());
   return typeName;
@@ -61,6 +65,7 @@ export function makeMap(entries: readonly (readonly [unknown, unknown])[]): CelM
 
 export function toIndex(i: bigint, size: number, what: string, allowEnd = false): number {
   const limit = allowEnd ? size : size - 1;
-  if (i < 0n || i > BigInt(limit)) throw new LibraryError("index_out_of_bounds", `${what}: index out of bounds: ${i}, size ${size}`);
+  if (i < 0n || i > BigInt(limit))
+    throw new LibraryError("index_out_of_bounds", `${what}: index out of bounds: ${i}, size ${size}`);
   return Number(i);
 }

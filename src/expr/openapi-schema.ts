@@ -26,7 +26,12 @@ export interface OpenApiSchema {
 export function isSchemaless(s: OpenApiSchema | undefined): boolean {
   if (s === undefined) return true;
   if (s["x-kubernetes-int-or-string"] === true) return true;
-  if (s["x-kubernetes-preserve-unknown-fields"] === true && s.properties === undefined && s.additionalProperties === undefined) return true;
+  if (
+    s["x-kubernetes-preserve-unknown-fields"] === true &&
+    s.properties === undefined &&
+    s.additionalProperties === undefined
+  )
+    return true;
   return s.type === undefined && s.properties === undefined && s.items === undefined;
 }
 

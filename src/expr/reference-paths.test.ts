@@ -5,7 +5,9 @@ import { referencedPaths } from "./reference-paths.js";
 
 const env = createKroCelEnvironment({ enableRuntime: true });
 const paths = (expression: string): Record<string, string[]> =>
-  Object.fromEntries([...referencedPaths(env, expression)].map(([root, list]) => [root, list.map((p) => p.join(".")).sort()]));
+  Object.fromEntries(
+    [...referencedPaths(env, expression)].map(([root, list]) => [root, list.map((p) => p.join(".")).sort()]),
+  );
 
 describe("referencedPaths", () => {
   const cases: [string, Record<string, string[]>][] = [
@@ -23,7 +25,9 @@ describe("referencedPaths", () => {
     ["size(d.metadata.labels) > 0 ? d.status : {}", { d: ["metadata.labels", "status"] }],
   ];
   for (const [expression, expected] of cases) {
-    it(expression, () => { assert.deepEqual(paths(expression), expected); });
+    it(expression, () => {
+      assert.deepEqual(paths(expression), expected);
+    });
   }
 
   it("throws a parse error for what does not parse", () => {

@@ -15,7 +15,8 @@ interface AstNode {
   readonly args: unknown;
 }
 
-const isNode = (value: unknown): value is AstNode => typeof value === "object" && value !== null && "op" in value && "args" in value;
+const isNode = (value: unknown): value is AstNode =>
+  typeof value === "object" && value !== null && "op" in value && "args" in value;
 
 /** Field selection (`a.b`, `a.?b`) and string-keyed indexing (`a["b"]`, `a[?"b"]`). */
 const SELECT_OPS = new Set([".", ".?"]);
@@ -31,7 +32,8 @@ function chainOf(node: AstNode): { root: string; path: string[] } | undefined {
     if (!Array.isArray(args) || !isNode(args[0])) return undefined;
     const [target, key] = args as [AstNode, unknown];
     if (SELECT_OPS.has(current.op) && typeof key === "string") steps.push(key);
-    else if (INDEX_OPS.has(current.op) && isNode(key) && key.op === "value" && typeof key.args === "string") steps.push(key.args);
+    else if (INDEX_OPS.has(current.op) && isNode(key) && key.op === "value" && typeof key.args === "string")
+      steps.push(key.args);
     else return undefined;
     current = target;
   }
@@ -56,7 +58,8 @@ export function referencedPaths(env: KroCelEnvironment, expression: string): Map
     if (inner.has(node)) return;
     const chain = chainOf(node);
     if (chain === undefined) return;
-    for (let n: unknown = node; isNode(n); n = Array.isArray(n.args) ? (n.args as unknown[])[0] : undefined) inner.add(n);
+    for (let n: unknown = node; isNode(n); n = Array.isArray(n.args) ? (n.args as unknown[])[0] : undefined)
+      inner.add(n);
     const paths = reads.get(chain.root) ?? [];
     paths.push(chain.path);
     reads.set(chain.root, paths);

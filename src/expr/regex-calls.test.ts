@@ -6,7 +6,8 @@ import { createKroCelEnvironment } from "./environment.js";
 import { ExprEvaluationError } from "./errors.js";
 
 const env = createKroCelEnvironment();
-const evaluate = (expr: string, vars: Record<string, unknown> = {}): unknown => compileExpression(env, expr).evaluate(vars);
+const evaluate = (expr: string, vars: Record<string, unknown> = {}): unknown =>
+  compileExpression(env, expr).evaluate(vars);
 
 describe("regex functions run on RE2", () => {
   it("a catastrophic-backtracking pattern answers", () => {
@@ -24,10 +25,16 @@ describe("regex functions run on RE2", () => {
     ['"abc 123 def 456".findAll("[0-9]+", 1)', ["123"]],
     ['"baaac".findAll("a*")', ["", "aaa", ""]],
   ];
-  for (const [expr, expected] of cases) it(`${expr} → ${JSON.stringify(expected)}`, () => { assert.deepEqual(evaluate(expr), expected); });
+  for (const [expr, expected] of cases)
+    it(`${expr} → ${JSON.stringify(expected)}`, () => {
+      assert.deepEqual(evaluate(expr), expected);
+    });
 
   it("a dynamic pattern RE2 rejects is an evaluation error", () => {
-    assert.throws(() => evaluate("s.matches(p)", { s: "ab", p: "a(?=b)" }), (e: unknown) => e instanceof ExprEvaluationError && /invalid regex/.test(e.message));
+    assert.throws(
+      () => evaluate("s.matches(p)", { s: "ab", p: "a(?=b)" }),
+      (e: unknown) => e instanceof ExprEvaluationError && /invalid regex/.test(e.message),
+    );
     assert.throws(() => evaluate("s.find(p)", { s: "ab", p: "(a)\\1" }), ExprEvaluationError);
   });
   it("a literal pattern RE2 rejects is a compile error with the field path", () => {

@@ -14,15 +14,20 @@ const RE2_MATCHES = "kroRe2Matches";
 
 const REGEX_METHODS = new Set(["matches", "find", "findAll"]);
 
-interface Node { op: string; args: unknown }
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
+interface Node {
+  op: string;
+  args: unknown;
+}
+const isNode = (v: unknown): v is Node =>
+  typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
 
 /** Compiles with Go's dialect; a bad pattern met at run time is an evaluation error. */
 export function goRegexp(pattern: string): GoRegexp {
   try {
     return compileGoRegexpCached(pattern);
   } catch (e) {
-    if (e instanceof GoRegexpSyntaxError) throw new LibraryError("invalid_argument", `invalid regex ${JSON.stringify(pattern)}: ${e.message}`);
+    if (e instanceof GoRegexpSyntaxError)
+      throw new LibraryError("invalid_argument", `invalid regex ${JSON.stringify(pattern)}: ${e.message}`);
     throw e;
   }
 }
@@ -38,11 +43,15 @@ export function registerRegexLibrary(env: CelEnvironment, lib: LibraryContext): 
   });
   env.registerFunction("string.findAll(string): list<string>", (s: string, p: string) => {
     lib.charge(1 + Math.ceil((s.length + p.length) / 10));
-    return goRegexp(p).findAll(s).map((m) => m.text);
+    return goRegexp(p)
+      .findAll(s)
+      .map((m) => m.text);
   });
   env.registerFunction("string.findAll(string, int): list<string>", (s: string, p: string, n: bigint) => {
     lib.charge(1 + Math.ceil((s.length + p.length) / 10));
-    return goRegexp(p).findAll(s, n < 0n ? -1 : Number(n > 1_000_000n ? 1_000_000n : n)).map((m) => m.text);
+    return goRegexp(p)
+      .findAll(s, n < 0n ? -1 : Number(n > 1_000_000n ? 1_000_000n : n))
+      .map((m) => m.text);
   });
 }
 
@@ -67,11 +76,14 @@ export function invalidRegexLiterals(ast: unknown): string[] {
     try {
       compileGoRegexpCached(first.args);
     } catch (e) {
-      if (e instanceof GoRegexpSyntaxError) problems.push(`${name}(): invalid regular expression ${JSON.stringify(first.args)}: ${e.message}`);
+      if (e instanceof GoRegexpSyntaxError)
+        problems.push(`${name}(): invalid regular expression ${JSON.stringify(first.args)}: ${e.message}`);
       else throw e;
     }
   });
   return problems;
 }
 
-const walk = (root: unknown, visit: (node: Node) => void): void => { walkAst(root, isNode, visit); };
+const walk = (root: unknown, visit: (node: Node) => void): void => {
+  walkAst(root, isNode, visit);
+};

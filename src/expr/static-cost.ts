@@ -6,27 +6,60 @@
 import { warning, type Issue } from "../diag/index.js";
 import type { OpenApiSchema } from "./openapi-schema.js";
 
-interface Node { readonly op: string; readonly args: unknown }
+interface Node {
+  readonly op: string;
+  readonly args: unknown;
+}
 
-const COMPREHENSIONS = new Set(["all", "exists", "exists_one", "existsOne", "map", "filter", "transformList", "transformMap", "transformMapEntry", "sortBy"]);
+const COMPREHENSIONS = new Set([
+  "all",
+  "exists",
+  "exists_one",
+  "existsOne",
+  "map",
+  "filter",
+  "transformList",
+  "transformMap",
+  "transformMapEntry",
+  "sortBy",
+]);
 
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
+const isNode = (v: unknown): v is Node =>
+  typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
 
 export const UNBOUNDED_COST_CODE = "expr.cost-unbounded";
 
 /** Walks the AST and returns one warning per comprehension over an unbounded range. */
-export function estimateCost(ast: unknown, source: string, variables: Readonly<Record<string, OpenApiSchema>>, iterVars: ReadonlySet<string> = new Set()): Issue[] {
+export function estimateCost(
+  ast: unknown,
+  source: string,
+  variables: Readonly<Record<string, OpenApiSchema>>,
+  iterVars: ReadonlySet<string> = new Set(),
+): Issue[] {
   const issues: Issue[] = [];
   const visit = (v: unknown, scope: ReadonlySet<string>): void => {
-    if (Array.isArray(v)) { v.forEach((x) => { visit(x, scope); }); return; }
+    if (Array.isArray(v)) {
+      v.forEach((x) => {
+        visit(x, scope);
+      });
+      return;
+    }
     if (!isNode(v)) return;
     if (v.op === "rcall" && Array.isArray(v.args)) {
       const [name, receiver, args] = v.args as [string, unknown, unknown[]];
       if (COMPREHENSIONS.has(name) && !bounded(receiver, variables, scope)) {
-        issues.push(warning(UNBOUNDED_COST_CODE, [], `expression ${JSON.stringify(source)}: cost cannot be bounded: ${name}() iterates over a list or map without maxItems/maxProperties`));
+        issues.push(
+          warning(
+            UNBOUNDED_COST_CODE,
+            [],
+            `expression ${JSON.stringify(source)}: cost cannot be bounded: ${name}() iterates over a list or map without maxItems/maxProperties`,
+          ),
+        );
       }
       const names = new Set(scope);
-      if (COMPREHENSIONS.has(name)) for (const a of args.slice(0, -1)) if (isNode(a) && a.op === "id" && typeof a.args === "string") names.add(a.args);
+      if (COMPREHENSIONS.has(name))
+        for (const a of args.slice(0, -1))
+          if (isNode(a) && a.op === "id" && typeof a.args === "string") names.add(a.args);
       visit(receiver, scope);
       visit(args, names);
       return;
@@ -37,7 +70,11 @@ export function estimateCost(ast: unknown, source: string, variables: Readonly<R
   return issues;
 }
 
-function bounded(node: unknown, variables: Readonly<Record<string, OpenApiSchema>>, _scope: ReadonlySet<string>): boolean {
+function bounded(
+  node: unknown,
+  variables: Readonly<Record<string, OpenApiSchema>>,
+  _scope: ReadonlySet<string>,
+): boolean {
   if (!isNode(node)) return false;
   if (node.op === "list" || node.op === "map") return true;
   if (node.op === "call" && Array.isArray(node.args) && node.args[0] === "range") return false;

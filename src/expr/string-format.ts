@@ -9,12 +9,22 @@ export function formatString(template: string, args: readonly unknown[]): string
   let next = 0;
   for (let i = 0; i < template.length; i++) {
     const c = template[i];
-    if (c !== "%") { out += c ?? ""; continue; }
+    if (c !== "%") {
+      out += c ?? "";
+      continue;
+    }
     const m = /^%(?:\.(\d+))?([sdfeboxX%])/.exec(template.slice(i));
-    if (m === null) throw new LibraryError("format_error", `could not parse formatting clause at offset ${i}: unrecognized formatting clause`);
+    if (m === null)
+      throw new LibraryError(
+        "format_error",
+        `could not parse formatting clause at offset ${i}: unrecognized formatting clause`,
+      );
     i += m[0].length - 1;
     const verb = m[2] as string;
-    if (verb === "%") { out += "%"; continue; }
+    if (verb === "%") {
+      out += "%";
+      continue;
+    }
     if (next >= args.length) throw new LibraryError("format_error", `index ${next} out of range`);
     const arg = args[next++];
     const precision = m[1] === undefined ? undefined : Number(m[1]);
@@ -25,23 +35,34 @@ export function formatString(template: string, args: readonly unknown[]): string
 
 function formatOne(verb: string, arg: unknown, precision: number | undefined): string {
   switch (verb) {
-    case "s": return display(arg, true, false);
+    case "s":
+      return display(arg, true, false);
     case "d":
       if (typeof arg === "bigint") return arg.toString();
       if (isUint(arg)) return arg.valueOf().toString();
-      if (typeof arg === "number" && !Number.isFinite(arg)) return Number.isNaN(arg) ? "NaN" : arg > 0 ? "Infinity" : "-Infinity";
+      if (typeof arg === "number" && !Number.isFinite(arg))
+        return Number.isNaN(arg) ? "NaN" : arg > 0 ? "Infinity" : "-Infinity";
       throw new LibraryError("format_error", `decimal clause can only be used on integers, was given ${typeName(arg)}`);
-    case "f": return fixed(arg, precision ?? 6);
-    case "e": return scientific(arg, precision ?? 6);
-    case "b": return radix(arg, 2, "binary");
-    case "o": return radix(arg, 8, "octal");
-    case "x": return hex(arg);
-    case "X": return hex(arg).toUpperCase();
-    default: throw new LibraryError("format_error", `unrecognized formatting clause %${verb}`);
+    case "f":
+      return fixed(arg, precision ?? 6);
+    case "e":
+      return scientific(arg, precision ?? 6);
+    case "b":
+      return radix(arg, 2, "binary");
+    case "o":
+      return radix(arg, 8, "octal");
+    case "x":
+      return hex(arg);
+    case "X":
+      return hex(arg).toUpperCase();
+    default:
+      throw new LibraryError("format_error", `unrecognized formatting clause %${verb}`);
   }
 }
 
-interface UintLike { valueOf(): bigint }
+interface UintLike {
+  valueOf(): bigint;
+}
 function isUint(v: unknown): v is UintLike {
   return typeof v === "object" && v !== null && v.constructor.name === "UnsignedInt";
 }
@@ -95,7 +116,10 @@ function hex(v: unknown): string {
   if (isUint(v)) return v.valueOf().toString(16);
   if (typeof v === "string") return Buffer.from(v, "utf8").toString("hex");
   if (v instanceof Uint8Array) return Buffer.from(v).toString("hex");
-  throw new LibraryError("format_error", `only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(v)}`);
+  throw new LibraryError(
+    "format_error",
+    `only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(v)}`,
+  );
 }
 
 function typeName(v: unknown): string {
@@ -123,15 +147,22 @@ export function display(v: unknown, top: boolean, quoteNested = true): string {
     return String(v);
   }
   if (isUint(v)) return v.valueOf().toString();
-  if (v instanceof Uint8Array) return top || !quoteNested ? Buffer.from(v).toString("utf8") : `b${JSON.stringify(Buffer.from(v).toString("utf8"))}`;
+  if (v instanceof Uint8Array)
+    return top || !quoteNested
+      ? Buffer.from(v).toString("utf8")
+      : `b${JSON.stringify(Buffer.from(v).toString("utf8"))}`;
   if (v instanceof Date) return v.toISOString().replace(".000Z", "Z");
   if (Array.isArray(v)) return `[${v.map((x) => display(x, false, quoteNested)).join(", ")}]`;
   if (typeof v === "object" && v.constructor.name === "Type") return (v as { name: string }).name;
   if (isCelMap(v)) {
-    const entries = mapEntries(v).map(([k, x]) => [display(k, false, quoteNested), display(x, false, quoteNested)] as const);
+    const entries = mapEntries(v).map(
+      ([k, x]) => [display(k, false, quoteNested), display(x, false, quoteNested)] as const,
+    );
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return `{${entries.map(([k, x]) => `${k}: ${x}`).join(", ")}}`;
   }
   // Library values (quantity, ip, semver…) print through their own toString.
-  return typeof (v as { toString?: unknown }).toString === "function" ? (v as { toString(): string }).toString() : typeof v;
+  return typeof (v as { toString?: unknown }).toString === "function"
+    ? (v as { toString(): string }).toString()
+    : typeof v;
 }

@@ -58,7 +58,10 @@ function skipString(src: string, i: number, raw: boolean): number {
   const close = triple ? q.repeat(3) : q;
   let j = i + close.length;
   while (j < src.length) {
-    if (!raw && src[j] === "\\") { j += 2; continue; }
+    if (!raw && src[j] === "\\") {
+      j += 2;
+      continue;
+    }
     if (src.startsWith(close, j)) return j + close.length;
     if (!triple && src[j] === "\n") return j;
     j++;
@@ -84,7 +87,8 @@ function placeholderFor(name: string, index: number, src: string): string {
 const NEEDS_SCAN = /[[{,]\s*\?|`|\f|(?<![A-Za-z0-9_])(?:[bB][rR]|[rR][bB])['"]|(?:^|[^A-Za-z0-9_)\]}'"\s])\s*\.[0-9]/;
 
 export function desugar(src: string): Desugared {
-  if (!NEEDS_SCAN.test(src) && !(/[bB]['"]/.test(src) && /[^\p{ASCII}]/u.test(src))) return { text: src, marks: undefined };
+  if (!NEEDS_SCAN.test(src) && !(/[bB]['"]/.test(src) && /[^\p{ASCII}]/u.test(src)))
+    return { text: src, marks: undefined };
   let out = "";
   const optionalEntries = new Set<number>();
   const quotedFields = new Map<string, string>();
@@ -99,7 +103,9 @@ export function desugar(src: string): Desugared {
     if (c === "/" && src[i + 1] === "/") {
       const end = src.indexOf("\n", i);
       const stop = end === -1 ? src.length : end;
-      out += src.slice(i, stop); i = stop; continue;
+      out += src.slice(i, stop);
+      i = stop;
+      continue;
     }
     const prefix = isIdent(src[i - 1]) ? "" : stringPrefix(src, i);
     // (stringPrefix returns at once for any character but b, B, r, R.)
@@ -113,14 +119,31 @@ export function desugar(src: string): Desugared {
         out += " r" + src.slice(quoteAt, end);
       } else if (prefix.toLowerCase().includes("b")) {
         // cel-js takes a non-ASCII character of a bytes literal as one byte; CEL means its UTF-8.
-        out += src.slice(i, end).replace(/[^\p{ASCII}]/gu, (ch) => [...new TextEncoder().encode(ch)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""));
+        out += src
+          .slice(i, end)
+          .replace(/[^\p{ASCII}]/gu, (ch) =>
+            [...new TextEncoder().encode(ch)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""),
+          );
       } else out += src.slice(i, end);
-      i = end; prev = "'"; continue;
+      i = end;
+      prev = "'";
+      continue;
     }
-    if (c === "\f") { out += " "; i++; continue; }
-    if (c === "." && isDigit(src[i + 1]) && !(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'")) {
+    if (c === "\f") {
+      out += " ";
+      i++;
+      continue;
+    }
+    if (
+      c === "." &&
+      isDigit(src[i + 1]) &&
+      !(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'")
+    ) {
       // `.5` is a double literal in CEL; cel-js wants the leading zero.
-      out += "0."; i++; prev = "a"; continue;
+      out += "0.";
+      i++;
+      prev = "a";
+      continue;
     }
     if (c === "`" && prev === ".") {
       const m = QUOTED_FIELD.exec(src.slice(i));
@@ -128,19 +151,31 @@ export function desugar(src: string): Desugared {
         const name = m[0].slice(1, -1);
         const id = placeholderFor(name, quotedFields.size, src);
         quotedFields.set(id, name);
-        out += id; i += m[0].length; prev = "a"; continue;
+        out += id;
+        i += m[0].length;
+        prev = "a";
+        continue;
       }
     }
-    if (c === "?" && (prev === "[" || prev === "{" || prev === ",") && (stack.at(-1) === "list" || stack.at(-1) === "map")) {
+    if (
+      c === "?" &&
+      (prev === "[" || prev === "{" || prev === ",") &&
+      (stack.at(-1) === "list" || stack.at(-1) === "map")
+    ) {
       optionalEntries.add(out.length);
-      out += "-"; i++; prev = "-"; continue;
+      out += "-";
+      i++;
+      prev = "-";
+      continue;
     }
-    if (c === "[") stack.push(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'" ? "other" : "list");
+    if (c === "[")
+      stack.push(isIdent(prev) || prev === ")" || prev === "]" || prev === "}" || prev === "'" ? "other" : "list");
     else if (c === "{") stack.push(isIdent(prev) ? "other" : "map");
     else if (c === "(") stack.push("other");
     else if (c === ")" || c === "]" || c === "}") stack.pop();
     if (!isSpace(c)) prev = isIdent(c) ? "a" : c;
-    out += c; i++;
+    out += c;
+    i++;
   }
   const nothing = optionalEntries.size === 0 && quotedFields.size === 0 && rawBytes.size === 0;
   return { text: out, marks: nothing ? undefined : { optionalEntries, quotedFields, rawBytes } };

@@ -23,7 +23,9 @@ export interface CompiledField {
 }
 
 export function compileField(env: KroCelEnvironment, text: string, segments: readonly Segment[]): CompiledField {
-  const parts: Part[] = segments.map((s) => (s.kind === "literal" ? { literal: s.text } : { expression: compileExpression(env, s.source) }));
+  const parts: Part[] = segments.map((s) =>
+    s.kind === "literal" ? { literal: s.text } : { expression: compileExpression(env, s.source) },
+  );
   const expressions = parts.flatMap((p) => ("expression" in p ? [p.expression] : []));
   const first = expressions[0];
   const standalone = parts.length === 1 && first !== undefined;
@@ -35,10 +37,16 @@ export function compileField(env: KroCelEnvironment, text: string, segments: rea
       if (standalone) return first.evaluateJson(variables, cost);
       let out = "";
       for (const p of parts) {
-        if ("literal" in p) { out += p.literal; continue; }
+        if ("literal" in p) {
+          out += p.literal;
+          continue;
+        }
         const v = p.expression.evaluate(variables, cost);
         if (typeof v !== "string") {
-          throw new ExprEvaluationError(`no such overload: string + ${typeof v === "bigint" ? "int" : typeof v} in template ${JSON.stringify(text)}`, { expression: p.expression.source });
+          throw new ExprEvaluationError(
+            `no such overload: string + ${typeof v === "bigint" ? "int" : typeof v} in template ${JSON.stringify(text)}`,
+            { expression: p.expression.source },
+          );
         }
         out += v;
       }
@@ -49,9 +57,17 @@ export function compileField(env: KroCelEnvironment, text: string, segments: rea
       const issues: Issue[] = [];
       for (const e of expressions) {
         const r = scope.check(e.source, { ...options, expected: { type: "string" } });
-        issues.push(...r.issues.map((i) => (i.code === "expr.type-mismatch"
-          ? error(i.code, i.path, `template ${JSON.stringify(text)}: every expression must return a string: ${i.message}`)
-          : i)));
+        issues.push(
+          ...r.issues.map((i) =>
+            i.code === "expr.type-mismatch"
+              ? error(
+                  i.code,
+                  i.path,
+                  `template ${JSON.stringify(text)}: every expression must return a string: ${i.message}`,
+                )
+              : i,
+          ),
+        );
       }
       return { type: "string", schema: { type: "string" }, issues };
     },

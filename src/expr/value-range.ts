@@ -29,10 +29,12 @@ export function assertInRange(value: unknown): void {
   if (typeof value !== "object" || value === null) return;
   if (value instanceof Date) {
     const t = value.getTime();
-    if (!(t >= MIN_TIMESTAMP_MS && t <= MAX_TIMESTAMP_MS)) throw new LibraryError("timestamp_out_of_range", "timestamp out of range (years 0001 to 9999)");
+    if (!(t >= MIN_TIMESTAMP_MS && t <= MAX_TIMESTAMP_MS))
+      throw new LibraryError("timestamp_out_of_range", "timestamp out of range (years 0001 to 9999)");
   } else if (value.constructor.name === "Duration") {
     const d = value as { seconds: bigint; nanos: number };
     const nanos = d.seconds * 1_000_000_000n + BigInt(d.nanos);
-    if (nanos > MAX_DURATION_NANOS || nanos < -MAX_DURATION_NANOS - 1n) throw new LibraryError("duration_out_of_range", "duration out of range (int64 nanoseconds, about ±292 years)");
+    if (nanos > MAX_DURATION_NANOS || nanos < -MAX_DURATION_NANOS - 1n)
+      throw new LibraryError("duration_out_of_range", "duration out of range (int64 nanoseconds, about ±292 years)");
   }
 }

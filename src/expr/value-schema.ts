@@ -11,7 +11,8 @@ const FORMATS = new Set(["date", "date-time", "duration", "byte"]);
 
 function typedLeaf(s: OpenApiSchema): OpenApiSchema | undefined {
   if (s.type === "number") return { type: "number" };
-  if (s.type === "string" && s.format !== undefined && FORMATS.has(s.format)) return { type: "string", format: s.format };
+  if (s.type === "string" && s.format !== undefined && FORMATS.has(s.format))
+    return { type: "string", format: s.format };
   return undefined;
 }
 

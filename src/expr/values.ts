@@ -20,7 +20,8 @@ export function jsonToCel(value: unknown, schema?: OpenApiSchema, options: ToCel
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (schema?.type === "number") return value;
-    if (schema?.type === "integer" || schema?.["x-kubernetes-int-or-string"] === true) return Number.isInteger(value) ? BigInt(value) : value;
+    if (schema?.type === "integer" || schema?.["x-kubernetes-int-or-string"] === true)
+      return Number.isInteger(value) ? BigInt(value) : value;
     return Number.isInteger(value) && options.wholeNumbersAsInt !== false ? BigInt(value) : value;
   }
   if (typeof value === "string") {
@@ -83,7 +84,8 @@ export function celToJson(value: unknown): ToJsonResult {
 
 function toJsonValue(value: unknown, path: string): { value: JsonValue; text: string } {
   const where = path === "" ? "" : ` at ${path}`;
-  if (value instanceof Optional) return value.hasValue() ? toJsonValue(value.value(), path) : { value: null, text: "null" };
+  if (value instanceof Optional)
+    return value.hasValue() ? toJsonValue(value.value(), path) : { value: null, text: "null" };
   if (value === null || value === undefined) return { value: null, text: "null" };
   if (typeof value === "boolean" || typeof value === "string") return { value, text: JSON.stringify(value) };
   if (typeof value === "bigint") return { value: Number(value), text: value.toString() };
@@ -95,10 +97,13 @@ function toJsonValue(value: unknown, path: string): { value: JsonValue; text: st
     const s = value.toISOString().replace(/\.000Z$/, "Z");
     return { value: s, text: JSON.stringify(s) };
   }
-  if (value instanceof Uint8Array) throw new Error(`cannot convert bytes to JSON${where}: convert explicitly, e.g. string(x) or base64.encode(x)`);
+  if (value instanceof Uint8Array)
+    throw new Error(`cannot convert bytes to JSON${where}: convert explicitly, e.g. string(x) or base64.encode(x)`);
   if (Array.isArray(value)) {
     // omit() elements vanish from lists (kro resolves the sentinel after evaluation).
-    const items = value.filter((x: unknown) => !(x instanceof OmitSentinel)).map((x: unknown, i) => toJsonValue(x, `${path}[${i}]`));
+    const items = value
+      .filter((x: unknown) => !(x instanceof OmitSentinel))
+      .map((x: unknown, i) => toJsonValue(x, `${path}[${i}]`));
     return { value: items.map((i) => i.value), text: `[${items.map((i) => i.text).join(",")}]` };
   }
   if (isCelMap(value)) {
@@ -106,7 +111,8 @@ function toJsonValue(value: unknown, path: string): { value: JsonValue; text: st
     const texts: string[] = [];
     for (const [k, x] of mapEntries(value)) {
       if (x instanceof OmitSentinel) continue;
-      if (typeof k !== "string") throw new Error(`cannot convert map with ${typeof k === "bigint" ? "int" : typeof k} key to JSON${where}`);
+      if (typeof k !== "string")
+        throw new Error(`cannot convert map with ${typeof k === "bigint" ? "int" : typeof k} key to JSON${where}`);
       const c = toJsonValue(x, path === "" ? k : `${path}.${k}`);
       out[k] = c.value;
       texts.push(`${JSON.stringify(k)}:${c.text}`);
@@ -118,7 +124,9 @@ function toJsonValue(value: unknown, path: string): { value: JsonValue; text: st
     const s = display(value, true);
     return { value: s, text: JSON.stringify(s) };
   }
-  throw new Error(`cannot convert ${ctor === "UnsignedInt" ? "uint" : ctor ?? typeof value} to JSON${where}: convert explicitly, e.g. int(x)`);
+  throw new Error(
+    `cannot convert ${ctor === "UnsignedInt" ? "uint" : (ctor ?? typeof value)} to JSON${where}: convert explicitly, e.g. int(x)`,
+  );
 }
 
 /** Created on first use: turns Go duration strings ("1h30m") into cel-js durations. */

@@ -11,10 +11,42 @@ const userCrd = {
     group: "example.com",
     names: { kind: "Widget", plural: "widgets" },
     scope: "Namespaced",
-    conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { service: { namespace: "widgets", name: "converter" }, caBundle: "Q0E=" } } },
+    conversion: {
+      strategy: "Webhook",
+      webhook: {
+        conversionReviewVersions: ["v1"],
+        clientConfig: { service: { namespace: "widgets", name: "converter" }, caBundle: "Q0E=" },
+      },
+    },
     versions: [
-      { name: "v1", served: true, storage: false, deprecated: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } } },
-      { name: "v2", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { dimensions: { type: "object", properties: { size: { type: "integer" } } } } } } } } },
+      {
+        name: "v1",
+        served: true,
+        storage: false,
+        deprecated: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
+          },
+        },
+      },
+      {
+        name: "v2",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: {
+                type: "object",
+                properties: { dimensions: { type: "object", properties: { size: { type: "integer" } } } },
+              },
+            },
+          },
+        },
+      },
     ],
   },
 };
@@ -24,12 +56,29 @@ describe("the template dialect attaches to a user's CRD with several versions", 
     const result = attachToCrd(userCrd, { group: "example.com", version: "v2", kind: "Widget" });
     assert.ok(result.ok);
     const apply = result.apply as { spec: Record<string, unknown> & { versions: Record<string, unknown>[] } };
-    assert.deepEqual(Object.keys(apply.spec), ["versions"], "the apply configuration owns nothing but the versions list (conversion stays the user's)");
-    assert.deepEqual(apply.spec.versions.map((v) => [v.name, v.served, v.storage, v.deprecated]), [["v1", true, false, true], ["v2", true, true, undefined]]);
+    assert.deepEqual(
+      Object.keys(apply.spec),
+      ["versions"],
+      "the apply configuration owns nothing but the versions list (conversion stays the user's)",
+    );
+    assert.deepEqual(
+      apply.spec.versions.map((v) => [v.name, v.served, v.storage, v.deprecated]),
+      [
+        ["v1", true, false, true],
+        ["v2", true, true, undefined],
+      ],
+    );
     for (const [i, version] of apply.spec.versions.entries()) {
-      const original = userCrd.spec.versions[i] as unknown as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } };
-      const schema = (version as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }).schema.openAPIV3Schema.properties;
-      assert.deepEqual(schema.spec, original.schema.openAPIV3Schema.properties.spec, `version ${String(version.name)} keeps its own spec schema`);
+      const original = userCrd.spec.versions[i] as unknown as {
+        schema: { openAPIV3Schema: { properties: Record<string, unknown> } };
+      };
+      const schema = (version as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }).schema
+        .openAPIV3Schema.properties;
+      assert.deepEqual(
+        schema.spec,
+        original.schema.openAPIV3Schema.properties.spec,
+        `version ${String(version.name)} keeps its own spec schema`,
+      );
       assert.deepEqual(schema.status, { type: "object", "x-kubernetes-preserve-unknown-fields": true });
     }
   });

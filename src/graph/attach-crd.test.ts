@@ -5,7 +5,10 @@ import { loadYaml } from "../api/index.js";
 import { attachToCrd, crdDefines } from "./attach-crd.js";
 
 const root = new URL("../../../", import.meta.url);
-const [doc] = loadYaml("nginxapp-crd.yaml", readFileSync(new URL("examples/nginx/nginxapp-crd.yaml", root), "utf8")).documents;
+const [doc] = loadYaml(
+  "nginxapp-crd.yaml",
+  readFileSync(new URL("examples/nginx/nginxapp-crd.yaml", root), "utf8"),
+).documents;
 assert.ok(doc);
 const crd = doc.value as { spec: { versions: Record<string, unknown>[] } };
 const nginx = { group: "kro.example.com", version: "v1", kind: "NginxApp" };
@@ -21,20 +24,44 @@ describe("attachToCrd (template dialect parent kinds)", () => {
   it("plans status schema and subresource for the seed's CRD, leaving the rest as written", () => {
     const result = attachToCrd(crd, nginx);
     assert.ok(result.ok);
-    assert.deepEqual([result.crdName, result.plural, result.scope], ["nginxapps.kro.example.com", "nginxapps", "Namespaced"]);
-    assert.deepEqual(result.additions, ["spec.versions[v1].schema.openAPIV3Schema.properties.status", "spec.versions[v1].subresources.status"]);
+    assert.deepEqual(
+      [result.crdName, result.plural, result.scope],
+      ["nginxapps.kro.example.com", "nginxapps", "Namespaced"],
+    );
+    assert.deepEqual(result.additions, [
+      "spec.versions[v1].schema.openAPIV3Schema.properties.status",
+      "spec.versions[v1].subresources.status",
+    ]);
     const [version] = crd.spec.versions;
     assert.ok(version);
     const schema = version.schema as { openAPIV3Schema: { properties: Record<string, unknown> } };
     assert.deepEqual(result.apply, {
-      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "nginxapps.kro.example.com" },
-      spec: { versions: [{
-        ...version,
-        schema: { openAPIV3Schema: { ...schema.openAPIV3Schema, properties: { ...schema.openAPIV3Schema.properties, status: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } } },
-        subresources: { status: {} },
-      }] },
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "nginxapps.kro.example.com" },
+      spec: {
+        versions: [
+          {
+            ...version,
+            schema: {
+              openAPIV3Schema: {
+                ...schema.openAPIV3Schema,
+                properties: {
+                  ...schema.openAPIV3Schema.properties,
+                  status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+                },
+              },
+            },
+            subresources: { status: {} },
+          },
+        ],
+      },
     });
-    assert.equal((crd.spec.versions[0] as { subresources?: unknown }).subresources, undefined, "the input is not modified");
+    assert.equal(
+      (crd.spec.versions[0] as { subresources?: unknown }).subresources,
+      undefined,
+      "the input is not modified",
+    );
   });
 
   it("adds nothing when status is stored already", () => {
@@ -42,7 +69,8 @@ describe("attachToCrd (template dialect parent kinds)", () => {
     const [version] = withStatus.spec.versions;
     assert.ok(version);
     version.subresources = { status: {} };
-    (version.schema as { openAPIV3Schema: { properties: Record<string, unknown> } }).openAPIV3Schema.properties.status = { type: "object", properties: { x: { type: "string" } } };
+    (version.schema as { openAPIV3Schema: { properties: Record<string, unknown> } }).openAPIV3Schema.properties.status =
+      { type: "object", properties: { x: { type: "string" } } };
     const result = attachToCrd(withStatus, nginx);
     assert.ok(result.ok);
     assert.deepEqual(result.additions, []);
@@ -66,7 +94,13 @@ describe("attachToCrd (template dialect parent kinds)", () => {
     const [version] = unserved.spec.versions;
     assert.ok(version);
     version.served = false;
-    assert.deepEqual(attachToCrd(unserved, nginx), { ok: false, message: "CRD nginxapps.kro.example.com does not serve version v1" });
-    assert.deepEqual(attachToCrd({ kind: "Secret" }, nginx), { ok: false, message: "this is not a CustomResourceDefinition for NginxApp.kro.example.com" });
+    assert.deepEqual(attachToCrd(unserved, nginx), {
+      ok: false,
+      message: "CRD nginxapps.kro.example.com does not serve version v1",
+    });
+    assert.deepEqual(attachToCrd({ kind: "Secret" }, nginx), {
+      ok: false,
+      message: "this is not a CustomResourceDefinition for NginxApp.kro.example.com",
+    });
   });
 });

@@ -11,19 +11,19 @@ import { isRecord } from "./is-record.js";
 export type AttachResult =
   | { readonly ok: false; readonly message: string }
   | {
-    readonly ok: true;
-    readonly crdName: string;
-    readonly plural: string;
-    readonly scope: "Namespaced" | "Cluster";
-    /** Human-readable additions, e.g. "spec.versions[v1].subresources.status"; empty when status is stored already. */
-    readonly additions: readonly string[];
-    /**
-     * Server-side apply configuration adding the missing status storage, or undefined when
-     * nothing is missing. `spec.versions` is an atomic list in the CRD schema, so it must be
-     * sent whole: every version is copied unchanged except for the added status parts.
-     */
-    readonly apply?: Record<string, unknown>;
-  };
+      readonly ok: true;
+      readonly crdName: string;
+      readonly plural: string;
+      readonly scope: "Namespaced" | "Cluster";
+      /** Human-readable additions, e.g. "spec.versions[v1].subresources.status"; empty when status is stored already. */
+      readonly additions: readonly string[];
+      /**
+       * Server-side apply configuration adding the missing status storage, or undefined when
+       * nothing is missing. `spec.versions` is an atomic list in the CRD schema, so it must be
+       * sent whole: every version is copied unchanged except for the added status parts.
+       */
+      readonly apply?: Record<string, unknown>;
+    };
 
 const STATUS_SCHEMA = { type: "object", "x-kubernetes-preserve-unknown-fields": true } as const;
 
@@ -46,7 +46,10 @@ function versionAdditions(version: Record<string, unknown>): { copy: Record<stri
   let copy = version;
   if (!storesStatus) {
     added.push(`spec.versions[${name}].schema.openAPIV3Schema.properties.status`);
-    copy = { ...copy, schema: { ...schema, openAPIV3Schema: { ...root, properties: { ...properties, status: STATUS_SCHEMA } } } };
+    copy = {
+      ...copy,
+      schema: { ...schema, openAPIV3Schema: { ...root, properties: { ...properties, status: STATUS_SCHEMA } } },
+    };
   }
   if (subresources.status === undefined) {
     added.push(`spec.versions[${name}].subresources.status`);
@@ -57,16 +60,21 @@ function versionAdditions(version: Record<string, unknown>): { copy: Record<stri
 
 export function attachToCrd(crd: unknown, instance: InstanceKind): AttachResult {
   const label = `${instance.kind}.${instance.group}`;
-  if (!crdDefines(crd, instance) || !isRecord(crd) || !isRecord(crd.spec)) return { ok: false, message: `this is not a CustomResourceDefinition for ${label}` };
+  if (!crdDefines(crd, instance) || !isRecord(crd) || !isRecord(crd.spec))
+    return { ok: false, message: `this is not a CustomResourceDefinition for ${label}` };
   const metadata = isRecord(crd.metadata) ? crd.metadata : {};
   const crdName = typeof metadata.name === "string" ? metadata.name : "";
   const names = isRecord(crd.spec.names) ? crd.spec.names : {};
   const versions = Array.isArray(crd.spec.versions) ? crd.spec.versions.filter(isRecord) : [];
   const target = versions.find((v) => v.name === instance.version);
   if (target === undefined) {
-    return { ok: false, message: `CRD ${crdName} has no version ${instance.version} (it has ${versions.map((v) => String(v.name)).join(", ") || "none"})` };
+    return {
+      ok: false,
+      message: `CRD ${crdName} has no version ${instance.version} (it has ${versions.map((v) => String(v.name)).join(", ") || "none"})`,
+    };
   }
-  if (target.served === false) return { ok: false, message: `CRD ${crdName} does not serve version ${instance.version}` };
+  if (target.served === false)
+    return { ok: false, message: `CRD ${crdName} does not serve version ${instance.version}` };
   const plural = typeof names.plural === "string" ? names.plural : "";
   const scope = crd.spec.scope === "Cluster" ? "Cluster" : "Namespaced";
   // Every version gets storage: status written through one version is stored (and pruned) by

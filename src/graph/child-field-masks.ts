@@ -23,7 +23,8 @@ function templateSources(text: string): string[] {
 function expressionsOf(graph: CompiledGraph): { source: string; self?: CompiledNode }[] {
   const out: { source: string; self?: CompiledNode }[] = [];
   for (const node of graph.nodes) {
-    for (const field of node.fields) for (const s of field.segments) if (s.kind === "expression") out.push({ source: s.source });
+    for (const field of node.fields)
+      for (const s of field.segments) if (s.kind === "expression") out.push({ source: s.source });
     for (const source of node.includeWhen) out.push({ source });
     for (const source of node.readyWhen) out.push({ source, self: node });
     for (const dimension of node.forEach) out.push({ source: dimension.expression });
@@ -59,7 +60,12 @@ export function childFieldMasks(graph: CompiledGraph, env: KroCelEnvironment): M
     masks.set(id, existing === undefined ? mask : mergeMasks(existing, mask));
   };
   for (const node of graph.nodes) {
-    add(node.id, node.type === "external" || node.type === "externalCollection" ? new Map() : storedShape(node, templateMask(node.template)));
+    add(
+      node.id,
+      node.type === "external" || node.type === "externalCollection"
+        ? new Map()
+        : storedShape(node, templateMask(node.template)),
+    );
   }
   for (const { source, self } of expressionsOf(graph)) {
     let reads: Map<string, string[][]>;

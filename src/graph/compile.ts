@@ -21,7 +21,6 @@ export interface CompileRgdOptions {
   readonly unknownKinds?: UnknownKinds;
 }
 
-
 /**
  * Compiles an RGD. Total: never throws, whatever the input (a hostile or broken RGD yields
  * issues, so the controller can always write ResourceGraphAccepted=False with the reason).
@@ -37,16 +36,35 @@ export function compileRgd(rgd: unknown, options: CompileRgdOptions = {}): Compi
 }
 
 function compileChecked(rgd: unknown, options: CompileRgdOptions): CompileResult {
-  if (!isRecord(rgd)) return { issues: [error("rgd.not-an-object", [], "a ResourceGraphDefinition must be a YAML/JSON object")] };
+  if (!isRecord(rgd))
+    return { issues: [error("rgd.not-an-object", [], "a ResourceGraphDefinition must be a YAML/JSON object")] };
   const shape: Issue[] = [];
-  if (rgd.apiVersion !== "kro.run/v1alpha1") shape.push(error("rgd.api-version", ["apiVersion"], `apiVersion must be kro.run/v1alpha1, got ${JSON.stringify(rgd.apiVersion)}`));
-  if (rgd.kind !== "ResourceGraphDefinition") shape.push(error("rgd.kind", ["kind"], `kind must be ResourceGraphDefinition, got ${JSON.stringify(rgd.kind)}`));
+  if (rgd.apiVersion !== "kro.run/v1alpha1")
+    shape.push(
+      error(
+        "rgd.api-version",
+        ["apiVersion"],
+        `apiVersion must be kro.run/v1alpha1, got ${JSON.stringify(rgd.apiVersion)}`,
+      ),
+    );
+  if (rgd.kind !== "ResourceGraphDefinition")
+    shape.push(error("rgd.kind", ["kind"], `kind must be ResourceGraphDefinition, got ${JSON.stringify(rgd.kind)}`));
   const spec = rgd.spec;
   if (!isRecord(spec)) return { issues: [...shape, error("rgd.spec-missing", ["spec"], "spec is required")] };
   const cel = spec.schema !== undefined || spec.resources !== undefined;
-  const template = spec.resourceKind !== undefined || spec.childResources !== undefined || spec.statusMappings !== undefined;
+  const template =
+    spec.resourceKind !== undefined || spec.childResources !== undefined || spec.statusMappings !== undefined;
   if (cel && template) {
-    return { issues: [...shape, error("rgd.mixed-dialects", ["spec"], "spec mixes the CEL dialect (schema, resources) with the template dialect (resourceKind, childResources, statusMappings); use one")] };
+    return {
+      issues: [
+        ...shape,
+        error(
+          "rgd.mixed-dialects",
+          ["spec"],
+          "spec mixes the CEL dialect (schema, resources) with the template dialect (resourceKind, childResources, statusMappings); use one",
+        ),
+      ],
+    };
   }
   if (template) {
     const result = compileTemplateRgd(rgd, spec, options.resolver ? { resolver: options.resolver } : {});

@@ -32,7 +32,12 @@ export interface ContainmentPolicy {
   readonly authorCheckExempt: readonly string[];
 }
 
-export const DEFAULT_CONTAINMENT: ContainmentPolicy = { allowCrossNamespace: false, allowClusterScoped: false, authorCheck: true, authorCheckExempt: [] };
+export const DEFAULT_CONTAINMENT: ContainmentPolicy = {
+  allowCrossNamespace: false,
+  allowClusterScoped: false,
+  authorCheck: true,
+  authorCheckExempt: [],
+};
 
 export function containmentPolicyOf(rgd: unknown): ContainmentPolicy {
   const metadata = isRecord(rgd) && isRecord(rgd.metadata) ? rgd.metadata : {};
@@ -42,7 +47,10 @@ export function containmentPolicyOf(rgd: unknown): ContainmentPolicy {
     allowCrossNamespace: text(ANNOTATIONS.allowCrossNamespace).toLowerCase() === "true",
     allowClusterScoped: text(ANNOTATIONS.allowClusterScoped).toLowerCase() === "true",
     authorCheck: text(ANNOTATIONS.authorCheck).toLowerCase() !== AUTHOR_CHECK.disabled.toLowerCase(),
-    authorCheckExempt: text(ANNOTATIONS.authorCheckExempt).split(",").map((s) => s.trim()).filter((s) => s !== ""),
+    authorCheckExempt: text(ANNOTATIONS.authorCheckExempt)
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
   };
 }
 
@@ -52,7 +60,9 @@ export function delegates(policy: ContainmentPolicy): boolean {
 }
 
 /** Who the RGD says wrote its delegation (ANNOTATIONS.delegatedBy / delegatedGroups); undefined: nobody recorded. */
-export function delegationAuthorOf(rgd: unknown): { readonly user: string; readonly groups: readonly string[] } | undefined {
+export function delegationAuthorOf(
+  rgd: unknown,
+): { readonly user: string; readonly groups: readonly string[] } | undefined {
   const metadata = isRecord(rgd) && isRecord(rgd.metadata) ? rgd.metadata : {};
   const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
   const user = annotations[ANNOTATIONS.delegatedBy];
@@ -80,7 +90,9 @@ export function classifyMetadataValue(value: unknown): NamespaceSource {
 /** The namespace source of one node; Go-template children are only known once rendered. */
 export function namespaceSource(node: Pick<CompiledNode, "template" | "templateSource">): NamespaceSource {
   if (node.templateSource !== undefined) {
-    return typeof node.template === "string" && /\bnamespace\s*:/.test(node.template) ? { kind: "dynamic", text: "(Go template)" } : { kind: "instance" };
+    return typeof node.template === "string" && /\bnamespace\s*:/.test(node.template)
+      ? { kind: "dynamic", text: "(Go template)" }
+      : { kind: "instance" };
   }
   const metadata = isRecord(node.template) && isRecord(node.template.metadata) ? node.template.metadata : {};
   return classifyMetadataValue(metadata.namespace);
@@ -105,7 +117,11 @@ interface ContainmentNode {
  * namespace by instance data, and cluster-scoped children, unless the RGD opted in. Warnings,
  * not errors: kro accepts these RGDs, and the author check decides per instance author.
  */
-export function containmentWarnings(nodes: readonly ContainmentNode[], instanceScope: "Namespaced" | "Cluster", policy: ContainmentPolicy): Issue[] {
+export function containmentWarnings(
+  nodes: readonly ContainmentNode[],
+  instanceScope: "Namespaced" | "Cluster",
+  policy: ContainmentPolicy,
+): Issue[] {
   if (instanceScope !== "Namespaced") return [];
   const issues: Issue[] = [];
   for (const node of nodes) {
@@ -113,13 +129,25 @@ export function containmentWarnings(nodes: readonly ContainmentNode[], instanceS
     const body: IssuePath = [...node.path, "template"];
     if (node.namespaced === false) {
       if (!policy.allowClusterScoped) {
-        issues.push(warning("containment.cluster-scoped-child", [...body, "kind"], `resource "${node.id}" is cluster-scoped, but instances are namespaced: only instance authors who may write it cluster-wide themselves are admitted (or exempt it with ${ANNOTATIONS.authorCheckExempt}; ${ANNOTATIONS.allowClusterScoped}: "true" silences this warning)`));
+        issues.push(
+          warning(
+            "containment.cluster-scoped-child",
+            [...body, "kind"],
+            `resource "${node.id}" is cluster-scoped, but instances are namespaced: only instance authors who may write it cluster-wide themselves are admitted (or exempt it with ${ANNOTATIONS.authorCheckExempt}; ${ANNOTATIONS.allowClusterScoped}: "true" silences this warning)`,
+          ),
+        );
       }
       continue;
     }
     const source = namespaceSource(node);
     if ((source.kind === "spec" || source.kind === "dynamic") && !policy.allowCrossNamespace) {
-      issues.push(warning("containment.cross-namespace-child", [...body, "metadata", "namespace"], `resource "${node.id}" takes its namespace from instance data: instance authors are admitted only where they may write it themselves (${ANNOTATIONS.allowCrossNamespace}: "true" silences this warning)`));
+      issues.push(
+        warning(
+          "containment.cross-namespace-child",
+          [...body, "metadata", "namespace"],
+          `resource "${node.id}" takes its namespace from instance data: instance authors are admitted only where they may write it themselves (${ANNOTATIONS.allowCrossNamespace}: "true" silences this warning)`,
+        ),
+      );
     }
   }
   return issues;

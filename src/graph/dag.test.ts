@@ -3,7 +3,10 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { applyWaves, deletionWaves, findCycle, formatCycle, topologicalOrder, type DagInput } from "./dag.js";
 
-const dag = (ids: string[], deps: Record<string, string[]>): DagInput => ({ ids, dependencies: new Map(Object.entries(deps)) });
+const dag = (ids: string[], deps: Record<string, string[]>): DagInput => ({
+  ids,
+  dependencies: new Map(Object.entries(deps)),
+});
 
 // docs/reference/kro-reference.md §2.7: svc→deploy, ing→svc, cms independent.
 const WORKED = dag(["deploy", "svc", "ing", "cms"], { svc: ["deploy"], ing: ["svc"] });
@@ -30,20 +33,24 @@ describe("topologicalOrder", () => {
   });
 
   it("always yields every node after all of its dependencies (property)", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 25 }).chain((n) => fc.tuple(
-      fc.constant(n),
-      fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 60 }),
-    )), ([n, edges]) => {
-      const ids = Array.from({ length: n }, (_, i) => `n${i}`);
-      // edges only from higher to lower index: acyclic by construction
-      const deps = new Map<string, string[]>();
-      for (const [a, b] of edges) if (a > b) deps.set(`n${a}`, [...(deps.get(`n${a}`) ?? []), `n${b}`]);
-      const result = topologicalOrder({ ids, dependencies: deps });
-      assert.ok("order" in result, "acyclic input has an order");
-      assert.equal(result.order.length, n);
-      const at = new Map(result.order.map((id, i) => [id, i]));
-      for (const [id, ds] of deps) for (const d of ds) assert.ok((at.get(d) ?? -1) < (at.get(id) ?? -1));
-    }));
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 25 })
+          .chain((n) => fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 60 }))),
+        ([n, edges]) => {
+          const ids = Array.from({ length: n }, (_, i) => `n${i}`);
+          // edges only from higher to lower index: acyclic by construction
+          const deps = new Map<string, string[]>();
+          for (const [a, b] of edges) if (a > b) deps.set(`n${a}`, [...(deps.get(`n${a}`) ?? []), `n${b}`]);
+          const result = topologicalOrder({ ids, dependencies: deps });
+          assert.ok("order" in result, "acyclic input has an order");
+          assert.equal(result.order.length, n);
+          const at = new Map(result.order.map((id, i) => [id, i]));
+          for (const [id, ds] of deps) for (const d of ds) assert.ok((at.get(d) ?? -1) < (at.get(id) ?? -1));
+        },
+      ),
+    );
   });
 });
 
@@ -58,12 +65,14 @@ describe("applyWaves and deletionWaves", () => {
   });
 
   it("delete a dependent before what it depends on (property)", () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { maxLength: 30 }), (edges) => {
-      const ids = Array.from({ length: 10 }, (_, i) => `n${i}`);
-      const deps = new Map<string, string[]>();
-      for (const [a, b] of edges) if (a > b) deps.set(`n${a}`, [...(deps.get(`n${a}`) ?? []), `n${b}`]);
-      const waves = applyWaves({ ids, dependencies: deps });
-      for (const [id, ds] of deps) for (const d of ds) assert.ok((waves.get(id) ?? 0) > (waves.get(d) ?? 0));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { maxLength: 30 }), (edges) => {
+        const ids = Array.from({ length: 10 }, (_, i) => `n${i}`);
+        const deps = new Map<string, string[]>();
+        for (const [a, b] of edges) if (a > b) deps.set(`n${a}`, [...(deps.get(`n${a}`) ?? []), `n${b}`]);
+        const waves = applyWaves({ ids, dependencies: deps });
+        for (const [id, ds] of deps) for (const d of ds) assert.ok((waves.get(id) ?? 0) > (waves.get(d) ?? 0));
+      }),
+    );
   });
 });

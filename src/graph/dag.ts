@@ -11,8 +11,7 @@ export interface DagInput {
 }
 
 export type TopologicalResult =
-  | { readonly ok: true; readonly order: readonly string[] }
-  | { readonly ok: false; readonly cycle: readonly string[] };
+  { readonly ok: true; readonly order: readonly string[] } | { readonly ok: false; readonly cycle: readonly string[] };
 
 /** The first cycle found by DFS in author order, as `[a, b, a]`; undefined if the graph is acyclic. */
 export function findCycle(input: DagInput): string[] | undefined {

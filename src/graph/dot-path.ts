@@ -13,7 +13,11 @@ export function parseDotPath(text: string): { ok: true; steps: PathStep[] } | { 
   const steps: PathStep[] = [];
   for (const part of text.split(".")) {
     const match = STEP.exec(part);
-    if (match === null) return { ok: false, message: `"${text}" is not a dot path (expected keys separated by dots, with optional [n] indexes, e.g. status.loadBalancer.ingress[0].ip)` };
+    if (match === null)
+      return {
+        ok: false,
+        message: `"${text}" is not a dot path (expected keys separated by dots, with optional [n] indexes, e.g. status.loadBalancer.ingress[0].ip)`,
+      };
     const [, key = "", indexes = ""] = match;
     steps.push(key);
     for (const index of indexes.matchAll(/\[([0-9]+)\]/g)) steps.push(Number(index[1]));

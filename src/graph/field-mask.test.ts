@@ -23,8 +23,15 @@ describe("field masks", () => {
   });
 
   it("projects objects on the mask, keeps lists and scalars whole, returns the same object when nothing goes", () => {
-    const object = { spec: { replicas: 2, strategy: { type: "RollingUpdate" } }, status: { ready: [1, 2] }, extra: "x" };
-    assert.deepEqual(projectJson(object, mergeMasks(spec, status)), { spec: { replicas: 2 }, status: { ready: [1, 2] } });
+    const object = {
+      spec: { replicas: 2, strategy: { type: "RollingUpdate" } },
+      status: { ready: [1, 2] },
+      extra: "x",
+    };
+    assert.deepEqual(projectJson(object, mergeMasks(spec, status)), {
+      spec: { replicas: 2 },
+      status: { ready: [1, 2] },
+    });
     const kept = { spec: { replicas: 1 } };
     assert.equal(projectJson(kept, spec), kept);
     assert.deepEqual(projectJson({ spec: [1, 2] }, spec), { spec: [1, 2] });
@@ -39,6 +46,9 @@ describe("field masks", () => {
   });
 
   it("templateMask follows nested objects and keeps anything else whole", () => {
-    assert.deepEqual(describeMask(templateMask({ a: { b: "${x}", c: [1] }, d: 1 })), { a: { b: true, c: true }, d: true });
+    assert.deepEqual(describeMask(templateMask({ a: { b: "${x}", c: [1] }, d: 1 })), {
+      a: { b: true, c: true },
+      d: true,
+    });
   });
 });

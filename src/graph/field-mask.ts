@@ -36,7 +36,8 @@ export function coversMask(outer: FieldMask, inner: FieldMask): boolean {
   return true;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `value` with only what `mask` keeps; unchanged (same reference) when nothing is dropped. */
 export function projectJson<T>(value: T, mask: FieldMask): T {
@@ -54,7 +55,7 @@ export function projectJson<T>(value: T, mask: FieldMask): T {
     kept.push([key, projected]);
   }
   // fromEntries makes own data properties, so a "__proto__" key stays a key.
-  return changed ? Object.fromEntries(kept) as T : value;
+  return changed ? (Object.fromEntries(kept) as T) : value;
 }
 
 /** The shape of a template: every key of every nested object; any other value is kept whole. */
@@ -65,5 +66,7 @@ export function templateMask(template: unknown): FieldMask {
 
 /** A readable form for tests and logs: `{"metadata":{"name":true},"status":true}`. */
 export function describeMask(mask: FieldMask): unknown {
-  return mask === true ? true : Object.fromEntries([...mask].sort(([a], [b]) => compareCodeUnits(a, b)).map(([k, m]) => [k, describeMask(m)]));
+  return mask === true
+    ? true
+    : Object.fromEntries([...mask].sort(([a], [b]) => compareCodeUnits(a, b)).map(([k, m]) => [k, describeMask(m)]));
 }

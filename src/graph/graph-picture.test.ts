@@ -5,7 +5,17 @@ import { graphDot, graphMermaid, graphPicture, graphText, type PictureGraph } fr
 type PictureNode = PictureGraph["nodes"][number];
 
 function node(id: string, extra: Partial<PictureNode> = {}): PictureNode {
-  return { id, kind: "ConfigMap", apiVersion: "v1", type: "resource", dependencies: [], includeWhen: [], forEach: [], wave: 1, ...extra };
+  return {
+    id,
+    kind: "ConfigMap",
+    apiVersion: "v1",
+    type: "resource",
+    dependencies: [],
+    includeWhen: [],
+    forEach: [],
+    wave: 1,
+    ...extra,
+  };
 }
 
 /** One node of every kind: plain, conditional, collection, external, external collection. */
@@ -15,8 +25,14 @@ const graph: PictureGraph = {
   nodes: [
     node("db", { kind: "Secret", type: "external" }),
     node("app", { kind: "Deployment", apiVersion: "apps/v1", dependencies: ["db"], wave: 2 }),
-    node("ing", { kind: "Ingress", apiVersion: "networking.k8s.io/v1", dependencies: ["app"], includeWhen: ["schema.spec.ingress"], wave: 3 }),
-    node("perRegion", { forEach: [{ name: "r", expression: "schema.spec.regions" }] , type: "collection" }),
+    node("ing", {
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      dependencies: ["app"],
+      includeWhen: ["schema.spec.ingress"],
+      wave: 3,
+    }),
+    node("perRegion", { forEach: [{ name: "r", expression: "schema.spec.regions" }], type: "collection" }),
     node("peers", { kind: "Service", type: "externalCollection" }),
   ],
   topologicalOrder: ["db", "app", "ing", "perRegion", "peers"],
@@ -27,7 +43,10 @@ describe("graphText", () => {
   it("heads with the instance and lists nodes in topological order with kind, wave and dependencies", () => {
     const lines = text.trimEnd().split("\n");
     assert.equal(lines[0], "graph shop: instance Shop (kro.run/v1alpha1)");
-    assert.deepEqual(lines.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]), ["db", "app", "ing", "perRegion", "peers"]);
+    assert.deepEqual(
+      lines.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]),
+      ["db", "app", "ing", "perRegion", "peers"],
+    );
     assert.match(text, /^ {2}app +Deployment apps\/v1 +wave 2 +<- db$/m);
     assert.match(text, /^ {2}db +Secret v1 +wave 1 +<- instance \[external\]$/m);
     assert.match(text, /^ {2}ing .*<- app \[conditional\]$/m);
@@ -56,8 +75,17 @@ describe("graphMermaid", () => {
     assert.match(mermaid, /^ {2}class n_ing,legend_conditional conditional$/m);
   });
   it("has one edge per dependency and instance edges only for nodes without one", () => {
-    const edges = mermaid.split("\n").filter((l) => l.includes("-->")).map((l) => l.trim());
-    assert.deepEqual(edges, ["n_instance --> n_db", "n_db --> n_app", "n_app --> n_ing", "n_instance --> n_perRegion", "n_instance --> n_peers"]);
+    const edges = mermaid
+      .split("\n")
+      .filter((l) => l.includes("-->"))
+      .map((l) => l.trim());
+    assert.deepEqual(edges, [
+      "n_instance --> n_db",
+      "n_db --> n_app",
+      "n_app --> n_ing",
+      "n_instance --> n_perRegion",
+      "n_instance --> n_peers",
+    ]);
   });
   it("colours nodes by state with one class per state used", () => {
     const overlaid = graphMermaid(graph, { colorBy: { app: "error", db: "ready", peers: "ready" } });
@@ -84,7 +112,7 @@ describe("graphDot", () => {
     assert.doesNotMatch(dot, /"instance" -> "app"/);
   });
   it("fills coloured nodes and escapes quotes in names", () => {
-    const overlaid = graphDot({ ...graph, name: "a \"quoted\" name" }, { colorBy: { ing: "pending" } });
+    const overlaid = graphDot({ ...graph, name: 'a "quoted" name' }, { colorBy: { ing: "pending" } });
     assert.match(overlaid, /^digraph "a \\"quoted\\" name" \{$/m);
     assert.match(overlaid, /^ {2}"ing" \[.*style="dashed,rounded,filled" fillcolor="#bbdefb" color="#1565c0"\];$/m);
   });
@@ -98,6 +126,12 @@ describe("graphPicture", () => {
   });
   it("still draws nodes the topological order misses (after the ordered ones)", () => {
     const text = graphText({ ...graph, topologicalOrder: ["app"] });
-    assert.deepEqual(text.split("\n").slice(1, 6).map((l) => l.trim().split(/\s+/)[0]), ["app", "db", "ing", "perRegion", "peers"]);
+    assert.deepEqual(
+      text
+        .split("\n")
+        .slice(1, 6)
+        .map((l) => l.trim().split(/\s+/)[0]),
+      ["app", "db", "ing", "perRegion", "peers"],
+    );
   });
 });

@@ -49,12 +49,17 @@ const STATE_COLORS: Readonly<Record<NodeState, { fill: string; stroke: string }>
 };
 
 const isConditional = (n: PictureNode): boolean => n.includeWhen.length > 0;
-const isCollection = (n: PictureNode): boolean => n.forEach.length > 0 || n.type === "collection" || n.type === "externalCollection";
+const isCollection = (n: PictureNode): boolean =>
+  n.forEach.length > 0 || n.type === "collection" || n.type === "externalCollection";
 const isExternal = (n: PictureNode): boolean => n.type === "external" || n.type === "externalCollection";
 
 /** Traits in a fixed order, shared by every format's labels and legends. */
 function traits(n: PictureNode): string[] {
-  return [...(isExternal(n) ? ["external"] : []), ...(isCollection(n) ? ["collection"] : []), ...(isConditional(n) ? ["conditional"] : [])];
+  return [
+    ...(isExternal(n) ? ["external"] : []),
+    ...(isCollection(n) ? ["collection"] : []),
+    ...(isConditional(n) ? ["conditional"] : []),
+  ];
 }
 
 /** Nodes in topological order (author order for any the order misses). */
@@ -77,18 +82,23 @@ function edges(graph: PictureGraph): [string, string][] {
   const ids = new Set(graph.nodes.map((n) => n.id));
   return ordered(graph).flatMap((n) => {
     const deps = n.dependencies.filter((d) => ids.has(d));
-    return deps.length === 0 ? [[INSTANCE_NODE_ID, n.id] as [string, string]] : deps.map((d) => [d, n.id] as [string, string]);
+    return deps.length === 0
+      ? [[INSTANCE_NODE_ID, n.id] as [string, string]]
+      : deps.map((d) => [d, n.id] as [string, string]);
   });
 }
 
-const instanceTitle = (graph: PictureGraph): string => `${graph.instance.kind} (${graph.instance.group}/${graph.instance.version})`;
+const instanceTitle = (graph: PictureGraph): string =>
+  `${graph.instance.kind} (${graph.instance.group}/${graph.instance.version})`;
 
 export function graphText(graph: PictureGraph, options: PictureOptions = {}): string {
   const nodes = ordered(graph);
   const state = (id: string): string => (options.colorBy?.[id] === undefined ? "" : `  {${options.colorBy[id]}}`);
   const rows = nodes.map((n) => {
     const deps = n.dependencies.length === 0 ? INSTANCE_NODE_ID : n.dependencies.join(", ");
-    const marks = traits(n).map((t) => ` [${t}]`).join("");
+    const marks = traits(n)
+      .map((t) => ` [${t}]`)
+      .join("");
     return [n.id, `${n.kind} ${n.apiVersion}`, `wave ${n.wave}`, `<- ${deps}${marks}${state(n.id)}`];
   });
   const widths = [0, 1, 2].map((c) => Math.max(0, ...rows.map((r) => r[c]?.length ?? 0)));
@@ -111,7 +121,10 @@ function mermaidShape(n: PictureNode, label: string): string {
 }
 
 export function graphMermaid(graph: PictureGraph, options: PictureOptions = {}): string {
-  const lines = ["flowchart TD", `  ${mermaidId(INSTANCE_NODE_ID)}(["${mermaidText(graph.instance.kind)}<br/>instance"])`];
+  const lines = [
+    "flowchart TD",
+    `  ${mermaidId(INSTANCE_NODE_ID)}(["${mermaidText(graph.instance.kind)}<br/>instance"])`,
+  ];
   for (const n of ordered(graph)) {
     const extra = traits(n).length === 0 ? "" : `<br/><i>${traits(n).join(", ")}</i>`;
     lines.push(`  ${mermaidId(n.id)}${mermaidShape(n, `${mermaidText(n.id)}<br/>${mermaidText(n.kind)}${extra}`)}`);
@@ -120,34 +133,49 @@ export function graphMermaid(graph: PictureGraph, options: PictureOptions = {}):
   lines.push(
     "  subgraph legend [legend]",
     "    direction LR",
-    "    legend_resource[\"resource\"]",
-    "    legend_conditional[\"conditional (includeWhen)\"]",
-    "    legend_collection[[\"collection (forEach)\"]]",
-    "    legend_external[/\"external (externalRef)\"/]",
+    '    legend_resource["resource"]',
+    '    legend_conditional["conditional (includeWhen)"]',
+    '    legend_collection[["collection (forEach)"]]',
+    '    legend_external[/"external (externalRef)"/]',
     "  end",
     "  classDef conditional stroke-dasharray: 5 5",
     "  classDef instance stroke-width:3px",
   );
-  const conditional = [...ordered(graph).filter(isConditional).map((n) => mermaidId(n.id)), "legend_conditional"];
+  const conditional = [
+    ...ordered(graph)
+      .filter(isConditional)
+      .map((n) => mermaidId(n.id)),
+    "legend_conditional",
+  ];
   lines.push(`  class ${conditional.join(",")} conditional`, `  class ${mermaidId(INSTANCE_NODE_ID)} instance`);
   for (const state of NODE_STATES) {
-    const ids = Object.entries(options.colorBy ?? {}).filter(([, s]) => s === state).map(([id]) => mermaidId(id));
+    const ids = Object.entries(options.colorBy ?? {})
+      .filter(([, s]) => s === state)
+      .map(([id]) => mermaidId(id));
     if (ids.length === 0) continue;
-    lines.push(`  classDef ${state} fill:${STATE_COLORS[state].fill},stroke:${STATE_COLORS[state].stroke}`, `  class ${ids.join(",")} ${state}`);
+    lines.push(
+      `  classDef ${state} fill:${STATE_COLORS[state].fill},stroke:${STATE_COLORS[state].stroke}`,
+      `  class ${ids.join(",")} ${state}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
 
-const dotString = (s: string): string => `"${s.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\n/g, "\\n")}"`;
+const dotString = (s: string): string => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 
 function dotAttributes(n: PictureNode | undefined, label: string, state: NodeState | undefined): string {
   const shape = n === undefined ? "doubleoctagon" : isExternal(n) ? "parallelogram" : isCollection(n) ? "box3d" : "box";
-  const style = [...(n !== undefined && isConditional(n) ? ["dashed"] : []), ...(n !== undefined && !isExternal(n) && !isCollection(n) ? ["rounded"] : []), ...(state === undefined ? [] : ["filled"])];
+  const style = [
+    ...(n !== undefined && isConditional(n) ? ["dashed"] : []),
+    ...(n !== undefined && !isExternal(n) && !isCollection(n) ? ["rounded"] : []),
+    ...(state === undefined ? [] : ["filled"]),
+  ];
   const attrs = [`label=${dotString(label)}`, `shape=${shape}`];
   // an external collection is a parallelogram; a double border shows it is a list
   if (n?.type === "externalCollection") attrs.push("peripheries=2");
   if (style.length > 0) attrs.push(`style=${dotString(style.join(","))}`);
-  if (state !== undefined) attrs.push(`fillcolor=${dotString(STATE_COLORS[state].fill)}`, `color=${dotString(STATE_COLORS[state].stroke)}`);
+  if (state !== undefined)
+    attrs.push(`fillcolor=${dotString(STATE_COLORS[state].fill)}`, `color=${dotString(STATE_COLORS[state].stroke)}`);
   return attrs.join(" ");
 }
 
@@ -156,8 +184,8 @@ export function graphDot(graph: PictureGraph, options: PictureOptions = {}): str
   const lines = [
     `digraph ${dotString(graph.name)} {`,
     "  rankdir=TB;",
-    "  node [fontname=\"Helvetica\" fontsize=11];",
-    "  edge [color=\"#555555\"];",
+    '  node [fontname="Helvetica" fontsize=11];',
+    '  edge [color="#555555"];',
     `  ${dotString(INSTANCE_NODE_ID)} [${dotAttributes(undefined, `${graph.instance.kind}\ninstance`, stateOf(INSTANCE_NODE_ID))}];`,
   ];
   for (const n of ordered(graph)) {
@@ -167,12 +195,12 @@ export function graphDot(graph: PictureGraph, options: PictureOptions = {}): str
   for (const [from, to] of edges(graph)) lines.push(`  ${dotString(from)} -> ${dotString(to)};`);
   lines.push(
     "  subgraph cluster_legend {",
-    "    label=\"legend\"; fontname=\"Helvetica\"; fontsize=10; color=\"#bbbbbb\";",
+    '    label="legend"; fontname="Helvetica"; fontsize=10; color="#bbbbbb";',
     "    node [fontsize=9];",
-    "    \"legend:resource\" [label=\"resource\" shape=box style=\"rounded\"];",
-    "    \"legend:conditional\" [label=\"conditional\\n(includeWhen)\" shape=box style=\"dashed,rounded\"];",
-    "    \"legend:collection\" [label=\"collection\\n(forEach)\" shape=box3d];",
-    "    \"legend:external\" [label=\"external\\n(externalRef)\" shape=parallelogram];",
+    '    "legend:resource" [label="resource" shape=box style="rounded"];',
+    '    "legend:conditional" [label="conditional\\n(includeWhen)" shape=box style="dashed,rounded"];',
+    '    "legend:collection" [label="collection\\n(forEach)" shape=box3d];',
+    '    "legend:external" [label="external\\n(externalRef)" shape=parallelogram];',
     "  }",
     "}",
   );
@@ -181,8 +209,11 @@ export function graphDot(graph: PictureGraph, options: PictureOptions = {}): str
 
 export function graphPicture(graph: PictureGraph, format: PictureFormat, options: PictureOptions = {}): string {
   switch (format) {
-    case "text": return graphText(graph, options);
-    case "mermaid": return graphMermaid(graph, options);
-    case "dot": return graphDot(graph, options);
+    case "text":
+      return graphText(graph, options);
+    case "mermaid":
+      return graphMermaid(graph, options);
+    case "dot":
+      return graphDot(graph, options);
   }
 }

@@ -7,7 +7,9 @@ function rgdWithStatusDepth(depth: number): unknown {
   let status: unknown = "${cm.metadata.name}";
   for (let i = 0; i < depth; i++) status = { a: status };
   return {
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "deep" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "deep" },
     spec: {
       schema: { apiVersion: "v1alpha1", kind: "DeepApp", spec: { name: "string" }, status: { x: status } },
       resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } } }],
@@ -20,7 +22,10 @@ describe("compileRgd is total on deep input", () => {
     it(`a status nested ${depth} deep is one issue, not a throw`, () => {
       const result = compileRgd(rgdWithStatusDepth(depth));
       assert.equal(result.graph, undefined);
-      assert.deepEqual(result.issues.map((i) => i.code), [INPUT_LIMIT_CODES.tooDeep]);
+      assert.deepEqual(
+        result.issues.map((i) => i.code),
+        [INPUT_LIMIT_CODES.tooDeep],
+      );
       assert.equal(result.issues[0]?.path.slice(0, 5).join("."), "spec.schema.status.x.a");
     });
   }

@@ -17,19 +17,27 @@ export function tooDeepPath(root: unknown, maxDepth: number = MAX_RGD_DEPTH): Is
     const [value, path] = stack.pop() as [unknown, IssuePath];
     if (typeof value !== "object" || value === null) continue;
     if (path.length >= maxDepth) return path;
-    if (Array.isArray(value)) value.forEach((item: unknown, i) => { stack.push([item, [...path, i]]); });
+    if (Array.isArray(value))
+      value.forEach((item: unknown, i) => {
+        stack.push([item, [...path, i]]);
+      });
     else for (const [key, item] of Object.entries(value)) stack.push([item, [...path, key]]);
   }
   return undefined;
 }
 
 export function tooDeepIssue(path: IssuePath): Issue {
-  return error(INPUT_LIMIT_CODES.tooDeep, path, `nests deeper than ${MAX_RGD_DEPTH} levels; no ResourceGraphDefinition needs that many`);
+  return error(
+    INPUT_LIMIT_CODES.tooDeep,
+    path,
+    `nests deeper than ${MAX_RGD_DEPTH} levels; no ResourceGraphDefinition needs that many`,
+  );
 }
 
 /** A compile phase that overflowed the stack (or otherwise threw): one issue instead of a crash. */
 export function compileFailure(e: unknown): Issue {
   const message = e instanceof Error ? e.message : String(e);
-  const reason = e instanceof RangeError ? "the definition nests too deeply to compile" : `internal compiler error: ${message}`;
+  const reason =
+    e instanceof RangeError ? "the definition nests too deeply to compile" : `internal compiler error: ${message}`;
   return error(INPUT_LIMIT_CODES.internal, [], reason);
 }

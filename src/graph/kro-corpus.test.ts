@@ -23,12 +23,23 @@ describe("kro compatibility corpus", () => {
       if (c.expect === "accept") {
         assert.equal(outcome.accepted, true, errors.join("\n"));
         const recorded = readFileSync(new URL(`${c.name}.crd.yaml`, CORPUS_GOLDEN_DIR), "utf8");
-        assert.equal(outcome.crdYaml, recorded, `${c.name}: the CRD differs from test/golden/kro-corpus/; if intended, run npm run refresh:golden`);
+        assert.equal(
+          outcome.crdYaml,
+          recorded,
+          `${c.name}: the CRD differs from test/golden/kro-corpus/; if intended, run npm run refresh:golden`,
+        );
       } else {
         assert.equal(outcome.accepted, false, `${c.name} compiled but kro rejects it`);
-        assert.ok(errors.some((m) => m.includes(c.error ?? "")), `no error mentions ${JSON.stringify(c.error)}:\n${errors.join("\n")}`);
+        assert.ok(
+          errors.some((m) => m.includes(c.error ?? "")),
+          `no error mentions ${JSON.stringify(c.error)}:\n${errors.join("\n")}`,
+        );
       }
-      if (c.warning !== undefined) assert.ok(warnings.some((m) => m.includes(c.warning ?? "")), `no warning mentions ${JSON.stringify(c.warning)}: ${warnings.join("; ")}`);
+      if (c.warning !== undefined)
+        assert.ok(
+          warnings.some((m) => m.includes(c.warning ?? "")),
+          `no warning mentions ${JSON.stringify(c.warning)}: ${warnings.join("; ")}`,
+        );
     });
   }
 });

@@ -18,15 +18,26 @@ describe("naming rules", () => {
   for (const [id, code] of ids) {
     it(`resource id ${JSON.stringify(id)} → ${code ?? "ok"}`, () => {
       const issues = checkIdentifier("resource id", id, ["spec", "resources", 0, "id"]);
-      assert.deepEqual(issues.map((i) => i.code), code === undefined ? [] : [code]);
+      assert.deepEqual(
+        issues.map((i) => i.code),
+        code === undefined ? [] : [code],
+      );
       for (const issue of issues) assert.deepEqual(issue.path, ["spec", "resources", 0, "id"]);
     });
   }
 
-  const kinds: [unknown, string | undefined][] = [["WebApp", undefined], ["webApp", "rgd.kind-invalid"], ["Web_App", "rgd.kind-invalid"], [undefined, "rgd.kind-missing"]];
+  const kinds: [unknown, string | undefined][] = [
+    ["WebApp", undefined],
+    ["webApp", "rgd.kind-invalid"],
+    ["Web_App", "rgd.kind-invalid"],
+    [undefined, "rgd.kind-missing"],
+  ];
   for (const [kind, code] of kinds) {
     it(`kind ${JSON.stringify(kind)} → ${code ?? "ok"}`, () => {
-      assert.deepEqual(checkKind(kind, ["spec", "schema", "kind"]).map((i) => i.code), code === undefined ? [] : [code]);
+      assert.deepEqual(
+        checkKind(kind, ["spec", "schema", "kind"]).map((i) => i.code),
+        code === undefined ? [] : [code],
+      );
     });
   }
 

@@ -6,14 +6,60 @@
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 
 export const RESERVED_IDS: ReadonlySet<string> = new Set([
-  "apiVersion", "context", "dependency", "dependencies", "each", "externalRef", "externalReference",
-  "externalRefs", "externalReferences", "graph", "instance", "item", "items", "kind", "kro", "metadata",
-  "namespace", "object", "resource", "resourcegraphdefinition", "resourceGraphDefinition", "resources",
-  "root", "runtime", "schema", "self", "serviceAccountName", "spec", "status", "this", "variables", "vars",
+  "apiVersion",
+  "context",
+  "dependency",
+  "dependencies",
+  "each",
+  "externalRef",
+  "externalReference",
+  "externalRefs",
+  "externalReferences",
+  "graph",
+  "instance",
+  "item",
+  "items",
+  "kind",
+  "kro",
+  "metadata",
+  "namespace",
+  "object",
+  "resource",
+  "resourcegraphdefinition",
+  "resourceGraphDefinition",
+  "resources",
+  "root",
+  "runtime",
+  "schema",
+  "self",
+  "serviceAccountName",
+  "spec",
+  "status",
+  "this",
+  "variables",
+  "vars",
   "version",
   // CEL reserved words
-  "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-  "import", "let", "loop", "package", "return", "var", "void", "while",
+  "true",
+  "false",
+  "null",
+  "in",
+  "as",
+  "break",
+  "const",
+  "continue",
+  "else",
+  "for",
+  "function",
+  "if",
+  "import",
+  "let",
+  "loop",
+  "package",
+  "return",
+  "var",
+  "void",
+  "while",
 ]);
 
 const LOWER_CAMEL = /^[a-z][a-zA-Z0-9]*$/;
@@ -26,13 +72,15 @@ export const MAX_COLLECTION_SIZE = 1000;
 
 export function checkKind(kind: unknown, path: IssuePath): Issue[] {
   if (typeof kind !== "string" || kind === "") return [error("rgd.kind-missing", path, "kind is required")];
-  if (!UPPER_CAMEL.test(kind)) return [error("rgd.kind-invalid", path, `kind "${kind}" must be UpperCamelCase (${UPPER_CAMEL.source})`)];
+  if (!UPPER_CAMEL.test(kind))
+    return [error("rgd.kind-invalid", path, `kind "${kind}" must be UpperCamelCase (${UPPER_CAMEL.source})`)];
   return [];
 }
 
 export function checkIdentifier(what: "resource id" | "forEach iterator", name: unknown, path: IssuePath): Issue[] {
   if (typeof name !== "string" || name === "") return [error("rgd.id-missing", path, `${what} is required`)];
-  if (!LOWER_CAMEL.test(name)) return [error("rgd.id-invalid", path, `${what} "${name}" must be lowerCamelCase (${LOWER_CAMEL.source})`)];
+  if (!LOWER_CAMEL.test(name))
+    return [error("rgd.id-invalid", path, `${what} "${name}" must be lowerCamelCase (${LOWER_CAMEL.source})`)];
   if (RESERVED_IDS.has(name)) return [error("rgd.id-reserved", path, `${what} "${name}" is a reserved word`)];
   return [];
 }
@@ -44,7 +92,8 @@ export function checkUniqueIds(ids: readonly { id: string; path: IssuePath }[]):
   for (const { id, path } of ids) {
     const earlier = first.get(id);
     if (earlier === undefined) first.set(id, path);
-    else issues.push(error("rgd.id-duplicate", path, `duplicate resource id "${id}" (also used at ${earlier.join(".")})`));
+    else
+      issues.push(error("rgd.id-duplicate", path, `duplicate resource id "${id}" (also used at ${earlier.join(".")})`));
   }
   return issues;
 }

@@ -11,11 +11,17 @@ const appsDocument = {
         properties: { spec: { allOf: [{ $ref: "#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec" }] } },
         "x-kubernetes-group-version-kind": [{ group: "apps", kind: "Deployment", version: "v1" }],
       },
-      "io.k8s.api.apps.v1.DeploymentSpec": { type: "object", properties: { replicas: { type: "integer", format: "int32" } } },
+      "io.k8s.api.apps.v1.DeploymentSpec": {
+        type: "object",
+        properties: { replicas: { type: "integer", format: "int32" } },
+      },
       // described by this document but served by another group-version
       "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions": {
         type: "object",
-        "x-kubernetes-group-version-kind": [{ group: "", kind: "DeleteOptions", version: "v1" }, { group: "apps", kind: "DeleteOptions", version: "v1" }],
+        "x-kubernetes-group-version-kind": [
+          { group: "", kind: "DeleteOptions", version: "v1" },
+          { group: "apps", kind: "DeleteOptions", version: "v1" },
+        ],
       },
     },
   },
@@ -23,12 +29,18 @@ const appsDocument = {
 
 describe("schemaBundleFromOpenApi", () => {
   const bundle = schemaBundleFromOpenApi("live", [
-    { groupVersion: "apps/v1", document: appsDocument, resources: [{ kind: "Deployment", plural: "deployments", namespaced: true }] },
+    {
+      groupVersion: "apps/v1",
+      document: appsDocument,
+      resources: [{ kind: "Deployment", plural: "deployments", namespaced: true }],
+    },
     { groupVersion: "v1", document: { components: "not a map" }, resources: [] },
   ]);
 
   it("keeps only the kinds discovery serves in each document's own group-version", () => {
-    assert.deepEqual(bundle.kinds, { "apps/v1/Deployment": { schema: "io.k8s.api.apps.v1.Deployment", plural: "deployments", namespaced: true } });
+    assert.deepEqual(bundle.kinds, {
+      "apps/v1/Deployment": { schema: "io.k8s.api.apps.v1.Deployment", plural: "deployments", namespaced: true },
+    });
     assert.equal(bundle.kubernetesVersion, "live");
   });
 

@@ -18,16 +18,24 @@ export interface OpenApiGroupVersion {
 function groupVersionKinds(schema: unknown): { group: string; version: string; kind: string }[] {
   const list = isRecord(schema) ? schema["x-kubernetes-group-version-kind"] : undefined;
   if (!Array.isArray(list)) return [];
-  return list.flatMap((gvk: unknown) => (isRecord(gvk) && typeof gvk.version === "string" && typeof gvk.kind === "string"
-    ? [{ group: typeof gvk.group === "string" ? gvk.group : "", version: gvk.version, kind: gvk.kind }]
-    : []));
+  return list.flatMap((gvk: unknown) =>
+    isRecord(gvk) && typeof gvk.version === "string" && typeof gvk.kind === "string"
+      ? [{ group: typeof gvk.group === "string" ? gvk.group : "", version: gvk.version, kind: gvk.kind }]
+      : [],
+  );
 }
 
-export function schemaBundleFromOpenApi(kubernetesVersion: string, groupVersions: readonly OpenApiGroupVersion[]): BuiltinSchemaBundle {
+export function schemaBundleFromOpenApi(
+  kubernetesVersion: string,
+  groupVersions: readonly OpenApiGroupVersion[],
+): BuiltinSchemaBundle {
   const schemas: Record<string, unknown> = {};
   const kinds: Record<string, { schema: string; plural: string; namespaced: boolean }> = {};
   for (const { groupVersion, document, resources } of groupVersions) {
-    const components = isRecord(document) && isRecord(document.components) && isRecord(document.components.schemas) ? document.components.schemas : {};
+    const components =
+      isRecord(document) && isRecord(document.components) && isRecord(document.components.schemas)
+        ? document.components.schemas
+        : {};
     const byKind = new Map(resources.map((r) => [r.kind, r]));
     for (const [name, schema] of Object.entries(components)) {
       schemas[name] = schema;
@@ -36,7 +44,11 @@ export function schemaBundleFromOpenApi(kubernetesVersion: string, groupVersions
         const resource = byKind.get(gvk.kind);
         // a document also describes kinds of other versions (e.g. DeleteOptions); keep only its own served kinds
         if (apiVersion !== groupVersion || resource === undefined) continue;
-        kinds[`${apiVersion}/${gvk.kind}`] ??= { schema: name, plural: resource.plural, namespaced: resource.namespaced };
+        kinds[`${apiVersion}/${gvk.kind}`] ??= {
+          schema: name,
+          plural: resource.plural,
+          namespaced: resource.namespaced,
+        };
       }
     }
   }

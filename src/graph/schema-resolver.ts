@@ -18,7 +18,9 @@ export interface SchemaResolver {
 /** Content of schemas/kubernetes/<minor>.json.gz (see scripts/refresh-builtin-schemas.mjs). */
 export interface BuiltinSchemaBundle {
   readonly kubernetesVersion: string;
-  readonly kinds: Readonly<Record<string, { readonly schema: string; readonly plural: string; readonly namespaced: boolean }>>;
+  readonly kinds: Readonly<
+    Record<string, { readonly schema: string; readonly plural: string; readonly namespaced: boolean }>
+  >;
   readonly schemas: Readonly<Record<string, unknown>>;
 }
 
@@ -72,7 +74,11 @@ export function builtinSchemaResolver(bundle: BuiltinSchemaBundle): SchemaResolv
       const aggregated = AGGREGATOR_KINDS[key];
       if (entry === undefined && aggregated !== undefined) return { schema: UNTYPED, ...aggregated };
       if (entry === undefined) return undefined;
-      const resolved = { schema: dereference(bundle.schemas, bundle.schemas[entry.schema]), namespaced: entry.namespaced, plural: entry.plural };
+      const resolved = {
+        schema: dereference(bundle.schemas, bundle.schemas[entry.schema]),
+        namespaced: entry.namespaced,
+        plural: entry.plural,
+      };
       cache.set(key, resolved);
       return resolved;
     },
@@ -98,7 +104,7 @@ export function crdSchemaResolver(crds: readonly unknown[]): SchemaResolver {
     for (const version of crd.spec.versions ?? []) {
       const apiVersion = `${crd.spec.group ?? ""}/${version.name ?? ""}`;
       kinds.set(`${apiVersion}/${crd.spec.names.kind}`, {
-        schema: (version.schema?.openAPIV3Schema ?? UNTYPED),
+        schema: version.schema?.openAPIV3Schema ?? UNTYPED,
         namespaced: crd.spec.scope !== "Cluster",
         plural: crd.spec.names.plural ?? crd.spec.names.kind.toLowerCase(),
       });

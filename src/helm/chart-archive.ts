@@ -20,7 +20,8 @@ function text(block: Uint8Array, start: number, length: number): string {
 function octal(block: Uint8Array, start: number, length: number, archive: string): number {
   const field = text(block, start, length).trim();
   if (field === "") return 0;
-  if (!/^[0-7]+$/.test(field)) throw new HelmImportError(`not a tar archive: bad size field ${JSON.stringify(field)}`, archive);
+  if (!/^[0-7]+$/.test(field))
+    throw new HelmImportError(`not a tar archive: bad size field ${JSON.stringify(field)}`, archive);
   return parseInt(field, 8);
 }
 
@@ -67,7 +68,8 @@ export function decodeChartArchive(bytes: Uint8Array, archive: string): ChartFil
     longName = undefined;
     if (type !== "0" && type !== "\0") continue; // directories, links: Helm's loader ignores them too
     const parts = name.split("/").filter((p) => p !== "" && p !== ".");
-    if (parts.includes("..")) throw new HelmImportError(`archive entry ${JSON.stringify(name)} escapes the chart`, archive);
+    if (parts.includes(".."))
+      throw new HelmImportError(`archive entry ${JSON.stringify(name)} escapes the chart`, archive);
     if (parts.length < 2) continue;
     files.set(parts.slice(1).join("/"), data.slice());
   }

@@ -40,7 +40,14 @@ export interface LoadedChart {
   readonly subcharts: readonly LoadedChart[];
 }
 
-const SPECIAL = new Set(["Chart.yaml", "values.yaml", "values.schema.json", "Chart.lock", "requirements.yaml", "requirements.lock"]);
+const SPECIAL = new Set([
+  "Chart.yaml",
+  "values.yaml",
+  "values.schema.json",
+  "Chart.lock",
+  "requirements.yaml",
+  "requirements.lock",
+]);
 // `.helmignore` is not special: Helm applies it when reading a directory and then keeps it in `.Files`.
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
@@ -72,7 +79,7 @@ function dependencyList(meta: Record<string, unknown>, file: string): ChartDepen
       ...(typeof d.alias === "string" && d.alias !== "" ? { alias: d.alias } : {}),
       ...(typeof d.condition === "string" && d.condition !== "" ? { condition: d.condition } : {}),
       tags: Array.isArray(d.tags) ? d.tags.filter((t): t is string => typeof t === "string") : [],
-      importValues: Array.isArray(d["import-values"]) ? d["import-values"] as unknown[] : [],
+      importValues: Array.isArray(d["import-values"]) ? (d["import-values"] as unknown[]) : [],
     };
   });
 }
@@ -87,7 +94,11 @@ function subchartSources(files: ChartFiles, warnings: HelmImportWarning[], dir: 
     const slash = rest.indexOf("/");
     if (slash < 0) {
       if (rest.endsWith(".tgz")) archives.set(rest, decodeChartArchive(bytes, `${dir}${path}`));
-      else warnings.push({ file: `${dir}${path}`, message: "not a chart directory or .tgz archive; ignored (as Helm does)" });
+      else
+        warnings.push({
+          file: `${dir}${path}`,
+          message: "not a chart directory or .tgz archive; ignored (as Helm does)",
+        });
       continue;
     }
     const name = rest.slice(0, slash);
@@ -102,17 +113,26 @@ function subchartSources(files: ChartFiles, warnings: HelmImportWarning[], dir: 
 
 function chartNameOf(files: ChartFiles, where: string): string {
   const meta = yamlMap(`${where}Chart.yaml`, files.get("Chart.yaml"));
-  if (typeof meta.name !== "string" || meta.name === "") throw new HelmImportError("Chart.yaml has no name", `${where}Chart.yaml`);
+  if (typeof meta.name !== "string" || meta.name === "")
+    throw new HelmImportError("Chart.yaml has no name", `${where}Chart.yaml`);
   return meta.name;
 }
 
-export function loadChart(files: ChartFiles, warnings: HelmImportWarning[], parent?: { prefix: string; dir: string; alias?: string }): LoadedChart {
+export function loadChart(
+  files: ChartFiles,
+  warnings: HelmImportWarning[],
+  parent?: { prefix: string; dir: string; alias?: string },
+): LoadedChart {
   const dir = parent?.dir ?? "";
   const chartFile = `${dir}Chart.yaml`;
   if (!files.has("Chart.yaml")) throw new HelmImportError("not a Helm chart: Chart.yaml is missing", chartFile);
   const meta = yamlMap(chartFile, files.get("Chart.yaml"));
   const apiVersion = meta.apiVersion ?? "v1";
-  if (apiVersion !== "v1" && apiVersion !== "v2") throw new HelmImportError(`apiVersion ${JSON.stringify(apiVersion)} is not a chart API version (v1 or v2)`, chartFile);
+  if (apiVersion !== "v1" && apiVersion !== "v2")
+    throw new HelmImportError(
+      `apiVersion ${JSON.stringify(apiVersion)} is not a chart API version (v1 or v2)`,
+      chartFile,
+    );
   if (typeof meta.name !== "string" || meta.name === "") throw new HelmImportError("name is required", chartFile);
   if (meta.version === undefined) throw new HelmImportError("version is required", chartFile);
   const name = parent?.alias ?? meta.name;
@@ -141,26 +161,53 @@ export function loadChart(files: ChartFiles, warnings: HelmImportWarning[], pare
       chartFiles[path] = asText(bytes);
     }
   }
-  const dependencies = dependencyList(apiVersion === "v2" ? meta : yamlMap(`${dir}requirements.yaml`, files.get("requirements.yaml")), chartFile);
+  const dependencies = dependencyList(
+    apiVersion === "v2" ? meta : yamlMap(`${dir}requirements.yaml`, files.get("requirements.yaml")),
+    chartFile,
+  );
   const subcharts: LoadedChart[] = [];
   const used = new Set<string>();
-  const sources = [...subchartSources(files, warnings, dir)].map(([entry, sub]) => ({ entry, files: sub, name: chartNameOf(sub, `${dir}charts/${entry}/`) }));
+  const sources = [...subchartSources(files, warnings, dir)].map(([entry, sub]) => ({
+    entry,
+    files: sub,
+    name: chartNameOf(sub, `${dir}charts/${entry}/`),
+  }));
   for (const dep of dependencies) {
     const source = sources.find((s) => s.name === dep.name);
     if (source === undefined) {
-      warnings.push({ file: chartFile, message: `dependency "${dep.name}" is not in charts/ (run helm dependency build first); it is left out` });
+      warnings.push({
+        file: chartFile,
+        message: `dependency "${dep.name}" is not in charts/ (run helm dependency build first); it is left out`,
+      });
       continue;
     }
     used.add(source.entry);
-    subcharts.push(loadChart(source.files, warnings, { prefix: `${templatePrefix}charts/`, dir: `${dir}charts/${source.entry}/`, ...(dep.alias ? { alias: dep.alias } : {}) }));
+    subcharts.push(
+      loadChart(source.files, warnings, {
+        prefix: `${templatePrefix}charts/`,
+        dir: `${dir}charts/${source.entry}/`,
+        ...(dep.alias ? { alias: dep.alias } : {}),
+      }),
+    );
   }
   for (const source of sources) {
-    if (!used.has(source.entry)) subcharts.push(loadChart(source.files, warnings, { prefix: `${templatePrefix}charts/`, dir: `${dir}charts/${source.entry}/` }));
+    if (!used.has(source.entry))
+      subcharts.push(
+        loadChart(source.files, warnings, { prefix: `${templatePrefix}charts/`, dir: `${dir}charts/${source.entry}/` }),
+      );
   }
   return {
-    name, dir, templatePrefix, metadata: { ...meta, name }, values,
+    name,
+    dir,
+    templatePrefix,
+    metadata: { ...meta, name },
+    values,
     valueComments: valuesBytes === undefined ? new Map() : yamlKeyComments(asText(valuesBytes)),
     ...(schema ? { schema } : {}),
-    templates, files: chartFiles, crds, dependencies, subcharts,
+    templates,
+    files: chartFiles,
+    crds,
+    dependencies,
+    subcharts,
   };
 }

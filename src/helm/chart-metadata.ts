@@ -6,7 +6,19 @@
  */
 import { goFloatKey } from "../api/index.js";
 
-const STRING_FIELDS = ["name", "home", "version", "description", "apiVersion", "condition", "tags", "appVersion", "icon", "kubeVersion", "type"];
+const STRING_FIELDS = [
+  "name",
+  "home",
+  "version",
+  "description",
+  "apiVersion",
+  "condition",
+  "tags",
+  "appVersion",
+  "icon",
+  "kubeVersion",
+  "type",
+];
 const DEPENDENCY_STRINGS = ["name", "version", "repository", "condition", "alias"];
 const MAINTAINER_STRINGS = ["name", "email", "url"];
 
@@ -15,7 +27,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** What sigs.k8s.io/yaml puts in a Go string field for a scalar (integral numbers as ints: JSON cannot tell them apart). */
 export function goStringField(value: unknown): unknown {
   if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : goFloatKey(value);
+  if (typeof value === "number")
+    return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : goFloatKey(value);
   return value;
 }
 
@@ -30,8 +43,10 @@ const coerceList = (v: unknown): unknown => (Array.isArray(v) ? v.map(goStringFi
 export function asChartMetadata(meta: Record<string, unknown>): Record<string, unknown> {
   const out = coerce(meta, STRING_FIELDS);
   for (const list of ["keywords", "sources"]) if (list in out) out[list] = coerceList(out[list]);
-  if (isRecord(out.annotations)) out.annotations = Object.fromEntries(Object.entries(out.annotations).map(([k, v]) => [k, goStringField(v)]));
-  if (Array.isArray(out.maintainers)) out.maintainers = (out.maintainers as unknown[]).map((m) => (isRecord(m) ? coerce(m, MAINTAINER_STRINGS) : m));
+  if (isRecord(out.annotations))
+    out.annotations = Object.fromEntries(Object.entries(out.annotations).map(([k, v]) => [k, goStringField(v)]));
+  if (Array.isArray(out.maintainers))
+    out.maintainers = (out.maintainers as unknown[]).map((m) => (isRecord(m) ? coerce(m, MAINTAINER_STRINGS) : m));
   if (Array.isArray(out.dependencies)) {
     out.dependencies = (out.dependencies as unknown[]).map((d) => {
       if (!isRecord(d)) return d;

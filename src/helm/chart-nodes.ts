@@ -9,7 +9,14 @@ import type { ChartDependency, LoadedChart } from "./chart-load.js";
 import { compareHooks, hookChain, hookWeight, type HookKey } from "./hook-order.js";
 import { installDependencies } from "./install-order.js";
 import { readyWhenFor } from "./readiness.js";
-import { hookOf, hookPhase, staticKinds, unsupportedCalls, type TemplateHook, type TemplateKind } from "./template-scan.js";
+import {
+  hookOf,
+  hookPhase,
+  staticKinds,
+  unsupportedCalls,
+  type TemplateHook,
+  type TemplateKind,
+} from "./template-scan.js";
 import type { HelmImportWarning } from "./types.js";
 
 export interface ChartChild {
@@ -35,21 +42,29 @@ interface Draft {
 
 function camel(text: string): string {
   const words = text.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
-  const joined = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
+  const joined = words
+    .map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join("");
   return /^[a-z]/.test(joined) ? joined : `t${joined}`;
 }
 
-const groupKindOf = (k: TemplateKind): string => `${k.apiVersion.includes("/") ? k.apiVersion.split("/")[0] : ""}/${k.kind}`;
+const groupKindOf = (k: TemplateKind): string =>
+  `${k.apiVersion.includes("/") ? k.apiVersion.split("/")[0] : ""}/${k.kind}`;
 
 /** Go template text over .parent.spec that sets `$on` to whether Helm would enable `dep` (tags, then the first condition path holding a bool). */
 export function dependencyConditionTemplate(dep: ChartDependency, parentPath: readonly string[]): string | undefined {
-  const paths = (dep.condition ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const paths = (dep.condition ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   if (paths.length === 0 && dep.tags.length === 0) return undefined;
-  const lookup = (keys: readonly string[]): string => `{{- $v = $.parent.spec -}}${keys.map((k) => `{{- if eq (printf "%T" $v) "map[string]interface {}" -}}{{- $v = index $v ${JSON.stringify(k)} -}}{{- else -}}{{- $v = "" -}}{{- end -}}`).join("")}`;
-  let text = "{{- $on := true -}}{{- $v := \"\" -}}";
+  const lookup = (keys: readonly string[]): string =>
+    `{{- $v = $.parent.spec -}}${keys.map((k) => `{{- if eq (printf "%T" $v) "map[string]interface {}" -}}{{- $v = index $v ${JSON.stringify(k)} -}}{{- else -}}{{- $v = "" -}}{{- end -}}`).join("")}`;
+  let text = '{{- $on := true -}}{{- $v := "" -}}';
   if (dep.tags.length > 0) {
     text += "{{- $anyTrue := false -}}{{- $anyFalse := false -}}";
-    for (const tag of dep.tags) text += `${lookup(["tags", tag])}{{- if eq (printf "%v" $v) "true" -}}{{- $anyTrue = true -}}{{- else if eq (printf "%v" $v) "false" -}}{{- $anyFalse = true -}}{{- end -}}`;
+    for (const tag of dep.tags)
+      text += `${lookup(["tags", tag])}{{- if eq (printf "%v" $v) "true" -}}{{- $anyTrue = true -}}{{- else if eq (printf "%v" $v) "false" -}}{{- $anyFalse = true -}}{{- end -}}`;
     text += "{{- if $anyTrue -}}{{- $on = true -}}{{- else if $anyFalse -}}{{- $on = false -}}{{- end -}}";
   }
   text += "{{- $decided := false -}}";
@@ -73,34 +88,61 @@ interface Scope {
   readonly enabled: boolean;
 }
 
-function allScopes(chart: LoadedChart, enabledOf: (parent: LoadedChart, sub: LoadedChart, parentPath: readonly string[]) => boolean, scope?: Scope): Scope[] {
+function allScopes(
+  chart: LoadedChart,
+  enabledOf: (parent: LoadedChart, sub: LoadedChart, parentPath: readonly string[]) => boolean,
+  scope?: Scope,
+): Scope[] {
   const here: Scope = scope ?? { chart, valuesPath: [], idPrefix: "", conditions: [], enabled: true };
   const out = [here];
   for (const sub of chart.subcharts) {
     const dep = chart.dependencies.find((d) => (d.alias ?? d.name) === sub.name);
     const condition = dep === undefined ? undefined : dependencyConditionTemplate(dep, here.valuesPath);
-    out.push(...allScopes(sub, enabledOf, {
-      chart: sub,
-      valuesPath: [...here.valuesPath, sub.name],
-      idPrefix: camel(`${here.idPrefix} ${sub.name}`),
-      conditions: condition === undefined ? here.conditions : [...here.conditions, condition],
-      enabled: here.enabled && enabledOf(chart, sub, here.valuesPath),
-    }));
+    out.push(
+      ...allScopes(sub, enabledOf, {
+        chart: sub,
+        valuesPath: [...here.valuesPath, sub.name],
+        idPrefix: camel(`${here.idPrefix} ${sub.name}`),
+        conditions: condition === undefined ? here.conditions : [...here.conditions, condition],
+        enabled: here.enabled && enabledOf(chart, sub, here.valuesPath),
+      }),
+    );
   }
   return out;
 }
 
 /** Every chart (root first) with its values path, id prefix and enabling conditions. */
-export function chartScopes(root: LoadedChart, enabledOf: (parent: LoadedChart, sub: LoadedChart, parentPath: readonly string[]) => boolean): Scope[] {
+export function chartScopes(
+  root: LoadedChart,
+  enabledOf: (parent: LoadedChart, sub: LoadedChart, parentPath: readonly string[]) => boolean,
+): Scope[] {
   return allScopes(root, enabledOf);
 }
 
-function templateKinds(scope: Scope, name: string, text: string, helm: HelmContext, instance: KubeJson, file: string, warnings: HelmImportWarning[]): TemplateKind[] {
+function templateKinds(
+  scope: Scope,
+  name: string,
+  text: string,
+  helm: HelmContext,
+  instance: KubeJson,
+  file: string,
+  warnings: HelmImportWarning[],
+): TemplateKind[] {
   const kinds = new Map<string, TemplateKind>();
   if (scope.enabled) {
     const rendered = renderChartTemplate(helm, name, instance);
-    if (!rendered.ok) warnings.push({ file, message: `does not render with the chart's values (${rendered.error ?? "pending"}); its kinds come from its text alone` });
-    else for (const object of rendered.value) if (!isTestHook(object)) kinds.set(groupKindOf(object as unknown as TemplateKind), { apiVersion: String(object.apiVersion), kind: String(object.kind) });
+    if (!rendered.ok)
+      warnings.push({
+        file,
+        message: `does not render with the chart's values (${rendered.error ?? "pending"}); its kinds come from its text alone`,
+      });
+    else
+      for (const object of rendered.value)
+        if (!isTestHook(object))
+          kinds.set(groupKindOf(object as unknown as TemplateKind), {
+            apiVersion: String(object.apiVersion),
+            kind: String(object.kind),
+          });
   }
   for (const k of staticKinds(text, file, warnings)) if (!kinds.has(groupKindOf(k))) kinds.set(groupKindOf(k), k);
   return [...kinds.values()];
@@ -111,17 +153,35 @@ function templateKinds(scope: Scope, name: string, text: string, helm: HelmConte
  * render with the chart's values, as Helm decides per rendered object; one that cannot be rendered
  * leaves the template out, said with its expression.
  */
-function settledHook(scope: Scope, name: string, text: string, helm: HelmContext, instance: KubeJson, file: string, warnings: HelmImportWarning[]): TemplateHook | "unsettled" | undefined {
+function settledHook(
+  scope: Scope,
+  name: string,
+  text: string,
+  helm: HelmContext,
+  instance: KubeJson,
+  file: string,
+  warnings: HelmImportWarning[],
+): TemplateHook | "unsettled" | undefined {
   const found = hookOf(text);
   if (found === undefined || !("templated" in found)) return found;
   const rendered = scope.enabled ? renderChartTemplate(helm, name, instance) : undefined;
   if (rendered?.ok !== true) {
-    warnings.push({ file, line: found.line, message: `hook annotation ${found.templated} is templated and the template does not render with the chart's values${scope.enabled ? "" : " (its chart is disabled)"}: the template is left out` });
+    warnings.push({
+      file,
+      line: found.line,
+      message: `hook annotation ${found.templated} is templated and the template does not render with the chart's values${scope.enabled ? "" : " (its chart is disabled)"}: the template is left out`,
+    });
     return "unsettled";
   }
-  const value = rendered.value.map((o) => (o.metadata as { annotations?: Record<string, unknown> } | undefined)?.annotations?.["helm.sh/hook"]).find((v) => typeof v === "string");
+  const value = rendered.value
+    .map((o) => (o.metadata as { annotations?: Record<string, unknown> } | undefined)?.annotations?.["helm.sh/hook"])
+    .find((v) => typeof v === "string");
   if (value === undefined) {
-    warnings.push({ file, line: found.line, message: `hook annotation ${found.templated} renders no hook with the chart's values: imported as ordinary objects` });
+    warnings.push({
+      file,
+      line: found.line,
+      message: `hook annotation ${found.templated} renders no hook with the chart's values: imported as ordinary objects`,
+    });
     return undefined;
   }
   return hookPhase(value, found.line);
@@ -131,17 +191,39 @@ const HOOK_POD_SUCCEEDED = `{{- eq ((.self.status | default dict).phase | defaul
 const WEIGHT_LINE = /["']?helm\.sh\/hook-weight["']?[ \t]*:[ \t]*["']?([+-]?\d+)["']?/;
 
 /** A hook child's place in Helm's order: from its first object as the chart's values render it, else from the template text. */
-function hookKeyOf(scope: Scope, id: string, kind: string, template: string, text: string, condition: string | undefined, helm: HelmContext, instance: KubeJson): HookKey {
+function hookKeyOf(
+  scope: Scope,
+  id: string,
+  kind: string,
+  template: string,
+  text: string,
+  condition: string | undefined,
+  helm: HelmContext,
+  instance: KubeJson,
+): HookKey {
   const rendered = scope.enabled ? renderChartTemplate(helm, template, instance) : undefined;
-  const keys = (rendered?.ok === true ? rendered.value : []).filter((o) => o.kind === kind).map((o) => {
-    const metadata = (o.metadata ?? {}) as { name?: unknown; annotations?: Record<string, unknown> };
-    return { id, kind, condition, weight: hookWeight(metadata.annotations?.["helm.sh/hook-weight"]), name: typeof metadata.name === "string" ? metadata.name : "" };
-  });
+  const keys = (rendered?.ok === true ? rendered.value : [])
+    .filter((o) => o.kind === kind)
+    .map((o) => {
+      const metadata = (o.metadata ?? {}) as { name?: unknown; annotations?: Record<string, unknown> };
+      return {
+        id,
+        kind,
+        condition,
+        weight: hookWeight(metadata.annotations?.["helm.sh/hook-weight"]),
+        name: typeof metadata.name === "string" ? metadata.name : "",
+      };
+    });
   const [first] = keys.sort(compareHooks);
   return first ?? { id, kind, condition, weight: hookWeight(WEIGHT_LINE.exec(text)?.[1]), name: "" };
 }
 
-export function chartChildren(scopes: readonly Scope[], helm: HelmContext, instance: KubeJson, warnings: HelmImportWarning[]): ChartChild[] {
+export function chartChildren(
+  scopes: readonly Scope[],
+  helm: HelmContext,
+  instance: KubeJson,
+  warnings: HelmImportWarning[],
+): ChartChild[] {
   const drafts: Draft[] = [];
   const used = new Set<string>();
   for (const scope of scopes) {
@@ -160,14 +242,27 @@ export function chartChildren(scopes: readonly Scope[], helm: HelmContext, insta
       const hook = settledHook(scope, name, text, helm, instance, file, warnings);
       if (hook === "unsettled") continue;
       if (hook?.phase === "test") {
-        warnings.push({ file, line: hook.line, message: `test hook (${hook.hooks.join(",")}) dropped: kro-ts has no helm test` });
+        warnings.push({
+          file,
+          line: hook.line,
+          message: `test hook (${hook.hooks.join(",")}) dropped: kro-ts has no helm test`,
+        });
         continue;
       }
       if (hook?.phase === "unsupported") {
-        warnings.push({ file, line: hook.line, message: `hook ${hook.hooks.join(",")} is not supported (only pre/post-install and -upgrade); the template is left out` });
+        warnings.push({
+          file,
+          line: hook.line,
+          message: `hook ${hook.hooks.join(",")} is not supported (only pre/post-install and -upgrade); the template is left out`,
+        });
         continue;
       }
-      if (hook !== undefined) warnings.push({ file, line: hook.line, message: `hook ${hook.hooks.join(",")} becomes an ordered child: run ${hook.phase === "pre" ? "before" : "after"} the other objects, in hook-weight order; see docs/design/helm-import.md (Hooks) for how upgrades re-run it and what hook-delete-policy does` });
+      if (hook !== undefined)
+        warnings.push({
+          file,
+          line: hook.line,
+          message: `hook ${hook.hooks.join(",")} becomes an ordered child: run ${hook.phase === "pre" ? "before" : "after"} the other objects, in hook-weight order; see docs/design/helm-import.md (Hooks) for how upgrades re-run it and what hook-delete-policy does`,
+        });
       const kinds = templateKinds(scope, name, text, helm, instance, file, warnings);
       const stem = camel(`${scope.idPrefix} ${relative.replace(/^templates\//, "").replace(/\.[A-Za-z0-9]+$/, "")}`);
       for (const k of kinds) {
@@ -176,23 +271,46 @@ export function chartChildren(scopes: readonly Scope[], helm: HelmContext, insta
         used.add(id);
         const phase = hook?.phase === "pre" || hook?.phase === "post" ? hook.phase : "main";
         const condition = combinedCondition(scope.conditions);
-        drafts.push({ id, apiVersion: k.apiVersion, kind: k.kind, template: name, phase, condition, ...(phase === "main" ? {} : { hookKey: hookKeyOf(scope, id, k.kind, name, text, condition, helm, instance) }) });
+        drafts.push({
+          id,
+          apiVersion: k.apiVersion,
+          kind: k.kind,
+          template: name,
+          phase,
+          condition,
+          ...(phase === "main" ? {} : { hookKey: hookKeyOf(scope, id, k.kind, name, text, condition, helm, instance) }),
+        });
       }
     }
   }
   const main = drafts.filter((d) => d.phase === "main");
-  const order = installDependencies(main.map((d) => ({ id: d.id, kind: d.kind, waits: readyWhenFor(d.kind).length > 0, ...(d.condition === undefined ? {} : { condition: d.condition }) })));
+  const order = installDependencies(
+    main.map((d) => ({
+      id: d.id,
+      kind: d.kind,
+      waits: readyWhenFor(d.kind).length > 0,
+      ...(d.condition === undefined ? {} : { condition: d.condition }),
+    })),
+  );
   const pre = drafts.filter((d) => d.phase === "pre");
-  const chain = new Map([...hookChain(pre.flatMap((d) => d.hookKey ?? [])), ...hookChain(drafts.filter((d) => d.phase === "post").flatMap((d) => d.hookKey ?? []))]);
+  const chain = new Map([
+    ...hookChain(pre.flatMap((d) => d.hookKey ?? [])),
+    ...hookChain(drafts.filter((d) => d.phase === "post").flatMap((d) => d.hookKey ?? [])),
+  ]);
   // Never depend on a child that may be excluded while the dependent is not: kro would exclude the dependent too.
   const safe = (d: Draft) => (other: Draft) => other.condition === undefined || other.condition === d.condition;
   return drafts.map((d) => {
-    const dependsOn = d.phase === "main" ? [...pre.filter(safe(d)).map((p) => p.id), ...(order.get(d.id) ?? [])]
-      : [...(d.phase === "post" ? main.filter(safe(d)).map((m) => m.id) : []), ...(chain.get(d.id) ?? [])];
+    const dependsOn =
+      d.phase === "main"
+        ? [...pre.filter(safe(d)).map((p) => p.id), ...(order.get(d.id) ?? [])]
+        : [...(d.phase === "post" ? main.filter(safe(d)).map((m) => m.id) : []), ...(chain.get(d.id) ?? [])];
     // A hook Pod runs to completion: Helm waits for it to succeed, not to be Ready.
     const readyWhen = d.phase !== "main" && d.kind === "Pod" ? [HOOK_POD_SUCCEEDED] : readyWhenFor(d.kind);
     return {
-      id: d.id, apiVersion: d.apiVersion, kind: d.kind, manifests: d.template,
+      id: d.id,
+      apiVersion: d.apiVersion,
+      kind: d.kind,
+      manifests: d.template,
       ...(d.condition === undefined ? {} : { condition: d.condition }),
       ...(dependsOn.length > 0 ? { dependsOn } : {}),
       ...(readyWhen.length > 0 ? { readyWhen } : {}),

@@ -14,7 +14,10 @@ const PACK_ENTRY_BYTES = 4 * 1024;
 
 type Packed = Record<string, unknown>;
 
-function split(entries: Readonly<Record<string, string>>): { plain: Record<string, string>; gzipped: Record<string, string> } {
+function split(entries: Readonly<Record<string, string>>): {
+  plain: Record<string, string>;
+  gzipped: Record<string, string>;
+} {
   const plain: Record<string, string> = {};
   const gzipped: Record<string, string> = {};
   for (const [name, text] of Object.entries(entries)) {
@@ -32,12 +35,20 @@ export function packHelm(helm: HelmContext, rgdBytes: number): Packed {
   const valuesJson = values === undefined ? undefined : JSON.stringify(values);
   return {
     ...rest,
-    ...(valuesJson === undefined ? {} : Buffer.byteLength(valuesJson) >= PACK_ENTRY_BYTES ? { valuesGzip: gzipText(valuesJson) } : { values }),
+    ...(valuesJson === undefined
+      ? {}
+      : Buffer.byteLength(valuesJson) >= PACK_ENTRY_BYTES
+        ? { valuesGzip: gzipText(valuesJson) }
+        : { values }),
     templates: templates.plain,
     ...(Object.keys(templates.gzipped).length > 0 ? { templatesGzip: templates.gzipped } : {}),
     charts: helm.charts.map((chart) => {
       const files = split(chart.files);
-      return { ...chart, files: files.plain, ...(Object.keys(files.gzipped).length > 0 ? { filesGzip: files.gzipped } : {}) };
+      return {
+        ...chart,
+        files: files.plain,
+        ...(Object.keys(files.gzipped).length > 0 ? { filesGzip: files.gzipped } : {}),
+      };
     }),
   };
 }

@@ -79,7 +79,8 @@ const escapeClass = (c: string): string => c.replace(/[\]\\^-]/g, "\\$&");
 function parseRule(line: string, lineNo: number): Rule | undefined {
   let rule = line.trim();
   if (rule === "" || rule.startsWith("#")) return undefined;
-  if (rule.includes("**")) throw new HelmImportError("double-star (**) syntax is not supported (as in Helm)", IGNORE_FILE, lineNo);
+  if (rule.includes("**"))
+    throw new HelmImportError("double-star (**) syntax is not supported (as in Helm)", IGNORE_FILE, lineNo);
   const negate = rule.startsWith("!");
   if (negate) rule = rule.slice(1);
   const mustDir = rule.endsWith("/");

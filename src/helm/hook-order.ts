@@ -42,7 +42,10 @@ export function hookChain(keys: readonly HookKey[]): Map<string, string[]> {
   const sorted = [...keys].sort(compareHooks);
   const out = new Map<string, string[]>();
   sorted.forEach((key, i) => {
-    const previous = sorted.slice(0, i).reverse().find((p) => p.condition === undefined || p.condition === key.condition);
+    const previous = sorted
+      .slice(0, i)
+      .reverse()
+      .find((p) => p.condition === undefined || p.condition === key.condition);
     out.set(key.id, previous === undefined ? [] : [previous.id]);
   });
   return out;

@@ -13,7 +13,14 @@ import { HELM_DEFAULT_API_VERSIONS } from "./default-api-versions.js";
 import { chartChildren, chartScopes, combinedCondition } from "./chart-nodes.js";
 import { packHelm } from "./helm-packing.js";
 import { specSchema } from "./schema-infer.js";
-import { HelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
+import {
+  HelmImportError,
+  type ChartFiles,
+  type HelmImportOptions,
+  type HelmImportResult,
+  type HelmImportWarning,
+  type KubeObject,
+} from "./types.js";
 import { chartValues, dependencyEnabled, type Values } from "./values.js";
 
 export const DEFAULT_GROUP = "helm.kro.run";
@@ -42,13 +49,23 @@ function chartVersion(chart: LoadedChart): string {
 }
 
 function pascal(name: string): string {
-  return name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
 }
 
 function flattenCharts(scopes: ReturnType<typeof chartScopes>): HelmContext["charts"] {
   return scopes.map((s) => {
     const condition = combinedCondition(s.conditions);
-    return { templatePrefix: s.chart.templatePrefix, valuesPath: s.valuesPath, metadata: s.chart.metadata, files: s.chart.files, ...(condition === undefined ? {} : { condition }) };
+    return {
+      templatePrefix: s.chart.templatePrefix,
+      valuesPath: s.valuesPath,
+      metadata: s.chart.metadata,
+      files: s.chart.files,
+      ...(condition === undefined ? {} : { condition }),
+    };
   });
 }
 
@@ -73,7 +90,8 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
   const userValues = mergeUserValues(options.values ?? []);
   const root = applyImportValues(loadChart(applyHelmIgnore(files), warnings), userValues, warnings);
   const kind = options.kind ?? `${pascal(root.name)}App`;
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind)) throw new HelmImportError(`kind ${JSON.stringify(kind)} must be UpperCamelCase (letters and digits)`);
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(kind))
+    throw new HelmImportError(`kind ${JSON.stringify(kind)} must be UpperCamelCase (letters and digits)`);
   const group = options.group ?? DEFAULT_GROUP;
   const version = options.version ?? DEFAULT_VERSION;
   const values = chartValues(root, userValues);
@@ -95,7 +113,11 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
   const apiVersion = `${group}/${version}`;
   const instance: KubeObject = { apiVersion, kind, metadata: { name: releaseName, namespace }, spec: values };
   const children = chartChildren(scopes, helm, instance, warnings);
-  for (const crd of allCrds(root)) warnings.push({ file: crd.path, message: "CRD written next to the RGD: apply it first; like Helm, kro-ts never upgrades or deletes it" });
+  for (const crd of allCrds(root))
+    warnings.push({
+      file: crd.path,
+      message: "CRD written next to the RGD: apply it first; like Helm, kro-ts never upgrades or deletes it",
+    });
 
   const plural = pluralize(kind.toLowerCase());
   const crd: KubeObject = {
@@ -106,26 +128,33 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
       group,
       names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
       scope: "Namespaced",
-      versions: [{
-        name: version, served: true, storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            description: `${kind}: the Helm chart ${root.name} ${chartVersion(root)} as a kro-ts API; spec holds the chart's values.`,
-            properties: {
-              spec: { ...specSchema(root, values), default: {} },
-              status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+      versions: [
+        {
+          name: version,
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              description: `${kind}: the Helm chart ${root.name} ${chartVersion(root)} as a kro-ts API; spec holds the chart's values.`,
+              properties: {
+                spec: { ...specSchema(root, values), default: {} },
+                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+              },
             },
           },
+          subresources: { status: {} },
         },
-        subresources: { status: {} },
-      }],
+      ],
     },
   };
   const rgdWith = (helmSpec: Record<string, unknown>): KubeObject => ({
     apiVersion: "kro.run/v1alpha1",
     kind: "ResourceGraphDefinition",
-    metadata: { name: `${kind.toLowerCase()}-graph`, annotations: { "kro-ts.dev/imported-from": `helm chart ${root.name} ${chartVersion(root)}` } },
+    metadata: {
+      name: `${kind.toLowerCase()}-graph`,
+      annotations: { "kro-ts.dev/imported-from": `helm chart ${root.name} ${chartVersion(root)}` },
+    },
     spec: {
       resourceKind: { group, version, kind },
       helm: helmSpec,
@@ -154,10 +183,22 @@ function sizeWarnings(objects: Record<string, KubeObject>): HelmImportWarning[] 
     const name = what === "rgd" ? "ResourceGraphDefinition" : "CustomResourceDefinition";
     if (bytes < CLIENT_SIDE_APPLY_LIMIT_BYTES) return [];
     if (bytes < SIZE_WARNING_BYTES) {
-      return [{ message: `the ${name} is ${(bytes / 1024).toFixed(0)} KiB as JSON: apply it with kubectl apply --server-side (or kubectl create); a client-side kubectl apply copies it into the last-applied-configuration annotation, which holds at most 256 KiB` }];
+      return [
+        {
+          message: `the ${name} is ${(bytes / 1024).toFixed(0)} KiB as JSON: apply it with kubectl apply --server-side (or kubectl create); a client-side kubectl apply copies it into the last-applied-configuration annotation, which holds at most 256 KiB`,
+        },
+      ];
     }
-    const verdict = bytes > ETCD_DEFAULT_LIMIT_BYTES ? "a default etcd refuses objects over 1.5 MiB (\"etcdserver: request is too large\")" : "close to a default etcd's 1.5 MiB limit per object";
-    const why = what === "rgd" ? "; it carries every template and file of the chart (spec.helm), the large ones gzipped already: trim what the chart never renders (.helmignore), e.g. CRD templates applied separately" : "; it carries the chart's values schema";
-    return [{ message: `the ${name} is ${mib(bytes)} as JSON: ${verdict}${why}; apply it with kubectl apply --server-side` }];
+    const verdict =
+      bytes > ETCD_DEFAULT_LIMIT_BYTES
+        ? 'a default etcd refuses objects over 1.5 MiB ("etcdserver: request is too large")'
+        : "close to a default etcd's 1.5 MiB limit per object";
+    const why =
+      what === "rgd"
+        ? "; it carries every template and file of the chart (spec.helm), the large ones gzipped already: trim what the chart never renders (.helmignore), e.g. CRD templates applied separately"
+        : "; it carries the chart's values schema";
+    return [
+      { message: `the ${name} is ${mib(bytes)} as JSON: ${verdict}${why}; apply it with kubectl apply --server-side` },
+    ];
   });
 }

@@ -46,13 +46,20 @@ function mergeInto(dst: Values, src: Values): Values {
   return dst;
 }
 
-interface ImportRule { readonly child: string; readonly parent: string }
+interface ImportRule {
+  readonly child: string;
+  readonly parent: string;
+}
 
 function importRules(chart: LoadedChart, dep: LoadedChart["dependencies"][number]): ImportRule[] {
   return dep.importValues.map((raw, i) => {
     if (typeof raw === "string") return { child: `exports.${raw}`, parent: "." };
-    if (isRecord(raw) && typeof raw.child === "string" && typeof raw.parent === "string") return { child: raw.child, parent: raw.parent };
-    throw new HelmImportError(`dependency "${dep.name}": import-values[${i}] must be a name or a map with child and parent strings`, `${chart.dir}Chart.yaml`);
+    if (isRecord(raw) && typeof raw.child === "string" && typeof raw.parent === "string")
+      return { child: raw.child, parent: raw.parent };
+    throw new HelmImportError(
+      `dependency "${dep.name}": import-values[${i}] must be a name or a map with child and parent strings`,
+      `${chart.dir}Chart.yaml`,
+    );
   });
 }
 
@@ -64,25 +71,36 @@ export function applyImportValues(root: LoadedChart, user: Values, warnings: Hel
   return withImports(root, chartValues(root, user), [], warnings);
 }
 
-function withImports(chart: LoadedChart, rootValues: Values, valuesPath: readonly string[], warnings: HelmImportWarning[]): LoadedChart {
+function withImports(
+  chart: LoadedChart,
+  rootValues: Values,
+  valuesPath: readonly string[],
+  warnings: HelmImportWarning[],
+): LoadedChart {
   const subcharts = chart.subcharts.map((sub) => withImports(sub, rootValues, [...valuesPath, sub.name], warnings));
   const processed: LoadedChart = { ...chart, subcharts };
   const importing = chart.dependencies.filter((d) => d.importValues.length > 0);
   if (importing.length === 0) return processed;
   // A private copy: imports share its tables, and may change them, as Helm's do with its own copy.
   const defaults = structuredClone(chartValues(processed, {}));
-  const here = valuesPath.length === 0 ? rootValues : table(rootValues, valuesPath.join(".")) ?? {};
+  const here = valuesPath.length === 0 ? rootValues : (table(rootValues, valuesPath.join(".")) ?? {});
   const imported: Values = {};
   for (const dep of importing) {
     const name = dep.alias ?? dep.name;
     if (!chart.subcharts.some((s) => s.name === name) || !dependencyEnabled(dep, here, rootValues)) continue;
     if (dep.condition !== undefined || dep.tags.length > 0) {
-      warnings.push({ file: `${chart.dir}Chart.yaml`, message: `dependency "${name}" has import-values and a condition or tags: its imports follow its enabling for the import's values and stay chart defaults for every instance` });
+      warnings.push({
+        file: `${chart.dir}Chart.yaml`,
+        message: `dependency "${name}" has import-values and a condition or tags: its imports follow its enabling for the import's values and stay chart defaults for every instance`,
+      });
     }
     for (const rule of importRules(chart, dep)) {
       const source = table(defaults, `${name}.${rule.child}`);
       if (source === undefined) {
-        warnings.push({ file: `${chart.dir}Chart.yaml`, message: `dependency "${name}": import-values finds no table at ${rule.child} (Helm skips it too)` });
+        warnings.push({
+          file: `${chart.dir}Chart.yaml`,
+          message: `dependency "${name}": import-values finds no table at ${rule.child} (Helm skips it too)`,
+        });
         continue;
       }
       mergeInto(imported, pathToMap(rule.parent, source));

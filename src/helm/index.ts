@@ -3,6 +3,41 @@
 export { importHelmChart } from "./import-chart.js";
 export { coalesce as coalesceValues } from "./values.js";
 export { decodeChartArchive } from "./chart-archive.js";
-export { HelmImportError, isHelmImportError, type ChartFiles, type HelmImportOptions, type HelmImportResult, type HelmImportWarning, type KubeObject } from "./types.js";
-export { decodeReleaseRecord, declaredDependencies, newestRecord, recordPayload, releaseChartFiles, releaseSelector, ReleaseRecordError, RELEASE_RECORD_TYPE, type HelmRelease, type HelmChartRecord, type HelmFile, type HelmHookRecord, type RecordRef } from "./release-record.js";
-export { describeObject as describeReleaseObject, describePlan, fieldChanges, identityKey, identityOf, manifestObjects, planMigration, type AdoptedObject, type DryRunAnswer, type FieldChange, type MigrationPlan, type ObjectIdentity } from "./migration-plan.js";
+export {
+  HelmImportError,
+  isHelmImportError,
+  type ChartFiles,
+  type HelmImportOptions,
+  type HelmImportResult,
+  type HelmImportWarning,
+  type KubeObject,
+} from "./types.js";
+export {
+  decodeReleaseRecord,
+  declaredDependencies,
+  newestRecord,
+  recordPayload,
+  releaseChartFiles,
+  releaseSelector,
+  ReleaseRecordError,
+  RELEASE_RECORD_TYPE,
+  type HelmRelease,
+  type HelmChartRecord,
+  type HelmFile,
+  type HelmHookRecord,
+  type RecordRef,
+} from "./release-record.js";
+export {
+  describeObject as describeReleaseObject,
+  describePlan,
+  fieldChanges,
+  identityKey,
+  identityOf,
+  manifestObjects,
+  planMigration,
+  type AdoptedObject,
+  type DryRunAnswer,
+  type FieldChange,
+  type MigrationPlan,
+  type ObjectIdentity,
+} from "./migration-plan.js";

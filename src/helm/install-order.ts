@@ -6,13 +6,44 @@
  * it waits — a Deployment waiting for its Service's endpoints would never start.
  */
 export const INSTALL_ORDER: readonly string[] = [
-  "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
-  "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
-  "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole",
-  "ClusterRoleList", "ClusterRoleBinding", "ClusterRoleBindingList", "Role", "RoleList", "RoleBinding",
-  "RoleBindingList", "Service", "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment",
-  "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
-  "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+  "PriorityClass",
+  "Namespace",
+  "NetworkPolicy",
+  "ResourceQuota",
+  "LimitRange",
+  "PodSecurityPolicy",
+  "PodDisruptionBudget",
+  "ServiceAccount",
+  "Secret",
+  "SecretList",
+  "ConfigMap",
+  "StorageClass",
+  "PersistentVolume",
+  "PersistentVolumeClaim",
+  "CustomResourceDefinition",
+  "ClusterRole",
+  "ClusterRoleList",
+  "ClusterRoleBinding",
+  "ClusterRoleBindingList",
+  "Role",
+  "RoleList",
+  "RoleBinding",
+  "RoleBindingList",
+  "Service",
+  "DaemonSet",
+  "Pod",
+  "ReplicationController",
+  "ReplicaSet",
+  "Deployment",
+  "HorizontalPodAutoscaler",
+  "StatefulSet",
+  "Job",
+  "CronJob",
+  "IngressClass",
+  "Ingress",
+  "APIService",
+  "MutatingWebhookConfiguration",
+  "ValidatingWebhookConfiguration",
 ];
 
 /** Rank of a kind in Helm's order; unknown kinds (custom resources) come last, as in Helm. */
@@ -43,9 +74,14 @@ export function installDependencies(nodes: readonly OrderedNode[]): Map<string, 
   const out = new Map<string, string[]>();
   for (const node of nodes) {
     const rank = installRank(node.kind);
-    const earlier = gates.filter((g) => installRank(g.kind) < rank && (g.condition === undefined || g.condition === node.condition));
+    const earlier = gates.filter(
+      (g) => installRank(g.kind) < rank && (g.condition === undefined || g.condition === node.condition),
+    );
     const nearest = Math.max(-1, ...earlier.map((g) => installRank(g.kind)));
-    out.set(node.id, earlier.filter((g) => installRank(g.kind) === nearest).map((g) => g.id));
+    out.set(
+      node.id,
+      earlier.filter((g) => installRank(g.kind) === nearest).map((g) => g.id),
+    );
   }
   return out;
 }

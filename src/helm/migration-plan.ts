@@ -55,15 +55,22 @@ export interface MigrationPlan {
 
 /** Kinds whose `spec.template` is a pod template (a change rolls the pods). */
 const POD_TEMPLATE_PATHS: Readonly<Record<string, string>> = {
-  Deployment: "spec.template", StatefulSet: "spec.template", DaemonSet: "spec.template", ReplicaSet: "spec.template",
-  ReplicationController: "spec.template", Job: "spec.template", CronJob: "spec.jobTemplate",
+  Deployment: "spec.template",
+  StatefulSet: "spec.template",
+  DaemonSet: "spec.template",
+  ReplicaSet: "spec.template",
+  ReplicationController: "spec.template",
+  Job: "spec.template",
+  CronJob: "spec.jobTemplate",
 };
 
-const isRecord = (value: unknown): value is KubeJson => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is KubeJson =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function identityOf(object: KubeJson, defaultNamespace?: string): ObjectIdentity {
   const metadata = isRecord(object.metadata) ? object.metadata : {};
-  const namespace = typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : defaultNamespace;
+  const namespace =
+    typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : defaultNamespace;
   return {
     apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "",
     kind: typeof object.kind === "string" ? object.kind : "",
@@ -73,9 +80,11 @@ export function identityOf(object: KubeJson, defaultNamespace?: string): ObjectI
 }
 
 /** apiVersion is left out: the same object is served under several versions. */
-export const identityKey = (id: ObjectIdentity): string => `${id.apiVersion.includes("/") ? id.apiVersion.slice(0, id.apiVersion.indexOf("/")) : ""}/${id.kind}/${id.namespace ?? ""}/${id.name}`;
+export const identityKey = (id: ObjectIdentity): string =>
+  `${id.apiVersion.includes("/") ? id.apiVersion.slice(0, id.apiVersion.indexOf("/")) : ""}/${id.kind}/${id.namespace ?? ""}/${id.name}`;
 
-export const describeObject = (id: ObjectIdentity): string => `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
+export const describeObject = (id: ObjectIdentity): string =>
+  `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}`;
 
 /**
  * The objects of a release's rendered manifest (`---`-separated, `# Source:` comments), each
@@ -84,16 +93,25 @@ export const describeObject = (id: ObjectIdentity): string => `${id.kind} ${id.n
  */
 export function manifestObjects(manifest: string, namespace: string): KubeJson[] {
   const loaded = loadYaml("release manifest", manifest);
-  return loaded.documents.map((d) => d.value).filter(isRecord).map((object) => {
-    const metadata = isRecord(object.metadata) ? object.metadata : {};
-    return typeof metadata.namespace === "string" && metadata.namespace !== "" ? object : { ...object, metadata: { ...metadata, namespace } };
-  });
+  return loaded.documents
+    .map((d) => d.value)
+    .filter(isRecord)
+    .map((object) => {
+      const metadata = isRecord(object.metadata) ? object.metadata : {};
+      return typeof metadata.namespace === "string" && metadata.namespace !== ""
+        ? object
+        : { ...object, metadata: { ...metadata, namespace } };
+    });
 }
 
 /** Numbers and their decimal strings are the same value to the API server's typed fields (ports, replicas). */
 function sameScalar(live: unknown, desired: unknown): boolean {
   if (live === desired) return true;
-  if ((typeof live === "number" && typeof desired === "string") || (typeof live === "string" && typeof desired === "number")) return String(live) === String(desired);
+  if (
+    (typeof live === "number" && typeof desired === "string") ||
+    (typeof live === "string" && typeof desired === "number")
+  )
+    return String(live) === String(desired);
   return false;
 }
 
@@ -101,7 +119,9 @@ function sameScalar(live: unknown, desired: unknown): boolean {
 export function fieldChanges(live: unknown, desired: unknown, path = ""): FieldChange[] {
   if (isRecord(desired)) {
     if (!isRecord(live)) return [{ path, live, desired }];
-    return Object.entries(desired).flatMap(([key, value]) => fieldChanges(live[key], value, path === "" ? key : `${path}.${key}`));
+    return Object.entries(desired).flatMap(([key, value]) =>
+      fieldChanges(live[key], value, path === "" ? key : `${path}.${key}`),
+    );
   }
   if (Array.isArray(desired)) {
     if (!Array.isArray(live) || live.length !== desired.length) return [{ path, live, desired }];
@@ -118,7 +138,8 @@ function body(object: KubeJson): KubeJson {
 }
 
 function hookOf(object: KubeJson): string | undefined {
-  const annotations = isRecord(object.metadata) && isRecord(object.metadata.annotations) ? object.metadata.annotations : {};
+  const annotations =
+    isRecord(object.metadata) && isRecord(object.metadata.annotations) ? object.metadata.annotations : {};
   const hook = annotations["helm.sh/hook"];
   return typeof hook === "string" ? hook : undefined;
 }
@@ -131,11 +152,13 @@ function hookOf(object: KubeJson): string | undefined {
 /** What a server-side dry-run apply of a desired object answered: the object as it would be stored, or why it refused. */
 export type DryRunAnswer = { readonly stored: KubeJson } | { readonly refused: string };
 
-const valueAt = (object: unknown, dotted: string): unknown => dotted.split(".").reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), object);
+const valueAt = (object: unknown, dotted: string): unknown =>
+  dotted.split(".").reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), object);
 
 /** Order-insensitive for keys, order-sensitive for lists: what the API server stores is compared with what it holds. */
 function sameJson(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
   if (isRecord(a) || isRecord(b)) {
     if (!isRecord(a) || !isRecord(b)) return false;
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -151,7 +174,12 @@ function sameJson(a: unknown, b: unknown): boolean {
  * @param dryRuns the API server's answers to a dry-run apply of desired objects, by identityKey:
  *   "would pods restart?" is then whether the stored pod template differs from the live one
  */
-export function planMigration(desired: readonly KubeJson[], release: readonly KubeJson[], live: ReadonlyMap<string, KubeJson>, dryRuns: ReadonlyMap<string, DryRunAnswer> = new Map()): MigrationPlan {
+export function planMigration(
+  desired: readonly KubeJson[],
+  release: readonly KubeJson[],
+  live: ReadonlyMap<string, KubeJson>,
+  dryRuns: ReadonlyMap<string, DryRunAnswer> = new Map(),
+): MigrationPlan {
   const desiredKeys = new Set<string>();
   const adopt: AdoptedObject[] = [];
   const create: CreatedObject[] = [];
@@ -170,18 +198,40 @@ export function planMigration(desired: readonly KubeJson[], release: readonly Ku
     const changes = fieldChanges(body(current), body(stored ?? object));
     const templatePath = POD_TEMPLATE_PATHS[identity.kind];
     const metadata = isRecord(current.metadata) ? current.metadata : {};
-    const underTemplate = templatePath === undefined ? [] : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`));
+    const underTemplate =
+      templatePath === undefined
+        ? []
+        : changes.filter((c) => c.path === templatePath || c.path.startsWith(`${templatePath}.`));
     adopt.push({
       identity,
       uid: typeof metadata.uid === "string" ? metadata.uid : "",
       changes,
       // The server's answer decides: the pods roll exactly when the stored template would differ.
-      restarts: templatePath === undefined ? []
-        : stored === undefined ? underTemplate
-        : sameJson(valueAt(current, templatePath), valueAt(stored, templatePath)) ? []
-        : underTemplate.length > 0 ? underTemplate
-        : [{ path: templatePath, live: valueAt(current, templatePath), desired: valueAt(stored, templatePath) }],
-      checkedBy: stored !== undefined ? "server" : { offline: answer !== undefined && "refused" in answer ? `the dry run was refused: ${answer.refused}` : "not checked by the API server" },
+      restarts:
+        templatePath === undefined
+          ? []
+          : stored === undefined
+            ? underTemplate
+            : sameJson(valueAt(current, templatePath), valueAt(stored, templatePath))
+              ? []
+              : underTemplate.length > 0
+                ? underTemplate
+                : [
+                    {
+                      path: templatePath,
+                      live: valueAt(current, templatePath),
+                      desired: valueAt(stored, templatePath),
+                    },
+                  ],
+      checkedBy:
+        stored !== undefined
+          ? "server"
+          : {
+              offline:
+                answer !== undefined && "refused" in answer
+                  ? `the dry run was refused: ${answer.refused}`
+                  : "not checked by the API server",
+            },
     });
   }
   const leftBehind = release.flatMap((o): CreatedObject[] => {
@@ -199,20 +249,29 @@ const shown = (value: unknown): string => (value === undefined ? "(unset)" : JSO
 export function describePlan(plan: MigrationPlan): string[] {
   const lines: string[] = [];
   for (const a of plan.adopt) {
-    const verdict = a.restarts.length > 0 ? "adopt in place, ROLLS ITS PODS" : a.changes.length > 0 ? "adopt in place, fields change" : "adopt in place, unchanged";
+    const verdict =
+      a.restarts.length > 0
+        ? "adopt in place, ROLLS ITS PODS"
+        : a.changes.length > 0
+          ? "adopt in place, fields change"
+          : "adopt in place, unchanged";
     const how = a.checkedBy === "server" ? "" : ` [${a.checkedBy.offline}; compared offline]`;
     lines.push(`  ${describeObject(a.identity)} (uid ${a.uid}): ${verdict}${how}`);
     for (const c of a.changes) lines.push(`      ${c.path}: ${shown(c.live)} -> ${shown(c.desired)}`);
   }
   for (const id of plan.create) {
-    lines.push(id.hook === undefined
-      ? `  ${describeObject(id)}: not live, will be created`
-      : `  ${describeObject(id)}: a Helm hook (${id.hook}) the controller will create, so it RUNS`);
+    lines.push(
+      id.hook === undefined
+        ? `  ${describeObject(id)}: not live, will be created`
+        : `  ${describeObject(id)}: a Helm hook (${id.hook}) the controller will create, so it RUNS`,
+    );
   }
   for (const id of plan.leftBehind) {
-    lines.push(id.hook === undefined
-      ? `  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`
-      : `  ${describeObject(id)}: a Helm hook (${id.hook}) that ran under Helm, left as it is (unmanaged); upgrade hooks run again, as new objects, from the instance's next spec change`);
+    lines.push(
+      id.hook === undefined
+        ? `  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`
+        : `  ${describeObject(id)}: a Helm hook (${id.hook}) that ran under Helm, left as it is (unmanaged); upgrade hooks run again, as new objects, from the instance's next spec change`,
+    );
   }
   return lines;
 }

@@ -7,7 +7,8 @@
  */
 const generationCurrent = `{{- $s := .self.status | default dict -}}{{- $gen := int64 (.self.metadata.generation | default 0) -}}{{- $seen := int64 ($s.observedGeneration | default 0) -}}`;
 const wanted = `{{- $want := 1 -}}{{- if hasKey .self.spec "replicas" -}}{{- $want = int64 .self.spec.replicas -}}{{- end -}}`;
-const conditionTrue = (type: string): string => `{{- $ok := false -}}{{- range ($s.conditions | default list) -}}{{- if and (eq .type "${type}") (eq .status "True") -}}{{- $ok = true -}}{{- end -}}{{- end -}}`;
+const conditionTrue = (type: string): string =>
+  `{{- $ok := false -}}{{- range ($s.conditions | default list) -}}{{- if and (eq .type "${type}") (eq .status "True") -}}{{- $ok = true -}}{{- end -}}{{- end -}}`;
 
 const READY_WHEN: Readonly<Record<string, string>> = {
   Deployment: `${generationCurrent}${wanted}${conditionTrue("Available")}{{- and $ok (ge $seen $gen) (ge (int64 ($s.updatedReplicas | default 0)) $want) -}}`,

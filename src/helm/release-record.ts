@@ -23,7 +23,10 @@ export const releaseSelector = (name: string): string => `owner=helm,name=${name
 
 export class ReleaseRecordError extends Error {
   override readonly name = "ReleaseRecordError";
-  constructor(message: string, readonly path?: string) {
+  constructor(
+    message: string,
+    readonly path?: string,
+  ) {
     super(path === undefined ? message : `${path}: ${message}`);
   }
 }
@@ -71,7 +74,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 function mistyped(value: unknown, type: string, path: string): ReleaseRecordError {
-  return new ReleaseRecordError(`expected a ${type}, got ${value === undefined ? "nothing" : JSON.stringify(value).slice(0, 40)}`, path);
+  return new ReleaseRecordError(
+    `expected a ${type}, got ${value === undefined ? "nothing" : JSON.stringify(value).slice(0, 40)}`,
+    path,
+  );
 }
 function stringField(object: Record<string, unknown>, key: string, path: string): string {
   const value = object[key];
@@ -86,7 +92,8 @@ function numberField(object: Record<string, unknown>, key: string, path: string)
 
 function base64Bytes(value: unknown, path: string): Uint8Array {
   if (value === null || value === undefined) return new Uint8Array();
-  if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw new ReleaseRecordError("expected base64 data", path);
+  if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value))
+    throw new ReleaseRecordError("expected base64 data", path);
   return new Uint8Array(Buffer.from(value, "base64"));
 }
 
@@ -146,20 +153,25 @@ function chart(value: unknown): HelmChartRecord {
  */
 export function decodeReleaseRecord(payload: string): HelmRelease {
   const compact = payload.replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact === "") throw new ReleaseRecordError("the release record is not base64 (is this a Helm 3 release record?)");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact === "")
+    throw new ReleaseRecordError("the release record is not base64 (is this a Helm 3 release record?)");
   let bytes: Buffer = Buffer.from(compact, "base64");
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
       bytes = gunzipSync(bytes, { maxOutputLength: MAX_RELEASE_BYTES });
     } catch (error) {
-      throw new ReleaseRecordError(`the release record does not decompress: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ReleaseRecordError(
+        `the release record does not decompress: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    throw new ReleaseRecordError(`the release record is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ReleaseRecordError(
+      `the release record is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!isRecord(json)) throw new ReleaseRecordError("expected a release object", "release");
   const info = isRecord(json.info) ? json.info : {};
@@ -200,7 +212,10 @@ const text = (value: string): Uint8Array => new Uint8Array(Buffer.from(value, "u
 export function releaseChartFiles(release: HelmRelease, source?: ChartFiles): ChartFiles {
   const dependencies = declaredDependencies(release);
   if (dependencies.length > 0 && source === undefined) {
-    throw new ReleaseRecordError(`chart ${release.chart.metadata.name} declares subcharts (${dependencies.join(", ")}), and Helm does not store subcharts in the release record; pass the chart the release was installed from with --chart (directory or .tgz, version ${release.chart.metadata.version})`, "release.chart.metadata.dependencies");
+    throw new ReleaseRecordError(
+      `chart ${release.chart.metadata.name} declares subcharts (${dependencies.join(", ")}), and Helm does not store subcharts in the release record; pass the chart the release was installed from with --chart (directory or .tgz, version ${release.chart.metadata.version})`,
+      "release.chart.metadata.dependencies",
+    );
   }
   const out = new Map<string, Uint8Array>();
   const metadata = source === undefined ? release.chart.metadata : withSourceDependencies(release, source, out);
@@ -209,14 +224,19 @@ export function releaseChartFiles(release: HelmRelease, source?: ChartFiles): Ch
   if (release.chart.schema !== undefined) out.set("values.schema.json", release.chart.schema);
   if (release.chart.lock !== undefined) out.set("Chart.lock", text(`${JSON.stringify(release.chart.lock, null, 2)}\n`));
   for (const file of [...release.chart.files, ...release.chart.templates]) {
-    if (out.has(file.name)) throw new ReleaseRecordError(`file ${file.name} appears twice in the release record`, "release.chart");
+    if (out.has(file.name))
+      throw new ReleaseRecordError(`file ${file.name} appears twice in the release record`, "release.chart");
     out.set(file.name, file.data);
   }
   return out;
 }
 
 /** The record's metadata with `source`'s declared dependencies; copies source's charts/ (and requirements.yaml) into `out`. */
-function withSourceDependencies(release: HelmRelease, source: ChartFiles, out: Map<string, Uint8Array>): Record<string, unknown> {
+function withSourceDependencies(
+  release: HelmRelease,
+  source: ChartFiles,
+  out: Map<string, Uint8Array>,
+): Record<string, unknown> {
   const chartYaml = source.get("Chart.yaml");
   const loaded = chartYaml === undefined ? undefined : loadYaml("Chart.yaml", Buffer.from(chartYaml).toString("utf8"));
   const read: unknown = loaded?.documents[0]?.value;
@@ -225,9 +245,12 @@ function withSourceDependencies(release: HelmRelease, source: ChartFiles, out: M
   const recorded = release.chart.metadata;
   const version = typeof meta.version === "string" || typeof meta.version === "number" ? String(meta.version) : "";
   if (meta.name !== recorded.name || version !== recorded.version) {
-    throw new ReleaseRecordError(`--chart is ${typeof meta.name === "string" ? meta.name : "?"} ${version}, but the release was installed from ${recorded.name} ${recorded.version}`);
+    throw new ReleaseRecordError(
+      `--chart is ${typeof meta.name === "string" ? meta.name : "?"} ${version}, but the release was installed from ${recorded.name} ${recorded.version}`,
+    );
   }
-  for (const [path, bytes] of source) if (path.startsWith("charts/") || path === "requirements.yaml") out.set(path, bytes);
+  for (const [path, bytes] of source)
+    if (path.startsWith("charts/") || path === "requirements.yaml") out.set(path, bytes);
   const { dependencies: _recorded, ...rest } = recorded;
   return meta.dependencies === undefined ? rest : { ...rest, dependencies: meta.dependencies };
 }
@@ -247,10 +270,15 @@ export function newestRecord<T extends RecordRef>(records: readonly T[], release
     .filter((r) => Number.isInteger(r.version))
     .sort((a, b) => b.version - a.version);
   const newest = numbered[0];
-  if (newest === undefined) throw new ReleaseRecordError(`no Helm 3 release ${JSON.stringify(release)} in namespace ${namespace} (no Secret or ConfigMap labelled ${releaseSelector(release)})`);
+  if (newest === undefined)
+    throw new ReleaseRecordError(
+      `no Helm 3 release ${JSON.stringify(release)} in namespace ${namespace} (no Secret or ConfigMap labelled ${releaseSelector(release)})`,
+    );
   const status = newest.record.labels.status ?? "unknown";
   if (status !== "deployed") {
-    throw new ReleaseRecordError(`release ${namespace}/${release} revision ${newest.version} is ${status}, not deployed; finish or roll back the Helm operation first (helm history ${release} -n ${namespace})`);
+    throw new ReleaseRecordError(
+      `release ${namespace}/${release} revision ${newest.version} is ${status}, not deployed; finish or roll back the Helm operation first (helm history ${release} -n ${namespace})`,
+    );
   }
   return newest.record;
 }
@@ -259,9 +287,14 @@ export function newestRecord<T extends RecordRef>(records: readonly T[], release
  * Helm's encoded release from a storage object: a Secret's `data.release` is base64 (Kubernetes')
  * of it, a ConfigMap's `data.release` is it.
  */
-export function recordPayload(object: { readonly kind?: unknown; readonly metadata?: unknown; readonly data?: unknown }): string {
+export function recordPayload(object: {
+  readonly kind?: unknown;
+  readonly metadata?: unknown;
+  readonly data?: unknown;
+}): string {
   const name = isRecord(object.metadata) && typeof object.metadata.name === "string" ? object.metadata.name : "?";
   const release = isRecord(object.data) ? object.data.release : undefined;
-  if (typeof release !== "string" || release === "") throw new ReleaseRecordError(`${String(object.kind)} ${name} has no data.release`);
+  if (typeof release !== "string" || release === "")
+    throw new ReleaseRecordError(`${String(object.kind)} ${name} has no data.release`);
   return object.kind === "Secret" ? Buffer.from(release, "base64").toString("utf8") : release;
 }

@@ -6,7 +6,10 @@ const OPEN = "x-kubernetes-preserve-unknown-fields";
 
 describe("schema inferred from values.yaml", () => {
   it("types scalars, keeps defaults, and carries comments into descriptions", () => {
-    const comments = new Map([["replicas", "How many pods."], ["image\u0000tag", "Image tag."]]);
+    const comments = new Map([
+      ["replicas", "How many pods."],
+      ["image\u0000tag", "Image tag."],
+    ]);
     const schema = inferSchema({ replicas: 2, ratio: 0.5, name: "web", on: true, image: { tag: "1.0" } }, comments);
     const props = schema.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(props.replicas, { description: "How many pods.", type: "integer", default: 2 });
@@ -16,7 +19,10 @@ describe("schema inferred from values.yaml", () => {
     assert.equal((props.image?.properties as Record<string, { description?: string }>).tag?.description, "Image tag.");
   });
   it("keeps every map open (toYaml passes unknown keys through), empty maps and lists too, and nulls nullable", () => {
-    const schema = inferSchema({ podAnnotations: {}, probe: { httpGet: { path: "/" } }, tolerations: [], tag: null }, new Map());
+    const schema = inferSchema(
+      { podAnnotations: {}, probe: { httpGet: { path: "/" } }, tolerations: [], tag: null },
+      new Map(),
+    );
     const props = schema.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(props.podAnnotations, { type: "object", [OPEN]: true, default: {} });
     assert.equal(props.probe?.[OPEN], true);
@@ -27,17 +33,21 @@ describe("schema inferred from values.yaml", () => {
 
 describe("values.schema.json as a CRD schema", () => {
   it("resolves type lists, converts exclusive bounds, opens what a CRD cannot say, and adds defaults", () => {
-    const schema = convertJsonSchema({
-      type: "object",
-      properties: {
-        qps: { type: "number", exclusiveMinimum: 0 },
-        name: { type: ["string", "null"] },
-        any: { $ref: "#/definitions/x" },
-        closed: { type: "object", additionalProperties: false, properties: { a: { type: "string" } } },
-        mode: { type: "string", enum: ["a", "b"] },
+    const schema = convertJsonSchema(
+      {
+        type: "object",
+        properties: {
+          qps: { type: "number", exclusiveMinimum: 0 },
+          name: { type: ["string", "null"] },
+          any: { $ref: "#/definitions/x" },
+          closed: { type: "object", additionalProperties: false, properties: { a: { type: "string" } } },
+          mode: { type: "string", enum: ["a", "b"] },
+        },
+        required: ["mode"],
       },
-      required: ["mode"],
-    }, { qps: 5, mode: "a", closed: { a: "z" } }, new Map());
+      { qps: 5, mode: "a", closed: { a: "z" } },
+      new Map(),
+    );
     const props = schema.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(props.qps, { type: "number", minimum: 0, exclusiveMinimum: true, default: 5 });
     assert.deepEqual(props.name, { type: "string", nullable: true });
@@ -48,16 +58,28 @@ describe("values.schema.json as a CRD schema", () => {
   });
 
   it("gives an object with required properties a default the API server accepts: their defaults, or none", () => {
-    const schema = convertJsonSchema({
-      type: "object",
-      properties: {
-        image: { type: "object", properties: { repository: { type: "string", minLength: 1 }, tag: { type: "string" } }, required: ["repository"] },
-        auth: { type: "object", properties: { user: { type: "string" } }, required: ["user"] },
-        plain: { type: "object", properties: { a: { type: "string" } } },
+    const schema = convertJsonSchema(
+      {
+        type: "object",
+        properties: {
+          image: {
+            type: "object",
+            properties: { repository: { type: "string", minLength: 1 }, tag: { type: "string" } },
+            required: ["repository"],
+          },
+          auth: { type: "object", properties: { user: { type: "string" } }, required: ["user"] },
+          plain: { type: "object", properties: { a: { type: "string" } } },
+        },
       },
-    }, { image: { repository: "kro-ts", tag: "" }, auth: {}, plain: { a: "x" } }, new Map());
+      { image: { repository: "kro-ts", tag: "" }, auth: {}, plain: { a: "x" } },
+      new Map(),
+    );
     const props = schema.properties as Record<string, Record<string, unknown>>;
-    assert.deepEqual(props.image?.default, { repository: "kro-ts" }, "`{}` would be refused: default.repository: Required value");
+    assert.deepEqual(
+      props.image?.default,
+      { repository: "kro-ts" },
+      "`{}` would be refused: default.repository: Required value",
+    );
     assert.equal(props.auth?.default, undefined, "a required property without a default: no object default at all");
     assert.deepEqual(props.plain?.default, {});
   });
@@ -68,7 +90,10 @@ describe("values.schema.json with $ref, and placeholder defaults", () => {
     const root = {
       $schema: "http://json-schema.org/draft-07/schema#",
       type: "object",
-      definitions: { labels: { type: "object", additionalProperties: { type: "string" } }, "a/b": { type: "integer", minimum: 1 } },
+      definitions: {
+        labels: { type: "object", additionalProperties: { type: "string" } },
+        "a/b": { type: "integer", minimum: 1 },
+      },
       $defs: { node: { type: "object", properties: { name: { type: "string" }, child: { $ref: "#/$defs/node" } } } },
       properties: {
         global: { type: "object", properties: { commonLabels: { $ref: "#/definitions/labels" } } },
@@ -77,11 +102,23 @@ describe("values.schema.json with $ref, and placeholder defaults", () => {
         remote: { $ref: "https://example.com/schema.json" },
       },
     };
-    const schema = convertJsonSchema(root, { global: { commonLabels: { team: "a" } }, replicas: 2, tree: { name: "t" } }, new Map());
+    const schema = convertJsonSchema(
+      root,
+      { global: { commonLabels: { team: "a" } }, replicas: 2, tree: { name: "t" } },
+      new Map(),
+    );
     const props = schema.properties as Record<string, Record<string, unknown>>;
     const global = props.global?.properties as Record<string, Record<string, unknown>>;
-    assert.deepEqual(global.commonLabels, { type: "object", properties: { team: { type: "string", default: "a" } }, [OPEN]: true, default: {} }, "the referenced object, with a default the API server fills in");
-    assert.deepEqual(props.global?.default, {}, "so an instance giving only overrides still has .Values.global.commonLabels");
+    assert.deepEqual(
+      global.commonLabels,
+      { type: "object", properties: { team: { type: "string", default: "a" } }, [OPEN]: true, default: {} },
+      "the referenced object, with a default the API server fills in",
+    );
+    assert.deepEqual(
+      props.global?.default,
+      {},
+      "so an instance giving only overrides still has .Values.global.commonLabels",
+    );
     assert.deepEqual(props.replicas, { description: "How many.", minimum: 1, type: "integer", default: 2 });
     const tree = props.tree?.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(tree.name, { type: "string", default: "t" });

@@ -21,24 +21,47 @@ function describe(schema: JsonSchema, comments: ReadonlyMap<string, string>, pat
 }
 
 /** A schema for a value as values.yaml gives it. */
-export function inferSchema(value: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = []): JsonSchema {
+export function inferSchema(
+  value: unknown,
+  comments: ReadonlyMap<string, string>,
+  path: readonly string[] = [],
+): JsonSchema {
   let schema: JsonSchema;
   if (value === null || value === undefined) schema = { nullable: true, [OPEN]: true };
   // An empty string is a placeholder, not a type: charts document `minReplicas: ""` and expect 2.
   else if (value === "") schema = { [OPEN]: true, default: value };
   else if (typeof value === "string") schema = { type: "string", default: value };
   else if (typeof value === "boolean") schema = { type: "boolean", default: value };
-  else if (typeof value === "number") schema = Number.isInteger(value) ? { type: "integer", default: value } : { type: "number", default: value };
+  else if (typeof value === "number")
+    schema = Number.isInteger(value) ? { type: "integer", default: value } : { type: "number", default: value };
   else if (Array.isArray(value)) schema = { type: "array", items: { [OPEN]: true }, default: value };
   else if (isRecord(value)) {
     const properties: Record<string, JsonSchema> = {};
     for (const [key, child] of Object.entries(value)) properties[key] = inferSchema(child, comments, [...path, key]);
-    schema = { type: "object", ...(Object.keys(properties).length > 0 ? { properties } : {}), [OPEN]: true, default: {} };
+    schema = {
+      type: "object",
+      ...(Object.keys(properties).length > 0 ? { properties } : {}),
+      [OPEN]: true,
+      default: {},
+    };
   } else schema = { [OPEN]: true };
   return describe(schema, comments, path);
 }
 
-const KEEP = ["description", "enum", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "format", "multipleOf"];
+const KEEP = [
+  "description",
+  "enum",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "format",
+  "multipleOf",
+];
 const TYPES = new Set(["string", "integer", "number", "boolean", "object", "array"]);
 
 /**
@@ -46,7 +69,13 @@ const TYPES = new Set(["string", "integer", "number", "boolean", "object", "arra
  * "null"]` → nullable string), constructs a CRD cannot hold ($ref, oneOf/anyOf/allOf without a
  * type, no type at all) become open values, validation keywords kept, `default` from values.yaml.
  */
-export function convertJsonSchema(given: unknown, defaults: unknown, comments: ReadonlyMap<string, string>, path: readonly string[] = [], refs: RefScope = { root: given, open: [] }): JsonSchema {
+export function convertJsonSchema(
+  given: unknown,
+  defaults: unknown,
+  comments: ReadonlyMap<string, string>,
+  path: readonly string[] = [],
+  refs: RefScope = { root: given, open: [] },
+): JsonSchema {
   const resolved = resolveRef(given, refs);
   const { scope } = resolved;
   // A reference that cannot be followed says nothing about the value: an open one.
@@ -62,7 +91,10 @@ export function convertJsonSchema(given: unknown, defaults: unknown, comments: R
   const out: JsonSchema = {};
   for (const key of KEEP) if (schema[key] !== undefined) out[key] = schema[key];
   // JSON Schema draft 6+ gives the bound itself; OpenAPI v3 (CRDs) a flag on minimum/maximum.
-  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [exclusive, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     const value = schema[exclusive];
     if (typeof value === "number") Object.assign(out, { [bound]: value, [exclusive]: true });
     else if (value === true) out[exclusive] = true;
@@ -77,7 +109,8 @@ export function convertJsonSchema(given: unknown, defaults: unknown, comments: R
       const props = isRecord(schema.properties) ? schema.properties : {};
       const values = isRecord(defaults) ? defaults : {};
       const properties: Record<string, JsonSchema> = {};
-      for (const key of new Set([...Object.keys(props), ...Object.keys(values)])) properties[key] = convertJsonSchema(props[key], values[key], comments, [...path, key], scope);
+      for (const key of new Set([...Object.keys(props), ...Object.keys(values)]))
+        properties[key] = convertJsonSchema(props[key], values[key], comments, [...path, key], scope);
       if (Object.keys(properties).length > 0) out.properties = properties;
       if (Array.isArray(schema.required)) out.required = schema.required.filter((r) => typeof r === "string");
       // additionalProperties: false stays closed; a schema or true keeps the map open.
@@ -85,7 +118,10 @@ export function convertJsonSchema(given: unknown, defaults: unknown, comments: R
     }
     if (type === "array") {
       const items = resolveRef(schema.items, scope).schema;
-      out.items = isRecord(items) && typeof items.type === "string" ? convertJsonSchema(schema.items, undefined, comments, [], scope) : { [OPEN]: true };
+      out.items =
+        isRecord(items) && typeof items.type === "string"
+          ? convertJsonSchema(schema.items, undefined, comments, [], scope)
+          : { [OPEN]: true };
     }
   }
   if (defaults !== undefined && defaults !== null && out.default === undefined) {
@@ -143,15 +179,26 @@ function objectDefault(schema: JsonSchema): Record<string, unknown> | undefined 
 
 /** The spec schema for a chart with its (coalesced) values. */
 export function specSchema(chart: LoadedChart, values: Record<string, unknown>): JsonSchema {
-  const root = chart.schema === undefined ? inferSchema(values, chart.valueComments) : convertJsonSchema(chart.schema, values, chart.valueComments);
+  const root =
+    chart.schema === undefined
+      ? inferSchema(values, chart.valueComments)
+      : convertJsonSchema(chart.schema, values, chart.valueComments);
   // Subcharts: their own schema (or inference) under their key.
   const properties = isRecord(root.properties) ? { ...root.properties } : {};
   for (const sub of chart.subcharts) {
     const subValues = isRecord(values[sub.name]) ? values[sub.name] : {};
-    properties[sub.name] = { description: `Values of the ${sub.name} subchart.`, ...specSchema(sub, subValues as Record<string, unknown>), default: {} };
+    properties[sub.name] = {
+      description: `Values of the ${sub.name} subchart.`,
+      ...specSchema(sub, subValues as Record<string, unknown>),
+      default: {},
+    };
   }
   const { default: _default, ...rest } = root;
-  return { ...rest, type: "object", ...(Object.keys(properties).length > 0 ? { properties: nullableDefaults(properties) } : {}) };
+  return {
+    ...rest,
+    type: "object",
+    ...(Object.keys(properties).length > 0 ? { properties: nullableDefaults(properties) } : {}),
+  };
 }
 
 /**
@@ -163,9 +210,11 @@ export function specSchema(chart: LoadedChart, values: Record<string, unknown>):
  * (docs/design/helm-import.md).
  */
 function nullableDefaults(properties: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(properties).map(([key, property]) => {
-    if (!isRecord(property)) return [key, property];
-    const inner = isRecord(property.properties) ? { properties: nullableDefaults(property.properties) } : {};
-    return [key, { ...property, ...inner, ...(property.default === undefined ? {} : { nullable: true }) }];
-  }));
+  return Object.fromEntries(
+    Object.entries(properties).map(([key, property]) => {
+      if (!isRecord(property)) return [key, property];
+      const inner = isRecord(property.properties) ? { properties: nullableDefaults(property.properties) } : {};
+      return [key, { ...property, ...inner, ...(property.default === undefined ? {} : { nullable: true }) }];
+    }),
+  );
 }

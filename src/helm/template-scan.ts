@@ -14,12 +14,28 @@ export type HookPhase = "pre" | "post" | "test" | "unsupported";
 
 /** apiVersions of common kinds, for a literal `kind:` whose apiVersion is templated and did not render. */
 const KNOWN_API_VERSIONS: Readonly<Record<string, string>> = {
-  Deployment: "apps/v1", StatefulSet: "apps/v1", DaemonSet: "apps/v1", ReplicaSet: "apps/v1",
-  Service: "v1", ConfigMap: "v1", Secret: "v1", ServiceAccount: "v1", PersistentVolumeClaim: "v1", Pod: "v1", Namespace: "v1",
-  Ingress: "networking.k8s.io/v1", NetworkPolicy: "networking.k8s.io/v1", IngressClass: "networking.k8s.io/v1",
-  HorizontalPodAutoscaler: "autoscaling/v2", PodDisruptionBudget: "policy/v1", Job: "batch/v1", CronJob: "batch/v1",
-  Role: "rbac.authorization.k8s.io/v1", RoleBinding: "rbac.authorization.k8s.io/v1",
-  ClusterRole: "rbac.authorization.k8s.io/v1", ClusterRoleBinding: "rbac.authorization.k8s.io/v1",
+  Deployment: "apps/v1",
+  StatefulSet: "apps/v1",
+  DaemonSet: "apps/v1",
+  ReplicaSet: "apps/v1",
+  Service: "v1",
+  ConfigMap: "v1",
+  Secret: "v1",
+  ServiceAccount: "v1",
+  PersistentVolumeClaim: "v1",
+  Pod: "v1",
+  Namespace: "v1",
+  Ingress: "networking.k8s.io/v1",
+  NetworkPolicy: "networking.k8s.io/v1",
+  IngressClass: "networking.k8s.io/v1",
+  HorizontalPodAutoscaler: "autoscaling/v2",
+  PodDisruptionBudget: "policy/v1",
+  Job: "batch/v1",
+  CronJob: "batch/v1",
+  Role: "rbac.authorization.k8s.io/v1",
+  RoleBinding: "rbac.authorization.k8s.io/v1",
+  ClusterRole: "rbac.authorization.k8s.io/v1",
+  ClusterRoleBinding: "rbac.authorization.k8s.io/v1",
 };
 
 const KIND_LINE = /^kind:[ \t]*["']?([A-Za-z][A-Za-z0-9]*)["']?[ \t]*(#.*)?$/;
@@ -37,8 +53,16 @@ export function staticKinds(text: string, file: string, warnings: HelmImportWarn
   let kinds: { kind: string; line: number }[] = [];
   const flush = () => {
     for (const { kind, line } of kinds) {
-      const version = [...apis].reverse().find((a) => a.line < line)?.version ?? apis.find((a) => a.line > line)?.version ?? KNOWN_API_VERSIONS[kind];
-      if (version === undefined) warnings.push({ file, line, message: `kind ${kind} has a templated apiVersion that did not render with the chart's values; add its child by hand if other values render it` });
+      const version =
+        [...apis].reverse().find((a) => a.line < line)?.version ??
+        apis.find((a) => a.line > line)?.version ??
+        KNOWN_API_VERSIONS[kind];
+      if (version === undefined)
+        warnings.push({
+          file,
+          line,
+          message: `kind ${kind} has a templated apiVersion that did not render with the chart's values; add its child by hand if other values render it`,
+        });
       else if (!out.some((k) => k.kind === kind && k.apiVersion === version)) out.push({ apiVersion: version, kind });
     }
     apis = [];
@@ -66,7 +90,10 @@ export interface TemplateHook {
 
 /** The phase of a `helm.sh/hook` annotation's value (`pre-install,pre-upgrade`). */
 export function hookPhase(value: string, line: number): TemplateHook {
-  const hooks = value.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  const hooks = value
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h !== "");
   let phase: HookPhase = "unsupported";
   if (hooks.length > 0 && hooks.every((h) => h.startsWith("test"))) phase = "test";
   else if (hooks.some((h) => h === "pre-install" || h === "pre-upgrade")) phase = "pre";
@@ -97,9 +124,21 @@ export function hookOf(text: string): TemplateHook | { readonly templated: strin
 export function unsupportedCalls(text: string): { line: number; what: string }[] {
   const out: { line: number; what: string }[] = [];
   text.split("\n").forEach((line, i) => {
-    if (/\blookup\b/.test(line) && line.includes("{{")) out.push({ line: i + 1, what: "lookup reads the cluster in the controller, only literal kinds and only in the instance's namespace unless the RGD opts in (kro render: an empty map, as helm template)" });
-    if (/\b(randAlphaNum|randAlpha|randNumeric|randAscii|uuidv4|genCA|genSelfSignedCert|genSignedCert|genPrivateKey|derivePassword|now)\b/.test(line) && line.includes("{{")) {
-      out.push({ line: i + 1, what: "a random or time-dependent function: rendered once per instance generation (as Helm renders once per upgrade), with other values than a Helm release has" });
+    if (/\blookup\b/.test(line) && line.includes("{{"))
+      out.push({
+        line: i + 1,
+        what: "lookup reads the cluster in the controller, only literal kinds and only in the instance's namespace unless the RGD opts in (kro render: an empty map, as helm template)",
+      });
+    if (
+      /\b(randAlphaNum|randAlpha|randNumeric|randAscii|uuidv4|genCA|genSelfSignedCert|genSignedCert|genPrivateKey|derivePassword|now)\b/.test(
+        line,
+      ) &&
+      line.includes("{{")
+    ) {
+      out.push({
+        line: i + 1,
+        what: "a random or time-dependent function: rendered once per instance generation (as Helm renders once per upgrade), with other values than a Helm release has",
+      });
     }
   });
   return out;

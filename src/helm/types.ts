@@ -55,7 +55,11 @@ export interface HelmImportResult {
 /** A chart that cannot be imported: the message names the file (and line when known). */
 export class HelmImportError extends Error {
   override readonly name = "HelmImportError";
-  constructor(message: string, readonly file?: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+  ) {
     super(file === undefined ? message : `${file}${line === undefined ? "" : `:${line}`}: ${message}`);
   }
 }

@@ -5,12 +5,18 @@ import { coalesce, dependencyEnabled } from "./values.js";
 describe("Helm's values coalescing", () => {
   it("merges maps, replaces lists and scalars, and deletes a key given null", () => {
     const base = { image: { repository: "nginx", tag: "1" }, ports: [1, 2], keep: "x", drop: { a: 1 } };
-    assert.deepEqual(coalesce(base, { image: { tag: "2" }, ports: [3], drop: null }), { image: { repository: "nginx", tag: "2" }, ports: [3], keep: "x" });
+    assert.deepEqual(coalesce(base, { image: { tag: "2" }, ports: [3], drop: null }), {
+      image: { repository: "nginx", tag: "2" },
+      ports: [3],
+      keep: "x",
+    });
   });
   it("keeps a null Helm has no default for (only a default is removed by null), at every depth", () => {
     const base = { resources: { limits: { cpu: "100m" } }, podAnnotations: {} };
-    assert.deepEqual(coalesce(base, { resources: { limits: { cpu: null, memory: "1Gi" } }, podAnnotations: { a: null }, extra: null }),
-      { resources: { limits: { memory: "1Gi" } }, podAnnotations: { a: null }, extra: null });
+    assert.deepEqual(
+      coalesce(base, { resources: { limits: { cpu: null, memory: "1Gi" } }, podAnnotations: { a: null }, extra: null }),
+      { resources: { limits: { memory: "1Gi" } }, podAnnotations: { a: null }, extra: null },
+    );
   });
   it("never changes its inputs", () => {
     const base = { a: { b: 1 } };
@@ -35,6 +41,9 @@ describe("dependency condition: and tags:", () => {
     });
   }
   it("any true tag enables even when another is false", () => {
-    assert.equal(dependencyEnabled({ name: "x", tags: ["a", "b"], importValues: [] }, {}, { tags: { a: false, b: true } }), true);
+    assert.equal(
+      dependencyEnabled({ name: "x", tags: ["a", "b"], importValues: [] }, {}, { tags: { a: false, b: true } }),
+      true,
+    );
   });
 });

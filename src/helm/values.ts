@@ -19,7 +19,7 @@ export const coalesce = (base: Values, override: Values): Values => coalesceValu
 export function chartValues(chart: LoadedChart, user: Values): Values {
   const values = coalesce(chart.values, user);
   for (const sub of chart.subcharts) {
-    const given = isRecord(values[sub.name]) ? values[sub.name] as Values : {};
+    const given = isRecord(values[sub.name]) ? (values[sub.name] as Values) : {};
     values[sub.name] = chartValues(sub, given);
   }
   return values;
@@ -40,7 +40,10 @@ export function dependencyEnabled(dep: ChartDependency, parentValues: Values, ro
     if (states.includes(true)) enabled = true;
     else if (states.includes(false)) enabled = false;
   }
-  for (const path of (dep.condition ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const path of (dep.condition ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const value = valueAt(parentValues, path.split("."));
     if (typeof value === "boolean") return value;
   }

@@ -3,9 +3,45 @@
 // (`kro ui`, the controller's endpoint). It reads; it never writes, and never reads with rights
 // other than the client it is given. It knows no reconciler (the controller passes its graphs in).
 export { humanAge } from "./human-age.js";
-export { evaluateLiveInstance, fetchWatched, InstanceNotFoundError, MAX_ROUNDS, selectorString, type LiveInstance } from "./live-instance.js";
+export {
+  evaluateLiveInstance,
+  fetchWatched,
+  InstanceNotFoundError,
+  MAX_ROUNDS,
+  selectorString,
+  type LiveInstance,
+} from "./live-instance.js";
 export { renderSvg } from "./render-svg.js";
-export { applyErrorsFrom, instanceTreeOf, TREE_STATES, treeHasError, type InstanceTree, type TreeNode, type TreeObject, type TreeState } from "./tree-model.js";
-export { apiVersionOf, childApiVersionsOf, createTreeReader, graphCacheKey, servedKind, TreeReadError, type GraphSource, type ServedKind, type TreeReader } from "./tree-reader.js";
+export {
+  applyErrorsFrom,
+  instanceTreeOf,
+  TREE_STATES,
+  treeHasError,
+  type InstanceTree,
+  type TreeNode,
+  type TreeObject,
+  type TreeState,
+} from "./tree-model.js";
+export {
+  apiVersionOf,
+  childApiVersionsOf,
+  createTreeReader,
+  graphCacheKey,
+  servedKind,
+  TreeReadError,
+  type GraphSource,
+  type ServedKind,
+  type TreeReader,
+} from "./tree-reader.js";
 export { createSnapshotReader, escapeHtml, renderView, snapshotSession, startUiServer, uiViewOf } from "./web/index.js";
-export type { ClusterSnapshot, PlainReply, SessionAnswer, SnapshotOptions, SnapshotReader, UiServer, UiServerOptions, UiSession, UiView } from "./web/index.js";
+export type {
+  ClusterSnapshot,
+  PlainReply,
+  SessionAnswer,
+  SnapshotOptions,
+  SnapshotReader,
+  UiServer,
+  UiServerOptions,
+  UiSession,
+  UiView,
+} from "./web/index.js";

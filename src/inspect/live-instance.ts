@@ -8,7 +8,14 @@
 import type { CompiledGraph } from "../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import {
-  createMemoryLookup, evaluateInstance, identityKey, type CollectionQuery, type InstanceEvaluation, type KubeJson, type MemoryLookup, type ObjectIdentity,
+  createMemoryLookup,
+  evaluateInstance,
+  identityKey,
+  type CollectionQuery,
+  type InstanceEvaluation,
+  type KubeJson,
+  type MemoryLookup,
+  type ObjectIdentity,
 } from "../runtime/index.js";
 
 /** Enough for any realistic graph depth: every round reads at least one new object. */
@@ -46,12 +53,20 @@ function queryKey(w: ObjectIdentity | CollectionQuery): string {
  * Reads every object and collection in `watches` not read before (`fetched` remembers), into
  * `lookup`; returns how many reads were made. A missing object is simply not put.
  */
-export async function fetchWatched(client: KubeClient, watches: readonly (ObjectIdentity | CollectionQuery)[], lookup: MemoryLookup, fetched: Set<string>): Promise<number> {
+export async function fetchWatched(
+  client: KubeClient,
+  watches: readonly (ObjectIdentity | CollectionQuery)[],
+  lookup: MemoryLookup,
+  fetched: Set<string>,
+): Promise<number> {
   const wanted = watches.filter((w) => !fetched.has(queryKey(w)));
   for (const w of wanted) {
     fetched.add(queryKey(w));
     if (isQuery(w)) {
-      const list = await client.list(w.apiVersion, w.kind, { namespace: w.namespace, labelSelector: selectorString(w) });
+      const list = await client.list(w.apiVersion, w.kind, {
+        namespace: w.namespace,
+        labelSelector: selectorString(w),
+      });
       lookup.put(...(list.items as KubeJson[]));
     } else {
       try {
@@ -64,14 +79,22 @@ export async function fetchWatched(client: KubeClient, watches: readonly (Object
   return wanted.length;
 }
 
-export async function evaluateLiveInstance(client: KubeClient, graph: CompiledGraph, namespace: string | undefined, name: string): Promise<LiveInstance> {
+export async function evaluateLiveInstance(
+  client: KubeClient,
+  graph: CompiledGraph,
+  namespace: string | undefined,
+  name: string,
+): Promise<LiveInstance> {
   const { group, version, kind } = graph.instance;
   const apiVersion = group === "" ? version : `${group}/${version}`;
   let instance: KubeObject;
   try {
     instance = await client.get({ apiVersion, kind, name, ...(namespace === undefined ? {} : { namespace }) });
   } catch (error) {
-    if (isNotFound(error)) throw new InstanceNotFoundError(`${kind} ${namespace === undefined ? "" : `${namespace}/`}${name} not found on ${client.server}`);
+    if (isNotFound(error))
+      throw new InstanceNotFoundError(
+        `${kind} ${namespace === undefined ? "" : `${namespace}/`}${name} not found on ${client.server}`,
+      );
     throw error;
   }
   const lookup = createMemoryLookup();

@@ -40,7 +40,11 @@ export interface TreeNode {
   readonly state: TreeState;
   readonly reason: string;
   /** What blocks the node: an expression, dependency ids, or the missing field. */
-  readonly blockedBy?: { readonly expression?: string; readonly dependencies?: readonly string[]; readonly missingPath?: string };
+  readonly blockedBy?: {
+    readonly expression?: string;
+    readonly dependencies?: readonly string[];
+    readonly missingPath?: string;
+  };
   readonly objects: readonly TreeObject[];
 }
 
@@ -63,9 +67,16 @@ export interface InstanceTree {
   readonly nodes: readonly TreeNode[];
 }
 
-interface Condition { type?: unknown; status?: unknown; reason?: unknown; message?: unknown; observedGeneration?: unknown }
+interface Condition {
+  type?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  message?: unknown;
+  observedGeneration?: unknown;
+}
 
-const record = (v: unknown): KubeJson => (typeof v === "object" && v !== null && !Array.isArray(v) ? v as KubeJson : {});
+const record = (v: unknown): KubeJson =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as KubeJson) : {};
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 
@@ -82,15 +93,20 @@ const APPLY_ERROR_PREFIX = "at least one resource reports an error: ";
  * the graph knows, so a message that itself contains "; " stays whole.
  */
 export function applyErrorsFrom(instance: KubeJson, ids: readonly string[]): Map<string, string> {
-  const message = text(conditionsOf(instance).find((c) => c.type === INSTANCE_CONDITIONS.resourcesReady && c.status === "False")?.message);
+  const message = text(
+    conditionsOf(instance).find((c) => c.type === INSTANCE_CONDITIONS.resourcesReady && c.status === "False")?.message,
+  );
   const found = new Map<string, string>();
   if (!message.startsWith(APPLY_ERROR_PREFIX)) return found;
   const body = message.slice(APPLY_ERROR_PREFIX.length);
-  const starts = ids.flatMap((id) => {
-    const at: number[] = [];
-    for (let i = body.indexOf(`${id}: `); i >= 0; i = body.indexOf(`${id}: `, i + 1)) if (i === 0 || body.startsWith("; ", i - 2)) at.push(i);
-    return at.map((index) => ({ id, index }));
-  }).sort((a, b) => a.index - b.index);
+  const starts = ids
+    .flatMap((id) => {
+      const at: number[] = [];
+      for (let i = body.indexOf(`${id}: `); i >= 0; i = body.indexOf(`${id}: `, i + 1))
+        if (i === 0 || body.startsWith("; ", i - 2)) at.push(i);
+      return at.map((index) => ({ id, index }));
+    })
+    .sort((a, b) => a.index - b.index);
   starts.forEach((start, k) => {
     const end = starts[k + 1]?.index;
     const segment = body.slice(start.index + start.id.length + 2, end === undefined ? undefined : end - 2);
@@ -105,34 +121,68 @@ function objectOf(o: KubeJson, nested: ReadonlyMap<string, InstanceTree>): TreeO
   const namespace = text(metadata.namespace);
   const instance = nested.get(uid);
   return {
-    apiVersion: text(o.apiVersion), kind: text(o.kind), name: text(metadata.name),
-    ...(namespace === "" ? {} : { namespace }), ...(uid === "" ? {} : { uid }),
+    apiVersion: text(o.apiVersion),
+    kind: text(o.kind),
+    name: text(metadata.name),
+    ...(namespace === "" ? {} : { namespace }),
+    ...(uid === "" ? {} : { uid }),
     ...(typeof metadata.creationTimestamp === "string" ? { createdAt: metadata.creationTimestamp } : {}),
     ...(instance === undefined ? {} : { instance }),
   };
 }
 
 /** One node: state, reason and what blocks it, from its evaluation (and the controller's apply error, if any). */
-export function treeNodeOf(node: CompiledNode, evaluation: NodeEvaluation, excludedIds: ReadonlySet<string>, applyError: string | undefined, nested: ReadonlyMap<string, InstanceTree>): TreeNode {
-  const base = { id: node.id, apiVersion: node.apiVersion, kind: node.kind, type: node.type, objects: evaluation.observed.map((o) => objectOf(o, nested)) };
+export function treeNodeOf(
+  node: CompiledNode,
+  evaluation: NodeEvaluation,
+  excludedIds: ReadonlySet<string>,
+  applyError: string | undefined,
+  nested: ReadonlyMap<string, InstanceTree>,
+): TreeNode {
+  const base = {
+    id: node.id,
+    apiVersion: node.apiVersion,
+    kind: node.kind,
+    type: node.type,
+    objects: evaluation.observed.map((o) => objectOf(o, nested)),
+  };
   const pending = evaluation.pending;
   if (applyError !== undefined) return { ...base, state: TREE_STATES.error, reason: applyError };
   if (evaluation.error !== undefined) return { ...base, state: TREE_STATES.error, reason: evaluation.error };
   switch (evaluation.state) {
     case NODE_STATES.synced:
-      return { ...base, state: TREE_STATES.ready, reason: node.readyWhen.length > 0 ? "readyWhen is true" : node.type.startsWith("external") ? "found" : "applied" };
+      return {
+        ...base,
+        state: TREE_STATES.ready,
+        reason:
+          node.readyWhen.length > 0 ? "readyWhen is true" : node.type.startsWith("external") ? "found" : "applied",
+      };
     case NODE_STATES.skipped: {
       const excludedDependency = node.dependencies.filter((d) => excludedIds.has(d));
       if (node.includeWhen.length === 0 && excludedDependency.length > 0) {
-        return { ...base, state: TREE_STATES.excluded, reason: `excluded with ${excludedDependency.join(", ")}`, blockedBy: { dependencies: excludedDependency } };
+        return {
+          ...base,
+          state: TREE_STATES.excluded,
+          reason: `excluded with ${excludedDependency.join(", ")}`,
+          blockedBy: { dependencies: excludedDependency },
+        };
       }
-      return { ...base, state: TREE_STATES.excluded, reason: "includeWhen is false", blockedBy: { expression: node.includeWhen.join(" && ") } };
+      return {
+        ...base,
+        state: TREE_STATES.excluded,
+        reason: "includeWhen is false",
+        blockedBy: { expression: node.includeWhen.join(" && ") },
+      };
     }
     case NODE_STATES.error:
       return { ...base, state: TREE_STATES.error, reason: pending?.message ?? "error" };
     case NODE_STATES.deleting:
     case NODE_STATES.deleted:
-      return { ...base, state: TREE_STATES.deleting, reason: evaluation.state === NODE_STATES.deleted ? "deleted" : "deleting" };
+      return {
+        ...base,
+        state: TREE_STATES.deleting,
+        reason: evaluation.state === NODE_STATES.deleted ? "deleted" : "deleting",
+      };
     case NODE_STATES.waitingForReadiness:
     case NODE_STATES.inProgress:
       break;
@@ -141,27 +191,51 @@ export function treeNodeOf(node: CompiledNode, evaluation: NodeEvaluation, exclu
   switch (pending.kind) {
     case "dependency-not-ready": {
       const dependencies = [...(pending.waitingOn ?? [])];
-      return { ...base, state: TREE_STATES.waitingOnDependency, reason: `waiting on ${dependencies.join(", ") || "its dependencies"}`, blockedBy: { dependencies } };
+      return {
+        ...base,
+        state: TREE_STATES.waitingOnDependency,
+        reason: `waiting on ${dependencies.join(", ") || "its dependencies"}`,
+        blockedBy: { dependencies },
+      };
     }
     case "data-pending":
       return {
-        ...base, state: TREE_STATES.waitingOnDependency, reason: `waiting for ${pending.missingPath ?? pending.expression ?? "data"}`,
-        blockedBy: { ...(pending.expression === undefined ? {} : { expression: pending.expression }), ...(pending.missingPath === undefined ? {} : { missingPath: pending.missingPath }) },
+        ...base,
+        state: TREE_STATES.waitingOnDependency,
+        reason: `waiting for ${pending.missingPath ?? pending.expression ?? "data"}`,
+        blockedBy: {
+          ...(pending.expression === undefined ? {} : { expression: pending.expression }),
+          ...(pending.missingPath === undefined ? {} : { missingPath: pending.missingPath }),
+        },
       };
     case "not-found":
-      return { ...base, state: TREE_STATES.waitingOnDependency, reason: `external object not found: ${pending.message}` };
+      return {
+        ...base,
+        state: TREE_STATES.waitingOnDependency,
+        reason: `external object not found: ${pending.message}`,
+      };
     case "terminating":
       return { ...base, state: TREE_STATES.deleting, reason: "waiting for the old object to finish deleting" };
     case "readiness": {
       const expression = pending.expression ?? (node.readyWhen.length > 0 ? node.readyWhen.join(" && ") : undefined);
       const reason = base.objects.length === 0 ? "applied, not observed yet" : "readyWhen is not true yet";
-      return { ...base, state: TREE_STATES.waitingForReadiness, reason, ...(expression === undefined ? {} : { blockedBy: { expression } }) };
+      return {
+        ...base,
+        state: TREE_STATES.waitingForReadiness,
+        reason,
+        ...(expression === undefined ? {} : { blockedBy: { expression } }),
+      };
     }
   }
 }
 
 /** The instance and its nodes; `nested` maps a child's UID to its own tree (nested instances). */
-export function instanceTreeOf(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, nested: ReadonlyMap<string, InstanceTree> = new Map()): InstanceTree {
+export function instanceTreeOf(
+  graph: CompiledGraph,
+  instance: KubeJson,
+  evaluation: InstanceEvaluation,
+  nested: ReadonlyMap<string, InstanceTree> = new Map(),
+): InstanceTree {
   const metadata = record(instance.metadata);
   const status = record(instance.status);
   const ready = conditionsOf(instance).find((c) => c.type === INSTANCE_CONDITIONS.ready);
@@ -169,24 +243,36 @@ export function instanceTreeOf(graph: CompiledGraph, instance: KubeJson, evaluat
   const observedGeneration = num(status.observedGeneration) ?? num(ready?.observedGeneration);
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const excludedIds = new Set(evaluation.nodes.filter((n) => n.excluded).map((n) => n.id));
-  const applyErrors = applyErrorsFrom(instance, graph.nodes.map((n) => n.id));
+  const applyErrors = applyErrorsFrom(
+    instance,
+    graph.nodes.map((n) => n.id),
+  );
   const nodes = evaluation.nodes.flatMap((e) => {
     const node = byId.get(e.id);
     return node === undefined ? [] : [treeNodeOf(node, e, excludedIds, applyErrors.get(e.id), nested)];
   });
-  const stale = generation !== undefined && observedGeneration !== undefined && observedGeneration < generation ? { generation, observedGeneration } : undefined;
+  const stale =
+    generation !== undefined && observedGeneration !== undefined && observedGeneration < generation
+      ? { generation, observedGeneration }
+      : undefined;
   const current = stale === undefined;
   const namespace = text(metadata.namespace);
   const uid = text(metadata.uid);
   return {
-    apiVersion: text(instance.apiVersion), kind: text(instance.kind), name: text(metadata.name),
-    ...(namespace === "" ? {} : { namespace }), ...(uid === "" ? {} : { uid }),
+    apiVersion: text(instance.apiVersion),
+    kind: text(instance.kind),
+    name: text(metadata.name),
+    ...(namespace === "" ? {} : { namespace }),
+    ...(uid === "" ? {} : { uid }),
     ...(typeof metadata.creationTimestamp === "string" ? { createdAt: metadata.creationTimestamp } : {}),
     rgd: graph.name,
     ready: ready?.status === "True" && current,
     ...(typeof status.state === "string" ? { state: status.state } : {}),
     reason: current ? text(ready?.reason) : "Reconciling",
-    message: stale === undefined ? text(ready?.message) : `the controller has not reported on generation ${stale.generation} yet (status is for generation ${stale.observedGeneration})`,
+    message:
+      stale === undefined
+        ? text(ready?.message)
+        : `the controller has not reported on generation ${stale.generation} yet (status is for generation ${stale.observedGeneration})`,
     ...(generation === undefined ? {} : { generation }),
     ...(observedGeneration === undefined ? {} : { observedGeneration }),
     nodes,
@@ -195,5 +281,11 @@ export function instanceTreeOf(graph: CompiledGraph, instance: KubeJson, evaluat
 
 /** Does any node, here or in a nested instance, report an error? */
 export function treeHasError(tree: InstanceTree): boolean {
-  return tree.state === "ERROR" || tree.nodes.some((n) => n.state === TREE_STATES.error || n.objects.some((o) => o.instance !== undefined && treeHasError(o.instance)));
+  return (
+    tree.state === "ERROR" ||
+    tree.nodes.some(
+      (n) =>
+        n.state === TREE_STATES.error || n.objects.some((o) => o.instance !== undefined && treeHasError(o.instance)),
+    )
+  );
 }

@@ -31,14 +31,19 @@ export class TreeReadError extends Error {
  */
 export type GraphSource = (rgd: KubeObject) => Promise<CompiledGraph>;
 
-export const apiVersionOf = (group: string, version: string): string => (group === "" ? version : `${group}/${version}`);
+export const apiVersionOf = (group: string, version: string): string =>
+  group === "" ? version : `${group}/${version}`;
 
 /** The instance kind an RGD serves, in either dialect. */
 export function servedKind(rgd: KubeObject): ServedKind | undefined {
-  const spec = (rgd.spec ?? {}) as { schema?: { apiVersion?: unknown; kind?: unknown; group?: unknown }; resourceKind?: { group?: unknown; version?: unknown; kind?: unknown } };
+  const spec = (rgd.spec ?? {}) as {
+    schema?: { apiVersion?: unknown; kind?: unknown; group?: unknown };
+    resourceKind?: { group?: unknown; version?: unknown; kind?: unknown };
+  };
   if (spec.resourceKind !== undefined) {
     const { group, version, kind } = spec.resourceKind;
-    if (typeof kind === "string" && typeof version === "string") return { rgd, group: typeof group === "string" ? group : "", version, kind };
+    if (typeof kind === "string" && typeof version === "string")
+      return { rgd, group: typeof group === "string" ? group : "", version, kind };
     return undefined;
   }
   const { apiVersion, kind, group } = spec.schema ?? {};
@@ -53,7 +58,11 @@ export function childApiVersionsOf(rgds: readonly KubeObject[]): string[] {
     const spec = (rgd.spec ?? {}) as { resources?: unknown; childResources?: unknown };
     for (const list of [spec.resources, spec.childResources]) {
       if (!Array.isArray(list)) continue;
-      for (const entry of list as { apiVersion?: unknown; template?: { apiVersion?: unknown }; externalRef?: { apiVersion?: unknown } }[]) {
+      for (const entry of list as {
+        apiVersion?: unknown;
+        template?: { apiVersion?: unknown };
+        externalRef?: { apiVersion?: unknown };
+      }[]) {
         const apiVersion = entry.apiVersion ?? entry.template?.apiVersion ?? entry.externalRef?.apiVersion;
         if (typeof apiVersion === "string") found.add(apiVersion);
       }
@@ -63,7 +72,8 @@ export function childApiVersionsOf(rgds: readonly KubeObject[]): string[] {
 }
 
 /** A compiled graph stays valid while the RGD's spec does: its name and metadata.generation (status writes do not change it). */
-export const graphCacheKey = (rgd: KubeObject): string => `${rgd.metadata?.name ?? ""}@${String(rgd.metadata?.generation ?? "")}`;
+export const graphCacheKey = (rgd: KubeObject): string =>
+  `${rgd.metadata?.name ?? ""}@${String(rgd.metadata?.generation ?? "")}`;
 
 export interface TreeReader {
   /** The kinds the RGDs read serve. */
@@ -81,7 +91,14 @@ export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[]
   const entryFor = (apiVersion: string, kind: string): ServedKind | undefined =>
     served.find((s) => apiVersionOf(s.group, s.version) === apiVersion && s.kind === kind);
 
-  async function read(apiVersion: string, kind: string, namespace: string | undefined, name: string, depth: number, seen: Set<string>): Promise<InstanceTree> {
+  async function read(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    depth: number,
+    seen: Set<string>,
+  ): Promise<InstanceTree> {
     const entry = entryFor(apiVersion, kind);
     if (entry === undefined) throw new TreeReadError(`no ResourceGraphDefinition serves ${kind} (${apiVersion})`);
     const graph = await graphs(entry.rgd);
@@ -95,7 +112,13 @@ export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[]
           const meta = (object.metadata ?? {}) as { uid?: string; name?: string; namespace?: string };
           const childApiVersion = typeof object.apiVersion === "string" ? object.apiVersion : "";
           const childKind = typeof object.kind === "string" ? object.kind : "";
-          if (meta.uid === undefined || meta.name === undefined || seen.has(meta.uid) || entryFor(childApiVersion, childKind) === undefined) continue;
+          if (
+            meta.uid === undefined ||
+            meta.name === undefined ||
+            seen.has(meta.uid) ||
+            entryFor(childApiVersion, childKind) === undefined
+          )
+            continue;
           nested.set(meta.uid, await read(childApiVersion, childKind, meta.namespace, meta.name, depth + 1, seen));
         }
       }
@@ -108,7 +131,9 @@ export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[]
     read: (apiVersion, kind, namespace, name) => read(apiVersion, kind, namespace, name, 0, new Set()),
     servedBy(rgdName) {
       const entry = served.find((s) => s.rgd.metadata?.name === rgdName);
-      return entry === undefined ? undefined : { apiVersion: apiVersionOf(entry.group, entry.version), kind: entry.kind };
+      return entry === undefined
+        ? undefined
+        : { apiVersion: apiVersionOf(entry.group, entry.version), kind: entry.kind };
     },
     async graphOf(rgdName) {
       const entry = served.find((s) => s.rgd.metadata?.name === rgdName);

@@ -11,12 +11,19 @@ import { Actor, clientFor, FakeCluster, settle } from "../../test/unit-support/f
 const valueOf = (object: KubeObject | undefined): unknown => (object?.data as Record<string, string> | undefined)?.a;
 
 const cmRef = { apiVersion: "v1", kind: "ConfigMap", namespace: "default", name: "cm" };
-const cm = (data: Record<string, string> = { a: "1" }): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm", namespace: "default" }, data });
+const cm = (data: Record<string, string> = { a: "1" }): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "cm", namespace: "default" },
+  data,
+});
 
 function fixture(t: TestContext) {
   const cluster = new FakeCluster();
   const client = clientFor(cluster);
-  t.after(() => { client.close(); });
+  t.after(() => {
+    client.close();
+  });
   return { cluster, client, actor: new Actor(cluster) };
 }
 
@@ -33,10 +40,22 @@ describe("KubeClient on the fake API", () => {
   it("every change bumps the resourceVersion; a stale one in a write is a 409 Conflict; a no-op write changes nothing", async (t) => {
     const { client } = fixture(t);
     const created = await client.create(cm());
-    const patched = await client.patch(cmRef, { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { a: "2" } });
+    const patched = await client.patch(cmRef, {
+      metadata: { resourceVersion: created.metadata?.resourceVersion },
+      data: { a: "2" },
+    });
     assert.ok(Number(patched.metadata?.resourceVersion) > Number(created.metadata?.resourceVersion));
-    await assert.rejects(client.patch(cmRef, { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { a: "3" } }), isConflict);
-    await assert.rejects(client.replace({ ...patched, metadata: { ...patched.metadata, resourceVersion: created.metadata?.resourceVersion ?? "" } }), isConflict);
+    await assert.rejects(
+      client.patch(cmRef, { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { a: "3" } }),
+      isConflict,
+    );
+    await assert.rejects(
+      client.replace({
+        ...patched,
+        metadata: { ...patched.metadata, resourceVersion: created.metadata?.resourceVersion ?? "" },
+      }),
+      isConflict,
+    );
     const again = await client.replace(patched);
     assert.equal(again.metadata?.resourceVersion, patched.metadata?.resourceVersion);
     await assert.rejects(client.delete(cmRef, { preconditions: { uid: "someone-else" } }), isConflict);
@@ -48,7 +67,10 @@ describe("KubeClient on the fake API", () => {
     const deleting = await client.delete(cmRef);
     assert.ok(deleting.metadata?.deletionTimestamp);
     assert.ok(await client.get(cmRef));
-    await assert.rejects(client.patch(cmRef, { metadata: { finalizers: ["example.com/hold", "example.com/more"] } }), isInvalid);
+    await assert.rejects(
+      client.patch(cmRef, { metadata: { finalizers: ["example.com/hold", "example.com/more"] } }),
+      isInvalid,
+    );
     await client.patch(cmRef, { metadata: { finalizers: null } });
     await assert.rejects(client.get(cmRef), isNotFound);
   });
@@ -59,8 +81,14 @@ describe("KubeClient on the fake API", () => {
     await client.patch(cmRef, { data: { other: "x" } }, { fieldManager: "someone" });
     const applied = await client.apply(cm({ a: "1" }), { fieldManager: "m", force: true });
     assert.deepEqual(applied.data, { a: "1", other: "x" });
-    assert.deepEqual(applied.metadata?.managedFields?.map((f) => `${f.manager ?? ""}/${f.operation ?? ""}`), ["m/Apply", "someone/Update"]);
-    await assert.rejects(client.apply({ ...cm(), metadata: { name: "new", namespace: "default", uid: "uid-x" } }, { fieldManager: "m" }), isConflict);
+    assert.deepEqual(
+      applied.metadata?.managedFields?.map((f) => `${f.manager ?? ""}/${f.operation ?? ""}`),
+      ["m/Apply", "someone/Update"],
+    );
+    await assert.rejects(
+      client.apply({ ...cm(), metadata: { name: "new", namespace: "default", uid: "uid-x" } }, { fieldManager: "m" }),
+      isConflict,
+    );
   });
 
   it("informers see every change, lag while watches are held, and faults fire on the requests they match", async (t) => {
@@ -72,7 +100,9 @@ describe("KubeClient on the fake API", () => {
     await settle();
     assert.equal(valueOf(informer.store.getByName("default", "cm")), "1");
     cluster.holdWatches();
-    actor.edit(cmRef, (o) => { o.data = { a: "2" }; });
+    actor.edit(cmRef, (o) => {
+      o.data = { a: "2" };
+    });
     await settle();
     assert.equal(valueOf(informer.store.getByName("default", "cm")), "1", "stale while held");
     cluster.releaseWatches();

@@ -8,16 +8,36 @@ import { configMap, FakeApiServer, json } from "../../test/support/fake-api-serv
 import type { KubeClient } from "./client.js";
 import type { ConnectionConfig } from "./connection-config.js";
 import { createKubeClient, type KubeClientOptions } from "./create-client.js";
-import { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, TransportError } from "./errors.js";
+import {
+  ApiError,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  TransportError,
+} from "./errors.js";
 
 let fake: FakeApiServer;
 let client: KubeClient;
 const retries: string[] = [];
 
-async function makeClient(extra: Partial<KubeClientOptions> = {}, connection: Partial<ConnectionConfig> = {}): Promise<KubeClient> {
+async function makeClient(
+  extra: Partial<KubeClientOptions> = {},
+  connection: Partial<ConnectionConfig> = {},
+): Promise<KubeClient> {
   return createKubeClient({
-    connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false, token: "t0k3n", ...connection },
-    qps: 0, retryBackoff: { initialMs: 10, maxMs: 50, jitter: 0 },
+    connection: {
+      source: "test",
+      server: fake.url,
+      namespace: "ns",
+      insecureSkipTlsVerify: false,
+      token: "t0k3n",
+      ...connection,
+    },
+    qps: 0,
+    retryBackoff: { initialMs: 10, maxMs: 50, jitter: 0 },
     metrics: { onRetry: (m) => retries.push(m.reason) },
     ...extra,
   });
@@ -35,7 +55,8 @@ afterEach(async () => {
 });
 
 // Discovery aside, and /readyz: the shared probe a retry after a lost connection may send (ServerReachability).
-const other = (): typeof fake.requests => fake.requests.filter((r) => !["/api", "/apis", "/api/v1", "/readyz"].includes(r.path));
+const other = (): typeof fake.requests =>
+  fake.requests.filter((r) => !["/api", "/apis", "/api/v1", "/readyz"].includes(r.path));
 const cmRef = { apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name: "a" };
 
 describe("kube client requests", () => {
@@ -47,7 +68,11 @@ describe("kube client requests", () => {
     fake.aggregated = true;
     const agg = await makeClient();
     assert.deepEqual((await agg.resourceFor("v1", "Namespace")).subresources, ["status"]);
-    assert.equal(fake.requests.filter((r) => r.path === "/api/v1").length, 1, "aggregated discovery needs no per-group request");
+    assert.equal(
+      fake.requests.filter((r) => r.path === "/api/v1").length,
+      1,
+      "aggregated discovery needs no per-group request",
+    );
     assert.match(fake.requests.find((r) => r.path === "/api")?.headers.accept ?? "", /as=APIGroupDiscoveryList/);
     await assert.rejects(agg.resourceFor("v1", "Nope"), { name: "DiscoveryError" });
     agg.close();
@@ -56,7 +81,11 @@ describe("kube client requests", () => {
   it("refreshes discovery on a kind miss (at most once per period) and after invalidate()", async () => {
     await assert.rejects(client.resourceFor("v1", "Widget"), { name: "DiscoveryError", code: "KUBE_KIND_NOT_FOUND" });
     fake.extraResources.push({ name: "widgets", kind: "Widget", namespaced: true, verbs: ["get"] });
-    await assert.rejects(client.resourceFor("v1", "Widget"), { name: "DiscoveryError" }, "a miss right after a refresh does not refetch");
+    await assert.rejects(
+      client.resourceFor("v1", "Widget"),
+      { name: "DiscoveryError" },
+      "a miss right after a refresh does not refetch",
+    );
     const fetches = (): number => fake.requests.filter((r) => r.path === "/api/v1").length;
     assert.equal(fetches(), 1);
     const widget = await eventually(() => client.resourceFor("v1", "Widget"), { timeout: 5_000 });
@@ -68,61 +97,118 @@ describe("kube client requests", () => {
   });
 
   it("does not retry a POST whose connection was reset (it may have been applied)", async () => {
-    fake.onOther = (_req, res) => { res.socket?.destroy(); };
+    fake.onOther = (_req, res) => {
+      res.socket?.destroy();
+    };
     await assert.rejects(client.create(configMap("a", "")), (e: unknown) => e instanceof TransportError);
     assert.equal(other().length, 1);
   });
 
   it("sends server-side apply with fieldManager, force, dryRun and fieldValidation, body unchanged", async () => {
     const object = { ...configMap("a", ""), "x-kubernetes-anything": { keep: true }, unknownField: [1, { b: null }] };
-    fake.onOther = (req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.end(req.body); };
-    const applied = await client.apply(object, { fieldManager: "kro", force: true, dryRun: true, fieldValidation: "Strict" });
+    fake.onOther = (req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(req.body);
+    };
+    const applied = await client.apply(object, {
+      fieldManager: "kro",
+      force: true,
+      dryRun: true,
+      fieldValidation: "Strict",
+    });
     const req = other()[0];
     assert.ok(req);
     assert.equal(req.method, "PATCH");
     assert.equal(req.path, "/api/v1/namespaces/ns/configmaps/a");
     assert.equal(req.headers["content-type"], "application/apply-patch+yaml");
     assert.equal(req.headers.authorization, "Bearer t0k3n");
-    assert.deepEqual(Object.fromEntries(req.query), { fieldManager: "kro", fieldValidation: "Strict", dryRun: "All", force: "true" });
+    assert.deepEqual(Object.fromEntries(req.query), {
+      fieldManager: "kro",
+      fieldValidation: "Strict",
+      dryRun: "All",
+      force: "true",
+    });
     assert.deepEqual(JSON.parse(req.body), object);
     assert.deepEqual(applied, object);
-    await client.applyStatus({ apiVersion: "v1", kind: "Namespace", metadata: { name: "n" }, status: {} }, { fieldManager: "kro" });
+    await client.applyStatus(
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "n" }, status: {} },
+      { fieldManager: "kro" },
+    );
     assert.equal(other()[1]?.path, "/api/v1/namespaces/n/status");
   });
 
   it("sends merge patches, deletes with preconditions and propagation, and paginated lists", async () => {
-    fake.onOther = (_req, res) => { json(res, 200, { kind: "Status", status: "Success" }); };
+    fake.onOther = (_req, res) => {
+      json(res, 200, { kind: "Status", status: "Success" });
+    };
     await client.patch(cmRef, { data: { k: null } });
-    await client.delete(cmRef, { preconditions: { uid: "u1", resourceVersion: "9" }, propagationPolicy: "Foreground", dryRun: true });
+    await client.delete(cmRef, {
+      preconditions: { uid: "u1", resourceVersion: "9" },
+      propagationPolicy: "Foreground",
+      dryRun: true,
+    });
     const [patch, del] = other();
     assert.ok(patch && del);
     assert.equal(patch.headers["content-type"], "application/merge-patch+json");
     assert.deepEqual(JSON.parse(patch.body), { data: { k: null } });
     assert.equal(del.method, "DELETE");
-    assert.deepEqual(JSON.parse(del.body), { apiVersion: "v1", kind: "DeleteOptions", propagationPolicy: "Foreground", preconditions: { uid: "u1", resourceVersion: "9" }, dryRun: ["All"] });
+    assert.deepEqual(JSON.parse(del.body), {
+      apiVersion: "v1",
+      kind: "DeleteOptions",
+      propagationPolicy: "Foreground",
+      preconditions: { uid: "u1", resourceVersion: "9" },
+      dryRun: ["All"],
+    });
 
     fake.onList = (req, res) => {
       const page = req.query.get("continue");
-      json(res, 200, page === null
-        ? { metadata: { resourceVersion: "5", continue: "p2" }, items: [{ metadata: { name: "one" } }] }
-        : { metadata: { resourceVersion: "5" }, items: [{ metadata: { name: "two" } }] });
+      json(
+        res,
+        200,
+        page === null
+          ? { metadata: { resourceVersion: "5", continue: "p2" }, items: [{ metadata: { name: "one" } }] }
+          : { metadata: { resourceVersion: "5" }, items: [{ metadata: { name: "two" } }] },
+      );
     };
     const list = await client.list("v1", "ConfigMap", { labelSelector: "a=b", limit: 1 });
-    assert.deepEqual(list.items.map((i) => [i.metadata?.name, i.kind, i.apiVersion]), [["one", "ConfigMap", "v1"], ["two", "ConfigMap", "v1"]]);
+    assert.deepEqual(
+      list.items.map((i) => [i.metadata?.name, i.kind, i.apiVersion]),
+      [
+        ["one", "ConfigMap", "v1"],
+        ["two", "ConfigMap", "v1"],
+      ],
+    );
     assert.equal(list.metadata.resourceVersion, "5");
     assert.equal(fake.lists()[1]?.query.get("continue"), "p2");
     assert.equal(fake.lists()[0]?.query.get("labelSelector"), "a=b");
   });
 
   it("turns error answers into ApiError with status, reason, details, verb and path", async () => {
-    const status = (code: number, reason: string) => ({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message: `m${code}`, details: { name: "a", kind: "configmaps" } });
+    const status = (code: number, reason: string) => ({
+      kind: "Status",
+      apiVersion: "v1",
+      status: "Failure",
+      code,
+      reason,
+      message: `m${code}`,
+      details: { name: "a", kind: "configmaps" },
+    });
     const cases: [number, string, (e: unknown) => boolean][] = [
-      [404, "NotFound", isNotFound], [409, "AlreadyExists", isAlreadyExists], [409, "Conflict", isConflict],
-      [410, "Expired", isGone], [403, "Forbidden", isForbidden], [422, "Invalid", isInvalid],
+      [404, "NotFound", isNotFound],
+      [409, "AlreadyExists", isAlreadyExists],
+      [409, "Conflict", isConflict],
+      [410, "Expired", isGone],
+      [403, "Forbidden", isForbidden],
+      [422, "Invalid", isInvalid],
     ];
     for (const [code, reason, predicate] of cases) {
-      fake.onOther = (_req, res) => { json(res, code, status(code, reason)); };
-      const error = await client.get(cmRef).then(() => undefined, (e: unknown) => e);
+      fake.onOther = (_req, res) => {
+        json(res, code, status(code, reason));
+      };
+      const error = await client.get(cmRef).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof ApiError);
       assert.equal(error.status, code);
       assert.equal(error.reason, reason);
@@ -130,7 +216,9 @@ describe("kube client requests", () => {
       assert.equal(error.path, "/api/v1/namespaces/ns/configmaps/a");
       assert.deepEqual(error.details, { name: "a", kind: "configmaps" });
       assert.equal(predicate(error), true, reason);
-      for (const [, r, p] of cases) if (r !== reason && !(code === 409 && r === "Conflict" && reason === "AlreadyExists")) assert.equal(p(error), false, `${reason} is not ${r}`);
+      for (const [, r, p] of cases)
+        if (r !== reason && !(code === 409 && r === "Conflict" && reason === "AlreadyExists"))
+          assert.equal(p(error), false, `${reason} is not ${r}`);
     }
   });
 
@@ -151,32 +239,40 @@ describe("kube client requests", () => {
     assert.ok(retries.length === 3);
   });
 
-  it("a retry after a lost connection wakes when the shared /readyz probe sees the server back, not after its backoff", { timeout: 30_000 }, async () => {
-    // A backoff no test run sits out: only the probe seeing the server back can wake the retry.
-    const slow = await makeClient({ retryBackoff: { initialMs: 600_000, maxMs: 600_000, jitter: 0 } });
-    let probes = 0;
-    fake.onOther = (req, res, n) => {
-      if (req.path === "/readyz") {
-        probes++;
-        if (probes <= 2) res.socket?.destroy();
-        else json(res, 200, {});
-        return;
-      }
-      if (other().length === 1) res.socket?.destroy();
-      else json(res, 200, configMap("a", String(n)));
-    };
-    const got = await slow.get(cmRef);
-    slow.close();
-    assert.equal(got.metadata?.name, "a");
-    assert.equal(probes, 3, "one probe loop, stopped once the server answered");
-  });
+  it(
+    "a retry after a lost connection wakes when the shared /readyz probe sees the server back, not after its backoff",
+    { timeout: 30_000 },
+    async () => {
+      // A backoff no test run sits out: only the probe seeing the server back can wake the retry.
+      const slow = await makeClient({ retryBackoff: { initialMs: 600_000, maxMs: 600_000, jitter: 0 } });
+      let probes = 0;
+      fake.onOther = (req, res, n) => {
+        if (req.path === "/readyz") {
+          probes++;
+          if (probes <= 2) res.socket?.destroy();
+          else json(res, 200, {});
+          return;
+        }
+        if (other().length === 1) res.socket?.destroy();
+        else json(res, 200, configMap("a", String(n)));
+      };
+      const got = await slow.get(cmRef);
+      slow.close();
+      assert.equal(got.metadata?.name, "a");
+      assert.equal(probes, 3, "one probe loop, stopped once the server answered");
+    },
+  );
 
   it("gives up after maxRetries with the last error, and does not retry 4xx", async () => {
     const limited = await makeClient({ maxRetries: 2 });
-    fake.onOther = (_req, res) => { json(res, 500, { kind: "Status", code: 500, reason: "InternalError" }); };
+    fake.onOther = (_req, res) => {
+      json(res, 500, { kind: "Status", code: 500, reason: "InternalError" });
+    };
     await assert.rejects(limited.get(cmRef), (e: unknown) => e instanceof ApiError && e.status === 500);
     assert.equal(other().length, 3);
-    fake.onOther = (_req, res) => { json(res, 400, { kind: "Status", code: 400, reason: "BadRequest" }); };
+    fake.onOther = (_req, res) => {
+      json(res, 400, { kind: "Status", code: 400, reason: "BadRequest" });
+    };
     await assert.rejects(limited.get(cmRef), (e: unknown) => e instanceof ApiError && e.reason === "BadRequest");
     assert.equal(other().length, 4);
     limited.close();
@@ -189,7 +285,9 @@ describe("kube client requests", () => {
 
   it("rate-limits all requests through one token bucket", async () => {
     const limited = await makeClient({ qps: 20, burst: 2 });
-    fake.onOther = (_req, res) => { json(res, 200, configMap("a", "1")); };
+    fake.onOther = (_req, res) => {
+      json(res, 200, configMap("a", "1"));
+    };
     await limited.resourceFor("v1", "ConfigMap");
     const started = Date.now();
     await Promise.all(Array.from({ length: 8 }, () => limited.get(cmRef)));
@@ -204,7 +302,10 @@ describe("kube client requests", () => {
     const dir = await mkdtemp(path.join((await import("node:os")).tmpdir(), "kube-token-"));
     const tokenFile = path.join(dir, "token");
     await writeFile(tokenFile, "old\n");
-    const rotating = await createKubeClient({ connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false, tokenFile }, qps: 0 });
+    const rotating = await createKubeClient({
+      connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false, tokenFile },
+      qps: 0,
+    });
     fake.onOther = (req, res) => {
       if (req.headers.authorization === "Bearer new") json(res, 200, configMap("a", "1"));
       else json(res, 401, { kind: "Status", code: 401, reason: "Unauthorized" });

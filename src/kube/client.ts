@@ -13,7 +13,14 @@ import { InformerManager } from "./informer-manager.js";
 import { query, resourcePath } from "./resource-path.js";
 import { ServerReachability } from "./server-reachability.js";
 import type { Transport } from "./transport.js";
-import type { ApplyOptions, DeleteOptions, ListOptions, RequestControl, WatchOptions, WriteOptions } from "./request-options.js";
+import type {
+  ApplyOptions,
+  DeleteOptions,
+  ListOptions,
+  RequestControl,
+  WatchOptions,
+  WriteOptions,
+} from "./request-options.js";
 import type { KubeList, KubeLogger, KubeMetrics, KubeObject, ObjectRef } from "./types.js";
 import type { WriteFence } from "./write-fence.js";
 
@@ -23,11 +30,18 @@ const APPLY_CONTENT_TYPE = "application/apply-patch+yaml";
 const MERGE_PATCH = "application/merge-patch+json";
 const CRD_API = "apiextensions.k8s.io/v1";
 
-function identity(object: KubeObject): { apiVersion: string; kind: string; name: string; namespace: string | undefined } {
+function identity(object: KubeObject): {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string | undefined;
+} {
   const { apiVersion, kind } = object;
   const name = object.metadata?.name;
   if (typeof apiVersion !== "string" || typeof kind !== "string" || typeof name !== "string" || name === "") {
-    throw new TypeError(`object needs apiVersion, kind and metadata.name (got ${JSON.stringify({ apiVersion, kind, name })})`);
+    throw new TypeError(
+      `object needs apiVersion, kind and metadata.name (got ${JSON.stringify({ apiVersion, kind, name })})`,
+    );
   }
   return { apiVersion, kind, name, namespace: object.metadata?.namespace };
 }
@@ -63,7 +77,10 @@ export class KubeClient implements InformerSource {
   constructor(private readonly parts: KubeClientParts) {
     this.transport = parts.transport;
     this.reachability = new ServerReachability({ probe: () => this.probeReady() });
-    this.transport.wakeRetriesWhen((signal) => this.reachability.whenBack(signal), () => this.reachability.recoveredAt);
+    this.transport.wakeRetriesWhen(
+      (signal) => this.reachability.whenBack(signal),
+      () => this.reachability.recoveredAt,
+    );
     this.logger = parts.logger;
     this.metrics = parts.metrics;
     this.discovery = new Discovery(parts.transport);
@@ -104,9 +121,17 @@ export class KubeClient implements InformerSource {
     return this.discovery.resourceFor(apiVersion, kind);
   }
 
-  async get<T extends KubeObject = KubeObject>(ref: ObjectRef, options: RequestControl & { metadataOnly?: boolean } = {}): Promise<T> {
+  async get<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    options: RequestControl & { metadataOnly?: boolean } = {},
+  ): Promise<T> {
     const info = await this.resourceFor(ref.apiVersion, ref.kind);
-    return this.json<T>({ method: "GET", path: resourcePath(info, ref.namespace, ref.name), ...control(options), ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}) });
+    return this.json<T>({
+      method: "GET",
+      path: resourcePath(info, ref.namespace, ref.name),
+      ...control(options),
+      ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}),
+    });
   }
 
   /** GET of a non-resource path (`/version`, `/openapi/v3/...`), parsed as JSON. */
@@ -115,7 +140,11 @@ export class KubeClient implements InformerSource {
   }
 
   /** Lists every page; items get apiVersion and kind filled in (the server leaves them out). */
-  async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, options: ListOptions = {}): Promise<KubeList<T>> {
+  async list<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    options: ListOptions = {},
+  ): Promise<KubeList<T>> {
     const info = await this.resourceFor(apiVersion, kind);
     const items: T[] = [];
     let cont: string | undefined;
@@ -123,10 +152,19 @@ export class KubeClient implements InformerSource {
     type Page = Omit<KubeList<T>, "items"> & { items: T[] | null };
     let last: Page | undefined;
     do {
-      const path = resourcePath(info, options.namespace) + query({
-        labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: options.limit ?? 500, continue: cont,
+      const path =
+        resourcePath(info, options.namespace) +
+        query({
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          limit: options.limit ?? 500,
+          continue: cont,
+        });
+      last = await this.json<Page>({
+        method: "GET",
+        path,
+        ...(options.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}),
       });
-      last = await this.json<Page>({ method: "GET", path, ...(options.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) });
       for (const item of last.items ?? []) {
         if (options.metadataOnly !== true) {
           item.apiVersion ??= apiVersion;
@@ -143,7 +181,12 @@ export class KubeClient implements InformerSource {
   async create<T extends KubeObject>(object: T, options: WriteOptions = {}): Promise<T> {
     const id = identity(object);
     const info = await this.resourceFor(id.apiVersion, id.kind);
-    const created = await this.json<T>({ method: "POST", path: resourcePath(info, id.namespace) + this.writeQuery(options), body: JSON.stringify(object), ...control(options) });
+    const created = await this.json<T>({
+      method: "POST",
+      path: resourcePath(info, id.namespace) + this.writeQuery(options),
+      body: JSON.stringify(object),
+      ...control(options),
+    });
     this.noteCrdChange(id.apiVersion, id.kind);
     return created;
   }
@@ -154,7 +197,8 @@ export class KubeClient implements InformerSource {
    * managedFields and then refuse the object).
    */
   async review<T extends KubeObject>(object: T): Promise<T> {
-    if (typeof object.apiVersion !== "string" || typeof object.kind !== "string") throw new TypeError("a review needs apiVersion and kind");
+    if (typeof object.apiVersion !== "string" || typeof object.kind !== "string")
+      throw new TypeError("a review needs apiVersion and kind");
     const info = await this.resourceFor(object.apiVersion, object.kind);
     return this.json<T>({ method: "POST", path: resourcePath(info, undefined), body: JSON.stringify(object) });
   }
@@ -169,21 +213,43 @@ export class KubeClient implements InformerSource {
     return this.applyTo(object, options, "status");
   }
 
-  private async applyTo<T extends KubeObject>(object: T, options: ApplyOptions, subresource: string | undefined): Promise<T> {
+  private async applyTo<T extends KubeObject>(
+    object: T,
+    options: ApplyOptions,
+    subresource: string | undefined,
+  ): Promise<T> {
     const id = identity(object);
     const info = await this.resourceFor(id.apiVersion, id.kind);
-    const path = resourcePath(info, id.namespace, id.name, subresource) + this.writeQuery(options, options.force === true ? { force: true } : {});
+    const path =
+      resourcePath(info, id.namespace, id.name, subresource) +
+      this.writeQuery(options, options.force === true ? { force: true } : {});
     // JSON is YAML: the apply body goes out exactly as given.
-    const applied = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(object), contentType: APPLY_CONTENT_TYPE, ...control(options) });
+    const applied = await this.json<T>({
+      method: "PATCH",
+      path,
+      body: JSON.stringify(object),
+      contentType: APPLY_CONTENT_TYPE,
+      ...control(options),
+    });
     this.noteCrdChange(id.apiVersion, id.kind);
     return applied;
   }
 
   /** JSON merge patch (RFC 7386), optionally to a subresource such as "status". */
-  async patch<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, options: WriteOptions & { subresource?: string } = {}): Promise<T> {
+  async patch<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    patch: unknown,
+    options: WriteOptions & { subresource?: string } = {},
+  ): Promise<T> {
     const info = await this.resourceFor(ref.apiVersion, ref.kind);
     const path = resourcePath(info, ref.namespace, ref.name, options.subresource) + this.writeQuery(options);
-    const patched = await this.json<T>({ method: "PATCH", path, body: JSON.stringify(patch), contentType: MERGE_PATCH, ...control(options) });
+    const patched = await this.json<T>({
+      method: "PATCH",
+      path,
+      body: JSON.stringify(patch),
+      contentType: MERGE_PATCH,
+      ...control(options),
+    });
     this.noteCrdChange(ref.apiVersion, ref.kind);
     return patched;
   }
@@ -206,13 +272,19 @@ export class KubeClient implements InformerSource {
   async delete(ref: ObjectRef, options: DeleteOptions = {}): Promise<KubeObject> {
     const info = await this.resourceFor(ref.apiVersion, ref.kind);
     const body = {
-      apiVersion: "v1", kind: "DeleteOptions",
+      apiVersion: "v1",
+      kind: "DeleteOptions",
       ...(options.propagationPolicy === undefined ? {} : { propagationPolicy: options.propagationPolicy }),
       ...(options.preconditions === undefined ? {} : { preconditions: options.preconditions }),
       ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
       ...(options.dryRun === true ? { dryRun: ["All"] } : {}),
     };
-    const deleted = await this.json<KubeObject>({ method: "DELETE", path: resourcePath(info, ref.namespace, ref.name), body: JSON.stringify(body), ...control(options) });
+    const deleted = await this.json<KubeObject>({
+      method: "DELETE",
+      path: resourcePath(info, ref.namespace, ref.name),
+      body: JSON.stringify(body),
+      ...control(options),
+    });
     this.noteCrdChange(ref.apiVersion, ref.kind);
     return deleted;
   }
@@ -220,16 +292,19 @@ export class KubeClient implements InformerSource {
   /** Opens one raw watch stream (newline-delimited JSON events). Informers build on this. */
   async openWatch(apiVersion: string, kind: string, options: WatchOptions = {}): Promise<IncomingMessage> {
     const info = await this.resourceFor(apiVersion, kind);
-    const path = resourcePath(info, options.namespace) + query({
-      watch: 1,
-      resourceVersion: options.resourceVersion,
-      allowWatchBookmarks: options.allowWatchBookmarks ?? true,
-      labelSelector: options.labelSelector,
-      fieldSelector: options.fieldSelector,
-      timeoutSeconds: options.timeoutSeconds,
-    });
+    const path =
+      resourcePath(info, options.namespace) +
+      query({
+        watch: 1,
+        resourceVersion: options.resourceVersion,
+        allowWatchBookmarks: options.allowWatchBookmarks ?? true,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        timeoutSeconds: options.timeoutSeconds,
+      });
     return this.transport.stream({
-      method: "GET", path,
+      method: "GET",
+      path,
       ...(options.metadataOnly === true ? { accept: METADATA_ACCEPT } : {}),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -246,7 +321,9 @@ export class KubeClient implements InformerSource {
    */
   trackCrdChanges(): () => Promise<void> {
     const lease = this.informers.acquire({ apiVersion: CRD_API, kind: "CustomResourceDefinition", metadataOnly: true });
-    const invalidate = (): void => { if (lease.informer.hasSynced) this.discovery.invalidate(); };
+    const invalidate = (): void => {
+      if (lease.informer.hasSynced) this.discovery.invalidate();
+    };
     const remove = lease.informer.addHandlers({ onAdd: invalidate, onUpdate: invalidate, onDelete: invalidate });
     return async () => {
       remove();
@@ -297,11 +374,14 @@ export class KubeClient implements InformerSource {
 
   private async json<T>(req: Parameters<Transport["request"]>[0]): Promise<T> {
     try {
-      const res = await this.transport.request(this.fence === undefined || req.method === "GET" ? req : { ...req, fence: this.fence });
+      const res = await this.transport.request(
+        this.fence === undefined || req.method === "GET" ? req : { ...req, fence: this.fence },
+      );
       return JSON.parse(res.body) as T;
     } catch (error) {
       // A 404 naming no object means the resource itself is gone (CRD removed): discovery is stale.
-      if (error instanceof ApiError && error.status === 404 && error.details?.name === undefined) this.discovery.invalidate();
+      if (error instanceof ApiError && error.status === 404 && error.details?.name === undefined)
+        this.discovery.invalidate();
       throw error;
     }
   }

@@ -34,7 +34,20 @@ export interface ConnectionConfig {
  * none of `config`'s own credentials (client certificate, token or token file, basic auth, exec
  * plugin): reads on a person's behalf, so the API server judges them as that person.
  */
-export function bearerConnection(config: ConnectionConfig, token: string, namespace: string, source: string): ConnectionConfig {
+export function bearerConnection(
+  config: ConnectionConfig,
+  token: string,
+  namespace: string,
+  source: string,
+): ConnectionConfig {
   const { server, ca, insecureSkipTlsVerify, tlsServerName } = config;
-  return { source, server, namespace, insecureSkipTlsVerify, token, ...(ca === undefined ? {} : { ca }), ...(tlsServerName === undefined ? {} : { tlsServerName }) };
+  return {
+    source,
+    server,
+    namespace,
+    insecureSkipTlsVerify,
+    token,
+    ...(ca === undefined ? {} : { ca }),
+    ...(tlsServerName === undefined ? {} : { tlsServerName }),
+  };
 }

@@ -19,14 +19,19 @@ export class ConnectionPools {
   private agents: Record<PoolName, http.Agent>;
   private cert: Buffer | undefined;
 
-  constructor(private readonly config: ConnectionConfig, private readonly maxRequestSockets = DEFAULT_MAX_REQUEST_SOCKETS) {
+  constructor(
+    private readonly config: ConnectionConfig,
+    private readonly maxRequestSockets = DEFAULT_MAX_REQUEST_SOCKETS,
+  ) {
     this.isHttps = new URL(config.server).protocol === "https:";
     this.agents = this.makeAgents(undefined);
   }
 
   /** The agent of one pool for these credentials (rebuilt when the client certificate changed). */
   agent(pool: PoolName, creds: RequestCredentials): http.Agent {
-    const same = creds.clientCert === this.cert || (creds.clientCert !== undefined && this.cert?.equals(creds.clientCert) === true);
+    const same =
+      creds.clientCert === this.cert ||
+      (creds.clientCert !== undefined && this.cert?.equals(creds.clientCert) === true);
     if (!same) {
       this.destroy();
       this.agents = this.makeAgents(creds);
@@ -36,7 +41,8 @@ export class ConnectionPools {
 
   /** Sockets open and requests queued for a socket, per pool (for tests and diagnostics). */
   stats(): Record<PoolName, { sockets: number; queued: number }> {
-    const count = (byHost: NodeJS.ReadOnlyDict<readonly unknown[]>): number => Object.values(byHost).reduce((n, list) => n + (list?.length ?? 0), 0);
+    const count = (byHost: NodeJS.ReadOnlyDict<readonly unknown[]>): number =>
+      Object.values(byHost).reduce((n, list) => n + (list?.length ?? 0), 0);
     const one = (a: http.Agent) => ({ sockets: count(a.sockets), queued: count(a.requests) });
     return { request: one(this.agents.request), watch: one(this.agents.watch) };
   }
@@ -65,7 +71,9 @@ export class ConnectionPools {
       rejectUnauthorized: !c.insecureSkipTlsVerify,
       ...(c.ca === undefined || c.insecureSkipTlsVerify ? {} : { ca: c.ca }),
       ...(c.tlsServerName === undefined ? {} : { servername: c.tlsServerName }),
-      ...(creds?.clientCert === undefined || creds.clientKey === undefined ? {} : { cert: creds.clientCert, key: creds.clientKey }),
+      ...(creds?.clientCert === undefined || creds.clientKey === undefined
+        ? {}
+        : { cert: creds.clientCert, key: creds.clientKey }),
     });
   }
 }

@@ -48,7 +48,10 @@ export interface KubeClientOptions {
 export function resolveConnection(options: KubeClientOptions): ConnectionConfig {
   if (options.connection !== undefined) return options.connection;
   const env = options.env ?? {};
-  const inClusterSource = { env, ...(options.serviceAccountDir === undefined ? {} : { serviceAccountDir: options.serviceAccountDir }) };
+  const inClusterSource = {
+    env,
+    ...(options.serviceAccountDir === undefined ? {} : { serviceAccountDir: options.serviceAccountDir }),
+  };
   if (options.inCluster === true) return loadInClusterConfig(inClusterSource);
   const source = { kubeconfig: options.kubeconfig, context: options.context, env };
   // Like client-go: with no kubeconfig given and none on disk, a pod uses its service account.
@@ -69,7 +72,8 @@ export function createKubeClient(options: KubeClientOptions = {}): Promise<KubeC
     const credentials = new CredentialProvider(config, options.env ?? {});
     const limiter = new TokenBucket({ qps: options.qps ?? 50, burst: options.burst ?? 100 });
     const transport = new Transport(config, credentials, limiter, {
-      logger, metrics,
+      logger,
+      metrics,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       ...(options.retryBackoff === undefined ? {} : { backoff: options.retryBackoff }),
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),

@@ -23,12 +23,18 @@ export class CredentialProvider {
   private readonly exec: ExecCredentialProvider | undefined;
   private tokenFromFile: { token: string; mtimeMs: number; checkedAt: number } | undefined;
 
-  constructor(private readonly config: ConnectionConfig, env: Readonly<Record<string, string | undefined>>) {
-    this.exec = config.exec === undefined ? undefined : new ExecCredentialProvider(config.exec, env, {
-      server: config.server,
-      ...(config.ca === undefined ? {} : { certificateAuthorityData: config.ca.toString("base64") }),
-      insecureSkipTlsVerify: config.insecureSkipTlsVerify,
-    });
+  constructor(
+    private readonly config: ConnectionConfig,
+    env: Readonly<Record<string, string | undefined>>,
+  ) {
+    this.exec =
+      config.exec === undefined
+        ? undefined
+        : new ExecCredentialProvider(config.exec, env, {
+            server: config.server,
+            ...(config.ca === undefined ? {} : { certificateAuthorityData: config.ca.toString("base64") }),
+            insecureSkipTlsVerify: config.insecureSkipTlsVerify,
+          });
   }
 
   get execRuns(): number {
@@ -37,20 +43,28 @@ export class CredentialProvider {
 
   async get(): Promise<RequestCredentials> {
     const c = this.config;
-    const base = c.clientCert !== undefined && c.clientKey !== undefined ? { clientCert: c.clientCert, clientKey: c.clientKey } : {};
+    const base =
+      c.clientCert !== undefined && c.clientKey !== undefined
+        ? { clientCert: c.clientCert, clientKey: c.clientKey }
+        : {};
     if (c.token !== undefined) return { ...base, authorization: `Bearer ${c.token}` };
     if (c.tokenFile !== undefined) return { ...base, authorization: `Bearer ${await this.readTokenFile(c.tokenFile)}` };
     if (this.exec !== undefined) {
       const cred = await this.exec.get();
       return {
         ...base,
-        ...(cred.clientCert !== undefined && cred.clientKey !== undefined ? { clientCert: cred.clientCert, clientKey: cred.clientKey } : {}),
+        ...(cred.clientCert !== undefined && cred.clientKey !== undefined
+          ? { clientCert: cred.clientCert, clientKey: cred.clientKey }
+          : {}),
         ...(cred.token === undefined ? {} : { authorization: `Bearer ${cred.token}` }),
         from: cred,
       };
     }
     if (c.basicAuth !== undefined) {
-      return { ...base, authorization: `Basic ${Buffer.from(`${c.basicAuth.username}:${c.basicAuth.password}`).toString("base64")}` };
+      return {
+        ...base,
+        authorization: `Basic ${Buffer.from(`${c.basicAuth.username}:${c.basicAuth.password}`).toString("base64")}`,
+      };
     }
     return base;
   }
@@ -82,7 +96,9 @@ export class CredentialProvider {
       this.tokenFromFile = { token, mtimeMs, checkedAt: now };
       return token;
     } catch (error) {
-      throw new KubeconfigError(file, "tokenFile", `cannot read the token: ${(error as Error).message}`, { cause: error });
+      throw new KubeconfigError(file, "tokenFile", `cannot read the token: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }

@@ -49,7 +49,9 @@ interface LegacyResourceList {
 
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: "", version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 export class Discovery {
@@ -85,12 +87,16 @@ export class Discovery {
 
   private load(): Promise<Map<string, ResourceInfo>> {
     if (this.byGvk !== undefined) return Promise.resolve(this.byGvk);
-    this.loading ??= this.fetch().then((map) => {
-      this.byGvk = map;
-      this.lastRefresh = Date.now();
-      this.refreshes++;
-      return map;
-    }).finally(() => { this.loading = undefined; });
+    this.loading ??= this.fetch()
+      .then((map) => {
+        this.byGvk = map;
+        this.lastRefresh = Date.now();
+        this.refreshes++;
+        return map;
+      })
+      .finally(() => {
+        this.loading = undefined;
+      });
     return this.loading;
   }
 
@@ -98,31 +104,50 @@ export class Discovery {
     const map = new Map<string, ResourceInfo>();
     for (const root of ["/api", "/apis"]) {
       const res = await this.transport.request({ method: "GET", path: root, accept: AGGREGATED_ACCEPT });
-      const doc = JSON.parse(res.body) as AggregatedList & { versions?: string[]; groups?: { preferredVersion?: { groupVersion: string }; versions?: { groupVersion: string }[] }[] };
+      const doc = JSON.parse(res.body) as AggregatedList & {
+        versions?: string[];
+        groups?: { preferredVersion?: { groupVersion: string }; versions?: { groupVersion: string }[] }[];
+      };
       if (doc.kind === "APIGroupDiscoveryList") addAggregated(map, doc);
-      else await this.addLegacy(map, root === "/api" ? (doc.versions ?? []).map((v) => v) : (doc.groups ?? []).flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion)));
+      else
+        await this.addLegacy(
+          map,
+          root === "/api"
+            ? (doc.versions ?? []).map((v) => v)
+            : (doc.groups ?? []).flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion)),
+        );
     }
     return map;
   }
 
   private async addLegacy(map: Map<string, ResourceInfo>, groupVersions: string[]): Promise<void> {
-    await Promise.all(groupVersions.map(async (gv) => {
-      const path = gv.includes("/") ? `/apis/${gv}` : `/api/${gv}`;
-      // An unavailable aggregated API (e.g. metrics) must not break discovery of the rest.
-      const res = await this.transport.request({ method: "GET", path, retry: false }).catch(() => undefined);
-      if (res === undefined) return;
-      const list = JSON.parse(res.body) as LegacyResourceList;
-      const { group, version } = splitApiVersion(gv);
-      const subresources = new Map<string, string[]>();
-      for (const r of list.resources ?? []) {
-        const [base, sub] = r.name.split("/");
-        if (base !== undefined && sub !== undefined) subresources.set(base, [...(subresources.get(base) ?? []), sub]);
-      }
-      for (const r of list.resources ?? []) {
-        if (r.name.includes("/")) continue;
-        map.set(`${gv}/${r.kind}`, { group, version, kind: r.kind, resource: r.name, namespaced: r.namespaced, subresources: subresources.get(r.name) ?? [], verbs: r.verbs ?? [] });
-      }
-    }));
+    await Promise.all(
+      groupVersions.map(async (gv) => {
+        const path = gv.includes("/") ? `/apis/${gv}` : `/api/${gv}`;
+        // An unavailable aggregated API (e.g. metrics) must not break discovery of the rest.
+        const res = await this.transport.request({ method: "GET", path, retry: false }).catch(() => undefined);
+        if (res === undefined) return;
+        const list = JSON.parse(res.body) as LegacyResourceList;
+        const { group, version } = splitApiVersion(gv);
+        const subresources = new Map<string, string[]>();
+        for (const r of list.resources ?? []) {
+          const [base, sub] = r.name.split("/");
+          if (base !== undefined && sub !== undefined) subresources.set(base, [...(subresources.get(base) ?? []), sub]);
+        }
+        for (const r of list.resources ?? []) {
+          if (r.name.includes("/")) continue;
+          map.set(`${gv}/${r.kind}`, {
+            group,
+            version,
+            kind: r.kind,
+            resource: r.name,
+            namespaced: r.namespaced,
+            subresources: subresources.get(r.name) ?? [],
+            verbs: r.verbs ?? [],
+          });
+        }
+      }),
+    );
   }
 }
 
@@ -135,8 +160,13 @@ function addAggregated(map: Map<string, ResourceInfo>, doc: AggregatedList): voi
         if (kind === undefined || kind === "") continue;
         const gv = group === "" ? v.version : `${group}/${v.version}`;
         map.set(`${gv}/${kind}`, {
-          group, version: v.version, kind, resource: r.resource, namespaced: r.scope === "Namespaced",
-          subresources: (r.subresources ?? []).map((s) => s.subresource), verbs: r.verbs ?? [],
+          group,
+          version: v.version,
+          kind,
+          resource: r.resource,
+          namespaced: r.scope === "Namespaced",
+          subresources: (r.subresources ?? []).map((s) => s.subresource),
+          verbs: r.verbs ?? [],
         });
       }
     }

@@ -28,7 +28,9 @@ export class ApiError extends Error {
     const parsed = statusObject ?? parseStatus(init.body);
     const reason = parsed?.reason ?? reasonFromCode(init.status);
     const serverMessage = parsed?.message ?? (init.body ?? "").slice(0, 500);
-    super(`${init.verb} ${init.path}: ${init.status} ${reason}${serverMessage ? `: ${serverMessage}` : ""}`, { cause: init.cause });
+    super(`${init.verb} ${init.path}: ${init.status} ${reason}${serverMessage ? `: ${serverMessage}` : ""}`, {
+      cause: init.cause,
+    });
     this.status = init.status;
     this.reason = reason;
     this.details = parsed?.details;
@@ -50,9 +52,19 @@ function parseStatus(body: string | undefined): Status | undefined {
 
 function reasonFromCode(status: number): string {
   const reasons: Record<number, string> = {
-    400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed",
-    409: "Conflict", 410: "Gone", 415: "UnsupportedMediaType", 422: "Invalid", 429: "TooManyRequests",
-    500: "InternalError", 503: "ServiceUnavailable", 504: "Timeout",
+    400: "BadRequest",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    409: "Conflict",
+    410: "Gone",
+    415: "UnsupportedMediaType",
+    422: "Invalid",
+    429: "TooManyRequests",
+    500: "InternalError",
+    503: "ServiceUnavailable",
+    504: "Timeout",
   };
   return reasons[status] ?? "Unknown";
 }
@@ -61,7 +73,8 @@ const apiError = (e: unknown): ApiError | undefined => (e instanceof ApiError ? 
 
 export const isNotFound = (e: unknown): boolean => apiError(e)?.status === 404;
 /** 409 that is not AlreadyExists: a resourceVersion/precondition or SSA field-manager conflict. */
-export const isConflict = (e: unknown): boolean => apiError(e)?.status === 409 && apiError(e)?.reason !== "AlreadyExists";
+export const isConflict = (e: unknown): boolean =>
+  apiError(e)?.status === 409 && apiError(e)?.reason !== "AlreadyExists";
 export const isAlreadyExists = (e: unknown): boolean => apiError(e)?.reason === "AlreadyExists";
 /** 410: the resourceVersion is too old ("Expired" or "Gone"); relist. */
 export const isGone = (e: unknown): boolean => apiError(e)?.status === 410 || apiError(e)?.reason === "Expired";
@@ -73,7 +86,12 @@ export const isUnauthorized = (e: unknown): boolean => apiError(e)?.status === 4
 export class KubeconfigError extends Error {
   override readonly name = "KubeconfigError";
   readonly code = "KUBECONFIG_INVALID";
-  constructor(readonly file: string, readonly field: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`kubeconfig ${file}${field ? `: ${field}` : ""}: ${problem}`, options);
   }
 }
@@ -82,7 +100,11 @@ export class KubeconfigError extends Error {
 export class ExecCredentialError extends Error {
   override readonly name = "ExecCredentialError";
   readonly code = "KUBE_EXEC_CREDENTIAL";
-  constructor(readonly command: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly command: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`exec credential plugin ${command}: ${problem}`, options);
   }
 }
@@ -91,15 +113,25 @@ export class ExecCredentialError extends Error {
 export class TransportError extends Error {
   override readonly name = "TransportError";
   readonly code = "KUBE_TRANSPORT";
-  constructor(readonly verb: string, readonly path: string, options: { cause: unknown }) {
-    super(`${verb} ${path}: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+  constructor(
+    readonly verb: string,
+    readonly path: string,
+    options: { cause: unknown },
+  ) {
+    super(
+      `${verb} ${path}: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`,
+      options,
+    );
   }
 }
 
 export class DiscoveryError extends Error {
   override readonly name = "DiscoveryError";
   readonly code = "KUBE_KIND_NOT_FOUND";
-  constructor(readonly apiVersion: string, readonly kind: string) {
+  constructor(
+    readonly apiVersion: string,
+    readonly kind: string,
+  ) {
     super(`no resource for kind ${kind} in ${apiVersion} on this server (discovery refreshed)`);
   }
 }
@@ -108,7 +140,11 @@ export class DiscoveryError extends Error {
 export class FencedError extends Error {
   override readonly name = "FencedError";
   readonly code = "KUBE_WRITE_FENCED";
-  constructor(readonly verb: string, readonly path: string, readonly why: string) {
+  constructor(
+    readonly verb: string,
+    readonly path: string,
+    readonly why: string,
+  ) {
     super(`${verb} ${path}: refused, writes are fenced (${why})`);
   }
 }

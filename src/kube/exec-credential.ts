@@ -40,7 +40,9 @@ export class ExecCredentialProvider {
     const c = this.cached;
     if (c !== undefined && (c.expiresAt === undefined || c.expiresAt - EXPIRY_MARGIN_MS > this.now())) return c;
     // One run at a time: concurrent requests share it.
-    this.running ??= this.run().finally(() => { this.running = undefined; });
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+    });
     this.cached = await this.running;
     return this.cached;
   }
@@ -57,25 +59,43 @@ export class ExecCredentialProvider {
       kind: "ExecCredential",
       spec: {
         interactive: false,
-        ...(this.config.provideClusterInfo ? {
-          cluster: {
-            server: this.cluster.server,
-            ...(this.cluster.certificateAuthorityData === undefined ? {} : { "certificate-authority-data": this.cluster.certificateAuthorityData }),
-            "insecure-skip-tls-verify": this.cluster.insecureSkipTlsVerify,
-          },
-        } : {}),
+        ...(this.config.provideClusterInfo
+          ? {
+              cluster: {
+                server: this.cluster.server,
+                ...(this.cluster.certificateAuthorityData === undefined
+                  ? {}
+                  : { "certificate-authority-data": this.cluster.certificateAuthorityData }),
+                "insecure-skip-tls-verify": this.cluster.insecureSkipTlsVerify,
+              },
+            }
+          : {}),
       },
     };
     const env = { ...this.env, ...this.config.env, KUBERNETES_EXEC_INFO: JSON.stringify(info) };
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(this.config.command, [...this.config.args], { env, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 }, (error, out, err) => {
-        if (error !== null) {
-          const hint = (error as NodeJS.ErrnoException).code === "ENOENT" && this.config.installHint !== undefined ? `\n${this.config.installHint}` : "";
-          reject(new ExecCredentialError(this.config.command, `${error.message.trim()}${err ? `\n${err.trim()}` : ""}${hint}`, { cause: error }));
-        } else {
-          resolve(out);
-        }
-      });
+      execFile(
+        this.config.command,
+        [...this.config.args],
+        { env, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+        (error, out, err) => {
+          if (error !== null) {
+            const hint =
+              (error as NodeJS.ErrnoException).code === "ENOENT" && this.config.installHint !== undefined
+                ? `\n${this.config.installHint}`
+                : "";
+            reject(
+              new ExecCredentialError(
+                this.config.command,
+                `${error.message.trim()}${err ? `\n${err.trim()}` : ""}${hint}`,
+                { cause: error },
+              ),
+            );
+          } else {
+            resolve(out);
+          }
+        },
+      );
     });
     return this.parse(stdout);
   }
@@ -87,9 +107,16 @@ export class ExecCredentialProvider {
     } catch (error) {
       throw new ExecCredentialError(this.config.command, "did not print JSON", { cause: error });
     }
-    if (doc.kind !== "ExecCredential") throw new ExecCredentialError(this.config.command, `printed kind ${JSON.stringify(doc.kind)}, expected ExecCredential`);
+    if (doc.kind !== "ExecCredential")
+      throw new ExecCredentialError(
+        this.config.command,
+        `printed kind ${JSON.stringify(doc.kind)}, expected ExecCredential`,
+      );
     if (doc.apiVersion !== this.config.apiVersion) {
-      throw new ExecCredentialError(this.config.command, `printed apiVersion ${JSON.stringify(doc.apiVersion)}, the kubeconfig asks for ${this.config.apiVersion}`);
+      throw new ExecCredentialError(
+        this.config.command,
+        `printed apiVersion ${JSON.stringify(doc.apiVersion)}, the kubeconfig asks for ${this.config.apiVersion}`,
+      );
     }
     const s = doc.status ?? {};
     const str = (k: string): string | undefined => (typeof s[k] === "string" && s[k] !== "" ? s[k] : undefined);
@@ -97,14 +124,20 @@ export class ExecCredentialProvider {
     const cert = str("clientCertificateData");
     const key = str("clientKeyData");
     if (token === undefined && (cert === undefined || key === undefined)) {
-      throw new ExecCredentialError(this.config.command, "status has neither token nor clientCertificateData and clientKeyData");
+      throw new ExecCredentialError(
+        this.config.command,
+        "status has neither token nor clientCertificateData and clientKeyData",
+      );
     }
     const expiry = str("expirationTimestamp");
     const expiresAt = expiry === undefined ? undefined : Date.parse(expiry);
-    if (expiresAt !== undefined && Number.isNaN(expiresAt)) throw new ExecCredentialError(this.config.command, `bad expirationTimestamp ${expiry ?? ""}`);
+    if (expiresAt !== undefined && Number.isNaN(expiresAt))
+      throw new ExecCredentialError(this.config.command, `bad expirationTimestamp ${expiry ?? ""}`);
     return {
       ...(token === undefined ? {} : { token }),
-      ...(cert === undefined || key === undefined ? {} : { clientCert: Buffer.from(cert), clientKey: Buffer.from(key) }),
+      ...(cert === undefined || key === undefined
+        ? {}
+        : { clientCert: Buffer.from(cert), clientKey: Buffer.from(key) }),
       ...(expiresAt === undefined ? {} : { expiresAt }),
     };
   }

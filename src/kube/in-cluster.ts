@@ -25,13 +25,19 @@ export function loadInClusterConfig(source: InClusterSource): ConnectionConfig {
   const dir = source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
   const host = source.env.KUBERNETES_SERVICE_HOST;
   const port = source.env.KUBERNETES_SERVICE_PORT ?? "443";
-  if (host === undefined || host === "") throw new KubeconfigError("in-cluster", "KUBERNETES_SERVICE_HOST", "not set: not running in a pod");
+  if (host === undefined || host === "")
+    throw new KubeconfigError("in-cluster", "KUBERNETES_SERVICE_HOST", "not set: not running in a pod");
   const tokenFile = path.join(dir, "token");
   const read = (name: string): Buffer => {
     try {
       return readFileSync(path.join(dir, name));
     } catch (error) {
-      throw new KubeconfigError(path.join(dir, name), "", `cannot read the service-account ${name}: ${(error as Error).message}`, { cause: error });
+      throw new KubeconfigError(
+        path.join(dir, name),
+        "",
+        `cannot read the service-account ${name}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   };
   read("token");

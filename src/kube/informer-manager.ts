@@ -12,14 +12,25 @@ export interface InformerLease<T extends KubeObject> {
 }
 
 export function informerKey(o: InformerOptions): string {
-  return JSON.stringify([o.apiVersion, o.kind, o.namespace ?? "", o.labelSelector ?? "", o.fieldSelector ?? "", o.metadataOnly === true, ...(o.variant === undefined ? [] : [o.variant])]);
+  return JSON.stringify([
+    o.apiVersion,
+    o.kind,
+    o.namespace ?? "",
+    o.labelSelector ?? "",
+    o.fieldSelector ?? "",
+    o.metadataOnly === true,
+    ...(o.variant === undefined ? [] : [o.variant]),
+  ]);
 }
 
 export class InformerManager {
   private readonly shared = new Map<string, { informer: Informer; users: number }>();
 
   /** `defaults` apply to every informer this manager starts (e.g. a transform), unless the caller sets them. */
-  constructor(private readonly client: InformerSource, private readonly defaults: Pick<InformerOptions, "transform"> = {}) {}
+  constructor(
+    private readonly client: InformerSource,
+    private readonly defaults: Pick<InformerOptions, "transform"> = {},
+  ) {}
 
   get size(): number {
     return this.shared.size;

@@ -34,7 +34,12 @@ afterEach(async () => {
 });
 
 function start(options: Partial<Parameters<KubeClient["informer"]>[0]> = {}): { informer: Informer; events: string[] } {
-  const informer = client.informer({ apiVersion: "v1", kind: "ConfigMap", backoff: { initialMs: 20, maxMs: 200, jitter: 0 }, ...options });
+  const informer = client.informer({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    backoff: { initialMs: 20, maxMs: 200, jitter: 0 },
+    ...options,
+  });
   informers.push(informer);
   const events: string[] = [];
   informer.addHandlers({
@@ -53,20 +58,35 @@ function start(options: Partial<Parameters<KubeClient["informer"]>[0]> = {}): { 
   return { informer, events };
 }
 
-const names = (informer: Informer): string[] => informer.store.list().map((o) => o.metadata?.name ?? "").sort();
+const names = (informer: Informer): string[] =>
+  informer.store
+    .list()
+    .map((o) => o.metadata?.name ?? "")
+    .sort();
 
 describe("informer", () => {
   it("relists on a 410 ERROR event and reconciles the store with what it missed", async () => {
     fake.onList = (_req, res, n) => {
-      json(res, 200, n === 1
-        ? { metadata: { resourceVersion: "10" }, items: [configMap("a", "5"), configMap("b", "6")] }
-        : { metadata: { resourceVersion: "20" }, items: [configMap("b", "6"), configMap("c", "15")] });
+      json(
+        res,
+        200,
+        n === 1
+          ? { metadata: { resourceVersion: "10" }, items: [configMap("a", "5"), configMap("b", "6")] }
+          : { metadata: { resourceVersion: "20" }, items: [configMap("b", "6"), configMap("c", "15")] },
+      );
     };
     fake.onWatch = (req, res, n) => {
       if (n === 1) {
         assert.equal(req.query.get("resourceVersion"), "10");
         assert.equal(req.query.get("allowWatchBookmarks"), "true");
-        sendEvent(res, "ERROR", { kind: "Status", apiVersion: "v1", status: "Failure", reason: "Expired", code: 410, message: "too old resource version" });
+        sendEvent(res, "ERROR", {
+          kind: "Status",
+          apiVersion: "v1",
+          status: "Failure",
+          reason: "Expired",
+          code: 410,
+          message: "too old resource version",
+        });
       } else {
         assert.equal(req.query.get("resourceVersion"), "20");
         res.writeHead(200);
@@ -74,7 +94,9 @@ describe("informer", () => {
     };
     const { informer, events } = start();
     await informer.waitForSync({ timeoutMs: 5_000 });
-    await eventually(() => { assert.equal(fake.watches().length, 2); });
+    await eventually(() => {
+      assert.equal(fake.watches().length, 2);
+    });
     assert.deepEqual(names(informer), ["b", "c"]);
     assert.deepEqual(events, ["add a", "add b", "add c", "delete a"]);
     assert.equal(informer.stats.lists, 2);
@@ -89,10 +111,17 @@ describe("informer", () => {
       cm.metadata.managedFields = [{ manager: "kubectl", operation: "Apply", fieldsV1: { "f:data": {} } }];
       return cm;
     };
-    fake.onList = (_req, res) => { json(res, 200, { metadata: { resourceVersion: "3" }, items: [withFields("listed", "2")] }); };
-    fake.onWatch = (_req, res, n) => { if (n === 1) sendEvent(res, "ADDED", withFields("watched", "4")); else res.writeHead(200); };
+    fake.onList = (_req, res) => {
+      json(res, 200, { metadata: { resourceVersion: "3" }, items: [withFields("listed", "2")] });
+    };
+    fake.onWatch = (_req, res, n) => {
+      if (n === 1) sendEvent(res, "ADDED", withFields("watched", "4"));
+      else res.writeHead(200);
+    };
     const { informer } = start({ transform: stripManagedFields });
-    await eventually(() => { assert.deepEqual(names(informer), ["listed", "watched"]); });
+    await eventually(() => {
+      assert.deepEqual(names(informer), ["listed", "watched"]);
+    });
     for (const o of informer.store.list()) {
       assert.equal(o.metadata?.managedFields, undefined);
       assert.equal(o.metadata?.resourceVersion !== undefined, true, "the rest of metadata stays");
@@ -104,19 +133,29 @@ describe("informer", () => {
       if (n <= 3) json(res, 500, { kind: "Status", reason: "InternalError", code: 500 });
       else if (n === 4) {
         sendEvent(res, "ADDED", configMap("one", "2"));
-        setTimeout(() => { res.socket?.destroy(); }, 20);
+        setTimeout(() => {
+          res.socket?.destroy();
+        }, 20);
       } else if (n === 5) json(res, 500, { kind: "Status", reason: "InternalError", code: 500 });
       else res.writeHead(200);
     };
     start();
-    await eventually(() => { assert.equal(fake.watches().length, 6); });
-    assert.deepEqual(reconnects.map((r) => r.delayMs), [20, 40, 80, 20, 40]);
+    await eventually(() => {
+      assert.equal(fake.watches().length, 6);
+    });
+    assert.deepEqual(
+      reconnects.map((r) => r.delayMs),
+      [20, 40, 80, 20, 40],
+    );
   });
 
   it("wakes from a long backoff as soon as the server answers again after an outage", async () => {
     const readyz: number[] = [];
     fake.onOther = (req, res) => {
-      if (req.path !== "/readyz") { json(res, 404, {}); return; }
+      if (req.path !== "/readyz") {
+        json(res, 404, {});
+        return;
+      }
       readyz.push(Date.now());
       // Down for the first two probes, then back.
       if (readyz.length <= 2) res.socket?.destroy();
@@ -128,7 +167,12 @@ describe("informer", () => {
     };
     // A backoff no test run sits out: only the probe seeing the server back can bring the watch.
     start({ backoff: { initialMs: 600_000, maxMs: 600_000, jitter: 0 } });
-    await eventually(() => { assert.equal(fake.watches().length, 2); }, { timeout: 30_000, interval: 20 });
+    await eventually(
+      () => {
+        assert.equal(fake.watches().length, 2);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
     assert.equal(readyz.length, 3, "one shared probe, stopped once the server was back");
     assert.equal(reconnects[0]?.delayMs, 600_000);
   });
@@ -136,7 +180,10 @@ describe("informer", () => {
   it("right after the server came back, retries refused watches (429 storage re-initializing) within a second, not after its grown backoff", async () => {
     let probes = 0;
     fake.onOther = (req, res) => {
-      if (req.path !== "/readyz") { json(res, 404, {}); return; }
+      if (req.path !== "/readyz") {
+        json(res, 404, {});
+        return;
+      }
       probes++;
       if (probes <= 2) res.socket?.destroy();
       else json(res, 200, {});
@@ -144,23 +191,42 @@ describe("informer", () => {
     // Down, then back but refusing watches twice as kube-apiserver does while its watch cache fills.
     fake.onWatch = (_req, res, n) => {
       if (n === 1) res.socket?.destroy();
-      else if (n <= 3) json(res, 429, { kind: "Status", reason: "TooManyRequests", code: 429, message: "storage is (re)initializing" });
+      else if (n <= 3)
+        json(res, 429, {
+          kind: "Status",
+          reason: "TooManyRequests",
+          code: 429,
+          message: "storage is (re)initializing",
+        });
       else res.writeHead(200);
     };
     // A backoff no test run sits out: the refused watches come back only on the recovery step.
     start({ backoff: { initialMs: 600_000, maxMs: 600_000, jitter: 0 } });
-    await eventually(() => { assert.equal(fake.watches().length, 4); }, { timeout: 30_000, interval: 20 });
-    assert.deepEqual(reconnects.slice(1).map((r) => r.delayMs <= 1_000), [true, true], JSON.stringify(reconnects.map((r) => r.delayMs)));
+    await eventually(
+      () => {
+        assert.equal(fake.watches().length, 4);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    assert.deepEqual(
+      reconnects.slice(1).map((r) => r.delayMs <= 1_000),
+      [true, true],
+      JSON.stringify(reconnects.map((r) => r.delayMs)),
+    );
   });
 
   it("relists when the watch request itself answers HTTP 410", async () => {
-    fake.onList = (_req, res, n) => { json(res, 200, { metadata: { resourceVersion: String(n * 10) }, items: [configMap("x", String(n))] }); };
+    fake.onList = (_req, res, n) => {
+      json(res, 200, { metadata: { resourceVersion: String(n * 10) }, items: [configMap("x", String(n))] });
+    };
     fake.onWatch = (_req, res, n) => {
       if (n === 1) json(res, 410, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "Gone", code: 410 });
       else res.writeHead(200);
     };
     const { informer, events } = start();
-    await eventually(() => { assert.equal(fake.watches().length, 2); });
+    await eventually(() => {
+      assert.equal(fake.watches().length, 2);
+    });
     assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "20");
     assert.equal(informer.stats.lists, 2);
     assert.deepEqual(events, ["add x", "update x"]);
@@ -172,12 +238,18 @@ describe("informer", () => {
       else sendEvent(res, "ADDED", configMap("late", "7"));
     };
     const { informer } = start();
-    await eventually(() => { assert.deepEqual(names(informer), ["late"]); });
+    await eventually(() => {
+      assert.deepEqual(names(informer), ["late"]);
+    });
     const delays = reconnects.map((r) => r.delayMs);
-    assert.deepEqual(reconnects.map((r) => r.reason), ["error", "error", "error", "error"]);
+    assert.deepEqual(
+      reconnects.map((r) => r.reason),
+      ["error", "error", "error", "error"],
+    );
     assert.deepEqual(delays, [20, 40, 80, 160]);
     const at = fake.watches().map((r) => r.at);
-    for (let i = 1; i < at.length; i++) assert.ok((at[i] ?? 0) - (at[i - 1] ?? 0) >= (delays[i - 1] ?? 0) - 5, `watch ${i} came too early`);
+    for (let i = 1; i < at.length; i++)
+      assert.ok((at[i] ?? 0) - (at[i - 1] ?? 0) >= (delays[i - 1] ?? 0) - 5, `watch ${i} came too early`);
     assert.equal(informer.stats.lists, 1, "errors other than 410 do not relist");
     assert.ok(logged.includes("watch failed, reconnecting"));
   });
@@ -203,7 +275,9 @@ describe("informer", () => {
       }
     };
     const { informer } = start({ inactivityTimeoutMs: 150 });
-    await eventually(() => { assert.equal(fake.watches().length, 2); });
+    await eventually(() => {
+      assert.equal(fake.watches().length, 2);
+    });
     assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "9", "resumes from the bookmark");
     assert.equal(reconnects[0]?.reason, "inactive");
     assert.equal(informer.stats.lists, 1);
@@ -224,8 +298,13 @@ describe("informer", () => {
       }
     };
     const { informer } = start();
-    await eventually(() => { assert.deepEqual(names(informer), ["good", "resumed"]); });
-    assert.deepEqual(reconnects.slice(0, 2).map((r) => r.reason), ["malformed", "malformed"]);
+    await eventually(() => {
+      assert.deepEqual(names(informer), ["good", "resumed"]);
+    });
+    assert.deepEqual(
+      reconnects.slice(0, 2).map((r) => r.reason),
+      ["malformed", "malformed"],
+    );
     assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "4");
     assert.equal(fake.watches()[2]?.query.get("resourceVersion"), "4");
     assert.equal(informer.stats.lists, 1);
@@ -243,7 +322,9 @@ describe("informer", () => {
       }
     };
     const { informer, events } = start({ watchTimeoutSeconds: 1 });
-    await eventually(() => { assert.deepEqual(events, ["add a", "update a", "delete a"]); });
+    await eventually(() => {
+      assert.deepEqual(events, ["add a", "update a", "delete a"]);
+    });
     assert.equal(fake.watches()[0]?.query.get("timeoutSeconds"), "1");
     assert.equal(fake.watches()[1]?.query.get("resourceVersion"), "3");
     assert.equal(informer.stats.lists, 1);
@@ -253,9 +334,18 @@ describe("informer", () => {
   });
 
   it("watches metadata only with the PartialObjectMetadata Accept header (empty lists have items: null)", async () => {
-    fake.onList = (_req, res) => { json(res, 200, { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: { resourceVersion: "3" }, items: null }); };
+    fake.onList = (_req, res) => {
+      json(res, 200, {
+        kind: "PartialObjectMetadataList",
+        apiVersion: "meta.k8s.io/v1",
+        metadata: { resourceVersion: "3" },
+        items: null,
+      });
+    };
     const { informer } = start({ metadataOnly: true });
-    await eventually(() => { assert.equal(fake.watches().length, 1); });
+    await eventually(() => {
+      assert.equal(fake.watches().length, 1);
+    });
     await informer.waitForSync({ timeoutMs: 5_000 });
     assert.equal(informer.store.size, 0);
     assert.match(fake.lists()[0]?.headers.accept ?? "", /as=PartialObjectMetadataList;g=meta\.k8s\.io;v=v1/);
@@ -263,19 +353,30 @@ describe("informer", () => {
   });
 
   it("waitForSync gives up after its timeout while the informer keeps retrying", async () => {
-    fake.onList = (_req, res) => { json(res, 503, { kind: "Status", code: 503, reason: "ServiceUnavailable" }); };
+    fake.onList = (_req, res) => {
+      json(res, 503, { kind: "Status", code: 503, reason: "ServiceUnavailable" });
+    };
     const { informer } = start();
     await assert.rejects(informer.waitForSync({ timeoutMs: 300 }), /not synced after 300 ms/);
     assert.equal(informer.stopped, false);
   });
 
   it("a throwing handler does not stop the informer", async () => {
-    fake.onWatch = (_req, res) => { sendEvent(res, "ADDED", configMap("a", "2")); sendEvent(res, "ADDED", configMap("b", "3")); };
+    fake.onWatch = (_req, res) => {
+      sendEvent(res, "ADDED", configMap("a", "2"));
+      sendEvent(res, "ADDED", configMap("b", "3"));
+    };
     const informer = client.informer({ apiVersion: "v1", kind: "ConfigMap" });
     informers.push(informer);
-    informer.addHandlers({ onAdd: () => { throw new Error("handler bug"); } });
+    informer.addHandlers({
+      onAdd: () => {
+        throw new Error("handler bug");
+      },
+    });
     informer.start();
-    await eventually(() => { assert.deepEqual(names(informer), ["a", "b"]); });
+    await eventually(() => {
+      assert.deepEqual(names(informer), ["a", "b"]);
+    });
     assert.ok(logged.includes("informer handler threw"));
   });
 

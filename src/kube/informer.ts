@@ -96,7 +96,10 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly syncWaiters: (() => void)[] = [];
   private readonly resourceName: string;
 
-  constructor(private readonly client: InformerSource, readonly options: InformerOptions) {
+  constructor(
+    private readonly client: InformerSource,
+    readonly options: InformerOptions,
+  ) {
     this.store = new Store<T>(options.indexers ?? {});
     this.resourceName = `${options.apiVersion}/${options.kind}${options.namespace === undefined ? "" : ` in ${options.namespace}`}${options.labelSelector === undefined ? "" : ` [${options.labelSelector}]`}`;
   }
@@ -113,7 +116,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   addHandlers(handlers: InformerHandlers<T>): () => void {
     this.handlers.add(handlers);
     for (const object of this.store.list()) this.call("add", () => handlers.onAdd?.(object));
-    return () => { this.handlers.delete(handlers); };
+    return () => {
+      this.handlers.delete(handlers);
+    };
   }
 
   start(): this {
@@ -134,9 +139,16 @@ export class Informer<T extends KubeObject = KubeObject> {
   waitForSync(options: { timeoutMs?: number } = {}): Promise<void> {
     if (this.synced) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
-        reject(new Error(`informer ${this.resourceName} not synced after ${options.timeoutMs ?? 0} ms (${JSON.stringify(this.stats)})`));
-      }, options.timeoutMs);
+      const timer =
+        options.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              reject(
+                new Error(
+                  `informer ${this.resourceName} not synced after ${options.timeoutMs ?? 0} ms (${JSON.stringify(this.stats)})`,
+                ),
+              );
+            }, options.timeoutMs);
       // A wait on an informer stopped meanwhile (a shutdown during a re-selection) must not keep
       // the process alive until its deadline.
       timer?.unref();
@@ -190,10 +202,18 @@ export class Informer<T extends KubeObject = KubeObject> {
         recoverySeen = recoveredAt;
         recovery.reset();
       }
-      const delay = reason === "gone" || (reason === "closed" && healthy) ? 0 : recovering ? recovery.next() : backoff.next();
+      const delay =
+        reason === "gone" || (reason === "closed" && healthy) ? 0 : recovering ? recovery.next() : backoff.next();
       this.stats.reconnects[reason] = (this.stats.reconnects[reason] ?? 0) + 1;
       this.client.metrics.onWatchReconnect?.({ resource: this.resourceName, reason, relist: needList, delayMs: delay });
-      const fields = { resource: this.resourceName, reason, relist: needList, delayMs: delay, resourceVersion: this.resourceVersion, ...(error === undefined ? {} : { error: (error as Error).message }) };
+      const fields = {
+        resource: this.resourceName,
+        reason,
+        relist: needList,
+        delayMs: delay,
+        resourceVersion: this.resourceVersion,
+        ...(error === undefined ? {} : { error: (error as Error).message }),
+      };
       if (error === undefined) this.client.logger.info(fields, "watch reconnecting");
       else this.client.logger.warn(fields, "watch failed, reconnecting");
       // Woken because the server is back: whatever fails next starts from the first step again.
@@ -212,8 +232,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (delayMs <= 0) return false;
     const done = new AbortController();
     const signal = AbortSignal.any([done.signal, this.abort.signal]);
-    const back = failed && this.client.whenServerBack !== undefined ? [this.client.whenServerBack(signal).then(() => true)] : [];
-    const woken = await Promise.race([sleep(delayMs, signal).then(() => false, () => false), ...back]);
+    const back =
+      failed && this.client.whenServerBack !== undefined ? [this.client.whenServerBack(signal).then(() => true)] : [];
+    const woken = await Promise.race([
+      sleep(delayMs, signal).then(
+        () => false,
+        () => false,
+      ),
+      ...back,
+    ]);
     done.abort();
     return woken;
   }
@@ -232,7 +259,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.stats.lists++;
     const o = this.options;
     const list = await this.client.list<T>(o.apiVersion, o.kind, {
-      namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, metadataOnly: o.metadataOnly === true,
+      namespace: o.namespace,
+      labelSelector: o.labelSelector,
+      fieldSelector: o.fieldSelector,
+      metadataOnly: o.metadataOnly === true,
     });
     if (this.abort.signal.aborted) return;
     const seen = new Set<string>();
@@ -256,8 +286,12 @@ export class Informer<T extends KubeObject = KubeObject> {
     const o = this.options;
     this.stats.watches++;
     const res = await this.client.openWatch(o.apiVersion, o.kind, {
-      namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
-      metadataOnly: o.metadataOnly === true, allowWatchBookmarks: true, signal: this.abort.signal,
+      namespace: o.namespace,
+      labelSelector: o.labelSelector,
+      fieldSelector: o.fieldSelector,
+      metadataOnly: o.metadataOnly === true,
+      allowWatchBookmarks: true,
+      signal: this.abort.signal,
       timeoutSeconds: o.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
       ...(this.resourceVersion === undefined ? {} : { resourceVersion: this.resourceVersion }),
     });
@@ -265,18 +299,28 @@ export class Informer<T extends KubeObject = KubeObject> {
     attempt.openedAt = Date.now();
     // Set from the event callback; an object so the checks below are not narrowed away.
     const outcome: { gone: boolean; failure?: ApiError } = { gone: false };
-    const end = await consumeWatch(res, { inactivityMs: o.inactivityTimeoutMs ?? 300_000, signal: this.abort.signal }, (event) => {
-      attempt.events++;
-      if (event.type === "ERROR") {
-        const status = event.object as { code?: number; reason?: string; message?: string };
-        const code = status.code ?? 500;
-        if (code === 410 || status.reason === "Expired" || status.reason === "Gone") outcome.gone = true;
-        else outcome.failure = new ApiError({ status: code, verb: "WATCH", path: this.resourceName, body: JSON.stringify(event.object) });
-        return "stop";
-      }
-      this.apply(event.type, (event.type === "BOOKMARK" ? event.object : this.cached(event.object)) as T, true);
-      return "continue";
-    });
+    const end = await consumeWatch(
+      res,
+      { inactivityMs: o.inactivityTimeoutMs ?? 300_000, signal: this.abort.signal },
+      (event) => {
+        attempt.events++;
+        if (event.type === "ERROR") {
+          const status = event.object as { code?: number; reason?: string; message?: string };
+          const code = status.code ?? 500;
+          if (code === 410 || status.reason === "Expired" || status.reason === "Gone") outcome.gone = true;
+          else
+            outcome.failure = new ApiError({
+              status: code,
+              verb: "WATCH",
+              path: this.resourceName,
+              body: JSON.stringify(event.object),
+            });
+          return "stop";
+        }
+        this.apply(event.type, (event.type === "BOOKMARK" ? event.object : this.cached(event.object)) as T, true);
+        return "continue";
+      },
+    );
     if (outcome.gone) return "gone";
     if (outcome.failure !== undefined) return { reason: "error", error: outcome.failure };
     return end;
@@ -315,7 +359,10 @@ export class Informer<T extends KubeObject = KubeObject> {
       fn();
     } catch (error) {
       // A failing handler must not stop the informer.
-      this.client.logger.warn({ resource: this.resourceName, handler: what, error: (error as Error).message }, "informer handler threw");
+      this.client.logger.warn(
+        { resource: this.resourceName, handler: what, error: (error as Error).message },
+        "informer handler threw",
+      );
     }
   }
 }

@@ -33,7 +33,8 @@ export function kubeconfigFiles(source: KubeconfigSource): string[] {
   const fromEnv = source.env.KUBECONFIG;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv.split(path.delimiter).filter((f) => f !== "");
   const home = source.env.HOME ?? source.env.USERPROFILE;
-  if (home === undefined) throw new KubeconfigError("~/.kube/config", "", "no --kubeconfig, $KUBECONFIG or $HOME to find a kubeconfig");
+  if (home === undefined)
+    throw new KubeconfigError("~/.kube/config", "", "no --kubeconfig, $KUBECONFIG or $HOME to find a kubeconfig");
   return [path.join(home, ".kube", "config")];
 }
 
@@ -52,7 +53,8 @@ function readKubeconfig(file: string, required: boolean): Record<string, unknown
     throw new KubeconfigError(file, "", `not valid YAML: ${(error as Error).message}`, { cause: error });
   }
   if (doc === null || doc === undefined) return {};
-  if (typeof doc !== "object" || Array.isArray(doc)) throw new KubeconfigError(file, "", "expected a mapping at the top level");
+  if (typeof doc !== "object" || Array.isArray(doc))
+    throw new KubeconfigError(file, "", "expected a mapping at the top level");
   return doc as Record<string, unknown>;
 }
 
@@ -64,17 +66,25 @@ export function mergeKubeconfigs(files: readonly string[], explicit: boolean): M
     if (doc === undefined) continue;
     merged.files.push(file);
     const current = doc["current-context"];
-    if (merged.currentContext === undefined && typeof current === "string" && current !== "") merged.currentContext = { name: current, file };
-    for (const [list, inner] of [["clusters", "cluster"], ["users", "user"], ["contexts", "context"]] as const) {
+    if (merged.currentContext === undefined && typeof current === "string" && current !== "")
+      merged.currentContext = { name: current, file };
+    for (const [list, inner] of [
+      ["clusters", "cluster"],
+      ["users", "user"],
+      ["contexts", "context"],
+    ] as const) {
       const entries = doc[list] ?? [];
       if (!Array.isArray(entries)) throw new KubeconfigError(file, list, "expected a list");
       entries.forEach((entry: unknown, index) => {
         const e = entry as Record<string, unknown> | null;
-        if (e === null || typeof e !== "object" || typeof e.name !== "string") throw new KubeconfigError(file, `${list}[${index}].name`, "missing or not a string");
+        if (e === null || typeof e !== "object" || typeof e.name !== "string")
+          throw new KubeconfigError(file, `${list}[${index}].name`, "missing or not a string");
         const value = e[inner] ?? {};
-        if (typeof value !== "object") throw new KubeconfigError(file, `${list}[${index}].${inner}`, "expected a mapping");
+        if (typeof value !== "object")
+          throw new KubeconfigError(file, `${list}[${index}].${inner}`, "expected a mapping");
         const target = merged[list];
-        if (!target.has(e.name)) target.set(e.name, { name: e.name, file, index, value: value as Record<string, unknown> });
+        if (!target.has(e.name))
+          target.set(e.name, { name: e.name, file, index, value: value as Record<string, unknown> });
       });
     }
   }
@@ -82,7 +92,10 @@ export function mergeKubeconfigs(files: readonly string[], explicit: boolean): M
 }
 
 class FieldReader {
-  constructor(private readonly entry: Named, private readonly prefix: string) {}
+  constructor(
+    private readonly entry: Named,
+    private readonly prefix: string,
+  ) {}
   private field(key: string): string {
     return `${this.prefix}[${this.entry.index}].${key}`;
   }
@@ -112,7 +125,12 @@ class FieldReader {
     try {
       return readFileSync(resolved);
     } catch (error) {
-      throw new KubeconfigError(this.entry.file, this.field(fileKey), `cannot read ${resolved}: ${(error as Error).message}`, { cause: error });
+      throw new KubeconfigError(
+        this.entry.file,
+        this.field(fileKey),
+        `cannot read ${resolved}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
   path(p: string): string {
@@ -133,23 +151,31 @@ function readExec(user: FieldReader): ExecConfig | undefined {
   const e = exec as Record<string, unknown>;
   const apiVersion = e.apiVersion;
   if (apiVersion !== "client.authentication.k8s.io/v1" && apiVersion !== "client.authentication.k8s.io/v1beta1") {
-    user.fail("exec.apiVersion", `unsupported ${JSON.stringify(apiVersion)} (use client.authentication.k8s.io/v1 or v1beta1)`);
+    user.fail(
+      "exec.apiVersion",
+      `unsupported ${JSON.stringify(apiVersion)} (use client.authentication.k8s.io/v1 or v1beta1)`,
+    );
   }
   if (typeof e.command !== "string" || e.command === "") user.fail("exec.command", "missing");
   const args = e.args ?? [];
-  if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) user.fail("exec.args", "expected a list of strings");
+  if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
+    user.fail("exec.args", "expected a list of strings");
   const envList = e.env ?? [];
   if (!Array.isArray(envList)) user.fail("exec.env", "expected a list of {name, value}");
   const env: Record<string, string> = {};
   envList.forEach((item: unknown, i) => {
     const { name, value } = (item ?? {}) as { name?: unknown; value?: unknown };
-    if (typeof name !== "string" || typeof value !== "string") user.fail(`exec.env[${i}]`, "expected {name, value} strings");
+    if (typeof name !== "string" || typeof value !== "string")
+      user.fail(`exec.env[${i}]`, "expected {name, value} strings");
     env[name] = value;
   });
   // A bare command name is looked up on PATH; a relative path is relative to the kubeconfig.
   const command = e.command.includes("/") ? user.path(e.command) : e.command;
   return {
-    apiVersion, command, args, env,
+    apiVersion,
+    command,
+    args,
+    env,
     provideClusterInfo: e.provideClusterInfo === true,
     ...(typeof e.installHint === "string" ? { installHint: e.installHint } : {}),
   };
@@ -166,15 +192,22 @@ export function loadKubeconfig(source: KubeconfigSource): ConnectionConfig {
   if (contextName === undefined) throw new KubeconfigError(where, "current-context", "not set and no --context given");
   const context = merged.contexts.get(contextName);
   if (context === undefined) {
-    throw new KubeconfigError(source.context === undefined ? merged.currentContext?.file ?? where : where, source.context === undefined ? "current-context" : "contexts",
-      `context ${JSON.stringify(contextName)} not found (known: ${[...merged.contexts.keys()].join(", ") || "none"})`);
+    throw new KubeconfigError(
+      source.context === undefined ? (merged.currentContext?.file ?? where) : where,
+      source.context === undefined ? "current-context" : "contexts",
+      `context ${JSON.stringify(contextName)} not found (known: ${[...merged.contexts.keys()].join(", ") || "none"})`,
+    );
   }
   const ctx = new FieldReader(context, "contexts");
   const clusterName = ctx.string("cluster") ?? ctx.fail("cluster", "missing");
-  const clusterEntry = merged.clusters.get(clusterName) ?? ctx.fail("cluster", `cluster ${JSON.stringify(clusterName)} not found`);
+  const clusterEntry =
+    merged.clusters.get(clusterName) ?? ctx.fail("cluster", `cluster ${JSON.stringify(clusterName)} not found`);
   const cluster = new FieldReader(clusterEntry, "clusters");
   const userName = ctx.string("user");
-  const userEntry = userName === undefined ? undefined : merged.users.get(userName) ?? ctx.fail("user", `user ${JSON.stringify(userName)} not found`);
+  const userEntry =
+    userName === undefined
+      ? undefined
+      : (merged.users.get(userName) ?? ctx.fail("user", `user ${JSON.stringify(userName)} not found`));
   const user = userEntry === undefined ? undefined : new FieldReader(userEntry, "users");
 
   const server = cluster.string("server") ?? cluster.fail("server", "missing");
@@ -186,7 +219,10 @@ export function loadKubeconfig(source: KubeconfigSource): ConnectionConfig {
   const clientCert = user?.bytes("client-certificate", "client-certificate-data");
   const clientKey = user?.bytes("client-key", "client-key-data");
   if ((clientCert === undefined) !== (clientKey === undefined)) {
-    user?.fail(clientCert === undefined ? "client-certificate" : "client-key", "client certificate and key must be given together");
+    user?.fail(
+      clientCert === undefined ? "client-certificate" : "client-key",
+      "client certificate and key must be given together",
+    );
   }
   const tokenFile = user?.string("tokenFile");
   const username = user?.string("username");

@@ -11,7 +11,10 @@ import { parseWatchLine } from "./watch-stream.js";
 describe("backoff", () => {
   it("grows exponentially to a cap, with jitter below the base delay, and resets", () => {
     const fixed = new Backoff({ initialMs: 100, maxMs: 1000, jitter: 0 });
-    assert.deepEqual(Array.from({ length: 6 }, () => fixed.next()), [100, 200, 400, 800, 1000, 1000]);
+    assert.deepEqual(
+      Array.from({ length: 6 }, () => fixed.next()),
+      [100, 200, 400, 800, 1000, 1000],
+    );
     fixed.reset();
     assert.equal(fixed.next(), 100);
     const values = [0, 0.5, 0.999];
@@ -42,7 +45,9 @@ describe("token bucket", () => {
 });
 
 describe("store", () => {
-  const pod = (ns: string, name: string, owner: string): KubeObject => ({ metadata: { namespace: ns, name, ownerReferences: [{ uid: owner, apiVersion: "v1", kind: "X", name: "o" }] } });
+  const pod = (ns: string, name: string, owner: string): KubeObject => ({
+    metadata: { namespace: ns, name, ownerReferences: [{ uid: owner, apiVersion: "v1", kind: "X", name: "o" }] },
+  });
   it("keeps indexes in step with upserts and removals", () => {
     const store = new Store({ owner: (o) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid) });
     store.upsert(pod("a", "p1", "u1"));

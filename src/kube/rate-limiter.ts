@@ -14,7 +14,10 @@ export class TokenBucket {
   private last: number;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: RateLimitOptions, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    private readonly options: RateLimitOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.tokens = Math.max(1, options.burst);
     this.last = now();
   }

@@ -4,9 +4,17 @@
  */
 import type { ResourceInfo } from "./discovery.js";
 
-export function resourcePath(info: ResourceInfo, namespace: string | undefined, name?: string, subresource?: string): string {
+export function resourcePath(
+  info: ResourceInfo,
+  namespace: string | undefined,
+  name?: string,
+  subresource?: string,
+): string {
   const prefix = info.group === "" ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`;
-  const ns = info.namespaced && namespace !== undefined && namespace !== "" ? `/namespaces/${encodeURIComponent(namespace)}` : "";
+  const ns =
+    info.namespaced && namespace !== undefined && namespace !== ""
+      ? `/namespaces/${encodeURIComponent(namespace)}`
+      : "";
   const obj = name === undefined ? "" : `/${encodeURIComponent(name)}`;
   const sub = subresource === undefined ? "" : `/${subresource}`;
   return `${prefix}${ns}/${info.resource}${obj}${sub}`;

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ServerReachability } from "./server-reachability.js";
 
-const settle = (p: Promise<void>, ms: number) => Promise.race([p.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => { resolve(false); }, ms))]);
+const settle = (p: Promise<void>, ms: number) =>
+  Promise.race([
+    p.then(() => true),
+    new Promise<boolean>((resolve) =>
+      setTimeout(() => {
+        resolve(false);
+      }, ms),
+    ),
+  ]);
 
 describe("server reachability", () => {
   it("wakes every waiter when a probe succeeds after a failed one, with one probe for all", async () => {
@@ -18,7 +26,13 @@ describe("server reachability", () => {
 
   it("does not wake anyone when the server never looked down (no reconnect storm)", async () => {
     let probes = 0;
-    const r = new ServerReachability({ probe: () => { probes++; return Promise.resolve(true); }, probeIntervalMs: 10 });
+    const r = new ServerReachability({
+      probe: () => {
+        probes++;
+        return Promise.resolve(true);
+      },
+      probeIntervalMs: 10,
+    });
     const stop = new AbortController();
     assert.equal(await settle(r.whenBack(stop.signal), 200), false);
     assert.equal(probes, 1);

@@ -35,7 +35,9 @@ export class ServerReachability {
         signal.removeEventListener("abort", drop);
         resolve();
       };
-      const drop = (): void => { this.waiters.delete(wake); };
+      const drop = (): void => {
+        this.waiters.delete(wake);
+      };
       signal.addEventListener("abort", drop, { once: true });
       this.waiters.add(wake);
       if (!this.probing) void this.probeLoop();

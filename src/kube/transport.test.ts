@@ -17,7 +17,12 @@ const ns = { apiVersion: "v1", kind: "Namespace", name: "default" };
 const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "ns" } };
 
 async function makeClient(extra: Partial<KubeClientOptions> = {}): Promise<KubeClient> {
-  const client = await createKubeClient({ connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false }, qps: 0, maxRetries: 0, ...extra });
+  const client = await createKubeClient({
+    connection: { source: "test", server: fake.url, namespace: "ns", insecureSkipTlsVerify: false },
+    qps: 0,
+    maxRetries: 0,
+    ...extra,
+  });
   clients.push(client);
   return client;
 }
@@ -50,14 +55,18 @@ const HANG = { timeout: 20_000 };
 
 describe("transport deadlines, pools and fence", () => {
   it("the deadline includes the rate limiter's wait", async (t) => {
-    fake.onOther = (_req, res) => { json(res, 200, { kind: "Namespace", metadata: { name: "default" } }); };
+    fake.onOther = (_req, res) => {
+      json(res, 200, { kind: "Namespace", metadata: { name: "default" } });
+    };
     const client = await makeClient({ qps: 1, burst: 1, requestTimeoutMs: 300 });
     await client.getPath("/version"); // takes the one token
     // Fake timers from here: the deadline (300 ms) and the limiter's wait for the next token (1 s)
     // are both setTimeout, and nothing else is in the way (the request is never sent).
     t.mock.timers.enable({ apis: ["setTimeout"] });
     let settled = false;
-    const second = outcome(() => client.getPath("/version")).finally(() => { settled = true; });
+    const second = outcome(() => client.getPath("/version")).finally(() => {
+      settled = true;
+    });
     await settle();
     t.mock.timers.tick(299);
     await settle();
@@ -73,26 +82,40 @@ describe("transport deadlines, pools and fence", () => {
   });
 
   it("the deadline includes the wait for a socket, and a hung answer", HANG, async () => {
-    fake.onOther = (_req, res) => { hung.push(res); };
+    fake.onOther = (_req, res) => {
+      hung.push(res);
+    };
     const client = await makeClient({ maxRequestSockets: 1 });
     await client.resourceFor("v1", "Namespace");
     // The first request holds the only socket with a hung answer and a later deadline. Both
     // deadlines start in the same tick, so the queued one must end first — while the socket it
     // waits for is still taken.
     let firstSettled = false;
-    const first = outcome(() => client.get(ns, { timeoutMs: 2_000 })).finally(() => { firstSettled = true; });
+    const first = outcome(() => client.get(ns, { timeoutMs: 2_000 })).finally(() => {
+      firstSettled = true;
+    });
     const second = await outcome(() => client.get(ns, { timeoutMs: 200 }));
     assert.ok(isDeadlineExceeded(second.error), String(second.error));
     assert.equal(firstSettled, false, "the queued request gave up at its own deadline, not when the socket was freed");
     // A hung answer: only its deadline ends it.
     const one = await first;
     assert.ok(isDeadlineExceeded(one.error), String(one.error));
-    assert.equal(fake.requests.filter((r) => r.path === "/api/v1/namespaces/default").length, 1, "the queued request never got a socket");
+    assert.equal(
+      fake.requests.filter((r) => r.path === "/api/v1/namespaces/default").length,
+      1,
+      "the queued request never got a socket",
+    );
   });
 
   it("watches use their own pool: a GET answers with more watches open than request sockets", HANG, async () => {
-    fake.onWatch = (_req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.write(""); hung.push(res); };
-    fake.onOther = (_req, res) => { json(res, 200, { kind: "Namespace", metadata: { name: "default" } }); };
+    fake.onWatch = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("");
+      hung.push(res);
+    };
+    fake.onOther = (_req, res) => {
+      json(res, 200, { kind: "Namespace", metadata: { name: "default" } });
+    };
     const waits: string[] = [];
     const client = await makeClient({ maxRequestSockets: 1, metrics: { onPoolWait: (m) => waits.push(m.pool) } });
     const watches = await Promise.all([1, 2, 3].map(() => client.openWatch("v1", "ConfigMap", {})));
@@ -107,10 +130,15 @@ describe("transport deadlines, pools and fence", () => {
   });
 
   it("a fence that is not held refuses writes before they are sent; reads go through", async () => {
-    fake.onOther = (_req, res) => { json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } }); };
+    fake.onOther = (_req, res) => {
+      json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } });
+    };
     const fence = new WriteFence();
     const client = await makeClient({ fence });
-    await assert.rejects(client.apply(cm, { fieldManager: "t" }), (e: unknown) => e instanceof FencedError && /does not hold the lease/.test(e.message));
+    await assert.rejects(
+      client.apply(cm, { fieldManager: "t" }),
+      (e: unknown) => e instanceof FencedError && /does not hold the lease/.test(e.message),
+    );
     await client.get({ ...ns });
     assert.equal(fake.requests.filter((r) => r.method !== "GET").length, 0, "nothing was written");
     fence.holdUntil(performance.now() + 10_000);
@@ -120,7 +148,10 @@ describe("transport deadlines, pools and fence", () => {
   });
 
   it("a view withFence(shard) needs that fence too; the client it came from does not; closing it aborts the view's writes in flight", async () => {
-    fake.onOther = (req, res) => { if (req.method === "PATCH" && req.path.includes("/hang")) hung.push(res); else json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } }); };
+    fake.onOther = (req, res) => {
+      if (req.method === "PATCH" && req.path.includes("/hang")) hung.push(res);
+      else json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } });
+    };
     const client = await makeClient();
     const shard = new WriteFence();
     const view = client.withFence(shard);
@@ -140,7 +171,10 @@ describe("transport deadlines, pools and fence", () => {
   it("a write that waited for a socket while its fence lapsed is never sent (a paused process resumed)", async () => {
     // A SIGSTOP'd leader: its timers have not fired yet when it resumes, but its clock has moved
     // on. The write passed the fence before the pause, then queued for the only socket.
-    fake.onOther = (req, res) => { if (req.method === "GET" && req.path.endsWith("/hold")) hung.push(res); else json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } }); };
+    fake.onOther = (req, res) => {
+      if (req.method === "GET" && req.path.endsWith("/hold")) hung.push(res);
+      else json(res, 200, { kind: "ConfigMap", metadata: { name: "a" } });
+    };
     let now = 0;
     const fence = new WriteFence(() => now);
     fence.holdUntil(100);
@@ -156,12 +190,19 @@ describe("transport deadlines, pools and fence", () => {
     json(held, 200, {});
     await holding;
     await assert.rejects(write, (e: unknown) => isFenced(e));
-    assert.equal(fake.requests.filter((r) => r.method === "PATCH").length, 0, "the queued write never reached the server");
+    assert.equal(
+      fake.requests.filter((r) => r.method === "PATCH").length,
+      0,
+      "the queued write never reached the server",
+    );
     assert.equal(fence.closed, true);
   });
 
   it("closing the fence aborts writes in flight, and a lapsed hold closes it for good", HANG, async () => {
-    fake.onOther = (req, res) => { if (req.method === "PATCH") hung.push(res); else json(res, 200, {}); };
+    fake.onOther = (req, res) => {
+      if (req.method === "PATCH") hung.push(res);
+      else json(res, 200, {});
+    };
     let now = 0;
     const fence = new WriteFence(() => now);
     fence.holdUntil(100);
@@ -178,7 +219,9 @@ describe("transport deadlines, pools and fence", () => {
     lapsing.holdUntil(50);
     assert.equal(lapsing.open, true);
     t = 51;
-    assert.throws(() => { lapsing.check("PATCH", "/x"); }, /not renewed within the renew deadline/);
+    assert.throws(() => {
+      lapsing.check("PATCH", "/x");
+    }, /not renewed within the renew deadline/);
     lapsing.holdUntil(1_000);
     assert.equal(lapsing.open, false, "a fence never reopens");
     now = 0;

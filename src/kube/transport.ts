@@ -115,7 +115,7 @@ export class Transport {
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
-    const maxRetries = req.retry === false ? 0 : this.options.maxRetries ?? 5;
+    const maxRetries = req.retry === false ? 0 : (this.options.maxRetries ?? 5);
     const write = req.method !== "GET";
     const scope = this.scope(req, write);
     try {
@@ -136,7 +136,18 @@ export class Transport {
         const creds = await abortable(this.credentials.get(), scope.signal);
         await this.waitForToken(scope.signal);
         if (write) this.checkFences(req);
-        const res = await this.send(req, creds, "request", scope.signal, undefined, write && this.fenced(req) ? () => { this.checkFences(req); } : undefined);
+        const res = await this.send(
+          req,
+          creds,
+          "request",
+          scope.signal,
+          undefined,
+          write && this.fenced(req)
+            ? () => {
+                this.checkFences(req);
+              }
+            : undefined,
+        );
         response = { status: res.statusCode ?? 0, headers: res.headers, body: await readBody(res) };
         if (response.status === 401 && !refreshedAuth && this.credentials.invalidate(creds)) {
           this.record(req, response.status, started);
@@ -148,7 +159,9 @@ export class Transport {
         const stop = this.whyStopped(req, scope, error);
         if (stop !== undefined) throw stop;
         const code = (error as NodeJS.ErrnoException).code ?? "";
-        const retryable = NOT_SENT.has(code) || ((CONNECTION_LOST.has(code) || (error as Error).message.includes("socket hang up")) && req.method !== "POST");
+        const retryable =
+          NOT_SENT.has(code) ||
+          ((CONNECTION_LOST.has(code) || (error as Error).message.includes("socket hang up")) && req.method !== "POST");
         if (!retryable || attempt >= maxRetries) throw new TransportError(req.method, req.path, { cause: error });
         await this.pause(req, scope, attempt, backoff.next(), code || (error as Error).message, true);
         continue;
@@ -158,7 +171,14 @@ export class Transport {
       if (RETRY_STATUS.has(response.status) && attempt < maxRetries) {
         const retryAfter = parseRetryAfter(response.headers["retry-after"]);
         const delay = retryAfter === undefined ? backoff.next() : Math.min(retryAfter, MAX_RETRY_AFTER_MS);
-        await this.pause(req, scope, attempt, this.recovering() ? Math.min(delay, RECOVERY_RETRY_MS) : delay, `HTTP ${response.status}`, false);
+        await this.pause(
+          req,
+          scope,
+          attempt,
+          this.recovering() ? Math.min(delay, RECOVERY_RETRY_MS) : delay,
+          `HTTP ${response.status}`,
+          false,
+        );
         continue;
       }
       throw new ApiError({ status: response.status, verb: req.method, path: req.path, body: response.body });
@@ -173,7 +193,9 @@ export class Transport {
   async stream(req: HttpRequest): Promise<IncomingMessage> {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const opening = new AbortController();
-    const timer = setTimeout(() => { opening.abort(deadlineError(timeoutMs)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      opening.abort(deadlineError(timeoutMs));
+    }, timeoutMs);
     const signal = req.signal === undefined ? opening.signal : AbortSignal.any([opening.signal, req.signal]);
     try {
       let creds = await abortable(this.credentials.get(), signal);
@@ -186,7 +208,9 @@ export class Transport {
         } catch (error) {
           this.record(req, 0, started);
           if (req.signal?.aborted === true) throw error;
-          throw new TransportError(req.method, req.path, { cause: opening.signal.aborted ? opening.signal.reason : error });
+          throw new TransportError(req.method, req.path, {
+            cause: opening.signal.aborted ? opening.signal.reason : error,
+          });
         }
         this.record(req, res.statusCode ?? 0, started);
         const status = res.statusCode ?? 0;
@@ -199,7 +223,8 @@ export class Transport {
         throw new ApiError({ status, verb: "WATCH", path: req.path, body });
       }
     } catch (error) {
-      if (opening.signal.aborted && !(error instanceof TransportError) && req.signal?.aborted !== true) throw new TransportError(req.method, req.path, { cause: opening.signal.reason });
+      if (opening.signal.aborted && !(error instanceof TransportError) && req.signal?.aborted !== true)
+        throw new TransportError(req.method, req.path, { cause: opening.signal.reason });
       throw error;
     } finally {
       clearTimeout(timer);
@@ -209,22 +234,33 @@ export class Transport {
   private scope(req: HttpRequest, write: boolean): RequestScope {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = new AbortController();
-    const timer = setTimeout(() => { deadline.abort(deadlineError(timeoutMs)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      deadline.abort(deadlineError(timeoutMs));
+    }, timeoutMs);
     timer.unref();
     const signals = [deadline.signal];
     if (req.signal !== undefined) signals.push(req.signal);
     if (write && this.options.fence !== undefined) signals.push(this.options.fence.signal);
     if (write && req.fence !== undefined) signals.push(req.fence.signal);
     return {
-      signal: signals.length === 1 ? deadline.signal : AbortSignal.any(signals), deadline: deadline.signal, timeoutMs,
-      dispose: () => { clearTimeout(timer); },
+      signal: signals.length === 1 ? deadline.signal : AbortSignal.any(signals),
+      deadline: deadline.signal,
+      timeoutMs,
+      dispose: () => {
+        clearTimeout(timer);
+      },
     };
   }
 
   /** An error that ends the request without retry: fenced, past its deadline, or cancelled. */
   private whyStopped(req: HttpRequest, scope: RequestScope, error: unknown): Error | undefined {
     if (error instanceof FencedError) return error;
-    if ((this.options.fence?.closed === true || req.fence?.closed === true) && req.method !== "GET" && scope.signal.aborted) return new FencedError(req.method, req.path, "lost while in flight");
+    if (
+      (this.options.fence?.closed === true || req.fence?.closed === true) &&
+      req.method !== "GET" &&
+      scope.signal.aborted
+    )
+      return new FencedError(req.method, req.path, "lost while in flight");
     if (req.signal?.aborted === true) return error instanceof Error ? error : new Error(String(error));
     if (scope.deadline.aborted) return new TransportError(req.method, req.path, { cause: scope.deadline.reason });
     return undefined;
@@ -250,9 +286,19 @@ export class Transport {
   }
 
   /** Sleeps before a retry; `wakeable` (the connection failed): may end early when the server is seen back; a server that answered 5xx or 429 is there and gets its backoff. */
-  private async pause(req: HttpRequest, scope: RequestScope, attempt: number, delayMs: number, reason: string, wakeable: boolean): Promise<void> {
+  private async pause(
+    req: HttpRequest,
+    scope: RequestScope,
+    attempt: number,
+    delayMs: number,
+    reason: string,
+    wakeable: boolean,
+  ): Promise<void> {
     this.options.metrics.onRetry?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason });
-    this.options.logger.debug?.({ verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason }, "retrying kube API request");
+    this.options.logger.debug?.(
+      { verb: req.method, path: req.path, attempt: attempt + 1, delayMs, reason },
+      "retrying kube API request",
+    );
     const done = new AbortController();
     const signal = AbortSignal.any([scope.signal, done.signal]);
     try {
@@ -266,7 +312,12 @@ export class Transport {
   }
 
   private record(req: HttpRequest, status: number, started: number): void {
-    this.options.metrics.onRequest?.({ verb: req.method, path: req.path.split("?")[0] ?? req.path, status, durationMs: performance.now() - started });
+    this.options.metrics.onRequest?.({
+      verb: req.method,
+      path: req.path.split("?")[0] ?? req.path,
+      status,
+      durationMs: performance.now() - started,
+    });
   }
 
   /**
@@ -276,8 +327,18 @@ export class Transport {
    * are handed to it: a write may wait for a socket (pool full, TLS handshake) for a long time —
    * across a SIGSTOP, say — and must not go out if the fence closed meanwhile.
    */
-  private send(req: HttpRequest, creds: RequestCredentials, pool: PoolName, signal: AbortSignal | undefined, openSignal?: AbortSignal, beforeWrite?: () => void): Promise<IncomingMessage> {
-    const headers: Record<string, string> = { accept: req.accept ?? "application/json", "user-agent": this.options.userAgent ?? "kro-ts" };
+  private send(
+    req: HttpRequest,
+    creds: RequestCredentials,
+    pool: PoolName,
+    signal: AbortSignal | undefined,
+    openSignal?: AbortSignal,
+    beforeWrite?: () => void,
+  ): Promise<IncomingMessage> {
+    const headers: Record<string, string> = {
+      accept: req.accept ?? "application/json",
+      "user-agent": this.options.userAgent ?? "kro-ts",
+    };
     if (creds.authorization !== undefined) headers.authorization = creds.authorization;
     if (req.body !== undefined) {
       headers["content-type"] = req.contentType ?? "application/json";
@@ -321,7 +382,9 @@ export class Transport {
         reject(error);
       });
       if (beforeWrite === undefined) {
-        r.once("socket", () => { this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt }); });
+        r.once("socket", () => {
+          this.options.metrics.onPoolWait?.({ pool, waitMs: performance.now() - queuedAt });
+        });
         r.end(req.body);
         return;
       }
@@ -349,22 +412,30 @@ export class Transport {
 }
 
 function deadlineError(timeoutMs: number): Error {
-  return Object.assign(new Error(`no answer within ${timeoutMs} ms (rate limiter, socket wait and response included)`), { code: "KUBE_DEADLINE" });
+  return Object.assign(
+    new Error(`no answer within ${timeoutMs} ms (rate limiter, socket wait and response included)`),
+    { code: "KUBE_DEADLINE" },
+  );
 }
 
 /** Rejects with the signal's reason as soon as it aborts; the promise itself runs on. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => { reject(signal.reason as Error); };
+    const onAbort = (): void => {
+      reject(signal.reason as Error);
+    };
     signal.addEventListener("abort", onAbort, { once: true });
-    promise.then((v) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(v);
-    }, (e: unknown) => {
-      signal.removeEventListener("abort", onAbort);
-      reject(e instanceof Error ? e : new Error(String(e)));
-    });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
   });
 }
 
@@ -372,8 +443,12 @@ function readBody(res: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on("data", (c: Buffer) => chunks.push(c));
-    res.on("end", () => { resolve(Buffer.concat(chunks).toString("utf8")); });
+    res.on("end", () => {
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    });
     res.on("error", reject);
-    res.on("aborted", () => { reject(Object.assign(new Error("response aborted"), { code: "ECONNRESET" })); });
+    res.on("aborted", () => {
+      reject(Object.assign(new Error("response aborted"), { code: "ECONNRESET" }));
+    });
   });
 }

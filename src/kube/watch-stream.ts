@@ -24,7 +24,8 @@ const EVENT_TYPES = new Set<string>(["ADDED", "MODIFIED", "DELETED", "BOOKMARK",
 
 export function parseWatchLine(line: string): WatchEvent {
   const parsed = JSON.parse(line) as { type?: unknown; object?: unknown };
-  if (typeof parsed.type !== "string" || !EVENT_TYPES.has(parsed.type)) throw new Error(`unknown watch event type ${JSON.stringify(parsed.type)}`);
+  if (typeof parsed.type !== "string" || !EVENT_TYPES.has(parsed.type))
+    throw new Error(`unknown watch event type ${JSON.stringify(parsed.type)}`);
   if (typeof parsed.object !== "object" || parsed.object === null) throw new Error("watch event without an object");
   return { type: parsed.type as WatchEventType, object: parsed.object as KubeObject };
 }
@@ -53,9 +54,13 @@ export function consumeWatch(
     };
     const arm = (): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => { finish({ reason: "inactive" }); }, options.inactivityMs);
+      timer = setTimeout(() => {
+        finish({ reason: "inactive" });
+      }, options.inactivityMs);
     };
-    const onAbort = (): void => { finish({ reason: "stopped" }); };
+    const onAbort = (): void => {
+      finish({ reason: "stopped" });
+    };
     if (options.signal?.aborted === true) {
       onAbort();
       return;
@@ -88,7 +93,10 @@ export function consumeWatch(
         try {
           const event = parseWatchLine(buffered.trim());
           buffered = "";
-          if (onEvent(event) === "stop") { finish({ reason: "stopped" }); return; }
+          if (onEvent(event) === "stop") {
+            finish({ reason: "stopped" });
+            return;
+          }
         } catch (error) {
           finish({ reason: "malformed", line: buffered.slice(0, 200), error: error as Error });
           return;
@@ -96,8 +104,15 @@ export function consumeWatch(
       }
       finish({ reason: "closed" });
     });
-    res.on("error", (error) => { finish({ reason: "error", error }); });
-    res.on("aborted", () => { finish({ reason: "error", error: new Error("watch connection aborted") }); });
-    res.on("close", () => { if (!res.complete) finish({ reason: "error", error: new Error("watch connection closed before the response ended") }); });
+    res.on("error", (error) => {
+      finish({ reason: "error", error });
+    });
+    res.on("aborted", () => {
+      finish({ reason: "error", error: new Error("watch connection aborted") });
+    });
+    res.on("close", () => {
+      if (!res.complete)
+        finish({ reason: "error", error: new Error("watch connection closed before the response ended") });
+    });
   });
 }

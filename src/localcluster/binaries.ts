@@ -94,7 +94,9 @@ async function withBuildLock<T>(lockDir: string, onWait: () => void, work: () =>
   }
 }
 
-export async function resolveBinaries(options: ResolveBinariesOptions): Promise<Required<Pick<BinaryPaths, "etcd" | "kube-apiserver">> & BinaryPaths> {
+export async function resolveBinaries(
+  options: ResolveBinariesOptions,
+): Promise<Required<Pick<BinaryPaths, "etcd" | "kube-apiserver">> & BinaryPaths> {
   const { release, env } = options;
   const progress = options.onProgress ?? (() => undefined);
   const binDir = path.join(cacheRoot(env), "kubernetes", release.kubernetes);
@@ -111,16 +113,25 @@ export async function resolveBinaries(options: ResolveBinariesOptions): Promise<
     const goBinary = findGo(env);
     if (goBinary === undefined) throw new MissingBinariesError(missingMessage(release, missing));
     const workDir = path.join(cacheRoot(env), "build", release.kubernetes);
-    await withBuildLock(`${workDir}.lock`, () => { progress("waiting for another process that is building the same binaries"); }, async () => {
-      const stillMissing: Component[] = [];
-      for (const c of missing) if (!(await isExecutable(path.join(binDir, c)))) stillMissing.push(c);
-      if (stillMissing.length === 0) return;
-      progress(`building ${stillMissing.join(", ")} for Kubernetes ${release.kubernetes} from Go modules (first run only: 10–15 minutes on 2 cores; later starts reuse ${binDir})`);
-      await buildWithGo({ release, components: stillMissing, binDir, workDir, goBinary, env, onStep: progress });
-    });
+    await withBuildLock(
+      `${workDir}.lock`,
+      () => {
+        progress("waiting for another process that is building the same binaries");
+      },
+      async () => {
+        const stillMissing: Component[] = [];
+        for (const c of missing) if (!(await isExecutable(path.join(binDir, c)))) stillMissing.push(c);
+        if (stillMissing.length === 0) return;
+        progress(
+          `building ${stillMissing.join(", ")} for Kubernetes ${release.kubernetes} from Go modules (first run only: 10–15 minutes on 2 cores; later starts reuse ${binDir})`,
+        );
+        await buildWithGo({ release, components: stillMissing, binDir, workDir, goBinary, env, onStep: progress });
+      },
+    );
     for (const c of missing) found[c] = path.join(binDir, c);
   }
   const { etcd, "kube-apiserver": apiserver } = found;
-  if (etcd === undefined || apiserver === undefined) throw new MissingBinariesError("internal: etcd or kube-apiserver unresolved");
+  if (etcd === undefined || apiserver === undefined)
+    throw new MissingBinariesError("internal: etcd or kube-apiserver unresolved");
   return { ...found, etcd, "kube-apiserver": apiserver };
 }

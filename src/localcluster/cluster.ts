@@ -14,7 +14,16 @@ import { fileURLToPath } from "node:url";
 import { apiRequest, type ProbeTarget } from "./api-probe.js";
 import { resolveBinaries } from "./binaries.js";
 import {
-  apiserverArgs, auditArgs, controllerManagerArgs, etcdArgs, files, kwokArgs, kwokNode, KWOK_NODE_NAME, schedulerArgs, type ClusterLayout,
+  apiserverArgs,
+  auditArgs,
+  controllerManagerArgs,
+  etcdArgs,
+  files,
+  kwokArgs,
+  kwokNode,
+  KWOK_NODE_NAME,
+  schedulerArgs,
+  type ClusterLayout,
 } from "./component-args.js";
 import type { ClusterMode, Component } from "./components.js";
 import { freeLoopbackPort } from "./free-port.js";
@@ -78,12 +87,19 @@ export class ClusterStartError extends Error {
   override readonly name = "ClusterStartError";
 }
 
-async function waitFor(what: string, timeoutMs: number, processes: readonly ManagedProcess[], check: () => Promise<boolean>): Promise<void> {
+async function waitFor(
+  what: string,
+  timeoutMs: number,
+  processes: readonly ManagedProcess[],
+  check: () => Promise<boolean>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const p of processes) {
       if (p.exit !== undefined) {
-        throw new ClusterStartError(`${p.name} exited (${p.exit}) while waiting for ${what}; last lines of ${p.logFile}:\n${await p.logTail()}`);
+        throw new ClusterStartError(
+          `${p.name} exited (${p.exit}) while waiting for ${what}; last lines of ${p.logFile}:\n${await p.logTail()}`,
+        );
       }
     }
     if (await check().catch(() => false)) return;
@@ -100,10 +116,17 @@ function etcdHealthy(port: number): Promise<boolean> {
     const req = httpGet({ host: "127.0.0.1", port, path: "/health", timeout: 1000 }, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => { resolve(res.statusCode === 200 && body.includes("true")); });
+      res.on("end", () => {
+        resolve(res.statusCode === 200 && body.includes("true"));
+      });
     });
-    req.on("error", () => { resolve(false); });
-    req.on("timeout", () => { req.destroy(); resolve(false); });
+    req.on("error", () => {
+      resolve(false);
+    });
+    req.on("timeout", () => {
+      req.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -140,7 +163,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       }
     }
     await rm(stateDir, { recursive: true, force: true });
-    if (userKubeconfigWritten && options.kubeconfigPath !== undefined) await rm(options.kubeconfigPath, { force: true });
+    if (userKubeconfigWritten && options.kubeconfigPath !== undefined)
+      await rm(options.kubeconfigPath, { force: true });
   };
   const launchArgs = new Map<Component, string[]>();
   const launch = async (component: Component, args: string[]): Promise<ManagedProcess> => {
@@ -170,7 +194,10 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 
     progress(`starting kube-apiserver ${release.kubernetes}`);
     if (options.auditPolicy !== undefined) await writeFile(f.auditPolicy, options.auditPolicy);
-    await launch("kube-apiserver", [...apiserverArgs(layout), ...(options.auditPolicy === undefined ? [] : auditArgs(stateDir))]);
+    await launch("kube-apiserver", [
+      ...apiserverArgs(layout),
+      ...(options.auditPolicy === undefined ? [] : auditArgs(stateDir)),
+    ]);
     const server = `https://127.0.0.1:${layout.apiserverPort}`;
     let caData = "";
     const target = (): ProbeTarget => ({ server, token, ca: caData });
@@ -178,8 +205,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       caData = await readFile(f.servingCert, "utf8");
       return (await apiRequest(target(), "GET", "/readyz")).status === 200;
     });
-    await waitFor("namespace default", timeoutMs, processes, async () =>
-      (await apiRequest(target(), "GET", "/api/v1/namespaces/default")).status === 200);
+    await waitFor(
+      "namespace default",
+      timeoutMs,
+      processes,
+      async () => (await apiRequest(target(), "GET", "/api/v1/namespaces/default")).status === 200,
+    );
 
     const kubeconfig = adminKubeconfig({ server, token, caData });
     await writeFile(f.kubeconfig, kubeconfig, { mode: 0o600 });
@@ -195,17 +226,26 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await launch("kube-scheduler", schedulerArgs(layout));
       await launch("kwok", kwokArgs(layout));
       const created = await apiRequest(target(), "POST", "/api/v1/nodes", kwokNode());
-      if (created.status !== 201) throw new ClusterStartError(`creating node ${KWOK_NODE_NAME} failed: HTTP ${created.status} ${created.body}`);
+      if (created.status !== 201)
+        throw new ClusterStartError(`creating node ${KWOK_NODE_NAME} failed: HTTP ${created.status} ${created.body}`);
       // The pod CIDR too: kwok gives a pod an address from its node's podCIDR when it has one.
       await waitFor(`node ${KWOK_NODE_NAME} to be Ready with a pod CIDR`, timeoutMs, processes, async () => {
         const node = JSON.parse((await apiRequest(target(), "GET", `/api/v1/nodes/${KWOK_NODE_NAME}`)).body) as {
           spec?: { podCIDR?: string };
           status?: { conditions?: { type: string; status: string }[] };
         };
-        return node.spec?.podCIDR !== undefined && node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
+        return (
+          node.spec?.podCIDR !== undefined &&
+          node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true
+        );
       });
-      await waitFor("service account default/default", timeoutMs, processes, async () =>
-        (await apiRequest(target(), "GET", "/api/v1/namespaces/default/serviceaccounts/default")).status === 200);
+      await waitFor(
+        "service account default/default",
+        timeoutMs,
+        processes,
+        async () =>
+          (await apiRequest(target(), "GET", "/api/v1/namespaces/default/serviceaccounts/default")).status === 200,
+      );
     }
 
     const restartComponent = async (component: Component, restart: RestartOptions = {}): Promise<void> => {
@@ -213,14 +253,20 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       const args = launchArgs.get(component);
       const binary = binaries[component];
       const old = processes[index];
-      if (old === undefined || args === undefined || binary === undefined) throw new ClusterStartError(`${component} is not running in this cluster`);
+      if (old === undefined || args === undefined || binary === undefined)
+        throw new ClusterStartError(`${component} is not running in this cluster`);
       await old.stop();
       await new Promise((resolve) => setTimeout(resolve, restart.downtimeMs ?? 0));
       // Same slot in the list, so stop() still stops components in reverse start order.
       const started = await ManagedProcess.start(component, binary, args, f.log(component), f.pids);
       processes[index] = started;
       if (component === "kube-apiserver") {
-        await waitFor("kube-apiserver /readyz after restart", timeoutMs, processes, async () => (await apiRequest(target(), "GET", "/readyz")).status === 200);
+        await waitFor(
+          "kube-apiserver /readyz after restart",
+          timeoutMs,
+          processes,
+          async () => (await apiRequest(target(), "GET", "/readyz")).status === 200,
+        );
       }
     };
 

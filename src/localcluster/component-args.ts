@@ -74,7 +74,12 @@ export function apiserverArgs(l: ClusterLayout): string[] {
 /** An audit log of what the policy selects, as JSON lines (see LocalClusterOptions.auditPolicy). */
 export function auditArgs(stateDir: string): string[] {
   const f = files(stateDir);
-  return [`--audit-policy-file=${f.auditPolicy}`, `--audit-log-path=${f.auditLog}`, "--audit-log-format=json", "--audit-log-mode=blocking"];
+  return [
+    `--audit-policy-file=${f.auditPolicy}`,
+    `--audit-log-path=${f.auditLog}`,
+    "--audit-log-format=json",
+    "--audit-log-mode=blocking",
+  ];
 }
 
 /**
@@ -124,7 +129,12 @@ export function kwokNode(): unknown {
     metadata: {
       name: KWOK_NODE_NAME,
       annotations: { "kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0" },
-      labels: { "kubernetes.io/hostname": KWOK_NODE_NAME, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64", type: "kwok" },
+      labels: {
+        "kubernetes.io/hostname": KWOK_NODE_NAME,
+        "kubernetes.io/os": "linux",
+        "kubernetes.io/arch": "amd64",
+        type: "kwok",
+      },
     },
     spec: {},
     status: { allocatable: resources, capacity: resources },

@@ -1,11 +1,5 @@
 /** The binaries a local cluster runs, and which of them each mode needs. */
-export const COMPONENTS = [
-  "etcd",
-  "kube-apiserver",
-  "kube-controller-manager",
-  "kube-scheduler",
-  "kwok",
-] as const;
+export const COMPONENTS = ["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 export const CLUSTER_MODES = ["minimal", "full"] as const;

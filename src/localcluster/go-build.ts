@@ -77,8 +77,11 @@ export async function buildWithGo(options: GoBuildOptions): Promise<void> {
   const go = (cwd: string, ...args: string[]) => runCommand(goBinary, args, { cwd, env: goEnv, logFile });
 
   onStep(`resolving k8s.io/kubernetes ${release.kubernetes}`);
-  const info = JSON.parse(await go(workDir, "mod", "download", "-json", `k8s.io/kubernetes@${release.kubernetes}`)) as { GoMod?: string };
-  if (info.GoMod === undefined) throw new Error(`go mod download gave no go.mod for k8s.io/kubernetes@${release.kubernetes}`);
+  const info = JSON.parse(await go(workDir, "mod", "download", "-json", `k8s.io/kubernetes@${release.kubernetes}`)) as {
+    GoMod?: string;
+  };
+  if (info.GoMod === undefined)
+    throw new Error(`go mod download gave no go.mod for k8s.io/kubernetes@${release.kubernetes}`);
   const upstream = parseKubernetesGoMod(await readFile(info.GoMod, "utf8"));
 
   const goMods: Record<GoModuleName, string> = {
@@ -101,7 +104,16 @@ export async function buildWithGo(options: GoBuildOptions): Promise<void> {
     onStep(`fetching Go modules for ${wanted.join(", ")}`);
     await go(moduleDir, "mod", "tidy");
     onStep(`compiling ${wanted.join(", ")}`);
-    await go(moduleDir, "build", "-trimpath", "-ldflags", versionLdflags(release), "-o", outDir + path.sep, ...wanted.map((c) => `./cmd/${c}`));
+    await go(
+      moduleDir,
+      "build",
+      "-trimpath",
+      "-ldflags",
+      versionLdflags(release),
+      "-o",
+      outDir + path.sep,
+      ...wanted.map((c) => `./cmd/${c}`),
+    );
   }
 
   await mkdir(options.binDir, { recursive: true });

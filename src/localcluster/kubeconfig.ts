@@ -14,7 +14,12 @@ export function adminKubeconfig(input: KubeconfigInput): string {
   const config = {
     apiVersion: "v1",
     kind: "Config",
-    clusters: [{ name: LOCAL_CONTEXT, cluster: { server: input.server, "certificate-authority-data": Buffer.from(input.caData).toString("base64") } }],
+    clusters: [
+      {
+        name: LOCAL_CONTEXT,
+        cluster: { server: input.server, "certificate-authority-data": Buffer.from(input.caData).toString("base64") },
+      },
+    ],
     users: [{ name: "kro-admin", user: { token: input.token } }],
     contexts: [{ name: LOCAL_CONTEXT, context: { cluster: LOCAL_CONTEXT, user: "kro-admin", namespace: "default" } }],
     "current-context": LOCAL_CONTEXT,

@@ -23,7 +23,13 @@ export class ManagedProcess {
     });
   }
 
-  static async start(name: string, binary: string, args: readonly string[], logFile: string, pidFile: string): Promise<ManagedProcess> {
+  static async start(
+    name: string,
+    binary: string,
+    args: readonly string[],
+    logFile: string,
+    pidFile: string,
+  ): Promise<ManagedProcess> {
     const log = await open(logFile, "a");
     try {
       const child = spawn(binary, args, { stdio: ["ignore", log.fd, log.fd], detached: true });
@@ -58,7 +64,9 @@ export class ManagedProcess {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.exitInfo !== undefined || this.child.pid === undefined) return;
     this.signalGroup("SIGTERM");
-    const timer = setTimeout(() => { this.signalGroup("SIGKILL"); }, graceMs);
+    const timer = setTimeout(() => {
+      this.signalGroup("SIGKILL");
+    }, graceMs);
     await this.exited;
     clearTimeout(timer);
     // Anything the component forked dies with its group.

@@ -23,7 +23,10 @@ function alive(pid: number): boolean {
 
 function listedPids(dir: string): number[] {
   try {
-    return readFileSync(path.join(dir, "pids"), "utf8").split("\n").map(Number).filter((p) => p > 0);
+    return readFileSync(path.join(dir, "pids"), "utf8")
+      .split("\n")
+      .map(Number)
+      .filter((p) => p > 0);
   } catch {
     return [];
   }

@@ -19,7 +19,10 @@ export async function runCommand(command: string, args: readonly string[], optio
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
     const output: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => { stdout.push(chunk); output.push(chunk); });
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      output.push(chunk);
+    });
     child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
     child.on("error", (error) => {
       reject(new CommandFailedError(`cannot run ${command}: ${error.message}`, { cause: error }));
@@ -33,7 +36,11 @@ export async function runCommand(command: string, args: readonly string[], optio
         }
         const tail = all.trimEnd().split("\n").slice(-20).join("\n");
         const how = signal === null ? `exit code ${code ?? "?"}` : `signal ${signal}`;
-        reject(new CommandFailedError(`${command} ${args.join(" ")} failed (${how}) in ${options.cwd}:\n${tail}\n(full log: ${options.logFile})`));
+        reject(
+          new CommandFailedError(
+            `${command} ${args.join(" ")} failed (${how}) in ${options.cwd}:\n${tail}\n(full log: ${options.logFile})`,
+          ),
+        );
       });
     });
   });

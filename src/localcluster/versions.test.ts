@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DEFAULT_KUBE_MINOR, KUBE_RELEASES, UnsupportedKubeVersionError, resolveKubeRelease, stagingVersion } from "./versions.js";
+import {
+  DEFAULT_KUBE_MINOR,
+  KUBE_RELEASES,
+  UnsupportedKubeVersionError,
+  resolveKubeRelease,
+  stagingVersion,
+} from "./versions.js";
 
 describe("resolveKubeRelease", () => {
   const cases: [input: string | undefined, expected: string][] = [
@@ -19,16 +25,21 @@ describe("resolveKubeRelease", () => {
 
   for (const bad of ["1.30", "1.34", "1.33.1", "latest", ""]) {
     it(`rejects ${JSON.stringify(bad)} and lists what is supported`, () => {
-      assert.throws(() => resolveKubeRelease(bad), (error: unknown) => {
-        assert.ok(error instanceof UnsupportedKubeVersionError);
-        assert.match(error.message, /supported versions are 1\.31, 1\.32, 1\.33$/);
-        return true;
-      });
+      assert.throws(
+        () => resolveKubeRelease(bad),
+        (error: unknown) => {
+          assert.ok(error instanceof UnsupportedKubeVersionError);
+          assert.match(error.message, /supported versions are 1\.31, 1\.32, 1\.33$/);
+          return true;
+        },
+      );
     });
   }
 
   it("defaults to the newest supported release", () => {
-    const newest = [...KUBE_RELEASES].sort((a, b) => Number(a.minor.split(".")[1]) - Number(b.minor.split(".")[1])).at(-1);
+    const newest = [...KUBE_RELEASES]
+      .sort((a, b) => Number(a.minor.split(".")[1]) - Number(b.minor.split(".")[1]))
+      .at(-1);
     assert.equal(DEFAULT_KUBE_MINOR, newest?.minor);
   });
 

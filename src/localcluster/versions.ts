@@ -31,9 +31,7 @@ export class UnsupportedKubeVersionError extends Error {
 /** Accepts "1.33", "v1.33" or the exact pinned patch ("1.33.13"). */
 export function resolveKubeRelease(requested: string = DEFAULT_KUBE_MINOR): KubeRelease {
   const wanted = requested.trim().replace(/^v/, "");
-  const release = KUBE_RELEASES.find(
-    (r) => r.minor === wanted || r.kubernetes === `v${wanted}`,
-  );
+  const release = KUBE_RELEASES.find((r) => r.minor === wanted || r.kubernetes === `v${wanted}`);
   if (release === undefined) {
     const supported = KUBE_RELEASES.map((r) => r.minor).join(", ");
     throw new UnsupportedKubeVersionError(

@@ -28,7 +28,9 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger & PinoLogger {
   return pino(
     { level: options.level ?? "info", base: { name: options.name ?? "kro" }, timestamp: pino.stdTimeFunctions.isoTime },
-    options.format === "text" ? textDestination(options.destination ?? process.stderr) : (options.destination ?? process.stderr),
+    options.format === "text"
+      ? textDestination(options.destination ?? process.stderr)
+      : (options.destination ?? process.stderr),
   );
 }
 
@@ -36,15 +38,34 @@ export function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-const LEVEL_NAMES: Readonly<Record<number, string>> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+const LEVEL_NAMES: Readonly<Record<number, string>> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO",
+  40: "WARN",
+  50: "ERROR",
+  60: "FATAL",
+};
 
 /** Re-renders pino's JSON lines as plain text (pino-pretty would add a dependency for this). */
 function textDestination(out: NodeJS.WritableStream): { write(line: string): void } {
   return {
     write(line: string) {
-      const { time, level, msg, name: _name, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
-      const fields = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-      out.write(`${String(time)} ${LEVEL_NAMES[Number(level)] ?? String(level)} ${String(msg)}${fields === "" ? "" : ` ${fields}`}\n`);
+      const {
+        time,
+        level,
+        msg,
+        name: _name,
+        pid: _pid,
+        hostname: _host,
+        ...rest
+      } = JSON.parse(line) as Record<string, unknown>;
+      const fields = Object.entries(rest)
+        .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+        .join(" ");
+      out.write(
+        `${String(time)} ${LEVEL_NAMES[Number(level)] ?? String(level)} ${String(msg)}${fields === "" ? "" : ` ${fields}`}\n`,
+      );
     },
   };
 }

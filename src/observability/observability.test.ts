@@ -19,7 +19,10 @@ describe("observability", () => {
     logger.child({ kind: "WebApp", namespace: "ns", name: "a", reconcileId: "r1" }).info({ applied: 2 }, "reconciled");
     logger.debug({}, "hidden at info level");
     const record = JSON.parse(lines.join("").trim()) as Record<string, unknown>;
-    assert.deepEqual({ msg: record.msg, kind: record.kind, name: record.name, applied: record.applied, level: record.level }, { msg: "reconciled", kind: "WebApp", name: "a", applied: 2, level: 30 });
+    assert.deepEqual(
+      { msg: record.msg, kind: record.kind, name: record.name, applied: record.applied, level: record.level },
+      { msg: "reconciled", kind: "WebApp", name: "a", applied: 2, level: 30 },
+    );
     assert.equal(lines.length, 1);
   });
 
@@ -38,7 +41,10 @@ describe("observability", () => {
     assert.ok(server);
     try {
       const base = `http://127.0.0.1:${server.port}`;
-      assert.match((await fetchText(`${base}/metrics`)).text, /kro_reconcile_total\{kind="WebApp",result="success"\} 1/);
+      assert.match(
+        (await fetchText(`${base}/metrics`)).text,
+        /kro_reconcile_total\{kind="WebApp",result="success"\} 1/,
+      );
       assert.deepEqual(await fetchText(`${base}/healthz`), { status: 200, text: "ok" });
       assert.equal((await fetchText(`${base}/readyz`)).status, 503);
       ready = true;
@@ -53,13 +59,20 @@ describe("observability", () => {
     let problems: string[] = [];
     const metrics = new ControllerMetrics({ processMetrics: false });
     metrics.poolWait.observe({ pool: "request" }, 0.002);
-    const server = await startProbeServer({ address: "127.0.0.1:0", registry: metrics.registry, healthy: () => ({ ok: problems.length === 0, problems }) });
+    const server = await startProbeServer({
+      address: "127.0.0.1:0",
+      registry: metrics.registry,
+      healthy: () => ({ ok: problems.length === 0, problems }),
+    });
     assert.ok(server);
     try {
       const base = `http://127.0.0.1:${server.port}`;
       assert.equal((await fetchText(`${base}/healthz`)).status, 200);
       problems = ["instance workers: 3 of 4 running"];
-      assert.deepEqual(await fetchText(`${base}/healthz`), { status: 503, text: "unhealthy:\ninstance workers: 3 of 4 running\n" });
+      assert.deepEqual(await fetchText(`${base}/healthz`), {
+        status: 503,
+        text: "unhealthy:\ninstance workers: 3 of 4 running\n",
+      });
       assert.match((await fetchText(`${base}/metrics`)).text, /kro_api_pool_wait_seconds_count\{pool="request"\} 1/);
     } finally {
       await server.close();

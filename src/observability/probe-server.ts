@@ -38,13 +38,16 @@ export async function startProbeServer(options: ProbeServerOptions): Promise<Run
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/metrics" && options.registry !== undefined) {
-      options.registry.metrics().then((text) => {
-        res.writeHead(200, { "content-type": options.registry?.contentType ?? "text/plain" });
-        res.end(text);
-      }, (error: unknown) => {
-        res.writeHead(500);
-        res.end(String(error));
-      });
+      options.registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { "content-type": options.registry?.contentType ?? "text/plain" });
+          res.end(text);
+        },
+        (error: unknown) => {
+          res.writeHead(500);
+          res.end(String(error));
+        },
+      );
       return;
     }
     if (path === "/healthz") {
@@ -68,6 +71,12 @@ export async function startProbeServer(options: ProbeServerOptions): Promise<Run
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => { server.close(() => { resolve(); }); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
   };
 }

@@ -26,7 +26,9 @@ describe("the wall-clock deadline of a pass", () => {
   const instance = instanceOf(graph, { name: "x", cache: true });
 
   it("a pass within its deadline renders as usual", () => {
-    const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), { passDeadline: { now: () => 0, budgetMs: 100 } });
+    const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), {
+      passDeadline: { now: () => 0, budgetMs: 100 },
+    });
     assert.equal(evaluation.error, undefined);
     assert.ok(evaluation.apply.length > 0);
   });
@@ -34,7 +36,9 @@ describe("the wall-clock deadline of a pass", () => {
   it("a pass past its deadline stops between nodes with an error naming the next resource, and applies nothing", () => {
     let clock = 0;
     // Each reading advances the clock by 60 ms: the deadline (100 ms) passes after the first node.
-    const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), { passDeadline: { now: () => (clock += 60), budgetMs: 100 } });
+    const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), {
+      passDeadline: { now: () => (clock += 60), budgetMs: 100 },
+    });
     assert.match(evaluation.error ?? "", /time limit of 100 ms before resource "/);
     assert.deepEqual(evaluation.apply, []);
   });

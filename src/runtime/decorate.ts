@@ -30,13 +30,22 @@ export function instanceRef(instance: KubeJson): InstanceRef {
 /** Labels that select every child of one node of one instance (also used to list collection items). */
 export function nodeSelector(graph: CompiledGraph, instance: InstanceRef, nodeId: string): Record<string, string> {
   // Without a uid (kro render of an instance never stored) the name/namespace labels identify it.
-  const owner: Record<string, string> = instance.uid !== undefined
-    ? { [LABELS.instanceId]: instance.uid }
-    : { [LABELS.instanceName]: labelValue(instance.name), ...(instance.namespace === undefined ? {} : { [LABELS.instanceNamespace]: labelValue(instance.namespace) }) };
+  const owner: Record<string, string> =
+    instance.uid !== undefined
+      ? { [LABELS.instanceId]: instance.uid }
+      : {
+          [LABELS.instanceName]: labelValue(instance.name),
+          ...(instance.namespace === undefined ? {} : { [LABELS.instanceNamespace]: labelValue(instance.namespace) }),
+        };
   return { ...owner, [LABELS.instanceKind]: labelValue(graph.instance.kind), [LABELS.nodeId]: labelValue(nodeId) };
 }
 
-export function childLabels(graph: CompiledGraph, instance: InstanceRef, nodeId: string, kroVersion: string): Record<string, string> {
+export function childLabels(
+  graph: CompiledGraph,
+  instance: InstanceRef,
+  nodeId: string,
+  kroVersion: string,
+): Record<string, string> {
   return {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: kroVersion,
@@ -67,12 +76,18 @@ export interface DecorateInput {
  * Namespaced kinds (and kinds of unknown scope, which are far more often namespaced) without a
  * namespace get the instance's; for a cluster-scoped instance there is none to give.
  */
-export function defaultNamespace(object: KubeJson, node: CompiledNode, instance: InstanceRef): { object: KubeJson } | { error: string } {
+export function defaultNamespace(
+  object: KubeJson,
+  node: CompiledNode,
+  instance: InstanceRef,
+): { object: KubeJson } | { error: string } {
   if (node.namespaced === false) return { object };
   const metadata = metadataOf(object);
   if (typeof metadata.namespace === "string" && metadata.namespace !== "") return { object };
   if (instance.namespace === undefined) {
-    return { error: `resource "${node.id}": metadata.namespace resolved to an empty value; ${node.kind} is namespaced and the instance is cluster-scoped, so the namespace must be set` };
+    return {
+      error: `resource "${node.id}": metadata.namespace resolved to an empty value; ${node.kind} is namespaced and the instance is cluster-scoped, so the namespace must be set`,
+    };
   }
   return { object: { ...object, metadata: { ...metadata, namespace: instance.namespace } } };
 }
@@ -84,7 +99,9 @@ export function decorate(object: KubeJson, input: DecorateInput): KubeJson {
     ...(isRecord(metadata.labels) ? metadata.labels : {}),
     ...input.extraLabels,
     ...childLabels(input.graph, input.instance, input.node.id, input.kroVersion),
-    ...(input.item === undefined ? {} : { [LABELS.collectionIndex]: String(input.item.index), [LABELS.collectionSize]: String(input.item.size) }),
+    ...(input.item === undefined
+      ? {}
+      : { [LABELS.collectionIndex]: String(input.item.index), [LABELS.collectionSize]: String(input.item.size) }),
   };
   const annotations: Record<string, unknown> = {
     ...(isRecord(metadata.annotations) ? metadata.annotations : {}),

@@ -36,7 +36,12 @@ export interface ProjectedStatus {
   /** User status fields (CEL: spec.schema.status; template: fieldMappings), only fully resolved ones. */
   readonly fields: KubeJson;
   /** Author or mapped conditions (type, status, reason, message); the core stamps times and generation. */
-  readonly conditions: readonly { readonly type: string; readonly status: string; readonly reason?: string; readonly message?: string }[];
+  readonly conditions: readonly {
+    readonly type: string;
+    readonly status: string;
+    readonly reason?: string;
+    readonly message?: string;
+  }[];
   /** When true, `conditions` replace the built-ins on .status.conditions (CEL author conditions); false merges over them (template mappings). */
   readonly replacesBuiltins: boolean;
   readonly errors: readonly string[];
@@ -46,7 +51,11 @@ export interface ProjectedStatus {
    */
   readonly pendingConditionTypes?: readonly string[];
   /** User status fields left out because their data is pending (named by `kro render`). */
-  readonly pendingFields?: readonly { readonly path: string; readonly message: string; readonly missingPath?: string }[];
+  readonly pendingFields?: readonly {
+    readonly path: string;
+    readonly message: string;
+    readonly missingPath?: string;
+  }[];
 }
 
 export interface DialectEvaluator {

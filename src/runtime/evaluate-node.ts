@@ -9,7 +9,17 @@ import { decorate, defaultNamespace, type InstanceRef } from "./decorate.js";
 import type { DialectEvaluator, EvaluationScope, Outcome } from "./dialect.js";
 import { formatIdentity, identityKey, isTerminating } from "./identity.js";
 import { collectionQuery, externalQuery, matchItems, requireIdentity } from "./observe.js";
-import { NODE_STATES, type CollectionQuery, type ExternalRequest, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type PendingReason, type RuntimeOptions } from "./types.js";
+import {
+  NODE_STATES,
+  type CollectionQuery,
+  type ExternalRequest,
+  type KubeJson,
+  type NodeEvaluation,
+  type ObjectIdentity,
+  type ObservedLookup,
+  type PendingReason,
+  type RuntimeOptions,
+} from "./types.js";
 
 export interface NodeContext {
   readonly graph: CompiledGraph;
@@ -24,7 +34,13 @@ export interface NodeContext {
   readonly externals: ExternalRequest[];
 }
 
-const base = (id: string) => ({ id, excluded: false, ready: false, desired: [] as KubeJson[], observed: [] as KubeJson[] });
+const base = (id: string) => ({
+  id,
+  excluded: false,
+  ready: false,
+  desired: [] as KubeJson[],
+  observed: [] as KubeJson[],
+});
 
 function skipped(id: string): NodeEvaluation {
   return { ...base(id), state: NODE_STATES.skipped, excluded: true, ready: true };
@@ -43,7 +59,11 @@ function fromOutcome(id: string, outcome: Exclude<Outcome<unknown>, { ok: true }
 }
 
 function pendingOnDependency(node: CompiledNode, notReady: readonly string[]): PendingReason {
-  return { kind: "dependency-not-ready", waitingOn: notReady, message: `resource "${node.id}" waits for ${notReady.map((d) => `"${d}"`).join(", ")} to be ready` };
+  return {
+    kind: "dependency-not-ready",
+    waitingOn: notReady,
+    message: `resource "${node.id}" waits for ${notReady.map((d) => `"${d}"`).join(", ")} to be ready`,
+  };
 }
 
 /** Desired objects with namespace defaulted and kro's metadata stamped (resources and forEach items). */
@@ -54,12 +74,22 @@ function decorateAll(ctx: NodeContext, node: CompiledNode, rendered: readonly Ku
     const namespaced = defaultNamespace(object, node, ctx.instance);
     if ("error" in namespaced) return namespaced.error;
     const item = node.type === "collection" ? { index, size: rendered.length } : undefined;
-    const decorated = decorate(namespaced.object, { graph: ctx.graph, node, instance: ctx.instance, kroVersion: ctx.kroVersion, ...(ctx.options.childLabels === undefined ? {} : { extraLabels: ctx.options.childLabels(node.apiVersion, node.kind) ?? {} }), ...(item ? { item } : {}) });
+    const decorated = decorate(namespaced.object, {
+      graph: ctx.graph,
+      node,
+      instance: ctx.instance,
+      kroVersion: ctx.kroVersion,
+      ...(ctx.options.childLabels === undefined
+        ? {}
+        : { extraLabels: ctx.options.childLabels(node.apiVersion, node.kind) ?? {} }),
+      ...(item ? { item } : {}),
+    });
     const identity = requireIdentity(decorated, `resource "${node.id}"${item ? ` item ${index}` : ""}`);
     if (typeof identity === "string") return identity;
     const key = identityKey(identity);
     const first = seen.get(key);
-    if (first !== undefined) return `resource "${node.id}": forEach items ${first} and ${index} both render ${formatIdentity(identity)}; every item needs a unique identity`;
+    if (first !== undefined)
+      return `resource "${node.id}": forEach items ${first} and ${index} both render ${formatIdentity(identity)}; every item needs a unique identity`;
     seen.set(key, index);
     out.push(decorated);
   }
@@ -76,15 +106,31 @@ function retainedIdentities(ctx: NodeContext, node: CompiledNode): ObjectIdentit
 }
 
 /** Readiness of observed objects; collections need every desired item observed and ready. */
-function readiness(ctx: NodeContext, node: CompiledNode, observed: readonly (KubeJson | undefined)[]): Outcome<boolean> {
+function readiness(
+  ctx: NodeContext,
+  node: CompiledNode,
+  observed: readonly (KubeJson | undefined)[],
+): Outcome<boolean> {
   for (const object of observed) {
-    if (object === undefined) return { ok: false, pending: { kind: "readiness", message: `resource "${node.id}" is not observed in the cluster yet` } };
+    if (object === undefined)
+      return {
+        ok: false,
+        pending: { kind: "readiness", message: `resource "${node.id}" is not observed in the cluster yet` },
+      };
     if (ctx.options.assumeReady === true) continue;
     const ready = ctx.evaluator.isReady(node, object, ctx.scope);
     if (!ready.ok) return ready;
     const nested = nestedInstanceReadiness(ctx, node, object);
     if (nested !== undefined) return nested;
-    if (!ready.value) return { ok: false, pending: { kind: "readiness", message: `resource "${node.id}": readyWhen is not satisfied yet`, ...(node.readyWhen[0] === undefined ? {} : { expression: node.readyWhen.join(" && ") }) } };
+    if (!ready.value)
+      return {
+        ok: false,
+        pending: {
+          kind: "readiness",
+          message: `resource "${node.id}": readyWhen is not satisfied yet`,
+          ...(node.readyWhen[0] === undefined ? {} : { expression: node.readyWhen.join(" && ") }),
+        },
+      };
   }
   return { ok: true, value: true };
 }
@@ -97,28 +143,62 @@ function readiness(ctx: NodeContext, node: CompiledNode, observed: readonly (Kub
 function nestedInstanceReadiness(ctx: NodeContext, node: CompiledNode, object: KubeJson): Outcome<boolean> | undefined {
   if (node.readyWhen.length > 0 || ctx.options.awaitsReady?.(node.apiVersion, node.kind) !== true) return undefined;
   const metadata = (object.metadata ?? {}) as { generation?: number };
-  const conditions = ((object.status as { conditions?: unknown } | undefined)?.conditions ?? []) as { type?: string; status?: string; message?: string; observedGeneration?: number }[];
+  const conditions = ((object.status as { conditions?: unknown } | undefined)?.conditions ?? []) as {
+    type?: string;
+    status?: string;
+    message?: string;
+    observedGeneration?: number;
+  }[];
   const ready = Array.isArray(conditions) ? conditions.find((c) => c.type === "Ready") : undefined;
-  const current = ready?.observedGeneration === undefined || metadata.generation === undefined || ready.observedGeneration >= metadata.generation;
+  const current =
+    ready?.observedGeneration === undefined ||
+    metadata.generation === undefined ||
+    ready.observedGeneration >= metadata.generation;
   if (ready?.status === "True" && current) return undefined;
-  const why = ready === undefined ? "has no Ready condition yet" : !current ? "has not reported on its current generation yet" : `is not Ready (${ready.status ?? "Unknown"}${ready.message === undefined ? "" : `: ${ready.message}`})`;
+  const why =
+    ready === undefined
+      ? "has no Ready condition yet"
+      : !current
+        ? "has not reported on its current generation yet"
+        : `is not Ready (${ready.status ?? "Unknown"}${ready.message === undefined ? "" : `: ${ready.message}`})`;
   return { ok: false, pending: { kind: "readiness", message: `resource "${node.id}": nested instance ${why}` } };
 }
 
-function settle(id: string, desired: readonly KubeJson[], observed: readonly (KubeJson | undefined)[], ready: Outcome<boolean>): NodeEvaluation {
+function settle(
+  id: string,
+  desired: readonly KubeJson[],
+  observed: readonly (KubeJson | undefined)[],
+  ready: Outcome<boolean>,
+): NodeEvaluation {
   const present = observed.filter((o): o is KubeJson => o !== undefined);
   if (!ready.ok && ready.error !== undefined) return { ...failed(id, ready.error), desired, observed: present };
   if (ready.ok) return { ...base(id), state: NODE_STATES.synced, ready: true, desired, observed: present };
   const notCreated = present.length < observed.length;
-  return { ...base(id), state: notCreated ? NODE_STATES.inProgress : NODE_STATES.waitingForReadiness, desired, observed: present, pending: ready.pending };
+  return {
+    ...base(id),
+    state: notCreated ? NODE_STATES.inProgress : NODE_STATES.waitingForReadiness,
+    desired,
+    observed: present,
+    pending: ready.pending,
+  };
 }
 
-function terminating(id: string, desired: readonly KubeJson[], observed: readonly KubeJson[]): NodeEvaluation | undefined {
+function terminating(
+  id: string,
+  desired: readonly KubeJson[],
+  observed: readonly KubeJson[],
+): NodeEvaluation | undefined {
   const dying = observed.find(isTerminating);
   if (dying === undefined) return undefined;
   const identity = requireIdentity(dying, id);
   const what = typeof identity === "string" ? `resource "${id}"` : formatIdentity(identity);
-  return { ...base(id), state: NODE_STATES.deleting, desired, observed, pending: { kind: "terminating", message: `${what} is currently being deleted` } };
+  return {
+    ...base(id),
+    state: NODE_STATES.deleting,
+    desired,
+    observed,
+    pending: { kind: "terminating", message: `${what} is currently being deleted` },
+  };
 }
 
 function observeManaged(ctx: NodeContext, node: CompiledNode, desired: readonly KubeJson[]): NodeEvaluation {
@@ -133,7 +213,8 @@ function observeManaged(ctx: NodeContext, node: CompiledNode, desired: readonly 
   } else {
     const [object] = desired;
     const identity = object === undefined ? undefined : requireIdentity(object, node.id);
-    if (identity === undefined || typeof identity === "string") return failed(node.id, identity ?? `resource "${node.id}" rendered nothing`);
+    if (identity === undefined || typeof identity === "string")
+      return failed(node.id, identity ?? `resource "${node.id}" rendered nothing`);
     ctx.watches.push(identity);
     const live = ctx.lookup.get(identity);
     const dying = live === undefined ? undefined : terminating(node.id, desired, [live]);
@@ -160,7 +241,11 @@ function observeExternal(ctx: NodeContext, node: CompiledNode, ref: KubeJson): N
   ctx.externals.push({ nodeId: node.id, request: identity });
   const live = ctx.lookup.get(identity);
   if (live === undefined) {
-    return { ...base(node.id), state: NODE_STATES.waitingForReadiness, pending: { kind: "not-found", message: `external reference "${node.id}": ${formatIdentity(identity)} not found` } };
+    return {
+      ...base(node.id),
+      state: NODE_STATES.waitingForReadiness,
+      pending: { kind: "not-found", message: `external reference "${node.id}": ${formatIdentity(identity)} not found` },
+    };
   }
   return settle(node.id, [], [live], readiness(ctx, node, [live]));
 }
@@ -182,7 +267,9 @@ export function evaluateNode(ctx: NodeContext, node: CompiledNode): NodeEvaluati
   if (!rendered.ok) return fromOutcome(node.id, rendered);
   if (node.type === "external" || node.type === "externalCollection") {
     const [ref] = rendered.value;
-    return ref === undefined ? failed(node.id, `external reference "${node.id}" rendered nothing`) : observeExternal(ctx, node, ref);
+    return ref === undefined
+      ? failed(node.id, `external reference "${node.id}" rendered nothing`)
+      : observeExternal(ctx, node, ref);
   }
   const desired = decorateAll(ctx, node, rendered.value);
   if (typeof desired === "string") return failed(node.id, desired);

@@ -18,40 +18,70 @@ function node(evaluation: InstanceEvaluation, id: string): NodeEvaluation {
 }
 
 /** Applies like the controller would: desired objects become observed, with a status patch. */
-function converge(graph: Parameters<typeof evaluateInstance>[0], instance: KubeJson, status: (o: KubeJson) => KubeJson | undefined = () => undefined, passes = 6): InstanceEvaluation {
+function converge(
+  graph: Parameters<typeof evaluateInstance>[0],
+  instance: KubeJson,
+  status: (o: KubeJson) => KubeJson | undefined = () => undefined,
+  passes = 6,
+): InstanceEvaluation {
   const lookup = createMemoryLookup();
   let evaluation = evaluateInstance(graph, instance, lookup);
   for (let i = 0; i < passes; i++) {
     const s = (o: KubeJson) => status(o);
-    lookup.put(...evaluation.apply.map((o) => {
-      const st = s(o);
-      return st === undefined ? o : { ...o, status: st };
-    }));
+    lookup.put(
+      ...evaluation.apply.map((o) => {
+        const st = s(o);
+        return st === undefined ? o : { ...o, status: st };
+      }),
+    );
     evaluation = evaluateInstance(graph, instance, lookup);
   }
   return evaluation;
 }
 
 describe("evaluateInstance: the worked example (docs/reference/kro-reference.md §2.7)", () => {
-  const instance = instanceOf(webapp, { name: "shop", replicas: 3, regions: ["eu", "us"], ingress: { enabled: false } });
+  const instance = instanceOf(webapp, {
+    name: "shop",
+    replicas: 3,
+    regions: ["eu", "us"],
+    ingress: { enabled: false },
+  });
 
   it("first pass: applies deploy and the forEach items; svc waits on deploy; ing is excluded", () => {
     const evaluation = evaluateInstance(webapp, instance, createMemoryLookup());
-    assert.deepEqual(evaluation.nodes.map((n) => [n.id, n.state]), [["deploy", "IN_PROGRESS"], ["svc", "IN_PROGRESS"], ["ing", "SKIPPED"], ["cms", "IN_PROGRESS"]]);
+    assert.deepEqual(
+      evaluation.nodes.map((n) => [n.id, n.state]),
+      [
+        ["deploy", "IN_PROGRESS"],
+        ["svc", "IN_PROGRESS"],
+        ["ing", "SKIPPED"],
+        ["cms", "IN_PROGRESS"],
+      ],
+    );
     assert.deepEqual(node(evaluation, "svc").pending?.waitingOn, ["deploy"]);
     assert.equal(node(evaluation, "svc").pending?.kind, "dependency-not-ready");
     assert.equal(node(evaluation, "ing").excluded, true);
     assert.equal(evaluation.pending, true);
-    assert.deepEqual(evaluation.apply.map((o) => `${String(o.kind)}/${String(dig(o, "metadata", "name"))}`), ["Deployment/shop", "ConfigMap/shop-eu", "ConfigMap/shop-us"]);
+    assert.deepEqual(
+      evaluation.apply.map((o) => `${String(o.kind)}/${String(dig(o, "metadata", "name"))}`),
+      ["Deployment/shop", "ConfigMap/shop-eu", "ConfigMap/shop-us"],
+    );
     assert.equal(dig(evaluation.apply[0], "spec", "replicas"), 3);
   });
 
   it("decorates children with kro's labels, the apply-order wave and the instance namespace", () => {
     const [deploy, cm] = evaluateInstance(webapp, instance, createMemoryLookup()).apply;
     assert.deepEqual(dig(deploy, "metadata", "labels"), {
-      [LABELS.owned]: "true", [LABELS.kroVersion]: "dev", [LABELS.instanceId]: "uid-1", [LABELS.instanceName]: "demo",
-      [LABELS.instanceNamespace]: "team", [LABELS.instanceGroup]: "kro.run", [LABELS.instanceVersion]: "v1alpha1",
-      [LABELS.instanceKind]: "WebApp", [LABELS.managedBy]: "kro", [LABELS.nodeId]: "deploy",
+      [LABELS.owned]: "true",
+      [LABELS.kroVersion]: "dev",
+      [LABELS.instanceId]: "uid-1",
+      [LABELS.instanceName]: "demo",
+      [LABELS.instanceNamespace]: "team",
+      [LABELS.instanceGroup]: "kro.run",
+      [LABELS.instanceVersion]: "v1alpha1",
+      [LABELS.instanceKind]: "WebApp",
+      [LABELS.managedBy]: "kro",
+      [LABELS.nodeId]: "deploy",
     });
     assert.equal(dig(deploy, "metadata", "annotations", ANNOTATIONS.applyOrder), "1");
     assert.equal(dig(deploy, "metadata", "namespace"), "team");
@@ -67,15 +97,24 @@ describe("evaluateInstance: the worked example (docs/reference/kro-reference.md 
   });
 
   it("a dependency observed but not ready (readyWhen false) keeps its dependents waiting", () => {
-    const evaluation = converge(webapp, instance, (o) => (o.kind === "Deployment" ? { availableReplicas: 0 } : undefined));
+    const evaluation = converge(webapp, instance, (o) =>
+      o.kind === "Deployment" ? { availableReplicas: 0 } : undefined,
+    );
     assert.equal(node(evaluation, "deploy").state, "WAITING_FOR_READINESS");
     assert.equal(node(evaluation, "deploy").pending?.kind, "readiness");
     assert.equal(node(evaluation, "svc").state, "IN_PROGRESS");
   });
 
   it("once deploy is ready the chain converges: svc renders from the observed deploy", () => {
-    const evaluation = converge(webapp, { ...instance, spec: { ...(instance.spec as KubeJson), ingress: { enabled: true } } }, (o) => (o.kind === "Deployment" ? { availableReplicas: 1 } : undefined));
-    assert.deepEqual(evaluation.nodes.map((n) => n.state), ["SYNCED", "SYNCED", "SYNCED", "SYNCED"]);
+    const evaluation = converge(
+      webapp,
+      { ...instance, spec: { ...(instance.spec as KubeJson), ingress: { enabled: true } } },
+      (o) => (o.kind === "Deployment" ? { availableReplicas: 1 } : undefined),
+    );
+    assert.deepEqual(
+      evaluation.nodes.map((n) => n.state),
+      ["SYNCED", "SYNCED", "SYNCED", "SYNCED"],
+    );
     assert.equal(evaluation.pending, false);
     assert.equal(evaluation.error, undefined);
     const ing = evaluation.apply.find((o) => o.kind === "Ingress");
@@ -84,7 +123,12 @@ describe("evaluateInstance: the worked example (docs/reference/kro-reference.md 
   });
 
   it("an empty forEach dimension means zero items and a ready collection", () => {
-    const evaluation = converge(webapp, { ...instance, spec: { name: "shop", replicas: 1, regions: [], ingress: { enabled: false } } }, () => undefined, 1);
+    const evaluation = converge(
+      webapp,
+      { ...instance, spec: { name: "shop", replicas: 1, regions: [], ingress: { enabled: false } } },
+      () => undefined,
+      1,
+    );
     assert.equal(node(evaluation, "cms").state, "SYNCED");
     assert.equal(node(evaluation, "cms").ready, true);
     assert.deepEqual(node(evaluation, "cms").desired, []);
@@ -94,7 +138,10 @@ describe("evaluateInstance: the worked example (docs/reference/kro-reference.md 
     const lookup = createMemoryLookup();
     const [deploy] = evaluateInstance(webapp, instance, lookup).apply;
     assert.ok(deploy);
-    lookup.put({ ...deploy, metadata: { ...(deploy.metadata as KubeJson), deletionTimestamp: "2026-01-01T00:00:00Z" } });
+    lookup.put({
+      ...deploy,
+      metadata: { ...(deploy.metadata as KubeJson), deletionTimestamp: "2026-01-01T00:00:00Z" },
+    });
     const evaluation = evaluateInstance(webapp, instance, lookup);
     assert.equal(node(evaluation, "deploy").state, "DELETING");
     assert.equal(node(evaluation, "deploy").pending?.kind, "terminating");
@@ -108,18 +155,33 @@ describe("includeWhen: exclusion spreads to every transitive dependent", () => {
 
   it("excluded node, its dependents and their dependents are SKIPPED; independent nodes stay", () => {
     const evaluation = evaluateInstance(graph, instanceOf(graph, { name: "x", cache: false }), createMemoryLookup());
-    assert.deepEqual(evaluation.nodes.map((n) => [n.id, n.state, n.excluded]), [
-      ["cache", "SKIPPED", true], ["cacheUser", "SKIPPED", true], ["cacheUserUser", "SKIPPED", true], ["audit", "IN_PROGRESS", false],
-    ]);
+    assert.deepEqual(
+      evaluation.nodes.map((n) => [n.id, n.state, n.excluded]),
+      [
+        ["cache", "SKIPPED", true],
+        ["cacheUser", "SKIPPED", true],
+        ["cacheUserUser", "SKIPPED", true],
+        ["audit", "IN_PROGRESS", false],
+      ],
+    );
     assert.equal(evaluation.pending, false, "excluded nodes are not pending");
-    assert.deepEqual(evaluation.apply.map((o) => dig(o, "metadata", "name")), ["x-audit"]);
+    assert.deepEqual(
+      evaluation.apply.map((o) => dig(o, "metadata", "name")),
+      ["x-audit"],
+    );
   });
 
   it("included: the chain renders pass by pass", () => {
     const evaluation = converge(compileFixture("includewhen-chain"), instanceOf(graph, { name: "x", cache: true }));
     // apply order: wave, then topological order (audit has no dependents: the last wave)
-    assert.deepEqual(evaluation.apply.map((o) => dig(o, "metadata", "name")), ["x-cache", "x-cache-user", "x-cache-user-user", "x-audit"]);
-    assert.deepEqual(evaluation.nodes.map((n) => n.state), ["SYNCED", "SYNCED", "SYNCED", "SYNCED"]);
+    assert.deepEqual(
+      evaluation.apply.map((o) => dig(o, "metadata", "name")),
+      ["x-cache", "x-cache-user", "x-cache-user-user", "x-audit"],
+    );
+    assert.deepEqual(
+      evaluation.nodes.map((n) => n.state),
+      ["SYNCED", "SYNCED", "SYNCED", "SYNCED"],
+    );
   });
 
   it("an includeWhen reading a resource waits for it to be ready", () => {
@@ -143,9 +205,23 @@ describe("forEach: cartesian product, limits, duplicate identities", () => {
   it("expands the product with the first dimension outermost", () => {
     const evaluation = evaluateInstance(graph, instance, createMemoryLookup());
     const cells = node(evaluation, "cells");
-    assert.deepEqual(cells.desired.map((o) => dig(o, "metadata", "name")), ["g-eu-web", "g-eu-db", "g-us-web", "g-us-db"]);
-    assert.deepEqual(cells.desired.map((o) => dig(o, "metadata", "labels", LABELS.collectionIndex)), ["0", "1", "2", "3"]);
-    assert.deepEqual(cells.desired.map((o) => dig(o, "data")), [{ region: "eu", tier: "web" }, { region: "eu", tier: "db" }, { region: "us", tier: "web" }, { region: "us", tier: "db" }]);
+    assert.deepEqual(
+      cells.desired.map((o) => dig(o, "metadata", "name")),
+      ["g-eu-web", "g-eu-db", "g-us-web", "g-us-db"],
+    );
+    assert.deepEqual(
+      cells.desired.map((o) => dig(o, "metadata", "labels", LABELS.collectionIndex)),
+      ["0", "1", "2", "3"],
+    );
+    assert.deepEqual(
+      cells.desired.map((o) => dig(o, "data")),
+      [
+        { region: "eu", tier: "web" },
+        { region: "eu", tier: "db" },
+        { region: "us", tier: "web" },
+        { region: "us", tier: "db" },
+      ],
+    );
   });
 
   it("a collection is ready only when every item is observed and passes readyWhen (each)", () => {
@@ -181,12 +257,19 @@ describe("forEach: cartesian product, limits, duplicate identities", () => {
   it("more items than --rgd-max-collection-size is an error and nothing is applied", () => {
     const evaluation = evaluateInstance(graph, instance, createMemoryLookup(), { maxCollectionSize: 3 });
     assert.equal(node(evaluation, "cells").state, "ERROR");
-    assert.match(evaluation.error ?? "", /spec\.resources\[0\]\.forEach: forEach produces 4 items \(region: 2 × tier: 2\); the limit is 3/);
+    assert.match(
+      evaluation.error ?? "",
+      /spec\.resources\[0\]\.forEach: forEach produces 4 items \(region: 2 × tier: 2\); the limit is 3/,
+    );
     assert.deepEqual(evaluation.apply, []);
   });
 
   it("two items with the same identity are an error", () => {
-    const evaluation = evaluateInstance(graph, instanceOf(graph, { name: "g", regions: ["eu", "eu"], tiers: ["web"] }), createMemoryLookup());
+    const evaluation = evaluateInstance(
+      graph,
+      instanceOf(graph, { name: "g", regions: ["eu", "eu"], tiers: ["web"] }),
+      createMemoryLookup(),
+    );
     assert.match(evaluation.error ?? "", /forEach items 0 and 1 both render ConfigMap team\/g-eu-web/);
   });
 });
@@ -197,11 +280,15 @@ describe("data pending versus real errors", () => {
     const copy = structuredClone(base);
     const [, svc] = copy.spec.resources;
     assert.ok(svc);
-    svc.template = { ...svc.template, metadata: { name: "${deploy.metadata.name}", annotations: { note: expression } } };
+    svc.template = {
+      ...svc.template,
+      metadata: { name: "${deploy.metadata.name}", annotations: { note: expression } },
+    };
     return compileValue(copy);
   }
   const ready = (o: KubeJson) => (o.kind === "Deployment" ? { availableReplicas: 1 } : undefined);
-  const instance = (g: Parameters<typeof instanceOf>[0]) => instanceOf(g, { name: "shop", replicas: 1, regions: [], ingress: { enabled: false } });
+  const instance = (g: Parameters<typeof instanceOf>[0]) =>
+    instanceOf(g, { name: "shop", replicas: 1, regions: [], ingress: { enabled: false } });
 
   it("a missing field on an observed dependency means wait, naming the missing path", () => {
     const graph = withSvcPort("${deploy.status.conditions[0].message}");
@@ -212,17 +299,26 @@ describe("data pending versus real errors", () => {
     assert.ok(pending);
     assert.equal(pending.kind, "data-pending");
     assert.equal(pending.missingPath, "deploy.status.conditions");
-    assert.match(pending.message, /^spec\.resources\[1\]\.template\.metadata\.annotations\.note: waiting for deploy\.status\.conditions/);
+    assert.match(
+      pending.message,
+      /^spec\.resources\[1\]\.template\.metadata\.annotations\.note: waiting for deploy\.status\.conditions/,
+    );
     assert.equal(evaluation.error, undefined);
     assert.equal(evaluation.pending, true);
-    assert.ok(evaluation.apply.some((o) => o.kind === "Deployment"), "other resources keep going");
+    assert.ok(
+      evaluation.apply.some((o) => o.kind === "Deployment"),
+      "other resources keep going",
+    );
   });
 
   it("a bad conversion is an error that stops the whole pass", () => {
     const graph = withSvcPort("${string(int(deploy.metadata.name))}");
     const evaluation = converge(graph, instance(graph), ready);
     assert.equal(node(evaluation, "svc").state, "ERROR");
-    assert.match(evaluation.error ?? "", /^spec\.resources\[1\]\.template\.metadata\.annotations\.note: expression "string\(int\(deploy\.metadata\.name\)\)"/);
+    assert.match(
+      evaluation.error ?? "",
+      /^spec\.resources\[1\]\.template\.metadata\.annotations\.note: expression "string\(int\(deploy\.metadata\.name\)\)"/,
+    );
     assert.deepEqual(evaluation.apply, []);
   });
 });
@@ -230,15 +326,30 @@ describe("data pending versus real errors", () => {
 describe("namespaces", () => {
   it("a cluster-scoped instance with a namespaced child resolving an empty namespace is an error", () => {
     const graph = compileValue({
-      apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "cs" },
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      metadata: { name: "cs" },
       spec: {
-        schema: { apiVersion: "v1alpha1", kind: "Tenant", scope: "Cluster", spec: { ns: "string | default=\"\"" } },
-        resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "${schema.spec.ns}" } } }],
+        schema: { apiVersion: "v1alpha1", kind: "Tenant", scope: "Cluster", spec: { ns: 'string | default=""' } },
+        resources: [
+          {
+            id: "cm",
+            template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "${schema.spec.ns}" } },
+          },
+        ],
       },
     });
-    const instance = { apiVersion: "kro.run/v1alpha1", kind: "Tenant", metadata: { name: "t", uid: "u" }, spec: { ns: "" } };
+    const instance = {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "Tenant",
+      metadata: { name: "t", uid: "u" },
+      spec: { ns: "" },
+    };
     const evaluation = evaluateInstance(graph, instance, createMemoryLookup());
-    assert.match(evaluation.error ?? "", /resource "cm": metadata\.namespace resolved to an empty value; ConfigMap is namespaced and the instance is cluster-scoped/);
+    assert.match(
+      evaluation.error ?? "",
+      /resource "cm": metadata\.namespace resolved to an empty value; ConfigMap is namespaced and the instance is cluster-scoped/,
+    );
     const ok = evaluateInstance(graph, { ...instance, spec: { ns: "prod" } }, createMemoryLookup());
     assert.equal(dig(ok.apply[0], "metadata", "namespace"), "prod");
     assert.equal(dig(ok.apply[0], "metadata", "labels", LABELS.instanceNamespace), undefined);
@@ -248,8 +359,17 @@ describe("namespaces", () => {
 describe("external references", () => {
   const graph = compileFixture("external-refs");
   const instance = instanceOf(graph, { name: "blue", source: "shared" });
-  const settings = (ready: string): KubeJson => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "shared", namespace: "team" }, data: { color: "blue", ready } });
-  const secret = (name: string, ns: string, team: string): KubeJson => ({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace: ns, labels: { team } } });
+  const settings = (ready: string): KubeJson => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "shared", namespace: "team" },
+    data: { color: "blue", ready },
+  });
+  const secret = (name: string, ns: string, team: string): KubeJson => ({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name, namespace: ns, labels: { team } },
+  });
 
   it("a missing external is WAITING_FOR_READINESS, not an error; dependents wait", () => {
     const evaluation = evaluateInstance(graph, instance, createMemoryLookup());
@@ -262,17 +382,35 @@ describe("external references", () => {
   });
 
   it("externals are never applied; readyWhen gates dependents; collections list by selector in all namespaces", () => {
-    const lookup = createMemoryLookup([settings("false"), secret("b", "other", "blue"), secret("a", "team", "blue"), secret("c", "team", "red")]);
+    const lookup = createMemoryLookup([
+      settings("false"),
+      secret("b", "other", "blue"),
+      secret("a", "team", "blue"),
+      secret("c", "team", "red"),
+    ]);
     const notReady = evaluateInstance(graph, instance, lookup);
     assert.equal(node(notReady, "settings").state, "WAITING_FOR_READINESS");
     assert.equal(node(notReady, "creds").state, "SYNCED");
-    assert.deepEqual(node(notReady, "creds").observed.map((o) => dig(o, "metadata", "name")).sort(), ["a", "b"]);
+    assert.deepEqual(
+      node(notReady, "creds")
+        .observed.map((o) => dig(o, "metadata", "name"))
+        .sort(),
+      ["a", "b"],
+    );
     lookup.put(settings("true"));
     const evaluation = evaluateInstance(graph, instance, lookup);
-    assert.deepEqual(evaluation.apply.map((o) => dig(o, "metadata", "name")), ["blue-app"]);
+    assert.deepEqual(
+      evaluation.apply.map((o) => dig(o, "metadata", "name")),
+      ["blue-app"],
+    );
     const [app] = evaluation.apply;
     assert.equal(dig(app, "data", "color"), "blue");
-    assert.deepEqual(String(dig(app, "data", "secrets")).split(",").sort(), ["a", "b"]);
+    assert.deepEqual(
+      String(dig(app, "data", "secrets"))
+        .split(",")
+        .sort(),
+      ["a", "b"],
+    );
     assert.deepEqual(node(evaluation, "settings").desired, []);
     assert.deepEqual(evaluation.watches[1], { apiVersion: "v1", kind: "Secret", matchLabels: { team: "blue" } });
   });
@@ -281,13 +419,33 @@ describe("external references", () => {
 describe("omit() and status arrays", () => {
   it("omit() removes a key or a list element from the rendered object", () => {
     // omit() passes the compiler only behind its feature gate (CELOmitFunction).
-    const compiled = compileRgd({
-      apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "o" },
-      spec: {
-        schema: { apiVersion: "v1alpha1", kind: "Omitting", spec: { note: "string | default=\"\"" }, status: { names: ["${cm.metadata.name}", "${cm.data.?x.orValue('none')}"] } },
-        resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "o", annotations: { note: "${schema.spec.note == '' ? omit() : schema.spec.note}" } }, data: { a: "1", b: "${schema.spec.note == '' ? omit() : 'x'}" } } }],
+    const compiled = compileRgd(
+      {
+        apiVersion: "kro.run/v1alpha1",
+        kind: "ResourceGraphDefinition",
+        metadata: { name: "o" },
+        spec: {
+          schema: {
+            apiVersion: "v1alpha1",
+            kind: "Omitting",
+            spec: { note: 'string | default=""' },
+            status: { names: ["${cm.metadata.name}", "${cm.data.?x.orValue('none')}"] },
+          },
+          resources: [
+            {
+              id: "cm",
+              template: {
+                apiVersion: "v1",
+                kind: "ConfigMap",
+                metadata: { name: "o", annotations: { note: "${schema.spec.note == '' ? omit() : schema.spec.note}" } },
+                data: { a: "1", b: "${schema.spec.note == '' ? omit() : 'x'}" },
+              },
+            },
+          ],
+        },
       },
-    }, { env: createKroCelEnvironment({ enableRuntime: true, enableOmit: true }) });
+      { env: createKroCelEnvironment({ enableRuntime: true, enableOmit: true }) },
+    );
     const graph = compiled.graph;
     assert.ok(graph, JSON.stringify(compiled.issues));
     const [cm] = evaluateInstance(graph, instanceOf(graph, { note: "" }), createMemoryLookup()).apply;
@@ -299,19 +457,31 @@ describe("omit() and status arrays", () => {
 
   it("status arrays are written as arrays where the CRD's status schema says array; a pending element is left out", () => {
     const compiled = compileValue({
-      apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "arr" },
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      metadata: { name: "arr" },
       spec: {
-        schema: { apiVersion: "v1alpha1", kind: "Arrays", spec: { n: "string | default=a" }, status: { names: ["${cm.metadata.name}", "${cm.data.missing}", "${cm.metadata.name + '-' + schema.spec.n}"] } },
+        schema: {
+          apiVersion: "v1alpha1",
+          kind: "Arrays",
+          spec: { n: "string | default=a" },
+          status: { names: ["${cm.metadata.name}", "${cm.data.missing}", "${cm.metadata.name + '-' + schema.spec.n}"] },
+        },
         resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "arr" } } }],
       },
     });
     // kro's field paths make `names` an array of strings in the CRD (field_descriptor.go).
     const graph = compiled;
-    assert.deepEqual(graph.crd.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties?.names, { type: "array", items: { type: "string" } });
+    assert.deepEqual(graph.crd.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties?.names, {
+      type: "array",
+      items: { type: "string" },
+    });
     const instance = instanceOf(graph, { n: "a" });
     const lookup = createMemoryLookup();
     lookup.put(...evaluateInstance(graph, instance, lookup).apply);
-    const status = buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, lookup), { now: "2026-01-01T00:00:00Z" });
+    const status = buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, lookup), {
+      now: "2026-01-01T00:00:00Z",
+    });
     assert.deepEqual(status.names, ["arr", "arr-a"]);
   });
 });

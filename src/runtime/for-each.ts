@@ -16,17 +16,23 @@ export interface ProductLimits {
   readonly maxCollectionDimensions?: number;
 }
 
-export type Product = { readonly ok: true; readonly items: readonly Readonly<Record<string, unknown>>[] } | { readonly ok: false; readonly error: string };
+export type Product =
+  | { readonly ok: true; readonly items: readonly Readonly<Record<string, unknown>>[] }
+  | { readonly ok: false; readonly error: string };
 
 export function cartesianProduct(dimensions: readonly Dimension[], limits: ProductLimits = {}): Product {
   const maxDimensions = limits.maxCollectionDimensions ?? DEFAULT_MAX_COLLECTION_DIMENSIONS;
   const maxSize = limits.maxCollectionSize ?? DEFAULT_MAX_COLLECTION_SIZE;
-  if (dimensions.length > maxDimensions) return { ok: false, error: `forEach has ${dimensions.length} dimensions; the limit is ${maxDimensions}` };
+  if (dimensions.length > maxDimensions)
+    return { ok: false, error: `forEach has ${dimensions.length} dimensions; the limit is ${maxDimensions}` };
   // Any empty dimension makes the product empty (and the collection ready with zero items).
   if (dimensions.some((d) => d.values.length === 0)) return { ok: true, items: [] };
   const size = dimensions.reduce((n, d) => n * d.values.length, 1);
   if (size > maxSize) {
-    return { ok: false, error: `forEach produces ${size} items (${dimensions.map((d) => `${d.name}: ${d.values.length}`).join(" × ")}); the limit is ${maxSize}` };
+    return {
+      ok: false,
+      error: `forEach produces ${size} items (${dimensions.map((d) => `${d.name}: ${d.values.length}`).join(" × ")}); the limit is ${maxSize}`,
+    };
   }
   let items: Record<string, unknown>[] = [{}];
   for (const dimension of dimensions) {

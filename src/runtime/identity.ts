@@ -33,7 +33,13 @@ export function identityOf(object: KubeJson): ObjectIdentity | undefined {
   const { name, namespace } = metadata;
   if (typeof apiVersion !== "string" || typeof kind !== "string" || typeof name !== "string") return undefined;
   const cluster = clusterOf(object);
-  return { apiVersion, kind, name, ...(typeof namespace === "string" && namespace !== "" ? { namespace } : {}), ...(cluster === undefined ? {} : { cluster }) };
+  return {
+    apiVersion,
+    kind,
+    name,
+    ...(typeof namespace === "string" && namespace !== "" ? { namespace } : {}),
+    ...(cluster === undefined ? {} : { cluster }),
+  };
 }
 
 /** The target cluster a child names (ANNOTATIONS.cluster); undefined: the controller's own cluster. */
@@ -55,17 +61,28 @@ export function formatIdentity(identity: ObjectIdentity): string {
   return `${identity.kind} ${ns}${identity.name} (${identity.apiVersion})${identity.cluster === undefined ? "" : ` in cluster ${identity.cluster}`}`;
 }
 
-export function matchesSelector(labels: Readonly<Record<string, string>>, query: Pick<CollectionQuery, "matchLabels" | "matchExpressions">): boolean {
+export function matchesSelector(
+  labels: Readonly<Record<string, string>>,
+  query: Pick<CollectionQuery, "matchLabels" | "matchExpressions">,
+): boolean {
   for (const [key, value] of Object.entries(query.matchLabels)) if (labels[key] !== value) return false;
   for (const expression of query.matchExpressions ?? []) {
     const has = Object.hasOwn(labels, expression.key);
     const value = labels[expression.key];
     const values = expression.values ?? [];
     switch (expression.operator) {
-      case "In": if (!has || !values.includes(value ?? "")) return false; break;
-      case "NotIn": if (has && values.includes(value ?? "")) return false; break;
-      case "Exists": if (!has) return false; break;
-      case "DoesNotExist": if (has) return false; break;
+      case "In":
+        if (!has || !values.includes(value ?? "")) return false;
+        break;
+      case "NotIn":
+        if (has && values.includes(value ?? "")) return false;
+        break;
+      case "Exists":
+        if (!has) return false;
+        break;
+      case "DoesNotExist":
+        if (has) return false;
+        break;
     }
   }
   return true;
@@ -73,7 +90,12 @@ export function matchesSelector(labels: Readonly<Record<string, string>>, query:
 
 /** Whether an object is one of the objects a collection query lists. */
 export function matchesQuery(object: KubeJson, query: CollectionQuery): boolean {
-  if (object.kind !== query.kind || typeof object.apiVersion !== "string" || groupOf(object.apiVersion) !== groupOf(query.apiVersion)) return false;
+  if (
+    object.kind !== query.kind ||
+    typeof object.apiVersion !== "string" ||
+    groupOf(object.apiVersion) !== groupOf(query.apiVersion)
+  )
+    return false;
   const namespace = metadataOf(object).namespace;
   if (query.namespace !== undefined && query.namespace !== "" && namespace !== query.namespace) return false;
   return matchesSelector(labelsOf(object), query);

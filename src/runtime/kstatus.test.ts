@@ -9,19 +9,28 @@ import type { KubeJson } from "./types.js";
 const T0 = "2026-01-01T00:00:00Z";
 type Cond = { type: string; status: string; reason: string; message: string };
 const types = (status: KubeJson): string[] => (status.conditions as Cond[]).map((c) => `${c.type}=${c.status}`);
-const byType = (status: KubeJson, type: string): Cond | undefined => (status.conditions as Cond[]).find((c) => c.type === type);
+const byType = (status: KubeJson, type: string): Cond | undefined =>
+  (status.conditions as Cond[]).find((c) => c.type === type);
 
 describe("kstatus conventions on the instance status", () => {
   const webapp = compileFixture("webapp");
-  const instance = instanceOf(webapp, { name: "shop", replicas: 1, regions: [], ingress: { enabled: false } }, { generation: 7 });
+  const instance = instanceOf(
+    webapp,
+    { name: "shop", replicas: 1, regions: [], ingress: { enabled: false } },
+    { generation: 7 },
+  );
 
   it("stamps status.observedGeneration with the generation the status was computed for", () => {
-    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), { now: T0 });
+    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), {
+      now: T0,
+    });
     assert.equal(status.observedGeneration, 7);
   });
 
   it("Reconciling=True (just before Ready) while in progress, with Ready's reason and message", () => {
-    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), { now: T0 });
+    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), {
+      now: T0,
+    });
     assert.equal(status.state, "IN_PROGRESS");
     assert.deepEqual(types(status).slice(-2), ["Reconciling=True", "Ready=Unknown"]);
     assert.deepEqual(byType(status, "Reconciling")?.message, byType(status, "Ready")?.message);
@@ -30,7 +39,10 @@ describe("kstatus conventions on the instance status", () => {
 
   it("Stalled=True on an error and while suspended; neither once Ready", () => {
     const evaluation = evaluateInstance(webapp, instance, createMemoryLookup());
-    const failed = buildInstanceStatus(webapp, instance, evaluation, { now: T0, applyErrors: { deploy: "403 Forbidden" } });
+    const failed = buildInstanceStatus(webapp, instance, evaluation, {
+      now: T0,
+      applyErrors: { deploy: "403 Forbidden" },
+    });
     assert.equal(failed.state, "ERROR");
     assert.match(byType(failed, "Stalled")?.message ?? "", /deploy: 403 Forbidden/);
     assert.equal(byType(failed, "Reconciling"), undefined);

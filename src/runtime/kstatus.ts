@@ -14,13 +14,32 @@ import type { StatusContext } from "./types.js";
 /** The kstatus condition (at most one) for an instance in `state` whose root Ready is `ready`. */
 export function kstatusCondition(state: string, ready: Condition, context: StatusContext): ConditionInput | undefined {
   if (context.suspended === true) {
-    return { type: KSTATUS_CONDITIONS.stalled, status: "True", reason: REASONS.reconciliationSuspended, message: "reconciliation is suspended by the kro.run/reconcile annotation" };
+    return {
+      type: KSTATUS_CONDITIONS.stalled,
+      status: "True",
+      reason: REASONS.reconciliationSuspended,
+      message: "reconciliation is suspended by the kro.run/reconcile annotation",
+    };
   }
   if (state === INSTANCE_STATES.error) {
-    return { type: KSTATUS_CONDITIONS.stalled, status: "True", reason: ready.reason === "" ? REASONS.resourcesNotReady : ready.reason, message: ready.message };
+    return {
+      type: KSTATUS_CONDITIONS.stalled,
+      status: "True",
+      reason: ready.reason === "" ? REASONS.resourcesNotReady : ready.reason,
+      message: ready.message,
+    };
   }
-  if (state === INSTANCE_STATES.inProgress || state === INSTANCE_STATES.deleting || (state === INSTANCE_STATES.active && ready.status !== "True")) {
-    return { type: KSTATUS_CONDITIONS.reconciling, status: "True", reason: ready.reason === "" ? REASONS.progressing : ready.reason, message: ready.message };
+  if (
+    state === INSTANCE_STATES.inProgress ||
+    state === INSTANCE_STATES.deleting ||
+    (state === INSTANCE_STATES.active && ready.status !== "True")
+  ) {
+    return {
+      type: KSTATUS_CONDITIONS.reconciling,
+      status: "True",
+      reason: ready.reason === "" ? REASONS.progressing : ready.reason,
+      message: ready.message,
+    };
   }
   return undefined;
 }

@@ -16,23 +16,36 @@ export function externalQuery(ref: KubeJson): CollectionQuery | string {
   const matchLabels: Record<string, string> = {};
   if (isRecord(selector.matchLabels)) {
     for (const [key, value] of Object.entries(selector.matchLabels)) {
-      if (typeof value !== "string") return `selector.matchLabels.${key} must be a string, got ${JSON.stringify(value)}`;
+      if (typeof value !== "string")
+        return `selector.matchLabels.${key} must be a string, got ${JSON.stringify(value)}`;
       matchLabels[key] = value;
     }
   }
   const matchExpressions: NonNullable<CollectionQuery["matchExpressions"]>[number][] = [];
   if (Array.isArray(selector.matchExpressions)) {
     for (const [i, raw] of selector.matchExpressions.entries()) {
-      if (!isRecord(raw) || typeof raw.key !== "string" || typeof raw.operator !== "string" || !OPERATORS.has(raw.operator)) {
+      if (
+        !isRecord(raw) ||
+        typeof raw.key !== "string" ||
+        typeof raw.operator !== "string" ||
+        !OPERATORS.has(raw.operator)
+      ) {
         return `selector.matchExpressions[${i}] must have a key and an operator In, NotIn, Exists or DoesNotExist`;
       }
       const values = Array.isArray(raw.values) ? raw.values.map(String) : undefined;
-      matchExpressions.push({ key: raw.key, operator: raw.operator as "In", ...(values === undefined ? {} : { values }) });
+      matchExpressions.push({
+        key: raw.key,
+        operator: raw.operator as "In",
+        ...(values === undefined ? {} : { values }),
+      });
     }
   }
-  const namespace = typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : undefined;
+  const namespace =
+    typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : undefined;
   return {
-    apiVersion: String(ref.apiVersion), kind: String(ref.kind), matchLabels,
+    apiVersion: String(ref.apiVersion),
+    kind: String(ref.kind),
+    matchLabels,
     ...(namespace === undefined ? {} : { namespace }),
     ...(matchExpressions.length > 0 ? { matchExpressions } : {}),
   };

@@ -30,13 +30,22 @@ export function deletionPlan(graph: CompiledGraph, inventory: readonly Inventory
  * shrank, renamed), in deletion waves. Never on partial knowledge: a pending or failed pass could
  * be missing objects that are still wanted, so it prunes nothing.
  */
-export function prunePlan(graph: CompiledGraph, inventory: readonly InventoryEntry[], evaluation: InstanceEvaluation): InventoryEntry[][] {
+export function prunePlan(
+  graph: CompiledGraph,
+  inventory: readonly InventoryEntry[],
+  evaluation: InstanceEvaluation,
+): InventoryEntry[][] {
   if (evaluation.pending || evaluation.error !== undefined) return [];
-  const desired = new Set(evaluation.apply.flatMap((o) => {
-    const identity = identityOf(o);
-    return identity === undefined ? [] : [identityKey(identity)];
-  }));
+  const desired = new Set(
+    evaluation.apply.flatMap((o) => {
+      const identity = identityOf(o);
+      return identity === undefined ? [] : [identityKey(identity)];
+    }),
+  );
   // Kept without being applied (a Helm install hook after the install): wanted all the same.
   for (const node of evaluation.nodes) for (const identity of node.retained ?? []) desired.add(identityKey(identity));
-  return inWaves(graph, inventory.filter((entry) => !desired.has(identityKey(entry))));
+  return inWaves(
+    graph,
+    inventory.filter((entry) => !desired.has(identityKey(entry))),
+  );
 }

@@ -36,10 +36,12 @@ const UNRENDERED = new Set(["dependency-not-ready", "data-pending", "not-found",
 export function renderInstance(graph: CompiledGraph, instance: KubeJson, options: RenderOptions): RenderResult {
   const { observed = [], now, ...runtime } = options;
   const lookup = createMemoryLookup(observed);
-  const supplied = new Set(observed.flatMap((o) => {
-    const identity = identityOf(o);
-    return identity === undefined ? [] : [identityKey(identity)];
-  }));
+  const supplied = new Set(
+    observed.flatMap((o) => {
+      const identity = identityOf(o);
+      return identity === undefined ? [] : [identityKey(identity)];
+    }),
+  );
   const simulated = new Map<string, string>();
   let evaluation = evaluateInstance(graph, instance, lookup, runtime);
   // Each round unlocks nodes further down the graph: one round per node at most (bounded even if
@@ -61,6 +63,7 @@ export function renderInstance(graph: CompiledGraph, instance: KubeJson, options
   }
   const status = buildInstanceStatus(graph, instance, evaluation, { now });
   const unrendered = evaluation.nodes.filter((n) => n.pending !== undefined && UNRENDERED.has(n.pending.kind));
-  const pendingStatus = evaluatorFor(graph).projectStatus(graph, statusScope(graph, instance, evaluation)).pendingFields ?? [];
+  const pendingStatus =
+    evaluatorFor(graph).projectStatus(graph, statusScope(graph, instance, evaluation)).pendingFields ?? [];
   return { evaluation, status, unrendered, pendingStatus };
 }

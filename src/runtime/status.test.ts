@@ -10,26 +10,43 @@ import type { InstanceEvaluation, KubeJson } from "./types.js";
 const T0 = "2026-01-01T00:00:00Z";
 const T1 = "2026-01-01T00:05:00Z";
 
-function converge(graph: CompiledGraph, instance: KubeJson, status: (o: KubeJson) => KubeJson | undefined = () => undefined): InstanceEvaluation {
+function converge(
+  graph: CompiledGraph,
+  instance: KubeJson,
+  status: (o: KubeJson) => KubeJson | undefined = () => undefined,
+): InstanceEvaluation {
   const lookup = createMemoryLookup();
   let evaluation = evaluateInstance(graph, instance, lookup);
   for (let i = 0; i < 5; i++) {
-    lookup.put(...evaluation.apply.map((o) => {
-      const s = status(o);
-      return s === undefined ? o : { ...o, status: s };
-    }));
+    lookup.put(
+      ...evaluation.apply.map((o) => {
+        const s = status(o);
+        return s === undefined ? o : { ...o, status: s };
+      }),
+    );
     evaluation = evaluateInstance(graph, instance, lookup);
   }
   return evaluation;
 }
 
-type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string; observedGeneration?: number };
+type Cond = {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+};
 const conditions = (status: KubeJson): Cond[] => status.conditions as Cond[];
 const byType = (status: KubeJson, type: string): Cond | undefined => conditions(status).find((c) => c.type === type);
 
 describe("buildInstanceStatus: built-in conditions and state", () => {
   const webapp = compileFixture("webapp");
-  const instance = instanceOf(webapp, { name: "shop", replicas: 1, regions: ["eu"], ingress: { enabled: false } }, { generation: 4 });
+  const instance = instanceOf(
+    webapp,
+    { name: "shop", replicas: 1, regions: ["eu"], ingress: { enabled: false } },
+    { generation: 4 },
+  );
   const available = (o: KubeJson) => (o.kind === "Deployment" ? { availableReplicas: 1 } : undefined);
 
   it("all resources ready: ACTIVE, Ready True, user fields projected, conditions ordered with Ready last", () => {
@@ -37,23 +54,34 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     assert.equal(status.state, "ACTIVE");
     assert.equal(status.available, 1);
     assert.equal(status.url, "http://shop.team");
-    assert.deepEqual(conditions(status).map((c) => [c.type, c.status, c.reason]), [
-      ["InstanceManaged", "True", "Managed"], ["GraphResolved", "True", "Resolved"], ["ResourcesReady", "True", "AllResourcesReady"], ["Ready", "True", "Ready"],
-    ]);
+    assert.deepEqual(
+      conditions(status).map((c) => [c.type, c.status, c.reason]),
+      [
+        ["InstanceManaged", "True", "Managed"],
+        ["GraphResolved", "True", "Resolved"],
+        ["ResourcesReady", "True", "AllResourcesReady"],
+        ["Ready", "True", "Ready"],
+      ],
+    );
     assert.ok(conditions(status).every((c) => c.observedGeneration === 4 && c.lastTransitionTime === T0));
   });
 
   it("the True conditions carry kro's own messages (pkg/controller/instance/status.go)", () => {
     const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), { now: T0 });
-    assert.deepEqual(["InstanceManaged", "GraphResolved", "ResourcesReady"].map((t) => byType(status, t)?.message), [
-      "instance is properly managed with finalizers and labels",
-      "runtime graph created and all resources resolved",
-      "all resources are created and ready",
-    ]);
+    assert.deepEqual(
+      ["InstanceManaged", "GraphResolved", "ResourcesReady"].map((t) => byType(status, t)?.message),
+      [
+        "instance is properly managed with finalizers and labels",
+        "runtime graph created and all resources resolved",
+        "all resources are created and ready",
+      ],
+    );
   });
 
   it("first pass: IN_PROGRESS, Ready False copied from ResourcesReady, pending status fields omitted", () => {
-    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), { now: T0 });
+    const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, createMemoryLookup()), {
+      now: T0,
+    });
     assert.equal(status.state, "IN_PROGRESS");
     assert.equal(status.url, undefined, "svc is not observed: url is omitted");
     assert.equal(status.available, undefined, "deploy is not observed: available is omitted");
@@ -62,8 +90,14 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     // kro: mark.ResourcesInProgress("waiting for resource resolution: %s") while a dependency is pending.
     assert.equal(resources.status, "Unknown");
     assert.equal(resources.reason, "ResourcesInProgress");
-    assert.match(resources.message, /^waiting for resource resolution: .*resource "svc" waits for "deploy" to be ready/);
-    assert.deepEqual([byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message], ["Unknown", "ResourcesInProgress", resources.message]);
+    assert.match(
+      resources.message,
+      /^waiting for resource resolution: .*resource "svc" waits for "deploy" to be ready/,
+    );
+    assert.deepEqual(
+      [byType(status, "Ready")?.status, byType(status, "Ready")?.reason, byType(status, "Ready")?.message],
+      ["Unknown", "ResourcesInProgress", resources.message],
+    );
   });
 
   it("nothing pending but a resource not ready: False ResourcesNotReady, as kro records readiness as an error of the pass", () => {
@@ -71,11 +105,29 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     const waiting: InstanceEvaluation = {
       ...done,
       pending: false,
-      nodes: done.nodes.map((n) => (n.id === "deploy" ? { ...n, ready: false, pending: { kind: "readiness", message: `resource "deploy": readyWhen is not satisfied yet` } } : n)),
+      nodes: done.nodes.map((n) =>
+        n.id === "deploy"
+          ? {
+              ...n,
+              ready: false,
+              pending: { kind: "readiness", message: `resource "deploy": readyWhen is not satisfied yet` },
+            }
+          : n,
+      ),
     };
     const status = buildInstanceStatus(webapp, instance, waiting, { now: T0 });
-    assert.deepEqual([byType(status, "ResourcesReady")?.status, byType(status, "ResourcesReady")?.reason, byType(status, "ResourcesReady")?.message],
-      ["False", "ResourcesNotReady", `at least one resource reports an error: resource not ready: resource "deploy": readyWhen is not satisfied yet`]);
+    assert.deepEqual(
+      [
+        byType(status, "ResourcesReady")?.status,
+        byType(status, "ResourcesReady")?.reason,
+        byType(status, "ResourcesReady")?.message,
+      ],
+      [
+        "False",
+        "ResourcesNotReady",
+        `at least one resource reports an error: resource not ready: resource "deploy": readyWhen is not satisfied yet`,
+      ],
+    );
   });
 
   it("keeps lastTransitionTime when a condition's status did not change, else stamps now", () => {
@@ -83,30 +135,51 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     const first = buildInstanceStatus(webapp, instance, evaluation, { now: T0 });
     const again = buildInstanceStatus(webapp, { ...instance, status: first }, evaluation, { now: T1 });
     assert.ok(conditions(again).every((c) => c.lastTransitionTime === T0));
-    const failing = buildInstanceStatus(webapp, { ...instance, status: first }, evaluation, { now: T1, applyErrors: { svc: "admission webhook denied" } });
+    const failing = buildInstanceStatus(webapp, { ...instance, status: first }, evaluation, {
+      now: T1,
+      applyErrors: { svc: "admission webhook denied" },
+    });
     assert.equal(byType(failing, "ResourcesReady")?.lastTransitionTime, T1);
     assert.equal(byType(failing, "InstanceManaged")?.lastTransitionTime, T0);
   });
 
   it("apply errors: ERROR and ResourcesReady False ResourcesNotReady in kro's words", () => {
-    const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), { now: T0, applyErrors: { svc: "denied by webhook" } });
+    const status = buildInstanceStatus(webapp, instance, converge(webapp, instance, available), {
+      now: T0,
+      applyErrors: { svc: "denied by webhook" },
+    });
     assert.equal(status.state, "ERROR");
-    assert.deepEqual([byType(status, "ResourcesReady")?.reason, byType(status, "ResourcesReady")?.message], ["ResourcesNotReady", "at least one resource reports an error: svc: denied by webhook"]);
+    assert.deepEqual(
+      [byType(status, "ResourcesReady")?.reason, byType(status, "ResourcesReady")?.message],
+      ["ResourcesNotReady", "at least one resource reports an error: svc: denied by webhook"],
+    );
   });
 
   it("a real evaluation error: ERROR and ResourcesNotReady", () => {
-    const bad = { ...instance, spec: { name: "shop", replicas: 1, regions: ["eu", "eu"], ingress: { enabled: false } } };
+    const bad = {
+      ...instance,
+      spec: { name: "shop", replicas: 1, regions: ["eu", "eu"], ingress: { enabled: false } },
+    };
     const status = buildInstanceStatus(webapp, bad, evaluateInstance(webapp, bad, createMemoryLookup()), { now: T0 });
     assert.equal(status.state, "ERROR");
-    assert.match(byType(status, "ResourcesReady")?.message ?? "", /^at least one resource reports an error: resource "cms": forEach items 0 and 1/);
+    assert.match(
+      byType(status, "ResourcesReady")?.message ?? "",
+      /^at least one resource reports an error: resource "cms": forEach items 0 and 1/,
+    );
   });
 
   it("suspended and deleting", () => {
     const evaluation = converge(webapp, instance, available);
     const suspended = buildInstanceStatus(webapp, instance, evaluation, { now: T0, suspended: true });
-    assert.deepEqual([suspended.state, byType(suspended, "ResourcesReady")?.reason, byType(suspended, "Ready")?.status], ["IN_PROGRESS", "ReconciliationSuspended", "False"]);
+    assert.deepEqual(
+      [suspended.state, byType(suspended, "ResourcesReady")?.reason, byType(suspended, "Ready")?.status],
+      ["IN_PROGRESS", "ReconciliationSuspended", "False"],
+    );
     const deleting = buildInstanceStatus(webapp, instance, evaluation, { now: T0, deleting: true });
-    assert.deepEqual([deleting.state, byType(deleting, "ResourcesReady")?.status, byType(deleting, "ResourcesReady")?.reason], ["DELETING", "Unknown", "ResourcesInProgress"]);
+    assert.deepEqual(
+      [deleting.state, byType(deleting, "ResourcesReady")?.status, byType(deleting, "ResourcesReady")?.reason],
+      ["DELETING", "Unknown", "ResourcesInProgress"],
+    );
     assert.equal(byType(deleting, "ResourcesReady")?.message, "deleting resources in reverse topological order");
   });
 
@@ -117,7 +190,10 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     lookup.put({ ...deploy, metadata: { ...(deploy.metadata as KubeJson), deletionTimestamp: T0 } });
     const status = buildInstanceStatus(webapp, instance, evaluateInstance(webapp, instance, lookup), { now: T0 });
     assert.equal(byType(status, "ResourcesReady")?.reason, "ResourceDeleting");
-    assert.match(byType(status, "ResourcesReady")?.message ?? "", /Deployment team\/shop \(apps\/v1\) is currently being deleted/);
+    assert.match(
+      byType(status, "ResourcesReady")?.message ?? "",
+      /Deployment team\/shop \(apps\/v1\) is currently being deleted/,
+    );
   });
 });
 
@@ -129,23 +205,34 @@ describe("buildInstanceStatus: author conditions (§6.11)", () => {
     const evaluation = converge(graph, instance);
     const status = buildInstanceStatus(graph, instance, evaluation, { now: T0 });
     assert.equal(status.phase, "started");
-    assert.deepEqual(conditions(status).map((c) => [c.type, c.status, c.reason, c.message]), [
-      ["Phased", "False", "Phase", ""], ["Ready", "True", "FromKro", "kro says True"],
-    ]);
+    assert.deepEqual(
+      conditions(status).map((c) => [c.type, c.status, c.reason, c.message]),
+      [
+        ["Phased", "False", "Phase", ""],
+        ["Ready", "True", "FromKro", "kro says True"],
+      ],
+    );
     assert.equal(status.state, "ACTIVE", "state stays kro-driven");
   });
 
   it("a pending author condition keeps the condition written before", () => {
     const evaluation = converge(graph, instance);
     const previous = { type: "Reported", status: "True", reason: "Report", message: "", lastTransitionTime: T0 };
-    const status = buildInstanceStatus(graph, { ...instance, status: { conditions: [previous] } }, evaluation, { now: T1 });
+    const status = buildInstanceStatus(graph, { ...instance, status: { conditions: [previous] } }, evaluation, {
+      now: T1,
+    });
     assert.deepEqual(byType(status, "Reported"), previous);
   });
 
   it("once the data exists the condition is written with its own transition time", () => {
     const lookup = createMemoryLookup();
     let evaluation = evaluateInstance(graph, instance, lookup);
-    lookup.put(...evaluation.apply.map((o) => ({ ...o, metadata: { ...(o.metadata as KubeJson), annotations: { reported: "False" } } })));
+    lookup.put(
+      ...evaluation.apply.map((o) => ({
+        ...o,
+        metadata: { ...(o.metadata as KubeJson), annotations: { reported: "False" } },
+      })),
+    );
     evaluation = evaluateInstance(graph, instance, lookup);
     const status = buildInstanceStatus(graph, instance, evaluation, { now: T1 });
     assert.deepEqual(dig(byType(status, "Reported"), "status"), "False");
@@ -155,10 +242,27 @@ describe("buildInstanceStatus: author conditions (§6.11)", () => {
 
 describe("buildInstanceStatus: a status field that fails is never reported as healthy", () => {
   const graph = compileValue({
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "st" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "st" },
     spec: {
-      schema: { apiVersion: "v1alpha1", kind: "StatusErr", spec: { count: "string" }, status: { n: "${int(schema.spec.count)}" } },
-      resources: [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}" }, data: { a: "b" } } }],
+      schema: {
+        apiVersion: "v1alpha1",
+        kind: "StatusErr",
+        spec: { count: "string" },
+        status: { n: "${int(schema.spec.count)}" },
+      },
+      resources: [
+        {
+          id: "cm",
+          template: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "${schema.metadata.name}" },
+            data: { a: "b" },
+          },
+        },
+      ],
     },
   });
   const instance = instanceOf(graph, { count: "not-a-number" });

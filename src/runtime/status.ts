@@ -6,12 +6,26 @@
  */
 import { INSTANCE_CONDITION_REASONS as REASONS, INSTANCE_CONDITIONS as TYPES, INSTANCE_STATES } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
-import { currentConditions, generationOf, orderConditions, rootReady, stamp, type Condition, type ConditionInput } from "./conditions.js";
+import {
+  currentConditions,
+  generationOf,
+  orderConditions,
+  rootReady,
+  stamp,
+  type Condition,
+  type ConditionInput,
+} from "./conditions.js";
 import type { EvaluationScope } from "./dialect.js";
 import { evaluatorFor } from "./evaluator-for.js";
 import { isRecord } from "./identity.js";
 import { kstatusCondition } from "./kstatus.js";
-import { NODE_STATES, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type StatusContext } from "./types.js";
+import {
+  NODE_STATES,
+  type InstanceEvaluation,
+  type KubeJson,
+  type NodeEvaluation,
+  type StatusContext,
+} from "./types.js";
 
 const DONE_STATES: ReadonlySet<string> = new Set([NODE_STATES.synced, NODE_STATES.skipped, NODE_STATES.deleted]);
 
@@ -27,10 +41,22 @@ function describe(nodes: readonly NodeEvaluation[]): string {
  * not-ready resource as an error of the pass), True AllResourcesReady.
  */
 function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext): ConditionInput {
-  const condition = (status: string, reason: string, message: string): ConditionInput => ({ type: TYPES.resourcesReady, status, reason, message });
-  const failed = (message: string): ConditionInput => condition("False", REASONS.resourcesNotReady, `at least one resource reports an error: ${message}`);
-  if (context.deleting === true) return condition("Unknown", REASONS.resourcesInProgress, "deleting resources in reverse topological order");
-  if (context.suspended === true) return condition("False", REASONS.reconciliationSuspended, "reconciliation is suspended by the kro.run/reconcile annotation");
+  const condition = (status: string, reason: string, message: string): ConditionInput => ({
+    type: TYPES.resourcesReady,
+    status,
+    reason,
+    message,
+  });
+  const failed = (message: string): ConditionInput =>
+    condition("False", REASONS.resourcesNotReady, `at least one resource reports an error: ${message}`);
+  if (context.deleting === true)
+    return condition("Unknown", REASONS.resourcesInProgress, "deleting resources in reverse topological order");
+  if (context.suspended === true)
+    return condition(
+      "False",
+      REASONS.reconciliationSuspended,
+      "reconciliation is suspended by the kro.run/reconcile annotation",
+    );
   if (evaluation.error !== undefined) return failed(evaluation.error);
   const applyErrors = Object.entries(context.applyErrors ?? {});
   if (applyErrors.length > 0) return failed(applyErrors.map(([id, e]) => `${id}: ${e}`).join("; "));
@@ -38,7 +64,8 @@ function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext):
   if (terminating.length > 0) return condition("False", REASONS.resourceDeleting, describe(terminating));
   const notReady = evaluation.nodes.filter((n) => !n.ready);
   if (notReady.length === 0) return condition("True", REASONS.allResourcesReady, "all resources are created and ready");
-  if (evaluation.pending) return condition("Unknown", REASONS.resourcesInProgress, `waiting for resource resolution: ${describe(notReady)}`);
+  if (evaluation.pending)
+    return condition("Unknown", REASONS.resourcesInProgress, `waiting for resource resolution: ${describe(notReady)}`);
   return failed(`resource not ready: ${describe(notReady)}`);
 }
 
@@ -61,13 +88,24 @@ function state(evaluation: InstanceEvaluation, context: StatusContext, ready: Co
   if (context.deleting === true) return INSTANCE_STATES.deleting;
   if (authorErrors > 0) return INSTANCE_STATES.error;
   if (ready.status === "True") return INSTANCE_STATES.active;
-  if (evaluation.error !== undefined || Object.keys(context.applyErrors ?? {}).length > 0 || evaluation.nodes.some((n) => n.state === NODE_STATES.error)) return INSTANCE_STATES.error;
-  if (context.suspended !== true && evaluation.nodes.every((n) => DONE_STATES.has(n.state))) return INSTANCE_STATES.active;
+  if (
+    evaluation.error !== undefined ||
+    Object.keys(context.applyErrors ?? {}).length > 0 ||
+    evaluation.nodes.some((n) => n.state === NODE_STATES.error)
+  )
+    return INSTANCE_STATES.error;
+  if (context.suspended !== true && evaluation.nodes.every((n) => DONE_STATES.has(n.state)))
+    return INSTANCE_STATES.active;
   return INSTANCE_STATES.inProgress;
 }
 
 /** The scope status expressions see; `builtins` are kro's own conditions, read by runtime.condition(schema, …). */
-export function statusScope(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, builtins: readonly KubeJson[] = []): EvaluationScope {
+export function statusScope(
+  graph: CompiledGraph,
+  instance: KubeJson,
+  evaluation: InstanceEvaluation,
+  builtins: readonly KubeJson[] = [],
+): EvaluationScope {
   const currentStatus = isRecord(instance.status) ? instance.status : {};
   return {
     instance: { ...instance, status: { ...currentStatus, conditions: builtins } },
@@ -76,16 +114,38 @@ export function statusScope(graph: CompiledGraph, instance: KubeJson, evaluation
   };
 }
 
-export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, evaluation: InstanceEvaluation, context: StatusContext): KubeJson {
+export function buildInstanceStatus(
+  graph: CompiledGraph,
+  instance: KubeJson,
+  evaluation: InstanceEvaluation,
+  context: StatusContext,
+): KubeJson {
   const previous = currentConditions(instance);
   const generation = generationOf(instance);
   const at = (input: ConditionInput): Condition => stamp(input, previous, generation, context.now);
   const builtinsWith = (statusErrors: readonly string[]): { ready: Condition; builtins: readonly Condition[] } => {
     const dependents = [
-      at({ type: TYPES.instanceManaged, status: "True", reason: REASONS.managed, message: "instance is properly managed with finalizers and labels" }), // kro pkg/controller/instance/status.go InstanceManaged
-      at(statusErrors.length === 0
-        ? { type: TYPES.graphResolved, status: "True", reason: REASONS.resolved, message: "runtime graph created and all resources resolved" }
-        : { type: TYPES.graphResolved, status: "False", reason: REASONS.resolutionFailed, message: `status could not be resolved: ${statusErrors.join("; ")}` }),
+      at({
+        type: TYPES.instanceManaged,
+        status: "True",
+        reason: REASONS.managed,
+        message: "instance is properly managed with finalizers and labels",
+      }), // kro pkg/controller/instance/status.go InstanceManaged
+      at(
+        statusErrors.length === 0
+          ? {
+              type: TYPES.graphResolved,
+              status: "True",
+              reason: REASONS.resolved,
+              message: "runtime graph created and all resources resolved",
+            }
+          : {
+              type: TYPES.graphResolved,
+              status: "False",
+              reason: REASONS.resolutionFailed,
+              message: `status could not be resolved: ${statusErrors.join("; ")}`,
+            },
+      ),
       at(resourcesReady(evaluation, context)),
     ];
     const ready = at(rootReady(dependents));
@@ -109,7 +169,12 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
     // Author conditions cannot say Ready while the state is ERROR for a status that did not resolve.
     if (projected.errors.length > 0) conditions = [...conditions.filter((c) => c.type !== TYPES.ready), ready];
   } else if (projected.errors.length > 0) {
-    conditions = orderConditions([...builtins.filter((c) => !authored.some((a) => a.type === c.type) || c.type === TYPES.ready || c.type === TYPES.graphResolved), ...authored.filter((a) => a.type !== TYPES.ready && a.type !== TYPES.graphResolved)]);
+    conditions = orderConditions([
+      ...builtins.filter(
+        (c) => !authored.some((a) => a.type === c.type) || c.type === TYPES.ready || c.type === TYPES.graphResolved,
+      ),
+      ...authored.filter((a) => a.type !== TYPES.ready && a.type !== TYPES.graphResolved),
+    ]);
   } else {
     const overridden = new Set(authored.map((c) => c.type));
     conditions = orderConditions([...builtins.filter((c) => !overridden.has(c.type)), ...authored]);
@@ -124,6 +189,7 @@ export function buildInstanceStatus(graph: CompiledGraph, instance: KubeJson, ev
     const at_ = readyAt < 0 ? conditions.length : readyAt;
     conditions = [...conditions.slice(0, at_), at(kstatus), ...conditions.slice(at_)];
   }
-  const observed = generation === undefined || Object.hasOwn(fields, "observedGeneration") ? {} : { observedGeneration: generation };
+  const observed =
+    generation === undefined || Object.hasOwn(fields, "observedGeneration") ? {} : { observedGeneration: generation };
   return { ...fields, ...observed, state: instanceState, conditions };
 }

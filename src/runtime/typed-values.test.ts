@@ -10,24 +10,33 @@ import { createMemoryLookup } from "./memory-lookup.js";
 import type { KubeJson } from "./types.js";
 
 const graph = compileValue({
-  apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "typed" },
+  apiVersion: "kro.run/v1alpha1",
+  kind: "ResourceGraphDefinition",
+  metadata: { name: "typed" },
   spec: {
     schema: {
-      apiVersion: "v1alpha1", kind: "TypedApp", spec: { name: "string | default=job" },
+      apiVersion: "v1alpha1",
+      kind: "TypedApp",
+      spec: { name: "string | default=job" },
       status: {
         done: "${job.status.completionTime != null}",
         year: "${job.status.?completionTime.orValue(timestamp('1970-01-01T00:00:00Z')).getFullYear()}",
-        tookSeconds: "${job.status.?completionTime.hasValue() ? (job.status.completionTime - job.status.startTime).getSeconds() : -1}",
+        tookSeconds:
+          "${job.status.?completionTime.hasValue() ? (job.status.completionTime - job.status.startTime).getSeconds() : -1}",
         finished: "${job.status.completionTime}",
       },
     },
-    resources: [{
-      id: "job",
-      template: {
-        apiVersion: "batch/v1", kind: "Job", metadata: { name: "${schema.spec.name}" },
-        spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+    resources: [
+      {
+        id: "job",
+        template: {
+          apiVersion: "batch/v1",
+          kind: "Job",
+          metadata: { name: "${schema.spec.name}" },
+          spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+        },
       },
-    }],
+    ],
   },
 });
 
@@ -36,13 +45,18 @@ function statusWith(jobStatus: KubeJson | undefined): Record<string, unknown> {
   const lookup = createMemoryLookup();
   const first = evaluateInstance(graph, instance, lookup);
   lookup.put(...first.apply.map((o) => (jobStatus === undefined ? o : { ...o, status: jobStatus })));
-  return buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, lookup), { now: "2026-01-01T00:00:00Z" });
+  return buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, lookup), {
+    now: "2026-01-01T00:00:00Z",
+  });
 }
 
 describe("timestamps from date-time fields", () => {
   it("compile: the Job node carries the value schema of its date-time fields", () => {
     const job = graph.nodes.find((n) => n.id === "job");
-    assert.deepEqual(job?.valueSchema?.properties?.status?.properties?.completionTime, { type: "string", format: "date-time" });
+    assert.deepEqual(job?.valueSchema?.properties?.status?.properties?.completionTime, {
+      type: "string",
+      format: "date-time",
+    });
   });
 
   it("runtime: a finished Job gives a timestamp (null comparison, getFullYear, subtraction) and writes it back as RFC 3339", () => {

@@ -28,7 +28,11 @@ export interface CollectionQuery {
   readonly namespace?: string;
   /** Equality selector; an empty object selects everything. */
   readonly matchLabels: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly { readonly key: string; readonly operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; readonly values?: readonly string[] }[];
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+    readonly values?: readonly string[];
+  }[];
 }
 
 /** The port through which the runtime sees the cluster. Both calls are synchronous lookups. */

@@ -16,7 +16,7 @@ const BASE = {
   id: "string | required=true",
   name: "string | required=true",
   image: "string",
-  replicas: 'integer | default=2 minimum=1 maximum=10',
+  replicas: "integer | default=2 minimum=1 maximum=10",
   mode: 'string | enum="a,b"',
   tags: "[]string | maxItems=5",
   host: 'string | pattern="^[a-z]+$" minLength=1',
@@ -34,22 +34,62 @@ describe("CRD breaking-change classification", () => {
     ["enum restricted", { ...BASE, mode: 'string | enum="a"' }, SCHEMA_CHANGE_KINDS.enumRestricted, true],
     ["enum added", { ...BASE, image: 'string | enum="x"' }, SCHEMA_CHANGE_KINDS.enumRestricted, true],
     ["pattern added", { ...BASE, image: 'string | pattern="^x"' }, SCHEMA_CHANGE_KINDS.patternChanged, true],
-    ["pattern changed", { ...BASE, host: 'string | pattern="^[a-z0-9]+$" minLength=1' }, SCHEMA_CHANGE_KINDS.patternChanged, true],
-    ["minimum increased", { ...BASE, replicas: "integer | default=2 minimum=2 maximum=10" }, SCHEMA_CHANGE_KINDS.constraintTightened, true],
-    ["maximum decreased", { ...BASE, replicas: "integer | default=2 minimum=1 maximum=5" }, SCHEMA_CHANGE_KINDS.constraintTightened, true],
-    ["minLength increased", { ...BASE, host: 'string | pattern="^[a-z]+$" minLength=2' }, SCHEMA_CHANGE_KINDS.constraintTightened, true],
+    [
+      "pattern changed",
+      { ...BASE, host: 'string | pattern="^[a-z0-9]+$" minLength=1' },
+      SCHEMA_CHANGE_KINDS.patternChanged,
+      true,
+    ],
+    [
+      "minimum increased",
+      { ...BASE, replicas: "integer | default=2 minimum=2 maximum=10" },
+      SCHEMA_CHANGE_KINDS.constraintTightened,
+      true,
+    ],
+    [
+      "maximum decreased",
+      { ...BASE, replicas: "integer | default=2 minimum=1 maximum=5" },
+      SCHEMA_CHANGE_KINDS.constraintTightened,
+      true,
+    ],
+    [
+      "minLength increased",
+      { ...BASE, host: 'string | pattern="^[a-z]+$" minLength=2' },
+      SCHEMA_CHANGE_KINDS.constraintTightened,
+      true,
+    ],
     ["maxLength added", { ...BASE, image: "string | maxLength=9" }, SCHEMA_CHANGE_KINDS.constraintTightened, true],
     ["minItems added", { ...BASE, ports: "[]integer | minItems=1" }, SCHEMA_CHANGE_KINDS.constraintTightened, true],
     ["maxItems decreased", { ...BASE, tags: "[]string | maxItems=4" }, SCHEMA_CHANGE_KINDS.constraintTightened, true],
     ["property added", { ...BASE, extra: "string" }, SCHEMA_CHANGE_KINDS.propertyAdded, false],
-    ["description changed", { ...BASE, image: "string | description=img" }, SCHEMA_CHANGE_KINDS.descriptionChanged, false],
-    ["default changed", { ...BASE, replicas: "integer | default=3 minimum=1 maximum=10" }, SCHEMA_CHANGE_KINDS.defaultChanged, false],
+    [
+      "description changed",
+      { ...BASE, image: "string | description=img" },
+      SCHEMA_CHANGE_KINDS.descriptionChanged,
+      false,
+    ],
+    [
+      "default changed",
+      { ...BASE, replicas: "integer | default=3 minimum=1 maximum=10" },
+      SCHEMA_CHANGE_KINDS.defaultChanged,
+      false,
+    ],
     ["required removed", { ...BASE, name: "string" }, SCHEMA_CHANGE_KINDS.requiredRemoved, false],
     ["enum expanded", { ...BASE, mode: 'string | enum="a,b,c"' }, SCHEMA_CHANGE_KINDS.enumExpanded, false],
     ["enum removed", { ...BASE, mode: "string" }, SCHEMA_CHANGE_KINDS.enumExpanded, false],
     ["pattern removed", { ...BASE, host: "string | minLength=1" }, SCHEMA_CHANGE_KINDS.patternRemoved, false],
-    ["maximum raised", { ...BASE, replicas: "integer | default=2 minimum=1 maximum=20" }, SCHEMA_CHANGE_KINDS.constraintRelaxed, false],
-    ["minimum removed", { ...BASE, replicas: "integer | default=2 maximum=10" }, SCHEMA_CHANGE_KINDS.constraintRelaxed, false],
+    [
+      "maximum raised",
+      { ...BASE, replicas: "integer | default=2 minimum=1 maximum=20" },
+      SCHEMA_CHANGE_KINDS.constraintRelaxed,
+      false,
+    ],
+    [
+      "minimum removed",
+      { ...BASE, replicas: "integer | default=2 maximum=10" },
+      SCHEMA_CHANGE_KINDS.constraintRelaxed,
+      false,
+    ],
     ["maxItems removed", { ...BASE, tags: "[]string" }, SCHEMA_CHANGE_KINDS.constraintRelaxed, false],
   ];
   for (const [name, spec, kind, breaking] of cases) {
@@ -72,21 +112,35 @@ describe("CRD breaking-change classification", () => {
   it("treats removing the default of a required field as breaking", () => {
     const before = crdOf({ size: "integer | required=true default=1" });
     const after = crdOf({ size: "integer | required=true" });
-    assert.deepEqual(classifyCrdUpdate(before, after).breaking.map((c) => c.kind), [SCHEMA_CHANGE_KINDS.requiredDefaultRemoved]);
+    assert.deepEqual(
+      classifyCrdUpdate(before, after).breaking.map((c) => c.kind),
+      [SCHEMA_CHANGE_KINDS.requiredDefaultRemoved],
+    );
   });
 
   it("does not flag required fields inside a new property", () => {
     const result = classifyCrdUpdate(crdOf(BASE), crdOf({ ...BASE, db: { host: "string | required=true" } }));
     assert.deepEqual(result.breaking, []);
-    assert.deepEqual(result.nonBreaking.map((c) => c.path), [["spec", "db"]]);
+    assert.deepEqual(
+      result.nonBreaking.map((c) => c.path),
+      [["spec", "db"]],
+    );
   });
 
   it("reports a removed version, and summarises the first three breaking changes", () => {
     const result = classifyCrdUpdate(crdOf(BASE), crdOf(BASE, "v1"));
-    assert.deepEqual(result.breaking.map((c) => c.description), ["version v1alpha1 removed"]);
-    assert.deepEqual(result.nonBreaking.map((c) => c.kind), [SCHEMA_CHANGE_KINDS.versionAdded]);
+    assert.deepEqual(
+      result.breaking.map((c) => c.description),
+      ["version v1alpha1 removed"],
+    );
+    assert.deepEqual(
+      result.nonBreaking.map((c) => c.kind),
+      [SCHEMA_CHANGE_KINDS.versionAdded],
+    );
     const many = classifyCrdUpdate(crdOf(BASE), crdOf({ name: "integer", ports: "[]string" }));
-    assert.equal(summarizeChanges(many.breaking),
-      "spec.host: property removed; spec.id: property removed; spec.image: property removed (and 6 more)");
+    assert.equal(
+      summarizeChanges(many.breaking),
+      "spec.host: property removed; spec.id: property removed; spec.image: property removed (and 6 more)",
+    );
   });
 });

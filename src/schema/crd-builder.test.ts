@@ -4,15 +4,26 @@ import { synthesizeCrd } from "./crd-builder.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
 import { DEFAULT_PRINTER_COLUMNS } from "./printer-columns.js";
 import { parseSimpleSchema } from "./simple-schema.js";
-import { buildStatusSchema, CONDITIONS_SCHEMA, keepsStatusRecord, STATUS_RECORD_SCHEMA, UNKNOWN_TYPE_SCHEMA } from "./status-schema.js";
+import {
+  buildStatusSchema,
+  CONDITIONS_SCHEMA,
+  keepsStatusRecord,
+  STATUS_RECORD_SCHEMA,
+  UNKNOWN_TYPE_SCHEMA,
+} from "./status-schema.js";
 
 const specSchema = parseSimpleSchema({ name: "string | required=true", replicas: "integer | default=2" }).schema ?? {};
 
 describe("synthesizeCrd", () => {
   it("builds the CRD of the worked example", () => {
     const { crd, issues } = synthesizeCrd({
-      kind: "WebApp", version: "v1alpha1", specSchema,
-      statusFields: [{ path: ["available"], schema: { type: "integer" } }, { path: ["url"], schema: { type: "string" } }],
+      kind: "WebApp",
+      version: "v1alpha1",
+      specSchema,
+      statusFields: [
+        { path: ["available"], schema: { type: "integer" } },
+        { path: ["url"], schema: { type: "string" } },
+      ],
     });
     assert.deepEqual(issues, []);
     assert.equal(crd.metadata.name, "webapps.kro.run");
@@ -22,7 +33,10 @@ describe("synthesizeCrd", () => {
     assert.equal(crd.spec.versions.length, 1);
     const [version] = crd.spec.versions;
     assert.ok(version);
-    assert.deepEqual([version.name, version.served, version.storage, version.subresources], ["v1alpha1", true, true, { status: {} }]);
+    assert.deepEqual(
+      [version.name, version.served, version.storage, version.subresources],
+      ["v1alpha1", true, true, { status: {} }],
+    );
     assert.deepEqual(version.additionalPrinterColumns, DEFAULT_PRINTER_COLUMNS);
     const root = version.schema.openAPIV3Schema;
     assert.equal(root.type, "object");
@@ -32,16 +46,30 @@ describe("synthesizeCrd", () => {
     assert.deepEqual(root.properties.spec, specSchema);
     assert.deepEqual(root.properties.status, {
       type: "object",
-      properties: { available: { type: "integer" }, conditions: CONDITIONS_SCHEMA, kroInventory: STATUS_RECORD_SCHEMA, observedGeneration: { type: "integer" }, state: { type: "string" }, url: { type: "string" } },
+      properties: {
+        available: { type: "integer" },
+        conditions: CONDITIONS_SCHEMA,
+        kroInventory: STATUS_RECORD_SCHEMA,
+        observedGeneration: { type: "integer" },
+        state: { type: "string" },
+        url: { type: "string" },
+      },
     });
   });
 
   it("passes scope, group, names, labels, annotations and author columns through", () => {
     const columns = [{ name: "Image", type: "string", jsonPath: ".spec.image" }];
     const { crd, issues } = synthesizeCrd({
-      kind: "Policy", version: "v1", group: "example.com", scope: "Cluster", specSchema,
-      additionalPrinterColumns: columns, shortNames: ["pol"], categories: ["kro"],
-      labels: { "kro.run/owned": "true" }, annotations: { note: "x" },
+      kind: "Policy",
+      version: "v1",
+      group: "example.com",
+      scope: "Cluster",
+      specSchema,
+      additionalPrinterColumns: columns,
+      shortNames: ["pol"],
+      categories: ["kro"],
+      labels: { "kro.run/owned": "true" },
+      annotations: { note: "x" },
     });
     assert.deepEqual(issues, []);
     assert.equal(crd.metadata.name, "policies.example.com");
@@ -55,11 +83,14 @@ describe("synthesizeCrd", () => {
 
   it("reports invalid kind, version and group at their paths", () => {
     const { issues } = synthesizeCrd({ kind: "webApp", version: "1", group: "Bad_Group", specSchema });
-    assert.deepEqual(issues.map((i) => [i.code, i.path.join(".")]), [
-      [SCHEMA_ISSUE_CODES.invalidCrdInput, "spec.schema.kind"],
-      [SCHEMA_ISSUE_CODES.invalidCrdInput, "spec.schema.apiVersion"],
-      [SCHEMA_ISSUE_CODES.invalidCrdInput, "spec.schema.group"],
-    ]);
+    assert.deepEqual(
+      issues.map((i) => [i.code, i.path.join(".")]),
+      [
+        [SCHEMA_ISSUE_CODES.invalidCrdInput, "spec.schema.kind"],
+        [SCHEMA_ISSUE_CODES.invalidCrdInput, "spec.schema.apiVersion"],
+        [SCHEMA_ISSUE_CODES.invalidCrdInput, "spec.schema.group"],
+      ],
+    );
   });
 });
 
@@ -80,7 +111,10 @@ describe("buildStatusSchema", () => {
         "a.b": { type: "boolean" },
         conditions: CONDITIONS_SCHEMA,
         kroInventory: STATUS_RECORD_SCHEMA,
-        network: { type: "object", properties: { ports: { type: "array", items: { type: "integer" } }, url: { type: "string" } } },
+        network: {
+          type: "object",
+          properties: { ports: { type: "array", items: { type: "integer" } }, url: { type: "string" } },
+        },
         observedGeneration: { type: "string" },
         raw: { "x-kubernetes-preserve-unknown-fields": true },
         state: { type: "integer" },
@@ -89,13 +123,28 @@ describe("buildStatusSchema", () => {
   });
 
   it("an author's status field named kroInventory wins, and the CRD then does not keep the controller's record", () => {
-    const crdWith = (fields: Parameters<typeof buildStatusSchema>[0]) => synthesizeCrd({ kind: "App", version: "v1alpha1", specSchema: { type: "object" }, statusFields: fields }).crd;
+    const crdWith = (fields: Parameters<typeof buildStatusSchema>[0]) =>
+      synthesizeCrd({ kind: "App", version: "v1alpha1", specSchema: { type: "object" }, statusFields: fields }).crd;
     assert.equal(keepsStatusRecord(crdWith([{ path: ["url"], schema: { type: "string" } }])), true);
     const authored = crdWith([{ path: ["kroInventory"], schema: { type: "string" } }]);
-    assert.deepEqual(authored.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties?.kroInventory, { type: "string" });
+    assert.deepEqual(authored.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties?.kroInventory, {
+      type: "string",
+    });
     assert.equal(keepsStatusRecord(authored), false);
     // A CRD from elsewhere (an older release, a user's): no field, or no status subresource.
-    assert.equal(keepsStatusRecord({ spec: { versions: [{ schema: { openAPIV3Schema: { type: "object", properties: { status: { type: "object" } } } }, subresources: { status: {} } }] } }), false);
+    assert.equal(
+      keepsStatusRecord({
+        spec: {
+          versions: [
+            {
+              schema: { openAPIV3Schema: { type: "object", properties: { status: { type: "object" } } } },
+              subresources: { status: {} },
+            },
+          ],
+        },
+      }),
+      false,
+    );
     assert.equal(keepsStatusRecord({ spec: { versions: [] } }), false);
   });
 
@@ -109,7 +158,10 @@ describe("buildStatusSchema", () => {
       { path: ["e"], schema: { type: "string" } },
       { path: [], schema: { type: "string" } },
     ]);
-    assert.deepEqual(issues.map((i) => i.path.join(".")), ["spec.schema.status.a.b", "spec.schema.status.c", "spec.schema.status.e", "spec.schema.status"]);
+    assert.deepEqual(
+      issues.map((i) => i.path.join(".")),
+      ["spec.schema.status.a.b", "spec.schema.status.c", "spec.schema.status.e", "spec.schema.status"],
+    );
     assert.ok(issues.every((i) => i.code === SCHEMA_ISSUE_CODES.statusPathConflict));
   });
 });

@@ -10,7 +10,14 @@ import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { canonicalizeSchema } from "./canonical-schema.js";
 import { crdNameFor, crdNamesFor, DEFAULT_GROUP } from "./crd-names.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
-import { CRD_SCOPES, type CrdScope, type CrdVersion, type CustomResourceDefinition, type JSONSchemaProps, type PrinterColumn } from "./openapi-types.js";
+import {
+  CRD_SCOPES,
+  type CrdScope,
+  type CrdVersion,
+  type CustomResourceDefinition,
+  type JSONSchemaProps,
+  type PrinterColumn,
+} from "./openapi-types.js";
 import { printerColumnsFor } from "./printer-columns.js";
 import { buildStatusSchema, type InferredStatusField } from "./status-schema.js";
 
@@ -64,18 +71,28 @@ export function synthesizeCrd(input: CrdSynthesisInput): CrdSynthesisResult {
   const group = input.group ?? DEFAULT_GROUP;
   const scope = input.scope ?? "Namespaced";
   const issues: Issue[] = [];
-  const invalid = (field: string, message: string) => { issues.push(error(SCHEMA_ISSUE_CODES.invalidCrdInput, [...path, field], message)); };
-  if (!KIND_PATTERN.test(input.kind)) invalid("kind", `kind "${input.kind}" must be UpperCamelCase (${KIND_PATTERN.source})`);
-  if (!VERSION_PATTERN.test(input.version)) invalid("apiVersion", `apiVersion "${input.version}" must match ${VERSION_PATTERN.source}`);
+  const invalid = (field: string, message: string) => {
+    issues.push(error(SCHEMA_ISSUE_CODES.invalidCrdInput, [...path, field], message));
+  };
+  if (!KIND_PATTERN.test(input.kind))
+    invalid("kind", `kind "${input.kind}" must be UpperCamelCase (${KIND_PATTERN.source})`);
+  if (!VERSION_PATTERN.test(input.version))
+    invalid("apiVersion", `apiVersion "${input.version}" must match ${VERSION_PATTERN.source}`);
   if (!GROUP_PATTERN.test(group) || group.length > 253) invalid("group", `group "${group}" must be a DNS subdomain`);
-  if (!(CRD_SCOPES as readonly string[]).includes(scope)) invalid("scope", `scope "${scope}" must be one of ${CRD_SCOPES.join(", ")}`);
+  if (!(CRD_SCOPES as readonly string[]).includes(scope))
+    invalid("scope", `scope "${scope}" must be one of ${CRD_SCOPES.join(", ")}`);
   const name = crdNameFor(input.kind, group);
   if (name.length > 253) invalid("kind", `CRD name ${name} is longer than 253 characters`);
 
   const status = buildStatusSchema(input.statusFields ?? [], [...path, "status"]);
   issues.push(...status.issues);
 
-  const versionOf = (name: string, specSchema: JSONSchemaProps, served: boolean, deprecation: { deprecated: boolean; warning?: string | undefined }): CrdVersion => {
+  const versionOf = (
+    name: string,
+    specSchema: JSONSchemaProps,
+    served: boolean,
+    deprecation: { deprecated: boolean; warning?: string | undefined },
+  ): CrdVersion => {
     const version: CrdVersion = {
       name,
       served,
@@ -101,13 +118,19 @@ export function synthesizeCrd(input: CrdSynthesisInput): CrdSynthesisResult {
   };
   const extra = input.extraVersions ?? [];
   const versions = [
-    versionOf(input.version, input.specSchema, true, { deprecated: input.deprecated !== undefined, warning: input.deprecated?.warning }),
-    ...extra.map((v) => versionOf(v.name, v.specSchema, v.served, { deprecated: v.deprecated, warning: v.deprecationWarning })),
+    versionOf(input.version, input.specSchema, true, {
+      deprecated: input.deprecated !== undefined,
+      warning: input.deprecated?.warning,
+    }),
+    ...extra.map((v) =>
+      versionOf(v.name, v.specSchema, v.served, { deprecated: v.deprecated, warning: v.deprecationWarning }),
+    ),
   ];
 
   const metadata: CustomResourceDefinition["metadata"] = { name };
   if (input.labels !== undefined && Object.keys(input.labels).length > 0) metadata.labels = { ...input.labels };
-  if (input.annotations !== undefined && Object.keys(input.annotations).length > 0) metadata.annotations = { ...input.annotations };
+  if (input.annotations !== undefined && Object.keys(input.annotations).length > 0)
+    metadata.annotations = { ...input.annotations };
   const crd: CustomResourceDefinition = {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
@@ -121,7 +144,9 @@ export function synthesizeCrd(input: CrdSynthesisInput): CrdSynthesisResult {
       scope,
       versions,
       // Several versions with different schemas: the API server asks the controller to convert.
-      ...(extra.length === 0 ? {} : { conversion: { strategy: "Webhook" as const, webhook: { conversionReviewVersions: ["v1"] } } }),
+      ...(extra.length === 0
+        ? {}
+        : { conversion: { strategy: "Webhook" as const, webhook: { conversionReviewVersions: ["v1"] } } }),
     },
   };
   return { crd, issues };

@@ -4,7 +4,14 @@
  * fields that use a broken type get no second issue.
  */
 import { error, type Issue, type IssuePath } from "../diag/index.js";
-import { buildField, describeValue, isPlainMap, MAX_OBJECT_NESTING, type CustomType, type CustomTypeLookup } from "./field-schema.js";
+import {
+  buildField,
+  describeValue,
+  isPlainMap,
+  MAX_OBJECT_NESTING,
+  type CustomType,
+  type CustomTypeLookup,
+} from "./field-schema.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
 import { BUILTIN_TYPE_NAMES, customTypeName, parseTypeExpression } from "./type-expression.js";
 
@@ -26,14 +33,22 @@ export function resolveCustomTypes(types: unknown, path: IssuePath = DEFAULT_TYP
   const issues: Issue[] = [];
   if (types === undefined || types === null) return { registry: EMPTY_TYPE_REGISTRY, issues };
   if (!isPlainMap(types)) {
-    issues.push(error(SCHEMA_ISSUE_CODES.unexpectedValue, path, `unexpected type: types must be a mapping of name to type, got ${describeValue(types)}`));
+    issues.push(
+      error(
+        SCHEMA_ISSUE_CODES.unexpectedValue,
+        path,
+        `unexpected type: types must be a mapping of name to type, got ${describeValue(types)}`,
+      ),
+    );
     return { registry: EMPTY_TYPE_REGISTRY, issues };
   }
   const broken = new Set<string>();
   const definitions = new Map<string, unknown>();
   for (const name of Object.keys(types).sort()) {
     if (BUILTIN_TYPE_NAMES.includes(name)) {
-      issues.push(error(SCHEMA_ISSUE_CODES.typeShadowsBuiltin, [...path, name], `type ${name} has the name of a built-in type`));
+      issues.push(
+        error(SCHEMA_ISSUE_CODES.typeShadowsBuiltin, [...path, name], `type ${name} has the name of a built-in type`),
+      );
       continue;
     }
     definitions.set(name, types[name]);
@@ -49,7 +64,8 @@ export function resolveCustomTypes(types: unknown, path: IssuePath = DEFAULT_TYP
   for (const name of definitions.keys()) {
     if (order.includes(name)) continue;
     broken.add(name);
-    if (reaches(name, name, dependencies)) issues.push(error(SCHEMA_ISSUE_CODES.typeCycle, [...path, name], `cyclic dependency in type ${name}`));
+    if (reaches(name, name, dependencies))
+      issues.push(error(SCHEMA_ISSUE_CODES.typeCycle, [...path, name], `cyclic dependency in type ${name}`));
   }
 
   const built = new Map<string, CustomType>();

@@ -15,7 +15,9 @@ export function parseDefaultValue(raw: string, type: TypeExpression, schema: JSO
     switch (type.name) {
       case "string": {
         const parsed = parseJson(`"${raw}"`);
-        return parsed === undefined ? { error: `default ${JSON.stringify(raw)} is not a valid string literal` } : { value: parsed };
+        return parsed === undefined
+          ? { error: `default ${JSON.stringify(raw)} is not a valid string literal` }
+          : { value: parsed };
       }
       case "integer": {
         const parsed = parseGoInt64(raw);
@@ -34,7 +36,9 @@ export function parseDefaultValue(raw: string, type: TypeExpression, schema: JSO
   const parsed = parseJson(raw);
   if (parsed === undefined) return { error: `default ${JSON.stringify(raw)} is not valid JSON` };
   const mismatch = findSchemaMismatch(parsed, schema, "");
-  return mismatch === undefined ? { value: parsed } : { error: `default ${raw} does not match the field's schema: ${mismatch}` };
+  return mismatch === undefined
+    ? { value: parsed }
+    : { error: `default ${raw} does not match the field's schema: ${mismatch}` };
 }
 
 function parseJson(text: string): JsonValue | undefined {
@@ -45,7 +49,8 @@ function parseJson(text: string): JsonValue | undefined {
   }
 }
 
-const isRecord = (v: unknown): v is Readonly<Record<string, JsonValue>> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Readonly<Record<string, JsonValue>> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The first place where `value` has the wrong JSON type for `schema` (types only; the API server
@@ -57,22 +62,37 @@ export function findSchemaMismatch(value: JsonValue, schema: JSONSchemaProps, at
     const [v, s, where] = item;
     const label = where === "" ? "value" : where;
     switch (s.type) {
-      case "string": if (typeof v !== "string") return `${label} must be a string`; break;
-      case "boolean": if (typeof v !== "boolean") return `${label} must be a boolean`; break;
-      case "number": if (typeof v !== "number") return `${label} must be a number`; break;
-      case "integer": if (typeof v !== "number" || !Number.isInteger(v)) return `${label} must be an integer`; break;
+      case "string":
+        if (typeof v !== "string") return `${label} must be a string`;
+        break;
+      case "boolean":
+        if (typeof v !== "boolean") return `${label} must be a boolean`;
+        break;
+      case "number":
+        if (typeof v !== "number") return `${label} must be a number`;
+        break;
+      case "integer":
+        if (typeof v !== "number" || !Number.isInteger(v)) return `${label} must be an integer`;
+        break;
       case "array":
         if (!Array.isArray(v)) return `${label} must be an array`;
-        if (s.items !== undefined) for (const [i, e] of (v as readonly JsonValue[]).entries()) stack.push([e, s.items, `${where}[${i}]`]);
+        if (s.items !== undefined)
+          for (const [i, e] of (v as readonly JsonValue[]).entries()) stack.push([e, s.items, `${where}[${i}]`]);
         break;
       case "object":
         if (!isRecord(v)) return `${label} must be an object`;
         for (const [key, child] of Object.entries(v)) {
-          const childSchema = s.properties !== undefined && Object.hasOwn(s.properties, key) ? s.properties[key] : typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
+          const childSchema =
+            s.properties !== undefined && Object.hasOwn(s.properties, key)
+              ? s.properties[key]
+              : typeof s.additionalProperties === "object"
+                ? s.additionalProperties
+                : undefined;
           if (childSchema !== undefined) stack.push([child, childSchema, where === "" ? key : `${where}.${key}`]);
         }
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return undefined;

@@ -50,12 +50,22 @@ export function describeValue(value: unknown): string {
 export function buildField(value: unknown, ctx: FieldBuildContext, path: IssuePath, depth = 0): BuiltField {
   if (typeof value === "string") return buildTypeString(value, ctx, path);
   if (isPlainMap(value)) return { schema: buildObject(value, ctx, path, depth + 1), required: false };
-  report(ctx, path, SCHEMA_ISSUE_CODES.unexpectedValue, `unexpected type: a field must be a type string or a mapping, got ${describeValue(value)}`);
+  report(
+    ctx,
+    path,
+    SCHEMA_ISSUE_CODES.unexpectedValue,
+    `unexpected type: a field must be a type string or a mapping, got ${describeValue(value)}`,
+  );
   return { schema: undefined, required: false };
 }
 
 /** A nested mapping: sorted properties, sorted `required`, and kro's `default: {}` propagation. */
-export function buildObject(fields: Readonly<Record<string, unknown>>, ctx: FieldBuildContext, path: IssuePath, depth = 0): JSONSchemaProps | undefined {
+export function buildObject(
+  fields: Readonly<Record<string, unknown>>,
+  ctx: FieldBuildContext,
+  path: IssuePath,
+  depth = 0,
+): JSONSchemaProps | undefined {
   if (depth > MAX_OBJECT_NESTING) {
     report(ctx, path, SCHEMA_ISSUE_CODES.nestingTooDeep, `objects nest deeper than ${MAX_OBJECT_NESTING} levels`);
     return undefined;
@@ -107,7 +117,11 @@ function buildTypeString(text: string, ctx: FieldBuildContext, path: IssuePath):
 }
 
 /** A fresh (mutable) schema for a type expression; custom types are deep-copied, never shared. */
-function resolveType(type: TypeExpression, ctx: FieldBuildContext, path: IssuePath): { schema: JSONSchemaProps; aliasRequired: boolean } | undefined {
+function resolveType(
+  type: TypeExpression,
+  ctx: FieldBuildContext,
+  path: IssuePath,
+): { schema: JSONSchemaProps; aliasRequired: boolean } | undefined {
   const wrappers: ("array" | "map")[] = [];
   let current = type;
   while (current.kind === "array" || current.kind === "map") {
@@ -117,12 +131,17 @@ function resolveType(type: TypeExpression, ctx: FieldBuildContext, path: IssuePa
   let schema: JSONSchemaProps;
   let aliasRequired = false;
   switch (current.kind) {
-    case "atomic": schema = { type: current.name === "float" ? "number" : current.name }; break;
-    case "object": schema = { type: "object", "x-kubernetes-preserve-unknown-fields": true }; break;
+    case "atomic":
+      schema = { type: current.name === "float" ? "number" : current.name };
+      break;
+    case "object":
+      schema = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+      break;
     case "custom": {
       const custom = ctx.types.get(current.name);
       if (custom === undefined) {
-        if (!ctx.types.isBroken(current.name)) report(ctx, path, SCHEMA_ISSUE_CODES.unknownType, `unknown type: ${current.name}`);
+        if (!ctx.types.isBroken(current.name))
+          report(ctx, path, SCHEMA_ISSUE_CODES.unknownType, `unknown type: ${current.name}`);
         return undefined;
       }
       schema = structuredClone(custom.schema);
@@ -132,11 +151,18 @@ function resolveType(type: TypeExpression, ctx: FieldBuildContext, path: IssuePa
     }
   }
   for (let i = wrappers.length - 1; i >= 0; i--) {
-    schema = wrappers[i] === "array" ? { type: "array", items: schema } : { type: "object", additionalProperties: schema };
+    schema =
+      wrappers[i] === "array" ? { type: "array", items: schema } : { type: "object", additionalProperties: schema };
   }
   return { schema, aliasRequired };
 }
 
-function report(ctx: FieldBuildContext, path: IssuePath, code: SchemaIssueCode, message: string, severity: "error" | "warning" = "error"): void {
+function report(
+  ctx: FieldBuildContext,
+  path: IssuePath,
+  code: SchemaIssueCode,
+  message: string,
+  severity: "error" | "warning" = "error",
+): void {
   ctx.issues.push(severity === "error" ? error(code, path, message) : warning(code, path, message));
 }

@@ -29,9 +29,26 @@ describe("Go literal parsing", () => {
 });
 
 describe("checkGoRegexp", () => {
-  const valid = ["^[a-z]+$", "(?i)^abc$", "(?P<year>\\d{4})-(?P<m>\\d\\d)", "\\Aabc\\z", "[[:alpha:]]+", "[^[:digit:]]", "\\Q.*\\E", "[:a]", "[]a]", "(?s:a.b)"];
-  for (const pattern of valid) it(`accepts ${pattern}`, () => { assert.equal(checkGoRegexp(pattern), undefined); });
+  const valid = [
+    "^[a-z]+$",
+    "(?i)^abc$",
+    "(?P<year>\\d{4})-(?P<m>\\d\\d)",
+    "\\Aabc\\z",
+    "[[:alpha:]]+",
+    "[^[:digit:]]",
+    "\\Q.*\\E",
+    "[:a]",
+    "[]a]",
+    "(?s:a.b)",
+  ];
+  for (const pattern of valid)
+    it(`accepts ${pattern}`, () => {
+      assert.equal(checkGoRegexp(pattern), undefined);
+    });
 
   const invalid = ["(abc", "a(?=b)", "a(?!b)", "(?<=a)b", "(a)\\1", "[[:nope:]]", "*a", "a\\"];
-  for (const pattern of invalid) it(`rejects ${pattern}`, () => { assert.equal(typeof checkGoRegexp(pattern), "string"); });
+  for (const pattern of invalid)
+    it(`rejects ${pattern}`, () => {
+      assert.equal(typeof checkGoRegexp(pattern), "string");
+    });
 });

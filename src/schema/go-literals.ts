@@ -38,7 +38,8 @@ export function parseGoInt64(text: string): IntParse {
  * JSON, so they are rejected like out-of-range values.
  */
 export function parseGoFloat64(text: string): IntParse {
-  if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text)) return { error: `"${text}" is not a number` };
+  if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text))
+    return { error: `"${text}" is not a number` };
   const value = Number(text);
   if (!Number.isFinite(value)) return { error: `"${text}" is out of the float64 range` };
   return { value: Object.is(value, -0) ? 0 : value };

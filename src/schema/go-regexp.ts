@@ -26,7 +26,10 @@ export interface GoRegexpMatch {
 }
 
 export class GoRegexpSyntaxError extends Error {
-  constructor(readonly pattern: string, reason: string) {
+  constructor(
+    readonly pattern: string,
+    reason: string,
+  ) {
     super(`error parsing regexp: ${reason}`);
     this.name = "GoRegexpSyntaxError";
   }
@@ -36,7 +39,10 @@ export class GoRegexp {
   readonly #re: RE2JS;
   readonly #names: Readonly<Record<string, number>>;
 
-  private constructor(readonly source: string, re: RE2JS) {
+  private constructor(
+    readonly source: string,
+    re: RE2JS,
+  ) {
     this.#re = re;
     this.#names = re.namedGroups();
   }
@@ -141,7 +147,9 @@ const cache = new Map<string, GoRegexp | GoRegexpSyntaxError>();
 export function compileGoRegexpCached(pattern: string): GoRegexp {
   let hit = cache.get(pattern);
   if (hit === undefined) {
-    try { hit = GoRegexp.compile(pattern); } catch (e) {
+    try {
+      hit = GoRegexp.compile(pattern);
+    } catch (e) {
       if (!(e instanceof GoRegexpSyntaxError)) throw e;
       hit = e;
     }

@@ -8,11 +8,23 @@ describe("lexMarkers", () => {
     ["", []],
     ["   ", []],
     ["required=true", [["required", "true"]]],
-    [" required=true   default=3 ", [["required", "true"], ["default", "3"]]],
+    [
+      " required=true   default=3 ",
+      [
+        ["required", "true"],
+        ["default", "3"],
+      ],
+    ],
     ['description="a b  c"', [["description", "a b  c"]]],
     ['description="say \\"hi\\" \\\\ now"', [["description", 'say "hi" \\ now']]],
     ['pattern="^\\d+$"', [["pattern", "^\\d+$"]]],
-    ["default=[1, 2, 3] minimum=0", [["default", "[1, 2, 3]"], ["minimum", "0"]]],
+    [
+      "default=[1, 2, 3] minimum=0",
+      [
+        ["default", "[1, 2, 3]"],
+        ["minimum", "0"],
+      ],
+    ],
     ['default={"a": "x ] y", "b": [1, {"c": 2}]}', [["default", '{"a": "x ] y", "b": [1, {"c": 2}]}']]],
     ['validation="self.a || self.b"', [["validation", "self.a || self.b"]]],
     ["default=", [["default", ""]]],
@@ -23,7 +35,10 @@ describe("lexMarkers", () => {
     it(`lexes ${JSON.stringify(text)}`, () => {
       const result = lexMarkers(text);
       assert.equal(result.error, undefined);
-      assert.deepEqual(result.markers.map((m) => [m.key, m.value]), expected);
+      assert.deepEqual(
+        result.markers.map((m) => [m.key, m.value]),
+        expected,
+      );
     });
   }
 
@@ -33,7 +48,7 @@ describe("lexMarkers", () => {
     ["=true", SCHEMA_ISSUE_CODES.markerSyntax, /without a key/],
     ['description="never closed', SCHEMA_ISSUE_CODES.markerSyntax, /unclosed quote/],
     ["default=[1, 2", SCHEMA_ISSUE_CODES.markerSyntax, /unclosed '\['/],
-    ["default={\"a\": 1", SCHEMA_ISSUE_CODES.markerSyntax, /unclosed '\{'/],
+    ['default={"a": 1', SCHEMA_ISSUE_CODES.markerSyntax, /unclosed '\{'/],
     ["default=[1}", SCHEMA_ISSUE_CODES.markerSyntax, /unbalanced '\}'/],
     ['description="a"b', SCHEMA_ISSUE_CODES.markerSyntax, /after quoted value/],
     ["required=true | description=x", SCHEMA_ISSUE_CODES.multipleSeparators, /only one '\|'/],

@@ -16,7 +16,9 @@ export interface MarkerLexError {
   readonly message: string;
 }
 
-export type MarkerLexResult = { readonly markers: readonly RawMarker[]; readonly error?: undefined } | { readonly markers?: undefined; readonly error: MarkerLexError };
+export type MarkerLexResult =
+  | { readonly markers: readonly RawMarker[]; readonly error?: undefined }
+  | { readonly markers?: undefined; readonly error: MarkerLexError };
 
 const CLOSERS: Readonly<Record<string, string>> = { "[": "]", "{": "}" };
 
@@ -99,7 +101,12 @@ function lexBare(text: string, start: number): ValueLex {
     }
     i++;
   }
-  if (open.length > 0) return { error: syntax(`unclosed '${open.length > 0 ? reverseOf(open[open.length - 1] ?? "") : ""}' in marker value ${text.slice(start)}`) };
+  if (open.length > 0)
+    return {
+      error: syntax(
+        `unclosed '${open.length > 0 ? reverseOf(open[open.length - 1] ?? "") : ""}' in marker value ${text.slice(start)}`,
+      ),
+    };
   return { value: text.slice(start, i), end: i };
 }
 
@@ -124,5 +131,10 @@ function fail(message: string): MarkerLexResult {
 }
 
 function secondPipe(): { error: MarkerLexError } {
-  return { error: { code: SCHEMA_ISSUE_CODES.multipleSeparators, message: "only one '|' may separate the type from its markers" } };
+  return {
+    error: {
+      code: SCHEMA_ISSUE_CODES.multipleSeparators,
+      message: "only one '|' may separate the type from its markers",
+    },
+  };
 }

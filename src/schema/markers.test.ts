@@ -8,9 +8,16 @@ import { parseSimpleSchema } from "./simple-schema.js";
 
 const FIELD_PATH = ["spec", "schema", "spec", "f"];
 
-function field(spec: string, types?: Record<string, unknown>): { schema: JSONSchemaProps | undefined; required: boolean } {
+function field(
+  spec: string,
+  types?: Record<string, unknown>,
+): { schema: JSONSchemaProps | undefined; required: boolean } {
   const result = parseSimpleSchema({ f: spec }, types === undefined ? {} : { types });
-  assert.deepEqual(result.issues.filter((i) => i.severity === "error"), [], `unexpected issues for ${spec}`);
+  assert.deepEqual(
+    result.issues.filter((i) => i.severity === "error"),
+    [],
+    `unexpected issues for ${spec}`,
+  );
   return { schema: result.schema?.properties?.f, required: result.schema?.required?.includes("f") ?? false };
 }
 
@@ -30,7 +37,10 @@ describe("markers: effects", () => {
     ["boolean | default=T", { type: "boolean", default: true }],
     ["[]string | default=[]", { type: "array", items: { type: "string" }, default: [] }],
     ["[]integer | default=[80, 443]", { type: "array", items: { type: "integer" }, default: [80, 443] }],
-    ['map[string]string | default={"a": "b"}', { type: "object", additionalProperties: { type: "string" }, default: { a: "b" } }],
+    [
+      'map[string]string | default={"a": "b"}',
+      { type: "object", additionalProperties: { type: "string" }, default: { a: "b" } },
+    ],
     ["object | default={}", { type: "object", "x-kubernetes-preserve-unknown-fields": true, default: {} }],
     ["integer | minimum=1 maximum=10", { type: "integer", minimum: 1, maximum: 10 }],
     ["float | minimum=0.5 maximum=1e2", { type: "number", minimum: 0.5, maximum: 100 }],
@@ -43,29 +53,53 @@ describe("markers: effects", () => {
     ["[]string | uniqueItems=false", { type: "array", items: { type: "string" } }],
     ["[]string | minItems=1 maxItems=5", { type: "array", items: { type: "string" }, minItems: 1, maxItems: 5 }],
     ["[]string | listType=atomic", { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "atomic" }],
-    ["[]string | uniqueItems=true listType=set", { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" }],
-    ["[]object | listType=map listMapKey=name listMapKey=port", {
-      type: "array", items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-      "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "port"],
-    }],
-    ["[]object | listMapKey=name listType=map", {
-      type: "array", items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-      "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
-    }],
-    ["string | immutable=true", { type: "string", "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "field is immutable" }] }],
+    [
+      "[]string | uniqueItems=true listType=set",
+      { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" },
+    ],
+    [
+      "[]object | listType=map listMapKey=name listMapKey=port",
+      {
+        type: "array",
+        items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["name", "port"],
+      },
+    ],
+    [
+      "[]object | listMapKey=name listType=map",
+      {
+        type: "array",
+        items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["name"],
+      },
+    ],
+    [
+      "string | immutable=true",
+      { type: "string", "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "field is immutable" }] },
+    ],
     ["string | immutable=false", { type: "string" }],
-    ['integer | validation="self % 2 == 0"', { type: "integer", "x-kubernetes-validations": [{ rule: "self % 2 == 0", message: "validation failed" }] }],
-    ['string | validation="self != \'x\'" immutable=true validation="size(self) < 5"', {
-      type: "string",
-      "x-kubernetes-validations": [
-        { rule: "self != 'x'", message: "validation failed" },
-        { rule: "self == oldSelf", message: "field is immutable" },
-        { rule: "size(self) < 5", message: "validation failed" },
-      ],
-    }],
+    [
+      'integer | validation="self % 2 == 0"',
+      { type: "integer", "x-kubernetes-validations": [{ rule: "self % 2 == 0", message: "validation failed" }] },
+    ],
+    [
+      'string | validation="self != \'x\'" immutable=true validation="size(self) < 5"',
+      {
+        type: "string",
+        "x-kubernetes-validations": [
+          { rule: "self != 'x'", message: "validation failed" },
+          { rule: "self == oldSelf", message: "field is immutable" },
+          { rule: "size(self) < 5", message: "validation failed" },
+        ],
+      },
+    ],
   ];
   for (const [spec, expected] of cases) {
-    it(spec, () => { assert.deepEqual(field(spec).schema, expected); });
+    it(spec, () => {
+      assert.deepEqual(field(spec).schema, expected);
+    });
   }
 
   const requiredCases: [string, boolean][] = [
@@ -75,17 +109,26 @@ describe("markers: effects", () => {
     ["string", false],
   ];
   for (const [spec, required] of requiredCases) {
-    it(`${spec} → required ${required}`, () => { assert.equal(field(spec).required, required); });
+    it(`${spec} → required ${required}`, () => {
+      assert.equal(field(spec).required, required);
+    });
   }
 
   it("lets the last of a repeated marker win, with a warning", () => {
     const result = parseSimpleSchema({ f: "integer | default=1 default=2" });
     assert.equal(result.schema?.properties?.f?.default, 2);
-    assert.deepEqual(result.issues.map((i) => [i.severity, i.code]), [["warning", SCHEMA_ISSUE_CODES.duplicateMarker]]);
+    assert.deepEqual(
+      result.issues.map((i) => [i.severity, i.code]),
+      [["warning", SCHEMA_ISSUE_CODES.duplicateMarker]],
+    );
   });
 
   it("enum and pattern apply through a custom alias of the right type", () => {
-    assert.deepEqual(field('Name | enum="a,b"', { Name: "string | minLength=1" }).schema, { type: "string", enum: ["a", "b"], minLength: 1 });
+    assert.deepEqual(field('Name | enum="a,b"', { Name: "string | minLength=1" }).schema, {
+      type: "string",
+      enum: ["a", "b"],
+      minLength: 1,
+    });
   });
 });
 
@@ -104,7 +147,7 @@ describe("markers: errors", () => {
     ["[]string | default=nope", SCHEMA_ISSUE_CODES.invalidDefault, /not valid JSON/],
     ["[]string | default={}", SCHEMA_ISSUE_CODES.invalidDefault, /must be an array/],
     ["[]string | default=[1]", SCHEMA_ISSUE_CODES.invalidDefault, /\[0\] must be a string/],
-    ["map[string]integer | default={\"a\": \"x\"}", SCHEMA_ISSUE_CODES.invalidDefault, /a must be an integer/],
+    ['map[string]integer | default={"a": "x"}', SCHEMA_ISSUE_CODES.invalidDefault, /a must be an integer/],
     ["integer | minimum=low", SCHEMA_ISSUE_CODES.invalidMarkerValue, /minimum: "low" is not a number/],
     ["integer | maximum=", SCHEMA_ISSUE_CODES.invalidMarkerValue, /maximum/],
     ['string | enum=""', SCHEMA_ISSUE_CODES.invalidMarkerValue, /at least one value/],
@@ -122,7 +165,11 @@ describe("markers: errors", () => {
     ["string | minItems=1", SCHEMA_ISSUE_CODES.markerNotApplicable, /minItems applies only to array/],
     ["[]string | maxItems=x", SCHEMA_ISSUE_CODES.invalidMarkerValue, /maxItems/],
     ["string | uniqueItems=true", SCHEMA_ISSUE_CODES.markerNotApplicable, /uniqueItems/],
-    ["[]string | uniqueItems=true listType=atomic", SCHEMA_ISSUE_CODES.listTypeConflict, /conflicts with listType=atomic/],
+    [
+      "[]string | uniqueItems=true listType=atomic",
+      SCHEMA_ISSUE_CODES.listTypeConflict,
+      /conflicts with listType=atomic/,
+    ],
     ["[]string | listType=list", SCHEMA_ISSUE_CODES.invalidMarkerValue, /must be one of atomic, set, map/],
     ["string | listType=set", SCHEMA_ISSUE_CODES.markerNotApplicable, /listType/],
     ["[]object | listMapKey=name", SCHEMA_ISSUE_CODES.listTypeConflict, /requires listType=map$/],

@@ -12,8 +12,22 @@ import { LIST_TYPES, type JSONSchemaProps, type ListType } from "./openapi-types
 import type { TypeExpression } from "./type-expression.js";
 
 export const MARKER_KEYS = [
-  "required", "default", "description", "enum", "minimum", "maximum", "pattern", "minLength", "maxLength",
-  "uniqueItems", "minItems", "maxItems", "immutable", "validation", "listType", "listMapKey",
+  "required",
+  "default",
+  "description",
+  "enum",
+  "minimum",
+  "maximum",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "uniqueItems",
+  "minItems",
+  "maxItems",
+  "immutable",
+  "validation",
+  "listType",
+  "listMapKey",
 ] as const;
 export type MarkerKey = (typeof MARKER_KEYS)[number];
 
@@ -31,17 +45,27 @@ export interface MarkerOutcome {
 
 const isMarkerKey = (key: string): key is MarkerKey => (MARKER_KEYS as readonly string[]).includes(key);
 
-export function applyMarkers(markers: readonly RawMarker[], type: TypeExpression, schema: JSONSchemaProps, report: MarkerReporter): MarkerOutcome {
+export function applyMarkers(
+  markers: readonly RawMarker[],
+  type: TypeExpression,
+  schema: JSONSchemaProps,
+  report: MarkerReporter,
+): MarkerOutcome {
   let required = false;
   let defaultRaw: string | undefined;
   let uniqueItems = false;
   let listType: string | undefined;
   const listMapKeys: string[] = [];
   const seen = new Set<string>();
-  const invalid = (key: string, message: string) => { report(SCHEMA_ISSUE_CODES.invalidMarkerValue, `marker ${key}: ${message}`); };
+  const invalid = (key: string, message: string) => {
+    report(SCHEMA_ISSUE_CODES.invalidMarkerValue, `marker ${key}: ${message}`);
+  };
   const onlyFor = (key: string, types: readonly string[]): boolean => {
     if (schema.type !== undefined && types.includes(schema.type)) return true;
-    report(SCHEMA_ISSUE_CODES.markerNotApplicable, `marker ${key} applies only to ${types.join(" and ")} fields, not ${schema.type ?? "untyped"} fields`);
+    report(
+      SCHEMA_ISSUE_CODES.markerNotApplicable,
+      `marker ${key} applies only to ${types.join(" and ")} fields, not ${schema.type ?? "untyped"} fields`,
+    );
     return false;
   };
   const int64 = (key: string, value: string): number | undefined => {
@@ -60,12 +84,19 @@ export function applyMarkers(markers: readonly RawMarker[], type: TypeExpression
       report(SCHEMA_ISSUE_CODES.unknownMarker, `unknown marker: ${key}`);
       continue;
     }
-    if (seen.has(key) && !REPEATABLE.has(key)) report(SCHEMA_ISSUE_CODES.duplicateMarker, `marker ${key} given more than once; the last one wins`, "warning");
+    if (seen.has(key) && !REPEATABLE.has(key))
+      report(SCHEMA_ISSUE_CODES.duplicateMarker, `marker ${key} given more than once; the last one wins`, "warning");
     seen.add(key);
     switch (key) {
-      case "required": required = bool(key, value) ?? required; break;
-      case "default": defaultRaw = value; break;
-      case "description": schema.description = value; break;
+      case "required":
+        required = bool(key, value) ?? required;
+        break;
+      case "default":
+        defaultRaw = value;
+        break;
+      case "description":
+        schema.description = value;
+        break;
       case "minimum":
       case "maximum": {
         const parsed = parseGoFloat64(value);
@@ -75,9 +106,15 @@ export function applyMarkers(markers: readonly RawMarker[], type: TypeExpression
       }
       case "enum": {
         if (!onlyFor(key, ["string", "integer"])) break;
-        if (value.trim() === "") { invalid(key, "must list at least one value"); break; }
+        if (value.trim() === "") {
+          invalid(key, "must list at least one value");
+          break;
+        }
         const members = value.split(",").map((m) => m.trim());
-        if (members.some((m) => m === "")) { invalid(key, `empty value in "${value}"`); break; }
+        if (members.some((m) => m === "")) {
+          invalid(key, `empty value in "${value}"`);
+          break;
+        }
         if (schema.type === "integer") {
           const numbers = members.map((m) => int64(key, m));
           if (numbers.every((n) => n !== undefined)) schema.enum = numbers;
@@ -88,7 +125,10 @@ export function applyMarkers(markers: readonly RawMarker[], type: TypeExpression
       }
       case "pattern": {
         if (!onlyFor(key, ["string"])) break;
-        if (value === "") { invalid(key, "must not be empty"); break; }
+        if (value === "") {
+          invalid(key, "must not be empty");
+          break;
+        }
         const problem = checkGoRegexp(value);
         if (problem !== undefined) invalid(key, `"${value}" is not a valid regular expression: ${problem}`);
         else schema.pattern = value;
@@ -164,7 +204,10 @@ function applyListType(
     listType = "set";
   }
   if (list.listMapKeys.length > 0 && listType !== "map") {
-    report(SCHEMA_ISSUE_CODES.listTypeConflict, `listMapKey requires listType=map${listType === undefined ? "" : `, not listType=${listType}`}`);
+    report(
+      SCHEMA_ISSUE_CODES.listTypeConflict,
+      `listMapKey requires listType=map${listType === undefined ? "" : `, not listType=${listType}`}`,
+    );
     return;
   }
   if (listType !== undefined) schema["x-kubernetes-list-type"] = listType;

@@ -6,8 +6,18 @@
 import type { PrinterColumn } from "./openapi-types.js";
 
 export const DEFAULT_PRINTER_COLUMNS: readonly Readonly<PrinterColumn>[] = [
-  { name: "State", type: "string", description: "The state of a ResourceGraphDefinition instance", jsonPath: ".status.state" },
-  { name: "Ready", type: "string", description: "Whether a ResourceGraphDefinition instance is ready", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  {
+    name: "State",
+    type: "string",
+    description: "The state of a ResourceGraphDefinition instance",
+    jsonPath: ".status.state",
+  },
+  {
+    name: "Ready",
+    type: "string",
+    description: "Whether a ResourceGraphDefinition instance is ready",
+    jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+  },
   { name: "Age", type: "date", description: "Age of the resource", jsonPath: ".metadata.creationTimestamp" },
 ];
 

@@ -36,11 +36,18 @@ export function yamlScalar(value: JsonValue): string {
 
 function facts(schema: JSONSchemaProps, required: boolean): string {
   const s = effectiveSchema(schema);
-  const type = s["x-kubernetes-int-or-string"] === true ? "integer or string"
-    : s.type === "array" ? `list of ${effectiveSchema(s.items ?? {}).type ?? "values"}`
-    : s.type === "object" && typeof s.additionalProperties === "object" ? `map of ${effectiveSchema(s.additionalProperties).type ?? "values"}`
-    : s.type ?? "any";
-  const parts = [type, required ? "required" : s.default === undefined ? "optional" : `default ${yamlScalar(s.default)}`];
+  const type =
+    s["x-kubernetes-int-or-string"] === true
+      ? "integer or string"
+      : s.type === "array"
+        ? `list of ${effectiveSchema(s.items ?? {}).type ?? "values"}`
+        : s.type === "object" && typeof s.additionalProperties === "object"
+          ? `map of ${effectiveSchema(s.additionalProperties).type ?? "values"}`
+          : (s.type ?? "any");
+  const parts = [
+    type,
+    required ? "required" : s.default === undefined ? "optional" : `default ${yamlScalar(s.default)}`,
+  ];
   if (s.enum !== undefined) parts.push(`one of: ${s.enum.map(yamlScalar).join(", ")}`);
   if (s.minimum !== undefined) parts.push(`${s.exclusiveMinimum === true ? "greater than" : "minimum"} ${s.minimum}`);
   if (s.maximum !== undefined) parts.push(`${s.exclusiveMaximum === true ? "less than" : "maximum"} ${s.maximum}`);
@@ -68,12 +75,14 @@ class Lines {
     this.out.push({ text: `${" ".repeat(indent)}${commented ? "# " : ""}${text}`, field: true });
   }
   comment(indent: number, text: string): void {
-    for (const line of text.split("\n")) this.out.push({ text: `${" ".repeat(indent)}# ${line}`.trimEnd(), field: false });
+    for (const line of text.split("\n"))
+      this.out.push({ text: `${" ".repeat(indent)}# ${line}`.trimEnd(), field: false });
   }
 }
 
 const isStruct = (s: JSONSchemaProps): boolean => s.properties !== undefined && Object.keys(s.properties).length > 0;
-const isEmptyObject = (v: JsonValue | undefined): boolean => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const isEmptyObject = (v: JsonValue | undefined): boolean =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /** A struct with required fields somewhere below it, through nested structs. */
 function asksForFields(s: JSONSchemaProps): boolean {
@@ -89,7 +98,14 @@ function orderedKeys(schema: JSONSchemaProps): string[] {
 }
 
 /** The fields of an object schema, each with its comments; `commented` turns the whole block into comments. */
-function emitFields(schema: JSONSchemaProps, indent: number, commented: boolean, allFields: boolean, lines: Lines, top = false): void {
+function emitFields(
+  schema: JSONSchemaProps,
+  indent: number,
+  commented: boolean,
+  allFields: boolean,
+  lines: Lines,
+  top = false,
+): void {
   const required = new Set(schema.required ?? []);
   for (const key of orderedKeys(schema)) {
     if (top && TOP_LEVEL_SKIPPED.has(key)) continue;
@@ -105,7 +121,14 @@ function emitFields(schema: JSONSchemaProps, indent: number, commented: boolean,
   }
 }
 
-function emitValue(key: string, s: JSONSchemaProps, indent: number, commented: boolean, allFields: boolean, lines: Lines): void {
+function emitValue(
+  key: string,
+  s: JSONSchemaProps,
+  indent: number,
+  commented: boolean,
+  allFields: boolean,
+  lines: Lines,
+): void {
   const label = /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(key) ? key : JSON.stringify(key);
   // A struct without an explicit non-empty default: its fields, one by one, with their own comments.
   if (isStruct(s) && (s.default === undefined || isEmptyObject(s.default))) {

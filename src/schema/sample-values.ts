@@ -35,7 +35,11 @@ function patternMatches(pattern: string, value: string): boolean {
 
 /** A DNS-label-safe word from a field name, so a sample name can also name a child object. */
 export function kebabWord(key: string): string {
-  const word = key.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "");
+  const word = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   return word === "" ? "sample" : word;
 }
 
@@ -49,12 +53,23 @@ function sampleString(schema: JSONSchemaProps, key: string): string {
   const format = schema.format === undefined ? undefined : FORMAT_EXAMPLES[schema.format];
   const candidates = [
     ...(format === undefined ? [] : [format]),
-    word, "sample", "a", "a1", "1", "example.com", "https://example.com", "user@example.com", "1.0.0", "A", "a-b",
+    word,
+    "sample",
+    "a",
+    "a1",
+    "1",
+    "example.com",
+    "https://example.com",
+    "user@example.com",
+    "1.0.0",
+    "A",
+    "a-b",
   ];
   const min = schema.minLength ?? 0;
   // Length bounds first: pad or cut the field's own word when no fixed candidate fits.
   candidates.push(word.padEnd(min, "x"), word.slice(0, schema.maxLength ?? word.length).padEnd(min, "x"));
-  const ok = (v: string): boolean => fitsLength(schema, v) && (schema.pattern === undefined || patternMatches(schema.pattern, v));
+  const ok = (v: string): boolean =>
+    fitsLength(schema, v) && (schema.pattern === undefined || patternMatches(schema.pattern, v));
   return candidates.find(ok) ?? word;
 }
 
@@ -62,9 +77,11 @@ function sampleNumber(schema: JSONSchemaProps, integer: boolean): number {
   const step = integer ? 1 : 0.5;
   let value = 1;
   if (schema.minimum !== undefined) value = schema.minimum + (schema.exclusiveMinimum === true ? step : 0);
-  else if (schema.maximum !== undefined && schema.maximum < 1) value = schema.maximum - (schema.exclusiveMaximum === true ? step : 0);
+  else if (schema.maximum !== undefined && schema.maximum < 1)
+    value = schema.maximum - (schema.exclusiveMaximum === true ? step : 0);
   if (integer) value = Math.ceil(value);
-  if (schema.multipleOf !== undefined && schema.multipleOf > 0) value = Math.ceil(value / schema.multipleOf) * schema.multipleOf;
+  if (schema.multipleOf !== undefined && schema.multipleOf > 0)
+    value = Math.ceil(value / schema.multipleOf) * schema.multipleOf;
   return value;
 }
 
@@ -72,7 +89,8 @@ function sampleNumber(schema: JSONSchemaProps, integer: boolean): number {
 export function effectiveSchema(schema: JSONSchemaProps): JSONSchemaProps {
   if (schema.type === undefined && schema.properties === undefined) {
     const [branch] = schema.oneOf ?? schema.anyOf ?? [];
-    if (branch !== undefined) return { ...branch, ...(schema.description === undefined ? {} : { description: schema.description }) };
+    if (branch !== undefined)
+      return { ...branch, ...(schema.description === undefined ? {} : { description: schema.description }) };
   }
   return schema;
 }
@@ -85,10 +103,14 @@ export function sampleValue(input: JSONSchemaProps, key: string, allFields: bool
   if (firstEnum !== undefined) return firstEnum;
   if (schema["x-kubernetes-int-or-string"] === true) return sampleNumber(schema, true);
   switch (schema.type) {
-    case "string": return sampleString(schema, key);
-    case "integer": return sampleNumber(schema, true);
-    case "number": return sampleNumber(schema, false);
-    case "boolean": return false;
+    case "string":
+      return sampleString(schema, key);
+    case "integer":
+      return sampleNumber(schema, true);
+    case "number":
+      return sampleNumber(schema, false);
+    case "boolean":
+      return false;
     case "array": {
       const items = schema.items;
       const count = Math.max(schema.minItems ?? 0, allFields && schema.maxItems !== 0 ? 1 : 0);
@@ -99,7 +121,8 @@ export function sampleValue(input: JSONSchemaProps, key: string, allFields: bool
         return typeof value === "number" && i > 0 ? value + i : value;
       });
     }
-    default: return sampleObject(schema, allFields);
+    default:
+      return sampleObject(schema, allFields);
   }
 }
 

@@ -40,8 +40,16 @@ describe("parseSimpleSchema", () => {
   });
 
   it("sorts required names and emits keys in a stable order regardless of input order", () => {
-    const a = parseSimpleSchema({ zeta: "string | required=true", alpha: "integer | maximum=3 required=true minimum=1", mid: { y: "string", x: "string" } });
-    const b = parseSimpleSchema({ mid: { x: "string", y: "string" }, alpha: "integer | required=true minimum=1 maximum=3", zeta: "string | required=true" });
+    const a = parseSimpleSchema({
+      zeta: "string | required=true",
+      alpha: "integer | maximum=3 required=true minimum=1",
+      mid: { y: "string", x: "string" },
+    });
+    const b = parseSimpleSchema({
+      mid: { x: "string", y: "string" },
+      alpha: "integer | required=true minimum=1 maximum=3",
+      zeta: "string | required=true",
+    });
     assert.deepEqual(a.schema?.required, ["alpha", "zeta"]);
     assert.equal(JSON.stringify(a.schema), JSON.stringify(b.schema));
     assert.deepEqual(Object.keys(a.schema.properties ?? {}), ["alpha", "mid", "zeta"]);
@@ -49,8 +57,14 @@ describe("parseSimpleSchema", () => {
 
   it("maps every type form", () => {
     const result = parseSimpleSchema({
-      s: "string", i: "integer", b: "boolean", f: "float", o: "object",
-      arr: "[][]integer", m: "map[string][]string", nested: { deeper: { x: "float" } },
+      s: "string",
+      i: "integer",
+      b: "boolean",
+      f: "float",
+      o: "object",
+      arr: "[][]integer",
+      m: "map[string][]string",
+      nested: { deeper: { x: "float" } },
     });
     assert.deepEqual(result.schema?.properties, {
       arr: { type: "array", items: { type: "array", items: { type: "integer" } } },
@@ -72,21 +86,30 @@ describe("parseSimpleSchema", () => {
       map: "map[int]string",
     });
     assert.equal(result.schema, undefined);
-    assert.deepEqual(result.issues.map((i) => [i.code, i.path.join(".")]), [
-      [SCHEMA_ISSUE_CODES.unknownType, "spec.schema.spec.kind"],
-      [SCHEMA_ISSUE_CODES.mapKeyNotString, "spec.schema.spec.map"],
-      [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.count"],
-      [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.empty"],
-      [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.flag"],
-      [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.list"],
-      [SCHEMA_ISSUE_CODES.unknownMarker, "spec.schema.spec.replicas"],
-    ]);
+    assert.deepEqual(
+      result.issues.map((i) => [i.code, i.path.join(".")]),
+      [
+        [SCHEMA_ISSUE_CODES.unknownType, "spec.schema.spec.kind"],
+        [SCHEMA_ISSUE_CODES.mapKeyNotString, "spec.schema.spec.map"],
+        [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.count"],
+        [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.empty"],
+        [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.flag"],
+        [SCHEMA_ISSUE_CODES.unexpectedValue, "spec.schema.spec.nested.list"],
+        [SCHEMA_ISSUE_CODES.unknownMarker, "spec.schema.spec.replicas"],
+      ],
+    );
     assert.match(result.issues[0]?.message ?? "", /^unknown type: number$/);
   });
 
   it("uses the caller's paths", () => {
     const result = parseSimpleSchema({ a: "Missing" }, { path: ["x"], types: { B: 1 }, typesPath: ["y"] });
-    assert.deepEqual(result.issues.map((i) => i.path), [["y", "B"], ["x", "a"]]);
+    assert.deepEqual(
+      result.issues.map((i) => i.path),
+      [
+        ["y", "B"],
+        ["x", "a"],
+      ],
+    );
   });
 
   it("treats a missing spec as an empty object and a non-mapping spec as an error", () => {
@@ -95,7 +118,10 @@ describe("parseSimpleSchema", () => {
     assert.deepEqual(parseSimpleSchema({}).schema, { type: "object" });
     const bad = parseSimpleSchema("string");
     assert.equal(bad.schema, undefined);
-    assert.deepEqual(bad.issues.map((i) => i.path), [["spec", "schema", "spec"]]);
+    assert.deepEqual(
+      bad.issues.map((i) => i.path),
+      [["spec", "schema", "spec"]],
+    );
   });
 
   it("keeps a field called __proto__ as a field", () => {
@@ -110,6 +136,9 @@ describe("parseSimpleSchema", () => {
     for (let i = 0; i < 5000; i++) deep = { n: deep };
     const result = parseSimpleSchema(deep);
     assert.equal(result.schema, undefined);
-    assert.deepEqual(result.issues.map((i) => i.code), [SCHEMA_ISSUE_CODES.nestingTooDeep]);
+    assert.deepEqual(
+      result.issues.map((i) => i.code),
+      [SCHEMA_ISSUE_CODES.nestingTooDeep],
+    );
   });
 });

@@ -4,7 +4,12 @@
  */
 import { error, hasErrors, type Issue, type IssuePath } from "../diag/index.js";
 import { canonicalizeSchema } from "./canonical-schema.js";
-import { DEFAULT_TYPES_PATH, EMPTY_TYPE_REGISTRY, resolveCustomTypes, type CustomTypeRegistry } from "./custom-types.js";
+import {
+  DEFAULT_TYPES_PATH,
+  EMPTY_TYPE_REGISTRY,
+  resolveCustomTypes,
+  type CustomTypeRegistry,
+} from "./custom-types.js";
 import { buildObject, describeValue, isPlainMap } from "./field-schema.js";
 import { SCHEMA_ISSUE_CODES } from "./issue-codes.js";
 import type { JSONSchemaProps } from "./openapi-types.js";
@@ -40,13 +45,29 @@ export function parseSimpleSchema(spec: unknown, options: SimpleSchemaOptions = 
   } else if (isPlainMap(spec)) {
     schema = buildObject(spec, { types: resolved.registry, issues }, path);
   } else {
-    issues.push(error(SCHEMA_ISSUE_CODES.unexpectedValue, path, `unexpected type: spec must be a mapping of fields, got ${describeValue(spec)}`));
+    issues.push(
+      error(
+        SCHEMA_ISSUE_CODES.unexpectedValue,
+        path,
+        `unexpected type: spec must be a mapping of fields, got ${describeValue(spec)}`,
+      ),
+    );
   }
   const ok = schema !== undefined && !hasErrors(issues);
-  return { schema: ok && schema !== undefined ? canonicalizeSchema(schema) : undefined, issues, types: resolved.registry };
+  return {
+    schema: ok && schema !== undefined ? canonicalizeSchema(schema) : undefined,
+    issues,
+    types: resolved.registry,
+  };
 }
 
 function isRegistry(value: unknown): value is CustomTypeRegistry {
   // A raw types mapping may well have a type called "get"; only real functions mark a registry.
-  return value === EMPTY_TYPE_REGISTRY || (typeof value === "object" && value !== null && typeof (value as { isBroken?: unknown }).isBroken === "function" && typeof (value as { get?: unknown }).get === "function");
+  return (
+    value === EMPTY_TYPE_REGISTRY ||
+    (typeof value === "object" &&
+      value !== null &&
+      typeof (value as { isBroken?: unknown }).isBroken === "function" &&
+      typeof (value as { get?: unknown }).get === "function")
+  );
 }

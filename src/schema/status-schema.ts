@@ -27,7 +27,12 @@ export const CONDITIONS_SCHEMA: JSONSchemaProps = {
   items: {
     type: "object",
     properties: {
-      lastTransitionTime: STRING, message: STRING, observedGeneration: { type: "integer" }, reason: STRING, status: STRING, type: STRING,
+      lastTransitionTime: STRING,
+      message: STRING,
+      observedGeneration: { type: "integer" },
+      reason: STRING,
+      status: STRING,
+      type: STRING,
     },
   },
 };
@@ -44,9 +49,16 @@ export interface StatusSchemaResult {
 }
 
 /** `items` is the one element schema of an array node: every index writes it (kro: the last one wins). */
-interface Node { leaf?: JSONSchemaProps; children: Map<string, Node>; items?: Node }
+interface Node {
+  leaf?: JSONSchemaProps;
+  children: Map<string, Node>;
+  items?: Node;
+}
 
-export function buildStatusSchema(fields: readonly InferredStatusField[], path: IssuePath = DEFAULT_STATUS_PATH): StatusSchemaResult {
+export function buildStatusSchema(
+  fields: readonly InferredStatusField[],
+  path: IssuePath = DEFAULT_STATUS_PATH,
+): StatusSchemaResult {
   const issues: Issue[] = [];
   const root: Node = { children: new Map() };
   for (const field of fields) {
@@ -71,7 +83,13 @@ export function buildStatusSchema(fields: readonly InferredStatusField[], path: 
     }
     const element = typeof field.path[field.path.length - 1] === "number";
     if (conflict || node.children.size > 0 || node.items !== undefined || (node.leaf !== undefined && !element)) {
-      issues.push(error(SCHEMA_ISSUE_CODES.statusPathConflict, at, "status field is declared both as a value and as an object (or twice)"));
+      issues.push(
+        error(
+          SCHEMA_ISSUE_CODES.statusPathConflict,
+          at,
+          "status field is declared both as a value and as an object (or twice)",
+        ),
+      );
       continue;
     }
     // kro (pkg/graph/schema/field_descriptor.go, addFieldToSchemaSegments): each index writes the
@@ -84,7 +102,8 @@ export function buildStatusSchema(fields: readonly InferredStatusField[], path: 
   if (!Object.hasOwn(properties, "state")) properties.state = { ...STATE_SCHEMA };
   if (!Object.hasOwn(properties, "conditions")) properties.conditions = structuredClone(CONDITIONS_SCHEMA);
   // kro-ts: the generation the status describes (kstatus; runtime/kstatus.ts). An author field of that name wins.
-  if (!Object.hasOwn(properties, "observedGeneration")) properties.observedGeneration = { ...OBSERVED_GENERATION_SCHEMA };
+  if (!Object.hasOwn(properties, "observedGeneration"))
+    properties.observedGeneration = { ...OBSERVED_GENERATION_SCHEMA };
   // kro-ts: where the controller records what the instance owns (api/constants.ts STATUS_RECORD).
   // An author field of that name wins, and the controller then keeps the record in its annotation.
   if (!Object.hasOwn(properties, STATUS_RECORD.field)) properties[STATUS_RECORD.field] = { ...STATUS_RECORD_SCHEMA };
@@ -103,10 +122,24 @@ function toSchema(node: Node): JSONSchemaProps {
  * unless an author status field took the name; a CRD from elsewhere (an older release, a user's)
  * would prune it, so the record stays in the annotation there.
  */
-export function keepsStatusRecord(crd: { readonly spec?: { readonly versions?: readonly { readonly schema?: { readonly openAPIV3Schema?: JSONSchemaProps }; readonly subresources?: { readonly status?: unknown } }[] } }): boolean {
+export function keepsStatusRecord(crd: {
+  readonly spec?: {
+    readonly versions?: readonly {
+      readonly schema?: { readonly openAPIV3Schema?: JSONSchemaProps };
+      readonly subresources?: { readonly status?: unknown };
+    }[];
+  };
+}): boolean {
   const versions = crd.spec?.versions ?? [];
-  return versions.length > 0 && versions.every((version) => {
-    const field = version.schema?.openAPIV3Schema?.properties?.status?.properties?.[STATUS_RECORD.field];
-    return version.subresources?.status !== undefined && field?.type === "string" && field.description === STATUS_RECORD.description;
-  });
+  return (
+    versions.length > 0 &&
+    versions.every((version) => {
+      const field = version.schema?.openAPIV3Schema?.properties?.status?.properties?.[STATUS_RECORD.field];
+      return (
+        version.subresources?.status !== undefined &&
+        field?.type === "string" &&
+        field.description === STATUS_RECORD.description
+      );
+    })
+  );
 }

@@ -12,12 +12,17 @@ describe("parseTypeExpression", () => {
     ["object", { kind: "object" }],
     ["[]string", { kind: "array", items: { kind: "atomic", name: "string" } }],
     ["map[string]integer", { kind: "map", values: { kind: "atomic", name: "integer" } }],
-    ["[]map[string][]Person", { kind: "array", items: { kind: "map", values: { kind: "array", items: { kind: "custom", name: "Person" } } } }],
+    [
+      "[]map[string][]Person",
+      { kind: "array", items: { kind: "map", values: { kind: "array", items: { kind: "custom", name: "Person" } } } },
+    ],
     ["number", { kind: "custom", name: "number" }],
     ["array", { kind: "custom", name: "array" }],
   ];
   for (const [text, expected] of ok) {
-    it(`parses ${JSON.stringify(text)}`, () => { assert.deepEqual(parseTypeExpression(text).type, expected); });
+    it(`parses ${JSON.stringify(text)}`, () => {
+      assert.deepEqual(parseTypeExpression(text).type, expected);
+    });
   }
 
   const bad: [string, string, RegExp][] = [

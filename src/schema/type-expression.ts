@@ -26,7 +26,9 @@ export interface TypeSyntaxError {
   readonly message: string;
 }
 
-export type TypeParseResult = { readonly type: TypeExpression; readonly error?: undefined } | { readonly type?: undefined; readonly error: TypeSyntaxError };
+export type TypeParseResult =
+  | { readonly type: TypeExpression; readonly error?: undefined }
+  | { readonly type?: undefined; readonly error: TypeSyntaxError };
 
 const ARRAY_PREFIX = "[]";
 const MAP_PREFIX = "map[";
@@ -45,14 +47,18 @@ export function parseTypeExpression(text: string): TypeParseResult {
       const close = rest.indexOf("]");
       if (close < 0) return fail(SCHEMA_ISSUE_CODES.unknownType, `unknown type: ${trimmed} (unclosed map key)`);
       const key = rest.slice(MAP_PREFIX.length, close);
-      if (key !== "string") return fail(SCHEMA_ISSUE_CODES.mapKeyNotString, `map key must be string, got "${key}" in ${trimmed}`);
+      if (key !== "string")
+        return fail(SCHEMA_ISSUE_CODES.mapKeyNotString, `map key must be string, got "${key}" in ${trimmed}`);
       wrappers.push("map");
       rest = rest.slice(close + 1);
     } else {
       break;
     }
     if (wrappers.length > MAX_TYPE_NESTING) {
-      return fail(SCHEMA_ISSUE_CODES.nestingTooDeep, `type ${trimmed} nests arrays/maps deeper than ${MAX_TYPE_NESTING} levels`);
+      return fail(
+        SCHEMA_ISSUE_CODES.nestingTooDeep,
+        `type ${trimmed} nests arrays/maps deeper than ${MAX_TYPE_NESTING} levels`,
+      );
     }
     if (rest === "") {
       const what = wrappers[wrappers.length - 1] === "map" ? "map value" : "array element";

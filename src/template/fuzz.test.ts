@@ -16,6 +16,15 @@ describe("fuzz: template engine and Sprig with hostile values", () => {
   });
 
   it("found: toDecimal of a negative octal threw a SyntaxError (BigInt takes no sign on 0o); Go's ParseInt(s, 8, 64) gives -1 and -15", () => {
-    assert.equal(renderTemplate(parseTemplate("t", `{{ -1 | toDecimal }} {{ "-17" | toDecimal }} {{ "+17" | toDecimal }} {{ "-8" | toDecimal }}`), {}), "-1 -15 15 0");
+    assert.equal(
+      renderTemplate(
+        parseTemplate(
+          "t",
+          `{{ -1 | toDecimal }} {{ "-17" | toDecimal }} {{ "+17" | toDecimal }} {{ "-8" | toDecimal }}`,
+        ),
+        {},
+      ),
+      "-1 -15 15 0",
+    );
   });
 });

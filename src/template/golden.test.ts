@@ -7,7 +7,10 @@ import { describe, it } from "node:test";
 import { goldenCases } from "../../test/data/template/golden-cases.js";
 import { parseTemplate, renderTemplate, TemplateError } from "./index.js";
 
-interface Expected { readonly out?: string; readonly err?: string }
+interface Expected {
+  readonly out?: string;
+  readonly err?: string;
+}
 const golden = JSON.parse(
   readFileSync(new URL("../../../test/data/template/golden.json", import.meta.url), "utf8"),
 ) as { cases: { t: string }[]; results: Expected[] };
@@ -15,7 +18,9 @@ const golden = JSON.parse(
 function ours(c: (typeof goldenCases)[number]): Expected {
   try {
     const t = parseTemplate("t", c.t);
-    return { out: renderTemplate(t, c.data ?? {}, { missingKey: c.missingKey ?? "default", integers: c.integers ?? "int64" }) };
+    return {
+      out: renderTemplate(t, c.data ?? {}, { missingKey: c.missingKey ?? "default", integers: c.integers ?? "int64" }),
+    };
   } catch (e) {
     assert.ok(e instanceof TemplateError, `non-TemplateError thrown: ${String(e)}`);
     return { err: e.message };
@@ -24,7 +29,10 @@ function ours(c: (typeof goldenCases)[number]): Expected {
 
 describe("golden: Go text/template + Sprig", () => {
   it("golden file matches the case list", () => {
-    assert.deepEqual(golden.cases.map((c) => c.t), goldenCases.map((c) => c.t));
+    assert.deepEqual(
+      golden.cases.map((c) => c.t),
+      goldenCases.map((c) => c.t),
+    );
   });
   for (const [i, c] of goldenCases.entries()) {
     it(`#${i} ${JSON.stringify(c.t).slice(0, 70)}`, () => {

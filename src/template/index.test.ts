@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FuncError, goFunc, parseTemplate, renderTemplate, TemplateError } from "./index.js";
 
-const render = (text: string, data: unknown, options = {}): string => renderTemplate(parseTemplate("t", text), data, options);
+const render = (text: string, data: unknown, options = {}): string =>
+  renderTemplate(parseTemplate("t", text), data, options);
 function failure(f: () => unknown): TemplateError {
   try {
     f();
@@ -17,16 +18,42 @@ function failure(f: () => unknown): TemplateError {
 
 describe("template API", () => {
   const table: { name: string; text: string; data: unknown; want: string }[] = [
-    { name: "int64 replicas print as integers", text: "replicas: {{.spec.replicas}}", data: { spec: { replicas: 1000000 } }, want: "replicas: 1000000" },
-    { name: "readyWhen comparison with default", text: "{{ ge (.self.status.availableReplicas | default 0) 1 }}", data: { self: { status: {} } }, want: "false" },
-    { name: "readyWhen comparison with value", text: "{{ ge (.self.status.availableReplicas | default 0) 1 }}", data: { self: { status: { availableReplicas: 2 } } }, want: "true" },
-    { name: "condition", text: "{{.parent.spec.ingress.enabled}}", data: { parent: { spec: { ingress: { enabled: true } } } }, want: "true" },
-    { name: "missing child field", text: "{{ .children.service.spec.clusterIP }}", data: { children: { service: { spec: {} } } }, want: "<no value>" },
-    { name: "floats stay floats", text: "{{.x}} {{printf \"%T\" .x}}", data: { x: 0.5 }, want: "0.5 float64" },
+    {
+      name: "int64 replicas print as integers",
+      text: "replicas: {{.spec.replicas}}",
+      data: { spec: { replicas: 1000000 } },
+      want: "replicas: 1000000",
+    },
+    {
+      name: "readyWhen comparison with default",
+      text: "{{ ge (.self.status.availableReplicas | default 0) 1 }}",
+      data: { self: { status: {} } },
+      want: "false",
+    },
+    {
+      name: "readyWhen comparison with value",
+      text: "{{ ge (.self.status.availableReplicas | default 0) 1 }}",
+      data: { self: { status: { availableReplicas: 2 } } },
+      want: "true",
+    },
+    {
+      name: "condition",
+      text: "{{.parent.spec.ingress.enabled}}",
+      data: { parent: { spec: { ingress: { enabled: true } } } },
+      want: "true",
+    },
+    {
+      name: "missing child field",
+      text: "{{ .children.service.spec.clusterIP }}",
+      data: { children: { service: { spec: {} } } },
+      want: "<no value>",
+    },
+    { name: "floats stay floats", text: '{{.x}} {{printf "%T" .x}}', data: { x: 0.5 }, want: "0.5 float64" },
   ];
-  for (const c of table) it(c.name, () => {
-    assert.equal(render(c.text, c.data), c.want);
-  });
+  for (const c of table)
+    it(c.name, () => {
+      assert.equal(render(c.text, c.data), c.want);
+    });
 
   it("renders the float64 view when asked", () => {
     assert.equal(render("{{.x}}", { x: 1000000 }, { integers: "float64" }), "1e+06");
@@ -55,7 +82,9 @@ describe("template API", () => {
     const t = parseTemplate("t", '{{define "f"}}{{range 1000}}{{template "f" .}}{{end}}{{end}}{{template "f"}}');
     const e = failure(() => renderTemplate(t, {}, { maxSteps: 50_000 }));
     assert.equal(e.kind, "budget");
-    const big = failure(() => renderTemplate(parseTemplate("t", "{{range 100000}}xxxxxxxxxx{{end}}"), {}, { maxOutputLength: 1000 }));
+    const big = failure(() =>
+      renderTemplate(parseTemplate("t", "{{range 100000}}xxxxxxxxxx{{end}}"), {}, { maxOutputLength: 1000 }),
+    );
     assert.equal(big.kind, "budget");
   });
 
@@ -66,7 +95,12 @@ describe("template API", () => {
   });
 
   it("accepts caller functions, with Go's error wording", () => {
-    const funcs = { twice: goFunc(["string"], (s: string) => s + s), boom: goFunc([], () => { throw new FuncError("bad"); }) };
+    const funcs = {
+      twice: goFunc(["string"], (s: string) => s + s),
+      boom: goFunc([], () => {
+        throw new FuncError("bad");
+      }),
+    };
     assert.equal(renderTemplate(parseTemplate("t", '{{ twice "ab" }}', { funcs }), {}), "abab");
     const e = failure(() => renderTemplate(parseTemplate("t", "{{ boom }}", { funcs }), {}));
     assert.equal(e.message, 'template: t:1:3: executing "t" at <boom>: error calling boom: bad');
@@ -90,15 +124,31 @@ describe("template API", () => {
       "    spec:",
       "      containers:",
       "        - name: nginx",
-      "          image: {{ .parent.spec.image | default \"nginx:latest\" | quote }}",
+      '          image: {{ .parent.spec.image | default "nginx:latest" | quote }}',
       "{{- with .parent.spec.resources }}",
       "          resources: {{- toYaml . | nindent 12 }}",
       "{{- end }}",
     ].join("\n");
-    const data = { parent: { metadata: { name: "my-nginx" }, spec: { replicas: 2, resources: { limits: { cpu: "500m" } } } } };
-    assert.equal(render(text, data), [
-      "spec:", "  replicas: 2", "  selector:", "    matchLabels:", "      app: my-nginx", "  template:", "    spec:", "      containers:",
-      "        - name: nginx", '          image: "nginx:latest"', "          resources:", "            limits:", "              cpu: 500m",
-    ].join("\n"));
+    const data = {
+      parent: { metadata: { name: "my-nginx" }, spec: { replicas: 2, resources: { limits: { cpu: "500m" } } } },
+    };
+    assert.equal(
+      render(text, data),
+      [
+        "spec:",
+        "  replicas: 2",
+        "  selector:",
+        "    matchLabels:",
+        "      app: my-nginx",
+        "  template:",
+        "    spec:",
+        "      containers:",
+        "        - name: nginx",
+        '          image: "nginx:latest"',
+        "          resources:",
+        "            limits:",
+        "              cpu: 500m",
+      ].join("\n"),
+    );
   });
 });

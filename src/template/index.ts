@@ -1,7 +1,21 @@
 // template: a faithful Go text/template engine (lexer, parser, executor, Go's built-ins, Sprig's common functions) over JSON-like data.
 // Pure and synchronous: no I/O, no timers, no process.env; every failure is a TemplateError with Go's message and a 1-based line/column.
 // Its rooms, each entered through its index.ts: go/ (Go's values and libraries) < sprig/ < engine/ (text/template) < helm/.
-import { ExecContext, execute, functionTable, invalidRegexLiterals, mayUseEntropy, parseTrees, rootFieldReferences, TemplateError, withEntropy, type FieldReference, type MissingKey, type RegexLiteralProblem, type TreeSet } from "./engine/index.js";
+import {
+  ExecContext,
+  execute,
+  functionTable,
+  invalidRegexLiterals,
+  mayUseEntropy,
+  parseTrees,
+  rootFieldReferences,
+  TemplateError,
+  withEntropy,
+  type FieldReference,
+  type MissingKey,
+  type RegexLiteralProblem,
+  type TreeSet,
+} from "./engine/index.js";
 import { systemEntropy, type Entropy } from "./sprig/index.js";
 import { fromJson, type FuncMap, type RenderDeadline } from "./go/index.js";
 
@@ -10,7 +24,15 @@ const DEFAULT_MAX_STEPS = 10_000_000;
 
 export { TemplateError, isTemplateError, type TemplateErrorKind } from "./engine/index.js";
 export { generateCaAndCertificate, seededEntropy, systemEntropy, type Entropy } from "./sprig/index.js";
-export { FuncError, goFunc, WORK_COSTS, type RenderDeadline, type FuncMap, type GoFunction, type ParamType } from "./go/index.js";
+export {
+  FuncError,
+  goFunc,
+  WORK_COSTS,
+  type RenderDeadline,
+  type FuncMap,
+  type GoFunction,
+  type ParamType,
+} from "./go/index.js";
 export type { MissingKey, FieldReference, RegexLiteralProblem } from "./engine/index.js";
 
 export interface ParseOptions {
@@ -55,7 +77,8 @@ export function parseTemplate(name: string, text: string, options: ParseOptions 
   try {
     trees = parseTrees(name, text, (f) => Object.hasOwn(funcs, f));
   } catch (e) {
-    if (e instanceof RangeError) throw new TemplateError("parse", `template: ${name}: template nests too deeply to parse`, 1, 1);
+    if (e instanceof RangeError)
+      throw new TemplateError("parse", `template: ${name}: template nests too deeply to parse`, 1, 1);
     throw e;
   }
   return { name, text, definedTemplates: [...trees.keys()].sort(), trees, funcs };
@@ -68,9 +91,10 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
   const name = options.templateName ?? template.name;
   const tree = template.trees.get(name);
   if (tree === undefined) {
-    const message = options.templateName === undefined
-      ? `template: ${name}: ${JSON.stringify(name)} is an incomplete or empty template`
-      : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
+    const message =
+      options.templateName === undefined
+        ? `template: ${name}: ${JSON.stringify(name)} is an incomplete or empty template`
+        : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(template.name)}`;
     throw new TemplateError("exec", message, 1, 1);
   }
   // A fresh table per render even for the system source (key generation is budgeted per render),
@@ -91,7 +115,8 @@ export function renderTemplate(template: Template, data: unknown, options: Rende
   try {
     return execute(ctx, name, tree.root, root === null ? undefined : root);
   } catch (e) {
-    if (e instanceof RangeError) throw new TemplateError("budget", `template: ${name}: execution nests too deeply`, 1, 1);
+    if (e instanceof RangeError)
+      throw new TemplateError("budget", `template: ${name}: execution nests too deeply`, 1, 1);
     throw e;
   }
 }
@@ -109,11 +134,33 @@ export function regexLiteralProblems(template: Template): RegexLiteralProblem[] 
   return invalidRegexLiterals(template.text, template.trees);
 }
 
-
 // A set of templates shared across files, and Helm's engine on top of it.
-export { addTemplate, cloneTemplateSet, createTemplateSet, executeTemplate, parseTemplateSet, type SetExecuteOptions, type SetParseOptions, type TemplateSet, type TemplateSource } from "./engine/index.js";
-export { helmParseOrder, renderHelmTemplates, type HelmLookup, type HelmRenderOptions, type HelmTemplate } from "./helm/index.js";
+export {
+  addTemplate,
+  cloneTemplateSet,
+  createTemplateSet,
+  executeTemplate,
+  parseTemplateSet,
+  type SetExecuteOptions,
+  type SetParseOptions,
+  type TemplateSet,
+  type TemplateSource,
+} from "./engine/index.js";
+export {
+  helmParseOrder,
+  renderHelmTemplates,
+  type HelmLookup,
+  type HelmRenderOptions,
+  type HelmTemplate,
+} from "./helm/index.js";
 export { helmChartTemplates, type HelmChartInput, type HelmReleaseInput } from "./helm/index.js";
-export { globToRegExp, helmCapabilities, helmChart, helmFiles, parseKubeVersion, type HelmCapabilitiesInput } from "./helm/index.js";
+export {
+  globToRegExp,
+  helmCapabilities,
+  helmChart,
+  helmFiles,
+  parseKubeVersion,
+  type HelmCapabilitiesInput,
+} from "./helm/index.js";
 export { GoObject, type GoObjectKind, type GoObjectSpec } from "./go/index.js";
 export { helmFuncs } from "./helm/index.js";

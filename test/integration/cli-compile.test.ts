@@ -42,33 +42,57 @@ describe("kro validate", () => {
   it("prints what an RGD delegates to instance authors beyond their own rights", async () => {
     const plain = await kro(["validate", "-f", WEBAPP]);
     assert.doesNotMatch(plain.stdout, /delegat/);
-    await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check-exempt: \"svc,nope\" }\n"), async (file) => {
-      const result = await kro(["validate", "-f", file]);
-      assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stdout, /^webapp: delegates to instance authors the creation, update and deletion of svc \(Service\), nope \(no such resource\) without their own rights \(kro\.run\/author-check-exempt\); adopting existing objects is never delegated; it holds only if its recorded author holds these rights \(the controller verifies with SubjectAccessReviews; no kro\.run\/delegated-by is recorded yet: whoever applies it must add kro\.run\/delegated-by: <their user>/m);
-    });
-    await withBrokenCopy((t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check: Disabled }\n"), async (file) => {
-      assert.match((await kro(["validate", "-f", file])).stdout, /^webapp: author check Disabled \(kro\.run\/author-check\): every instance author is trusted/m);
-    });
+    await withBrokenCopy(
+      (t) => t.replace(/^metadata:\n/m, 'metadata:\n  annotations: { kro.run/author-check-exempt: "svc,nope" }\n'),
+      async (file) => {
+        const result = await kro(["validate", "-f", file]);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(
+          result.stdout,
+          /^webapp: delegates to instance authors the creation, update and deletion of svc \(Service\), nope \(no such resource\) without their own rights \(kro\.run\/author-check-exempt\); adopting existing objects is never delegated; it holds only if its recorded author holds these rights \(the controller verifies with SubjectAccessReviews; no kro\.run\/delegated-by is recorded yet: whoever applies it must add kro\.run\/delegated-by: <their user>/m,
+        );
+      },
+    );
+    await withBrokenCopy(
+      (t) => t.replace(/^metadata:\n/m, "metadata:\n  annotations: { kro.run/author-check: Disabled }\n"),
+      async (file) => {
+        assert.match(
+          (await kro(["validate", "-f", file])).stdout,
+          /^webapp: author check Disabled \(kro\.run\/author-check\): every instance author is trusted/m,
+        );
+      },
+    );
   });
 
   it("exits 1 with file:line:column, the source line and a caret", async () => {
-    await withBrokenCopy((t) => t.replace("replicas: ${schema.spec.replicas}", "replicas: ${schema.spec.name}"), async (file) => {
-      const result = await kro(["validate", "-f", file]);
-      assert.equal(result.code, 1);
-      assert.match(result.stderr, /broken\.yaml:29:11: error: spec\.resources\[0\]\.template\.spec\.replicas: expression "schema\.spec\.name" returns type "string"/);
-      assert.match(result.stderr, /^ {3}29 \| {11}replicas: \$\{schema\.spec\.name\}$/m);
-      assert.match(result.stderr, /^ {6}\| {11}\^$/m);
-    });
+    await withBrokenCopy(
+      (t) => t.replace("replicas: ${schema.spec.replicas}", "replicas: ${schema.spec.name}"),
+      async (file) => {
+        const result = await kro(["validate", "-f", file]);
+        assert.equal(result.code, 1);
+        assert.match(
+          result.stderr,
+          /broken\.yaml:29:11: error: spec\.resources\[0\]\.template\.spec\.replicas: expression "schema\.spec\.name" returns type "string"/,
+        );
+        assert.match(result.stderr, /^ {3}29 \| {11}replicas: \$\{schema\.spec\.name\}$/m);
+        assert.match(result.stderr, /^ {6}\| {11}\^$/m);
+      },
+    );
   });
 
   it("prints machine-readable diagnostics with -o json", async () => {
-    await withBrokenCopy((t) => t.replace("integer | default=2 minimum=1", "integer | default=2 colour=1"), async (file) => {
-      const result = await kro(["validate", "-f", file, "-o", "json"]);
-      assert.equal(result.code, 1);
-      const diagnostics = JSON.parse(result.stdout) as { line: number; column: number; code: string; path: string }[];
-      assert.deepEqual(diagnostics.map((d) => [d.code, d.path, d.line, d.column]), [["schema.unknown-marker", "spec.schema.spec.replicas", 12, 7]]);
-    });
+    await withBrokenCopy(
+      (t) => t.replace("integer | default=2 minimum=1", "integer | default=2 colour=1"),
+      async (file) => {
+        const result = await kro(["validate", "-f", file, "-o", "json"]);
+        assert.equal(result.code, 1);
+        const diagnostics = JSON.parse(result.stdout) as { line: number; column: number; code: string; path: string }[];
+        assert.deepEqual(
+          diagnostics.map((d) => [d.code, d.path, d.line, d.column]),
+          [["schema.unknown-marker", "spec.schema.spec.replicas", 12, 7]],
+        );
+      },
+    );
   });
 
   it("fails clearly on a missing file", async () => {
@@ -84,7 +108,10 @@ describe("kro generate crd", () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^kind: CustomResourceDefinition$/m);
     const applied = await kubectl(["apply", "--server-side", "--dry-run=server", "-f", "-"], result.stdout);
-    assert.match(applied, /customresourcedefinition\.apiextensions\.k8s\.io\/webapps\.kro\.run serverside-applied \(server dry run\)/);
+    assert.match(
+      applied,
+      /customresourcedefinition\.apiextensions\.k8s\.io\/webapps\.kro\.run serverside-applied \(server dry run\)/,
+    );
   });
 
   it("rejects an unknown output format", async () => {
@@ -96,12 +123,22 @@ describe("kro generate crd", () => {
 
 describe("kro validate warnings", () => {
   it("prints an unbounded-cost warning with its position and still exits 0", async () => {
-    await withBrokenCopy((t) => t.replace("      url: ", "      names: ${schema.spec.regions.map(r, r + '-' + svc.metadata.name)}\n      url: "), async (file) => {
-      const result = await kro(["validate", "-f", file]);
-      assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /broken\.yaml:18:7: warning: spec\.schema\.status\.names: expression "schema\.spec\.regions\.map\(r, r \+ '-' \+ svc\.metadata\.name\)": cost cannot be bounded/);
-      assert.match(result.stdout, /^webapp: valid /m);
-    });
+    await withBrokenCopy(
+      (t) =>
+        t.replace(
+          "      url: ",
+          "      names: ${schema.spec.regions.map(r, r + '-' + svc.metadata.name)}\n      url: ",
+        ),
+      async (file) => {
+        const result = await kro(["validate", "-f", file]);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(
+          result.stderr,
+          /broken\.yaml:18:7: warning: spec\.schema\.status\.names: expression "schema\.spec\.regions\.map\(r, r \+ '-' \+ svc\.metadata\.name\)": cost cannot be bounded/,
+        );
+        assert.match(result.stdout, /^webapp: valid /m);
+      },
+    );
   });
 });
 
@@ -133,7 +170,8 @@ describe("kro graph", () => {
       assert.match(svg, /^<\?xml /);
       assert.match(svg, /<svg /);
       // every node label is laid out as text
-      for (const label of ["WebApp", "deploy", "Deployment", "svc", "ing", "cms", "legend"]) assert.match(svg, new RegExp(`>${label}<`));
+      for (const label of ["WebApp", "deploy", "Deployment", "svc", "ing", "cms", "legend"])
+        assert.match(svg, new RegExp(`>${label}<`));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -143,11 +181,17 @@ describe("kro graph", () => {
     const unknown = await kro(["graph", "-f", WEBAPP, "--format", "png"]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /unknown format "png": use text, mermaid, dot, svg/);
-    await withBrokenCopy((t) => t.replace("name: ${deploy.metadata.name}", "name: ${svc.metadata.name}"), async (file) => {
-      const broken = await kro(["graph", "-f", file]);
-      assert.equal(broken.code, 1);
-      assert.match(broken.stderr, /error: spec\.resources\[1\]\.template\.metadata\.name: resource "svc" references itself/);
-      assert.equal(broken.stdout, "");
-    });
+    await withBrokenCopy(
+      (t) => t.replace("name: ${deploy.metadata.name}", "name: ${svc.metadata.name}"),
+      async (file) => {
+        const broken = await kro(["graph", "-f", file]);
+        assert.equal(broken.code, 1);
+        assert.match(
+          broken.stderr,
+          /error: spec\.resources\[1\]\.template\.metadata\.name: resource "svc" references itself/,
+        );
+        assert.equal(broken.stdout, "");
+      },
+    );
   });
 });

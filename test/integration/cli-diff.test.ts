@@ -14,7 +14,13 @@ import { eventually } from "../support/eventually.js";
 import type { KubeObject } from "../../src/index.js";
 import { recordItems, recordText } from "../support/instance-record.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 import type { DiffReport } from "../../src/cli/diff/diff-model.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
@@ -23,7 +29,13 @@ const kind = `DiffWeb${letters.charAt(0).toUpperCase()}${letters.slice(1)}`;
 const rgdName = `diff-web-${letters}`;
 const INSTANCES = ["web-a", "web-b", "web-c"];
 
-interface Variant { replicas: string; includeExtra: string; withSvc: boolean; withNote: boolean; extraSchema?: string }
+interface Variant {
+  replicas: string;
+  includeExtra: string;
+  withSvc: boolean;
+  withNote: boolean;
+  extraSchema?: string;
+}
 
 function rgdSpec(v: Variant): string {
   return `
@@ -59,43 +71,80 @@ function rgdSpec(v: Variant): string {
         kind: ConfigMap
         metadata: { name: "\${schema.metadata.name}-extra" }
         data: { from: "\${config.metadata.name}" }
-${v.withSvc ? `    - id: svc
+${
+  v.withSvc
+    ? `    - id: svc
       template:
         apiVersion: v1
         kind: Service
         metadata: { name: "\${schema.metadata.name}" }
         spec: { selector: { app: "\${schema.metadata.name}" }, ports: [{ port: 80 }] }
-` : ""}${v.withNote ? `    - id: note
+`
+    : ""
+}${
+    v.withNote
+      ? `    - id: note
       template:
         apiVersion: v1
         kind: ConfigMap
         metadata: { name: "\${schema.metadata.name}-note" }
         data: { note: "added" }
-` : ""}`;
+`
+      : ""
+  }`;
 }
 
-const V1: Variant = { replicas: "${schema.spec.replicas}", includeExtra: "${schema.spec.withExtra}", withSvc: true, withNote: false };
+const V1: Variant = {
+  replicas: "${schema.spec.replicas}",
+  includeExtra: "${schema.spec.withExtra}",
+  withSvc: true,
+  withNote: false,
+};
 // Every Deployment gets one more replica, web-b's extra ConfigMap is turned off, svc is gone, note is new.
-const V2: Variant = { replicas: "${schema.spec.replicas + 1}", includeExtra: "${schema.spec.withExtra && schema.metadata.name != \"web-b\"}", withSvc: false, withNote: true };
+const V2: Variant = {
+  replicas: "${schema.spec.replicas + 1}",
+  includeExtra: '${schema.spec.withExtra && schema.metadata.name != "web-b"}',
+  withSvc: false,
+  withNote: true,
+};
 
 async function kro(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args, "--kubeconfig", testCluster().kubeconfig], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args, "--kubeconfig", testCluster().kubeconfig],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
 /** Every object's resourceVersion in the namespace, plus the RGD and its CRD. */
 async function versions(ns: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const list = await kubectlJson<{ items: { kind: string; metadata: { name: string; resourceVersion: string } }[] }>(["get", "configmaps,services,deployments,replicasets,serviceaccounts", "-n", ns]);
+  const list = await kubectlJson<{ items: { kind: string; metadata: { name: string; resourceVersion: string } }[] }>([
+    "get",
+    "configmaps,services,deployments,replicasets,serviceaccounts",
+    "-n",
+    ns,
+  ]);
   for (const item of list.items) out[`${item.kind}/${item.metadata.name}`] = item.metadata.resourceVersion;
-  const instances = await kubectlJson<{ items: { metadata: { name: string; resourceVersion: string } }[] }>(["get", kind.toLowerCase(), "-n", ns]);
+  const instances = await kubectlJson<{ items: { metadata: { name: string; resourceVersion: string } }[] }>([
+    "get",
+    kind.toLowerCase(),
+    "-n",
+    ns,
+  ]);
   for (const item of instances.items) out[`${kind}/${item.metadata.name}`] = item.metadata.resourceVersion;
   const rgd = await kubectlJson<{ metadata: { resourceVersion: string } }>(["get", "rgd", rgdName]);
   out.rgd = rgd.metadata.resourceVersion;
-  const crd = await kubectlJson<{ metadata: { resourceVersion: string } }>(["get", "crd", `${kind.toLowerCase()}s.kro.run`]);
+  const crd = await kubectlJson<{ metadata: { resourceVersion: string } }>([
+    "get",
+    "crd",
+    `${kind.toLowerCase()}s.kro.run`,
+  ]);
   out.crd = crd.metadata.resourceVersion;
   return out;
 }
@@ -113,21 +162,33 @@ describe("kro diff", { timeout: 300_000 }, () => {
     await writeFile(file("v1.yaml"), `${rgdHeader(tc, rgdName)}${rgdSpec(V1)}`);
     await writeFile(file("v2.yaml"), `${rgdHeader(tc, rgdName)}${rgdSpec(V2)}`);
     // A new required field: objects valid before become invalid — the gate refuses it.
-    await writeFile(file("v3.yaml"), `${rgdHeader(tc, rgdName)}${rgdSpec({ ...V2, extraSchema: "\n      tier: string | required=true" })}`);
+    await writeFile(
+      file("v3.yaml"),
+      `${rgdHeader(tc, rgdName)}${rgdSpec({ ...V2, extraSchema: "\n      tier: string | required=true" })}`,
+    );
     await kubectl(["apply", "-f", file("v1.yaml")]);
     await waitRgdActive(rgdName);
     // web-c adopts a Service someone made by hand (kro.run/adopt): never ours to delete.
-    await kubectl(["apply", "-n", ns, "-f", "-"], "apiVersion: v1\nkind: Service\nmetadata:\n  name: web-c\nspec:\n  ports: [{ port: 80 }]\n");
+    await kubectl(
+      ["apply", "-n", ns, "-f", "-"],
+      "apiVersion: v1\nkind: Service\nmetadata:\n  name: web-c\nspec:\n  ports: [{ port: 80 }]\n",
+    );
     for (const name of INSTANCES) {
-      const adopt = name === "web-c" ? "\n  annotations: { kro.run/adopt: \"true\" }" : "";
-      await kubectl(["apply", "-n", ns, "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: ${name}${adopt}\nspec: {}\n`);
+      const adopt = name === "web-c" ? '\n  annotations: { kro.run/adopt: "true" }' : "";
+      await kubectl(
+        ["apply", "-n", ns, "-f", "-"],
+        `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: ${name}${adopt}\nspec: {}\n`,
+      );
     }
-    await eventually(async () => {
-      for (const name of INSTANCES) {
-        const o = await kubectlJson<KubeObject>(["get", kind.toLowerCase(), name, "-n", ns]);
-        assert.equal(recordItems(o).length, 4, `${name}: ${recordText(o)}`);
-      }
-    }, { timeout: 90_000 });
+    await eventually(
+      async () => {
+        for (const name of INSTANCES) {
+          const o = await kubectlJson<KubeObject>(["get", kind.toLowerCase(), name, "-n", ns]);
+          assert.equal(recordItems(o).length, 4, `${name}: ${recordText(o)}`);
+        }
+      },
+      { timeout: 90_000 },
+    );
   });
   after(async () => {
     await kubectl(["delete", "namespace", ns, "--wait=false", "--ignore-not-found"]).catch(() => "");
@@ -139,7 +200,10 @@ describe("kro diff", { timeout: 300_000 }, () => {
   it("the RGD as applied: no changes, exit 0", async () => {
     const same = await kro(["diff", "-f", file("v1.yaml")]);
     assert.equal(same.code, 0, same.stdout + same.stderr);
-    assert.match(same.stdout, new RegExp(`^CustomResourceDefinition ${kind.toLowerCase()}s\\.kro\\.run: unchanged$`, "m"));
+    assert.match(
+      same.stdout,
+      new RegExp(`^CustomResourceDefinition ${kind.toLowerCase()}s\\.kro\\.run: unchanged$`, "m"),
+    );
     for (const name of INSTANCES) assert.match(same.stdout, new RegExp(`^${kind} ${ns}/${name}: no changes$`, "m"));
     assert.match(same.stdout, /^Summary: 3 instances, 0 would change$/m);
   });
@@ -152,8 +216,14 @@ describe("kro diff", { timeout: 300_000 }, () => {
     assert.match(text.stdout, /^ {6}spec\.replicas: 1 → 2$/m);
     assert.match(text.stdout, /^ {2}\+ note: ConfigMap diff-\w+\/web-a-note created$/m);
     assert.match(text.stdout, /^ {2}- svc: Service diff-\w+\/web-a deleted: resource "svc" is no longer in the RGD$/m);
-    assert.match(text.stdout, /^ {2}- extra: ConfigMap diff-\w+\/web-b-extra deleted: excluded \(includeWhen is false\)$/m);
-    assert.match(text.stdout, /^ {2}! svc: Service diff-\w+\/web-c not deleted: refused: resource "svc" is no longer in the RGD; the adopted object's record does not match the graph$/m);
+    assert.match(
+      text.stdout,
+      /^ {2}- extra: ConfigMap diff-\w+\/web-b-extra deleted: excluded \(includeWhen is false\)$/m,
+    );
+    assert.match(
+      text.stdout,
+      /^ {2}! svc: Service diff-\w+\/web-c not deleted: refused: resource "svc" is no longer in the RGD; the adopted object's record does not match the graph$/m,
+    );
     assert.match(text.stdout, /^Summary: 3 instances, 3 would change:$/m);
     assert.match(text.stdout, /^ {2}3 ConfigMap \(note\) created$/m);
     assert.match(text.stdout, /^ {2}3 Deployment \(deploy\) change spec\.replicas$/m);
@@ -184,18 +254,30 @@ describe("kro diff", { timeout: 300_000 }, () => {
     const before = await versions(ns);
     const refused = await kro(["diff", "-f", file("v3.yaml")]);
     assert.equal(refused.code, 3, refused.stdout + refused.stderr);
-    assert.match(refused.stdout, new RegExp(`^CustomResourceDefinition ${kind.toLowerCase()}s\\.kro\\.run: REFUSED by the breaking-change gate: cannot update CustomResourceDefinition .*breaking changes: .*tier`, "m"));
+    assert.match(
+      refused.stdout,
+      new RegExp(
+        `^CustomResourceDefinition ${kind.toLowerCase()}s\\.kro\\.run: REFUSED by the breaking-change gate: cannot update CustomResourceDefinition .*breaking changes: .*tier`,
+        "m",
+      ),
+    );
     assert.match(refused.stdout, /the controller keeps serving the current graph/);
     const json = JSON.parse((await kro(["diff", "-f", file("v3.yaml"), "-o", "json"])).stdout) as DiffReport;
     assert.equal(json.served, false);
     assert.equal(json.crd?.action, "refused");
-    assert.ok(json.crd.breaking.some((c) => /tier/.test(c)), JSON.stringify(json.crd));
+    assert.ok(
+      json.crd.breaking.some((c) => /tier/.test(c)),
+      JSON.stringify(json.crd),
+    );
     assert.deepEqual(await versions(ns), before, "kro diff wrote nothing");
   });
 
   it("-i: one changed instance against the RGD served now; an instance the API server refuses is exit 3", async () => {
     const before = await versions(ns);
-    await writeFile(file("web-a.yaml"), `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: web-a\n  namespace: ${ns}\nspec:\n  replicas: 3\n`);
+    await writeFile(
+      file("web-a.yaml"),
+      `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: web-a\n  namespace: ${ns}\nspec:\n  replicas: 3\n`,
+    );
     const one = await kro(["diff", "-i", file("web-a.yaml")]);
     assert.equal(one.code, 1, one.stdout + one.stderr);
     assert.match(one.stdout, /^ {2}~ the instance itself changes$/m);
@@ -205,7 +287,10 @@ describe("kro diff", { timeout: 300_000 }, () => {
     assert.match(one.stdout, /^ {6}data\.replicas: "1" → "3"$/m);
     assert.match(one.stdout, /^Summary: 1 instance, 1 would change:$/m);
 
-    await writeFile(file("bad.yaml"), `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: web-a\n  namespace: ${ns}\nspec:\n  replicas: many\n`);
+    await writeFile(
+      file("bad.yaml"),
+      `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: web-a\n  namespace: ${ns}\nspec:\n  replicas: many\n`,
+    );
     const bad = await kro(["diff", "-i", file("bad.yaml")]);
     assert.equal(bad.code, 3, bad.stdout + bad.stderr);
     assert.match(bad.stdout, /web-a: cannot be previewed: the API server refuses the instance: .*spec\.replicas/);

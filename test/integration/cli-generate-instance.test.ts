@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 import { runKro } from "../support/cli-session.js";
 
 const letters = letterSuffix();
@@ -82,13 +88,31 @@ describe("kro generate instance on a cluster", { timeout: 180_000 }, () => {
       assert.match(stdout, /# string, required, one of: gold, silver\n {2}tier: gold\n/);
       await kubectl(["apply", "--validate=strict", "-f", "-"], stdout);
       const name = `${kind.toLowerCase()}-sample`;
-      await eventually(async () => {
-        const o = await kubectlJson<{ status?: { tier?: string; conditions?: { type: string; status: string }[] } }>(["get", kind.toLowerCase(), name, "-n", ns]);
-        assert.equal(o.status?.conditions?.find((c) => c.type === "Ready")?.status, "True", JSON.stringify(o.status));
-        assert.equal(o.status.tier, "gold");
-      }, { timeout: 60_000 });
-      const svc = await kubectlJson<{ spec: { ports: { port: number; protocol: string }[] } }>(["get", "service", "app-name", "-n", ns]);
-      assert.deepEqual(svc.spec.ports.map((p) => [p.port, p.protocol]), [[1, "TCP"]]);
+      await eventually(
+        async () => {
+          const o = await kubectlJson<{ status?: { tier?: string; conditions?: { type: string; status: string }[] } }>([
+            "get",
+            kind.toLowerCase(),
+            name,
+            "-n",
+            ns,
+          ]);
+          assert.equal(o.status?.conditions?.find((c) => c.type === "Ready")?.status, "True", JSON.stringify(o.status));
+          assert.equal(o.status.tier, "gold");
+        },
+        { timeout: 60_000 },
+      );
+      const svc = await kubectlJson<{ spec: { ports: { port: number; protocol: string }[] } }>([
+        "get",
+        "service",
+        "app-name",
+        "-n",
+        ns,
+      ]);
+      assert.deepEqual(
+        svc.spec.ports.map((p) => [p.port, p.protocol]),
+        [[1, "TCP"]],
+      );
     });
   }
 });

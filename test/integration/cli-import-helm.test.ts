@@ -28,8 +28,12 @@ function kro(args: readonly string[]): Promise<{ code: number; stdout: string; s
 
 describe("kro import helm (CLI)", () => {
   let dir = "";
-  before(async () => { dir = await mkdtemp(path.join(os.tmpdir(), "kro-import-cli-")); });
-  after(async () => { await rm(dir, { recursive: true, force: true }); });
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "kro-import-cli-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it("imports a packaged chart with a values file; kro render of the result equals helm template", async () => {
     await helm(["package", path.join(ROOT, "test/fixtures/helm/features"), "-d", dir]);
@@ -37,14 +41,39 @@ describe("kro import helm (CLI)", () => {
     const values = path.join(dir, "values.yaml");
     await writeFile(values, "replicas: 5\nworker:\n  enabled: true\nextraConfigs:\n  - {name: x, value: y}\n");
     const out = path.join(dir, "out");
-    const imported = await kro(["import", "helm", tgz, "-f", values, "--release-name", "rel", "-n", "ns1", "--kind", "ShopApp", "-o", out]);
+    const imported = await kro([
+      "import",
+      "helm",
+      tgz,
+      "-f",
+      values,
+      "--release-name",
+      "rel",
+      "-n",
+      "ns1",
+      "--kind",
+      "ShopApp",
+      "-o",
+      out,
+    ]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stderr, /templates\/test-pod\.yaml:6: warning: test hook \(test\) dropped/);
     assert.match(imported.stdout, /wrote .*rgd\.yaml/);
 
     const validated = await kro(["validate", "-f", path.join(out, "rgd.yaml")]);
     assert.equal(validated.code, 0, validated.stderr);
-    const rendered = await kro(["render", "-f", path.join(out, "rgd.yaml"), "-i", path.join(out, "instance.yaml"), "--crd", path.join(out, "crd.yaml"), "--assume-ready", "-o", "json"]);
+    const rendered = await kro([
+      "render",
+      "-f",
+      path.join(out, "rgd.yaml"),
+      "-i",
+      path.join(out, "instance.yaml"),
+      "--crd",
+      path.join(out, "crd.yaml"),
+      "--assume-ready",
+      "-o",
+      "json",
+    ]);
     assert.equal(rendered.code, 0, rendered.stderr);
     const items = (JSON.parse(rendered.stdout) as { items: KubeJson[] }).items.filter((o) => o.kind !== "ShopApp");
     const ours = new Map(items.map((o) => normalize(o)).map((o) => [objectKey(o), o]));
@@ -56,16 +85,30 @@ describe("kro import helm (CLI)", () => {
 
   it("says at import which objects are cluster-scoped or in another namespace, scope from Kubernetes' kinds (an APIService too)", async () => {
     const out = path.join(dir, "scoped-out");
-    const imported = await kro(["import", "helm", path.join(ROOT, "test/fixtures/helm/scoped"), "-n", "apps", "-o", out]);
+    const imported = await kro([
+      "import",
+      "helm",
+      path.join(ROOT, "test/fixtures/helm/scoped"),
+      "-n",
+      "apps",
+      "-o",
+      out,
+    ]);
     assert.equal(imported.code, 0, imported.stderr);
     const notes = imported.stderr.split("\n").filter((l) => l.includes(": note: "));
-    assert.deepEqual(notes.slice(0, -1).map((l) => l.replace(/^.*: note: /, "")), [
-      'ClusterRole scoped-reader (resource "clusterClusterRole") is cluster-scoped',
-      'ClusterRoleBinding scoped-reader (resource "clusterClusterRoleBinding") is cluster-scoped',
-      'RoleBinding scoped-auth-reader (resource "clusterRoleBinding") is in namespace kube-system, not the instance\'s (apps)',
-      'APIService v1beta1.scoped.example.com (resource "clusterAPIService") is cluster-scoped',
-    ]);
-    assert.match(notes.at(-1) ?? "", /instance authors who may create them themselves .* unless the RGD exempts the resource \(kro\.run\/author-check-exempt/);
+    assert.deepEqual(
+      notes.slice(0, -1).map((l) => l.replace(/^.*: note: /, "")),
+      [
+        'ClusterRole scoped-reader (resource "clusterClusterRole") is cluster-scoped',
+        'ClusterRoleBinding scoped-reader (resource "clusterClusterRoleBinding") is cluster-scoped',
+        'RoleBinding scoped-auth-reader (resource "clusterRoleBinding") is in namespace kube-system, not the instance\'s (apps)',
+        'APIService v1beta1.scoped.example.com (resource "clusterAPIService") is cluster-scoped',
+      ],
+    );
+    assert.match(
+      notes.at(-1) ?? "",
+      /instance authors who may create them themselves .* unless the RGD exempts the resource \(kro\.run\/author-check-exempt/,
+    );
     assert.doesNotMatch(imported.stderr, /ServiceAccount/, "an object in the instance's namespace is not named");
   });
 

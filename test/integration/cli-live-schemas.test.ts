@@ -77,7 +77,18 @@ describe("kro validate --cluster", () => {
     await writeFile(file, text);
     return file;
   };
-  const validate = (file: string, ...extra: string[]) => kro(["validate", "-f", file, "--cluster", "--kubeconfig", testCluster().kubeconfig, "--schema-cache", cache, ...extra]);
+  const validate = (file: string, ...extra: string[]) =>
+    kro([
+      "validate",
+      "-f",
+      file,
+      "--cluster",
+      "--kubeconfig",
+      testCluster().kubeconfig,
+      "--schema-cache",
+      cache,
+      ...extra,
+    ]);
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "kro-live-"));
@@ -99,7 +110,10 @@ describe("kro validate --cluster", () => {
     await eventually(async () => {
       const result = await validate(file);
       assert.equal(result.code, 1, result.stdout + result.stderr);
-      assert.match(result.stderr, /mistyped\.yaml:\d+:\d+: error: spec\.resources\[0\]\.template\.spec\.size: expression "schema\.spec\.name" returns type "string"/);
+      assert.match(
+        result.stderr,
+        /mistyped\.yaml:\d+:\d+: error: spec\.resources\[0\]\.template\.spec\.size: expression "schema\.spec\.name" returns type "string"/,
+      );
     });
   });
 
@@ -114,7 +128,9 @@ describe("kro validate --cluster", () => {
     const picture = await kro(["graph", "-f", path.join(dir, "good.yaml"), ...live]);
     assert.equal(picture.code, 0, picture.stderr);
     assert.match(picture.stdout, /^ {2}gadget +Gadget livetest\.kro-ts\.dev\/v1 +wave 1 +<- instance$/m);
-    const namespaced = await validate(await write("namespaced.yaml", rgd("size: ${schema.spec.count}", "\n          namespace: default")));
+    const namespaced = await validate(
+      await write("namespaced.yaml", rgd("size: ${schema.spec.count}", "\n          namespace: default")),
+    );
     assert.equal(namespaced.code, 1);
     assert.match(namespaced.stderr, /Gadget is cluster-scoped and must not set metadata\.namespace/);
   });
@@ -122,13 +138,14 @@ describe("kro validate --cluster", () => {
   it("reads cached documents back from disk", async () => {
     const files = (await readdir(cache, { recursive: true })).filter((f) => f.endsWith(".json"));
     const cached = [];
-    for (const f of files) if ((await readFile(path.join(cache, f), "utf8")).includes("\"Gadget\"")) cached.push(path.join(cache, f));
+    for (const f of files)
+      if ((await readFile(path.join(cache, f), "utf8")).includes('"Gadget"')) cached.push(path.join(cache, f));
     assert.equal(cached.length, 1, `one cached ${GROUP}/v1 document in ${JSON.stringify(files)}`);
     const [gadgetDoc] = cached;
     assert.ok(gadgetDoc);
     // Retype size as a string in the cache only: the compiler must now accept a string there.
     const text = await readFile(gadgetDoc, "utf8");
-    const edited = text.replace(/"size":\{"type":"integer"\}/, "\"size\":{\"type\":\"string\"}");
+    const edited = text.replace(/"size":\{"type":"integer"\}/, '"size":{"type":"string"}');
     assert.notEqual(edited, text);
     await writeFile(gadgetDoc, edited);
     const result = await validate(await write("from-cache.yaml", rgd("size: ${schema.spec.name}")));
@@ -136,17 +153,32 @@ describe("kro validate --cluster", () => {
   });
 
   it("reports an unreachable cluster as an error, not a crash", async () => {
-    const kubeconfig = await write("nowhere.kubeconfig", `apiVersion: v1
+    const kubeconfig = await write(
+      "nowhere.kubeconfig",
+      `apiVersion: v1
 kind: Config
 clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
 users: [{name: u, user: {token: t}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
-`);
+`,
+    );
     const file = await write("any.yaml", rgd("size: ${schema.spec.count}"));
-    const result = await kro(["validate", "-f", file, "--cluster", "--kubeconfig", kubeconfig, "--schema-cache", cache]);
+    const result = await kro([
+      "validate",
+      "-f",
+      file,
+      "--cluster",
+      "--kubeconfig",
+      kubeconfig,
+      "--schema-cache",
+      cache,
+    ]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^kro: error: --cluster: cannot read schemas from https:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/m);
+    assert.match(
+      result.stderr,
+      /^kro: error: --cluster: cannot read schemas from https:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/m,
+    );
     assert.doesNotMatch(result.stderr, /\n\s+at /);
   });
 });

@@ -18,7 +18,11 @@ const WEBAPP = path.join(ROOT, "test/fixtures/rgd/webapp.yaml");
 const INSTANCE = path.join(ROOT, "examples/render/webapp-instance.yaml");
 const OBSERVED = path.join(ROOT, "examples/render/webapp-observed.yaml");
 
-type Doc = { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; status?: Record<string, unknown> };
+type Doc = {
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  status?: Record<string, unknown>;
+};
 
 function kro(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -32,8 +36,12 @@ const docs = (yaml: string): Doc[] => parseAllDocuments(yaml).map((d) => d.toJS(
 const names = (list: readonly Doc[]): string[] => list.map((d) => `${d.kind}/${d.metadata.name}`);
 
 let dir = "";
-before(async () => { dir = await mkdtemp(path.join(tmpdir(), "kro-render-")); });
-after(async () => { await rm(dir, { recursive: true, force: true }); });
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "kro-render-"));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 async function file(name: string, text: string): Promise<string> {
   const target = path.join(dir, name);
@@ -50,14 +58,24 @@ describe("kro render", () => {
     assert.equal(rendered[0]?.metadata.labels?.["kro.run/node-id"], "deploy");
     assert.equal(rendered[3]?.status?.state, "IN_PROGRESS");
     assert.match(result.stderr, /^kro render: not rendered: svc: resource "svc" waits for "deploy" to be ready$/m);
-    assert.match(result.stderr, /^kro render: rendered, not ready: deploy: spec\.resources\[0\]\.readyWhen\[0\]: waiting for deploy\.status .*\[missing: deploy\.status\]$/m);
+    assert.match(
+      result.stderr,
+      /^kro render: rendered, not ready: deploy: spec\.resources\[0\]\.readyWhen\[0\]: waiting for deploy\.status .*\[missing: deploy\.status\]$/m,
+    );
   });
 
   it("--observed supplies the live Deployment and the rest renders (exit 0)", async () => {
     const result = await kro(["render", "-f", WEBAPP, "-i", INSTANCE, "--observed", OBSERVED]);
     assert.equal(result.code, 0, result.stderr);
     const rendered = docs(result.stdout);
-    assert.deepEqual(names(rendered), ["Deployment/shop", "Service/shop", "Ingress/shop", "ConfigMap/shop-eu", "ConfigMap/shop-us", "WebApp/shop"]);
+    assert.deepEqual(names(rendered), [
+      "Deployment/shop",
+      "Service/shop",
+      "Ingress/shop",
+      "ConfigMap/shop-eu",
+      "ConfigMap/shop-us",
+      "WebApp/shop",
+    ]);
     const status = rendered[5]?.status;
     assert.ok(status);
     assert.deepEqual([status.available, status.state], [2, "ACTIVE"]);
@@ -68,7 +86,14 @@ describe("kro render", () => {
     assert.equal(result.code, 0, result.stderr);
     const list = JSON.parse(result.stdout) as { kind: string; items: Doc[] };
     assert.equal(list.kind, "List");
-    assert.deepEqual(names(list.items), ["Deployment/shop", "Service/shop", "Ingress/shop", "ConfigMap/shop-eu", "ConfigMap/shop-us", "WebApp/shop"]);
+    assert.deepEqual(names(list.items), [
+      "Deployment/shop",
+      "Service/shop",
+      "Ingress/shop",
+      "ConfigMap/shop-eu",
+      "ConfigMap/shop-us",
+      "WebApp/shop",
+    ]);
     const status = list.items[5]?.status;
     assert.ok(status);
     assert.deepEqual([status.url, status.available], ["http://shop.team", undefined]);
@@ -77,10 +102,16 @@ describe("kro render", () => {
 
   it("the rendered objects are accepted by the real API server", async (t) => {
     const ns = await testNamespace(t, "render");
-    const instance = await file("ns-instance.yaml", (await readFile(INSTANCE, "utf8")).replace("namespace: team", `namespace: ${ns}`));
+    const instance = await file(
+      "ns-instance.yaml",
+      (await readFile(INSTANCE, "utf8")).replace("namespace: team", `namespace: ${ns}`),
+    );
     const result = await kro(["render", "-f", WEBAPP, "-i", instance, "--assume-ready"]);
     assert.equal(result.code, 0, result.stderr);
-    const children = result.stdout.split(/^---$/m).filter((d) => !/^kind: WebApp$/m.test(d)).join("---\n");
+    const children = result.stdout
+      .split(/^---$/m)
+      .filter((d) => !/^kind: WebApp$/m.test(d))
+      .join("---\n");
     const applied = await kubectl(["apply", "--server-side", "--dry-run=server", "-f", "-"], children);
     assert.match(applied, new RegExp(`deployment\\.apps/shop serverside-applied \\(server dry run\\)`));
     assert.match(applied, /ingress\.networking\.k8s\.io\/shop serverside-applied/);
@@ -89,14 +120,32 @@ describe("kro render", () => {
 
   it("a bad instance gets the API server's own words, with file:line:column, before anything renders (exit 1)", async (t) => {
     // A kind of our own so the CRD does not collide with other tests.
-    const kind = `RenderProbe${randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij".charAt(Number(d)))}App`;
-    const rgd = await file("probe-rgd.yaml", (await readFile(WEBAPP, "utf8"))
-      .replace("kind: WebApp", `kind: ${kind}`)
-      .replace("replicas: integer | default=2 minimum=1", "replicas: integer | default=2 minimum=1\n      size: string | enum=small,large default=small"));
-    const bad = await file("bad.yaml", [
-      "apiVersion: kro.run/v1alpha1", `kind: ${kind}`, "metadata:", "  name: bad", "  namespace: default", "spec:",
-      "  replicas: three", "  size: huge", "",
-    ].join("\n"));
+    const kind = `RenderProbe${randomBytes(3)
+      .toString("hex")
+      .replace(/[0-9]/g, (d) => "abcdefghij".charAt(Number(d)))}App`;
+    const rgd = await file(
+      "probe-rgd.yaml",
+      (await readFile(WEBAPP, "utf8"))
+        .replace("kind: WebApp", `kind: ${kind}`)
+        .replace(
+          "replicas: integer | default=2 minimum=1",
+          "replicas: integer | default=2 minimum=1\n      size: string | enum=small,large default=small",
+        ),
+    );
+    const bad = await file(
+      "bad.yaml",
+      [
+        "apiVersion: kro.run/v1alpha1",
+        `kind: ${kind}`,
+        "metadata:",
+        "  name: bad",
+        "  namespace: default",
+        "spec:",
+        "  replicas: three",
+        "  size: huge",
+        "",
+      ].join("\n"),
+    );
     const result = await kro(["render", "-f", rgd, "-i", bad]);
     assert.equal(result.code, 1);
     assert.equal(result.stdout, "");
@@ -112,7 +161,9 @@ describe("kro render", () => {
     assert.equal(crd.code, 0, crd.stderr);
     await kubectl(["apply", "--server-side", "-f", "-"], crd.stdout);
     const crdName = `${kind.toLowerCase()}s.kro.run`;
-    t.after(async () => { await kubectl(["delete", "crd", crdName, "--wait=false", "--ignore-not-found"]); });
+    t.after(async () => {
+      await kubectl(["delete", "crd", crdName, "--wait=false", "--ignore-not-found"]);
+    });
     await kubectl(["wait", "--for=condition=Established", `crd/${crdName}`, "--timeout=30s"]);
     const server = await eventually(async () => {
       try {
@@ -123,11 +174,15 @@ describe("kro render", () => {
       }
       throw new Error("the API server accepted the bad instance");
     });
-    for (const message of ours) assert.ok(server.includes(message), `API server said:\n${server}\nexpected to include: ${message}`);
+    for (const message of ours)
+      assert.ok(server.includes(message), `API server said:\n${server}\nexpected to include: ${message}`);
   });
 
   it("an RGD that does not compile exits 1 with its diagnostics", async () => {
-    const broken = await file("broken.yaml", (await readFile(WEBAPP, "utf8")).replace("replicas: ${schema.spec.replicas}", "replicas: ${schema.spec.name}"));
+    const broken = await file(
+      "broken.yaml",
+      (await readFile(WEBAPP, "utf8")).replace("replicas: ${schema.spec.replicas}", "replicas: ${schema.spec.name}"),
+    );
     const result = await kro(["render", "-f", broken, "-i", INSTANCE]);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /broken\.yaml:29:11: error: spec\.resources\[0\]\.template\.spec\.replicas/);

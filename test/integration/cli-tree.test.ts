@@ -10,7 +10,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 import { exited, startCli } from "../support/cli-session.js";
 import type { InstanceTree } from "../../src/inspect/index.js";
 
@@ -100,7 +106,10 @@ async function tree(args: readonly string[]): Promise<{ code: number | null; out
 }
 
 async function createRoot(ns: string, name: string, spec: string): Promise<void> {
-  await kubectl(["apply", "-n", ns, "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${rootKind}\nmetadata:\n  name: ${name}\nspec: ${spec}\n`);
+  await kubectl(
+    ["apply", "-n", ns, "-f", "-"],
+    `apiVersion: kro.run/v1alpha1\nkind: ${rootKind}\nmetadata:\n  name: ${name}\nspec: ${spec}\n`,
+  );
 }
 
 describe("kro tree", { timeout: 240_000 }, () => {
@@ -115,7 +124,14 @@ describe("kro tree", { timeout: 240_000 }, () => {
     await waitRgdActive(`tree-root-${letters}`);
   });
   after(async () => {
-    await kubectl(["delete", "rgd", `tree-root-${letters}`, `tree-leaf-${letters}`, "--ignore-not-found", "--wait=false"]).catch(() => "");
+    await kubectl([
+      "delete",
+      "rgd",
+      `tree-root-${letters}`,
+      `tree-leaf-${letters}`,
+      "--ignore-not-found",
+      "--wait=false",
+    ]).catch(() => "");
     await tc.stop();
     await rm(dir, { recursive: true, force: true });
   });
@@ -123,59 +139,132 @@ describe("kro tree", { timeout: 240_000 }, () => {
   it("shows every state, the blocking expression or dependency, and a nested instance expanded; exit 3 on an error", async (t) => {
     const ns = await testNamespace(t, "tree-states");
     await createRoot(ns, "shop", "{ port: 70000 }");
-    await eventually(async () => {
-      const o = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; message?: string }[] } }>(["get", rootKind.toLowerCase(), "shop", "-n", ns]);
-      assert.equal(o.status?.state, "ERROR", JSON.stringify(o.status));
-      assert.match(o.status.conditions?.find((c) => c.type === "ResourcesReady")?.message ?? "", /portal: apply Service/);
-      const leaf = await kubectlJson<{ status?: { conditions?: { type: string; status: string }[] } }>(["get", leafKind.toLowerCase(), "shop", "-n", ns]);
-      assert.equal(leaf.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const o = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; message?: string }[] } }>(
+          ["get", rootKind.toLowerCase(), "shop", "-n", ns],
+        );
+        assert.equal(o.status?.state, "ERROR", JSON.stringify(o.status));
+        assert.match(
+          o.status.conditions?.find((c) => c.type === "ResourcesReady")?.message ?? "",
+          /portal: apply Service/,
+        );
+        const leaf = await kubectlJson<{ status?: { conditions?: { type: string; status: string }[] } }>([
+          "get",
+          leafKind.toLowerCase(),
+          "shop",
+          "-n",
+          ns,
+        ]);
+        assert.equal(leaf.status?.conditions?.find((c) => c.type === "Ready")?.status, "True");
+      },
+      { timeout: 60_000 },
+    );
 
     const text = await tree([`${rootKind.toLowerCase()}/shop`, "-n", ns]);
     assert.equal(text.code, 3, text.output);
     assert.match(text.output, /^NAME +STATE +AGE +REASON$/m);
-    assert.match(text.output, new RegExp(`^${rootKind}/shop \\(${ns}\\) +not ready \\(ERROR\\) +\\d+s +ResourcesNotReady: at least one resource reports an error: portal: `, "m"));
+    assert.match(
+      text.output,
+      new RegExp(
+        `^${rootKind}/shop \\(${ns}\\) +not ready \\(ERROR\\) +\\d+s +ResourcesNotReady: at least one resource reports an error: portal: `,
+        "m",
+      ),
+    );
     assert.match(text.output, /^├── config: ConfigMap\/shop +ready +\d+s +applied$/m);
-    assert.match(text.output, /^├── deploy: Deployment\/shop +waiting for readiness +\d+s +readyWhen is not true yet: deploy\.status\.\?availableReplicas\.orValue\(0\) > 0$/m);
+    assert.match(
+      text.output,
+      /^├── deploy: Deployment\/shop +waiting for readiness +\d+s +readyWhen is not true yet: deploy\.status\.\?availableReplicas\.orValue\(0\) > 0$/m,
+    );
     assert.match(text.output, /^├── svc: Service +waiting on dependency +- +waiting on deploy$/m);
     assert.match(text.output, /^├── ing: Ingress +excluded +- +includeWhen is false: schema\.spec\.port == 1$/m);
     assert.match(text.output, new RegExp(`^├── leaf: ${leafKind}/shop +ready +\\d+s +applied; instance Ready$`, "m"));
-    assert.match(text.output, /^│ {3}└── cm: ConfigMap\/shop-leaf +ready +\d+s +applied$/m, "the nested instance's own node");
-    assert.match(text.output, /^└── portal: Service +error +- +apply Service .*422 Invalid.*must be between 1 and 65535/m);
+    assert.match(
+      text.output,
+      /^│ {3}└── cm: ConfigMap\/shop-leaf +ready +\d+s +applied$/m,
+      "the nested instance's own node",
+    );
+    assert.match(
+      text.output,
+      /^└── portal: Service +error +- +apply Service .*422 Invalid.*must be between 1 and 65535/m,
+    );
 
     const json = await tree([rootKind, "shop", "-n", ns, "-o", "json"]);
     assert.equal(json.code, 3, json.output);
     const parsed = JSON.parse(json.output) as InstanceTree;
-    assert.deepEqual(parsed.nodes.map((n) => [n.id, n.state]), [
-      ["config", "Ready"], ["deploy", "WaitingForReadiness"], ["svc", "WaitingOnDependency"], ["ing", "Excluded"], ["leaf", "Ready"], ["portal", "Error"],
-    ]);
+    assert.deepEqual(
+      parsed.nodes.map((n) => [n.id, n.state]),
+      [
+        ["config", "Ready"],
+        ["deploy", "WaitingForReadiness"],
+        ["svc", "WaitingOnDependency"],
+        ["ing", "Excluded"],
+        ["leaf", "Ready"],
+        ["portal", "Error"],
+      ],
+    );
     assert.deepEqual(parsed.nodes.find((n) => n.id === "svc")?.blockedBy, { dependencies: ["deploy"] });
     const leaf = parsed.nodes.find((n) => n.id === "leaf")?.objects[0]?.instance;
     assert.equal(leaf?.ready, true);
-    assert.deepEqual(leaf.nodes.map((n) => [n.id, n.state, n.objects[0]?.name]), [["cm", "Ready", "shop-leaf"]]);
+    assert.deepEqual(
+      leaf.nodes.map((n) => [n.id, n.state, n.objects[0]?.name]),
+      [["cm", "Ready", "shop-leaf"]],
+    );
   });
 
   it("--wait exits 2 when the timeout passes, 0 once the instance becomes Ready; -w prints each change", async (t) => {
     const ns = await testNamespace(t, "tree-wait");
     await createRoot(ns, "cart", "{}");
-    await eventually(async () => {
-      const o = await kubectlJson<{ status?: { state?: string } }>(["get", rootKind.toLowerCase(), "cart", "-n", ns]);
-      assert.equal(o.status?.state, "IN_PROGRESS");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const o = await kubectlJson<{ status?: { state?: string } }>(["get", rootKind.toLowerCase(), "cart", "-n", ns]);
+        assert.equal(o.status?.state, "IN_PROGRESS");
+      },
+      { timeout: 60_000 },
+    );
     // The instance is paused: only the CLI's own timeout can end this wait (exit code 2 says it did).
     const timedOut = await tree([`${rootKind}/cart`, "-n", ns, "--wait", "--timeout", "2s", "--interval", "200ms"]);
     assert.equal(timedOut.code, 2, timedOut.output);
-    assert.match(timedOut.output, new RegExp(`kro tree: ${rootKind}/cart is not Ready after 2s: ResourcesInProgress: `));
+    assert.match(
+      timedOut.output,
+      new RegExp(`kro tree: ${rootKind}/cart is not Ready after 2s: ResourcesInProgress: `),
+    );
 
-    const watching = startCli(["tree", `${rootKind}/cart`, "-n", ns, "-w", "--wait", "--timeout", "90s", "--interval", "300ms", "--kubeconfig", testCluster().kubeconfig]);
+    const watching = startCli([
+      "tree",
+      `${rootKind}/cart`,
+      "-n",
+      ns,
+      "-w",
+      "--wait",
+      "--timeout",
+      "90s",
+      "--interval",
+      "300ms",
+      "--kubeconfig",
+      testCluster().kubeconfig,
+    ]);
     try {
       await watching.waitFor(/├── svc: Service +waiting on dependency/, 20_000);
-      await kubectl(["patch", rootKind.toLowerCase(), "cart", "-n", ns, "--type=merge", "-p", '{"spec":{"paused":false}}']);
+      await kubectl([
+        "patch",
+        rootKind.toLowerCase(),
+        "cart",
+        "-n",
+        ns,
+        "--type=merge",
+        "-p",
+        '{"spec":{"paused":false}}',
+      ]);
       const code = await exited(watching.child);
       assert.equal(code, 0, watching.output());
       const output = watching.output();
       assert.match(output, /^--- \d{4}-\d\d-\d\dT/m, "a later picture, in a pipe, is a new block with a timestamp");
-      assert.match(output.slice(output.lastIndexOf("NAME")), /^├── svc: Service\/cart +ready/m, "the last picture is the Ready one");
+      assert.match(
+        output.slice(output.lastIndexOf("NAME")),
+        /^├── svc: Service\/cart +ready/m,
+        "the last picture is the Ready one",
+      );
     } finally {
       watching.kill();
     }
@@ -185,7 +274,10 @@ describe("kro tree", { timeout: 240_000 }, () => {
     const ns = await testNamespace(t, "tree-missing");
     const missing = await tree([`${rootKind}/nope`, "-n", ns]);
     assert.equal(missing.code, 1);
-    assert.match(missing.output, new RegExp(`kro tree: error: ${rootKind} ${ns}/nope not found on https://127\\.0\\.0\\.1:\\d+`));
+    assert.match(
+      missing.output,
+      new RegExp(`kro tree: error: ${rootKind} ${ns}/nope not found on https://127\\.0\\.0\\.1:\\d+`),
+    );
     const unknown = await tree(["nosuchkind/x", "-n", ns]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.output, /no ResourceGraphDefinition serves a kind "nosuchkind"/);
@@ -193,7 +285,10 @@ describe("kro tree", { timeout: 240_000 }, () => {
 
   it("runs as the kubectl plugin kubectl-kro (package.json bin)", async (t) => {
     const ns = await testNamespace(t, "tree-plugin");
-    await kubectl(["apply", "-n", ns, "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${leafKind}\nmetadata:\n  name: solo\n`);
+    await kubectl(
+      ["apply", "-n", ns, "-f", "-"],
+      `apiVersion: kro.run/v1alpha1\nkind: ${leafKind}\nmetadata:\n  name: solo\n`,
+    );
     const root = fileURLToPath(new URL("../../../", import.meta.url));
     const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> };
     const entry = path.join(root, pkg.bin["kubectl-kro"] ?? "missing");
@@ -201,15 +296,25 @@ describe("kro tree", { timeout: 240_000 }, () => {
     const bin = path.join(dir, "bin");
     await mkdir(bin);
     await symlink(entry, path.join(bin, "kubectl-kro"));
-    await eventually(async () => {
-      const out = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile("kubectl", ["kro", "tree", `${leafKind}/solo`, "-n", ns, "--wait", "--timeout", "30s"], {
-          env: { ...process.env, KUBECONFIG: testCluster().kubeconfig, PATH: `${bin}:${process.env.PATH ?? ""}` },
-        }, (error, stdout) => { resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout }); });
-      });
-      assert.equal(out.code, 0, out.stdout);
-      assert.match(out.stdout, new RegExp(`^${leafKind}/solo \\(${ns}\\) +ready`, "m"));
-      assert.match(out.stdout, /^└── cm: ConfigMap\/solo-leaf +ready/m);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const out = await new Promise<{ code: number; stdout: string }>((resolve) => {
+          execFile(
+            "kubectl",
+            ["kro", "tree", `${leafKind}/solo`, "-n", ns, "--wait", "--timeout", "30s"],
+            {
+              env: { ...process.env, KUBECONFIG: testCluster().kubeconfig, PATH: `${bin}:${process.env.PATH ?? ""}` },
+            },
+            (error, stdout) => {
+              resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout });
+            },
+          );
+        });
+        assert.equal(out.code, 0, out.stdout);
+        assert.match(out.stdout, new RegExp(`^${leafKind}/solo \\(${ns}\\) +ready`, "m"));
+        assert.match(out.stdout, /^└── cm: ConfigMap\/solo-leaf +ready/m);
+      },
+      { timeout: 60_000 },
+    );
   });
 });

@@ -21,35 +21,79 @@ const DOWNTIME_MS = 10_000;
 describe("controller across a kube-apiserver restart", { timeout: 600_000 }, () => {
   it("converges an instance created right after /readyz, idle and busy", async (t) => {
     const cluster = await startLocalCluster({ mode: "minimal", env: process.env });
-    t.after(async () => { await cluster.stop(); });
+    t.after(async () => {
+      await cluster.stop();
+    });
     const client = await createKubeClient({ kubeconfig: cluster.kubeconfigPath, qps: 0 });
-    t.after(() => { client.close(); });
+    t.after(() => {
+      client.close();
+    });
     const suffix = letterSuffix();
     const kind = `Recovery${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
     const namespace = `recovery-${suffix}`;
     await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
     const controller = await startControllerProcess(cluster.kubeconfigPath, ["--log-level", "info"]);
-    t.after(async () => { await controller.kill(); });
-    await eventually(() => client.apply({
-      apiVersion, kind: "ResourceGraphDefinition", metadata: { name: `recovery-${suffix}` },
-      spec: {
-        schema: { apiVersion: "v1alpha1", kind, spec: { v: "string | default=x" } },
-        resources: [
-          { id: "first", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-first" }, data: { v: "${schema.spec.v}" } } },
-          { id: "second", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-second" }, data: { v: "${first.data.v}" } } },
-        ],
+    t.after(async () => {
+      await controller.kill();
+    });
+    await eventually(
+      () =>
+        client.apply(
+          {
+            apiVersion,
+            kind: "ResourceGraphDefinition",
+            metadata: { name: `recovery-${suffix}` },
+            spec: {
+              schema: { apiVersion: "v1alpha1", kind, spec: { v: "string | default=x" } },
+              resources: [
+                {
+                  id: "first",
+                  template: {
+                    apiVersion: "v1",
+                    kind: "ConfigMap",
+                    metadata: { name: "${schema.metadata.name}-first" },
+                    data: { v: "${schema.spec.v}" },
+                  },
+                },
+                {
+                  id: "second",
+                  template: {
+                    apiVersion: "v1",
+                    kind: "ConfigMap",
+                    metadata: { name: "${schema.metadata.name}-second" },
+                    data: { v: "${first.data.v}" },
+                  },
+                },
+              ],
+            },
+          },
+          { fieldManager: "recovery-test", force: true },
+        ),
+      { timeout: 60_000 },
+    );
+    await eventually(
+      async () => {
+        await client.list(apiVersion, kind, { namespace, limit: 1 });
       },
-    }, { fieldManager: "recovery-test", force: true }), { timeout: 60_000 });
-    await eventually(async () => { await client.list(apiVersion, kind, { namespace, limit: 1 }); }, { timeout: 60_000 });
+      { timeout: 60_000 },
+    );
 
-    const create = (name: string) => client.create({ apiVersion, kind, metadata: { name, namespace }, spec: { v: name } });
+    const create = (name: string) =>
+      client.create({ apiVersion, kind, metadata: { name, namespace }, spec: { v: name } });
     const activeWithin = async (names: readonly string[], timeout: number) => {
-      await eventually(async () => {
-        for (const name of names) {
-          const instance = await client.get({ apiVersion, kind, namespace, name });
-          assert.equal((instance.status as { state?: string } | undefined)?.state, "ACTIVE", `${name}: ${JSON.stringify(instance.status)}`);
-        }
-      }, { timeout, interval: 25 });
+      await eventually(
+        async () => {
+          for (const name of names) {
+            const instance = await client.get({ apiVersion, kind, namespace, name });
+            assert.equal(
+              (instance.status as { state?: string } | undefined)?.state,
+              "ACTIVE",
+              `${name}: ${JSON.stringify(instance.status)}`,
+            );
+          }
+        },
+        { timeout, interval: 25 },
+      );
     };
     const converged = Array.from({ length: 20 }, (_, i) => `base-${i}`);
     await Promise.all(converged.map(create));
@@ -70,6 +114,8 @@ describe("controller across a kube-apiserver restart", { timeout: 600_000 }, () 
       await activeWithin(inFlight, 60_000);
     }
     assert.ok(controller.alive(), "the controller rode out both restarts");
-    console.log(`API-server restart (${DOWNTIME_MS} ms down): new instance ACTIVE after /readyz — ${figures.join(", ")}`);
+    console.log(
+      `API-server restart (${DOWNTIME_MS} ms down): new instance ACTIVE after /readyz — ${figures.join(", ")}`,
+    );
   });
 });

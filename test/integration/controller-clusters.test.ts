@@ -19,10 +19,18 @@ import { recordText } from "../support/instance-record.js";
 import path from "node:path";
 import { REPO_ROOT } from "../../src/deploy/index.js";
 import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
-interface Instance { status?: { state?: string; remoteUid?: string; conditions?: { type: string; status: string; message?: string }[] } }
+interface Instance {
+  status?: { state?: string; remoteUid?: string; conditions?: { type: string; status: string; message?: string }[] };
+}
 
 const suffix = letterSuffix();
 const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
@@ -49,18 +57,25 @@ current-context: b
 }
 
 async function register(kubeconfig: string): Promise<void> {
-  await kubectl(["apply", "-f", "-"], `apiVersion: v1
+  await kubectl(
+    ["apply", "-f", "-"],
+    `apiVersion: v1
 kind: Secret
 metadata: { name: b-kubeconfig, namespace: ${hubNs}, labels: { kro.run/cluster-name: b } }
 data: { value: ${Buffer.from(kubeconfig).toString("base64")} }
-`);
+`,
+  );
 }
 
-const remoteCm = (name: string) => bClient.get<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name });
+const remoteCm = (name: string) =>
+  bClient.get<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name });
 const hubCm = (name: string) => kubectlJson<ConfigMap>(["get", "configmap", name, "-n", appNs]);
 const instance = (name: string) => kubectlJson<Instance>(["get", plural, name, "-n", appNs]);
-const applyInstance = (name: string, value: string, regions: string[]) => kubectl(["apply", "-f", "-"],
-  `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${appNs} }\nspec: { value: "${value}", regions: ${JSON.stringify(regions)} }\n`);
+const applyInstance = (name: string, value: string, regions: string[]) =>
+  kubectl(
+    ["apply", "-f", "-"],
+    `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${appNs} }\nspec: { value: "${value}", regions: ${JSON.stringify(regions)} }\n`,
+  );
 async function remoteAbsent(name: string): Promise<void> {
   await assert.rejects(remoteCm(name), (e: unknown) => isNotFound(e));
 }
@@ -74,7 +89,9 @@ describe("children in other clusters", { timeout: 300_000 }, () => {
     await kubectl(["create", "namespace", appNs]);
     await register(kubeconfigFor(b));
     tc = await startTestController({ clusterNamespace: hubNs, requeueIntervalMs: 1000 });
-    await kubectl(["apply", "-f", "-"], `
+    await kubectl(
+      ["apply", "-f", "-"],
+      `
 ${rgdHeader(tc, rgdName)}
   schema:
     apiVersion: v1alpha1
@@ -94,7 +111,8 @@ ${rgdHeader(tc, rgdName)}
       cluster: "\${region}"
       clusters: [b]
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-fan-\${region}" }, data: { v: "\${schema.spec.value}" } }
-`);
+`,
+    );
     await waitRgdActive(rgdName);
   });
   after(async () => {
@@ -108,31 +126,55 @@ ${rgdHeader(tc, rgdName)}
 
   it("places children in both clusters, in dependency order, and reads the remote child back", async () => {
     await applyInstance("one", "v1", ["b"]);
-    await eventually(async () => { assert.equal((await instance("one")).status?.state, "ACTIVE", JSON.stringify((await instance("one")).status)); }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal((await instance("one")).status?.state, "ACTIVE", JSON.stringify((await instance("one")).status));
+      },
+      { timeout: 60_000 },
+    );
     const remote = await remoteCm("one-b");
     assert.equal(remote.data?.v, "v1", "the remote child read the local child's data");
     assert.equal(remote.metadata?.annotations?.["kro.run/cluster"], "b");
     assert.equal((await remoteCm("one-fan-b")).data?.v, "v1", "forEach placed its item in the cluster it names");
     assert.equal((await hubCm("one-back")).data?.remoteUid, remote.metadata.uid, "a local child read the remote child");
-    assert.equal((await instance("one")).status?.remoteUid, remote.metadata.uid, "the instance's status reads the remote child");
+    assert.equal(
+      (await instance("one")).status?.remoteUid,
+      remote.metadata.uid,
+      "the instance's status reads the remote child",
+    );
     await expectAbsent(["configmap", "one-b", "-n", appNs]);
     const inventory = recordText(await kubectlJson<KubeObject>(["get", plural, "one", "-n", appNs]));
-    assert.match(inventory, /"one-b","[^"]+","remote","","b"\]/, "the inventory records the remote child with its cluster");
+    assert.match(
+      inventory,
+      /"one-b","[^"]+","remote","","b"\]/,
+      "the inventory records the remote child with its cluster",
+    );
   });
 
   it("corrects a remote child edited by hand", async () => {
     const live = await remoteCm("one-b");
-    await bClient.patch({ apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name: "one-b" }, { data: { v: "hand-edit" } });
-    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v1"); }, { timeout: 30_000 });
+    await bClient.patch(
+      { apiVersion: "v1", kind: "ConfigMap", namespace: appNs, name: "one-b" },
+      { data: { v: "hand-edit" } },
+    );
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("one-b")).data?.v, "v1");
+      },
+      { timeout: 30_000 },
+    );
     assert.equal((await remoteCm("one-b")).metadata?.uid, live.metadata?.uid, "corrected in place, not recreated");
   });
 
   it("refuses a target the RGD does not allow, and converges everything else", async () => {
     await applyInstance("two", "v2", ["c"]);
-    await eventually(async () => {
-      const status = JSON.stringify((await instance("two")).status);
-      assert.match(status, /cluster \\"c\\" is not allowed for resource \\"fan\\"/, status);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const status = JSON.stringify((await instance("two")).status);
+        assert.match(status, /cluster \\"c\\" is not allowed for resource \\"fan\\"/, status);
+      },
+      { timeout: 60_000 },
+    );
     assert.equal((await remoteCm("two-b")).data?.v, "v2");
     await kubectl(["delete", plural, "two", "-n", appNs]);
   });
@@ -141,27 +183,53 @@ ${rgdHeader(tc, rgdName)}
     const outage = b.restartComponent("kube-apiserver", { downtimeMs: 25_000 });
     await sleep(1500);
     await applyInstance("one", "v3", ["b"]);
-    await eventually(async () => { assert.equal((await hubCm("one-hub")).data?.v, "v3"); }, { timeout: 20_000 });
-    await eventually(async () => {
-      const status = JSON.stringify((await instance("one")).status);
-      assert.match(status, /cluster \\"b\\"/, status);
-    }, { timeout: 20_000 });
+    await eventually(
+      async () => {
+        assert.equal((await hubCm("one-hub")).data?.v, "v3");
+      },
+      { timeout: 20_000 },
+    );
+    await eventually(
+      async () => {
+        const status = JSON.stringify((await instance("one")).status);
+        assert.match(status, /cluster \\"b\\"/, status);
+      },
+      { timeout: 20_000 },
+    );
     await outage;
-    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v3"); }, { timeout: 60_000 });
-    await eventually(async () => { assert.equal((await instance("one")).status?.state, "ACTIVE"); }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("one-b")).data?.v, "v3");
+      },
+      { timeout: 60_000 },
+    );
+    await eventually(
+      async () => {
+        assert.equal((await instance("one")).status?.state, "ACTIVE");
+      },
+      { timeout: 30_000 },
+    );
     assert.equal((await remoteCm("one-fan-b")).data?.v, "v3");
   });
 
   it("takes a rotated registration Secret without a restart", async () => {
     await register(kubeconfigFor(b, "not-a-valid-token"));
     await applyInstance("one", "v4", ["b"]);
-    await eventually(async () => {
-      const status = JSON.stringify((await instance("one")).status);
-      assert.match(status, /cluster \\"b\\".*(Unauthorized|401)/, status);
-    }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        const status = JSON.stringify((await instance("one")).status);
+        assert.match(status, /cluster \\"b\\".*(Unauthorized|401)/, status);
+      },
+      { timeout: 30_000 },
+    );
     assert.equal((await remoteCm("one-b")).data?.v, "v3", "nothing reached b with the bad credentials");
     await register(kubeconfigFor(b));
-    await eventually(async () => { assert.equal((await remoteCm("one-b")).data?.v, "v4"); }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("one-b")).data?.v, "v4");
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it("deleting the instance removes its children in every cluster", async () => {
@@ -173,68 +241,131 @@ ${rgdHeader(tc, rgdName)}
     await expectAbsent(["configmap", "one-back", "-n", appNs]);
   });
 
-  const inventoryInstance = (value: string) => kubectl(["apply", "-f", "-"],
-    `apiVersion: kro.run/v1alpha1\nkind: ${inventoryKind}\nmetadata: { name: p1, namespace: ${appNs} }\nspec: { value: "${value}" }\n`);
-  const inventoryStatus = async () => JSON.stringify((await kubectlJson<Instance>(["get", inventoryKind.toLowerCase() + "s", "p1", "-n", appNs])).status);
-  const profileStatus = (healthy: "True" | "False", reason: string) => kubectl(["patch", "clusterprofile", "inv", "-n", hubNs, "--subresource=status", "--type=merge", "-p", JSON.stringify({
-    status: {
-      accessProviders: [{ name: "secretreader", cluster: { server: b.server, "certificate-authority-data": Buffer.from(b.caData).toString("base64") } }],
-      conditions: [{ type: "ControlPlaneHealthy", status: healthy, reason, message: `set by the test (${reason})`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z") }],
-    },
-  })]);
+  const inventoryInstance = (value: string) =>
+    kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1\nkind: ${inventoryKind}\nmetadata: { name: p1, namespace: ${appNs} }\nspec: { value: "${value}" }\n`,
+    );
+  const inventoryStatus = async () =>
+    JSON.stringify((await kubectlJson<Instance>(["get", inventoryKind.toLowerCase() + "s", "p1", "-n", appNs])).status);
+  const profileStatus = (healthy: "True" | "False", reason: string) =>
+    kubectl([
+      "patch",
+      "clusterprofile",
+      "inv",
+      "-n",
+      hubNs,
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      JSON.stringify({
+        status: {
+          accessProviders: [
+            {
+              name: "secretreader",
+              cluster: { server: b.server, "certificate-authority-data": Buffer.from(b.caData).toString("base64") },
+            },
+          ],
+          conditions: [
+            {
+              type: "ControlPlaneHealthy",
+              status: healthy,
+              reason,
+              message: `set by the test (${reason})`,
+              lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+            },
+          ],
+        },
+      }),
+    ]);
 
   it("registers a cluster from a ClusterProfile (the CRD installed after the start), credentials from its token Secret", async () => {
     await kubectl(["apply", "-f", PROFILE_CRD]);
     await eventually(() => kubectl(["get", "clusterprofiles", "-n", hubNs]), { timeout: 30_000 });
-    await kubectl(["apply", "-f", "-"], `apiVersion: multicluster.x-k8s.io/v1alpha1
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: multicluster.x-k8s.io/v1alpha1
 kind: ClusterProfile
 metadata: { name: inv, namespace: ${hubNs}, labels: { x-k8s.io/cluster-manager: test } }
 spec: { displayName: b through the inventory, clusterManager: { name: test } }
-`);
+`,
+    );
     await profileStatus("True", "Healthy");
     await kubectl(["create", "secret", "generic", "inv", "-n", hubNs, `--from-literal=token=${b.token}`]);
-    await kubectl(["apply", "-f", "-"], `
+    await kubectl(
+      ["apply", "-f", "-"],
+      `
 ${rgdHeader(tc, inventoryRgd)}
   schema: { apiVersion: v1alpha1, kind: ${inventoryKind}, spec: { value: string } }
   resources:
     - id: placed
       cluster: inv
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-inv" }, data: { v: "\${schema.spec.value}" } }
-`);
+`,
+    );
     await waitRgdActive(inventoryRgd);
     await inventoryInstance("i1");
     // The API is looked for again at most every 30 s: the first passes may find "inv" unregistered.
-    await eventually(async () => { assert.equal((await remoteCm("p1-inv")).data?.v, "i1"); }, { timeout: 90_000 });
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("p1-inv")).data?.v, "i1");
+      },
+      { timeout: 90_000 },
+    );
     assert.equal((await remoteCm("p1-inv")).metadata?.annotations?.["kro.run/cluster"], "inv");
-    await eventually(async () => { assert.match(await inventoryStatus(), /"state":"ACTIVE"/); }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        assert.match(await inventoryStatus(), /"state":"ACTIVE"/);
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it("ControlPlaneHealthy=False on the profile holds the cluster's children, True releases them", async () => {
     await profileStatus("False", "Maintenance");
     await inventoryInstance("i2");
-    await eventually(async () => {
-      const status = await inventoryStatus();
-      assert.match(status, /cluster \\"inv\\".*ControlPlaneHealthy=False \(Maintenance/, status);
-    }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        const status = await inventoryStatus();
+        assert.match(status, /cluster \\"inv\\".*ControlPlaneHealthy=False \(Maintenance/, status);
+      },
+      { timeout: 30_000 },
+    );
     assert.equal((await remoteCm("p1-inv")).data?.v, "i1", "nothing was written while the profile said unhealthy");
     await profileStatus("True", "Healthy");
-    await eventually(async () => { assert.equal((await remoteCm("p1-inv")).data?.v, "i2"); }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("p1-inv")).data?.v, "i2");
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it("a kubeconfig Secret naming the same cluster wins over the profile; removing it falls back to the profile", async () => {
-    await kubectl(["apply", "-f", "-"], `apiVersion: v1
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: v1
 kind: Secret
 metadata: { name: inv-kubeconfig, namespace: ${hubNs}, labels: { kro.run/cluster-name: inv } }
 data: { value: ${Buffer.from(kubeconfigFor(b, "not-a-valid-token")).toString("base64")} }
-`);
+`,
+    );
     await inventoryInstance("i3");
-    await eventually(async () => {
-      const status = await inventoryStatus();
-      assert.match(status, /cluster \\"inv\\".*(Unauthorized|401)/, status);
-    }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        const status = await inventoryStatus();
+        assert.match(status, /cluster \\"inv\\".*(Unauthorized|401)/, status);
+      },
+      { timeout: 30_000 },
+    );
     assert.equal((await remoteCm("p1-inv")).data?.v, "i2");
     await kubectl(["delete", "secret", "inv-kubeconfig", "-n", hubNs]);
-    await eventually(async () => { assert.equal((await remoteCm("p1-inv")).data?.v, "i3"); }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("p1-inv")).data?.v, "i3");
+      },
+      { timeout: 30_000 },
+    );
     await kubectl(["delete", inventoryKind.toLowerCase() + "s", "p1", "-n", appNs]);
     await remoteAbsent("p1-inv");
   });

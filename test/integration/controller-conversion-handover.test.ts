@@ -90,13 +90,32 @@ const ports: number[] = [];
 const replicas = new Map<string, Replica>();
 
 async function startReplica(id: string, port: number): Promise<Replica> {
-  const electionClient = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, maxRetries: 0, requestTimeoutMs: timing.renewDeadlineMs });
+  const electionClient = await createKubeClient({
+    kubeconfig: testCluster().kubeconfig,
+    qps: 0,
+    maxRetries: 0,
+    requestTimeoutMs: timing.renewDeadlineMs,
+  });
   const fence = new WriteFence();
-  const election = startLeaderElection({ client: electionClient, logger, namespace, name: `leader-${suffix}`, identity: id, fence, ...timing });
+  const election = startLeaderElection({
+    client: electionClient,
+    logger,
+    namespace,
+    name: `leader-${suffix}`,
+    identity: id,
+    fence,
+    ...timing,
+  });
   const elected = { at: Infinity };
-  void election.acquired.then(() => { elected.at = performance.now(); });
+  void election.acquired.then(() => {
+    elected.at = performance.now();
+  });
   const tc = await startTestController({
-    label, logName: id, requeueIntervalMs: 600_000, fence, sharding: warmStandby(election),
+    label,
+    logName: id,
+    requeueIntervalMs: 600_000,
+    fence,
+    sharding: warmStandby(election),
     // Every replica: its own listen port, the forwarder's address advertised, the certificate shared.
     conversionWebhook: { host: "127.0.0.1", port, advertise: { host: "127.0.0.1", port: forwarder.port }, secret },
   });
@@ -113,7 +132,11 @@ async function stopReplica(r: Replica): Promise<void> {
   replicas.delete(r.id);
 }
 
-interface Read { readonly startedAt: number; readonly endedAt: number; readonly error?: string }
+interface Read {
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly error?: string;
+}
 
 /** Readers reading every instance at v1alpha1 (stored at v1beta1: each read is a conversion) until stopped. */
 function startReaders(): { stop: () => Promise<Read[]> } {
@@ -121,11 +144,18 @@ function startReaders(): { stop: () => Promise<Read[]> } {
   let stopped = false;
   const readOnce = async (i: number): Promise<void> => {
     if (i % 2 === 0) {
-      const list = await reader.list<KubeObject & { spec?: { port?: number } }>("kro.run/v1alpha1", kind, { namespace });
+      const list = await reader.list<KubeObject & { spec?: { port?: number } }>("kro.run/v1alpha1", kind, {
+        namespace,
+      });
       assert.equal(list.items.length, names.length);
       for (const item of list.items) assert.equal(typeof item.spec?.port, "number", "converted to v1alpha1");
     } else {
-      const one = await reader.get<KubeObject & { spec?: { port?: number } }>({ apiVersion: "kro.run/v1alpha1", kind, namespace, name: names[i % names.length] ?? "a" });
+      const one = await reader.get<KubeObject & { spec?: { port?: number } }>({
+        apiVersion: "kro.run/v1alpha1",
+        kind,
+        namespace,
+        name: names[i % names.length] ?? "a",
+      });
       assert.equal(one.apiVersion, "kro.run/v1alpha1");
       assert.equal(typeof one.spec?.port, "number", "converted to v1alpha1");
     }
@@ -137,16 +167,30 @@ function startReaders(): { stop: () => Promise<Read[]> } {
         await readOnce(i);
         reads.push({ startedAt, endedAt: performance.now() });
       } catch (error) {
-        reads.push({ startedAt, endedAt: performance.now(), error: error instanceof Error ? error.message : String(error) });
+        reads.push({
+          startedAt,
+          endedAt: performance.now(),
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   });
-  return { stop: async () => { stopped = true; await Promise.all(loops); return reads; } };
+  return {
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+      return reads;
+    },
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const crd = () => kubectlJson<KubeObject & { spec: { conversion?: { webhook?: { clientConfig?: { url?: string; caBundle?: string } } } } }>(["get", "crd", crdName]);
-const configPort = async (name: string) => (await kubectlJson<{ data?: { port?: string } }>(["get", "-n", namespace, "configmap", `${name}-config`])).data?.port;
+const crd = () =>
+  kubectlJson<
+    KubeObject & { spec: { conversion?: { webhook?: { clientConfig?: { url?: string; caBundle?: string } } } } }
+  >(["get", "crd", crdName]);
+const configPort = async (name: string) =>
+  (await kubectlJson<{ data?: { port?: string } }>(["get", "-n", namespace, "configmap", `${name}-config`])).data?.port;
 
 describe("the conversion webhook through leader handovers", { timeout: 300_000 }, () => {
   before(async () => {
@@ -158,14 +202,25 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
     await a.election.acquired;
     await startReplica("b", ports[1] ?? 0);
     await kubectl(["apply", "-f", "-"], rgd);
-    await eventually(async () => {
-      const live = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName]);
-      assert.equal(live.status?.state, "Active", JSON.stringify(live.status));
-    }, { timeout: 90_000 });
+    await eventually(
+      async () => {
+        const live = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName]);
+        assert.equal(live.status?.state, "Active", JSON.stringify(live.status));
+      },
+      { timeout: 90_000 },
+    );
     for (const [i, name] of names.entries()) {
-      await kubectl(["apply", "-n", namespace, "-f", "-"], `apiVersion: kro.run/v1beta1\nkind: ${kind}\nmetadata: { name: ${name} }\nspec: { ports: { http: ${8081 + i} } }\n`);
+      await kubectl(
+        ["apply", "-n", namespace, "-f", "-"],
+        `apiVersion: kro.run/v1beta1\nkind: ${kind}\nmetadata: { name: ${name} }\nspec: { ports: { http: ${8081 + i} } }\n`,
+      );
     }
-    await eventually(async () => { for (const [i, name] of names.entries()) assert.equal(await configPort(name), String(8081 + i)); }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        for (const [i, name] of names.entries()) assert.equal(await configPort(name), String(8081 + i));
+      },
+      { timeout: 60_000 },
+    );
   });
   after(async () => {
     for (const r of [...replicas.values()]) await stopReplica(r);
@@ -184,7 +239,10 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
     assert.equal(clientConfig.caBundle, shared.data["ca.crt"], "the CRD trusts the shared CA");
     // Both replicas serve, both are warm: a quiet interval costs the CRD no write.
     const versions = new Set<string>();
-    for (let i = 0; i < 15; i++) { versions.add((await crd()).metadata?.resourceVersion ?? ""); await sleep(200); }
+    for (let i = 0; i < 15; i++) {
+      versions.add((await crd()).metadata?.resourceVersion ?? "");
+      await sleep(200);
+    }
     assert.deepEqual([...versions], [live.metadata?.resourceVersion], "no CRD write while quiet");
   });
 
@@ -203,14 +261,30 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
       const electedAt = standby.elected.at;
       // The new leader works: a patch at v1beta1 reaches the child.
       const name = names[round % names.length] ?? "a";
-      await kubectl(["patch", "-n", namespace, `${plural}.v1beta1.kro.run`, name, "--type=merge", "-p", JSON.stringify({ spec: { ports: { http: 9000 + round } } })]);
-      await eventually(async () => { assert.equal(await configPort(name), String(9000 + round)); }, { timeout: 30_000 });
+      await kubectl([
+        "patch",
+        "-n",
+        namespace,
+        `${plural}.v1beta1.kro.run`,
+        name,
+        "--type=merge",
+        "-p",
+        JSON.stringify({ spec: { ports: { http: 9000 + round } } }),
+      ]);
+      await eventually(
+        async () => {
+          assert.equal(await configPort(name), String(9000 + round));
+        },
+        { timeout: 30_000 },
+      );
       await sleep(500);
       const reads = await readers.stop();
       const failed = reads.filter((r) => r.error !== undefined);
       const during = reads.filter((r) => r.endedAt >= stopAt && r.startedAt <= electedAt);
       const afterStop = reads.filter((r) => r.startedAt >= stoppedAt && r.error === undefined);
-      t.diagnostic(`round ${round}: ${leader.id} → ${standby.id}; ${reads.length} reads, ${during.length} during the handover (${Math.round(electedAt - stopAt)} ms), ${afterStop.length} after the old leader was gone; connections taken ${JSON.stringify([...forwarder.taken])}, refused by all ${forwarder.dropped}`);
+      t.diagnostic(
+        `round ${round}: ${leader.id} → ${standby.id}; ${reads.length} reads, ${during.length} during the handover (${Math.round(electedAt - stopAt)} ms), ${afterStop.length} after the old leader was gone; connections taken ${JSON.stringify([...forwarder.taken])}, refused by all ${forwarder.dropped}`,
+      );
       // The residual race (docs/design/api-versions.md): the API server can write a request into a
       // connection the stopping replica's side has just closed — one read in ~1,000, in one of four
       // clean-clone CI runs. Its HTTP/2 client then closes that connection, failing the other
@@ -218,16 +292,25 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
       // At most one such lost connection per handover — no more failures than readers in flight,
       // all in flight at one instant (the last to start began before the first to fail ended) —
       // and never another error.
-      const connectionLost = (error: string) => /broken pipe|connection reset by peer|\bEOF\b|client connection force closed/.test(error);
+      const connectionLost = (error: string) =>
+        /broken pipe|connection reset by peer|\bEOF\b|client connection force closed/.test(error);
       const errors = failed.map((r) => r.error ?? "");
-      const lostTogether = failed.length === 0 || Math.max(...failed.map((r) => r.startedAt)) <= Math.min(...failed.map((r) => r.endedAt));
-      assert.ok(errors.every(connectionLost) && lostTogether && failed.length <= READERS, `round ${round}: every read answered (at most one lost connection): ${JSON.stringify(failed.map((r) => ({ error: r.error, startedAt: Math.round(r.startedAt - stopAt) })))}`);
+      const lostTogether =
+        failed.length === 0 || Math.max(...failed.map((r) => r.startedAt)) <= Math.min(...failed.map((r) => r.endedAt));
+      assert.ok(
+        errors.every(connectionLost) && lostTogether && failed.length <= READERS,
+        `round ${round}: every read answered (at most one lost connection): ${JSON.stringify(failed.map((r) => ({ error: r.error, startedAt: Math.round(r.startedAt - stopAt) })))}`,
+      );
       assert.ok(during.length > 0, `round ${round}: reads went on during the handover`);
       assert.ok(afterStop.length > 0, `round ${round}: the remaining replica answered alone`);
       // The stopped replica comes back as the standby, on its own port behind the forwarder.
       await startReplica(leader.id, leader.port);
     }
     const crdAfter = await crd();
-    assert.equal(crdAfter.metadata?.resourceVersion, crdBefore.metadata?.resourceVersion, "no new leader rewrote the CRD");
+    assert.equal(
+      crdAfter.metadata?.resourceVersion,
+      crdBefore.metadata?.resourceVersion,
+      "no new leader rewrote the CRD",
+    );
   });
 });

@@ -33,8 +33,16 @@ const ns = `crash-${id}`;
 const LIMIT = 3;
 const reportDir = mkdtempSync(path.join(tmpdir(), "kro-crash-loop-"));
 
-interface Condition { type: string; status: string; reason?: string; message?: string }
-interface Instance { metadata: { generation: number; annotations?: Record<string, string> }; status?: { state?: string; observedGeneration?: number; conditions?: Condition[] } }
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+interface Instance {
+  metadata: { generation: number; annotations?: Record<string, string> };
+  status?: { state?: string; observedGeneration?: number; conditions?: Condition[] };
+}
 
 /** The controller as a Deployment keeps it: restarted whenever it dies, until we stop it. */
 class Supervisor {
@@ -49,10 +57,29 @@ class Supervisor {
   start(): void {
     this.startedAt = Date.now();
     // A small heap, so that running it out of memory takes a moment, not gigabytes.
-    const child = spawn(process.execPath, ["--max-old-space-size=160", cli, "controller", "--kubeconfig", testCluster().kubeconfig,
-      "--health-probe-bind-address", "0", "--metrics-bind-address", "0", "--log-format", "text",
-      "--rgd-selector", `kro-ts.test/controller=crash-${id}`,
-      "--crash-report-dir", reportDir, "--evaluation-crash-backoff", "1s"], { stdio: ["ignore", "pipe", "pipe"], env: this.env });
+    const child = spawn(
+      process.execPath,
+      [
+        "--max-old-space-size=160",
+        cli,
+        "controller",
+        "--kubeconfig",
+        testCluster().kubeconfig,
+        "--health-probe-bind-address",
+        "0",
+        "--metrics-bind-address",
+        "0",
+        "--log-format",
+        "text",
+        "--rgd-selector",
+        `kro-ts.test/controller=crash-${id}`,
+        "--crash-report-dir",
+        reportDir,
+        "--evaluation-crash-backoff",
+        "1s",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], env: this.env },
+    );
     const collect = (chunk: Buffer) => {
       this.log += chunk.toString();
       if (process.env.KRO_TEST_LOG_FILE !== undefined) appendFileSync(process.env.KRO_TEST_LOG_FILE, chunk);
@@ -64,7 +91,9 @@ class Supervisor {
       if (this.stopping) return;
       this.restarts++;
       // As kubelet's CrashLoopBackOff, shortened.
-      setTimeout(() => { if (!this.stopping) this.start(); }, 300);
+      setTimeout(() => {
+        if (!this.stopping) this.start();
+      }, 300);
     });
     this.child = child;
   }
@@ -77,10 +106,17 @@ class Supervisor {
   async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     this.stopping = true;
     const child = this.child;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return { code: child?.exitCode ?? null, signal: child?.signalCode ?? null };
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => { resolve({ code, signal }); }));
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null)
+      return { code: child?.exitCode ?? null, signal: child?.signalCode ?? null };
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once("exit", (code, signal) => {
+        resolve({ code, signal });
+      }),
+    );
     child.kill("SIGTERM");
-    const killer = setTimeout(() => { child.kill("SIGKILL"); }, 20_000);
+    const killer = setTimeout(() => {
+      child.kill("SIGKILL");
+    }, 20_000);
     const result = await exited;
     clearTimeout(killer);
     return result;
@@ -96,15 +132,21 @@ function ready(i: Instance): Condition | undefined {
 }
 
 async function createInstance(name: string, value: string): Promise<void> {
-  await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${ns} }\nspec: { v: "${value}" }\n`);
+  await kubectl(
+    ["apply", "-f", "-"],
+    `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${ns} }\nspec: { v: "${value}" }\n`,
+  );
 }
 
 async function expectConverged(name: string, value: string): Promise<void> {
-  await eventually(async () => {
-    assert.equal(ready(await instance(name))?.status, "True", name);
-    const cm = await kubectlJson<{ data: { v: string } }>(["get", "configmap", name, "-n", ns]);
-    assert.equal(cm.data.v, value);
-  }, { timeout: 60_000 });
+  await eventually(
+    async () => {
+      assert.equal(ready(await instance(name))?.status, "True", name);
+      const cm = await kubectlJson<{ data: { v: string } }>(["get", "configmap", name, "-n", ns]);
+      assert.equal(cm.data.v, value);
+    },
+    { timeout: 60_000 },
+  );
 }
 
 describe("a crash loop caused by one instance", { timeout: 240_000 }, () => {
@@ -122,8 +164,15 @@ describe("a crash loop caused by one instance", { timeout: 240_000 }, () => {
     supervisor.start();
     const first = supervisor;
     // It installs the RGD CRD before it says so.
-    await eventually(() => { assert.match(first.log, /controller started/); }, { timeout: 60_000 });
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1
+    await eventually(
+      () => {
+        assert.match(first.log, /controller started/);
+      },
+      { timeout: 60_000 },
+    );
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition
 metadata: { name: crash-${id}, labels: { kro-ts.test/controller: "crash-${id}" } }
 spec:
@@ -131,25 +180,47 @@ spec:
   resources:
     - id: cm
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}" }, data: { v: "\${schema.spec.v}" } }
-`);
+`,
+    );
     const s = supervisor;
     try {
-      await eventually(async () => { assert.equal((await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", `crash-${id}`])).status?.state, "Active"); }, { timeout: 60_000 });
+      await eventually(
+        async () => {
+          assert.equal(
+            (await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", `crash-${id}`])).status?.state,
+            "Active",
+          );
+        },
+        { timeout: 60_000 },
+      );
       await createInstance("before", "b");
       await expectConverged("before", "b");
       assert.equal(s.restarts, 0);
 
       await createInstance("poison", "p");
-      await eventually(() => { assert.ok(s.restarts >= 1, "the poisoned instance kills the controller"); }, { timeout: 60_000 });
+      await eventually(
+        () => {
+          assert.ok(s.restarts >= 1, "the poisoned instance kills the controller");
+        },
+        { timeout: 60_000 },
+      );
       await createInstance("after", "a");
 
-      const crashed = await eventually(async () => {
-        const c = ready(await instance("poison"));
-        assert.equal(c?.reason, "EvaluationCrashed", JSON.stringify(c));
-        return c;
-      }, { timeout: 120_000 });
+      const crashed = await eventually(
+        async () => {
+          const c = ready(await instance("poison"));
+          assert.equal(c?.reason, "EvaluationCrashed", JSON.stringify(c));
+          return c;
+        },
+        { timeout: 120_000 },
+      );
       assert.equal(crashed.status, "False");
-      assert.match(crashed.message ?? "", new RegExp(`died ${LIMIT} times while evaluating generation 1 of this instance \\(last: Allocation failed - JavaScript heap out of memory\\); it is not evaluated again until its spec changes`));
+      assert.match(
+        crashed.message ?? "",
+        new RegExp(
+          `died ${LIMIT} times while evaluating generation 1 of this instance \\(last: Allocation failed - JavaScript heap out of memory\\); it is not evaluated again until its spec changes`,
+        ),
+      );
       assert.equal((await instance("poison")).status?.state, "ERROR");
       assert.equal(s.restarts, LIMIT, "exactly one restart per counted crash, no more");
       await expectConverged("before", "b");
@@ -168,11 +239,19 @@ spec:
         const i = await instance(name);
         assert.match(i.metadata.annotations?.["internal.kro.run/evaluating"] ?? "", /^1\/[0-9a-f]{12}$/, name);
         assert.equal(i.status?.observedGeneration, 1, `${name}: not left in flight by the clean stop`);
-        assert.equal(i.metadata.annotations?.["internal.kro.run/evaluation-crashes"], undefined, `${name} was never blamed`);
+        assert.equal(
+          i.metadata.annotations?.["internal.kro.run/evaluation-crashes"],
+          undefined,
+          `${name} was never blamed`,
+        );
       }
       const poison = await instance("poison");
       assert.match(poison.metadata.annotations?.["internal.kro.run/evaluating"] ?? "", /^1\/[0-9a-f]{12}$/);
-      assert.match(poison.metadata.annotations?.["internal.kro.run/evaluation-crashes"] ?? "", new RegExp(`^1:${LIMIT}:[0-9a-f]{12}$`), "each crash counted once, naming the process it counted last");
+      assert.match(
+        poison.metadata.annotations?.["internal.kro.run/evaluation-crashes"] ?? "",
+        new RegExp(`^1:${LIMIT}:[0-9a-f]{12}$`),
+        "each crash counted once, naming the process it counted last",
+      );
 
       // Without the hook, the same generation is still not evaluated (the record is the memory);
       // a new generation is, and converges.
@@ -198,11 +277,24 @@ spec:
     try {
       await createInstance("victim", "v");
       const kills = LIMIT + 2;
-      await eventually(() => { assert.ok(s.restarts >= kills, `${s.restarts} kills so far`); }, { timeout: 120_000 });
+      await eventually(
+        () => {
+          assert.ok(s.restarts >= kills, `${s.restarts} kills so far`);
+        },
+        { timeout: 120_000 },
+      );
       const victim = await instance("victim");
       assert.notEqual(ready(victim)?.reason, "EvaluationCrashed", JSON.stringify(ready(victim)));
-      assert.equal(victim.metadata.annotations?.["internal.kro.run/evaluation-crashes"], undefined, "no kill was counted");
-      assert.match(victim.metadata.annotations?.["internal.kro.run/evaluating"] ?? "", /^1\/[0-9a-f]{12}$/, "in flight, marked by the process that was killed");
+      assert.equal(
+        victim.metadata.annotations?.["internal.kro.run/evaluation-crashes"],
+        undefined,
+        "no kill was counted",
+      );
+      assert.match(
+        victim.metadata.annotations?.["internal.kro.run/evaluating"] ?? "",
+        /^1\/[0-9a-f]{12}$/,
+        "in flight, marked by the process that was killed",
+      );
       await s.stop();
       // Each kill was a retry of the instance alone, after the backoff: without the hook it converges.
       supervisor = new Supervisor({ ...process.env, KRO_TEST_CRASH_ON: "" });

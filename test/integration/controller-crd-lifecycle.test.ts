@@ -11,8 +11,17 @@ import { kubectl, kubectlJson } from "../support/test-cluster.js";
 import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string; observedGeneration?: number };
-interface Obj { metadata: { name: string; uid: string; generation?: number; annotations?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[] } }
-interface Crd { metadata: { uid: string }; spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } }
+interface Obj {
+  metadata: { name: string; uid: string; generation?: number; annotations?: Record<string, string> };
+  data?: Record<string, string>;
+  status?: { state?: string; conditions?: Cond[] };
+}
+interface Crd {
+  metadata: { uid: string };
+  spec: {
+    versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[];
+  };
+}
 
 const suffix = letterSuffix();
 const kind = `Shelf${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}App`; // a fixed ending keeps the plural predictable
@@ -52,14 +61,24 @@ const WITHOUT_SIZE = `      title: string | default="t"\n      color: string\n`;
 
 const getRgd = () => kubectlJson<Obj>(["get", "rgd", rgdName]);
 const condition = (o: Obj, type: string) => (o.status?.conditions ?? []).find((c) => c.type === type);
-const specFields = async () => Object.keys((await kubectlJson<Crd>(["get", "crd", crdName])).spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties ?? {}).sort();
+const specFields = async () =>
+  Object.keys(
+    (await kubectlJson<Crd>(["get", "crd", crdName])).spec.versions[0]?.schema.openAPIV3Schema.properties.spec
+      .properties ?? {},
+  ).sort();
 
 async function activeAtCurrentGeneration(): Promise<void> {
-  await eventually(async () => {
-    const rgd = await getRgd();
-    assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-    assert.ok(rgd.status.conditions?.every((c) => c.observedGeneration === rgd.metadata.generation), "conditions are for the current generation");
-  }, { timeout: 60_000 });
+  await eventually(
+    async () => {
+      const rgd = await getRgd();
+      assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
+      assert.ok(
+        rgd.status.conditions?.every((c) => c.observedGeneration === rgd.metadata.generation),
+        "conditions are for the current generation",
+      );
+    },
+    { timeout: 60_000 },
+  );
 }
 
 describe("the generated CRD over the RGD's life", { timeout: 180_000 }, () => {
@@ -78,17 +97,30 @@ describe("the generated CRD over the RGD's life", { timeout: 180_000 }, () => {
   it("restores a CRD deleted by hand and serves instances of it again", async () => {
     const before = await kubectlJson<Crd>(["get", "crd", crdName]);
     await kubectl(["delete", "crd", crdName, "--wait=false"]);
-    const restored = await eventually(async () => {
-      const crd = await kubectlJson<Crd>(["get", "crd", crdName]);
-      assert.notEqual(crd.metadata.uid, before.metadata.uid);
-      return crd;
-    }, { timeout: 30_000 });
+    const restored = await eventually(
+      async () => {
+        const crd = await kubectlJson<Crd>(["get", "crd", crdName]);
+        assert.notEqual(crd.metadata.uid, before.metadata.uid);
+        return crd;
+      },
+      { timeout: 30_000 },
+    );
     assert.ok(restored.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties.size !== undefined);
-    await eventually(async () => { assert.equal((await getRgd()).status?.state, "Active"); });
-    await eventually(() => kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: after, namespace: ${namespace} }\nspec: { title: back }\n`));
     await eventually(async () => {
-      assert.equal((await kubectlJson<Obj>(["get", "configmap", "after-box", "-n", namespace])).data?.title, "back");
-    }, { timeout: 60_000 });
+      assert.equal((await getRgd()).status?.state, "Active");
+    });
+    await eventually(() =>
+      kubectl(
+        ["apply", "-f", "-"],
+        `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: after, namespace: ${namespace} }\nspec: { title: back }\n`,
+      ),
+    );
+    await eventually(
+      async () => {
+        assert.equal((await kubectlJson<Obj>(["get", "configmap", "after-box", "-n", namespace])).data?.title, "back");
+      },
+      { timeout: 60_000 },
+    );
   });
 
   it("rolls out a new optional field (non-breaking) at once", async () => {
@@ -99,21 +131,30 @@ describe("the generated CRD over the RGD's life", { timeout: 180_000 }, () => {
 
   it("refuses a breaking change, naming it, and keeps the old CRD and graph", async () => {
     await kubectl(["apply", "-f", "-"], rgdYaml(WITHOUT_SIZE));
-    const kindReady = await eventually(async () => {
-      const c = condition(await getRgd(), "KindReady");
-      assert.equal(c?.status, "False", JSON.stringify(c));
-      return c;
-    }, { timeout: 30_000 });
+    const kindReady = await eventually(
+      async () => {
+        const c = condition(await getRgd(), "KindReady");
+        assert.equal(c?.status, "False", JSON.stringify(c));
+        return c;
+      },
+      { timeout: 30_000 },
+    );
     assert.equal(kindReady.reason, "BreakingChanges");
     assert.match(kindReady.message ?? "", /spec\.size: property removed/);
     assert.match(kindReady.message ?? "", /kro\.run\/allow-breaking-changes/);
     assert.equal((await getRgd()).status?.state, "Inactive");
     assert.deepEqual(await specFields(), ["color", "size", "title"], "the CRD is untouched");
     // Instances keep being served by the last graph that had a kind.
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: after, namespace: ${namespace} }\nspec: { title: still }\n`);
-    await eventually(async () => {
-      assert.equal((await kubectlJson<Obj>(["get", "configmap", "after-box", "-n", namespace])).data?.title, "still");
-    }, { timeout: 60_000 });
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: after, namespace: ${namespace} }\nspec: { title: still }\n`,
+    );
+    await eventually(
+      async () => {
+        assert.equal((await kubectlJson<Obj>(["get", "configmap", "after-box", "-n", namespace])).data?.title, "still");
+      },
+      { timeout: 60_000 },
+    );
   });
 
   it("applies the breaking change once the RGD allows it", async () => {

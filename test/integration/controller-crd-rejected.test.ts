@@ -9,10 +9,18 @@ import assert from "node:assert/strict";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
 import { schemaResolverFor } from "../../src/cli/inputs/inputs.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string };
-interface Rgd { status?: { state?: string; conditions?: Cond[] } }
+interface Rgd {
+  status?: { state?: string; conditions?: Cond[] };
+}
 
 const suffix = letterSuffix();
 const kind = `Rej${suffix}App`;
@@ -40,7 +48,9 @@ const condition = (rgd: Rgd, type: string) => (rgd.status?.conditions ?? []).fin
 
 describe("a CRD the API server rejects", { timeout: 180_000 }, () => {
   // The built-in schemas, as `kro controller` runs with them: child fields are typed.
-  before(async () => { tc = await startTestController({ resolver: await schemaResolverFor() }); });
+  before(async () => {
+    tc = await startTestController({ resolver: await schemaResolverFor() });
+  });
   after(async () => {
     await tc.stop();
     await kubectl(["delete", "rgd", rgdName, projName, "--wait=false", "--ignore-not-found"]);
@@ -49,11 +59,14 @@ describe("a CRD the API server rejects", { timeout: 180_000 }, () => {
   it("is KindReady=False (reason Failed) with the API server's message, the RGD Inactive, the graph accepted", async () => {
     // A validation rule the offline compiler does not judge but the API server's CEL compiler rejects.
     await kubectl(["apply", "-f", "-"], rgdYaml('validation="self.nope > 1"'));
-    const rgd = await eventually(async () => {
-      const current = await kubectlJson<Rgd>(["get", "rgd", rgdName]);
-      assert.equal(condition(current, "KindReady")?.status, "False", JSON.stringify(current.status));
-      return current;
-    }, { timeout: 60_000 });
+    const rgd = await eventually(
+      async () => {
+        const current = await kubectlJson<Rgd>(["get", "rgd", rgdName]);
+        assert.equal(condition(current, "KindReady")?.status, "False", JSON.stringify(current.status));
+        return current;
+      },
+      { timeout: 60_000 },
+    );
     const kindReady = condition(rgd, "KindReady");
     assert.equal(kindReady?.reason, "Failed");
     assert.match(kindReady.message ?? "", /CustomResourceDefinition.*is invalid.*x-kubernetes-validations/s);
@@ -67,7 +80,9 @@ describe("a CRD the API server rejects", { timeout: 180_000 }, () => {
   });
 
   it("a status projecting a child's conditions and optional fields gives a CRD the API server accepts", async () => {
-    await kubectl(["apply", "-f", "-"], `${rgdHeader(tc, projName)}
+    await kubectl(
+      ["apply", "-f", "-"],
+      `${rgdHeader(tc, projName)}
   schema:
     apiVersion: v1alpha1
     kind: Proj${suffix}App
@@ -90,9 +105,16 @@ describe("a CRD the API server rejects", { timeout: 180_000 }, () => {
             metadata: { labels: { app: web } }
             spec:
               containers: [{ name: web, image: nginx }]
-`);
+`,
+    );
     await waitRgdActive(projName);
-    const crd = await kubectlJson<{ spec: { versions: { schema: { openAPIV3Schema: { properties: { status: { properties: Record<string, { type?: string }> } } } } }[] } }>(["get", "crd", `proj${suffix}apps.kro.run`]);
+    const crd = await kubectlJson<{
+      spec: {
+        versions: {
+          schema: { openAPIV3Schema: { properties: { status: { properties: Record<string, { type?: string }> } } } };
+        }[];
+      };
+    }>(["get", "crd", `proj${suffix}apps.kro.run`]);
     const status = crd.spec.versions[0]?.schema.openAPIV3Schema.properties.status.properties ?? {};
     assert.equal(status.names?.type, "array", JSON.stringify(Object.keys(status)));
     assert.equal(status.deployConditions?.type, "array", JSON.stringify(status));

@@ -9,9 +9,19 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
-import { waitRgdActive, rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
+import {
+  waitRgdActive,
+  rgdHeader,
+  letterSuffix,
+  startTestController,
+  type TestController,
+} from "../support/controller.js";
 
-interface Obj { metadata: { name: string }; data?: Record<string, string>; status?: Record<string, unknown> }
+interface Obj {
+  metadata: { name: string };
+  data?: Record<string, string>;
+  status?: Record<string, unknown>;
+}
 
 const LENGTH = 10;
 const suffix = letterSuffix();
@@ -46,9 +56,11 @@ ${resources}
 }
 
 const expectedLast = (seed: string) => [seed, ...Array.from({ length: LENGTH - 1 }, (_, i) => String(i + 1))].join(".");
-const instanceYaml = (seed: string) => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: chain, namespace: ${namespace} }\nspec: { seed: "${seed}" }\n`;
+const instanceYaml = (seed: string) =>
+  `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: chain, namespace: ${namespace} }\nspec: { seed: "${seed}" }\n`;
 const getInstance = () => kubectlJson<Obj>(["get", plural, "chain", "-n", namespace]);
-const configMapApplies = (since: number) => tc.writes(since).filter((r) => r.verb === "PATCH" && r.path.includes(`/namespaces/${namespace}/configmaps/`));
+const configMapApplies = (since: number) =>
+  tc.writes(since).filter((r) => r.verb === "PATCH" && r.path.includes(`/namespaces/${namespace}/configmaps/`));
 
 describe("event-driven convergence (no periodic requeue)", { timeout: 300_000 }, () => {
   before(async () => {
@@ -67,37 +79,68 @@ describe("event-driven convergence (no periodic requeue)", { timeout: 300_000 },
     const mark = tc.requests.length;
     const started = Date.now();
     await kubectl(["apply", "-f", "-"], instanceYaml("s"));
-    const instance = await eventually(async () => {
-      const o = await getInstance();
-      assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
-      return o;
-    }, { timeout: 60_000, interval: 100 });
+    const instance = await eventually(
+      async () => {
+        const o = await getInstance();
+        assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
+        return o;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     const elapsedMs = Date.now() - started;
     assert.equal(instance.status?.last, expectedLast("s"));
     const last = await kubectlJson<Obj>(["get", "configmap", `chain-link${LENGTH - 1}`, "-n", namespace]);
     assert.equal(last.data?.value, expectedLast("s"));
     const applies = configMapApplies(mark).length;
-    assert.ok(applies >= LENGTH && applies <= 2 * LENGTH, `expected ${LENGTH}..${2 * LENGTH} ConfigMap applies, got ${applies}`);
+    assert.ok(
+      applies >= LENGTH && applies <= 2 * LENGTH,
+      `expected ${LENGTH}..${2 * LENGTH} ConfigMap applies, got ${applies}`,
+    );
     // A requeue-driven controller would need one ten-minute interval per level; this one needs
     // none. The time is shown, not asserted: the bench measures speed.
-    console.log(`chain of ${LENGTH}: ACTIVE after ${elapsedMs} ms, ${applies} ConfigMap applies, ${tc.writes(mark).length} writes in all`);
+    console.log(
+      `chain of ${LENGTH}: ACTIVE after ${elapsedMs} ms, ${applies} ConfigMap applies, ${tc.writes(mark).length} writes in all`,
+    );
   });
 
   it("ripples a spec change down the whole chain, again with one apply per ConfigMap", async () => {
     const mark = tc.requests.length;
     await kubectl(["apply", "-f", "-"], instanceYaml("t"));
-    await eventually(async () => { assert.equal((await getInstance()).status?.last, expectedLast("t")); }, { timeout: 60_000, interval: 100 });
+    await eventually(
+      async () => {
+        assert.equal((await getInstance()).status?.last, expectedLast("t"));
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     const applies = configMapApplies(mark).length;
-    assert.ok(applies >= LENGTH && applies <= 2 * LENGTH, `expected ${LENGTH}..${2 * LENGTH} ConfigMap applies, got ${applies}`);
+    assert.ok(
+      applies >= LENGTH && applies <= 2 * LENGTH,
+      `expected ${LENGTH}..${2 * LENGTH} ConfigMap applies, got ${applies}`,
+    );
   });
 
   it("restores a deleted link in the middle of the chain from its watch event alone", async () => {
-    const before = await kubectlJson<{ metadata: { uid: string } }>(["get", "configmap", "chain-link4", "-n", namespace]);
+    const before = await kubectlJson<{ metadata: { uid: string } }>([
+      "get",
+      "configmap",
+      "chain-link4",
+      "-n",
+      namespace,
+    ]);
     await kubectl(["delete", "configmap", "chain-link4", "-n", namespace]);
-    await eventually(async () => {
-      const cm = await kubectlJson<{ metadata: { uid: string }; data?: Record<string, string> }>(["get", "configmap", "chain-link4", "-n", namespace]);
-      assert.notEqual(cm.metadata.uid, before.metadata.uid);
-      assert.equal(cm.data?.value, "t.1.2.3.4");
-    }, { timeout: 60_000, interval: 100 });
+    await eventually(
+      async () => {
+        const cm = await kubectlJson<{ metadata: { uid: string }; data?: Record<string, string> }>([
+          "get",
+          "configmap",
+          "chain-link4",
+          "-n",
+          namespace,
+        ]);
+        assert.notEqual(cm.metadata.uid, before.metadata.uid);
+        assert.equal(cm.data?.value, "t.1.2.3.4");
+      },
+      { timeout: 60_000, interval: 100 },
+    );
   });
 });

@@ -12,7 +12,13 @@ import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
 import { rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
 interface Obj {
-  metadata: { name: string; uid: string; resourceVersion: string; labels?: Record<string, string>; managedFields?: { manager: string }[] };
+  metadata: {
+    name: string;
+    uid: string;
+    resourceVersion: string;
+    labels?: Record<string, string>;
+    managedFields?: { manager: string }[];
+  };
   data?: Record<string, string>;
   status?: Record<string, unknown>;
 }
@@ -60,8 +66,15 @@ ${rgdHeader(tc, rgdName)}
           secrets: \${string(size(creds))}
 `;
 
-const shared = (data: Record<string, string>) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "shared", namespace }, data });
-const secret = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace, labels: { team } }, stringData: { k: "v" } });
+const shared = (data: Record<string, string>) =>
+  JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "shared", namespace }, data });
+const secret = (name: string) =>
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name, namespace, labels: { team } },
+    stringData: { k: "v" },
+  });
 const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n", namespace, "--show-managed-fields"]);
 const getInstance = () => kubectlJson<Obj>(["get", plural, "r", "-n", namespace]);
 const managers = (o: Obj) => (o.metadata.managedFields ?? []).map((f) => f.manager).sort();
@@ -72,7 +85,12 @@ describe("external references", { timeout: 180_000 }, () => {
     tc = await startTestController();
     await kubectl(["create", "namespace", namespace]);
     await kubectl(["apply", "-f", "-"], rgdYaml());
-    await eventually(async () => { assert.equal((await kubectlJson<Obj>(["get", "rgd", rgdName])).status?.state, "Active"); }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal((await kubectlJson<Obj>(["get", "rgd", rgdName])).status?.state, "Active");
+      },
+      { timeout: 60_000 },
+    );
   });
   after(async () => {
     await tc.stop();
@@ -81,8 +99,13 @@ describe("external references", { timeout: 180_000 }, () => {
   });
 
   it("waits (IN_PROGRESS, not ERROR) until the referenced ConfigMap exists and is ready", async () => {
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: r, namespace: ${namespace} }\nspec: {}\n`);
-    await eventually(async () => { assert.equal((await getInstance()).status?.state, "IN_PROGRESS"); });
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: r, namespace: ${namespace} }\nspec: {}\n`,
+    );
+    await eventually(async () => {
+      assert.equal((await getInstance()).status?.state, "IN_PROGRESS");
+    });
     await absent(["configmap", "r-app"]);
     await kubectl(["apply", "-f", "-"], shared({ color: "blue", ready: "false" }));
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -101,13 +124,24 @@ describe("external references", { timeout: 180_000 }, () => {
   it("follows changes of the referenced object into children and status, never writing it", async () => {
     await kubectl(["apply", "-f", "-"], shared({ color: "green", ready: "true" }));
     const changed = await getCm("shared");
-    await eventually(async () => { assert.equal((await getCm("r-app")).data?.color, "green"); }, { timeout: 15_000 });
-    await eventually(async () => { assert.equal((await getInstance()).status?.color, "green"); });
+    await eventually(
+      async () => {
+        assert.equal((await getCm("r-app")).data?.color, "green");
+      },
+      { timeout: 15_000 },
+    );
+    await eventually(async () => {
+      assert.equal((await getInstance()).status?.color, "green");
+    });
     // Give the controller a chance to misbehave, then compare.
     tc.controller.resync();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const after = await getCm("shared");
-    assert.equal(after.metadata.resourceVersion, changed.metadata.resourceVersion, "the external object was not written");
+    assert.equal(
+      after.metadata.resourceVersion,
+      changed.metadata.resourceVersion,
+      "the external object was not written",
+    );
     assert.deepEqual(managers(after), ["kubectl-client-side-apply"]);
     assert.equal(after.metadata.labels, undefined, "no labels of ours on it");
     assert.ok(!tc.writes().some((r) => r.path.endsWith("/configmaps/shared")), "no write request ever targeted it");
@@ -116,15 +150,35 @@ describe("external references", { timeout: 180_000 }, () => {
   it("reads an external collection by selector as matching objects come and go", async () => {
     await kubectl(["apply", "-f", "-"], secret("s1"));
     await kubectl(["apply", "-f", "-"], secret("s2"));
-    await kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "other", namespace, labels: { team: "someone-else" } } }));
-    await eventually(async () => { assert.equal((await getCm("r-app")).data?.secrets, "2"); }, { timeout: 15_000 });
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "other", namespace, labels: { team: "someone-else" } },
+      }),
+    );
+    await eventually(
+      async () => {
+        assert.equal((await getCm("r-app")).data?.secrets, "2");
+      },
+      { timeout: 15_000 },
+    );
     await kubectl(["apply", "-f", "-"], secret("s3"));
-    await eventually(async () => { assert.equal((await getCm("r-app")).data?.secrets, "3"); }, { timeout: 15_000 });
+    await eventually(
+      async () => {
+        assert.equal((await getCm("r-app")).data?.secrets, "3");
+      },
+      { timeout: 15_000 },
+    );
     await kubectl(["delete", "secret", "s1", "-n", namespace]);
-    await eventually(async () => {
-      assert.equal((await getCm("r-app")).data?.secrets, "2");
-      assert.equal((await getInstance()).status?.secrets, 2);
-    }, { timeout: 15_000 });
+    await eventually(
+      async () => {
+        assert.equal((await getCm("r-app")).data?.secrets, "2");
+        assert.equal((await getInstance()).status?.secrets, 2);
+      },
+      { timeout: 15_000 },
+    );
     const s2 = await kubectlJson<Obj>(["get", "secret", "s2", "-n", namespace, "--show-managed-fields"]);
     assert.deepEqual(managers(s2), ["kubectl-client-side-apply"]);
   });

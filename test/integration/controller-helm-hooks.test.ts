@@ -17,8 +17,15 @@ import { expectAbsent, kubectl, kubectlJson, testNamespace } from "../support/te
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-interface Live { metadata: { uid: string; creationTimestamp: string }; spec?: { template?: { spec: { containers: { image: string }[] } } }; data?: Record<string, string> }
-interface Child { id: string; dependsOn?: string[] }
+interface Live {
+  metadata: { uid: string; creationTimestamp: string };
+  spec?: { template?: { spec: { containers: { image: string }[] } } };
+  data?: Record<string, string>;
+}
+interface Child {
+  id: string;
+  dependsOn?: string[];
+}
 
 describe("Helm hooks of an imported chart on the cluster", { timeout: 300_000 }, () => {
   let tc: TestController;
@@ -45,55 +52,81 @@ describe("Helm hooks of an imported chart on the cluster", { timeout: 300_000 },
     assert.deepEqual(deps.initJob, ["seedSecret"]);
     assert.deepEqual(deps.migrateJob, ["initJob"]);
     assert.deepEqual(deps.checkJob, ["migrateJob"]);
-    assert.deepEqual([...deps.appConfigMap ?? []].sort(), ["checkJob", "initJob", "migrateJob", "seedSecret"]);
+    assert.deepEqual([...(deps.appConfigMap ?? [])].sort(), ["checkJob", "initJob", "migrateJob", "seedSecret"]);
     assert.deepEqual(deps.announceJob, ["appConfigMap"]);
   });
 
   it("runs install hooks once, re-runs upgrade Jobs per spec change, keeps install hooks untouched", async (t) => {
-    await waitRgdActive((installed?.rgdName ?? ""));
+    await waitRgdActive(installed?.rgdName ?? "");
     const ns = await testNamespace(t, "helm-hooks");
     const get = (what: string) => kubectlJson<Live>(["get", what, "-n", ns]);
     const image = (job: Live) => job.spec?.template?.spec.containers[0]?.image;
     const ready = async () => {
-      const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>(["get", plural, "rel", "-n", ns]);
+      const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>([
+        "get",
+        plural,
+        "rel",
+        "-n",
+        ns,
+      ]);
       assert.equal(app.status?.conditions?.find((c) => c.type === "Ready")?.status, "True", JSON.stringify(app.status));
     };
-    await kubectl(["apply", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { tag: "1.36" } }));
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { tag: "1.36" } }),
+    );
 
-    await eventually(async () => {
-      await ready();
-      assert.equal((await get("configmap/rel-app")).data?.tag, "1.36");
-      await get("job/rel-announce");
-    }, { timeout: 120_000 });
+    await eventually(
+      async () => {
+        await ready();
+        assert.equal((await get("configmap/rel-app")).data?.tag, "1.36");
+        await get("job/rel-announce");
+      },
+      { timeout: 120_000 },
+    );
     const seed = await get("secret/rel-seed");
     const init = await get("job/rel-init");
     const migrate = await get("job/rel-migrate");
     const app = await get("configmap/rel-app");
     await expectAbsent(["job", "rel-check", "-n", ns]);
     // Each hook was created after the one before it in weight order had completed, the chart's objects after all of them.
-    assert.ok(seed.metadata.creationTimestamp <= init.metadata.creationTimestamp && init.metadata.creationTimestamp <= migrate.metadata.creationTimestamp);
+    assert.ok(
+      seed.metadata.creationTimestamp <= init.metadata.creationTimestamp &&
+        init.metadata.creationTimestamp <= migrate.metadata.creationTimestamp,
+    );
     assert.ok(migrate.metadata.creationTimestamp <= app.metadata.creationTimestamp);
 
     await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { tag: "1.37" } })]);
-    await eventually(async () => {
-      assert.equal(image(await get("job/rel-migrate-2")), "busybox:1.37");
-      assert.equal(image(await get("job/rel-check-2")), "busybox:1.37");
-      assert.equal(image(await get("job/rel-announce-2")), "busybox:1.37");
-      assert.equal((await get("configmap/rel-app")).data?.tag, "1.37");
-      await expectAbsent(["job", "rel-migrate", "-n", ns]);
-      await expectAbsent(["job", "rel-announce", "-n", ns]);
-      await ready();
-    }, { timeout: 120_000 });
+    await eventually(
+      async () => {
+        assert.equal(image(await get("job/rel-migrate-2")), "busybox:1.37");
+        assert.equal(image(await get("job/rel-check-2")), "busybox:1.37");
+        assert.equal(image(await get("job/rel-announce-2")), "busybox:1.37");
+        assert.equal((await get("configmap/rel-app")).data?.tag, "1.37");
+        await expectAbsent(["job", "rel-migrate", "-n", ns]);
+        await expectAbsent(["job", "rel-announce", "-n", ns]);
+        await ready();
+      },
+      { timeout: 120_000 },
+    );
     const initAfter = await get("job/rel-init");
     assert.equal(initAfter.metadata.uid, init.metadata.uid, "the install-only hook Job is the same object");
     assert.equal(image(initAfter), "busybox:1.36", "and was not re-applied with the new values");
     const seedAfter = await get("secret/rel-seed");
     assert.equal(seedAfter.metadata.uid, seed.metadata.uid);
-    assert.equal(Buffer.from(seedAfter.data?.tag ?? "", "base64").toString(), "1.36", "the install hook Secret keeps what the install wrote");
+    assert.equal(
+      Buffer.from(seedAfter.data?.tag ?? "", "base64").toString(),
+      "1.36",
+      "the install hook Secret keeps what the install wrote",
+    );
 
     await kubectl(["delete", plural, "rel", "-n", ns, "--wait=false"]);
-    await eventually(async () => {
-      for (const what of ["secret/rel-seed", "job/rel-init", "job/rel-migrate-2", "configmap/rel-app"]) await expectAbsent([...what.split("/"), "-n", ns]);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        for (const what of ["secret/rel-seed", "job/rel-init", "job/rel-migrate-2", "configmap/rel-app"])
+          await expectAbsent([...what.split("/"), "-n", ns]);
+      },
+      { timeout: 60_000 },
+    );
   });
 });

@@ -18,7 +18,9 @@ import { installImportedChart, type InstalledChart } from "../support/imported-c
 import { expectAbsent, kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
 import type { HelmImportResult } from "../../src/helm/index.js";
 
-interface Listed { items: Record<string, unknown>[] }
+interface Listed {
+  items: Record<string, unknown>[];
+}
 
 describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
   let tc: TestController;
@@ -52,43 +54,96 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
     await kubectl(["apply", "-f", "-"], JSON.stringify(instance));
 
     const expected = await helmObjects(chart, { replicaCount: 2 }, ["-n", ns]);
-    await eventually(async () => {
-      for (const [key, object] of expected) {
-        const [kindName, name] = [object.kind, String(object.metadata.name)];
-        const live = await kubectlJson(["get", kindName, name, "-n", ns]);
-        const { metadata, ...rest } = normalize(live, ns);
-        // The live object carries server-side fields; compare what the chart sets.
-        for (const [field, value] of Object.entries(object)) {
-          if (field === "metadata") {
-            assert.deepEqual({ name: metadata.name, labels: metadata.labels }, { name: object.metadata.name, labels: object.metadata.labels }, key);
-          } else if (field !== "spec" || kindName !== "Service") assert.deepEqual(subset(rest[field], value), value, `${key} ${field}`);
+    await eventually(
+      async () => {
+        for (const [key, object] of expected) {
+          const [kindName, name] = [object.kind, String(object.metadata.name)];
+          const live = await kubectlJson(["get", kindName, name, "-n", ns]);
+          const { metadata, ...rest } = normalize(live, ns);
+          // The live object carries server-side fields; compare what the chart sets.
+          for (const [field, value] of Object.entries(object)) {
+            if (field === "metadata") {
+              assert.deepEqual(
+                { name: metadata.name, labels: metadata.labels },
+                { name: object.metadata.name, labels: object.metadata.labels },
+                key,
+              );
+            } else if (field !== "spec" || kindName !== "Service")
+              assert.deepEqual(subset(rest[field], value), value, `${key} ${field}`);
+          }
         }
-      }
-    }, { timeout: 60_000 });
+      },
+      { timeout: 60_000 },
+    );
 
-    await eventually(async () => {
-      const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>(["get", plural, "rel", "-n", ns]);
-      assert.equal(app.status?.state, "ACTIVE", JSON.stringify(app.status));
-      assert.equal(app.status.conditions?.find((c) => c.type === "Ready")?.status, "True");
-    }, { timeout: 120_000 });
+    await eventually(
+      async () => {
+        const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>(
+          ["get", plural, "rel", "-n", ns],
+        );
+        assert.equal(app.status?.state, "ACTIVE", JSON.stringify(app.status));
+        assert.equal(app.status.conditions?.find((c) => c.type === "Ready")?.status, "True");
+      },
+      { timeout: 120_000 },
+    );
 
-    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { replicaCount: 3, autoscaling: { enabled: true, maxReplicas: 4 } } })]);
-    await eventually(async () => {
-      const hpa = await kubectlJson<{ spec: { maxReplicas: number } }>(["get", "hpa", "rel-web", "-n", ns]);
-      assert.equal(hpa.spec.maxReplicas, 4);
-    }, { timeout: 60_000 });
+    await kubectl([
+      "patch",
+      plural,
+      "rel",
+      "-n",
+      ns,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { replicaCount: 3, autoscaling: { enabled: true, maxReplicas: 4 } } }),
+    ]);
+    await eventually(
+      async () => {
+        const hpa = await kubectlJson<{ spec: { maxReplicas: number } }>(["get", "hpa", "rel-web", "-n", ns]);
+        assert.equal(hpa.spec.maxReplicas, 4);
+      },
+      { timeout: 60_000 },
+    );
 
-    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { autoscaling: { enabled: false } } })]);
-    await eventually(async () => {
-      await expectAbsent(["hpa", "rel-web", "-n", ns]);
-      assert.equal((await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "rel-web", "-n", ns])).spec.replicas, 3);
-    }, { timeout: 60_000 });
+    await kubectl([
+      "patch",
+      plural,
+      "rel",
+      "-n",
+      ns,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { autoscaling: { enabled: false } } }),
+    ]);
+    await eventually(
+      async () => {
+        await expectAbsent(["hpa", "rel-web", "-n", ns]);
+        assert.equal(
+          (await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "rel-web", "-n", ns])).spec.replicas,
+          3,
+        );
+      },
+      { timeout: 60_000 },
+    );
 
     await kubectl(["delete", plural, "rel", "-n", ns, "--wait=false"]);
-    await eventually(async () => {
-      const left = await kubectlJson<Listed>(["get", "deployments,services,serviceaccounts", "-n", ns, "-l", "app.kubernetes.io/instance=rel"]);
-      assert.deepEqual(left.items.map((o) => objectKey(normalize(o, ns))), []);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const left = await kubectlJson<Listed>([
+          "get",
+          "deployments,services,serviceaccounts",
+          "-n",
+          ns,
+          "-l",
+          "app.kubernetes.io/instance=rel",
+        ]);
+        assert.deepEqual(
+          left.items.map((o) => objectKey(normalize(o, ns))),
+          [],
+        );
+      },
+      { timeout: 60_000 },
+    );
   });
 
   it("a value set to null drops the chart's default, as helm does: the probes go, the stored instance keeps the null", async (t) => {
@@ -98,18 +153,32 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
     const values = { livenessProbe: null, readinessProbe: null };
     // `kubectl create` sends the body as written; the imported schema makes defaulted fields
     // nullable, so the API server keeps the nulls instead of putting the defaults back.
-    await kubectl(["create", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "bare", namespace: ns }, spec: values }));
+    await kubectl(
+      ["create", "-f", "-"],
+      JSON.stringify({ ...imported.instance, metadata: { name: "bare", namespace: ns }, spec: values }),
+    );
     const stored = await kubectlJson<{ spec: Record<string, unknown> }>(["get", plural, "bare", "-n", ns]);
     assert.equal(stored.spec.livenessProbe, null);
-    const expected = [...(await helmObjects(chart, values, ["-n", ns])).values()].find((o) => o.kind === "Deployment") as unknown as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } | undefined;
+    const expected = [...(await helmObjects(chart, values, ["-n", ns])).values()].find(
+      (o) => o.kind === "Deployment",
+    ) as unknown as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } | undefined;
     assert.ok(expected !== undefined, "helm renders the Deployment (as release rel)");
     assert.equal(expected.spec.template.spec.containers[0]?.livenessProbe, undefined, "helm drops the probe");
-    await eventually(async () => {
-      const live = await kubectlJson<{ spec: { template: { spec: { containers: Record<string, unknown>[] } } } }>(["get", "deployment", "bare-web", "-n", ns]);
-      const container = live.spec.template.spec.containers[0] ?? {};
-      assert.equal(container.image, expected.spec.template.spec.containers[0]?.image);
-      assert.deepEqual([container.livenessProbe, container.readinessProbe], [undefined, undefined]);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const live = await kubectlJson<{ spec: { template: { spec: { containers: Record<string, unknown>[] } } } }>([
+          "get",
+          "deployment",
+          "bare-web",
+          "-n",
+          ns,
+        ]);
+        const container = live.spec.template.spec.containers[0] ?? {};
+        assert.equal(container.image, expected.spec.template.spec.containers[0]?.image);
+        assert.deepEqual([container.livenessProbe, container.readinessProbe], [undefined, undefined]);
+      },
+      { timeout: 60_000 },
+    );
     await kubectl(["delete", plural, "bare", "-n", ns, "--wait=false"]);
   });
 });
@@ -117,8 +186,19 @@ describe("an imported Helm chart on the cluster", { timeout: 300_000 }, () => {
 /** The part of `live` that `wanted` describes (server defaults left out), for structural comparison. */
 function subset(live: unknown, wanted: unknown): unknown {
   if (Array.isArray(wanted) && Array.isArray(live)) return wanted.map((w, i) => subset(live[i], w));
-  if (typeof wanted === "object" && wanted !== null && typeof live === "object" && live !== null && !Array.isArray(live)) {
-    return Object.fromEntries(Object.keys(wanted).map((k) => [k, subset((live as Record<string, unknown>)[k], (wanted as Record<string, unknown>)[k])]));
+  if (
+    typeof wanted === "object" &&
+    wanted !== null &&
+    typeof live === "object" &&
+    live !== null &&
+    !Array.isArray(live)
+  ) {
+    return Object.fromEntries(
+      Object.keys(wanted).map((k) => [
+        k,
+        subset((live as Record<string, unknown>)[k], (wanted as Record<string, unknown>)[k]),
+      ]),
+    );
   }
   return live;
 }

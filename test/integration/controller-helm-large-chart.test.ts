@@ -20,7 +20,9 @@ describe("a large chart on the cluster", { timeout: 240_000 }, () => {
   const group = "helmlarge.test.kro.run";
   let rgdName = "";
 
-  before(async () => { tc = await startTestController(); });
+  before(async () => {
+    tc = await startTestController();
+  });
   after(async () => {
     if (rgdName !== "") await kubectl(["delete", "rgd", rgdName, "--ignore-not-found", "--wait=false"]).catch(() => "");
     await tc.stop();
@@ -29,27 +31,57 @@ describe("a large chart on the cluster", { timeout: 240_000 }, () => {
   it("is stored, served and reconciled: the RGD carries its large templates gzipped", async (t) => {
     const files = new Map(Object.entries(largeChartFiles()).map(([k, v]) => [k, enc.encode(v)]));
     const imported = importHelmChart(files, { releaseName: "rel", kind, group });
-    const rgd = imported.rgd as { metadata: { name: string; labels?: Record<string, string> }; spec: { helm: { templatesGzip?: object } } };
+    const rgd = imported.rgd as {
+      metadata: { name: string; labels?: Record<string, string> };
+      spec: { helm: { templatesGzip?: object } };
+    };
     rgd.metadata = { ...rgd.metadata, labels: { [tc.label.key]: tc.label.value } };
     rgdName = rgd.metadata.name;
     const bytes = Buffer.byteLength(JSON.stringify(rgd));
-    assert.ok(bytes < 1024 * 1024 && Object.keys(rgd.spec.helm.templatesGzip ?? {}).length === 8, `RGD ${bytes} bytes, gzipped templates`);
+    assert.ok(
+      bytes < 1024 * 1024 && Object.keys(rgd.spec.helm.templatesGzip ?? {}).length === 8,
+      `RGD ${bytes} bytes, gzipped templates`,
+    );
     await kubectl(["apply", "-f", "-"], JSON.stringify(imported.crd));
     // Server-side: a client-side kubectl apply would copy the RGD into an annotation (256 KiB at most).
     await kubectl(["apply", "--server-side", "--field-manager", "kro-test", "-f", "-"], JSON.stringify(rgd));
-    const stored = await kubectlJson<{ spec: { helm: { templatesGzip?: Record<string, string> } } }>(["get", "rgd", rgdName]);
-    assert.equal(Object.keys(stored.spec.helm.templatesGzip ?? {}).length, 8, "the API server kept the gzipped templates");
+    const stored = await kubectlJson<{ spec: { helm: { templatesGzip?: Record<string, string> } } }>([
+      "get",
+      "rgd",
+      rgdName,
+    ]);
+    assert.equal(
+      Object.keys(stored.spec.helm.templatesGzip ?? {}).length,
+      8,
+      "the API server kept the gzipped templates",
+    );
     await waitRgdActive(rgdName);
 
     const ns = await testNamespace(t, "helm-large");
     const plural = `${kind.toLowerCase()}s.${group}`;
-    await kubectl(["apply", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { message: "from a large chart" } }));
-    await eventually(async () => {
-      const cm = await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", "rel", "-n", ns]);
-      assert.deepEqual(cm.data, { message: "from a large chart" });
-      const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>(["get", plural, "rel", "-n", ns]);
-      assert.equal(app.status?.conditions?.find((c) => c.type === "Ready")?.status, "True", JSON.stringify(app.status));
-    }, { timeout: 120_000 });
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        ...imported.instance,
+        metadata: { name: "rel", namespace: ns },
+        spec: { message: "from a large chart" },
+      }),
+    );
+    await eventually(
+      async () => {
+        const cm = await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", "rel", "-n", ns]);
+        assert.deepEqual(cm.data, { message: "from a large chart" });
+        const app = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; status: string }[] } }>(
+          ["get", plural, "rel", "-n", ns],
+        );
+        assert.equal(
+          app.status?.conditions?.find((c) => c.type === "Ready")?.status,
+          "True",
+          JSON.stringify(app.status),
+        );
+      },
+      { timeout: 120_000 },
+    );
     // The CRD templates are gated off (crds.install: false): nothing of theirs was created.
     const crds = await kubectl(["get", "crd", "-o", "name"]);
     assert.ok(!crds.includes("example.io"), "no CRD of the chart's templates");

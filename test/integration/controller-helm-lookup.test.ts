@@ -18,10 +18,21 @@ import { helm } from "../support/helm.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
-import { expectAbsent, KubectlError, kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
+import {
+  expectAbsent,
+  KubectlError,
+  kubectl,
+  kubectlJson,
+  testCluster,
+  testNamespace,
+} from "../support/test-cluster.js";
 
 type Cond = { type: string; status: string; message?: string };
-interface Obj { metadata: { name: string; uid: string; resourceVersion: string }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[] } }
+interface Obj {
+  metadata: { name: string; uid: string; resourceVersion: string };
+  data?: Record<string, string>;
+  status?: { state?: string; conditions?: Cond[] };
+}
 
 const suffix = letterSuffix();
 const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
@@ -34,33 +45,41 @@ const CHART: Record<string, string> = {
   "Chart.yaml": "apiVersion: v2\nname: vault\nversion: 0.1.0\n",
   "values.yaml": `existingSecret: db-user\nsecretNamespace: ""\ncolor: blue\nwatchGroup: ${watchGroup}\n`,
   "templates/secret.yaml": [
-    "{{- $name := printf \"%s-pw\" .Release.Name }}",
-    "{{- $old := lookup \"v1\" \"Secret\" .Release.Namespace $name }}",
+    '{{- $name := printf "%s-pw" .Release.Name }}',
+    '{{- $old := lookup "v1" "Secret" .Release.Namespace $name }}',
     "apiVersion: v1",
     "kind: Secret",
     "metadata:",
     "  name: {{ $name }}",
     "type: Opaque",
     "data:",
-    "  password: {{ if $old }}{{ index $old.data \"password\" }}{{ else }}{{ randAlphaNum 24 | b64enc }}{{ end }}",
+    '  password: {{ if $old }}{{ index $old.data "password" }}{{ else }}{{ randAlphaNum 24 | b64enc }}{{ end }}',
   ].join("\n"),
-  "templates/base.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-base\ndata:\n  color: {{ .Values.color | quote }}\n",
+  "templates/base.yaml":
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-base\ndata:\n  color: {{ .Values.color | quote }}\n",
   "templates/config.yaml": [
-    "{{- $ext := lookup \"v1\" \"Secret\" (.Values.secretNamespace | default .Release.Namespace) .Values.existingSecret }}",
-    "{{- $base := lookup \"v1\" \"ConfigMap\" .Release.Namespace (printf \"%s-base\" .Release.Name) }}",
+    '{{- $ext := lookup "v1" "Secret" (.Values.secretNamespace | default .Release.Namespace) .Values.existingSecret }}',
+    '{{- $base := lookup "v1" "ConfigMap" .Release.Namespace (printf "%s-base" .Release.Name) }}',
     "apiVersion: v1",
     "kind: ConfigMap",
     "metadata:",
     "  name: {{ .Release.Name }}-config",
     "data:",
-    "  user: {{ if $ext }}{{ index $ext.data \"user\" | b64dec | quote }}{{ else }}\"none\"{{ end }}",
-    "  base: {{ if $base }}{{ $base.data.color | quote }}{{ else }}\"absent\"{{ end }}",
-    "  crd: {{ .Capabilities.APIVersions.Has (printf \"%s/v1\" .Values.watchGroup) | quote }}",
+    '  user: {{ if $ext }}{{ index $ext.data "user" | b64dec | quote }}{{ else }}"none"{{ end }}',
+    '  base: {{ if $base }}{{ $base.data.color | quote }}{{ else }}"absent"{{ end }}',
+    '  crd: {{ .Capabilities.APIVersions.Has (printf "%s/v1" .Values.watchGroup) | quote }}',
   ].join("\n"),
 };
 
-const userSecret = (ns: string, user: string) => JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "db-user", namespace: ns }, data: { user: Buffer.from(user).toString("base64") } });
-const instanceOf = (ns: string, spec: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: `${group}/v1alpha1`, kind, metadata: { name: "rel", namespace: ns }, spec });
+const userSecret = (ns: string, user: string) =>
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "db-user", namespace: ns },
+    data: { user: Buffer.from(user).toString("base64") },
+  });
+const instanceOf = (ns: string, spec: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: `${group}/v1alpha1`, kind, metadata: { name: "rel", namespace: ns }, spec });
 const configData = async (ns: string) => (await kubectlJson<Obj>(["get", "configmap", "rel-config", "-n", ns])).data;
 
 describe("Helm lookup and .Capabilities on the cluster", { timeout: 300_000 }, () => {
@@ -91,19 +110,32 @@ describe("Helm lookup and .Capabilities on the cluster", { timeout: 300_000 }, (
     await kubectl(["apply", "-f", "-"], userSecret(ns, "alice-db"));
     const since = tc.requests.length;
     await kubectl(["apply", "-f", "-"], instanceOf(ns));
-    await eventually(async () => {
-      const app = await kubectlJson<Obj>(["get", plural, "rel", "-n", ns]);
-      assert.equal(app.status?.conditions?.find((c) => c.type === "Ready")?.status, "True", JSON.stringify(app.status));
-      assert.deepEqual(await configData(ns), { user: "alice-db", base: "blue", crd: "false" });
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const app = await kubectlJson<Obj>(["get", plural, "rel", "-n", ns]);
+        assert.equal(
+          app.status?.conditions?.find((c) => c.type === "Ready")?.status,
+          "True",
+          JSON.stringify(app.status),
+        );
+        assert.deepEqual(await configData(ns), { user: "alice-db", base: "blue", crd: "false" });
+      },
+      { timeout: 60_000 },
+    );
     // Ordered after the sibling that creates rel-base: never written with base "absent" first —
     // every write of rel-config starts after rel-base was created. (A later identical re-apply can
     // follow when rel-pw's own lookup answer changes the render: harmless, and timing-dependent.)
-    const writesOf = (name: string) => tc.requests.slice(since).filter((r) => r.verb !== "GET" && r.path.endsWith(`/namespaces/${ns}/configmaps/${name}`));
+    const writesOf = (name: string) =>
+      tc.requests
+        .slice(since)
+        .filter((r) => r.verb !== "GET" && r.path.endsWith(`/namespaces/${ns}/configmaps/${name}`));
     const baseCreated = writesOf("rel-base").find((r) => r.status === 201);
     assert.ok(baseCreated, JSON.stringify(writesOf("rel-base")));
     const configWrites = writesOf("rel-config");
-    assert.ok(configWrites.length >= 1 && configWrites.every((r) => r.endedAt - r.durationMs >= baseCreated.endedAt), JSON.stringify({ baseCreated, configWrites }));
+    assert.ok(
+      configWrites.length >= 1 && configWrites.every((r) => r.endedAt - r.durationMs >= baseCreated.endedAt),
+      JSON.stringify({ baseCreated, configWrites }),
+    );
 
     const password = (await kubectlJson<Obj>(["get", "secret", "rel-pw", "-n", ns])).data?.password ?? "";
     assert.equal(Buffer.from(password, "base64").toString().length, 24);
@@ -115,25 +147,51 @@ describe("Helm lookup and .Capabilities on the cluster", { timeout: 300_000 }, (
 
     // A change re-renders everything; the looked-up password stays (helm upgrade's keep-the-password pattern).
     await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { color: "red" } })]);
-    await eventually(async () => {
-      assert.equal((await configData(ns))?.base, "red");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal((await configData(ns))?.base, "red");
+      },
+      { timeout: 60_000 },
+    );
     assert.equal((await kubectlJson<Obj>(["get", "secret", "rel-pw", "-n", ns])).data?.password, password);
 
     // The looked-up Secret changing is an event: the instance renders again.
     await kubectl(["apply", "-f", "-"], userSecret(ns, "bob-db"));
-    await eventually(async () => {
-      assert.equal((await configData(ns))?.user, "bob-db");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal((await configData(ns))?.user, "bob-db");
+      },
+      { timeout: 60_000 },
+    );
 
     // .Capabilities.APIVersions follows discovery: a CRD of the watched group installed now flips the branch.
-    await kubectl(["apply", "-f", "-"], JSON.stringify({
-      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `widgets.${watchGroup}` },
-      spec: { group: watchGroup, scope: "Namespaced", names: { plural: "widgets", singular: "widget", kind: "Widget" }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }] },
-    }));
-    await eventually(async () => {
-      assert.equal((await configData(ns))?.crd, "true");
-    }, { timeout: 60_000 });
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: { name: `widgets.${watchGroup}` },
+        spec: {
+          group: watchGroup,
+          scope: "Namespaced",
+          names: { plural: "widgets", singular: "widget", kind: "Widget" },
+          versions: [
+            {
+              name: "v1",
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+            },
+          ],
+        },
+      }),
+    );
+    await eventually(
+      async () => {
+        assert.equal((await configData(ns))?.crd, "true");
+      },
+      { timeout: 60_000 },
+    );
   });
 
   it("a tenant cannot read another namespace's Secret through lookup, nor create an instance without get/list on what the chart looks up", async (t) => {
@@ -142,12 +200,13 @@ describe("Helm lookup and .Capabilities on the cluster", { timeout: 300_000 }, (
     await kubectl(["apply", "-f", "-"], userSecret(other, "admin-db"));
     const alice = `alice-${suffix}`;
     const bob = `bob-${suffix}`;
-    const rules = (secrets: boolean) => [
-      "  - { apiGroups: [\"\"], resources: [configmaps], verbs: [\"*\"] }",
-      // The chart creates a Secret: both may write Secrets; only alice may read them.
-      `  - { apiGroups: [""], resources: [secrets], verbs: [${secrets ? "\"*\"" : "create, update, patch, delete"}] }`,
-      `  - { apiGroups: [${group}], resources: [${plural}], verbs: ["*"] }`,
-    ].join("\n");
+    const rules = (secrets: boolean) =>
+      [
+        '  - { apiGroups: [""], resources: [configmaps], verbs: ["*"] }',
+        // The chart creates a Secret: both may write Secrets; only alice may read them.
+        `  - { apiGroups: [""], resources: [secrets], verbs: [${secrets ? '"*"' : "create, update, patch, delete"}] }`,
+        `  - { apiGroups: [${group}], resources: [${plural}], verbs: ["*"] }`,
+      ].join("\n");
     const tenant = (user: string, secrets: boolean) => `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
@@ -164,22 +223,41 @@ subjects: [{ kind: User, name: ${user}, apiGroup: rbac.authorization.k8s.io }]
     await kubectl(["apply", "-f", "-"], `${tenant(alice, true)}---${tenant(bob, false)}`);
 
     // Bob may write but not read Secrets in his namespace: the author policy refuses his instance outright.
-    await eventually(async () => {
-      await assert.rejects(kubectl([`--as=${bob}`, "create", "--dry-run=server", "-f", "-"], instanceOf(team)), (e: unknown) => {
-        assert.ok(e instanceof KubectlError);
-        assert.match(e.stderr, new RegExp(`user ${bob} may not get secrets in namespace ${team}, which resource .* of ResourceGraphDefinition ${rgdName()} would get`));
-        return true;
-      });
-    }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        await assert.rejects(
+          kubectl([`--as=${bob}`, "create", "--dry-run=server", "-f", "-"], instanceOf(team)),
+          (e: unknown) => {
+            assert.ok(e instanceof KubectlError);
+            assert.match(
+              e.stderr,
+              new RegExp(
+                `user ${bob} may not get secrets in namespace ${team}, which resource .* of ResourceGraphDefinition ${rgdName()} would get`,
+              ),
+            );
+            return true;
+          },
+        );
+      },
+      { timeout: 30_000 },
+    );
 
     // Alice may read her own Secrets: her instance is admitted, but its lookup of another namespace is refused at runtime.
     await kubectl([`--as=${alice}`, "create", "-f", "-"], instanceOf(team, { secretNamespace: other }));
-    await eventually(async () => {
-      const app = await kubectlJson<Obj>(["get", plural, "rel", "-n", team]);
-      const message = app.status?.conditions?.find((c) => c.type === "ResourcesReady")?.message ?? "";
-      assert.match(message, new RegExp(`templates/config\\.yaml:1.*lookup "v1" "Secret" "${other}" "db-user" refused: .*outside the instance's namespace "${team}".*kro\\.run/allow-cross-namespace`));
-      assert.equal(app.status?.conditions?.find((c) => c.type === "Ready")?.status, "False");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const app = await kubectlJson<Obj>(["get", plural, "rel", "-n", team]);
+        const message = app.status?.conditions?.find((c) => c.type === "ResourcesReady")?.message ?? "";
+        assert.match(
+          message,
+          new RegExp(
+            `templates/config\\.yaml:1.*lookup "v1" "Secret" "${other}" "db-user" refused: .*outside the instance's namespace "${team}".*kro\\.run/allow-cross-namespace`,
+          ),
+        );
+        assert.equal(app.status?.conditions?.find((c) => c.type === "Ready")?.status, "False");
+      },
+      { timeout: 60_000 },
+    );
     // Nothing of the chart was applied: no half-rendered objects, and the other team's value is nowhere.
     for (const name of ["rel-config", "rel-base"]) await expectAbsent(["configmap", name, "-n", team]);
     await expectAbsent(["secret", "rel-pw", "-n", team]);

@@ -14,7 +14,9 @@ import { letterSuffix, startTestController, waitRgdActive, type TestController }
 import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
 import { kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
 
-interface App { status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] } }
+interface App {
+  status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] };
+}
 const ready = (app: App) => app.status?.conditions?.find((c) => c.type === "Ready");
 
 describe("an imported chart with optional kinds the cluster does not serve", { timeout: 300_000 }, () => {
@@ -26,7 +28,10 @@ describe("an imported chart with optional kinds the cluster does not serve", { t
 
   before(async () => {
     tc = await startTestController();
-    installed = await installImportedChart(tc, path.join(REPO_ROOT, "test/fixtures/helm/optional-kinds"), { kind, group });
+    installed = await installImportedChart(tc, path.join(REPO_ROOT, "test/fixtures/helm/optional-kinds"), {
+      kind,
+      group,
+    });
   });
   after(async () => {
     await installed?.remove();
@@ -37,30 +42,71 @@ describe("an imported chart with optional kinds the cluster does not serve", { t
     await waitRgdActive(installed?.rgdName ?? "");
     const ns = await testNamespace(t, "helm-optional");
     const app = () => kubectlJson<App>(["get", plural, "rel", "-n", ns]);
-    await kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: `${group}/v1alpha1`, kind, metadata: { name: "rel", namespace: ns }, spec: {} }));
-    await eventually(async () => {
-      const live = await app();
-      assert.equal(live.status?.state, "ACTIVE", JSON.stringify(live.status));
-      assert.equal(ready(live)?.status, "True");
-    }, { timeout: 90_000 });
-    assert.equal((await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", "rel-config", "-n", ns])).data.message, "hello");
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({ apiVersion: `${group}/v1alpha1`, kind, metadata: { name: "rel", namespace: ns }, spec: {} }),
+    );
+    await eventually(
+      async () => {
+        const live = await app();
+        assert.equal(live.status?.state, "ACTIVE", JSON.stringify(live.status));
+        assert.equal(ready(live)?.status, "True");
+      },
+      { timeout: 90_000 },
+    );
+    assert.equal(
+      (await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", "rel-config", "-n", ns])).data.message,
+      "hello",
+    );
 
-    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { message: "changed", serviceMonitor: { enabled: true } } })]);
-    await eventually(async () => {
-      const live = await app();
-      assert.equal(ready(live)?.status, "False", JSON.stringify(live.status));
-      assert.match(ready(live)?.message ?? "", /ServiceMonitor \(monitoring\.coreos\.com\/v1\)/);
-      assert.doesNotMatch(ready(live)?.message ?? "", /Certificate/, "the kind still turned off is not named");
-    }, { timeout: 60_000 });
-    await eventually(async () => {
-      assert.equal((await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", "rel-config", "-n", ns])).data.message, "changed", "the rest converges");
-    }, { timeout: 60_000 });
+    await kubectl([
+      "patch",
+      plural,
+      "rel",
+      "-n",
+      ns,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { message: "changed", serviceMonitor: { enabled: true } } }),
+    ]);
+    await eventually(
+      async () => {
+        const live = await app();
+        assert.equal(ready(live)?.status, "False", JSON.stringify(live.status));
+        assert.match(ready(live)?.message ?? "", /ServiceMonitor \(monitoring\.coreos\.com\/v1\)/);
+        assert.doesNotMatch(ready(live)?.message ?? "", /Certificate/, "the kind still turned off is not named");
+      },
+      { timeout: 60_000 },
+    );
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectlJson<{ data: Record<string, string> }>(["get", "configmap", "rel-config", "-n", ns])).data
+            .message,
+          "changed",
+          "the rest converges",
+        );
+      },
+      { timeout: 60_000 },
+    );
 
-    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { serviceMonitor: { enabled: false } } })]);
-    await eventually(async () => {
-      const live = await app();
-      assert.equal(live.status?.state, "ACTIVE", JSON.stringify(live.status));
-      assert.equal(ready(live)?.status, "True");
-    }, { timeout: 60_000 });
+    await kubectl([
+      "patch",
+      plural,
+      "rel",
+      "-n",
+      ns,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { serviceMonitor: { enabled: false } } }),
+    ]);
+    await eventually(
+      async () => {
+        const live = await app();
+        assert.equal(live.status?.state, "ACTIVE", JSON.stringify(live.status));
+        assert.equal(ready(live)?.status, "True");
+      },
+      { timeout: 60_000 },
+    );
   });
 });

@@ -46,8 +46,13 @@ stringData:
   id: {{ uuidv4 | quote }}
 `;
 
-interface Deployment { metadata: { resourceVersion: string; annotations: Record<string, string> }; spec: { template: { metadata: { annotations: Record<string, string> } } } }
-interface Secret { metadata: { resourceVersion: string } }
+interface Deployment {
+  metadata: { resourceVersion: string; annotations: Record<string, string> };
+  spec: { template: { metadata: { annotations: Record<string, string> } } };
+}
+interface Secret {
+  metadata: { resourceVersion: string };
+}
 
 describe("random and time functions render once per generation", { timeout: 240_000 }, () => {
   let tc: TestController;
@@ -77,9 +82,12 @@ describe("random and time functions render once per generation", { timeout: 240_
   });
 
   it("keeps resourceVersions across resyncs and a restart; a spec change re-rolls once", async (t) => {
-    await waitRgdActive((installed?.rgdName ?? ""));
+    await waitRgdActive(installed?.rgdName ?? "");
     const ns = await testNamespace(t, "stable-random");
-    await kubectl(["apply", "-f", "-"], JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { replicaCount: 1 } }));
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({ ...imported.instance, metadata: { name: "rel", namespace: ns }, spec: { replicaCount: 1 } }),
+    );
     const deployment = (): Promise<Deployment> => kubectlJson<Deployment>(["get", "deployment", "rel-web", "-n", ns]);
     const secret = (): Promise<Secret> => kubectlJson<Secret>(["get", "secret", "rel-pw", "-n", ns]);
     const first = await eventually(deployment, { timeout: 60_000 });
@@ -87,7 +95,13 @@ describe("random and time functions render once per generation", { timeout: 240_
     const rollme = first.spec.template.metadata.annotations.rollme ?? "";
     assert.match(rollme, /^[A-Za-z0-9]{5}$/);
     // `now` is the instant recorded for the generation, so it is on the instance.
-    const app = await kubectlJson<{ metadata: { annotations: Record<string, string> } }>(["get", plural, "rel", "-n", ns]);
+    const app = await kubectlJson<{ metadata: { annotations: Record<string, string> } }>([
+      "get",
+      plural,
+      "rel",
+      "-n",
+      ns,
+    ]);
     const recorded = app.metadata.annotations["internal.kro.run/render-time"] ?? "";
     assert.match(recorded, /^1@/);
     assert.equal(first.metadata.annotations["deployed-at"], String(Date.parse(recorded.slice(2)) / 1000));
@@ -95,51 +109,95 @@ describe("random and time functions render once per generation", { timeout: 240_
     // Let the first reconciles settle, then resync several times.
     const settled = async (): Promise<void> => {
       let before = -1;
-      await eventually(() => {
-        const now = tc.evaluated.length;
-        const same = now === before;
-        before = now;
-        assert.ok(same, "still evaluating");
-      }, { timeout: 30_000, interval: 1_000 });
+      await eventually(
+        () => {
+          const now = tc.evaluated.length;
+          const same = now === before;
+          before = now;
+          assert.ok(same, "still evaluating");
+        },
+        { timeout: 30_000, interval: 1_000 },
+      );
     };
     await settled();
     const stable = await deployment();
     for (let i = 0; i < 4; i++) {
       const seen = tc.evaluated.length;
       tc.controller.resync();
-      await eventually(() => { assert.ok(tc.evaluated.length > seen); }, { timeout: 30_000 });
+      await eventually(
+        () => {
+          assert.ok(tc.evaluated.length > seen);
+        },
+        { timeout: 30_000 },
+      );
     }
     await settled();
-    assert.equal((await deployment()).metadata.resourceVersion, stable.metadata.resourceVersion, "a resync must not re-render the random annotation");
+    assert.equal(
+      (await deployment()).metadata.resourceVersion,
+      stable.metadata.resourceVersion,
+      "a resync must not re-render the random annotation",
+    );
     assert.equal((await secret()).metadata.resourceVersion, firstSecret.metadata.resourceVersion);
 
     // A controller restart: the same instance at the same generation renders the same bytes.
     await tc.stop();
     tc = await startTestController({ label: tc.label });
-    await eventually(() => { assert.ok(tc.evaluated.some((e) => e === `${ns}/rel`)); }, { timeout: 60_000 });
+    await eventually(
+      () => {
+        assert.ok(tc.evaluated.some((e) => e === `${ns}/rel`));
+      },
+      { timeout: 60_000 },
+    );
     await settled();
-    assert.equal((await deployment()).metadata.resourceVersion, stable.metadata.resourceVersion, "a restart must not re-render the random annotation");
+    assert.equal(
+      (await deployment()).metadata.resourceVersion,
+      stable.metadata.resourceVersion,
+      "a restart must not re-render the random annotation",
+    );
     assert.equal((await secret()).metadata.resourceVersion, firstSecret.metadata.resourceVersion);
 
     // A spec change is an upgrade: the value re-rolls, once.
-    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { replicaCount: 2 } })]);
-    const upgraded = await eventually(async () => {
-      const d = await deployment();
-      assert.notEqual(d.spec.template.metadata.annotations.rollme, rollme);
-      return d;
-    }, { timeout: 60_000 });
+    await kubectl([
+      "patch",
+      plural,
+      "rel",
+      "-n",
+      ns,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { replicaCount: 2 } }),
+    ]);
+    const upgraded = await eventually(
+      async () => {
+        const d = await deployment();
+        assert.notEqual(d.spec.template.metadata.annotations.rollme, rollme);
+        return d;
+      },
+      { timeout: 60_000 },
+    );
     await settled();
     const upgradedVersion = (await deployment()).metadata.resourceVersion;
     for (let i = 0; i < 3; i++) {
       const seen = tc.evaluated.length;
       tc.controller.resync();
-      await eventually(() => { assert.ok(tc.evaluated.length > seen); }, { timeout: 30_000 });
+      await eventually(
+        () => {
+          assert.ok(tc.evaluated.length > seen);
+        },
+        { timeout: 30_000 },
+      );
     }
     await settled();
     const after = await deployment();
     assert.equal(after.spec.template.metadata.annotations.rollme, upgraded.spec.template.metadata.annotations.rollme);
     assert.equal(after.metadata.resourceVersion, upgradedVersion, "after the upgrade, resyncs are quiet again");
-    const generation2 = await kubectlJson<{ metadata: { annotations: Record<string, string> } }>(["get", plural, "rel", "-n", ns]);
+    const generation2 = await kubectlJson<{ metadata: { annotations: Record<string, string> } }>([
+      "get",
+      plural,
+      "rel",
+      "-n",
+      ns,
+    ]);
     assert.match(generation2.metadata.annotations["internal.kro.run/render-time"] ?? "", /^2@/);
   });
 });

@@ -15,7 +15,10 @@ import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix } from "../support/controller.js";
 import { startControllerProcess, type ControllerProcess } from "../support/controller-process.js";
 
-interface Instance { metadata: { name: string }; status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] } }
+interface Instance {
+  metadata: { name: string };
+  status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] };
+}
 
 const suffix = letterSuffix();
 const group = `chart${suffix.toLowerCase()}.kro.run`;
@@ -50,15 +53,31 @@ data:
 `;
 
 function indent(text: string, spaces: number): string {
-  return text.split("\n").map((l) => (l === "" ? l : " ".repeat(spaces) + l)).join("\n");
+  return text
+    .split("\n")
+    .map((l) => (l === "" ? l : " ".repeat(spaces) + l))
+    .join("\n");
 }
 
 const ATTACKS: Record<string, { values: string; limit: RegExp }> = {
-  until: { values: "{ count: 100000000 }", limit: /error calling until: a list of 100000000 elements exceeds the render's work budget/ },
-  bcrypt: { values: "{ hashes: 2000 }", limit: /error calling bcrypt: a bcrypt hash exceeds the render's work budget|time limit/ },
+  until: {
+    values: "{ count: 100000000 }",
+    limit: /error calling until: a list of 100000000 elements exceeds the render's work budget/,
+  },
+  bcrypt: {
+    values: "{ hashes: 2000 }",
+    limit: /error calling bcrypt: a bcrypt hash exceeds the render's work budget|time limit/,
+  },
   include: { values: "{ recurse: true }", limit: /nests too deeply|nested reference/ },
-  keys: { values: "{ keys: 100 }", limit: /error calling genPrivateKey: an RSA key \(a fresh 2048-bit prime\) exceeds the render's work budget|time limit/ },
-  blob: { values: "{ blob: true }", limit: /error calling cat: the \d+ characters cat built exceeds the render's work budget/ },
+  keys: {
+    values: "{ keys: 100 }",
+    limit:
+      /error calling genPrivateKey: an RSA key \(a fresh 2048-bit prime\) exceeds the render's work budget|time limit/,
+  },
+  blob: {
+    values: "{ blob: true }",
+    limit: /error calling cat: the \d+ characters cat built exceeds the render's work budget/,
+  },
 };
 
 async function freePort(): Promise<number> {
@@ -69,17 +88,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const instanceYaml = (name: string, spec: string): string => `apiVersion: ${group}/v1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: ${spec}\n`;
+const instanceYaml = (name: string, spec: string): string =>
+  `apiVersion: ${group}/v1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: ${spec}\n`;
 
 async function timeToReady(prefix: string, extra: readonly string[] = []): Promise<number> {
   const names = Array.from({ length: COUNT }, (_, i) => `${prefix}-${i}`);
   const started = performance.now();
   await kubectl(["apply", "-f", "-"], [...extra, ...names.map((n) => instanceYaml(n, "{}"))].join("---\n"));
-  await eventually(async () => {
-    const list = await kubectlJson<{ items: Instance[] }>(["get", plural, "-n", namespace]);
-    const active = list.items.filter((i) => names.includes(i.metadata.name) && i.status?.state === "ACTIVE").length;
-    assert.equal(active, COUNT);
-  }, { timeout: 180_000, interval: 100 });
+  await eventually(
+    async () => {
+      const list = await kubectlJson<{ items: Instance[] }>(["get", plural, "-n", namespace]);
+      const active = list.items.filter((i) => names.includes(i.metadata.name) && i.status?.state === "ACTIVE").length;
+      assert.equal(active, COUNT);
+    },
+    { timeout: 180_000, interval: 100 },
+  );
   return performance.now() - started;
 }
 
@@ -96,7 +119,9 @@ describe("hostile charts do not stall, crash or blind the controller", { timeout
   let healthPort = 0;
   before(async () => {
     await kubectl(["create", "namespace", namespace]);
-    await kubectl(["apply", "-f", "-"], `apiVersion: apiextensions.k8s.io/v1
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: { name: ${plural}.${group} }
 spec:
@@ -114,10 +139,20 @@ spec:
           properties:
             spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
             status: { type: object, x-kubernetes-preserve-unknown-fields: true }
-`);
+`,
+    );
     healthPort = await freePort();
-    controller = await startControllerProcess(testCluster().kubeconfig, ["--rgd-selector", selector, "--health-probe-bind-address", `127.0.0.1:${healthPort}`, "--log-level", "info"]);
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1
+    controller = await startControllerProcess(testCluster().kubeconfig, [
+      "--rgd-selector",
+      selector,
+      "--health-probe-bind-address",
+      `127.0.0.1:${healthPort}`,
+      "--log-level",
+      "info",
+    ]);
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition
 metadata:
   name: ${rgdName}
@@ -139,11 +174,15 @@ ${indent(TEMPLATE, 8)}
       apiVersion: v1
       kind: ConfigMap
       manifests: c/templates/cm.yaml
-`);
-    await eventually(async () => {
-      const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName]);
-      assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-    }, { timeout: 60_000 });
+`,
+    );
+    await eventually(
+      async () => {
+        const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName]);
+        assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
+      },
+      { timeout: 60_000 },
+    );
   });
   after(async () => {
     await controller.stop();
@@ -181,23 +220,30 @@ ${indent(TEMPLATE, 8)}
     try {
       busy = await timeToReady("busy", hostile);
     } finally {
-      setTimeout(() => { probing.on = false; }, 150_000).unref();
+      setTimeout(() => {
+        probing.on = false;
+      }, 150_000).unref();
     }
     for (const [name, attack] of Object.entries(ATTACKS)) {
-      await eventually(async () => {
-        const h = await kubectlJson<Instance>(["get", plural, `hostile-${name}`, "-n", namespace]);
-        assert.equal(h.status?.state, "ERROR", `${name}: ${JSON.stringify(h.status)}`);
-        const ready = h.status.conditions?.find((c) => c.type === "Ready");
-        assert.equal(ready?.status, "False", `${name}: ${JSON.stringify(h.status)}`);
-        assert.match(ready.message ?? "", attack.limit, name);
-      }, { timeout: 120_000 });
+      await eventually(
+        async () => {
+          const h = await kubectlJson<Instance>(["get", plural, `hostile-${name}`, "-n", namespace]);
+          assert.equal(h.status?.state, "ERROR", `${name}: ${JSON.stringify(h.status)}`);
+          const ready = h.status.conditions?.find((c) => c.type === "Ready");
+          assert.equal(ready?.status, "False", `${name}: ${JSON.stringify(h.status)}`);
+          assert.match(ready.message ?? "", attack.limit, name);
+        },
+        { timeout: 120_000 },
+      );
     }
     probing.on = false;
     await prober;
 
     const ratio = busy / Math.max(quiet, 1000);
     const worstProbe = Math.max(...probes);
-    console.log(`charts: quiet ${Math.round(quiet)} ms, with ${hostile.length} hostile tenants ${Math.round(busy)} ms (ratio ${ratio.toFixed(2)}); ${probes.length} probes, worst ${Math.round(worstProbe)} ms; controller RSS at most ${Math.round(worstRss)} MiB`);
+    console.log(
+      `charts: quiet ${Math.round(quiet)} ms, with ${hostile.length} hostile tenants ${Math.round(busy)} ms (ratio ${ratio.toFixed(2)}); ${probes.length} probes, worst ${Math.round(worstProbe)} ms; controller RSS at most ${Math.round(worstRss)} MiB`,
+    );
     assert.deepEqual(failures, [], "every /healthz probe answered 200");
     // Worker heaps are capped at 256 MiB each; the main thread holds caches of 60 small instances.
     assert.ok(worstRss < 1200, `controller RSS reached ${Math.round(worstRss)} MiB`);

@@ -12,7 +12,10 @@ import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix } from "../support/controller.js";
 import { startControllerProcess, type ControllerProcess } from "../support/controller-process.js";
 
-interface Instance { metadata: { name: string }; status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] } }
+interface Instance {
+  metadata: { name: string };
+  status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] };
+}
 
 const suffix = letterSuffix();
 const kind = `Tenant${suffix}App`;
@@ -45,12 +48,18 @@ function instanceYaml(name: string, spec: string): string {
 async function timeToReady(prefix: string, extra = ""): Promise<number> {
   const names = Array.from({ length: COUNT }, (_, i) => `${prefix}-${i}`);
   const started = performance.now();
-  await kubectl(["apply", "-f", "-"], [extra, ...names.map((n) => instanceYaml(n, "{ value: fine }"))].filter((d) => d !== "").join("---\n"));
-  await eventually(async () => {
-    const list = await kubectlJson<{ items: Instance[] }>(["get", plural, "-n", namespace]);
-    const active = list.items.filter((i) => names.includes(i.metadata.name) && i.status?.state === "ACTIVE").length;
-    assert.equal(active, COUNT);
-  }, { timeout: 120_000, interval: 100 });
+  await kubectl(
+    ["apply", "-f", "-"],
+    [extra, ...names.map((n) => instanceYaml(n, "{ value: fine }"))].filter((d) => d !== "").join("---\n"),
+  );
+  await eventually(
+    async () => {
+      const list = await kubectlJson<{ items: Instance[] }>(["get", plural, "-n", namespace]);
+      const active = list.items.filter((i) => names.includes(i.metadata.name) && i.status?.state === "ACTIVE").length;
+      assert.equal(active, COUNT);
+    },
+    { timeout: 120_000, interval: 100 },
+  );
   return performance.now() - started;
 }
 
@@ -61,8 +70,17 @@ describe("a hostile instance does not stall the others", { timeout: 400_000 }, (
     await kubectl(["create", "namespace", namespace]);
     // The controller installs the RGD CRD (a fresh cluster may not have it yet).
     healthPort = await freePort();
-    controller = await startControllerProcess(testCluster().kubeconfig, ["--rgd-selector", selector, "--health-probe-bind-address", `127.0.0.1:${healthPort}`, "--log-level", "info"]);
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1
+    controller = await startControllerProcess(testCluster().kubeconfig, [
+      "--rgd-selector",
+      selector,
+      "--health-probe-bind-address",
+      `127.0.0.1:${healthPort}`,
+      "--log-level",
+      "info",
+    ]);
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition
 metadata:
   name: ${rgdName}
@@ -84,11 +102,15 @@ spec:
         data:
           matched: '\${schema.spec.value.matches(schema.spec.pattern) ? "yes" : "no"}'
           size: '\${schema.spec.levels > 0 ? string(size(${doubling(30)})) : "small"}'
-`);
-    await eventually(async () => {
-      const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName]);
-      assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-    }, { timeout: 60_000 });
+`,
+    );
+    await eventually(
+      async () => {
+        const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName]);
+        assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
+      },
+      { timeout: 60_000 },
+    );
   });
   after(async () => {
     await controller.stop();
@@ -120,18 +142,23 @@ spec:
     const hostile = instanceYaml("hostile", `{ value: "${"a".repeat(40)}!", pattern: "^(a+)+$", levels: 1 }`);
     const busy = await timeToReady("busy", hostile);
     // Let the hostile instance be retried a few times while we keep probing.
-    await eventually(async () => {
-      const h = await kubectlJson<Instance>(["get", plural, "hostile", "-n", namespace]);
-      assert.notEqual(h.status?.state, "ACTIVE");
-      const messages = (h.status?.conditions ?? []).map((c) => c.message ?? "").join(" | ");
-      assert.match(messages, /cost limit|budget|time limit/, messages);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const h = await kubectlJson<Instance>(["get", plural, "hostile", "-n", namespace]);
+        assert.notEqual(h.status?.state, "ACTIVE");
+        const messages = (h.status?.conditions ?? []).map((c) => c.message ?? "").join(" | ");
+        assert.match(messages, /cost limit|budget|time limit/, messages);
+      },
+      { timeout: 60_000 },
+    );
     probing.on = false;
     await prober;
 
     const ratio = busy / Math.max(quiet, 1000);
     const worstProbe = Math.max(...probes);
-    console.log(`quiet ${Math.round(quiet)} ms, with a hostile tenant ${Math.round(busy)} ms (ratio ${ratio.toFixed(2)}); ${probes.length} probes, worst ${Math.round(worstProbe)} ms`);
+    console.log(
+      `quiet ${Math.round(quiet)} ms, with a hostile tenant ${Math.round(busy)} ms (ratio ${ratio.toFixed(2)}); ${probes.length} probes, worst ${Math.round(worstProbe)} ms`,
+    );
     assert.deepEqual(failures, [], "every /healthz probe answered 200");
     assert.ok(probes.length >= 5, "probed throughout");
     assert.ok(controller.alive(), controller.output().slice(-2000));

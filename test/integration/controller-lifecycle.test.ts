@@ -9,7 +9,18 @@ import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
 import { rgdHeader, letterSuffix, startTestController, type TestController } from "../support/controller.js";
 
-interface Obj { metadata: { name: string; uid: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; data?: Record<string, string>; status?: Record<string, unknown> }
+interface Obj {
+  metadata: {
+    name: string;
+    uid: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+  };
+  data?: Record<string, string>;
+  status?: Record<string, unknown>;
+}
 type Cond = { type: string; status: string; reason?: string; message?: string };
 
 const suffix = letterSuffix();
@@ -53,7 +64,8 @@ ${rgdHeader(tc, rgdName)}
 ${extra}`;
 }
 
-const instanceYaml = (spec: string) => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: demo, namespace: ${namespace} }\nspec: ${spec}\n`;
+const instanceYaml = (spec: string) =>
+  `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: demo, namespace: ${namespace} }\nspec: ${spec}\n`;
 const getCm = (name: string) => kubectlJson<Obj>(["get", "configmap", name, "-n", namespace]);
 const getInstance = () => kubectlJson<Obj>(["get", plural, "demo", "-n", namespace]);
 const conditions = (o: Obj) => new Map(((o.status?.conditions ?? []) as Cond[]).map((c) => [c.type, c]));
@@ -103,15 +115,30 @@ describe("controller lifecycle (CEL dialect)", () => {
 
   it("rolls out a spec change to dependents", async () => {
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: hi }"));
-    await eventually(async () => { assert.equal((await getCm("demo-second")).data?.value, "hi-second"); });
-    await eventually(async () => { assert.equal((await getInstance()).status?.first, "hi"); });
+    await eventually(async () => {
+      assert.equal((await getCm("demo-second")).data?.value, "hi-second");
+    });
+    await eventually(async () => {
+      assert.equal((await getInstance()).status?.first, "hi");
+    });
   });
 
   it("recreates a deleted child and restores a hand-edited field", async () => {
     const before = await getCm("demo-second");
     await kubectl(["delete", "configmap", "demo-second", "-n", namespace]);
-    await eventually(async () => { assert.notEqual((await getCm("demo-second")).metadata.uid, before.metadata.uid); });
-    await kubectl(["patch", "configmap", "demo-first", "-n", namespace, "--type=merge", "-p", '{"data":{"value":"tampered","other":"kept"}}']);
+    await eventually(async () => {
+      assert.notEqual((await getCm("demo-second")).metadata.uid, before.metadata.uid);
+    });
+    await kubectl([
+      "patch",
+      "configmap",
+      "demo-first",
+      "-n",
+      namespace,
+      "--type=merge",
+      "-p",
+      '{"data":{"value":"tampered","other":"kept"}}',
+    ]);
     await eventually(async () => {
       const first = await getCm("demo-first");
       assert.equal(first.data?.value, "hi");
@@ -120,9 +147,18 @@ describe("controller lifecycle (CEL dialect)", () => {
   });
 
   it("sends no write for a converged instance on resync", async () => {
-    await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    await eventually(async () => {
+      assert.equal((await getInstance()).status?.state, "ACTIVE");
+    });
     // Wait for quiet: a status write still in flight from the last reconcile must not count.
-    const versions = async () => JSON.stringify(await Promise.all([getInstance(), getCm("demo-first"), getCm("demo-second")].map(async (o) => (await o).metadata.resourceVersion)));
+    const versions = async () =>
+      JSON.stringify(
+        await Promise.all(
+          [getInstance(), getCm("demo-first"), getCm("demo-second")].map(
+            async (o) => (await o).metadata.resourceVersion,
+          ),
+        ),
+      );
     const before = await eventually(async () => {
       const first = await versions();
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -135,12 +171,17 @@ describe("controller lifecycle (CEL dialect)", () => {
     await eventually(() => {
       assert.ok(tc.evaluated.slice(evaluations).includes(`${namespace}/demo`), "the instance was reconciled again");
     });
-    await eventually(() => { assert.equal(tc.controller.served.all().length > 0, true); });
+    await eventually(() => {
+      assert.equal(tc.controller.served.all().length > 0, true);
+    });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // Every request the controller sent (events included: same client), and what the API server
     // holds: neither the instance nor a child changed. (The API server's per-kind write counter
     // also counts other clients' requests to the kind, so it is not a precise witness here.)
-    assert.deepEqual(tc.writes(mark).map((r) => `${r.verb} ${r.path} ${r.status}`), []);
+    assert.deepEqual(
+      tc.writes(mark).map((r) => `${r.verb} ${r.path} ${r.status}`),
+      [],
+    );
     assert.equal(await versions(), before, "the instance and its children are unchanged");
   });
 
@@ -148,16 +189,28 @@ describe("controller lifecycle (CEL dialect)", () => {
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: hi, withExtra: true }"));
     await eventually(() => getCm("demo-extra"));
     const copied = (await getCm("demo-first")).metadata.labels;
-    const lookalike = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "demo-lookalike", namespace, labels: { ...copied, "kro.run/node-id": "extra" } }, data: { v: "1" } };
+    const lookalike = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "demo-lookalike", namespace, labels: { ...copied, "kro.run/node-id": "extra" } },
+      data: { v: "1" },
+    };
     await kubectl(["apply", "-f", "-"], JSON.stringify(lookalike));
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: hi, withExtra: false }"));
     await eventually(() => absent(["configmap", "demo-extra", "-n", namespace]));
-    await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    await eventually(async () => {
+      assert.equal((await getInstance()).status?.state, "ACTIVE");
+    });
     assert.equal((await getCm("demo-lookalike")).data?.v, "1");
   });
 
   it("keeps serving instances with the last good graph when an RGD edit is invalid", async () => {
-    await kubectl(["apply", "-f", "-"], rgdYaml("    - id: broken\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: \"${nope.x}\" } }\n"));
+    await kubectl(
+      ["apply", "-f", "-"],
+      rgdYaml(
+        '    - id: broken\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "${nope.x}" } }\n',
+      ),
+    );
     await eventually(async () => {
       const rgd = await kubectlJson<Obj>(["get", "rgd", rgdName]);
       const accepted = conditions(rgd).get("ResourceGraphAccepted");
@@ -165,9 +218,16 @@ describe("controller lifecycle (CEL dialect)", () => {
       assert.match(accepted.message ?? "", /nope/);
     });
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: again }"));
-    await eventually(async () => { assert.equal((await getCm("demo-second")).data?.value, "again-second"); });
+    await eventually(async () => {
+      assert.equal((await getCm("demo-second")).data?.value, "again-second");
+    });
     await kubectl(["apply", "-f", "-"], rgdYaml());
-    await eventually(async () => { assert.equal(conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("ResourceGraphAccepted")?.status, "True"); });
+    await eventually(async () => {
+      assert.equal(
+        conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("ResourceGraphAccepted")?.status,
+        "True",
+      );
+    });
   });
 
   it("deletes the children it created, then the instance", async () => {
@@ -180,7 +240,9 @@ describe("controller lifecycle (CEL dialect)", () => {
 
   it("deleting the RGD waits for its instances instead of stranding them", async () => {
     await kubectl(["apply", "-f", "-"], instanceYaml("{ greeting: last }"));
-    await eventually(async () => { assert.equal((await getInstance()).status?.state, "ACTIVE"); });
+    await eventually(async () => {
+      assert.equal((await getInstance()).status?.state, "ACTIVE");
+    });
     await kubectl(["delete", "rgd", rgdName, "--wait=false"]);
     await eventually(async () => {
       const ready = conditions(await kubectlJson<Obj>(["get", "rgd", rgdName])).get("Ready");

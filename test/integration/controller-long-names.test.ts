@@ -8,9 +8,19 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "../support/eventually.js";
 import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 
-interface Obj { metadata: { name: string; labels?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; first?: string } }
+interface Obj {
+  metadata: { name: string; labels?: Record<string, string> };
+  data?: Record<string, string>;
+  status?: { state?: string; first?: string };
+}
 
 const suffix = letterSuffix();
 const kind = `Long${suffix}App`;
@@ -25,7 +35,9 @@ describe("long instance names", { timeout: 180_000 }, () => {
     // No safety-net requeue: only watch events can wake the instance, so routing must work.
     tc = await startTestController({ requeueIntervalMs: 600_000 });
     await kubectl(["create", "namespace", namespace]);
-    await kubectl(["apply", "-f", "-"], `${rgdHeader(tc, rgdName)}
+    await kubectl(
+      ["apply", "-f", "-"],
+      `${rgdHeader(tc, rgdName)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}
@@ -48,7 +60,8 @@ describe("long instance names", { timeout: 180_000 }, () => {
         kind: ConfigMap
         metadata: { name: "\${schema.metadata.name}-\${region}" }
         data: { region: "\${region}" }
-`);
+`,
+    );
     await waitRgdActive(rgdName);
   });
   after(async () => {
@@ -59,12 +72,18 @@ describe("long instance names", { timeout: 180_000 }, () => {
 
   it("converges, routes child events to the instance, and deletes cleanly", async () => {
     assert.equal(name.length, 200);
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: {}\n`);
-    await eventually(async () => {
-      const instance = await kubectlJson<Obj>(["get", plural, name, "-n", namespace]);
-      assert.equal(instance.status?.state, "ACTIVE", JSON.stringify(instance.status));
-      assert.equal(instance.status.first, "box");
-    }, { timeout: 60_000 });
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: {}\n`,
+    );
+    await eventually(
+      async () => {
+        const instance = await kubectlJson<Obj>(["get", plural, name, "-n", namespace]);
+        assert.equal(instance.status?.state, "ACTIVE", JSON.stringify(instance.status));
+        assert.equal(instance.status.first, "box");
+      },
+      { timeout: 60_000 },
+    );
     const box = await kubectlJson<Obj>(["get", "configmap", name, "-n", namespace]);
     const label = box.metadata.labels?.["kro.run/instance-name"] ?? "";
     assert.equal(label.length, 63);
@@ -76,15 +95,22 @@ describe("long instance names", { timeout: 180_000 }, () => {
 
     // Deleted behind the controller's back: the watch event must find the long-named instance.
     await kubectl(["delete", "configmap", `${name}-eu`, "-n", namespace]);
-    await eventually(async () => {
-      const item = await kubectlJson<Obj>(["get", "configmap", `${name}-eu`, "-n", namespace]);
-      assert.equal(item.data?.region, "eu");
-    }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        const item = await kubectlJson<Obj>(["get", "configmap", `${name}-eu`, "-n", namespace]);
+        assert.equal(item.data?.region, "eu");
+      },
+      { timeout: 30_000 },
+    );
 
     await kubectl(["delete", plural, name, "-n", namespace, "--wait=false"]);
-    await eventually(async () => {
-      await expectAbsent([plural, name, "-n", namespace]);
-      for (const child of [name, `${name}-eu`, `${name}-us`]) await expectAbsent(["configmap", child, "-n", namespace]);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        await expectAbsent([plural, name, "-n", namespace]);
+        for (const child of [name, `${name}-eu`, `${name}-us`])
+          await expectAbsent(["configmap", child, "-n", namespace]);
+      },
+      { timeout: 60_000 },
+    );
   });
 });

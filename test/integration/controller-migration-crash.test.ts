@@ -59,9 +59,13 @@ const V1BETA1 = `
               owner:
                 team: \${self.spec.team}`;
 
-interface Crd { metadata: { annotations?: Record<string, string> }; status: { storedVersions: string[] } }
+interface Crd {
+  metadata: { annotations?: Record<string, string> };
+  status: { storedVersions: string[] };
+}
 const crd = () => kubectlJson<Crd>(["get", "crd", crdName]);
-const storedVersionsOfObjects = async () => Promise.all(names.map(async (name) => (await storedCustomResource("kro.run", plural, namespace, name))?.apiVersion));
+const storedVersionsOfObjects = async () =>
+  Promise.all(names.map(async (name) => (await storedCustomResource("kro.run", plural, namespace, name))?.apiVersion));
 const slow = ["--rgd-selector", selector, "--storage-migration-qps", "2", "--storage-migration-page-size", "2"];
 
 describe("storage migration after kill -9 of the controller", { timeout: 240_000 }, () => {
@@ -70,9 +74,38 @@ describe("storage migration after kill -9 of the controller", { timeout: 240_000
     controller = await startControllerProcess(testCluster().kubeconfig, slow);
     await kubectl(["create", "namespace", namespace]);
     await kubectl(["apply", "-f", "-"], rgd(""));
-    await eventually(async () => { assert.equal((await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName])).status?.state, "Active"); }, { timeout: 90_000 });
-    for (const name of names) await kubectl(["apply", "-n", namespace, "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name} }\nspec: { team: team-${name} }\n`);
-    await eventually(async () => { for (const name of names) assert.equal((await kubectlJson<{ data?: Record<string, string> }>(["get", "-n", namespace, "configmap", `${name}-config`])).data?.team, `team-${name}`); }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName])).status?.state,
+          "Active",
+        );
+      },
+      { timeout: 90_000 },
+    );
+    for (const name of names)
+      await kubectl(
+        ["apply", "-n", namespace, "-f", "-"],
+        `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name} }\nspec: { team: team-${name} }\n`,
+      );
+    await eventually(
+      async () => {
+        for (const name of names)
+          assert.equal(
+            (
+              await kubectlJson<{ data?: Record<string, string> }>([
+                "get",
+                "-n",
+                namespace,
+                "configmap",
+                `${name}-config`,
+              ])
+            ).data?.team,
+            `team-${name}`,
+          );
+      },
+      { timeout: 60_000 },
+    );
   });
   after(async () => {
     await controller?.stop();
@@ -82,22 +115,47 @@ describe("storage migration after kill -9 of the controller", { timeout: 240_000
   });
 
   it("resumes from the saved page in a new process; storedVersions is trimmed only when etcd holds every object at v1beta1", async () => {
-    assert.deepEqual(await storedVersionsOfObjects(), names.map(() => "kro.run/v1alpha1"), "etcd holds every instance at v1alpha1 before");
+    assert.deepEqual(
+      await storedVersionsOfObjects(),
+      names.map(() => "kro.run/v1alpha1"),
+      "etcd holds every instance at v1alpha1 before",
+    );
     await kubectl(["apply", "-f", "-"], rgd(V1BETA1));
     // Two objects a page, two a second: the first page is saved within about a second.
-    await eventually(async () => { assert.match((await crd()).metadata.annotations?.[MIGRATION] ?? "", /"to":"v1beta1","continue":/); }, { timeout: 60_000, interval: 50 });
+    await eventually(
+      async () => {
+        assert.match((await crd()).metadata.annotations?.[MIGRATION] ?? "", /"to":"v1beta1","continue":/);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
     await controller?.kill();
     controller = undefined;
     const atCrash = await storedVersionsOfObjects();
     assert.ok(atCrash.includes("kro.run/v1alpha1"), `killed half-way: ${atCrash.join(", ")}`);
-    assert.deepEqual((await crd()).status.storedVersions.slice().sort(), ["v1alpha1", "v1beta1"], "not trimmed by the killed process");
+    assert.deepEqual(
+      (await crd()).status.storedVersions.slice().sort(),
+      ["v1alpha1", "v1beta1"],
+      "not trimmed by the killed process",
+    );
 
     controller = await startControllerProcess(testCluster().kubeconfig, ["--rgd-selector", selector]);
-    await eventually(async () => { assert.deepEqual((await crd()).status.storedVersions, ["v1beta1"]); }, { timeout: 90_000 });
-    assert.deepEqual(await storedVersionsOfObjects(), names.map(() => "kro.run/v1beta1"), "every object was rewritten at the new storage version");
+    await eventually(
+      async () => {
+        assert.deepEqual((await crd()).status.storedVersions, ["v1beta1"]);
+      },
+      { timeout: 90_000 },
+    );
+    assert.deepEqual(
+      await storedVersionsOfObjects(),
+      names.map(() => "kro.run/v1beta1"),
+      "every object was rewritten at the new storage version",
+    );
     assert.equal((await crd()).metadata.annotations?.[MIGRATION], undefined, "no progress left behind");
     const done = /storage migration done; storedVersions trimmed.*rewritten=(\d+)/.exec(controller.output());
     assert.ok(done !== null, `the new process finished the migration:\n${controller.output().slice(-2000)}`);
-    assert.ok(Number(done[1]) < names.length, `resumed after the saved page, not from the start: ${done[1]} of ${names.length} rewritten`);
+    assert.ok(
+      Number(done[1]) < names.length,
+      `resumed after the saved page, not from the start: ${done[1]} of ${names.length} rewritten`,
+    );
   });
 });

@@ -12,7 +12,13 @@ import type { KubeObject } from "../../src/index.js";
 import { eventually } from "../support/eventually.js";
 import { recordItems, recordText, writeRecordItems } from "../support/instance-record.js";
 import { expectAbsent, kubectl } from "../support/test-cluster.js";
-import { letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 
 const suffix = letterSuffix();
 const cap = suffix.charAt(0).toUpperCase() + suffix.slice(1);
@@ -22,14 +28,35 @@ const namespace = `own-${suffix}`;
 const other = `own-other-${suffix}`;
 let tc: TestController;
 
-interface Meta { name?: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string>; deletionTimestamp?: string; finalizers?: string[] }
-type Obj = KubeObject & { metadata: Meta; data?: Record<string, string>; status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] } };
+interface Meta {
+  name?: string;
+  uid?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+}
+type Obj = KubeObject & {
+  metadata: Meta;
+  data?: Record<string, string>;
+  status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] };
+};
 
 const cmRef = (name: string, ns = namespace) => ({ apiVersion: "v1", kind: "ConfigMap", namespace: ns, name });
 const getCm = (name: string, ns = namespace) => tc.client.get<Obj>(cmRef(name, ns));
 const getInstance = (name: string) => tc.client.get<Obj>({ apiVersion, kind, namespace, name });
-const handMade = (name: string, labels: Record<string, string> = {}, ns = namespace): Obj => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: ns, labels }, data: { owner: "user", secret: "keep-me" } });
-const instance = (name: string, annotations: Record<string, string> = {}) => ({ apiVersion, kind, metadata: { name, namespace, annotations }, spec: { v: "x" } });
+const handMade = (name: string, labels: Record<string, string> = {}, ns = namespace): Obj => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: ns, labels },
+  data: { owner: "user", secret: "keep-me" },
+});
+const instance = (name: string, annotations: Record<string, string> = {}) => ({
+  apiVersion,
+  kind,
+  metadata: { name, namespace, annotations },
+  spec: { v: "x" },
+});
 const resourcesReady = (object: Obj) => object.status?.conditions?.find((c) => c.type === "ResourcesReady");
 
 async function createInstance(name: string, annotations: Record<string, string> = {}): Promise<void> {
@@ -40,17 +67,23 @@ async function deleteInstance(name: string): Promise<void> {
   await eventually(() => expectAbsent([`${kind.toLowerCase()}s.kro.run`, name, "-n", namespace]), { timeout: 60_000 });
 }
 async function waitActive(name: string): Promise<Obj> {
-  return eventually(async () => {
-    const object = await getInstance(name);
-    assert.equal(object.status?.state, "ACTIVE", JSON.stringify(object.status));
-    return object;
-  }, { timeout: 60_000 });
+  return eventually(
+    async () => {
+      const object = await getInstance(name);
+      assert.equal(object.status?.state, "ACTIVE", JSON.stringify(object.status));
+      return object;
+    },
+    { timeout: 60_000 },
+  );
 }
 /** Every object in the cluster that names one of these instances as its owner (our labels). */
 async function childrenOf(kindLabel: string): Promise<string[]> {
   const out: string[] = [];
   for (const ns of [namespace, other]) {
-    const list = await tc.client.list("v1", "ConfigMap", { namespace: ns, labelSelector: `kro.run/instance-kind=${kindLabel}` });
+    const list = await tc.client.list("v1", "ConfigMap", {
+      namespace: ns,
+      labelSelector: `kro.run/instance-kind=${kindLabel}`,
+    });
     out.push(...list.items.map((o) => `${ns}/${o.metadata?.name ?? ""}`));
   }
   return out;
@@ -61,7 +94,9 @@ describe("ownership", { timeout: 600_000 }, () => {
     tc = await startTestController();
     await kubectl(["create", "namespace", namespace]);
     await kubectl(["create", "namespace", other]);
-    await kubectl(["apply", "-f", "-"], `${rgdHeader(tc, `own-${suffix}`)}
+    await kubectl(
+      ["apply", "-f", "-"],
+      `${rgdHeader(tc, `own-${suffix}`)}
   schema:
     apiVersion: v1alpha1
     kind: ${kind}
@@ -71,7 +106,8 @@ describe("ownership", { timeout: 600_000 }, () => {
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-first" }, data: { v: "\${schema.spec.v}" } }
     - id: second
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-second" }, data: { v: "\${first.data.v}" } }
-`);
+`,
+    );
     await waitRgdActive(`own-${suffix}`);
   });
   after(async () => {
@@ -85,7 +121,10 @@ describe("ownership", { timeout: 600_000 }, () => {
     await createInstance("hand");
     await eventually(async () => {
       const message = resourcesReady(await getInstance("hand"))?.message ?? "";
-      assert.match(message, /ConfigMap .*hand-first already exists and was not created by this instance.*kro\.run\/adopt=true/);
+      assert.match(
+        message,
+        /ConfigMap .*hand-first already exists and was not created by this instance.*kro\.run\/adopt=true/,
+      );
     });
     const after = await getCm("hand-first");
     assert.equal(after.metadata.uid, mine.metadata.uid);
@@ -100,12 +139,19 @@ describe("ownership", { timeout: 600_000 }, () => {
     await waitActive("real");
     const copied = (await getCm("real-first")).metadata.labels ?? {};
     await tc.client.create(handMade("copied-labels", copied));
-    const someoneElses: Record<string, string> = { ...copied, "kro.run/instance-name": "someone", "kro.run/instance-id": "00000000-0000-0000-0000-000000000000" };
+    const someoneElses: Record<string, string> = {
+      ...copied,
+      "kro.run/instance-name": "someone",
+      "kro.run/instance-id": "00000000-0000-0000-0000-000000000000",
+    };
     delete someoneElses["app.kubernetes.io/managed-by"];
     await tc.client.create(handMade("other-second", someoneElses));
     await createInstance("other");
     await eventually(async () => {
-      assert.match(resourcesReady(await getInstance("other"))?.message ?? "", /other-second belongs to another instance \(.*\/someone\)/);
+      assert.match(
+        resourcesReady(await getInstance("other"))?.message ?? "",
+        /other-second belongs to another instance \(.*\/someone\)/,
+      );
     });
     assert.deepEqual((await getCm("other-second")).data, { owner: "user", secret: "keep-me" });
     await deleteInstance("real");
@@ -127,7 +173,11 @@ describe("ownership", { timeout: 600_000 }, () => {
     await deleteInstance("keep");
     const released = await getCm("keep-first");
     assert.equal(released.metadata.uid, kept.metadata.uid, "released, not deleted");
-    assert.equal(Object.keys(released.metadata.labels ?? {}).filter((k) => k.startsWith("kro.run/")).length, 0, "our labels are gone");
+    assert.equal(
+      Object.keys(released.metadata.labels ?? {}).filter((k) => k.startsWith("kro.run/")).length,
+      0,
+      "our labels are gone",
+    );
     assert.equal(released.data?.owner, "user");
     await expectAbsent(["configmap", "keep-second", "-n", namespace]);
 
@@ -160,35 +210,58 @@ describe("ownership", { timeout: 600_000 }, () => {
     const mark = tc.requests.length;
     await tc.client.delete({ apiVersion, kind, namespace, name: "held" });
     await new Promise((resolve) => setTimeout(resolve, 12_000));
-    const during = tc.requests.slice(mark).filter((r) => r.path.includes("held-second") || (r.path.includes("held") && r.verb === "DELETE"));
+    const during = tc.requests
+      .slice(mark)
+      .filter((r) => r.path.includes("held-second") || (r.path.includes("held") && r.verb === "DELETE"));
     const deletes = during.filter((r) => r.verb === "DELETE" && r.path.includes("held-second"));
-    assert.equal(deletes.length, 1, `one DELETE of the held child, not one per pass: ${during.map((r) => `${r.verb} ${r.path}`).join(", ")}`);
+    assert.equal(
+      deletes.length,
+      1,
+      `one DELETE of the held child, not one per pass: ${during.map((r) => `${r.verb} ${r.path}`).join(", ")}`,
+    );
     assert.ok(during.length <= 4, `requests for the held child in 12 s: ${during.length}`);
     assert.ok((await getCm("held-first")).metadata.uid !== undefined, "the next wave waits");
     await tc.client.patch(cmRef("held-second"), { metadata: { finalizers: null } });
-    await eventually(() => expectAbsent([`${kind.toLowerCase()}s.kro.run`, "held", "-n", namespace]), { timeout: 60_000 });
+    await eventually(() => expectAbsent([`${kind.toLowerCase()}s.kro.run`, "held", "-n", namespace]), {
+      timeout: 60_000,
+    });
     await expectAbsent(["configmap", "held-first", "-n", namespace]);
   });
 
   it("loses no child when instances are deleted 0–700 ms after creation (100 races)", async () => {
     const names = Array.from({ length: 100 }, (_, i) => `race-${i}`);
-    await Promise.all(names.map(async (name, i) => {
-      await new Promise((resolve) => setTimeout(resolve, i * 20));
-      await createInstance(name);
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 700)));
-      await tc.client.delete({ apiVersion, kind, namespace, name });
-    }));
-    await eventually(async () => {
-      const left = await tc.client.list(apiVersion, kind, { namespace });
-      assert.deepEqual(left.items.map((o) => o.metadata?.name).filter((n) => n?.startsWith("race-")), []);
-    }, { timeout: 180_000 });
+    await Promise.all(
+      names.map(async (name, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 20));
+        await createInstance(name);
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 700)));
+        await tc.client.delete({ apiVersion, kind, namespace, name });
+      }),
+    );
+    await eventually(
+      async () => {
+        const left = await tc.client.list(apiVersion, kind, { namespace });
+        assert.deepEqual(
+          left.items.map((o) => o.metadata?.name).filter((n) => n?.startsWith("race-")),
+          [],
+        );
+      },
+      { timeout: 180_000 },
+    );
     // An instance whose DELETE raced the finalizer PATCH is gone before its children: the
     // controller removes them when it finds it gone (deleteChildrenOfGone), a moment later. What
     // must not happen is a child that stays.
     const left = (await childrenOf(kind)).filter((n) => n.includes("/race-"));
     console.log(`create/delete races: 100 instances, ${left.length} children left when the last instance went`);
-    await eventually(async () => {
-      assert.deepEqual((await childrenOf(kind)).filter((n) => n.includes("/race-")), [], "orphans");
-    }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        assert.deepEqual(
+          (await childrenOf(kind)).filter((n) => n.includes("/race-")),
+          [],
+          "orphans",
+        );
+      },
+      { timeout: 30_000 },
+    );
   });
 });

@@ -39,11 +39,32 @@ describe("kro controller (a separate process)", { timeout: 120_000 }, () => {
   before(async () => {
     healthPort = await freePort();
     metricsPort = await freePort();
-    child = spawn(process.execPath, [cli, "controller", "--kubeconfig", testCluster().kubeconfig,
-      "--health-probe-bind-address", `127.0.0.1:${healthPort}`, "--metrics-bind-address", `127.0.0.1:${metricsPort}`,
-      "--leader-elect", "--leader-election-namespace", "default", "--leader-election-id", lease,
-      "--rgd-selector", `kro-ts.test/controller=process-${id}`, "--log-format", "text"], { stdio: ["ignore", "ignore", "pipe"] });
-    child.stderr?.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+    child = spawn(
+      process.execPath,
+      [
+        cli,
+        "controller",
+        "--kubeconfig",
+        testCluster().kubeconfig,
+        "--health-probe-bind-address",
+        `127.0.0.1:${healthPort}`,
+        "--metrics-bind-address",
+        `127.0.0.1:${metricsPort}`,
+        "--leader-elect",
+        "--leader-election-namespace",
+        "default",
+        "--leader-election-id",
+        lease,
+        "--rgd-selector",
+        `kro-ts.test/controller=process-${id}`,
+        "--log-format",
+        "text",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
   });
   after(async () => {
     if (child.exitCode === null) child.kill("SIGKILL");
@@ -51,15 +72,21 @@ describe("kro controller (a separate process)", { timeout: 120_000 }, () => {
   });
 
   it("serves health, takes the Lease, and turns an RGD into an API", async () => {
-    await eventually(async () => { assert.equal((await get(healthPort, "/healthz")).status, 200); });
-    await eventually(async () => { assert.equal((await get(healthPort, "/readyz")).status, 200); });
+    await eventually(async () => {
+      assert.equal((await get(healthPort, "/healthz")).status, 200);
+    });
+    await eventually(async () => {
+      assert.equal((await get(healthPort, "/readyz")).status, 200);
+    });
     const holder = await eventually(async () => {
       const l = await kubectlJson<{ spec: { holderIdentity?: string } }>(["get", "lease", lease, "-n", "default"]);
       assert.ok(l.spec.holderIdentity);
       return l.spec.holderIdentity;
     });
     assert.match(holder, /_\d+$/);
-    await kubectl(["apply", "-f", "-"], `apiVersion: kro.run/v1alpha1
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition
 metadata: { name: proc-${id}, labels: { kro-ts.test/controller: "process-${id}" } }
 spec:
@@ -67,17 +94,28 @@ spec:
   resources:
     - id: cm
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}" }, data: { v: "\${schema.spec.v}" } }
-`);
-    await eventually(async () => {
-      assert.equal((await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", `proc-${id}`])).status?.state, "Active");
-    }, { timeout: 30_000 });
+`,
+    );
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", `proc-${id}`])).status?.state,
+          "Active",
+        );
+      },
+      { timeout: 30_000 },
+    );
     const metrics = await get(metricsPort, "/metrics");
     assert.match(metrics.body, /kro_reconcile_total\{kind="ResourceGraphDefinition",result="success"\} [1-9]/);
     assert.match(metrics.body, /kro_api_requests_total\{verb="GET",code="200"\}/);
   });
 
   it("exits cleanly on SIGTERM and releases the Lease", async () => {
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => { resolve(code); }));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => {
+        resolve(code);
+      }),
+    );
     child.kill("SIGTERM");
     assert.equal(await exited, 0, stderr);
     const l = await kubectlJson<{ spec: { holderIdentity?: string } }>(["get", "lease", lease, "-n", "default"]);

@@ -20,12 +20,31 @@ import { eventually } from "../support/eventually.js";
 const namespace = `record-${letterSuffix()}`;
 let client: KubeClient;
 let ctx: ControllerContext;
-const child = (name: string): OwnedChild => ({ apiVersion: "v1", kind: "ConfigMap", namespace, name, uid: `uid-${name}`, nodeId: "cm", ownership: "created" });
-const names = (object: KubeObject) => readInventory(object).entries.map((e) => e.name).sort();
+const child = (name: string): OwnedChild => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  namespace,
+  name,
+  uid: `uid-${name}`,
+  nodeId: "cm",
+  ownership: "created",
+});
+const names = (object: KubeObject) =>
+  readInventory(object)
+    .entries.map((e) => e.name)
+    .sort();
 
 async function holder(name: string, entries: OwnedChild[]): Promise<KubeObject> {
-  const record = JSON.stringify({ v: 2, key: "key-1", items: entries.map((e) => [e.apiVersion, e.kind, e.namespace ?? "", e.name, e.uid, e.nodeId]) });
-  return client.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, annotations: { "internal.kro.run/inventory": record } } });
+  const record = JSON.stringify({
+    v: 2,
+    key: "key-1",
+    items: entries.map((e) => [e.apiVersion, e.kind, e.namespace ?? "", e.name, e.uid, e.nodeId]),
+  });
+  return client.create({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace, annotations: { "internal.kro.run/inventory": record } },
+  });
 }
 
 before(async () => {
@@ -40,19 +59,23 @@ after(async () => {
 });
 
 describe("the ownership record under concurrent writers", () => {
-
   it("a delta written from a stale copy keeps what was recorded since that copy was read", async () => {
     const stale = await holder("stale", [child("a")]);
     await recordDelta(ctx, stale, { recorded: [child("b")], removedUids: [] });
     const written = await recordDelta(ctx, stale, { recorded: [child("c")], removedUids: ["uid-a"] });
     assert.deepEqual(names(written), ["b", "c"]);
-    assert.deepEqual(names(await client.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "stale" })), ["b", "c"]);
+    assert.deepEqual(names(await client.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "stale" })), [
+      "b",
+      "c",
+    ]);
   });
 
   it("6 writers racing from one copy: all 6 records survive (repeated 3 times)", async () => {
     for (let round = 0; round < 3; round++) {
       const start = await holder(`race-${round}`, []);
-      await Promise.all(Array.from({ length: 6 }, (_, i) => recordDelta(ctx, start, { recorded: [child(`c${i}`)], removedUids: [] })));
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) => recordDelta(ctx, start, { recorded: [child(`c${i}`)], removedUids: [] })),
+      );
       const final = await client.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: `race-${round}` });
       assert.equal(readInventory(final).entries.length, 6, `round ${round}: ${names(final).join(",")}`);
       assert.equal(readInventory(final).key, "key-1", "the creation key is never replaced");
@@ -68,14 +91,30 @@ describe("the ownership record under concurrent writers", () => {
 describe("the ownership record in status under concurrent writers", () => {
   const group = `record-${letterSuffix()}.kro-ts.test`;
   const crdFor = (plural: string, kind: string, statusProperties: Record<string, unknown>) => ({
-    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition",
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
     metadata: { name: `${plural}.${group}` },
     spec: {
-      group, scope: "Namespaced", names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [{ name: "v1", served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: "object", properties: {
-        spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-        status: { type: "object", properties: statusProperties },
-      } } } }],
+      group,
+      scope: "Namespaced",
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+                status: { type: "object", properties: statusProperties },
+              },
+            },
+          },
+        },
+      ],
     },
   });
   const KEEPS = crdFor("keepers", "Keeper", { state: { type: "string" }, kroInventory: { type: "string" } });
@@ -83,28 +122,67 @@ describe("the ownership record in status under concurrent writers", () => {
   let statusCtx: Parameters<typeof writeStatus>[0];
 
   before(async () => {
-    statusCtx = { client, instanceMemory: new InstanceMemory(), eventClient: client, logger: createLogger({ level: "silent", name: "record-test", format: "text" }), now: () => new Date() } as unknown as Parameters<typeof writeStatus>[0];
+    statusCtx = {
+      client,
+      instanceMemory: new InstanceMemory(),
+      eventClient: client,
+      logger: createLogger({ level: "silent", name: "record-test", format: "text" }),
+      now: () => new Date(),
+    } as unknown as Parameters<typeof writeStatus>[0];
     await kubectl(["apply", "-f", "-"], `${JSON.stringify(KEEPS)}\n---\n${JSON.stringify(DROPS)}`);
-    await kubectl(["wait", "--for=condition=Established", `crd/keepers.${group}`, `crd/droppers.${group}`, "--timeout=60s"]);
+    await kubectl([
+      "wait",
+      "--for=condition=Established",
+      `crd/keepers.${group}`,
+      `crd/droppers.${group}`,
+      "--timeout=60s",
+    ]);
     // The client's discovery catches up a little after the CRD is established.
-    await eventually(async () => { await client.list(`${group}/v1`, "Keeper"); await client.list(`${group}/v1`, "Dropper"); }, { timeout: 30_000 });
+    await eventually(
+      async () => {
+        await client.list(`${group}/v1`, "Keeper");
+        await client.list(`${group}/v1`, "Dropper");
+      },
+      { timeout: 30_000 },
+    );
   });
   after(async () => {
     await kubectl(["delete", "crd", `keepers.${group}`, `droppers.${group}`, "--wait=false", "--ignore-not-found"]);
   });
 
-  const create = (kind: string, name: string) => client.create<KubeObject>({ apiVersion: `${group}/v1`, kind, metadata: { name, namespace, annotations: { "internal.kro.run/inventory": JSON.stringify({ v: 3, key: "key-3" }) } }, spec: {} });
+  const create = (kind: string, name: string) =>
+    client.create<KubeObject>({
+      apiVersion: `${group}/v1`,
+      kind,
+      metadata: {
+        name,
+        namespace,
+        annotations: { "internal.kro.run/inventory": JSON.stringify({ v: 3, key: "key-3" }) },
+      },
+      spec: {},
+    });
 
   it("6 status writes racing from one copy, each with its own delta: all 6 entries survive (repeated 3 times)", async () => {
     for (let round = 0; round < 3; round++) {
       const start = await create("Keeper", `race-${round}`);
       // Different status too: the writers that lose their race leave the status to a later pass, never the entries.
-      const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => writeStatus(statusCtx, start, { state: `s${i}` }, { recorded: [child(`c${i}`)], removedUids: [] })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) =>
+          writeStatus(statusCtx, start, { state: `s${i}` }, { recorded: [child(`c${i}`)], removedUids: [] }),
+        ),
+      );
       const final = await client.get({ apiVersion: `${group}/v1`, kind: "Keeper", namespace, name: `race-${round}` });
-      assert.equal(readInventory(final).entries.length, 6, `round ${round}: ${names(final).join(",")} (${results.map((r) => r.status).join(",")})`);
+      assert.equal(
+        readInventory(final).entries.length,
+        6,
+        `round ${round}: ${names(final).join(",")} (${results.map((r) => r.status).join(",")})`,
+      );
       assert.equal(readInventory(final).key, "key-3");
       assert.ok(recordsInStatus(final), "the entries stay in status");
-      assert.ok(results.some((r) => r.status === "fulfilled"), "one writer won outright");
+      assert.ok(
+        results.some((r) => r.status === "fulfilled"),
+        "one writer won outright",
+      );
     }
   });
 

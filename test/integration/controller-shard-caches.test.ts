@@ -10,11 +10,25 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createKubeClient, type KubeClient } from "../../src/index.js";
-import { leaseApiOf, shardOf, startRgdLeadership, startShardCoordinator, type RunningRgdLeadership, type ShardCoordinator } from "../../src/controller/index.js";
+import {
+  leaseApiOf,
+  shardOf,
+  startRgdLeadership,
+  startShardCoordinator,
+  type RunningRgdLeadership,
+  type ShardCoordinator,
+} from "../../src/controller/index.js";
 import { ControllerMetrics, createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { configMapEchoSpec, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  configMapEchoSpec,
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 import { cuttable } from "../support/cuttable-client.js";
 
 const INSTANCES = 40;
@@ -45,13 +59,32 @@ let driver: KubeClient;
 
 async function startReplica(id: string): Promise<Replica> {
   const state = { cut: false };
-  const leaseClient = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, maxRetries: 0, requestTimeoutMs: timing.renewDeadlineMs });
+  const leaseClient = await createKubeClient({
+    kubeconfig: testCluster().kubeconfig,
+    qps: 0,
+    maxRetries: 0,
+    requestTimeoutMs: timing.renewDeadlineMs,
+  });
   const client = cuttable(leaseClient, state);
   const election = startRgdLeadership({ client, logger, namespace, name: `leader-${suffix}`, identity: id, ...timing });
-  const coordinator = startShardCoordinator({ api: leaseApiOf(client), logger, namespace, group: `instances-${suffix}`, identity: id, shardCount: SHARDS, timing });
+  const coordinator = startShardCoordinator({
+    api: leaseApiOf(client),
+    logger,
+    namespace,
+    group: `instances-${suffix}`,
+    identity: id,
+    shardCount: SHARDS,
+    timing,
+  });
   coordinator.start();
   const metrics = new ControllerMetrics({ processMetrics: false });
-  const tc = await startTestController({ label, requeueIntervalMs: 600_000, metrics, logName: `caches-${id}`, sharding: { shards: coordinator, leader: election } });
+  const tc = await startTestController({
+    label,
+    requeueIntervalMs: 600_000,
+    metrics,
+    logName: `caches-${id}`,
+    sharding: { shards: coordinator, leader: election },
+  });
   const replica = Object.assign(state, { id, tc, metrics, coordinator, election, leaseClient, stopped: false });
   replicas.push(replica);
   return replica;
@@ -71,7 +104,9 @@ const instanceRef = (i: number) => ({ apiVersion: "kro.run/v1alpha1", kind, name
 /** The shard of instance i: the hash of its work-queue key (never its label). */
 const shardOfInstance = (name: string) => shardOf(JSON.stringify([rgdName, namespace, name]), SHARDS);
 
-interface Listed { items: { metadata: { name: string; labels?: Record<string, string> }; status?: { state?: string; value?: string } }[] }
+interface Listed {
+  items: { metadata: { name: string; labels?: Record<string, string> }; status?: { state?: string; value?: string } }[];
+}
 
 /** Objects of this kind in the replica's caches, from its gauge. */
 async function cached(r: Replica, apiVersion: string, k: string): Promise<number> {
@@ -81,51 +116,91 @@ async function cached(r: Replica, apiVersion: string, k: string): Promise<number
 
 async function setAll(value: string): Promise<void> {
   for (let i = 0; i < INSTANCES; i += 20) {
-    await Promise.all(Array.from({ length: Math.min(20, INSTANCES - i) }, (_, j) => driver.patch(instanceRef(i + j), { spec: { value } })));
+    await Promise.all(
+      Array.from({ length: Math.min(20, INSTANCES - i) }, (_, j) =>
+        driver.patch(instanceRef(i + j), { spec: { value } }),
+      ),
+    );
   }
 }
 
 async function allConverged(value: string, timeout = 90_000): Promise<void> {
-  await eventually(async () => {
-    const list = await kubectlJson<Listed>(["get", plural, "-n", namespace]);
-    const behind = list.items.filter((o) => o.status?.state !== "ACTIVE" || o.status.value !== value).map((o) => o.metadata.name);
-    assert.equal(list.items.length, INSTANCES);
-    assert.deepEqual(behind.slice(0, 5), [], `${behind.length} instance(s) not converged to ${value}`);
-  }, { timeout, interval: 500 });
+  await eventually(
+    async () => {
+      const list = await kubectlJson<Listed>(["get", plural, "-n", namespace]);
+      const behind = list.items
+        .filter((o) => o.status?.state !== "ACTIVE" || o.status.value !== value)
+        .map((o) => o.metadata.name);
+      assert.equal(list.items.length, INSTANCES);
+      assert.deepEqual(behind.slice(0, 5), [], `${behind.length} instance(s) not converged to ${value}`);
+    },
+    { timeout, interval: 500 },
+  );
 }
 
 /** Every instance and child carries its instance's shard; one ConfigMap per instance. */
 async function allLabelled(): Promise<void> {
-  await eventually(async () => {
-    const instances = await kubectlJson<Listed>(["get", plural, "-n", namespace]);
-    const wrong = instances.items.filter((o) => o.metadata.labels?.[SHARD_LABEL] !== String(shardOfInstance(o.metadata.name))).map((o) => o.metadata.name);
-    assert.deepEqual(wrong, [], "instances with a missing or wrong shard label");
-    const children = await kubectlJson<Listed>(["get", "configmaps", "-n", namespace, "-l", "app.kubernetes.io/managed-by=kro"]);
-    assert.equal(children.items.length, INSTANCES, "one ConfigMap per instance, none duplicated");
-    const unlabelled = children.items.filter((o) => o.metadata.labels?.[SHARD_LABEL] !== String(shardOfInstance(o.metadata.name.replace(/-cm$/, "")))).map((o) => o.metadata.name);
-    assert.deepEqual(unlabelled, [], "children with a missing or wrong shard label");
-  }, { timeout: 60_000, interval: 500 });
+  await eventually(
+    async () => {
+      const instances = await kubectlJson<Listed>(["get", plural, "-n", namespace]);
+      const wrong = instances.items
+        .filter((o) => o.metadata.labels?.[SHARD_LABEL] !== String(shardOfInstance(o.metadata.name)))
+        .map((o) => o.metadata.name);
+      assert.deepEqual(wrong, [], "instances with a missing or wrong shard label");
+      const children = await kubectlJson<Listed>([
+        "get",
+        "configmaps",
+        "-n",
+        namespace,
+        "-l",
+        "app.kubernetes.io/managed-by=kro",
+      ]);
+      assert.equal(children.items.length, INSTANCES, "one ConfigMap per instance, none duplicated");
+      const unlabelled = children.items
+        .filter(
+          (o) => o.metadata.labels?.[SHARD_LABEL] !== String(shardOfInstance(o.metadata.name.replace(/-cm$/, ""))),
+        )
+        .map((o) => o.metadata.name);
+      assert.deepEqual(unlabelled, [], "children with a missing or wrong shard label");
+    },
+    { timeout: 60_000, interval: 500 },
+  );
 }
 
 /** Each replica caches exactly the objects its selector names on the server, and only its shards' instances. */
 async function cachesHoldOnlyHeldShards(live: readonly Replica[]): Promise<void> {
-  await eventually(async () => {
-    const instances = (await kubectlJson<Listed>(["get", plural, "-n", namespace])).items;
-    let total = 0;
-    for (const r of live) {
-      const held = new Set(r.coordinator.held());
-      const mine = instances.filter((o) => held.has(shardOfInstance(o.metadata.name))).length;
-      assert.equal(await cached(r, "kro.run/v1alpha1", kind), mine, `${r.id} caches its ${mine} instances of shards ${[...held].join(",")}`);
-      total += mine;
-      // ConfigMaps: the cluster may hold other tests' (unlabelled: strays); compare with what the selector names.
-      const elsewhere = Array.from({ length: SHARDS }, (_, i) => i).filter((s) => !held.has(s));
-      const selector = `app.kubernetes.io/managed-by=kro${elsewhere.length === 0 ? "" : `,${SHARD_LABEL} notin (${elsewhere.join(",")})`}`;
-      const named = (await driver.list("v1", "ConfigMap", { labelSelector: selector, metadataOnly: true })).items;
-      assert.equal(await cached(r, "v1", "ConfigMap"), named.length, `${r.id}'s ConfigMap cache = its selection on the server`);
-      assert.equal(named.filter((o) => o.metadata?.namespace === namespace).length, mine, `${r.id} caches the ConfigMaps of its instances only`);
-    }
-    assert.equal(total, INSTANCES, "every instance cached by exactly one replica");
-  }, { timeout: 30_000, interval: 500 });
+  await eventually(
+    async () => {
+      const instances = (await kubectlJson<Listed>(["get", plural, "-n", namespace])).items;
+      let total = 0;
+      for (const r of live) {
+        const held = new Set(r.coordinator.held());
+        const mine = instances.filter((o) => held.has(shardOfInstance(o.metadata.name))).length;
+        assert.equal(
+          await cached(r, "kro.run/v1alpha1", kind),
+          mine,
+          `${r.id} caches its ${mine} instances of shards ${[...held].join(",")}`,
+        );
+        total += mine;
+        // ConfigMaps: the cluster may hold other tests' (unlabelled: strays); compare with what the selector names.
+        const elsewhere = Array.from({ length: SHARDS }, (_, i) => i).filter((s) => !held.has(s));
+        const selector = `app.kubernetes.io/managed-by=kro${elsewhere.length === 0 ? "" : `,${SHARD_LABEL} notin (${elsewhere.join(",")})`}`;
+        const named = (await driver.list("v1", "ConfigMap", { labelSelector: selector, metadataOnly: true })).items;
+        assert.equal(
+          await cached(r, "v1", "ConfigMap"),
+          named.length,
+          `${r.id}'s ConfigMap cache = its selection on the server`,
+        );
+        assert.equal(
+          named.filter((o) => o.metadata?.namespace === namespace).length,
+          mine,
+          `${r.id} caches the ConfigMaps of its instances only`,
+        );
+      }
+      assert.equal(total, INSTANCES, "every instance cached by exactly one replica");
+    },
+    { timeout: 30_000, interval: 500 },
+  );
 }
 
 describe("sharded caches: a replica caches only its shards", { timeout: 600_000 }, () => {
@@ -137,13 +212,24 @@ describe("sharded caches: a replica caches only its shards", { timeout: 600_000 
     try {
       await kubectl(["apply", "-f", "-"], `\n${rgdHeader(old, rgdName)}${configMapEchoSpec(kind, "v0")}`);
       await waitRgdActive(rgdName);
-      const docs = Array.from({ length: INSTANCES }, (_, i) => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${instanceName(i)}, namespace: ${namespace} }\nspec: { value: v1 }\n`).join("---\n");
+      const docs = Array.from(
+        { length: INSTANCES },
+        (_, i) =>
+          `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${instanceName(i)}, namespace: ${namespace} }\nspec: { value: v1 }\n`,
+      ).join("---\n");
       await kubectl(["apply", "-f", "-"], docs);
       await allConverged("v1");
     } finally {
       await old.stop();
     }
-    const unlabelled = await kubectlJson<Listed>(["get", "configmaps", "-n", namespace, "-l", `app.kubernetes.io/managed-by=kro,!${SHARD_LABEL}`]);
+    const unlabelled = await kubectlJson<Listed>([
+      "get",
+      "configmaps",
+      "-n",
+      namespace,
+      "-l",
+      `app.kubernetes.io/managed-by=kro,!${SHARD_LABEL}`,
+    ]);
     assert.equal(unlabelled.items.length, INSTANCES, "the upgrade starts from unlabelled children");
   });
   after(async () => {
@@ -156,10 +242,13 @@ describe("sharded caches: a replica caches only its shards", { timeout: 600_000 
   it("after an upgrade, two sharded replicas label every instance and child, and each caches only its shards", async () => {
     const a = await startReplica("a");
     const b = await startReplica("b");
-    await eventually(() => {
-      assert.equal(a.coordinator.held().length + b.coordinator.held().length, SHARDS);
-      assert.ok(a.coordinator.held().length > 0 && b.coordinator.held().length > 0);
-    }, { timeout: 30_000 });
+    await eventually(
+      () => {
+        assert.equal(a.coordinator.held().length + b.coordinator.held().length, SHARDS);
+        assert.ok(a.coordinator.held().length > 0 && b.coordinator.held().length > 0);
+      },
+      { timeout: 30_000 },
+    );
     // A spec change so every instance is reconciled (and every child applied) by its holder.
     await setAll("v2");
     await allConverged("v2");
@@ -178,16 +267,28 @@ describe("sharded caches: a replica caches only its shards", { timeout: 600_000 
     assert.ok(heldElsewhere !== undefined);
     for (const wrong of [String(heldElsewhere), "not-a-shard", "99"]) {
       await kubectl(["label", plural, name, "-n", namespace, `${SHARD_LABEL}=${wrong}`, "--overwrite"]);
-      await eventually(async () => {
-        const o = await kubectlJson<{ metadata: { labels?: Record<string, string> } }>(["get", plural, name, "-n", namespace]);
-        assert.equal(o.metadata.labels?.[SHARD_LABEL], String(own), `label ${wrong} corrected`);
-      }, { timeout: 30_000, interval: 300 });
+      await eventually(
+        async () => {
+          const o = await kubectlJson<{ metadata: { labels?: Record<string, string> } }>([
+            "get",
+            plural,
+            name,
+            "-n",
+            namespace,
+          ]);
+          assert.equal(o.metadata.labels?.[SHARD_LABEL], String(own), `label ${wrong} corrected`);
+        },
+        { timeout: 30_000, interval: 300 },
+      );
     }
     await driver.patch(instanceRef(0), { spec: { value: "relabelled" } });
-    await eventually(async () => {
-      const o = await kubectlJson<{ status?: { value?: string } }>(["get", plural, name, "-n", namespace]);
-      assert.equal(o.status?.value, "relabelled");
-    }, { timeout: 30_000, interval: 300 });
+    await eventually(
+      async () => {
+        const o = await kubectlJson<{ status?: { value?: string } }>(["get", plural, name, "-n", namespace]);
+        assert.equal(o.status?.value, "relabelled");
+      },
+      { timeout: 30_000, interval: 300 },
+    );
     await driver.patch(instanceRef(0), { spec: { value: "v2" } });
     await allConverged("v2");
     await cachesHoldOnlyHeldShards([a, b]);
@@ -199,14 +300,26 @@ describe("sharded caches: a replica caches only its shards", { timeout: 600_000 
     // On a loaded machine a replica may have lost its shards to the other already: kill one that
     // holds some, once both views agree (a replica whose timers run late still counts a shard the
     // other has taken until its own renew deadline fires; CI once saw "held by a" at 0 ms).
-    await eventually(() => {
-      assert.ok(b.coordinator.held().length > 0, "b holds shards before it dies");
-      assert.equal(a.coordinator.held().length + b.coordinator.held().length, SHARDS, "a and b agree on who holds what");
-    }, { timeout: 30_000, interval: 200 });
+    await eventually(
+      () => {
+        assert.ok(b.coordinator.held().length > 0, "b holds shards before it dies");
+        assert.equal(
+          a.coordinator.held().length + b.coordinator.held().length,
+          SHARDS,
+          "a and b agree on who holds what",
+        );
+      },
+      { timeout: 30_000, interval: 200 },
+    );
     b.cut = true;
     await b.tc.controller.stop();
     const diedAt = Date.now();
-    await eventually(() => { assert.equal(a.coordinator.held().length, SHARDS); }, { timeout: 30_000, interval: 100 });
+    await eventually(
+      () => {
+        assert.equal(a.coordinator.held().length, SHARDS);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     const takeover = Date.now() - diedAt;
     await setAll("v3");
     await allConverged("v3");
@@ -214,7 +327,9 @@ describe("sharded caches: a replica caches only its shards", { timeout: 600_000 
     await cachesHoldOnlyHeldShards([a]);
     assert.equal(await cached(a, "kro.run/v1alpha1", kind), INSTANCES);
     // Shown with --test-reporter=spec; the bound itself is the Lease's: shards move only after expiry.
-    console.log(`takeover: all shards held ${takeover} ms after the death (Lease ${timing.leaseDurationMs} ms), converged ${converged} ms after`);
+    console.log(
+      `takeover: all shards held ${takeover} ms after the death (Lease ${timing.leaseDurationMs} ms), converged ${converged} ms after`,
+    );
     assert.ok(takeover >= timing.leaseDurationMs - 500, `taken over only after expiry (${takeover} ms)`);
   });
 });

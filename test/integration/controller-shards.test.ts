@@ -11,11 +11,24 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createKubeClient, type KubeClient } from "../../src/index.js";
-import { leaseApiOf, startRgdLeadership, startShardCoordinator, type RunningRgdLeadership, type ShardCoordinator } from "../../src/controller/index.js";
+import {
+  leaseApiOf,
+  startRgdLeadership,
+  startShardCoordinator,
+  type RunningRgdLeadership,
+  type ShardCoordinator,
+} from "../../src/controller/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { configMapEchoSpec, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  configMapEchoSpec,
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 import { cuttable } from "../support/cuttable-client.js";
 
 const INSTANCES = 120;
@@ -29,7 +42,12 @@ const namespace = `shards-${suffix}`;
 const label = { key: "kro-ts.test/controller", value: `shards-${randomBytes(3).toString("hex")}` };
 const logger = createLogger({ level: "silent", name: "shards-test", format: "text" });
 
-interface Interval { readonly replica: string; readonly key: string; readonly start: number; readonly end: number }
+interface Interval {
+  readonly replica: string;
+  readonly key: string;
+  readonly start: number;
+  readonly end: number;
+}
 
 /** A replica: a controller, its shard coordinator and leader election on a Lease client that can be cut off. */
 interface Replica {
@@ -52,12 +70,27 @@ let driver: KubeClient;
 
 async function startReplica(id: string): Promise<Replica> {
   const state = { cut: false };
-  const leaseClient = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, maxRetries: 0, requestTimeoutMs: timing.renewDeadlineMs });
+  const leaseClient = await createKubeClient({
+    kubeconfig: testCluster().kubeconfig,
+    qps: 0,
+    maxRetries: 0,
+    requestTimeoutMs: timing.renewDeadlineMs,
+  });
   const client = cuttable(leaseClient, state);
   const election = startRgdLeadership({ client, logger, namespace, name: `leader-${suffix}`, identity: id, ...timing });
-  const coordinator = startShardCoordinator({ api: leaseApiOf(client), logger, namespace, group: `instances-${suffix}`, identity: id, shardCount: SHARDS, timing });
+  const coordinator = startShardCoordinator({
+    api: leaseApiOf(client),
+    logger,
+    namespace,
+    group: `instances-${suffix}`,
+    identity: id,
+    shardCount: SHARDS,
+    timing,
+  });
   const firstTenure = { at: Infinity };
-  const tenureBegins = () => { firstTenure.at = Math.min(firstTenure.at, performance.now()); };
+  const tenureBegins = () => {
+    firstTenure.at = Math.min(firstTenure.at, performance.now());
+  };
   coordinator.onAcquired(tenureBegins);
   election.onAcquired(tenureBegins);
   coordinator.start();
@@ -65,16 +98,29 @@ async function startReplica(id: string): Promise<Replica> {
   const shards = {
     shardCount: SHARDS,
     held: () => coordinator.held(),
-    onHeldChanged: (listener: () => void) => { coordinator.onHeldChanged(listener); },
+    onHeldChanged: (listener: () => void) => {
+      coordinator.onHeldChanged(listener);
+    },
     tenureFence: (shard: number) => coordinator.tenureFence(shard),
     shardOf: (key: string) => coordinator.shardOf(key),
-    onAcquired: (listener: (shard: number) => void) => { coordinator.onAcquired(listener); },
+    onAcquired: (listener: (shard: number) => void) => {
+      coordinator.onAcquired(listener);
+    },
     admit(key: string) {
       const ticket = coordinator.admit(key);
       if (ticket === undefined) return undefined;
       const start = performance.now();
-      const finish = () => { admissions.push({ replica: id, key, start, end: performance.now() }); ticket.leave(); };
-      return { ...ticket, leave() { if (slowReconciles && Math.random() < 0.2) setTimeout(finish, 800); else finish(); } };
+      const finish = () => {
+        admissions.push({ replica: id, key, start, end: performance.now() });
+        ticket.leave();
+      };
+      return {
+        ...ticket,
+        leave() {
+          if (slowReconciles && Math.random() < 0.2) setTimeout(finish, 800);
+          else finish();
+        },
+      };
     },
   };
   const tc = await startTestController({ label, requeueIntervalMs: 600_000, sharding: { shards, leader: election } });
@@ -111,28 +157,55 @@ const instanceRef = (i: number) => ({ apiVersion: "kro.run/v1alpha1", kind, name
 
 async function setAll(value: string): Promise<void> {
   for (let i = 0; i < INSTANCES; i += 20) {
-    await Promise.all(Array.from({ length: Math.min(20, INSTANCES - i) }, (_, j) => driver.patch(instanceRef(i + j), { spec: { value } })));
+    await Promise.all(
+      Array.from({ length: Math.min(20, INSTANCES - i) }, (_, j) =>
+        driver.patch(instanceRef(i + j), { spec: { value } }),
+      ),
+    );
   }
 }
 
 async function allConverged(value: string, timeout = 90_000): Promise<void> {
-  await eventually(async () => {
-    const list = await kubectlJson<{ items: { metadata: { name: string }; status?: { state?: string; value?: string } }[] }>(["get", plural, "-n", namespace]);
-    const behind = list.items.filter((o) => o.status?.state !== "ACTIVE" || o.status.value !== value).map((o) => o.metadata.name);
-    assert.equal(list.items.length, INSTANCES);
-    assert.deepEqual(behind.slice(0, 5), [], `${behind.length} instance(s) not converged to ${value}`);
-  }, { timeout, interval: 500 });
+  await eventually(
+    async () => {
+      const list = await kubectlJson<{
+        items: { metadata: { name: string }; status?: { state?: string; value?: string } }[];
+      }>(["get", plural, "-n", namespace]);
+      const behind = list.items
+        .filter((o) => o.status?.state !== "ACTIVE" || o.status.value !== value)
+        .map((o) => o.metadata.name);
+      assert.equal(list.items.length, INSTANCES);
+      assert.deepEqual(behind.slice(0, 5), [], `${behind.length} instance(s) not converged to ${value}`);
+    },
+    { timeout, interval: 500 },
+  );
 }
 
 /** Every instance's status is for its current generation: observedGeneration and Ready's own stamp. */
 async function allAtLatestGeneration(): Promise<void> {
-  interface Listed { metadata: { name: string; generation: number }; status?: { observedGeneration?: number; conditions?: { type: string; status: string; observedGeneration?: number }[] } }
+  interface Listed {
+    metadata: { name: string; generation: number };
+    status?: {
+      observedGeneration?: number;
+      conditions?: { type: string; status: string; observedGeneration?: number }[];
+    };
+  }
   const list = await kubectlJson<{ items: Listed[] }>(["get", plural, "-n", namespace]);
   const behind = list.items.filter((o) => {
     const ready = o.status?.conditions?.find((c) => c.type === "Ready");
-    return o.status?.observedGeneration !== o.metadata.generation || ready?.status !== "True" || ready.observedGeneration !== o.metadata.generation;
+    return (
+      o.status?.observedGeneration !== o.metadata.generation ||
+      ready?.status !== "True" ||
+      ready.observedGeneration !== o.metadata.generation
+    );
   });
-  assert.deepEqual(behind.map((o) => `${o.metadata.name}: generation ${o.metadata.generation}, observed ${o.status?.observedGeneration}`).slice(0, 5), [], `${behind.length} instance(s) behind`);
+  assert.deepEqual(
+    behind
+      .map((o) => `${o.metadata.name}: generation ${o.metadata.generation}, observed ${o.status?.observedGeneration}`)
+      .slice(0, 5),
+    [],
+    `${behind.length} instance(s) behind`,
+  );
 }
 
 /** Which instance a write was for (its ConfigMap, itself or its status); Events and Leases are not. */
@@ -150,7 +223,8 @@ function overlapping(intervals: readonly Interval[]): string[] {
     list.sort((a, b) => a.start - b.start);
     let reach: Interval | undefined;
     for (const i of list) {
-      if (reach !== undefined && reach.replica !== i.replica && i.start < reach.end) found.push(`${key}: ${reach.replica} until ${reach.end.toFixed(0)}, ${i.replica} from ${i.start.toFixed(0)}`);
+      if (reach !== undefined && reach.replica !== i.replica && i.start < reach.end)
+        found.push(`${key}: ${reach.replica} until ${reach.end.toFixed(0)}, ${i.replica} from ${i.start.toFixed(0)}`);
       if (reach === undefined || i.end > reach.end) reach = i;
     }
   }
@@ -158,11 +232,13 @@ function overlapping(intervals: readonly Interval[]): string[] {
 }
 
 function writeIntervals(): Interval[] {
-  return replicas.flatMap((r) => r.tc.writes().flatMap((w) => {
-    const key = instanceOf(w.path);
-    const ended = (w as { endedAt?: number }).endedAt ?? 0;
-    return key === undefined ? [] : [{ replica: r.id, key, start: ended - w.durationMs, end: ended }];
-  }));
+  return replicas.flatMap((r) =>
+    r.tc.writes().flatMap((w) => {
+      const key = instanceOf(w.path);
+      const ended = (w as { endedAt?: number }).endedAt ?? 0;
+      return key === undefined ? [] : [{ replica: r.id, key, start: ended - w.durationMs, end: ended }];
+    }),
+  );
 }
 
 function instanceWritesBy(r: Replica): number {
@@ -188,14 +264,25 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
   });
 
   it("two replicas converge 120 instances, each doing part of the work, never two at once", async () => {
-    const docs = Array.from({ length: INSTANCES }, (_, i) => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${instanceName(i)}, namespace: ${namespace} }\nspec: { value: v1 }\n`).join("---\n");
+    const docs = Array.from(
+      { length: INSTANCES },
+      (_, i) =>
+        `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${instanceName(i)}, namespace: ${namespace} }\nspec: { value: v1 }\n`,
+    ).join("---\n");
     await kubectl(["apply", "-f", "-"], docs);
     await allConverged("v1");
     const [a, b] = replicas;
     assert.ok(a && b);
-    assert.deepEqual([...a.coordinator.held(), ...b.coordinator.held()].sort((x, y) => x - y), Array.from({ length: SHARDS }, (_, i) => i), "every shard held once");
+    assert.deepEqual(
+      [...a.coordinator.held(), ...b.coordinator.held()].sort((x, y) => x - y),
+      Array.from({ length: SHARDS }, (_, i) => i),
+      "every shard held once",
+    );
     assert.equal(a.coordinator.held().length, SHARDS / 2);
-    assert.ok(instanceWritesBy(a) > INSTANCES / 4 && instanceWritesBy(b) > INSTANCES / 4, `both worked: a ${instanceWritesBy(a)}, b ${instanceWritesBy(b)} writes`);
+    assert.ok(
+      instanceWritesBy(a) > INSTANCES / 4 && instanceWritesBy(b) > INSTANCES / 4,
+      `both worked: a ${instanceWritesBy(a)}, b ${instanceWritesBy(b)} writes`,
+    );
     assert.equal([a, b].filter((r) => r.election.isLeader).length, 1, "one RGD leader");
     assert.deepEqual(overlapping(admissions), []);
     assert.deepEqual(overlapping(writeIntervals()), []);
@@ -203,15 +290,28 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
 
   it("a third replica joins: shards rebalance without two replicas in one instance at once", async () => {
     const c = await startReplica("c");
-    await eventually(() => {
-      const counts = live().map((r) => r.coordinator.held().length);
-      assert.deepEqual(counts.reduce((x, y) => x + y, 0), SHARDS);
-      assert.ok(Math.min(...counts) >= 2, JSON.stringify(counts));
-    }, { timeout: 30_000 });
+    await eventually(
+      () => {
+        const counts = live().map((r) => r.coordinator.held().length);
+        assert.deepEqual(
+          counts.reduce((x, y) => x + y, 0),
+          SHARDS,
+        );
+        assert.ok(Math.min(...counts) >= 2, JSON.stringify(counts));
+      },
+      { timeout: 30_000 },
+    );
     // Before its first tenure (a shard or the RGD Lease) the newcomer only read: warm caches, no writes.
     const early = c.tc.requests.filter((r) => r.verb !== "GET" && r.endedAt - r.durationMs < c.firstTenure.at);
-    assert.deepEqual(early.map((r) => `${r.verb} ${r.path}`), [], "writes before any tenure");
-    assert.ok(c.tc.requests.some((r) => r.endedAt < c.firstTenure.at), "it was reading before its first tenure");
+    assert.deepEqual(
+      early.map((r) => `${r.verb} ${r.path}`),
+      [],
+      "writes before any tenure",
+    );
+    assert.ok(
+      c.tc.requests.some((r) => r.endedAt < c.firstTenure.at),
+      "it was reading before its first tenure",
+    );
     const before = instanceWritesBy(c);
     await setAll("v2");
     await allConverged("v2");
@@ -228,14 +328,22 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
     await killReplica(victim);
     const diedAt = Date.now();
     await setAll("v3");
-    await eventually(() => {
-      const held = live().flatMap((r) => r.coordinator.held());
-      for (const shard of orphaned) assert.ok(held.includes(shard), `shard ${shard} taken over`);
-    }, { timeout: 30_000 });
+    await eventually(
+      () => {
+        const held = live().flatMap((r) => r.coordinator.held());
+        for (const shard of orphaned) assert.ok(held.includes(shard), `shard ${shard} taken over`);
+      },
+      { timeout: 30_000 },
+    );
     const takeover = Date.now() - diedAt;
     assert.ok(takeover >= timing.leaseDurationMs - 500, `taken over only after expiry (${takeover} ms)`);
     await allConverged("v3");
-    await eventually(() => { assert.equal(live().filter((r) => r.election.isLeader).length, 1, "a new RGD leader"); }, { timeout: 30_000 });
+    await eventually(
+      () => {
+        assert.equal(live().filter((r) => r.election.isLeader).length, 1, "a new RGD leader");
+      },
+      { timeout: 30_000 },
+    );
     assert.deepEqual(overlapping(writeIntervals()), []);
   });
 
@@ -263,7 +371,9 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
     const victim = live().find((r) => r.coordinator.held().length > 0);
     assert.ok(victim);
     const shardsBefore = victim.coordinator.held();
-    const storm = (async () => { for (let k = 0; k < 4; k++) await setAll(`r${k}`); })();
+    const storm = (async () => {
+      for (let k = 0; k < 4; k++) await setAll(`r${k}`);
+    })();
     await new Promise((resolve) => setTimeout(resolve, 200));
     await killReplica(victim);
     // Same identity: its Leases still name it, so it takes its shards back at once, with no
@@ -272,6 +382,10 @@ describe("replicas share instances through shard Leases", { timeout: 600_000 }, 
     await storm;
     await allConverged("r3");
     await eventually(allAtLatestGeneration, { timeout: 60_000, interval: 500 });
-    assert.deepEqual(restarted.coordinator.held().filter((s) => shardsBefore.includes(s)).length > 0, true, "the restarted replica took its shards back");
+    assert.deepEqual(
+      restarted.coordinator.held().filter((s) => shardsBefore.includes(s)).length > 0,
+      true,
+      "the restarted replica took its shards back",
+    );
   });
 });

@@ -18,11 +18,30 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { eventually } from "../support/eventually.js";
 import { expectAbsent, KubectlError, kubectl, kubectlJson } from "../support/test-cluster.js";
-import { delegationStamp, letterSuffix, rgdHeader, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  delegationStamp,
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 
 type Cond = { type: string; status: string; reason?: string; message?: string };
-interface Obj { metadata: { name: string; namespace?: string; uid: string; resourceVersion: string; annotations?: Record<string, string> }; data?: Record<string, string>; status?: { state?: string; conditions?: Cond[]; value?: string } }
-interface List { items: Obj[] }
+interface Obj {
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    resourceVersion: string;
+    annotations?: Record<string, string>;
+  };
+  data?: Record<string, string>;
+  status?: { state?: string; conditions?: Cond[]; value?: string };
+}
+interface List {
+  items: Obj[];
+}
 
 const s = letterSuffix();
 const cap = s.charAt(0).toUpperCase() + s.slice(1);
@@ -30,14 +49,23 @@ const team = `tn-a-${s}`;
 const other = `tn-b-${s}`;
 const alice = `alice-${s}`;
 const erin = `erin-${s}`;
-const kinds = { data: `NsData${cap}`, rbac: `DnsRbac${cap}`, env: `TenantEnv${cap}`, tenant: `Tenant${cap}`, read: `ExtRead${cap}`, adopt: `Adopt${cap}` };
+const kinds = {
+  data: `NsData${cap}`,
+  rbac: `DnsRbac${cap}`,
+  env: `TenantEnv${cap}`,
+  tenant: `Tenant${cap}`,
+  read: `ExtRead${cap}`,
+  adopt: `Adopt${cap}`,
+};
 const plural = (kind: string) => `${kind.toLowerCase()}s`;
 const rgd = (kind: string) => kind.toLowerCase();
 let tc: TestController;
 
 const asUser = (user: string, args: readonly string[], stdin?: string) => kubectl([`--as=${user}`, ...args], stdin);
-const instance = (kind: string, name: string, spec: string, annotations = "{}") => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${team}, annotations: ${annotations} }\nspec: ${spec}\n`;
-const state = async (kind: string, name: string) => (await kubectlJson<Obj>(["get", plural(kind), name, "-n", team])).status;
+const instance = (kind: string, name: string, spec: string, annotations = "{}") =>
+  `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${team}, annotations: ${annotations} }\nspec: ${spec}\n`;
+const state = async (kind: string, name: string) =>
+  (await kubectlJson<Obj>(["get", plural(kind), name, "-n", team])).status;
 
 /** Refused at admission with this message; nothing stored. */
 async function refused(user: string, manifest: string, message: RegExp): Promise<void> {
@@ -50,7 +78,12 @@ async function refused(user: string, manifest: string, message: RegExp): Promise
 
 /** The API server loads a new policy asynchronously: wait until a server-side dry run is refused. */
 async function policyLoaded(user: string, manifest: string): Promise<void> {
-  await eventually(async () => { await assert.rejects(asUser(user, ["create", "--dry-run=server", "-f", "-"], manifest), /denied request/); }, { timeout: 30_000 });
+  await eventually(
+    async () => {
+      await assert.rejects(asUser(user, ["create", "--dry-run=server", "-f", "-"], manifest), /denied request/);
+    },
+    { timeout: 30_000 },
+  );
 }
 
 const RGDS = () => `${rgdHeader(tc, rgd(kinds.data))}
@@ -143,13 +176,18 @@ const TENANT = () => `${rgdHeader(tc, rgd(kinds.tenant))}
         spec: { tenant: "\${schema.spec.tenant}", ready: "\${schema.spec.ready}" }
 `;
 
-describe("tenancy: permission decides, for an admin as in kro and against a hostile tenant", { timeout: 900_000 }, () => {
-  before(async () => {
-    tc = await startTestController();
-    await kubectl(["create", "namespace", team]);
-    await kubectl(["create", "namespace", other]);
-    const kindRules = Object.values(kinds).map(plural).join(", ");
-    await kubectl(["apply", "-f", "-"], `
+describe(
+  "tenancy: permission decides, for an admin as in kro and against a hostile tenant",
+  { timeout: 900_000 },
+  () => {
+    before(async () => {
+      tc = await startTestController();
+      await kubectl(["create", "namespace", team]);
+      await kubectl(["create", "namespace", other]);
+      const kindRules = Object.values(kinds).map(plural).join(", ");
+      await kubectl(
+        ["apply", "-f", "-"],
+        `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata: { name: tenant, namespace: ${team} }
@@ -184,83 +222,158 @@ apiVersion: v1
 kind: Secret
 metadata: { name: mine, namespace: ${team} }
 stringData: { token: team-token }
-`);
-    await kubectl(["apply", "-f", "-"], RGDS());
-    for (const kind of [kinds.data, kinds.rbac, kinds.env, kinds.read]) await waitRgdActive(rgd(kind));
-    await kubectl(["apply", "-f", "-"], TENANT());
-    await waitRgdActive(rgd(kinds.tenant));
-  });
-  after(async () => {
-    await tc.stop();
-    await kubectl(["delete", "rgd", ...Object.values(kinds).map(rgd), "--wait=false", "--ignore-not-found"]).catch(() => undefined);
-    for (const ns of [team, other, `${s}-env`, `${s}b-env`, `${s}c-env`]) await kubectl(["delete", "namespace", ns, "--wait=false", "--ignore-not-found"]).catch(() => undefined);
-    await kubectl(["delete", "secret", `top-secret-${s}`, "-n", "kube-system", "--ignore-not-found"]).catch(() => undefined);
-    await kubectl(["delete", "clusterrole,clusterrolebinding", `dns-${s}`, "--ignore-not-found"]).catch(() => undefined);
-  });
+`,
+      );
+      await kubectl(["apply", "-f", "-"], RGDS());
+      for (const kind of [kinds.data, kinds.rbac, kinds.env, kinds.read]) await waitRgdActive(rgd(kind));
+      await kubectl(["apply", "-f", "-"], TENANT());
+      await waitRgdActive(rgd(kinds.tenant));
+    });
+    after(async () => {
+      await tc.stop();
+      await kubectl(["delete", "rgd", ...Object.values(kinds).map(rgd), "--wait=false", "--ignore-not-found"]).catch(
+        () => undefined,
+      );
+      for (const ns of [team, other, `${s}-env`, `${s}b-env`, `${s}c-env`])
+        await kubectl(["delete", "namespace", ns, "--wait=false", "--ignore-not-found"]).catch(() => undefined);
+      await kubectl(["delete", "secret", `top-secret-${s}`, "-n", "kube-system", "--ignore-not-found"]).catch(
+        () => undefined,
+      );
+      await kubectl(["delete", "clusterrole,clusterrolebinding", `dns-${s}`, "--ignore-not-found"]).catch(
+        () => undefined,
+      );
+    });
 
-  it("an admin's instances of kro's shapes converge as in kro: child namespace from instance data, a ClusterRole/Binding pair, a nested Tenant", async () => {
-    await kubectl(["apply", "-f", "-"], [
-      instance(kinds.data, "d", `{ target: ${other} }`),
-      instance(kinds.rbac, "dns", "{}"),
-      instance(kinds.tenant, "t", `{ tenant: ${s} }`),
-    ].join("---\n"));
-    await eventually(async () => {
-      assert.equal((await state(kinds.data, "d"))?.state, "ACTIVE");
-      assert.equal((await kubectlJson<Obj>(["get", "configmap", "d-data", "-n", other])).data?.from, team);
-      assert.equal((await state(kinds.rbac, "dns"))?.state, "ACTIVE");
-      await kubectlJson(["get", "clusterrole", `dns-${s}`]);
-      await kubectlJson(["get", "clusterrolebinding", `dns-${s}`]);
-      assert.equal((await state(kinds.env, "t-env"))?.state, "ACTIVE");
-      assert.equal((await state(kinds.tenant, "t"))?.state, "ACTIVE");
-      assert.equal((await kubectlJson<Obj>(["get", "configmap", "settings", "-n", `${s}-env`])).data?.ready, "yes");
-    }, { timeout: 60_000 });
-    await kubectl(["delete", plural(kinds.rbac), "dns", "-n", team, "--timeout=60s"]);
-    await expectAbsent(["clusterrolebinding", `dns-${s}`]);
-    await expectAbsent(["clusterrole", `dns-${s}`]);
-  });
+    it("an admin's instances of kro's shapes converge as in kro: child namespace from instance data, a ClusterRole/Binding pair, a nested Tenant", async () => {
+      await kubectl(
+        ["apply", "-f", "-"],
+        [
+          instance(kinds.data, "d", `{ target: ${other} }`),
+          instance(kinds.rbac, "dns", "{}"),
+          instance(kinds.tenant, "t", `{ tenant: ${s} }`),
+        ].join("---\n"),
+      );
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.data, "d"))?.state, "ACTIVE");
+          assert.equal((await kubectlJson<Obj>(["get", "configmap", "d-data", "-n", other])).data?.from, team);
+          assert.equal((await state(kinds.rbac, "dns"))?.state, "ACTIVE");
+          await kubectlJson(["get", "clusterrole", `dns-${s}`]);
+          await kubectlJson(["get", "clusterrolebinding", `dns-${s}`]);
+          assert.equal((await state(kinds.env, "t-env"))?.state, "ACTIVE");
+          assert.equal((await state(kinds.tenant, "t"))?.state, "ACTIVE");
+          assert.equal((await kubectlJson<Obj>(["get", "configmap", "settings", "-n", `${s}-env`])).data?.ready, "yes");
+        },
+        { timeout: 60_000 },
+      );
+      await kubectl(["delete", plural(kinds.rbac), "dns", "-n", team, "--timeout=60s"]);
+      await expectAbsent(["clusterrolebinding", `dns-${s}`]);
+      await expectAbsent(["clusterrole", `dns-${s}`]);
+    });
 
-  it("a parent is not Ready over a nested instance that is not Ready, and becomes Ready with it", async () => {
-    await kubectl(["apply", "-f", "-"], instance(kinds.tenant, "tb", `{ tenant: ${s}b, ready: "no" }`));
-    await eventually(async () => {
-      assert.equal((await kubectlJson<Obj>(["get", "configmap", "settings", "-n", `${s}b-env`])).data?.ready, "no");
-      const outer = await state(kinds.tenant, "tb");
-      const ready = outer?.conditions?.find((c) => c.type === "Ready");
-      assert.notEqual(outer?.state, "ACTIVE");
-      assert.equal(ready?.status === "True", false);
-      assert.match(JSON.stringify(outer), /nested instance is not Ready/);
-    }, { timeout: 60_000 });
-    await kubectl(["patch", plural(kinds.tenant), "tb", "-n", team, "--type=merge", "-p", "{\"spec\":{\"ready\":\"yes\"}}"]);
-    await eventually(async () => { assert.equal((await state(kinds.tenant, "tb"))?.state, "ACTIVE"); }, { timeout: 60_000 });
-  });
+    it("a parent is not Ready over a nested instance that is not Ready, and becomes Ready with it", async () => {
+      await kubectl(["apply", "-f", "-"], instance(kinds.tenant, "tb", `{ tenant: ${s}b, ready: "no" }`));
+      await eventually(
+        async () => {
+          assert.equal((await kubectlJson<Obj>(["get", "configmap", "settings", "-n", `${s}b-env`])).data?.ready, "no");
+          const outer = await state(kinds.tenant, "tb");
+          const ready = outer?.conditions?.find((c) => c.type === "Ready");
+          assert.notEqual(outer?.state, "ACTIVE");
+          assert.equal(ready?.status === "True", false);
+          assert.match(JSON.stringify(outer), /nested instance is not Ready/);
+        },
+        { timeout: 60_000 },
+      );
+      await kubectl([
+        "patch",
+        plural(kinds.tenant),
+        "tb",
+        "-n",
+        team,
+        "--type=merge",
+        "-p",
+        '{"spec":{"ready":"yes"}}',
+      ]);
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.tenant, "tb"))?.state, "ACTIVE");
+        },
+        { timeout: 60_000 },
+      );
+    });
 
-  it("alice is refused every escalation at admission, naming the child and the missing permission", async () => {
-    await policyLoaded(alice, instance(kinds.data, "probe", "{ target: kube-system }"));
-    await refused(alice, instance(kinds.data, "evil", "{ target: kube-system }"), new RegExp(`user ${alice} may not create configmaps in namespace kube-system, which resource "data" of ResourceGraphDefinition ${rgd(kinds.data)} would create`));
-    await refused(alice, instance(kinds.rbac, "evil", "{}"), new RegExp(`user ${alice} may not create clusterroles\\.rbac\\.authorization\\.k8s\\.io \\(cluster-scoped\\), which resource "role"`));
-    // In her own namespace the same RGD works for her.
-    await asUser(alice, ["apply", "-f", "-"], instance(kinds.data, "fine", `{ target: ${team} }`));
-    await eventually(async () => { assert.equal((await state(kinds.data, "fine"))?.state, "ACTIVE"); }, { timeout: 30_000 });
-    await expectAbsent(["configmap", "evil-data", "-n", "kube-system"]);
-  });
+    it("alice is refused every escalation at admission, naming the child and the missing permission", async () => {
+      await policyLoaded(alice, instance(kinds.data, "probe", "{ target: kube-system }"));
+      await refused(
+        alice,
+        instance(kinds.data, "evil", "{ target: kube-system }"),
+        new RegExp(
+          `user ${alice} may not create configmaps in namespace kube-system, which resource "data" of ResourceGraphDefinition ${rgd(kinds.data)} would create`,
+        ),
+      );
+      await refused(
+        alice,
+        instance(kinds.rbac, "evil", "{}"),
+        new RegExp(
+          `user ${alice} may not create clusterroles\\.rbac\\.authorization\\.k8s\\.io \\(cluster-scoped\\), which resource "role"`,
+        ),
+      );
+      // In her own namespace the same RGD works for her.
+      await asUser(alice, ["apply", "-f", "-"], instance(kinds.data, "fine", `{ target: ${team} }`));
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.data, "fine"))?.state, "ACTIVE");
+        },
+        { timeout: 30_000 },
+      );
+      await expectAbsent(["configmap", "evil-data", "-n", "kube-system"]);
+    });
 
-  it("no laundering through nesting: the inner instance's children are checked against alice at the outer instance's admission", async () => {
-    await policyLoaded(alice, instance(kinds.tenant, "probe", `{ tenant: ${s}c }`));
-    await refused(alice, instance(kinds.tenant, "launder", `{ tenant: ${s}c }`), new RegExp(`user ${alice} may not create namespaces \\(cluster-scoped\\), which resource "env/ns" of ResourceGraphDefinition ${rgd(kinds.tenant)} would create`));
-    // Forging what the controller writes on an inner instance buys nothing: the inner policy judges her.
-    const forged = `apiVersion: kro.run/v1alpha1\nkind: ${kinds.env}\nmetadata:\n  name: forged\n  namespace: ${team}\n  labels: { kro.run/owned: "true", kro.run/instance-kind: ${kinds.tenant}, kro.run/instance-name: t, app.kubernetes.io/managed-by: kro }\n  annotations: { kro.run/requested-by: admin }\nspec: { tenant: ${s}c }\n`;
-    await refused(alice, forged, new RegExp(`user ${alice} may not create namespaces \\(cluster-scoped\\), which resource "ns"`));
-    await expectAbsent(["namespace", `${s}c-env`]);
-  });
+    it("no laundering through nesting: the inner instance's children are checked against alice at the outer instance's admission", async () => {
+      await policyLoaded(alice, instance(kinds.tenant, "probe", `{ tenant: ${s}c }`));
+      await refused(
+        alice,
+        instance(kinds.tenant, "launder", `{ tenant: ${s}c }`),
+        new RegExp(
+          `user ${alice} may not create namespaces \\(cluster-scoped\\), which resource "env/ns" of ResourceGraphDefinition ${rgd(kinds.tenant)} would create`,
+        ),
+      );
+      // Forging what the controller writes on an inner instance buys nothing: the inner policy judges her.
+      const forged = `apiVersion: kro.run/v1alpha1\nkind: ${kinds.env}\nmetadata:\n  name: forged\n  namespace: ${team}\n  labels: { kro.run/owned: "true", kro.run/instance-kind: ${kinds.tenant}, kro.run/instance-name: t, app.kubernetes.io/managed-by: kro }\n  annotations: { kro.run/requested-by: admin }\nspec: { tenant: ${s}c }\n`;
+      await refused(
+        alice,
+        forged,
+        new RegExp(`user ${alice} may not create namespaces \\(cluster-scoped\\), which resource "ns"`),
+      );
+      await expectAbsent(["namespace", `${s}c-env`]);
+    });
 
-  it("reads are checked like writes: a computed-namespace externalRef to a kube-system Secret is refused, her own is read", async () => {
-    await policyLoaded(alice, instance(kinds.read, "probe", `{ ns: KUBE-SYSTEM, name: top-secret-${s} }`));
-    await refused(alice, instance(kinds.read, "peek", `{ ns: KUBE-SYSTEM, name: top-secret-${s} }`), new RegExp(`user ${alice} may not get secrets named top-secret-${s} in namespace kube-system, which resource "secret"`));
-    await asUser(alice, ["apply", "-f", "-"], instance(kinds.read, "own", `{ ns: ${team.toUpperCase()}, name: mine }`));
-    await eventually(async () => { assert.equal((await state(kinds.read, "own"))?.value, Buffer.from("team-token").toString("base64")); }, { timeout: 30_000 });
-  });
+    it("reads are checked like writes: a computed-namespace externalRef to a kube-system Secret is refused, her own is read", async () => {
+      await policyLoaded(alice, instance(kinds.read, "probe", `{ ns: KUBE-SYSTEM, name: top-secret-${s} }`));
+      await refused(
+        alice,
+        instance(kinds.read, "peek", `{ ns: KUBE-SYSTEM, name: top-secret-${s} }`),
+        new RegExp(
+          `user ${alice} may not get secrets named top-secret-${s} in namespace kube-system, which resource "secret"`,
+        ),
+      );
+      await asUser(
+        alice,
+        ["apply", "-f", "-"],
+        instance(kinds.read, "own", `{ ns: ${team.toUpperCase()}, name: mine }`),
+      );
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.read, "own"))?.value, Buffer.from("team-token").toString("base64"));
+        },
+        { timeout: 30_000 },
+      );
+    });
 
-  it("taking over is never delegated by accident: an exempted child does not let erin adopt or delete bob's objects", async () => {
-    await kubectl(["apply", "-f", "-"], `${rgdHeader(tc, rgd(kinds.adopt))}
+    it("taking over is never delegated by accident: an exempted child does not let erin adopt or delete bob's objects", async () => {
+      await kubectl(
+        ["apply", "-f", "-"],
+        `${rgdHeader(tc, rgd(kinds.adopt))}
   schema:
     apiVersion: v1alpha1
     kind: ${kinds.adopt}
@@ -271,89 +384,170 @@ stringData: { token: team-token }
       template: { apiVersion: v1, kind: ConfigMap, metadata: { name: shared }, data: { owner: erin } }
     - id: secret
       template: { apiVersion: v1, kind: Secret, metadata: { name: shared }, stringData: { owner: erin } }
-`.replace(`name: ${rgd(kinds.adopt)}\n`, `name: ${rgd(kinds.adopt)}\n  annotations: ${JSON.stringify({ "kro.run/author-check-exempt": "cm,secret", ...(await delegationStamp()) })}\n`));
-    await waitRgdActive(rgd(kinds.adopt));
-    await kubectl(["apply", "-f", "-"], `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: shared, namespace: ${team} }\ndata: { owner: bob }\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: shared, namespace: ${team} }\nstringData: { owner: bob }\n`);
-    const bob = async () => JSON.stringify(await Promise.all(["configmap", "secret"].map(async (k) => { const o = await kubectlJson<Obj>(["get", k, "shared", "-n", team]); return [o.metadata.uid, o.metadata.resourceVersion, o.data]; })));
-    const before = await bob();
-    await policyLoaded(erin, instance(kinds.adopt, "probe", "{}", "{ kro.run/adopt: \"true\" }"));
-    await refused(erin, instance(kinds.adopt, "take", "{}", "{ kro.run/adopt: \"true\" }"), new RegExp(`user ${erin} may not update configmaps named shared in namespace ${team}, which resource "cm" of ResourceGraphDefinition ${rgd(kinds.adopt)} would update \\(to adopt an existing object`));
-    await refused(erin, instance(kinds.adopt, "take", "{}", "{ kro.run/adopt: \"delete\" }"), /may not update configmaps named shared/);
-    // Creating platform objects is what the exemption is for: admitted, and bob's objects are left alone.
-    await asUser(erin, ["apply", "-f", "-"], instance(kinds.adopt, "plain", "{}"));
-    await eventually(async () => { assert.match(JSON.stringify(await state(kinds.adopt, "plain")), /already exists and was not created by this instance/); }, { timeout: 30_000 });
-    // Setting the annotation later is an update the policy judges too.
-    await assert.rejects(asUser(erin, ["annotate", plural(kinds.adopt), "plain", "-n", team, "kro.run/adopt=delete"]), /may not update configmaps named shared/);
-    await asUser(erin, ["delete", plural(kinds.adopt), "plain", "-n", team, "--timeout=60s"]);
-    assert.equal(await bob(), before);
-  });
+`.replace(
+          `name: ${rgd(kinds.adopt)}\n`,
+          `name: ${rgd(kinds.adopt)}\n  annotations: ${JSON.stringify({ "kro.run/author-check-exempt": "cm,secret", ...(await delegationStamp()) })}\n`,
+        ),
+      );
+      await waitRgdActive(rgd(kinds.adopt));
+      await kubectl(
+        ["apply", "-f", "-"],
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: shared, namespace: ${team} }\ndata: { owner: bob }\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: shared, namespace: ${team} }\nstringData: { owner: bob }\n`,
+      );
+      const bob = async () =>
+        JSON.stringify(
+          await Promise.all(
+            ["configmap", "secret"].map(async (k) => {
+              const o = await kubectlJson<Obj>(["get", k, "shared", "-n", team]);
+              return [o.metadata.uid, o.metadata.resourceVersion, o.data];
+            }),
+          ),
+        );
+      const before = await bob();
+      await policyLoaded(erin, instance(kinds.adopt, "probe", "{}", '{ kro.run/adopt: "true" }'));
+      await refused(
+        erin,
+        instance(kinds.adopt, "take", "{}", '{ kro.run/adopt: "true" }'),
+        new RegExp(
+          `user ${erin} may not update configmaps named shared in namespace ${team}, which resource "cm" of ResourceGraphDefinition ${rgd(kinds.adopt)} would update \\(to adopt an existing object`,
+        ),
+      );
+      await refused(
+        erin,
+        instance(kinds.adopt, "take", "{}", '{ kro.run/adopt: "delete" }'),
+        /may not update configmaps named shared/,
+      );
+      // Creating platform objects is what the exemption is for: admitted, and bob's objects are left alone.
+      await asUser(erin, ["apply", "-f", "-"], instance(kinds.adopt, "plain", "{}"));
+      await eventually(
+        async () => {
+          assert.match(
+            JSON.stringify(await state(kinds.adopt, "plain")),
+            /already exists and was not created by this instance/,
+          );
+        },
+        { timeout: 30_000 },
+      );
+      // Setting the annotation later is an update the policy judges too.
+      await assert.rejects(
+        asUser(erin, ["annotate", plural(kinds.adopt), "plain", "-n", team, "kro.run/adopt=delete"]),
+        /may not update configmaps named shared/,
+      );
+      await asUser(erin, ["delete", plural(kinds.adopt), "plain", "-n", team, "--timeout=60s"]);
+      assert.equal(await bob(), before);
+    });
 
-  it("the author policy fails closed and heals: deleted or edited policy objects are restored within seconds while alice keeps trying; 5 rounds, in each nothing admitted meanwhile is reconciled", async () => {
-    const policyName = `kro-author.${rgd(kinds.data)}.0`;
-    await policyLoaded(alice, instance(kinds.data, "probe", "{ target: kube-system }"));
-    const breaches: [string, string][] = [
-      ["delete", `validatingadmissionpolicy/${policyName}`],
-      ["delete", `validatingadmissionpolicybinding/${policyName}`],
-      ["patch", `validatingadmissionpolicy/${policyName}`],
-      ["patch", `validatingadmissionpolicybinding/${policyName}`],
-    ];
-    const figures: string[] = [];
-    for (let round = 1; round <= 5; round++) {
-      const storming = { on: true };
-      let attempts = 0;
-      // Alice creates forbidden instances back to back, four at a time, so some land right at each breach.
-      const storm = Promise.all([0, 1, 2, 3].map(async () => {
-        while (storming.on) {
-          const n = ++attempts;
-          await asUser(alice, ["create", "-f", "-"], instance(kinds.data, `storm-${round}-${n}`, "{ target: kube-system }")).catch(() => undefined);
+    it("the author policy fails closed and heals: deleted or edited policy objects are restored within seconds while alice keeps trying; 5 rounds, in each nothing admitted meanwhile is reconciled", async () => {
+      const policyName = `kro-author.${rgd(kinds.data)}.0`;
+      await policyLoaded(alice, instance(kinds.data, "probe", "{ target: kube-system }"));
+      const breaches: [string, string][] = [
+        ["delete", `validatingadmissionpolicy/${policyName}`],
+        ["delete", `validatingadmissionpolicybinding/${policyName}`],
+        ["patch", `validatingadmissionpolicy/${policyName}`],
+        ["patch", `validatingadmissionpolicybinding/${policyName}`],
+      ];
+      const figures: string[] = [];
+      for (let round = 1; round <= 5; round++) {
+        const storming = { on: true };
+        let attempts = 0;
+        // Alice creates forbidden instances back to back, four at a time, so some land right at each breach.
+        const storm = Promise.all(
+          [0, 1, 2, 3].map(async () => {
+            while (storming.on) {
+              const n = ++attempts;
+              await asUser(
+                alice,
+                ["create", "-f", "-"],
+                instance(kinds.data, `storm-${round}-${n}`, "{ target: kube-system }"),
+              ).catch(() => undefined);
+            }
+          }),
+        );
+        const restoredWithin: number[] = [];
+        try {
+          for (const [verb, target] of breaches) {
+            const before = await kubectlJson<{ metadata: { resourceVersion: string } }>(["get", target]);
+            const started = Date.now();
+            if (verb === "delete") await kubectl(["delete", target, "--wait=false"]);
+            else if (target.startsWith("validatingadmissionpolicy/"))
+              await kubectl([
+                "patch",
+                target,
+                "--type=json",
+                "-p",
+                '[{"op":"replace","path":"/spec/validations","value":[{"expression":"true"}]}]',
+              ]);
+            else await kubectl(["patch", target, "--type=merge", "-p", '{"spec":{"validationActions":["Warn"]}}']);
+            await eventually(
+              async () => {
+                const now = await kubectlJson<{
+                  metadata: { resourceVersion: string };
+                  spec: { validations?: { expression: string }[]; validationActions?: string[] };
+                }>(["get", target]);
+                assert.notEqual(now.metadata.resourceVersion, before.metadata.resourceVersion);
+                if (now.spec.validations !== undefined)
+                  assert.match(now.spec.validations[0]?.expression ?? "", /authorizer/);
+                if (now.spec.validationActions !== undefined) assert.deepEqual(now.spec.validationActions, ["Deny"]);
+              },
+              { timeout: 60_000, interval: 100 },
+            );
+            restoredWithin.push(Date.now() - started);
+            await new Promise((r) => setTimeout(r, 1_500));
+          }
+        } finally {
+          // Stopped whatever happens: a failed assertion must not leave the loop running.
+          storming.on = false;
+          await storm;
         }
-      }));
-      const restoredWithin: number[] = [];
-      try {
-        for (const [verb, target] of breaches) {
-          const before = await kubectlJson<{ metadata: { resourceVersion: string } }>(["get", target]);
-          const started = Date.now();
-          if (verb === "delete") await kubectl(["delete", target, "--wait=false"]);
-          else if (target.startsWith("validatingadmissionpolicy/")) await kubectl(["patch", target, "--type=json", "-p", "[{\"op\":\"replace\",\"path\":\"/spec/validations\",\"value\":[{\"expression\":\"true\"}]}]"]);
-          else await kubectl(["patch", target, "--type=merge", "-p", "{\"spec\":{\"validationActions\":[\"Warn\"]}}"]);
-          await eventually(async () => {
-            const now = await kubectlJson<{ metadata: { resourceVersion: string }; spec: { validations?: { expression: string }[]; validationActions?: string[] } }>(["get", target]);
-            assert.notEqual(now.metadata.resourceVersion, before.metadata.resourceVersion);
-            if (now.spec.validations !== undefined) assert.match(now.spec.validations[0]?.expression ?? "", /authorizer/);
-            if (now.spec.validationActions !== undefined) assert.deepEqual(now.spec.validationActions, ["Deny"]);
-          }, { timeout: 60_000, interval: 100 });
-          restoredWithin.push(Date.now() - started);
-          await new Promise((r) => setTimeout(r, 1_500));
-        }
-      } finally {
-        // Stopped whatever happens: a failed assertion must not leave the loop running.
-        storming.on = false;
-        await storm;
+        const admitted = (await kubectlJson<List>(["get", plural(kinds.data), "-n", team])).items.filter((o) =>
+          o.metadata.name.startsWith(`storm-${round}-`),
+        );
+        // How soon is printed below, not asserted (nothing requeues an RGD on a timer here: only the
+        // watch event can have restored it). What must hold: nothing admitted meanwhile is acted on.
+        // Every admitted instance gets a verdict; none may be reconciled (its child written) unchecked.
+        const verdicts = await eventually(
+          async () => {
+            const live = await Promise.all(
+              admitted.map((o) => kubectlJson<Obj>(["get", plural(kinds.data), o.metadata.name, "-n", team])),
+            );
+            for (const o of live) assert.ok(o.status?.state !== undefined, `${o.metadata.name} has no status yet`);
+            return live;
+          },
+          { timeout: 60_000 },
+        );
+        const reconciled = verdicts.filter(
+          (o) =>
+            o.metadata.annotations?.["kro.run/unchecked-admission"] === undefined ||
+            !/not acted on/.test(JSON.stringify(o.status)),
+        );
+        const leaked = (await kubectlJson<List>(["get", "configmaps", "-n", "kube-system"])).items.filter((o) =>
+          o.metadata.name.startsWith("storm-"),
+        );
+        figures.push(
+          `round ${round}: restored within ms ${restoredWithin.join("/")}, attempts ${attempts}, admitted ${admitted.length}, reconciled ${reconciled.length}, leaked ${leaked.length}`,
+        );
+        console.log(figures.at(-1));
+        assert.deepEqual(
+          reconciled.map((o) => `${o.metadata.name}: ${JSON.stringify(o.status?.state)}`),
+          [],
+          `round ${round}: admitted instances reconciled unchecked`,
+        );
+        assert.deepEqual(
+          leaked.map((o) => o.metadata.name),
+          [],
+          `round ${round}: children written into kube-system`,
+        );
       }
-      const admitted = (await kubectlJson<List>(["get", plural(kinds.data), "-n", team])).items.filter((o) => o.metadata.name.startsWith(`storm-${round}-`));
-      // How soon is printed below, not asserted (nothing requeues an RGD on a timer here: only the
-      // watch event can have restored it). What must hold: nothing admitted meanwhile is acted on.
-      // Every admitted instance gets a verdict; none may be reconciled (its child written) unchecked.
-      const verdicts = await eventually(async () => {
-        const live = await Promise.all(admitted.map((o) => kubectlJson<Obj>(["get", plural(kinds.data), o.metadata.name, "-n", team])));
-        for (const o of live) assert.ok(o.status?.state !== undefined, `${o.metadata.name} has no status yet`);
-        return live;
-      }, { timeout: 60_000 });
-      const reconciled = verdicts.filter((o) => o.metadata.annotations?.["kro.run/unchecked-admission"] === undefined || !/not acted on/.test(JSON.stringify(o.status)));
-      const leaked = (await kubectlJson<List>(["get", "configmaps", "-n", "kube-system"])).items.filter((o) => o.metadata.name.startsWith("storm-"));
-      figures.push(`round ${round}: restored within ms ${restoredWithin.join("/")}, attempts ${attempts}, admitted ${admitted.length}, reconciled ${reconciled.length}, leaked ${leaked.length}`);
-      console.log(figures.at(-1));
-      assert.deepEqual(reconciled.map((o) => `${o.metadata.name}: ${JSON.stringify(o.status?.state)}`), [], `round ${round}: admitted instances reconciled unchecked`);
-      assert.deepEqual(leaked.map((o) => o.metadata.name), [], `round ${round}: children written into kube-system`);
-    }
-    console.log(figures.join("\n"));
-  });
+      console.log(figures.join("\n"));
+    });
 
-  it("one switch for kro's exact model: a controller with the author check Disabled installs no policy", async () => {
-    const off = await startTestController({ authorCheck: "Disabled" });
-    try {
-      const name = `off-${s}`;
-      await kubectl(["apply", "-f", "-"], `${rgdHeader(off, name)}
+    it("one switch for kro's exact model: a controller with the author check Disabled installs no policy", async () => {
+      const off = await startTestController({ authorCheck: "Disabled" });
+      try {
+        const name = `off-${s}`;
+        await kubectl(
+          ["apply", "-f", "-"],
+          `${rgdHeader(off, name)}
   schema:
     apiVersion: v1alpha1
     kind: Off${cap}
@@ -365,14 +559,24 @@ stringData: { token: team-token }
         apiVersion: v1
         kind: ConfigMap
         metadata: { name: "\${schema.metadata.name}-off", namespace: "\${schema.spec.target}" }
-`);
-      await waitRgdActive(name);
-      const uid = (await kubectlJson<Obj>(["get", "rgd", name])).metadata.uid;
-      const policies = await kubectlJson<List>(["get", "validatingadmissionpolicies", "-l", `kro.run/resource-graph-definition-id=${uid}`]);
-      assert.deepEqual(policies.items.map((o) => o.metadata.name), []);
-      await kubectl(["delete", "rgd", name, "--timeout=60s"]);
-    } finally {
-      await off.stop();
-    }
-  });
-});
+`,
+        );
+        await waitRgdActive(name);
+        const uid = (await kubectlJson<Obj>(["get", "rgd", name])).metadata.uid;
+        const policies = await kubectlJson<List>([
+          "get",
+          "validatingadmissionpolicies",
+          "-l",
+          `kro.run/resource-graph-definition-id=${uid}`,
+        ]);
+        assert.deepEqual(
+          policies.items.map((o) => o.metadata.name),
+          [],
+        );
+        await kubectl(["delete", "rgd", name, "--timeout=60s"]);
+      } finally {
+        await off.stop();
+      }
+    });
+  },
+);

@@ -9,7 +9,13 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, expectAbsent } from "../support/test-cluster.js";
-import { rgdHeader, letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
+import {
+  rgdHeader,
+  letterSuffix,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
 
 const suffix = letterSuffix();
 const group = `lifetimes-${suffix}.test`;
@@ -21,17 +27,25 @@ const rgdName = `lifetimes-${suffix}`;
 const namespace = `lifetimes-${suffix}`;
 let tc: TestController;
 
-const childCrd = () => JSON.stringify({
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: `${childPlural}.${group}` },
-  spec: {
-    group,
-    scope: "Namespaced",
-    names: { plural: childPlural, singular: childPlural.slice(0, -1), kind: childKind },
-    versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
-  },
-});
+const childCrd = () =>
+  JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${childPlural}.${group}` },
+    spec: {
+      group,
+      scope: "Namespaced",
+      names: { plural: childPlural, singular: childPlural.slice(0, -1), kind: childKind },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        },
+      ],
+    },
+  });
 
 const rgdYaml = () => `
 ${rgdHeader(tc, rgdName)}
@@ -55,7 +69,8 @@ ${rgdHeader(tc, rgdName)}
         data: { gadget: "\${gadget.metadata.name}" }
 `;
 
-const instance = (name: string) => `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: {}\n`;
+const instance = (name: string) =>
+  `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: {}\n`;
 
 /** The controller's informers on the child kind (its own view). */
 const childInformers = () => tc.controller.watching().filter((o) => o.kind === childKind);
@@ -65,7 +80,12 @@ async function serverWatches(): Promise<number> {
   const text = await kubectl(["get", "--raw", "/metrics"]);
   let total = 0;
   for (const line of text.split("\n")) {
-    if (line.startsWith("apiserver_longrunning_requests{") && line.includes(`resource="${childPlural}"`) && line.includes('verb="WATCH"')) total += Number(line.split(" ").at(-1));
+    if (
+      line.startsWith("apiserver_longrunning_requests{") &&
+      line.includes(`resource="${childPlural}"`) &&
+      line.includes('verb="WATCH"')
+    )
+      total += Number(line.split(" ").at(-1));
   }
   return total;
 }
@@ -73,10 +93,13 @@ async function serverWatches(): Promise<number> {
 const childRequests = (since = 0) => tc.requests.slice(since).filter((r) => r.path.includes(`/${childPlural}`));
 
 async function instanceReady(name: string): Promise<void> {
-  await eventually(async () => {
-    const o = await kubectlJson<{ status?: { state?: string } }>(["get", plural, name, "-n", namespace]);
-    assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
-  }, { timeout: 30_000 });
+  await eventually(
+    async () => {
+      const o = await kubectlJson<{ status?: { state?: string } }>(["get", plural, name, "-n", namespace]);
+      assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
+    },
+    { timeout: 30_000 },
+  );
 }
 
 async function deleteRgdAndWait(): Promise<void> {
@@ -104,19 +127,32 @@ describe("informer lifetimes", { timeout: 300_000 }, () => {
     await kubectl(["apply", "-f", "-"], instance("one"));
     await instanceReady("one");
     assert.equal(childInformers().length, 1, "one informer for the child kind while served");
-    await eventually(async () => { assert.ok((await serverWatches()) >= 1, "the API server sees our watch"); });
+    await eventually(async () => {
+      assert.ok((await serverWatches()) >= 1, "the API server sees our watch");
+    });
 
     await kubectl(["delete", plural, "one", "-n", namespace, "--wait=false"]);
     await deleteRgdAndWait();
-    await eventually(() => { assert.deepEqual(childInformers(), []); });
+    await eventually(() => {
+      assert.deepEqual(childInformers(), []);
+    });
     // The kind's CRD goes too: an informer still running would now fail and retry forever.
     // (The server's count is checked only now: kube-controller-manager's garbage collector
     // watches every served resource, this one included, until its CRD is gone.)
     await kubectl(["delete", "crd", `${childPlural}.${group}`]);
     const mark = tc.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 4000));
-    assert.deepEqual(childRequests(mark).map((r) => `${r.verb} ${r.path} ${r.status}`), [], "nothing retried the deleted kind");
-    await eventually(async () => { assert.equal(await serverWatches(), 0, "no watch on the kind is open any more"); }, { timeout: 15_000 });
+    assert.deepEqual(
+      childRequests(mark).map((r) => `${r.verb} ${r.path} ${r.status}`),
+      [],
+      "nothing retried the deleted kind",
+    );
+    await eventually(
+      async () => {
+        assert.equal(await serverWatches(), 0, "no watch on the kind is open any more");
+      },
+      { timeout: 15_000 },
+    );
 
     // Re-created (CRD, then RGD): served and watched again.
     await kubectl(["apply", "-f", "-"], childCrd());
@@ -126,13 +162,17 @@ describe("informer lifetimes", { timeout: 300_000 }, () => {
     await kubectl(["apply", "-f", "-"], instance("two"));
     await instanceReady("two");
     assert.equal(childInformers().length, 1);
-    await eventually(async () => { assert.ok((await serverWatches()) >= 1); });
+    await eventually(async () => {
+      assert.ok((await serverWatches()) >= 1);
+    });
     // A child deleted behind its back is restored: events flow through the new informer.
     await kubectl(["delete", childPlural, "two-gadget", "-n", namespace]);
     await eventually(() => kubectlJson(["get", childPlural, "two-gadget", "-n", namespace]), { timeout: 15_000 });
     await kubectl(["delete", plural, "two", "-n", namespace, "--wait=false"]);
     await deleteRgdAndWait();
-    await eventually(() => { assert.deepEqual(childInformers(), []); });
+    await eventually(() => {
+      assert.deepEqual(childInformers(), []);
+    });
   });
 
   it("race, 3 times: the RGD and its instances deleted at once while their reconciles run — all gone, no watch left", async () => {
@@ -147,18 +187,27 @@ describe("informer lifetimes", { timeout: 300_000 }, () => {
         kubectl(["delete", plural, ...names, "-n", namespace, "--wait=false"]),
         kubectl(["delete", "rgd", rgdName, "--wait=false"]),
       ]);
-      await eventually(async () => {
-        const left = await kubectlJson<{ items: unknown[] }>(["get", plural, "-n", namespace]);
-        assert.equal(left.items.length, 0, `round ${round}: instances left`);
-      }, { timeout: 60_000 });
+      await eventually(
+        async () => {
+          const left = await kubectlJson<{ items: unknown[] }>(["get", plural, "-n", namespace]);
+          assert.equal(left.items.length, 0, `round ${round}: instances left`);
+        },
+        { timeout: 60_000 },
+      );
       await eventually(() => expectAbsent(["rgd", rgdName]), { timeout: 60_000 });
       const gadgets = await kubectlJson<{ items: unknown[] }>(["get", childPlural, "-n", namespace]);
       assert.equal(gadgets.items.length, 0, `round ${round}: every child created was deleted`);
-      await eventually(() => { assert.deepEqual(childInformers(), [], `round ${round}: informer released`); });
+      await eventually(() => {
+        assert.deepEqual(childInformers(), [], `round ${round}: informer released`);
+      });
       assert.equal(tc.controller.health().ok, true, JSON.stringify(tc.controller.health()));
     }
     const mark = tc.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    assert.deepEqual(childRequests(mark).map((r) => `${r.verb} ${r.path} ${r.status}`), [], "no request for the kind once nothing serves it");
+    assert.deepEqual(
+      childRequests(mark).map((r) => `${r.verb} ${r.path} ${r.status}`),
+      [],
+      "no request for the kind once nothing serves it",
+    );
   });
 });

@@ -20,7 +20,12 @@ import { eventually } from "../support/eventually.js";
 import { exited, kubectlWith, processesMentioning, startCli } from "../support/cli-session.js";
 
 interface Instance {
-  status?: { state?: string; url?: string; availableReplicas?: number; conditions?: { type: string; status: string }[] };
+  status?: {
+    state?: string;
+    url?: string;
+    availableReplicas?: number;
+    conditions?: { type: string; status: string }[];
+  };
 }
 
 const readyOf = (o: Instance): string | undefined => o.status?.conditions?.find((c) => c.type === "Ready")?.status;
@@ -38,42 +43,83 @@ describe("npm start (kro demo)", { timeout: 240_000 }, () => {
       assert.match(output, /^\[\d\d:\d\d\] webapp\/demo: ACTIVE, Ready$/m);
       assert.match(output, /^\[\d\d:\d\d\] nginxapp\/my-nginx deployment: ready$/m);
       assert.match(output, /^\[\d\d:\d\d\] nginxapp\/my-nginx: ACTIVE, Ready$/m);
-      assert.ok(output.indexOf("webapp/demo svc: waiting on deploy") < output.indexOf("kro-ts: all examples Ready"), "progress comes before the ready line");
+      assert.ok(
+        output.indexOf("webapp/demo svc: waiting on deploy") < output.indexOf("kro-ts: all examples Ready"),
+        "progress comes before the ready line",
+      );
 
-      const kubeconfig = /^Ready\. kubeconfig: (\S+)$/m.exec(output)?.[1] ?? assert.fail(`no kubeconfig line:\n${output}`);
+      const kubeconfig =
+        /^Ready\. kubeconfig: (\S+)$/m.exec(output)?.[1] ?? assert.fail(`no kubeconfig line:\n${output}`);
       const stateDir = /^Component logs: (\S+)$/m.exec(output)?.[1] ?? assert.fail(`no logs line:\n${output}`);
       assert.match(output, new RegExp(`^  export KUBECONFIG=${kubeconfig}$`, "m"));
-      assert.ok(processesMentioning(stateDir).length >= 5, "etcd, apiserver, controller-manager, scheduler, kwok (+ reaper) run from the state dir");
+      assert.ok(
+        processesMentioning(stateDir).length >= 5,
+        "etcd, apiserver, controller-manager, scheduler, kwok (+ reaper) run from the state dir",
+      );
 
       // The printed kubectl lines work with the printed kubeconfig.
-      const webapp = JSON.parse(await kubectlWith(kubeconfig, ["get", "webapp", "demo", "-n", "default", "-o", "json"])) as Instance;
+      const webapp = JSON.parse(
+        await kubectlWith(kubeconfig, ["get", "webapp", "demo", "-n", "default", "-o", "json"]),
+      ) as Instance;
       assert.equal(webapp.status?.state, "ACTIVE");
       assert.equal(readyOf(webapp), "True");
       assert.equal(webapp.status.url, "http://demo.default.svc:80");
       assert.equal(webapp.status.availableReplicas, 2);
-      const nginx = JSON.parse(await kubectlWith(kubeconfig, ["get", "nginxapp", "my-nginx", "-n", "default", "-o", "json"])) as Instance;
+      const nginx = JSON.parse(
+        await kubectlWith(kubeconfig, ["get", "nginxapp", "my-nginx", "-n", "default", "-o", "json"]),
+      ) as Instance;
       assert.equal(readyOf(nginx), "True", JSON.stringify(nginx.status));
-      const children = await kubectlWith(kubeconfig, ["get", "deployments,services,ingresses", "-A", "-l", "app.kubernetes.io/managed-by=kro", "-o", "name"]);
-      for (const name of ["deployment.apps/demo", "service/demo", "ingress.networking.k8s.io/demo"]) assert.match(children, new RegExp(`^${name}$`, "m"));
-      assert.match(await kubectlWith(kubeconfig, ["get", "deployment", "my-nginx", "-n", "default", "-o", "jsonpath={.status.availableReplicas}"]), /^2$/);
+      const children = await kubectlWith(kubeconfig, [
+        "get",
+        "deployments,services,ingresses",
+        "-A",
+        "-l",
+        "app.kubernetes.io/managed-by=kro",
+        "-o",
+        "name",
+      ]);
+      for (const name of ["deployment.apps/demo", "service/demo", "ingress.networking.k8s.io/demo"])
+        assert.match(children, new RegExp(`^${name}$`, "m"));
+      assert.match(
+        await kubectlWith(kubeconfig, [
+          "get",
+          "deployment",
+          "my-nginx",
+          "-n",
+          "default",
+          "-o",
+          "jsonpath={.status.availableReplicas}",
+        ]),
+        /^2$/,
+      );
 
       // The graphs are written next to the kubeconfig.
-      const svgs = readdirSync(stateDir).filter((f) => f.endsWith(".svg")).sort();
+      const svgs = readdirSync(stateDir)
+        .filter((f) => f.endsWith(".svg"))
+        .sort();
       assert.deepEqual(svgs, ["nginxapp-graph.svg", "webapp.svg"]);
       // The picture follows the live state (redrawn within a second of the controller's last evaluation).
-      await eventually(() => {
-        const svg = readFileSync(`${stateDir}/webapp.svg`, "utf8");
-        assert.match(svg, /<svg[\s\S]*deploy[\s\S]*svc[\s\S]*ing/);
-        assert.match(svg, /fill="#c8e6c9"/, "ready nodes are green");
-        assert.doesNotMatch(svg, /fill="#(fff3c4|ffcdd2|bbdefb)"/, "nothing waiting, failed or pending");
-      }, { timeout: 10_000 });
+      await eventually(
+        () => {
+          const svg = readFileSync(`${stateDir}/webapp.svg`, "utf8");
+          assert.match(svg, /<svg[\s\S]*deploy[\s\S]*svc[\s\S]*ing/);
+          assert.match(svg, /fill="#c8e6c9"/, "ready nodes are green");
+          assert.doesNotMatch(svg, /fill="#(fff3c4|ffcdd2|bbdefb)"/, "nothing waiting, failed or pending");
+        },
+        { timeout: 10_000 },
+      );
       assert.match(output, new RegExp(`^Graph: ${stateDir}/webapp\\.svg$`, "m"));
 
       session.child.kill("SIGINT");
       assert.equal(await exited(session.child), 0, session.output());
       assert.match(session.output(), /stopped; all processes and temporary files removed/);
       assert.equal(existsSync(stateDir), false, "state dir removed");
-      await eventually(() => { assert.deepEqual(processesMentioning(stateDir), [], "no process of this cluster left (components, reaper)"); }, { timeout: 10_000 });
+      await eventually(
+        () => {
+          assert.deepEqual(processesMentioning(stateDir), [], "no process of this cluster left (components, reaper)");
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       session.kill();
     }
@@ -159,7 +205,13 @@ describe("kro dev", { timeout: 240_000 }, () => {
       assert.notEqual(broken, good);
       const line = broken.split("\n").findIndex((l) => l.includes("copies: ${schema.spec.copies}")) + 1;
       await writeFile(path.join(dir, "rgd.yaml"), broken);
-      await session.waitFor(new RegExp(`^rgd\\.yaml:${line}:\\d+: error: spec\\.resources\\[0\\]\\.template\\.data\\.copies: .*"int".*"string"`, "m"), 30_000);
+      await session.waitFor(
+        new RegExp(
+          `^rgd\\.yaml:${line}:\\d+: error: spec\\.resources\\[0\\]\\.template\\.data\\.copies: .*"int".*"string"`,
+          "m",
+        ),
+        30_000,
+      );
       await session.waitFor(/^ {2}but ResourceGraphDefinition settings: ResourceGraphAccepted=False: /m, 30_000);
       assert.equal(session.child.exitCode, null, "kro dev keeps running after a compile error");
 
@@ -167,22 +219,49 @@ describe("kro dev", { timeout: 240_000 }, () => {
       const readyLinesBefore = count(session.output(), /^kro-ts: all instances Ready$/);
       await writeFile(path.join(dir, "rgd.yaml"), good);
       await writeFile(path.join(dir, "app.yaml"), settings("hi", true));
-      await eventually(async () => {
-        assert.equal(await kubectlWith(kubeconfig, ["get", "configmap", "mine-mirror", "-n", "default", "-o", "jsonpath={.data.greeting}"]), "hi");
-      }, { timeout: 60_000 });
-      await eventually(() => {
-        const after = session.output().slice(session.output().lastIndexOf("changed:"));
-        assert.ok(count(session.output(), /^kro-ts: all instances Ready$/) > readyLinesBefore, "a new ready line after the change");
-        assert.match(after, /^kro-ts: all instances Ready$/m);
-        assert.match(after, /^\[\d\d:\d\d\] settings\/mine mirror: ready$/m);
-      }, { timeout: 30_000 });
-      const rgd = JSON.parse(await kubectlWith(kubeconfig, ["get", "rgd", "settings", "-o", "json"])) as { status?: { state?: string } };
+      await eventually(
+        async () => {
+          assert.equal(
+            await kubectlWith(kubeconfig, [
+              "get",
+              "configmap",
+              "mine-mirror",
+              "-n",
+              "default",
+              "-o",
+              "jsonpath={.data.greeting}",
+            ]),
+            "hi",
+          );
+        },
+        { timeout: 60_000 },
+      );
+      await eventually(
+        () => {
+          const after = session.output().slice(session.output().lastIndexOf("changed:"));
+          assert.ok(
+            count(session.output(), /^kro-ts: all instances Ready$/) > readyLinesBefore,
+            "a new ready line after the change",
+          );
+          assert.match(after, /^kro-ts: all instances Ready$/m);
+          assert.match(after, /^\[\d\d:\d\d\] settings\/mine mirror: ready$/m);
+        },
+        { timeout: 30_000 },
+      );
+      const rgd = JSON.parse(await kubectlWith(kubeconfig, ["get", "rgd", "settings", "-o", "json"])) as {
+        status?: { state?: string };
+      };
       assert.equal(rgd.status?.state, "Active", "the fixed RGD is accepted again");
 
       session.child.kill("SIGINT");
       assert.equal(await exited(session.child), 0, session.output());
       assert.equal(existsSync(stateDir), false);
-      await eventually(() => { assert.deepEqual(processesMentioning(stateDir), []); }, { timeout: 10_000 });
+      await eventually(
+        () => {
+          assert.deepEqual(processesMentioning(stateDir), []);
+        },
+        { timeout: 10_000 },
+      );
     } catch (error) {
       throw withControllerLog(error, logs);
     } finally {
@@ -192,25 +271,64 @@ describe("kro dev", { timeout: 240_000 }, () => {
   });
 
   it("--clusters 3 runs the multi-cluster example: one app in two regions, each copy in its own cluster", async () => {
-    const session = startCli(["dev", "--minimal", "--no-watch", "--clusters", "3", "-f", path.join(REPO_ROOT, "examples/multicluster/regional-app-rgd.yaml"), "-i", path.join(REPO_ROOT, "examples/multicluster/regional-app.yaml")]);
+    const session = startCli([
+      "dev",
+      "--minimal",
+      "--no-watch",
+      "--clusters",
+      "3",
+      "-f",
+      path.join(REPO_ROOT, "examples/multicluster/regional-app-rgd.yaml"),
+      "-i",
+      path.join(REPO_ROOT, "examples/multicluster/regional-app.yaml"),
+    ]);
     try {
       await session.waitFor(/^kro-ts: all instances Ready$/m, 180_000);
       const hub = /^Ready\. kubeconfig: (\S+)$/m.exec(session.output())?.[1] ?? assert.fail(session.output());
-      const members = Object.fromEntries([...session.output().matchAll(/^ {2}(eu-west|us-east): .* kubeconfig (\S+)$/gm)].map((m) => [m[1] ?? "", m[2] ?? ""]));
+      const members = Object.fromEntries(
+        [...session.output().matchAll(/^ {2}(eu-west|us-east): .* kubeconfig (\S+)$/gm)].map((m) => [
+          m[1] ?? "",
+          m[2] ?? "",
+        ]),
+      );
       assert.deepEqual(Object.keys(members).sort(), ["eu-west", "us-east"], session.output());
-      const settingsUid = await kubectlWith(hub, ["get", "configmap", "shop-settings", "-n", "default", "-o", "jsonpath={.metadata.uid}"]);
+      const settingsUid = await kubectlWith(hub, [
+        "get",
+        "configmap",
+        "shop-settings",
+        "-n",
+        "default",
+        "-o",
+        "jsonpath={.metadata.uid}",
+      ]);
       for (const [region, kubeconfig] of Object.entries(members)) {
-        const copy = JSON.parse(await kubectlWith(kubeconfig, ["get", "configmap", "shop", "-n", "default", "-o", "json"])) as { data?: Record<string, string> };
-        assert.deepEqual(copy.data, { message: "hello, regions", region, settings: settingsUid }, `${region}'s copy read the hub's settings`);
+        const copy = JSON.parse(
+          await kubectlWith(kubeconfig, ["get", "configmap", "shop", "-n", "default", "-o", "json"]),
+        ) as { data?: Record<string, string> };
+        assert.deepEqual(
+          copy.data,
+          { message: "hello, regions", region, settings: settingsUid },
+          `${region}'s copy read the hub's settings`,
+        );
       }
-      await assert.rejects(kubectlWith(hub, ["get", "configmap", "shop", "-n", "default"]), "no regional copy in the hub");
-      const status = JSON.parse(await kubectlWith(hub, ["get", "regionalapp", "shop", "-n", "default", "-o", "jsonpath={.status}"])) as { regions?: string[] };
+      await assert.rejects(
+        kubectlWith(hub, ["get", "configmap", "shop", "-n", "default"]),
+        "no regional copy in the hub",
+      );
+      const status = JSON.parse(
+        await kubectlWith(hub, ["get", "regionalapp", "shop", "-n", "default", "-o", "jsonpath={.status}"]),
+      ) as { regions?: string[] };
       assert.deepEqual(status.regions, ["eu-west", "us-east"], "the status reads both remote children");
       const stateDirs = [hub, ...Object.values(members)].map((k) => path.dirname(k));
       session.child.kill("SIGINT");
       assert.equal(await exited(session.child), 0, session.output());
       for (const dir of stateDirs) assert.equal(existsSync(dir), false, `${dir} removed`);
-      await eventually(() => { for (const dir of stateDirs) assert.deepEqual(processesMentioning(dir), []); }, { timeout: 10_000 });
+      await eventually(
+        () => {
+          for (const dir of stateDirs) assert.deepEqual(processesMentioning(dir), []);
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       session.kill();
     }

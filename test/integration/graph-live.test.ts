@@ -81,9 +81,15 @@ describe("kro graph --instance", { timeout: 120_000 }, () => {
     rgdFile = path.join(dir, "rgd.yaml");
     await writeFile(rgdFile, rgdYaml(tc.label));
     await kubectl(["apply", "-f", rgdFile]);
-    await eventually(async () => {
-      assert.equal((await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName])).status?.state, "Active");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", rgdName])).status?.state,
+          "Active",
+        );
+      },
+      { timeout: 60_000 },
+    );
   });
   after(async () => {
     await kubectl(["delete", "rgd", rgdName, "--ignore-not-found", "--wait=false"]).catch(() => "");
@@ -93,16 +99,27 @@ describe("kro graph --instance", { timeout: 120_000 }, () => {
 
   it("colours each node by the instance's live state", async (t) => {
     const ns = await testNamespace(t, "graph-live");
-    await kubectl(["apply", "-n", ns, "-f", "-"], `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: shop\n`);
-    await eventually(async () => {
-      const o = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; message?: string }[] } }>(["get", kind.toLowerCase(), "shop", "-n", ns]);
-      assert.equal(o.status?.state, "IN_PROGRESS", JSON.stringify(o.status));
-      assert.match(o.status.conditions?.find((c) => c.type === "Ready")?.message ?? "", /"svc" waits for "deploy"/);
-    }, { timeout: 60_000 });
+    await kubectl(
+      ["apply", "-n", ns, "-f", "-"],
+      `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata:\n  name: shop\n`,
+    );
+    await eventually(
+      async () => {
+        const o = await kubectlJson<{ status?: { state?: string; conditions?: { type: string; message?: string }[] } }>(
+          ["get", kind.toLowerCase(), "shop", "-n", ns],
+        );
+        assert.equal(o.status?.state, "IN_PROGRESS", JSON.stringify(o.status));
+        assert.match(o.status.conditions?.find((c) => c.type === "Ready")?.message ?? "", /"svc" waits for "deploy"/);
+      },
+      { timeout: 60_000 },
+    );
 
     const text = await graph(["-f", rgdFile, "--instance", "shop", "--namespace", ns]);
     assert.equal(text.code, 0, text.output);
-    assert.match(text.output, new RegExp(`^graph ${rgdName}: instance ${kind} \\(kro\\.run/v1alpha1\\) {2}\\{waiting\\}$`, "m"));
+    assert.match(
+      text.output,
+      new RegExp(`^graph ${rgdName}: instance ${kind} \\(kro\\.run/v1alpha1\\) {2}\\{waiting\\}$`, "m"),
+    );
     assert.match(text.output, /^ {2}config .*<- instance {2}\{ready\}$/m);
     assert.match(text.output, /^ {2}deploy .*<- config {2}\{waiting\}$/m, "applied, never available (paused)");
     assert.match(text.output, /^ {2}svc .*<- deploy {2}\{pending\}$/m, "waits on deploy");
@@ -111,7 +128,10 @@ describe("kro graph --instance", { timeout: 120_000 }, () => {
     // DOT (and so SVG) carries the same states as fill colours.
     const dot = await graph(["-f", rgdFile, "--instance", "shop", "-n", ns, "--format", "dot"]);
     assert.equal(dot.code, 0, dot.output);
-    assert.match(dot.output, /"config" \[label="config\\nConfigMap" shape=box style="rounded,filled" fillcolor="#c8e6c9"/);
+    assert.match(
+      dot.output,
+      /"config" \[label="config\\nConfigMap" shape=box style="rounded,filled" fillcolor="#c8e6c9"/,
+    );
     assert.match(dot.output, /"deploy" \[.*fillcolor="#fff3c4"/);
     assert.match(dot.output, /"ing" \[.*fillcolor="#eeeeee"/);
   });

@@ -39,7 +39,13 @@ describe("charts/kro-ts with a real helm", () => {
   });
 
   it("passes helm lint --strict with the defaults and with the opt-ins", async () => {
-    const variants = [{}, { rbac: { mode: "unrestricted" } }, { metrics: { serviceMonitor: { enabled: true } }, allowCRDDeletion: true }, { metrics: { podMonitor: { enabled: true } } }, { ui: { enabled: true, tls: { secretName: "kro-ui-cert" } } }];
+    const variants = [
+      {},
+      { rbac: { mode: "unrestricted" } },
+      { metrics: { serviceMonitor: { enabled: true } }, allowCRDDeletion: true },
+      { metrics: { podMonitor: { enabled: true } } },
+      { ui: { enabled: true, tls: { secretName: "kro-ui-cert" } } },
+    ];
     for (const values of variants) {
       const out = await helm(["lint", chartDir, "--strict", "-f", await valuesFile(values)]);
       assert.match(out, /1 chart\(s\) linted, 0 chart\(s\) failed/);
@@ -49,26 +55,79 @@ describe("charts/kro-ts with a real helm", () => {
   it("helm template renders exactly what the helm-free renderer renders", async () => {
     const variants: { release: string; namespace: string; values: Record<string, unknown> }[] = [
       { release: "kro-ts", namespace: "kro-system", values: {} },
-      { release: "prod", namespace: "platform", values: { rbac: { mode: "unrestricted" }, image: { repository: "r.example/kro", tag: "9" } } },
-      { release: "kro-ts", namespace: "kro-system", values: { replicaCount: 1, leaderElection: { enabled: false }, metrics: { serviceMonitor: { enabled: true, labels: { team: "a" } } }, extraArgs: ["--x=1"] } },
-      { release: "kro-ts", namespace: "kro-system", values: { metrics: { service: { enabled: false }, podMonitor: { enabled: true, labels: { team: "b" } } } } },
-      { release: "kro-ts", namespace: "kro-system", values: { ui: { enabled: true, port: 9090, tls: { secretName: "kro-ui-cert" } } } },
-      { release: "kro-ts", namespace: "kro-system", values: { resources: { limits: null }, allowCRDDeletion: true, log: { level: "debug", format: "text" }, client: { qps: 20.5, burst: 30 } } },
+      {
+        release: "prod",
+        namespace: "platform",
+        values: { rbac: { mode: "unrestricted" }, image: { repository: "r.example/kro", tag: "9" } },
+      },
+      {
+        release: "kro-ts",
+        namespace: "kro-system",
+        values: {
+          replicaCount: 1,
+          leaderElection: { enabled: false },
+          metrics: { serviceMonitor: { enabled: true, labels: { team: "a" } } },
+          extraArgs: ["--x=1"],
+        },
+      },
+      {
+        release: "kro-ts",
+        namespace: "kro-system",
+        values: { metrics: { service: { enabled: false }, podMonitor: { enabled: true, labels: { team: "b" } } } },
+      },
+      {
+        release: "kro-ts",
+        namespace: "kro-system",
+        values: { ui: { enabled: true, port: 9090, tls: { secretName: "kro-ui-cert" } } },
+      },
+      {
+        release: "kro-ts",
+        namespace: "kro-system",
+        values: {
+          resources: { limits: null },
+          allowCRDDeletion: true,
+          log: { level: "debug", format: "text" },
+          client: { qps: 20.5, burst: 30 },
+        },
+      },
     ];
     for (const v of variants) {
-      const out = await helm(["template", v.release, chartDir, "-n", v.namespace, "--include-crds", "-f", await valuesFile(v.values)]);
-      const fromHelm = parseAllDocuments(out).map((d) => d.toJS() as Obj | null).filter((o) => o !== null);
-      const ours = renderChart(chart, { releaseName: v.release, namespace: v.namespace, service: "Helm", values: v.values });
-      assert.deepEqual(sorted([...ours.crdObjects, ...ours.objects] as Obj[]), sorted(fromHelm), JSON.stringify(v.values));
+      const out = await helm([
+        "template",
+        v.release,
+        chartDir,
+        "-n",
+        v.namespace,
+        "--include-crds",
+        "-f",
+        await valuesFile(v.values),
+      ]);
+      const fromHelm = parseAllDocuments(out)
+        .map((d) => d.toJS() as Obj | null)
+        .filter((o) => o !== null);
+      const ours = renderChart(chart, {
+        releaseName: v.release,
+        namespace: v.namespace,
+        service: "Helm",
+        values: v.values,
+      });
+      assert.deepEqual(
+        sorted([...ours.crdObjects, ...ours.objects] as Obj[]),
+        sorted(fromHelm),
+        JSON.stringify(v.values),
+      );
     }
   });
 
   it("fails in helm with the chart's own messages for bad values", async () => {
-    await assert.rejects(helm(["template", "x", chartDir, "--set", "leaderElection.enabled=false"]), (error: unknown) => {
-      assert.ok(error instanceof HelmError);
-      assert.match(error.stderr, /replicaCount: 2 replicas need leaderElection\.enabled=true/);
-      return true;
-    });
+    await assert.rejects(
+      helm(["template", "x", chartDir, "--set", "leaderElection.enabled=false"]),
+      (error: unknown) => {
+        assert.ok(error instanceof HelmError);
+        assert.match(error.stderr, /replicaCount: 2 replicas need leaderElection\.enabled=true/);
+        return true;
+      },
+    );
     // values.schema.json catches a bad enum before the templates run.
     await assert.rejects(helm(["template", "x", chartDir, "--set", "rbac.mode=admin"]), (error: unknown) => {
       assert.ok(error instanceof HelmError);
@@ -85,27 +144,47 @@ describe("charts/kro-ts with a real helm", () => {
     const out = await helm(["install", release, chartDir, "-n", ns, "--kubeconfig", kubeconfig]);
     assert.match(out, /STATUS: deployed/);
     assert.match(out, /RBAC mode: aggregation/);
-    const deployment = await kubectlJson<{ spec: { replicas: number; template: { spec: { serviceAccountName: string } } } }>(["get", "deployment", fullname, "-n", ns]);
+    const deployment = await kubectlJson<{
+      spec: { replicas: number; template: { spec: { serviceAccountName: string } } };
+    }>(["get", "deployment", fullname, "-n", ns]);
     assert.equal(deployment.spec.replicas, 2);
     assert.equal(deployment.spec.template.spec.serviceAccountName, fullname);
     await kubectl(["get", "serviceaccount", fullname, "-n", ns]);
     await kubectl(["get", "clusterrole", fullname, `${fullname}:base`]);
     await kubectl(["get", "role,rolebinding", `${fullname}:leader-election`, "-n", ns]);
-    await eventually(async () => {
-      const pods = await kubectlJson<{ items: unknown[] }>(["get", "pods", "-n", ns, "-l", `app.kubernetes.io/instance=${release}`]);
-      assert.equal(pods.items.length, 2);
-    }, { timeout: 60_000, interval: 500 });
+    await eventually(
+      async () => {
+        const pods = await kubectlJson<{ items: unknown[] }>([
+          "get",
+          "pods",
+          "-n",
+          ns,
+          "-l",
+          `app.kubernetes.io/instance=${release}`,
+        ]);
+        assert.equal(pods.items.length, 2);
+      },
+      { timeout: 60_000, interval: 500 },
+    );
 
     await helm(["uninstall", release, "-n", ns, "--kubeconfig", kubeconfig]);
     await eventually(async () => {
       // kube-controller-manager's ClusterRole aggregation writes aggregated roles with a
       // server-side apply; one still queued when Helm deletes the role re-creates it, bare (seen
       // under heavy load). Helm's own object — with its release annotation — must be gone.
-      const left = await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(["get", "clusterrole", fullname]).catch((error: unknown) => {
+      const left = await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>([
+        "get",
+        "clusterrole",
+        fullname,
+      ]).catch((error: unknown) => {
         if (error instanceof KubectlError && /NotFound/.test(error.stderr)) return undefined;
         throw error;
       });
-      assert.equal(left?.metadata.annotations?.["meta.helm.sh/release-name"], undefined, "Helm's ClusterRole is still there after uninstall");
+      assert.equal(
+        left?.metadata.annotations?.["meta.helm.sh/release-name"],
+        undefined,
+        "Helm's ClusterRole is still there after uninstall",
+      );
     });
     await kubectl(["delete", "clusterrole", fullname, "--ignore-not-found"]);
     // Helm never deletes CRDs: the RGD CRD stays for other releases and the manifest install.

@@ -16,12 +16,26 @@ import { chartFiles, helmObjects, kroObjects } from "../support/helm-import.js";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const FIXTURES = path.join(ROOT, "test/fixtures/helm");
 
-async function assertSameObjects(chart: string, files: ChartFiles, values: object, extraHelmArgs: readonly string[] = []): Promise<void> {
+async function assertSameObjects(
+  chart: string,
+  files: ChartFiles,
+  values: object,
+  extraHelmArgs: readonly string[] = [],
+): Promise<void> {
   const theirs = await helmObjects(chart, values, extraHelmArgs);
   const ours = kroObjects(files, values);
-  assert.deepEqual(ours.errors, [], `kro-ts rendered ${path.basename(chart)} with ${JSON.stringify(values)} without errors`);
-  assert.deepEqual([...ours.objects.keys()].sort(), [...theirs.keys()].sort(), `same objects for ${JSON.stringify(values)}`);
-  for (const [key, object] of theirs) assert.deepEqual(ours.objects.get(key), object, `${key} with ${JSON.stringify(values)}`);
+  assert.deepEqual(
+    ours.errors,
+    [],
+    `kro-ts rendered ${path.basename(chart)} with ${JSON.stringify(values)} without errors`,
+  );
+  assert.deepEqual(
+    [...ours.objects.keys()].sort(),
+    [...theirs.keys()].sort(),
+    `same objects for ${JSON.stringify(values)}`,
+  );
+  for (const [key, object] of theirs)
+    assert.deepEqual(ours.objects.get(key), object, `${key} with ${JSON.stringify(values)}`);
 }
 
 describe("kro import helm renders what helm template renders", () => {
@@ -39,14 +53,38 @@ describe("kro import helm renders what helm template renders", () => {
     const files = await chartFiles(chart);
     const sets = [
       {},
-      { replicaCount: 3, service: { port: 8080, type: "NodePort" }, podAnnotations: { "a.example/x": "1" }, podLabels: { tier: "web" } },
-      { autoscaling: { enabled: true, minReplicas: 2, maxReplicas: 5, targetMemoryUtilizationPercentage: 70 }, ingress: { enabled: true, className: "nginx", hosts: [{ host: "a.example", paths: [{ path: "/", pathType: "Prefix" }] }], tls: [{ secretName: "t", hosts: ["a.example"] }] } },
-      { serviceAccount: { create: false }, fullnameOverride: "custom", image: { tag: "1.27" }, resources: { limits: { cpu: "100m" } }, nodeSelector: { disk: "ssd" }, tolerations: [{ key: "k", operator: "Exists" }] },
+      {
+        replicaCount: 3,
+        service: { port: 8080, type: "NodePort" },
+        podAnnotations: { "a.example/x": "1" },
+        podLabels: { tier: "web" },
+      },
+      {
+        autoscaling: { enabled: true, minReplicas: 2, maxReplicas: 5, targetMemoryUtilizationPercentage: 70 },
+        ingress: {
+          enabled: true,
+          className: "nginx",
+          hosts: [{ host: "a.example", paths: [{ path: "/", pathType: "Prefix" }] }],
+          tls: [{ secretName: "t", hosts: ["a.example"] }],
+        },
+      },
+      {
+        serviceAccount: { create: false },
+        fullnameOverride: "custom",
+        image: { tag: "1.27" },
+        resources: { limits: { cpu: "100m" } },
+        nodeSelector: { disk: "ssd" },
+        tolerations: [{ key: "k", operator: "Exists" }],
+      },
       // null deletes a default (Helm's coalescing): the port and the probe's defaults are gone.
       { service: { port: null }, livenessProbe: null },
       // ... also inside a map the chart prints whole with toYaml (the RGD carries the chart's
       // defaults, the spec is coalesced over them); a null Helm has no default for stays null.
-      { livenessProbe: { httpGet: { path: null } }, readinessProbe: { httpGet: { port: null, path: "/ready" } }, podAnnotations: { "a.example/x": null } },
+      {
+        livenessProbe: { httpGet: { path: null } },
+        readinessProbe: { httpGet: { port: null, path: "/ready" } },
+        podAnnotations: { "a.example/x": null },
+      },
     ];
     for (const values of sets) await assertSameObjects(chart, files, values);
   });
@@ -56,8 +94,19 @@ describe("kro import helm renders what helm template renders", () => {
     const files = await chartFiles(chart);
     const sets = [
       {},
-      { replicaCount: 1, leaderElection: { enabled: false }, metrics: { service: { enabled: false } }, rbac: { mode: "unrestricted" }, extraArgs: ["--workers=2"] },
-      { metrics: { serviceMonitor: { enabled: true, labels: { release: "prom" } } }, podAnnotations: { a: "b" }, allowCRDDeletion: true, image: { tag: "v9" } },
+      {
+        replicaCount: 1,
+        leaderElection: { enabled: false },
+        metrics: { service: { enabled: false } },
+        rbac: { mode: "unrestricted" },
+        extraArgs: ["--workers=2"],
+      },
+      {
+        metrics: { serviceMonitor: { enabled: true, labels: { release: "prom" } } },
+        podAnnotations: { a: "b" },
+        allowCRDDeletion: true,
+        image: { tag: "v9" },
+      },
       // The documented way to drop the chart's default resources.
       { resources: null },
     ];
@@ -69,8 +118,22 @@ describe("kro import helm renders what helm template renders", () => {
     const files = await chartFiles(chart);
     const sets = [
       {},
-      { worker: { enabled: true, replicas: 4 }, extraConfigs: [{ name: "a", value: "1" }, { name: "b", value: "2" }], podAnnotations: { x: "y" }, env: { Z: "last", A: "first" } },
-      { migrations: { enabled: false }, ports: [{ name: "only", port: 81 }], greeting: "{{ .Chart.Name }}!", big: 12, ratio: 2 },
+      {
+        worker: { enabled: true, replicas: 4 },
+        extraConfigs: [
+          { name: "a", value: "1" },
+          { name: "b", value: "2" },
+        ],
+        podAnnotations: { x: "y" },
+        env: { Z: "last", A: "first" },
+      },
+      {
+        migrations: { enabled: false },
+        ports: [{ name: "only", port: 81 }],
+        greeting: "{{ .Chart.Name }}!",
+        big: 12,
+        ratio: 2,
+      },
     ];
     for (const values of sets) await assertSameObjects(chart, files, values);
   });

@@ -31,15 +31,34 @@ let tc: TestController;
 
 const kro = (args: readonly string[]) => runKro([...args, "--kubeconfig", testCluster().kubeconfig]);
 
-async function installed(release: string, extra: readonly string[] = [], env: Record<string, string> = {}, chart = chartDir): Promise<ReleaseCensus> {
-  const args = ["install", release, chart, "-n", namespace, "--set", "replicaCount=3", "--kubeconfig", testCluster().kubeconfig, ...extra];
+async function installed(
+  release: string,
+  extra: readonly string[] = [],
+  env: Record<string, string> = {},
+  chart = chartDir,
+): Promise<ReleaseCensus> {
+  const args = [
+    "install",
+    release,
+    chart,
+    "-n",
+    namespace,
+    "--set",
+    "replicaCount=3",
+    "--kubeconfig",
+    testCluster().kubeconfig,
+    ...extra,
+  ];
   if (Object.keys(env).length === 0) await helm(args);
   else await run(await helmBinary(), args, { env: { ...process.env, ...env } });
-  return eventually(async () => {
-    const census = await releaseCensus(namespace, release);
-    assert.equal([...census.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3, "the release's pods run");
-    return census;
-  }, { timeout: 120_000 });
+  return eventually(
+    async () => {
+      const census = await releaseCensus(namespace, release);
+      assert.equal([...census.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3, "the release's pods run");
+      return census;
+    },
+    { timeout: 120_000 },
+  );
 }
 
 describe("kro import helm --release", { timeout: 400_000 }, () => {
@@ -58,27 +77,60 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     await installed("rec");
     const fromSecret = await readLiveRelease(tc.client, "rec", namespace);
     assert.equal(fromSecret.driver, "Secret");
-    assert.deepEqual([fromSecret.release.version, fromSecret.release.status, fromSecret.release.config], [1, "deployed", { replicaCount: 3 }]);
-    assert.equal(fromSecret.release.manifest.trim(), (await helm(["get", "manifest", "rec", "-n", namespace, "--kubeconfig", testCluster().kubeconfig])).trim());
-    assert.deepEqual(fromSecret.release.chart.templates.map((t) => t.name).sort(), ["templates/_helpers.tpl", "templates/deployment.yaml", "templates/ingress.yaml", "templates/service.yaml"]);
+    assert.deepEqual(
+      [fromSecret.release.version, fromSecret.release.status, fromSecret.release.config],
+      [1, "deployed", { replicaCount: 3 }],
+    );
+    assert.equal(
+      fromSecret.release.manifest.trim(),
+      (await helm(["get", "manifest", "rec", "-n", namespace, "--kubeconfig", testCluster().kubeconfig])).trim(),
+    );
+    assert.deepEqual(fromSecret.release.chart.templates.map((t) => t.name).sort(), [
+      "templates/_helpers.tpl",
+      "templates/deployment.yaml",
+      "templates/ingress.yaml",
+      "templates/service.yaml",
+    ]);
 
     await installed("cmrec", [], { HELM_DRIVER: "configmap" });
     const fromConfigMap = await readLiveRelease(tc.client, "cmrec", namespace);
     assert.equal(fromConfigMap.driver, "ConfigMap");
     assert.deepEqual(fromConfigMap.release.config, { replicaCount: 3 });
-    await assert.rejects(readLiveRelease(tc.client, "absent", namespace), /no Helm 3 release "absent" in namespace helm-migrate-/);
+    await assert.rejects(
+      readLiveRelease(tc.client, "absent", namespace),
+      /no Helm 3 release "absent" in namespace helm-migrate-/,
+    );
   });
 
   it("migrates in place: same UIDs, no restart, Ready, spec change rolls out, nothing deleted; twice is a no-op; the record goes on request", async () => {
     const release = "web";
     const before = await installed(release);
-    const migrate = ["import", "helm", "--release", release, "-n", namespace, "--kind", kind, "--group", group, "--rgd-label", `${tc.label.key}=${tc.label.value}`, "--apply", "--timeout", "90s"];
+    const migrate = [
+      "import",
+      "helm",
+      "--release",
+      release,
+      "-n",
+      namespace,
+      "--kind",
+      kind,
+      "--group",
+      group,
+      "--rgd-label",
+      `${tc.label.key}=${tc.label.value}`,
+      "--apply",
+      "--timeout",
+      "90s",
+    ];
     const first = await kro(migrate);
     assert.match(first.stderr, /Deployment .*web-nginx \(uid [0-9a-f-]+\): adopt in place, unchanged/);
     assert.match(first.stderr, /adopted 3 object\(s\) in place \(same UIDs\)/);
     assert.match(first.stderr, /Helm's release record is kept/);
     assertNothingRecreated(before, await releaseCensus(namespace, release), "migration");
-    const instance = await kubectlJson<{ metadata: { annotations?: Record<string, string> }; status?: { state?: string } }>(["get", resource, release, "-n", namespace]);
+    const instance = await kubectlJson<{
+      metadata: { annotations?: Record<string, string> };
+      status?: { state?: string };
+    }>(["get", resource, release, "-n", namespace]);
     assert.equal(instance.status?.state, "ACTIVE");
     assert.equal(instance.metadata.annotations?.["kro.run/adopt"], "true");
 
@@ -89,15 +141,34 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     assertNothingRecreated(before, await releaseCensus(namespace, release), "second migration");
 
     // A spec change now rolls out through the controller.
-    await kubectl(["patch", resource, release, "-n", namespace, "--type=merge", "-p", JSON.stringify({ spec: { replicaCount: 2, image: { tag: "1.22.0" } } })]);
-    await eventually(async () => {
-      const d = await kubectlJson<{ spec: { replicas: number; template: { spec: { containers: { image: string }[] } } }; status?: { updatedReplicas?: number; availableReplicas?: number } }>(["get", "deployment", `${release}-nginx`, "-n", namespace]);
-      assert.equal(d.spec.template.spec.containers[0]?.image, "nginx:1.22.0");
-      assert.equal(d.spec.replicas, 2);
-      assert.equal(d.status?.updatedReplicas, 2);
-      assert.equal(d.status.availableReplicas, 2);
-    }, { timeout: 90_000 });
-    assert.deepEqual([...(await releaseCensus(namespace, release)).objects].sort(), [...before.objects].sort(), "nothing deleted or recreated by the rollout");
+    await kubectl([
+      "patch",
+      resource,
+      release,
+      "-n",
+      namespace,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { replicaCount: 2, image: { tag: "1.22.0" } } }),
+    ]);
+    await eventually(
+      async () => {
+        const d = await kubectlJson<{
+          spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+          status?: { updatedReplicas?: number; availableReplicas?: number };
+        }>(["get", "deployment", `${release}-nginx`, "-n", namespace]);
+        assert.equal(d.spec.template.spec.containers[0]?.image, "nginx:1.22.0");
+        assert.equal(d.spec.replicas, 2);
+        assert.equal(d.status?.updatedReplicas, 2);
+        assert.equal(d.status.availableReplicas, 2);
+      },
+      { timeout: 90_000 },
+    );
+    assert.deepEqual(
+      [...(await releaseCensus(namespace, release)).objects].sort(),
+      [...before.objects].sort(),
+      "nothing deleted or recreated by the rollout",
+    );
 
     // Removing the record: helm forgets the release, its objects stay.
     // Run again after the change, now removing the record: the instance's spec is kept (no
@@ -106,7 +177,10 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     assert.match(third.stderr, /exists \(migrated before\): its spec is kept/);
     assert.match(third.stderr, /removed Helm's release record \(1 revision\(s\), Secrets owner=helm,name=web\)/);
     assert.doesNotMatch(await helm(["list", "-n", namespace, "--kubeconfig", testCluster().kubeconfig]), /^web\s/m);
-    await assert.rejects(helm(["status", release, "-n", namespace, "--kubeconfig", testCluster().kubeconfig]), (e: unknown) => e instanceof HelmError && /release: not found/.test(e.stderr));
+    await assert.rejects(
+      helm(["status", release, "-n", namespace, "--kubeconfig", testCluster().kubeconfig]),
+      (e: unknown) => e instanceof HelmError && /release: not found/.test(e.stderr),
+    );
     assert.deepEqual([...(await releaseCensus(namespace, release)).objects].sort(), [...before.objects].sort());
   });
 
@@ -114,13 +188,35 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     // hostNetwork: false, initialDelaySeconds: 0, nodeSelector: {}, tolerations: [] — rendered by the chart, never stored.
     const release = "zero";
     const before = await installed(release, [], {}, zeroValuesChart);
-    const migrate = ["import", "helm", "--release", release, "-n", namespace, "--kind", `Zero${kind}`, "--group", group, "--rgd-label", `${tc.label.key}=${tc.label.value}`, "--apply", "--timeout", "90s"];
+    const migrate = [
+      "import",
+      "helm",
+      "--release",
+      release,
+      "-n",
+      namespace,
+      "--kind",
+      `Zero${kind}`,
+      "--group",
+      group,
+      "--rgd-label",
+      `${tc.label.key}=${tc.label.value}`,
+      "--apply",
+      "--timeout",
+      "90s",
+    ];
     const out = await kro(migrate);
     assert.match(out.stderr, /Deployment .*zero-zero \(uid [0-9a-f-]+\): adopt in place, unchanged\n/, out.stderr);
     assert.doesNotMatch(out.stderr, /ROLLS ITS PODS|compared offline/);
     assert.match(out.stderr, /adopted 1 object\(s\) in place \(same UIDs\)/);
     assertNothingRecreated(before, await releaseCensus(namespace, release), "zero-values migration");
-    const instance = await kubectlJson<{ status?: { state?: string } }>(["get", `zero${resource}`, release, "-n", namespace]);
+    const instance = await kubectlJson<{ status?: { state?: string } }>([
+      "get",
+      `zero${resource}`,
+      release,
+      "-n",
+      namespace,
+    ]);
     assert.equal(instance.status?.state, "ACTIVE");
   });
 
@@ -132,13 +228,33 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     // The census is the baseline "nothing restarted" is judged against: take it once the hand-made
     // rollout has finished, not while old pods are still being replaced (seen once in CI).
     await kubectl(["rollout", "status", `deployment/${release}-nginx`, "-n", namespace, "--timeout=120s"]);
-    const census = await eventually(async () => {
-      const c = await releaseCensus(namespace, release);
-      assert.equal([...c.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3);
-      return c;
-    }, { timeout: 120_000 });
-    const migrate = ["import", "helm", "--release", release, "-n", namespace, "--kind", kind, "--group", group, "--rgd-label", `${tc.label.key}=${tc.label.value}`, "--apply"];
-    await assert.rejects(kro(migrate), /would roll the pods of 1 workload\(s\)[\s\S]*spec\.template\.spec\.containers\[0\]\.image: "nginx:hotfix" -> "nginx:1\.21\.0"[\s\S]*Nothing was written/);
+    const census = await eventually(
+      async () => {
+        const c = await releaseCensus(namespace, release);
+        assert.equal([...c.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 3);
+        return c;
+      },
+      { timeout: 120_000 },
+    );
+    const migrate = [
+      "import",
+      "helm",
+      "--release",
+      release,
+      "-n",
+      namespace,
+      "--kind",
+      kind,
+      "--group",
+      group,
+      "--rgd-label",
+      `${tc.label.key}=${tc.label.value}`,
+      "--apply",
+    ];
+    await assert.rejects(
+      kro(migrate),
+      /would roll the pods of 1 workload\(s\)[\s\S]*spec\.template\.spec\.containers\[0\]\.image: "nginx:hotfix" -> "nginx:1\.21\.0"[\s\S]*Nothing was written/,
+    );
     await assert.rejects(kubectl(["get", resource, release, "-n", namespace]), /NotFound/);
     assertNothingRecreated(census, await releaseCensus(namespace, release), "refused migration");
   });

@@ -19,7 +19,15 @@ import { letterSuffix, startTestController, type TestController } from "../suppo
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const example = path.join(repo, "examples/helm-nginx");
-const REGENERATE = ["import", "helm", "examples/helm-nginx/chart", "--release-name", "my-nginx", "-o", "examples/helm-nginx/imported"];
+const REGENERATE = [
+  "import",
+  "helm",
+  "examples/helm-nginx/chart",
+  "--release-name",
+  "my-nginx",
+  "-o",
+  "examples/helm-nginx/imported",
+];
 
 const kro = (args: readonly string[]) => runKro(args, { cwd: repo });
 
@@ -28,7 +36,10 @@ async function readmeCommands(): Promise<string[]> {
   const readme = await readFile(path.join(repo, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Coming from Helm"));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? assert.fail("no sh block under Coming from Helm");
-  return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  return block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
 }
 
 describe("examples/helm-nginx and README's Coming from Helm", { timeout: 300_000 }, () => {
@@ -55,7 +66,11 @@ describe("examples/helm-nginx and README's Coming from Helm", { timeout: 300_000
       const names = (await readdir(committed)).sort();
       assert.deepEqual((await readdir(scratch)).sort(), names);
       for (const name of names) {
-        assert.equal(await readFile(path.join(scratch, name), "utf8"), await readFile(path.join(committed, name), "utf8"), `examples/helm-nginx/imported/${name} is stale: run node dist/src/cli/main.js ${REGENERATE.join(" ")}`);
+        assert.equal(
+          await readFile(path.join(scratch, name), "utf8"),
+          await readFile(path.join(committed, name), "utf8"),
+          `examples/helm-nginx/imported/${name} is stale: run node dist/src/cli/main.js ${REGENERATE.join(" ")}`,
+        );
       }
     } finally {
       await rm(scratch, { recursive: true, force: true });
@@ -72,16 +87,41 @@ describe("examples/helm-nginx and README's Coming from Helm", { timeout: 300_000
       "kro import helm --release my-nginx -n shop --apply --remove-release-record",
       "helm list -n shop",
     ];
-    for (const command of expected) assert.ok(commands.includes(command), `README's Coming from Helm runs: ${command}\n(it has: ${commands.join(" | ")})`);
+    for (const command of expected)
+      assert.ok(
+        commands.includes(command),
+        `README's Coming from Helm runs: ${command}\n(it has: ${commands.join(" | ")})`,
+      );
 
     const { kubeconfig } = testCluster();
-    const mine = ["--kind", kind, "--group", group, "--rgd-label", `${tc.label.key}=${tc.label.value}`, "--kubeconfig", kubeconfig];
-    await helm(["install", "my-nginx", path.join(example, "chart"), "-n", namespace, "--create-namespace", "--kubeconfig", kubeconfig]);
-    const before = await eventually(async () => {
-      const census = await releaseCensus(namespace, "my-nginx");
-      assert.equal([...census.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 2);
-      return census;
-    }, { timeout: 120_000 });
+    const mine = [
+      "--kind",
+      kind,
+      "--group",
+      group,
+      "--rgd-label",
+      `${tc.label.key}=${tc.label.value}`,
+      "--kubeconfig",
+      kubeconfig,
+    ];
+    await helm([
+      "install",
+      "my-nginx",
+      path.join(example, "chart"),
+      "-n",
+      namespace,
+      "--create-namespace",
+      "--kubeconfig",
+      kubeconfig,
+    ]);
+    const before = await eventually(
+      async () => {
+        const census = await releaseCensus(namespace, "my-nginx");
+        assert.equal([...census.workload.keys()].filter((k) => k.startsWith("Pod/")).length, 2);
+        return census;
+      },
+      { timeout: 120_000 },
+    );
 
     const scratch = await mkdtemp(path.join(tmpdir(), "kro-my-nginx-"));
     try {
@@ -94,14 +134,40 @@ describe("examples/helm-nginx and README's Coming from Helm", { timeout: 300_000
     await kro(["import", "helm", "--release", "my-nginx", "-n", namespace, "--apply", ...mine]);
     assertNothingRecreated(before, await releaseCensus(namespace, "my-nginx"), "README migration");
 
-    await kubectl(["patch", `${kind.toLowerCase()}s.${group}`, "my-nginx", "-n", namespace, "--type=merge", "-p", '{"spec":{"replicaCount":3}}']);
-    await eventually(async () => {
-      const d = await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "my-nginx", "-n", namespace]);
-      assert.equal(d.spec.replicas, 3);
-    }, { timeout: 60_000 });
+    await kubectl([
+      "patch",
+      `${kind.toLowerCase()}s.${group}`,
+      "my-nginx",
+      "-n",
+      namespace,
+      "--type=merge",
+      "-p",
+      '{"spec":{"replicaCount":3}}',
+    ]);
+    await eventually(
+      async () => {
+        const d = await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "my-nginx", "-n", namespace]);
+        assert.equal(d.spec.replicas, 3);
+      },
+      { timeout: 60_000 },
+    );
 
-    await kro(["import", "helm", "--release", "my-nginx", "-n", namespace, "--apply", "--remove-release-record", ...mine]);
+    await kro([
+      "import",
+      "helm",
+      "--release",
+      "my-nginx",
+      "-n",
+      namespace,
+      "--apply",
+      "--remove-release-record",
+      ...mine,
+    ]);
     assert.doesNotMatch(await helm(["list", "-n", namespace, "--kubeconfig", kubeconfig]), /my-nginx/);
-    assert.deepEqual([...(await releaseCensus(namespace, "my-nginx")).objects].sort(), [...before.objects].sort(), "the same objects after the record is gone");
+    assert.deepEqual(
+      [...(await releaseCensus(namespace, "my-nginx")).objects].sort(),
+      [...before.objects].sort(),
+      "the same objects after the record is gone",
+    );
   });
 });

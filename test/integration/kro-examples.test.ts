@@ -17,12 +17,18 @@ import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testNamespace } from "../support/test-cluster.js";
 
 const DIR = fileURLToPath(new URL("../../../test/fixtures/kro-examples/", import.meta.url));
-const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith(".yaml")).sort();
+const FIXTURES = readdirSync(DIR)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 /** Every kind the examples create, to prove none is left once the instance is gone. */
 const CHILD_KINDS = "deployments,services,ingresses,configmaps,serviceaccounts,jobs,clusterroles,clusterrolebindings";
 
 type Cond = { type: string; status: string; reason?: string; message?: string };
-interface Instance { kind: string; metadata: { name: string; uid: string }; status?: { state?: string; conditions?: Cond[] } & Record<string, unknown> }
+interface Instance {
+  kind: string;
+  metadata: { name: string; uid: string };
+  status?: { state?: string; conditions?: Cond[] } & Record<string, unknown>;
+}
 
 interface Prepared {
   readonly rgds: { name: string; text: string }[];
@@ -41,13 +47,20 @@ function prepare(text: string, tc: TestController): Prepared {
     .replace(/^ {2}name: (example-[a-z-]+)$/gm, `  name: $1-${suffix}`)
     .replace(/^ {2}labels: \{\}$/gm, `  labels: { ${tc.label.key}: "${tc.label.value}" }`)
     .replaceAll("10.100.123.45", clusterIP);
-  const documents = renamed.split(/^---$/m).map((d) => d.trim()).filter((d) => d !== "");
-  const rgds = documents.filter((d) => /^kind: ResourceGraphDefinition$/m.test(d)).map((d) => ({ name: /^ {2}name: (\S+)$/m.exec(d)?.[1] ?? "", text: d }));
+  const documents = renamed
+    .split(/^---$/m)
+    .map((d) => d.trim())
+    .filter((d) => d !== "");
+  const rgds = documents
+    .filter((d) => /^kind: ResourceGraphDefinition$/m.test(d))
+    .map((d) => ({ name: /^ {2}name: (\S+)$/m.exec(d)?.[1] ?? "", text: d }));
   const [instanceText] = documents.filter((d) => !/^kind: ResourceGraphDefinition$/m.test(d));
   assert.ok(instanceText !== undefined, "each example carries one instance after its RGDs");
   const instance = instanceText.replace(/^( {2}name: )([a-z]+)$/gm, `$1$2-${suffix}`);
   return {
-    rgds, instance, clusterIP,
+    rgds,
+    instance,
+    clusterIP,
     instanceName: /^ {2}name: (\S+)$/m.exec(instance)?.[1] ?? "",
     outerKind: /^kind: (\S+)$/m.exec(instance)?.[1] ?? "",
   };
@@ -64,15 +77,34 @@ const STATUS_CHECKS: Record<string, StatusCheck> = {
     assert.ok(Array.isArray(s.deploymentConditions) && s.deploymentConditions.length > 0);
     assert.equal(s.url, undefined, "the ingress is excluded: url is omitted");
   },
-  "job.yaml": (s) => { assert.match(String(s.completedAt), /^\d{4}-\d\d-\d\dT/); },
-  "configmap-checksum.yaml": (s) => { assert.match(String(s.checksum), /^[0-9a-f]{64}$/); },
-  "custom-types.yaml": (s) => { assert.equal(s.entries, 2); },
+  "job.yaml": (s) => {
+    assert.match(String(s.completedAt), /^\d{4}-\d\d-\d\dT/);
+  },
+  "configmap-checksum.yaml": (s) => {
+    assert.match(String(s.checksum), /^[0-9a-f]{64}$/);
+  },
+  "custom-types.yaml": (s) => {
+    assert.equal(s.entries, 2);
+  },
   // No readyWhen on the Deployment (as in kro's example): ACTIVE may come before the count.
   "cel-functions.yaml": async (s, o, _p, ns) => {
     assert.equal(s.availableTimesTen, 10);
-    const env = await kubectl(["get", "deployment", o.metadata.name, "-n", ns, "-o", "jsonpath={.spec.template.spec.containers[0].env}"]);
-    const values = Object.fromEntries((JSON.parse(env) as { name: string; value: string }[]).map((e) => [e.name, e.value]));
-    assert.deepEqual([values.FIRST_LABEL, values.PARENT_DOMAIN, values.TOTAL, values.FROM_JSON, values.SIZE_CLASS], ["a", "b.c", "600", "value", "small"]);
+    const env = await kubectl([
+      "get",
+      "deployment",
+      o.metadata.name,
+      "-n",
+      ns,
+      "-o",
+      "jsonpath={.spec.template.spec.containers[0].env}",
+    ]);
+    const values = Object.fromEntries(
+      (JSON.parse(env) as { name: string; value: string }[]).map((e) => [e.name, e.value]),
+    );
+    assert.deepEqual(
+      [values.FIRST_LABEL, values.PARENT_DOMAIN, values.TOTAL, values.FROM_JSON, values.SIZE_CLASS],
+      ["a", "b.c", "600", "value", "small"],
+    );
     assert.equal(values.TO_JSON, JSON.stringify({ name: o.metadata.name }));
     assert.match(values.SEEDED ?? "", /^[A-Za-z0-9]{8}$/);
   },
@@ -88,13 +120,17 @@ const STATUS_CHECKS: Record<string, StatusCheck> = {
     // kro (pkg/graph/crd/crd.go newCRDAdditionalPrinterColumns): the author's columns replace the defaults.
     assert.match(row, new RegExp(`^${o.metadata.name}\\s+2\\s+nginx\\s+true\\s*$`, "m"));
   },
-  "nested.yaml": (s, o) => { assert.deepEqual([s.devAccount, s.prodAccount], [`${o.metadata.name}-dev`, `${o.metadata.name}-prod`]); },
+  "nested.yaml": (s, o) => {
+    assert.deepEqual([s.devAccount, s.prodAccount], [`${o.metadata.name}-dev`, `${o.metadata.name}-prod`]);
+  },
 };
 
 describe("kro's example shapes on the local cluster", { timeout: 600_000 }, () => {
   let tc: TestController;
   const cleanup: string[][] = [];
-  before(async () => { tc = await startTestController({ resolver: await schemaResolverFor() }); });
+  before(async () => {
+    tc = await startTestController({ resolver: await schemaResolverFor() });
+  });
   after(async () => {
     await tc.stop();
     for (const args of cleanup) await kubectl(["delete", ...args, "--wait=false", "--ignore-not-found"]);
@@ -117,18 +153,24 @@ describe("kro's example shapes on the local cluster", { timeout: 600_000 }, () =
 
       await kubectl(["apply", "-n", ns, "-f", "-"], p.instance.replaceAll("__NAMESPACE__", ns));
       const resource = `${plural(p.outerKind)}.kro.run`;
-      const active = await eventually(async () => {
-        const o = await kubectlJson<Instance>(["get", resource, p.instanceName, "-n", ns]);
-        assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
-        assert.equal(cond(o, "Ready")?.status, "True", JSON.stringify(o.status));
-        return o;
-      }, { timeout: 150_000, interval: 1_000 });
+      const active = await eventually(
+        async () => {
+          const o = await kubectlJson<Instance>(["get", resource, p.instanceName, "-n", ns]);
+          assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
+          assert.equal(cond(o, "Ready")?.status, "True", JSON.stringify(o.status));
+          return o;
+        },
+        { timeout: 150_000, interval: 1_000 },
+      );
       const check = STATUS_CHECKS[file];
       assert.ok(check !== undefined);
-      await eventually(async () => {
-        const o = await kubectlJson<Instance>(["get", resource, p.instanceName, "-n", ns]);
-        await check(o.status ?? {}, o, p, ns);
-      }, { timeout: 60_000, interval: 1_000 });
+      await eventually(
+        async () => {
+          const o = await kubectlJson<Instance>(["get", resource, p.instanceName, "-n", ns]);
+          await check(o.status ?? {}, o, p, ns);
+        },
+        { timeout: 60_000, interval: 1_000 },
+      );
 
       // Every instance involved (the nested example's inner ones too): their children must go.
       const uids = [active.metadata.uid];
@@ -138,12 +180,17 @@ describe("kro's example shapes on the local cluster", { timeout: 600_000 }, () =
         uids.push(...inner.items.map((i) => i.metadata.uid));
       }
       await kubectl(["delete", resource, p.instanceName, "-n", ns, "--timeout=120s"]);
-      await eventually(async () => {
-        for (const uid of uids) {
-          const left = (await kubectl(["get", CHILD_KINDS, "-A", "-l", `kro.run/instance-id=${uid}`, "-o", "name"])).trim();
-          assert.equal(left, "", `children of instance ${uid} left behind`);
-        }
-      }, { timeout: 60_000, interval: 1_000 });
+      await eventually(
+        async () => {
+          for (const uid of uids) {
+            const left = (
+              await kubectl(["get", CHILD_KINDS, "-A", "-l", `kro.run/instance-id=${uid}`, "-o", "name"])
+            ).trim();
+            assert.equal(left, "", `children of instance ${uid} left behind`);
+          }
+        },
+        { timeout: 60_000, interval: 1_000 },
+      );
     });
   }
 });

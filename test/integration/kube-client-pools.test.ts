@@ -16,8 +16,13 @@ describe("kube client connection pools", { timeout: 120_000 }, () => {
   it(`answers a GET with ${INFORMERS} informers open, without queueing for a socket`, async (t) => {
     const poolWaits: number[] = [];
     const client = await createKubeClient({
-      kubeconfig: testCluster().kubeconfig, qps: 0,
-      metrics: { onPoolWait: (m) => { if (m.pool === "request") poolWaits.push(m.waitMs); } },
+      kubeconfig: testCluster().kubeconfig,
+      qps: 0,
+      metrics: {
+        onPoolWait: (m) => {
+          if (m.pool === "request") poolWaits.push(m.waitMs);
+        },
+      },
     });
     const informers: Informer[] = [];
     t.after(async () => {
@@ -27,11 +32,22 @@ describe("kube client connection pools", { timeout: 120_000 }, () => {
     const run = randomBytes(3).toString("hex");
     for (let i = 0; i < INFORMERS; i++) {
       // Distinct selectors: each is its own watch (the manager would share equal ones).
-      informers.push(client.informer({ apiVersion: "v1", kind: "ConfigMap", namespace: "default", labelSelector: `pool-test=${run}-${i}` }).start());
+      informers.push(
+        client
+          .informer({
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            namespace: "default",
+            labelSelector: `pool-test=${run}-${i}`,
+          })
+          .start(),
+      );
     }
     await Promise.all(informers.map((i) => i.waitForSync({ timeoutMs: 20_000 })));
     // Every informer has opened its watch (not only its list).
-    await eventually(() => { assert.ok(informers.every((i) => i.stats.watches > 0)); });
+    await eventually(() => {
+      assert.ok(informers.every((i) => i.stats.watches > 0));
+    });
 
     // Were the watches in the request pool, every socket would be taken by a watch that never
     // ends: these GETs would queue until their deadline and fail. The deadline is generous so
@@ -44,10 +60,18 @@ describe("kube client connection pools", { timeout: 120_000 }, () => {
       assert.equal(client.poolStats().request.queued, 0, "no request queued for a socket");
     }
     const stats = client.poolStats();
-    t.diagnostic(`GET with ${stats.watch.sockets} watches open: ${timings.map((ms) => ms.toFixed(1)).join(", ")} ms (pool waits ${poolWaits.slice(-5).map((ms) => ms.toFixed(1)).join(", ")} ms); request pool ${JSON.stringify(stats.request)}`);
+    t.diagnostic(
+      `GET with ${stats.watch.sockets} watches open: ${timings.map((ms) => ms.toFixed(1)).join(", ")} ms (pool waits ${poolWaits
+        .slice(-5)
+        .map((ms) => ms.toFixed(1))
+        .join(", ")} ms); request pool ${JSON.stringify(stats.request)}`,
+    );
     assert.ok(stats.watch.sockets >= INFORMERS, `one socket per watch: ${JSON.stringify(stats)}`);
     // Latencies are shown above, not asserted: they carry the machine's load.
-    assert.ok(stats.request.sockets < 64, `watches stay out of the request pool (${stats.request.sockets} request sockets)`);
+    assert.ok(
+      stats.request.sockets < 64,
+      `watches stay out of the request pool (${stats.request.sockets} request sockets)`,
+    );
     assert.ok(poolWaits.length > 0, "the GETs went through the request pool");
   });
 });

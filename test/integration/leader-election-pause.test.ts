@@ -32,8 +32,16 @@ const suffix = letterSuffix();
 const namespace = `pause-${suffix}`;
 const logger = createLogger({ level: "silent", name: "pause-test", format: "text" });
 
-interface Seen { readonly name: string; readonly writer: string; readonly rv: number }
-interface LostReport { readonly landed: number; readonly refused: number; readonly failed: string[] }
+interface Seen {
+  readonly name: string;
+  readonly writer: string;
+  readonly rv: number;
+}
+interface LostReport {
+  readonly landed: number;
+  readonly refused: number;
+  readonly failed: string[];
+}
 
 describe("a paused leader resumed after losing its Lease", { timeout: 180_000 }, () => {
   let client: KubeClient;
@@ -52,35 +60,112 @@ describe("a paused leader resumed after losing its Lease", { timeout: 180_000 },
       const lease = `pause-${suffix}-${round}`;
       // The API server's order of writes on our objects, as it reports them.
       const seen: Seen[] = [];
-      const informer = client.informers.acquire({ apiVersion: "v1", kind: "ConfigMap", namespace, labelSelector: `kro-ts.test/busy-leader=${prefix}` });
-      t.after(async () => { await informer.release(); });
-      const note = (o: KubeObject) => { seen.push({ name: o.metadata?.name ?? "", writer: (o as { data?: Record<string, string> }).data?.writer ?? "", rv: Number(o.metadata?.resourceVersion) }); };
-      informer.informer.addHandlers({ onAdd: note, onUpdate: (_old, next) => { note(next); } });
+      const informer = client.informers.acquire({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        namespace,
+        labelSelector: `kro-ts.test/busy-leader=${prefix}`,
+      });
+      t.after(async () => {
+        await informer.release();
+      });
+      const note = (o: KubeObject) => {
+        seen.push({
+          name: o.metadata?.name ?? "",
+          writer: (o as { data?: Record<string, string> }).data?.writer ?? "",
+          rv: Number(o.metadata?.resourceVersion),
+        });
+      };
+      informer.informer.addHandlers({
+        onAdd: note,
+        onUpdate: (_old, next) => {
+          note(next);
+        },
+      });
       await informer.informer.waitForSync({ timeoutMs: 10_000 });
 
-      const child = spawn(process.execPath, [BUSY_LEADER, testCluster().kubeconfig, namespace, lease, "old", prefix, String(WRITERS),
-        String(timing.leaseDurationMs), String(timing.renewDeadlineMs), String(timing.retryPeriodMs)], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(
+        process.execPath,
+        [
+          BUSY_LEADER,
+          testCluster().kubeconfig,
+          namespace,
+          lease,
+          "old",
+          prefix,
+          String(WRITERS),
+          String(timing.leaseDurationMs),
+          String(timing.renewDeadlineMs),
+          String(timing.retryPeriodMs),
+        ],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
       let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-      const exited = new Promise<void>((resolve) => child.once("exit", () => { resolve(); }));
-      t.after(async () => { if (child.exitCode === null) { child.kill("SIGKILL"); await exited; } });
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exited = new Promise<void>((resolve) =>
+        child.once("exit", () => {
+          resolve();
+        }),
+      );
+      t.after(async () => {
+        if (child.exitCode === null) {
+          child.kill("SIGKILL");
+          await exited;
+        }
+      });
       const lines = createInterface({ input: child.stdout });
       const reports = new Map<string, Record<string, unknown>>();
-      lines.on("line", (line) => { const r = JSON.parse(line) as { event: string }; reports.set(r.event, r); });
-      await eventually(() => { assert.ok(reports.has("acquired"), stderr); }, { timeout: 30_000 });
-      await eventually(() => { assert.ok(seen.filter((s) => s.writer === "old").length >= 20, "the old leader is busy writing"); }, { timeout: 30_000 });
+      lines.on("line", (line) => {
+        const r = JSON.parse(line) as { event: string };
+        reports.set(r.event, r);
+      });
+      await eventually(
+        () => {
+          assert.ok(reports.has("acquired"), stderr);
+        },
+        { timeout: 30_000 },
+      );
+      await eventually(
+        () => {
+          assert.ok(seen.filter((s) => s.writer === "old").length >= 20, "the old leader is busy writing");
+        },
+        { timeout: 30_000 },
+      );
 
       child.kill("SIGSTOP");
       const standby = startLeaderElection({ client, logger, namespace, name: lease, identity: "new", ...timing });
-      t.after(async () => { await standby.stop(); });
+      t.after(async () => {
+        await standby.stop();
+      });
       await standby.acquired;
       // The new leader writes every object; then the old one wakes up.
-      await Promise.all(Array.from({ length: WRITERS }, (_, i) => client.apply({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${prefix}-${i}`, namespace }, data: { writer: "new", seq: "0" } }, { fieldManager: "new", force: true })));
+      await Promise.all(
+        Array.from({ length: WRITERS }, (_, i) =>
+          client.apply(
+            {
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              metadata: { name: `${prefix}-${i}`, namespace },
+              data: { writer: "new", seq: "0" },
+            },
+            { fieldManager: "new", force: true },
+          ),
+        ),
+      );
       child.kill("SIGCONT");
-      await eventually(() => { assert.ok(reports.has("lost"), stderr); }, { timeout: 30_000 });
+      await eventually(
+        () => {
+          assert.ok(reports.has("lost"), stderr);
+        },
+        { timeout: 30_000 },
+      );
       await exited;
       const lost = reports.get("lost") as unknown as LostReport;
-      await eventually(() => { assert.equal(seen.filter((s) => s.writer === "new").length, WRITERS); });
+      await eventually(() => {
+        assert.equal(seen.filter((s) => s.writer === "new").length, WRITERS);
+      });
 
       const afterTakeover: Seen[] = [];
       for (let i = 0; i < WRITERS; i++) {
@@ -89,7 +174,10 @@ describe("a paused leader resumed after losing its Lease", { timeout: 180_000 },
         afterTakeover.push(...events.slice(firstNew).filter((s) => s.writer === "old"));
       }
       assert.deepEqual(afterTakeover, [], "writes of the old leader the API server applied after the new leader's");
-      assert.ok(lost.refused > 0, `the resumed leader had writes waiting and they were refused (${JSON.stringify(lost)})`);
+      assert.ok(
+        lost.refused > 0,
+        `the resumed leader had writes waiting and they were refused (${JSON.stringify(lost)})`,
+      );
       assert.deepEqual(lost.failed, []);
     });
   }

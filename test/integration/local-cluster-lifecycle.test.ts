@@ -22,16 +22,21 @@ interface Running {
 }
 
 async function clusterUp(extraArgs: readonly string[] = []): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, "cluster", "up", "--minimal", ...extraArgs], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "cluster", "up", "--minimal", ...extraArgs], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const kubeconfig = await eventually(() => {
-    assert.equal(child.exitCode, null, `kro cluster up exited early:\n${output}`);
-    const match = /^Ready\. kubeconfig: (\S+)$/m.exec(output);
-    assert.ok(match?.[1], "no ready line yet");
-    return match[1];
-  }, { timeout: 120_000 });
+  const kubeconfig = await eventually(
+    () => {
+      assert.equal(child.exitCode, null, `kro cluster up exited early:\n${output}`);
+      const match = /^Ready\. kubeconfig: (\S+)$/m.exec(output);
+      assert.ok(match?.[1], "no ready line yet");
+      return match[1];
+    },
+    { timeout: 120_000 },
+  );
   const config = JSON.parse(readFileSync(kubeconfig, "utf8")) as { clusters: { cluster: { server: string } }[] };
   assert.match(config.clusters[0]?.cluster.server ?? "", /^https:\/\/127\.0\.0\.1:\d+$/, "serves on loopback only");
   const stateDir = /^Component logs: (\S+)$/m.exec(output)?.[1] ?? assert.fail(`no logs line:\n${output}`);
@@ -49,11 +54,15 @@ function isAlive(pid: number): boolean {
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once("exit", resolve));
+  return child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once("exit", resolve));
 }
 
 async function kubectlNamespaces(kubeconfig: string): Promise<string> {
-  const child = spawn("kubectl", ["--kubeconfig", kubeconfig, "get", "namespaces", "-o", "name"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn("kubectl", ["--kubeconfig", kubeconfig, "get", "namespaces", "-o", "name"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   await exited(child);
@@ -94,34 +103,73 @@ describe("kro cluster up", () => {
     const running = await clusterUp();
     running.child.kill("SIGKILL");
     await exited(running.child);
-    await eventually(() => {
-      for (const pid of running.pids) assert.equal(isAlive(pid), false, `process ${pid} orphaned`);
-      assert.equal(existsSync(running.stateDir), false, "state dir removed by the reaper");
-    }, { timeout: 30_000 });
+    await eventually(
+      () => {
+        for (const pid of running.pids) assert.equal(isAlive(pid), false, `process ${pid} orphaned`);
+        assert.equal(existsSync(running.stateDir), false, "state dir removed by the reaper");
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it("--clusters 3: two member clusters registered in the hub, each served, all stopped on SIGINT", async () => {
     const running = await clusterUp(["--clusters", "3"]);
-    const members = [...running.output().matchAll(/^ {2}(eu-west|us-east): Kubernetes \S+ at https:\/\/127\.0\.0\.1:\d+, kubeconfig (\S+)$/gm)].map((m) => ({ name: m[1] ?? "", kubeconfig: m[2] ?? "" }));
-    assert.deepEqual(members.map((m) => m.name), ["eu-west", "us-east"], running.output());
-    const memberPids = members.map((m) => readFileSync(path.join(path.dirname(m.kubeconfig), "pids"), "utf8").split("\n").filter(Boolean).map(Number));
-    for (const member of members) assert.match(await kubectlNamespaces(member.kubeconfig), /namespace\/default/, `${member.name} serves kubectl`);
+    const members = [
+      ...running
+        .output()
+        .matchAll(/^ {2}(eu-west|us-east): Kubernetes \S+ at https:\/\/127\.0\.0\.1:\d+, kubeconfig (\S+)$/gm),
+    ].map((m) => ({ name: m[1] ?? "", kubeconfig: m[2] ?? "" }));
+    assert.deepEqual(
+      members.map((m) => m.name),
+      ["eu-west", "us-east"],
+      running.output(),
+    );
+    const memberPids = members.map((m) =>
+      readFileSync(path.join(path.dirname(m.kubeconfig), "pids"), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map(Number),
+    );
+    for (const member of members)
+      assert.match(await kubectlNamespaces(member.kubeconfig), /namespace\/default/, `${member.name} serves kubectl`);
     // Registered as a platform team registers a real cluster: a labelled kubeconfig Secret in the hub.
-    const secrets = JSON.parse(await kubectlOut(running.kubeconfig, ["get", "secrets", "-n", "kro-system", "-l", "kro.run/cluster-name", "-o", "json"])) as { items: { metadata: { labels: Record<string, string> }; data: Record<string, string> }[] };
-    assert.deepEqual(secrets.items.map((s) => s.metadata.labels["kro.run/cluster-name"]).sort(), ["eu-west", "us-east"]);
+    const secrets = JSON.parse(
+      await kubectlOut(running.kubeconfig, [
+        "get",
+        "secrets",
+        "-n",
+        "kro-system",
+        "-l",
+        "kro.run/cluster-name",
+        "-o",
+        "json",
+      ]),
+    ) as { items: { metadata: { labels: Record<string, string> }; data: Record<string, string> }[] };
+    assert.deepEqual(secrets.items.map((s) => s.metadata.labels["kro.run/cluster-name"]).sort(), [
+      "eu-west",
+      "us-east",
+    ]);
     for (const secret of secrets.items) {
       const member = members.find((m) => m.name === secret.metadata.labels["kro.run/cluster-name"]);
-      assert.equal(Buffer.from(secret.data.value ?? "", "base64").toString("utf8"), readFileSync(member?.kubeconfig ?? "", "utf8"), "the Secret holds the member's kubeconfig");
+      assert.equal(
+        Buffer.from(secret.data.value ?? "", "base64").toString("utf8"),
+        readFileSync(member?.kubeconfig ?? "", "utf8"),
+        "the Secret holds the member's kubeconfig",
+      );
     }
     running.child.kill("SIGINT");
     assert.equal(await exited(running.child), 0, running.output());
     assert.match(running.output(), /local clusters stopped/);
-    for (const pid of [...running.pids, ...memberPids.flat()]) assert.equal(isAlive(pid), false, `process ${pid} still running`);
-    for (const member of members) assert.equal(existsSync(path.dirname(member.kubeconfig)), false, `${member.name}'s state dir removed`);
+    for (const pid of [...running.pids, ...memberPids.flat()])
+      assert.equal(isAlive(pid), false, `process ${pid} still running`);
+    for (const member of members)
+      assert.equal(existsSync(path.dirname(member.kubeconfig)), false, `${member.name}'s state dir removed`);
   });
 
   it("rejects --clusters outside 1..8 before starting anything", async () => {
-    const child = spawn(process.execPath, [CLI, "cluster", "up", "--clusters", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "cluster", "up", "--clusters", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     assert.notEqual(await exited(child), 0);
@@ -129,7 +177,9 @@ describe("kro cluster up", () => {
   });
 
   it("rejects an unsupported --kube-version with the supported list", async () => {
-    const child = spawn(process.execPath, [CLI, "cluster", "up", "--kube-version", "1.20"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "cluster", "up", "--kube-version", "1.20"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     assert.equal(await exited(child), 1);

@@ -41,12 +41,25 @@ interface Sample {
 async function sample(kube: KubeClient): Promise<Sample> {
   const [node, lease] = await Promise.all([
     kube.get<NodeObject>({ apiVersion: "v1", kind: "Node", name: NODE }),
-    kube.get<LeaseObject>({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", namespace: "kube-node-lease", name: NODE }).catch(() => undefined),
+    kube
+      .get<LeaseObject>({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        namespace: "kube-node-lease",
+        name: NODE,
+      })
+      .catch(() => undefined),
   ]);
   const ready = node.status?.conditions?.find((c) => c.type === "Ready");
   const heartbeat = Date.parse(ready?.lastHeartbeatTime ?? "") || 0;
   const leaseRenew = lease?.spec?.renewTime === undefined ? undefined : Date.parse(lease.spec.renewTime);
-  return { at: Date.now(), ready: ready?.status ?? "missing", freshest: Math.max(heartbeat, leaseRenew ?? 0), leaseRenew, leaseDurationSeconds: lease?.spec?.leaseDurationSeconds };
+  return {
+    at: Date.now(),
+    ready: ready?.status ?? "missing",
+    freshest: Math.max(heartbeat, leaseRenew ?? 0),
+    leaseRenew,
+    leaseDurationSeconds: lease?.spec?.leaseDurationSeconds,
+  };
 }
 
 /** Total count of NodeNotReady events for the node (events are deduplicated into a count). */
@@ -94,19 +107,28 @@ describe("local cluster: the simulated node under load", () => {
     const maxStalenessMs = Math.max(...samples.map((s) => s.at - s.freshest));
     const renewals = new Set(samples.map((s) => s.leaseRenew).filter((r) => r !== undefined)).size;
     const eventsDuring = (await nodeNotReadyEvents(kube)) - eventsBefore;
-    t.diagnostic(`${samples.length} samples over ${Math.round((Date.now() - started) / 1000)} s, ${rounds} scale rounds: ` +
-      `max staleness ${Math.round(maxStalenessMs / 1000)} s (grace ${GRACE_PERIOD_MS / 1000} s), ${renewals} lease renewals seen, ` +
-      `${notReady.length} NotReady samples, ${eventsDuring} NodeNotReady events`);
+    t.diagnostic(
+      `${samples.length} samples over ${Math.round((Date.now() - started) / 1000)} s, ${rounds} scale rounds: ` +
+        `max staleness ${Math.round(maxStalenessMs / 1000)} s (grace ${GRACE_PERIOD_MS / 1000} s), ${renewals} lease renewals seen, ` +
+        `${notReady.length} NotReady samples, ${eventsDuring} NodeNotReady events`,
+    );
 
     assert.ok(rounds >= 4, `the load ran only ${rounds} scale rounds`);
     // kwok renews every leaseDuration/4: with the Lease it keeps, that period must be well inside
     // the grace period (half of it as the bar: a node that is fine only by luck fails here).
     const durations = [...new Set(samples.map((s) => s.leaseDurationSeconds))];
     assert.equal(durations.length, 1, `one Lease duration all along: ${JSON.stringify(durations)}`);
-    assert.ok(durations[0] !== undefined && (durations[0] * 1000) / 4 < GRACE_PERIOD_MS / 2, `Lease duration ${durations[0]} s`);
+    assert.ok(
+      durations[0] !== undefined && (durations[0] * 1000) / 4 < GRACE_PERIOD_MS / 2,
+      `Lease duration ${durations[0]} s`,
+    );
     // Renewed while we watched, not one renewal left over.
     assert.ok(renewals >= 2, `only ${renewals} distinct lease renewals in ${WINDOW_MS / 1000} s`);
-    assert.deepEqual(notReady.map((s) => s.ready), [], "the node left Ready during the window");
+    assert.deepEqual(
+      notReady.map((s) => s.ready),
+      [],
+      "the node left Ready during the window",
+    );
     assert.equal(eventsDuring, 0, "NodeNotReady events during the window");
   });
 
@@ -117,9 +139,12 @@ describe("local cluster: the simulated node under load", () => {
     const ns = await testNamespace(t, "pod-cidr");
     await kubectl(["create", "deployment", "ip", "-n", ns, "--image=registry.k8s.io/pause:3.10", "--replicas=2"]);
     await kubectl(["rollout", "status", "deployment/ip", "-n", ns, "--timeout=60s"]);
-    const ips = (await kubectl(["get", "pods", "-n", ns, "-o", "jsonpath={.items[*].status.podIP}"])).trim().split(/\s+/);
+    const ips = (await kubectl(["get", "pods", "-n", ns, "-o", "jsonpath={.items[*].status.podIP}"]))
+      .trim()
+      .split(/\s+/);
     assert.equal(ips.length, 2);
     const prefix = (node.spec?.podCIDR ?? "").replace(/0\/24$/, "");
-    for (const ip of ips) assert.ok(ip.startsWith(prefix), `pod IP ${ip} is outside the node's pod CIDR ${node.spec?.podCIDR ?? ""}`);
+    for (const ip of ips)
+      assert.ok(ip.startsWith(prefix), `pod IP ${ip} is outside the node's pod CIDR ${node.spec?.podCIDR ?? ""}`);
   });
 });

@@ -58,47 +58,99 @@ current-context: b
 }
 
 const startController = (): Promise<ControllerProcess> =>
-  startControllerProcess(testCluster().kubeconfig, ["--rgd-selector", `kro-ts.test/controller=${selector}`, "--cluster-namespace", registrations, "--log-level", "info"]);
+  startControllerProcess(testCluster().kubeconfig, [
+    "--rgd-selector",
+    `kro-ts.test/controller=${selector}`,
+    "--cluster-namespace",
+    registrations,
+    "--log-level",
+    "info",
+  ]);
 
 /** hub → b → hub → b: every step of creation and of deletion crosses a cluster boundary. */
 async function defineRgd(): Promise<void> {
-  const cm = (name: string, data: Record<string, string>) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `\${schema.metadata.name}-${name}` }, data });
-  await eventually(() => hub.apply({
-    apiVersion, kind: "ResourceGraphDefinition",
-    metadata: { name: `mcf-${suffix}`, labels: { "kro-ts.test/controller": selector } },
-    spec: {
-      schema: { apiVersion: "v1alpha1", kind, spec: { v: "string | default=x" } },
-      resources: [
-        { id: "first", template: cm("first", { v: "${schema.spec.v}" }) },
-        { id: "remote", cluster: "b", template: cm("remote", { v: "${first.data.v}" }) },
-        { id: "back", template: cm("back", { remoteUid: "${remote.metadata.uid}" }) },
-        { id: "last", cluster: "b", template: cm("last", { v: "${back.data.remoteUid}" }) },
-      ],
+  const cm = (name: string, data: Record<string, string>) => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: `\${schema.metadata.name}-${name}` },
+    data,
+  });
+  await eventually(
+    () =>
+      hub.apply(
+        {
+          apiVersion,
+          kind: "ResourceGraphDefinition",
+          metadata: { name: `mcf-${suffix}`, labels: { "kro-ts.test/controller": selector } },
+          spec: {
+            schema: { apiVersion: "v1alpha1", kind, spec: { v: "string | default=x" } },
+            resources: [
+              { id: "first", template: cm("first", { v: "${schema.spec.v}" }) },
+              { id: "remote", cluster: "b", template: cm("remote", { v: "${first.data.v}" }) },
+              { id: "back", template: cm("back", { remoteUid: "${remote.metadata.uid}" }) },
+              { id: "last", cluster: "b", template: cm("last", { v: "${back.data.remoteUid}" }) },
+            ],
+          },
+        },
+        { fieldManager: "mcf-test", force: true },
+      ),
+    { timeout: 60_000 },
+  );
+  await eventually(
+    async () => {
+      await hub.list(apiVersion, kind, { namespace, limit: 1 });
     },
-  }, { fieldManager: "mcf-test", force: true }), { timeout: 60_000 });
-  await eventually(async () => { await hub.list(apiVersion, kind, { namespace, limit: 1 }); }, { timeout: 60_000 });
+    { timeout: 60_000 },
+  );
 }
 
-const create = (names: readonly string[]) => Promise.all(names.map((name) => hub.create({ apiVersion, kind, metadata: { name, namespace }, spec: { v: name } })));
-const remove = (names: readonly string[]) => Promise.all(names.map((name) => hub.delete({ apiVersion, kind, namespace, name }).catch((error: unknown) => {
-  if (!isNotFound(error)) throw error;
-})));
+const create = (names: readonly string[]) =>
+  Promise.all(names.map((name) => hub.create({ apiVersion, kind, metadata: { name, namespace }, spec: { v: name } })));
+const remove = (names: readonly string[]) =>
+  Promise.all(
+    names.map((name) =>
+      hub.delete({ apiVersion, kind, namespace, name }).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      }),
+    ),
+  );
 
 async function whyNotReady(name: string): Promise<string> {
-  const instance = await hub.get({ apiVersion, kind, namespace, name }).catch((error: unknown) => ({ error: String(error) }));
+  const instance = await hub
+    .get({ apiVersion, kind, namespace, name })
+    .catch((error: unknown) => ({ error: String(error) }));
   return `instance ${name}: ${JSON.stringify({ annotations: (instance as { metadata?: { annotations?: unknown } }).metadata?.annotations, status: (instance as { status?: unknown }).status, error: (instance as { error?: string }).error })}`;
 }
 
-async function settledCensus(planted: readonly Planted[], survivors: number, controller: () => ControllerProcess): Promise<Census> {
-  return eventually(async () => {
-    const census = await takeCensus(hub, { apiVersion, kind, namespace, childrenPerInstance: CHILDREN, planted, clusters: { b: bClient } });
-    const left = (await hub.list(apiVersion, kind, { namespace })).items.length;
-    assert.equal(left, survivors, `instances left: ${JSON.stringify(census)}`);
-    const detail = census.notReady.length === 0 ? JSON.stringify(census) : `${JSON.stringify(census)}; ${await whyNotReady(census.notReady[0] ?? "")}`;
-    assert.deepEqual(census, { orphans: [], unrecorded: [], foreignTouched: [], notReady: [] }, detail);
-    return census;
-  }, { timeout: 150_000, interval: 2_000 }).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- controller output (tail) ---\n${controller().output().slice(-4_000)}`);
+async function settledCensus(
+  planted: readonly Planted[],
+  survivors: number,
+  controller: () => ControllerProcess,
+): Promise<Census> {
+  return eventually(
+    async () => {
+      const census = await takeCensus(hub, {
+        apiVersion,
+        kind,
+        namespace,
+        childrenPerInstance: CHILDREN,
+        planted,
+        clusters: { b: bClient },
+      });
+      const left = (await hub.list(apiVersion, kind, { namespace })).items.length;
+      assert.equal(left, survivors, `instances left: ${JSON.stringify(census)}`);
+      const detail =
+        census.notReady.length === 0
+          ? JSON.stringify(census)
+          : `${JSON.stringify(census)}; ${await whyNotReady(census.notReady[0] ?? "")}`;
+      assert.deepEqual(census, { orphans: [], unrecorded: [], foreignTouched: [], notReady: [] }, detail);
+      return census;
+    },
+    { timeout: 150_000, interval: 2_000 },
+  ).catch((error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n--- controller output (tail) ---\n${controller().output().slice(-4_000)}`,
+    );
   });
 }
 
@@ -111,7 +163,8 @@ describe("ownership under faults, children in two clusters", { timeout: 600_000 
     await hub.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: registrations } });
     await bClient.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
     await hub.create({
-      apiVersion: "v1", kind: "Secret",
+      apiVersion: "v1",
+      kind: "Secret",
       metadata: { name: "b-kubeconfig", namespace: registrations, labels: { "kro.run/cluster-name": "b" } },
       data: { value: Buffer.from(kubeconfigOf(b)).toString("base64") },
     });
@@ -127,13 +180,21 @@ describe("ownership under faults, children in two clusters", { timeout: 600_000 
 
   it("kill -9 at random moments during create-then-delete races across two clusters: 0 orphans anywhere, 0 foreign touched, all Ready", async (t) => {
     let controller = await startController();
-    t.after(async () => { await controller.kill(); });
+    t.after(async () => {
+      await controller.kill();
+    });
     await defineRgd();
     // Look-alikes in both clusters: m-0-0's owner labels copied onto objects it never made (it is raced: deleted as soon as created).
-    const owner = { "kro.run/instance-kind": kind, "kro.run/instance-name": "m-0-0", "kro.run/instance-namespace": namespace, "kro.run/instance-group": "kro.run", "app.kubernetes.io/managed-by": "kro" };
+    const owner = {
+      "kro.run/instance-kind": kind,
+      "kro.run/instance-name": "m-0-0",
+      "kro.run/instance-namespace": namespace,
+      "kro.run/instance-group": "kro.run",
+      "app.kubernetes.io/managed-by": "kro",
+    };
     const planted = [
-      ...await plantLookalikes(bClient, namespace, 4, { ...owner, "kro.run/node-id": "remote" }, "b"),
-      ...await plantLookalikes(hub, namespace, 2, { ...owner, "kro.run/node-id": "first" }),
+      ...(await plantLookalikes(bClient, namespace, 4, { ...owner, "kro.run/node-id": "remote" }, "b")),
+      ...(await plantLookalikes(hub, namespace, 2, { ...owner, "kro.run/node-id": "first" })),
     ];
     const alive = new Set<string>();
     let crashes = 0;
@@ -144,7 +205,10 @@ describe("ownership under faults, children in two clusters", { timeout: 600_000 
       const names = Array.from({ length: PER_ROUND }, (_, i) => `m-${round}-${i}`);
       // A quarter of the new instances is deleted as soon as it exists (the controller may be mid-way through its children in b).
       const raced = names.filter((_, i) => i % 4 === 0);
-      const creating = create(names).then(async () => { await sleep(randomBetween(0, 800)); await remove(raced); });
+      const creating = create(names).then(async () => {
+        await sleep(randomBetween(0, 800));
+        await remove(raced);
+      });
       await sleep(round < WIPE_ROUNDS ? randomBetween(300, 1_500) : randomBetween(300, 3_000));
       await controller.kill();
       crashes++;
@@ -152,7 +216,12 @@ describe("ownership under faults, children in two clusters", { timeout: 600_000 
       // While it is down: half of what this round created (children half made, half recorded) and
       // some older ones — or, in a wipe round, everything.
       const wipe = round < WIPE_ROUNDS;
-      const whileDown = wipe ? names.filter((_, i) => i % 4 !== 0) : [...names.filter((_, i) => i % 4 !== 0 && Math.random() < 0.5), ...[...alive].filter(() => Math.random() < 0.2)];
+      const whileDown = wipe
+        ? names.filter((_, i) => i % 4 !== 0)
+        : [
+            ...names.filter((_, i) => i % 4 !== 0 && Math.random() < 0.5),
+            ...[...alive].filter(() => Math.random() < 0.2),
+          ];
       await remove(whileDown);
       for (const name of names) alive.add(name);
       for (const name of [...raced, ...whileDown]) alive.delete(name);
@@ -173,13 +242,28 @@ describe("ownership under faults, children in two clusters", { timeout: 600_000 
     await sleep(500);
     controller = await startController();
     const census = await settledCensus(planted, alive.size, () => controller);
-    const remote = (await bClient.list("v1", "ConfigMap", { namespace, labelSelector: `kro.run/instance-kind=${kind}` })).items.length;
+    const remote = (
+      await bClient.list("v1", "ConfigMap", { namespace, labelSelector: `kro.run/instance-kind=${kind}` })
+    ).items.length;
     assert.equal(remote, alive.size * 2 + 4, "b holds the survivors' two remote children each, plus the look-alikes");
-    console.log(`multi-cluster kill -9 story: ${crashes} crashes, ${created} created, ${deleted} deleted (${deletedWhileDown} while down): ${census.orphans.length} orphans, ${census.unrecorded.length} unrecorded, ${census.foreignTouched.length} foreign touched, ${census.notReady.length} not ready, ${alive.size} ACTIVE`);
+    console.log(
+      `multi-cluster kill -9 story: ${crashes} crashes, ${created} created, ${deleted} deleted (${deletedWhileDown} while down): ${census.orphans.length} orphans, ${census.unrecorded.length} unrecorded, ${census.foreignTouched.length} foreign touched, ${census.notReady.length} not ready, ${alive.size} ACTIVE`,
+    );
     await remove([...alive]);
     const after = await settledCensus(planted, 0, () => controller);
-    const leftInB = (await bClient.list("v1", "ConfigMap", { namespace, labelSelector: `kro.run/instance-kind=${kind}` })).items.map((o) => o.metadata?.name);
-    assert.deepEqual(leftInB.sort(), planted.filter((p) => p.cluster === "b").map((p) => p.name).sort(), "only the look-alikes are left in b");
-    console.log(`multi-cluster kill -9 story, all deleted: ${after.orphans.length} orphans in either cluster, ${after.foreignTouched.length} foreign touched`);
+    const leftInB = (
+      await bClient.list("v1", "ConfigMap", { namespace, labelSelector: `kro.run/instance-kind=${kind}` })
+    ).items.map((o) => o.metadata?.name);
+    assert.deepEqual(
+      leftInB.sort(),
+      planted
+        .filter((p) => p.cluster === "b")
+        .map((p) => p.name)
+        .sort(),
+      "only the look-alikes are left in b",
+    );
+    console.log(
+      `multi-cluster kill -9 story, all deleted: ${after.orphans.length} orphans in either cluster, ${after.foreignTouched.length} foreign touched`,
+    );
   });
 });

@@ -16,7 +16,15 @@ import { startTestController, type TestController } from "../support/controller.
 const NGINXAPP = "nginxapps.kro.example.com";
 const example = (file: string) => fileURLToPath(new URL(`../../../examples/nginx/${file}`, import.meta.url));
 type Cond = { type: string; status: string; reason?: string };
-interface NginxApp { status?: { availableReplicas?: number; readyReplicas?: number; serviceIP?: string; state?: string; conditions?: Cond[] } }
+interface NginxApp {
+  status?: {
+    availableReplicas?: number;
+    readyReplicas?: number;
+    serviceIP?: string;
+    state?: string;
+    conditions?: Cond[];
+  };
+}
 
 describe("the seed's NginxApp walkthrough (template dialect)", { timeout: 240_000 }, () => {
   let tc: TestController;
@@ -33,22 +41,37 @@ describe("the seed's NginxApp walkthrough (template dialect)", { timeout: 240_00
   it("runs the seed's commands and shows what the seed promises", async () => {
     await kubectl(["apply", "-f", example("nginxapp-crd.yaml")]);
     await kubectl(["apply", "-f", example("nginxapp-rgd.yaml")]);
-    await eventually(async () => {
-      assert.equal((await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", "nginxapp-graph"])).status?.state, "Active");
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", "nginxapp-graph"])).status?.state,
+          "Active",
+        );
+      },
+      { timeout: 60_000 },
+    );
     await kubectl(["apply", "-f", example("my-nginx.yaml")]);
 
-    await eventually(async () => {
-      const names = (await kubectl(["get", "deployments,services,ingress", "-l", "app=my-nginx", "-o", "name"])).trim().split("\n").sort();
-      assert.deepEqual(names, ["deployment.apps/my-nginx", "ingress.networking.k8s.io/my-nginx", "service/my-nginx"]);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const names = (await kubectl(["get", "deployments,services,ingress", "-l", "app=my-nginx", "-o", "name"]))
+          .trim()
+          .split("\n")
+          .sort();
+        assert.deepEqual(names, ["deployment.apps/my-nginx", "ingress.networking.k8s.io/my-nginx", "service/my-nginx"]);
+      },
+      { timeout: 60_000 },
+    );
 
-    const app = await eventually(async () => {
-      const o = await kubectlJson<NginxApp>(["get", NGINXAPP, "my-nginx"]);
-      assert.equal(o.status?.availableReplicas, 2, JSON.stringify(o.status));
-      assert.equal(o.status.readyReplicas, 2);
-      return o;
-    }, { timeout: 120_000 });
+    const app = await eventually(
+      async () => {
+        const o = await kubectlJson<NginxApp>(["get", NGINXAPP, "my-nginx"]);
+        assert.equal(o.status?.availableReplicas, 2, JSON.stringify(o.status));
+        assert.equal(o.status.readyReplicas, 2);
+        return o;
+      },
+      { timeout: 120_000 },
+    );
     assert.match(app.status?.serviceIP ?? "", /^\d+\.\d+\.\d+\.\d+$/);
     const ready = (app.status?.conditions ?? []).find((c) => c.type === "Ready");
     assert.equal(ready?.status, "True", "Ready is copied from the Deployment's Available");
@@ -60,17 +83,32 @@ describe("the seed's NginxApp walkthrough (template dialect)", { timeout: 240_00
 
   it("scales, drops the ingress when disabled, and deletes every child with the instance", async () => {
     await kubectl(["patch", NGINXAPP, "my-nginx", "--type=merge", "-p", '{"spec":{"replicas":3}}']);
-    await eventually(async () => {
-      assert.equal((await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "my-nginx"])).spec.replicas, 3);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectlJson<{ spec: { replicas: number } }>(["get", "deployment", "my-nginx"])).spec.replicas,
+          3,
+        );
+      },
+      { timeout: 60_000 },
+    );
     await kubectl(["patch", NGINXAPP, "my-nginx", "--type=merge", "-p", '{"spec":{"ingress":{"enabled":false}}}']);
-    await eventually(async () => {
-      await expectAbsent(["ingress", "my-nginx"]);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        await expectAbsent(["ingress", "my-nginx"]);
+      },
+      { timeout: 60_000 },
+    );
     await kubectl(["delete", NGINXAPP, "my-nginx", "--wait=false"]);
-    await eventually(async () => {
-      assert.equal((await kubectl(["get", "deployments,services,ingress", "-l", "app=my-nginx", "-o", "name"])).trim(), "");
-      await expectAbsent([NGINXAPP, "my-nginx"]);
-    }, { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal(
+          (await kubectl(["get", "deployments,services,ingress", "-l", "app=my-nginx", "-o", "name"])).trim(),
+          "",
+        );
+        await expectAbsent([NGINXAPP, "my-nginx"]);
+      },
+      { timeout: 60_000 },
+    );
   });
 });

@@ -7,7 +7,8 @@ import { RGD, rgdCustomResourceDefinition } from "../../src/api/index.js";
 import { eventually } from "../support/eventually.js";
 import { KubectlError, kubectl } from "../support/test-cluster.js";
 
-const rgd = (name: string, spec: unknown) => JSON.stringify({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name }, spec });
+const rgd = (name: string, spec: unknown) =>
+  JSON.stringify({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name }, spec });
 const celSpec = (schema: Record<string, unknown> = {}, resources: unknown[] = []) => ({
   schema: { apiVersion: "v1alpha1", kind: "WebApp", spec: { name: "string" }, ...schema },
   resources,
@@ -30,7 +31,10 @@ describe("ResourceGraphDefinition CRD", () => {
   };
 
   before(async () => {
-    await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], JSON.stringify(rgdCustomResourceDefinition()));
+    await kubectl(
+      ["apply", "--server-side", "--force-conflicts", "-f", "-"],
+      JSON.stringify(rgdCustomResourceDefinition()),
+    );
     await kubectl(["wait", "--for=condition=Established", "--timeout=30s", `crd/${RGD.crdName}`]);
   });
   after(async () => {
@@ -49,8 +53,13 @@ describe("ResourceGraphDefinition CRD", () => {
 
   it("accepts a CEL-dialect RGD, defaults group and scope, and shows the printer columns", async () => {
     const n = name("cel");
-    await kubectl(["create", "-f", "-"], rgd(n, celSpec({}, [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } } }])));
-    const stored = JSON.parse(await kubectl(["get", "rgd", n, "-o", "json"])) as { spec: { schema: { group: string; scope: string } } };
+    await kubectl(
+      ["create", "-f", "-"],
+      rgd(n, celSpec({}, [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } } }])),
+    );
+    const stored = JSON.parse(await kubectl(["get", "rgd", n, "-o", "json"])) as {
+      spec: { schema: { group: string; scope: string } };
+    };
     assert.equal(stored.spec.schema.group, "kro.run");
     assert.equal(stored.spec.schema.scope, "Namespaced");
     const table = await kubectl(["get", "rgd", n]);
@@ -59,10 +68,20 @@ describe("ResourceGraphDefinition CRD", () => {
   });
 
   it("accepts a template-dialect RGD", async () => {
-    await kubectl(["create", "-f", "-"], rgd(name("tpl"), {
-      resourceKind: { group: "kro.example.com", version: "v1", kind: "NginxApp" },
-      childResources: [{ apiVersion: "apps/v1", kind: "Deployment", nameTemplate: "{{.parent.metadata.name}}", template: "spec: {}\n" }],
-    }));
+    await kubectl(
+      ["create", "-f", "-"],
+      rgd(name("tpl"), {
+        resourceKind: { group: "kro.example.com", version: "v1", kind: "NginxApp" },
+        childResources: [
+          {
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            nameTemplate: "{{.parent.metadata.name}}",
+            template: "spec: {}\n",
+          },
+        ],
+      }),
+    );
   });
 
   it("accepts the seed's nginxapp-rgd.yaml verbatim", async () => {
@@ -72,16 +91,38 @@ describe("ResourceGraphDefinition CRD", () => {
 
   const invalid: [what: string, spec: unknown, message: RegExp][] = [
     ["neither dialect", {}, /exactly one of spec\.schema or spec\.resourceKind must be provided/],
-    ["both dialects", { ...celSpec(), resourceKind: { group: "g", version: "v1", kind: "K" } }, /exactly one of spec\.schema or spec\.resourceKind/],
+    [
+      "both dialects",
+      { ...celSpec(), resourceKind: { group: "g", version: "v1", kind: "K" } },
+      /exactly one of spec\.schema or spec\.resourceKind/,
+    ],
     ["schema with childResources", { ...celSpec(), childResources: [] }, /cannot be combined with childResources/],
     ["lower-case kind", celSpec({ kind: "webApp" }), /spec\.schema\.kind.*should match/],
     ["bad apiVersion", celSpec({ apiVersion: "1.0" }), /spec\.schema\.apiVersion.*should match/],
     ["unknown scope", celSpec({ scope: "Global" }), /Unsupported value: "Global"/],
     ["duplicate short names", celSpec({ shortNames: ["wa", "wa"] }), /Duplicate value/],
-    ["template and externalRef", celSpec({}, [{ id: "a", template: { kind: "X" }, externalRef: { apiVersion: "v1", kind: "X", metadata: { name: "x" } } }]), /exactly one of template or externalRef must be provided/],
-    ["externalRef with name and selector", celSpec({}, [{ id: "a", externalRef: { apiVersion: "v1", kind: "X", metadata: { name: "x", selector: {} } } }]), /exactly one of name or selector must be provided/],
-    ["forEach entry with two iterators", celSpec({}, [{ id: "a", template: { kind: "X" }, forEach: [{ a: "${x}", b: "${y}" }] }]), /forEach\[0\].*must have at most 1 items|Too many: 2/],
-    ["upper-case resource id", celSpec({}, [{ id: "Deploy", template: { kind: "X" } }]), /spec\.resources\[0\]\.id.*should match/],
+    [
+      "template and externalRef",
+      celSpec({}, [
+        { id: "a", template: { kind: "X" }, externalRef: { apiVersion: "v1", kind: "X", metadata: { name: "x" } } },
+      ]),
+      /exactly one of template or externalRef must be provided/,
+    ],
+    [
+      "externalRef with name and selector",
+      celSpec({}, [{ id: "a", externalRef: { apiVersion: "v1", kind: "X", metadata: { name: "x", selector: {} } } }]),
+      /exactly one of name or selector must be provided/,
+    ],
+    [
+      "forEach entry with two iterators",
+      celSpec({}, [{ id: "a", template: { kind: "X" }, forEach: [{ a: "${x}", b: "${y}" }] }]),
+      /forEach\[0\].*must have at most 1 items|Too many: 2/,
+    ],
+    [
+      "upper-case resource id",
+      celSpec({}, [{ id: "Deploy", template: { kind: "X" } }]),
+      /spec\.resources\[0\]\.id.*should match/,
+    ],
   ];
   for (const [what, spec, message] of invalid) {
     it(`rejects ${what}`, async () => {
@@ -92,6 +133,9 @@ describe("ResourceGraphDefinition CRD", () => {
   it("keeps schema.kind immutable", async () => {
     const n = name("immutable");
     await kubectl(["create", "-f", "-"], rgd(n, celSpec()));
-    await assert.rejects(kubectl(["patch", "rgd", n, "--type=merge", "-p", JSON.stringify({ spec: { schema: { kind: "OtherApp" } } })]), /kind is immutable/);
+    await assert.rejects(
+      kubectl(["patch", "rgd", n, "--type=merge", "-p", JSON.stringify({ spec: { schema: { kind: "OtherApp" } } })]),
+      /kind is immutable/,
+    );
   });
 });

@@ -15,7 +15,9 @@ const kind = `Widget${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 const plural = `${kind.toLowerCase()}s`;
 const namespace = `attach-${id}`;
 type Cond = { type: string; status: string; reason?: string; message?: string };
-interface Rgd { status?: { state?: string; conditions?: Cond[] } }
+interface Rgd {
+  status?: { state?: string; conditions?: Cond[] };
+}
 
 let tc: TestController;
 const rgd = (name: string) => `apiVersion: kro.run/v1alpha1
@@ -53,7 +55,8 @@ spec:
           properties:
             spec: { type: object, properties: { size: { type: string } } }
 `;
-const condition = async (name: string, type: string) => ((await kubectlJson<Rgd>(["get", "rgd", name])).status?.conditions ?? []).find((c) => c.type === type);
+const condition = async (name: string, type: string) =>
+  ((await kubectlJson<Rgd>(["get", "rgd", name])).status?.conditions ?? []).find((c) => c.type === type);
 
 describe("template dialect: attaching to the user's CRD", () => {
   before(async () => {
@@ -75,20 +78,47 @@ describe("template dialect: attaching to the user's CRD", () => {
       assert.match(ready.message ?? "", new RegExp(`${kind}\\.${group.replaceAll(".", "\\.")}`));
     });
     await kubectl(["apply", "-f", "-"], crd);
-    await eventually(async () => { assert.equal((await kubectlJson<Rgd>(["get", "rgd", `first-${id}`])).status?.state, "Active"); });
+    await eventually(async () => {
+      assert.equal((await kubectlJson<Rgd>(["get", "rgd", `first-${id}`])).status?.state, "Active");
+    });
   });
 
   it("adds status storage to the CRD, says so in an Event, and writes mapped status", async () => {
-    const live = await kubectlJson<{ spec: { versions: { subresources?: { status?: object }; schema: { openAPIV3Schema: { properties: Record<string, object> } } }[] } }>(["get", "crd", `${plural}.${group}`]);
+    const live = await kubectlJson<{
+      spec: {
+        versions: {
+          subresources?: { status?: object };
+          schema: { openAPIV3Schema: { properties: Record<string, object> } };
+        }[];
+      };
+    }>(["get", "crd", `${plural}.${group}`]);
     const [v1] = live.spec.versions;
     assert.ok(v1?.subresources?.status, "status subresource added");
     assert.ok(v1.schema.openAPIV3Schema.properties.status, "status schema added");
     assert.ok(v1.schema.openAPIV3Schema.properties.spec, "the user's own schema is untouched");
-    const events = await kubectl(["get", "events", "-n", "default", "--field-selector", `involvedObject.name=first-${id},reason=StatusStorageAdded`, "-o", "name"]);
+    const events = await kubectl([
+      "get",
+      "events",
+      "-n",
+      "default",
+      "--field-selector",
+      `involvedObject.name=first-${id},reason=StatusStorageAdded`,
+      "-o",
+      "name",
+    ]);
     assert.notEqual(events.trim(), "");
-    await kubectl(["apply", "-f", "-"], `apiVersion: ${group}/v1\nkind: ${kind}\nmetadata: { name: w, namespace: ${namespace} }\nspec: { size: large }\n`);
+    await kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: ${group}/v1\nkind: ${kind}\nmetadata: { name: w, namespace: ${namespace} }\nspec: { size: large }\n`,
+    );
     await eventually(async () => {
-      const w = await kubectlJson<{ status?: { size?: string; state?: string } }>(["get", plural, "w", "-n", namespace]);
+      const w = await kubectlJson<{ status?: { size?: string; state?: string } }>([
+        "get",
+        plural,
+        "w",
+        "-n",
+        namespace,
+      ]);
       assert.equal(w.status?.size, "large");
       assert.equal(w.status.state, "ACTIVE");
     });

@@ -11,16 +11,34 @@ import { createKubeClient, isFenced, WriteFence } from "../../src/index.js";
 import { startLeaderElection } from "../../src/controller/index.js";
 import { createLogger } from "../../src/observability/index.js";
 
-const [kubeconfig = "", namespace = "", leaseName = "", identity = "", prefix = "", writersArg = "4", leaseMs = "2000", renewMs = "1500", retryMs = "200"] = process.argv.slice(2);
-const say = (line: object): void => { process.stdout.write(`${JSON.stringify(line)}\n`); };
+const [
+  kubeconfig = "",
+  namespace = "",
+  leaseName = "",
+  identity = "",
+  prefix = "",
+  writersArg = "4",
+  leaseMs = "2000",
+  renewMs = "1500",
+  retryMs = "200",
+] = process.argv.slice(2);
+const say = (line: object): void => {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+};
 
 const fence = new WriteFence();
 const electionClient = await createKubeClient({ kubeconfig, qps: 0, maxRetries: 0, requestTimeoutMs: Number(renewMs) });
 const work = await createKubeClient({ kubeconfig, qps: 0, fence, maxRequestSockets: 1 });
 const election = startLeaderElection({
-  client: electionClient, logger: createLogger({ level: "silent", name: "busy-leader", format: "text" }),
-  namespace, name: leaseName, identity, fence,
-  leaseDurationMs: Number(leaseMs), renewDeadlineMs: Number(renewMs), retryPeriodMs: Number(retryMs),
+  client: electionClient,
+  logger: createLogger({ level: "silent", name: "busy-leader", format: "text" }),
+  namespace,
+  name: leaseName,
+  identity,
+  fence,
+  leaseDurationMs: Number(leaseMs),
+  renewDeadlineMs: Number(renewMs),
+  retryPeriodMs: Number(retryMs),
 });
 await election.acquired;
 say({ event: "acquired" });
@@ -30,7 +48,15 @@ let running = true;
 const writers = Array.from({ length: Number(writersArg) }, async (_, i) => {
   for (let seq = 0; running; seq++) {
     try {
-      await work.apply({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${prefix}-${i}`, namespace, labels: { "kro-ts.test/busy-leader": prefix } }, data: { writer: identity, seq: String(seq) } }, { fieldManager: identity, force: true });
+      await work.apply(
+        {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: `${prefix}-${i}`, namespace, labels: { "kro-ts.test/busy-leader": prefix } },
+          data: { writer: identity, seq: String(seq) },
+        },
+        { fieldManager: identity, force: true },
+      );
       counts.landed++;
     } catch (error) {
       if (isFenced(error)) counts.refused++;

@@ -22,19 +22,26 @@ export interface CliSession {
 }
 
 export function startCli(args: readonly string[], options: { cwd?: string } = {}): CliSession {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return {
     child,
     output: () => output,
-    waitFor: (pattern, timeoutMs) => eventually(() => {
-      const match = pattern.exec(output);
-      if (match !== null) return match;
-      assert.equal(child.exitCode, null, `kro ${args.join(" ")} exited early:\n${output}`);
-      return assert.fail(`no match for ${String(pattern)} yet; output so far:\n${output}`);
-    }, { timeout: timeoutMs, interval: 250 }),
+    waitFor: (pattern, timeoutMs) =>
+      eventually(
+        () => {
+          const match = pattern.exec(output);
+          if (match !== null) return match;
+          assert.equal(child.exitCode, null, `kro ${args.join(" ")} exited early:\n${output}`);
+          return assert.fail(`no match for ${String(pattern)} yet; output so far:\n${output}`);
+        },
+        { timeout: timeoutMs, interval: 250 },
+      ),
     kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
@@ -42,7 +49,9 @@ export function startCli(args: readonly string[], options: { cwd?: string } = {}
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once("exit", resolve));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once("exit", resolve));
 }
 
 /** kubectl against a given kubeconfig (not the shared test cluster's); rejects with stderr on failure. */
@@ -54,7 +63,10 @@ export function kubectlWith(kubeconfig: string, args: readonly string[]): Promis
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => { if (code === 0) resolve(out); else reject(new Error(`kubectl ${args.join(" ")}: exit ${String(code)}: ${err}`)); });
+    child.on("exit", (code) => {
+      if (code === 0) resolve(out);
+      else reject(new Error(`kubectl ${args.join(" ")}: exit ${String(code)}: ${err}`));
+    });
   });
 }
 
@@ -75,9 +87,15 @@ export function processesMentioning(text: string): number[] {
 const execFileAsync = promisify(execFile);
 
 /** Runs a short `kro` command to its end; a failure throws with the command and its output. */
-export async function runKro(args: readonly string[], options: { cwd?: string } = {}): Promise<{ stdout: string; stderr: string }> {
+export async function runKro(
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<{ stdout: string; stderr: string }> {
   try {
-    return await execFileAsync(process.execPath, [CLI, ...args], { maxBuffer: 16 * 1024 * 1024, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    return await execFileAsync(process.execPath, [CLI, ...args], {
+      maxBuffer: 16 * 1024 * 1024,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
   } catch (error) {
     const { stderr = "", stdout = "" } = error as { stderr?: string; stdout?: string };
     throw new Error(`kro ${args.join(" ")} failed:\n${stderr}${stdout}`, { cause: error });

@@ -23,8 +23,25 @@ export interface ControllerProcess {
   kill(): Promise<void>;
 }
 
-export async function startControllerProcess(kubeconfig: string, extraArgs: readonly string[] = []): Promise<ControllerProcess> {
-  const args = [CLI, "controller", "--kubeconfig", kubeconfig, "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--log-format", "text", "--log-level", "debug", ...extraArgs];
+export async function startControllerProcess(
+  kubeconfig: string,
+  extraArgs: readonly string[] = [],
+): Promise<ControllerProcess> {
+  const args = [
+    CLI,
+    "controller",
+    "--kubeconfig",
+    kubeconfig,
+    "--metrics-bind-address",
+    "0",
+    "--health-probe-bind-address",
+    "0",
+    "--log-format",
+    "text",
+    "--log-level",
+    "debug",
+    ...extraArgs,
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const logFile = process.env.KRO_TEST_LOG_FILE;
@@ -35,13 +52,19 @@ export async function startControllerProcess(kubeconfig: string, extraArgs: read
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("exit", (code, signal) => { resolve({ code, signal }); });
+    child.once("exit", (code, signal) => {
+      resolve({ code, signal });
+    });
   });
   let running = true;
-  void exited.then(() => { running = false; });
+  void exited.then(() => {
+    running = false;
+  });
   // Ready once its RGD and CRD informers synced; fail fast when it exits first.
   const started = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => { reject(new Error(`the controller did not start within 30s:\n${output}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`the controller did not start within 30s:\n${output}`));
+    }, 30_000);
     const check = () => {
       if (!output.includes("controller started")) return;
       clearTimeout(timer);
@@ -51,7 +74,11 @@ export async function startControllerProcess(kubeconfig: string, extraArgs: read
     child.stderr?.on("data", check);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`the controller exited (code ${String(code)}, signal ${String(signal)}) before it started:\n${output}`));
+      reject(
+        new Error(
+          `the controller exited (code ${String(code)}, signal ${String(signal)}) before it started:\n${output}`,
+        ),
+      );
     });
   });
   try {
@@ -68,7 +95,9 @@ export async function startControllerProcess(kubeconfig: string, extraArgs: read
     alive: () => running,
     async stop() {
       if (running) child.kill("SIGTERM");
-      const killer = setTimeout(() => { if (running) child.kill("SIGKILL"); }, 15_000);
+      const killer = setTimeout(() => {
+        if (running) child.kill("SIGKILL");
+      }, 15_000);
       const result = await exited;
       clearTimeout(killer);
       return result;

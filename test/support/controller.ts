@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric, type WriteFence } from "../../src/index.js";
-import { startController, type ControllerSharding, type RunningController, type StartControllerOptions } from "../../src/controller/index.js";
+import {
+  startController,
+  type ControllerSharding,
+  type RunningController,
+  type StartControllerOptions,
+} from "../../src/controller/index.js";
 import type { SchemaResolver } from "../../src/graph/index.js";
 import { pluralize } from "../../src/schema/index.js";
 import { createLogger, type ControllerMetrics } from "../../src/observability/index.js";
@@ -31,32 +36,45 @@ export interface TestController {
 const WRITE_VERBS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Call `stop()` in the suite's `after` hook. */
-export async function startTestController(options: {
-  requeueIntervalMs?: number; rgdSelector?: string; resolver?: SchemaResolver;
-  /** Several controllers sharing one label (replicas; see controller-shards.test.ts). */
-  label?: { readonly key: string; readonly value: string };
-  sharding?: ControllerSharding;
-  /** The controller's client refuses writes unless this fence is held (leader election's). */
-  fence?: WriteFence;
-  /** The controller-wide author check (kro's exact model with "Disabled"). */
-  authorCheck?: "Enforced" | "Disabled";
-  /** Where cluster registrations (kubeconfig Secrets) are read from (docs/design/clusters.md). */
-  clusterNamespace?: string;
-  /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
-  storageMigration?: { qps?: number; pageSize?: number };
-  /** Where the conversion webhook listens and is advertised; its client is never fenced (every replica serves it). */
-  conversionWebhook?: Omit<NonNullable<StartControllerOptions["conversionWebhook"]>, "client">;
-  /** Names this controller in KRO_TEST_LOG_FILE (default: its label's value). */
-  logName?: string;
-  /** How often delegations are verified again (controller-delegation.test.ts shortens it). */
-  delegationRecheckMs?: number;
-  /** The controller's metrics registry (read by tests of its gauges). */
-  metrics?: ControllerMetrics;
-} = {}): Promise<TestController> {
+export async function startTestController(
+  options: {
+    requeueIntervalMs?: number;
+    rgdSelector?: string;
+    resolver?: SchemaResolver;
+    /** Several controllers sharing one label (replicas; see controller-shards.test.ts). */
+    label?: { readonly key: string; readonly value: string };
+    sharding?: ControllerSharding;
+    /** The controller's client refuses writes unless this fence is held (leader election's). */
+    fence?: WriteFence;
+    /** The controller-wide author check (kro's exact model with "Disabled"). */
+    authorCheck?: "Enforced" | "Disabled";
+    /** Where cluster registrations (kubeconfig Secrets) are read from (docs/design/clusters.md). */
+    clusterNamespace?: string;
+    /** Storage migration pace (controller-api-versions.test.ts slows it down to stop it half-way). */
+    storageMigration?: { qps?: number; pageSize?: number };
+    /** Where the conversion webhook listens and is advertised; its client is never fenced (every replica serves it). */
+    conversionWebhook?: Omit<NonNullable<StartControllerOptions["conversionWebhook"]>, "client">;
+    /** Names this controller in KRO_TEST_LOG_FILE (default: its label's value). */
+    logName?: string;
+    /** How often delegations are verified again (controller-delegation.test.ts shortens it). */
+    delegationRecheckMs?: number;
+    /** The controller's metrics registry (read by tests of its gauges). */
+    metrics?: ControllerMetrics;
+  } = {},
+): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
   const evaluated: string[] = [];
-  const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0, ...(options.fence === undefined ? {} : { fence: options.fence }), metrics: { onRequest: (m) => { requests.push({ ...m, endedAt: performance.now() }); } } });
+  const client = await createKubeClient({
+    kubeconfig: testCluster().kubeconfig,
+    qps: 0,
+    ...(options.fence === undefined ? {} : { fence: options.fence }),
+    metrics: {
+      onRequest: (m) => {
+        requests.push({ ...m, endedAt: performance.now() });
+      },
+    },
+  });
   // KRO_TEST_LOG_FILE=/tmp/x.log shows what the controller did (test runners swallow stderr).
   const logFile = process.env.KRO_TEST_LOG_FILE;
   const logger = createLogger({
@@ -66,10 +84,18 @@ export async function startTestController(options: {
     ...(logFile === undefined ? {} : { destination: createWriteStream(logFile, { flags: "a" }) }),
   });
   // As the CLI does: the webhook's Secret and reads go through a client the election does not fence.
-  const webhookClient = options.conversionWebhook === undefined ? undefined : await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0 });
+  const webhookClient =
+    options.conversionWebhook === undefined
+      ? undefined
+      : await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0 });
   const controller = startController({
-    client, logger, kroVersion: "test",
-    onInstanceEvaluated: (event) => { evaluated.push(`${event.instance.namespace ?? ""}/${event.instance.name}`); }, rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
+    client,
+    logger,
+    kroVersion: "test",
+    onInstanceEvaluated: (event) => {
+      evaluated.push(`${event.instance.namespace ?? ""}/${event.instance.name}`);
+    },
+    rgdSelector: options.rgdSelector ?? `${label.key}=${label.value}`,
     ...(options.requeueIntervalMs === undefined ? {} : { requeueIntervalMs: options.requeueIntervalMs }),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
@@ -78,11 +104,22 @@ export async function startTestController(options: {
     ...(options.delegationRecheckMs === undefined ? {} : { delegationRecheckMs: options.delegationRecheckMs }),
     ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
     ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
-    ...(options.conversionWebhook === undefined ? {} : { conversionWebhook: { ...options.conversionWebhook, ...(webhookClient === undefined ? {} : { client: webhookClient }) } }),
+    ...(options.conversionWebhook === undefined
+      ? {}
+      : {
+          conversionWebhook: {
+            ...options.conversionWebhook,
+            ...(webhookClient === undefined ? {} : { client: webhookClient }),
+          },
+        }),
   });
   await controller.ready;
   return {
-    controller, client, label, requests, evaluated,
+    controller,
+    client,
+    label,
+    requests,
+    evaluated,
     async stop() {
       await controller.stop();
       client.close();
@@ -101,7 +138,9 @@ export async function startTestController(options: {
  */
 export function letterSuffix(): string {
   for (;;) {
-    const suffix = randomBytes(3).toString("hex").replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
+    const suffix = randomBytes(3)
+      .toString("hex")
+      .replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)] ?? "x");
     if (pluralize(`kind${suffix}`) === `kind${suffix}s`) return suffix;
   }
 }
@@ -140,10 +179,13 @@ export function configMapEchoSpec(kind: string, defaultValue: string): string {
 }
 
 export async function waitRgdActive(name: string): Promise<void> {
-  await eventually(async () => {
-    const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", name]);
-    assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
-  }, { timeout: 60_000 });
+  await eventually(
+    async () => {
+      const rgd = await kubectlJson<{ status?: { state?: string } }>(["get", "rgd", name]);
+      assert.equal(rgd.status?.state, "Active", JSON.stringify(rgd.status));
+    },
+    { timeout: 60_000 },
+  );
 }
 
 /**
@@ -151,6 +193,14 @@ export async function waitRgdActive(name: string): Promise<void> {
  * (docs/design/authorization.md, "Delegation"): its own user and groups, as the API server sees them.
  */
 export async function delegationStamp(): Promise<Record<string, string>> {
-  const whoami = await kubectlJson<{ status: { userInfo: { username: string; groups?: string[] } } }>(["auth", "whoami", "-o", "json"]);
-  return { "kro.run/delegated-by": whoami.status.userInfo.username, "kro.run/delegated-groups": (whoami.status.userInfo.groups ?? []).join(",") };
+  const whoami = await kubectlJson<{ status: { userInfo: { username: string; groups?: string[] } } }>([
+    "auth",
+    "whoami",
+    "-o",
+    "json",
+  ]);
+  return {
+    "kro.run/delegated-by": whoami.status.userInfo.username,
+    "kro.run/delegated-groups": (whoami.status.userInfo.groups ?? []).join(","),
+  };
 }

@@ -9,7 +9,8 @@ export function cuttable(client: KubeClient, state: { readonly cut: boolean }): 
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => (state.cut ? Promise.reject(new Error("cut off")) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        state.cut ? Promise.reject(new Error("cut off")) : (value as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
 }

@@ -19,9 +19,22 @@ export type Handler = (req: RecordedRequest, res: ServerResponse, n: number) => 
 
 export class FakeApiServer {
   readonly requests: RecordedRequest[] = [];
-  onList: Handler = (_req, res) => { json(res, 200, { kind: "ConfigMapList", apiVersion: "v1", metadata: { resourceVersion: "1" }, items: [] }); };
-  onWatch: Handler = (_req, res) => { res.writeHead(200, { "content-type": "application/json" }); };
-  onOther: Handler = (_req, res) => { json(res, 404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: "not found" }); };
+  onList: Handler = (_req, res) => {
+    json(res, 200, { kind: "ConfigMapList", apiVersion: "v1", metadata: { resourceVersion: "1" }, items: [] });
+  };
+  onWatch: Handler = (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+  };
+  onOther: Handler = (_req, res) => {
+    json(res, 404, {
+      kind: "Status",
+      apiVersion: "v1",
+      status: "Failure",
+      reason: "NotFound",
+      code: 404,
+      message: "not found",
+    });
+  };
   /** More core/v1 resources to announce (a CRD appearing, say). */
   readonly extraResources: { name: string; kind: string; namespaced: boolean; verbs: string[] }[] = [];
   /** Set to serve aggregated discovery instead of legacy. */
@@ -33,7 +46,9 @@ export class FakeApiServer {
   static async start(): Promise<FakeApiServer> {
     const server = createServer();
     const fake = new FakeApiServer(server);
-    server.on("request", (req, res) => { fake.handle(req, res); });
+    server.on("request", (req, res) => {
+      fake.handle(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return fake;
   }
@@ -43,7 +58,9 @@ export class FakeApiServer {
   }
 
   lists(): RecordedRequest[] {
-    return this.requests.filter((r) => r.method === "GET" && r.path === "/api/v1/configmaps" && r.query.get("watch") === null);
+    return this.requests.filter(
+      (r) => r.method === "GET" && r.path === "/api/v1/configmaps" && r.query.get("watch") === null,
+    );
   }
 
   watches(): RecordedRequest[] {
@@ -61,7 +78,14 @@ export class FakeApiServer {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://x");
-      const recorded: RecordedRequest = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const recorded: RecordedRequest = {
+        method: req.method ?? "",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       this.requests.push(recorded);
       this.open.add(res);
       res.on("close", () => this.open.delete(res));
@@ -77,18 +101,39 @@ export class FakeApiServer {
 
   private discovery(req: RecordedRequest, res: ServerResponse): boolean {
     const resources = [
-      { name: "configmaps", kind: "ConfigMap", namespaced: true, verbs: ["get", "list", "watch", "create", "patch", "delete"] },
+      {
+        name: "configmaps",
+        kind: "ConfigMap",
+        namespaced: true,
+        verbs: ["get", "list", "watch", "create", "patch", "delete"],
+      },
       { name: "namespaces", kind: "Namespace", namespaced: false, verbs: ["get", "list"] },
       { name: "namespaces/status", kind: "Namespace", namespaced: false, verbs: ["get", "patch"] },
       ...this.extraResources,
     ];
     if (req.path === "/api" && this.aggregated) {
       json(res, 200, {
-        kind: "APIGroupDiscoveryList", apiVersion: "apidiscovery.k8s.io/v2",
-        items: [{ metadata: {}, versions: [{ version: "v1", resources: resources.filter((r) => !r.name.includes("/")).map((r) => ({
-          resource: r.name, responseKind: { group: "", version: "v1", kind: r.kind }, scope: r.namespaced ? "Namespaced" : "Cluster", verbs: r.verbs,
-          ...(r.name === "namespaces" ? { subresources: [{ subresource: "status" }] } : {}),
-        })) }] }],
+        kind: "APIGroupDiscoveryList",
+        apiVersion: "apidiscovery.k8s.io/v2",
+        items: [
+          {
+            metadata: {},
+            versions: [
+              {
+                version: "v1",
+                resources: resources
+                  .filter((r) => !r.name.includes("/"))
+                  .map((r) => ({
+                    resource: r.name,
+                    responseKind: { group: "", version: "v1", kind: r.kind },
+                    scope: r.namespaced ? "Namespaced" : "Cluster",
+                    verbs: r.verbs,
+                    ...(r.name === "namespaces" ? { subresources: [{ subresource: "status" }] } : {}),
+                  })),
+              },
+            ],
+          },
+        ],
       });
     } else if (req.path === "/apis" && this.aggregated) {
       json(res, 200, { kind: "APIGroupDiscoveryList", apiVersion: "apidiscovery.k8s.io/v2", items: [] });
@@ -110,8 +155,17 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(JSON.stringify(body));
 }
 
-export function configMap(name: string, resourceVersion: string, data: Record<string, string> = {}): Record<string, unknown> {
-  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ns", resourceVersion, uid: `uid-${name}` }, data };
+export function configMap(
+  name: string,
+  resourceVersion: string,
+  data: Record<string, string> = {},
+): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace: "ns", resourceVersion, uid: `uid-${name}` },
+    data,
+  };
 }
 
 /** Writes one watch event line on an open watch response. */

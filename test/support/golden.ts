@@ -18,7 +18,10 @@ export const GOLDEN_DIR = path.join(ROOT, "test/golden");
 const EXTENSIONS: Readonly<Record<PictureFormat, string>> = { text: "txt", mermaid: "mmd", dot: "dot" };
 
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURE_DIR).filter((f) => f.endsWith(".yaml")).map((f) => f.slice(0, -".yaml".length)).sort();
+  return readdirSync(FIXTURE_DIR)
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => f.slice(0, -".yaml".length))
+    .sort();
 }
 
 /** File name (inside GOLDEN_DIR) → expected content, for one fixture. */
@@ -26,7 +29,8 @@ export async function goldenFiles(name: string): Promise<Record<string, string>>
   const file = path.join(FIXTURE_DIR, `${name}.yaml`);
   const [document] = loadYaml(file, readFileSync(file, "utf8")).documents;
   const result = compileRgd(document?.value, { resolver: await schemaResolverFor() });
-  if (result.graph === undefined) throw new Error(`${file} does not compile:\n${result.issues.map(formatIssue).join("\n")}`);
+  if (result.graph === undefined)
+    throw new Error(`${file} does not compile:\n${result.issues.map(formatIssue).join("\n")}`);
   const graph = result.graph;
   const files: Record<string, string> = { [`${name}.crd.yaml`]: toYaml(graph.crd) };
   for (const format of PICTURE_FORMATS) files[`${name}.graph.${EXTENSIONS[format]}`] = graphPicture(graph, format);

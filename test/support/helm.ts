@@ -22,10 +22,13 @@ async function build(target: string): Promise<string> {
   try {
     const pkg = "helm.sh/helm/v3";
     const ldflags = [
-      "-s", "-w",
+      "-s",
+      "-w",
       `-X ${pkg}/internal/version.version=${HELM_VERSION}`,
-      `-X ${pkg}/pkg/chartutil.k8sVersionMajor=1`, `-X ${pkg}/pkg/chartutil.k8sVersionMinor=${HELM_KUBE_MINOR}`,
-      `-X ${pkg}/pkg/lint/rules.k8sVersionMajor=1`, `-X ${pkg}/pkg/lint/rules.k8sVersionMinor=${HELM_KUBE_MINOR}`,
+      `-X ${pkg}/pkg/chartutil.k8sVersionMajor=1`,
+      `-X ${pkg}/pkg/chartutil.k8sVersionMinor=${HELM_KUBE_MINOR}`,
+      `-X ${pkg}/pkg/lint/rules.k8sVersionMajor=1`,
+      `-X ${pkg}/pkg/lint/rules.k8sVersionMinor=${HELM_KUBE_MINOR}`,
     ].join(" ");
     await run("go", ["install", "-ldflags", ldflags, `${pkg}/cmd/helm@${HELM_VERSION}`], {
       env: { ...process.env, GOBIN: scratch, GOFLAGS: "-buildvcs=false", GOWORK: "off" },
@@ -45,7 +48,13 @@ export async function helmBinary(): Promise<string> {
   if (given) return given;
   const dir = path.join(cacheRoot(process.env), "tools", `helm-${HELM_VERSION}`);
   const target = path.join(dir, "helm");
-  if (await access(target).then(() => true, () => false)) return target;
+  if (
+    await access(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return target;
   await mkdir(dir, { recursive: true });
   building ??= build(target);
   return building;
@@ -53,7 +62,10 @@ export async function helmBinary(): Promise<string> {
 
 export class HelmError extends Error {
   override readonly name = "HelmError";
-  constructor(message: string, readonly stderr: string) {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
     super(message);
   }
 }

@@ -15,7 +15,11 @@ export interface InstalledChart {
   remove(): Promise<void>;
 }
 
-export async function installImportedChart(tc: TestController, chartDir: string, options: HelmImportOptions): Promise<InstalledChart> {
+export async function installImportedChart(
+  tc: TestController,
+  chartDir: string,
+  options: HelmImportOptions,
+): Promise<InstalledChart> {
   const imported = importHelmChart(await chartFiles(chartDir), { releaseName: "rel", ...options });
   const rgd = imported.rgd as { metadata: { name: string; labels?: Record<string, string> } };
   rgd.metadata = { ...rgd.metadata, labels: { ...rgd.metadata.labels, [tc.label.key]: tc.label.value } };

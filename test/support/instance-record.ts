@@ -24,12 +24,17 @@ export function recordItems(instance: KubeObject): string[][] {
   const text = recordText(instance);
   if (text === "") return [];
   const parsed = JSON.parse(text) as { items?: string[][] } | string[][];
-  return Array.isArray(parsed) ? parsed : parsed.items ?? [];
+  return Array.isArray(parsed) ? parsed : (parsed.items ?? []);
 }
 
 /** Writes entries back where the instance keeps them, as a tenant (annotation) or someone with status rights would. */
 export async function writeRecordItems(client: KubeClient, instance: KubeObject, items: string[][]): Promise<void> {
-  const ref = { apiVersion: instance.apiVersion ?? "", kind: instance.kind ?? "", name: instance.metadata?.name ?? "", ...(instance.metadata?.namespace === undefined ? {} : { namespace: instance.metadata.namespace }) };
+  const ref = {
+    apiVersion: instance.apiVersion ?? "",
+    kind: instance.kind ?? "",
+    name: instance.metadata?.name ?? "",
+    ...(instance.metadata?.namespace === undefined ? {} : { namespace: instance.metadata.namespace }),
+  };
   if (recordsInStatus(instance)) {
     await client.patch(ref, { status: { kroInventory: JSON.stringify({ v: 3, items }) } }, { subresource: "status" });
     return;

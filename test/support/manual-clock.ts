@@ -23,7 +23,10 @@ export class ManualClock implements Clock {
   private seq = 0;
   private pending: Pending[] = [];
 
-  constructor(start = 1_000, private readonly epochMs = Date.UTC(2026, 0, 1)) {
+  constructor(
+    start = 1_000,
+    private readonly epochMs = Date.UTC(2026, 0, 1),
+  ) {
     this.time = start;
   }
 
@@ -38,7 +41,11 @@ export class ManualClock implements Clock {
   setTimer(fn: () => void, ms: number): Timer {
     const entry: Pending = { at: this.time + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
     this.pending.push(entry);
-    return { cancel: () => { entry.cancelled = true; } };
+    return {
+      cancel: () => {
+        entry.cancelled = true;
+      },
+    };
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -9,7 +9,13 @@ import { kubectlJson } from "./test-cluster.js";
 
 interface Item {
   kind: string;
-  metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; deletionTimestamp?: string };
+  metadata: {
+    name: string;
+    uid: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    deletionTimestamp?: string;
+  };
   spec?: { template?: unknown };
 }
 
@@ -34,7 +40,9 @@ export async function releaseCensus(namespace: string, release: string): Promise
   return {
     objects: new Map(live(owned.items).map((i) => [key(i), i.metadata.uid])),
     workload: new Map(live(running.items).map((i) => [key(i), i.metadata.uid])),
-    podTemplates: new Map(owned.items.filter((i) => i.kind === "Deployment").map((i) => [key(i), JSON.stringify(i.spec?.template)])),
+    podTemplates: new Map(
+      owned.items.filter((i) => i.kind === "Deployment").map((i) => [key(i), JSON.stringify(i.spec?.template)]),
+    ),
     items: owned.items,
   };
 }
@@ -42,7 +50,15 @@ export async function releaseCensus(namespace: string, release: string): Promise
 /** The same objects with the same UIDs, the same ReplicaSets and Pods, the same pod templates. */
 export function assertNothingRecreated(before: ReleaseCensus, after: ReleaseCensus, what: string): void {
   assert.ok(before.objects.size > 0, `${what}: the census found no object of the release`);
-  assert.deepEqual([...after.objects].sort(), [...before.objects].sort(), `${what}: every object kept, none deleted or recreated (same UIDs)`);
-  assert.deepEqual([...after.workload].sort(), [...before.workload].sort(), `${what}: same ReplicaSets and Pods (no rollout, no restart)`);
+  assert.deepEqual(
+    [...after.objects].sort(),
+    [...before.objects].sort(),
+    `${what}: every object kept, none deleted or recreated (same UIDs)`,
+  );
+  assert.deepEqual(
+    [...after.workload].sort(),
+    [...before.workload].sort(),
+    `${what}: same ReplicaSets and Pods (no rollout, no restart)`,
+  );
   assert.deepEqual([...after.podTemplates].sort(), [...before.podTemplates].sort(), `${what}: pod templates unchanged`);
 }

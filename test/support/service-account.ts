@@ -24,7 +24,12 @@ interface AdminKubeconfig {
 }
 
 /** Writes a kubeconfig for `namespace/name`'s token (removed when the test ends). */
-export async function serviceAccountKubeconfig(t: TestContext, namespace: string, name: string, durationSeconds = 3600): Promise<ServiceAccountCredentials> {
+export async function serviceAccountKubeconfig(
+  t: TestContext,
+  namespace: string,
+  name: string,
+  durationSeconds = 3600,
+): Promise<ServiceAccountCredentials> {
   const token = (await kubectl(["create", "token", name, "-n", namespace, `--duration=${durationSeconds}s`])).trim();
   const admin = parse(await readFile(testCluster().kubeconfig, "utf8")) as AdminKubeconfig;
   const [cluster] = admin.clusters ?? [];

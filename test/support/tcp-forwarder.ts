@@ -14,12 +14,17 @@ export class TcpForwarder {
   #next = 0;
   readonly #sockets = new Set<net.Socket>();
 
-  private constructor(private readonly server: net.Server, private readonly backends: readonly number[]) {}
+  private constructor(
+    private readonly server: net.Server,
+    private readonly backends: readonly number[],
+  ) {}
 
   static async start(backends: readonly number[]): Promise<TcpForwarder> {
     const server = net.createServer({ pauseOnConnect: true });
     const forwarder = new TcpForwarder(server, backends);
-    server.on("connection", (client) => { forwarder.#accept(client); });
+    server.on("connection", (client) => {
+      forwarder.#accept(client);
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return forwarder;
   }
@@ -44,10 +49,17 @@ export class TcpForwarder {
     const start = this.#next++;
     const attempt = (tried: number): void => {
       if (client.destroyed) return;
-      if (tried === this.backends.length) { this.dropped++; client.destroy(); return; }
+      if (tried === this.backends.length) {
+        this.dropped++;
+        client.destroy();
+        return;
+      }
       const port = this.backends[(start + tried) % this.backends.length] ?? 0;
       const upstream = net.connect(port, "127.0.0.1");
-      upstream.once("error", () => { upstream.destroy(); attempt(tried + 1); });
+      upstream.once("error", () => {
+        upstream.destroy();
+        attempt(tried + 1);
+      });
       upstream.once("connect", () => {
         upstream.removeAllListeners("error");
         this.#track(upstream);

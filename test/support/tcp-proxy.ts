@@ -11,14 +11,22 @@ export class TcpProxy {
   private blackHoled = false;
   private readonly sockets = new Set<net.Socket>();
 
-  private constructor(private readonly server: net.Server, private readonly target: { host: string; port: number }) {}
+  private constructor(
+    private readonly server: net.Server,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   static async start(targetUrl: string): Promise<TcpProxy> {
     const url = new URL(targetUrl);
-    const target = { host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) };
+    const target = {
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+    };
     const server = net.createServer();
     const proxy = new TcpProxy(server, target);
-    server.on("connection", (client) => { proxy.accept(client); });
+    server.on("connection", (client) => {
+      proxy.accept(client);
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return proxy;
   }
@@ -48,10 +56,19 @@ export class TcpProxy {
     }
     const upstream = net.connect(this.target.port, this.target.host);
     this.sockets.add(upstream);
-    upstream.on("close", () => { this.sockets.delete(upstream); if (!this.blackHoled) client.destroy(); });
+    upstream.on("close", () => {
+      this.sockets.delete(upstream);
+      if (!this.blackHoled) client.destroy();
+    });
     upstream.on("error", () => undefined);
-    client.on("close", () => { if (!this.blackHoled) upstream.destroy(); });
-    client.on("data", (chunk: Buffer) => { if (!this.blackHoled) upstream.write(chunk); });
-    upstream.on("data", (chunk: Buffer) => { if (!this.blackHoled) client.write(chunk); });
+    client.on("close", () => {
+      if (!this.blackHoled) upstream.destroy();
+    });
+    client.on("data", (chunk: Buffer) => {
+      if (!this.blackHoled) upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => {
+      if (!this.blackHoled) client.write(chunk);
+    });
   }
 }

@@ -21,9 +21,18 @@ export interface TestCluster {
 }
 
 export function testCluster(): TestCluster {
-  const { KRO_TEST_KUBECONFIG, KRO_TEST_SERVER, KRO_TEST_TOKEN, KRO_TEST_KUBERNETES_VERSION, KRO_TEST_CLUSTER_MODE, KRO_TEST_ETCD_ENDPOINT } = process.env;
+  const {
+    KRO_TEST_KUBECONFIG,
+    KRO_TEST_SERVER,
+    KRO_TEST_TOKEN,
+    KRO_TEST_KUBERNETES_VERSION,
+    KRO_TEST_CLUSTER_MODE,
+    KRO_TEST_ETCD_ENDPOINT,
+  } = process.env;
   if (!KRO_TEST_KUBECONFIG || !KRO_TEST_SERVER || !KRO_TEST_TOKEN || !KRO_TEST_KUBERNETES_VERSION) {
-    throw new Error("no test control plane: run integration tests through `npm test` (scripts/run-tests.mjs starts one)");
+    throw new Error(
+      "no test control plane: run integration tests through `npm test` (scripts/run-tests.mjs starts one)",
+    );
   }
   return {
     kubeconfig: KRO_TEST_KUBECONFIG,
@@ -37,7 +46,10 @@ export function testCluster(): TestCluster {
 
 export class KubectlError extends Error {
   override readonly name = "KubectlError";
-  constructor(message: string, readonly stderr: string) {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
     super(message);
   }
 }
@@ -61,7 +73,11 @@ export async function kubectlJson<T = Record<string, unknown>>(args: readonly st
 
 /** A fresh namespace for one test, deleted (without waiting) when the test ends. */
 export async function testNamespace(t: TestContext, prefix = "t"): Promise<string> {
-  const slug = prefix.toLowerCase().replace(/[^a-z0-9-]+/g, "-").slice(0, 40).replace(/-+$/, "");
+  const slug = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .slice(0, 40)
+    .replace(/-+$/, "");
   const name = `${slug}-${randomBytes(3).toString("hex")}`;
   await kubectl(["create", "namespace", name]);
   t.after(async () => {
@@ -72,5 +88,8 @@ export async function testNamespace(t: TestContext, prefix = "t"): Promise<strin
 
 /** Asserts that `kubectl get ARGS` answers NotFound (the object is gone, or never was). */
 export async function expectAbsent(args: readonly string[]): Promise<void> {
-  await assert.rejects(kubectl(["get", ...args]), (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr));
+  await assert.rejects(
+    kubectl(["get", ...args]),
+    (e: unknown) => e instanceof KubectlError && /NotFound/.test(e.stderr),
+  );
 }

@@ -22,7 +22,13 @@ async function build(): Promise<string> {
   for (const file of ["main.go", "go.mod", "go.sum"]) hash.update(await readFile(path.join(SOURCE, file)));
   const dir = path.join(cacheRoot(process.env), "tools");
   const target = path.join(dir, `yaml-oracle-${hash.digest("hex").slice(0, 12)}`);
-  if (await access(target).then(() => true, () => false)) return target;
+  if (
+    await access(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return target;
   await mkdir(dir, { recursive: true });
   const scratch = await mkdtemp(`${target}.build-`);
   try {

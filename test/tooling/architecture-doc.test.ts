@@ -39,6 +39,9 @@ describe("docs/architecture.md", () => {
   });
 
   it("reads folder names the way the document writes them", () => {
-    assert.deepEqual(foldersNamedIn("the `src/controller/instance/` room and `src/api/`, not src/x/"), ["src/controller/instance/", "src/api/"]);
+    assert.deepEqual(foldersNamedIn("the `src/controller/instance/` room and `src/api/`, not src/x/"), [
+      "src/controller/instance/",
+      "src/api/",
+    ]);
   });
 });

@@ -14,7 +14,9 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const run = promisify(execFile);
 type Json = Record<string, unknown>;
 type ParseArgs = (argv: string[]) => Json & { scenarios: string[] };
-const { parseArgs } = (await import(pathToFileURL(path.join(ROOT, "bench/lib/args.mjs")).href)) as { parseArgs: ParseArgs };
+const { parseArgs } = (await import(pathToFileURL(path.join(ROOT, "bench/lib/args.mjs")).href)) as {
+  parseArgs: ParseArgs;
+};
 
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 const obj = (v: unknown): Json => {
@@ -30,10 +32,29 @@ describe("bench: npm run bench", () => {
 
   before(async () => {
     out = await mkdtemp(path.join(tmpdir(), "kro-bench-test-"));
-    ({ stdout, stderr } = await run(process.execPath, [
-      path.join(ROOT, "bench/run.mjs"), "--scenario", "all", "--instances", "3", "--repeat", "1", "--warmup", "0",
-      "--drifts", "2", "--deletions", "2", "--idle-seconds", "1", "--out", out,
-    ], { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 }));
+    ({ stdout, stderr } = await run(
+      process.execPath,
+      [
+        path.join(ROOT, "bench/run.mjs"),
+        "--scenario",
+        "all",
+        "--instances",
+        "3",
+        "--repeat",
+        "1",
+        "--warmup",
+        "0",
+        "--drifts",
+        "2",
+        "--deletions",
+        "2",
+        "--idle-seconds",
+        "1",
+        "--out",
+        out,
+      ],
+      { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
+    ));
     for (const file of await readdir(out)) {
       const result = JSON.parse(await readFile(path.join(out, file), "utf8")) as Json;
       results.set(String(result.scenario), result);
@@ -62,7 +83,16 @@ describe("bench: npm run bench", () => {
     assert.equal(rest.length, 0);
     const r = obj(rep);
     assert.equal(r.children, 18);
-    for (const k of ["baselineMs", "convergeMs", "ratioToBaseline", "cpuSeconds", "convergedRssMb", "peakRssMb", "writesPerInstance"]) assert.ok(isNumber(r[k]), k);
+    for (const k of [
+      "baselineMs",
+      "convergeMs",
+      "ratioToBaseline",
+      "cpuSeconds",
+      "convergedRssMb",
+      "peakRssMb",
+      "writesPerInstance",
+    ])
+      assert.ok(isNumber(r[k]), k);
     assert.equal(obj(r.timeToReadyMs).n, 3);
     // The controller applied each of the six children at least once per instance.
     assert.ok(Number(obj(r.requestsPerInstanceByVerb).APPLY) >= 6, JSON.stringify(r.requestsPerInstanceByVerb));
@@ -100,23 +130,39 @@ describe("bench: npm run bench", () => {
   it("shows progress on stderr and a table with targets on stdout", () => {
     assert.match(stderr, /\[bench\s+[\d.]+s\] fanout r0: creating 3 instances/);
     assert.match(stdout, /--workers 4 --client-qps 100 --client-burst 150/);
-    for (const figure of ["throughput / null baseline", "writes per no-op reconcile", "drift restore", "CEL evaluations / s"]) assert.ok(stdout.includes(figure), figure);
+    for (const figure of [
+      "throughput / null baseline",
+      "writes per no-op reconcile",
+      "drift restore",
+      "CEL evaluations / s",
+    ])
+      assert.ok(stdout.includes(figure), figure);
   });
 
   it("rejects bad options with a precise message", () => {
-    assert.throws(() => parseArgs(["--scenario", "nope"]), /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|versions\|clusters\|admission\|all/);
+    assert.throws(
+      () => parseArgs(["--scenario", "nope"]),
+      /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|versions\|clusters\|admission\|all/,
+    );
     assert.throws(() => parseArgs(["--kinds", "0"]), /--kinds must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--instances", "0"]), /--instances must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--idle-seconds", "x"]), /--idle-seconds must be an integer/);
     assert.throws(() => parseArgs(["--bogus", "1"]), /unknown option --bogus/);
     assert.deepEqual(parseArgs(["--scenario", "depth"]).scenarios, ["depth"]);
-    assert.deepEqual(parseArgs([]).scenarios, ["fanout", "depth", "steady", "micro"], "the scale scenarios run only when named");
+    assert.deepEqual(
+      parseArgs([]).scenarios,
+      ["fanout", "depth", "steady", "micro"],
+      "the scale scenarios run only when named",
+    );
     assert.deepEqual(parseArgs(["--scenario", "kinds", "--kinds", "20"]).scenarios, ["kinds"]);
     assert.equal(parseArgs(["--scenario", "kinds", "--kinds", "20"]).kinds, 20);
     // The controller's node flags: the image's by default, none as typed by hand, or a variant to measure.
     assert.equal(parseArgs([]).nodeFlags, undefined);
     assert.deepEqual(parseArgs(["--node-flags", "none"]).nodeFlags, []);
-    assert.deepEqual(parseArgs(["--node-flags=--max-semi-space-size=1  --optimize-for-size"]).nodeFlags, ["--max-semi-space-size=1", "--optimize-for-size"]);
+    assert.deepEqual(parseArgs(["--node-flags=--max-semi-space-size=1  --optimize-for-size"]).nodeFlags, [
+      "--max-semi-space-size=1",
+      "--optimize-for-size",
+    ]);
     assert.throws(() => parseArgs(["--node-flags", "optimize"]), /--node-flags takes node options/);
   });
 });
@@ -129,11 +175,26 @@ describe("bench: npm run bench -- --scenario admission", () => {
 
   before(async () => {
     out = await mkdtemp(path.join(tmpdir(), "kro-bench-admission-"));
-    ({ stdout } = await run(process.execPath, [
-      path.join(ROOT, "bench/run.mjs"), "--scenario", "admission", "--instances", "3", "--repeat", "1", "--warmup", "0", "--out", out,
-      // Its own deadline before ours: a wait that does not end fails with what it waited for and the controller's last lines.
-      "--timeout", "100",
-    ], { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 }));
+    ({ stdout } = await run(
+      process.execPath,
+      [
+        path.join(ROOT, "bench/run.mjs"),
+        "--scenario",
+        "admission",
+        "--instances",
+        "3",
+        "--repeat",
+        "1",
+        "--warmup",
+        "0",
+        "--out",
+        out,
+        // Its own deadline before ours: a wait that does not end fails with what it waited for and the controller's last lines.
+        "--timeout",
+        "100",
+      ],
+      { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
+    ));
     const [file, ...rest] = await readdir(out);
     assert.equal(rest.length, 0);
     result = JSON.parse(await readFile(path.join(out, String(file)), "utf8")) as Json;
@@ -155,8 +216,12 @@ describe("bench: npm run bench -- --scenario admission", () => {
       assert.ok(isNumber(figures.ratioP50) && isNumber(figures.ratioP99), op);
       // Inside the API server: with the policy, the authorizer answers for every child check too.
       const perWrite = obj(obj(summary.perWrite)[op]);
-      assert.ok(Number(obj(perWrite.checked).authorizerAllowed) > Number(obj(perWrite.unchecked).authorizerAllowed), JSON.stringify(perWrite));
+      assert.ok(
+        Number(obj(perWrite.checked).authorizerAllowed) > Number(obj(perWrite.unchecked).authorizerAllowed),
+        JSON.stringify(perWrite),
+      );
     }
-    for (const figure of ["create with / without, p50", "update with / without, p50", "policy plugin time"]) assert.ok(stdout.includes(figure), figure);
+    for (const figure of ["create with / without, p50", "update with / without, p50", "policy plugin time"])
+      assert.ok(stdout.includes(figure), figure);
   });
 });

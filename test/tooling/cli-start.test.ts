@@ -13,8 +13,12 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCRIPT = path.join(ROOT, "bench/cli-start.mjs");
 
 let dir = "";
-before(async () => { dir = await mkdtemp(path.join(tmpdir(), "kro-cli-start-")); });
-after(async () => { await rm(dir, { recursive: true, force: true }); });
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "kro-cli-start-"));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 /** A helm that records its arguments and exits with `code`. */
 async function fakeHelm(code: number): Promise<{ helm: string; log: string }> {
@@ -28,13 +32,22 @@ async function fakeHelm(code: number): Promise<{ helm: string; log: string }> {
 
 function run(helm: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], { cwd: ROOT, env: { ...process.env, KRO_TEST_HELM: helm } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [SCRIPT, ...args],
+      { cwd: ROOT, env: { ...process.env, KRO_TEST_HELM: helm } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
+      },
+    );
   });
 }
 
-interface Figure { best: number; median: number; samplesMs: number[] }
+interface Figure {
+  best: number;
+  median: number;
+  samplesMs: number[];
+}
 
 describe("bench: cli-start", () => {
   it("times kro import helm, helm template of the same chart and node's own start, runs times each", async () => {

@@ -15,15 +15,22 @@ import { hadolintBinary } from "../support/hadolint.js";
 
 const run = promisify(execFile);
 
-interface Instruction { readonly op: string; readonly args: string }
+interface Instruction {
+  readonly op: string;
+  readonly args: string;
+}
 
 /** Dockerfile instructions, with `\` continuations joined and comments dropped. */
 function instructions(text: string): Instruction[] {
   const joined = text.replace(/\\\n/g, " ");
-  return joined.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")).map((line) => {
-    const [op = "", ...rest] = line.split(/\s+/);
-    return { op: op.toUpperCase(), args: rest.join(" ") };
-  });
+  return joined
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"))
+    .map((line) => {
+      const [op = "", ...rest] = line.split(/\s+/);
+      return { op: op.toUpperCase(), args: rest.join(" ") };
+    });
 }
 
 /** Stages: the instructions after each FROM, keyed by the stage name. */
@@ -42,10 +49,15 @@ function stages(all: readonly Instruction[]): Map<string, Instruction[]> {
 
 const dockerfile = async () => readFile(path.join(REPO_ROOT, "Dockerfile"), "utf8");
 
-interface PackFile { path: string }
+interface PackFile {
+  path: string;
+}
 
 async function packedFiles(): Promise<string[]> {
-  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const [pack] = JSON.parse(stdout) as { files: PackFile[] }[];
   assert.ok(pack !== undefined);
   return pack.files.map((f) => f.path);
@@ -81,8 +93,13 @@ describe("Dockerfile", () => {
     assert.deepEqual([...byName.keys()], ["build", "runtime"]);
     const build = byName.get("build") ?? [];
     const runtime = byName.get("runtime") ?? [];
-    for (const stage of [build, runtime]) assert.equal(stage[0]?.args, "${NODE_IMAGE} AS " + (stage === build ? "build" : "runtime"));
-    const runs = (stage: Instruction[]) => stage.filter((i) => i.op === "RUN").map((i) => i.args).join("\n");
+    for (const stage of [build, runtime])
+      assert.equal(stage[0]?.args, "${NODE_IMAGE} AS " + (stage === build ? "build" : "runtime"));
+    const runs = (stage: Instruction[]) =>
+      stage
+        .filter((i) => i.op === "RUN")
+        .map((i) => i.args)
+        .join("\n");
     assert.match(runs(build), /npm ci\b/);
     assert.match(runs(build), /tsc -p tsconfig\.build\.json/);
     assert.match(runs(build), /npm pack\b/);
@@ -93,29 +110,59 @@ describe("Dockerfile", () => {
     const values = await readFile(path.join(REPO_ROOT, "charts/kro-ts/templates/deployment.yaml"), "utf8");
     assert.match(values, /runAsUser: 1000\n/);
     const entrypoint = runtime.find((i) => i.op === "ENTRYPOINT")?.args;
-    assert.deepEqual(JSON.parse(entrypoint ?? "null"), ["node", "--max-semi-space-size=2", "/app/dist/src/cli/main.js", "controller"]);
+    assert.deepEqual(JSON.parse(entrypoint ?? "null"), [
+      "node",
+      "--max-semi-space-size=2",
+      "/app/dist/src/cli/main.js",
+      "controller",
+    ]);
     assert.ok(runtime.some((i) => i.op === "WORKDIR" && i.args === "/app"));
     // The runtime stage takes only the packed package and the lockfile, nothing else from the build.
-    assert.deepEqual(runtime.filter((i) => i.op === "COPY").map((i) => i.args), ["--from=build /pkg/ ./", "package-lock.json ./"]);
+    assert.deepEqual(
+      runtime.filter((i) => i.op === "COPY").map((i) => i.args),
+      ["--from=build /pkg/ ./", "package-lock.json ./"],
+    );
   });
 
   it("copies only paths that exist and that .dockerignore does not exclude", async () => {
-    const ignored = (await readFile(path.join(REPO_ROOT, ".dockerignore"), "utf8")).split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
-    for (const needed of [".git", "node_modules", "dist", "test"]) assert.ok(ignored.includes(needed), `.dockerignore excludes ${needed}`);
+    const ignored = (await readFile(path.join(REPO_ROOT, ".dockerignore"), "utf8"))
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !l.startsWith("#"));
+    for (const needed of [".git", "node_modules", "dist", "test"])
+      assert.ok(ignored.includes(needed), `.dockerignore excludes ${needed}`);
     const copies = instructions(await dockerfile()).filter((i) => i.op === "COPY" && !i.args.startsWith("--from"));
     const sources = copies.flatMap((i) => i.args.split(/\s+/).slice(0, -1));
-    assert.deepEqual(sources.sort(), ["go", "package-lock.json", "package-lock.json", "package.json", "schemas", "src", "tsconfig.build.json", "tsconfig.json"]);
+    assert.deepEqual(sources.sort(), [
+      "go",
+      "package-lock.json",
+      "package-lock.json",
+      "package.json",
+      "schemas",
+      "src",
+      "tsconfig.build.json",
+      "tsconfig.json",
+    ]);
     for (const source of sources) {
       await readFile(path.join(REPO_ROOT, source)).catch((e: unknown) => {
         if ((e as { code?: string }).code !== "EISDIR") throw e;
       });
-      assert.ok(!ignored.some((pattern) => pattern === source || source.startsWith(`${pattern}/`)), `${source} is not dockerignored`);
+      assert.ok(
+        !ignored.some((pattern) => pattern === source || source.startsWith(`${pattern}/`)),
+        `${source} is not dockerignored`,
+      );
     }
   });
 
   it("tsconfig.build.json compiles src/ without tests, so the build context needs no test/", async () => {
-    const { stdout } = await run("npx", ["tsc", "-p", "tsconfig.build.json", "--listFilesOnly"], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
-    const own = stdout.split("\n").filter((f) => f !== "" && !f.includes("/node_modules/")).map((f) => path.relative(REPO_ROOT, f));
+    const { stdout } = await run("npx", ["tsc", "-p", "tsconfig.build.json", "--listFilesOnly"], {
+      cwd: REPO_ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const own = stdout
+      .split("\n")
+      .filter((f) => f !== "" && !f.includes("/node_modules/"))
+      .map((f) => path.relative(REPO_ROOT, f));
     assert.ok(own.includes("src/cli/main.ts"));
     for (const file of own) {
       assert.ok(file.startsWith("src/") && !file.endsWith(".test.ts"), `${file} would be compiled in the image`);
@@ -126,10 +173,13 @@ describe("Dockerfile", () => {
 describe("npm pack (what the runtime stage copies)", () => {
   it("holds the entrypoint, every module it imports, the schemas, and no tests", async () => {
     const files = new Set(await packedFiles());
-    for (const needed of ["package.json", "dist/src/cli/main.js", "schemas/kubernetes/1.33.json.gz"]) assert.ok(files.has(needed), `${needed} packed`);
+    for (const needed of ["package.json", "dist/src/cli/main.js", "schemas/kubernetes/1.33.json.gz"])
+      assert.ok(files.has(needed), `${needed} packed`);
     assert.ok(![...files].some((f) => /\.test\.|^dist\/test\//.test(f)), "no test files");
 
-    const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
     const seen = new Set<string>();
     const queue = ["dist/src/cli/main.js"];
@@ -139,11 +189,18 @@ describe("npm pack (what the runtime stage copies)", () => {
       assert.ok(files.has(file), `${file} (imported by the entrypoint) is packed`);
       const source = await readFile(path.join(REPO_ROOT, file), "utf8");
       // `from` must stand alone (not "imported-from" in a string), and a specifier is one line.
-      for (const [, specifier = ""] of source.matchAll(/(?:(?:^|[\s}])from\s*|\bimport\s*\(\s*|^import\s+)["']([^"'\n]+)["']/gm)) {
+      for (const [, specifier = ""] of source.matchAll(
+        /(?:(?:^|[\s}])from\s*|\bimport\s*\(\s*|^import\s+)["']([^"'\n]+)["']/gm,
+      )) {
         if (specifier.startsWith(".")) queue.push(path.posix.join(path.posix.dirname(file), specifier));
         else {
-          const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] ?? "");
-          assert.ok(builtins.has(specifier) || name in pkg.dependencies, `${file} imports ${specifier}: a production dependency`);
+          const name = specifier.startsWith("@")
+            ? specifier.split("/").slice(0, 2).join("/")
+            : (specifier.split("/")[0] ?? "");
+          assert.ok(
+            builtins.has(specifier) || name in pkg.dependencies,
+            `${file} imports ${specifier}: a production dependency`,
+          );
         }
       }
     }

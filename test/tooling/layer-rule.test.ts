@@ -16,7 +16,10 @@ async function cruise(files: Record<string, string>): Promise<{ ok: boolean; out
   const dir = await mkdtemp(path.join(tmpdir(), "kro-layer-rule-"));
   try {
     await copyFile(path.join(ROOT, ".dependency-cruiser.cjs"), path.join(dir, ".dependency-cruiser.cjs"));
-    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } }));
+    await writeFile(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } }),
+    );
     for (const [name, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
       await writeFile(path.join(dir, name), text);

@@ -9,7 +9,9 @@ import { ControllerMetrics } from "../../src/observability/index.js";
 
 const root = new URL("../../../", import.meta.url);
 const docs = readFileSync(fileURLToPath(new URL("docs/metrics.md", root)), "utf8");
-const dashboard = JSON.parse(readFileSync(fileURLToPath(new URL("deploy/grafana/kro-ts-dashboard.json", root)), "utf8")) as {
+const dashboard = JSON.parse(
+  readFileSync(fileURLToPath(new URL("deploy/grafana/kro-ts-dashboard.json", root)), "utf8"),
+) as {
   panels: { title: string; targets: { expr: string }[] }[];
 };
 
@@ -37,7 +39,10 @@ describe("metrics documentation and dashboard", () => {
       for (const target of panel.targets) {
         for (const [metric] of target.expr.matchAll(/\bkro_[a-z0-9_]+/g)) {
           const base = metric.replace(/_(bucket|sum|count)$/, "");
-          assert.ok(names.has(base) || names.has(metric), `panel "${panel.title}" queries ${metric}, which the controller does not export`);
+          assert.ok(
+            names.has(base) || names.has(metric),
+            `panel "${panel.title}" queries ${metric}, which the controller does not export`,
+          );
           queried.add(base);
         }
       }

@@ -11,15 +11,23 @@ import { compileRgd } from "../../src/graph/index.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 type Generator = (resources?: number) => unknown;
-const { typedRgd } = (await import(pathToFileURL(path.join(ROOT, "bench/fixtures/typed-rgd.mjs")).href)) as { typedRgd: Generator };
+const { typedRgd } = (await import(pathToFileURL(path.join(ROOT, "bench/fixtures/typed-rgd.mjs")).href)) as {
+  typedRgd: Generator;
+};
 
 describe("bench: micro-compile", () => {
   it("generates a 100-resource RGD that compiles without errors against built-in schemas", async () => {
     const result = compileRgd(typedRgd(), { resolver: await schemaResolverFor() });
-    assert.deepEqual(result.issues.filter((i) => i.severity === "error"), []);
+    assert.deepEqual(
+      result.issues.filter((i) => i.severity === "error"),
+      [],
+    );
     assert.ok(result.graph);
     assert.equal(result.graph.nodes.length, 100);
-    assert.deepEqual(new Set(result.graph.nodes.map((n) => n.kind)), new Set(["ConfigMap", "Deployment", "Service", "Secret"]));
+    assert.deepEqual(
+      new Set(result.graph.nodes.map((n) => n.kind)),
+      new Set(["ConfigMap", "Deployment", "Service", "Secret"]),
+    );
     assert.equal(Math.max(...result.graph.nodes.map((n) => n.wave)), 4);
   });
 
@@ -30,8 +38,22 @@ describe("bench: micro-compile", () => {
   });
 
   it("prints one JSON object with the median", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, "bench/micro-compile.mjs"), "--runs", "2", "--warmup", "0", "--resources", "12"]);
-    const report = JSON.parse(stdout) as { benchmark: string; resources: number; runs: number; medianMs: number; samplesMs: number[] };
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      path.join(ROOT, "bench/micro-compile.mjs"),
+      "--runs",
+      "2",
+      "--warmup",
+      "0",
+      "--resources",
+      "12",
+    ]);
+    const report = JSON.parse(stdout) as {
+      benchmark: string;
+      resources: number;
+      runs: number;
+      medianMs: number;
+      samplesMs: number[];
+    };
     assert.equal(report.benchmark, "micro-compile");
     assert.equal(report.resources, 12);
     assert.equal(report.runs, 2);

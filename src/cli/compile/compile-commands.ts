@@ -6,7 +6,13 @@ import type { Command } from "commander";
 import { ANNOTATIONS, formatLocated, toYaml, type LoadedFile, type LocatedIssue } from "../../api/index.js";
 import { formatPath, hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import { compileRgd, containmentPolicyOf, delegationAuthorOf, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";
+import {
+  compileRgd,
+  containmentPolicyOf,
+  delegationAuthorOf,
+  type CompiledGraph,
+  type ContainmentPolicy,
+} from "../../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
 import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "../inputs/index.js";
 import { liveSchemaResolver } from "./live-schemas.js";
@@ -33,11 +39,21 @@ export interface SchemaSourceFlags {
   readonly strict?: boolean;
 }
 
-export async function compileFiles(files: readonly string[], flags: SchemaSourceFlags): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
+export async function compileFiles(
+  files: readonly string[],
+  flags: SchemaSourceFlags,
+): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
   const loaded = await loadFiles(files);
-  const live = flags.cluster === true
-    ? (await liveSchemaResolver(childApiVersions(loaded.flatMap((f) => f.documents)), { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache })).resolver
-    : undefined;
+  const live =
+    flags.cluster === true
+      ? (
+          await liveSchemaResolver(childApiVersions(loaded.flatMap((f) => f.documents)), {
+            kubeconfig: flags.kubeconfig,
+            context: flags.context,
+            cacheDir: flags.schemaCache,
+          })
+        ).resolver
+      : undefined;
   const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
   const env = createKroCelEnvironment({ enableRuntime: true });
   const results = loaded.map((file) => {
@@ -47,12 +63,24 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
     const authors: ({ user: string; groups: readonly string[] } | undefined)[] = [];
     const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
     if (rgds.length === 0 && file.problems.length === 0) {
-      located.push({ file: file.file, issue: { severity: "error", code: "cli.no-rgd", path: [], message: "no ResourceGraphDefinition found in this file" } });
+      located.push({
+        file: file.file,
+        issue: {
+          severity: "error",
+          code: "cli.no-rgd",
+          path: [],
+          message: "no ResourceGraphDefinition found in this file",
+        },
+      });
     }
     for (const document of rgds) {
       // Offline a kind without a schema may be a CRD we cannot see: a warning, unless --strict. With
       // --cluster the live discovery knows every kind, so an unknown one is an error (as in kro).
-      const result = compileRgd(document.value, { resolver, env, unknownKinds: flags.strict === true || flags.cluster === true ? "error" : "warn" });
+      const result = compileRgd(document.value, {
+        resolver,
+        env,
+        unknownKinds: flags.strict === true || flags.cluster === true ? "error" : "warn",
+      });
       located.push(...result.issues.map((issue) => locate(document, issue)));
       if (result.graph) {
         graphs.push(result.graph);
@@ -67,15 +95,21 @@ export async function compileFiles(files: readonly string[], flags: SchemaSource
 
 /** Who the delegation will be verified against, and what the writer must record (docs/design/authorization.md, "Delegation"). */
 function verifiedAgainst(author: { user: string; groups: readonly string[] } | undefined): string {
-  const recorded = author === undefined
-    ? `no ${ANNOTATIONS.delegatedBy} is recorded yet: whoever applies it must add ${ANNOTATIONS.delegatedBy}: <their user> (and ${ANNOTATIONS.delegatedGroups}: <their groups>), or the cluster refuses it`
-    : `recorded author ${author.user}${author.groups.length === 0 ? "" : ` (groups ${author.groups.join(",")})`}, which the cluster admits only from that user`;
+  const recorded =
+    author === undefined
+      ? `no ${ANNOTATIONS.delegatedBy} is recorded yet: whoever applies it must add ${ANNOTATIONS.delegatedBy}: <their user> (and ${ANNOTATIONS.delegatedGroups}: <their groups>), or the cluster refuses it`
+      : `recorded author ${author.user}${author.groups.length === 0 ? "" : ` (groups ${author.groups.join(",")})`}, which the cluster admits only from that user`;
   return `; it holds only if its recorded author holds these rights (the controller verifies with SubjectAccessReviews; ${recorded})`;
 }
 
 /** What the RGD lets instance authors cause beyond their own rights (docs/design/authorization.md). */
-export function delegationText(graph: CompiledGraph, policy: ContainmentPolicy, author?: { user: string; groups: readonly string[] }): string {
-  if (!policy.authorCheck) return `author check Disabled (kro.run/author-check): every instance author is trusted with the controller's rights${verifiedAgainst(author)}`;
+export function delegationText(
+  graph: CompiledGraph,
+  policy: ContainmentPolicy,
+  author?: { user: string; groups: readonly string[] },
+): string {
+  if (!policy.authorCheck)
+    return `author check Disabled (kro.run/author-check): every instance author is trusted with the controller's rights${verifiedAgainst(author)}`;
   const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
   const exempt = policy.authorCheckExempt.map((id) => `${id} (${kinds.get(id) ?? "no such resource"})`);
   if (exempt.length === 0) return "delegates nothing: instance authors need every right themselves";
@@ -92,7 +126,11 @@ export function printDiagnostics(loaded: readonly LoadedFile[], results: readonl
 export function withSchemaSources(command: Command): Command {
   return command
     .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
-    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR)
+    .option(
+      "--kube-version <version>",
+      "Kubernetes version whose built-in schemas to check against",
+      DEFAULT_KUBE_MINOR,
+    )
     .option("--cluster", "also read child kinds' schemas from the live cluster's OpenAPI v3 (cached on disk)")
     .option("--kubeconfig <file>", "kubeconfig for --cluster (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context for --cluster")
@@ -100,29 +138,48 @@ export function withSchemaSources(command: Command): Command {
 }
 
 export function registerCompileCommands(program: Command): void {
-  withSchemaSources(program
-    .command("validate"))
+  withSchemaSources(program.command("validate"))
     .description("compile ResourceGraphDefinitions offline and report every problem with file:line:column")
     .requiredOption("-f, --filename <file...>", "RGD files (YAML, several documents allowed)")
     .option("-o, --output <format>", "text or json", "text")
-    .option("--strict", "a child kind whose schema is unknown (not built in, no --crd, not on --cluster) is an error, not a warning")
+    .option(
+      "--strict",
+      "a child kind whose schema is unknown (not built in, no --crd, not on --cluster) is an error, not a warning",
+    )
     .action(async (flags: SchemaSourceFlags & { filename: string[]; output: string }) => {
       const { loaded, results } = await compileFiles(flags.filename, flags);
       const all = results.flatMap((r) => r.located);
       if (flags.output === "json") {
-        process.stdout.write(`${JSON.stringify(all.map((l) => ({
-          file: l.file, line: l.position?.line, column: l.position?.column,
-          severity: l.issue.severity, code: l.issue.code, path: formatPath(l.issue.path), message: l.issue.message,
-        })), null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify(
+            all.map((l) => ({
+              file: l.file,
+              line: l.position?.line,
+              column: l.position?.column,
+              severity: l.issue.severity,
+              code: l.issue.code,
+              path: formatPath(l.issue.path),
+              message: l.issue.message,
+            })),
+            null,
+            2,
+          )}\n`,
+        );
       } else {
         printDiagnostics(loaded, results);
         for (const result of results) {
           result.graphs.forEach((graph, i) => {
-            const dialect = graph.dialect === "template" ? `; template dialect: attaches to the existing CRD for ${graph.instance.kind}.${graph.instance.group}/${graph.instance.version}` : "";
-            process.stdout.write(`${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")}${dialect})\n`);
+            const dialect =
+              graph.dialect === "template"
+                ? `; template dialect: attaches to the existing CRD for ${graph.instance.kind}.${graph.instance.group}/${graph.instance.version}`
+                : "";
+            process.stdout.write(
+              `${graph.name}: valid (${graph.instance.kind}.${graph.instance.group}, ${graph.nodes.length} resources: ${graph.topologicalOrder.join(" → ")}${dialect})\n`,
+            );
             const policy = result.policies?.[i];
             // Only when the RGD lets instance authors cause more than their own rights allow.
-            if (policy !== undefined && (!policy.authorCheck || policy.authorCheckExempt.length > 0)) process.stdout.write(`${graph.name}: ${delegationText(graph, policy, result.authors?.[i])}\n`);
+            if (policy !== undefined && (!policy.authorCheck || policy.authorCheckExempt.length > 0))
+              process.stdout.write(`${graph.name}: ${delegationText(graph, policy, result.authors?.[i])}\n`);
           });
         }
       }
@@ -130,19 +187,22 @@ export function registerCompileCommands(program: Command): void {
     });
 
   const generate = program.command("generate").description("generate artefacts from an RGD");
-  withSchemaSources(generate
-    .command("crd"))
+  withSchemaSources(generate.command("crd"))
     .description("print the CustomResourceDefinition the controller would install for an RGD")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 Template-dialect RGDs (spec.resourceKind) attach to your own, existing CRD, so nothing is
 generated: without that CRD the command says so and exits 1. Pass it with --crd to print the
 status storage (status schema, status subresource) the controller would add to it with
 server-side apply, or a note that it needs nothing.
-`)
+`,
+    )
     .requiredOption("-f, --filename <file>", "the RGD file")
     .option("-o, --output <format>", "yaml or json", "yaml")
     .action(async (flags: SchemaSourceFlags & { filename: string; output: string }) => {
-      if (flags.output !== "yaml" && flags.output !== "json") throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
+      if (flags.output !== "yaml" && flags.output !== "json")
+        throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
       const { loaded, results } = await compileFiles([flags.filename], flags);
       const all = results.flatMap((r) => r.located);
       if (hasErrors(all.map((l) => l.issue))) {
@@ -157,8 +217,15 @@ server-side apply, or a note that it needs nothing.
         return;
       }
       const templateGraph = graphs.find((g) => g.dialect === "template");
-      if (templateGraph) throw new InputError(`${templateGraph.name} uses the template dialect and has no generated CRD; run kro generate crd on it alone`);
+      if (templateGraph)
+        throw new InputError(
+          `${templateGraph.name} uses the template dialect and has no generated CRD; run kro generate crd on it alone`,
+        );
       const crds = graphs.flatMap((g) => (g.crd ? [g.crd] : []));
-      process.stdout.write(flags.output === "json" ? `${JSON.stringify(crds.length === 1 ? crds[0] : crds, null, 2)}\n` : crds.map((c) => toYaml(c)).join("---\n"));
+      process.stdout.write(
+        flags.output === "json"
+          ? `${JSON.stringify(crds.length === 1 ? crds[0] : crds, null, 2)}\n`
+          : crds.map((c) => toYaml(c)).join("---\n"),
+      );
     });
 }

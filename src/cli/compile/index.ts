@@ -2,5 +2,11 @@
 // too) — and the files compiled with their schema sources, the live cluster's OpenAPI included
 // (`--cluster`, cached on disk), for every command that compiles. It builds on inputs only; it
 // loads no runtime (validate stays light) and never starts a controller.
-export { compileFiles, printDiagnostics, registerCompileCommands, type SchemaSourceFlags, withSchemaSources } from "./compile-commands.js";
+export {
+  compileFiles,
+  printDiagnostics,
+  registerCompileCommands,
+  type SchemaSourceFlags,
+  withSchemaSources,
+} from "./compile-commands.js";
 export { type LiveSchemaOptions, liveSchemaResolver } from "./live-schemas.js";

@@ -8,7 +8,12 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { builtinSchemaResolver, schemaBundleFromOpenApi, type OpenApiGroupVersion, type SchemaResolver } from "../../graph/index.js";
+import {
+  builtinSchemaResolver,
+  schemaBundleFromOpenApi,
+  type OpenApiGroupVersion,
+  type SchemaResolver,
+} from "../../graph/index.js";
 import { createKubeClient, type KubeClient } from "../../kube/index.js";
 import { InputError } from "../inputs/index.js";
 
@@ -35,7 +40,12 @@ export function defaultSchemaCacheDir(env: Readonly<Record<string, string | unde
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 
-async function cachedDocument(client: KubeClient, url: string, dir: string, stats: { fetched: number; cached: number }): Promise<unknown> {
+async function cachedDocument(
+  client: KubeClient,
+  url: string,
+  dir: string,
+  stats: { fetched: number; cached: number },
+): Promise<unknown> {
   // With no hash in the URL the content may change unnoticed, so such documents are never cached.
   const cacheable = url.includes("hash=");
   const file = path.join(dir, `${sha(url).slice(0, 40)}.json`);
@@ -60,9 +70,17 @@ async function cachedDocument(client: KubeClient, url: string, dir: string, stat
 }
 
 /** A resolver for the given kinds' group-versions; kinds the server does not serve resolve to undefined. */
-export async function liveSchemaResolver(apiVersions: readonly string[], options: LiveSchemaOptions = {}): Promise<{ resolver: SchemaResolver; stats: LiveSchemaStats; server: string }> {
+export async function liveSchemaResolver(
+  apiVersions: readonly string[],
+  options: LiveSchemaOptions = {},
+): Promise<{ resolver: SchemaResolver; stats: LiveSchemaStats; server: string }> {
   // A CLI run should fail fast when the cluster is unreachable, not retry like a controller.
-  const client = await createKubeClient({ kubeconfig: options.kubeconfig, context: options.context, env: process.env, maxRetries: 1 });
+  const client = await createKubeClient({
+    kubeconfig: options.kubeconfig,
+    context: options.context,
+    env: process.env,
+    maxRetries: 1,
+  });
   try {
     const dir = path.join(options.cacheDir ?? defaultSchemaCacheDir(), sha(client.server).slice(0, 16));
     const index = await client.getPath<OpenApiIndex>("/openapi/v3");
@@ -79,9 +97,16 @@ export async function liveSchemaResolver(apiVersions: readonly string[], options
         .map((r) => ({ kind: r.kind, plural: r.resource, namespaced: r.namespaced }));
       groupVersions.push({ groupVersion, document, resources });
     }
-    return { resolver: builtinSchemaResolver(schemaBundleFromOpenApi("live", groupVersions)), stats, server: client.server };
+    return {
+      resolver: builtinSchemaResolver(schemaBundleFromOpenApi("live", groupVersions)),
+      stats,
+      server: client.server,
+    };
   } catch (error) {
-    throw new InputError(`--cluster: cannot read schemas from ${client.server}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new InputError(
+      `--cluster: cannot read schemas from ${client.server}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     client.close();
   }

@@ -8,14 +8,22 @@ import { toYaml } from "../../api/index.js";
 import { attachToCrd, crdDefines, type TemplateCompiledGraph } from "../../graph/index.js";
 import { isKind, loadFiles } from "../inputs/index.js";
 
-export async function printTemplateDialectCrd(graph: TemplateCompiledGraph, crdFiles: readonly string[], output: "yaml" | "json"): Promise<number> {
+export async function printTemplateDialectCrd(
+  graph: TemplateCompiledGraph,
+  crdFiles: readonly string[],
+  output: "yaml" | "json",
+): Promise<number> {
   const { group, version, kind } = graph.instance;
   const label = `${kind}.${group}/${version}`;
-  const crds = (await loadFiles(crdFiles)).flatMap((f) => f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value));
+  const crds = (await loadFiles(crdFiles)).flatMap((f) =>
+    f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value),
+  );
   const crd = crds.find((c) => crdDefines(c, graph.instance));
   if (crd === undefined) {
-    process.stderr.write(`kro: ${graph.name} uses the template dialect (spec.resourceKind): it attaches to your existing CRD for ${label} and generates none.\n`
-      + `Pass that CRD with --crd <file> to see the status storage the controller would add to it.\n`);
+    process.stderr.write(
+      `kro: ${graph.name} uses the template dialect (spec.resourceKind): it attaches to your existing CRD for ${label} and generates none.\n` +
+        `Pass that CRD with --crd <file> to see the status storage the controller would add to it.\n`,
+    );
     return 1;
   }
   const attached = attachToCrd(crd, graph.instance);
@@ -24,7 +32,9 @@ export async function printTemplateDialectCrd(graph: TemplateCompiledGraph, crdF
     return 1;
   }
   if (attached.apply === undefined) {
-    process.stderr.write(`kro: ${graph.name} uses your CRD ${attached.crdName} for ${label}; it already stores status, so the controller changes nothing.\n`);
+    process.stderr.write(
+      `kro: ${graph.name} uses your CRD ${attached.crdName} for ${label}; it already stores status, so the controller changes nothing.\n`,
+    );
     return 0;
   }
   if (output === "json") {

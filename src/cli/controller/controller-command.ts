@@ -1,11 +1,37 @@
 import { hostname, totalmem } from "node:os";
 import { getHeapStatistics } from "node:v8";
 import type { Command } from "commander";
-import { armCrashReports, DEFAULT_CRASH_REPORT_DIR, defaultRenderThreads, ensureCoordinationNamespace, fitRenderMemory, type RenderMemory, startController, startLeaderElection, validateLeaseTiming, warmStandby, type LeaseTiming, type RunningController, type TestCrash } from "../../controller/index.js";
-import { loadBuiltinSchemas, durationFlag, nonNegativeNumber, positiveInteger, positiveNumber } from "../inputs/index.js";
+import {
+  armCrashReports,
+  DEFAULT_CRASH_REPORT_DIR,
+  defaultRenderThreads,
+  ensureCoordinationNamespace,
+  fitRenderMemory,
+  type RenderMemory,
+  startController,
+  startLeaderElection,
+  validateLeaseTiming,
+  warmStandby,
+  type LeaseTiming,
+  type RunningController,
+  type TestCrash,
+} from "../../controller/index.js";
+import {
+  loadBuiltinSchemas,
+  durationFlag,
+  nonNegativeNumber,
+  positiveInteger,
+  positiveNumber,
+} from "../inputs/index.js";
 import { createKubeClient, WriteFence, type KubeClient, type KubeMetrics } from "../../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../../localcluster/index.js";
-import { ControllerMetrics, createLogger, isLogLevel, startProbeServer, type LogLevel } from "../../observability/index.js";
+import {
+  ControllerMetrics,
+  createLogger,
+  isLogLevel,
+  startProbeServer,
+  type LogLevel,
+} from "../../observability/index.js";
 import { untilSignal, youngGenerationMayGrow } from "../process/index.js";
 import { conversionWebhookFlags } from "./conversion-webhook-flags.js";
 import { defaultReplicaId, startSharding } from "./controller-sharding.js";
@@ -61,8 +87,15 @@ export function registerControllerCommand(program: Command): void {
     .option("--context <name>", "kubeconfig context")
     .option("--metrics-bind-address <addr>", "Prometheus /metrics address (0 disables)", ":8078")
     .option("--health-probe-bind-address <addr>", "/healthz and /readyz address (0 disables)", ":8079")
-    .option("--ui-bind-address <addr>", "the read-only web view, for users signing in with their own Kubernetes token (host:port or :port; 0 disables)", "0")
-    .option("--ui-tls-cert-file <file>", "serve the web view over HTTPS with this PEM certificate (re-read every minute)")
+    .option(
+      "--ui-bind-address <addr>",
+      "the read-only web view, for users signing in with their own Kubernetes token (host:port or :port; 0 disables)",
+      "0",
+    )
+    .option(
+      "--ui-tls-cert-file <file>",
+      "serve the web view over HTTPS with this PEM certificate (re-read every minute)",
+    )
     .option("--ui-tls-key-file <file>", "the PEM key of --ui-tls-cert-file")
     .option("--leader-elect", "elect a leader through a Lease so only one replica writes")
     .option("--leader-election-namespace <ns>", "namespace of the Lease (default: $POD_NAMESPACE or kro-system)")
@@ -73,32 +106,101 @@ export function registerControllerCommand(program: Command): void {
     .option("--log-level <level>", "fatal|error|warn|info|debug|trace", "info")
     .option("--log-format <format>", "json|text", "json")
     .option("--allow-crd-deletion", "delete an RGD's CRD (and all its instances) when the RGD is deleted")
-    .option("--author-check <mode>", "Enforced: instance authors may cause only what they could do themselves (admission policy per RGD); Disabled: kro's model, every instance author trusted with the controller's rights — unsafe on shared clusters", "Enforced")
-    .option("--instance-requeue-interval <duration>", "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)", "3s")
-    .option("--rgd-selector <selector>", "only reconcile RGDs matching this label selector (shard RGDs across controllers)")
-    .option("--rgd-max-graph-revisions <n>", "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)", "5")
+    .option(
+      "--author-check <mode>",
+      "Enforced: instance authors may cause only what they could do themselves (admission policy per RGD); Disabled: kro's model, every instance author trusted with the controller's rights — unsafe on shared clusters",
+      "Enforced",
+    )
+    .option(
+      "--instance-requeue-interval <duration>",
+      "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)",
+      "3s",
+    )
+    .option(
+      "--rgd-selector <selector>",
+      "only reconcile RGDs matching this label selector (shard RGDs across controllers)",
+    )
+    .option(
+      "--rgd-max-graph-revisions <n>",
+      "GraphRevisions kept per RGD, newest first; the served one is always kept (0 keeps all)",
+      "5",
+    )
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
     .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
-    .option("--chart-render-timeout <duration>", "wall-clock limit of one chart (spec.helm) render in its worker thread", "10s")
+    .option(
+      "--chart-render-timeout <duration>",
+      "wall-clock limit of one chart (spec.helm) render in its worker thread",
+      "10s",
+    )
     .option("--chart-render-memory <MiB>", "heap limit of each chart-render worker thread, MiB", "256")
     .option("--kube-version <minor>", "built-in schemas used to type-check child templates", DEFAULT_KUBE_MINOR)
-    .option("--leader-elect-lease-duration <duration>", "how long a standby waits, after it last saw the Lease renewed, before taking over", "15s")
-    .option("--leader-elect-renew-deadline <duration>", "how long the leader keeps trying to renew before it stops writing (< lease duration)", "10s")
+    .option(
+      "--leader-elect-lease-duration <duration>",
+      "how long a standby waits, after it last saw the Lease renewed, before taking over",
+      "15s",
+    )
+    .option(
+      "--leader-elect-renew-deadline <duration>",
+      "how long the leader keeps trying to renew before it stops writing (< lease duration)",
+      "10s",
+    )
     .option("--leader-elect-retry-period <duration>", "time between attempts to acquire or renew the Lease", "2s")
     .option("--request-timeout <duration>", "deadline of each API request, queueing and retries included", "60s")
-    .option("--shards <n>", "share instances between replicas over N shards held through Leases (0 = off; implies --leader-elect for RGDs)", "0")
-    .option("--conversion-webhook-bind-address <host:port>", "where the conversion webhook (RGDs with several API versions) listens", "127.0.0.1:0")
-    .option("--conversion-webhook-advertise-address <host:port>", "where the API server dials the webhook when not the bind address: a load balancer in front of every replica, outside a cluster (give every replica the same one, and --conversion-webhook-secret)")
-    .option("--conversion-webhook-service <namespace/name[:port]>", "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)")
-    .option("--conversion-webhook-secret <namespace/name>", "keep the webhook's CA and certificate in this Secret so every replica serves the same ones")
-    .option("--storage-migration-qps <n>", "objects a storage migration rewrites per second (when an RGD's storage version changes)", "20")
-    .option("--storage-migration-page-size <n>", "objects a storage migration lists per page; its progress is saved after each page", "100")
-    .option("--cluster-namespace <ns>", "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster")
-    .option("--evaluation-crash-limit <n>", "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance, and only crashes that left a report in --crash-report-dir (out of memory, a fatal or uncaught error) — a kill (kill -9, a drain, the kernel's OOM killer) is never blamed on what was in flight (0 = off)", "3")
-    .option("--crash-report-dir <dir>", "where the controller's fatal-error reports go, to tell a crash from a kill after a restart; must outlive the process (in the image: /tmp, an emptyDir)", DEFAULT_CRASH_REPORT_DIR)
-    .option("--evaluation-crash-backoff <duration>", "after a crash, a suspect instance is evaluated again (alone) this long after the start, doubled per crash", "2s")
+    .option(
+      "--shards <n>",
+      "share instances between replicas over N shards held through Leases (0 = off; implies --leader-elect for RGDs)",
+      "0",
+    )
+    .option(
+      "--conversion-webhook-bind-address <host:port>",
+      "where the conversion webhook (RGDs with several API versions) listens",
+      "127.0.0.1:0",
+    )
+    .option(
+      "--conversion-webhook-advertise-address <host:port>",
+      "where the API server dials the webhook when not the bind address: a load balancer in front of every replica, outside a cluster (give every replica the same one, and --conversion-webhook-secret)",
+    )
+    .option(
+      "--conversion-webhook-service <namespace/name[:port]>",
+      "in a cluster: the Service in front of every replica's webhook (default: the API server dials the bind address)",
+    )
+    .option(
+      "--conversion-webhook-secret <namespace/name>",
+      "keep the webhook's CA and certificate in this Secret so every replica serves the same ones",
+    )
+    .option(
+      "--storage-migration-qps <n>",
+      "objects a storage migration rewrites per second (when an RGD's storage version changes)",
+      "20",
+    )
+    .option(
+      "--storage-migration-page-size <n>",
+      "objects a storage migration lists per page; its progress is saved after each page",
+      "100",
+    )
+    .option(
+      "--cluster-namespace <ns>",
+      "read cluster registrations (kubeconfig Secrets, docs/design/clusters.md) from this namespace; without it no resource may target another cluster",
+    )
+    .option(
+      "--evaluation-crash-limit <n>",
+      "controller crashes during one instance generation's evaluation after which it is no longer evaluated (EvaluationCrashed) until its spec changes; counted on the instance, and only crashes that left a report in --crash-report-dir (out of memory, a fatal or uncaught error) — a kill (kill -9, a drain, the kernel's OOM killer) is never blamed on what was in flight (0 = off)",
+      "3",
+    )
+    .option(
+      "--crash-report-dir <dir>",
+      "where the controller's fatal-error reports go, to tell a crash from a kill after a restart; must outlive the process (in the image: /tmp, an emptyDir)",
+      DEFAULT_CRASH_REPORT_DIR,
+    )
+    .option(
+      "--evaluation-crash-backoff <duration>",
+      "after a crash, a suspect instance is evaluated again (alone) this long after the start, doubled per crash",
+      "2s",
+    )
     .option("--replica-id <id>", "this replica's identity in the Leases (default: hostname plus a random suffix)")
-    .action(async (flags: ControllerFlags) => { await runController(flags); });
+    .action(async (flags: ControllerFlags) => {
+      await runController(flags);
+    });
 }
 
 /** Every flag checked before anything starts: a bad value is a clear error, never a hot loop. */
@@ -117,7 +219,8 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
   if (flags.leaderElect === true || shards > 0) validateLeaseTiming(lease);
   validateUiFlags(flags);
   const authorCheck = AUTHOR_CHECK_MODES.find((m) => m.toLowerCase() === flags.authorCheck.trim().toLowerCase());
-  if (authorCheck === undefined) throw new Error(`--author-check must be Enforced or Disabled, got ${JSON.stringify(flags.authorCheck)}`);
+  if (authorCheck === undefined)
+    throw new Error(`--author-check must be Enforced or Disabled, got ${JSON.stringify(flags.authorCheck)}`);
   return {
     authorCheck,
     logLevel,
@@ -132,7 +235,10 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     chartRenderTimeoutMs: durationFlag("--chart-render-timeout", flags.chartRenderTimeout),
     chartRenderHeapMb: positiveInteger("--chart-render-memory", flags.chartRenderMemory),
     maxGraphRevisions: Math.floor(nonNegativeNumber("--rgd-max-graph-revisions", flags.rgdMaxGraphRevisions)),
-    storageMigration: { qps: positiveNumber("--storage-migration-qps", flags.storageMigrationQps), pageSize: positiveInteger("--storage-migration-page-size", flags.storageMigrationPageSize) },
+    storageMigration: {
+      qps: positiveNumber("--storage-migration-qps", flags.storageMigrationQps),
+      pageSize: positiveInteger("--storage-migration-page-size", flags.storageMigrationPageSize),
+    },
     kubeMinor: resolveKubeRelease(flags.kubeVersion).minor,
     evaluationCrashLimit: Math.floor(nonNegativeNumber("--evaluation-crash-limit", flags.evaluationCrashLimit)),
     evaluationCrashBackoffMs: durationFlag("--evaluation-crash-backoff", flags.evaluationCrashBackoff),
@@ -171,22 +277,44 @@ async function runController(flags: ControllerFlags): Promise<void> {
   const metrics = new ControllerMetrics({ processMetrics: true });
   // One identity per process: it names the replica in Leases and, through the User-Agent, in the API server's audit log.
   const identity = flags.replicaId ?? (settings.shards > 0 ? defaultReplicaId() : `${hostname()}_${process.pid}`);
-  const connection = { kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, logger, userAgent: `kro-ts/${PACKAGE_VERSION} (${identity})` } as const;
+  const connection = {
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+    env: process.env,
+    logger,
+    userAgent: `kro-ts/${PACKAGE_VERSION} (${identity})`,
+  } as const;
   // With leader election every client that writes for the leader goes through its fence.
   // With --shards, instance writes are fenced per shard and RGD writes by the leader (controller-sharding.ts).
   const fence = flags.leaderElect === true && settings.shards === 0 ? new WriteFence() : undefined;
   const withFence = fence === undefined ? {} : { fence };
   const client = await createKubeClient({
-    ...connection, ...withFence,
-    qps: settings.qps, burst: settings.burst, requestTimeoutMs: settings.requestTimeoutMs,
+    ...connection,
+    ...withFence,
+    qps: settings.qps,
+    burst: settings.burst,
+    requestTimeoutMs: settings.requestTimeoutMs,
     metrics: kubeMetricsFor(metrics),
   });
   const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
   // Leases need their namespace: made sure of (created when missing) before any campaign, or the start fails naming it.
   if (flags.leaderElect === true || settings.shards > 0) {
     // Its own client: the controller's writes are fenced until it is elected, and this comes first.
-    const setupClient = await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
-    const missing = await ensureCoordinationNamespace(setupClient, leaseNamespace, settings.shards > 0 ? "--shards" : "--leader-elect", logger).then(() => undefined, (error: unknown) => error as Error);
+    const setupClient = await createKubeClient({
+      ...connection,
+      qps: 5,
+      burst: 10,
+      requestTimeoutMs: settings.requestTimeoutMs,
+    });
+    const missing = await ensureCoordinationNamespace(
+      setupClient,
+      leaseNamespace,
+      settings.shards > 0 ? "--shards" : "--leader-elect",
+      logger,
+    ).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     setupClient.close();
     if (missing !== undefined) {
       logger.error({ err: missing.message }, "controller failed to start");
@@ -196,16 +324,39 @@ async function runController(flags: ControllerFlags): Promise<void> {
     }
   }
   // Events get a client (and rate limit) of their own, as client-go's event recorder does.
-  const eventClient = await createKubeClient({ ...connection, ...withFence, qps: 20, burst: 50, requestTimeoutMs: settings.requestTimeoutMs });
+  const eventClient = await createKubeClient({
+    ...connection,
+    ...withFence,
+    qps: 20,
+    burst: 50,
+    requestTimeoutMs: settings.requestTimeoutMs,
+  });
   // The Lease too: its renewals never queue behind the controller's requests or sockets, and
   // retries are the election's own (every retry period, within the renew deadline).
-  const electionClient = fence === undefined ? undefined : await createKubeClient({ ...connection, qps: 5, burst: 10, maxRetries: 0, requestTimeoutMs: settings.lease.renewDeadlineMs });
-  const webhookClient = fence === undefined ? client : await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
+  const electionClient =
+    fence === undefined
+      ? undefined
+      : await createKubeClient({
+          ...connection,
+          qps: 5,
+          burst: 10,
+          maxRetries: 0,
+          requestTimeoutMs: settings.lease.renewDeadlineMs,
+        });
+  const webhookClient =
+    fence === undefined
+      ? client
+      : await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
   const renderMemory = renderMemoryWithin(settings.chartRenderHeapMb);
-  if (renderMemory.note !== undefined) logger.info({ threads: renderMemory.threads, heapMb: renderMemory.heapMb }, renderMemory.note);
+  if (renderMemory.note !== undefined)
+    logger.info({ threads: renderMemory.threads, heapMb: renderMemory.heapMb }, renderMemory.note);
   // Before any evaluation: a fatal error from here on leaves the report that tells a crash from a kill.
   const crashReports = settings.evaluationCrashLimit === 0 ? undefined : armCrashReports(flags.crashReportDir);
-  if (crashReports?.problem !== undefined) logger.warn({ problem: crashReports.problem }, "the crash-loop guard cannot tell crashes from kills: no instance will be stopped by --evaluation-crash-limit");
+  if (crashReports?.problem !== undefined)
+    logger.warn(
+      { problem: crashReports.problem },
+      "the crash-loop guard cannot tell crashes from kills: no instance will be stopped by --evaluation-crash-limit",
+    );
   const resolver = await loadBuiltinSchemas(settings.kubeMinor);
   let running: RunningController | undefined;
   let ui: Awaited<ReturnType<typeof startUiFromFlags>>;
@@ -217,52 +368,107 @@ async function runController(flags: ControllerFlags): Promise<void> {
     healthy: () => running?.health() ?? { ok: true, problems: [] },
   });
   const metricsServer = await startProbeServer({ address: flags.metricsBindAddress, registry: metrics.registry });
-  const shared = settings.shards === 0 ? undefined : await startSharding({
-    shards: settings.shards, replicaId: identity, namespace: leaseNamespace, leaseName: flags.leaderElectionId, lease: settings.lease,
-  }, connection, logger);
-  const election = electionClient === undefined || fence === undefined ? undefined : startLeaderElection({
-    client: electionClient, logger, fence, ...settings.lease,
-    namespace: leaseNamespace,
-    name: flags.leaderElectionId,
-    identity,
-  });
+  const shared =
+    settings.shards === 0
+      ? undefined
+      : await startSharding(
+          {
+            shards: settings.shards,
+            replicaId: identity,
+            namespace: leaseNamespace,
+            leaseName: flags.leaderElectionId,
+            lease: settings.lease,
+          },
+          connection,
+          logger,
+        );
+  const election =
+    electionClient === undefined || fence === undefined
+      ? undefined
+      : startLeaderElection({
+          client: electionClient,
+          logger,
+          fence,
+          ...settings.lease,
+          namespace: leaseNamespace,
+          name: flags.leaderElectionId,
+          identity,
+        });
   const start = async (): Promise<void> => {
     running = startController({
-      client, eventClient, logger, metrics, resolver, kroVersion: PACKAGE_VERSION,
+      client,
+      eventClient,
+      logger,
+      metrics,
+      resolver,
+      kroVersion: PACKAGE_VERSION,
       workers: settings.workers,
       allowCrdDeletion: flags.allowCrdDeletion === true,
       authorCheck: settings.authorCheck,
       requeueIntervalMs: settings.requeueIntervalMs,
       resyncPeriodMs: settings.resyncPeriodMs,
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
-      chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, threads: renderMemory.threads, heapMb: renderMemory.heapMb },
+      chartRenders: {
+        timeoutMs: settings.chartRenderTimeoutMs,
+        threads: renderMemory.threads,
+        heapMb: renderMemory.heapMb,
+      },
       maxGraphRevisions: settings.maxGraphRevisions,
       storageMigration: settings.storageMigration,
-      ...(crashReports === undefined ? {} : { crashGuard: { maxCrashes: settings.evaluationCrashLimit, retryBaseMs: settings.evaluationCrashBackoffMs, processId: crashReports.processId, explain: (id: string) => crashReports.explain(id) } }),
+      ...(crashReports === undefined
+        ? {}
+        : {
+            crashGuard: {
+              maxCrashes: settings.evaluationCrashLimit,
+              retryBaseMs: settings.evaluationCrashBackoffMs,
+              processId: crashReports.processId,
+              explain: (id: string) => crashReports.explain(id),
+            },
+          }),
       ...testCrashFromEnvironment(),
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
       ...(flags.clusterNamespace === undefined ? {} : { clusterNamespace: flags.clusterNamespace }),
       // Every replica serves conversions, so the webhook's client is not fenced by the election.
       conversionWebhook: { ...conversionWebhookFlags(flags), client: webhookClient },
       // A standby starts its caches now and works once elected (warm-standby.ts).
-      ...(shared !== undefined ? { sharding: shared.sharding } : election !== undefined ? { sharding: warmStandby(election) } : {}),
+      ...(shared !== undefined
+        ? { sharding: shared.sharding }
+        : election !== undefined
+          ? { sharding: warmStandby(election) }
+          : {}),
     });
     // Every replica serves the web view (it only reads, and with the asker's token); its TokenReviews
     // go through a client of their own, never fenced and never taking the reconciles' request budget.
-    uiClient = flags.uiBindAddress === "0" || flags.uiBindAddress === "" ? undefined : await createKubeClient({ ...connection, qps: 10, burst: 20, requestTimeoutMs: settings.requestTimeoutMs });
+    uiClient =
+      flags.uiBindAddress === "0" || flags.uiBindAddress === ""
+        ? undefined
+        : await createKubeClient({ ...connection, qps: 10, burst: 20, requestTimeoutMs: settings.requestTimeoutMs });
     ui = await startUiFromFlags(flags, {
-      client: uiClient ?? client, served: running.served, logger, userAgent: connection.userAgent,
+      client: uiClient ?? client,
+      served: running.served,
+      logger,
+      userAgent: connection.userAgent,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
     });
     await running.ready;
     synced = true;
     youngGenerationMayGrow();
-    logger.info({ version: PACKAGE_VERSION, server: client.server, identity, ...(election === undefined ? {} : { leader: election.isLeader }) }, "controller started");
+    logger.info(
+      {
+        version: PACKAGE_VERSION,
+        server: client.server,
+        identity,
+        ...(election === undefined ? {} : { leader: election.isLeader }),
+      },
+      "controller started",
+    );
   };
   // A start failure (RGD CRD forbidden, informers not synced) ends the process with an error:
   // a controller that cannot work must not look healthy and never be restarted.
   const failedToStart = new Promise<Error>((resolve) => {
-    start().catch((error: unknown) => { resolve(error instanceof Error ? error : new Error(String(error))); });
+    start().catch((error: unknown) => {
+      resolve(error instanceof Error ? error : new Error(String(error)));
+    });
   });
   const reason = await Promise.race([
     untilSignal(),
@@ -286,10 +492,18 @@ async function runController(flags: ControllerFlags): Promise<void> {
 
 function kubeMetricsFor(metrics: ControllerMetrics): KubeMetrics {
   return {
-    onRequest: (m) => { metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) }); },
-    onWatchReconnect: (m) => { metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason }); },
-    onPoolWait: (m) => { metrics.poolWait.observe({ pool: m.pool }, m.waitMs / 1000); },
-    onRateLimitWait: (ms) => { metrics.rateLimitWait.observe(ms / 1000); },
+    onRequest: (m) => {
+      metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) });
+    },
+    onWatchReconnect: (m) => {
+      metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason });
+    },
+    onPoolWait: (m) => {
+      metrics.poolWait.observe({ pool: m.pool }, m.waitMs / 1000);
+    },
+    onRateLimitWait: (ms) => {
+      metrics.rateLimitWait.observe(ms / 1000);
+    },
   };
 }
 

@@ -7,7 +7,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { leaseApiOf, startRgdLeadership, startShardCoordinator, type ControllerSharding, type LeaseTiming, type RunningRgdLeadership, type ShardCoordinator } from "../../controller/index.js";
+import {
+  leaseApiOf,
+  startRgdLeadership,
+  startShardCoordinator,
+  type ControllerSharding,
+  type LeaseTiming,
+  type RunningRgdLeadership,
+  type ShardCoordinator,
+} from "../../controller/index.js";
 import { createKubeClient, type KubeClientOptions } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 
@@ -33,17 +41,39 @@ export function defaultReplicaId(): string {
   return `${hostname()}-${randomBytes(3).toString("hex")}`;
 }
 
-export async function startSharding(settings: ShardingSettings, connection: KubeClientOptions, logger: Logger): Promise<RunningSharding> {
-  const leaseClient = (qps: number) => createKubeClient({ ...connection, qps, burst: 2 * qps, maxRetries: 0, requestTimeoutMs: settings.lease.renewDeadlineMs });
+export async function startSharding(
+  settings: ShardingSettings,
+  connection: KubeClientOptions,
+  logger: Logger,
+): Promise<RunningSharding> {
+  const leaseClient = (qps: number) =>
+    createKubeClient({
+      ...connection,
+      qps,
+      burst: 2 * qps,
+      maxRetries: 0,
+      requestTimeoutMs: settings.lease.renewDeadlineMs,
+    });
   const electionClient = await leaseClient(5);
   // Per round: one list, one member renewal, one write per held shard.
   const shardClient = await leaseClient(Math.max(10, settings.shards * 2));
   // Losing the RGD Lease ends only that tenure: the replica campaigns again and keeps its shards.
-  const leadership = startRgdLeadership({ client: electionClient, logger, ...settings.lease, namespace: settings.namespace, name: settings.leaseName, identity: settings.replicaId });
+  const leadership = startRgdLeadership({
+    client: electionClient,
+    logger,
+    ...settings.lease,
+    namespace: settings.namespace,
+    name: settings.leaseName,
+    identity: settings.replicaId,
+  });
   const coordinator = startShardCoordinator({
-    api: leaseApiOf(shardClient), logger: logger.child({ component: "shards" }),
-    namespace: settings.namespace, group: `${settings.leaseName}-instances`, identity: settings.replicaId,
-    shardCount: settings.shards, timing: settings.lease,
+    api: leaseApiOf(shardClient),
+    logger: logger.child({ component: "shards" }),
+    namespace: settings.namespace,
+    group: `${settings.leaseName}-instances`,
+    identity: settings.replicaId,
+    shardCount: settings.shards,
+    timing: settings.lease,
   });
   coordinator.start();
   return {

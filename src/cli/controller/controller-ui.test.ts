@@ -13,26 +13,41 @@ import { createKubeClient } from "../../kube/index.js";
 import { createLogger } from "../../observability/index.js";
 import { startUiFromFlags, validateUiFlags } from "./controller-ui.js";
 
-const fingerprintAt = (url: string, ca: string): Promise<string> => new Promise((resolve, reject) => {
-  const req = request(`${url}app.css`, { ca, agent: false }, (res) => {
-    const fingerprint = res.socket instanceof TLSSocket ? res.socket.getPeerCertificate().fingerprint256 : "";
-    res.resume();
-    res.on("end", () => { resolve(fingerprint); });
+const fingerprintAt = (url: string, ca: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const req = request(`${url}app.css`, { ca, agent: false }, (res) => {
+      const fingerprint = res.socket instanceof TLSSocket ? res.socket.getPeerCertificate().fingerprint256 : "";
+      res.resume();
+      res.on("end", () => {
+        resolve(fingerprint);
+      });
+    });
+    req.on("error", reject);
+    req.end();
   });
-  req.on("error", reject);
-  req.end();
-});
 
 describe("the controller's --ui-* flags", () => {
   it("refuse a certificate without its key, or TLS without an address", () => {
-    assert.throws(() => { validateUiFlags({ uiBindAddress: ":8082", uiTlsCertFile: "/c" }); }, /--ui-tls-cert-file and --ui-tls-key-file go together/);
-    assert.throws(() => { validateUiFlags({ uiBindAddress: "0", uiTlsCertFile: "/c", uiTlsKeyFile: "/k" }); }, /needs --ui-bind-address/);
+    assert.throws(() => {
+      validateUiFlags({ uiBindAddress: ":8082", uiTlsCertFile: "/c" });
+    }, /--ui-tls-cert-file and --ui-tls-key-file go together/);
+    assert.throws(() => {
+      validateUiFlags({ uiBindAddress: "0", uiTlsCertFile: "/c", uiTlsKeyFile: "/k" });
+    }, /needs --ui-bind-address/);
     validateUiFlags({ uiBindAddress: "0" });
   });
 
   it("start nothing by default, and serve a certificate renewed on disk without a restart", async () => {
-    const client = await createKubeClient({ connection: { source: "test", server: "https://127.0.0.1:1", namespace: "default", insecureSkipTlsVerify: true } });
-    const options = { client, served: new ServedGraphs(), logger: createLogger({ level: "silent" }), userAgent: "test", reloadMs: 50 };
+    const client = await createKubeClient({
+      connection: { source: "test", server: "https://127.0.0.1:1", namespace: "default", insecureSkipTlsVerify: true },
+    });
+    const options = {
+      client,
+      served: new ServedGraphs(),
+      logger: createLogger({ level: "silent" }),
+      userAgent: "test",
+      reloadMs: 50,
+    };
     assert.equal(await startUiFromFlags({ uiBindAddress: "0" }, options), undefined);
     const dir = await mkdtemp(path.join(tmpdir(), "kro-ui-tls-"));
     const [first, second] = [createServingCertificate(["127.0.0.1"], 1), createServingCertificate(["127.0.0.1"], 1)];
@@ -40,7 +55,10 @@ describe("the controller's --ui-* flags", () => {
     const keyFile = path.join(dir, "tls.key");
     await writeFile(certFile, first.certPem);
     await writeFile(keyFile, first.keyPem);
-    const ui = await startUiFromFlags({ uiBindAddress: "127.0.0.1:0", uiTlsCertFile: certFile, uiTlsKeyFile: keyFile }, options);
+    const ui = await startUiFromFlags(
+      { uiBindAddress: "127.0.0.1:0", uiTlsCertFile: certFile, uiTlsKeyFile: keyFile },
+      options,
+    );
     try {
       assert.ok(ui !== undefined);
       assert.match(ui.url, /^https:/);

@@ -18,8 +18,10 @@ export interface UiFlags {
 const RELOAD_MS = 60_000;
 
 export function validateUiFlags(flags: UiFlags): void {
-  if ((flags.uiTlsCertFile === undefined) !== (flags.uiTlsKeyFile === undefined)) throw new Error("--ui-tls-cert-file and --ui-tls-key-file go together");
-  if (flags.uiTlsCertFile !== undefined && (flags.uiBindAddress === "0" || flags.uiBindAddress === "")) throw new Error("--ui-tls-cert-file needs --ui-bind-address");
+  if ((flags.uiTlsCertFile === undefined) !== (flags.uiTlsKeyFile === undefined))
+    throw new Error("--ui-tls-cert-file and --ui-tls-key-file go together");
+  if (flags.uiTlsCertFile !== undefined && (flags.uiBindAddress === "0" || flags.uiBindAddress === ""))
+    throw new Error("--ui-tls-cert-file needs --ui-bind-address");
 }
 
 async function readTls(flags: UiFlags): Promise<{ key: string; cert: string } | undefined> {
@@ -42,16 +44,33 @@ export async function startUiFromFlags(flags: UiFlags, options: UiStartOptions):
   if (flags.uiBindAddress === "" || flags.uiBindAddress === "0") return undefined;
   let tls = await readTls(flags);
   const { reloadMs = RELOAD_MS, ...uiOptions } = options;
-  const ui = await startControllerUi({ address: flags.uiBindAddress, ...uiOptions, ...(tls === undefined ? {} : { tls }) });
+  const ui = await startControllerUi({
+    address: flags.uiBindAddress,
+    ...uiOptions,
+    ...(tls === undefined ? {} : { tls }),
+  });
   if (ui === undefined || tls === undefined) return ui;
   const timer = setInterval(() => {
-    readTls(flags).then((next) => {
-      if (next === undefined || (next.cert === tls?.cert && next.key === tls.key)) return;
-      ui.setTls(next);
-      tls = next;
-      options.logger.info({}, "web view: TLS certificate reloaded");
-    }).catch((error: unknown) => { options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "web view: cannot read the TLS files; serving the previous certificate"); });
+    readTls(flags)
+      .then((next) => {
+        if (next === undefined || (next.cert === tls?.cert && next.key === tls.key)) return;
+        ui.setTls(next);
+        tls = next;
+        options.logger.info({}, "web view: TLS certificate reloaded");
+      })
+      .catch((error: unknown) => {
+        options.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "web view: cannot read the TLS files; serving the previous certificate",
+        );
+      });
   }, reloadMs);
   timer.unref();
-  return { ...ui, close: async () => { clearInterval(timer); await ui.close(); } };
+  return {
+    ...ui,
+    close: async () => {
+      clearInterval(timer);
+      await ui.close();
+    },
+  };
 }

@@ -22,16 +22,24 @@ export interface ServedKind {
 }
 
 export function servedKindOf(rgd: KubeObject): ServedKind | undefined {
-  const spec = rgd.spec as { schema?: { kind?: unknown; group?: unknown }; resourceKind?: { kind?: unknown; group?: unknown } } | undefined;
+  const spec = rgd.spec as
+    { schema?: { kind?: unknown; group?: unknown }; resourceKind?: { kind?: unknown; group?: unknown } } | undefined;
   const rgdName = rgd.metadata?.name ?? "";
   const cel = spec?.schema;
-  if (typeof cel?.kind === "string") return { rgdName, kind: cel.kind, group: typeof cel.group === "string" && cel.group !== "" ? cel.group : "kro.run" };
+  if (typeof cel?.kind === "string")
+    return {
+      rgdName,
+      kind: cel.kind,
+      group: typeof cel.group === "string" && cel.group !== "" ? cel.group : "kro.run",
+    };
   const template = spec?.resourceKind;
-  if (typeof template?.kind === "string" && typeof template.group === "string") return { rgdName, kind: template.kind, group: template.group };
+  if (typeof template?.kind === "string" && typeof template.group === "string")
+    return { rgdName, kind: template.kind, group: template.group };
   return undefined;
 }
 
-export const isRgd = (o: KubeObject): boolean => o.kind === "ResourceGraphDefinition" && (o.apiVersion ?? "").startsWith("kro.run/");
+export const isRgd = (o: KubeObject): boolean =>
+  o.kind === "ResourceGraphDefinition" && (o.apiVersion ?? "").startsWith("kro.run/");
 
 const groupOf = (apiVersion: string | undefined): string => {
   const slash = (apiVersion ?? "").indexOf("/");
@@ -52,8 +60,14 @@ function rank(object: KubeObject, kinds: readonly ServedKind[]): number {
 
 /** Stable order for applying (see the file comment). */
 export function applyOrder(objects: readonly DevObject[]): DevObject[] {
-  const kinds = objects.map((o) => o.object).filter(isRgd).flatMap((r) => servedKindOf(r) ?? []);
-  return objects.map((o, i) => ({ o, i, r: rank(o.object, kinds) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.o);
+  const kinds = objects
+    .map((o) => o.object)
+    .filter(isRgd)
+    .flatMap((r) => servedKindOf(r) ?? []);
+  return objects
+    .map((o, i) => ({ o, i, r: rank(o.object, kinds) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.o);
 }
 
 export function describeObject(object: KubeObject): string {
@@ -69,16 +83,27 @@ export type ApplyOutcome =
 /** Kind not served yet, namespace not created yet, server briefly unavailable: try again. */
 function retryable(error: unknown): boolean {
   if (error instanceof DiscoveryError) return true;
-  return error instanceof ApiError && (error.status === 404 || error.status === 409 || error.status === 429 || error.status >= 500);
+  return (
+    error instanceof ApiError &&
+    (error.status === 404 || error.status === 409 || error.status === 429 || error.status >= 500)
+  );
 }
 
-const errorText = (error: unknown): string => (error instanceof ApiError ? `${error.reason}: ${error.serverMessage}` : error instanceof Error ? error.message : String(error));
+const errorText = (error: unknown): string =>
+  error instanceof ApiError
+    ? `${error.reason}: ${error.serverMessage}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
 
 export class DevApplier {
   private pending: DevObject[] = [];
   readonly outcomes = new Map<string, ApplyOutcome>();
 
-  constructor(private readonly client: KubeClient, private readonly onOutcome: (object: DevObject, outcome: ApplyOutcome) => void) {}
+  constructor(
+    private readonly client: KubeClient,
+    private readonly onOutcome: (object: DevObject, outcome: ApplyOutcome) => void,
+  ) {}
 
   /** Applies a new set of objects (everything in the files, after a change), in apply order. */
   async applyAll(objects: readonly DevObject[]): Promise<void> {
@@ -107,7 +132,10 @@ export class DevApplier {
     } catch (error) {
       if (retryable(error)) {
         this.pending.push(entry);
-        const message = error instanceof DiscoveryError ? `waiting for kind ${error.kind} (${error.apiVersion}) to be served` : errorText(error);
+        const message =
+          error instanceof DiscoveryError
+            ? `waiting for kind ${error.kind} (${error.apiVersion}) to be served`
+            : errorText(error);
         outcome = { state: "waiting", message };
       } else {
         outcome = { state: "failed", message: errorText(error) };

@@ -46,7 +46,9 @@ const CLUSTERS_HELP = `the hub plus n−1 minimal member clusters (eu-west, us-e
 export function registerDevCommands(program: Command): void {
   program
     .command("dev")
-    .description("run your RGDs on a local cluster with the controller in-process; re-apply on save, show each instance converge")
+    .description(
+      "run your RGDs on a local cluster with the controller in-process; re-apply on save, show each instance converge",
+    )
     .requiredOption("-f, --filename <file...>", "RGD files (and any CRDs or other objects they need)")
     .option("-i, --instance <file...>", "instance files, applied once their kind is served")
     .option("--no-watch", "do not re-apply when the files change")
@@ -56,24 +58,38 @@ export function registerDevCommands(program: Command): void {
     .option("--clusters <n>", CLUSTERS_HELP, "1")
     .action(async (flags: DevFlags) => {
       await runDevSession({
-        files: flags.filename, instanceFiles: flags.instance ?? [], watch: flags.watch, kubeVersion: flags.kubeVersion, subject: "instances",
-        minimal: flags.minimal === true, clusters: parseClusterCount(flags.clusters),
+        files: flags.filename,
+        instanceFiles: flags.instance ?? [],
+        watch: flags.watch,
+        kubeVersion: flags.kubeVersion,
+        subject: "instances",
+        minimal: flags.minimal === true,
+        clusters: parseClusterCount(flags.clusters),
         ...(flags.kubeconfig === undefined ? {} : { kubeconfig: flags.kubeconfig }),
       });
     });
   program
     .command("demo")
-    .description("what `npm start` runs: a local cluster, the controller, the bundled examples (nginx, webapp) converging live")
+    .description(
+      "what `npm start` runs: a local cluster, the controller, the bundled examples (nginx, webapp) converging live",
+    )
     .option("--kube-version <version>", KUBE_VERSION_HELP, DEFAULT_KUBE_MINOR)
     .option("--kubeconfig <file>", "also write the admin kubeconfig to this file (deleted again on exit)")
-    .option("--clusters <n>", `${CLUSTERS_HELP}; with ${MULTICLUSTER_DEMO_CLUSTERS} or more, the multi-cluster example (one app, two regions) runs too`, "1")
+    .option(
+      "--clusters <n>",
+      `${CLUSTERS_HELP}; with ${MULTICLUSTER_DEMO_CLUSTERS} or more, the multi-cluster example (one app, two regions) runs too`,
+      "1",
+    )
     .action(async (flags: Omit<DevFlags, "filename" | "watch" | "minimal">) => {
       const clusters = parseClusterCount(flags.clusters);
       const multi = clusters >= MULTICLUSTER_DEMO_CLUSTERS;
       await runDevSession({
         files: [...DEMO_FILES.files, ...(multi ? MULTICLUSTER_DEMO_FILES.files : [])],
         instanceFiles: [...DEMO_FILES.instanceFiles, ...(multi ? MULTICLUSTER_DEMO_FILES.instanceFiles : [])],
-        clusters, watch: false, kubeVersion: flags.kubeVersion, subject: "examples",
+        clusters,
+        watch: false,
+        kubeVersion: flags.kubeVersion,
+        subject: "examples",
         ...(flags.kubeconfig === undefined ? {} : { kubeconfig: flags.kubeconfig }),
       });
     });

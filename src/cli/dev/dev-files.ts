@@ -7,7 +7,13 @@
 import { formatLocated, type LoadedFile, type SourceDocument } from "../../api/index.js";
 import { error as issueError, hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import { chainResolvers, compileRgd, crdSchemaResolver, type CompiledGraph, type SchemaResolver } from "../../graph/index.js";
+import {
+  chainResolvers,
+  compileRgd,
+  crdSchemaResolver,
+  type CompiledGraph,
+  type SchemaResolver,
+} from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import type { DevObject } from "./dev-apply.js";
 import { isKind, loadFiles, locate } from "../inputs/index.js";
@@ -35,7 +41,13 @@ async function loadOne(file: string): Promise<LoadedFile | string> {
 
 function isObject(document: SourceDocument): document is SourceDocument & { value: KubeObject } {
   const v = document.value as KubeObject | null;
-  return typeof v === "object" && v !== null && typeof v.apiVersion === "string" && typeof v.kind === "string" && typeof v.metadata?.name === "string";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.apiVersion === "string" &&
+    typeof v.kind === "string" &&
+    typeof v.metadata?.name === "string"
+  );
 }
 
 export async function loadDevFiles(files: readonly string[], builtins: SchemaResolver): Promise<DevLoad> {
@@ -57,14 +69,20 @@ export async function loadDevFiles(files: readonly string[], builtins: SchemaRes
       loaded.push(result);
     }
   }
-  const documents = loaded.flatMap((f) => f.documents.filter((d) => d.value !== null && d.value !== undefined).map((d) => ({ file: f, d })));
+  const documents = loaded.flatMap((f) =>
+    f.documents.filter((d) => d.value !== null && d.value !== undefined).map((d) => ({ file: f, d })),
+  );
   const crds = documents.filter(({ d }) => isKind(d, "CustomResourceDefinition")).map(({ d }) => d.value);
   const resolver = chainResolvers(crdSchemaResolver(crds), builtins);
   const objects: DevObject[] = [];
   const graphs: CompiledGraph[] = [];
   for (const { file, d } of documents) {
     if (!isObject(d)) {
-      const issue = issueError("dev.not-an-object", [], "not a Kubernetes object (needs apiVersion, kind and metadata.name); not applied");
+      const issue = issueError(
+        "dev.not-an-object",
+        [],
+        "not a Kubernetes object (needs apiVersion, kind and metadata.name); not applied",
+      );
       diagnostics.push(formatLocated(locate(d, issue), file.text));
       errors++;
       continue;

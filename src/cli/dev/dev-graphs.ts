@@ -12,7 +12,11 @@ export class DevGraphs {
   private readonly files = new Map<string, string>();
   private readonly writtenColors = new Map<string, string>();
 
-  constructor(private readonly dir: string, private readonly colorsFor: (rgdName: string) => Record<string, NodeState> | undefined, private readonly note: (line: string) => void) {}
+  constructor(
+    private readonly dir: string,
+    private readonly colorsFor: (rgdName: string) => Record<string, NodeState> | undefined,
+    private readonly note: (line: string) => void,
+  ) {}
 
   /** The graphs of a (re)load: all written, a new file announced. */
   async show(graphs: readonly CompiledGraph[]): Promise<void> {

@@ -64,12 +64,19 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
   let watcher: FileWatcher | undefined;
   let stopping = false;
   try {
-    const draw = (): void => { if (!stopping) board.show(state.rows()); };
+    const draw = (): void => {
+      if (!stopping) board.show(state.rows());
+    };
     controller = startController({
-      client, kroVersion: PACKAGE_VERSION, resolver: builtins,
+      client,
+      kroVersion: PACKAGE_VERSION,
+      resolver: builtins,
       ...(set.members.length === 0 ? {} : { clusterNamespace: MEMBER_CLUSTER_NAMESPACE }),
       logger: createLogger({ level: "info", format: "text", name: "kro-controller", destination: logStream }),
-      onInstanceEvaluated: (event) => { state.onEvaluated(event); draw(); },
+      onInstanceEvaluated: (event) => {
+        state.onEvaluated(event);
+        draw();
+      },
     });
     await controller.ready;
     youngGenerationMayGrow(); // heap-limits.ts: new space was held while the controller started
@@ -78,7 +85,10 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     const applier = new DevApplier(client, (entry, outcome) => {
       const ref = refOf(entry);
       if (ref !== undefined) state.onApply(ref, outcome);
-      else if (outcome.state !== "applied") board.note(`${entry.file}: ${entry.object.kind ?? "?"} ${entry.object.metadata?.name ?? "?"}: ${outcome.message}`);
+      else if (outcome.state !== "applied")
+        board.note(
+          `${entry.file}: ${entry.object.kind ?? "?"} ${entry.object.metadata?.name ?? "?"}: ${outcome.message}`,
+        );
     });
     let kinds = servedKinds(first.objects);
     const refOf = (entry: DevObject): InstanceRef | undefined => {
@@ -87,18 +97,28 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       const { apiVersion = "", kind = "", metadata } = entry.object;
       return { apiVersion, kind, namespace: metadata?.namespace ?? "default", name: metadata?.name ?? "" };
     };
-    const graphs = new DevGraphs(cluster.stateDir, (rgdName) => state.colorsFor(rgdName), (line) => { board.note(line); });
+    const graphs = new DevGraphs(
+      cluster.stateDir,
+      (rgdName) => state.colorsFor(rgdName),
+      (line) => {
+        board.note(line);
+      },
+    );
     const reload = async (load: Awaited<ReturnType<typeof loadDevFiles>>): Promise<void> => {
       for (const line of load.diagnostics) board.note(line);
       if (load.errors > 0) {
-        board.note(`kro-ts: ${load.errors} error(s); files that parse are applied anyway (the controller reports the same problems on the RGD's status)${options.watch ? " — fix and save, kro dev re-applies on every change" : ""}`);
+        board.note(
+          `kro-ts: ${load.errors} error(s); files that parse are applied anyway (the controller reports the same problems on the RGD's status)${options.watch ? " — fix and save, kro dev re-applies on every change" : ""}`,
+        );
       }
       kinds = servedKinds(load.objects);
-      state.track(load.objects.flatMap((o) => {
-        const ref = refOf(o);
-        const served = instanceOf(o.object, kinds);
-        return ref === undefined || served === undefined ? [] : [{ ref, served }];
-      }));
+      state.track(
+        load.objects.flatMap((o) => {
+          const ref = refOf(o);
+          const served = instanceOf(o.object, kinds);
+          return ref === undefined || served === undefined ? [] : [{ ref, served }];
+        }),
+      );
       draw();
       await graphs.show(load.graphs);
       await applier.applyAll(load.objects.filter((o) => !load.skippedFiles.includes(o.file)));
@@ -108,12 +128,16 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     const verdicts = new VerdictPrinter(options.subject);
     let usagePrinted = false;
     // One queue for reloads and ticks: the applier and the board are never used concurrently.
-    const work = new SerialWork((error) => { board.note(`kro-ts: ${error instanceof Error ? error.message : String(error)}`); });
+    const work = new SerialWork((error) => {
+      board.note(`kro-ts: ${error instanceof Error ? error.message : String(error)}`);
+    });
     work.enqueue(() => reload(first));
     if (options.watch) {
       watcher = watchFiles(allFiles, (changed) => {
         work.enqueue(async () => {
-          board.note(`changed: ${changed.map((f) => path.relative(process.cwd(), f)).join(", ")} — re-validating and re-applying`);
+          board.note(
+            `changed: ${changed.map((f) => path.relative(process.cwd(), f)).join(", ")} — re-validating and re-applying`,
+          );
           verdicts.reset();
           await reload(await loadDevFiles(allFiles, builtins));
         });
@@ -131,7 +155,9 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
       board.note(line);
       if (!usagePrinted) {
         usagePrinted = true;
-        board.note(usage(set, controller?.served.all().map((s) => s.instance.plural) ?? [], graphs.paths(), state.refs()));
+        board.note(
+          usage(set, controller?.served.all().map((s) => s.instance.plural) ?? [], graphs.paths(), state.refs()),
+        );
       }
     };
     // At most one tick waiting: a slow API server must not pile ticks up behind each other.
@@ -139,7 +165,10 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     const timer = setInterval(() => {
       if (tickQueued) return;
       tickQueued = true;
-      work.enqueue(async () => { tickQueued = false; await tick(); });
+      work.enqueue(async () => {
+        tickQueued = false;
+        await tick();
+      });
     }, TICK_MS);
     const signal = await untilSignal();
     stopping = true;
@@ -151,19 +180,29 @@ export async function runDevSession(options: DevSessionOptions): Promise<void> {
     watcher?.close();
     await controller?.stop();
     client.close();
-    await new Promise<void>((resolve) => { logStream.end(resolve); });
+    await new Promise<void>((resolve) => {
+      logStream.end(resolve);
+    });
     await set.stop();
   }
   out.write("stopped; all processes and temporary files removed\n");
 }
 
 /** The hub (and member clusters), with progress while they start: the first run builds them. */
-async function startDevClusters(options: DevSessionOptions, progress: ReturnType<typeof createProgress>): Promise<ClusterSet> {
+async function startDevClusters(
+  options: DevSessionOptions,
+  progress: ReturnType<typeof createProgress>,
+): Promise<ClusterSet> {
   progress.step("preparing the local cluster");
   let set: ClusterSet;
   try {
     set = await startClusterSet(options.clusters ?? 1, {
-      mode: options.minimal === true ? "minimal" : "full", kubeVersion: options.kubeVersion, env: process.env, onProgress: (m) => { progress.step(m); },
+      mode: options.minimal === true ? "minimal" : "full",
+      kubeVersion: options.kubeVersion,
+      env: process.env,
+      onProgress: (m) => {
+        progress.step(m);
+      },
       ...(options.kubeconfig === undefined ? {} : { kubeconfigPath: options.kubeconfig }),
     });
   } catch (error) {
@@ -175,7 +214,10 @@ async function startDevClusters(options: DevSessionOptions, progress: ReturnType
 }
 
 function servedKinds(objects: readonly DevObject[]): ServedKind[] {
-  return objects.map((o) => o.object).filter(isRgd).flatMap((r) => servedKindOf(r) ?? []);
+  return objects
+    .map((o) => o.object)
+    .filter(isRgd)
+    .flatMap((r) => servedKindOf(r) ?? []);
 }
 
 /** Reads every tracked instance and RGD from the cluster: the status kubectl shows is the truth. */
@@ -189,12 +231,20 @@ async function poll(client: KubeClient, state: DevState): Promise<void> {
     }
   };
   for (const name of state.rgdNames()) {
-    state.onRgdRead(name, await read(() => client.get({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name })));
+    state.onRgdRead(
+      name,
+      await read(() => client.get({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name })),
+    );
   }
   for (const ref of state.refs()) state.onInstanceRead(ref, await read(() => client.get(ref)));
 }
 
-function usage({ hub: cluster, members }: ClusterSet, plurals: readonly string[], graphs: readonly string[], refs: readonly InstanceRef[]): string {
+function usage(
+  { hub: cluster, members }: ClusterSet,
+  plurals: readonly string[],
+  graphs: readonly string[],
+  refs: readonly InstanceRef[],
+): string {
   const kubeconfig = cluster.kubeconfigPath;
   const [firstRef] = refs;
   return [
@@ -204,7 +254,9 @@ function usage({ hub: cluster, members }: ClusterSet, plurals: readonly string[]
     "  kubectl get resourcegraphdefinitions",
     ...(plurals.length === 0 ? [] : [`  kubectl get ${[...new Set(plurals)].join(",")} -A`]),
     "  kubectl get deployments,services,ingresses -A -l app.kubernetes.io/managed-by=kro",
-    ...(firstRef === undefined ? [] : [`  kubectl get ${firstRef.kind.toLowerCase()} ${firstRef.name} -n ${firstRef.namespace} -o yaml`]),
+    ...(firstRef === undefined
+      ? []
+      : [`  kubectl get ${firstRef.kind.toLowerCase()} ${firstRef.name} -n ${firstRef.namespace} -o yaml`]),
     ...describeMembers(members),
     ...graphs.map((g) => `Graph: ${g}`),
     `Component logs: ${cluster.stateDir}`,

@@ -19,9 +19,18 @@ export interface InstanceRef {
   readonly name: string;
 }
 
-interface Condition { readonly type?: string; readonly status?: string; readonly reason?: string; readonly message?: string; readonly observedGeneration?: number }
+interface Condition {
+  readonly type?: string;
+  readonly status?: string;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly observedGeneration?: number;
+}
 
-interface ObjectStatus { readonly state?: string; readonly conditions?: readonly Condition[] }
+interface ObjectStatus {
+  readonly state?: string;
+  readonly conditions?: readonly Condition[];
+}
 
 interface Tracked {
   readonly ref: InstanceRef;
@@ -41,7 +50,8 @@ interface Tracked {
   generation?: number;
 }
 
-const groupOf = (apiVersion: string): string => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
+const groupOf = (apiVersion: string): string =>
+  apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 
 export function instanceKey(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
   return `${groupOf(apiVersion)}/${kind}/${namespace ?? ""}/${name}`;
@@ -91,10 +101,15 @@ export class DevState {
     const { apiVersion, kind, namespace, name } = event.instance;
     const entry = this.tracked.get(instanceKey(apiVersion, kind, namespace, name));
     if (entry === undefined) return;
-    entry.resources = event.evaluation.nodes.map((node) => ({ id: node.id, text: describeNode(node, event.applyErrors[node.id]).text }));
+    entry.resources = event.evaluation.nodes.map((node) => ({
+      id: node.id,
+      text: describeNode(node, event.applyErrors[node.id]).text,
+    }));
     entry.colors = Object.fromEntries([
       [INSTANCE_NODE_ID, instancePicture((event.status as { state?: unknown }).state)],
-      ...event.evaluation.nodes.map((node) => [node.id, describeNode(node, event.applyErrors[node.id]).picture] as const),
+      ...event.evaluation.nodes.map(
+        (node) => [node.id, describeNode(node, event.applyErrors[node.id]).picture] as const,
+      ),
     ]);
     entry.status = event.status;
     entry.evaluatedReady = hasReadyTrue(entry.status);
@@ -104,13 +119,13 @@ export class DevState {
   onInstanceRead(ref: InstanceRef, object: KubeObject | undefined): void {
     const entry = this.tracked.get(keyOf(ref));
     if (entry === undefined || object === undefined) return;
-    entry.status = (object.status ?? {});
+    entry.status = object.status ?? {};
     if (object.metadata?.generation !== undefined) entry.generation = object.metadata.generation;
   }
 
   onRgdRead(name: string, object: KubeObject | undefined): void {
     if (object === undefined) this.rgds.delete(name);
-    else this.rgds.set(name, (object.status ?? {}));
+    else this.rgds.set(name, object.status ?? {});
   }
 
   /** The live colours of an RGD's graph when exactly one tracked instance uses it (else no single answer). */
@@ -130,7 +145,9 @@ export class DevState {
 
   verdict(): Verdict {
     const entries = [...this.tracked.values()];
-    const notReady = entries.filter((t) => !isReady(t)).map((t) => `${t.ref.kind.toLowerCase()}/${t.ref.name}: ${this.summary(t)}`);
+    const notReady = entries
+      .filter((t) => !isReady(t))
+      .map((t) => `${t.ref.kind.toLowerCase()}/${t.ref.name}: ${this.summary(t)}`);
     return {
       ready: entries.length - notReady.length,
       total: entries.length,
@@ -138,7 +155,9 @@ export class DevState {
       notReady,
       rgdProblems: this.rgdNames().flatMap((name) => {
         const failed = (this.rgds.get(name)?.conditions ?? []).find((c) => c.status === "False");
-        return failed === undefined ? [] : [`ResourceGraphDefinition ${name}: ${failed.type ?? "?"}=False: ${failed.message ?? failed.reason ?? ""}`];
+        return failed === undefined
+          ? []
+          : [`ResourceGraphDefinition ${name}: ${failed.type ?? "?"}=False: ${failed.message ?? failed.reason ?? ""}`];
       }),
     };
   }
@@ -148,7 +167,10 @@ export class DevState {
     if (rgd === undefined) return `waiting for ResourceGraphDefinition ${t.rgdName}`;
     if (rgd.state === "Active") return undefined;
     const failed = (rgd.conditions ?? []).find((c) => c.status === "False");
-    const why = failed === undefined ? "not processed yet" : `${failed.type ?? "?"}=False: ${failed.message ?? failed.reason ?? ""}`;
+    const why =
+      failed === undefined
+        ? "not processed yet"
+        : `${failed.type ?? "?"}=False: ${failed.message ?? failed.reason ?? ""}`;
     return `ResourceGraphDefinition ${t.rgdName} is ${rgd.state ?? "pending"} (${why})`;
   }
 
@@ -169,7 +191,9 @@ export class DevState {
     if (state === undefined) return "applied, waiting for the controller";
     const ready = t.status?.conditions?.find((c) => c.type === "Ready");
     if (ready?.status === "True") {
-      return hasReadyTrue(t.status, t.generation) ? `${state}, Ready (waiting for the reconcile to finish)` : `${state}, updating to generation ${String(t.generation)}`;
+      return hasReadyTrue(t.status, t.generation)
+        ? `${state}, Ready (waiting for the reconcile to finish)`
+        : `${state}, updating to generation ${String(t.generation)}`;
     }
     const message = ready?.message ?? "";
     return `${state}, not Ready${message === "" ? "" : `: ${message}`}`;
@@ -177,7 +201,14 @@ export class DevState {
 }
 
 function hasReadyTrue(status: ObjectStatus | undefined, generation?: number): boolean {
-  return status?.conditions?.some((c) => c.type === "Ready" && c.status === "True" && (c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation)) === true;
+  return (
+    status?.conditions?.some(
+      (c) =>
+        c.type === "Ready" &&
+        c.status === "True" &&
+        (c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation),
+    ) === true
+  );
 }
 
 function isReady(t: Tracked): boolean {

@@ -3,7 +3,14 @@ import { describe, it } from "node:test";
 import type { Verdict } from "./dev-state.js";
 import { VerdictPrinter, verdictLine } from "./dev-verdict.js";
 
-const verdict = (o: Partial<Verdict>): Verdict => ({ ready: 2, total: 2, settled: true, notReady: [], rgdProblems: [], ...o });
+const verdict = (o: Partial<Verdict>): Verdict => ({
+  ready: 2,
+  total: 2,
+  settled: true,
+  notReady: [],
+  rgdProblems: [],
+  ...o,
+});
 
 describe("the kro dev verdict line", () => {
   it("says nothing while converging or with nothing to track", () => {
@@ -14,7 +21,14 @@ describe("the kro dev verdict line", () => {
   it("all Ready, or how many and which are not, with the RGDs' problems", () => {
     assert.equal(verdictLine(verdict({}), "examples"), "kro-ts: all examples Ready");
     assert.equal(
-      verdictLine(verdict({ ready: 1, notReady: ["webapp/demo: ERROR"], rgdProblems: ["ResourceGraphDefinition webapp: Ready=False: bad"] }), "instances"),
+      verdictLine(
+        verdict({
+          ready: 1,
+          notReady: ["webapp/demo: ERROR"],
+          rgdProblems: ["ResourceGraphDefinition webapp: Ready=False: bad"],
+        }),
+        "instances",
+      ),
       "kro-ts: 1 of 2 instances Ready; not Ready:\n  webapp/demo: ERROR\n  but ResourceGraphDefinition webapp: Ready=False: bad",
     );
   });

@@ -7,9 +7,10 @@ import type { Verdict } from "./dev-state.js";
 /** The verdict line, or undefined while something is still converging (or nothing is tracked). */
 export function verdictLine(verdict: Verdict, subject: string): string | undefined {
   if (!verdict.settled || verdict.total === 0) return undefined;
-  const head = verdict.ready === verdict.total
-    ? `kro-ts: all ${subject} Ready`
-    : `kro-ts: ${verdict.ready} of ${verdict.total} ${subject} Ready; not Ready:\n${verdict.notReady.map((l) => `  ${l}`).join("\n")}`;
+  const head =
+    verdict.ready === verdict.total
+      ? `kro-ts: all ${subject} Ready`
+      : `kro-ts: ${verdict.ready} of ${verdict.total} ${subject} Ready; not Ready:\n${verdict.notReady.map((l) => `  ${l}`).join("\n")}`;
   return head + verdict.rgdProblems.map((p) => `\n  but ${p}`).join("");
 }
 

@@ -12,8 +12,18 @@ describe("watchFiles", () => {
     await writeFile(file, "a: 1\n");
     const batches: string[][] = [];
     let notify: () => void = () => undefined;
-    const watcher = watchFiles([file], (changed) => { batches.push(changed); notify(); }, 300);
-    const next = () => new Promise<void>((resolve) => { notify = resolve; });
+    const watcher = watchFiles(
+      [file],
+      (changed) => {
+        batches.push(changed);
+        notify();
+      },
+      300,
+    );
+    const next = () =>
+      new Promise<void>((resolve) => {
+        notify = resolve;
+      });
     try {
       let seen = next();
       await writeFile(path.join(dir, "other.yaml"), "x\n");
@@ -28,7 +38,10 @@ describe("watchFiles", () => {
       await rename(path.join(dir, ".rgd.yaml.swp"), file);
       await seen;
       assert.ok(batches.length >= 2);
-      assert.ok(batches.every((b) => b.length === 1 && b[0] === file), JSON.stringify(batches));
+      assert.ok(
+        batches.every((b) => b.length === 1 && b[0] === file),
+        JSON.stringify(batches),
+      );
     } finally {
       watcher.close();
       await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,11 @@ export interface FileWatcher {
   close(): void;
 }
 
-export function watchFiles(files: readonly string[], onChange: (changed: string[]) => void, debounceMs = 250): FileWatcher {
+export function watchFiles(
+  files: readonly string[],
+  onChange: (changed: string[]) => void,
+  debounceMs = 250,
+): FileWatcher {
   const wanted = new Map<string, Set<string>>();
   for (const file of files) {
     const absolute = path.resolve(file);
@@ -21,19 +25,21 @@ export function watchFiles(files: readonly string[], onChange: (changed: string[
   }
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  const watchers: FSWatcher[] = [...wanted].map(([dir, names]) => watch(dir, (_event, name) => {
-    // Some platforms omit the name: then any event in the directory counts for all its files.
-    const hits = name === null ? [...names] : names.has(name) ? [name] : [];
-    if (hits.length === 0) return;
-    for (const hit of hits) changed.add(path.join(dir, hit));
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      const batch = [...changed];
-      changed.clear();
-      onChange(batch);
-    }, debounceMs);
-  }));
+  const watchers: FSWatcher[] = [...wanted].map(([dir, names]) =>
+    watch(dir, (_event, name) => {
+      // Some platforms omit the name: then any event in the directory counts for all its files.
+      const hits = name === null ? [...names] : names.has(name) ? [name] : [];
+      if (hits.length === 0) return;
+      for (const hit of hits) changed.add(path.join(dir, hit));
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        const batch = [...changed];
+        changed.clear();
+        onChange(batch);
+      }, debounceMs);
+    }),
+  );
   return {
     close() {
       if (timer !== undefined) clearTimeout(timer);

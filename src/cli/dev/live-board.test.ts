@@ -17,7 +17,14 @@ function fakeStream(isTTY: boolean): NodeJS.WriteStream & { text(): string } {
 }
 
 const rows = (deploy: string): BoardRow[] => [
-  { label: "webapp/demo", summary: "IN_PROGRESS", resources: [{ id: "deploy", text: deploy }, { id: "svc", text: "waiting on deploy" }] },
+  {
+    label: "webapp/demo",
+    summary: "IN_PROGRESS",
+    resources: [
+      { id: "deploy", text: deploy },
+      { id: "svc", text: "waiting on deploy" },
+    ],
+  },
 ];
 
 describe("live board", () => {
@@ -28,11 +35,19 @@ describe("live board", () => {
   });
 
   it("lays out one block per instance with aligned resource ids", () => {
-    assert.deepEqual(blockLines(rows("ready")), ["webapp/demo: IN_PROGRESS", "  deploy  ready", "  svc     waiting on deploy"]);
+    assert.deepEqual(blockLines(rows("ready")), [
+      "webapp/demo: IN_PROGRESS",
+      "  deploy  ready",
+      "  svc     waiting on deploy",
+    ]);
   });
 
   it("reports only facts that changed", () => {
-    const before = new Map([["webapp/demo", "IN_PROGRESS"], ["webapp/demo deploy", "applied"], ["webapp/demo svc", "waiting on deploy"]]);
+    const before = new Map([
+      ["webapp/demo", "IN_PROGRESS"],
+      ["webapp/demo deploy", "applied"],
+      ["webapp/demo svc", "waiting on deploy"],
+    ]);
     assert.deepEqual([...changedFacts(before, rows("ready"))], [["webapp/demo deploy", "ready"]]);
   });
 
@@ -43,12 +58,15 @@ describe("live board", () => {
     board.show(rows("applied, waiting for readiness"));
     board.show(rows("ready"));
     const lines = stream.text().trimEnd().split("\n");
-    assert.deepEqual(lines.map((l) => l.replace(/^\[\d\d:\d\d\] /, "")), [
-      "webapp/demo: IN_PROGRESS",
-      "webapp/demo deploy: applied, waiting for readiness",
-      "webapp/demo svc: waiting on deploy",
-      "webapp/demo deploy: ready",
-    ]);
+    assert.deepEqual(
+      lines.map((l) => l.replace(/^\[\d\d:\d\d\] /, "")),
+      [
+        "webapp/demo: IN_PROGRESS",
+        "webapp/demo deploy: applied, waiting for readiness",
+        "webapp/demo svc: waiting on deploy",
+        "webapp/demo deploy: ready",
+      ],
+    );
     assert.ok(lines.every((l) => /^\[\d\d:\d\d\] /.test(l)));
   });
 
@@ -56,13 +74,28 @@ describe("live board", () => {
     const stream = fakeStream(true);
     const board = new LiveBoard({ stream });
     board.show(rows("applied, waiting for readiness (deploy.status.availableReplicas)"));
-    assert.equal(stream.text(), "webapp/demo: IN_PROGRESS\n  deploy  applied, waiting for readine…\n  svc     waiting on deploy\n");
-    assert.ok(stream.text().split("\n").every((l) => l.length < 40), "no line wraps");
+    assert.equal(
+      stream.text(),
+      "webapp/demo: IN_PROGRESS\n  deploy  applied, waiting for readine…\n  svc     waiting on deploy\n",
+    );
+    assert.ok(
+      stream
+        .text()
+        .split("\n")
+        .every((l) => l.length < 40),
+      "no line wraps",
+    );
     board.show(rows("ready"));
-    assert.ok(stream.text().includes("\x1b[3A\x1b[0Jwebapp/demo: IN_PROGRESS\n  deploy  ready\n"), JSON.stringify(stream.text()));
+    assert.ok(
+      stream.text().includes("\x1b[3A\x1b[0Jwebapp/demo: IN_PROGRESS\n  deploy  ready\n"),
+      JSON.stringify(stream.text()),
+    );
     board.freeze();
     board.note("kro-ts: all examples Ready");
-    board.show([{ ...rows("ready")[0] as BoardRow, summary: "ACTIVE" }]);
-    assert.ok(stream.text().endsWith("kro-ts: all examples Ready\n[00:00] webapp/demo: ACTIVE\n"), JSON.stringify(stream.text()));
+    board.show([{ ...(rows("ready")[0] as BoardRow), summary: "ACTIVE" }]);
+    assert.ok(
+      stream.text().endsWith("kro-ts: all examples Ready\n[00:00] webapp/demo: ACTIVE\n"),
+      JSON.stringify(stream.text()),
+    );
   });
 });

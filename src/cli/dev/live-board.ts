@@ -37,7 +37,10 @@ export function blockLines(rows: readonly BoardRow[]): string[] {
 export function changedFacts(before: ReadonlyMap<string, string>, rows: readonly BoardRow[]): Map<string, string> {
   const changed = new Map<string, string>();
   for (const row of rows) {
-    const facts: [string, string][] = [[row.label, row.summary], ...row.resources.map((r): [string, string] => [`${row.label} ${r.id}`, r.text])];
+    const facts: [string, string][] = [
+      [row.label, row.summary],
+      ...row.resources.map((r): [string, string] => [`${row.label} ${r.id}`, r.text]),
+    ];
     for (const [subject, text] of facts) if (before.get(subject) !== text) changed.set(subject, text);
   }
   return changed;

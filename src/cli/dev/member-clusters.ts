@@ -14,7 +14,15 @@ import { InputError } from "../inputs/index.js";
 
 /** Where the local tools register member clusters, and where their controller reads them. */
 export const MEMBER_CLUSTER_NAMESPACE = "kro-system";
-export const MEMBER_CLUSTER_NAMES = ["eu-west", "us-east", "ap-south", "sa-east", "eu-north", "us-west", "ap-east"] as const;
+export const MEMBER_CLUSTER_NAMES = [
+  "eu-west",
+  "us-east",
+  "ap-south",
+  "sa-east",
+  "eu-north",
+  "us-west",
+  "ap-east",
+] as const;
 export const MAX_CLUSTERS = MEMBER_CLUSTER_NAMES.length + 1;
 
 export interface MemberCluster {
@@ -27,7 +35,9 @@ export function parseClusterCount(text: string | undefined): number {
   if (text === undefined) return 1;
   const count = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isInteger(count) || count < 1 || count > MAX_CLUSTERS) {
-    throw new InputError(`--clusters: expected a whole number from 1 (the hub alone) to ${MAX_CLUSTERS}, got "${text}"`);
+    throw new InputError(
+      `--clusters: expected a whole number from 1 (the hub alone) to ${MAX_CLUSTERS}, got "${text}"`,
+    );
   }
   return count;
 }
@@ -36,15 +46,24 @@ export function parseClusterCount(text: string | undefined): number {
  * Starts `count − 1` member clusters at once (minimal mode). If one fails, those already started
  * are stopped again: nothing is left running.
  */
-export async function startMemberClusters(count: number, options: { kubeVersion: string; onProgress?: (message: string) => void }): Promise<MemberCluster[]> {
+export async function startMemberClusters(
+  count: number,
+  options: { kubeVersion: string; onProgress?: (message: string) => void },
+): Promise<MemberCluster[]> {
   const names = MEMBER_CLUSTER_NAMES.slice(0, Math.max(0, count - 1));
-  const started = await Promise.allSettled(names.map(async (name) => {
-    const cluster = await startLocalCluster({
-      mode: "minimal", kubeVersion: options.kubeVersion, env: process.env,
-      onProgress: (message) => { options.onProgress?.(`${name}: ${message}`); },
-    });
-    return { name, cluster };
-  }));
+  const started = await Promise.allSettled(
+    names.map(async (name) => {
+      const cluster = await startLocalCluster({
+        mode: "minimal",
+        kubeVersion: options.kubeVersion,
+        env: process.env,
+        onProgress: (message) => {
+          options.onProgress?.(`${name}: ${message}`);
+        },
+      });
+      return { name, cluster };
+    }),
+  );
   const members = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed !== undefined) {
@@ -59,19 +78,30 @@ export async function stopMemberClusters(members: readonly MemberCluster[]): Pro
 }
 
 /** Writes each member's registration Secret into the hub (creating the namespace if needed). */
-export async function registerMemberClusters(hub: KubeClient, members: readonly MemberCluster[], namespace = MEMBER_CLUSTER_NAMESPACE): Promise<void> {
+export async function registerMemberClusters(
+  hub: KubeClient,
+  members: readonly MemberCluster[],
+  namespace = MEMBER_CLUSTER_NAMESPACE,
+): Promise<void> {
   if (members.length === 0) return;
   await hub.get({ apiVersion: "v1", kind: "Namespace", name: namespace }).catch(async (error: unknown) => {
     if (!isNotFound(error)) throw error;
-    await hub.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }).catch((e: unknown) => { if (!isConflict(e)) throw e; });
+    await hub.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }).catch((e: unknown) => {
+      if (!isConflict(e)) throw e;
+    });
   });
   for (const member of members) {
     const kubeconfig = await readFile(member.cluster.kubeconfigPath, "utf8");
-    await hub.apply({
-      apiVersion: "v1", kind: "Secret", type: "Opaque",
-      metadata: { name: `${member.name}-kubeconfig`, namespace, labels: { [CLUSTER_NAME_LABELS[0]]: member.name } },
-      data: { [KUBECONFIG_KEYS[0]]: Buffer.from(kubeconfig).toString("base64") },
-    }, { fieldManager: "kro-cli", force: true });
+    await hub.apply(
+      {
+        apiVersion: "v1",
+        kind: "Secret",
+        type: "Opaque",
+        metadata: { name: `${member.name}-kubeconfig`, namespace, labels: { [CLUSTER_NAME_LABELS[0]]: member.name } },
+        data: { [KUBECONFIG_KEYS[0]]: Buffer.from(kubeconfig).toString("base64") },
+      },
+      { fieldManager: "kro-cli", force: true },
+    );
   }
 }
 
@@ -80,7 +110,10 @@ export function describeMembers(members: readonly MemberCluster[], namespace = M
   if (members.length === 0) return [];
   return [
     `Member clusters (registered in the hub as Secrets in namespace ${namespace}; resources reach them with \`cluster: <name>\`):`,
-    ...members.map((m) => `  ${m.name}: Kubernetes ${m.cluster.kubernetesVersion} at ${m.cluster.server}, kubeconfig ${m.cluster.kubeconfigPath}`),
+    ...members.map(
+      (m) =>
+        `  ${m.name}: Kubernetes ${m.cluster.kubernetesVersion} at ${m.cluster.server}, kubeconfig ${m.cluster.kubeconfigPath}`,
+    ),
   ];
 }
 
@@ -95,14 +128,23 @@ export interface ClusterSet {
  * The hub and its members, started at once and registered: either all of them run, or — when
  * one fails to start or to register — none is left running.
  */
-export async function startClusterSet(count: number, hubOptions: LocalClusterOptions & { kubeVersion: string }): Promise<ClusterSet> {
+export async function startClusterSet(
+  count: number,
+  hubOptions: LocalClusterOptions & { kubeVersion: string },
+): Promise<ClusterSet> {
   const [hubResult, membersResult] = await Promise.allSettled([
     startLocalCluster(hubOptions),
-    startMemberClusters(count, { kubeVersion: hubOptions.kubeVersion, ...(hubOptions.onProgress === undefined ? {} : { onProgress: hubOptions.onProgress }) }),
+    startMemberClusters(count, {
+      kubeVersion: hubOptions.kubeVersion,
+      ...(hubOptions.onProgress === undefined ? {} : { onProgress: hubOptions.onProgress }),
+    }),
   ]);
   const members = membersResult.status === "fulfilled" ? membersResult.value : [];
   const stopAll = async (): Promise<void> => {
-    await Promise.all([hubResult.status === "fulfilled" ? hubResult.value.stop() : undefined, stopMemberClusters(members)]);
+    await Promise.all([
+      hubResult.status === "fulfilled" ? hubResult.value.stop() : undefined,
+      stopMemberClusters(members),
+    ]);
   };
   if (hubResult.status === "rejected" || membersResult.status === "rejected") {
     await stopAll();

@@ -27,9 +27,12 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     else stream.write(`${line}\n`);
     lastPrinted = Date.now();
   };
-  const timer = setInterval(() => {
-    if (current !== "" && (interactive || Date.now() - lastPrinted >= HEARTBEAT_MS)) render();
-  }, interactive ? 1000 : 5000);
+  const timer = setInterval(
+    () => {
+      if (current !== "" && (interactive || Date.now() - lastPrinted >= HEARTBEAT_MS)) render();
+    },
+    interactive ? 1000 : 5000,
+  );
   timer.unref();
   const finish = (): void => {
     clearInterval(timer);

@@ -32,12 +32,25 @@ export interface FieldChange {
   readonly after?: unknown;
 }
 
-interface ManagedFieldsEntry { manager?: unknown; operation?: unknown; fieldsType?: unknown; fieldsV1?: unknown; subresource?: unknown }
+interface ManagedFieldsEntry {
+  manager?: unknown;
+  operation?: unknown;
+  fieldsType?: unknown;
+  fieldsV1?: unknown;
+  subresource?: unknown;
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Bookkeeping the API server keeps, never a change anyone asked for. */
-const NOISE = new Set(["metadata.uid", "metadata.resourceVersion", "metadata.generation", "metadata.creationTimestamp", "metadata.managedFields", "metadata.selfLink"]);
+const NOISE = new Set([
+  "metadata.uid",
+  "metadata.resourceVersion",
+  "metadata.generation",
+  "metadata.creationTimestamp",
+  "metadata.managedFields",
+  "metadata.selfLink",
+]);
 
 function parseStep(key: string): FieldStep | undefined {
   const tag = key.slice(0, 2);
@@ -88,8 +101,14 @@ const SIMPLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 export function formatSteps(steps: readonly FieldStep[]): string {
   let text = "";
   for (const step of steps) {
-    if ("field" in step) text += SIMPLE_NAME.test(step.field) ? `${text === "" ? "" : "."}${step.field}` : `[${JSON.stringify(step.field)}]`;
-    else if ("key" in step) text += `[${Object.entries(step.key).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(",")}]`;
+    if ("field" in step)
+      text += SIMPLE_NAME.test(step.field)
+        ? `${text === "" ? "" : "."}${step.field}`
+        : `[${JSON.stringify(step.field)}]`;
+    else if ("key" in step)
+      text += `[${Object.entries(step.key)
+        .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+        .join(",")}]`;
     else if ("value" in step) text += `[=${JSON.stringify(step.value)}]`;
     else text += `[${step.index}]`;
   }
@@ -117,9 +136,10 @@ export function valueAt(object: unknown, steps: readonly FieldStep[]): { found: 
     } else {
       if (!Array.isArray(current)) return { found: false };
       const items: readonly unknown[] = current;
-      const match: unknown = "key" in step
-        ? items.find((item) => isRecord(item) && Object.entries(step.key).every(([k, v]) => jsonEqual(item[k], v)))
-        : items.find((item) => jsonEqual(item, step.value));
+      const match: unknown =
+        "key" in step
+          ? items.find((item) => isRecord(item) && Object.entries(step.key).every(([k, v]) => jsonEqual(item[k], v)))
+          : items.find((item) => jsonEqual(item, step.value));
       if (match === undefined) return { found: false };
       current = match;
     }
@@ -131,7 +151,11 @@ export function valueAt(object: unknown, steps: readonly FieldStep[]): { found: 
  * What applying would change on `live`, given the dry-run answer `after`: every field `manager`
  * owns on either side whose value (or, for `.` entries, existence) differs. Sorted by path.
  */
-export function ownedFieldChanges(live: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, manager: string): FieldChange[] {
+export function ownedFieldChanges(
+  live: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+  manager: string,
+): FieldChange[] {
   const leaves = new Map<string, OwnedLeaf>();
   for (const leaf of [...ownedLeaves(live, manager), ...ownedLeaves(after, manager)]) {
     const path = formatSteps(leaf.steps);
@@ -144,7 +168,8 @@ export function ownedFieldChanges(live: Readonly<Record<string, unknown>>, after
     if (NOISE.has(path) || path === "status" || path.startsWith("status.") || path.startsWith("status[")) continue;
     const before = valueAt(live, leaf.steps);
     const next = valueAt(after, leaf.steps);
-    if (before.found === next.found && (leaf.presenceOnly || !before.found || jsonEqual(before.value, next.value))) continue;
+    if (before.found === next.found && (leaf.presenceOnly || !before.found || jsonEqual(before.value, next.value)))
+      continue;
     changes.push({
       path,
       ...(before.found ? { before: before.value } : {}),
@@ -160,7 +185,9 @@ export function ownedFieldChanges(live: Readonly<Record<string, unknown>>, after
  */
 function dropCovered(changes: readonly FieldChange[]): FieldChange[] {
   const wholes = changes.filter((c) => !("before" in c && "after" in c)).map((c) => c.path);
-  return changes.filter((c) => !wholes.some((w) => w !== c.path && (c.path.startsWith(`${w}.`) || c.path.startsWith(`${w}[`))));
+  return changes.filter(
+    (c) => !wholes.some((w) => w !== c.path && (c.path.startsWith(`${w}.`) || c.path.startsWith(`${w}[`))),
+  );
 }
 
 /** Every leaf that differs between two JSON values (lists compared whole), under `prefix`. */
@@ -175,5 +202,11 @@ export function jsonChanges(before: unknown, after: unknown, prefix: readonly Fi
       return jsonChanges(before[k], after[k], path);
     });
   }
-  return [{ path: formatSteps(prefix), ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) }];
+  return [
+    {
+      path: formatSteps(prefix),
+      ...(before === undefined ? {} : { before }),
+      ...(after === undefined ? {} : { after }),
+    },
+  ];
 }

@@ -7,12 +7,31 @@ import type { DiffReport, InstanceDiff, ObjectAction, ObjectDiff, SummaryLine } 
 import { instanceChanges, instanceFails } from "./diff-model.js";
 
 const SIGNS: Record<ObjectAction, string> = {
-  create: "+", update: "~", adopt: "~", unchanged: "=", delete: "-", release: "-", "delete-refused": "!", deleting: "-", conflict: "!", error: "!", pending: "?",
+  create: "+",
+  update: "~",
+  adopt: "~",
+  unchanged: "=",
+  delete: "-",
+  release: "-",
+  "delete-refused": "!",
+  deleting: "-",
+  conflict: "!",
+  error: "!",
+  pending: "?",
 };
 
 const WORDS: Record<ObjectAction, string> = {
-  create: "created", update: "changed", adopt: "adopted", unchanged: "unchanged", delete: "deleted", release: "released (kept, no longer managed)",
-  "delete-refused": "not deleted: refused", deleting: "already being deleted", conflict: "conflict", error: "would fail", pending: "not known yet",
+  create: "created",
+  update: "changed",
+  adopt: "adopted",
+  unchanged: "unchanged",
+  delete: "deleted",
+  release: "released (kept, no longer managed)",
+  "delete-refused": "not deleted: refused",
+  deleting: "already being deleted",
+  conflict: "conflict",
+  error: "would fail",
+  pending: "not known yet",
 };
 
 /** Long values are cut: the JSON output has them whole. */
@@ -29,7 +48,8 @@ export function formatFieldChange(change: FieldChange): string {
 }
 
 /** " ns/name", as kubectl names an object after its kind. */
-const where = (o: { namespace?: string; name?: string }): string => (o.name === undefined ? "" : ` ${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`);
+const where = (o: { namespace?: string; name?: string }): string =>
+  o.name === undefined ? "" : ` ${o.namespace === undefined ? "" : `${o.namespace}/`}${o.name}`;
 
 function objectLines(object: ObjectDiff): string[] {
   const reason = object.reason === undefined ? "" : `: ${object.reason}`;
@@ -42,33 +62,45 @@ function instanceLines(diff: InstanceDiff): string[] {
   if (diff.error !== undefined) return [`${title}: cannot be previewed: ${diff.error}`];
   const lines: string[] = [];
   if (diff.instance !== undefined && diff.instance.action !== "unchanged") {
-    lines.push(`  ${diff.instance.action === "create" ? "+" : "~"} the instance itself ${diff.instance.action === "create" ? "is created" : "changes"}`);
+    lines.push(
+      `  ${diff.instance.action === "create" ? "+" : "~"} the instance itself ${diff.instance.action === "create" ? "is created" : "changes"}`,
+    );
     for (const f of diff.instance.fields) lines.push(`      ${formatFieldChange(f)}`);
   }
   for (const object of diff.objects) if (object.action !== "unchanged") lines.push(...objectLines(object));
-  if (!instanceChanges(diff) && !instanceFails(diff)) return [`${title}: no changes${lines.length === 0 ? "" : ` (${lines.length} not known yet)`}`, ...lines];
+  if (!instanceChanges(diff) && !instanceFails(diff))
+    return [`${title}: no changes${lines.length === 0 ? "" : ` (${lines.length} not known yet)`}`, ...lines];
   return [title, ...lines];
 }
 
 function summaryLine(line: SummaryLine): string[] {
   const what = `${line.count} ${line.kind} (${line.nodeId})`;
   if (line.fields !== undefined && (line.action === "update" || line.action === "adopt")) {
-    return line.fields.map((f) => `  ${f.count} ${line.kind} (${line.nodeId}) ${line.action === "adopt" ? "adopted, " : ""}change ${f.path}`);
+    return line.fields.map(
+      (f) => `  ${f.count} ${line.kind} (${line.nodeId}) ${line.action === "adopt" ? "adopted, " : ""}change ${f.path}`,
+    );
   }
   const reasons = line.reasons === undefined ? "" : `: ${line.reasons.join("; ")}`;
   return [`  ${what} ${WORDS[line.action]}${reasons}`];
 }
 
 export function formatReport(report: DiffReport): string {
-  const out: string[] = [`ResourceGraphDefinition ${report.rgd}: ${report.instances.length} instance${report.instances.length === 1 ? "" : "s"} of ${report.instanceKind}`];
+  const out: string[] = [
+    `ResourceGraphDefinition ${report.rgd}: ${report.instances.length} instance${report.instances.length === 1 ? "" : "s"} of ${report.instanceKind}`,
+  ];
   const crd = report.crd;
   if (crd !== undefined) {
     if (crd.action === "refused") {
       out.push(`CustomResourceDefinition ${crd.name}: REFUSED by the breaking-change gate: ${crd.reason ?? ""}`);
       out.push("  the controller keeps serving the current graph: nothing below happens until the change is allowed");
     } else {
-      const changes = [...crd.breaking.map((c) => `${c} (breaking, allowed by kro.run/allow-breaking-changes)`), ...crd.nonBreaking];
-      out.push(`CustomResourceDefinition ${crd.name}: ${crd.action === "unchanged" ? "unchanged" : crd.action === "create" ? "created" : "updated"}${crd.reason === undefined ? "" : `: ${crd.reason}`}`);
+      const changes = [
+        ...crd.breaking.map((c) => `${c} (breaking, allowed by kro.run/allow-breaking-changes)`),
+        ...crd.nonBreaking,
+      ];
+      out.push(
+        `CustomResourceDefinition ${crd.name}: ${crd.action === "unchanged" ? "unchanged" : crd.action === "create" ? "created" : "updated"}${crd.reason === undefined ? "" : `: ${crd.reason}`}`,
+      );
       for (const change of changes) out.push(`  ${change}`);
     }
   }

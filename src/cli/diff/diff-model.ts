@@ -30,7 +30,14 @@ export const OBJECT_ACTIONS = {
 export type ObjectAction = (typeof OBJECT_ACTIONS)[keyof typeof OBJECT_ACTIONS];
 
 /** Actions that change the cluster. */
-const CHANGING: ReadonlySet<ObjectAction> = new Set(["create", "update", "adopt", "delete", "release", "delete-refused"]);
+const CHANGING: ReadonlySet<ObjectAction> = new Set([
+  "create",
+  "update",
+  "adopt",
+  "delete",
+  "release",
+  "delete-refused",
+]);
 /** Actions that mean applying would fail somewhere. */
 const FAILING: ReadonlySet<ObjectAction> = new Set(["conflict", "error"]);
 
@@ -118,15 +125,43 @@ export function instanceFails(diff: InstanceDiff): boolean {
   return diff.error !== undefined || diff.objects.some(isFailing);
 }
 
-const ORDER: readonly ObjectAction[] = ["create", "update", "adopt", "delete", "release", "delete-refused", "conflict", "error", "pending", "deleting"];
+const ORDER: readonly ObjectAction[] = [
+  "create",
+  "update",
+  "adopt",
+  "delete",
+  "release",
+  "delete-refused",
+  "conflict",
+  "error",
+  "pending",
+  "deleting",
+];
 
 export function summarize(instances: readonly InstanceDiff[]): DiffSummary {
-  const groups = new Map<string, { action: ObjectAction; kind: string; nodeId: string; count: number; fields: Map<string, number>; reasons: Set<string> }>();
+  const groups = new Map<
+    string,
+    {
+      action: ObjectAction;
+      kind: string;
+      nodeId: string;
+      count: number;
+      fields: Map<string, number>;
+      reasons: Set<string>;
+    }
+  >();
   for (const instance of instances) {
     for (const object of instance.objects) {
       if (object.action === "unchanged") continue;
       const key = JSON.stringify([object.action, object.kind, object.nodeId]);
-      const group = groups.get(key) ?? { action: object.action, kind: object.kind, nodeId: object.nodeId, count: 0, fields: new Map<string, number>(), reasons: new Set<string>() };
+      const group = groups.get(key) ?? {
+        action: object.action,
+        kind: object.kind,
+        nodeId: object.nodeId,
+        count: 0,
+        fields: new Map<string, number>(),
+        reasons: new Set<string>(),
+      };
       group.count++;
       for (const field of object.fields ?? []) group.fields.set(field.path, (group.fields.get(field.path) ?? 0) + 1);
       if (object.reason !== undefined && object.action !== "create") group.reasons.add(object.reason);
@@ -134,10 +169,24 @@ export function summarize(instances: readonly InstanceDiff[]): DiffSummary {
     }
   }
   const lines: SummaryLine[] = [...groups.values()]
-    .sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || compareCodeUnits(a.nodeId, b.nodeId) || compareCodeUnits(a.kind, b.kind))
+    .sort(
+      (a, b) =>
+        ORDER.indexOf(a.action) - ORDER.indexOf(b.action) ||
+        compareCodeUnits(a.nodeId, b.nodeId) ||
+        compareCodeUnits(a.kind, b.kind),
+    )
     .map((g) => ({
-      action: g.action, kind: g.kind, nodeId: g.nodeId, count: g.count,
-      ...(g.fields.size === 0 ? {} : { fields: [...g.fields.entries()].sort((a, b) => b[1] - a[1] || compareCodeUnits(a[0], b[0])).map(([path, count]) => ({ path, count })) }),
+      action: g.action,
+      kind: g.kind,
+      nodeId: g.nodeId,
+      count: g.count,
+      ...(g.fields.size === 0
+        ? {}
+        : {
+            fields: [...g.fields.entries()]
+              .sort((a, b) => b[1] - a[1] || compareCodeUnits(a[0], b[0]))
+              .map(([path, count]) => ({ path, count })),
+          }),
       ...(g.reasons.size === 0 ? {} : { reasons: [...g.reasons].sort() }),
     }));
   return {

@@ -11,19 +11,50 @@ import { ANNOTATIONS, FIELD_MANAGERS } from "../../api/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import {
-  adoptionPolicy, decideRemoval, describeIdentity, InventoryFormatError, isUidGuardRefusal, judgeExisting, planApplies, readInventory, validatedRemovalContext, withUid,
-  type ApplyStep, type InstanceIdentity, type Inventory, type OwnedChild,
+  adoptionPolicy,
+  decideRemoval,
+  describeIdentity,
+  InventoryFormatError,
+  isUidGuardRefusal,
+  judgeExisting,
+  planApplies,
+  readInventory,
+  validatedRemovalContext,
+  withUid,
+  type ApplyStep,
+  type InstanceIdentity,
+  type Inventory,
+  type OwnedChild,
 } from "../../controller/index.js";
 import {
-  clusterOf, createMemoryLookup, evaluateInstance, identityKey, identityOf, prunePlan,
-  type CollectionQuery, type InstanceEvaluation, type KubeJson, type NodeEvaluation, type ObjectIdentity, type ObservedLookup, type RuntimeOptions,
+  clusterOf,
+  createMemoryLookup,
+  evaluateInstance,
+  identityKey,
+  identityOf,
+  prunePlan,
+  type CollectionQuery,
+  type InstanceEvaluation,
+  type KubeJson,
+  type NodeEvaluation,
+  type ObjectIdentity,
+  type ObservedLookup,
+  type RuntimeOptions,
 } from "../../runtime/index.js";
 import { ownedFieldChanges } from "./diff-fields.js";
 import type { InstanceDiff, ObjectDiff } from "./diff-model.js";
 import { fetchWatched, MAX_ROUNDS } from "../../inspect/index.js";
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const meta = (o: KubeJson): { uid?: string; name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } => (o.metadata ?? {});
+const meta = (
+  o: KubeJson,
+): {
+  uid?: string;
+  name?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+} => o.metadata ?? {};
 
 /** A creation key stands in when the instance was never reconciled (it has none yet). */
 const PREVIEW_KEY = "kro-diff-preview";
@@ -66,10 +97,24 @@ const dryRunApply = (client: KubeClient, body: KubeJson): Promise<KubeJson> =>
 async function previewStep(state: PreviewState, step: ApplyStep): Promise<{ diff: ObjectDiff; answer?: KubeJson }> {
   const base = objectBase(step);
   const cluster = clusterOf(step.body);
-  if (cluster !== undefined) return { diff: { ...base, action: "error", reason: `placed in cluster ${cluster}: kro diff previews the current cluster only` } };
+  if (cluster !== undefined)
+    return {
+      diff: {
+        ...base,
+        action: "error",
+        reason: `placed in cluster ${cluster}: kro diff previews the current cluster only`,
+      },
+    };
   const changed = (live: KubeJson, answer: KubeJson, adopt: boolean): { diff: ObjectDiff; answer: KubeJson } => {
     const fields = ownedFieldChanges(live, answer, FIELD_MANAGERS.applyset);
-    return { diff: { ...base, action: fields.length === 0 ? "unchanged" : adopt ? "adopt" : "update", ...(fields.length === 0 ? {} : { fields }) }, answer };
+    return {
+      diff: {
+        ...base,
+        action: fields.length === 0 ? "unchanged" : adopt ? "adopt" : "update",
+        ...(fields.length === 0 ? {} : { fields }),
+      },
+      answer,
+    };
   };
   try {
     const answer = await dryRunApply(state.client, step.body);
@@ -88,16 +133,23 @@ async function previewStep(state: PreviewState, step: ApplyStep): Promise<{ diff
   if (existing === undefined) {
     // A recorded child that is gone: the controller creates it again.
     try {
-      return { diff: { ...base, action: "create", reason: "the recorded object is gone" }, answer: await dryRunApply(state.client, step.desired) };
+      return {
+        diff: { ...base, action: "create", reason: "the recorded object is gone" },
+        answer: await dryRunApply(state.client, step.desired),
+      };
     } catch (error) {
       return { diff: { ...base, action: "error", reason: `apply: ${message(error)}` } };
     }
   }
   const decision = judgeExisting(step, existing, state.owner, state.inventory, state.policy);
   if (decision.kind === "conflict") return { diff: { ...base, action: "conflict", reason: decision.message } };
-  if (decision.kind === "retry") return { diff: { ...base, action: "error", reason: "the object changed while it was being previewed" } };
+  if (decision.kind === "retry")
+    return { diff: { ...base, action: "error", reason: "the object changed while it was being previewed" } };
   const key = state.inventory.key ?? PREVIEW_KEY;
-  const body = decision.kind === "record" ? withUid(step.desired, decision.entry.uid, { [ANNOTATIONS.creationKey]: key }) : withUid(step.desired, decision.entry.uid);
+  const body =
+    decision.kind === "record"
+      ? withUid(step.desired, decision.entry.uid, { [ANNOTATIONS.creationKey]: key })
+      : withUid(step.desired, decision.entry.uid);
   try {
     return changed(existing, await dryRunApply(state.client, body), decision.kind === "adopt");
   } catch (error) {
@@ -114,7 +166,11 @@ function whyUndesired(graph: CompiledGraph, evaluation: InstanceEvaluation, entr
 }
 
 /** The removals a reconcile would make, each judged on the live object and dry-run deleted. */
-async function previewRemovals(state: PreviewState, graph: CompiledGraph, evaluation: InstanceEvaluation): Promise<ObjectDiff[]> {
+async function previewRemovals(
+  state: PreviewState,
+  graph: CompiledGraph,
+  evaluation: InstanceEvaluation,
+): Promise<ObjectDiff[]> {
   if (evaluation.error !== undefined) return [];
   // Pruning waits for a settled graph; entries of nodes still pending are not judged at all.
   const unsettled = new Set(evaluation.nodes.filter((n) => isUnrendered(n)).map((n) => n.id));
@@ -126,7 +182,11 @@ async function previewRemovals(state: PreviewState, graph: CompiledGraph, evalua
     const base: Omit<ObjectDiff, "action"> = { ...objectBase({ nodeId: entry.nodeId, identity: entry }) };
     const why = whyUndesired(graph, evaluation, entry);
     if (entry.cluster !== undefined) {
-      out.push({ ...base, action: "error", reason: `in cluster ${entry.cluster}: kro diff previews the current cluster only` });
+      out.push({
+        ...base,
+        action: "error",
+        reason: `in cluster ${entry.cluster}: kro diff previews the current cluster only`,
+      });
       continue;
     }
     let live: KubeJson | undefined;
@@ -154,7 +214,11 @@ async function previewRemovals(state: PreviewState, graph: CompiledGraph, evalua
         break;
       case "delete":
         try {
-          await state.client.delete(entry, { preconditions: { uid: entry.uid }, propagationPolicy: "Background", dryRun: true });
+          await state.client.delete(entry, {
+            preconditions: { uid: entry.uid },
+            propagationPolicy: "Background",
+            dryRun: true,
+          });
           out.push({ ...base, action: "delete", reason: why });
         } catch (error) {
           if (!isNotFound(error)) out.push({ ...base, action: "error", reason: `delete (${why}): ${message(error)}` });
@@ -181,10 +245,17 @@ function pendingDiffs(graph: CompiledGraph, evaluation: InstanceEvaluation): Obj
  * The preview of one instance (as stored, or as a dry-run answer for `-i`) under `graph`.
  * `instance` is already at the graph's version and defaulted by the CRD that would serve it.
  */
-export async function previewInstance(client: KubeClient, graph: CompiledGraph, instance: KubeObject & KubeJson, options: RuntimeOptions): Promise<InstanceDiff> {
+export async function previewInstance(
+  client: KubeClient,
+  graph: CompiledGraph,
+  instance: KubeObject & KubeJson,
+  options: RuntimeOptions,
+): Promise<InstanceDiff> {
   const m = meta(instance);
   const head = {
-    apiVersion: String(instance.apiVersion), kind: String(instance.kind), name: m.name ?? "",
+    apiVersion: String(instance.apiVersion),
+    kind: String(instance.kind),
+    name: m.name ?? "",
     ...(m.namespace === undefined || m.namespace === "" ? {} : { namespace: m.namespace }),
   };
   let inventory: Inventory;
@@ -194,10 +265,22 @@ export async function previewInstance(client: KubeClient, graph: CompiledGraph, 
     if (error instanceof InventoryFormatError) return { ...head, objects: [], error: error.message };
     throw error;
   }
-  const owner: InstanceIdentity = { uid: m.uid ?? "", group: graph.instance.group, kind: graph.instance.kind, namespace: head.namespace, name: head.name };
+  const owner: InstanceIdentity = {
+    uid: m.uid ?? "",
+    group: graph.instance.group,
+    kind: graph.instance.kind,
+    namespace: head.namespace,
+    name: head.name,
+  };
   const liveStore = createMemoryLookup();
   const answers = new Map<string, KubeJson>();
-  const state: PreviewState = { client, owner, inventory, policy: adoptionPolicy(m.annotations?.[ANNOTATIONS.adopt], undefined), live: liveStore };
+  const state: PreviewState = {
+    client,
+    owner,
+    inventory,
+    policy: adoptionPolicy(m.annotations?.[ANNOTATIONS.adopt], undefined),
+    live: liveStore,
+  };
   const lookup = layered(answers, liveStore);
   const fetched = new Set<string>();
   const diffs = new Map<string, ObjectDiff>();
@@ -226,7 +309,12 @@ export async function previewInstance(client: KubeClient, graph: CompiledGraph, 
     });
     evaluation = evaluateInstance(graph, instance, lookup, options);
   }
-  if (evaluation.error !== undefined) return { ...head, objects: [...diffs.values(), ...pendingDiffs(graph, evaluation)], error: evaluation.error };
-  const objects = [...diffs.values(), ...pendingDiffs(graph, evaluation), ...(await previewRemovals(state, graph, evaluation))];
+  if (evaluation.error !== undefined)
+    return { ...head, objects: [...diffs.values(), ...pendingDiffs(graph, evaluation)], error: evaluation.error };
+  const objects = [
+    ...diffs.values(),
+    ...pendingDiffs(graph, evaluation),
+    ...(await previewRemovals(state, graph, evaluation)),
+  ];
   return { ...head, objects };
 }

@@ -38,10 +38,13 @@ export async function compileNewRgd(file: string, flags: SchemaSourceFlags): Pro
     printDiagnostics(loaded, results);
     throw new DiffTrouble(`${file} does not compile`);
   }
-  const documents: SourceDocument[] = loaded.flatMap((f) => f.documents).filter((d) => isKind(d, "ResourceGraphDefinition"));
+  const documents: SourceDocument[] = loaded
+    .flatMap((f) => f.documents)
+    .filter((d) => isKind(d, "ResourceGraphDefinition"));
   const graphs = results.flatMap((r) => r.graphs);
   const [graph] = graphs;
-  if (graphs.length !== 1 || graph === undefined || documents.length !== 1) throw new InputError(`${file} holds ${documents.length} ResourceGraphDefinitions; kro diff takes one`);
+  if (graphs.length !== 1 || graph === undefined || documents.length !== 1)
+    throw new InputError(`${file} holds ${documents.length} ResourceGraphDefinitions; kro diff takes one`);
   return { graph, rgd: documents[0]?.value as KubeObject };
 }
 
@@ -55,7 +58,15 @@ export async function readRgd(client: KubeClient, name: string): Promise<KubeObj
 }
 
 /** The RGD on the cluster that serves `instance`'s kind, compiled as the controller would. */
-export async function servingGraph(client: KubeClient, instance: KubeJson, schema: { readonly kubeconfig?: string | undefined; readonly context?: string | undefined; readonly schemaCache?: string | undefined }): Promise<NewRgd> {
+export async function servingGraph(
+  client: KubeClient,
+  instance: KubeJson,
+  schema: {
+    readonly kubeconfig?: string | undefined;
+    readonly context?: string | undefined;
+    readonly schemaCache?: string | undefined;
+  },
+): Promise<NewRgd> {
   const apiVersion = typeof instance.apiVersion === "string" ? instance.apiVersion : "";
   const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
   const rgds = (await client.list(KRO_API_VERSION, RGD.kind)).items;
@@ -63,13 +74,26 @@ export async function servingGraph(client: KubeClient, instance: KubeJson, schem
     const served = servedKind(r);
     return served !== undefined && served.group === group && served.kind === instance.kind;
   });
-  if (rgd === undefined) throw new InputError(`no ResourceGraphDefinition on ${client.server} serves ${String(instance.kind)} (${apiVersion})`);
-  const live = await liveSchemaResolver(childApiVersionsOf([rgd]), { kubeconfig: schema.kubeconfig, context: schema.context, cacheDir: schema.schemaCache });
+  if (rgd === undefined)
+    throw new InputError(
+      `no ResourceGraphDefinition on ${client.server} serves ${String(instance.kind)} (${apiVersion})`,
+    );
+  const live = await liveSchemaResolver(childApiVersionsOf([rgd]), {
+    kubeconfig: schema.kubeconfig,
+    context: schema.context,
+    cacheDir: schema.schemaCache,
+  });
   const resolver = await schemaResolverFor(undefined, [], live.resolver);
-  const result = compileRgd(rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }), unknownKinds: "error" });
+  const result = compileRgd(rgd, {
+    resolver,
+    env: createKroCelEnvironment({ enableRuntime: true }),
+    unknownKinds: "error",
+  });
   if (result.graph === undefined || hasErrors(result.issues)) {
     const first = result.issues.find((i) => i.severity === "error");
-    throw new DiffTrouble(`ResourceGraphDefinition ${rgd.metadata?.name ?? ""} does not compile here: ${first === undefined ? "unknown error" : formatIssue(first)}`);
+    throw new DiffTrouble(
+      `ResourceGraphDefinition ${rgd.metadata?.name ?? ""} does not compile here: ${first === undefined ? "unknown error" : formatIssue(first)}`,
+    );
   }
   return { graph: result.graph, rgd };
 }
@@ -77,7 +101,12 @@ export async function servingGraph(client: KubeClient, instance: KubeJson, schem
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The breaking-change gate's verdict on the CRD the new graph implies, and the API server's (dry-run). */
-export async function previewCrd(client: KubeClient, graph: CompiledGraph, rgd: KubeObject, liveRgd: KubeObject | undefined): Promise<CrdDiff | undefined> {
+export async function previewCrd(
+  client: KubeClient,
+  graph: CompiledGraph,
+  rgd: KubeObject,
+  liveRgd: KubeObject | undefined,
+): Promise<CrdDiff | undefined> {
   if (graph.dialect !== "cel") return undefined;
   const name = graph.crd.metadata.name;
   let live: KubeObject | undefined;
@@ -93,21 +122,42 @@ export async function previewCrd(client: KubeClient, graph: CompiledGraph, rgd: 
     kroVersion: live?.metadata?.labels?.[LABELS.kroVersion] ?? PACKAGE_VERSION,
     allowBreakingChanges: rgd.metadata?.annotations?.[ANNOTATIONS.allowBreakingChanges] === "true",
   });
-  const described = (changes: readonly { description: string; version: string }[]) => changes.map((c) => `${c.version}: ${c.description}`);
+  const described = (changes: readonly { description: string; version: string }[]) =>
+    changes.map((c) => `${c.version}: ${c.description}`);
   switch (decision.kind) {
     case "up-to-date":
       return { name, action: "unchanged", breaking: [], nonBreaking: [] };
     case "refuse":
-      return { name, action: "refused", reason: decision.message, breaking: described(decision.breaking), nonBreaking: described(decision.nonBreaking) };
+      return {
+        name,
+        action: "refused",
+        reason: decision.message,
+        breaking: described(decision.breaking),
+        nonBreaking: described(decision.nonBreaking),
+      };
     case "create":
     case "update": {
       const breaking = decision.kind === "update" ? described(decision.breaking) : [];
       const nonBreaking = decision.kind === "update" ? described(decision.nonBreaking) : [];
       try {
-        if (decision.kind === "create") await client.create(decision.desired as unknown as KubeObject, { fieldManager: "kro.run/controller", dryRun: true });
-        else if (live !== undefined) await client.replace(crdUpdateBody(live, decision.desired), { fieldManager: "kro.run/controller", dryRun: true });
+        if (decision.kind === "create")
+          await client.create(decision.desired as unknown as KubeObject, {
+            fieldManager: "kro.run/controller",
+            dryRun: true,
+          });
+        else if (live !== undefined)
+          await client.replace(crdUpdateBody(live, decision.desired), {
+            fieldManager: "kro.run/controller",
+            dryRun: true,
+          });
       } catch (error) {
-        return { name, action: "refused", reason: `the API server refuses the CustomResourceDefinition: ${message(error)}`, breaking, nonBreaking };
+        return {
+          name,
+          action: "refused",
+          reason: `the API server refuses the CustomResourceDefinition: ${message(error)}`,
+          breaking,
+          nonBreaking,
+        };
       }
       return { name, action: decision.kind, breaking, nonBreaking };
     }
@@ -115,7 +165,10 @@ export async function previewCrd(client: KubeClient, graph: CompiledGraph, rgd: 
 }
 
 /** The instances an RGD serves now, with the kind they are of (undefined: the RGD is new or serves nothing yet). */
-export async function servedInstances(client: KubeClient, liveRgd: KubeObject | undefined): Promise<{ apiVersion: string; kind: string; items: KubeObject[] } | undefined> {
+export async function servedInstances(
+  client: KubeClient,
+  liveRgd: KubeObject | undefined,
+): Promise<{ apiVersion: string; kind: string; items: KubeObject[] } | undefined> {
   const served = liveRgd === undefined ? undefined : servedKind(liveRgd);
   if (served === undefined) return undefined;
   const apiVersion = apiVersionOf(served.group, served.version);
@@ -128,7 +181,10 @@ export async function servedInstances(client: KubeClient, liveRgd: KubeObject | 
 }
 
 /** `instance` at the graph's version, defaulted by the CRD the graph implies (as reads will be once it is installed). */
-export function asGraphReads(graph: CompiledGraph, instance: KubeObject): { ok: true; instance: KubeObject & KubeJson } | { ok: false; message: string } {
+export function asGraphReads(
+  graph: CompiledGraph,
+  instance: KubeObject,
+): { ok: true; instance: KubeObject & KubeJson } | { ok: false; message: string } {
   const converted = convertInstance(graph, instance);
   if (!converted.ok) return { ok: false, message: converted.message };
   const defaulted = graph.dialect === "cel" ? applySchemaDefaults(graph.crd, converted.object) : converted.object;
@@ -140,11 +196,21 @@ export async function loadInstanceFile(file: string): Promise<KubeObject> {
   const [loaded] = await loadFiles([file]);
   const [problem] = loaded?.problems ?? [];
   if (problem !== undefined) throw new InputError(formatLocated(problem, loaded?.text));
-  const candidates = (loaded?.documents ?? []).map((d) => d.value).filter((v): v is KubeObject => typeof v === "object" && v !== null && !isKind({ value: v } as SourceDocument, "ResourceGraphDefinition"));
+  const candidates = (loaded?.documents ?? [])
+    .map((d) => d.value)
+    .filter(
+      (v): v is KubeObject =>
+        typeof v === "object" && v !== null && !isKind({ value: v } as SourceDocument, "ResourceGraphDefinition"),
+    );
   const [instance, second] = candidates;
   if (instance === undefined) throw new InputError(`${file}: no instance found`);
-  if (second !== undefined) throw new InputError(`${file} holds ${candidates.length} objects; kro diff -i takes one instance`);
-  if (typeof instance.apiVersion !== "string" || typeof instance.kind !== "string" || typeof instance.metadata?.name !== "string") {
+  if (second !== undefined)
+    throw new InputError(`${file} holds ${candidates.length} objects; kro diff -i takes one instance`);
+  if (
+    typeof instance.apiVersion !== "string" ||
+    typeof instance.kind !== "string" ||
+    typeof instance.metadata?.name !== "string"
+  ) {
     throw new InputError(`${file}: the instance needs apiVersion, kind and metadata.name`);
   }
   return instance;

@@ -27,33 +27,54 @@ type Status = { state?: string; conditions?: { type: string; status: string; rea
 const statusOf = (object: KubeObject): Status => (object as { status?: Status }).status ?? {};
 const condition = (object: KubeObject, type: string) => statusOf(object).conditions?.find((c) => c.type === type);
 
-async function waitFor(what: string, timeoutMs: number, probe: () => Promise<{ done: boolean; state: string }>): Promise<void> {
+async function waitFor(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<{ done: boolean; state: string }>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "";
   for (;;) {
     const { done, state } = await probe();
     if (done) return;
     last = state;
-    if (Date.now() >= deadline) throw new InputError(`${what}: still not there after ${Math.round(timeoutMs / 1000)} s (${last})`);
+    if (Date.now() >= deadline)
+      throw new InputError(`${what}: still not there after ${Math.round(timeoutMs / 1000)} s (${last})`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
 const refOf = (object: KubeObject) => ({
-  apiVersion: object.apiVersion ?? "", kind: object.kind ?? "", name: object.metadata?.name ?? "",
+  apiVersion: object.apiVersion ?? "",
+  kind: object.kind ?? "",
+  name: object.metadata?.name ?? "",
   ...(object.metadata?.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
 });
-const idRef = (id: ObjectIdentity) => ({ apiVersion: id.apiVersion, kind: id.kind, name: id.name, ...(id.namespace === undefined ? {} : { namespace: id.namespace }) });
+const idRef = (id: ObjectIdentity) => ({
+  apiVersion: id.apiVersion,
+  kind: id.kind,
+  name: id.name,
+  ...(id.namespace === undefined ? {} : { namespace: id.namespace }),
+});
 
 /** Refuses a migration that would roll pods, naming every pod-template field that differs. */
 export function checkZeroDowntime(migration: ReleaseMigration, allowRollout: boolean): void {
   const rolling = migration.plan.adopt.filter((a) => a.restarts.length > 0);
   if (rolling.length === 0 || allowRollout) return;
-  const lines = rolling.flatMap((a) => [`  ${describeReleaseObject(a.identity)}:`, ...a.restarts.map((c) => `      ${c.path}: ${JSON.stringify(c.live)} -> ${JSON.stringify(c.desired)}`)]);
-  throw new InputError(`adopting release ${migration.release.namespace}/${migration.release.name} would roll the pods of ${rolling.length} workload(s), because the import renders their pod template differently from what is live:\n${lines.join("\n")}\nNothing was written. Fix the chart or the live objects, or pass --allow-rollout to accept a rolling update.`);
+  const lines = rolling.flatMap((a) => [
+    `  ${describeReleaseObject(a.identity)}:`,
+    ...a.restarts.map((c) => `      ${c.path}: ${JSON.stringify(c.live)} -> ${JSON.stringify(c.desired)}`),
+  ]);
+  throw new InputError(
+    `adopting release ${migration.release.namespace}/${migration.release.name} would roll the pods of ${rolling.length} workload(s), because the import renders their pod template differently from what is live:\n${lines.join("\n")}\nNothing was written. Fix the chart or the live objects, or pass --allow-rollout to accept a rolling update.`,
+  );
 }
 
-export async function applyReleaseMigration(client: KubeClient, migration: ReleaseMigration, settings: MigrationApplySettings): Promise<void> {
+export async function applyReleaseMigration(
+  client: KubeClient,
+  migration: ReleaseMigration,
+  settings: MigrationApplySettings,
+): Promise<void> {
   checkZeroDowntime(migration, settings.allowRollout);
   const { crd, rgd } = migration.imported;
   const crdName = (crd.metadata as { name?: string } | undefined)?.name ?? "";
@@ -63,21 +84,32 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
 
   await client.apply(crd, { fieldManager: MIGRATE_FIELD_MANAGER });
   await waitFor(`CustomResourceDefinition ${crdName} established`, settings.timeoutMs, async () => {
-    const live = await client.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crdName });
+    const live = await client.get({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      name: crdName,
+    });
     const established = condition(live, "Established");
     return { done: established?.status === "True", state: established?.message ?? "not established" };
   });
   settings.log(`applied CustomResourceDefinition ${crdName}`);
 
   await client.apply(rgd, { fieldManager: MIGRATE_FIELD_MANAGER });
-  await waitFor(`ResourceGraphDefinition ${rgdName} Active (is a kro-ts controller running? \`kro controller\`)`, settings.timeoutMs, async () => {
-    const live = await client.get(refOf(rgd as KubeObject));
-    const state = statusOf(live).state;
-    return { done: state === "Active", state: `state ${state ?? "unset"}` };
-  });
+  await waitFor(
+    `ResourceGraphDefinition ${rgdName} Active (is a kro-ts controller running? \`kro controller\`)`,
+    settings.timeoutMs,
+    async () => {
+      const live = await client.get(refOf(rgd as KubeObject));
+      const state = statusOf(live).state;
+      return { done: state === "Active", state: `state ${state ?? "unset"}` };
+    },
+  );
   settings.log(`applied ResourceGraphDefinition ${rgdName}: Active`);
 
-  if (migration.instanceExists) settings.log(`${instanceName} exists (migrated before): its spec is kept, not reset to the release record's values`);
+  if (migration.instanceExists)
+    settings.log(
+      `${instanceName} exists (migrated before): its spec is kept, not reset to the release record's values`,
+    );
   else {
     // An Established CRD can still be missing from discovery for a moment: retry until it is served.
     await waitFor(`kind ${instance.kind ?? ""} served`, settings.timeoutMs, async () => {
@@ -96,7 +128,10 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
     const ready = condition(live, "Ready");
     recorded = new Set(readInventory(live).entries.map((entry) => entry.uid));
     const why = condition(live, "ResourcesReady")?.message ?? ready?.message ?? "";
-    return { done: ready?.status === "True", state: `Ready=${ready?.status ?? "unset"}${why === "" ? "" : `: ${why}`}` };
+    return {
+      done: ready?.status === "True",
+      state: `Ready=${ready?.status ?? "unset"}${why === "" ? "" : `: ${why}`}`,
+    };
   });
   settings.log(`applied ${instanceName}: Ready`);
 
@@ -104,19 +139,34 @@ export async function applyReleaseMigration(client: KubeClient, migration: Relea
   for (const adopted of migration.plan.adopt) {
     const live = await client.get(idRef(adopted.identity));
     const uid = live.metadata?.uid ?? "";
-    if (uid !== adopted.uid) throw new InputError(`${describeReleaseObject(adopted.identity)} was recreated during the migration (uid ${adopted.uid} -> ${uid})`);
-    if (!recorded.has(uid)) throw new InputError(`${describeReleaseObject(adopted.identity)} is not on ${instanceName}'s record of adopted objects`);
+    if (uid !== adopted.uid)
+      throw new InputError(
+        `${describeReleaseObject(adopted.identity)} was recreated during the migration (uid ${adopted.uid} -> ${uid})`,
+      );
+    if (!recorded.has(uid))
+      throw new InputError(
+        `${describeReleaseObject(adopted.identity)} is not on ${instanceName}'s record of adopted objects`,
+      );
   }
-  settings.log(`adopted ${migration.plan.adopt.length} object(s) in place (same UIDs): ${migration.plan.adopt.map((a) => describeReleaseObject(a.identity)).join(", ")}`);
+  settings.log(
+    `adopted ${migration.plan.adopt.length} object(s) in place (same UIDs): ${migration.plan.adopt.map((a) => describeReleaseObject(a.identity)).join(", ")}`,
+  );
   for (const id of migration.plan.create) settings.log(`created ${describeReleaseObject(id)} (not live before)`);
 
   if (!settings.removeReleaseRecord) {
-    settings.log(`Helm's release record is kept: \`helm list\` still shows ${migration.release.name}. Do not run helm upgrade/rollback/uninstall on it any more (uninstall would delete the objects kro-ts now manages); remove the record with --remove-release-record once you are satisfied.`);
+    settings.log(
+      `Helm's release record is kept: \`helm list\` still shows ${migration.release.name}. Do not run helm upgrade/rollback/uninstall on it any more (uninstall would delete the objects kro-ts now manages); remove the record with --remove-release-record once you are satisfied.`,
+    );
     return;
   }
   for (const record of migration.records) {
     const uid = record.metadata?.uid;
-    await client.delete(refOf({ ...record, apiVersion: "v1", kind: migration.driver }), uid === undefined ? {} : { preconditions: { uid } });
+    await client.delete(
+      refOf({ ...record, apiVersion: "v1", kind: migration.driver }),
+      uid === undefined ? {} : { preconditions: { uid } },
+    );
   }
-  settings.log(`removed Helm's release record (${migration.records.length} revision(s), ${migration.driver}s owner=helm,name=${migration.release.name}): \`helm list\` no longer shows it, its objects are untouched`);
+  settings.log(
+    `removed Helm's release record (${migration.records.length} revision(s), ${migration.driver}s owner=helm,name=${migration.release.name}): \`helm list\` no longer shows it, its objects are untouched`,
+  );
 }

@@ -14,26 +14,42 @@ import { migrationFiles, prepareReleaseMigration } from "./helm-release.js";
 import type { ReleaseImportFlags } from "./helm-release-options.js";
 
 function parseLabels(pairs: readonly string[]): Record<string, string> {
-  return Object.fromEntries(pairs.map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new InputError(`--rgd-label ${JSON.stringify(pair)}: expected key=value`);
-    return [pair.slice(0, eq), pair.slice(eq + 1)];
-  }));
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq <= 0) throw new InputError(`--rgd-label ${JSON.stringify(pair)}: expected key=value`);
+      return [pair.slice(0, eq), pair.slice(eq + 1)];
+    }),
+  );
 }
 
 export async function runReleaseImport(flags: ReleaseImportFlags): Promise<number> {
-  if (flags.removeReleaseRecord === true && flags.apply !== true) throw new InputError("--remove-release-record needs --apply (the record is removed only after the controller has adopted the release)");
+  if (flags.removeReleaseRecord === true && flags.apply !== true)
+    throw new InputError(
+      "--remove-release-record needs --apply (the record is removed only after the controller has adopted the release)",
+    );
   const timeoutMs = durationFlag("--timeout", flags.timeout ?? "2m");
   const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env });
   try {
     const namespace = flags.namespace ?? client.defaultNamespace;
     const chartSource = flags.chart === undefined ? undefined : await readChartFiles(flags.chart);
-    const migration = await prepareReleaseMigration(client, flags.release, namespace, { ...flags, rgdLabels: parseLabels(flags.rgdLabel ?? []), ...(chartSource === undefined ? {} : { chartSource }) });
+    const migration = await prepareReleaseMigration(client, flags.release, namespace, {
+      ...flags,
+      rgdLabels: parseLabels(flags.rgdLabel ?? []),
+      ...(chartSource === undefined ? {} : { chartSource }),
+    });
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    log(`Helm release ${namespace}/${migration.release.name} revision ${migration.release.version} (chart ${migration.release.chart.metadata.name}-${migration.release.chart.metadata.version}, record in ${migration.driver}s) -> ${migration.instance.kind ?? ""} ${migration.release.name}`);
-    for (const warning of migration.imported.warnings) log(`warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`);
+    log(
+      `Helm release ${namespace}/${migration.release.name} revision ${migration.release.version} (chart ${migration.release.chart.metadata.name}-${migration.release.chart.metadata.version}, record in ${migration.driver}s) -> ${migration.instance.kind ?? ""} ${migration.release.name}`,
+    );
+    for (const warning of migration.imported.warnings)
+      log(
+        `warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`,
+      );
     if (migration.release.hooks.length > 0) {
-      log(`note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); the adopting instance runs none of them again (they ran under Helm) and runs upgrade hooks, as new objects, from its next spec change (see the plan)`);
+      log(
+        `note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); the adopting instance runs none of them again (they ran under Helm) and runs upgrade hooks, as new objects, from its next spec change (see the plan)`,
+      );
     }
     log("migration plan:");
     for (const line of describePlan(migration.plan)) log(line);
@@ -46,7 +62,12 @@ export async function runReleaseImport(flags: ReleaseImportFlags): Promise<numbe
       process.stdout.write(files.map((f) => f.text).join("---\n"));
     }
     if (flags.apply === true) {
-      await applyReleaseMigration(client, migration, { timeoutMs, allowRollout: flags.allowRollout === true, removeReleaseRecord: flags.removeReleaseRecord === true, log });
+      await applyReleaseMigration(client, migration, {
+        timeoutMs,
+        allowRollout: flags.allowRollout === true,
+        removeReleaseRecord: flags.removeReleaseRecord === true,
+        log,
+      });
     }
     return 0;
   } finally {

@@ -30,7 +30,8 @@ async function readValues(files: readonly string[]): Promise<object[]> {
     const [problem] = file.problems;
     if (problem !== undefined) throw new InputError(formatLocated(problem, file.text));
     const value: unknown = file.documents[0]?.value ?? {};
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InputError(`${file.file}: a values file must be a YAML map`);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new InputError(`${file.file}: a values file must be a YAML map`);
     return value;
   });
 }
@@ -53,7 +54,8 @@ export async function writeImportResult(result: HelmImportResult, dir: string): 
 
 export function printWarnings(result: HelmImportResult, chart: string): void {
   for (const w of result.warnings) {
-    const where = w.file === undefined ? chart : `${path.join(chart, w.file)}${w.line === undefined ? "" : `:${w.line}`}`;
+    const where =
+      w.file === undefined ? chart : `${path.join(chart, w.file)}${w.line === undefined ? "" : `:${w.line}`}`;
     process.stderr.write(`${where}: warning: ${w.message}\n`);
   }
 }
@@ -75,12 +77,19 @@ async function importHelm(chart: string, flags: ImportHelmFlags): Promise<number
   } catch (error) {
     if (!isHelmImportError(error)) throw error;
     const where = error.file === undefined ? chart : path.join(chart, error.file);
-    throw new InputError(`${where}${error.line === undefined ? "" : `:${error.line}`}: ${error.message.replace(/^[^:]+(:\d+)?: /, "")}`);
+    throw new InputError(
+      `${where}${error.line === undefined ? "" : `:${error.line}`}: ${error.message.replace(/^[^:]+(:\d+)?: /, "")}`,
+    );
   }
   printWarnings(result, chart);
   for (const note of await scopeReport(result, flags.kubeVersion)) process.stderr.write(`${chart}: note: ${note}\n`);
   if (flags.output === undefined) {
-    const documents = [...result.crdFiles.map((c) => c.text.trim()), toYaml(result.crd).trim(), toYaml(result.rgd).trim(), toYaml(result.instance).trim()];
+    const documents = [
+      ...result.crdFiles.map((c) => c.text.trim()),
+      toYaml(result.crd).trim(),
+      toYaml(result.rgd).trim(),
+      toYaml(result.instance).trim(),
+    ];
     process.stdout.write(`${documents.join("\n---\n")}\n`);
   } else {
     for (const file of await writeImportResult(result, flags.output)) process.stdout.write(`wrote ${file}\n`);
@@ -95,18 +104,32 @@ export function registerImportCommands(program: Command): void {
   const helm = importCommand
     .command("helm")
     .argument("[chart]", "a chart directory or a packaged chart (.tgz); or --release NAME for a live release")
-    .description("turn a Helm chart into a CRD (spec = the chart's values), a template-dialect RGD and an example instance; offline")
+    .description(
+      "turn a Helm chart into a CRD (spec = the chart's values), a template-dialect RGD and an example instance; offline",
+    )
     .option("-f, --values <file>", "a values file over the chart's values.yaml (repeatable, later wins)", collect)
     .option("--kind <kind>", "kind of the new API (default: the chart name in UpperCamelCase + App)")
     .option("--group <group>", "API group of the new kind", "helm.kro.run")
     .option("--version <version>", "API version of the new kind", "v1alpha1")
-    .option("--release-name <name>", "metadata.name of the example instance (Helm's release name; default: the chart name)")
+    .option(
+      "--release-name <name>",
+      "metadata.name of the example instance (Helm's release name; default: the chart name)",
+    )
     .option("-n, --namespace <namespace>", "metadata.namespace of the example instance", "default")
-    .option("--kube-version <version>", "Kubernetes version templates see as .Capabilities.KubeVersion offline (e.g. v1.33.0)")
-    .option("-o, --output <dir>", "write crd.yaml, rgd.yaml, instance.yaml (and the chart's crds/) into this directory instead of printing them")
-    .addHelpText("after", `
+    .option(
+      "--kube-version <version>",
+      "Kubernetes version templates see as .Capabilities.KubeVersion offline (e.g. v1.33.0)",
+    )
+    .option(
+      "-o, --output <dir>",
+      "write crd.yaml, rgd.yaml, instance.yaml (and the chart's crds/) into this directory instead of printing them",
+    )
+    .addHelpText(
+      "after",
+      `
 Apply the chart's own CRDs (if any) and crd.yaml first, then rgd.yaml, then the instance.
-Warnings name the chart file and line of everything that is not carried over exactly.`)
+Warnings name the chart file and line of everything that is not carried over exactly.`,
+    )
     .action(async (chart: string | undefined, flags: ImportHelmFlags & Partial<ReleaseImportFlags>) => {
       // `--release`: the live migration (helm-release-command.ts).
       if (flags.release !== undefined) {
@@ -116,7 +139,8 @@ Warnings name the chart file and line of everything that is not carried over exa
         process.exitCode = await runReleaseImport({ ...flags, release: flags.release });
         return;
       }
-      if (chart === undefined) throw new InputError("kro import helm needs a CHART (directory or .tgz) or --release NAME");
+      if (chart === undefined)
+        throw new InputError("kro import helm needs a CHART (directory or .tgz) or --release NAME");
       process.exitCode = await importHelm(chart, flags);
     });
   addReleaseImportOptions(helm);

@@ -30,22 +30,36 @@ export async function importResolver(imported: HelmImportResult, gitVersion: str
 }
 
 /** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
-export async function renderDesired(imported: HelmImportResult, instance: KubeObject, gitVersion: string): Promise<KubeJson[]> {
+export async function renderDesired(
+  imported: HelmImportResult,
+  instance: KubeObject,
+  gitVersion: string,
+): Promise<KubeJson[]> {
   const crd = imported.crd as unknown as CustomResourceDefinition;
   const resolver = await importResolver(imported, gitVersion);
   const compiled = compileRgd(imported.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }) });
   if (hasErrors(compiled.issues) || compiled.graph === undefined) {
-    const errors = compiled.issues.filter((i) => i.severity === "error").map((i) => `${i.path.join(".")}: ${i.message}`);
+    const errors = compiled.issues
+      .filter((i) => i.severity === "error")
+      .map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new InputError(`the imported RGD does not compile:\n  ${errors.join("\n  ")}`);
   }
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   // A new instance is created at generation 1: render what the controller will apply then (hooks: template-dialect/hook-runs.ts).
   const metadata = instance.metadata ?? {};
-  const generated = { ...instance, metadata: { ...metadata, generation: (metadata as { generation?: number }).generation ?? 1 } };
+  const generated = {
+    ...instance,
+    metadata: { ...metadata, generation: (metadata as { generation?: number }).generation ?? 1 },
+  };
   // Rendered as if every child were applied and ready, without the live objects: a live object
   // of the release lacks kro's labels until it is adopted, so a manifests child would not see it
   // as its own and everything depending on it would stay unrendered.
-  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), { now, kroVersion: PACKAGE_VERSION, assumeReady: true });
-  if (result.evaluation.error !== undefined) throw new InputError(`the imported instance does not render: ${result.evaluation.error}`);
+  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), {
+    now,
+    kroVersion: PACKAGE_VERSION,
+    assumeReady: true,
+  });
+  if (result.evaluation.error !== undefined)
+    throw new InputError(`the imported instance does not render: ${result.evaluation.error}`);
   return [...result.evaluation.apply];
 }

@@ -13,7 +13,8 @@ import { DEFAULT_KUBE_VERSION } from "../../runtime/index.js";
 import { importResolver, renderDesired } from "./import-render.js";
 
 const NODE_LABEL = "kro.run/node-id";
-const AUTHOR_CHECK = "the controller creates these for instance authors who may create them themselves (a cluster administrator, as with helm install); other authors are refused, naming the object and the permission, unless the RGD exempts the resource (kro.run/author-check-exempt; docs/design/authorization.md)";
+const AUTHOR_CHECK =
+  "the controller creates these for instance authors who may create them themselves (a cluster administrator, as with helm install); other authors are refused, naming the object and the permission, unless the RGD exempts the resource (kro.run/author-check-exempt; docs/design/authorization.md)";
 
 export async function scopeReport(imported: HelmImportResult, kubeVersion = DEFAULT_KUBE_VERSION): Promise<string[]> {
   const instance = imported.instance as KubeObject;
@@ -22,7 +23,9 @@ export async function scopeReport(imported: HelmImportResult, kubeVersion = DEFA
   try {
     objects = await renderDesired(imported, instance, kubeVersion);
   } catch (error) {
-    return [`could not render the example instance to check where its objects land: ${error instanceof Error ? error.message : String(error)}`];
+    return [
+      `could not render the example instance to check where its objects land: ${error instanceof Error ? error.message : String(error)}`,
+    ];
   }
   const resolver = await importResolver(imported, kubeVersion);
   const notes: string[] = [];
@@ -30,7 +33,8 @@ export async function scopeReport(imported: HelmImportResult, kubeVersion = DEFA
     const what = `${object.kind ?? "?"} ${object.metadata?.name ?? "?"} (resource "${object.metadata?.labels?.[NODE_LABEL] ?? "?"}")`;
     const scope = resolver.resolve(object.apiVersion ?? "", object.kind ?? "");
     if (scope?.namespaced === false) notes.push(`${what} is cluster-scoped`);
-    else if (object.metadata?.namespace !== undefined && object.metadata.namespace !== home) notes.push(`${what} is in namespace ${object.metadata.namespace}, not the instance's (${home})`);
+    else if (object.metadata?.namespace !== undefined && object.metadata.namespace !== home)
+      notes.push(`${what} is in namespace ${object.metadata.namespace}, not the instance's (${home})`);
   }
   return notes.length === 0 ? [] : [...notes, AUTHOR_CHECK];
 }

@@ -4,7 +4,16 @@ import { durationFlag, nonNegativeNumber, parseDuration, positiveInteger } from 
 
 describe("controller flag values", () => {
   it("parses durations with units, compounds and plain milliseconds", () => {
-    for (const [text, ms] of [["500ms", 500], ["3s", 3000], ["1m", 60_000], ["10h", 36_000_000], ["1h30m", 5_400_000], ["1.5s", 1500], ["250", 250], [" 2s ", 2000]] as const) {
+    for (const [text, ms] of [
+      ["500ms", 500],
+      ["3s", 3000],
+      ["1m", 60_000],
+      ["10h", 36_000_000],
+      ["1h30m", 5_400_000],
+      ["1.5s", 1500],
+      ["250", 250],
+      [" 2s ", 2000],
+    ] as const) {
       assert.equal(parseDuration(text), ms, text);
     }
   });

@@ -32,7 +32,8 @@ export function durationFlag(flag: string, value: string, options: { readonly al
 
 export function nonNegativeNumber(flag: string, value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new Error(`${flag} must be a non-negative number, got "${value}"`);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0)
+    throw new Error(`${flag} must be a non-negative number, got "${value}"`);
   return n;
 }
 
@@ -44,6 +45,7 @@ export function positiveInteger(flag: string, value: string): number {
 
 export function positiveNumber(flag: string, value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a number above 0, got "${value}"`);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0)
+    throw new Error(`${flag} must be a number above 0, got "${value}"`);
   return n;
 }

@@ -3,7 +3,15 @@
  * built-in kinds for a Kubernetes version, and CRD files that teach the compiler more kinds.
  */
 import { readFile, stat } from "node:fs/promises";
-import { formatLocated, loadYamlBytes, oversizedYamlFile, YAML_LIMITS, type LoadedFile, type LocatedIssue, type SourceDocument } from "../../api/index.js";
+import {
+  formatLocated,
+  loadYamlBytes,
+  oversizedYamlFile,
+  YAML_LIMITS,
+  type LoadedFile,
+  type LocatedIssue,
+  type SourceDocument,
+} from "../../api/index.js";
 import type { Issue } from "../../diag/index.js";
 import { chainResolvers, crdSchemaResolver, type SchemaResolver } from "../../graph/index.js";
 import { loadBuiltinSchemas } from "./builtin-schemas.js";
@@ -14,18 +22,20 @@ export class InputError extends Error {
 }
 
 export async function loadFiles(files: readonly string[]): Promise<LoadedFile[]> {
-  return Promise.all(files.map(async (file) => {
-    let bytes: Uint8Array;
-    try {
-      const size = (await stat(file)).size;
-      // A file over the limit is reported without reading it whole.
-      if (size > YAML_LIMITS.maxBytes) return oversizedYamlFile(file, size);
-      bytes = await readFile(file);
-    } catch (error) {
-      throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    return loadYamlBytes(file, bytes);
-  }));
+  return Promise.all(
+    files.map(async (file) => {
+      let bytes: Uint8Array;
+      try {
+        const size = (await stat(file)).size;
+        // A file over the limit is reported without reading it whole.
+        if (size > YAML_LIMITS.maxBytes) return oversizedYamlFile(file, size);
+        bytes = await readFile(file);
+      } catch (error) {
+        throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+      return loadYamlBytes(file, bytes);
+    }),
+  );
 }
 
 export function isKind(document: SourceDocument, kind: string): boolean {
@@ -54,12 +64,20 @@ export function childApiVersions(documents: readonly SourceDocument[]): string[]
 }
 
 /** CRD files first (the user's explicit word), then a live cluster's schemas, then the bundled built-ins. */
-export async function schemaResolverFor(kubeVersion: string = DEFAULT_KUBE_MINOR, crdFiles: readonly string[] = [], live?: SchemaResolver): Promise<SchemaResolver> {
+export async function schemaResolverFor(
+  kubeVersion: string = DEFAULT_KUBE_MINOR,
+  crdFiles: readonly string[] = [],
+  live?: SchemaResolver,
+): Promise<SchemaResolver> {
   const release = resolveKubeRelease(kubeVersion);
   const crds = (await loadFiles(crdFiles)).flatMap((f) => {
     const [first] = f.problems;
     if (first !== undefined) throw new InputError(`cannot parse CRD file: ${formatLocated(first)}`);
     return f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value);
   });
-  return chainResolvers(crdSchemaResolver(crds), ...(live === undefined ? [] : [live]), await loadBuiltinSchemas(release.minor));
+  return chainResolvers(
+    crdSchemaResolver(crds),
+    ...(live === undefined ? [] : [live]),
+    await loadBuiltinSchemas(release.minor),
+  );
 }

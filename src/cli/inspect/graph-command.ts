@@ -6,7 +6,13 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { hasErrors } from "../../diag/index.js";
-import { PICTURE_FORMATS, graphPicture, type CompiledGraph, type NodeState, type PictureFormat } from "../../graph/index.js";
+import {
+  PICTURE_FORMATS,
+  graphPicture,
+  type CompiledGraph,
+  type NodeState,
+  type PictureFormat,
+} from "../../graph/index.js";
 import { compileFiles, printDiagnostics, withSchemaSources, type SchemaSourceFlags } from "../compile/index.js";
 import { createKubeClient } from "../../kube/index.js";
 import { InputError } from "../inputs/index.js";
@@ -27,13 +33,17 @@ interface GraphFlags extends SchemaSourceFlags {
 }
 
 export function registerGraphCommand(program: Command): void {
-  withSchemaSources(program
-    .command("graph"))
-    .description("draw the dependency graph of an RGD: the instance as root, nodes with id and kind, edges for dependencies")
+  withSchemaSources(program.command("graph"))
+    .description(
+      "draw the dependency graph of an RGD: the instance as root, nodes with id and kind, edges for dependencies",
+    )
     .requiredOption("-f, --filename <file>", "the RGD file")
     .option("--format <format>", `one of ${FORMATS.join(", ")}`, "text")
     .option("-o, --output <file>", "write the picture to this file instead of stdout")
-    .option("--instance <name>", "colour the nodes by the live state of this instance (reads the cluster of --kubeconfig/--context)")
+    .option(
+      "--instance <name>",
+      "colour the nodes by the live state of this instance (reads the cluster of --kubeconfig/--context)",
+    )
     .option("-n, --namespace <ns>", "namespace of --instance (default: the kubeconfig context's)")
     .action(async (flags: GraphFlags) => {
       const format = flags.format;
@@ -46,10 +56,16 @@ export function registerGraphCommand(program: Command): void {
       }
       const graphs = results.flatMap((r) => r.graphs);
       const [graph] = graphs;
-      if (graph === undefined || graphs.length !== 1) throw new InputError(`${flags.filename} holds ${graphs.length} ResourceGraphDefinitions; kro graph draws exactly one`);
+      if (graph === undefined || graphs.length !== 1)
+        throw new InputError(
+          `${flags.filename} holds ${graphs.length} ResourceGraphDefinitions; kro graph draws exactly one`,
+        );
       const colorBy = flags.instance === undefined ? undefined : await liveColorBy(graph, flags.instance, flags);
       const options = colorBy === undefined ? {} : { colorBy };
-      const picture = format === "svg" ? await renderSvg(graphPicture(graph, "dot", options)) : graphPicture(graph, format satisfies PictureFormat, options);
+      const picture =
+        format === "svg"
+          ? await renderSvg(graphPicture(graph, "dot", options))
+          : graphPicture(graph, format satisfies PictureFormat, options);
       if (flags.output === undefined) process.stdout.write(picture);
       else await writeFile(flags.output, picture);
     });
@@ -61,7 +77,7 @@ async function liveColorBy(graph: CompiledGraph, name: string, flags: GraphFlags
     const { group, version, kind } = graph.instance;
     // The template dialect's kind is the user's CRD: only the server knows its scope.
     const info = await client.resourceFor(group === "" ? version : `${group}/${version}`, kind);
-    const namespace = info.namespaced ? flags.namespace ?? client.defaultNamespace : undefined;
+    const namespace = info.namespaced ? (flags.namespace ?? client.defaultNamespace) : undefined;
     return liveColors(await evaluateLiveInstance(client, graph, namespace, name));
   } finally {
     client.close();

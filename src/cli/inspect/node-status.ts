@@ -28,7 +28,10 @@ export function describeNode(node: NodeEvaluation, applyError?: string): NodeSta
     case NODE_STATES.deleted:
       return { text: "deleted", picture: "excluded" };
     case NODE_STATES.waitingForReadiness:
-      return { text: `applied, waiting for readiness${pending?.expression === undefined ? "" : ` (${pending.expression})`}`, picture: "waiting" };
+      return {
+        text: `applied, waiting for readiness${pending?.expression === undefined ? "" : ` (${pending.expression})`}`,
+        picture: "waiting",
+      };
     case NODE_STATES.inProgress:
       break;
   }
@@ -41,7 +44,10 @@ export function describeNode(node: NodeEvaluation, applyError?: string): NodeSta
     case "not-found":
       return { text: `waiting for the external object: ${pending.message}`, picture: "pending" };
     case "readiness":
-      return { text: `applied, waiting for readiness${pending.expression === undefined ? "" : ` (${pending.expression})`}`, picture: "waiting" };
+      return {
+        text: `applied, waiting for readiness${pending.expression === undefined ? "" : ` (${pending.expression})`}`,
+        picture: "waiting",
+      };
     case "terminating":
       return { text: "waiting for the old object to finish deleting", picture: "pending" };
   }
@@ -50,16 +56,22 @@ export function describeNode(node: NodeEvaluation, applyError?: string): NodeSta
 /** The instance's own colour from the state the controller wrote (ACTIVE, IN_PROGRESS, ERROR, DELETING). */
 export function instancePicture(state: unknown): PictureState {
   switch (state) {
-    case "ACTIVE": return "ready";
-    case "ERROR": return "error";
-    case "IN_PROGRESS": return "waiting";
-    default: return "pending";
+    case "ACTIVE":
+      return "ready";
+    case "ERROR":
+      return "error";
+    case "IN_PROGRESS":
+      return "waiting";
+    default:
+      return "pending";
   }
 }
 
 /** Node id (and `instance`) → picture state, for graphPicture's colorBy. */
 export function liveColors(live: LiveInstance): Record<string, PictureState> {
-  const colors: Record<string, PictureState> = { [INSTANCE_NODE_ID]: instancePicture((live.instance.status as { state?: unknown } | undefined)?.state) };
+  const colors: Record<string, PictureState> = {
+    [INSTANCE_NODE_ID]: instancePicture((live.instance.status as { state?: unknown } | undefined)?.state),
+  };
   for (const node of live.evaluation.nodes) colors[node.id] = describeNode(node).picture;
   return colors;
 }

@@ -34,9 +34,12 @@ export function exitFor(tree: InstanceTree): number {
 
 function parseTarget(target: string, name: string | undefined): { kind: string; name: string } {
   const slash = target.indexOf("/");
-  if (slash > 0 && name === undefined && slash < target.length - 1) return { kind: target.slice(0, slash), name: target.slice(slash + 1) };
+  if (slash > 0 && name === undefined && slash < target.length - 1)
+    return { kind: target.slice(0, slash), name: target.slice(slash + 1) };
   if (slash < 0 && name !== undefined && name !== "") return { kind: target, name };
-  throw new InputError(`expected KIND/NAME (or KIND NAME), got "${[target, name].filter((p) => p !== undefined).join(" ")}"`);
+  throw new InputError(
+    `expected KIND/NAME (or KIND NAME), got "${[target, name].filter((p) => p !== undefined).join(" ")}"`,
+  );
 }
 
 function render(tree: InstanceTree, output: string): string {
@@ -48,21 +51,33 @@ function render(tree: InstanceTree, output: string): string {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function runTree(target: string, extraName: string | undefined, flags: TreeFlags): Promise<number> {
-  if (!["text", "json", "yaml"].includes(flags.output)) throw new InputError(`unknown output format "${flags.output}": use text, json or yaml`);
+  if (!["text", "json", "yaml"].includes(flags.output))
+    throw new InputError(`unknown output format "${flags.output}": use text, json or yaml`);
   const timeoutMs = durationFlag("--timeout", flags.timeout);
   const intervalMs = durationFlag("--interval", flags.interval);
   const { kind: typedKind, name } = parseTarget(target, extraName);
-  const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, maxRetries: 1 });
+  const client = await createKubeClient({
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+    env: process.env,
+    maxRetries: 1,
+  });
   try {
-    const reader = await createCliTreeReader(client, { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache });
+    const reader = await createCliTreeReader(client, {
+      kubeconfig: flags.kubeconfig,
+      context: flags.context,
+      cacheDir: flags.schemaCache,
+    });
     const { apiVersion, kind, namespaced } = await reader.resolveKind(typedKind);
-    const namespace = namespaced ? flags.namespace ?? client.defaultNamespace : undefined;
+    const namespace = namespaced ? (flags.namespace ?? client.defaultNamespace) : undefined;
     const deadline = Date.now() + timeoutMs;
     const interactive = flags.watch === true && flags.output === "text" && process.stdout.isTTY;
     let shown = "";
     let drawn = 0;
     const interrupted = { stop: false };
-    const onSignal = (): void => { interrupted.stop = true; };
+    const onSignal = (): void => {
+      interrupted.stop = true;
+    };
     process.once("SIGINT", onSignal);
     try {
       for (;;) {
@@ -80,7 +95,10 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
         }
         if (interrupted.stop || (!waiting && !keepWatching)) {
           if (flags.watch !== true) process.stdout.write(text);
-          if (flags.wait === true && !tree.ready) process.stderr.write(`kro tree: ${kind}/${name} is not Ready after ${flags.timeout}: ${[tree.reason, tree.message].filter((t) => t !== "").join(": ")}\n`);
+          if (flags.wait === true && !tree.ready)
+            process.stderr.write(
+              `kro tree: ${kind}/${name} is not Ready after ${flags.timeout}: ${[tree.reason, tree.message].filter((t) => t !== "").join(": ")}\n`,
+            );
           return exitFor(tree);
         }
         await sleep(flags.wait === true ? Math.min(intervalMs, Math.max(0, deadline - Date.now())) : intervalMs);
@@ -103,7 +121,9 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
 export function registerTreeCommand(program: Command): void {
   program
     .command("tree")
-    .description("show an instance and every child with its live state, reason and what blocks it (nested instances expanded)")
+    .description(
+      "show an instance and every child with its live state, reason and what blocks it (nested instances expanded)",
+    )
     .argument("<KIND/NAME>", "the instance: kind, plural or KIND.GROUP, a slash, its name (or KIND NAME)")
     .argument("[NAME]")
     .option("-n, --namespace <ns>", "namespace of the instance (default: the kubeconfig context's)")
@@ -115,7 +135,9 @@ export function registerTreeCommand(program: Command): void {
     .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context")
     .option("--schema-cache <dir>", "where child kinds' OpenAPI documents are cached (default ~/.cache/kro-ts/openapi)")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 States per resource: ready, waiting for readiness (its readyWhen is not true yet: the expression is
 shown), waiting on dependency (which ones, or the missing field), excluded (includeWhen is false),
 error (the controller's or the evaluation's message), deleting.
@@ -124,7 +146,8 @@ Exit status:
   0  the instance is Ready (its Ready condition is True for its current generation)
   1  bad arguments, no such kind or instance, cluster unreachable
   2  not Ready (still in progress; with --wait: not Ready when --timeout passed)
-  3  not Ready and a resource (or a nested instance) reports an error`)
+  3  not Ready and a resource (or a nested instance) reports an error`,
+    )
     .action(async (target: string, extraName: string | undefined, flags: TreeFlags) => {
       process.exitCode = await runTree(target, extraName, flags);
     });

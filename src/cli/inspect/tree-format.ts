@@ -2,7 +2,14 @@
  * `kro tree` as text: one row per instance, node and object, drawn as a tree (like `crossplane
  * beta trace`), with columns STATE, AGE and REASON. Pure: `now` is passed in.
  */
-import { humanAge, TREE_STATES, type InstanceTree, type TreeNode, type TreeObject, type TreeState } from "../../inspect/index.js";
+import {
+  humanAge,
+  TREE_STATES,
+  type InstanceTree,
+  type TreeNode,
+  type TreeObject,
+  type TreeState,
+} from "../../inspect/index.js";
 
 const STATE_WORDS: Readonly<Record<TreeState, string>> = {
   [TREE_STATES.ready]: "ready",
@@ -20,7 +27,8 @@ interface Row {
   readonly reason: string;
 }
 
-const age = (createdAt: string | undefined, now: number): string => (createdAt === undefined ? "-" : humanAge(now - Date.parse(createdAt)));
+const age = (createdAt: string | undefined, now: number): string =>
+  createdAt === undefined ? "-" : humanAge(now - Date.parse(createdAt));
 
 function objectLabel(o: { kind: string; name: string; namespace?: string }, namespace: string | undefined): string {
   return `${o.kind}/${o.name}${o.namespace !== undefined && o.namespace !== namespace ? ` (${o.namespace})` : ""}`;
@@ -28,7 +36,8 @@ function objectLabel(o: { kind: string; name: string; namespace?: string }, name
 
 function nodeReason(node: TreeNode): string {
   const b = node.blockedBy;
-  if (b?.expression !== undefined && node.state !== TREE_STATES.waitingOnDependency) return `${node.reason}: ${b.expression}`;
+  if (b?.expression !== undefined && node.state !== TREE_STATES.waitingOnDependency)
+    return `${node.reason}: ${b.expression}`;
   return node.reason;
 }
 
@@ -38,10 +47,23 @@ function instanceRows(tree: InstanceTree, prefix: string, now: number, rows: Row
     const branch = `${prefix}${last ? "└── " : "├── "}`;
     const below = `${prefix}${last ? "    " : "│   "}`;
     const single = node.type === "resource" || node.type === "external" ? node.objects[0] : undefined;
-    const what = single !== undefined ? objectLabel(single, tree.namespace) : node.objects.length > 0 ? `${node.kind} ×${node.objects.length}` : node.kind;
+    const what =
+      single !== undefined
+        ? objectLabel(single, tree.namespace)
+        : node.objects.length > 0
+          ? `${node.kind} ×${node.objects.length}`
+          : node.kind;
     const nested = single?.instance;
-    const reason = nested === undefined ? nodeReason(node) : `${nodeReason(node)}; instance ${nested.ready ? "Ready" : `not Ready: ${[nested.reason, nested.message].filter((t) => t !== "").join(": ")}`}`;
-    rows.push({ name: `${branch}${node.id}: ${what}`, state: STATE_WORDS[node.state], age: age(single?.createdAt, now), reason });
+    const reason =
+      nested === undefined
+        ? nodeReason(node)
+        : `${nodeReason(node)}; instance ${nested.ready ? "Ready" : `not Ready: ${[nested.reason, nested.message].filter((t) => t !== "").join(": ")}`}`;
+    rows.push({
+      name: `${branch}${node.id}: ${what}`,
+      state: STATE_WORDS[node.state],
+      age: age(single?.createdAt, now),
+      reason,
+    });
     if (nested !== undefined) {
       instanceRows(nested, below, now, rows);
       return;
@@ -49,23 +71,51 @@ function instanceRows(tree: InstanceTree, prefix: string, now: number, rows: Row
     if (single !== undefined) return;
     node.objects.forEach((o, k) => {
       const lastObject = k === node.objects.length - 1;
-      objectRows(o, `${below}${lastObject ? "└── " : "├── "}`, `${below}${lastObject ? "    " : "│   "}`, tree.namespace, now, rows);
+      objectRows(
+        o,
+        `${below}${lastObject ? "└── " : "├── "}`,
+        `${below}${lastObject ? "    " : "│   "}`,
+        tree.namespace,
+        now,
+        rows,
+      );
     });
   });
 }
 
-function objectRows(o: TreeObject, branch: string, below: string, namespace: string | undefined, now: number, rows: Row[]): void {
+function objectRows(
+  o: TreeObject,
+  branch: string,
+  below: string,
+  namespace: string | undefined,
+  now: number,
+  rows: Row[],
+): void {
   const nested = o.instance;
-  rows.push({ name: `${branch}${objectLabel(o, namespace)}`, state: nested === undefined ? "" : nested.ready ? "ready" : "not ready", age: age(o.createdAt, now), reason: nested === undefined ? "" : nested.message });
+  rows.push({
+    name: `${branch}${objectLabel(o, namespace)}`,
+    state: nested === undefined ? "" : nested.ready ? "ready" : "not ready",
+    age: age(o.createdAt, now),
+    reason: nested === undefined ? "" : nested.message,
+  });
   if (nested !== undefined) instanceRows(nested, below, now, rows);
 }
 
 /** The whole tree, with a header row; columns padded to the widest cell. */
 export function formatTree(tree: InstanceTree, now: number): string {
-  const rootState = tree.ready ? "ready" : tree.reason === "Reconciling" ? "reconciling" : `not ready${tree.state === undefined ? "" : ` (${tree.state})`}`;
+  const rootState = tree.ready
+    ? "ready"
+    : tree.reason === "Reconciling"
+      ? "reconciling"
+      : `not ready${tree.state === undefined ? "" : ` (${tree.state})`}`;
   const rows: Row[] = [
     { name: "NAME", state: "STATE", age: "AGE", reason: "REASON" },
-    { name: `${tree.kind}/${tree.name}${tree.namespace === undefined ? "" : ` (${tree.namespace})`}`, state: rootState, age: age(tree.createdAt, now), reason: tree.ready ? tree.reason : [tree.reason, tree.message].filter((t) => t !== "").join(": ") },
+    {
+      name: `${tree.kind}/${tree.name}${tree.namespace === undefined ? "" : ` (${tree.namespace})`}`,
+      state: rootState,
+      age: age(tree.createdAt, now),
+      reason: tree.ready ? tree.reason : [tree.reason, tree.message].filter((t) => t !== "").join(": "),
+    },
   ];
   instanceRows(tree, "", now, rows);
   const width = (pick: (r: Row) => string): number => Math.max(...rows.map((r) => pick(r).length));

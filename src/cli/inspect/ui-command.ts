@@ -25,7 +25,8 @@ interface UiFlags {
 
 function integerFlag(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new InputError(`${name} must be an integer from ${String(min)} to ${String(max)}, got "${value}"`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new InputError(`${name} must be an integer from ${String(min)} to ${String(max)}, got "${value}"`);
   return n;
 }
 
@@ -34,7 +35,12 @@ async function runUi(flags: UiFlags): Promise<void> {
   const maxTrees = integerFlag("--max-trees", flags.maxTrees, 0, 10_000);
   const refreshMs = durationFlag("--interval", flags.interval);
   if (refreshMs < 200) throw new InputError(`--interval must be at least 200ms, got "${flags.interval}"`);
-  const client = await createKubeClient({ kubeconfig: flags.kubeconfig, context: flags.context, env: process.env, maxRetries: 1 });
+  const client = await createKubeClient({
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+    env: process.env,
+    maxRetries: 1,
+  });
   // Compiled here, against the cluster's schemas; kept while an RGD's generation is listed.
   const compiled = new Map<string, CompiledGraph>();
   const schemaOptions = { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache };
@@ -52,14 +58,27 @@ async function runUi(flags: UiFlags): Promise<void> {
   try {
     // One person (the kubeconfig's user) behind every request.
     const session = snapshotSession(reader, refreshMs);
-    server = await startUiServer({ address: flags.address, port, refreshMs, sessionFor: () => Promise.resolve({ ok: true, session }) });
+    server = await startUiServer({
+      address: flags.address,
+      port,
+      refreshMs,
+      sessionFor: () => Promise.resolve({ ok: true, session }),
+    });
   } catch (error) {
     client.close();
-    throw new InputError(`cannot listen on ${flags.address}:${String(port)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new InputError(
+      `cannot listen on ${flags.address}:${String(port)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  process.stdout.write(`kro ui: serving ${server.url} (read-only, as the kubeconfig's user on ${client.server}; Ctrl-C to stop)\n`);
+  process.stdout.write(
+    `kro ui: serving ${server.url} (read-only, as the kubeconfig's user on ${client.server}; Ctrl-C to stop)\n`,
+  );
   await new Promise<void>((resolve) => {
-    const stop = (): void => { process.off("SIGINT", stop); process.off("SIGTERM", stop); resolve(); };
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
@@ -70,20 +89,36 @@ async function runUi(flags: UiFlags): Promise<void> {
 export function registerUiCommand(program: Command): void {
   program
     .command("ui")
-    .description("serve a read-only live web page of RGDs, instances, their trees and recent Events, read with your kubeconfig")
+    .description(
+      "serve a read-only live web page of RGDs, instances, their trees and recent Events, read with your kubeconfig",
+    )
     .option("--port <port>", "port to listen on (0: any free port)", "8765")
-    .option("--address <address>", "address to listen on (loopback by default: the page shows what your credentials can read)", "127.0.0.1")
+    .option(
+      "--address <address>",
+      "address to listen on (loopback by default: the page shows what your credentials can read)",
+      "127.0.0.1",
+    )
     .option("--interval <duration>", "how often the page re-reads the cluster", "2s")
     .option("-l, --selector <labels>", "show only RGDs with these labels")
-    .option("-n, --namespace <ns>", "show only this namespace's instances and Events (default: every namespace you may list)")
-    .option("--max-trees <n>", "read the tree of at most this many instances per RGD (each costs a read per child)", "50")
+    .option(
+      "-n, --namespace <ns>",
+      "show only this namespace's instances and Events (default: every namespace you may list)",
+    )
+    .option(
+      "--max-trees <n>",
+      "read the tree of at most this many instances per RGD (each costs a read per child)",
+      "50",
+    )
     .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context")
     .option("--schema-cache <dir>", "where child kinds' OpenAPI documents are cached (default ~/.cache/kro-ts/openapi)")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 What the page shows is what your kubeconfig's user may read: a list or get the API server refuses
 is shown as "not permitted" (with the server's message); nothing is read with other rights.
-Instances are listed in all namespaces, or in the context's namespace when listing all is refused.`)
+Instances are listed in all namespaces, or in the context's namespace when listing all is refused.`,
+    )
     .action(async (flags: UiFlags) => {
       await runUi(flags);
     });

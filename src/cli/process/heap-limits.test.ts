@@ -36,10 +36,15 @@ process.stdout.write(String(max));
 
 function node(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { env: { ...process.env, NODE_OPTIONS: "", ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error === null || stdout !== "") resolve(stdout);
-      else reject(new Error(`${error.message}\n${stderr}`));
-    });
+    execFile(
+      process.execPath,
+      args,
+      { env: { ...process.env, NODE_OPTIONS: "", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error === null || stdout !== "") resolve(stdout);
+        else reject(new Error(`${error.message}\n${stderr}`));
+      },
+    );
   });
 }
 
@@ -49,16 +54,22 @@ const sockets: Socket[] = [];
 before(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "kro-heap-limits-"));
   // An API server that accepts connections and never answers: the controller waits on its first request.
-  server = createServer((socket) => { sockets.push(socket); });
+  server = createServer((socket) => {
+    sockets.push(socket);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  await writeFile(path.join(dir, "kubeconfig"), [
-    "apiVersion: v1", "kind: Config",
-    `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]`,
-    "users: [{name: u, user: {token: x}}]",
-    "contexts: [{name: c, context: {cluster: c, user: u}}]",
-    "current-context: c",
-  ].join("\n"));
+  await writeFile(
+    path.join(dir, "kubeconfig"),
+    [
+      "apiVersion: v1",
+      "kind: Config",
+      `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]`,
+      "users: [{name: u, user: {token: x}}]",
+      "contexts: [{name: c, context: {cluster: c, user: u}}]",
+      "current-context: c",
+    ].join("\n"),
+  );
 });
 after(async () => {
   for (const s of sockets) s.destroy();
@@ -101,10 +112,15 @@ describe("the heap of a long-running command", () => {
   it("limitOldGenerationGrowth keeps the old generation's garbage bounded", async () => {
     // Measured: ~50 MB committed with the limit, ~110 MB without, for the same ~35 MB live.
     await writeFile(path.join(dir, "growth-plain.mjs"), growth("Promise.resolve()"));
-    await writeFile(path.join(dir, "growth-limited.mjs"), growth(`import(${JSON.stringify(LIMITS)}).then((m) => m.limitOldGenerationGrowth())`));
+    await writeFile(
+      path.join(dir, "growth-limited.mjs"),
+      growth(`import(${JSON.stringify(LIMITS)}).then((m) => m.limitOldGenerationGrowth())`),
+    );
     // Both with the image's young generation, as the controller runs.
     const plain = Number(await node([`--max-semi-space-size=${SEMI_SPACE_MB}`, path.join(dir, "growth-plain.mjs")]));
-    const limited = Number(await node([`--max-semi-space-size=${SEMI_SPACE_MB}`, path.join(dir, "growth-limited.mjs")]));
+    const limited = Number(
+      await node([`--max-semi-space-size=${SEMI_SPACE_MB}`, path.join(dir, "growth-limited.mjs")]),
+    );
     assert.ok(limited < plain * 0.75, `limited ${(limited / MB).toFixed(1)} MB, plain ${(plain / MB).toFixed(1)} MB`);
   });
 
@@ -145,7 +161,9 @@ process.stdout.write(String(forced));`);
 
 /** The real entry, `controller` with no node flag, churning from its first request on; the largest new space seen. */
 async function controllerChurn(): Promise<number> {
-  const out = await inController(churn("Promise.resolve()").replace(/^import .*$/m, "const { getHeapSpaceStatistics } = await import(\"node:v8\");"));
+  const out = await inController(
+    churn("Promise.resolve()").replace(/^import .*$/m, 'const { getHeapSpaceStatistics } = await import("node:v8");'),
+  );
   const max = Number(out);
   assert.ok(Number.isFinite(max), `output ${JSON.stringify(out)}`);
   return max;
@@ -155,14 +173,29 @@ let preloads = 0;
 /** Runs `code` (no static imports) inside the real entry, `controller` with no node flag, once it sends its first request; what it printed. */
 async function inController(code: string): Promise<string> {
   const preload = path.join(dir, `preload-${++preloads}.mjs`);
-  await writeFile(preload, `
+  await writeFile(
+    preload,
+    `
 import { subscribe } from "node:diagnostics_channel";
 const started = new Promise((resolve) => subscribe("http.client.request.start", resolve));
 started.then(async () => {
   ${code}
   process.exit(0);
 });
-`);
-  return node(["--import", pathToFileURL(preload).href, CLI, "controller", "--kubeconfig", path.join(dir, "kubeconfig"),
-    "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--log-level", "fatal"]);
+`,
+  );
+  return node([
+    "--import",
+    pathToFileURL(preload).href,
+    CLI,
+    "controller",
+    "--kubeconfig",
+    path.join(dir, "kubeconfig"),
+    "--metrics-bind-address",
+    "0",
+    "--health-probe-bind-address",
+    "0",
+    "--log-level",
+    "fatal",
+  ]);
 }

@@ -55,7 +55,10 @@ export function capYoungGeneration(): void {
 /** The young-generation policy of a long-running command: held until `youngGenerationMayGrow()`, then grown only when busy, capped. */
 function governLongRunning(): void {
   if (chosenByOperator("semi-space-growth-factor")) return;
-  young = governYoungGeneration({ capMb: chosenByOperator("max-semi-space-size") ? undefined : SEMI_SPACE_MB, holdUntilStarted: true });
+  young = governYoungGeneration({
+    capMb: chosenByOperator("max-semi-space-size") ? undefined : SEMI_SPACE_MB,
+    holdUntilStarted: true,
+  });
 }
 
 /** The command has started (its caches synced, its first work done): new space may grow when work comes. */

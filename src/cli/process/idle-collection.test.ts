@@ -14,9 +14,20 @@ const MODULE = new URL("./idle-collection.js", import.meta.url).href;
 describe("shouldCollect", () => {
   it("collects only when the heap grew enough and the burst is over", () => {
     const baselineBytes = 30 * MB;
-    assert.equal(shouldCollect({ heapBytes: baselineBytes + GROWTH_BYTES, baselineBytes, sinceScavengeMs: QUIET_MS }), true);
-    assert.equal(shouldCollect({ heapBytes: baselineBytes + GROWTH_BYTES - 1, baselineBytes, sinceScavengeMs: 60_000 }), false, "idle, but nothing to collect");
-    assert.equal(shouldCollect({ heapBytes: baselineBytes + 10 * GROWTH_BYTES, baselineBytes, sinceScavengeMs: QUIET_MS - 1 }), false, "still working");
+    assert.equal(
+      shouldCollect({ heapBytes: baselineBytes + GROWTH_BYTES, baselineBytes, sinceScavengeMs: QUIET_MS }),
+      true,
+    );
+    assert.equal(
+      shouldCollect({ heapBytes: baselineBytes + GROWTH_BYTES - 1, baselineBytes, sinceScavengeMs: 60_000 }),
+      false,
+      "idle, but nothing to collect",
+    );
+    assert.equal(
+      shouldCollect({ heapBytes: baselineBytes + 10 * GROWTH_BYTES, baselineBytes, sinceScavengeMs: QUIET_MS - 1 }),
+      false,
+      "still working",
+    );
   });
 });
 
@@ -53,10 +64,15 @@ idle.stop();
 
 function node(file: string): Promise<{ collections: number; before: number; after: number }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [file], { env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error === null) resolve(JSON.parse(stdout) as { collections: number; before: number; after: number });
-      else reject(new Error(`${error.message}\n${stderr}`));
-    });
+    execFile(
+      process.execPath,
+      [file],
+      { env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(JSON.parse(stdout) as { collections: number; before: number; after: number });
+        else reject(new Error(`${error.message}\n${stderr}`));
+      },
+    );
   });
 }
 
@@ -77,7 +93,10 @@ describe("collectWhenIdle in a process started without flags", () => {
   it("collects once after a burst and gives the burst's garbage back", async () => {
     const result = await run("burst");
     assert.equal(result.collections, 1, JSON.stringify(result));
-    assert.ok(result.before - result.after >= GROWTH_BYTES, `the committed heap shrank by ${((result.before - result.after) / MB).toFixed(1)} MB: ${JSON.stringify(result)}`);
+    assert.ok(
+      result.before - result.after >= GROWTH_BYTES,
+      `the committed heap shrank by ${((result.before - result.after) / MB).toFixed(1)} MB: ${JSON.stringify(result)}`,
+    );
   });
 
   it("does not collect while the work goes on, nor when nothing grew", async () => {

@@ -29,7 +29,11 @@ export const QUIET_MS = 2000;
 const CHECK_MS = 1000;
 
 /** Whether to collect now: grown enough since the last one, and quiet long enough. */
-export function shouldCollect(o: { readonly heapBytes: number; readonly baselineBytes: number; readonly sinceScavengeMs: number }): boolean {
+export function shouldCollect(o: {
+  readonly heapBytes: number;
+  readonly baselineBytes: number;
+  readonly sinceScavengeMs: number;
+}): boolean {
   return o.heapBytes - o.baselineBytes >= GROWTH_BYTES && o.sinceScavengeMs >= QUIET_MS;
 }
 
@@ -37,7 +41,11 @@ export function shouldCollect(o: { readonly heapBytes: number; readonly baseline
 function exposedGc(): (() => void) | undefined {
   setFlagsFromString("--expose-gc");
   const gc: unknown = runInNewContext("typeof gc === 'function' ? gc : undefined");
-  return typeof gc === "function" ? () => { (gc as () => void)(); } : undefined;
+  return typeof gc === "function"
+    ? () => {
+        (gc as () => void)();
+      }
+    : undefined;
 }
 
 export interface IdleCollection {
@@ -62,14 +70,23 @@ export function collectWhenIdle(): IdleCollection {
     const heapBytes = getHeapStatistics().total_heap_size;
     // The heap shrank by itself (V8 collected): measure growth from there.
     if (heapBytes < baseline) baseline = heapBytes;
-    if (gc === undefined || !shouldCollect({ heapBytes, baselineBytes: baseline, sinceScavengeMs: performance.now() - lastScavenge })) return;
+    if (
+      gc === undefined ||
+      !shouldCollect({ heapBytes, baselineBytes: baseline, sinceScavengeMs: performance.now() - lastScavenge })
+    )
+      return;
     gc();
     collections++;
     baseline = getHeapStatistics().total_heap_size;
   }, CHECK_MS);
   timer.unref();
   return {
-    get collections() { return collections; },
-    stop: () => { clearInterval(timer); observer.disconnect(); },
+    get collections() {
+      return collections;
+    },
+    stop: () => {
+      clearInterval(timer);
+      observer.disconnect();
+    },
   };
 }

@@ -76,16 +76,25 @@ process.stdout.write(String(max));
 
 function node(file: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [file], { env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error === null) resolve(Number(stdout));
-      else reject(new Error(`${error.message}\n${stderr}`));
-    });
+    execFile(
+      process.execPath,
+      [file],
+      { env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(Number(stdout));
+        else reject(new Error(`${error.message}\n${stderr}`));
+      },
+    );
   });
 }
 
 let dir = "";
-before(async () => { dir = await mkdtemp(path.join(tmpdir(), "kro-young-generation-")); });
-after(async () => { await rm(dir, { recursive: true, force: true }); });
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "kro-young-generation-"));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 async function maxNewSpace(name: string, setup: string, mode: "sustained" | "bursts"): Promise<number> {
   const file = path.join(dir, `${name}.mjs`);
@@ -95,17 +104,29 @@ async function maxNewSpace(name: string, setup: string, mode: "sustained" | "bur
 
 describe("governYoungGeneration in a process without flags", () => {
   it("held until started: sustained churn leaves new space at its initial size", async () => {
-    const max = await maxNewSpace("held", "governor.governYoungGeneration({ capMb: 4, holdUntilStarted: true });", "sustained");
+    const max = await maxNewSpace(
+      "held",
+      "governor.governYoungGeneration({ capMb: 4, holdUntilStarted: true });",
+      "sustained",
+    );
     assert.ok(max > 0 && max <= 2 * MB, `new space ${max / MB} MB`);
   });
 
   it("once started, sustained churn grows new space up to the cap", async () => {
-    const max = await maxNewSpace("started", "governor.governYoungGeneration({ capMb: 4, holdUntilStarted: true }).started();", "sustained");
+    const max = await maxNewSpace(
+      "started",
+      "governor.governYoungGeneration({ capMb: 4, holdUntilStarted: true }).started();",
+      "sustained",
+    );
     assert.ok(max > 2 * MB && max <= 8 * MB, `new space ${max / MB} MB`);
   });
 
   it("once started, short bursts with rest between them do not grow it", async () => {
-    const max = await maxNewSpace("bursts", "governor.governYoungGeneration({ capMb: 4, holdUntilStarted: true }).started();", "bursts");
+    const max = await maxNewSpace(
+      "bursts",
+      "governor.governYoungGeneration({ capMb: 4, holdUntilStarted: true }).started();",
+      "bursts",
+    );
     assert.ok(max > 0 && max <= 2 * MB, `new space ${max / MB} MB`);
   });
 });

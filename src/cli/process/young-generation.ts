@@ -65,7 +65,12 @@ export class AllocationRate {
 }
 
 /** The growth factor for the moment: grow only once started, while busy, and below the cap. */
-export function growthFactor(o: { readonly started: boolean; readonly busy: boolean; readonly newSpaceBytes: number; readonly capBytes: number | undefined }): 1 | 2 {
+export function growthFactor(o: {
+  readonly started: boolean;
+  readonly busy: boolean;
+  readonly newSpaceBytes: number;
+  readonly capBytes: number | undefined;
+}): 1 | 2 {
   return o.started && o.busy && (o.capBytes === undefined || o.newSpaceBytes < o.capBytes) ? GROWING : HELD;
 }
 
@@ -83,13 +88,21 @@ const newSpaceBytes = (): number => getHeapSpaceStatistics().find((s) => s.space
  * operator's `--max-semi-space-size`, which V8 enforces). `holdUntilStarted`: no growth before
  * `started()` (a caller with no start to speak of passes false).
  */
-export function governYoungGeneration(o: { readonly capMb: number | undefined; readonly holdUntilStarted: boolean }): YoungGeneration {
+export function governYoungGeneration(o: {
+  readonly capMb: number | undefined;
+  readonly holdUntilStarted: boolean;
+}): YoungGeneration {
   const capBytes = o.capMb === undefined ? undefined : 2 * o.capMb * MB;
   const rate = new AllocationRate();
   let started = !o.holdUntilStarted;
   let factor: number | undefined;
   const apply = (): void => {
-    const next = growthFactor({ started, busy: rate.busy(performance.now()), newSpaceBytes: newSpaceBytes(), capBytes });
+    const next = growthFactor({
+      started,
+      busy: rate.busy(performance.now()),
+      newSpaceBytes: newSpaceBytes(),
+      capBytes,
+    });
     if (next === factor) return;
     factor = next;
     setFlagsFromString(`--semi-space-growth-factor=${next}`);
@@ -105,7 +118,13 @@ export function governYoungGeneration(o: { readonly capMb: number | undefined; r
   observer.observe({ entryTypes: ["gc"] });
   apply();
   return {
-    started: () => { started = true; rate.clear(); apply(); },
-    stop: () => { observer.disconnect(); },
+    started: () => {
+      started = true;
+      rate.clear();
+      apply();
+    },
+    stop: () => {
+      observer.disconnect();
+    },
   };
 }

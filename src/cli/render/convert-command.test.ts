@@ -16,10 +16,13 @@ const BETA = path.join(ROOT, "examples/versions/app-v1beta1.yaml");
 
 function kro(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => { resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }); });
+    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
+    });
   });
 }
-const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as { apiVersion: string; kind: string; spec?: Record<string, unknown> });
+const docs = (text: string) =>
+  parseAllDocuments(text).map((d) => d.toJS() as { apiVersion: string; kind: string; spec?: Record<string, unknown> });
 
 describe("kro convert / render / validate with several versions", () => {
   it("converts an instance to the hub and back unchanged", async () => {
@@ -36,13 +39,19 @@ describe("kro convert / render / validate with several versions", () => {
   it("refuses a version the RGD does not serve, at the instance's position", async () => {
     const result = await kro(["convert", "-f", BETA, "--rgd", RGD, "--to", "v2"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /app-v1beta1\.yaml:1:1: error: apiVersion: evolving-app does not serve kro\.run\/v2 \(served: v1alpha1, v1beta1\)/);
+    assert.match(
+      result.stderr,
+      /app-v1beta1\.yaml:1:1: error: apiVersion: evolving-app does not serve kro\.run\/v2 \(served: v1alpha1, v1beta1\)/,
+    );
   });
 
   it("renders an instance written at the non-hub version", async () => {
     const result = await kro(["render", "-f", RGD, "-i", BETA]);
     assert.equal(result.code, 0, result.stderr);
-    const [config, instance] = docs(result.stdout) as unknown as [{ data: Record<string, string> }, { apiVersion: string }];
+    const [config, instance] = docs(result.stdout) as unknown as [
+      { data: Record<string, string> },
+      { apiVersion: string },
+    ];
     assert.deepEqual(config.data, { image: "nginx:1.27", port: "8080", team: "payments" });
     assert.equal(instance.apiVersion, "kro.run/v1beta1", "the instance is printed as written");
   });
@@ -53,6 +62,9 @@ describe("kro convert / render / validate with several versions", () => {
     await writeFile(lossy, (await readFile(RGD, "utf8")).replace("team: ${self.spec.team}", 'team: "nobody"'));
     const result = await kro(["validate", "-f", lossy]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr + result.stdout, /lossy\.yaml:17:7: error: spec\.schema\.spec\.team: field spec\.team of v1alpha1 is lost converting to v1beta1/);
+    assert.match(
+      result.stderr + result.stdout,
+      /lossy\.yaml:17:7: error: spec\.schema\.spec\.team: field spec\.team of v1alpha1 is lost converting to v1beta1/,
+    );
   });
 });

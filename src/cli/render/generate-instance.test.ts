@@ -45,7 +45,10 @@ spec:
 
 async function compile(text: string): Promise<CompiledGraph> {
   const file = loadYaml("rgd.yaml", text);
-  const result = compileRgd(file.documents[0]?.value, { resolver: await schemaResolverFor(), env: createKroCelEnvironment({ enableRuntime: true }) });
+  const result = compileRgd(file.documents[0]?.value, {
+    resolver: await schemaResolverFor(),
+    env: createKroCelEnvironment({ enableRuntime: true }),
+  });
   assert.ok(result.graph, JSON.stringify(result.issues));
   return result.graph;
 }
@@ -75,9 +78,16 @@ describe("kro generate instance", () => {
     assert.notEqual((spec.zones as string[])[0], (spec.zones as string[])[1]);
     assert.deepEqual(spec.ports, [{ port: 1, protocol: "TCP" }]);
     assert.deepEqual(spec.limits, { cpu: "cpu", memory: "1Gi" });
-    assert.equal("debug" in spec || "labels" in spec || "ratio" in spec, false, "optional fields without a default are comments");
+    assert.equal(
+      "debug" in spec || "labels" in spec || "ratio" in spec,
+      false,
+      "optional fields without a default are comments",
+    );
     // The text documents the API.
-    assert.match(sample.yaml, /^ {2}# DNS name of the shop\n {2}# string, required, at most 20 characters, matches \^\[a-z\]\[a-z0-9-\]\*\$\n {2}name: name$/m);
+    assert.match(
+      sample.yaml,
+      /^ {2}# DNS name of the shop\n {2}# string, required, at most 20 characters, matches \^\[a-z\]\[a-z0-9-\]\*\$\n {2}name: name$/m,
+    );
     assert.match(sample.yaml, /^ {2}# string, required, one of: gold, silver, bronze\n {2}tier: gold$/m);
     assert.match(sample.yaml, /^ {2}# boolean, optional\n {2}# debug: false$/m);
     assert.match(sample.yaml, /^ {2}# map of string, optional\n {2}# labels: \{"key":"value"\}$/m);
@@ -101,15 +111,22 @@ describe("kro generate instance", () => {
   });
 
   it("names a CEL rule the placeholder cannot satisfy instead of printing an invalid sample silently", async () => {
-    const graph = await compile(RGD.replace('debug: boolean', 'code: string | required=true validation="self.startsWith(\'zz\')"'));
+    const graph = await compile(
+      RGD.replace("debug: boolean", "code: string | required=true validation=\"self.startsWith('zz')\""),
+    );
     if (graph.dialect !== "cel") return assert.fail("cel dialect expected");
     const sample = generateInstanceYaml(graph, graph.crd, {});
     assert.equal(sample.problems.length, 1, sample.yaml);
-    assert.match(sample.problems[0]?.issue.message ?? "", /^the placeholder does not satisfy the schema: spec\.code: Invalid value: "code": validation failed/);
+    assert.match(
+      sample.problems[0]?.issue.message ?? "",
+      /^the placeholder does not satisfy the schema: spec\.code: Invalid value: "code": validation failed/,
+    );
   });
 
   it("quotes strings YAML would read as something else", async () => {
-    const graph = await compile(RGD.replace('color: string | default="blue" enum="red,blue"', 'color: string | default="yes" enum="yes,no"'));
+    const graph = await compile(
+      RGD.replace('color: string | default="blue" enum="red,blue"', 'color: string | default="yes" enum="yes,no"'),
+    );
     if (graph.dialect !== "cel") return assert.fail("cel dialect expected");
     const sample = generateInstanceYaml(graph, graph.crd, {});
     assert.match(sample.yaml, /^ {2}color: "yes"$/m);

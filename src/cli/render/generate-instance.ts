@@ -25,18 +25,29 @@ interface GenerateInstanceFlags extends SchemaSourceFlags {
 /** The CRD instances are checked against: generated (CEL dialect) or the user's, from --crd (template dialect). */
 async function crdOf(graph: CompiledGraph, crdFiles: readonly string[]): Promise<CustomResourceDefinition> {
   if (graph.dialect === "cel") return graph.crd;
-  const crds = (await loadFiles(crdFiles)).flatMap((f) => f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value));
+  const crds = (await loadFiles(crdFiles)).flatMap((f) =>
+    f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value),
+  );
   const crd = crds.find((c) => crdDefines(c, graph.instance));
   const { kind, group, version } = graph.instance;
-  if (crd === undefined) throw new InputError(`${graph.name} uses the template dialect: its instances are defined by your CRD for ${kind}.${group}/${version}; pass it with --crd <file>`);
+  if (crd === undefined)
+    throw new InputError(
+      `${graph.name} uses the template dialect: its instances are defined by your CRD for ${kind}.${group}/${version}; pass it with --crd <file>`,
+    );
   return crd as CustomResourceDefinition;
 }
 
-export function generateInstanceYaml(graph: CompiledGraph, crd: CustomResourceDefinition, flags: Pick<GenerateInstanceFlags, "name" | "namespace" | "all">): { yaml: string; value: KubeJson; problems: LocatedIssue[] } {
+export function generateInstanceYaml(
+  graph: CompiledGraph,
+  crd: CustomResourceDefinition,
+  flags: Pick<GenerateInstanceFlags, "name" | "namespace" | "all">,
+): { yaml: string; value: KubeJson; problems: LocatedIssue[] } {
   const header = [
     `${crd.spec.names.kind} (${crd.spec.group}) — a sample instance of ResourceGraphDefinition ${graph.name}, from \`kro generate instance\`.`,
     "Required fields hold placeholder values: replace them. Defaulted fields show their default (the API",
-    flags.all === true ? "server fills them in when omitted). Every optional field is filled in (--all)." : "server fills them in when omitted). Optional fields without a default are commented out.",
+    flags.all === true
+      ? "server fills them in when omitted). Every optional field is filled in (--all)."
+      : "server fills them in when omitted). Optional fields without a default are commented out.",
   ];
   const { yaml } = sampleInstance(crd, { ...flags, allFields: flags.all === true, header });
   const parsed = loadYaml("<sample>", yaml);
@@ -44,7 +55,14 @@ export function generateInstanceYaml(graph: CompiledGraph, crd: CustomResourceDe
   const problems = [...parsed.problems];
   // What the API server would check: defaults applied, then the schema (CEL rules included).
   for (const issue of validateInstance(crd, applySchemaDefaults(crd, value))) {
-    problems.push({ file: "<sample>", issue: { ...issue, severity: "warning", message: `the placeholder does not satisfy the schema: ${formatPath(issue.path)}: ${issue.message}` } });
+    problems.push({
+      file: "<sample>",
+      issue: {
+        ...issue,
+        severity: "warning",
+        message: `the placeholder does not satisfy the schema: ${formatPath(issue.path)}: ${issue.message}`,
+      },
+    });
   }
   return { yaml, value, problems };
 }
@@ -53,21 +71,24 @@ export function generateInstanceYaml(graph: CompiledGraph, crd: CustomResourceDe
 export function registerGenerateInstance(program: Command): void {
   const generate = program.commands.find((c) => c.name() === "generate");
   if (generate === undefined) throw new Error("registerCompileCommands must run first");
-  withSchemaSources(generate
-    .command("instance"))
+  withSchemaSources(generate.command("instance"))
     .description("print a commented sample instance of an RGD's kind: required fields, defaults, allowed values")
     .requiredOption("-f, --filename <file>", "the RGD file")
     .option("-o, --output <format>", "yaml (commented) or json", "yaml")
     .option("--name <name>", "metadata.name of the sample (default <kind>-sample)")
     .option("-n, --namespace <ns>", "metadata.namespace of a namespaced kind", "default")
     .option("--all", "fill in every optional field too (kro's emulator behaviour) instead of commenting them out")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 The sample is validated against the CRD before it is printed (exit 0). A field whose rule a
 placeholder cannot satisfy (an x-kubernetes-validations CEL rule, say) is named on stderr as a
 warning: fill it in. Template-dialect RGDs need their CRD: --crd <file>. Exit 1: the RGD does
-not compile.`)
+not compile.`,
+    )
     .action(async (flags: GenerateInstanceFlags) => {
-      if (flags.output !== "yaml" && flags.output !== "json") throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
+      if (flags.output !== "yaml" && flags.output !== "json")
+        throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
       const { loaded, results } = await compileFiles([flags.filename], flags);
       if (hasErrors(results.flatMap((r) => r.located.map((l) => l.issue)))) {
         printDiagnostics(loaded, results);
@@ -76,9 +97,13 @@ not compile.`)
       }
       const graphs = results.flatMap((r) => r.graphs);
       const [graph] = graphs;
-      if (graph === undefined || graphs.length !== 1) throw new InputError(`${flags.filename} holds ${graphs.length} ResourceGraphDefinitions; kro generate instance takes exactly one`);
+      if (graph === undefined || graphs.length !== 1)
+        throw new InputError(
+          `${flags.filename} holds ${graphs.length} ResourceGraphDefinitions; kro generate instance takes exactly one`,
+        );
       const sample = generateInstanceYaml(graph, await crdOf(graph, flags.crd ?? []), flags);
-      for (const problem of sample.problems) process.stderr.write(`kro: warning: ${formatLocated(problem).replace(/^<sample>: (warning|error): /, "")}\n`);
+      for (const problem of sample.problems)
+        process.stderr.write(`kro: warning: ${formatLocated(problem).replace(/^<sample>: (warning|error): /, "")}\n`);
       process.stdout.write(flags.output === "json" ? `${JSON.stringify(sample.value, null, 2)}\n` : sample.yaml);
     });
 }

@@ -6,7 +6,8 @@
 import type { CompiledGraph } from "../../graph/index.js";
 import { apiOfGraph, convertObject, isConversionError, type KubeJson } from "../../runtime/index.js";
 
-export type Converted = { readonly ok: true; readonly object: KubeJson } | { readonly ok: false; readonly message: string };
+export type Converted =
+  { readonly ok: true; readonly object: KubeJson } | { readonly ok: false; readonly message: string };
 
 /** The versions `graph`'s API serves (the hub first). */
 export function servedVersions(graph: CompiledGraph): string[] {
@@ -19,13 +20,23 @@ export function convertInstance(graph: CompiledGraph, instance: KubeJson, versio
   // The template dialect attaches to the user's CRD: its versions convert by the user's own means.
   if (graph.dialect !== "cel" && version === undefined) return { ok: true, object: instance };
   const to = version ?? graph.instance.version;
-  const from = typeof instance.apiVersion === "string" ? instance.apiVersion.slice(instance.apiVersion.lastIndexOf("/") + 1) : "";
+  const from =
+    typeof instance.apiVersion === "string" ? instance.apiVersion.slice(instance.apiVersion.lastIndexOf("/") + 1) : "";
   const served = servedVersions(graph);
-  if (!served.includes(from)) return { ok: false, message: `apiVersion ${JSON.stringify(instance.apiVersion)} is not served by ${graph.name} (served: ${served.map((v) => `${graph.instance.group}/${v}`).join(", ")})` };
-  if (!served.includes(to)) return { ok: false, message: `${graph.name} does not serve ${graph.instance.group}/${to} (served: ${served.join(", ")})` };
+  if (!served.includes(from))
+    return {
+      ok: false,
+      message: `apiVersion ${JSON.stringify(instance.apiVersion)} is not served by ${graph.name} (served: ${served.map((v) => `${graph.instance.group}/${v}`).join(", ")})`,
+    };
+  if (!served.includes(to))
+    return {
+      ok: false,
+      message: `${graph.name} does not serve ${graph.instance.group}/${to} (served: ${served.join(", ")})`,
+    };
   if (from === to) return { ok: true, object: instance };
   const api = graph.dialect === "cel" ? apiOfGraph(graph) : undefined;
-  if (api === undefined) return { ok: false, message: `${graph.name} has one version (${graph.instance.version}); nothing to convert` };
+  if (api === undefined)
+    return { ok: false, message: `${graph.name} has one version (${graph.instance.version}); nothing to convert` };
   try {
     return { ok: true, object: convertObject(api, instance, to) };
   } catch (e) {

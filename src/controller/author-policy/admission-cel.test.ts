@@ -10,10 +10,13 @@ describe("admission CEL", () => {
     assert.equal(cel("${schema.spec.ns.lowerAscii()}"), "(object.spec.ns).lowerAscii()");
     assert.equal(cel("${schema.metadata.name}"), "(object.metadata.name)");
     assert.equal(cel("${schema.metadata.namespace}"), "(request.namespace)");
-    assert.equal(cel("team-${schema.spec.team.name}-x"), "\"team-\" + string((object.spec.team.name)) + \"-x\"");
+    assert.equal(cel("team-${schema.spec.team.name}-x"), '"team-" + string((object.spec.team.name)) + "-x"');
     assert.equal(cel("${schema.spec.a == 'b' ? 'c' : schema.spec.d}"), "(object.spec.a)=='b'?'c':(object.spec.d)");
-    assert.equal(cel("kube-system"), "\"kube-system\"");
-    assert.deepEqual(translateExpression("schema.spec.a + schema.spec.b.c", REQUEST_ENV)?.guards, ["object.?spec.?a.hasValue()", "object.?spec.?b.?c.hasValue()"]);
+    assert.equal(cel("kube-system"), '"kube-system"');
+    assert.deepEqual(translateExpression("schema.spec.a + schema.spec.b.c", REQUEST_ENV)?.guards, [
+      "object.?spec.?a.hasValue()",
+      "object.?spec.?b.?c.hasValue()",
+    ]);
   });
 
   it("refuses what it cannot know or mean the same at admission", () => {
@@ -24,10 +27,15 @@ describe("admission CEL", () => {
       "${schema.spec.?ns.orValue('x')}", // optionals
       "${{'a': schema.spec.ns}['a']}", // maps
       "${schema.spec['ns']}", // index syntax
-      "${schema.status.x}", "${schema.metadata.labels.team}", "${schema}",
-      "${r'raw'}", "${'''x'''}", "${1 + .5}",
+      "${schema.status.x}",
+      "${schema.metadata.labels.team}",
+      "${schema}",
+      "${r'raw'}",
+      "${'''x'''}",
+      "${1 + .5}",
       "${unknownFn(schema.spec.ns)}",
-    ]) assert.equal(cel(value), undefined, value);
+    ])
+      assert.equal(cel(value), undefined, value);
     assert.equal(cel({ a: 1 }), undefined);
   });
 

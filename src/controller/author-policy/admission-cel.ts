@@ -29,16 +29,57 @@ export interface AdmissionEnv {
 
 /** The environment of an instance admitted directly: its own object and request. */
 export const REQUEST_ENV: AdmissionEnv = {
-  spec: (path) => ({ cel: `object.spec${path.map((p) => `.${p}`).join("")}`, guards: [`object.?spec${path.map((p) => `.?${p}`).join("")}.hasValue()`] }),
+  spec: (path) => ({
+    cel: `object.spec${path.map((p) => `.${p}`).join("")}`,
+    guards: [`object.?spec${path.map((p) => `.?${p}`).join("")}.hasValue()`],
+  }),
   name: { cel: "object.metadata.name", guards: [] },
   namespace: { cel: "request.namespace", guards: [] },
 };
 
 /** String methods with the same meaning in kro's CEL and the API server's (cel-go strings extension). */
-const METHODS = new Set(["lowerAscii", "upperAscii", "trim", "replace", "substring", "indexOf", "lastIndexOf", "startsWith", "endsWith", "contains", "size", "charAt", "split", "join"]);
+const METHODS = new Set([
+  "lowerAscii",
+  "upperAscii",
+  "trim",
+  "replace",
+  "substring",
+  "indexOf",
+  "lastIndexOf",
+  "startsWith",
+  "endsWith",
+  "contains",
+  "size",
+  "charAt",
+  "split",
+  "join",
+]);
 const FUNCTIONS = new Set(["string", "int", "uint", "double", "size"]);
 const LITERAL_IDENTIFIERS = new Set(["true", "false", "null"]);
-const PUNCTUATION = ["==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", ",", "?", ":", "+", "-", "*", "/", "%", "<", ">", "!", "."];
+const PUNCTUATION = [
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "&&",
+  "||",
+  "(",
+  ")",
+  "[",
+  "]",
+  ",",
+  "?",
+  ":",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "<",
+  ">",
+  "!",
+  ".",
+];
 
 type Token = { readonly kind: "ident" | "literal" | "punct"; readonly text: string };
 
@@ -47,8 +88,11 @@ function tokenize(source: string): Token[] | undefined {
   let i = 0;
   while (i < source.length) {
     const c = source.charAt(i);
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === "'" || c === "\"") {
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
       if (source.startsWith(c.repeat(3), i)) return undefined; // triple-quoted: not worth the risk
       let j = i + 1;
       while (j < source.length && source.charAt(j) !== c) j += source.charAt(j) === "\\" ? 2 : 1;
@@ -58,11 +102,19 @@ function tokenize(source: string): Token[] | undefined {
       continue;
     }
     const number = /^(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)u?/.exec(source.slice(i));
-    if (number !== null) { tokens.push({ kind: "literal", text: number[0] }); i += number[0].length; continue; }
+    if (number !== null) {
+      tokens.push({ kind: "literal", text: number[0] });
+      i += number[0].length;
+      continue;
+    }
     const ident = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i));
     if (ident !== null) {
       // r"…" / b"…" prefixes: raw and bytes literals are not translated.
-      if ((ident[0] === "r" || ident[0] === "b" || ident[0] === "R" || ident[0] === "B") && /['"]/.test(source.charAt(i + 1))) return undefined;
+      if (
+        (ident[0] === "r" || ident[0] === "b" || ident[0] === "R" || ident[0] === "B") &&
+        /['"]/.test(source.charAt(i + 1))
+      )
+        return undefined;
       tokens.push({ kind: "ident", text: ident[0] });
       i += ident[0].length;
       continue;
@@ -100,7 +152,10 @@ export function translateExpression(source: string, env: AdmissionEnv): Admissio
       out.push(token.text);
       continue;
     }
-    if (LITERAL_IDENTIFIERS.has(token.text)) { out.push(token.text); continue; }
+    if (LITERAL_IDENTIFIERS.has(token.text)) {
+      out.push(token.text);
+      continue;
+    }
     if (called) {
       if (!FUNCTIONS.has(token.text)) return undefined;
       out.push(token.text);
@@ -149,7 +204,10 @@ export function translateValue(value: unknown, env: AdmissionEnv): AdmissionExpr
   const parts: string[] = [];
   const guards: string[] = [];
   for (const segment of extraction.segments) {
-    if (segment.kind === "literal") { if (segment.text !== "") parts.push(JSON.stringify(segment.text)); continue; }
+    if (segment.kind === "literal") {
+      if (segment.text !== "") parts.push(JSON.stringify(segment.text));
+      continue;
+    }
     const translated = translateExpression(segment.source, env);
     if (translated === undefined) return undefined;
     parts.push(`string(${translated.cel})`);

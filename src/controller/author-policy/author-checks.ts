@@ -58,7 +58,8 @@ export interface AuthorCheck {
   readonly nodeIds: readonly string[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export const kindKey = (apiVersion: string, kind: string) => `${apiVersion}/${kind}`;
 
@@ -66,19 +67,39 @@ export const kindKey = (apiVersion: string, kind: string) => `${apiVersion}/${ki
 const MAX_NESTING = 4;
 
 const ADOPT_VALUE = `object.metadata.?annotations[?${JSON.stringify(ANNOTATIONS.adopt)}].orValue("").trim().lowerAscii()`;
-const REQUEST_ADOPTION: Adoption = { any: `${ADOPT_VALUE} in ["true", "delete"]`, delete: `${ADOPT_VALUE} == "delete"` };
+const REQUEST_ADOPTION: Adoption = {
+  any: `${ADOPT_VALUE} in ["true", "delete"]`,
+  delete: `${ADOPT_VALUE} == "delete"`,
+};
 
 /** When the controller adopts existing objects for this instance: CEL conditions, or undefined for never. */
-interface Adoption { readonly any: string | undefined; readonly delete: string | undefined }
+interface Adoption {
+  readonly any: string | undefined;
+  readonly delete: string | undefined;
+}
 
-interface Scope { readonly env: AdmissionEnv; readonly adoption: Adoption; readonly namespaced: boolean; readonly prefix: string; readonly depth: number; readonly seen: readonly string[] }
+interface Scope {
+  readonly env: AdmissionEnv;
+  readonly adoption: Adoption;
+  readonly namespaced: boolean;
+  readonly prefix: string;
+  readonly depth: number;
+  readonly seen: readonly string[];
+}
 
 function resolve(input: AuthorCheckInput, node: PolicyNode): ResolvedChildKind {
   const group = node.apiVersion.includes("/") ? (node.apiVersion.split("/")[0] ?? "") : "";
-  return input.kinds.get(kindKey(node.apiVersion, node.kind)) ?? { group, resource: `${node.kind.toLowerCase()}s`, namespaced: false };
+  return (
+    input.kinds.get(kindKey(node.apiVersion, node.kind)) ?? {
+      group,
+      resource: `${node.kind.toLowerCase()}s`,
+      namespaced: false,
+    }
+  );
 }
 
-const metadataOf = (node: PolicyNode): Record<string, unknown> => (isRecord(node.template) && isRecord(node.template.metadata) ? node.template.metadata : {});
+const metadataOf = (node: PolicyNode): Record<string, unknown> =>
+  isRecord(node.template) && isRecord(node.template.metadata) ? node.template.metadata : {};
 
 /** Where a namespaced child lands, as admission CEL; undefined: unknown at admission (all namespaces). */
 function namespaceOf(node: PolicyNode, scope: Scope): AdmissionExpr | undefined {
@@ -100,12 +121,21 @@ type Verb = { readonly verb: string; readonly named: boolean; readonly when?: st
 
 function verbsOf(node: PolicyNode, exempt: boolean, adoption: Adoption): Verb[] {
   switch (node.type) {
-    case "external": return exempt ? [] : [{ verb: "get", named: true }];
-    case "externalCollection": return exempt ? [] : [{ verb: "list", named: false }];
-    default: break;
+    case "external":
+      return exempt ? [] : [{ verb: "get", named: true }];
+    case "externalCollection":
+      return exempt ? [] : [{ verb: "list", named: false }];
+    default:
+      break;
   }
   // create is never restricted by resourceNames in RBAC, so it is asked without a name.
-  const own: Verb[] = exempt ? [] : [{ verb: "create", named: false }, { verb: "patch", named: true }, { verb: "delete", named: true }];
+  const own: Verb[] = exempt
+    ? []
+    : [
+        { verb: "create", named: false },
+        { verb: "patch", named: true },
+        { verb: "delete", named: true },
+      ];
   // Taking over an existing object is never covered by an exemption.
   const adopt: Verb[] = [];
   if (adoption.any !== undefined) {
@@ -126,11 +156,30 @@ export function authorChecks(input: AuthorCheckInput): AuthorCheck[] {
     if (found === undefined) byKey.set(key, { check, nodeIds: [nodeId] });
     else if (!found.nodeIds.includes(nodeId)) found.nodeIds.push(nodeId);
   };
-  collect(input, input.nodes, input.policy, { env: REQUEST_ENV, adoption: REQUEST_ADOPTION, namespaced: input.instanceNamespaced, prefix: "", depth: 0, seen: [] }, add);
+  collect(
+    input,
+    input.nodes,
+    input.policy,
+    {
+      env: REQUEST_ENV,
+      adoption: REQUEST_ADOPTION,
+      namespaced: input.instanceNamespaced,
+      prefix: "",
+      depth: 0,
+      seen: [],
+    },
+    add,
+  );
   return [...byKey.values()].map(({ check, nodeIds }) => ({ ...check, nodeIds }));
 }
 
-function collect(input: AuthorCheckInput, nodes: readonly PolicyNode[], policy: ContainmentPolicy, scope: Scope, add: (check: Omit<AuthorCheck, "nodeIds">, nodeId: string) => void): void {
+function collect(
+  input: AuthorCheckInput,
+  nodes: readonly PolicyNode[],
+  policy: ContainmentPolicy,
+  scope: Scope,
+  add: (check: Omit<AuthorCheck, "nodeIds">, nodeId: string) => void,
+): void {
   const exempt = new Set(policy.authorCheckExempt);
   for (const node of nodes) {
     const kind = resolve(input, node);
@@ -138,21 +187,47 @@ function collect(input: AuthorCheckInput, nodes: readonly PolicyNode[], policy: 
     const name = nameOf(node, scope);
     const nodeId = `${scope.prefix}${node.id}`;
     for (const { verb, named, when } of verbsOf(node, exempt.has(node.id), scope.adoption)) {
-      const guards = [...new Set([...(namespace?.guards ?? []), ...(named ? name?.guards ?? [] : [])])];
-      add({ group: kind.group, resource: kind.resource, verb, namespace: namespace?.cel, clusterScoped: !kind.namespaced, name: named ? name?.cel : undefined, guards, when }, nodeId);
+      const guards = [...new Set([...(namespace?.guards ?? []), ...(named ? (name?.guards ?? []) : [])])];
+      add(
+        {
+          group: kind.group,
+          resource: kind.resource,
+          verb,
+          namespace: namespace?.cel,
+          clusterScoped: !kind.namespaced,
+          name: named ? name?.cel : undefined,
+          guards,
+          when,
+        },
+        nodeId,
+      );
     }
     if (node.type !== "resource") continue;
     const inner = input.nested?.(node.apiVersion, node.kind);
-    if (inner === undefined || !inner.policy.authorCheck || scope.seen.includes(inner.rgdName) || scope.depth >= MAX_NESTING) continue;
+    if (
+      inner === undefined ||
+      !inner.policy.authorCheck ||
+      scope.seen.includes(inner.rgdName) ||
+      scope.depth >= MAX_NESTING
+    )
+      continue;
     collect(input, inner.nodes, inner.policy, nestedScope(node, namespace, name, inner, scope), add);
   }
 }
 
 /** The admission environment of a nested instance: its spec, name and namespace as the outer template writes them. */
-function nestedScope(node: PolicyNode, namespace: AdmissionExpr | undefined, name: AdmissionExpr | undefined, inner: NestedGraph, outer: Scope): Scope {
+function nestedScope(
+  node: PolicyNode,
+  namespace: AdmissionExpr | undefined,
+  name: AdmissionExpr | undefined,
+  inner: NestedGraph,
+  outer: Scope,
+): Scope {
   const template = isRecord(node.template) ? node.template : {};
   const spec = isRecord(template.spec) ? template.spec : {};
-  const annotations = isRecord(metadataOf(node).annotations) ? (metadataOf(node).annotations as Record<string, unknown>) : {};
+  const annotations = isRecord(metadataOf(node).annotations)
+    ? (metadataOf(node).annotations as Record<string, unknown>)
+    : {};
   const env: AdmissionEnv = {
     spec: (path) => {
       let value: unknown = spec;
@@ -164,5 +239,12 @@ function nestedScope(node: PolicyNode, namespace: AdmissionExpr | undefined, nam
   };
   // The inner instance adopts only if the outer template says so; any value is taken as "yes" (stricter).
   const adopts = ANNOTATIONS.adopt in annotations;
-  return { env, adoption: adopts ? { any: "true", delete: "true" } : { any: undefined, delete: undefined }, namespaced: inner.namespaced, prefix: `${outer.prefix}${node.id}/`, depth: outer.depth + 1, seen: [...outer.seen, inner.rgdName] };
+  return {
+    env,
+    adoption: adopts ? { any: "true", delete: "true" } : { any: undefined, delete: undefined },
+    namespaced: inner.namespaced,
+    prefix: `${outer.prefix}${node.id}/`,
+    depth: outer.depth + 1,
+    seen: [...outer.seen, inner.rgdName],
+  };
 }

@@ -7,7 +7,13 @@
 import { createHash } from "node:crypto";
 import { KRO_API_VERSION, LABELS, RGD } from "../../api/index.js";
 import type { ContainmentPolicy } from "../../graph/index.js";
-import { authorChecks, type AuthorCheck, type NestedGraph, type PolicyNode, type ResolvedChildKind } from "./author-checks.js";
+import {
+  authorChecks,
+  type AuthorCheck,
+  type NestedGraph,
+  type PolicyNode,
+  type ResolvedChildKind,
+} from "./author-checks.js";
 import { messageExpression } from "./policy-messages.js";
 
 export { authorChecks, kindKey, type AuthorCheck, type ResolvedChildKind } from "./author-checks.js";
@@ -20,7 +26,12 @@ const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
 export interface AuthorPolicyInput {
   readonly rgdName: string;
   readonly rgdUid: string;
-  readonly instance: { readonly group: string; readonly version: string; readonly plural: string; readonly namespaced: boolean };
+  readonly instance: {
+    readonly group: string;
+    readonly version: string;
+    readonly plural: string;
+    readonly namespaced: boolean;
+  };
   readonly nodes: readonly PolicyNode[];
   readonly kinds: ReadonlyMap<string, ResolvedChildKind>;
   readonly policy: ContainmentPolicy;
@@ -33,7 +44,13 @@ export interface AuthorPolicyInput {
 const quote = (text: string) => JSON.stringify(text);
 
 function checksOf(input: AuthorPolicyInput): AuthorCheck[] {
-  return authorChecks({ nodes: input.nodes, kinds: input.kinds, policy: input.policy, instanceNamespaced: input.instance.namespaced, ...(input.nested === undefined ? {} : { nested: input.nested }) });
+  return authorChecks({
+    nodes: input.nodes,
+    kinds: input.kinds,
+    policy: input.policy,
+    instanceNamespaced: input.instance.namespaced,
+    ...(input.nested === undefined ? {} : { nested: input.nested }),
+  });
 }
 
 function authorizerCall(check: AuthorCheck, precise: boolean): string {
@@ -49,7 +66,11 @@ function scoped(check: AuthorCheck, precise: string, strict: string): string {
 }
 
 function validationOf(check: AuthorCheck, rgdName: string): Record<string, unknown> {
-  const allowed = scoped(check, authorizerCall(check, true), authorizerCall({ ...check, namespace: undefined, name: undefined }, false));
+  const allowed = scoped(
+    check,
+    authorizerCall(check, true),
+    authorizerCall({ ...check, namespace: undefined, name: undefined }, false),
+  );
   return {
     expression: check.when === undefined ? allowed : `!(${check.when}) || ${allowed}`,
     messageExpression: messageExpression(check, rgdName),
@@ -72,26 +93,49 @@ export function authorPolicyObjects(input: AuthorPolicyInput): Record<string, un
   const metadata = (name: string) => ({
     name,
     labels: { [LABELS.rgdId]: input.rgdUid, [LABELS.managedBy]: "kro" },
-    ownerReferences: [{ apiVersion: KRO_API_VERSION, kind: RGD.kind, name: input.rgdName, uid: input.rgdUid, controller: true }],
+    ownerReferences: [
+      { apiVersion: KRO_API_VERSION, kind: RGD.kind, name: input.rgdName, uid: input.rgdUid, controller: true },
+    ],
   });
   const matchConditions = [
     // Metadata-only writes (finalizers, owner references) change nothing the graph renders.
-    { name: "renders-children", expression: "request.operation == 'CREATE' || object.?spec != oldObject.?spec || object.metadata.?labels != oldObject.metadata.?labels || object.metadata.?annotations != oldObject.metadata.?annotations" },
-    ...(input.controllerUser === undefined ? [] : [{ name: "not-the-controller", expression: `request.userInfo.username != ${quote(input.controllerUser)}` }]),
+    {
+      name: "renders-children",
+      expression:
+        "request.operation == 'CREATE' || object.?spec != oldObject.?spec || object.metadata.?labels != oldObject.metadata.?labels || object.metadata.?annotations != oldObject.metadata.?annotations",
+    },
+    ...(input.controllerUser === undefined
+      ? []
+      : [{ name: "not-the-controller", expression: `request.userInfo.username != ${quote(input.controllerUser)}` }]),
   ];
   for (let i = 0; i * CHECKS_PER_POLICY < checks.length; i++) {
     const name = `${base}.${i}`;
     objects.push({
-      apiVersion: VAP_API_VERSION, kind: "ValidatingAdmissionPolicy", metadata: metadata(name),
+      apiVersion: VAP_API_VERSION,
+      kind: "ValidatingAdmissionPolicy",
+      metadata: metadata(name),
       spec: {
         failurePolicy: "Fail",
-        matchConstraints: { resourceRules: [{ apiGroups: [input.instance.group], apiVersions: [input.instance.version], resources: [input.instance.plural], operations: ["CREATE", "UPDATE"] }] },
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: [input.instance.group],
+              apiVersions: [input.instance.version],
+              resources: [input.instance.plural],
+              operations: ["CREATE", "UPDATE"],
+            },
+          ],
+        },
         matchConditions,
-        validations: checks.slice(i * CHECKS_PER_POLICY, (i + 1) * CHECKS_PER_POLICY).map((c) => validationOf(c, input.rgdName)),
+        validations: checks
+          .slice(i * CHECKS_PER_POLICY, (i + 1) * CHECKS_PER_POLICY)
+          .map((c) => validationOf(c, input.rgdName)),
       },
     });
     objects.push({
-      apiVersion: VAP_API_VERSION, kind: "ValidatingAdmissionPolicyBinding", metadata: metadata(name),
+      apiVersion: VAP_API_VERSION,
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: metadata(name),
       spec: { policyName: name, validationActions: ["Deny"] },
     });
   }

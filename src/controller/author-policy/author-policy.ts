@@ -5,7 +5,12 @@
  * it fails closed: the RGD is not served, rather than served without the check.
  */
 import { FIELD_MANAGERS, LABELS } from "../../api/index.js";
-import { containmentPolicyOf, DEFAULT_CONTAINMENT, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";
+import {
+  containmentPolicyOf,
+  DEFAULT_CONTAINMENT,
+  type CompiledGraph,
+  type ContainmentPolicy,
+} from "../../graph/index.js";
 import { DiscoveryError, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
 import type { NestedGraph, PolicyNode } from "./author-checks.js";
@@ -20,7 +25,11 @@ const KINDS = ["ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy"] 
 /** The controller's own username (SelfSubjectReview, GA since Kubernetes 1.28); undefined when the server cannot say. */
 export async function whoAmI(client: KubeClient): Promise<string | undefined> {
   try {
-    const review = await client.create({ apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview", metadata: { name: "kro-ts" } });
+    const review = await client.create({
+      apiVersion: "authentication.k8s.io/v1",
+      kind: "SelfSubjectReview",
+      metadata: { name: "kro-ts" },
+    });
     const username = (review as { status?: { userInfo?: { username?: unknown } } }).status?.userInfo?.username;
     return typeof username === "string" && username !== "" ? username : undefined;
   } catch {
@@ -28,20 +37,36 @@ export async function whoAmI(client: KubeClient): Promise<string | undefined> {
   }
 }
 
-export type AuthorPolicyResult = { readonly ok: true; readonly policies: number } | { readonly ok: false; readonly message: string };
+export type AuthorPolicyResult =
+  { readonly ok: true; readonly policies: number } | { readonly ok: false; readonly message: string };
 
 /** The RGD serving a child's kind, as the author policy composes it (author-checks.ts, nesting). */
-function nestedGraphs(ctx: Pick<ControllerContext, "served">, self: string): (apiVersion: string, kind: string) => NestedGraph | undefined {
+function nestedGraphs(
+  ctx: Pick<ControllerContext, "served">,
+  self: string,
+): (apiVersion: string, kind: string) => NestedGraph | undefined {
   return (apiVersion, kind) => {
     const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";
     const served = ctx.served.forKind(group, kind);
     if (served === undefined || served.rgdName === self || served.instance.apiVersion !== apiVersion) return undefined;
-    return { rgdName: served.rgdName, nodes: [...served.graph.nodes, ...lookupAuthorNodes(served.graph, served.containment?.allowCrossNamespace === true)], policy: served.containment ?? DEFAULT_CONTAINMENT, namespaced: served.instance.namespaced };
+    return {
+      rgdName: served.rgdName,
+      nodes: [
+        ...served.graph.nodes,
+        ...lookupAuthorNodes(served.graph, served.containment?.allowCrossNamespace === true),
+      ],
+      policy: served.containment ?? DEFAULT_CONTAINMENT,
+      namespaced: served.instance.namespaced,
+    };
   };
 }
 
 /** Every node the policy reads, nested graphs' included (their kinds need resolving too). */
-function allNodes(nodes: readonly PolicyNode[], nested: (apiVersion: string, kind: string) => NestedGraph | undefined, seen = new Set<string>()): PolicyNode[] {
+function allNodes(
+  nodes: readonly PolicyNode[],
+  nested: (apiVersion: string, kind: string) => NestedGraph | undefined,
+  seen = new Set<string>(),
+): PolicyNode[] {
   const out = [...nodes];
   for (const node of nodes) {
     const inner = nested(node.apiVersion, node.kind);
@@ -54,7 +79,13 @@ function allNodes(nodes: readonly PolicyNode[], nested: (apiVersion: string, kin
 
 /** The policy objects an RGD should have now (none when the author check is off, per RGD or controller-wide). */
 /** `policy`: the RGD's waivers as verified (delegation-verification.ts); by default as declared. */
-export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">, policy: ContainmentPolicy = containmentPolicyOf(rgd)): Promise<Record<string, unknown>[]> {
+export async function desiredAuthorPolicy(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+  instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">,
+  policy: ContainmentPolicy = containmentPolicyOf(rgd),
+): Promise<Record<string, unknown>[]> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   if (ctx.options.authorCheck === "Disabled" || !policy.authorCheck) return [];
@@ -64,13 +95,29 @@ export async function desiredAuthorPolicy(ctx: ControllerContext, rgd: KubeObjec
   const kinds = await resolveKinds(ctx, allNodes(nodes, nested));
   const controllerUser = await ctx.controllerUser();
   return authorPolicyObjects({
-    rgdName, rgdUid, nodes, kinds, policy, nested,
-    instance: { group: instance.group, version: instance.version, plural: instance.plural, namespaced: instance.namespaced },
+    rgdName,
+    rgdUid,
+    nodes,
+    kinds,
+    policy,
+    nested,
+    instance: {
+      group: instance.group,
+      version: instance.version,
+      plural: instance.plural,
+      namespaced: instance.namespaced,
+    },
     ...(controllerUser === undefined ? {} : { controllerUser }),
   });
 }
 
-export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">, policy?: ContainmentPolicy): Promise<AuthorPolicyResult> {
+export async function ensureAuthorPolicy(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+  instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">,
+  policy?: ContainmentPolicy,
+): Promise<AuthorPolicyResult> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
@@ -79,8 +126,10 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
     // Policies before bindings: a binding to a policy that does not exist yet is ignored, not denying.
     const stored: Record<string, unknown>[] = [];
-    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) stored.push(await applyExactly(ctx.client, object));
-    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy")) stored.push(await applyExactly(ctx.client, object));
+    for (const object of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy"))
+      stored.push(await applyExactly(ctx.client, object));
+    for (const object of objects.filter((o) => o.kind !== "ValidatingAdmissionPolicy"))
+      stored.push(await applyExactly(ctx.client, object));
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
     await removeAuthorPolicy(ctx.client, rgdUid, keep);
     ctx.authorPolicies.applied(rgdName, stored);
@@ -97,7 +146,10 @@ export async function ensureAuthorPolicy(ctx: ControllerContext, rgd: KubeObject
  * list that apply merges: an extra matchCondition, a "Warn" beside our "Deny", which the server
  * even refuses to combine) — a full replace, so no change made by someone else survives a restore.
  */
-export async function applyExactly(client: KubeClient, object: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function applyExactly(
+  client: KubeClient,
+  object: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   let applied: Record<string, unknown> | undefined;
   try {
     applied = await client.apply(object, { fieldManager: FIELD_MANAGERS.controller, force: true });
@@ -105,13 +157,24 @@ export async function applyExactly(client: KubeClient, object: Record<string, un
     if ((error as { status?: number }).status !== 422) throw error;
   }
   if (applied !== undefined && isJsonSubset(object.spec, applied.spec)) return applied;
-  const live = await client.get({ apiVersion: VAP_API_VERSION, kind: String(object.kind), name: (object.metadata as { name: string }).name });
-  const metadata = { ...(object.metadata as Record<string, unknown>), resourceVersion: live.metadata?.resourceVersion ?? "" };
+  const live = await client.get({
+    apiVersion: VAP_API_VERSION,
+    kind: String(object.kind),
+    name: (object.metadata as { name: string }).name,
+  });
+  const metadata = {
+    ...(object.metadata as Record<string, unknown>),
+    resourceVersion: live.metadata?.resourceVersion ?? "",
+  };
   return client.replace({ ...object, metadata }, { fieldManager: FIELD_MANAGERS.controller });
 }
 
 /** Deletes the RGD's policies and bindings, except those named in `keep` ("Kind/name"). */
-export async function removeAuthorPolicy(client: KubeClient, rgdUid: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+export async function removeAuthorPolicy(
+  client: KubeClient,
+  rgdUid: string,
+  keep: ReadonlySet<string> = new Set(),
+): Promise<void> {
   if (rgdUid === "") return;
   for (const kind of KINDS) {
     const existing = await client.list(VAP_API_VERSION, kind, { labelSelector: `${LABELS.rgdId}=${rgdUid}` });
@@ -133,7 +196,10 @@ export async function removeAuthorPolicy(client: KubeClient, rgdUid: string, kee
  * (restarting, say) is no such verdict: the error fails the reconcile, and the policy in force
  * stays (AuthorPolicyState.installFailed).
  */
-export async function resolveKinds(ctx: Pick<ControllerContext, "client">, nodes: readonly { apiVersion: string; kind: string }[]): Promise<Map<string, ResolvedChildKind>> {
+export async function resolveKinds(
+  ctx: Pick<ControllerContext, "client">,
+  nodes: readonly { apiVersion: string; kind: string }[],
+): Promise<Map<string, ResolvedChildKind>> {
   const kinds = new Map<string, ResolvedChildKind>();
   for (const node of nodes) {
     const key = kindKey(node.apiVersion, node.kind);

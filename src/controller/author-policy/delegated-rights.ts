@@ -20,7 +20,8 @@ export interface DelegatedRight {
   readonly name: string | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The nodes whose checks the RGD waives: its exemptions, or all of them when the check is Disabled. */
 export function delegatedNodes<N extends PolicyNode>(nodes: readonly N[], policy: ContainmentPolicy): N[] {
@@ -35,19 +36,37 @@ function verbsOf(node: PolicyNode, disabled: boolean): string[] {
   return disabled ? ["create", "patch", "delete", "update"] : ["create", "patch", "delete"];
 }
 
-export function delegatedRights(nodes: readonly PolicyNode[], policy: ContainmentPolicy, kinds: ReadonlyMap<string, ResolvedChildKind>): DelegatedRight[] {
+export function delegatedRights(
+  nodes: readonly PolicyNode[],
+  policy: ContainmentPolicy,
+  kinds: ReadonlyMap<string, ResolvedChildKind>,
+): DelegatedRight[] {
   const out: DelegatedRight[] = [];
   for (const node of delegatedNodes(nodes, policy)) {
     const group = node.apiVersion.includes("/") ? (node.apiVersion.split("/")[0] ?? "") : "";
-    const kind = kinds.get(kindKey(node.apiVersion, node.kind)) ?? { group, resource: `${node.kind.toLowerCase()}s`, namespaced: false };
+    const kind = kinds.get(kindKey(node.apiVersion, node.kind)) ?? {
+      group,
+      resource: `${node.kind.toLowerCase()}s`,
+      namespaced: false,
+    };
     const source = namespaceSource(node);
     const namespace = !kind.namespaced ? undefined : source.kind === "constant" ? source.value : "";
     const metadata = isRecord(node.template) && isRecord(node.template.metadata) ? node.template.metadata : {};
-    const nameSource = node.templateSource === undefined && node.type !== "collection" ? classifyMetadataValue(metadata.name) : undefined;
+    const nameSource =
+      node.templateSource === undefined && node.type !== "collection"
+        ? classifyMetadataValue(metadata.name)
+        : undefined;
     const name = nameSource?.kind === "constant" ? nameSource.value : undefined;
     for (const verb of verbsOf(node, !policy.authorCheck)) {
       // create is never limited by resourceNames in RBAC: asked without a name.
-      out.push({ nodeId: node.id, group: kind.group, resource: kind.resource, verb, namespace, name: verb === "create" ? undefined : name });
+      out.push({
+        nodeId: node.id,
+        group: kind.group,
+        resource: kind.resource,
+        verb,
+        namespace,
+        name: verb === "create" ? undefined : name,
+      });
     }
   }
   return out;
@@ -57,6 +76,11 @@ export function delegatedRights(nodes: readonly PolicyNode[], policy: Containmen
 export function rightText(right: DelegatedRight): string {
   const what = right.group === "" ? right.resource : `${right.resource}.${right.group}`;
   const named = right.name === undefined ? "" : ` named ${right.name}`;
-  const where = right.namespace === undefined ? " (cluster-scoped)" : right.namespace === "" ? " in all namespaces" : ` in namespace ${right.namespace}`;
+  const where =
+    right.namespace === undefined
+      ? " (cluster-scoped)"
+      : right.namespace === ""
+        ? " in all namespaces"
+        : ` in namespace ${right.namespace}`;
   return `${right.verb} ${what}${named}${where}`;
 }

@@ -19,9 +19,16 @@ export const DELEGATION_POLICY_ID = "kro-delegation";
 export const DELEGATION_POLICY_KEY = "kro.run/delegation-policy";
 
 const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
-const annotation = (object: string, key: string) => `${object}.metadata.?annotations[?${JSON.stringify(key)}].orValue("")`;
-const delegatesCel = (object: string) => `(${annotation(object, ANNOTATIONS.authorCheckExempt)}.trim() != "" || ${annotation(object, ANNOTATIONS.authorCheck)}.trim().lowerAscii() == "disabled")`;
-const RECORDED = [ANNOTATIONS.authorCheckExempt, ANNOTATIONS.authorCheck, ANNOTATIONS.delegatedBy, ANNOTATIONS.delegatedGroups];
+const annotation = (object: string, key: string) =>
+  `${object}.metadata.?annotations[?${JSON.stringify(key)}].orValue("")`;
+const delegatesCel = (object: string) =>
+  `(${annotation(object, ANNOTATIONS.authorCheckExempt)}.trim() != "" || ${annotation(object, ANNOTATIONS.authorCheck)}.trim().lowerAscii() == "disabled")`;
+const RECORDED = [
+  ANNOTATIONS.authorCheckExempt,
+  ANNOTATIONS.authorCheck,
+  ANNOTATIONS.delegatedBy,
+  ANNOTATIONS.delegatedGroups,
+];
 
 /** CEL: this write sets (or changes) the delegation, the graph it covers, or who is recorded. */
 export const WRITES_DELEGATION = [
@@ -32,26 +39,53 @@ export const WRITES_DELEGATION = [
 ].join(" || ");
 
 /** CEL: the recorded author is the writer (groups: absent, or exactly theirs). */
-export const STAMPED_BY_WRITER = `${annotation("object", ANNOTATIONS.delegatedBy)} == request.userInfo.username`
-  + ` && (${annotation("object", ANNOTATIONS.delegatedGroups)} == "" || ${annotation("object", ANNOTATIONS.delegatedGroups)} == request.userInfo.groups.join(","))`;
+export const STAMPED_BY_WRITER =
+  `${annotation("object", ANNOTATIONS.delegatedBy)} == request.userInfo.username` +
+  ` && (${annotation("object", ANNOTATIONS.delegatedGroups)} == "" || ${annotation("object", ANNOTATIONS.delegatedGroups)} == request.userInfo.groups.join(","))`;
 
-const MESSAGE = `"ResourceGraphDefinition " + object.metadata.name + " delegates rights to instance authors (${ANNOTATIONS.authorCheckExempt} or ${ANNOTATIONS.authorCheck}: Disabled), so it must record who delegates: add the annotations `
-  + `${ANNOTATIONS.delegatedBy}: \\"" + request.userInfo.username + "\\" and ${ANNOTATIONS.delegatedGroups}: \\"" + request.userInfo.groups.join(",") + "\\" `
-  + `(exactly your own user and groups; the controller then verifies that you hold every right you delegate)"`;
+const MESSAGE =
+  `"ResourceGraphDefinition " + object.metadata.name + " delegates rights to instance authors (${ANNOTATIONS.authorCheckExempt} or ${ANNOTATIONS.authorCheck}: Disabled), so it must record who delegates: add the annotations ` +
+  `${ANNOTATIONS.delegatedBy}: \\"" + request.userInfo.username + "\\" and ${ANNOTATIONS.delegatedGroups}: \\"" + request.userInfo.groups.join(",") + "\\" ` +
+  `(exactly your own user and groups; the controller then verifies that you hold every right you delegate)"`;
 
 export function delegationPolicyObjects(): Record<string, unknown>[] {
-  const metadata = { name: DELEGATION_POLICY_NAME, labels: { [LABELS.rgdId]: DELEGATION_POLICY_ID, [LABELS.managedBy]: "kro" } };
+  const metadata = {
+    name: DELEGATION_POLICY_NAME,
+    labels: { [LABELS.rgdId]: DELEGATION_POLICY_ID, [LABELS.managedBy]: "kro" },
+  };
   const group = KRO_GROUP;
   return [
     {
-      apiVersion: VAP_API_VERSION, kind: "ValidatingAdmissionPolicy", metadata,
+      apiVersion: VAP_API_VERSION,
+      kind: "ValidatingAdmissionPolicy",
+      metadata,
       spec: {
         failurePolicy: "Fail",
-        matchConstraints: { resourceRules: [{ apiGroups: [group], apiVersions: ["*"], resources: ["resourcegraphdefinitions"], operations: ["CREATE", "UPDATE"] }] },
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: [group],
+              apiVersions: ["*"],
+              resources: ["resourcegraphdefinitions"],
+              operations: ["CREATE", "UPDATE"],
+            },
+          ],
+        },
         matchConditions: [{ name: "delegates", expression: delegatesCel("object") }],
-        validations: [{ expression: `!(${WRITES_DELEGATION}) || (${STAMPED_BY_WRITER})`, messageExpression: MESSAGE, reason: "Forbidden" }],
+        validations: [
+          {
+            expression: `!(${WRITES_DELEGATION}) || (${STAMPED_BY_WRITER})`,
+            messageExpression: MESSAGE,
+            reason: "Forbidden",
+          },
+        ],
       },
     },
-    { apiVersion: VAP_API_VERSION, kind: "ValidatingAdmissionPolicyBinding", metadata, spec: { policyName: DELEGATION_POLICY_NAME, validationActions: ["Deny"] } },
+    {
+      apiVersion: VAP_API_VERSION,
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata,
+      spec: { policyName: DELEGATION_POLICY_NAME, validationActions: ["Deny"] },
+    },
   ];
 }

@@ -13,11 +13,18 @@ import { DELEGATION_POLICY_ID, DELEGATION_POLICY_KEY, delegationPolicyObjects } 
 type Ctx = Pick<ControllerContext, "client" | "authorPolicies" | "options" | "logger" | "mayWriteCluster">;
 
 /** The policy objects as the cluster holds them, when each holds what we want; undefined otherwise. */
-async function intact(ctx: Ctx, objects: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[] | undefined> {
+async function intact(
+  ctx: Ctx,
+  objects: readonly Record<string, unknown>[],
+): Promise<Record<string, unknown>[] | undefined> {
   const stored: Record<string, unknown>[] = [];
   for (const object of objects) {
     try {
-      const live = await ctx.client.get({ apiVersion: String(object.apiVersion), kind: String(object.kind), name: (object.metadata as { name: string }).name });
+      const live = await ctx.client.get({
+        apiVersion: String(object.apiVersion),
+        kind: String(object.kind),
+        name: (object.metadata as { name: string }).name,
+      });
       if (!isJsonSubset(object.spec, (live as { spec?: unknown }).spec)) return undefined;
       stored.push(live);
     } catch (error) {
@@ -40,7 +47,11 @@ export async function ensureDelegationPolicy(ctx: Ctx): Promise<boolean> {
   if (!ctx.mayWriteCluster()) return observeOnly(ctx, objects, first);
   try {
     if (first && (await intact(ctx, objects)) === undefined) {
-      ctx.authorPolicies.breach(DELEGATION_POLICY_KEY, "the kro-delegation admission policy was not in the cluster as wanted when the controller started", "0");
+      ctx.authorPolicies.breach(
+        DELEGATION_POLICY_KEY,
+        "the kro-delegation admission policy was not in the cluster as wanted when the controller started",
+        "0",
+      );
     }
     ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
     const stored: Record<string, unknown>[] = [];
@@ -61,14 +72,21 @@ async function observeOnly(ctx: Ctx, objects: readonly Record<string, unknown>[]
     const stored = await intact(ctx, objects);
     if (first) ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
     if (stored === undefined) {
-      ctx.authorPolicies.breach(DELEGATION_POLICY_KEY, "the kro-delegation admission policy is not in the cluster as wanted (the RGD leader restores it)", first ? "0" : undefined);
+      ctx.authorPolicies.breach(
+        DELEGATION_POLICY_KEY,
+        "the kro-delegation admission policy is not in the cluster as wanted (the RGD leader restores it)",
+        first ? "0" : undefined,
+      );
       return false;
     }
     if (first) ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored);
     return true;
   } catch (error) {
     if (first) ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, objects);
-    ctx.authorPolicies.installFailed(DELEGATION_POLICY_KEY, `cannot read the kro-delegation admission policy: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.authorPolicies.installFailed(
+      DELEGATION_POLICY_KEY,
+      `cannot read the kro-delegation admission policy: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return false;
   }
 }

@@ -9,7 +9,13 @@
  * child, the verb and the missing permission. Reviews are cached for the re-verification period.
  */
 import { ANNOTATIONS } from "../../api/index.js";
-import { containmentPolicyOf, delegates, delegationAuthorOf, type CompiledGraph, type ContainmentPolicy } from "../../graph/index.js";
+import {
+  containmentPolicyOf,
+  delegates,
+  delegationAuthorOf,
+  type CompiledGraph,
+  type ContainmentPolicy,
+} from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import type { ConditionInput } from "../../runtime/index.js";
 import { delegationFingerprint, type ControllerContext, type ObservedWrite } from "../context/index.js";
@@ -21,7 +27,12 @@ import { lookupAuthorNodes } from "./lookup-author-checks.js";
 
 export const DELEGATION_CONDITION = "DelegationVerified";
 /** What a delegation consists of: a change to any of these is a new delegation, judged afresh. */
-export const DELEGATION_KEYS = [ANNOTATIONS.authorCheckExempt, ANNOTATIONS.authorCheck, ANNOTATIONS.delegatedBy, ANNOTATIONS.delegatedGroups] as const;
+export const DELEGATION_KEYS = [
+  ANNOTATIONS.authorCheckExempt,
+  ANNOTATIONS.authorCheck,
+  ANNOTATIONS.delegatedBy,
+  ANNOTATIONS.delegatedGroups,
+] as const;
 
 export interface DelegationOutcome {
   /** What the RGD's instances are checked by: the declared waivers that hold. */
@@ -45,20 +56,42 @@ async function judgeWrite(ctx: ControllerContext, rgd: KubeObject): Promise<stri
   const standing = ctx.authorPolicies.standing(DELEGATION_POLICY_KEY);
   if (!standing.inForce) return `the ${DELEGATION_POLICY_NAME} admission policy is not in force (${standing.reason})`;
   // The writes seen, and the RGD as read now (its version is at least that of the write that set it).
-  const writes: ObservedWrite[] = [...ctx.authorPolicies.takeSeen(key), { resourceVersion: rgd.metadata?.resourceVersion, observedAt: ctx.authorPolicies.now() }];
+  const writes: ObservedWrite[] = [
+    ...ctx.authorPolicies.takeSeen(key),
+    { resourceVersion: rgd.metadata?.resourceVersion, observedAt: ctx.authorPolicies.now() },
+  ];
   const suspect = writes.some((w) => ctx.authorPolicies.suspect(DELEGATION_POLICY_KEY, w));
-  const unverified = known?.unverified ?? (suspect ? `the delegation was written while the ${DELEGATION_POLICY_NAME} admission policy was not in force, so its recorded author may be forged; write it again (any change to ${ANNOTATIONS.delegatedBy}, the exemption or the spec) to have it recorded and verified` : undefined);
+  const unverified =
+    known?.unverified ??
+    (suspect
+      ? `the delegation was written while the ${DELEGATION_POLICY_NAME} admission policy was not in force, so its recorded author may be forged; write it again (any change to ${ANNOTATIONS.delegatedBy}, the exemption or the spec) to have it recorded and verified`
+      : undefined);
   ctx.delegations.judged(rgdName, { fingerprint, unverified });
   return unverified;
 }
 
-async function allowed(ctx: ControllerContext, user: string, groups: readonly string[], right: DelegatedRight): Promise<boolean | string> {
-  const resourceAttributes = { group: right.group, resource: right.resource, verb: right.verb, ...(right.namespace === undefined ? {} : { namespace: right.namespace }), ...(right.name === undefined ? {} : { name: right.name }) };
+async function allowed(
+  ctx: ControllerContext,
+  user: string,
+  groups: readonly string[],
+  right: DelegatedRight,
+): Promise<boolean | string> {
+  const resourceAttributes = {
+    group: right.group,
+    resource: right.resource,
+    verb: right.verb,
+    ...(right.namespace === undefined ? {} : { namespace: right.namespace }),
+    ...(right.name === undefined ? {} : { name: right.name }),
+  };
   const key = JSON.stringify([user, groups, resourceAttributes]);
   const cached = ctx.delegations.review(key);
   if (cached !== undefined) return cached;
   try {
-    const review = await ctx.client.review({ apiVersion: "authorization.k8s.io/v1", kind: "SubjectAccessReview", spec: { user, groups: [...groups], resourceAttributes } });
+    const review = await ctx.client.review({
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SubjectAccessReview",
+      spec: { user, groups: [...groups], resourceAttributes },
+    });
     const answer = (review as { status?: { allowed?: unknown } }).status?.allowed === true;
     ctx.delegations.reviewed(key, answer);
     return answer;
@@ -67,7 +100,11 @@ async function allowed(ctx: ControllerContext, user: string, groups: readonly st
   }
 }
 
-export async function verifyDelegation(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<DelegationOutcome> {
+export async function verifyDelegation(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+): Promise<DelegationOutcome> {
   const rgdName = rgd.metadata?.name ?? "";
   const declared = containmentPolicyOf(rgd);
   if (ctx.options.authorCheck === "Disabled" || !delegates(declared)) {
@@ -78,11 +115,21 @@ export async function verifyDelegation(ctx: ControllerContext, rgd: KubeObject, 
   const nothing: ContainmentPolicy = { ...declared, authorCheck: true, authorCheckExempt: [] };
   const refuse = (reason: string, message: string): DelegationOutcome => ({
     policy: nothing,
-    condition: { type: DELEGATION_CONDITION, status: "False", reason, message: `${message}; the delegation is not applied: instance authors are checked as if this RGD delegated nothing` },
+    condition: {
+      type: DELEGATION_CONDITION,
+      status: "False",
+      reason,
+      message: `${message}; the delegation is not applied: instance authors are checked as if this RGD delegated nothing`,
+    },
   });
-  if (!ctx.authorPolicies.standing(DELEGATION_POLICY_KEY).inForce || !ctx.authorPolicies.guarded(DELEGATION_POLICY_KEY)) await ensureDelegationPolicy(ctx);
+  if (!ctx.authorPolicies.standing(DELEGATION_POLICY_KEY).inForce || !ctx.authorPolicies.guarded(DELEGATION_POLICY_KEY))
+    await ensureDelegationPolicy(ctx);
   const author = delegationAuthorOf(rgd);
-  if (author === undefined) return refuse("NoRecordedDelegator", `this RGD delegates rights to instance authors, but no ${ANNOTATIONS.delegatedBy} annotation records who wrote the delegation`);
+  if (author === undefined)
+    return refuse(
+      "NoRecordedDelegator",
+      `this RGD delegates rights to instance authors, but no ${ANNOTATIONS.delegatedBy} annotation records who wrote the delegation`,
+    );
   const unverified = await judgeWrite(ctx, rgd);
   if (unverified !== undefined) return refuse("DelegationUnverified", unverified);
 
@@ -94,13 +141,35 @@ export async function verifyDelegation(ctx: ControllerContext, rgd: KubeObject, 
     const answer = await allowed(ctx, author.user, author.groups, right);
     if (answer === true) continue;
     failed.add(right.nodeId);
-    missing.push(`may not ${rightText(right)}, which resource "${right.nodeId}" needs${typeof answer === "string" ? ` (${answer})` : ""}`);
+    missing.push(
+      `may not ${rightText(right)}, which resource "${right.nodeId}" needs${typeof answer === "string" ? ` (${answer})` : ""}`,
+    );
   }
   const who = `user ${author.user}${author.groups.length === 0 ? "" : ` (groups ${author.groups.join(",")})`}, who delegates (${ANNOTATIONS.delegatedBy})`;
   if (missing.length === 0) {
-    return { policy: declared, condition: { type: DELEGATION_CONDITION, status: "True", reason: "Verified", message: `${who}, holds every delegated right (${rights.length} checked)` } };
+    return {
+      policy: declared,
+      condition: {
+        type: DELEGATION_CONDITION,
+        status: "True",
+        reason: "Verified",
+        message: `${who}, holds every delegated right (${rights.length} checked)`,
+      },
+    };
   }
-  const policy: ContainmentPolicy = declared.authorCheck ? { ...declared, authorCheckExempt: declared.authorCheckExempt.filter((id) => !failed.has(id)) } : { ...declared, authorCheck: true };
-  const notApplied = declared.authorCheck ? `the exemption of ${[...failed].map((id) => `"${id}"`).join(", ")} is not applied: instance authors need those rights themselves` : `${ANNOTATIONS.authorCheck}: Disabled is not applied: instance authors are checked`;
-  return { policy, condition: { type: DELEGATION_CONDITION, status: "False", reason: "DelegatorLacksRights", message: `${who}: ${missing.slice(0, 10).join("; ")}${missing.length > 10 ? `; … and ${missing.length - 10} more` : ""}; ${notApplied}` } };
+  const policy: ContainmentPolicy = declared.authorCheck
+    ? { ...declared, authorCheckExempt: declared.authorCheckExempt.filter((id) => !failed.has(id)) }
+    : { ...declared, authorCheck: true };
+  const notApplied = declared.authorCheck
+    ? `the exemption of ${[...failed].map((id) => `"${id}"`).join(", ")} is not applied: instance authors need those rights themselves`
+    : `${ANNOTATIONS.authorCheck}: Disabled is not applied: instance authors are checked`;
+  return {
+    policy,
+    condition: {
+      type: DELEGATION_CONDITION,
+      status: "False",
+      reason: "DelegatorLacksRights",
+      message: `${who}: ${missing.slice(0, 10).join("; ")}${missing.length > 10 ? `; … and ${missing.length - 10} more` : ""}; ${notApplied}`,
+    },
+  };
 }

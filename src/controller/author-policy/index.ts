@@ -6,5 +6,11 @@
 export { ensureAuthorPolicy, removeAuthorPolicy, whoAmI } from "./author-policy.js";
 export { watchAuthorPolicies } from "./policy-guard.js";
 export { PolicyBarrier } from "./policy-barrier.js";
-export { DELEGATION_CONDITION, DELEGATION_KEYS, delegationWriteKey, verifyDelegation, type DelegationOutcome } from "./delegation-verification.js";
+export {
+  DELEGATION_CONDITION,
+  DELEGATION_KEYS,
+  delegationWriteKey,
+  verifyDelegation,
+  type DelegationOutcome,
+} from "./delegation-verification.js";
 export { ensureDelegationPolicy } from "./delegation-policy.js";

@@ -7,10 +7,15 @@ import { lookupAuthorNodes } from "./lookup-author-checks.js";
 
 const graph = (template: string) => {
   const result = compileRgd({
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "g" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "g" },
     spec: {
       resourceKind: { group: "t.example.com", version: "v1", kind: "PApp" },
-      helm: { templates: { "c/templates/cm.yaml": template }, charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }] },
+      helm: {
+        templates: { "c/templates/cm.yaml": template },
+        charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }],
+      },
       childResources: [{ id: "cm", apiVersion: "v1", kind: "ConfigMap", manifests: "c/templates/cm.yaml" }],
     },
   });
@@ -20,22 +25,40 @@ const graph = (template: string) => {
 
 const checksOf = (template: string) => {
   const g = graph(template);
-  const kinds = new Map([["v1/ConfigMap", { group: "", resource: "configmaps", namespaced: true }], ["v1/Secret", { group: "", resource: "secrets", namespaced: true }], ["v1/Node", { group: "", resource: "nodes", namespaced: false }]]);
-  return authorChecks({ instanceNamespaced: true, nodes: [...g.nodes, ...lookupAuthorNodes(g)], kinds, policy: DEFAULT_CONTAINMENT })
+  const kinds = new Map([
+    ["v1/ConfigMap", { group: "", resource: "configmaps", namespaced: true }],
+    ["v1/Secret", { group: "", resource: "secrets", namespaced: true }],
+    ["v1/Node", { group: "", resource: "nodes", namespaced: false }],
+  ]);
+  return authorChecks({
+    instanceNamespaced: true,
+    nodes: [...g.nodes, ...lookupAuthorNodes(g)],
+    kinds,
+    policy: DEFAULT_CONTAINMENT,
+  })
     .filter((c) => c.verb === "get" || c.verb === "list")
     .map((c) => `${c.verb} ${c.resource} ns=${c.namespace ?? "*"} name=${c.name ?? "*"} by ${c.nodeIds.join(",")}`);
 };
 
 describe("lookup author checks", () => {
   it("a named lookup in the instance's namespace needs get of that name there", () => {
-    assert.deepEqual(checksOf("{{ lookup \"v1\" \"Secret\" .Release.Namespace \"db\" }}"), ["get secrets ns=request.namespace name=\"db\" by cm"]);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace "db" }}'), [
+      'get secrets ns=request.namespace name="db" by cm',
+    ]);
   });
   it("a list needs list; a computed name needs get and list; a cluster-scoped kind is checked cluster-wide", () => {
-    assert.deepEqual(checksOf("{{ lookup \"v1\" \"Secret\" .Release.Namespace \"\" }}"), ["list secrets ns=request.namespace name=* by cm"]);
-    assert.deepEqual(checksOf("{{ lookup \"v1\" \"Secret\" .Release.Namespace .Values.n }}"), ["get secrets ns=request.namespace name=* by cm", "list secrets ns=request.namespace name=* by cm"]);
-    assert.deepEqual(checksOf("{{ lookup \"v1\" \"Node\" \"\" \"n1\" }}"), ["get nodes ns=* name=\"n1\" by cm"]);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace "" }}'), [
+      "list secrets ns=request.namespace name=* by cm",
+    ]);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace .Values.n }}'), [
+      "get secrets ns=request.namespace name=* by cm",
+      "list secrets ns=request.namespace name=* by cm",
+    ]);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Node" "" "n1" }}'), ['get nodes ns=* name="n1" by cm']);
   });
   it("a literal namespace is checked where it points", () => {
-    assert.deepEqual(checksOf("{{ lookup \"v1\" \"Secret\" \"kube-system\" \"x\" }}"), ["get secrets ns=\"kube-system\" name=\"x\" by cm"]);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" "kube-system" "x" }}'), [
+      'get secrets ns="kube-system" name="x" by cm',
+    ]);
   });
 });

@@ -47,10 +47,15 @@ export function lookupAuthorNodes(graph: CompiledGraph, crossNamespace = false):
     const namespace = literal(site.namespace) ?? (computed ? COMPUTED : undefined);
     const empty = site.name !== undefined && /^(""|``)$/.test(site.name);
     // A name only known when rendered may be "" (a list) or a name (a get): check both.
-    const types: PolicyNode["type"][] = empty ? ["externalCollection"] : name !== undefined ? ["external"] : ["external", "externalCollection"];
+    const types: PolicyNode["type"][] = empty
+      ? ["externalCollection"]
+      : name !== undefined
+        ? ["external"]
+        : ["external", "externalCollection"];
     const metadata = { ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }) };
     for (const id of readers(graph, site)) {
-      for (const type of types) out.push({ id, type, apiVersion: site.apiVersion, kind: site.kind, template: { metadata } });
+      for (const type of types)
+        out.push({ id, type, apiVersion: site.apiVersion, kind: site.kind, template: { metadata } });
     }
   }
   return out;

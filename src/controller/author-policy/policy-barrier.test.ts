@@ -5,23 +5,43 @@ import { PolicyBarrier } from "./policy-barrier.js";
 
 /** An informer whose store the test fills by hand (never started: no watch). */
 function storeInformer(objects: KubeObject[]): Informer {
-  const informer = new Informer({} as InformerSource, { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", labelSelector: "app.kubernetes.io/managed-by=kro" });
+  const informer = new Informer({} as InformerSource, {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+    labelSelector: "app.kubernetes.io/managed-by=kro",
+  });
   for (const o of objects) informer.store.upsert(o);
   (informer as unknown as { synced: boolean }).synced = true;
   return informer;
 }
-const vap = (name: string, uid: string, rv: string): KubeObject => ({ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", metadata: { name, uid, resourceVersion: rv } });
+const vap = (name: string, uid: string, rv: string): KubeObject => ({
+  apiVersion: "admissionregistration.k8s.io/v1",
+  kind: "ValidatingAdmissionPolicy",
+  metadata: { name, uid, resourceVersion: rv },
+});
 
 describe("PolicyBarrier", () => {
   it("waits until the informer shows what a list made after the ticket shows (a delete it has not handled yet)", async () => {
     const informer = storeInformer([vap("kro-author.a.0", "u1", "10"), vap("kro-author.b.0", "u2", "11")]);
     let lists = 0;
-    const client = { list: (): Promise<KubeList> => { lists++; return Promise.resolve({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "30" }, items: [vap("kro-author.b.0", "u2", "11")] }); } };
+    const client = {
+      list: (): Promise<KubeList> => {
+        lists++;
+        return Promise.resolve({
+          apiVersion: "v1",
+          kind: "List",
+          metadata: { resourceVersion: "30" },
+          items: [vap("kro-author.b.0", "u2", "11")],
+        });
+      },
+    };
     const barrier = new PolicyBarrier(client);
     barrier.attach([informer]);
     const ticket = barrier.ticket();
     let done = false;
-    const waiting = barrier.caughtUp(ticket).then(() => { done = true; });
+    const waiting = barrier.caughtUp(ticket).then(() => {
+      done = true;
+    });
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(done, false, "the informer still holds the deleted policy");
     informer.store.remove("kro-author.a.0");
@@ -33,7 +53,20 @@ describe("PolicyBarrier", () => {
     const informer = storeInformer([vap("kro-author.a.0", "u1", "10")]);
     let lists = 0;
     let release: () => void = () => undefined;
-    const client = { list: async (): Promise<KubeList> => { lists++; await new Promise<void>((r) => { release = r; }); return { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "30" }, items: [vap("kro-author.a.0", "u1", "10")] }; } };
+    const client = {
+      list: async (): Promise<KubeList> => {
+        lists++;
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return {
+          apiVersion: "v1",
+          kind: "List",
+          metadata: { resourceVersion: "30" },
+          items: [vap("kro-author.a.0", "u1", "10")],
+        };
+      },
+    };
     const barrier = new PolicyBarrier(client);
     barrier.attach([informer]);
     const t1 = barrier.ticket();
@@ -54,7 +87,17 @@ describe("PolicyBarrier", () => {
   it("a write not newer than a completed round's list needs no round of its own", async () => {
     const informer = storeInformer([vap("kro-author.a.0", "u1", "10")]);
     let lists = 0;
-    const client = { list: (): Promise<KubeList> => { lists++; return Promise.resolve({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "30" }, items: [vap("kro-author.a.0", "u1", "10")] }); } };
+    const client = {
+      list: (): Promise<KubeList> => {
+        lists++;
+        return Promise.resolve({
+          apiVersion: "v1",
+          kind: "List",
+          metadata: { resourceVersion: "30" },
+          items: [vap("kro-author.a.0", "u1", "10")],
+        });
+      },
+    };
     const barrier = new PolicyBarrier(client);
     barrier.attach([informer]);
     await barrier.caughtUp(barrier.ticket(), "25");
@@ -67,7 +110,11 @@ describe("PolicyBarrier", () => {
   });
 
   it("needs no list at all when nothing waits", () => {
-    const barrier = new PolicyBarrier({ list: () => { throw new Error("listed"); } });
+    const barrier = new PolicyBarrier({
+      list: () => {
+        throw new Error("listed");
+      },
+    });
     barrier.attach([storeInformer([])]);
     assert.equal(barrier.rounds, 0);
   });

@@ -50,7 +50,9 @@ export class PolicyBarrier implements PolicySync {
     const revision = revisionOf(resourceVersion);
     while (this.completed <= ticket) {
       if (revision !== undefined && this.covered !== undefined && revision <= this.covered) return;
-      this.running ??= this.round().finally(() => { this.running = undefined; });
+      this.running ??= this.round().finally(() => {
+        this.running = undefined;
+      });
       await this.running;
     }
   }
@@ -72,20 +74,32 @@ export class PolicyBarrier implements PolicySync {
   private async catchUp(informer: Informer): Promise<bigint | undefined> {
     await informer.waitForSync({ timeoutMs: CATCH_UP_MS });
     const { apiVersion, kind } = informer.options;
-    const list = await this.client.list(apiVersion, kind, { labelSelector: informer.options.labelSelector ?? `${LABELS.managedBy}=kro` });
-    const listed = new Map(list.items.map((o) => [o.metadata?.name ?? "", `${o.metadata?.uid ?? ""}/${o.metadata?.resourceVersion ?? ""}`]));
+    const list = await this.client.list(apiVersion, kind, {
+      labelSelector: informer.options.labelSelector ?? `${LABELS.managedBy}=kro`,
+    });
+    const listed = new Map(
+      list.items.map((o) => [o.metadata?.name ?? "", `${o.metadata?.uid ?? ""}/${o.metadata?.resourceVersion ?? ""}`]),
+    );
     const listRevision = revisionOf(list.metadata.resourceVersion);
     const shows = () => {
       const seen = revisionOf(informer.lastResourceVersion);
       // Further along than the list (a later event or bookmark): everything up to it was handled.
       if (seen !== undefined && listRevision !== undefined && seen >= listRevision) return true;
       const stored = informer.store.list();
-      return stored.length === listed.size && stored.every((o) => listed.get(o.metadata?.name ?? "") === `${o.metadata?.uid ?? ""}/${o.metadata?.resourceVersion ?? ""}`);
+      return (
+        stored.length === listed.size &&
+        stored.every(
+          (o) => listed.get(o.metadata?.name ?? "") === `${o.metadata?.uid ?? ""}/${o.metadata?.resourceVersion ?? ""}`,
+        )
+      );
     };
     const deadline = Date.now() + CATCH_UP_MS;
     while (!shows()) {
       if (informer.stopped) throw new Error(`the ${kind} watch stopped`);
-      if (Date.now() > deadline) throw new Error(`the ${kind} watch did not catch up with the cluster within ${CATCH_UP_MS} ms; instance writes wait`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the ${kind} watch did not catch up with the cluster within ${CATCH_UP_MS} ms; instance writes wait`,
+        );
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     return listRevision;

@@ -31,7 +31,8 @@ function operands(cel: string): string[] {
     } else if (c === '"' || c === "'") quoted = c;
     else if (c === "(" || c === "[") depth++;
     else if (c === ")" || c === "]") depth--;
-    else if (depth === 0 && c === "?") return [cel]; // a conditional: no top-level chain to read
+    else if (depth === 0 && c === "?")
+      return [cel]; // a conditional: no top-level chain to read
     else if (depth === 0 && c === "+") {
       parts.push(cel.slice(start, i).trim());
       start = i + 1;
@@ -60,7 +61,9 @@ function unlessEmpty(prefix: string, value: string, otherwise: string): Part[] {
 
 /** `guarded ? precise : strict` over message parts (a field the scope reads may be absent at admission). */
 function scopedParts(check: AuthorCheck, precise: Part[], strict: Part[]): Part[] {
-  return check.guards.length === 0 ? precise : [{ cel: `((${check.guards.join(" && ")}) ? ${join(precise)} : ${join(strict)})` }];
+  return check.guards.length === 0
+    ? precise
+    : [{ cel: `((${check.guards.join(" && ")}) ? ${join(precise)} : ${join(strict)})` }];
 }
 
 /** One CEL string expression; adjacent known texts merged into one literal. */
@@ -68,10 +71,13 @@ function join(parts: readonly Part[]): string {
   const merged: Part[] = [];
   for (const part of parts) {
     const last = merged.at(-1);
-    if ("text" in part && last !== undefined && "text" in last) merged[merged.length - 1] = { text: last.text + part.text };
+    if ("text" in part && last !== undefined && "text" in last)
+      merged[merged.length - 1] = { text: last.text + part.text };
     else merged.push(part);
   }
-  const out = merged.filter((p) => !("text" in p) || p.text !== "").map((p) => ("text" in p ? JSON.stringify(p.text) : p.cel));
+  const out = merged
+    .filter((p) => !("text" in p) || p.text !== "")
+    .map((p) => ("text" in p ? JSON.stringify(p.text) : p.cel));
   return out.length === 0 ? "''" : out.join(" + ");
 }
 
@@ -79,14 +85,23 @@ function join(parts: readonly Part[]): string {
 export function messageExpression(check: AuthorCheck, rgdName: string): string {
   const what = check.group === "" ? check.resource : `${check.resource}.${check.group}`;
   const named = check.name === undefined ? [] : scopedParts(check, unlessEmpty(" named ", check.name, ""), []);
-  const where: Part[] = check.clusterScoped ? [{ text: " (cluster-scoped)" }]
-    : check.namespace === undefined ? [{ text: " in all namespaces" }]
-      : scopedParts(check, unlessEmpty(" in namespace ", check.namespace, " in all namespaces"), [{ text: " in all namespaces" }]);
+  const where: Part[] = check.clusterScoped
+    ? [{ text: " (cluster-scoped)" }]
+    : check.namespace === undefined
+      ? [{ text: " in all namespaces" }]
+      : scopedParts(check, unlessEmpty(" in namespace ", check.namespace, " in all namespaces"), [
+          { text: " in all namespaces" },
+        ]);
   const nodes = check.nodeIds.map((id) => `"${id}"`).join(", ");
-  const purpose = check.when === undefined ? check.verb : `${check.verb} (to adopt an existing object, annotation kro.run/adopt)`;
+  const purpose =
+    check.when === undefined ? check.verb : `${check.verb} (to adopt an existing object, annotation kro.run/adopt)`;
   const message = join([
-    { text: "user " }, { cel: "request.userInfo.username" }, { text: ` may not ${check.verb} ${what}` },
-    ...named, ...where, { text: `, which resource ${nodes} of ResourceGraphDefinition ${rgdName} would ${purpose}` },
+    { text: "user " },
+    { cel: "request.userInfo.username" },
+    { text: ` may not ${check.verb} ${what}` },
+    ...named,
+    ...where,
+    { text: `, which resource ${nodes} of ResourceGraphDefinition ${rgdName} would ${purpose}` },
   ]);
   // An adoption check passes whenever the instance adopts nothing: its message is never read then.
   return check.when === undefined ? message : `(${check.when}) ? ${message} : ''`;

@@ -44,11 +44,13 @@ export const systemClock: Clock = {
   wallNow: () => Date.now(),
   setTimer(fn, ms) {
     const handle = setTimeout(fn, Math.max(0, ms));
-    return { cancel: () => { clearTimeout(handle); } };
+    return {
+      cancel: () => {
+        clearTimeout(handle);
+      },
+    };
   },
   sleep(ms, signal) {
     return sleepWith(systemClock, ms, signal);
   },
 };
-
-

@@ -36,8 +36,13 @@ interface ProviderCluster {
   readonly "insecure-skip-tls-verify"?: unknown;
   readonly extensions?: unknown;
 }
-interface AccessProvider { readonly name?: unknown; readonly cluster?: ProviderCluster }
-type Profile = KubeObject & { status?: { accessProviders?: unknown; credentialProviders?: unknown; conditions?: unknown } };
+interface AccessProvider {
+  readonly name?: unknown;
+  readonly cluster?: ProviderCluster;
+}
+type Profile = KubeObject & {
+  status?: { accessProviders?: unknown; credentialProviders?: unknown; conditions?: unknown };
+};
 
 /** The cluster a profile registers (undefined: its name cannot name a cluster). */
 export function profileCluster(profile: KubeObject): string | undefined {
@@ -47,7 +52,8 @@ export function profileCluster(profile: KubeObject): string | undefined {
 
 /** The access provider we read: `secretreader` if offered, else the first (accessProviders first, as upstream prefers them). */
 function chosenProvider(profile: Profile): AccessProvider | undefined {
-  const list = (value: unknown): AccessProvider[] => (Array.isArray(value) ? value.filter((p): p is AccessProvider => typeof p === "object" && p !== null) : []);
+  const list = (value: unknown): AccessProvider[] =>
+    Array.isArray(value) ? value.filter((p): p is AccessProvider => typeof p === "object" && p !== null) : [];
   const all = [...list(profile.status?.accessProviders), ...list(profile.status?.credentialProviders)];
   return all.find((p) => p.name === PREFERRED_PROVIDER) ?? all[0];
 }
@@ -68,39 +74,59 @@ export function profileTokenSecret(profile: KubeObject): string {
 export function profileUnhealthy(profile: KubeObject): string | undefined {
   const conditions = (profile as Profile).status?.conditions;
   if (!Array.isArray(conditions)) return undefined;
-  const health = (conditions as ({ type?: unknown; status?: unknown; reason?: unknown; message?: unknown } | null)[]).find((c) => c?.type === HEALTH_CONDITION);
+  const health = (
+    conditions as ({ type?: unknown; status?: unknown; reason?: unknown; message?: unknown } | null)[]
+  ).find((c) => c?.type === HEALTH_CONDITION);
   if (health?.status !== "False") return undefined;
   const why = [health.reason, health.message].filter((s): s is string => typeof s === "string" && s !== "").join(": ");
   return `${HEALTH_CONDITION}=False${why === "" ? "" : ` (${why})`}`;
 }
 
 /** The registration a profile and its token Secret make (an error names the profile or the Secret). */
-export function readProfile(profile: KubeObject, tokenSecret: (KubeObject & { data?: Record<string, string> }) | undefined): Registration {
+export function readProfile(
+  profile: KubeObject,
+  tokenSecret: (KubeObject & { data?: Record<string, string> }) | undefined,
+): Registration {
   const namespace = profile.metadata?.namespace ?? "";
   const cluster = profileCluster(profile) ?? profile.metadata?.name ?? "";
   const where = `ClusterProfile ${namespace}/${profile.metadata?.name ?? ""}`;
   const unhealthy = profileUnhealthy(profile);
   if (unhealthy !== undefined) return { cluster, error: `${where} reports ${unhealthy}` };
   const provider = chosenProvider(profile);
-  if (provider === undefined) return { cluster, error: `${where} has no access provider in its status (status.accessProviders) yet` };
+  if (provider === undefined)
+    return { cluster, error: `${where} has no access provider in its status (status.accessProviders) yet` };
   const target = provider.cluster ?? {};
   const server = typeof target.server === "string" ? target.server : "";
-  if (!/^https?:\/\//.test(server)) return { cluster, error: `${where} access provider ${String(provider.name)} has no server URL` };
-  if (target["certificate-authority"] !== undefined) return { cluster, error: `${where}: cluster.certificate-authority (a file) is not allowed in a cluster registration (inline credentials only: certificate-authority-data)` };
+  if (!/^https?:\/\//.test(server))
+    return { cluster, error: `${where} access provider ${String(provider.name)} has no server URL` };
+  if (target["certificate-authority"] !== undefined)
+    return {
+      cluster,
+      error: `${where}: cluster.certificate-authority (a file) is not allowed in a cluster registration (inline credentials only: certificate-authority-data)`,
+    };
   const secretName = profileTokenSecret(profile);
   const secretWhere = `Secret ${namespace}/${secretName}`;
-  if (tokenSecret === undefined) return { cluster, error: `${where} has no credentials: expected ${secretWhere} with key ${PROFILE_TOKEN_KEY}` };
+  if (tokenSecret === undefined)
+    return { cluster, error: `${where} has no credentials: expected ${secretWhere} with key ${PROFILE_TOKEN_KEY}` };
   const encoded = tokenSecret.data?.[PROFILE_TOKEN_KEY];
   const token = typeof encoded === "string" ? Buffer.from(encoded, "base64").toString("utf8").trim() : "";
-  if (token === "") return { cluster, error: `${secretWhere} has no key ${PROFILE_TOKEN_KEY} (the token for ${where})` };
-  const caData = typeof target["certificate-authority-data"] === "string" ? target["certificate-authority-data"] : undefined;
-  const tlsServerName = typeof target["tls-server-name"] === "string" && target["tls-server-name"] !== "" ? target["tls-server-name"] : undefined;
+  if (token === "")
+    return { cluster, error: `${secretWhere} has no key ${PROFILE_TOKEN_KEY} (the token for ${where})` };
+  const caData =
+    typeof target["certificate-authority-data"] === "string" ? target["certificate-authority-data"] : undefined;
+  const tlsServerName =
+    typeof target["tls-server-name"] === "string" && target["tls-server-name"] !== ""
+      ? target["tls-server-name"]
+      : undefined;
   const insecureSkipTlsVerify = target["insecure-skip-tls-verify"] === true;
   return {
     cluster,
     connection: {
       source: `${where} (access provider ${String(provider.name)}) with ${secretWhere} key ${PROFILE_TOKEN_KEY}`,
-      server, namespace: "default", insecureSkipTlsVerify, token,
+      server,
+      namespace: "default",
+      insecureSkipTlsVerify,
+      token,
       ...(caData === undefined ? {} : { ca: Buffer.from(caData, "base64") }),
       ...(tlsServerName === undefined ? {} : { tlsServerName }),
     },

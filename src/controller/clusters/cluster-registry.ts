@@ -8,7 +8,14 @@
  * watches to re-list that cluster with the new client.
  */
 import { compareCodeUnits } from "../../api/index.js";
-import { createKubeClient, type InformerLease, type InformerManager, type KubeClient, type KubeObject, type ResourceInfo } from "../../kube/index.js";
+import {
+  createKubeClient,
+  type InformerLease,
+  type InformerManager,
+  type KubeClient,
+  type KubeObject,
+  type ResourceInfo,
+} from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import { CLUSTER_NAME_LABELS, readRegistration, registeredName, type Registration } from "./kubeconfig-secret.js";
 import { CLUSTER_PROFILE, profileCluster, profileTokenSecret, readProfile } from "./cluster-profile.js";
@@ -32,27 +39,50 @@ export interface ClusterConnections {
   registered(cluster: string): boolean;
 }
 
-interface Connected { readonly fingerprint: string; readonly client: Promise<KubeClient> }
+interface Connected {
+  readonly fingerprint: string;
+  readonly client: Promise<KubeClient>;
+}
 
 export class ClusterRegistry implements ClusterConnections {
   private readonly leases: InformerLease<KubeObject>[] = [];
   private readonly connected = new Map<string, Connected>();
   private readonly listeners: ((cluster: string) => void)[] = [];
   /** ClusterProfiles and the Secrets holding their tokens, once the hub serves the API. */
-  private profiles: { readonly profiles: InformerLease<KubeObject>; readonly secrets: InformerLease<KubeObject> } | undefined;
+  private profiles:
+    { readonly profiles: InformerLease<KubeObject>; readonly secrets: InformerLease<KubeObject> } | undefined;
   private profileCheck: { at: number; running: Promise<void> | undefined } | undefined;
 
   /** `resourceFor` answers whether the hub serves the ClusterProfile API (discovery). */
-  constructor(private readonly informers: InformerManager, private readonly namespace: string | undefined, private readonly logger: Logger,
-    private readonly discovery?: { resourceFor(apiVersion: string, kind: string): Promise<ResourceInfo> }) {}
+  constructor(
+    private readonly informers: InformerManager,
+    private readonly namespace: string | undefined,
+    private readonly logger: Logger,
+    private readonly discovery?: { resourceFor(apiVersion: string, kind: string): Promise<ResourceInfo> },
+  ) {}
 
   /** Starts watching registrations (nothing without a namespace: no cluster can be targeted). */
   async start(): Promise<void> {
     if (this.namespace === undefined) return;
     for (const label of CLUSTER_NAME_LABELS) {
-      const lease = this.informers.acquire({ apiVersion: "v1", kind: "Secret", namespace: this.namespace, labelSelector: label });
-      const changed = (secret: KubeObject) => { const name = registeredName(secret); if (name !== undefined) this.refresh(name); };
-      lease.informer.addHandlers({ onAdd: changed, onUpdate: (old, next) => { changed(old); changed(next); }, onDelete: changed });
+      const lease = this.informers.acquire({
+        apiVersion: "v1",
+        kind: "Secret",
+        namespace: this.namespace,
+        labelSelector: label,
+      });
+      const changed = (secret: KubeObject) => {
+        const name = registeredName(secret);
+        if (name !== undefined) this.refresh(name);
+      };
+      lease.informer.addHandlers({
+        onAdd: changed,
+        onUpdate: (old, next) => {
+          changed(old);
+          changed(next);
+        },
+        onDelete: changed,
+      });
       this.leases.push(lease);
     }
     await Promise.all(this.leases.map((l) => l.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS })));
@@ -65,9 +95,11 @@ export class ClusterRegistry implements ClusterConnections {
    * installed later is picked up at the first use of a cluster nothing else registers.
    */
   private watchProfiles(): Promise<void> {
-    if (this.namespace === undefined || this.discovery === undefined || this.profiles !== undefined) return Promise.resolve();
+    if (this.namespace === undefined || this.discovery === undefined || this.profiles !== undefined)
+      return Promise.resolve();
     if (this.profileCheck?.running !== undefined) return this.profileCheck.running;
-    if (this.profileCheck !== undefined && Date.now() - this.profileCheck.at < PROFILE_API_RECHECK_MS) return Promise.resolve();
+    if (this.profileCheck !== undefined && Date.now() - this.profileCheck.at < PROFILE_API_RECHECK_MS)
+      return Promise.resolve();
     const namespace = this.namespace;
     const discovery = this.discovery;
     const check = { at: Date.now(), running: undefined as Promise<void> | undefined };
@@ -80,26 +112,53 @@ export class ClusterRegistry implements ClusterConnections {
       const profiles = this.informers.acquire({ ...CLUSTER_PROFILE, namespace });
       const secrets = this.informers.acquire({ apiVersion: "v1", kind: "Secret", namespace });
       try {
-        await Promise.all([profiles.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }), secrets.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS })]);
+        await Promise.all([
+          profiles.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }),
+          secrets.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }),
+        ]);
       } catch (error) {
         // RBAC may not grant it (the chart does with clusters.enabled): Secrets only, looked for again later.
-        this.logger.warn({ err: error instanceof Error ? error.message : String(error), namespace }, "cannot watch ClusterProfiles; clusters are registered by kubeconfig Secrets only");
+        this.logger.warn(
+          { err: error instanceof Error ? error.message : String(error), namespace },
+          "cannot watch ClusterProfiles; clusters are registered by kubeconfig Secrets only",
+        );
         await Promise.all([profiles.release(), secrets.release()]);
         return;
       }
-      const profileChanged = (profile: KubeObject) => { const cluster = profileCluster(profile); if (cluster !== undefined) this.refresh(cluster); };
-      profiles.informer.addHandlers({ onAdd: profileChanged, onUpdate: (old, next) => { profileChanged(old); profileChanged(next); }, onDelete: profileChanged });
+      const profileChanged = (profile: KubeObject) => {
+        const cluster = profileCluster(profile);
+        if (cluster !== undefined) this.refresh(cluster);
+      };
+      profiles.informer.addHandlers({
+        onAdd: profileChanged,
+        onUpdate: (old, next) => {
+          profileChanged(old);
+          profileChanged(next);
+        },
+        onDelete: profileChanged,
+      });
       const secretChanged = (secret: KubeObject) => {
         for (const profile of profiles.informer.store.list()) {
           const cluster = profileCluster(profile);
           if (cluster !== undefined && profileTokenSecret(profile) === secret.metadata?.name) this.refresh(cluster);
         }
       };
-      secrets.informer.addHandlers({ onAdd: secretChanged, onUpdate: (_old, next) => { secretChanged(next); }, onDelete: secretChanged });
+      secrets.informer.addHandlers({
+        onAdd: secretChanged,
+        onUpdate: (_old, next) => {
+          secretChanged(next);
+        },
+        onDelete: secretChanged,
+      });
       this.profiles = { profiles, secrets };
       this.logger.info({ namespace }, "reading cluster registrations from ClusterProfiles too");
-      for (const profile of profiles.informer.store.list()) { const cluster = profileCluster(profile); if (cluster !== undefined) this.emit(cluster); }
-    })().finally(() => { check.running = undefined; });
+      for (const profile of profiles.informer.store.list()) {
+        const cluster = profileCluster(profile);
+        if (cluster !== undefined) this.emit(cluster);
+      }
+    })().finally(() => {
+      check.running = undefined;
+    });
     this.profileCheck = check;
     return check.running;
   }
@@ -124,10 +183,18 @@ export class ClusterRegistry implements ClusterConnections {
       }
       connected = {
         fingerprint: registration.fingerprint,
-        client: createKubeClient({ connection: registration.connection, requestTimeoutMs: REMOTE_REQUEST_TIMEOUT_MS, maxRetries: 1, userAgent: "kro-ts" }),
+        client: createKubeClient({
+          connection: registration.connection,
+          requestTimeoutMs: REMOTE_REQUEST_TIMEOUT_MS,
+          maxRetries: 1,
+          userAgent: "kro-ts",
+        }),
       };
       this.connected.set(cluster, connected);
-      this.logger.info({ cluster, source: registration.connection.source, server: registration.connection.server }, "connected to registered cluster");
+      this.logger.info(
+        { cluster, source: registration.connection.source, server: registration.connection.server },
+        "connected to registered cluster",
+      );
     }
     try {
       return { client: await connected.client };
@@ -137,7 +204,9 @@ export class ClusterRegistry implements ClusterConnections {
   }
 
   private secretsNaming(cluster: string): KubeObject[] {
-    return this.leases.flatMap((l) => l.informer.store.list()).filter((s) => registeredName(s) === cluster)
+    return this.leases
+      .flatMap((l) => l.informer.store.list())
+      .filter((s) => registeredName(s) === cluster)
       .sort((a, b) => compareCodeUnits(a.metadata?.name ?? "", b.metadata?.name ?? ""));
   }
 
@@ -146,24 +215,42 @@ export class ClusterRegistry implements ClusterConnections {
   }
 
   private registration(cluster: string): Registration {
-    if (this.namespace === undefined) return { cluster, error: `cluster "${cluster}" is not registered: the controller reads no cluster registrations (start it with a cluster namespace)` };
+    if (this.namespace === undefined)
+      return {
+        cluster,
+        error: `cluster "${cluster}" is not registered: the controller reads no cluster registrations (start it with a cluster namespace)`,
+      };
     const secrets = this.secretsNaming(cluster);
     const names = [...new Set(secrets.map((s) => s.metadata?.name))];
     // A kubeconfig Secret is the deliberate, specific registration: it wins over an inventory's profile.
     const profile = names.length === 0 ? this.profileNaming(cluster) : undefined;
-    if (profile !== undefined) return readProfile(profile, this.profiles?.secrets.informer.store.getByName(this.namespace, profileTokenSecret(profile)));
+    if (profile !== undefined)
+      return readProfile(
+        profile,
+        this.profiles?.secrets.informer.store.getByName(this.namespace, profileTokenSecret(profile)),
+      );
     if (names.length === 0) {
       const profiles = this.profiles === undefined ? "" : ` and no ClusterProfile ${this.namespace}/${cluster}`;
-      return { cluster, error: `cluster "${cluster}" is not registered (no Secret in namespace ${this.namespace} labelled ${CLUSTER_NAME_LABELS.join(" or ")}=${cluster}${profiles})` };
+      return {
+        cluster,
+        error: `cluster "${cluster}" is not registered (no Secret in namespace ${this.namespace} labelled ${CLUSTER_NAME_LABELS.join(" or ")}=${cluster}${profiles})`,
+      };
     }
-    if (names.length > 1) return { cluster, error: `cluster "${cluster}" is registered twice (Secrets ${names.join(", ")} in ${this.namespace}): refusing to guess` };
+    if (names.length > 1)
+      return {
+        cluster,
+        error: `cluster "${cluster}" is registered twice (Secrets ${names.join(", ")} in ${this.namespace}): refusing to guess`,
+      };
     return readRegistration(secrets[0] as KubeObject) ?? { cluster, error: `cluster "${cluster}" is not registered` };
   }
 
   /** A registration Secret changed: a new fingerprint means a new client (and re-listed watches). */
   private refresh(cluster: string): void {
     const current = this.connected.get(cluster);
-    if (current === undefined) { this.emit(cluster); return; }
+    if (current === undefined) {
+      this.emit(cluster);
+      return;
+    }
     const registration = this.registration(cluster);
     if ("fingerprint" in registration && registration.fingerprint === current.fingerprint) return;
     this.logger.info({ cluster }, "cluster registration changed: reconnecting");
@@ -179,7 +266,14 @@ export class ClusterRegistry implements ClusterConnections {
     const old = this.connected.get(cluster);
     this.connected.delete(cluster);
     // Closed once its watches are retired (onChange runs first, synchronously).
-    if (old !== undefined) void old.client.then((c) => setTimeout(() => { c.close(); }, 1_000), () => undefined);
+    if (old !== undefined)
+      void old.client.then(
+        (c) =>
+          setTimeout(() => {
+            c.close();
+          }, 1_000),
+        () => undefined,
+      );
   }
 
   async stop(): Promise<void> {

@@ -10,7 +10,9 @@ contexts: [{ name: b, context: { cluster: b, user: u } }]
 current-context: b
 `;
 const secret = (data: Record<string, string>, labels: Record<string, string> = { "kro.run/cluster-name": "b" }) => ({
-  apiVersion: "v1", kind: "Secret", metadata: { name: "b-kubeconfig", namespace: "kro", labels },
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name: "b-kubeconfig", namespace: "kro", labels },
   data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString("base64")])),
 });
 
@@ -20,7 +22,9 @@ describe("cluster registration Secrets", () => {
     assert.ok(a !== undefined && "connection" in a, JSON.stringify(a));
     assert.equal(a.connection.server, "https://10.0.0.1:6443");
     assert.equal(a.connection.token, "t");
-    const b = readRegistration(secret({ kubeconfig: kubeconfig(`token: "t"`) }, { "cluster.x-k8s.io/cluster-name": "b" }));
+    const b = readRegistration(
+      secret({ kubeconfig: kubeconfig(`token: "t"`) }, { "cluster.x-k8s.io/cluster-name": "b" }),
+    );
     assert.ok(b !== undefined && "connection" in b && b.cluster === "b");
   });
   it("ignores a Secret without a cluster-name label", () => {
@@ -40,8 +44,13 @@ describe("cluster registration Secrets", () => {
   }
   it("names the Secret when the kubeconfig is missing or malformed", () => {
     const missing = readRegistration(secret({ other: "x" }));
-    assert.ok(missing !== undefined && "error" in missing && /Secret kro\/b-kubeconfig has no kubeconfig/.test(missing.error));
+    assert.ok(
+      missing !== undefined && "error" in missing && /Secret kro\/b-kubeconfig has no kubeconfig/.test(missing.error),
+    );
     const broken = readRegistration(secret({ value: "apiVersion: v1\nclusters: [" }));
-    assert.ok(broken !== undefined && "error" in broken && /Secret kro\/b-kubeconfig key value/.test(broken.error), JSON.stringify(broken));
+    assert.ok(
+      broken !== undefined && "error" in broken && /Secret kro\/b-kubeconfig key value/.test(broken.error),
+      JSON.stringify(broken),
+    );
   });
 });

@@ -22,12 +22,15 @@ export const KUBECONFIG_KEYS = ["value", "kubeconfig"] as const;
 const FORBIDDEN_USER_KEYS = ["exec", "auth-provider", "tokenFile", "client-certificate", "client-key"];
 const FORBIDDEN_CLUSTER_KEYS = ["certificate-authority"];
 
-export type Registration = { readonly cluster: string; readonly connection: ConnectionConfig; readonly fingerprint: string } | { readonly cluster: string; readonly error: string };
+export type Registration =
+  | { readonly cluster: string; readonly connection: ConnectionConfig; readonly fingerprint: string }
+  | { readonly cluster: string; readonly error: string };
 
 /** The cluster name a Secret registers, if any (kro-ts's label first). */
 export function registeredName(secret: KubeObject): string | undefined {
   const labels = secret.metadata?.labels ?? {};
-  for (const label of CLUSTER_NAME_LABELS) if (labels[label] !== undefined && labels[label] !== "") return labels[label];
+  for (const label of CLUSTER_NAME_LABELS)
+    if (labels[label] !== undefined && labels[label] !== "") return labels[label];
   return undefined;
 }
 
@@ -36,10 +39,15 @@ export function readRegistration(secret: KubeObject & { data?: Record<string, st
   if (cluster === undefined) return undefined;
   const where = `Secret ${secret.metadata?.namespace ?? ""}/${secret.metadata?.name ?? ""}`;
   const key = KUBECONFIG_KEYS.find((k) => typeof secret.data?.[k] === "string");
-  if (key === undefined) return { cluster, error: `${where} has no kubeconfig (expected key ${KUBECONFIG_KEYS.join(" or ")})` };
+  if (key === undefined)
+    return { cluster, error: `${where} has no kubeconfig (expected key ${KUBECONFIG_KEYS.join(" or ")})` };
   const text = Buffer.from(secret.data?.[key] ?? "", "base64").toString("utf8");
   const refused = forbiddenKey(text);
-  if (refused !== undefined) return { cluster, error: `${where}: kubeconfig ${refused} is not allowed in a cluster registration (inline credentials only: token or *-data fields)` };
+  if (refused !== undefined)
+    return {
+      cluster,
+      error: `${where}: kubeconfig ${refused} is not allowed in a cluster registration (inline credentials only: token or *-data fields)`,
+    };
   const dir = mkdtempSync(path.join(tmpdir(), "kro-cluster-"));
   try {
     const file = path.join(dir, "kubeconfig");
@@ -47,7 +55,10 @@ export function readRegistration(secret: KubeObject & { data?: Record<string, st
     const connection = loadKubeconfig({ kubeconfig: file, env: {} });
     return { cluster, connection: { ...connection, source: `${where} key ${key}` }, fingerprint: text };
   } catch (error) {
-    return { cluster, error: `${where} key ${key}: ${error instanceof Error ? error.message.replace(file(dir), "kubeconfig") : String(error)}` };
+    return {
+      cluster,
+      error: `${where} key ${key}: ${error instanceof Error ? error.message.replace(file(dir), "kubeconfig") : String(error)}`,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -63,9 +74,17 @@ function forbiddenKey(text: string): string | undefined {
     return undefined; // loadKubeconfig reports the syntax error with its position
   }
   const entries = (list: unknown, field: string): Record<string, unknown>[] =>
-    Array.isArray(list) ? list.flatMap((e) => (typeof e === "object" && e !== null && typeof (e as Record<string, unknown>)[field] === "object" ? [(e as Record<string, Record<string, unknown>>)[field] as Record<string, unknown>] : [])) : [];
+    Array.isArray(list)
+      ? list.flatMap((e) =>
+          typeof e === "object" && e !== null && typeof (e as Record<string, unknown>)[field] === "object"
+            ? [(e as Record<string, Record<string, unknown>>)[field] as Record<string, unknown>]
+            : [],
+        )
+      : [];
   const root = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
-  for (const user of entries(root.users, "user")) for (const key of FORBIDDEN_USER_KEYS) if (user[key] !== undefined) return `users[].user.${key}`;
-  for (const cluster of entries(root.clusters, "cluster")) for (const key of FORBIDDEN_CLUSTER_KEYS) if (cluster[key] !== undefined) return `clusters[].cluster.${key}`;
+  for (const user of entries(root.users, "user"))
+    for (const key of FORBIDDEN_USER_KEYS) if (user[key] !== undefined) return `users[].user.${key}`;
+  for (const cluster of entries(root.clusters, "cluster"))
+    for (const key of FORBIDDEN_CLUSTER_KEYS) if (cluster[key] !== undefined) return `clusters[].cluster.${key}`;
   return undefined;
 }

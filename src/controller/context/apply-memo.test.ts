@@ -3,9 +3,17 @@ import { describe, it } from "node:test";
 import { ApplyMemo, asStored } from "./apply-memo.js";
 import type { KubeJson } from "../../runtime/index.js";
 
-const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "s", namespace: "ns" }, stringData: { token: "héllo" }, data: { other: "b3RoZXI=" } };
+const secret = {
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name: "s", namespace: "ns" },
+  stringData: { token: "héllo" },
+  data: { other: "b3RoZXI=" },
+};
 const liveSecret = {
-  apiVersion: "v1", kind: "Secret", type: "Opaque",
+  apiVersion: "v1",
+  kind: "Secret",
+  type: "Opaque",
   metadata: { name: "s", namespace: "ns", uid: "u1", resourceVersion: "7" },
   data: { token: Buffer.from("héllo").toString("base64"), other: "b3RoZXI=" },
 };
@@ -22,15 +30,34 @@ describe("ApplyMemo", () => {
   });
 
   it("lets stringData win over data for the same key and leaves other kinds alone", () => {
-    assert.deepEqual(asStored({ apiVersion: "v1", kind: "Secret", data: { k: "b2xk" }, stringData: { k: "new" } }), { apiVersion: "v1", kind: "Secret", data: { k: "bmV3" } });
+    assert.deepEqual(asStored({ apiVersion: "v1", kind: "Secret", data: { k: "b2xk" }, stringData: { k: "new" } }), {
+      apiVersion: "v1",
+      kind: "Secret",
+      data: { k: "bmV3" },
+    });
     const configMap = { apiVersion: "v1", kind: "ConfigMap", stringData: { k: "v" } };
     assert.equal(asStored(configMap), configMap);
   });
 });
 
 // A Deployment whose live form the server normalised (a quantity): only the memo can tell it is unchanged.
-const desiredOf = (i: number, cpu = "500m"): KubeJson => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: `d${i}`, labels: { "kro.run/owned": "true" } }, spec: { cpu } });
-const liveOf = (i: number, generation = 1): KubeJson => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: `d${i}`, uid: `00000000-0000-0000-0000-${String(i).padStart(12, "0")}`, generation, labels: { "kro.run/owned": "true" } }, spec: { cpu: "0.5" } });
+const desiredOf = (i: number, cpu = "500m"): KubeJson => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: `d${i}`, labels: { "kro.run/owned": "true" } },
+  spec: { cpu },
+});
+const liveOf = (i: number, generation = 1): KubeJson => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: {
+    name: `d${i}`,
+    uid: `00000000-0000-0000-0000-${String(i).padStart(12, "0")}`,
+    generation,
+    labels: { "kro.run/owned": "true" },
+  },
+  spec: { cpu: "0.5" },
+});
 
 describe("ApplyMemo: hashes in a byte-bounded LRU", () => {
   it("recognises its own last apply of the same object (normalised by the server); not a changed one, a changed generation or lost labels", () => {

@@ -27,7 +27,10 @@ export class ApplyMemo {
   private readonly byUid: LRUCache<string, Applied>;
 
   constructor(options: { maxBytes?: number } = {}) {
-    this.byUid = new LRUCache<string, Applied>({ maxSize: Math.max(1024, options.maxBytes ?? DEFAULT_APPLY_MEMO_BYTES), sizeCalculation: (applied, uid) => entryBytes(uid, applied) });
+    this.byUid = new LRUCache<string, Applied>({
+      maxSize: Math.max(1024, options.maxBytes ?? DEFAULT_APPLY_MEMO_BYTES),
+      sizeCalculation: (applied, uid) => entryBytes(uid, applied),
+    });
   }
 
   /** Entries held, and their estimated bytes (metrics, tests). */
@@ -49,13 +52,17 @@ export class ApplyMemo {
   upToDate(desired: KubeJson, live: KubeJson | undefined): boolean {
     if (live === undefined) return false;
     if (isJsonSubset(asStored(desired), live)) return true;
-    const metadata = live.metadata as { uid?: string; generation?: number; labels?: unknown; annotations?: unknown } | undefined;
+    const metadata = live.metadata as
+      { uid?: string; generation?: number; labels?: unknown; annotations?: unknown } | undefined;
     const applied = metadata?.uid === undefined ? undefined : this.byUid.get(metadata.uid);
     if (applied === undefined || applied.generation === undefined) return false;
     // Same desired object (so the same labels and annotations as sent), spec untouched since
     // (generation), and our labels/annotations still on the live object.
-    return applied.generation === metadata?.generation && applied.digest === digestOf(desired)
-      && isJsonSubset(metadataOf(desired), { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} });
+    return (
+      applied.generation === metadata?.generation &&
+      applied.digest === digestOf(desired) &&
+      isJsonSubset(metadataOf(desired), { labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} })
+    );
   }
 }
 
@@ -70,8 +77,20 @@ function digestOf(desired: KubeJson): string {
  */
 export function asStored(desired: KubeJson): KubeJson {
   const stringData = desired.stringData;
-  if (desired.apiVersion !== "v1" || desired.kind !== "Secret" || typeof stringData !== "object" || stringData === null || Array.isArray(stringData)) return desired;
-  const encoded = Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, typeof v === "string" ? Buffer.from(v, "utf8").toString("base64") : v]));
+  if (
+    desired.apiVersion !== "v1" ||
+    desired.kind !== "Secret" ||
+    typeof stringData !== "object" ||
+    stringData === null ||
+    Array.isArray(stringData)
+  )
+    return desired;
+  const encoded = Object.fromEntries(
+    Object.entries(stringData).map(([k, v]) => [
+      k,
+      typeof v === "string" ? Buffer.from(v, "utf8").toString("base64") : v,
+    ]),
+  );
   const data = typeof desired.data === "object" && desired.data !== null ? desired.data : {};
   const { stringData: _written, ...rest } = desired;
   // stringData wins over data for the same key, as on the server.

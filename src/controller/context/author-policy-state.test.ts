@@ -2,10 +2,21 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AuthorPolicyState, SETTLE_MS } from "./author-policy-state.js";
 
-const policy = (expression: string) => ({ kind: "ValidatingAdmissionPolicy", metadata: { name: "kro-author-app" }, spec: { validations: [{ expression }] } });
-const binding = { kind: "ValidatingAdmissionPolicyBinding", metadata: { name: "kro-author-app" }, spec: { policyName: "kro-author-app", validationActions: ["Deny"] } };
+const policy = (expression: string) => ({
+  kind: "ValidatingAdmissionPolicy",
+  metadata: { name: "kro-author-app" },
+  spec: { validations: [{ expression }] },
+});
+const binding = {
+  kind: "ValidatingAdmissionPolicyBinding",
+  metadata: { name: "kro-author-app" },
+  spec: { policyName: "kro-author-app", validationActions: ["Deny"] },
+};
 /** What the server answers an apply with: our spec plus its defaults. */
-const stored = (o: { kind: string; metadata: { name: string }; spec: Record<string, unknown> }) => ({ ...o, spec: { ...o.spec, failurePolicy: "Fail" } });
+const stored = (o: { kind: string; metadata: { name: string }; spec: Record<string, unknown> }) => ({
+  ...o,
+  spec: { ...o.spec, failurePolicy: "Fail" },
+});
 
 function installed(clock: () => number = Date.now): AuthorPolicyState {
   const state = new AuthorPolicyState(clock);
@@ -46,7 +57,10 @@ describe("AuthorPolicyState", () => {
     assert.equal(state.observe("uid-1", "ValidatingAdmissionPolicy", "kro-author-app", undefined), "app");
     state.expect("app", "uid-1", [policy("true"), binding]);
     state.installFailed("app", "cannot install: timeout");
-    assert.deepEqual(state.standing("app"), { inForce: false, reason: "ValidatingAdmissionPolicy kro-author-app was deleted" });
+    assert.deepEqual(state.standing("app"), {
+      inForce: false,
+      reason: "ValidatingAdmissionPolicy kro-author-app was deleted",
+    });
   });
 
   it("does not confirm a policy across an RGD recreated under the same name (a new uid)", () => {
@@ -84,13 +98,23 @@ describe("AuthorPolicyState: judging writes by revision", () => {
     state.seen("app/team-a/x", "205", 0);
     assert.equal(state.observe("uid-1", "ValidatingAdmissionPolicy", "kro-author-app", undefined, "200"), "app");
     state.expect("app", "uid-1", [policy("true"), binding]);
-    state.applied("app", [{ ...stored(policy("true")), metadata: { name: "kro-author-app", resourceVersion: "210" } }, { ...stored(binding), metadata: { name: "kro-author-app", resourceVersion: "190" } }]);
+    state.applied("app", [
+      { ...stored(policy("true")), metadata: { name: "kro-author-app", resourceVersion: "210" } },
+      { ...stored(binding), metadata: { name: "kro-author-app", resourceVersion: "190" } },
+    ]);
     now += 60_000;
     const writes = state.takeSeen("app/team-a/x");
     assert.equal(writes.length, 1);
-    assert.equal(writes.some((w) => state.suspect("app", w)), true);
+    assert.equal(
+      writes.some((w) => state.suspect("app", w)),
+      true,
+    );
     assert.equal(state.suspect("app", { resourceVersion: "199", observedAt: now }), false, "written before the delete");
-    assert.equal(state.suspect("app", { resourceVersion: "211", observedAt: now }), false, "written after the restore settled");
+    assert.equal(
+      state.suspect("app", { resourceVersion: "211", observedAt: now }),
+      false,
+      "written after the restore settled",
+    );
     assert.equal(state.seenTicket("app/team-a/x"), undefined);
   });
 

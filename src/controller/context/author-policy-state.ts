@@ -12,14 +12,19 @@
  * policy watch has caught up with the write (author-policy/policy-barrier.ts): an instance
  * event that overtakes the policy's delete event is judged after it, not before.
  */
-import { closeWindow, openWindow, revisionOf, withinWindow, type BreachWindow, type ObservedWrite } from "./breach-windows.js";
+import {
+  closeWindow,
+  openWindow,
+  revisionOf,
+  withinWindow,
+  type BreachWindow,
+  type ObservedWrite,
+} from "./breach-windows.js";
 import { isJsonSubset, jsonEqual } from "./json-equal.js";
 
 export { SETTLE_MS, type ObservedWrite } from "./breach-windows.js";
 
-export type PolicyStanding =
-  | { readonly inForce: true }
-  | { readonly inForce: false; readonly reason: string };
+export type PolicyStanding = { readonly inForce: true } | { readonly inForce: false; readonly reason: string };
 
 interface Entry {
   uid: string;
@@ -51,13 +56,19 @@ export class AuthorPolicyState {
    */
   expect(rgdName: string, uid: string, objects: readonly Record<string, unknown>[]): void {
     const entry: Entry = this.byRgd.get(rgdName) ?? { uid, expected: new Map(), breach: undefined, windows: [] };
-    const confirmed: Entry["expected"] = entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
+    const confirmed: Entry["expected"] =
+      entry.uid === uid ? entry.expected : new Map<string, { spec: unknown; exact: boolean }>();
     entry.uid = uid;
-    entry.expected = new Map(objects.map((o): [string, { spec: unknown; exact: boolean }] => {
-      const key = `${String(o.kind)}/${(o.metadata as { name: string }).name}`;
-      const known = confirmed.get(key);
-      return [key, known?.exact === true && isJsonSubset(o.spec, known.spec) ? known : { spec: o.spec, exact: false }];
-    }));
+    entry.expected = new Map(
+      objects.map((o): [string, { spec: unknown; exact: boolean }] => {
+        const key = `${String(o.kind)}/${(o.metadata as { name: string }).name}`;
+        const known = confirmed.get(key);
+        return [
+          key,
+          known?.exact === true && isJsonSubset(o.spec, known.spec) ? known : { spec: o.spec, exact: false },
+        ];
+      }),
+    );
     this.byRgd.set(rgdName, entry);
     this.byUid.set(uid, rgdName);
   }
@@ -73,7 +84,12 @@ export class AuthorPolicyState {
       const key = `${String(o.kind)}/${(o.metadata as { name?: string } | undefined)?.name ?? ""}`;
       if (entry.expected.has(key)) entry.expected.set(key, { spec: o.spec, exact: true });
     }
-    if (entry.breach !== undefined) closeWindow(entry.windows, stored.map((o) => (o.metadata as { resourceVersion?: string } | undefined)?.resourceVersion), this.clock());
+    if (entry.breach !== undefined)
+      closeWindow(
+        entry.windows,
+        stored.map((o) => (o.metadata as { resourceVersion?: string } | undefined)?.resourceVersion),
+        this.clock(),
+      );
     entry.breach = undefined;
   }
 
@@ -85,7 +101,8 @@ export class AuthorPolicyState {
    */
   installFailed(rgdName: string, reason: string): void {
     const entry = this.byRgd.get(rgdName);
-    const inForce = entry !== undefined && entry.breach === undefined && [...entry.expected.values()].every((e) => e.exact);
+    const inForce =
+      entry !== undefined && entry.breach === undefined && [...entry.expected.values()].every((e) => e.exact);
     if (!inForce) this.breach(rgdName, reason);
   }
 
@@ -114,8 +131,17 @@ export class AuthorPolicyState {
     const key = `${kind}/${name}`;
     if (!entry.expected.has(key)) return undefined; // a stale chunk being removed
     const want = entry.expected.get(key);
-    if (spec !== undefined && want !== undefined && (want.exact ? jsonEqual(want.spec, spec) : isJsonSubset(want.spec, spec))) return undefined;
-    this.breach(rgdName, spec === undefined ? `${kind} ${name} was deleted` : `${kind} ${name} was changed`, resourceVersion);
+    if (
+      spec !== undefined &&
+      want !== undefined &&
+      (want.exact ? jsonEqual(want.spec, spec) : isJsonSubset(want.spec, spec))
+    )
+      return undefined;
+    this.breach(
+      rgdName,
+      spec === undefined ? `${kind} ${name} was deleted` : `${kind} ${name} was changed`,
+      resourceVersion,
+    );
     return rgdName;
   }
 

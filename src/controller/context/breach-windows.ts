@@ -45,7 +45,11 @@ export function openWindow(windows: BreachWindow[], resourceVersion: string | un
   if (windows.length > KEPT) windows.splice(0, windows.length - KEPT);
 }
 
-export function closeWindow(windows: BreachWindow[], restoredVersions: readonly (string | undefined)[], now: number): void {
+export function closeWindow(
+  windows: BreachWindow[],
+  restoredVersions: readonly (string | undefined)[],
+  now: number,
+): void {
   const last = windows.at(-1);
   if (last === undefined || last.toTime !== undefined) return;
   let newest: bigint | undefined;
@@ -65,7 +69,8 @@ export function closeWindow(windows: BreachWindow[], restoredVersions: readonly 
  */
 export function withinWindow(window: BreachWindow, write: ObservedWrite): boolean {
   const rv = revisionOf(write.resourceVersion);
-  const afterBreach = rv !== undefined && window.fromRv !== undefined ? rv >= window.fromRv : write.observedAt >= window.fromTime;
+  const afterBreach =
+    rv !== undefined && window.fromRv !== undefined ? rv >= window.fromRv : write.observedAt >= window.fromTime;
   if (!afterBreach) return false;
   if (window.toTime === undefined) return true;
   if (write.observedAt < window.toTime + SETTLE_MS) return true;

@@ -34,7 +34,12 @@ export interface CacheScoping {
 /** What one instance reconcile concluded (for live progress displays such as `kro dev`). */
 export interface InstanceEvaluatedEvent {
   readonly rgdName: string;
-  readonly instance: { readonly apiVersion: string; readonly kind: string; readonly namespace: string | undefined; readonly name: string };
+  readonly instance: {
+    readonly apiVersion: string;
+    readonly kind: string;
+    readonly namespace: string | undefined;
+    readonly name: string;
+  };
   readonly evaluation: InstanceEvaluation;
   /** Apply/prune errors by node id. */
   readonly applyErrors: Readonly<Record<string, string>>;

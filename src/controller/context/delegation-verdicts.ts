@@ -19,7 +19,10 @@ export class DelegationVerdicts {
   /** RGDs that delegate (re-verified every period). */
   readonly delegating = new Set<string>();
 
-  constructor(readonly recheckMs: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    readonly recheckMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   verdict(rgdName: string, fingerprint: string): DelegationVerdict | undefined {
     const verdict = this.verdicts.get(rgdName);
@@ -49,7 +52,10 @@ export class DelegationVerdicts {
 }
 
 /** The parts of an RGD a delegation consists of: the waiver, the recorded author, the graph it applies to. */
-export function delegationFingerprint(rgd: { metadata?: { generation?: number; annotations?: Record<string, string> } }, keys: readonly string[]): string {
+export function delegationFingerprint(
+  rgd: { metadata?: { generation?: number; annotations?: Record<string, string> } },
+  keys: readonly string[],
+): string {
   const annotations = rgd.metadata?.annotations ?? {};
   return JSON.stringify([rgd.metadata?.generation ?? 0, ...keys.map((k) => annotations[k] ?? null)]);
 }

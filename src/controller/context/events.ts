@@ -10,9 +10,19 @@ import type { ControllerContext } from "./controller-context.js";
 /** What recording an Event needs: its own client, a logger for failures, and the clock. */
 export type EventSink = Pick<ControllerContext, "eventClient" | "logger" | "now">;
 
-interface ConditionLike { type?: string; status?: string; reason?: string }
+interface ConditionLike {
+  type?: string;
+  status?: string;
+  reason?: string;
+}
 
-export async function recordEvent(ctx: EventSink, object: KubeObject, reason: string, message: string, type: "Normal" | "Warning" = "Normal"): Promise<void> {
+export async function recordEvent(
+  ctx: EventSink,
+  object: KubeObject,
+  reason: string,
+  message: string,
+  type: "Normal" | "Warning" = "Normal",
+): Promise<void> {
   const now = ctx.now();
   const name = object.metadata?.name ?? "object";
   try {
@@ -20,8 +30,17 @@ export async function recordEvent(ctx: EventSink, object: KubeObject, reason: st
       apiVersion: "v1",
       kind: "Event",
       // Cluster-scoped objects (RGDs) get their Events in "default", where kubectl describe looks.
-      metadata: { name: `${name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`, namespace: object.metadata?.namespace ?? "default" },
-      involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name, namespace: object.metadata?.namespace, uid: object.metadata?.uid },
+      metadata: {
+        name: `${name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`,
+        namespace: object.metadata?.namespace ?? "default",
+      },
+      involvedObject: {
+        apiVersion: object.apiVersion,
+        kind: object.kind,
+        name,
+        namespace: object.metadata?.namespace,
+        uid: object.metadata?.uid,
+      },
       reason,
       message,
       type,
@@ -39,13 +58,25 @@ export async function recordEvent(ctx: EventSink, object: KubeObject, reason: st
  * One Event per condition (of `types`, or all) whose status changed: reason = condition type,
  * message `<old> -> <new>: <reason>` (`none` when new), Warning unless it became True.
  */
-export function recordConditionChanges(ctx: EventSink, object: KubeObject, before: unknown, after: unknown, types?: readonly string[]): void {
+export function recordConditionChanges(
+  ctx: EventSink,
+  object: KubeObject,
+  before: unknown,
+  after: unknown,
+  types?: readonly string[],
+): void {
   const old = new Map(asConditions(before).map((c) => [c.type, c]));
   for (const next of asConditions(after)) {
     if (next.type === undefined || (types !== undefined && !types.includes(next.type))) continue;
     const previous = old.get(next.type);
     if (previous?.status === next.status) continue;
-    void recordEvent(ctx, object, next.type, `${previous?.status ?? "none"} -> ${next.status ?? "Unknown"}: ${next.reason ?? ""}`, next.status === "True" ? "Normal" : "Warning");
+    void recordEvent(
+      ctx,
+      object,
+      next.type,
+      `${previous?.status ?? "none"} -> ${next.status ?? "Unknown"}: ${next.reason ?? ""}`,
+      next.status === "True" ? "Normal" : "Warning",
+    );
   }
 }
 

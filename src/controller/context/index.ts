@@ -7,10 +7,23 @@
 export { ApplyMemo } from "./apply-memo.js";
 export { OwnWrites } from "./own-writes.js";
 export { InstanceMemory } from "./instance-memory.js";
-export { type CacheScoping, type ControllerContext, type ControllerOptions, type InstanceEvaluatedEvent, type PolicySync } from "./controller-context.js";
+export {
+  type CacheScoping,
+  type ControllerContext,
+  type ControllerOptions,
+  type InstanceEvaluatedEvent,
+  type PolicySync,
+} from "./controller-context.js";
 export { recordConditionChanges, recordEvent, type EventSink } from "./events.js";
 export { isJsonSubset, jsonEqual } from "./json-equal.js";
-export { ServedGraphs, instanceKey, instanceKeyOf, parseInstanceKey, type InstanceKind, type ServedGraph } from "./served-graphs.js";
+export {
+  ServedGraphs,
+  instanceKey,
+  instanceKeyOf,
+  parseInstanceKey,
+  type InstanceKind,
+  type ServedGraph,
+} from "./served-graphs.js";
 export { AuthorPolicyState, SETTLE_MS, type ObservedWrite, type PolicyStanding } from "./author-policy-state.js";
 export { revisionOf } from "./breach-windows.js";
 export { DelegationVerdicts, delegationFingerprint, type DelegationVerdict } from "./delegation-verdicts.js";

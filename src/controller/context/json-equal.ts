@@ -24,8 +24,12 @@ export function isJsonSubset(desired: unknown, live: unknown): boolean {
   if (desired === null || typeof desired !== "object") return jsonEqual(desired, live);
   if (live === null || typeof live !== "object") return false;
   if (Array.isArray(desired)) {
-    return Array.isArray(live) && desired.length === live.length && desired.every((item, i) => isJsonSubset(item, live[i]));
+    return (
+      Array.isArray(live) && desired.length === live.length && desired.every((item, i) => isJsonSubset(item, live[i]))
+    );
   }
   const liveRecord = live as Record<string, unknown>;
-  return Object.entries(desired as Record<string, unknown>).every(([key, value]) => value === undefined || isJsonSubset(value, liveRecord[key]));
+  return Object.entries(desired as Record<string, unknown>).every(
+    ([key, value]) => value === undefined || isJsonSubset(value, liveRecord[key]),
+  );
 }

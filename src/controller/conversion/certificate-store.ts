@@ -28,13 +28,22 @@ export function memoryCertificateStore(): CertificateStore {
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 const unb64 = (s: unknown) => (typeof s === "string" ? Buffer.from(s, "base64").toString("utf8") : "");
-const firstCertificate = (bundle: string) => /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/.exec(bundle)?.[0] ?? "";
+const firstCertificate = (bundle: string) =>
+  /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/.exec(bundle)?.[0] ?? "";
 
-export function secretCertificateStore(client: KubeClient, ref: { readonly namespace: string; readonly name: string }): CertificateStore {
+export function secretCertificateStore(
+  client: KubeClient,
+  ref: { readonly namespace: string; readonly name: string },
+): CertificateStore {
   const secretRef = { apiVersion: "v1", kind: "Secret", namespace: ref.namespace, name: ref.name };
   const read = (secret: KubeObject): ServingCertificate => {
     const data = (secret as { data?: Record<string, string> }).data ?? {};
-    return { caPem: unb64(data["ca.crt"]), certPem: unb64(data["tls.crt"]), keyPem: unb64(data["tls.key"]), notAfter: new Date(0) };
+    return {
+      caPem: unb64(data["ca.crt"]),
+      certPem: unb64(data["tls.crt"]),
+      keyPem: unb64(data["tls.key"]),
+      notAfter: new Date(0),
+    };
   };
   return {
     async current(hosts, now) {
@@ -48,10 +57,21 @@ export function secretCertificateStore(client: KubeClient, ref: { readonly names
         const existing = live === undefined ? undefined : read(live);
         if (existing !== undefined && !needsRotation(existing, hosts, now)) return existing;
         const made = createServingCertificate(hosts);
-        const cert = existing === undefined ? made : { ...made, caPem: `${made.caPem}${firstCertificate(existing.caPem)}` };
+        const cert =
+          existing === undefined ? made : { ...made, caPem: `${made.caPem}${firstCertificate(existing.caPem)}` };
         const data = { "ca.crt": b64(cert.caPem), "tls.crt": b64(cert.certPem), "tls.key": b64(cert.keyPem) };
         try {
-          if (live === undefined) await client.create({ apiVersion: "v1", kind: "Secret", metadata: { namespace: ref.namespace, name: ref.name }, type: "kubernetes.io/tls", data }, { fieldManager: "kro.run/controller" });
+          if (live === undefined)
+            await client.create(
+              {
+                apiVersion: "v1",
+                kind: "Secret",
+                metadata: { namespace: ref.namespace, name: ref.name },
+                type: "kubernetes.io/tls",
+                data,
+              },
+              { fieldManager: "kro.run/controller" },
+            );
           else await client.replace({ ...live, data }, { fieldManager: "kro.run/controller" });
           return cert;
         } catch (error) {

@@ -19,10 +19,19 @@ export interface ConversionReview {
 export type ApiLookup = (group: string, kind: string) => ApiOfVersions | undefined;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const groupOf = (apiVersion: string): string => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.lastIndexOf("/")) : "");
+const groupOf = (apiVersion: string): string =>
+  apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.lastIndexOf("/")) : "";
 
-function answer(uid: string, result: ConversionReview["response"]["result"], convertedObjects?: readonly VersionedObject[]): ConversionReview {
-  return { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", response: { uid, ...(convertedObjects === undefined ? {} : { convertedObjects }), result } };
+function answer(
+  uid: string,
+  result: ConversionReview["response"]["result"],
+  convertedObjects?: readonly VersionedObject[],
+): ConversionReview {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "ConversionReview",
+    response: { uid, ...(convertedObjects === undefined ? {} : { convertedObjects }), result },
+  };
 }
 
 /** `undefined` when the body is not a ConversionReview request at all (the server answers 400). */
@@ -35,9 +44,13 @@ export function reviewConversion(body: unknown, lookup: ApiLookup): ConversionRe
   const version = desiredAPIVersion.slice(desiredAPIVersion.lastIndexOf("/") + 1);
   const converted: VersionedObject[] = [];
   for (const object of objects as unknown[]) {
-    if (!isObject(object) || typeof object.kind !== "string") return fail("conversion request holds an object without a kind");
+    if (!isObject(object) || typeof object.kind !== "string")
+      return fail("conversion request holds an object without a kind");
     const api = lookup(group, object.kind);
-    if (api === undefined) return fail(`kro-ts does not serve ${object.kind}.${group} (yet): its ResourceGraphDefinition is not compiled on this replica`);
+    if (api === undefined)
+      return fail(
+        `kro-ts does not serve ${object.kind}.${group} (yet): its ResourceGraphDefinition is not compiled on this replica`,
+      );
     try {
       converted.push(convertObject(api, object, version));
     } catch (e) {

@@ -46,40 +46,70 @@ export class ConversionWebhook {
 
   constructor(options: ConversionWebhookOptions) {
     this.#options = options;
-    this.#store = options.secret !== undefined && options.client !== undefined ? secretCertificateStore(options.client, options.secret) : memoryCertificateStore();
+    this.#store =
+      options.secret !== undefined && options.client !== undefined
+        ? secretCertificateStore(options.client, options.secret)
+        : memoryCertificateStore();
     // Replicas behind one address with a CA each: the CRD trusts only the one whose CA it carries.
     if ((options.advertise !== undefined || options.service !== undefined) && options.secret === undefined) {
-      options.logger.warn({}, "conversion webhook: an advertised address or Service without a certificate Secret; with several replicas behind it, only the one whose CA the CRD carries is trusted");
+      options.logger.warn(
+        {},
+        "conversion webhook: an advertised address or Service without a certificate Secret; with several replicas behind it, only the one whose CA the CRD carries is trusted",
+      );
     }
   }
 
   /** The API of `group`/`kind`; the newest registration wins. */
-  register(api: ApiOfVersions): void { this.#apis.set(`${api.kind}.${api.group}`, api); }
-  unregister(group: string, kind: string): void { this.#apis.delete(`${kind}.${group}`); }
-  lookup(group: string, kind: string): ApiOfVersions | undefined { return this.#apis.get(`${kind}.${group}`); }
+  register(api: ApiOfVersions): void {
+    this.#apis.set(`${api.kind}.${api.group}`, api);
+  }
+  unregister(group: string, kind: string): void {
+    this.#apis.delete(`${kind}.${group}`);
+  }
+  lookup(group: string, kind: string): ApiOfVersions | undefined {
+    return this.#apis.get(`${kind}.${group}`);
+  }
 
   /** Called after a rotation changed the CA bundle (the controller re-installs every CRD with the new one). */
-  onRotation(listener: () => void): void { this.#rotated.add(listener); }
+  onRotation(listener: () => void): void {
+    this.#rotated.add(listener);
+  }
 
   #hosts(): string[] {
     const service = this.#options.service;
-    if (service !== undefined) return [`${service.name}.${service.namespace}.svc`, `${service.name}.${service.namespace}.svc.cluster.local`];
+    if (service !== undefined)
+      return [`${service.name}.${service.namespace}.svc`, `${service.name}.${service.namespace}.svc.cluster.local`];
     return [this.#options.advertise?.host ?? this.#options.host ?? "127.0.0.1"];
   }
 
-  #now(): Date { return this.#options.now?.() ?? new Date(); }
+  #now(): Date {
+    return this.#options.now?.() ?? new Date();
+  }
 
   start(): Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> {
     this.#started ??= (async () => {
       const cert = await this.#store.current(this.#hosts(), this.#now());
-      const server = await startWebhookServer({ host: this.#options.host ?? "127.0.0.1", port: this.#options.port ?? 0, cert, lookup: (g, k) => this.lookup(g, k), logger: this.#options.logger });
+      const server = await startWebhookServer({
+        host: this.#options.host ?? "127.0.0.1",
+        port: this.#options.port ?? 0,
+        cert,
+        lookup: (g, k) => this.lookup(g, k),
+        logger: this.#options.logger,
+      });
       this.#cert = cert;
-      this.#timer = setInterval(() => { void this.checkRotation(); }, this.#options.rotationCheckMs ?? 3_600_000);
+      this.#timer = setInterval(() => {
+        void this.checkRotation();
+      }, this.#options.rotationCheckMs ?? 3_600_000);
       this.#timer.unref();
-      this.#options.logger.info({ port: server.port, notAfter: cert.notAfter.toISOString() }, "conversion webhook serving");
+      this.#options.logger.info(
+        { port: server.port, notAfter: cert.notAfter.toISOString() },
+        "conversion webhook serving",
+      );
       return { server, cert };
     })();
-    this.#started.catch(() => { this.#started = undefined; });
+    this.#started.catch(() => {
+      this.#started = undefined;
+    });
     return this.#started;
   }
 
@@ -87,7 +117,10 @@ export class ConversionWebhook {
   async checkRotation(): Promise<boolean> {
     const started = await this.start();
     const cert = await this.#store.current(this.#hosts(), this.#now()).catch((e: unknown) => {
-      this.#options.logger.warn({ err: e instanceof Error ? e.message : String(e) }, "conversion webhook certificate check failed; retried later");
+      this.#options.logger.warn(
+        { err: e instanceof Error ? e.message : String(e) },
+        "conversion webhook certificate check failed; retried later",
+      );
       return undefined;
     });
     if (cert === undefined || (cert.certPem === this.#cert?.certPem && cert.caPem === this.#cert.caPem)) return false;
@@ -102,9 +135,14 @@ export class ConversionWebhook {
     const { server } = await this.start();
     const caBundle = Buffer.from(this.#cert?.caPem ?? "", "utf8").toString("base64");
     const service = this.#options.service;
-    if (service !== undefined) return { service: { namespace: service.namespace, name: service.name, path: CONVERT_PATH, port: service.port ?? 443 }, caBundle };
+    if (service !== undefined)
+      return {
+        service: { namespace: service.namespace, name: service.name, path: CONVERT_PATH, port: service.port ?? 443 },
+        caBundle,
+      };
     const advertise = this.#options.advertise;
-    if (advertise !== undefined) return { url: `https://${hostPort(advertise.host, advertise.port)}${CONVERT_PATH}`, caBundle };
+    if (advertise !== undefined)
+      return { url: `https://${hostPort(advertise.host, advertise.port)}${CONVERT_PATH}`, caBundle };
     return { url: `https://${hostPort(this.#options.host ?? "127.0.0.1", server.port)}${CONVERT_PATH}`, caBundle };
   }
 

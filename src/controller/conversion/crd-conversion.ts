@@ -8,13 +8,25 @@ import { apiOfGraph } from "../../runtime/index.js";
 import type { CustomResourceDefinition } from "../../schema/index.js";
 import type { ConversionWebhook } from "./conversion-webhook.js";
 
-export async function withConversionWebhook(webhook: ConversionWebhook, graph: CelCompiledGraph): Promise<CustomResourceDefinition> {
+export async function withConversionWebhook(
+  webhook: ConversionWebhook,
+  graph: CelCompiledGraph,
+): Promise<CustomResourceDefinition> {
   const api = apiOfGraph(graph);
   const conversion = graph.crd.spec.conversion;
   if (api === undefined || conversion?.strategy !== "Webhook") return graph.crd;
   webhook.register(api);
   const clientConfig = await webhook.clientConfig();
-  return { ...graph.crd, spec: { ...graph.crd.spec, conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? ["v1"], clientConfig } } } };
+  return {
+    ...graph.crd,
+    spec: {
+      ...graph.crd.spec,
+      conversion: {
+        strategy: "Webhook",
+        webhook: { conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? ["v1"], clientConfig },
+      },
+    },
+  };
 }
 
 /** A follower or a restart serving a graph: the webhook must know its API too. */

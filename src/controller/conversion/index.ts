@@ -8,5 +8,11 @@ export { ConversionWebhook, type ConversionWebhookOptions } from "./conversion-w
 export { reviewConversion, type ApiLookup, type ConversionReview } from "./conversion-review.js";
 export { createServingCertificate, needsRotation, type ServingCertificate } from "./serving-certificate.js";
 export { registerConversion, withConversionWebhook } from "./crd-conversion.js";
-export { migrateStorage, needsMigration, type MigrationOptions, type MigrationOutcome, type MigrationTarget } from "./storage-migration.js";
+export {
+  migrateStorage,
+  needsMigration,
+  type MigrationOptions,
+  type MigrationOutcome,
+  type MigrationTarget,
+} from "./storage-migration.js";
 export { StorageMigrations } from "./storage-migrations.js";

@@ -22,6 +22,10 @@ describe("createServingCertificate", () => {
     assert.equal(publicOfKey, cert.publicKey.export({ format: "pem", type: "spki" }), "the key is the certificate's");
     assert.equal(needsRotation(made, hosts, new Date()), false);
     assert.equal(needsRotation(made, [...hosts, "10.0.0.1"], new Date()), true, "a host it does not name");
-    assert.equal(needsRotation(made, hosts, new Date(Date.now() + 25 * 86_400_000)), true, "within a third of its life of expiry");
+    assert.equal(
+      needsRotation(made, hosts, new Date(Date.now() + 25 * 86_400_000)),
+      true,
+      "within a third of its life of expiry",
+    );
   });
 });

@@ -22,7 +22,13 @@ export interface ServingCertificate {
 export function createServingCertificate(hosts: readonly string[], days = 365): ServingCertificate {
   const ips = hosts.filter((h) => isIP(h) !== 0);
   const dns = hosts.filter((h) => isIP(h) === 0);
-  const { caPem, certPem, keyPem } = generateCaAndCertificate(systemEntropy, { caName: "kro-ts conversion webhook CA", cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook", ips, dns, days });
+  const { caPem, certPem, keyPem } = generateCaAndCertificate(systemEntropy, {
+    caName: "kro-ts conversion webhook CA",
+    cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook",
+    ips,
+    dns,
+    days,
+  });
   return { caPem, certPem, keyPem, notAfter: new Date(new X509Certificate(certPem).validTo) };
 }
 

@@ -7,8 +7,17 @@ import { migrateStorage } from "./storage-migration.js";
 
 const target = { crdName: "webapps.kro.run", group: "kro.run", kind: "WebApp", plural: "webapps" };
 const logger = createLogger({ level: "silent", name: "t", format: "text" });
-const crd = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: target.crdName }, spec: { versions: [{ name: "v1alpha1" }, { name: "v1beta1", storage: true }] }, status: { storedVersions: ["v1alpha1", "v1beta1"] } };
-const tick = () => new Promise<void>((resolve) => { setImmediate(resolve); });
+const crd = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: target.crdName },
+  spec: { versions: [{ name: "v1alpha1" }, { name: "v1beta1", storage: true }] },
+  status: { storedVersions: ["v1alpha1", "v1beta1"] },
+};
+const tick = () =>
+  new Promise<void>((resolve) => {
+    setImmediate(resolve);
+  });
 
 /** An API server holding `count` instances in pages of `pageSize`, whose updates answer after a few event-loop turns. */
 function fakeServer(count: number, pageSize: number, failOn?: string) {
@@ -20,7 +29,13 @@ function fakeServer(count: number, pageSize: number, failOn?: string) {
     get: () => Promise.resolve(crd),
     getPath: (path: string) => {
       const from = Number(new URL(path, "http://x").searchParams.get("continue") ?? "0");
-      const items = names.slice(from, from + pageSize).map((name) => ({ apiVersion: "kro.run/v1alpha1", kind: "WebApp", metadata: { name, namespace: "default", resourceVersion: "1" } }));
+      const items = names
+        .slice(from, from + pageSize)
+        .map((name) => ({
+          apiVersion: "kro.run/v1alpha1",
+          kind: "WebApp",
+          metadata: { name, namespace: "default", resourceVersion: "1" },
+        }));
       log.push(`list ${from}`);
       return Promise.resolve({ items, metadata: from + pageSize < count ? { continue: String(from + pageSize) } : {} });
     },
@@ -36,7 +51,11 @@ function fakeServer(count: number, pageSize: number, failOn?: string) {
     },
     patch: (_ref: unknown, body: { metadata?: { annotations?: Record<string, string | null> }; status?: unknown }) => {
       const progress = body.metadata?.annotations?.[ANNOTATIONS.storageMigration];
-      log.push(body.status !== undefined ? `storedVersions ${JSON.stringify(body.status)}` : `progress ${progress === null ? "cleared" : (JSON.parse(progress ?? "{}") as { continue?: string }).continue}`);
+      log.push(
+        body.status !== undefined
+          ? `storedVersions ${JSON.stringify(body.status)}`
+          : `progress ${progress === null ? "cleared" : (JSON.parse(progress ?? "{}") as { continue?: string }).continue}`,
+      );
       return Promise.resolve({});
     },
   } as unknown as KubeClient;
@@ -51,7 +70,10 @@ describe("migrateStorage: several rewrites in flight, progress saved per finishe
     assert.equal(server.maxInFlight(), 4, "four rewrites overlapped");
     const rewrites = server.log.filter((l) => l.startsWith("replace"));
     assert.equal(new Set(rewrites).size, 25);
-    assert.ok(rewrites.every((l) => l.endsWith("kro.run/v1beta1")), "written at the storage version");
+    assert.ok(
+      rewrites.every((l) => l.endsWith("kro.run/v1beta1")),
+      "written at the storage version",
+    );
     // A page's progress is saved only after every one of its objects was rewritten.
     const saved = server.log.indexOf("progress 10");
     assert.ok(saved > server.log.indexOf("replace app-009 kro.run/v1beta1") && saved < server.log.indexOf("list 10"));
@@ -66,10 +88,16 @@ describe("migrateStorage: several rewrites in flight, progress saved per finishe
 
   it("a failed rewrite fails the migration: its page's progress is not saved, storedVersions is not trimmed, and the other rewriters stop", async () => {
     const server = fakeServer(40, 20, "app-022");
-    await assert.rejects(migrateStorage(server.client, target, { logger, qps: Infinity, inFlight: 4 }), /unable to return a response/);
+    await assert.rejects(
+      migrateStorage(server.client, target, { logger, qps: Infinity, inFlight: 4 }),
+      /unable to return a response/,
+    );
     assert.ok(server.log.includes("progress 20"), "the first page was saved");
     assert.ok(!server.log.some((l) => l === "progress 40" || l.startsWith("storedVersions")));
     const secondPage = server.log.filter((l) => l.startsWith("replace app-02") || l.startsWith("replace app-03"));
-    assert.ok(secondPage.length < 19, `the page stopped after the failure (${secondPage.length} of 19 others rewritten)`);
+    assert.ok(
+      secondPage.length < 19,
+      `the page stopped after the failure (${secondPage.length} of 19 others rewritten)`,
+    );
   });
 });

@@ -27,16 +27,24 @@ export interface MigrationOptions {
   readonly logger: Logger;
 }
 
-export type MigrationOutcome = { readonly state: "done"; readonly rewritten: number } | { readonly state: "aborted"; readonly rewritten: number };
+export type MigrationOutcome =
+  { readonly state: "done"; readonly rewritten: number } | { readonly state: "aborted"; readonly rewritten: number };
 
 const DEFAULT_IN_FLIGHT = 8;
 
-interface Progress { readonly to: string; readonly continue?: string }
+interface Progress {
+  readonly to: string;
+  readonly continue?: string;
+}
 
 const crdRef = (name: string) => ({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name });
-type CrdObject = KubeObject & { spec?: { versions?: { name: string; storage?: boolean }[] }; status?: { storedVersions?: string[] } };
+type CrdObject = KubeObject & {
+  spec?: { versions?: { name: string; storage?: boolean }[] };
+  status?: { storedVersions?: string[] };
+};
 
-export const storageVersionOf = (crd: CrdObject): string | undefined => crd.spec?.versions?.find((v) => v.storage === true)?.name;
+export const storageVersionOf = (crd: CrdObject): string | undefined =>
+  crd.spec?.versions?.find((v) => v.storage === true)?.name;
 
 /** Whether objects may still be stored at a version other than the storage version. */
 export function needsMigration(crd: CrdObject): boolean {
@@ -50,17 +58,31 @@ function progressOf(crd: CrdObject, storage: string): Progress {
   if (text === undefined) return { to: storage };
   try {
     const parsed = JSON.parse(text) as Partial<Progress>;
-    return parsed.to === storage ? { to: storage, ...(typeof parsed.continue === "string" ? { continue: parsed.continue } : {}) } : { to: storage };
+    return parsed.to === storage
+      ? { to: storage, ...(typeof parsed.continue === "string" ? { continue: parsed.continue } : {}) }
+      : { to: storage };
   } catch {
     return { to: storage };
   }
 }
 
 async function saveProgress(client: KubeClient, crdName: string, progress: Progress | null): Promise<void> {
-  await client.patch(crdRef(crdName), { metadata: { annotations: { [ANNOTATIONS.storageMigration]: progress === null ? null : JSON.stringify(progress) } } }, { fieldManager: "kro.run/controller" });
+  await client.patch(
+    crdRef(crdName),
+    {
+      metadata: {
+        annotations: { [ANNOTATIONS.storageMigration]: progress === null ? null : JSON.stringify(progress) },
+      },
+    },
+    { fieldManager: "kro.run/controller" },
+  );
 }
 
-export async function migrateStorage(client: KubeClient, target: MigrationTarget, options: MigrationOptions): Promise<MigrationOutcome> {
+export async function migrateStorage(
+  client: KubeClient,
+  target: MigrationTarget,
+  options: MigrationOptions,
+): Promise<MigrationOutcome> {
   const crd = await client.get<CrdObject>(crdRef(target.crdName));
   const storage = storageVersionOf(crd);
   if (storage === undefined || !needsMigration(crd)) return { state: "done", rewritten: 0 };
@@ -69,17 +91,26 @@ export async function migrateStorage(client: KubeClient, target: MigrationTarget
   let progress = progressOf(crd, storage);
   let rewritten = 0;
   const apiVersion = `${target.group}/${storage}`;
-  options.logger.info({ crd: target.crdName, to: storage, resumeFrom: progress.continue === undefined ? "start" : "continue token" }, "storage migration");
+  options.logger.info(
+    { crd: target.crdName, to: storage, resumeFrom: progress.continue === undefined ? "start" : "continue token" },
+    "storage migration",
+  );
   const aborted = (): boolean => options.signal?.aborted === true;
   for (;;) {
     if (aborted()) return { state: "aborted", rewritten };
-    const query = new URLSearchParams({ limit: String(options.pageSize ?? 100), ...(progress.continue === undefined ? {} : { continue: progress.continue }) });
+    const query = new URLSearchParams({
+      limit: String(options.pageSize ?? 100),
+      ...(progress.continue === undefined ? {} : { continue: progress.continue }),
+    });
     let page: { items?: KubeObject[] | null; metadata?: { continue?: string } };
     try {
       page = await client.getPath(`/apis/${target.group}/${storage}/${target.plural}?${query.toString()}`);
     } catch (error) {
       // An expired continue token: start over (rewriting an object twice is harmless).
-      if (isGone(error) && progress.continue !== undefined) { progress = { to: storage }; continue; }
+      if (isGone(error) && progress.continue !== undefined) {
+        progress = { to: storage };
+        continue;
+      }
       throw error;
     }
     // Several rewrites in flight: each waits on the API server and a conversion through the
@@ -91,7 +122,10 @@ export async function migrateStorage(client: KubeClient, target: MigrationTarget
         if (aborted()) return;
         try {
           // The no-op update: the object as read, at the storage version, with its resourceVersion.
-          await client.replace({ ...item, apiVersion, kind: target.kind }, { fieldManager: "kro.run/storage-migration" });
+          await client.replace(
+            { ...item, apiVersion, kind: target.kind },
+            { fieldManager: "kro.run/storage-migration" },
+          );
           rewritten++;
         } catch (error) {
           // Written by someone else since the list (so at the storage version already), or gone.
@@ -113,8 +147,15 @@ export async function migrateStorage(client: KubeClient, target: MigrationTarget
     await saveProgress(client, target.crdName, progress);
   }
   // Every object is at the storage version now: only it can be stored.
-  await client.patch(crdRef(target.crdName), { status: { storedVersions: [storage] } }, { subresource: "status", fieldManager: "kro.run/storage-migration" });
+  await client.patch(
+    crdRef(target.crdName),
+    { status: { storedVersions: [storage] } },
+    { subresource: "status", fieldManager: "kro.run/storage-migration" },
+  );
   await saveProgress(client, target.crdName, null);
-  options.logger.info({ crd: target.crdName, to: storage, rewritten }, "storage migration done; storedVersions trimmed");
+  options.logger.info(
+    { crd: target.crdName, to: storage, rewritten },
+    "storage migration done; storedVersions trimmed",
+  );
   return { state: "done", rewritten };
 }

@@ -7,8 +7,15 @@ import { StorageMigrations } from "./storage-migrations.js";
 const target = { crdName: "webapps.kro.run", group: "kro.run", kind: "WebApp", plural: "webapps" };
 const logger = createLogger({ level: "silent", name: "t", format: "text" });
 /** A client whose every read fails, as an overloaded API server's would. */
-const failing = { get: () => Promise.reject(new Error("the server was unable to return a response in the time allotted")) } as unknown as KubeClient;
-const settle = async () => { for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => { setImmediate(resolve); }); };
+const failing = {
+  get: () => Promise.reject(new Error("the server was unable to return a response in the time allotted")),
+} as unknown as KubeClient;
+const settle = async () => {
+  for (let i = 0; i < 5; i++)
+    await new Promise<void>((resolve) => {
+      setImmediate(resolve);
+    });
+};
 
 describe("StorageMigrations: a failed migration comes back by itself", () => {
   it("asks for the RGD's reconcile again after 5 s, then after 10 s, not at once and not never", async () => {
@@ -16,14 +23,18 @@ describe("StorageMigrations: a failed migration comes back by itself", () => {
     try {
       const migrations = new StorageMigrations(failing, logger);
       let requeued = 0;
-      migrations.ensure(target, () => { requeued++; });
+      migrations.ensure(target, () => {
+        requeued++;
+      });
       await settle();
       assert.equal(migrations.running(target.crdName), false, "the failed run is over");
       mock.timers.tick(4_999);
       assert.equal(requeued, 0, "not before the backoff");
       mock.timers.tick(1);
       assert.equal(requeued, 1, "the reconcile is asked for again");
-      migrations.ensure(target, () => { requeued++; });
+      migrations.ensure(target, () => {
+        requeued++;
+      });
       await settle();
       mock.timers.tick(9_999);
       assert.equal(requeued, 1, "the second failure waits twice as long");
@@ -40,7 +51,9 @@ describe("StorageMigrations: a failed migration comes back by itself", () => {
     try {
       const migrations = new StorageMigrations(failing, logger);
       let requeued = 0;
-      migrations.ensure(target, () => { requeued++; });
+      migrations.ensure(target, () => {
+        requeued++;
+      });
       await settle();
       await migrations.stop();
       mock.timers.tick(600_000);

@@ -18,33 +18,55 @@ export class StorageMigrations {
   readonly #retries = new Set<NodeJS.Timeout>();
   readonly #abort = new AbortController();
 
-  constructor(private readonly client: KubeClient, private readonly logger: Logger, private readonly pace: { readonly qps?: number | undefined; readonly pageSize?: number | undefined } = {}) {}
+  constructor(
+    private readonly client: KubeClient,
+    private readonly logger: Logger,
+    private readonly pace: { readonly qps?: number | undefined; readonly pageSize?: number | undefined } = {},
+  ) {}
 
   /** Starts migrating `target` unless it runs already; `requeue` is called once it finished, or after a backoff when it failed. */
   ensure(target: MigrationTarget, requeue: () => void): void {
     if (this.#running.has(target.crdName) || this.#abort.signal.aborted) return;
-    const run = migrateStorage(this.client, target, { logger: this.logger, signal: this.#abort.signal, ...(this.pace.qps === undefined ? {} : { qps: this.pace.qps }), ...(this.pace.pageSize === undefined ? {} : { pageSize: this.pace.pageSize }) })
-      .then((outcome) => {
-        this.#failures.delete(target.crdName);
-        if (outcome.state === "done") requeue();
-        return outcome;
-      }, (error: unknown) => {
-        const failures = (this.#failures.get(target.crdName) ?? 0) + 1;
-        this.#failures.set(target.crdName, failures);
-        const delayMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1));
-        this.logger.warn({ crd: target.crdName, err: error instanceof Error ? error.message : String(error), retryInMs: delayMs }, "storage migration failed; resumed from its saved progress after a backoff");
-        if (!this.#abort.signal.aborted) {
-          const timer = setTimeout(() => { this.#retries.delete(timer); requeue(); }, delayMs);
-          timer.unref();
-          this.#retries.add(timer);
-        }
-        return undefined;
-      })
-      .finally(() => { this.#running.delete(target.crdName); });
+    const run = migrateStorage(this.client, target, {
+      logger: this.logger,
+      signal: this.#abort.signal,
+      ...(this.pace.qps === undefined ? {} : { qps: this.pace.qps }),
+      ...(this.pace.pageSize === undefined ? {} : { pageSize: this.pace.pageSize }),
+    })
+      .then(
+        (outcome) => {
+          this.#failures.delete(target.crdName);
+          if (outcome.state === "done") requeue();
+          return outcome;
+        },
+        (error: unknown) => {
+          const failures = (this.#failures.get(target.crdName) ?? 0) + 1;
+          this.#failures.set(target.crdName, failures);
+          const delayMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1));
+          this.logger.warn(
+            { crd: target.crdName, err: error instanceof Error ? error.message : String(error), retryInMs: delayMs },
+            "storage migration failed; resumed from its saved progress after a backoff",
+          );
+          if (!this.#abort.signal.aborted) {
+            const timer = setTimeout(() => {
+              this.#retries.delete(timer);
+              requeue();
+            }, delayMs);
+            timer.unref();
+            this.#retries.add(timer);
+          }
+          return undefined;
+        },
+      )
+      .finally(() => {
+        this.#running.delete(target.crdName);
+      });
     this.#running.set(target.crdName, run);
   }
 
-  running(crdName: string): boolean { return this.#running.has(crdName); }
+  running(crdName: string): boolean {
+    return this.#running.has(crdName);
+  }
 
   async stop(): Promise<void> {
     this.#abort.abort();

@@ -8,7 +8,11 @@ import { startWebhookServer } from "./webhook-server.js";
 
 const cert = createServingCertificate(["127.0.0.1"]);
 const logger = createLogger({ level: "silent", name: "webhook-server-test", format: "text" });
-const REVIEW = JSON.stringify({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "u", desiredAPIVersion: "kro.run/v1alpha1", objects: [] } });
+const REVIEW = JSON.stringify({
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "ConversionReview",
+  request: { uid: "u", desiredAPIVersion: "kro.run/v1alpha1", objects: [] },
+});
 const start = () => startWebhookServer({ host: "127.0.0.1", port: 0, cert, lookup: () => undefined, logger });
 
 /** An HTTP/2 POST whose body is held back until `finish` is called: a request in flight. */
@@ -19,25 +23,45 @@ async function connected(port: number): Promise<ClientHttp2Session> {
   return session;
 }
 
-function held(session: ClientHttp2Session): { stream: ClientHttp2Stream; finish: () => void; answer: Promise<{ status: number; body: string }> } {
+function held(session: ClientHttp2Session): {
+  stream: ClientHttp2Stream;
+  finish: () => void;
+  answer: Promise<{ status: number; body: string }>;
+} {
   const stream = session.request({ ":method": "POST", ":path": "/convert", "content-type": "application/json" });
   stream.write(REVIEW.slice(0, 10));
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     let status = 0;
     let body = "";
-    stream.on("response", (headers) => { status = Number(headers[":status"]); });
-    stream.on("data", (chunk: Buffer) => { body += chunk.toString("utf8"); });
-    stream.on("end", () => { resolve({ status, body }); });
+    stream.on("response", (headers) => {
+      status = Number(headers[":status"]);
+    });
+    stream.on("data", (chunk: Buffer) => {
+      body += chunk.toString("utf8");
+    });
+    stream.on("end", () => {
+      resolve({ status, body });
+    });
     stream.on("error", reject);
   });
-  return { stream, finish: () => { stream.end(REVIEW.slice(10)); }, answer };
+  return {
+    stream,
+    finish: () => {
+      stream.end(REVIEW.slice(10));
+    },
+    answer,
+  };
 }
 
 describe("the webhook server's stop", () => {
   it("speaks HTTP/2, answers a request it took while stopping, refuses new connections, and sends GOAWAY", async () => {
     const server = await start();
     const session = await connected(server.port);
-    const goaway = new Promise<number>((resolve) => { session.on("goaway", (code: number) => { resolve(code); }); });
+    const goaway = new Promise<number>((resolve) => {
+      session.on("goaway", (code: number) => {
+        resolve(code);
+      });
+    });
     const inFlight = held(session);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closed = server.close(5_000);
@@ -45,8 +69,13 @@ describe("the webhook server's stop", () => {
     // A new connection goes elsewhere: this replica no longer accepts.
     const refused = await new Promise<string>((resolve) => {
       const other = connect(`https://127.0.0.1:${server.port}`, { ca: cert.caPem });
-      other.on("error", (e: NodeJS.ErrnoException) => { resolve(e.code ?? e.message); });
-      other.on("connect", () => { other.close(); resolve("connected"); });
+      other.on("error", (e: NodeJS.ErrnoException) => {
+        resolve(e.code ?? e.message);
+      });
+      other.on("connect", () => {
+        other.close();
+        resolve("connected");
+      });
     });
     assert.equal(refused, "ECONNREFUSED");
     inFlight.finish();
@@ -60,15 +89,29 @@ describe("the webhook server's stop", () => {
   it("answers an HTTP/1.1 request it took while stopping, with Connection: close", async () => {
     const server = await start();
     const answer = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-      const req = httpsRequest({ host: "127.0.0.1", port: server.port, method: "POST", path: "/convert", ca: cert.caPem, headers: { "content-type": "application/json" } }, (res) => {
-        res.resume();
-        res.on("end", () => { resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }); });
-      });
+      const req = httpsRequest(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          method: "POST",
+          path: "/convert",
+          ca: cert.caPem,
+          headers: { "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+          });
+        },
+      );
       req.on("error", reject);
       req.write(REVIEW.slice(0, 10));
       setTimeout(() => {
         void server.close(5_000);
-        setTimeout(() => { req.end(REVIEW.slice(10)); }, 50);
+        setTimeout(() => {
+          req.end(REVIEW.slice(10));
+        }, 50);
       }, 50);
     });
     assert.deepEqual(await answer, { status: 200, connection: "close" });
@@ -79,7 +122,10 @@ describe("the webhook server's stop", () => {
     const server = await start();
     const session = await connected(server.port);
     const inFlight = held(session);
-    const failed = inFlight.answer.then((a) => (a.status === 200 ? "answered" : "cut"), () => "cut");
+    const failed = inFlight.answer.then(
+      (a) => (a.status === 200 ? "answered" : "cut"),
+      () => "cut",
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     await server.close(200);
     assert.equal(await failed, "cut");

@@ -35,14 +35,22 @@ export interface RunningWebhookServer {
 type Request = Http2ServerRequest | IncomingMessage;
 type Response = Http2ServerResponse | ServerResponse;
 
-export async function startWebhookServer(options: { host: string; port: number; cert: ServingCertificate; lookup: ApiLookup; logger: Logger }): Promise<RunningWebhookServer> {
+export async function startWebhookServer(options: {
+  host: string;
+  port: number;
+  cert: ServingCertificate;
+  lookup: ApiLookup;
+  logger: Logger;
+}): Promise<RunningWebhookServer> {
   const sessions = new Set<Http2Session>();
   const sockets = new Set<Socket>();
   /** HTTP/1.1 connections with a request being answered: closed once it is. */
   const busy = new Map<Socket, number>();
   let draining = false;
   const settled: (() => void)[] = [];
-  const checkSettled = () => { if (draining && sessions.size === 0 && sockets.size === 0) for (const done of settled.splice(0)) done(); };
+  const checkSettled = () => {
+    if (draining && sessions.size === 0 && sockets.size === 0) for (const done of settled.splice(0)) done();
+  };
 
   const handle = (req: Request, res: Response) => {
     const http1 = req.httpVersionMajor === 1 ? req.socket : undefined;
@@ -50,7 +58,10 @@ export async function startWebhookServer(options: { host: string; port: number; 
       busy.set(http1, (busy.get(http1) ?? 0) + 1);
       res.on("close", () => {
         const left = (busy.get(http1) ?? 1) - 1;
-        if (left > 0) { busy.set(http1, left); return; }
+        if (left > 0) {
+          busy.set(http1, left);
+          return;
+        }
         busy.delete(http1);
         if (draining) http1.end();
       });
@@ -60,23 +71,42 @@ export async function startWebhookServer(options: { host: string; port: number; 
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
-    if (req.url === "/healthz") { reply(200, { ok: true }); return; }
-    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== CONVERT_PATH) { reply(404, { message: `POST ${CONVERT_PATH} only` }); return; }
+    if (req.url === "/healthz") {
+      reply(200, { ok: true });
+      return;
+    }
+    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== CONVERT_PATH) {
+      reply(404, { message: `POST ${CONVERT_PATH} only` });
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) { reply(413, { message: "ConversionReview too large" }); req.destroy(); return; }
+      if (size > MAX_BODY_BYTES) {
+        reply(413, { message: "ConversionReview too large" });
+        req.destroy();
+        return;
+      }
       chunks.push(chunk);
     });
     req.on("end", () => {
       if (res.headersSent) return;
       let body: unknown;
-      try { body = JSON.parse(Buffer.concat(chunks).toString("utf8")); } catch { reply(400, { message: "body is not JSON" }); return; }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        reply(400, { message: "body is not JSON" });
+        return;
+      }
       try {
         const review = reviewConversion(body, options.lookup);
-        if (review === undefined) { reply(400, { message: "body is not a ConversionReview request" }); return; }
-        if (review.response.result.status === "Failure") options.logger.warn({ message: review.response.result.message }, "conversion refused");
+        if (review === undefined) {
+          reply(400, { message: "body is not a ConversionReview request" });
+          return;
+        }
+        if (review.response.result.status === "Failure")
+          options.logger.warn({ message: review.response.result.message }, "conversion refused");
         reply(200, review);
       } catch (e) {
         options.logger.error({ err: e instanceof Error ? e.message : String(e) }, "conversion webhook failed");
@@ -88,33 +118,62 @@ export async function startWebhookServer(options: { host: string; port: number; 
   const server = createSecureServer({ key: options.cert.keyPem, cert: options.cert.certPem, allowHTTP1: true }, handle);
   server.on("secureConnection", (socket: Socket) => {
     sockets.add(socket);
-    socket.on("close", () => { sockets.delete(socket); busy.delete(socket); checkSettled(); });
+    socket.on("close", () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+      checkSettled();
+    });
   });
   server.on("session", (session: Http2Session) => {
     sessions.add(session);
-    session.on("close", () => { sessions.delete(session); checkSettled(); });
+    session.on("close", () => {
+      sessions.delete(session);
+      checkSettled();
+    });
     session.on("error", () => undefined);
     // Accepted just before the stop, its handshake done just after: told to go elsewhere at once.
     if (draining) session.close();
   });
-  await new Promise<void>((resolve, reject) => { server.once("error", reject); server.listen(options.port, options.host, () => { server.off("error", reject); resolve(); }); });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 
   return {
     port: (server.address() as AddressInfo).port,
-    useCertificate(cert) { server.setSecureContext({ key: cert.keyPem, cert: cert.certPem }); },
+    useCertificate(cert) {
+      server.setSecureContext({ key: cert.keyPem, cert: cert.certPem });
+    },
     async close(drainMs = DEFAULT_DRAIN_MS) {
       if (draining) return;
       draining = true;
       // New connections are refused from here on: whatever is in front of the replicas picks another.
-      const closed = new Promise<void>((resolve) => { server.close(() => { resolve(); }); });
+      const closed = new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
       // GOAWAY: streams already opened are answered, the client sends later ones elsewhere.
       for (const session of sessions) session.close();
       for (const socket of sockets) if (!isHttp2(socket) && !busy.has(socket)) socket.end();
-      const quiet = new Promise<void>((resolve) => { settled.push(resolve); checkSettled(); });
+      const quiet = new Promise<void>((resolve) => {
+        settled.push(resolve);
+        checkSettled();
+      });
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<"late">((resolve) => { timer = setTimeout(() => { resolve("late"); }, drainMs); });
-      if (await Promise.race([quiet, late]) === "late") {
-        options.logger.warn({ sessions: sessions.size, connections: sockets.size }, "conversion webhook: requests still open at the end of the drain; closing them");
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => {
+          resolve("late");
+        }, drainMs);
+      });
+      if ((await Promise.race([quiet, late])) === "late") {
+        options.logger.warn(
+          { sessions: sessions.size, connections: sockets.size },
+          "conversion webhook: requests still open at the end of the drain; closing them",
+        );
         for (const session of sessions) session.destroy();
         for (const socket of sockets) socket.destroy();
       }

@@ -17,7 +17,12 @@ export class CoordinationNamespaceError extends Error {
 export type CoordinationNamespaceOutcome = "present" | "created" | "unknown";
 
 /** `why` names the flag that needs it, e.g. "--leader-elect". */
-export async function ensureCoordinationNamespace(client: Pick<KubeClient, "get" | "create">, namespace: string, why: string, logger: Logger): Promise<CoordinationNamespaceOutcome> {
+export async function ensureCoordinationNamespace(
+  client: Pick<KubeClient, "get" | "create">,
+  namespace: string,
+  why: string,
+  logger: Logger,
+): Promise<CoordinationNamespaceOutcome> {
   const ref = { apiVersion: "v1", kind: "Namespace", name: namespace };
   let existing: KubeObject | undefined;
   try {
@@ -31,16 +36,24 @@ export async function ensureCoordinationNamespace(client: Pick<KubeClient, "get"
   }
   if (existing !== undefined) {
     if (existing.metadata?.deletionTimestamp !== undefined) {
-      throw new CoordinationNamespaceError(`${why} needs the namespace "${namespace}" for its Leases, and it is being deleted: wait until it is gone and create it again, or choose another with --leader-election-namespace`);
+      throw new CoordinationNamespaceError(
+        `${why} needs the namespace "${namespace}" for its Leases, and it is being deleted: wait until it is gone and create it again, or choose another with --leader-election-namespace`,
+      );
     }
     return "present";
   }
   try {
-    await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace, labels: { "app.kubernetes.io/managed-by": "kro" } } });
+    await client.create({
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: namespace, labels: { "app.kubernetes.io/managed-by": "kro" } },
+    });
   } catch (error) {
     if (isAlreadyExists(error)) return "present";
     if (isForbidden(error)) {
-      throw new CoordinationNamespaceError(`${why} needs the namespace "${namespace}" for its Leases; it does not exist and the controller may not create it (${(error as Error).message}): create it (kubectl create namespace ${namespace}) or choose an existing one with --leader-election-namespace`);
+      throw new CoordinationNamespaceError(
+        `${why} needs the namespace "${namespace}" for its Leases; it does not exist and the controller may not create it (${(error as Error).message}): create it (kubectl create namespace ${namespace}) or choose an existing one with --leader-election-namespace`,
+      );
     }
     throw error;
   }

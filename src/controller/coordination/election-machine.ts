@@ -73,11 +73,19 @@ export const RENEW_DEADLINE_PASSED = "could not renew the lease within the renew
 
 export const initialElection: ElectionState = { phase: "candidate", fenceDeadline: -Infinity };
 
-export function stepElection(state: ElectionState, event: ElectionEvent, input: StepInput, timing: LeaseTiming): ElectionStep {
+export function stepElection(
+  state: ElectionState,
+  event: ElectionEvent,
+  input: StepInput,
+  timing: LeaseTiming,
+): ElectionStep {
   if (state.phase === "stopped") return { state, actions: [] };
   if (event.type === "stop") return { state: { ...state, phase: "stopped" }, actions: [] };
   const retry = timing.retryPeriodMs * (1 + input.jitter * (JITTER_FACTOR - 1));
-  const lose = (why: string): ElectionStep => ({ state: { phase: "stopped", fenceDeadline: state.fenceDeadline }, actions: [{ type: "lost", why }] });
+  const lose = (why: string): ElectionStep => ({
+    state: { phase: "stopped", fenceDeadline: state.fenceDeadline },
+    actions: [{ type: "lost", why }],
+  });
   const stay = (...actions: ElectionAction[]): ElectionStep => ({ state, actions });
 
   if (state.phase === "candidate") {
@@ -90,9 +98,15 @@ export function stepElection(state: ElectionState, event: ElectionEvent, input: 
         const { outcome } = event;
         if (outcome.kind === "written") {
           const until = outcome.sentAt + timing.renewDeadlineMs;
-          return { state: { phase: "leader", fenceDeadline: until }, actions: [{ type: "hold", until }, { type: "acquired" }, { type: "wait", ms: retry }] };
+          return {
+            state: { phase: "leader", fenceDeadline: until },
+            actions: [{ type: "hold", until }, { type: "acquired" }, { type: "wait", ms: retry }],
+          };
         }
-        const report: ElectionAction = outcome.kind === "refused" ? { type: "refused", holder: outcome.holder } : { type: "failed", error: outcome.error };
+        const report: ElectionAction =
+          outcome.kind === "refused"
+            ? { type: "refused", holder: outcome.holder }
+            : { type: "failed", error: outcome.error };
         return stay(report, { type: "wait", ms: candidateWait(retry, outcome.lease) });
       }
     }
@@ -109,7 +123,13 @@ export function stepElection(state: ElectionState, event: ElectionEvent, input: 
       const { outcome } = event;
       if (outcome.kind === "written") {
         const until = outcome.sentAt + timing.renewDeadlineMs;
-        return { state: { phase: "leader", fenceDeadline: until }, actions: [{ type: "hold", until }, { type: "wait", ms: retry }] };
+        return {
+          state: { phase: "leader", fenceDeadline: until },
+          actions: [
+            { type: "hold", until },
+            { type: "wait", ms: retry },
+          ],
+        };
       }
       if (outcome.kind === "refused") return lose(`the lease was taken by ${outcome.holder || "another candidate"}`);
       return stay({ type: "failed", error: outcome.error }, { type: "wait", ms: retry });

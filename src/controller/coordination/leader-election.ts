@@ -8,10 +8,25 @@
  * (writes refused, in-flight writes aborted) and `lost` resolves. Use a client of its own (own
  * rate limit, own sockets), never fenced.
  */
-import { isAlreadyExists, isConflict, isNotFound, WriteFence, type KubeClient, type KubeObject, type ObjectRef } from "../../kube/index.js";
+import {
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  WriteFence,
+  type KubeClient,
+  type KubeObject,
+  type ObjectRef,
+} from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import { systemClock, type Clock, type Timer } from "../clock/index.js";
-import { initialElection, stepElection, type AttemptOutcome, type ElectionAction, type ElectionEvent, type ElectionState } from "./election-machine.js";
+import {
+  initialElection,
+  stepElection,
+  type AttemptOutcome,
+  type ElectionAction,
+  type ElectionEvent,
+  type ElectionState,
+} from "./election-machine.js";
 import { microTime, ObservedLease, validateLeaseTiming, type LeaseSpec, type LeaseTiming } from "./lease-record.js";
 
 export interface LeaderElectionOptions {
@@ -55,15 +70,24 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   const random = options.random ?? Math.random;
   const now = () => clock.now();
   const fence = options.fence ?? new WriteFence(now);
-  const ref = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", namespace: options.namespace, name: options.name } satisfies ObjectRef;
+  const ref = {
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    namespace: options.namespace,
+    name: options.name,
+  } satisfies ObjectRef;
   const lease = `${options.namespace}/${options.name}`;
   const observed = new ObservedLease(now);
   const stopping = new AbortController();
   let state: ElectionState = initialElection;
   let onAcquired!: () => void;
   let onLost!: () => void;
-  const acquired = new Promise<void>((resolve) => { onAcquired = resolve; });
-  const lost = new Promise<void>((resolve) => { onLost = resolve; });
+  const acquired = new Promise<void>((resolve) => {
+    onAcquired = resolve;
+  });
+  const lost = new Promise<void>((resolve) => {
+    onLost = resolve;
+  });
   // Cancels the leader's renewal in flight when its deadline passes.
   let leading = new AbortController();
   let waiting: Timer | undefined;
@@ -81,9 +105,18 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       if (!isNotFound(error)) throw error;
       const sentAt = now();
       const wall = microTime(clock.wallNow());
-      const spec: LeaseSpec = { holderIdentity: options.identity, leaseDurationSeconds: Math.round(timing.leaseDurationMs / 1000), acquireTime: wall, renewTime: wall, leaseTransitions: 0 };
+      const spec: LeaseSpec = {
+        holderIdentity: options.identity,
+        leaseDurationSeconds: Math.round(timing.leaseDurationMs / 1000),
+        acquireTime: wall,
+        renewTime: wall,
+        leaseTransitions: 0,
+      };
       try {
-        await options.client.create({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace }, spec }, control);
+        await options.client.create(
+          { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace }, spec },
+          control,
+        );
       } catch (createError) {
         if (isAlreadyExists(createError)) return refused();
         throw createError;
@@ -101,7 +134,12 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       holderIdentity: options.identity,
       leaseDurationSeconds: Math.round(timing.leaseDurationMs / 1000),
       renewTime: wall,
-      ...(renewing ? {} : { acquireTime: wall, leaseTransitions: (spec.leaseTransitions ?? 0) + (spec.holderIdentity === options.identity ? 0 : 1) }),
+      ...(renewing
+        ? {}
+        : {
+            acquireTime: wall,
+            leaseTransitions: (spec.leaseTransitions ?? 0) + (spec.holderIdentity === options.identity ? 0 : 1),
+          }),
     };
     const sentAt = now();
     try {
@@ -114,7 +152,10 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     return { kind: "written", sentAt };
   }
 
-  const leaseView = () => ({ heldByOther: observed.heldByOther(options.identity), msUntilExpiry: observed.msUntilExpiry() });
+  const leaseView = () => ({
+    heldByOther: observed.heldByOther(options.identity),
+    msUntilExpiry: observed.msUntilExpiry(),
+  });
   const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   function dispatch(event: ElectionEvent): void {
@@ -130,17 +171,28 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
         const signal = state.phase === "leader" ? AbortSignal.any([stopping.signal, leading.signal]) : stopping.signal;
         attempt = tryAcquireOrRenew(action.timeoutMs, signal)
           .catch((error: unknown): AttemptOutcome => ({ kind: "failed", error: errorText(error), lease: leaseView() }))
-          .then((outcome) => { dispatch({ type: "attempted", outcome }); })
-          .catch((error: unknown) => { unexpected(error); });
+          .then((outcome) => {
+            dispatch({ type: "attempted", outcome });
+          })
+          .catch((error: unknown) => {
+            unexpected(error);
+          });
         return;
       }
       case "wait":
-        waiting = clock.setTimer(() => { dispatch({ type: "tick" }); }, action.ms);
+        waiting = clock.setTimer(() => {
+          dispatch({ type: "tick" });
+        }, action.ms);
         return;
       case "hold":
         fence.holdUntil(action.until);
         deadline?.cancel();
-        deadline = clock.setTimer(() => { dispatch({ type: "deadline" }); }, Math.max(0, action.until - now()));
+        deadline = clock.setTimer(
+          () => {
+            dispatch({ type: "deadline" });
+          },
+          Math.max(0, action.until - now()),
+        );
         return;
       case "acquired":
         leading = new AbortController();
@@ -148,10 +200,17 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
         onAcquired();
         return;
       case "refused":
-        options.logger.debug({ identity: options.identity, lease, holder: action.holder }, "lease held by another candidate");
+        options.logger.debug(
+          { identity: options.identity, lease, holder: action.holder },
+          "lease held by another candidate",
+        );
         return;
       case "failed":
-        if (wasLeader) options.logger.warn({ err: action.error, lease, msLeft: Math.round(state.fenceDeadline - now()) }, "lease renewal failed");
+        if (wasLeader)
+          options.logger.warn(
+            { err: action.error, lease, msLeft: Math.round(state.fenceDeadline - now()) },
+            "lease renewal failed",
+          );
         else options.logger.warn({ err: action.error, lease }, "leader election request failed");
         return;
       case "lost":
@@ -177,7 +236,14 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       const spec = (current.spec ?? {}) as LeaseSpec;
       const wall = microTime(clock.wallNow());
       // Free, with the shortest duration, so a standby takes over at once instead of waiting for expiry.
-      if (spec.holderIdentity === options.identity) await options.client.replace({ ...current, spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall } }, { timeoutMs: timing.renewDeadlineMs });
+      if (spec.holderIdentity === options.identity)
+        await options.client.replace(
+          {
+            ...current,
+            spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall },
+          },
+          { timeoutMs: timing.renewDeadlineMs },
+        );
     } catch (error) {
       options.logger.warn({ err: errorText(error), lease }, "could not release the leader lease");
     }
@@ -189,7 +255,9 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     acquired,
     lost,
     fence,
-    get isLeader() { return state.phase === "leader" && fence.open; },
+    get isLeader() {
+      return state.phase === "leader" && fence.open;
+    },
     async stop() {
       const wasLeader = state.phase === "leader";
       dispatch({ type: "stop" });

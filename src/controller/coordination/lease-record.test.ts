@@ -35,9 +35,17 @@ describe("lease record", () => {
 
   it("rejects timings that would let two leaders overlap, as client-go does", () => {
     validateLeaseTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
-    assert.throws(() => { validateLeaseTiming({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }); }, /leaseDuration \(10000 ms\) must be greater than renewDeadline/);
-    assert.throws(() => { validateLeaseTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }); }, /renewDeadline \(2000 ms\) must be greater than 1.2 × retryPeriod/);
-    assert.throws(() => { validateLeaseTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 0 }); }, /retryPeriodMs must be a positive duration/);
-    assert.throws(() => { validateLeaseTiming({ leaseDurationMs: 800, renewDeadlineMs: 500, retryPeriodMs: 100 }); }, /at least 1 s/);
+    assert.throws(() => {
+      validateLeaseTiming({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    }, /leaseDuration \(10000 ms\) must be greater than renewDeadline/);
+    assert.throws(() => {
+      validateLeaseTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 });
+    }, /renewDeadline \(2000 ms\) must be greater than 1.2 × retryPeriod/);
+    assert.throws(() => {
+      validateLeaseTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 0 });
+    }, /retryPeriodMs must be a positive duration/);
+    assert.throws(() => {
+      validateLeaseTiming({ leaseDurationMs: 800, renewDeadlineMs: 500, retryPeriodMs: 100 });
+    }, /at least 1 s/);
   });
 });

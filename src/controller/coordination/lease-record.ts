@@ -27,11 +27,21 @@ export const JITTER_FACTOR = 1.2;
 /** client-go's checks, with the message naming the flags at fault. */
 export function validateLeaseTiming(t: LeaseTiming): void {
   for (const [name, value] of Object.entries(t)) {
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`leader election: ${name} must be a positive duration, got ${value}`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new Error(`leader election: ${name} must be a positive duration, got ${value}`);
   }
-  if (t.leaseDurationMs <= t.renewDeadlineMs) throw new Error(`leader election: leaseDuration (${t.leaseDurationMs} ms) must be greater than renewDeadline (${t.renewDeadlineMs} ms)`);
-  if (t.renewDeadlineMs <= JITTER_FACTOR * t.retryPeriodMs) throw new Error(`leader election: renewDeadline (${t.renewDeadlineMs} ms) must be greater than ${JITTER_FACTOR} × retryPeriod (${t.retryPeriodMs} ms)`);
-  if (t.leaseDurationMs < 1000) throw new Error(`leader election: leaseDuration (${t.leaseDurationMs} ms) must be at least 1 s (the Lease stores whole seconds)`);
+  if (t.leaseDurationMs <= t.renewDeadlineMs)
+    throw new Error(
+      `leader election: leaseDuration (${t.leaseDurationMs} ms) must be greater than renewDeadline (${t.renewDeadlineMs} ms)`,
+    );
+  if (t.renewDeadlineMs <= JITTER_FACTOR * t.retryPeriodMs)
+    throw new Error(
+      `leader election: renewDeadline (${t.renewDeadlineMs} ms) must be greater than ${JITTER_FACTOR} × retryPeriod (${t.retryPeriodMs} ms)`,
+    );
+  if (t.leaseDurationMs < 1000)
+    throw new Error(
+      `leader election: leaseDuration (${t.leaseDurationMs} ms) must be at least 1 s (the Lease stores whole seconds)`,
+    );
 }
 
 /**

@@ -27,14 +27,24 @@ export function startRgdLeadership(options: Omit<LeaderElectionOptions, "fence">
   const campaign = (): void => {
     const election = startLeaderElection(options);
     current = election;
-    void election.acquired.then(() => { if (!stopped && current === election) for (const listener of listeners) listener(); });
-    void election.lost.then(() => { if (!stopped && current === election) campaign(); });
+    void election.acquired.then(() => {
+      if (!stopped && current === election) for (const listener of listeners) listener();
+    });
+    void election.lost.then(() => {
+      if (!stopped && current === election) campaign();
+    });
   };
   campaign();
   return {
-    get isLeader() { return current.isLeader; },
-    get fence() { return current.fence; },
-    onAcquired(listener) { listeners.push(listener); },
+    get isLeader() {
+      return current.isLeader;
+    },
+    get fence() {
+      return current.fence;
+    },
+    onAcquired(listener) {
+      listeners.push(listener);
+    },
     async stop() {
       stopped = true;
       await current.stop();

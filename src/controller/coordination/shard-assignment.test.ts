@@ -10,8 +10,14 @@ describe("shard assignment", () => {
         const assignment = assignShards(shards, members);
         assert.equal(assignment.size, shards);
         const counts = members.map((id) => shardsFor(assignment, id).size);
-        assert.equal(counts.reduce((a, b) => a + b, 0), shards);
-        assert.ok(Math.max(...counts) - Math.min(...counts) <= 1, `${shards} shards over ${m}: ${JSON.stringify(counts)}`);
+        assert.equal(
+          counts.reduce((a, b) => a + b, 0),
+          shards,
+        );
+        assert.ok(
+          Math.max(...counts) - Math.min(...counts) <= 1,
+          `${shards} shards over ${m}: ${JSON.stringify(counts)}`,
+        );
       }
     }
   });
@@ -32,7 +38,10 @@ describe("shard assignment", () => {
 
   it("spreads keys evenly and stably over shards", () => {
     const counts = new Array<number>(16).fill(0);
-    for (let i = 0; i < 16_000; i++) { const s = shardOf(JSON.stringify(["web", "default", `app-${i}`]), 16); counts[s] = (counts[s] ?? 0) + 1; }
+    for (let i = 0; i < 16_000; i++) {
+      const s = shardOf(JSON.stringify(["web", "default", `app-${i}`]), 16);
+      counts[s] = (counts[s] ?? 0) + 1;
+    }
     assert.ok(Math.min(...counts) > 850 && Math.max(...counts) < 1150, JSON.stringify(counts));
     assert.equal(shardOf("x", 16), shardOf("x", 16));
   });

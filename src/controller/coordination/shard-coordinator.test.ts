@@ -17,7 +17,8 @@ function safety(world: World): () => void {
   return () => {
     // Runs after every event of the simulation: the deep comparison only when it will fail.
     const double = world.doubleHolders();
-    if (double.length > 0) assert.deepEqual(double, [], `seed ${world.options.seed}: two replicas may write for one shard`);
+    if (double.length > 0)
+      assert.deepEqual(double, [], `seed ${world.options.seed}: two replicas may write for one shard`);
   };
 }
 
@@ -37,11 +38,21 @@ async function converges(world: World, live: string[], withinMs: number, check: 
 function assertConverged(world: World, live: string[]): void {
   const holders = world.holders();
   for (let shard = 0; shard < world.options.shards; shard++) {
-    assert.deepEqual(holders.get(shard)?.length, 1, `seed ${world.options.seed}: shard ${shard} held by ${JSON.stringify(holders.get(shard))}`);
-    assert.ok(live.includes(holders.get(shard)?.[0] ?? ""), `seed ${world.options.seed}: shard ${shard} held by a dead replica`);
+    assert.deepEqual(
+      holders.get(shard)?.length,
+      1,
+      `seed ${world.options.seed}: shard ${shard} held by ${JSON.stringify(holders.get(shard))}`,
+    );
+    assert.ok(
+      live.includes(holders.get(shard)?.[0] ?? ""),
+      `seed ${world.options.seed}: shard ${shard} held by a dead replica`,
+    );
   }
   const counts = live.map((id) => [...holders.values()].filter((h) => h[0] === id).length);
-  assert.ok(Math.max(...counts) - Math.min(...counts) <= 1, `seed ${world.options.seed}: unfair shares ${JSON.stringify(counts)}`);
+  assert.ok(
+    Math.max(...counts) - Math.min(...counts) <= 1,
+    `seed ${world.options.seed}: unfair shares ${JSON.stringify(counts)}`,
+  );
 }
 
 describe("shard coordinator (simulated)", () => {
@@ -94,14 +105,20 @@ describe("shard coordinator (simulated)", () => {
     const world = new World({ seed: 300, shards: 8, timing, failureRate: 0 });
     const check = safety(world);
     const seen = new Map<string, string>();
-    const watch = (r: ReturnType<World["add"]>) => { r.coordinator.onHeldChanged(() => { seen.set(r.id, r.coordinator.held().join(",")); }); return r; };
+    const watch = (r: ReturnType<World["add"]>) => {
+      r.coordinator.onHeldChanged(() => {
+        seen.set(r.id, r.coordinator.held().join(","));
+      });
+      return r;
+    };
     const a = watch(world.add("a"));
     await world.run(20_000, check);
     assert.equal(seen.get("a"), "0,1,2,3,4,5,6,7", "acquired everything");
     const b = watch(world.add("b"));
     await world.run(20_000, check);
     assertConverged(world, ["a", "b"]);
-    for (const r of [a, b]) assert.equal(seen.get(r.id), r.coordinator.held().join(","), `${r.id} after a release and acquisitions`);
+    for (const r of [a, b])
+      assert.equal(seen.get(r.id), r.coordinator.held().join(","), `${r.id} after a release and acquisitions`);
     b.partitioned = true; // its tenures lapse without a single answered request
     await world.run(40_000, check);
     assert.equal(seen.get("b"), "", "the loss of every shard was reported");

@@ -15,10 +15,23 @@
  * Use a client of its own (own rate limit and sockets, no retries, deadline = renew deadline).
  */
 import { LABELS } from "../../api/index.js";
-import { isAlreadyExists, isConflict, type KubeObject, type RequestControl, type WriteFence } from "../../kube/index.js";
+import {
+  isAlreadyExists,
+  isConflict,
+  type KubeObject,
+  type RequestControl,
+  type WriteFence,
+} from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
 import { systemClock, type Clock } from "../clock/index.js";
-import { JITTER_FACTOR, microTime, ObservedLease, validateLeaseTiming, type LeaseSpec, type LeaseTiming } from "./lease-record.js";
+import {
+  JITTER_FACTOR,
+  microTime,
+  ObservedLease,
+  validateLeaseTiming,
+  type LeaseSpec,
+  type LeaseTiming,
+} from "./lease-record.js";
 import { assignShards, hash32, shardOf, shardsFor } from "./shard-assignment.js";
 import { decideShard, SHARD_PHASES, ShardSlot } from "./shard-slot.js";
 
@@ -82,12 +95,14 @@ export interface ShardCoordinator {
 }
 
 export const shardLeaseName = (group: string, shard: number): string => `${group}-shard-${shard}`;
-export const memberLeaseName = (group: string, identity: string): string => `${group}-member-${hash32(identity).toString(16).padStart(8, "0")}`;
+export const memberLeaseName = (group: string, identity: string): string =>
+  `${group}-member-${hash32(identity).toString(16).padStart(8, "0")}`;
 
 export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCoordinator {
   const { api, logger, namespace, group, identity, shardCount, timing } = options;
   validateLeaseTiming(timing);
-  if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 1024) throw new Error(`sharding: the shard count must be an integer from 1 to 1024, got ${shardCount}`);
+  if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 1024)
+    throw new Error(`sharding: the shard count must be an integer from 1 to 1024, got ${shardCount}`);
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
   const random = options.random ?? Math.random;
@@ -96,7 +111,7 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
   const observed = new Map<string, ObservedLease>();
   function observe(name: string): ObservedLease {
     let lease = observed.get(name);
-    if (lease === undefined) observed.set(name, lease = new ObservedLease(now));
+    if (lease === undefined) observed.set(name, (lease = new ObservedLease(now)));
     return lease;
   }
   const selector = `${LABELS.shardGroup}=${group}`;
@@ -118,17 +133,28 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     lastHeld = held;
     for (const listener of heldListeners) listener();
   };
-  const tenures = (): number[] => slots.filter((s) => s.phase === SHARD_PHASES.held || s.phase === SHARD_PHASES.draining).map((s) => s.shard);
+  const tenures = (): number[] =>
+    slots.filter((s) => s.phase === SHARD_PHASES.held || s.phase === SHARD_PHASES.draining).map((s) => s.shard);
 
   const labels = (role: "shard" | "member") => ({ [LABELS.shardGroup]: group, [LABELS.shardRole]: role });
   const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   /** Writes `spec` over the listed Lease (or creates it); returns when it was sent, or undefined if someone else won. */
-  async function write(name: string, role: "shard" | "member", current: KubeObject | undefined, spec: LeaseSpec, timeoutMs: number): Promise<number | undefined> {
+  async function write(
+    name: string,
+    role: "shard" | "member",
+    current: KubeObject | undefined,
+    spec: LeaseSpec,
+    timeoutMs: number,
+  ): Promise<number | undefined> {
     const sentAt = now();
     const control = { timeoutMs: Math.max(1, timeoutMs), signal: stopping.signal };
     try {
-      if (current === undefined) await api.create({ apiVersion: LEASE_API, kind: "Lease", metadata: { name, namespace, labels: labels(role) }, spec }, control);
+      if (current === undefined)
+        await api.create(
+          { apiVersion: LEASE_API, kind: "Lease", metadata: { name, namespace, labels: labels(role) }, spec },
+          control,
+        );
       else await api.replace({ ...current, spec }, control);
     } catch (error) {
       if (isConflict(error) || isAlreadyExists(error)) return undefined;
@@ -145,7 +171,12 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       holderIdentity: identity,
       leaseDurationSeconds: durationSeconds,
       renewTime: wall,
-      ...(renewing ? {} : { acquireTime: wall, leaseTransitions: (previous.leaseTransitions ?? 0) + (previous.holderIdentity === identity ? 0 : 1) }),
+      ...(renewing
+        ? {}
+        : {
+            acquireTime: wall,
+            leaseTransitions: (previous.leaseTransitions ?? 0) + (previous.holderIdentity === identity ? 0 : 1),
+          }),
     };
   }
 
@@ -153,7 +184,14 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     const name = shardLeaseName(group, slot.shard);
     const spec = (lease?.spec ?? {}) as LeaseSpec;
     const holder = spec.holderIdentity ?? "";
-    const decision = decideShard({ phase: slot.phase, inFlight: slot.inFlight, identity, holder: lease === undefined ? undefined : holder, wanted, expired: !observe(name).heldByOther(identity) });
+    const decision = decideShard({
+      phase: slot.phase,
+      inFlight: slot.inFlight,
+      identity,
+      holder: lease === undefined ? undefined : holder,
+      wanted,
+      expired: !observe(name).heldByOther(identity),
+    });
     if (decision.action === "lose") {
       slot.lose(decision.why);
       logger.warn({ shard: slot.shard, holder }, "lost a shard");
@@ -177,7 +215,14 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       slot.releasing();
       try {
         const wall = microTime(clock.wallNow());
-        if (lease !== undefined) await write(name, "shard", lease, { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall }, timing.renewDeadlineMs);
+        if (lease !== undefined)
+          await write(
+            name,
+            "shard",
+            lease,
+            { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall },
+            timing.renewDeadlineMs,
+          );
         logger.info({ shard: slot.shard }, "released a shard");
       } finally {
         slot.released();
@@ -206,29 +251,47 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     const byName = new Map(items.map((item) => [item.metadata?.name ?? "", item]));
     for (const [name, item] of byName) observe(name).observe(item.spec ?? {});
     const member = byName.get(memberName);
-    await write(memberName, "member", member, claim((member?.spec ?? {}) as LeaseSpec, true), timing.renewDeadlineMs)
-      .catch((error: unknown) => { logger.warn({ err: errorText(error) }, "could not renew the member Lease"); });
+    await write(
+      memberName,
+      "member",
+      member,
+      claim((member?.spec ?? {}) as LeaseSpec, true),
+      timing.renewDeadlineMs,
+    ).catch((error: unknown) => {
+      logger.warn({ err: errorText(error) }, "could not renew the member Lease");
+    });
     const others = items
       .filter((item) => item.metadata?.labels?.[LABELS.shardRole] === "member")
-      .map((item) => ({ holder: ((item.spec ?? {}) as LeaseSpec).holderIdentity ?? "", name: item.metadata?.name ?? "" }))
+      .map((item) => ({
+        holder: ((item.spec ?? {}) as LeaseSpec).holderIdentity ?? "",
+        name: item.metadata?.name ?? "",
+      }))
       .filter((m) => m.holder !== "" && m.holder !== identity && observe(m.name).heldByOther(identity))
       .map((m) => m.holder);
     live = [identity, ...others].sort();
     const mine = shardsFor(assignShards(shardCount, live), identity);
-    await Promise.all(slots.map(async (slot) => {
-      try {
-        await step(slot, byName.get(shardLeaseName(group, slot.shard)), mine.has(slot.shard) && !leaving);
-      } catch (error) {
-        logger.warn({ shard: slot.shard, err: errorText(error), msLeft: Math.round(slot.deadline - now()) }, "shard Lease request failed");
-      }
-    }));
+    await Promise.all(
+      slots.map(async (slot) => {
+        try {
+          await step(slot, byName.get(shardLeaseName(group, slot.shard)), mine.has(slot.shard) && !leaving);
+        } catch (error) {
+          logger.warn(
+            { shard: slot.shard, err: errorText(error), msLeft: Math.round(slot.deadline - now()) },
+            "shard Lease request failed",
+          );
+        }
+      }),
+    );
   }
 
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
       await round();
       wake = new AbortController();
-      await sleep(timing.retryPeriodMs * (1 + random() * (JITTER_FACTOR - 1)), AbortSignal.any([stopping.signal, wake.signal]));
+      await sleep(
+        timing.retryPeriodMs * (1 + random() * (JITTER_FACTOR - 1)),
+        AbortSignal.any([stopping.signal, wake.signal]),
+      );
     }
   }
 
@@ -236,8 +299,12 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     shardCount,
     identity,
     shardOf: (key) => shardOf(key, shardCount),
-    onAcquired(listener) { listeners.push(listener); },
-    onHeldChanged(listener) { heldListeners.push(listener); },
+    onAcquired(listener) {
+      listeners.push(listener);
+    },
+    onHeldChanged(listener) {
+      heldListeners.push(listener);
+    },
     admit(key) {
       const slot = slots[shardOf(key, shardCount)];
       const fence = slot?.admit();
@@ -263,7 +330,9 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
     members: () => [...live],
     round,
     start() {
-      loop ??= run().catch((error: unknown) => { logger.error({ err: errorText(error) }, "shard coordination stopped on an unexpected error"); });
+      loop ??= run().catch((error: unknown) => {
+        logger.error({ err: errorText(error) }, "shard coordination stopped on an unexpected error");
+      });
     },
     async stop() {
       // Hand over like a rebalance: admit nothing more, let admitted reconciles finish (the
@@ -272,7 +341,11 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
       for (const slot of slots) slot.drain();
       const since = now();
       const waiting = new AbortController();
-      while (slots.some((s) => s.phase === SHARD_PHASES.draining && s.inFlight > 0) && now() - since < timing.renewDeadlineMs) await sleep(50, waiting.signal);
+      while (
+        slots.some((s) => s.phase === SHARD_PHASES.draining && s.inFlight > 0) &&
+        now() - since < timing.renewDeadlineMs
+      )
+        await sleep(50, waiting.signal);
       stopping.abort(new Error("sharding stopped"));
       await loop;
       // Fences first: nothing is written for a shard once its Lease may be free.
@@ -288,8 +361,17 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
         const spec = (item.spec ?? {}) as LeaseSpec;
         if (spec.holderIdentity !== identity) return;
         const wall = microTime(clock.wallNow());
-        await api.replace({ ...item, spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall } }, { timeoutMs: timing.renewDeadlineMs })
-          .catch((error: unknown) => { logger.warn({ lease: item.metadata?.name, err: errorText(error) }, "could not release a shard Lease"); });
+        await api
+          .replace(
+            {
+              ...item,
+              spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: wall, acquireTime: wall },
+            },
+            { timeoutMs: timing.renewDeadlineMs },
+          )
+          .catch((error: unknown) => {
+            logger.warn({ lease: item.metadata?.name, err: errorText(error) }, "could not release a shard Lease");
+          });
       };
       await Promise.all(items.map(release));
       for (const slot of tenures) slot.released();
@@ -299,9 +381,18 @@ export function startShardCoordinator(options: ShardCoordinatorOptions): ShardCo
 }
 
 /** The LeaseApi of a KubeClient (give it a client of its own). */
-export function leaseApiOf(client: { list: (apiVersion: string, kind: string, options: { namespace: string; labelSelector: string }) => Promise<{ items: KubeObject[] }>; create: (o: KubeObject, c: RequestControl) => Promise<KubeObject>; replace: (o: KubeObject, c: RequestControl) => Promise<KubeObject> }): LeaseApi {
+export function leaseApiOf(client: {
+  list: (
+    apiVersion: string,
+    kind: string,
+    options: { namespace: string; labelSelector: string },
+  ) => Promise<{ items: KubeObject[] }>;
+  create: (o: KubeObject, c: RequestControl) => Promise<KubeObject>;
+  replace: (o: KubeObject, c: RequestControl) => Promise<KubeObject>;
+}): LeaseApi {
   return {
-    list: async (namespace, labelSelector) => (await client.list(LEASE_API, "Lease", { namespace, labelSelector })).items,
+    list: async (namespace, labelSelector) =>
+      (await client.list(LEASE_API, "Lease", { namespace, labelSelector })).items,
     create: (lease, control) => client.create(lease, control),
     replace: (lease, control) => client.replace(lease, control),
   };

@@ -16,7 +16,10 @@ describe("ShardScope", () => {
   it("joins the managed-by selector", () => {
     const scope = new ShardScope(2);
     scope.set([0]);
-    assert.equal(withShardSelector("app.kubernetes.io/managed-by=kro", scope), "app.kubernetes.io/managed-by=kro,kro.run/shard notin (1)");
+    assert.equal(
+      withShardSelector("app.kubernetes.io/managed-by=kro", scope),
+      "app.kubernetes.io/managed-by=kro,kro.run/shard notin (1)",
+    );
     assert.equal(withShardSelector(undefined, scope), "kro.run/shard notin (1)");
     assert.equal(withShardSelector("a=b", undefined), "a=b");
   });
@@ -25,7 +28,8 @@ describe("ShardScope", () => {
     const scope = new ShardScope(8);
     assert.equal(scope.parse("7"), 7);
     assert.equal(scope.parse("0"), 0);
-    for (const bad of [undefined, "", "8", "-1", "07", "x", "1.0", "99999"]) assert.equal(scope.parse(bad), undefined, String(bad));
+    for (const bad of [undefined, "", "8", "-1", "07", "x", "1.0", "99999"])
+      assert.equal(scope.parse(bad), undefined, String(bad));
   });
 
   it("labels follow the key's shard", () => {

@@ -46,14 +46,28 @@ export type ShardDecision =
  */
 export function decideShard(o: ShardObservation): ShardDecision {
   const tenure = o.phase === SHARD_PHASES.held || o.phase === SHARD_PHASES.draining;
-  if (tenure && o.holder !== undefined && o.holder !== o.identity) return { action: "lose", why: `the shard's Lease is held by ${o.holder === "" ? "nobody" : o.holder}` };
-  const transition = o.phase === SHARD_PHASES.held && !o.wanted ? "drain" : o.phase === SHARD_PHASES.draining && o.wanted ? "resume" : undefined;
+  if (tenure && o.holder !== undefined && o.holder !== o.identity)
+    return { action: "lose", why: `the shard's Lease is held by ${o.holder === "" ? "nobody" : o.holder}` };
+  const transition =
+    o.phase === SHARD_PHASES.held && !o.wanted
+      ? "drain"
+      : o.phase === SHARD_PHASES.draining && o.wanted
+        ? "resume"
+        : undefined;
   const phase = transition === "drain" ? SHARD_PHASES.draining : transition === "resume" ? SHARD_PHASES.held : o.phase;
   const takeable = o.holder === undefined || o.holder === "" || o.holder === o.identity || o.expired;
-  const action: ShardAction = phase === SHARD_PHASES.free ? (o.wanted && takeable ? "acquire" : "wait")
-    : phase === SHARD_PHASES.held ? "renew"
-    : phase === SHARD_PHASES.draining ? (o.inFlight === 0 ? "release" : "renew")
-    : "wait";
+  const action: ShardAction =
+    phase === SHARD_PHASES.free
+      ? o.wanted && takeable
+        ? "acquire"
+        : "wait"
+      : phase === SHARD_PHASES.held
+        ? "renew"
+        : phase === SHARD_PHASES.draining
+          ? o.inFlight === 0
+            ? "release"
+            : "renew"
+          : "wait";
   return transition === undefined ? { action } : { action, transition };
 }
 
@@ -64,7 +78,11 @@ export class ShardSlot {
   private why = "";
   private until = -Infinity;
 
-  constructor(readonly shard: number, private readonly now: () => number, private readonly renewDeadlineMs: number) {}
+  constructor(
+    readonly shard: number,
+    private readonly now: () => number,
+    private readonly renewDeadlineMs: number,
+  ) {}
 
   get phase(): ShardPhase {
     this.expireIfLapsed();

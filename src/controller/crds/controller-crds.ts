@@ -25,7 +25,12 @@ export async function installControllerCrds(client: KubeClient): Promise<void> {
  * installed by another. Rejects when this replica's own install fails (a start failure) or the
  * CRDs cannot be read; never writes while not leading.
  */
-export function controllerCrdsInstalled(client: KubeClient, leader: RgdLeadership, signal: AbortSignal, logger: Logger): Promise<void> {
+export function controllerCrdsInstalled(
+  client: KubeClient,
+  leader: RgdLeadership,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const state = { settled: false };
     const settle = (error?: Error): void => {
@@ -39,7 +44,16 @@ export function controllerCrdsInstalled(client: KubeClient, leader: RgdLeadershi
     };
     const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(JSON.stringify(error)));
     // Every tenure checks them again: a new controller version upgrades them when it leads.
-    leader.onAcquired(() => { installControllerCrds(client.withFence(leader.fence)).then(() => { settle(); }, (error: unknown) => { settle(asError(error)); }); });
+    leader.onAcquired(() => {
+      installControllerCrds(client.withFence(leader.fence)).then(
+        () => {
+          settle();
+        },
+        (error: unknown) => {
+          settle(asError(error));
+        },
+      );
+    });
     void (async () => {
       while (!state.settled && !signal.aborted) {
         try {

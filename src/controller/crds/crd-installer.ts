@@ -10,7 +10,11 @@ import { crdUpdateBody, judgeCrdUpdate, type CrdOwner } from "./crd-gate.js";
 
 export type CrdInstallResult =
   | { readonly ok: true; readonly changed: boolean }
-  | { readonly ok: false; readonly reason: "Failed" | "OwnershipConflict" | "BreakingChanges" | "NotEstablished"; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly reason: "Failed" | "OwnershipConflict" | "BreakingChanges" | "NotEstablished";
+      readonly message: string;
+    };
 
 /** apiVersion and kind of every CRD this controller reads or writes. */
 export const CRD_TYPE = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" } as const;
@@ -19,7 +23,11 @@ export const crdRef = (name: string) => ({ ...CRD_TYPE, name });
 const ESTABLISH_TIMEOUT_MS = 30_000;
 const ESTABLISH_POLL_MS = 100;
 
-export async function installCrd(client: KubeClient, generated: CustomResourceDefinition, owner: CrdOwner): Promise<CrdInstallResult> {
+export async function installCrd(
+  client: KubeClient,
+  generated: CustomResourceDefinition,
+  owner: CrdOwner,
+): Promise<CrdInstallResult> {
   let live: KubeObject | undefined;
   const ref = crdRef(generated.metadata.name);
   try {
@@ -29,19 +37,31 @@ export async function installCrd(client: KubeClient, generated: CustomResourceDe
   }
   const decision = judgeCrdUpdate(live, generated, owner);
   if (decision.kind === "refuse") return { ok: false, reason: decision.reason, message: decision.message };
-  if (decision.kind === "create") await client.create(decision.desired as unknown as KubeObject, { fieldManager: "kro.run/controller" });
-  if (decision.kind === "update" && live !== undefined) await client.replace(crdUpdateBody(live, decision.desired), { fieldManager: "kro.run/controller" });
+  if (decision.kind === "create")
+    await client.create(decision.desired as unknown as KubeObject, { fieldManager: "kro.run/controller" });
+  if (decision.kind === "update" && live !== undefined)
+    await client.replace(crdUpdateBody(live, decision.desired), { fieldManager: "kro.run/controller" });
   const changed = decision.kind !== "up-to-date";
   const established = await waitEstablished(client, ref);
-  return established ? { ok: true, changed } : { ok: false, reason: "NotEstablished", message: `CustomResourceDefinition ${generated.metadata.name} is not Established after ${ESTABLISH_TIMEOUT_MS / 1000}s` };
+  return established
+    ? { ok: true, changed }
+    : {
+        ok: false,
+        reason: "NotEstablished",
+        message: `CustomResourceDefinition ${generated.metadata.name} is not Established after ${ESTABLISH_TIMEOUT_MS / 1000}s`,
+      };
 }
 
 export function isEstablished(crd: KubeObject): boolean {
-  const conditions = (crd.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+  const conditions =
+    (crd.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
   return conditions.some((c) => c.type === "Established" && c.status === "True");
 }
 
-export async function waitEstablished(client: KubeClient, ref: { apiVersion: string; kind: string; name: string }): Promise<boolean> {
+export async function waitEstablished(
+  client: KubeClient,
+  ref: { apiVersion: string; kind: string; name: string },
+): Promise<boolean> {
   const deadline = Date.now() + ESTABLISH_TIMEOUT_MS;
   for (;;) {
     if (isEstablished(await client.get(ref))) return true;
@@ -64,7 +84,8 @@ export async function ensureRgdCrd(client: KubeClient, crd: KubeObject): Promise
   }
   try {
     if (live === undefined) await client.create(crd, { fieldManager: "kro.run/controller" });
-    else if (!isJsonSubset(crd.spec, live.spec)) await client.replace({ ...live, spec: crd.spec }, { fieldManager: "kro.run/controller" });
+    else if (!isJsonSubset(crd.spec, live.spec))
+      await client.replace({ ...live, spec: crd.spec }, { fieldManager: "kro.run/controller" });
   } catch (error) {
     // Another replica (or controller) won the race; what it wrote is the same manifest.
     if (!isAlreadyExists(error) && !isConflict(error)) throw error;

@@ -5,5 +5,12 @@
  */
 export { controllerCrdsInstalled, installControllerCrds } from "./controller-crds.js";
 export { CRD_TYPE, crdRef, installCrd, isEstablished } from "./crd-installer.js";
-export { allowsBreakingChanges, crdUpdateBody, judgeCrdUpdate, ownedCrd, type CrdDecision, type CrdOwner } from "./crd-gate.js";
+export {
+  allowsBreakingChanges,
+  crdUpdateBody,
+  judgeCrdUpdate,
+  ownedCrd,
+  type CrdDecision,
+  type CrdOwner,
+} from "./crd-gate.js";
 export { attachUserCrd, type KindResult } from "./user-crd.js";

@@ -14,25 +14,56 @@ import type { InstanceKind } from "../context/index.js";
 
 export type KindResult = { ok: true; instance: InstanceKind } | { ok: false; reason: string; message: string };
 
-export async function attachUserCrd(ctx: ControllerContext, rgd: KubeObject, graph: TemplateCompiledGraph): Promise<KindResult> {
+export async function attachUserCrd(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: TemplateCompiledGraph,
+): Promise<KindResult> {
   const { group, version, kind } = graph.instance;
   const crd = await findCrd(ctx, group, kind);
   if (crd === undefined) {
-    return { ok: false, reason: "CRDNotFound", message: `no CustomResourceDefinition defines ${kind}.${group}; the template dialect attaches to your CRD — apply it first (the RGD becomes Active by itself when it appears)` };
+    return {
+      ok: false,
+      reason: "CRDNotFound",
+      message: `no CustomResourceDefinition defines ${kind}.${group}; the template dialect attaches to your CRD — apply it first (the RGD becomes Active by itself when it appears)`,
+    };
   }
   const attach = attachToCrd(crd, graph.instance);
   if (!attach.ok) return { ok: false, reason: "Failed", message: attach.message };
   if (attach.apply !== undefined) {
     if (!ctx.options.addStatusToUserCrds) {
-      return { ok: false, reason: "StatusNotStorable", message: `CustomResourceDefinition ${attach.crdName} stores no status (${attach.additions.join("; ")}); statusMappings cannot be written and adding status storage is turned off` };
+      return {
+        ok: false,
+        reason: "StatusNotStorable",
+        message: `CustomResourceDefinition ${attach.crdName} stores no status (${attach.additions.join("; ")}); statusMappings cannot be written and adding status storage is turned off`,
+      };
     }
     await ctx.client.apply(attach.apply, { fieldManager: FIELD_MANAGERS.controller, force: true });
-    await recordEvent(ctx, rgd, "StatusStorageAdded", `added to CustomResourceDefinition ${attach.crdName} so statusMappings can be written: ${attach.additions.join("; ")}`);
+    await recordEvent(
+      ctx,
+      rgd,
+      "StatusStorageAdded",
+      `added to CustomResourceDefinition ${attach.crdName} so statusMappings can be written: ${attach.additions.join("; ")}`,
+    );
     if (!(await waitEstablished(ctx.client, crdRef(attach.crdName)))) {
-      return { ok: false, reason: "NotEstablished", message: `CustomResourceDefinition ${attach.crdName} is not Established` };
+      return {
+        ok: false,
+        reason: "NotEstablished",
+        message: `CustomResourceDefinition ${attach.crdName} is not Established`,
+      };
     }
   }
-  return { ok: true, instance: { apiVersion: `${group}/${version}`, group, version, kind, plural: attach.plural, namespaced: attach.scope === "Namespaced" } };
+  return {
+    ok: true,
+    instance: {
+      apiVersion: `${group}/${version}`,
+      group,
+      version,
+      kind,
+      plural: attach.plural,
+      namespaced: attach.scope === "Namespaced",
+    },
+  };
 }
 
 async function findCrd(ctx: ControllerContext, group: string, kind: string): Promise<KubeObject | undefined> {

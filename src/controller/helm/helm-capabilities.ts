@@ -34,10 +34,12 @@ export class HelmClusterCache {
     const apiVersions = [...versions].sort();
     // Unchanged content keeps the old object: a refresh for an unrelated reason must not re-render
     // every chart (a chart with random functions would churn).
-    const same = this.last !== undefined && this.last.value.kubeVersion === kubeVersion && this.last.value.apiVersions.join("\n") === apiVersions.join("\n");
+    const same =
+      this.last !== undefined &&
+      this.last.value.kubeVersion === kubeVersion &&
+      this.last.value.apiVersions.join("\n") === apiVersions.join("\n");
     const value: HelmCapabilities = same && this.last !== undefined ? this.last.value : { kubeVersion, apiVersions };
     this.last = { refreshes, value };
     return value;
   }
 }
-

@@ -21,7 +21,11 @@ export interface HelmClusterSource {
  * spec.helm. Capabilities that cannot be read (no /version, discovery failing) fall back to
  * spec.helm's offline values rather than failing the reconcile.
  */
-export async function withHelmCluster(cluster: HelmClusterSource, served: { readonly graph: CompiledGraph; readonly containment?: ContainmentPolicy | undefined }, options: RuntimeOptions): Promise<RuntimeOptions> {
+export async function withHelmCluster(
+  cluster: HelmClusterSource,
+  served: { readonly graph: CompiledGraph; readonly containment?: ContainmentPolicy | undefined },
+  options: RuntimeOptions,
+): Promise<RuntimeOptions> {
   const graph = served.graph;
   if (graph.dialect !== "template" || graph.helm === undefined) return options;
   let capabilities: HelmCapabilities | undefined;

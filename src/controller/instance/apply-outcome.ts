@@ -40,8 +40,13 @@ export function isUidGuardRefusal(error: unknown): boolean {
 
 export function readApplyOutcome(step: ApplyStep, result: PromiseSettledResult<KubeJson>): AppliedOutcome {
   if (result.status === "rejected") {
-    if (isUidGuardRefusal(result.reason)) return step.entry === undefined ? { kind: "exists" } : { kind: "exists", forgetUid: step.entry.uid };
-    return { kind: "failed", message: result.reason instanceof Error ? result.reason.message : String(result.reason), cause: result.reason };
+    if (isUidGuardRefusal(result.reason))
+      return step.entry === undefined ? { kind: "exists" } : { kind: "exists", forgetUid: step.entry.uid };
+    return {
+      kind: "failed",
+      message: result.reason instanceof Error ? result.reason.message : String(result.reason),
+      cause: result.reason,
+    };
   }
   const response = result.value;
   const uid = uidOf(response);
@@ -50,7 +55,8 @@ export function readApplyOutcome(step: ApplyStep, result: PromiseSettledResult<K
   }
   // kube-apiserver refuses a UID-guarded write to an object that is gone (409), but should a server
   // ever re-create it instead, the new UID is what we own now.
-  if (uid !== step.entry.uid) return { kind: "written", response, record: { ...step.identity, uid, nodeId: step.nodeId, ownership: "created" } };
+  if (uid !== step.entry.uid)
+    return { kind: "written", response, record: { ...step.identity, uid, nodeId: step.nodeId, ownership: "created" } };
   return { kind: "written", response };
 }
 
@@ -63,10 +69,21 @@ export type ExistingDecision =
   /** Gone again between the refusal and the read: try again next round. */
   | { readonly kind: "retry" };
 
-export function judgeExisting(step: ApplyStep, live: KubeJson | undefined, owner: InstanceIdentity, inventory: Inventory, policy: AdoptionPolicy): ExistingDecision {
+export function judgeExisting(
+  step: ApplyStep,
+  live: KubeJson | undefined,
+  owner: InstanceIdentity,
+  inventory: Inventory,
+  policy: AdoptionPolicy,
+): ExistingDecision {
   if (live === undefined) return { kind: "retry" };
   const verdict = judgeOwnership(live, owner, inventory);
-  const entry = (ownership: OwnedChild["ownership"]): OwnedChild => ({ ...step.identity, uid: uidOf(live), nodeId: step.nodeId, ownership });
+  const entry = (ownership: OwnedChild["ownership"]): OwnedChild => ({
+    ...step.identity,
+    uid: uidOf(live),
+    nodeId: step.nodeId,
+    ownership,
+  });
   const what = describeIdentity(step.identity);
   switch (verdict.kind) {
     case "recorded":

@@ -7,23 +7,45 @@ import type { KubeJson } from "../../runtime/index.js";
 
 const KEY = "creation-key-1";
 const owner = { uid: "inst-uid", group: "kro.run", kind: "WebApp", namespace: "ns", name: "web" };
-const desired = (name: string): KubeJson => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ns", labels: { "kro.run/node-id": "cm", "kro.run/instance-id": "inst-uid" } }, data: { a: "1" } });
-const entry = (name: string, uid: string, ownership: OwnedChild["ownership"] = "created"): OwnedChild => ({ apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name, uid, nodeId: "cm", ownership });
-const live = (name: string, uid: string, extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}): KubeJson => ({
-  apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ns", uid, ...extra }, data: { a: "1" },
+const desired = (name: string): KubeJson => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: "ns", labels: { "kro.run/node-id": "cm", "kro.run/instance-id": "inst-uid" } },
+  data: { a: "1" },
 });
-const plan = (entries: OwnedChild[], cached: Record<string, KubeJson>, upToDate = true) => planApplies({
-  desired: [desired("a")],
-  inventory: { key: KEY, entries },
-  cached: (id) => cached[id.name],
-  upToDate: () => upToDate,
-  settled: () => false,
+const entry = (name: string, uid: string, ownership: OwnedChild["ownership"] = "created"): OwnedChild => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  namespace: "ns",
+  name,
+  uid,
+  nodeId: "cm",
+  ownership,
 });
+const live = (
+  name: string,
+  uid: string,
+  extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {},
+): KubeJson => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: "ns", uid, ...extra },
+  data: { a: "1" },
+});
+const plan = (entries: OwnedChild[], cached: Record<string, KubeJson>, upToDate = true) =>
+  planApplies({
+    desired: [desired("a")],
+    inventory: { key: KEY, entries },
+    cached: (id) => cached[id.name],
+    upToDate: () => upToDate,
+    settled: () => false,
+  });
 const only = <T>(items: readonly T[]): T => {
   assert.equal(items.length, 1);
   return items[0] as T;
 };
-const metaOf = (o: KubeJson) => o.metadata as { uid?: string; resourceVersion?: string; annotations?: Record<string, string> };
+const metaOf = (o: KubeJson) =>
+  o.metadata as { uid?: string; resourceVersion?: string; annotations?: Record<string, string> };
 
 describe("planApplies: every write is guarded", () => {
   it("a child we have no record of is written create-only (an impossible resourceVersion) with our creation key", () => {
@@ -56,12 +78,28 @@ describe("planApplies: every write is guarded", () => {
     assert.equal(metaOf(step.body).annotations?.["internal.kro.run/creation-key"], undefined);
   });
   it("a child this reconcile already wrote is written again only when its desired state changed since", () => {
-    const input = (settled: (key: string, desired: KubeJson) => boolean) => planApplies({
-      desired: [desired("a")], inventory: { key: KEY, entries: [entry("a", "uid-a")] }, cached: () => undefined, upToDate: () => false, settled,
-    });
-    assert.deepEqual(input(() => true), []);
+    const input = (settled: (key: string, desired: KubeJson) => boolean) =>
+      planApplies({
+        desired: [desired("a")],
+        inventory: { key: KEY, entries: [entry("a", "uid-a")] },
+        cached: () => undefined,
+        upToDate: () => false,
+        settled,
+      });
+    assert.deepEqual(
+      input(() => true),
+      [],
+    );
     const seen: string[] = [];
-    assert.equal(only(input((key) => { seen.push(key); return false; })).mode, "update");
+    assert.equal(
+      only(
+        input((key) => {
+          seen.push(key);
+          return false;
+        }),
+      ).mode,
+      "update",
+    );
     assert.equal(seen.length, 1, "asked once, by the child's identity key");
   });
 });
@@ -80,14 +118,24 @@ describe("reading an apply round", () => {
   it("a guard refusal means: read the live object; for a recorded child, forget the old UID", () => {
     const conflict = Object.assign(new Error("Precondition failed: UID in precondition"), { status: 409 });
     assert.deepEqual(readApplyOutcome(create, { status: "rejected", reason: conflict }), { kind: "exists" });
-    assert.deepEqual(readApplyOutcome(update, { status: "rejected", reason: conflict }), { kind: "exists", forgetUid: "uid-a" });
-    assert.equal(isUidGuardRefusal(Object.assign(new Error("metadata.uid: field is immutable"), { status: 422 })), true);
+    assert.deepEqual(readApplyOutcome(update, { status: "rejected", reason: conflict }), {
+      kind: "exists",
+      forgetUid: "uid-a",
+    });
+    assert.equal(
+      isUidGuardRefusal(Object.assign(new Error("metadata.uid: field is immutable"), { status: 422 })),
+      true,
+    );
     assert.equal(isUidGuardRefusal(Object.assign(new Error("spec.replicas: Invalid value"), { status: 422 })), false);
   });
   it("other failures are reported as they are", () => {
     const reason = Object.assign(new Error("forbidden"), { status: 403 });
     const outcome = readApplyOutcome(create, { status: "rejected", reason });
-    assert.deepEqual(outcome, { kind: "failed", message: "forbidden", cause: reason }, "the error itself is kept: was it the server's (an outage) or the request's?");
+    assert.deepEqual(
+      outcome,
+      { kind: "failed", message: "forbidden", cause: reason },
+      "the error itself is kept: was it the server's (an outage) or the request's?",
+    );
   });
 });
 
@@ -96,24 +144,61 @@ describe("judging an object that already exists", () => {
   const inventory = { key: KEY, entries: [] };
   const ours = { labels: { "kro.run/instance-id": "inst-uid" }, annotations: { "internal.kro.run/creation-key": KEY } };
   it("created by us, then a crash before the record: recorded (crash replay)", () => {
-    assert.deepEqual(judgeExisting(step, live("a", "u1", ours), owner, inventory, "never"), { kind: "record", entry: entry("a", "u1") });
+    assert.deepEqual(judgeExisting(step, live("a", "u1", ours), owner, inventory, "never"), {
+      kind: "record",
+      entry: entry("a", "u1"),
+    });
   });
   it("a hand-made object is never written without the opt-in, and the message names it and the opt-in", () => {
     const decision = judgeExisting(step, live("a", "u1"), owner, inventory, "never");
-    assert.match(decision.kind === "conflict" ? decision.message : decision.kind, /ConfigMap ns\/a already exists and was not created by this instance.*kro\.run\/adopt=true/);
+    assert.match(
+      decision.kind === "conflict" ? decision.message : decision.kind,
+      /ConfigMap ns\/a already exists and was not created by this instance.*kro\.run\/adopt=true/,
+    );
   });
   it("a look-alike with our labels copied but not our creation key is foreign", () => {
-    const copied = { labels: { "kro.run/instance-id": "inst-uid", "kro.run/instance-name": "web", "kro.run/instance-kind": "WebApp", "kro.run/instance-group": "kro.run", "kro.run/instance-namespace": "ns" } };
+    const copied = {
+      labels: {
+        "kro.run/instance-id": "inst-uid",
+        "kro.run/instance-name": "web",
+        "kro.run/instance-kind": "WebApp",
+        "kro.run/instance-group": "kro.run",
+        "kro.run/instance-namespace": "ns",
+      },
+    };
     assert.equal(judgeExisting(step, live("a", "u1", copied), owner, inventory, "never").kind, "conflict");
-    assert.equal(judgeExisting(step, live("a", "u1", { ...copied, annotations: { "internal.kro.run/creation-key": "another-key" } }), owner, inventory, "never").kind, "conflict");
+    assert.equal(
+      judgeExisting(
+        step,
+        live("a", "u1", { ...copied, annotations: { "internal.kro.run/creation-key": "another-key" } }),
+        owner,
+        inventory,
+        "never",
+      ).kind,
+      "conflict",
+    );
   });
   it("with the opt-in, a foreign object is adopted under its live UID and recorded as adopted", () => {
-    assert.deepEqual(judgeExisting(step, live("a", "u1"), owner, inventory, "adopt-and-release"), { kind: "adopt", entry: entry("a", "u1", "adopted") });
+    assert.deepEqual(judgeExisting(step, live("a", "u1"), owner, inventory, "adopt-and-release"), {
+      kind: "adopt",
+      entry: entry("a", "u1", "adopted"),
+    });
   });
   it("another instance's child is never taken over, even with the opt-in", () => {
-    const theirs = { labels: { "kro.run/instance-id": "other-uid", "kro.run/instance-name": "other", "kro.run/instance-kind": "WebApp", "kro.run/instance-group": "kro.run", "kro.run/instance-namespace": "ns" } };
+    const theirs = {
+      labels: {
+        "kro.run/instance-id": "other-uid",
+        "kro.run/instance-name": "other",
+        "kro.run/instance-kind": "WebApp",
+        "kro.run/instance-group": "kro.run",
+        "kro.run/instance-namespace": "ns",
+      },
+    };
     const decision = judgeExisting(step, live("a", "u1", theirs), owner, inventory, "adopt-and-delete");
-    assert.match(decision.kind === "conflict" ? decision.message : "", /belongs to another instance \(WebApp\.kro\.run ns\/other\)/);
+    assert.match(
+      decision.kind === "conflict" ? decision.message : "",
+      /belongs to another instance \(WebApp\.kro\.run ns\/other\)/,
+    );
   });
   it("gone again before the read: retried next round", () => {
     assert.deepEqual(judgeExisting(step, undefined, owner, inventory, "never"), { kind: "retry" });

@@ -56,13 +56,21 @@ export function nodeIdOf(object: KubeJson): string {
 }
 
 /** `object` with a write guard in its metadata (and extra annotations). */
-export function guarded(object: KubeJson, guard: { uid: string } | { resourceVersion: string }, extraAnnotations: Record<string, string> = {}): KubeJson {
+export function guarded(
+  object: KubeJson,
+  guard: { uid: string } | { resourceVersion: string },
+  extraAnnotations: Record<string, string> = {},
+): KubeJson {
   const metadata = (object.metadata ?? {}) as Record<string, unknown>;
-  const annotations = { ...(metadata.annotations as Record<string, string> | undefined ?? {}), ...extraAnnotations };
-  return { ...object, metadata: { ...metadata, ...guard, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
+  const annotations = { ...((metadata.annotations as Record<string, string> | undefined) ?? {}), ...extraAnnotations };
+  return {
+    ...object,
+    metadata: { ...metadata, ...guard, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) },
+  };
 }
 
-export const withUid = (object: KubeJson, uid: string, extraAnnotations: Record<string, string> = {}): KubeJson => guarded(object, { uid }, extraAnnotations);
+export const withUid = (object: KubeJson, uid: string, extraAnnotations: Record<string, string> = {}): KubeJson =>
+  guarded(object, { uid }, extraAnnotations);
 
 /** The writes of one round. Children already up to date cost nothing. */
 export function planApplies(input: ApplyPlanInput): ApplyStep[] {
@@ -79,11 +87,18 @@ export function planApplies(input: ApplyPlanInput): ApplyStep[] {
       if (cached !== undefined && cachedUid === entry.uid && input.upToDate(desired, cached)) continue;
       // Our own children keep the creation key on every write: it is what finds them again if
       // the inventory is ever lost. Adopted objects never get it (we did not create them).
-      const body = entry.ownership === "adopted" ? withUid(desired, entry.uid) : withUid(desired, entry.uid, { [ANNOTATIONS.creationKey]: input.inventory.key });
+      const body =
+        entry.ownership === "adopted"
+          ? withUid(desired, entry.uid)
+          : withUid(desired, entry.uid, { [ANNOTATIONS.creationKey]: input.inventory.key });
       steps.push({ mode: entry.ownership === "adopted" ? "adopt" : "update", nodeId, identity, desired, body, entry });
       continue;
     }
-    const body = guarded(desired, { resourceVersion: CREATE_ONLY_RESOURCE_VERSION }, { [ANNOTATIONS.creationKey]: input.inventory.key });
+    const body = guarded(
+      desired,
+      { resourceVersion: CREATE_ONLY_RESOURCE_VERSION },
+      { [ANNOTATIONS.creationKey]: input.inventory.key },
+    );
     steps.push({ mode: "create", nodeId, identity, desired, body });
   }
   return steps;

@@ -12,7 +12,14 @@ import type { Logger } from "../../observability/index.js";
 import { jsonEqual, type ControllerContext } from "../context/index.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
 import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
-import { describeIdentity, emptyDelta, mergeDeltas, readInventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import {
+  describeIdentity,
+  emptyDelta,
+  mergeDeltas,
+  readInventory,
+  type InventoryDelta,
+  type OwnedChild,
+} from "./inventory.js";
 import type { InstancePass } from "./pass.js";
 import { readCurrent } from "./record.js";
 import { applyChild, readChild } from "./child-port.js";
@@ -27,7 +34,13 @@ export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
  * evaluated. Returns "gone" when the instance turned out to be deleted before its first create.
  */
-export async function applyRounds(ctx: Applier, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<"done" | "gone"> {
+export async function applyRounds(
+  ctx: Applier,
+  pass: InstancePass,
+  watchErrors: ReadonlyMap<string, string>,
+  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  log: Logger,
+): Promise<"done" | "gone"> {
   for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation.error === undefined; round++) {
     const evaluation = pass.evaluation;
     const steps = planRound(ctx, pass, evaluation, watchErrors);
@@ -41,7 +54,8 @@ export async function applyRounds(ctx: Applier, pass: InstancePass, watchErrors:
       continue;
     }
     const learned = await applySteps(ctx, pass, steps);
-    if (learned.recorded.length > 0) log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
+    if (learned.recorded.length > 0)
+      log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
     pass.learn(learned);
     if (pass.failed) {
       log.warn({ errors: pass.applyErrors }, "apply failed");
@@ -60,13 +74,21 @@ export async function applyRounds(ctx: Applier, pass: InstancePass, watchErrors:
  * event echoing them. Where a child lands is not limited here: the author policy admitted the instance only
  * if its author may write every child where it lands (author-policy/author-checks.ts).
  */
-function planRound(ctx: Pick<Applier, "applyMemo">, pass: InstancePass, evaluation: InstanceEvaluation, watchErrors: ReadonlyMap<string, string>): ApplyStep[] {
+function planRound(
+  ctx: Pick<Applier, "applyMemo">,
+  pass: InstancePass,
+  evaluation: InstanceEvaluation,
+  watchErrors: ReadonlyMap<string, string>,
+): ApplyStep[] {
   return planApplies({
     desired: evaluation.apply.filter((desired) => !watchErrors.has(nodeIdOf(desired))),
     inventory: pass.inventory,
     cached: (identity) => pass.lookup.get(identity),
     upToDate: (desired, live) => ctx.applyMemo.upToDate(desired, live),
-    settled: (key, desired) => pass.blocked.has(key) || pass.overlay.get(key) === null || (pass.writtenAs.has(key) && jsonEqual(pass.writtenAs.get(key), desired)),
+    settled: (key, desired) =>
+      pass.blocked.has(key) ||
+      pass.overlay.get(key) === null ||
+      (pass.writtenAs.has(key) && jsonEqual(pass.writtenAs.get(key), desired)),
   });
 }
 
@@ -81,27 +103,29 @@ async function confirmInstance(ctx: Applier, pass: InstancePass): Promise<boolea
 /** Applies every step at once and returns what the answers taught about ownership. */
 async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly ApplyStep[]): Promise<InventoryDelta> {
   const results = await Promise.allSettled(steps.map((step) => apply(ctx, pass.instanceKey, step.body)));
-  const deltas = await Promise.all(steps.map(async (step, i) => {
-    const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
-    if (outcome.kind === "written") {
-      pass.overlay.set(identityKey(step.identity), outcome.response);
-      pass.writtenAs.set(identityKey(step.identity), step.desired);
-      ctx.applyMemo.record(step.desired, outcome.response);
-      return { recorded: outcome.record === undefined ? [] : [outcome.record], removedUids: [] };
-    }
-    if (outcome.kind === "failed") {
-      pass.applyErrors[step.nodeId] = `apply ${describeIdentity(step.identity)}: ${outcome.message}`;
-      if (isServerUnavailable(outcome.cause)) pass.serverFailures.add(step.nodeId);
-      return emptyDelta();
-    }
-    // The guard refused the write: whose object is there? Only a live read may say.
-    const settled = await settleExisting(ctx, pass, step);
-    if (settled.error !== undefined) {
-      pass.applyErrors[step.nodeId] = settled.error;
-      pass.blocked.add(identityKey(step.identity));
-    }
-    return { recorded: settled.recorded, removedUids: outcome.forgetUid === undefined ? [] : [outcome.forgetUid] };
-  }));
+  const deltas = await Promise.all(
+    steps.map(async (step, i) => {
+      const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
+      if (outcome.kind === "written") {
+        pass.overlay.set(identityKey(step.identity), outcome.response);
+        pass.writtenAs.set(identityKey(step.identity), step.desired);
+        ctx.applyMemo.record(step.desired, outcome.response);
+        return { recorded: outcome.record === undefined ? [] : [outcome.record], removedUids: [] };
+      }
+      if (outcome.kind === "failed") {
+        pass.applyErrors[step.nodeId] = `apply ${describeIdentity(step.identity)}: ${outcome.message}`;
+        if (isServerUnavailable(outcome.cause)) pass.serverFailures.add(step.nodeId);
+        return emptyDelta();
+      }
+      // The guard refused the write: whose object is there? Only a live read may say.
+      const settled = await settleExisting(ctx, pass, step);
+      if (settled.error !== undefined) {
+        pass.applyErrors[step.nodeId] = settled.error;
+        pass.blocked.add(identityKey(step.identity));
+      }
+      return { recorded: settled.recorded, removedUids: outcome.forgetUid === undefined ? [] : [outcome.forgetUid] };
+    }),
+  );
   return deltas.reduce(mergeDeltas, emptyDelta());
 }
 
@@ -109,7 +133,11 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
  * Server-side apply, in the cluster the body names (its target annotation), else ours. In ours,
  * the watch event that echoes the answer queues nothing: this pass acts on the answer itself.
  */
-async function apply(ctx: Pick<Applier, "client" | "clusters" | "ownWrites">, instance: string, body: KubeJson): Promise<KubeJson> {
+async function apply(
+  ctx: Pick<Applier, "client" | "clusters" | "ownWrites">,
+  instance: string,
+  body: KubeJson,
+): Promise<KubeJson> {
   const cluster = clusterOf(body);
   const send = () => applyChild(ctx, body, { ...(cluster === undefined ? {} : { cluster }) });
   return cluster === undefined ? ctx.ownWrites.write(body, instance, send) : send();
@@ -119,12 +147,20 @@ async function apply(ctx: Pick<Applier, "client" | "clusters" | "ownWrites">, in
  * A guarded write was refused: read the live object and decide — record it (ours after all),
  * adopt it (the user opted in), or leave it alone with a condition that names it.
  */
-async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep): Promise<{ recorded: OwnedChild[]; error?: string }> {
+async function settleExisting(
+  ctx: Applier,
+  pass: InstancePass,
+  step: ApplyStep,
+): Promise<{ recorded: OwnedChild[]; error?: string }> {
   let live: KubeJson | undefined;
   try {
     live = await readChild(ctx, step.identity);
   } catch (error) {
-    if (!isNotFound(error)) return { recorded: [], error: `read ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
+    if (!isNotFound(error))
+      return {
+        recorded: [],
+        error: `read ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}`,
+      };
   }
   const decision = judgeExisting(step, live, pass.owner, pass.inventory, pass.policy);
   switch (decision.kind) {
@@ -142,7 +178,10 @@ async function settleExisting(ctx: Applier, pass: InstancePass, step: ApplyStep)
         ctx.applyMemo.record(step.desired, response);
         return { recorded: [decision.entry] };
       } catch (error) {
-        return { recorded: [], error: `adopt ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          recorded: [],
+          error: `adopt ${describeIdentity(step.identity)}: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
   }
 }

@@ -26,8 +26,15 @@ async function clientFor(ctx: ChildClients, where: Where): Promise<KubeClient> {
 }
 
 /** GET a child (metadata only when that is all the caller reads). */
-export async function readChild(ctx: ChildClients, child: ObjectRef & Where, options: { readonly metadataOnly?: boolean } = {}): Promise<KubeObject & KubeJson> {
-  return (await clientFor(ctx, child)).get<KubeObject & KubeJson>(child, options.metadataOnly === true ? { metadataOnly: true } : {});
+export async function readChild(
+  ctx: ChildClients,
+  child: ObjectRef & Where,
+  options: { readonly metadataOnly?: boolean } = {},
+): Promise<KubeObject & KubeJson> {
+  return (await clientFor(ctx, child)).get<KubeObject & KubeJson>(
+    child,
+    options.metadataOnly === true ? { metadataOnly: true } : {},
+  );
 }
 
 /** Server-side apply of a desired child, as kro's applyset field manager, forced. */
@@ -36,8 +43,14 @@ export async function applyChild(ctx: ChildClients, body: KubeJson, where: Where
 }
 
 /** DELETE preconditioned on the UID we recorded, so an object re-created under the name is never ours to delete. */
-export async function deleteChild(ctx: ChildClients, child: ObjectRef & Where & { readonly uid: string }): Promise<KubeObject> {
-  return (await clientFor(ctx, child)).delete(child, { preconditions: { uid: child.uid }, propagationPolicy: "Background" });
+export async function deleteChild(
+  ctx: ChildClients,
+  child: ObjectRef & Where & { readonly uid: string },
+): Promise<KubeObject> {
+  return (await clientFor(ctx, child)).delete(child, {
+    preconditions: { uid: child.uid },
+    propagationPolicy: "Background",
+  });
 }
 
 /** A merge patch as the controller's field manager (releasing an adopted child). */

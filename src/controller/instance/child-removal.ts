@@ -26,31 +26,47 @@ export interface RemovalOutcome {
   readonly errors: Record<string, string>;
 }
 
-export async function removeChildren(ctx: ChildWriter, waves: readonly (readonly OwnedChild[])[], cache: ObservedLookup, context: (entry: OwnedChild) => RemovalContext): Promise<RemovalOutcome> {
+export async function removeChildren(
+  ctx: ChildWriter,
+  waves: readonly (readonly OwnedChild[])[],
+  cache: ObservedLookup,
+  context: (entry: OwnedChild) => RemovalContext,
+): Promise<RemovalOutcome> {
   const outcome: RemovalOutcome = { done: [], refused: [], held: false, errors: {} };
   for (const wave of waves) {
     const results = await Promise.all(wave.map(async (entry) => removeOne(ctx, entry, cache, context(entry))));
     wave.forEach((entry, i) => {
       const result = results[i] as Result;
       if (result.kind === "done") outcome.done.push(entry);
-      else if (result.kind === "refused") { outcome.refused.push({ entry, reason: result.reason }); outcome.done.push(entry); }
-      else if (result.kind === "error") outcome.errors[entry.nodeId] = result.message;
+      else if (result.kind === "refused") {
+        outcome.refused.push({ entry, reason: result.reason });
+        outcome.done.push(entry);
+      } else if (result.kind === "error") outcome.errors[entry.nodeId] = result.message;
     });
     if (results.some((r) => r.kind === "waiting" || r.kind === "error")) return { ...outcome, held: true };
   }
   return outcome;
 }
 
-type Result = { kind: "done" } | { kind: "waiting" } | { kind: "refused"; reason: string } | { kind: "error"; message: string };
+type Result =
+  { kind: "done" } | { kind: "waiting" } | { kind: "refused"; reason: string } | { kind: "error"; message: string };
 
-async function removeOne(ctx: ChildWriter, entry: OwnedChild, cache: ObservedLookup, context: RemovalContext): Promise<Result> {
+async function removeOne(
+  ctx: ChildWriter,
+  entry: OwnedChild,
+  cache: ObservedLookup,
+  context: RemovalContext,
+): Promise<Result> {
   try {
     let action: RemovalAction = decideRemoval(entry, cache.get(entry), "cache", context);
     if (action.kind === "read") action = decideRemoval(entry, await readLive(ctx, entry), "live", context);
     switch (action.kind) {
-      case "gone": return { kind: "done" };
-      case "wait": return { kind: "waiting" };
-      case "refuse": return { kind: "refused", reason: action.reason };
+      case "gone":
+        return { kind: "done" };
+      case "wait":
+        return { kind: "waiting" };
+      case "refuse":
+        return { kind: "refused", reason: action.reason };
       case "release":
         await releaseChild(ctx, entry);
         return { kind: "done" };
@@ -60,7 +76,10 @@ async function removeOne(ctx: ChildWriter, entry: OwnedChild, cache: ObservedLoo
         return { kind: "waiting" };
     }
   } catch (error) {
-    return { kind: "error", message: `remove ${describeIdentity(entry)}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      kind: "error",
+      message: `remove ${describeIdentity(entry)}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -81,16 +100,24 @@ async function readLive(ctx: ChildWriter, entry: OwnedChild): Promise<KubeJson |
 export async function deleteChildrenOfGone(ctx: ChildWriter, delta: InventoryDelta, log: Logger): Promise<void> {
   const created = delta.recorded.filter((e) => e.ownership === "created");
   await Promise.all(created.map((entry) => deleteOwnedChild(ctx, entry)));
-  log.warn({ removed: created.map((e) => `${e.kind}/${e.name}`) }, "the instance was deleted while its children were being created; removed them");
+  log.warn(
+    { removed: created.map((e) => `${e.kind}/${e.name}`) },
+    "the instance was deleted while its children were being created; removed them",
+  );
 }
 
 /** DELETE preconditioned on the recorded UID: "done" when gone (or replaced), "waiting" while finalizers run. */
-export async function deleteOwnedChild(ctx: ChildWriter, entry: OwnedChild): Promise<{ kind: "done" } | { kind: "waiting" }> {
+export async function deleteOwnedChild(
+  ctx: ChildWriter,
+  entry: OwnedChild,
+): Promise<{ kind: "done" } | { kind: "waiting" }> {
   try {
     const answer = await deleteChild(ctx, entry);
     ctx.applyMemo.forget(entry.uid);
     // The object itself comes back while its finalizers run; a Status means it is gone.
-    return answer.kind !== "Status" && answer.metadata?.deletionTimestamp !== undefined ? { kind: "waiting" } : { kind: "done" };
+    return answer.kind !== "Status" && answer.metadata?.deletionTimestamp !== undefined
+      ? { kind: "waiting" }
+      : { kind: "done" };
   } catch (error) {
     // 404: already gone; 409: the UID changed, so the object there now is not the one we made.
     if (isNotFound(error) || isConflict(error) || error instanceof DiscoveryError) return { kind: "done" };
@@ -126,9 +153,19 @@ const OUR_MANAGERS: ReadonlySet<string> = new Set([FIELD_MANAGERS.applyset]);
 
 /** The merge patch that releases `live` (undefined: nothing of ours left on it). Pure. */
 export function releasePatch(live: KubeJson): Record<string, unknown> | undefined {
-  const metadata = (live.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: { manager?: string }[]; resourceVersion?: string; uid?: string };
-  const ourLabels = Object.keys(metadata.labels ?? {}).filter((k) => k.startsWith("kro.run/") || (k === LABELS.managedBy && metadata.labels?.[k] === "kro"));
-  const ourAnnotations = Object.keys(metadata.annotations ?? {}).filter((k) => k === ANNOTATIONS.applyOrder || k === ANNOTATIONS.creationKey || k === ANNOTATIONS.cluster);
+  const metadata = (live.metadata ?? {}) as {
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    managedFields?: { manager?: string }[];
+    resourceVersion?: string;
+    uid?: string;
+  };
+  const ourLabels = Object.keys(metadata.labels ?? {}).filter(
+    (k) => k.startsWith("kro.run/") || (k === LABELS.managedBy && metadata.labels?.[k] === "kro"),
+  );
+  const ourAnnotations = Object.keys(metadata.annotations ?? {}).filter(
+    (k) => k === ANNOTATIONS.applyOrder || k === ANNOTATIONS.creationKey || k === ANNOTATIONS.cluster,
+  );
   const managedFields = metadata.managedFields ?? [];
   const kept = managedFields.filter((f) => !OUR_MANAGERS.has(f.manager ?? ""));
   if (ourLabels.length === 0 && ourAnnotations.length === 0 && kept.length === managedFields.length) return undefined;

@@ -30,16 +30,29 @@ export interface TargetCheck {
  * cluster that no registration names holds nothing: no child can have been written there since
  * (what was, is recorded and held by the record).
  */
-export async function watchClustersForDeletion(ctx: Pick<ControllerContext, "watches" | "clusters">, graph: CompiledGraph, inventory: Inventory): Promise<Map<string, string>> {
+export async function watchClustersForDeletion(
+  ctx: Pick<ControllerContext, "watches" | "clusters">,
+  graph: CompiledGraph,
+  inventory: Inventory,
+): Promise<Map<string, string>> {
   const targets: RemoteTarget[] = [];
-  for (const entry of inventory.entries) if (entry.cluster !== undefined) targets.push({ nodeId: entry.nodeId, cluster: entry.cluster, apiVersion: entry.apiVersion, kind: entry.kind });
+  for (const entry of inventory.entries)
+    if (entry.cluster !== undefined)
+      targets.push({ nodeId: entry.nodeId, cluster: entry.cluster, apiVersion: entry.apiVersion, kind: entry.kind });
   for (const node of graph.nodes) {
-    for (const cluster of node.clusters ?? []) if (ctx.clusters.registered(cluster)) targets.push({ nodeId: node.id, cluster, apiVersion: node.apiVersion, kind: node.kind });
+    for (const cluster of node.clusters ?? [])
+      if (ctx.clusters.registered(cluster))
+        targets.push({ nodeId: node.id, cluster, apiVersion: node.apiVersion, kind: node.kind });
   }
   return (await ctx.watches.ensureRemote(targets)).errors;
 }
 
-export async function checkClusterTargets(ctx: Pick<ControllerContext, "watches">, graph: CompiledGraph, evaluation: InstanceEvaluation, inventory: Inventory): Promise<TargetCheck> {
+export async function checkClusterTargets(
+  ctx: Pick<ControllerContext, "watches">,
+  graph: CompiledGraph,
+  evaluation: InstanceEvaluation,
+  inventory: Inventory,
+): Promise<TargetCheck> {
   const errors = new Map<string, string>();
   const held = new Set<string>();
   const targets: (RemoteTarget & { key?: string })[] = [];
@@ -51,19 +64,28 @@ export async function checkClusterTargets(ctx: Pick<ControllerContext, "watches"
     const nodeId = nodeIdOf(desired);
     const allowed = nodes.get(nodeId)?.clusters ?? [];
     if (!allowed.includes(cluster)) {
-      errors.set(nodeId, `cluster "${cluster}" is not allowed for resource "${nodeId}": the RGD allows ${allowed.map((c) => `"${c}"`).join(", ") || "no other cluster"}`);
+      errors.set(
+        nodeId,
+        `cluster "${cluster}" is not allowed for resource "${nodeId}": the RGD allows ${allowed.map((c) => `"${c}"`).join(", ") || "no other cluster"}`,
+      );
       held.add(identityKey(identity));
       continue;
     }
     targets.push({ nodeId, cluster, apiVersion: identity.apiVersion, kind: identity.kind, key: identityKey(identity) });
   }
   // What we recorded in other clusters is watched too: its prune and recovery read that cache.
-  for (const entry of inventory.entries) if (entry.cluster !== undefined) targets.push({ nodeId: entry.nodeId, cluster: entry.cluster, apiVersion: entry.apiVersion, kind: entry.kind });
+  for (const entry of inventory.entries)
+    if (entry.cluster !== undefined)
+      targets.push({ nodeId: entry.nodeId, cluster: entry.cluster, apiVersion: entry.apiVersion, kind: entry.kind });
   const remote = await ctx.watches.ensureRemote(targets);
   for (const [nodeId, reason] of remote.errors) errors.set(nodeId, reason);
   for (const target of targets) {
     // Errors name their cluster: a forEach over two clusters holds only the failing one's items.
-    if (target.key !== undefined && remote.errors.get(target.nodeId)?.startsWith(`cluster "${target.cluster}"`) === true) held.add(target.key);
+    if (
+      target.key !== undefined &&
+      remote.errors.get(target.nodeId)?.startsWith(`cluster "${target.cluster}"`) === true
+    )
+      held.add(target.key);
   }
   return { errors, held, started: remote.started };
 }

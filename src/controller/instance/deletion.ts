@@ -27,7 +27,12 @@ import { watchClustersForDeletion } from "./cluster-targets.js";
 const FIRST_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 60_000;
 
-export async function deleteInstance(ctx: InstanceContext, served: ServedGraph, instance: KubeObject, key: string): Promise<ReconcileResult> {
+export async function deleteInstance(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  instance: KubeObject,
+  key: string,
+): Promise<ReconcileResult> {
   if (!(instance.metadata?.finalizers ?? []).includes(FINALIZER)) return {};
   const graph = served.graph;
   const owner = ownerIdentity(served, instance);
@@ -38,9 +43,22 @@ export async function deleteInstance(ctx: InstanceContext, served: ServedGraph, 
     if (!(error instanceof InventoryFormatError)) throw error;
     // Without a readable record we cannot tell our children from anyone's: delete nothing, keep
     // the finalizer, and say what to do. (The creation key is in the same annotation.)
-    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)), {
-      deleting: true, now: ctx.now(), applyErrors: { inventory: `${error.message}; restore it (or remove the finalizer ${FINALIZER} to leave the children behind)` },
-    }));
+    await writeStatus(
+      ctx,
+      instance,
+      buildInstanceStatus(
+        graph,
+        instance,
+        evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)),
+        {
+          deleting: true,
+          now: ctx.now(),
+          applyErrors: {
+            inventory: `${error.message}; restore it (or remove the finalizer ${FINALIZER} to leave the children behind)`,
+          },
+        },
+      ),
+    );
     return { requeueAfterMs: MAX_WAIT_MS };
   }
   // Children in other clusters are recovered from those clusters' watches: started here, since a
@@ -50,13 +68,26 @@ export async function deleteInstance(ctx: InstanceContext, served: ServedGraph, 
   const entries = applyDelta(inventory, recovered);
   const full = { key: inventory.key, entries };
   const policy = adoptionPolicy(instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
-  const removed = await removeChildren(ctx, deletionPlan(graph, entries) as OwnedChild[][], ctx.watches.lookup(new Map()), validatedRemovalContext(graph, owner, full, policy));
+  const removed = await removeChildren(
+    ctx,
+    deletionPlan(graph, entries) as OwnedChild[][],
+    ctx.watches.lookup(new Map()),
+    validatedRemovalContext(graph, owner, full, policy),
+  );
   const errors: Record<string, string> = { ...removed.errors, ...Object.fromEntries(unreachable) };
   reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
 
   if (removed.held || unreachable.size > 0) {
     const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx));
-    await writeStatus(ctx, instance, buildInstanceStatus(graph, instance, evaluation, { deleting: true, now: ctx.now(), ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }) }));
+    await writeStatus(
+      ctx,
+      instance,
+      buildInstanceStatus(graph, instance, evaluation, {
+        deleting: true,
+        now: ctx.now(),
+        ...(Object.keys(errors).length === 0 ? {} : { applyErrors: errors }),
+      }),
+    );
     return { requeueAfterMs: nextWait(ctx, key) };
   }
   ctx.instanceMemory.forget(key, owner.uid);
@@ -68,7 +99,9 @@ export async function deleteInstance(ctx: InstanceContext, served: ServedGraph, 
         throw new Error("the inventory changed while the instance was being deleted; deleting again");
       }
       const finalizers = current.metadata?.finalizers ?? [];
-      return finalizers.includes(FINALIZER) ? { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER) } } : undefined;
+      return finalizers.includes(FINALIZER)
+        ? { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER) } }
+        : undefined;
     });
   } catch (error) {
     if (!(error instanceof InstanceGoneError)) throw error;

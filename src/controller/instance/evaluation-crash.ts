@@ -4,7 +4,13 @@
  * the report of an instance whose evaluation killed the controller too often — Ready=False,
  * reason EvaluationCrashed, state ERROR — until its spec changes.
  */
-import { ANNOTATIONS, INSTANCE_CONDITION_REASONS as REASONS, INSTANCE_CONDITIONS as TYPES, INSTANCE_STATES, KSTATUS_CONDITIONS } from "../../api/index.js";
+import {
+  ANNOTATIONS,
+  INSTANCE_CONDITION_REASONS as REASONS,
+  INSTANCE_CONDITIONS as TYPES,
+  INSTANCE_STATES,
+  KSTATUS_CONDITIONS,
+} from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { currentConditions, orderConditions, stamp, type KubeJson } from "../../runtime/index.js";
 import type { CrashCount, EvaluationMarks, EvaluationRef, GuardDecision } from "../isolation/index.js";
@@ -30,9 +36,15 @@ export function marksOf(instance: KubeObject): EvaluationMarks {
   const [countedGeneration, count, last] = (annotations[ANNOTATIONS.evaluationCrashes] ?? "").split(":");
   const crashes = { generation: Number(countedGeneration), count: Number(count) };
   return {
-    ...(Number.isSafeInteger(generation) && generation > 0 ? { evaluating: { generation, ...(by === undefined || by === "" ? {} : { by }) } } : {}),
-    ...(Number.isSafeInteger(crashes.generation) && crashes.generation > 0 && Number.isSafeInteger(crashes.count) && crashes.count >= 0
-      ? { crashes: { ...crashes, ...(last === undefined || last === "" ? {} : { last }) } } : {}),
+    ...(Number.isSafeInteger(generation) && generation > 0
+      ? { evaluating: { generation, ...(by === undefined || by === "" ? {} : { by }) } }
+      : {}),
+    ...(Number.isSafeInteger(crashes.generation) &&
+    crashes.generation > 0 &&
+    Number.isSafeInteger(crashes.count) &&
+    crashes.count >= 0
+      ? { crashes: { ...crashes, ...(last === undefined || last === "" ? {} : { last }) } }
+      : {}),
   };
 }
 
@@ -41,7 +53,11 @@ function evaluatedBefore(instance: KubeObject): boolean {
   const status = instance.status as { observedGeneration?: unknown } | undefined;
   const generation = instance.metadata?.generation ?? 0;
   const ready = currentConditions(instance).get(TYPES.ready);
-  return typeof status?.observedGeneration === "number" && status.observedGeneration >= generation && ready?.reason !== REASONS.evaluationCrashed;
+  return (
+    typeof status?.observedGeneration === "number" &&
+    status.observedGeneration >= generation &&
+    ready?.reason !== REASONS.evaluationCrashed
+  );
 }
 
 /**
@@ -52,7 +68,9 @@ export function evaluationMark(ctx: Pick<ControllerContext, "evaluationGuard">, 
   return (current: KubeObject): string | undefined => {
     const ref = refOf(key, current);
     if (ctx.evaluationGuard === undefined || ref === undefined) return undefined;
-    return ctx.evaluationGuard.needsMark(ref, marksOf(current), evaluatedBefore(current)) ? `${ref.generation}/${ctx.evaluationGuard.processId}` : undefined;
+    return ctx.evaluationGuard.needsMark(ref, marksOf(current), evaluatedBefore(current))
+      ? `${ref.generation}/${ctx.evaluationGuard.processId}`
+      : undefined;
   };
 }
 
@@ -62,7 +80,11 @@ export function markedByUs(ctx: Pick<ControllerContext, "evaluationGuard">, key:
   if (ref !== undefined) ctx.evaluationGuard?.marked(ref);
 }
 
-export async function enterEvaluation(ctx: Pick<ControllerContext, "evaluationGuard" | "client">, key: string, instance: KubeObject): Promise<GuardDecision> {
+export async function enterEvaluation(
+  ctx: Pick<ControllerContext, "evaluationGuard" | "client">,
+  key: string,
+  instance: KubeObject,
+): Promise<GuardDecision> {
   const ref = refOf(key, instance);
   if (ctx.evaluationGuard === undefined || ref === undefined) return NO_GUARD;
   const decision = await ctx.evaluationGuard.enter(ref, marksOf(instance), evaluatedBefore(instance));
@@ -80,19 +102,38 @@ export async function enterEvaluation(ctx: Pick<ControllerContext, "evaluationGu
 
 function recordCrashes(ctx: InstanceWriter, instance: KubeObject, record: CrashCount): Promise<KubeObject> {
   const value = `${record.generation}:${record.count}${record.last === undefined ? "" : `:${record.last}`}`;
-  return patchInstance(ctx, instance, (current) => (current.metadata?.generation !== record.generation || current.metadata.annotations?.[ANNOTATIONS.evaluationCrashes] === value ? undefined
-    : { metadata: { annotations: { [ANNOTATIONS.evaluationCrashes]: value } } }));
+  return patchInstance(ctx, instance, (current) =>
+    current.metadata?.generation !== record.generation ||
+    current.metadata.annotations?.[ANNOTATIONS.evaluationCrashes] === value
+      ? undefined
+      : { metadata: { annotations: { [ANNOTATIONS.evaluationCrashes]: value } } },
+  );
 }
 
 /** A suspect waits for its retry; one that crashed too often says so on the instance. */
-export async function reportGuarded(ctx: InstanceContext, key: string, instance: KubeObject, decision: Exclude<GuardDecision, { kind: "evaluate" }>): Promise<ReconcileResult> {
+export async function reportGuarded(
+  ctx: InstanceContext,
+  key: string,
+  instance: KubeObject,
+  decision: Exclude<GuardDecision, { kind: "evaluate" }>,
+): Promise<ReconcileResult> {
   const generation = instance.metadata?.generation ?? 0;
   if (decision.kind === "wait") {
-    ctx.logger.warn({ instance: key, generation, crashes: decision.crashes, retryInMs: Math.round(decision.ms) }, "a controller process died while evaluating this instance: evaluated again alone, after a backoff");
+    ctx.logger.warn(
+      { instance: key, generation, crashes: decision.crashes, retryInMs: Math.round(decision.ms) },
+      "a controller process died while evaluating this instance: evaluated again alone, after a backoff",
+    );
     return { requeueAfterMs: decision.ms };
   }
-  ctx.logger.error({ instance: key, generation, crashes: decision.crashes, cause: decision.cause }, "the controller crashed every time it evaluated this instance: not evaluated again until its spec changes");
-  await writeStatus(ctx, instance, crashedStatus(instance, crashMessage(decision.crashes, generation, decision.cause), ctx.now()));
+  ctx.logger.error(
+    { instance: key, generation, crashes: decision.crashes, cause: decision.cause },
+    "the controller crashed every time it evaluated this instance: not evaluated again until its spec changes",
+  );
+  await writeStatus(
+    ctx,
+    instance,
+    crashedStatus(instance, crashMessage(decision.crashes, generation, decision.cause), ctx.now()),
+  );
   return {};
 }
 
@@ -103,7 +144,8 @@ export function crashMessage(crashes: number, generation: number, cause?: string
 function crashedStatus(instance: KubeObject, message: string, now: string): KubeJson {
   const previous = currentConditions(instance);
   const generation = instance.metadata?.generation;
-  const at = (type: string, status: string, reason: string, message: string) => stamp({ type, status, reason, message }, previous, generation, now);
+  const at = (type: string, status: string, reason: string, message: string) =>
+    stamp({ type, status, reason, message }, previous, generation, now);
   const { state: _state, conditions: _conditions, ...fields } = (instance.status ?? {}) as KubeJson;
   return {
     ...fields,

@@ -6,8 +6,29 @@
  */
 import type { ControllerContext } from "../context/index.js";
 
-export type InstanceContext = Pick<ControllerContext,
-  | "client" | "eventClient" | "clusters" | "logger" | "now" | "kroVersion" | "options"
-  | "served" | "instanceLeases" | "instanceQueue" | "watches" | "cacheScoping"
-  | "applyMemo" | "ownWrites" | "instanceMemory" | "authorPolicies" | "policySync"
-  | "helmCluster" | "chartRenders" | "evaluationGuard" | "testCrashOn" | "onInstanceEvaluated" | "controllerUser">;
+export type InstanceContext = Pick<
+  ControllerContext,
+  | "client"
+  | "eventClient"
+  | "clusters"
+  | "logger"
+  | "now"
+  | "kroVersion"
+  | "options"
+  | "served"
+  | "instanceLeases"
+  | "instanceQueue"
+  | "watches"
+  | "cacheScoping"
+  | "applyMemo"
+  | "ownWrites"
+  | "instanceMemory"
+  | "authorPolicies"
+  | "policySync"
+  | "helmCluster"
+  | "chartRenders"
+  | "evaluationGuard"
+  | "testCrashOn"
+  | "onInstanceEvaluated"
+  | "controllerUser"
+>;

@@ -20,7 +20,8 @@ export interface ValidatedInventory {
   readonly rejected: readonly RejectedEntry[];
 }
 
-type NamespaceRule = { readonly kind: "cluster" } | { readonly kind: "fixed"; readonly value: string } | { readonly kind: "any" };
+type NamespaceRule =
+  { readonly kind: "cluster" } | { readonly kind: "fixed"; readonly value: string } | { readonly kind: "any" };
 
 const isManaging = (node: CompiledNode) => node.type === "resource" || node.type === "collection";
 
@@ -32,11 +33,16 @@ function namespaceRule(node: CompiledNode, instanceNamespace: string | undefined
   if (written === undefined || written === null || written === "") {
     return instanceNamespace === undefined ? { kind: "any" } : { kind: "fixed", value: instanceNamespace };
   }
-  if (typeof written === "string" && !written.includes("${") && !written.includes("{{")) return { kind: "fixed", value: written };
+  if (typeof written === "string" && !written.includes("${") && !written.includes("{{"))
+    return { kind: "fixed", value: written };
   return { kind: "any" };
 }
 
-export function validateInventory(graph: CompiledGraph, instanceNamespace: string | undefined, entries: readonly OwnedChild[]): ValidatedInventory {
+export function validateInventory(
+  graph: CompiledGraph,
+  instanceNamespace: string | undefined,
+  entries: readonly OwnedChild[],
+): ValidatedInventory {
   const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
   const valid: OwnedChild[] = [];
   const rejected: RejectedEntry[] = [];
@@ -48,14 +54,20 @@ export function validateInventory(graph: CompiledGraph, instanceNamespace: strin
   return { valid, rejected };
 }
 
-function whyInvalid(entry: OwnedChild, node: CompiledNode | undefined, instanceNamespace: string | undefined): string | undefined {
+function whyInvalid(
+  entry: OwnedChild,
+  node: CompiledNode | undefined,
+  instanceNamespace: string | undefined,
+): string | undefined {
   if (node === undefined) return `node "${entry.nodeId}" is not in the graph`;
   if (!isManaging(node)) return `node "${entry.nodeId}" is an external reference, which is never owned`;
   if (node.kind !== entry.kind || node.apiVersion.split("/")[0] !== entry.apiVersion.split("/")[0]) {
     return `node "${entry.nodeId}" makes ${node.kind} (${node.apiVersion}), not ${entry.kind} (${entry.apiVersion})`;
   }
   const rule = namespaceRule(node, instanceNamespace);
-  if (rule.kind === "cluster" && entry.namespace !== undefined) return `${node.kind} is cluster-scoped, but the entry names namespace "${entry.namespace}"`;
-  if (rule.kind === "fixed" && entry.namespace !== rule.value) return `node "${entry.nodeId}" writes only to namespace "${rule.value}", not "${entry.namespace ?? ""}"`;
+  if (rule.kind === "cluster" && entry.namespace !== undefined)
+    return `${node.kind} is cluster-scoped, but the entry names namespace "${entry.namespace}"`;
+  if (rule.kind === "fixed" && entry.namespace !== rule.value)
+    return `node "${entry.nodeId}" writes only to namespace "${rule.value}", not "${entry.namespace ?? ""}"`;
   return undefined;
 }

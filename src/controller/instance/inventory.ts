@@ -33,10 +33,29 @@ export interface Inventory {
 }
 
 /** Compact wire form: the annotation must stay far below the 256 KiB metadata limit. */
-type WireEntry = [apiVersion: string, kind: string, namespace: string, name: string, uid: string, nodeId: string, ownership?: "a" | "", cluster?: string];
-interface WireInventory { v: 2; key: string; items: WireEntry[] }
-interface WireKey { v: 3; key: string }
-interface WireStatusRecord { v: 3; items: WireEntry[] }
+type WireEntry = [
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  uid: string,
+  nodeId: string,
+  ownership?: "a" | "",
+  cluster?: string,
+];
+interface WireInventory {
+  v: 2;
+  key: string;
+  items: WireEntry[];
+}
+interface WireKey {
+  v: 3;
+  key: string;
+}
+interface WireStatusRecord {
+  v: 3;
+  items: WireEntry[];
+}
 
 export class InventoryFormatError extends Error {
   override readonly name = "InventoryFormatError";
@@ -50,7 +69,9 @@ export function newCreationKey(): string {
 
 /** Whether the instance's entries live in its status (annotation `v: 3`) rather than in the annotation. */
 export function recordsInStatus(instance: KubeJson): boolean {
-  const raw = (instance.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[ANNOTATIONS.inventory];
+  const raw = (instance.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[
+    ANNOTATIONS.inventory
+  ];
   if (raw === undefined) return false;
   try {
     return (JSON.parse(raw) as { v?: unknown } | null)?.v === 3;
@@ -64,13 +85,20 @@ export function readInventory(instance: KubeJson): Inventory {
   const raw = metadata?.annotations?.[ANNOTATIONS.inventory];
   if (raw === undefined) return emptyInventory();
   const parsed = parseJson(raw, `annotation ${ANNOTATIONS.inventory}`);
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} must be a JSON object`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} must be a JSON object`);
   const wire = parsed as Partial<WireInventory> | Partial<WireKey>;
-  if (wire.v === 3 && typeof wire.key === "string" && wire.key !== "" && !("items" in wire)) return { key: wire.key, entries: readStatusRecord(instance) };
-  if (wire.v !== 2 || typeof wire.key !== "string" || wire.key === "" || !Array.isArray((wire).items)) {
-    throw new InventoryFormatError(`annotation ${ANNOTATIONS.inventory} has an unknown layout (expected {"v":2,"key":…,"items":[…]} or {"v":3,"key":…})`);
+  if (wire.v === 3 && typeof wire.key === "string" && wire.key !== "" && !("items" in wire))
+    return { key: wire.key, entries: readStatusRecord(instance) };
+  if (wire.v !== 2 || typeof wire.key !== "string" || wire.key === "" || !Array.isArray(wire.items)) {
+    throw new InventoryFormatError(
+      `annotation ${ANNOTATIONS.inventory} has an unknown layout (expected {"v":2,"key":…,"items":[…]} or {"v":3,"key":…})`,
+    );
   }
-  return { key: wire.key, entries: (wire as WireInventory).items.map((item) => readEntry(item, `annotation ${ANNOTATIONS.inventory}`)) };
+  return {
+    key: wire.key,
+    entries: (wire as WireInventory).items.map((item) => readEntry(item, `annotation ${ANNOTATIONS.inventory}`)),
+  };
 }
 
 /** The entries in `status.kroInventory`; none when the status does not hold them (yet, or any more). */
@@ -96,11 +124,27 @@ function parseJson(raw: string, where: string): unknown {
 
 function readEntry(item: unknown, where: string): OwnedChild {
   // A child in another cluster has an eighth element, its cluster (the seventh is then "" or "a").
-  const valid = Array.isArray(item) && (item.length === 6 || (item.length === 7 && item[6] === "a") || (item.length === 8 && (item[6] === "a" || item[6] === "") && typeof item[7] === "string" && item[7] !== ""))
-    && item.slice(0, 6).every((part) => typeof part === "string") && item[1] !== "" && item[3] !== "" && item[4] !== "";
+  const valid =
+    Array.isArray(item) &&
+    (item.length === 6 ||
+      (item.length === 7 && item[6] === "a") ||
+      (item.length === 8 && (item[6] === "a" || item[6] === "") && typeof item[7] === "string" && item[7] !== "")) &&
+    item.slice(0, 6).every((part) => typeof part === "string") &&
+    item[1] !== "" &&
+    item[3] !== "" &&
+    item[4] !== "";
   if (!valid) throw new InventoryFormatError(`${where} has a malformed entry ${JSON.stringify(item).slice(0, 200)}`);
   const [apiVersion, kind, namespace, name, uid, nodeId, ownership, cluster] = item as WireEntry;
-  return { apiVersion, kind, name, uid, nodeId, ...(namespace === "" ? {} : { namespace }), ...(cluster === undefined ? {} : { cluster }), ownership: ownership === "a" ? "adopted" : "created" };
+  return {
+    apiVersion,
+    kind,
+    name,
+    uid,
+    nodeId,
+    ...(namespace === "" ? {} : { namespace }),
+    ...(cluster === undefined ? {} : { cluster }),
+    ownership: ownership === "a" ? "adopted" : "created",
+  };
 }
 
 export function encodeInventory(inventory: Inventory & { key: string }): string {
@@ -121,11 +165,14 @@ export function encodeStatusRecord(entries: readonly OwnedChild[]): string {
 }
 
 /** The raw value of `status.kroInventory` (undefined when absent). */
-export const statusRecordOf = (instance: KubeJson): unknown => (instance.status as Record<string, unknown> | undefined)?.[STATUS_RECORD.field];
+export const statusRecordOf = (instance: KubeJson): unknown =>
+  (instance.status as Record<string, unknown> | undefined)?.[STATUS_RECORD.field];
 
 /** Everything that says what the instance owns, as one string: two copies compare equal when their records do. */
 export function recordText(instance: KubeJson): string {
-  const annotation = (instance.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[ANNOTATIONS.inventory] ?? "";
+  const annotation =
+    (instance.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[ANNOTATIONS.inventory] ??
+    "";
   const status = statusRecordOf(instance);
   return `${annotation}\n${typeof status === "string" ? status : ""}`;
 }
@@ -144,9 +191,11 @@ function wireItems(entries: readonly OwnedChild[]): WireEntry[] {
 }
 
 /** "Kind namespace/name", as conditions and logs name a child. */
-export const describeIdentity = (id: ObjectIdentity): string => `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}${id.cluster === undefined ? "" : ` in cluster ${id.cluster}`}`;
+export const describeIdentity = (id: ObjectIdentity): string =>
+  `${id.kind} ${id.namespace === undefined ? "" : `${id.namespace}/`}${id.name}${id.cluster === undefined ? "" : ` in cluster ${id.cluster}`}`;
 
-export const childKey = (e: ObjectIdentity): string => JSON.stringify([e.apiVersion, e.kind, e.namespace ?? "", e.name, ...(e.cluster === undefined ? [] : [e.cluster])]);
+export const childKey = (e: ObjectIdentity): string =>
+  JSON.stringify([e.apiVersion, e.kind, e.namespace ?? "", e.name, ...(e.cluster === undefined ? [] : [e.cluster])]);
 
 /** What one reconcile learned: children to record (by identity) and UIDs no longer ours. */
 export interface InventoryDelta {

@@ -8,7 +8,11 @@ import { LABELS, labelMatches } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { instanceKey, type ServedGraphs } from "../context/index.js";
 
-export type InstanceStoreOf = (rgdName: string) => { list(): readonly KubeObject[]; getByName(namespace: string | undefined, name: string): KubeObject | undefined } | undefined;
+export type InstanceStoreOf = (
+  rgdName: string,
+) =>
+  | { list(): readonly KubeObject[]; getByName(namespace: string | undefined, name: string): KubeObject | undefined }
+  | undefined;
 
 export function childOwnerRouter(served: ServedGraphs, instancesOf: InstanceStoreOf) {
   return (labels: Readonly<Record<string, string>>): string | undefined => {
@@ -20,8 +24,11 @@ export function childOwnerRouter(served: ServedGraphs, instancesOf: InstanceStor
     if (entry === undefined) return undefined;
     const namespace = labels[LABELS.instanceNamespace];
     const store = instancesOf(entry.rgdName);
-    if (store === undefined || store.getByName(namespace, name) !== undefined) return instanceKey(entry.rgdName, namespace, name);
-    const long = store.list().find((o) => (o.metadata?.namespace ?? undefined) === namespace && labelMatches(name, o.metadata?.name ?? ""));
+    if (store === undefined || store.getByName(namespace, name) !== undefined)
+      return instanceKey(entry.rgdName, namespace, name);
+    const long = store
+      .list()
+      .find((o) => (o.metadata?.namespace ?? undefined) === namespace && labelMatches(name, o.metadata?.name ?? ""));
     return instanceKey(entry.rgdName, namespace, long?.metadata?.name ?? name);
   };
 }

@@ -37,25 +37,50 @@ export function recoverUnrecorded(candidates: readonly KubeJson[], inventory: In
   const known = new Set(inventory.entries.map((e) => e.uid));
   const recorded: OwnedChild[] = [];
   for (const object of candidates) {
-    const metadata = (object.metadata ?? {}) as { uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-    if (metadata.uid === undefined || known.has(metadata.uid) || metadata.annotations?.[ANNOTATIONS.creationKey] !== inventory.key) continue;
+    const metadata = (object.metadata ?? {}) as {
+      uid?: string;
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
+    if (
+      metadata.uid === undefined ||
+      known.has(metadata.uid) ||
+      metadata.annotations?.[ANNOTATIONS.creationKey] !== inventory.key
+    )
+      continue;
     // identityOf keeps the target cluster: a child in another cluster is recorded with it.
     const identity = identityOf(object);
     if (identity === undefined) continue;
-    recorded.push({ ...identity, uid: metadata.uid, nodeId: metadata.labels?.[LABELS.nodeId] ?? "", ownership: "created" });
+    recorded.push({
+      ...identity,
+      uid: metadata.uid,
+      nodeId: metadata.labels?.[LABELS.nodeId] ?? "",
+      ownership: "created",
+    });
   }
   return { recorded, removedUids: [] };
 }
 
 /** Per-entry removal context: entries the graph could not have produced need the creation key. */
-export function validatedRemovalContext(graph: CompiledGraph, owner: InstanceIdentity, inventory: Inventory, policy: AdoptionPolicy): (entry: OwnedChild) => RemovalContext {
+export function validatedRemovalContext(
+  graph: CompiledGraph,
+  owner: InstanceIdentity,
+  inventory: Inventory,
+  policy: AdoptionPolicy,
+): (entry: OwnedChild) => RemovalContext {
   const { valid } = validateInventory(graph, owner.namespace, inventory.entries);
   const trusted = new Set(valid.map((e) => e.uid));
   return (entry) => ({ owner, creationKey: inventory.key, policy, validated: trusted.has(entry.uid) });
 }
 
 /** Records we dropped without touching their object: logged, an Event, and this pass's condition. */
-export function reportRefused(ctx: EventSink, instance: KubeObject, refused: readonly { entry: OwnedChild; reason: string }[], errors: Record<string, string>, log: Logger): void {
+export function reportRefused(
+  ctx: EventSink,
+  instance: KubeObject,
+  refused: readonly { entry: OwnedChild; reason: string }[],
+  errors: Record<string, string>,
+  log: Logger,
+): void {
   for (const { entry, reason } of refused) {
     const message = `inventory entry ${describeIdentity(entry)} was not acted on and is dropped from the record: ${reason}`;
     log.warn({ entry: describeIdentity(entry), reason }, "inventory entry refused");

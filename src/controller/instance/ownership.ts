@@ -28,9 +28,14 @@ export interface InstanceIdentity {
   readonly name: string;
 }
 
-interface Meta { uid?: string; labels?: Record<string, unknown>; annotations?: Record<string, unknown> }
-const metaOf = (object: KubeJson): Meta => (object.metadata ?? {});
-const text = (record: Record<string, unknown> | undefined, key: string) => (typeof record?.[key] === "string" ? record[key] : undefined);
+interface Meta {
+  uid?: string;
+  labels?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+const metaOf = (object: KubeJson): Meta => object.metadata ?? {};
+const text = (record: Record<string, unknown> | undefined, key: string) =>
+  typeof record?.[key] === "string" ? record[key] : undefined;
 
 /** True when the object carries this instance's UID label (kro.run/instance-id). */
 export function carriesOwnerLabel(object: KubeJson, owner: InstanceIdentity): boolean {
@@ -42,7 +47,8 @@ export function judgeOwnership(live: KubeJson, owner: InstanceIdentity, inventor
   const uid = meta.uid ?? "";
   if (uid !== "" && inventory.entries.some((e) => e.uid === uid)) return { kind: "recorded" };
   const key = text(meta.annotations, ANNOTATIONS.creationKey);
-  if (carriesOwnerLabel(live, owner) && inventory.key !== undefined && key === inventory.key) return { kind: "created-unrecorded", uid };
+  if (carriesOwnerLabel(live, owner) && inventory.key !== undefined && key === inventory.key)
+    return { kind: "created-unrecorded", uid };
   const other = otherOwner(meta.labels, owner);
   if (other !== undefined) return { kind: "other-instance", owner: other };
   return { kind: "foreign", uid };
@@ -58,8 +64,13 @@ function otherOwner(labels: Record<string, unknown> | undefined, owner: Instance
   const group = text(labels, LABELS.instanceGroup) ?? "";
   const namespace = text(labels, LABELS.instanceNamespace);
   // Label values are the owner's names shortened past 63 characters (api/label-value.ts).
-  const same = labelMatches(group, owner.group) && labelMatches(kind, owner.kind) && labelMatches(name, owner.name)
-    && (namespace === undefined ? owner.namespace === undefined : owner.namespace !== undefined && labelMatches(namespace, owner.namespace));
+  const same =
+    labelMatches(group, owner.group) &&
+    labelMatches(kind, owner.kind) &&
+    labelMatches(name, owner.name) &&
+    (namespace === undefined
+      ? owner.namespace === undefined
+      : owner.namespace !== undefined && labelMatches(namespace, owner.namespace));
   // A predecessor with our name (deleted and recreated) left this behind: not ours either, but not
   // "another instance" in a way the user can act on — report it as foreign with the UID mismatch.
   if (same) return undefined;
@@ -72,8 +83,10 @@ export function describeConflict(verdict: OwnershipVerdict, what: string): strin
     case "other-instance":
       return `${what} belongs to another instance (${verdict.owner}); refusing to take it over`;
     case "foreign":
-      return `${what} already exists and was not created by this instance; nothing was written to it. `
-        + `To take it over, set the annotation ${ANNOTATIONS.adopt}=true on the instance (released, not deleted, when the instance goes)`;
+      return (
+        `${what} already exists and was not created by this instance; nothing was written to it. ` +
+        `To take it over, set the annotation ${ANNOTATIONS.adopt}=true on the instance (released, not deleted, when the instance goes)`
+      );
     default:
       return `${what}: no conflict`;
   }

@@ -11,7 +11,11 @@ import type { ServedGraph } from "../context/index.js";
 import { readInventory } from "./inventory.js";
 import { reconcileInstance } from "./reconcile.js";
 import { Actor, FakeCluster, settle } from "../../../test/unit-support/fake-api/index.js";
-import { serveRgd, startFakeController, type FakeController } from "../../../test/unit-support/controller/fake-controller.js";
+import {
+  serveRgd,
+  startFakeController,
+  type FakeController,
+} from "../../../test/unit-support/controller/fake-controller.js";
 import { chainRgd, instance, rgd, webappRgd } from "../../../test/unit-support/controller/rgds.js";
 
 const ns = "default";
@@ -19,7 +23,12 @@ const webApp = (name: string): ObjectRef => ({ apiVersion: "kro.run/v1alpha1", k
 const chain = (name: string): ObjectRef => ({ apiVersion: "kro.run/v1alpha1", kind: "Chain", namespace: ns, name });
 const deployment = (name: string): ObjectRef => ({ apiVersion: "apps/v1", kind: "Deployment", namespace: ns, name });
 const service = (name: string): ObjectRef => ({ apiVersion: "v1", kind: "Service", namespace: ns, name });
-const ingress = (name: string): ObjectRef => ({ apiVersion: "networking.k8s.io/v1", kind: "Ingress", namespace: ns, name });
+const ingress = (name: string): ObjectRef => ({
+  apiVersion: "networking.k8s.io/v1",
+  kind: "Ingress",
+  namespace: ns,
+  name,
+});
 const configMap = (name: string): ObjectRef => ({ apiVersion: "v1", kind: "ConfigMap", namespace: ns, name });
 
 interface World {
@@ -38,7 +47,9 @@ async function world(t: TestContext, graph: KubeObject, members: readonly FakeCl
   const served = await serveRgd(fc, graph);
   const actor = new Actor(fc.cluster);
   return {
-    fc, served, actor,
+    fc,
+    served,
+    actor,
     pass: async (name) => {
       await settle();
       return reconcileInstance(fc.ctx, served, ns, name);
@@ -46,15 +57,21 @@ async function world(t: TestContext, graph: KubeObject, members: readonly FakeCl
     record: (ref) => {
       const live = actor.read(ref);
       assert.ok(live, `${ref.kind} ${ref.name} exists`);
-      return Object.fromEntries(readInventory(live).entries.map((e) => [e.nodeId, e.cluster === undefined ? e.uid : `${e.cluster}:${e.uid}`]));
+      return Object.fromEntries(
+        readInventory(live).entries.map((e) => [e.nodeId, e.cluster === undefined ? e.uid : `${e.cluster}:${e.uid}`]),
+      );
     },
   };
 }
 
 const uidOf = (actor: Actor, ref: ObjectRef): string => actor.read(ref)?.metadata?.uid ?? "(none)";
-const conditions = (object: KubeObject | undefined): { type: string; status: string; reason?: string; message?: string }[] =>
-  ((object?.status as { conditions?: { type: string; status: string; reason?: string; message?: string }[] } | undefined)?.conditions ?? []);
-const verbs = (fc: FakeController, kind: string): string[] => fc.cluster.requests.filter((r) => r.kind === kind).map((r) => `${r.verb} ${r.name ?? ""}`);
+const conditions = (
+  object: KubeObject | undefined,
+): { type: string; status: string; reason?: string; message?: string }[] =>
+  (object?.status as { conditions?: { type: string; status: string; reason?: string; message?: string }[] } | undefined)
+    ?.conditions ?? [];
+const verbs = (fc: FakeController, kind: string): string[] =>
+  fc.cluster.requests.filter((r) => r.kind === kind).map((r) => `${r.verb} ${r.name ?? ""}`);
 
 describe("reconcileInstance: creating", () => {
   it("creates the children of an instance its informer has not seen yet, and records them", async (t) => {
@@ -63,12 +80,21 @@ describe("reconcileInstance: creating", () => {
     w.fc.cluster.holdWatches();
     w.actor.create(instance("WebApp", "demo"));
     assert.deepEqual(await reconcileInstance(w.fc.ctx, w.served, ns, "demo"), {});
-    assert.ok(w.fc.cluster.requests.some((r) => r.verb === "get" && r.kind === "WebApp" && r.name === "demo"), "the instance was read from the server");
-    assert.deepEqual(w.record(webApp("demo")), { deploy: uidOf(w.actor, deployment("demo")), svc: uidOf(w.actor, service("demo")) });
+    assert.ok(
+      w.fc.cluster.requests.some((r) => r.verb === "get" && r.kind === "WebApp" && r.name === "demo"),
+      "the instance was read from the server",
+    );
+    assert.deepEqual(w.record(webApp("demo")), {
+      deploy: uidOf(w.actor, deployment("demo")),
+      svc: uidOf(w.actor, service("demo")),
+    });
     const live = w.actor.read(webApp("demo"));
     assert.ok(live);
     assert.deepEqual(live.metadata?.finalizers, [FINALIZER]);
-    assert.equal(w.actor.read(deployment("demo"))?.metadata?.annotations?.[ANNOTATIONS.creationKey], readInventory(live).key);
+    assert.equal(
+      w.actor.read(deployment("demo"))?.metadata?.annotations?.[ANNOTATIONS.creationKey],
+      readInventory(live).key,
+    );
   });
 
   it("records a child an earlier pass created but failed to record, though the cache has not seen it: no refusal, no duplicate", async (t) => {
@@ -77,14 +103,20 @@ describe("reconcileInstance: creating", () => {
     // (the status write) fails.
     w.fc.cluster.holdWatches();
     w.actor.create(instance("WebApp", "demo"));
-    w.fc.cluster.faults.plant({ verb: "update", kind: "WebApp", subresource: "status" }, { fail: { status: 500, reason: "InternalError" } });
+    w.fc.cluster.faults.plant(
+      { verb: "update", kind: "WebApp", subresource: "status" },
+      { fail: { status: 500, reason: "InternalError" } },
+    );
     await assert.rejects(reconcileInstance(w.fc.ctx, w.served, ns, "demo"), /500/);
     const created = { deploy: uidOf(w.actor, deployment("demo")), svc: uidOf(w.actor, service("demo")) };
     assert.deepEqual(w.record(webApp("demo")), {}, "nothing on record");
     const before = w.fc.cluster.requests.length;
     assert.deepEqual(await reconcileInstance(w.fc.ctx, w.served, ns, "demo"), {});
     // The create-only apply was refused (409), and the live object judged ours by its creation key.
-    const deploymentRequests = w.fc.cluster.requests.slice(before).filter((r) => r.kind === "Deployment").map((r) => r.verb);
+    const deploymentRequests = w.fc.cluster.requests
+      .slice(before)
+      .filter((r) => r.kind === "Deployment")
+      .map((r) => r.verb);
     assert.deepEqual(deploymentRequests.slice(0, 2), ["apply", "get"]);
     assert.deepEqual(w.record(webApp("demo")), created);
     assert.equal(w.actor.list("apps/v1", "Deployment").length, 1);
@@ -106,8 +138,14 @@ describe("reconcileInstance: converged", () => {
 
 describe("reconcileInstance: adoption", () => {
   const foreignDeployment = (): KubeObject => ({
-    apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "demo", namespace: ns, labels: { team: "web" } },
-    spec: { replicas: 5, selector: { matchLabels: { app: "demo" } }, template: { metadata: { labels: { app: "demo" } }, spec: { containers: [{ name: "web", image: "httpd" }] } } },
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "demo", namespace: ns, labels: { team: "web" } },
+    spec: {
+      replicas: 5,
+      selector: { matchLabels: { app: "demo" } },
+      template: { metadata: { labels: { app: "demo" } }, spec: { containers: [{ name: "web", image: "httpd" }] } },
+    },
   });
 
   it("refuses to take over an object someone else made, and says so", async (t) => {
@@ -146,15 +184,27 @@ describe("reconcileInstance: pruning", () => {
     await w.pass("x");
     assert.deepEqual(Object.keys(w.record(chain("x"))).sort(), ["a", "b", "c"]);
     // c (which reads b) carries someone's finalizer: its deletion waits, and so must b's.
-    w.actor.edit(configMap("x-c"), (o) => { o.metadata = { ...o.metadata, finalizers: ["example.com/hold"] }; });
-    w.actor.edit(chain("x"), (o) => { o.spec = { ...(o.spec as object), tail: false }; });
+    w.actor.edit(configMap("x-c"), (o) => {
+      o.metadata = { ...o.metadata, finalizers: ["example.com/hold"] };
+    });
+    w.actor.edit(chain("x"), (o) => {
+      o.spec = { ...(o.spec as object), tail: false };
+    });
     await w.pass("x");
-    assert.deepEqual(verbs(w.fc, "ConfigMap").filter((v) => v.startsWith("delete")), ["delete x-c"]);
+    assert.deepEqual(
+      verbs(w.fc, "ConfigMap").filter((v) => v.startsWith("delete")),
+      ["delete x-c"],
+    );
     assert.ok(w.actor.read(configMap("x-b")), "b waits for c");
     assert.ok(w.actor.read(configMap("x-c"))?.metadata?.deletionTimestamp);
-    w.actor.edit(configMap("x-c"), (o) => { o.metadata = { ...o.metadata, finalizers: [] }; });
+    w.actor.edit(configMap("x-c"), (o) => {
+      o.metadata = { ...o.metadata, finalizers: [] };
+    });
     await w.pass("x");
-    assert.deepEqual(verbs(w.fc, "ConfigMap").filter((v) => v.startsWith("delete")), ["delete x-c", "delete x-b"]);
+    assert.deepEqual(
+      verbs(w.fc, "ConfigMap").filter((v) => v.startsWith("delete")),
+      ["delete x-c", "delete x-b"],
+    );
     assert.equal(w.actor.read(configMap("x-b")), undefined);
     assert.ok(w.actor.read(configMap("x-a")), "a is still desired");
     assert.deepEqual(Object.keys(w.record(chain("x"))), ["a"]);
@@ -167,11 +217,16 @@ describe("reconcileInstance: the ownership record", () => {
     w.actor.create(instance("WebApp", "demo"));
     // Just before our status write (which carries the record), someone else writes the instance.
     w.fc.cluster.faults.beforeNext({ verb: "update", kind: "WebApp", subresource: "status" }, () => {
-      w.actor.edit(webApp("demo"), (o) => { o.metadata = { ...o.metadata, labels: { ...o.metadata?.labels, team: "web" } }; });
+      w.actor.edit(webApp("demo"), (o) => {
+        o.metadata = { ...o.metadata, labels: { ...o.metadata?.labels, team: "web" } };
+      });
     });
     await assert.rejects(w.pass("demo"), /409|Conflict|modified/);
     assert.deepEqual(w.fc.cluster.faults.pending(), []);
-    assert.deepEqual(w.record(webApp("demo")), { deploy: uidOf(w.actor, deployment("demo")), svc: uidOf(w.actor, service("demo")) });
+    assert.deepEqual(w.record(webApp("demo")), {
+      deploy: uidOf(w.actor, deployment("demo")),
+      svc: uidOf(w.actor, service("demo")),
+    });
     assert.equal(w.actor.read(webApp("demo"))?.metadata?.labels?.team, "web", "the other write is kept");
     // The next pass converges on what is there.
     assert.deepEqual(await w.pass("demo"), {});
@@ -185,16 +240,25 @@ describe("reconcileInstance: deletion", () => {
     w.actor.create(instance("WebApp", "demo", { ingress: true }));
     await w.pass("demo");
     assert.deepEqual(Object.keys(w.record(webApp("demo"))).sort(), ["deploy", "ing", "svc"]);
-    w.actor.edit(ingress("demo"), (o) => { o.metadata = { ...o.metadata, finalizers: ["example.com/hold"] }; });
+    w.actor.edit(ingress("demo"), (o) => {
+      o.metadata = { ...o.metadata, finalizers: ["example.com/hold"] };
+    });
     w.actor.delete(webApp("demo"));
     const held = await w.pass("demo");
     assert.ok((held.requeueAfterMs ?? 0) > 0, "held: looked at again");
-    assert.ok(w.actor.read(service("demo")) && w.actor.read(deployment("demo")), "nothing below the held wave is deleted");
+    assert.ok(
+      w.actor.read(service("demo")) && w.actor.read(deployment("demo")),
+      "nothing below the held wave is deleted",
+    );
     assert.deepEqual(w.actor.read(webApp("demo"))?.metadata?.finalizers, [FINALIZER]);
-    w.actor.edit(ingress("demo"), (o) => { o.metadata = { ...o.metadata, finalizers: [] }; });
+    w.actor.edit(ingress("demo"), (o) => {
+      o.metadata = { ...o.metadata, finalizers: [] };
+    });
     for (let i = 0; i < 5 && w.actor.read(webApp("demo")) !== undefined; i++) await w.pass("demo");
     assert.equal(w.actor.read(webApp("demo")), undefined, "the instance is gone");
-    const order = w.fc.cluster.requests.filter((r) => r.verb === "delete" || (r.verb === "patch" && r.kind === "WebApp")).map((r) => `${r.verb} ${r.kind}`);
+    const order = w.fc.cluster.requests
+      .filter((r) => r.verb === "delete" || (r.verb === "patch" && r.kind === "WebApp"))
+      .map((r) => `${r.verb} ${r.kind}`);
     assert.deepEqual(order.slice(-4), ["delete Ingress", "delete Service", "delete Deployment", "patch WebApp"]);
     assert.equal(w.actor.read(service("demo")), undefined);
     assert.equal(w.actor.read(deployment("demo")), undefined);
@@ -205,7 +269,9 @@ describe("reconcileInstance: deletion", () => {
     w.actor.create(instance("WebApp", "demo"));
     // After the Deployment is created, the instance goes for good (finalizer stripped, deleted).
     w.fc.cluster.faults.beforeNext({ verb: "apply", kind: "Service" }, () => {
-      w.actor.edit(webApp("demo"), (o) => { o.metadata = { ...o.metadata, finalizers: [] }; });
+      w.actor.edit(webApp("demo"), (o) => {
+        o.metadata = { ...o.metadata, finalizers: [] };
+      });
       w.actor.delete(webApp("demo"));
     });
     assert.deepEqual(await w.pass("demo"), {});
@@ -223,11 +289,18 @@ describe("reconcileInstance: suspension", () => {
     await w.pass("demo");
     const before = w.fc.cluster.writes().filter((r) => r.kind !== "WebApp" && r.kind !== "Event").length;
     w.actor.edit(webApp("demo"), (o) => {
-      o.metadata = { ...o.metadata, annotations: { ...o.metadata?.annotations, [ANNOTATIONS.reconcile]: RECONCILE_SUSPENDED } };
+      o.metadata = {
+        ...o.metadata,
+        annotations: { ...o.metadata?.annotations, [ANNOTATIONS.reconcile]: RECONCILE_SUSPENDED },
+      };
       o.spec = { ...(o.spec as object), replicas: 3, ingress: false };
     });
     assert.deepEqual(await w.pass("demo"), {});
-    assert.equal(w.fc.cluster.writes().filter((r) => r.kind !== "WebApp" && r.kind !== "Event").length, before, "no child written or deleted");
+    assert.equal(
+      w.fc.cluster.writes().filter((r) => r.kind !== "WebApp" && r.kind !== "Event").length,
+      before,
+      "no child written or deleted",
+    );
     assert.equal((w.actor.read(deployment("demo"))?.spec as { replicas?: number }).replicas, 1);
     assert.ok(w.actor.read(ingress("demo")), "not pruned");
     assert.match(JSON.stringify(w.actor.read(webApp("demo"))?.status), /[Ss]uspend/);
@@ -240,10 +313,25 @@ describe("reconcileInstance: member clusters", () => {
     const graph = rgd("regional", {
       schema: { apiVersion: "v1alpha1", kind: "Regional", spec: { message: 'string | default="hi"' } },
       resources: [
-        { id: "settings", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-settings" }, data: { message: "${schema.spec.message}" } } },
         {
-          id: "regional", cluster: "eu-west", clusters: ["eu-west"],
-          template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}" }, data: { message: "${settings.data.message}" } },
+          id: "settings",
+          template: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "${schema.metadata.name}-settings" },
+            data: { message: "${schema.spec.message}" },
+          },
+        },
+        {
+          id: "regional",
+          cluster: "eu-west",
+          clusters: ["eu-west"],
+          template: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "${schema.metadata.name}" },
+            data: { message: "${settings.data.message}" },
+          },
         },
       ],
     });

@@ -14,7 +14,14 @@
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
-import { buildInstanceStatus, evaluateInstance, identityKey, prunePlan, type InstanceEvaluation, type RuntimeOptions } from "../../runtime/index.js";
+import {
+  buildInstanceStatus,
+  evaluateInstance,
+  identityKey,
+  prunePlan,
+  type InstanceEvaluation,
+  type RuntimeOptions,
+} from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { InstanceContext } from "./instance-context.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
@@ -40,9 +47,20 @@ import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarde
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
 
-type InstanceRef = { readonly apiVersion: string; readonly kind: string; readonly namespace: string | undefined; readonly name: string };
+type InstanceRef = {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string | undefined;
+  readonly name: string;
+};
 
-export async function reconcileInstance(ctx: InstanceContext, served: ServedGraph, namespace: string | undefined, name: string, log: Logger = ctx.logger): Promise<ReconcileResult> {
+export async function reconcileInstance(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  namespace: string | undefined,
+  name: string,
+  log: Logger = ctx.logger,
+): Promise<ReconcileResult> {
   const key = instanceKey(served.rgdName, namespace, name);
   const ref: InstanceRef = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
   // Before anything is read: echoes of earlier passes' writes count as news again (context/own-writes.ts).
@@ -91,7 +109,16 @@ export async function reconcileInstance(ctx: InstanceContext, served: ServedGrap
 }
 
 /** Steps 2 to 5 of a pass whose instance is in our charge: evaluate, apply, record, status. */
-async function planAndApply(ctx: InstanceContext, served: ServedGraph, ref: InstanceRef, key: string, pass: InstancePass, unwatchable: { all: Map<string, string>; ownKinds: ReadonlyMap<string, string> }, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<ReconcileResult> {
+async function planAndApply(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  ref: InstanceRef,
+  key: string,
+  pass: InstancePass,
+  unwatchable: { all: Map<string, string>; ownKinds: ReadonlyMap<string, string> },
+  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  log: Logger,
+): Promise<ReconcileResult> {
   const watchErrors = unwatchable.all;
   // 2. Plan: evaluate until every scope the graph reads is watched (scope-settling.ts).
   const current = pass.instance;
@@ -105,7 +132,10 @@ async function planAndApply(ctx: InstanceContext, served: ServedGraph, ref: Inst
   // 3. Apply, round after round; then remove what is no longer desired.
   if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
   // An unwatchable kind counts only for nodes that render it or still own objects of it.
-  const unavailable = new Map([...relevantWatchErrors(served.graph, watchErrors, unwatchable.ownKinds, pass.evaluation, pass.inventory), ...targets.errors]);
+  const unavailable = new Map([
+    ...relevantWatchErrors(served.graph, watchErrors, unwatchable.ownKinds, pass.evaluation, pass.inventory),
+    ...targets.errors,
+  ]);
   // What this pass read last: a scope it names for the first time (an external named by
   // another's data) needs one more pass once it is synced.
   if ((await ctx.watches.watchExternals(key, pass.evaluation.externals)).started) ctx.instanceQueue.add(key);
@@ -130,14 +160,26 @@ async function planAndApply(ctx: InstanceContext, served: ServedGraph, ref: Inst
  */
 function renderChartsApart(ctx: InstanceContext, key: string, options: RuntimeOptions): RuntimeOptions {
   if (ctx.chartRenders === undefined || options.helm === undefined) return options;
-  return { ...options, helm: { ...options.helm, render: ctx.chartRenders.port(() => { ctx.instanceQueue.add(key); }) } };
+  return {
+    ...options,
+    helm: {
+      ...options.helm,
+      render: ctx.chartRenders.port(() => {
+        ctx.instanceQueue.add(key);
+      }),
+    },
+  };
 }
 
 /**
  * The informer's copy when it has one; a GET only for what it has not seen (yet). A stale copy
  * is caught by the resourceVersion preconditions of every write to the instance.
  */
-async function observeInstance(ctx: Pick<ControllerContext, "client" | "instanceLeases">, rgdName: string, ref: InstanceRef): Promise<KubeObject | undefined> {
+async function observeInstance(
+  ctx: Pick<ControllerContext, "client" | "instanceLeases">,
+  rgdName: string,
+  ref: InstanceRef,
+): Promise<KubeObject | undefined> {
   const cached = ctx.instanceLeases.get(rgdName)?.informer.store.getByName(ref.namespace, ref.name);
   if (cached !== undefined) return cached;
   try {
@@ -153,7 +195,12 @@ async function observeInstance(ctx: Pick<ControllerContext, "client" | "instance
  * pass's starting record: the inventory, plus children we created but a crash kept us from
  * recording (they carry our creation key). Undefined: the instance is gone.
  */
-async function takeCharge(ctx: InstanceContext, served: ServedGraph, observed: KubeObject, key: string): Promise<InstancePass | undefined> {
+async function takeCharge(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  observed: KubeObject,
+  key: string,
+): Promise<InstancePass | undefined> {
   let managed;
   try {
     managed = await ensureManaged(ctx, served, observed, evaluationMark(ctx, key));
@@ -170,17 +217,37 @@ async function takeCharge(ctx: InstanceContext, served: ServedGraph, observed: K
 }
 
 /** A suspended instance is evaluated for its status only: nothing is applied or removed. */
-async function reportSuspended(ctx: InstanceContext, served: ServedGraph, instance: KubeObject, evaluate: (instance: KubeObject) => InstanceEvaluation): Promise<ReconcileResult> {
+async function reportSuspended(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  instance: KubeObject,
+  evaluate: (instance: KubeObject) => InstanceEvaluation,
+): Promise<ReconcileResult> {
   const evaluation = evaluate(instance);
-  await writeStatus(ctx, instance, buildInstanceStatus(served.graph, instance, evaluation, { suspended: true, now: ctx.now() }));
+  await writeStatus(
+    ctx,
+    instance,
+    buildInstanceStatus(served.graph, instance, evaluation, { suspended: true, now: ctx.now() }),
+  );
   return {};
 }
 
 /** Children recorded as ours that the graph no longer wants, removed in reverse dependency waves. */
-async function pruneUndesired(ctx: InstanceContext, served: ServedGraph, pass: InstancePass, evaluate: (instance: KubeObject) => InstanceEvaluation, log: Logger): Promise<void> {
+async function pruneUndesired(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  pass: InstancePass,
+  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  log: Logger,
+): Promise<void> {
   const waves = prunePlan(served.graph, pass.inventory.entries, pass.evaluation) as OwnedChild[][];
   if (waves.length === 0) return;
-  const removed = await removeChildren(ctx, waves, pass.lookup, validatedRemovalContext(served.graph, pass.owner, pass.inventory, pass.policy));
+  const removed = await removeChildren(
+    ctx,
+    waves,
+    pass.lookup,
+    validatedRemovalContext(served.graph, pass.owner, pass.inventory, pass.policy),
+  );
   reportRefused(ctx, pass.instance, removed.refused, pass.applyErrors, log);
   Object.assign(pass.applyErrors, removed.errors);
   if (removed.done.length === 0) return;
@@ -206,7 +273,14 @@ async function recordOwnership(ctx: InstanceContext, pass: InstancePass, log: Lo
 }
 
 /** Builds the status from the last evaluation and every failure of the pass, and writes it. */
-async function reportStatus(ctx: InstanceContext, served: ServedGraph, ref: InstanceRef, pass: InstancePass, watchErrors: ReadonlyMap<string, string>, log: Logger): Promise<void> {
+async function reportStatus(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  ref: InstanceRef,
+  pass: InstancePass,
+  watchErrors: ReadonlyMap<string, string>,
+  log: Logger,
+): Promise<void> {
   const evaluation = pass.evaluation;
   const applyErrors = { ...pass.applyErrors, ...Object.fromEntries(watchErrors), ...pass.refusedNodes };
   const status = buildInstanceStatus(served.graph, pass.instance, evaluation, { applyErrors, now: ctx.now() });
@@ -222,7 +296,13 @@ async function reportStatus(ctx: InstanceContext, served: ServedGraph, ref: Inst
   ctx.onInstanceEvaluated?.({ rgdName: served.rgdName, instance: ref, evaluation, applyErrors, status });
 }
 
-function nextReconcile(requeueIntervalMs: number, evaluation: InstanceEvaluation, failedWrites: readonly [string, string][], watchErrors: ReadonlyMap<string, string>, serverFailures: ReadonlySet<string>): ReconcileResult {
+function nextReconcile(
+  requeueIntervalMs: number,
+  evaluation: InstanceEvaluation,
+  failedWrites: readonly [string, string][],
+  watchErrors: ReadonlyMap<string, string>,
+  serverFailures: ReadonlySet<string>,
+): ReconcileResult {
   // Nothing tells the controller when RBAC grants a kind: retry at a steady pace (the probe
   // result is shared per kind) so a grant takes effect within seconds, without a restart.
   if (watchErrors.size > 0) return { requeueAfterMs: UNWATCHABLE_RETRY_MS };
@@ -236,4 +316,3 @@ function nextReconcile(requeueIntervalMs: number, evaluation: InstanceEvaluation
   // Watches wake us when dependencies change; the delayed requeue is only a safety net.
   return evaluation.pending && requeueIntervalMs > 0 ? { requeueAfterMs: requeueIntervalMs } : {};
 }
-

@@ -12,7 +12,19 @@ import { renderTimeToRecord } from "../../runtime/index.js";
 import { keepsStatusRecord } from "../../schema/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { identityFor } from "../watches/index.js";
-import { applyDelta, encodeInventory, encodeKeyOnly, encodeStatusRecord, newCreationKey, readInventory, recordsInStatus, statusRecordOf, type Inventory, type InventoryDelta, type OwnedChild } from "./inventory.js";
+import {
+  applyDelta,
+  encodeInventory,
+  encodeKeyOnly,
+  encodeStatusRecord,
+  newCreationKey,
+  readInventory,
+  recordsInStatus,
+  statusRecordOf,
+  type Inventory,
+  type InventoryDelta,
+  type OwnedChild,
+} from "./inventory.js";
 import { instanceKeyOf, type ServedGraph } from "../context/index.js";
 
 /** Metadata writes to the instance need only the client. */
@@ -24,7 +36,10 @@ export class InstanceGoneError extends Error {
   override readonly name = "InstanceGoneError";
   /** `during`: which write found it gone; `answer`: what the API server said. */
   constructor(instance: KubeObject, during: string, answer: unknown) {
-    super(`instance ${instance.metadata?.namespace ?? ""}/${instance.metadata?.name ?? ""} is gone (${during}: ${answer instanceof Error ? answer.message : ""})`, { cause: answer });
+    super(
+      `instance ${instance.metadata?.namespace ?? ""}/${instance.metadata?.name ?? ""} is gone (${during}: ${answer instanceof Error ? answer.message : ""})`,
+      { cause: answer },
+    );
   }
 }
 
@@ -32,16 +47,28 @@ export class InstanceGoneError extends Error {
  * Patches the instance with `build(fresh)` (undefined: nothing to write), preconditioned on the
  * copy's resourceVersion, re-reading on conflict. Returns the instance as written (or as read).
  */
-export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, build: (current: KubeObject) => Record<string, unknown> | undefined): Promise<KubeObject> {
+export async function patchInstance(
+  ctx: InstanceWriter,
+  instance: KubeObject,
+  build: (current: KubeObject) => Record<string, unknown> | undefined,
+): Promise<KubeObject> {
   let current = instance;
   for (let attempt = 0; ; attempt++) {
     const patch = build(current);
     if (patch === undefined) return current;
-    const metadata = { ...(patch.metadata as Record<string, unknown> | undefined ?? {}), resourceVersion: current.metadata?.resourceVersion };
+    const metadata = {
+      ...((patch.metadata as Record<string, unknown> | undefined) ?? {}),
+      resourceVersion: current.metadata?.resourceVersion,
+    };
     try {
       return await ctx.client.patch(refOf(current), { ...patch, metadata });
     } catch (error) {
-      if (isNotFound(error)) throw new InstanceGoneError(current, `attempt ${attempt}, rv ${current.metadata?.resourceVersion ?? ""}`, error);
+      if (isNotFound(error))
+        throw new InstanceGoneError(
+          current,
+          `attempt ${attempt}, rv ${current.metadata?.resourceVersion ?? ""}`,
+          error,
+        );
       if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = await ctx.client.get(refOf(current));
     }
@@ -52,7 +79,12 @@ export async function patchInstance(ctx: InstanceWriter, instance: KubeObject, b
  * Finalizer, ownership labels and the creation key in one write, before any child is created
  * (the key must be on record before a child carries it). Costs nothing when all are in place.
  */
-export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now" | "cacheScoping" | "ownWrites">, served: ServedGraph, instance: KubeObject, evaluationMark: (current: KubeObject) => string | undefined = () => undefined): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
+export async function ensureManaged(
+  ctx: InstanceWriter & Pick<ControllerContext, "kroVersion" | "now" | "cacheScoping" | "ownWrites">,
+  served: ServedGraph,
+  instance: KubeObject,
+  evaluationMark: (current: KubeObject) => string | undefined = () => undefined,
+): Promise<{ instance: KubeObject; inventory: Inventory & { key: string }; confirmed: boolean; marked: boolean }> {
   const labels = {
     [LABELS.owned]: "true",
     [LABELS.kroVersion]: ctx.kroVersion,
@@ -60,31 +92,53 @@ export async function ensureManaged(ctx: InstanceWriter & Pick<ControllerContext
     [LABELS.rgdName]: labelValue(served.rgdName),
     // With sharding: the instance's shard, so only its holder's informers select it (and a wrong
     // value a tenant wrote is put right here, in the write this pass makes anyway).
-    ...(ctx.cacheScoping === undefined ? {} : { [LABELS.shard]: ctx.cacheScoping.scope.labelOf(instanceKeyOf(served.rgdName, instance)) }),
+    ...(ctx.cacheScoping === undefined
+      ? {}
+      : { [LABELS.shard]: ctx.cacheScoping.scope.labelOf(instanceKeyOf(served.rgdName, instance)) }),
   };
   // The crash-loop guard's in-flight mark rides on this write (instance/evaluation-crash.ts).
   let mark: string | undefined;
   // Its watch event (a finalizer added queues the instance) would repeat this pass for nothing.
-  const written = await ctx.ownWrites.write(instance, instanceKeyOf(served.rgdName, instance), () => patchInstance(ctx, instance, (current) => {
-    mark = evaluationMark(current);
-    const metadata = current.metadata ?? {};
-    const finalizers = metadata.finalizers ?? [];
-    const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
-    const inventory = readInventory(current);
-    // The instant `now` renders from for this generation, on record before any child is written.
-    const renderTime = renderTimeToRecord(served.graph, current, ctx.now());
-    if (finalizers.includes(FINALIZER) && hasLabels && inventory.key !== undefined && renderTime === undefined && mark === undefined) return undefined;
-    const annotations = {
-      ...(mark === undefined ? {} : { [ANNOTATIONS.evaluating]: mark }),
-      ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: newRecord(served, inventory.entries) } : {}),
-      ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
-    };
-    return { metadata: { finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER], labels, ...(Object.keys(annotations).length === 0 ? {} : { annotations }) } };
-  }));
+  const written = await ctx.ownWrites.write(instance, instanceKeyOf(served.rgdName, instance), () =>
+    patchInstance(ctx, instance, (current) => {
+      mark = evaluationMark(current);
+      const metadata = current.metadata ?? {};
+      const finalizers = metadata.finalizers ?? [];
+      const hasLabels = Object.entries(labels).every(([k, v]) => metadata.labels?.[k] === v);
+      const inventory = readInventory(current);
+      // The instant `now` renders from for this generation, on record before any child is written.
+      const renderTime = renderTimeToRecord(served.graph, current, ctx.now());
+      if (
+        finalizers.includes(FINALIZER) &&
+        hasLabels &&
+        inventory.key !== undefined &&
+        renderTime === undefined &&
+        mark === undefined
+      )
+        return undefined;
+      const annotations = {
+        ...(mark === undefined ? {} : { [ANNOTATIONS.evaluating]: mark }),
+        ...(inventory.key === undefined ? { [ANNOTATIONS.inventory]: newRecord(served, inventory.entries) } : {}),
+        ...(renderTime === undefined ? {} : { [ANNOTATIONS.renderTime]: renderTime }),
+      };
+      return {
+        metadata: {
+          finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER],
+          labels,
+          ...(Object.keys(annotations).length === 0 ? {} : { annotations }),
+        },
+      };
+    }),
+  );
   const inventory = readInventory(written);
   if (inventory.key === undefined) throw new Error("the instance's creation key was not recorded");
   // A copy the API server just returned is current; the informer's copy may not be.
-  return { instance: written, inventory: { key: inventory.key, entries: inventory.entries }, confirmed: written !== instance, marked: mark !== undefined && written !== instance };
+  return {
+    instance: written,
+    inventory: { key: inventory.key, entries: inventory.entries },
+    confirmed: written !== instance,
+    marked: mark !== undefined && written !== instance,
+  };
 }
 
 /**
@@ -112,13 +166,18 @@ function newRecord(served: ServedGraph, entries: readonly OwnedChild[]): string 
   return inStatus ? encodeKeyOnly(newCreationKey()) : encodeInventory({ key: newCreationKey(), entries });
 }
 
-export const isEmptyDelta = (delta: InventoryDelta): boolean => delta.recorded.length === 0 && delta.removedUids.length === 0;
+export const isEmptyDelta = (delta: InventoryDelta): boolean =>
+  delta.recorded.length === 0 && delta.removedUids.length === 0;
 
 /**
  * Records a reconcile's delta in the annotation; no write when the record already says exactly
  * that, nor when the record lives in status (the status write carries it: status-write.ts).
  */
-export async function recordDelta(ctx: InstanceWriter, instance: KubeObject, delta: InventoryDelta): Promise<KubeObject> {
+export async function recordDelta(
+  ctx: InstanceWriter,
+  instance: KubeObject,
+  delta: InventoryDelta,
+): Promise<KubeObject> {
   if (isEmptyDelta(delta) || recordsInStatus(instance)) return instance;
   return patchInstance(ctx, instance, (current) => {
     const inventory = readInventory(current);
@@ -145,7 +204,10 @@ export async function recordOnFresh(ctx: InstanceWriter, fresh: KubeObject, delt
     const record = encodeStatusRecord(applyDelta(readInventory(current), delta));
     if (statusRecordOf(current) === record) return;
     try {
-      await ctx.client.updateStatus({ ...current, status: { ...(current.status as Record<string, unknown> | undefined), [STATUS_RECORD.field]: record } });
+      await ctx.client.updateStatus({
+        ...current,
+        status: { ...(current.status as Record<string, unknown> | undefined), [STATUS_RECORD.field]: record },
+      });
       return;
     } catch (error) {
       // Gone with children to record: the caller removes them (reconcile.ts, reportStatus).
@@ -161,12 +223,25 @@ export async function recordOnFresh(ctx: InstanceWriter, fresh: KubeObject, delt
  * The API server dropped the status record (a CRD without the field: installed by an older
  * release, or the author's own): the entries go into the annotation, where they are kept from now on.
  */
-export async function recordInAnnotation(ctx: InstanceWriter, instance: KubeObject, entries: readonly OwnedChild[]): Promise<KubeObject> {
+export async function recordInAnnotation(
+  ctx: InstanceWriter,
+  instance: KubeObject,
+  entries: readonly OwnedChild[],
+): Promise<KubeObject> {
   return patchInstance(ctx, instance, (current) => {
     const inventory = readInventory(current);
     const kept = new Set(inventory.entries.map((e) => e.uid));
     const key = inventory.key ?? newCreationKey();
-    return { metadata: { annotations: { [ANNOTATIONS.inventory]: encodeInventory({ key, entries: [...inventory.entries, ...entries.filter((e) => !kept.has(e.uid))] }) } } };
+    return {
+      metadata: {
+        annotations: {
+          [ANNOTATIONS.inventory]: encodeInventory({
+            key,
+            entries: [...inventory.entries, ...entries.filter((e) => !kept.has(e.uid))],
+          }),
+        },
+      },
+    };
   });
 }
 

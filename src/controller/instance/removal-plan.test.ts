@@ -10,16 +10,37 @@ import type { CompiledGraph } from "../../graph/index.js";
 
 const KEY = "creation-key-1";
 const owner = { uid: "inst-uid", group: "kro.run", kind: "WebApp", namespace: "ns", name: "web" };
-const ctx = (over: Partial<RemovalContext> = {}): RemovalContext => ({ owner, creationKey: KEY, policy: "never", validated: true, ...over });
-const entry = (over: Partial<OwnedChild> = {}): OwnedChild => ({ apiVersion: "v1", kind: "ConfigMap", namespace: "ns", name: "a", uid: "uid-a", nodeId: "cm", ownership: "created", ...over });
-const live = (meta: Record<string, unknown> = {}): KubeJson => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "ns", uid: "uid-a", labels: { "kro.run/instance-id": "inst-uid" }, ...meta } });
+const ctx = (over: Partial<RemovalContext> = {}): RemovalContext => ({
+  owner,
+  creationKey: KEY,
+  policy: "never",
+  validated: true,
+  ...over,
+});
+const entry = (over: Partial<OwnedChild> = {}): OwnedChild => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  namespace: "ns",
+  name: "a",
+  uid: "uid-a",
+  nodeId: "cm",
+  ownership: "created",
+  ...over,
+});
+const live = (meta: Record<string, unknown> = {}): KubeJson => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "a", namespace: "ns", uid: "uid-a", labels: { "kro.run/instance-id": "inst-uid" }, ...meta },
+});
 
 describe("decideRemoval: nothing is removed unless it is provably ours", () => {
   it("deletes our recorded child that carries our identity", () => {
     assert.deepEqual(decideRemoval(entry(), live(), "cache", ctx()), { kind: "delete" });
   });
   it("never sends a second DELETE to a terminating child: waits for its event", () => {
-    assert.deepEqual(decideRemoval(entry(), live({ deletionTimestamp: "2026-01-01T00:00:00Z" }), "cache", ctx()), { kind: "wait" });
+    assert.deepEqual(decideRemoval(entry(), live({ deletionTimestamp: "2026-01-01T00:00:00Z" }), "cache", ctx()), {
+      kind: "wait",
+    });
   });
   it("cache absence is not proof: read the live object; live absence is", () => {
     assert.deepEqual(decideRemoval(entry(), undefined, "cache", ctx()), { kind: "read" });
@@ -29,27 +50,71 @@ describe("decideRemoval: nothing is removed unless it is provably ours", () => {
     assert.deepEqual(decideRemoval(entry(), live({ uid: "user-uid" }), "live", ctx()), { kind: "gone" });
   });
   it("a tampered entry naming an object without our identity is refused", () => {
-    const admin = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "admin-config", namespace: "kube-system", uid: "uid-a" } };
+    const admin = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "admin-config", namespace: "kube-system", uid: "uid-a" },
+    };
     assert.equal(decideRemoval(entry(), admin, "live", ctx()).kind, "refuse");
   });
   it("an entry the graph could not produce needs the creation key too", () => {
     assert.equal(decideRemoval(entry(), live(), "live", ctx({ validated: false })).kind, "refuse");
-    assert.deepEqual(decideRemoval(entry(), live({ annotations: { "internal.kro.run/creation-key": KEY } }), "live", ctx({ validated: false })), { kind: "delete" });
+    assert.deepEqual(
+      decideRemoval(
+        entry(),
+        live({ annotations: { "internal.kro.run/creation-key": KEY } }),
+        "live",
+        ctx({ validated: false }),
+      ),
+      { kind: "delete" },
+    );
   });
   it("adopted objects are released by default and deleted only with the delete opt-in", () => {
     const adopted = entry({ ownership: "adopted" });
     assert.deepEqual(decideRemoval(adopted, live({ labels: {} }), "live", ctx()), { kind: "release" });
-    assert.deepEqual(decideRemoval(adopted, live({ labels: {} }), "live", ctx({ policy: "adopt-and-release" })), { kind: "release" });
-    assert.deepEqual(decideRemoval(adopted, live({ labels: {} }), "live", ctx({ policy: "adopt-and-delete" })), { kind: "delete" });
+    assert.deepEqual(decideRemoval(adopted, live({ labels: {} }), "live", ctx({ policy: "adopt-and-release" })), {
+      kind: "release",
+    });
+    assert.deepEqual(decideRemoval(adopted, live({ labels: {} }), "live", ctx({ policy: "adopt-and-delete" })), {
+      kind: "delete",
+    });
   });
 });
 
 const graph = {
   nodes: [
-    { id: "cm", type: "resource", apiVersion: "v1", kind: "ConfigMap", namespaced: true, template: { metadata: { name: "x" } } },
-    { id: "fixed", type: "resource", apiVersion: "v1", kind: "Secret", namespaced: true, template: { metadata: { name: "x", namespace: "shared" } } },
-    { id: "dyn", type: "resource", apiVersion: "v1", kind: "Service", namespaced: true, template: { metadata: { name: "x", namespace: "${schema.spec.ns}" } } },
-    { id: "crb", type: "resource", apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", namespaced: false, template: {} },
+    {
+      id: "cm",
+      type: "resource",
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      namespaced: true,
+      template: { metadata: { name: "x" } },
+    },
+    {
+      id: "fixed",
+      type: "resource",
+      apiVersion: "v1",
+      kind: "Secret",
+      namespaced: true,
+      template: { metadata: { name: "x", namespace: "shared" } },
+    },
+    {
+      id: "dyn",
+      type: "resource",
+      apiVersion: "v1",
+      kind: "Service",
+      namespaced: true,
+      template: { metadata: { name: "x", namespace: "${schema.spec.ns}" } },
+    },
+    {
+      id: "crb",
+      type: "resource",
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      namespaced: false,
+      template: {},
+    },
     { id: "ext", type: "external", apiVersion: "v1", kind: "Secret", namespaced: true, template: {} },
   ],
 } as unknown as CompiledGraph;
@@ -61,9 +126,21 @@ describe("validateInventory: a tampered record is never acted on blindly", () =>
     ["another kind than its node makes", { kind: "Secret" }, "makes ConfigMap"],
     ["a namespace the node cannot write to", { namespace: "kube-system" }, 'writes only to namespace "ns"'],
     ["a constant namespace the author wrote", { nodeId: "fixed", kind: "Secret", namespace: "shared" }, undefined],
-    ["another namespace than the author's constant", { nodeId: "fixed", kind: "Secret", namespace: "kube-system" }, 'only to namespace "shared"'],
-    ["a spec-driven namespace (checked live instead)", { nodeId: "dyn", kind: "Service", namespace: "anywhere" }, undefined],
-    ["a namespace on a cluster-scoped kind", { nodeId: "crb", kind: "ClusterRoleBinding", apiVersion: "rbac.authorization.k8s.io/v1", namespace: "ns" }, "cluster-scoped"],
+    [
+      "another namespace than the author's constant",
+      { nodeId: "fixed", kind: "Secret", namespace: "kube-system" },
+      'only to namespace "shared"',
+    ],
+    [
+      "a spec-driven namespace (checked live instead)",
+      { nodeId: "dyn", kind: "Service", namespace: "anywhere" },
+      undefined,
+    ],
+    [
+      "a namespace on a cluster-scoped kind",
+      { nodeId: "crb", kind: "ClusterRoleBinding", apiVersion: "rbac.authorization.k8s.io/v1", namespace: "ns" },
+      "cluster-scoped",
+    ],
     ["an external reference", { nodeId: "ext", kind: "Secret" }, "never owned"],
   ];
   for (const [label, over, reason] of cases) {
@@ -76,18 +153,37 @@ describe("validateInventory: a tampered record is never acted on blindly", () =>
 });
 
 describe("recoverUnrecorded: the second source after a crash", () => {
-  const object = (uid: string, key: string | undefined): KubeJson => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: uid, namespace: "ns", uid, labels: { "kro.run/node-id": "cm" }, annotations: key === undefined ? {} : { "internal.kro.run/creation-key": key } } });
+  const object = (uid: string, key: string | undefined): KubeJson => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: uid,
+      namespace: "ns",
+      uid,
+      labels: { "kro.run/node-id": "cm" },
+      annotations: key === undefined ? {} : { "internal.kro.run/creation-key": key },
+    },
+  });
   it("records cached children with our key that the record lacks, and nothing else", () => {
     const inventory = { key: KEY, entries: [entry({ uid: "known" })] };
-    const delta = recoverUnrecorded([object("known", KEY), object("lost", KEY), object("lookalike", undefined), object("other", "other-key")], inventory);
-    assert.deepEqual(delta.recorded.map((e) => e.uid), ["lost"]);
+    const delta = recoverUnrecorded(
+      [object("known", KEY), object("lost", KEY), object("lookalike", undefined), object("other", "other-key")],
+      inventory,
+    );
+    assert.deepEqual(
+      delta.recorded.map((e) => e.uid),
+      ["lost"],
+    );
     assert.equal(delta.recorded[0]?.nodeId, "cm");
   });
   it("a child found in another cluster is recorded with that cluster (else it would be looked for in ours)", () => {
     const remote = object("remote", KEY);
     (remote.metadata as { annotations: Record<string, string> }).annotations["kro.run/cluster"] = "eu-west";
     const delta = recoverUnrecorded([remote], { key: KEY, entries: [] });
-    assert.deepEqual(delta.recorded.map((e) => [e.uid, e.cluster, e.namespace]), [["remote", "eu-west", "ns"]]);
+    assert.deepEqual(
+      delta.recorded.map((e) => [e.uid, e.cluster, e.namespace]),
+      [["remote", "eu-west", "ns"]],
+    );
   });
   it("without a key on record nothing can be proven", () => {
     assert.deepEqual(recoverUnrecorded([object("lost", KEY)], { key: undefined, entries: [] }).recorded, []);
@@ -96,14 +192,33 @@ describe("recoverUnrecorded: the second source after a crash", () => {
 
 describe("releasePatch", () => {
   it("removes our labels, annotations and field manager, keeps everything else", () => {
-    const patch = releasePatch({ apiVersion: "v1", kind: "ConfigMap", metadata: {
-      resourceVersion: "7", labels: { app: "x", "kro.run/instance-id": "u", "app.kubernetes.io/managed-by": "kro" },
-      annotations: { keep: "1", "internal.kro.run/apply-order": "0" },
-      managedFields: [{ manager: "helm" }, { manager: "kro.run/applyset" }],
-    } });
-    assert.deepEqual(patch, { metadata: { resourceVersion: "7", labels: { "kro.run/instance-id": null, "app.kubernetes.io/managed-by": null }, annotations: { "internal.kro.run/apply-order": null }, managedFields: [{ manager: "helm" }] } });
+    const patch = releasePatch({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: {
+        resourceVersion: "7",
+        labels: { app: "x", "kro.run/instance-id": "u", "app.kubernetes.io/managed-by": "kro" },
+        annotations: { keep: "1", "internal.kro.run/apply-order": "0" },
+        managedFields: [{ manager: "helm" }, { manager: "kro.run/applyset" }],
+      },
+    });
+    assert.deepEqual(patch, {
+      metadata: {
+        resourceVersion: "7",
+        labels: { "kro.run/instance-id": null, "app.kubernetes.io/managed-by": null },
+        annotations: { "internal.kro.run/apply-order": null },
+        managedFields: [{ manager: "helm" }],
+      },
+    });
   });
   it("does nothing to an object with nothing of ours", () => {
-    assert.equal(releasePatch({ apiVersion: "v1", kind: "ConfigMap", metadata: { labels: { app: "x" }, managedFields: [{ manager: "helm" }] } }), undefined);
+    assert.equal(
+      releasePatch({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { labels: { app: "x" }, managedFields: [{ manager: "helm" }] },
+      }),
+      undefined,
+    );
   });
 });

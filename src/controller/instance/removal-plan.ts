@@ -33,13 +33,22 @@ export interface RemovalContext {
   readonly validated: boolean;
 }
 
-interface Meta { uid?: string; deletionTimestamp?: string; annotations?: Record<string, unknown> }
+interface Meta {
+  uid?: string;
+  deletionTimestamp?: string;
+  annotations?: Record<string, unknown>;
+}
 
 /**
  * `live`: the object at the entry's identity, or undefined when absent; `source` says whether it
  * came from a live read (authoritative) or from the cache (absence is not proof there).
  */
-export function decideRemoval(entry: OwnedChild, live: KubeJson | undefined, source: "cache" | "live", ctx: RemovalContext): RemovalAction {
+export function decideRemoval(
+  entry: OwnedChild,
+  live: KubeJson | undefined,
+  source: "cache" | "live",
+  ctx: RemovalContext,
+): RemovalAction {
   if (live === undefined) return source === "live" ? { kind: "gone" } : { kind: "read" };
   const meta = (live.metadata ?? {}) as Meta;
   if (meta.uid !== entry.uid) return source === "live" ? { kind: "gone" } : { kind: "read" };
@@ -48,10 +57,15 @@ export function decideRemoval(entry: OwnedChild, live: KubeJson | undefined, sou
     if (!ctx.validated) return { kind: "refuse", reason: "the adopted object's record does not match the graph" };
     return ctx.policy === "adopt-and-delete" ? { kind: "delete" } : { kind: "release" };
   }
-  if (!carriesOwnerLabel(live, ctx.owner)) return { kind: "refuse", reason: "the live object does not carry this instance's identity (kro.run/instance-id)" };
+  if (!carriesOwnerLabel(live, ctx.owner))
+    return { kind: "refuse", reason: "the live object does not carry this instance's identity (kro.run/instance-id)" };
   if (!ctx.validated) {
     const key = meta.annotations?.[ANNOTATIONS.creationKey];
-    if (ctx.creationKey === undefined || key !== ctx.creationKey) return { kind: "refuse", reason: "the graph could not have produced this entry and the object lacks this instance's creation key" };
+    if (ctx.creationKey === undefined || key !== ctx.creationKey)
+      return {
+        kind: "refuse",
+        reason: "the graph could not have produced this entry and the object lacks this instance's creation key",
+      };
   }
   return { kind: "delete" };
 }

@@ -10,26 +10,39 @@ import type { ControllerContext } from "../context/index.js";
 /** One pass over a sane graph takes well under 10 ms; 2 s only stops the hostile or the broken. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 2000;
 
-function shardLabels(ctx: Pick<ControllerContext, "served">, shard: string): NonNullable<RuntimeOptions["childLabels"]> {
+function shardLabels(
+  ctx: Pick<ControllerContext, "served">,
+  shard: string,
+): NonNullable<RuntimeOptions["childLabels"]> {
   const labels = { [LABELS.shard]: shard };
   return (apiVersion, kind) => (isServedKind(ctx, apiVersion, kind) ? undefined : labels);
 }
 
 /** A kind some served RGD reconciles as instances. */
 export function isServedKind(ctx: Pick<ControllerContext, "served">, apiVersion: string, kind: string): boolean {
-  return ctx.served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion === apiVersion;
+  return (
+    ctx.served.forKind(apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind)?.instance.apiVersion ===
+    apiVersion
+  );
 }
 
-export function runtimeOptionsFor(ctx: Pick<ControllerContext, "kroVersion" | "options" | "served" | "cacheScoping">, instanceKey?: string): RuntimeOptions {
+export function runtimeOptionsFor(
+  ctx: Pick<ControllerContext, "kroVersion" | "options" | "served" | "cacheScoping">,
+  instanceKey?: string,
+): RuntimeOptions {
   return {
     kroVersion: ctx.kroVersion,
     // With sharding every child carries its instance's shard: the holder's child informers select
     // it. Not a child that is another RGD's instance: that one carries its own shard (record.ts).
-    ...(ctx.cacheScoping === undefined || instanceKey === undefined ? {} : { childLabels: shardLabels(ctx, ctx.cacheScoping.scope.labelOf(instanceKey)) }),
+    ...(ctx.cacheScoping === undefined || instanceKey === undefined
+      ? {}
+      : { childLabels: shardLabels(ctx, ctx.cacheScoping.scope.labelOf(instanceKey)) }),
     // A child that is another RGD's instance waits for its Ready condition (a parent never lies).
     awaitsReady: (apiVersion, kind) => isServedKind(ctx, apiVersion, kind),
     maxCollectionSize: ctx.options.maxCollectionSize,
     // 0 turns the deadline off (a debugging aid, not a production setting).
-    ...(ctx.options.evaluationTimeoutMs > 0 ? { passDeadline: { now: () => performance.now(), budgetMs: ctx.options.evaluationTimeoutMs } } : {}),
+    ...(ctx.options.evaluationTimeoutMs > 0
+      ? { passDeadline: { now: () => performance.now(), budgetMs: ctx.options.evaluationTimeoutMs } }
+      : {}),
   };
 }

@@ -9,10 +9,15 @@ import { MAX_SCOPE_PASSES, settleScopes } from "./scope-settling.js";
 
 const graph = (() => {
   const result = compileRgd({
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "g" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "g" },
     spec: {
       resourceKind: { group: "t.example.com", version: "v1", kind: "SApp" },
-      helm: { templates: { "c/templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" }, charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }] },
+      helm: {
+        templates: { "c/templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" },
+        charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }],
+      },
       childResources: [{ id: "a", apiVersion: "v1", kind: "ConfigMap", manifests: "c/templates/a.yaml" }],
     },
   });
@@ -23,7 +28,11 @@ const graph = (() => {
 const evaluation = { nodes: [], apply: [], pending: false, watches: [], externals: [] } as InstanceEvaluation;
 const fakeContext = (started: (call: number) => boolean): { ctx: ControllerContext; calls: () => number } => {
   let calls = 0;
-  const ctx = { watches: { watchExternals: () => Promise.resolve({ errors: new Map<string, string>(), started: started(calls++) }) } } as unknown as ControllerContext;
+  const ctx = {
+    watches: {
+      watchExternals: () => Promise.resolve({ errors: new Map<string, string>(), started: started(calls++) }),
+    },
+  } as unknown as ControllerContext;
   return { ctx, calls: () => calls };
 };
 
@@ -32,7 +41,10 @@ describe("settleScopes", () => {
     const { ctx } = fakeContext((call) => call < 2);
     let evaluations = 0;
     const errors = new Map<string, string>();
-    await settleScopes(ctx, "k", graph, errors, () => { evaluations++; return evaluation; });
+    await settleScopes(ctx, "k", graph, errors, () => {
+      evaluations++;
+      return evaluation;
+    });
     assert.equal(evaluations, 3);
     assert.deepEqual([...errors], []);
   });
@@ -41,7 +53,10 @@ describe("settleScopes", () => {
     const { ctx } = fakeContext(() => true);
     let evaluations = 0;
     const errors = new Map<string, string>();
-    await settleScopes(ctx, "k", graph, errors, () => { evaluations++; return evaluation; });
+    await settleScopes(ctx, "k", graph, errors, () => {
+      evaluations++;
+      return evaluation;
+    });
     assert.equal(evaluations, MAX_SCOPE_PASSES + 1);
     assert.match(errors.get("a") ?? "", /lookups did not settle: after 5 renders/);
   });

@@ -15,7 +15,13 @@ import type { ControllerContext } from "../context/index.js";
 /** Passes after the first: one per level of lookups named by other lookups' answers. */
 export const MAX_SCOPE_PASSES = 4;
 
-export async function settleScopes(ctx: Pick<ControllerContext, "watches">, instanceKey: string, graph: CompiledGraph, watchErrors: Map<string, string>, evaluate: () => InstanceEvaluation): Promise<InstanceEvaluation> {
+export async function settleScopes(
+  ctx: Pick<ControllerContext, "watches">,
+  instanceKey: string,
+  graph: CompiledGraph,
+  watchErrors: Map<string, string>,
+  evaluate: () => InstanceEvaluation,
+): Promise<InstanceEvaluation> {
   let evaluation = evaluate();
   for (let pass = 0; ; pass++) {
     const scoped = await ctx.watches.watchExternals(instanceKey, evaluation.externals);
@@ -24,7 +30,10 @@ export async function settleScopes(ctx: Pick<ControllerContext, "watches">, inst
     if (pass === MAX_SCOPE_PASSES) {
       for (const node of graph.nodes) {
         if (node.templateSource?.manifests === undefined || watchErrors.has(node.id)) continue;
-        watchErrors.set(node.id, `the chart's lookups did not settle: after ${MAX_SCOPE_PASSES + 1} renders each one still read objects the previous one had not (a lookup named by another lookup's answer, changing every time); nothing of the chart is applied`);
+        watchErrors.set(
+          node.id,
+          `the chart's lookups did not settle: after ${MAX_SCOPE_PASSES + 1} renders each one still read objects the previous one had not (a lookup named by another lookup's answer, changing every time); nothing of the chart is applied`,
+        );
       }
       return evaluation;
     }

@@ -6,7 +6,10 @@ import { InstanceMemory } from "../context/index.js";
 import { statusFingerprint, writeStatus, type StatusWriter } from "./status-write.js";
 
 const instance = (status: Record<string, unknown>, rv = "1"): KubeObject => ({
-  apiVersion: "kro.run/v1alpha1", kind: "App", metadata: { name: "a", namespace: "ns", uid: "u-1", generation: 1, resourceVersion: rv }, status,
+  apiVersion: "kro.run/v1alpha1",
+  kind: "App",
+  metadata: { name: "a", namespace: "ns", uid: "u-1", generation: 1, resourceVersion: rv },
+  status,
 });
 
 function memoryOf(memo: Map<string, string>): InstanceMemory {
@@ -17,8 +20,20 @@ function memoryOf(memo: Map<string, string>): InstanceMemory {
 
 function writer(memo = new Map<string, string>()): StatusWriter & { puts: KubeObject[] } {
   const puts: KubeObject[] = [];
-  const client = { updateStatus: (object: KubeObject) => { puts.push(object); return Promise.resolve(object); } };
-  return { client, instanceMemory: memoryOf(memo), logger: createLogger({ level: "silent", name: "t", format: "text" }), eventClient: client, now: () => new Date(0), puts } as unknown as StatusWriter & { puts: KubeObject[] };
+  const client = {
+    updateStatus: (object: KubeObject) => {
+      puts.push(object);
+      return Promise.resolve(object);
+    },
+  };
+  return {
+    client,
+    instanceMemory: memoryOf(memo),
+    logger: createLogger({ level: "silent", name: "t", format: "text" }),
+    eventClient: client,
+    now: () => new Date(0),
+    puts,
+  } as unknown as StatusWriter & { puts: KubeObject[] };
 }
 
 describe("writeStatus: what it skips", () => {
@@ -42,21 +57,42 @@ describe("writeStatus: what it skips", () => {
     const memo = new Map([["u-1", `${statusFingerprint({ state: "IN_PROGRESS" })} 1`]]);
     const ctx = writer(memo);
     await writeStatus(ctx, instance({ state: "ACTIVE" }), { state: "ACTIVE" });
-    assert.deepEqual(ctx.puts.map((o) => (o.status as { state: string }).state), ["ACTIVE"]);
+    assert.deepEqual(
+      ctx.puts.map((o) => (o.status as { state: string }).state),
+      ["ACTIVE"],
+    );
   });
 });
 
 describe("writeStatus: a conflict", () => {
-  const conflict = () => new ApiError({ status: 409, verb: "PUT", path: "/apis/kro.run/v1alpha1/namespaces/ns/apps/a/status", body: JSON.stringify({ kind: "Status", reason: "Conflict", message: "the object has been modified", code: 409 }) });
+  const conflict = () =>
+    new ApiError({
+      status: 409,
+      verb: "PUT",
+      path: "/apis/kro.run/v1alpha1/namespaces/ns/apps/a/status",
+      body: JSON.stringify({ kind: "Status", reason: "Conflict", message: "the object has been modified", code: 409 }),
+    });
   function conflicting(fresh: KubeObject): StatusWriter & { gets: number } {
-    const ctx = { gets: 0, instanceMemory: new InstanceMemory(), logger: createLogger({ level: "silent", name: "t", format: "text" }), now: () => new Date(0) } as unknown as StatusWriter & { gets: number };
+    const ctx = {
+      gets: 0,
+      instanceMemory: new InstanceMemory(),
+      logger: createLogger({ level: "silent", name: "t", format: "text" }),
+      now: () => new Date(0),
+    } as unknown as StatusWriter & { gets: number };
     const client = {
       updateStatus: () => Promise.reject(conflict()),
-      get: () => { ctx.gets += 1; return Promise.resolve(fresh); },
+      get: () => {
+        ctx.gets += 1;
+        return Promise.resolve(fresh);
+      },
     };
     return Object.assign(ctx, { client, eventClient: client });
   }
-  const ready = { state: "ACTIVE", observedGeneration: 1, conditions: [{ type: "Ready", status: "True", observedGeneration: 1 }] };
+  const ready = {
+    state: "ACTIVE",
+    observedGeneration: 1,
+    conditions: [{ type: "Ready", status: "True", observedGeneration: 1 }],
+  };
 
   it("settles when the fresh copy already says the same for the same generation", async () => {
     const ctx = conflicting(instance(ready, "2"));

@@ -6,7 +6,15 @@ import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { KubeJson } from "../../runtime/index.js";
 import type { ControllerContext, EventSink } from "../context/index.js";
 import { jsonEqual } from "../context/index.js";
-import { applyDelta, emptyDelta, encodeStatusRecord, readInventory, recordsInStatus, statusRecordOf, type InventoryDelta } from "./inventory.js";
+import {
+  applyDelta,
+  emptyDelta,
+  encodeStatusRecord,
+  readInventory,
+  recordsInStatus,
+  statusRecordOf,
+  type InventoryDelta,
+} from "./inventory.js";
 import { InstanceGoneError, isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
 
 /** Writing status needs the client, the memo of what we last wrote, and the Event sink. */
@@ -22,7 +30,12 @@ export type StatusWriter = Pick<ControllerContext, "client" | "instanceMemory"> 
  * reconcile runs again on fresh data. (Only the controller writes an instance's status; a status
  * someone else overwrote is corrected by the next status change or a restart.)
  */
-export async function writeStatus(ctx: StatusWriter, instance: KubeObject, computed: KubeJson, delta: InventoryDelta = emptyDelta()): Promise<void> {
+export async function writeStatus(
+  ctx: StatusWriter,
+  instance: KubeObject,
+  computed: KubeJson,
+  delta: InventoryDelta = emptyDelta(),
+): Promise<void> {
   const status = withRecord(instance, computed, delta);
   const uid = instance.metadata?.uid ?? "";
   const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
@@ -38,7 +51,10 @@ export async function writeStatus(ctx: StatusWriter, instance: KubeObject, compu
     written = await ctx.client.updateStatus({ ...instance, status });
   } catch (error) {
     if (!isConflict(error)) throw error;
-    const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
+    const fresh = await ctx.client.get(refOf(instance)).catch((e: unknown) => {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    });
     if (fresh === undefined) {
       // Deleted while we wrote (the API server answers 409, "UID in precondition", for an object
       // deleted under the update): with children to record, the caller must remove them instead.
@@ -88,7 +104,9 @@ function withoutRecord(status: unknown): unknown {
 
 /** The status without its conditions' transition stamps, hashed (the memo keeps 20 bytes per instance). */
 export function statusFingerprint(status: unknown): string {
-  const text = JSON.stringify(status ?? null, (key, value: unknown) => (key === "lastTransitionTime" ? undefined : value));
+  const text = JSON.stringify(status ?? null, (key, value: unknown) =>
+    key === "lastTransitionTime" ? undefined : value,
+  );
   return createHash("sha1").update(text).digest("base64");
 }
 
@@ -96,4 +114,3 @@ export function isSuspended(instance: KubeObject): boolean {
   const value = instance.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
   return value === RECONCILE_SUSPENDED || value === "disabled";
 }
-

@@ -3,15 +3,28 @@ import { describe, it } from "node:test";
 import { AuthorPolicyState, type ControllerContext, type PolicySync, type ServedGraph } from "../context/index.js";
 import { judgeWrites } from "./unchecked-admission.js";
 
-const policy = { kind: "ValidatingAdmissionPolicy", metadata: { name: "kro-author.app.0", resourceVersion: "100" }, spec: { validations: [] } };
+const policy = {
+  kind: "ValidatingAdmissionPolicy",
+  metadata: { name: "kro-author.app.0", resourceVersion: "100" },
+  spec: { validations: [] },
+};
 
 /** A policy watch that catches up only when the test says so (the delete event still on its way). */
 class HeldSync implements PolicySync {
   private release: (() => void) | undefined;
   private started = 0;
-  ticket(): number { return this.started; }
-  caughtUp(): Promise<void> { this.started++; return new Promise((resolve) => { this.release = resolve; }); }
-  deliver(): void { this.release?.(); }
+  ticket(): number {
+    return this.started;
+  }
+  caughtUp(): Promise<void> {
+    this.started++;
+    return new Promise((resolve) => {
+      this.release = resolve;
+    });
+  }
+  deliver(): void {
+    this.release?.();
+  }
 }
 
 describe("judging an instance write", () => {
@@ -39,7 +52,10 @@ describe("judging an instance write", () => {
     const authorPolicies = new AuthorPolicyState();
     authorPolicies.expect("app", "uid-1", [policy]);
     authorPolicies.applied("app", [policy]);
-    const ctx = { authorPolicies, policySync: { ticket: () => 0, caughtUp: () => Promise.resolve() } } as unknown as ControllerContext;
+    const ctx = {
+      authorPolicies,
+      policySync: { ticket: () => 0, caughtUp: () => Promise.resolve() },
+    } as unknown as ControllerContext;
     authorPolicies.seen("app/ns/y", "150", 0);
     authorPolicies.observe("uid-1", "ValidatingAdmissionPolicy", "kro-author.app.0", undefined, "200");
     assert.equal(await judgeWrites(ctx, { rgdName: "app" } as ServedGraph, "app/ns/y"), "wait");

@@ -27,7 +27,8 @@ export async function judgeWrites(ctx: InstanceContext, served: ServedGraph, key
     await ctx.policySync.caughtUp(ticket, ctx.authorPolicies.newestSeen(key));
     if (ctx.authorPolicies.seenTicket(key) !== ticket) continue; // written again meanwhile: wait for that too
     if (!ctx.authorPolicies.standing(served.rgdName).inForce) return "wait";
-    if (ctx.authorPolicies.takeSeen(key).some((write) => ctx.authorPolicies.suspect(served.rgdName, write))) ctx.authorPolicies.markUnchecked(key);
+    if (ctx.authorPolicies.takeSeen(key).some((write) => ctx.authorPolicies.suspect(served.rgdName, write)))
+      ctx.authorPolicies.markUnchecked(key);
     return "judged";
   }
 }
@@ -36,7 +37,12 @@ export async function judgeWrites(ctx: InstanceContext, served: ServedGraph, key
  * Undefined when the instance may be reconciled; otherwise what the reconcile returns: held back
  * (stamped now or before; its status says why), or to be looked at again.
  */
-export async function holdUnchecked(ctx: InstanceContext, served: ServedGraph, instance: KubeObject, key: string): Promise<{ requeueAfterMs?: number } | undefined> {
+export async function holdUnchecked(
+  ctx: InstanceContext,
+  served: ServedGraph,
+  instance: KubeObject,
+  key: string,
+): Promise<{ requeueAfterMs?: number } | undefined> {
   if ((await judgeWrites(ctx, served, key)) === "wait") return { requeueAfterMs: JUDGE_RETRY_MS };
   let current = instance;
   const stamped = instance.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission];
@@ -44,18 +50,34 @@ export async function holdUnchecked(ctx: InstanceContext, served: ServedGraph, i
     if (!ctx.authorPolicies.isMarkedUnchecked(key)) return undefined;
     const reason = `written at ${ctx.now()} while the author policy of ResourceGraphDefinition ${served.rgdName} was not in force`;
     try {
-      current = await ctx.client.patch(refOf(instance), { metadata: { resourceVersion: instance.metadata?.resourceVersion, annotations: { [ANNOTATIONS.uncheckedAdmission]: reason } } });
+      current = await ctx.client.patch(refOf(instance), {
+        metadata: {
+          resourceVersion: instance.metadata?.resourceVersion,
+          annotations: { [ANNOTATIONS.uncheckedAdmission]: reason },
+        },
+      });
     } catch (error) {
       if (isNotFound(error)) return {};
       throw error;
     }
     ctx.authorPolicies.clearUnchecked(key);
-    ctx.logger.warn({ rgd: served.rgdName, instance: key }, "instance admitted while the author policy was not in force: held back");
+    ctx.logger.warn(
+      { rgd: served.rgdName, instance: key },
+      "instance admitted while the author policy was not in force: held back",
+    );
   }
-  const message = `not acted on: this instance was ${current.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission] ?? "admitted unchecked"}; `
-    + `remove the annotation ${ANNOTATIONS.uncheckedAdmission} (kubectl annotate … ${ANNOTATIONS.uncheckedAdmission}-) to have it checked and reconciled`;
+  const message =
+    `not acted on: this instance was ${current.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission] ?? "admitted unchecked"}; ` +
+    `remove the annotation ${ANNOTATIONS.uncheckedAdmission} (kubectl annotate … ${ANNOTATIONS.uncheckedAdmission}-) to have it checked and reconciled`;
   // Nothing is evaluated: not even a read on its behalf may reach its status.
-  const evaluation: InstanceEvaluation = { nodes: [], apply: [], pending: false, error: message, watches: [], externals: [] };
+  const evaluation: InstanceEvaluation = {
+    nodes: [],
+    apply: [],
+    pending: false,
+    error: message,
+    watches: [],
+    externals: [],
+  };
   await writeStatus(ctx, current, buildInstanceStatus(served.graph, current, evaluation, { now: ctx.now() }));
   return {};
 }

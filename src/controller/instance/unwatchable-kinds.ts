@@ -16,10 +16,17 @@ import type { Inventory } from "./inventory.js";
  * @param kindErrors the subset that only says the node's own kind cannot be watched (child-watches)
  *   — a scope a chart's lookups or an externalRef read is always needed, and so always kept
  */
-export function relevantWatchErrors(graph: Pick<CompiledGraph, "nodes">, watchErrors: ReadonlyMap<string, string>, kindErrors: ReadonlyMap<string, string>, evaluation: Pick<InstanceEvaluation, "apply">, inventory: Pick<Inventory, "entries">): Map<string, string> {
+export function relevantWatchErrors(
+  graph: Pick<CompiledGraph, "nodes">,
+  watchErrors: ReadonlyMap<string, string>,
+  kindErrors: ReadonlyMap<string, string>,
+  evaluation: Pick<InstanceEvaluation, "apply">,
+  inventory: Pick<Inventory, "entries">,
+): Map<string, string> {
   if (watchErrors.size === 0) return new Map();
   const written = new Set(graph.nodes.filter((n) => n.type === "resource" || n.type === "collection").map((n) => n.id));
   const needed = new Set([...evaluation.apply.map(nodeIdOf), ...inventory.entries.map((e) => e.nodeId)]);
-  const droppable = (nodeId: string, reason: string) => written.has(nodeId) && kindErrors.get(nodeId) === reason && !needed.has(nodeId);
+  const droppable = (nodeId: string, reason: string) =>
+    written.has(nodeId) && kindErrors.get(nodeId) === reason && !needed.has(nodeId);
   return new Map([...watchErrors].filter(([nodeId, reason]) => !droppable(nodeId, reason)));
 }

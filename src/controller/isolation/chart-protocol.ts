@@ -17,6 +17,11 @@ export interface WorkerRequest {
 
 export type WorkerReply =
   | { readonly type: "lookup"; readonly id: number; readonly args: readonly [string, string, string, string] }
-  | { readonly type: "done"; readonly id: number; readonly ok: true; readonly outputs: readonly (readonly [string, string])[] }
+  | {
+      readonly type: "done";
+      readonly id: number;
+      readonly ok: true;
+      readonly outputs: readonly (readonly [string, string])[];
+    }
   /** `late`: the render failed past its deadline (a time limit, not the chart's own error). */
   | { readonly type: "done"; readonly id: number; readonly ok: false; readonly error: string; readonly late?: boolean };

@@ -13,7 +13,12 @@ const chart = (text: string): HelmContext => ({
   charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { Name: "c", Version: "0.1.0" }, files: {} }],
   apiVersions: [],
 });
-const instance = (spec: Record<string, unknown>, uid = "u-1"): KubeJson => ({ apiVersion: "x.kro.run/v1", kind: "App", metadata: { name: "a", namespace: "ns", uid, generation: 1, creationTimestamp: "2026-01-01T00:00:00Z" }, spec });
+const instance = (spec: Record<string, unknown>, uid = "u-1"): KubeJson => ({
+  apiVersion: "x.kro.run/v1",
+  kind: "App",
+  metadata: { name: "a", namespace: "ns", uid, generation: 1, creationTimestamp: "2026-01-01T00:00:00Z" },
+  spec,
+});
 
 describe("chart render pool", () => {
   // Generous for a thread's cold start on a loaded machine; `strict` (warmed first) tests the time limit.
@@ -30,7 +35,7 @@ describe("chart render pool", () => {
   });
 
   it("answers lookup from the main thread, and records what it read", async () => {
-    const context = chart("{{ (lookup \"v1\" \"ConfigMap\" \"ns\" \"cm\").data.k }}");
+    const context = chart('{{ (lookup "v1" "ConfigMap" "ns" "cm").data.k }}');
     const seen: string[] = [];
     const lookup = (...args: string[]): KubeJson => {
       seen.push(args.join("/"));
@@ -58,7 +63,12 @@ describe("chart render pool", () => {
     after(() => roomy.stop());
     const before = roomy.workerThreadIds;
     // Within the work budget (charged 4 units per element) but far beyond a 64 MiB heap.
-    const answer = await roomy.render({ context: chart("{{ $all := list }}{{ range until 40 }}{{ $all = append $all (until 60000) }}{{ end }}{{ len $all }}"), instance: instance({}) });
+    const answer = await roomy.render({
+      context: chart(
+        "{{ $all := list }}{{ range until 40 }}{{ $all = append $all (until 60000) }}{{ end }}{{ len $all }}",
+      ),
+      instance: instance({}),
+    });
     assert.equal(answer.ok, false);
     assert.equal(answer.limit, "memory");
     assert.match(answer.error, /exceeded the memory limit of 64 MiB/);
@@ -69,7 +79,10 @@ describe("chart render pool", () => {
 
   it("a render past its time limit is stopped with an error naming the limit", async () => {
     await strict.render({ context: chart("warm"), instance: instance({}) });
-    const answer = await strict.render({ context: chart("{{ range until 100 }}{{ bcrypt \"x\" }}{{ end }}"), instance: instance({}) });
+    const answer = await strict.render({
+      context: chart('{{ range until 100 }}{{ bcrypt "x" }}{{ end }}'),
+      instance: instance({}),
+    });
     assert.equal(answer.ok, false);
     assert.equal(answer.limit, "time");
     assert.match(answer.error, /time limit of 1500 ms/);
@@ -80,20 +93,35 @@ describe("chart render pool", () => {
     let now = 0;
     const renders = new ChartRenders(strict, () => now);
     let woken = 0;
-    const port = renders.port(() => { woken++; });
+    const port = renders.port(() => {
+      woken++;
+    });
     const context = chart("{{ len (until (int .Values.n)) }}");
     const request = { helm: context, instance: instance({ n: 100000000 }) };
     assert.equal(port(request), undefined, "first pass: rendering");
     while (woken === 0) await new Promise((r) => setTimeout(r, 10));
     const answer = port(request);
     assert.ok(answer !== undefined && !answer.ok);
-    assert.match(answer.error, /error calling until: a list of 100000000 elements exceeds the render's work budget \(10000000 steps\)/);
+    assert.match(
+      answer.error,
+      /error calling until: a list of 100000000 elements exceeds the render's work budget \(10000000 steps\)/,
+    );
     // The controller's own writes (status, resourceVersion) do not render again.
-    assert.equal(port({ ...request, instance: { ...request.instance, status: { state: "ERROR" }, metadata: { ...(request.instance.metadata as object), resourceVersion: "9" } } }), answer);
+    assert.equal(
+      port({
+        ...request,
+        instance: {
+          ...request.instance,
+          status: { state: "ERROR" },
+          metadata: { ...(request.instance.metadata as object), resourceVersion: "9" },
+        },
+      }),
+      answer,
+    );
     // A spec change does.
     assert.equal(port({ helm: context, instance: instance({ n: 3 }) }), undefined);
     // A render the pool stopped is retried only after its backoff.
-    const slow = { helm: chart("{{ range until 100 }}{{ bcrypt \"x\" }}{{ end }}"), instance: instance({}) };
+    const slow = { helm: chart('{{ range until 100 }}{{ bcrypt "x" }}{{ end }}'), instance: instance({}) };
     woken = 0;
     assert.equal(port(slow), undefined);
     while (woken < 2) await new Promise((r) => setTimeout(r, 20));

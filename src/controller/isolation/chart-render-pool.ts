@@ -12,7 +12,14 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
-import { answerFingerprint, type ChartLookupCall, type ChartRenderAnswer, type HelmCapabilities, type HelmRenderEnv, type KubeJson } from "../../runtime/index.js";
+import {
+  answerFingerprint,
+  type ChartLookupCall,
+  type ChartRenderAnswer,
+  type HelmCapabilities,
+  type HelmRenderEnv,
+  type KubeJson,
+} from "../../runtime/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 export interface ChartRenderPoolOptions {
@@ -94,10 +101,13 @@ export class ChartRenderPool {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const { resolve } of this.queue.splice(0)) resolve({ ok: false, error: "the controller is stopping", calls: [] });
+    for (const { resolve } of this.queue.splice(0))
+      resolve({ ok: false, error: "the controller is stopping", calls: [] });
     // A copy: retire() removes its slot from this.slots, and map() over the live array would skip
     // every other slot, leaving its thread and MessagePort alive (the process could never exit).
-    await Promise.all([...this.slots].map((s) => this.retire(s, { ok: false, error: "the controller is stopping", calls: [] })));
+    await Promise.all(
+      [...this.slots].map((s) => this.retire(s, { ok: false, error: "the controller is stopping", calls: [] })),
+    );
   }
 
   private dispatch(): void {
@@ -122,14 +132,38 @@ export class ChartRenderPool {
     });
     worker.unref();
     const slot: Slot = { worker, flag, answers: channel.port1, contexts: new Set(), dead: false };
-    worker.on("message", (reply: WorkerReply) => { this.onReply(slot, reply); });
+    worker.on("message", (reply: WorkerReply) => {
+      this.onReply(slot, reply);
+    });
     worker.on("error", (error: Error & { code?: string }) => {
       const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
-      void this.retire(slot, memory
-        ? { ok: false, error: `the chart render exceeded the memory limit of ${this.heapMb} MiB (its worker thread was stopped)`, calls: [], limit: "memory" }
-        : { ok: false, error: `the chart render crashed its worker thread: ${error.message}`, calls: [], limit: "crash" });
+      void this.retire(
+        slot,
+        memory
+          ? {
+              ok: false,
+              error: `the chart render exceeded the memory limit of ${this.heapMb} MiB (its worker thread was stopped)`,
+              calls: [],
+              limit: "memory",
+            }
+          : {
+              ok: false,
+              error: `the chart render crashed its worker thread: ${error.message}`,
+              calls: [],
+              limit: "crash",
+            },
+      );
     });
-    worker.on("exit", () => void this.retire(slot, { ok: false, error: "the chart render's worker thread exited", calls: [], limit: "crash" }));
+    worker.on(
+      "exit",
+      () =>
+        void this.retire(slot, {
+          ok: false,
+          error: "the chart render's worker thread exited",
+          calls: [],
+          limit: "crash",
+        }),
+    );
     this.slots.push(slot);
     return slot;
   }
@@ -142,7 +176,12 @@ export class ChartRenderPool {
     }
     const id = this.nextId++;
     const timer = setTimeout(() => {
-      void this.retire(slot, { ok: false, error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`, calls: [], limit: "time" });
+      void this.retire(slot, {
+        ok: false,
+        error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`,
+        calls: [],
+        limit: "time",
+      });
     }, this.timeoutMs + TERMINATE_GRACE_MS);
     timer.unref();
     slot.running = { id, job, calls: [], resolve, timer };
@@ -181,7 +220,16 @@ export class ChartRenderPool {
     clearTimeout(running.timer);
     slot.running = undefined;
     if (!reply.ok && reply.late === true) this.stops.time++;
-    running.resolve(reply.ok ? { ok: true, outputs: new Map(reply.outputs), calls: running.calls } : { ok: false, error: reply.error, calls: running.calls, ...(reply.late === true ? { limit: "time" as const } : {}) });
+    running.resolve(
+      reply.ok
+        ? { ok: true, outputs: new Map(reply.outputs), calls: running.calls }
+        : {
+            ok: false,
+            error: reply.error,
+            calls: running.calls,
+            ...(reply.late === true ? { limit: "time" as const } : {}),
+          },
+    );
     this.dispatch();
   }
 

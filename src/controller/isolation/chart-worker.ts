@@ -29,18 +29,34 @@ parentPort?.on("message", (request: WorkerRequest) => {
   if (request.context !== undefined) contexts.set(request.contextId, request.context);
   const context = contexts.get(request.contextId);
   if (context === undefined) {
-    parentPort?.postMessage({ type: "done", id: request.id, ok: false, error: "internal: the chart render worker lost the chart" } satisfies WorkerReply);
+    parentPort?.postMessage({
+      type: "done",
+      id: request.id,
+      ok: false,
+      error: "internal: the chart render worker lost the chart",
+    } satisfies WorkerReply);
     return;
   }
   const capabilities: HelmCapabilities | undefined = request.capabilities;
   const started = performance.now();
   const outcome = renderChartOutputs(context, request.instance, {
     ...(capabilities === undefined ? {} : { capabilities }),
-    ...(request.lookups ? { lookup: (apiVersion: string, kind: string, namespace: string, name: string) => lookupOnMain(request.id, [apiVersion, kind, namespace, name]) } : {}),
+    ...(request.lookups
+      ? {
+          lookup: (apiVersion: string, kind: string, namespace: string, name: string) =>
+            lookupOnMain(request.id, [apiVersion, kind, namespace, name]),
+        }
+      : {}),
     deadline: { now: () => performance.now(), at: started + request.deadlineMs, budgetMs: request.deadlineMs },
   });
   const reply: WorkerReply = outcome.ok
     ? { type: "done", id: request.id, ok: true, outputs: [...outcome.value] }
-    : { type: "done", id: request.id, ok: false, error: outcome.error ?? "the chart render is pending", late: performance.now() > started + request.deadlineMs };
+    : {
+        type: "done",
+        id: request.id,
+        ok: false,
+        error: outcome.error ?? "the chart render is pending",
+        late: performance.now() > started + request.deadlineMs,
+      };
   parentPort?.postMessage(reply);
 });

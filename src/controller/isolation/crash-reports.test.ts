@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
@@ -23,9 +32,14 @@ function processThat(dir: string, death: "oom" | "throw" | "kill"): Promise<stri
   }[death];
   const script = `const m = await import(${JSON.stringify(moduleUrl)}); const r = m.armCrashReports(${JSON.stringify(dir)}); console.log(r.processId); ${die}`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=32", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, KRO_SECRET_FOR_TEST: "hunter2" } });
+    const child = spawn(process.execPath, ["--max-old-space-size=32", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, KRO_SECRET_FOR_TEST: "hunter2" },
+    });
     let out = "";
-    child.stdout.on("data", (c: Buffer) => { out += c.toString(); });
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       if (code === 0) reject(new Error("the process was meant to die"));
@@ -35,7 +49,9 @@ function processThat(dir: string, death: "oom" | "throw" | "kill"): Promise<stri
   });
 }
 
-after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 describe("crash reports", () => {
   it("tell an out-of-memory and an uncaught error from a kill, for the process that died", async () => {
@@ -68,7 +84,8 @@ describe("crash reports", () => {
     const dir = freshDir();
     const reports = armCrashReports(dir);
     writeFileSync(path.join(path.dirname(dir), "fatal-x.json"), JSON.stringify({ event: "planted" }));
-    for (const id of ["../fatal-x", "/etc/passwd", "ABCDEF012345", "0123456789ab/../x", ""]) assert.equal(reports.explain(id), undefined, id);
+    for (const id of ["../fatal-x", "/etc/passwd", "ABCDEF012345", "0123456789ab/../x", ""])
+      assert.equal(reports.explain(id), undefined, id);
     const old = path.join(dir, "fatal-0123456789ab.json");
     writeFileSync(old, JSON.stringify({ event: "long ago" }));
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);

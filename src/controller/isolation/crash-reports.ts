@@ -46,7 +46,11 @@ export function armCrashReports(dir: string = DEFAULT_CRASH_REPORT_DIR, now: num
     process.report.reportOnFatalError = true;
     process.report.reportOnUncaughtException = true;
   } catch (error) {
-    return { processId, explain: () => undefined, problem: `crash reports cannot be written to ${dir}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      processId,
+      explain: () => undefined,
+      problem: `crash reports cannot be written to ${dir}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const known = new Map<string, CrashEvidence | undefined>();
   return {
@@ -89,7 +93,8 @@ function readEvidence(file: string): CrashEvidence | undefined {
   try {
     const report = JSON.parse(readFileSync(file, "utf8")) as { header?: { event?: unknown }; event?: unknown };
     // An uncaught error's message may carry instance data: only its kind is kept.
-    const event = report.header?.event === "Exception" ? "an uncaught exception" : report.header?.event ?? report.event;
+    const event =
+      report.header?.event === "Exception" ? "an uncaught exception" : (report.header?.event ?? report.event);
     return typeof event === "string" && event !== "" ? { event: event.slice(0, 200) } : undefined;
   } catch {
     return undefined;

@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EvaluationGuard, type EvaluationGuardOptions, type EvaluationMarks, type GuardDecision } from "./evaluation-guard.js";
+import {
+  EvaluationGuard,
+  type EvaluationGuardOptions,
+  type EvaluationMarks,
+  type GuardDecision,
+} from "./evaluation-guard.js";
 
 const ref = (key: string, generation = 1) => ({ key, uid: `uid-${key}`, generation });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const done = (d: GuardDecision): void => { if (d.kind === "evaluate") d.done(); };
+const done = (d: GuardDecision): void => {
+  if (d.kind === "evaluate") d.done();
+};
 
 /** Controller processes on one machine: which ones died leaving a report (crash-reports.ts). */
 class Processes {
@@ -12,7 +19,12 @@ class Processes {
   readonly reported = new Set<string>();
   start(options: EvaluationGuardOptions = {}): EvaluationGuard {
     this.next++;
-    return new EvaluationGuard({ processId: `p${this.next}`, explain: (id) => (this.reported.has(id) ? { event: "Allocation failed - JavaScript heap out of memory" } : undefined), ...options });
+    return new EvaluationGuard({
+      processId: `p${this.next}`,
+      explain: (id) =>
+        this.reported.has(id) ? { event: "Allocation failed - JavaScript heap out of memory" } : undefined,
+      ...options,
+    });
   }
   /** The process died of a fatal error: its report is there for the next one. */
   crashed(guard: EvaluationGuard): void {
@@ -63,23 +75,41 @@ describe("EvaluationGuard", () => {
     const second = machine.start({ now: () => now, retryBaseMs: 1_000 });
     const wait = await poison.enter(second);
     assert.deepEqual(wait, { kind: "wait", ms: 1_000, crashes: 1, record: { generation: 1, count: 1, last: "p1" } });
-    assert.deepEqual(poison.marks.crashes, { generation: 1, count: 1, last: "p1" }, "counted on the instance before the retry");
-    assert.deepEqual(poison.marks.evaluating, { generation: 1, by: "p1" }, "not marked by a process that has not evaluated it");
+    assert.deepEqual(
+      poison.marks.crashes,
+      { generation: 1, count: 1, last: "p1" },
+      "counted on the instance before the retry",
+    );
+    assert.deepEqual(
+      poison.marks.evaluating,
+      { generation: 1, by: "p1" },
+      "not marked by a process that has not evaluated it",
+    );
     now += 1_000;
     const other = new Instance(ref("fresh"));
     const fresh = await other.enter(second);
     let retried = false;
-    const retry = poison.enter(second).then((d) => { retried = true; return d; });
+    const retry = poison.enter(second).then((d) => {
+      retried = true;
+      return d;
+    });
     await tick();
     assert.equal(retried, false, "the suspect waits until the evaluations not known good are over");
     done(fresh);
     const alone = await retry;
     assert.equal(alone.kind, "evaluate");
     assert.equal(alone.record, undefined, "the count was written already");
-    assert.deepEqual(poison.marks.evaluating, { generation: 1, by: "p2" }, "the retry is marked by the process that runs it");
+    assert.deepEqual(
+      poison.marks.evaluating,
+      { generation: 1, by: "p2" },
+      "the retry is marked by the process that runs it",
+    );
     const late = new Instance(ref("late"));
     let lateIn = false;
-    const lateEntry = late.enter(second).then((d) => { lateIn = true; return d; });
+    const lateEntry = late.enter(second).then((d) => {
+      lateIn = true;
+      return d;
+    });
     await tick();
     assert.equal(lateIn, false, "no new unproven evaluation starts during the suspect's retry");
     done(alone);
@@ -100,10 +130,19 @@ describe("EvaluationGuard", () => {
       kinds.push(d.kind === "crashed" ? `crashed ${d.crashes}: ${d.cause ?? "?"}` : d.kind);
       if (d.kind === "evaluate") machine.crashed(guard); // the process dies in it
     }
-    assert.deepEqual(kinds, ["evaluate", "evaluate", "evaluate", "crashed 3: Allocation failed - JavaScript heap out of memory"]);
+    assert.deepEqual(kinds, [
+      "evaluate",
+      "evaluate",
+      "evaluate",
+      "crashed 3: Allocation failed - JavaScript heap out of memory",
+    ]);
     const again = machine.start({ now: () => now, maxCrashes: 3, retryBaseMs: 10 });
     const verdict = await poison.enter(again);
-    assert.equal(verdict.kind === "crashed" ? verdict.crashes : -1, 3, "a later process agrees: the count is not raised without a retry");
+    assert.equal(
+      verdict.kind === "crashed" ? verdict.crashes : -1,
+      3,
+      "a later process agrees: the count is not raised without a retry",
+    );
     assert.deepEqual(poison.marks.crashes, { generation: 1, count: 3, last: "p3" });
     const fixed = new Instance({ ...poison.r, generation: 2 });
     fixed.marks = poison.marks;
@@ -117,7 +156,12 @@ describe("EvaluationGuard", () => {
     for (let process = 1; process <= 10; process++) {
       const guard = machine.start({ now: () => now, maxCrashes: 3, retryBaseMs: 10 });
       const waiting = await poison.enter(guard);
-      if (process > 1) assert.deepEqual(waiting, { kind: "wait", ms: 10, crashes: 0 }, "still a suspect: retried alone after the backoff, count unchanged");
+      if (process > 1)
+        assert.deepEqual(
+          waiting,
+          { kind: "wait", ms: 10, crashes: 0 },
+          "still a suspect: retried alone after the backoff, count unchanged",
+        );
       now += 60_000;
       const d = await poison.enter(guard);
       assert.equal(d.kind, "evaluate", `kill ${process}`);
@@ -167,7 +211,10 @@ describe("EvaluationGuard", () => {
     let retried = false;
     const other = new Instance(ref("other"));
     const blocker = await other.enter(guard);
-    const again = guard.enter(poison.r, poison.marks, false).then((x) => { retried = true; return x; });
+    const again = guard.enter(poison.r, poison.marks, false).then((x) => {
+      retried = true;
+      return x;
+    });
     await tick();
     assert.equal(retried, false, "still a suspect's retry, alone");
     done(blocker);

@@ -125,9 +125,16 @@ export class EvaluationGuard {
     }
     // Marked by a process that never reported on it: it died during this evaluation.
     const { crashes, cause, record } = this.count(ref.generation, marks.crashes, mark.by);
-    if (crashes >= this.maxCrashes) return { kind: "crashed", crashes, ...(cause === undefined ? {} : { cause }), ...(record === undefined ? {} : { record }) };
+    if (crashes >= this.maxCrashes)
+      return {
+        kind: "crashed",
+        crashes,
+        ...(cause === undefined ? {} : { cause }),
+        ...(record === undefined ? {} : { record }),
+      };
     const retryAt = this.startedAt + this.retryBaseMs * 2 ** Math.max(0, crashes - 1);
-    if (this.now() < retryAt) return { kind: "wait", ms: retryAt - this.now(), crashes, ...(record === undefined ? {} : { record }) };
+    if (this.now() < retryAt)
+      return { kind: "wait", ms: retryAt - this.now(), crashes, ...(record === undefined ? {} : { record }) };
     const entered = this.entered(ref, await this.exclusive.solo());
     return { ...entered, ...(record === undefined ? {} : { record }) };
   }
@@ -140,11 +147,16 @@ export class EvaluationGuard {
   }
 
   /** The count after the death of `by`: raised once, and only when that death is explained. */
-  private count(generation: number, counted: CrashCount | undefined, by: string | undefined): { crashes: number; cause?: string; record?: CrashCount } {
+  private count(
+    generation: number,
+    counted: CrashCount | undefined,
+    by: string | undefined,
+  ): { crashes: number; cause?: string; record?: CrashCount } {
     const before = counted?.generation === generation ? counted : undefined;
     const evidence = by === undefined ? undefined : this.explain(by);
     const crashes = before?.count ?? 0;
-    if (evidence === undefined || before?.last === by) return { crashes, ...(evidence === undefined ? {} : { cause: evidence.event }) };
+    if (evidence === undefined || before?.last === by)
+      return { crashes, ...(evidence === undefined ? {} : { cause: evidence.event }) };
     const record = { generation, count: crashes + 1, ...(by === undefined ? {} : { last: by }) };
     return { crashes: record.count, cause: evidence.event, record };
   }
@@ -189,7 +201,12 @@ class SoloLock {
 
   private acquire(solo: boolean): Promise<() => void> {
     return new Promise((resolve) => {
-      this.waiting.push({ solo, grant: () => { resolve(this.releaser(solo)); } });
+      this.waiting.push({
+        solo,
+        grant: () => {
+          resolve(this.releaser(solo));
+        },
+      });
       this.pump();
     });
   }

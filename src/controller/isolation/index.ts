@@ -7,7 +7,21 @@
  * See docs/design/runtime.md, "Isolation".
  */
 export { fitRenderMemory, type RenderMemory } from "./memory-fit.js";
-export { ChartRenderPool, defaultRenderThreads, type ChartRenderPoolOptions, type PoolAnswer } from "./chart-render-pool.js";
+export {
+  ChartRenderPool,
+  defaultRenderThreads,
+  type ChartRenderPoolOptions,
+  type PoolAnswer,
+} from "./chart-render-pool.js";
 export { ChartRenders } from "./chart-renders.js";
 export { armCrashReports, DEFAULT_CRASH_REPORT_DIR, type CrashReports } from "./crash-reports.js";
-export { EvaluationGuard, type EvaluationGuardOptions, type EvaluationMarks, type EvaluationRef, type GuardDecision, type CrashCount, type CrashEvidence, type TestCrash } from "./evaluation-guard.js";
+export {
+  EvaluationGuard,
+  type EvaluationGuardOptions,
+  type EvaluationMarks,
+  type EvaluationRef,
+  type GuardDecision,
+  type CrashCount,
+  type CrashEvidence,
+  type TestCrash,
+} from "./evaluation-guard.js";

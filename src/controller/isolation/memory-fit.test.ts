@@ -16,7 +16,10 @@ describe("fitRenderMemory", () => {
   });
 
   it("uses fewer threads before going under the smallest useful heap, never fewer than two", () => {
-    assert.deepEqual({ ...fitRenderMemory(512, 330, 4, 256), note: undefined }, { threads: 2, heapMb: 43, note: undefined });
+    assert.deepEqual(
+      { ...fitRenderMemory(512, 330, 4, 256), note: undefined },
+      { threads: 2, heapMb: 43, note: undefined },
+    );
     const cramped = fitRenderMemory(400, 300, 4, 256);
     assert.equal(cramped.threads, 2);
     assert.equal(cramped.heapMb, 32);

@@ -24,7 +24,12 @@ export interface RenderMemory {
  * `limitMb`: the process's memory limit (cgroup), undefined when unlimited; `mainHeapMb`: V8's
  * limit for the main heap; `threads`/`heapMb`: what the pool would use.
  */
-export function fitRenderMemory(limitMb: number | undefined, mainHeapMb: number, threads: number, heapMb: number): RenderMemory {
+export function fitRenderMemory(
+  limitMb: number | undefined,
+  mainHeapMb: number,
+  threads: number,
+  heapMb: number,
+): RenderMemory {
   if (limitMb === undefined) return { threads, heapMb };
   const spare = limitMb - mainHeapMb - NODE_OVERHEAD_MB;
   if (spare >= threads * heapMb) return { threads, heapMb };
@@ -32,7 +37,16 @@ export function fitRenderMemory(limitMb: number | undefined, mainHeapMb: number,
   // At least two threads: one render at its time limit must not hold every other one behind it.
   for (let n = threads; n >= 2; n--) {
     const each = Math.floor(spare / n);
-    if (each >= MIN_RENDER_HEAP_MB) return { threads: n, heapMb: Math.min(heapMb, each), note: `chart renders: ${n} threads of ${Math.min(heapMb, each)} MiB, as ${why}` };
+    if (each >= MIN_RENDER_HEAP_MB)
+      return {
+        threads: n,
+        heapMb: Math.min(heapMb, each),
+        note: `chart renders: ${n} threads of ${Math.min(heapMb, each)} MiB, as ${why}`,
+      };
   }
-  return { threads: 2, heapMb: MIN_RENDER_HEAP_MB, note: `chart renders cannot fit: ${why} for 2 threads of ${MIN_RENDER_HEAP_MB} MiB; a runaway render may reach the container's limit first (raise it, or lower the main heap with --max-old-space-size)` };
+  return {
+    threads: 2,
+    heapMb: MIN_RENDER_HEAP_MB,
+    note: `chart renders cannot fit: ${why} for 2 threads of ${MIN_RENDER_HEAP_MB} MiB; a runaway render may reach the container's limit first (raise it, or lower the main heap with --max-old-space-size)`,
+  };
 }

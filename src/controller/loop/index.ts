@@ -2,5 +2,14 @@
  * loop: the level-based work queue and the reconcile loop over it (keys, never events; backoff,
  * requeueAfter, terminal errors). Knows nothing of RGDs, instances or the cluster.
  */
-export { TerminalError, TransientError, isTerminal, startReconcileLoop, type ReconcileLoop, type ReconcileLoopOptions, type ReconcileOutcome, type ReconcileResult } from "./reconcile-loop.js";
+export {
+  TerminalError,
+  TransientError,
+  isTerminal,
+  startReconcileLoop,
+  type ReconcileLoop,
+  type ReconcileLoopOptions,
+  type ReconcileOutcome,
+  type ReconcileResult,
+} from "./reconcile-loop.js";
 export { FRESH_RUN, WorkQueue, type WorkQueueOptions } from "./work-queue.js";

@@ -16,7 +16,9 @@ describe("startReconcileLoop", () => {
     let attempts = 0;
     const outcomes: ReconcileOutcome[] = [];
     const loop = startReconcileLoop({
-      queue, workers: 2, clock,
+      queue,
+      workers: 2,
+      clock,
       reconcile: () => {
         attempts += 1;
         if (attempts < 3) return Promise.reject(new Error("transient"));
@@ -26,8 +28,14 @@ describe("startReconcileLoop", () => {
     });
     queue.add("ns/a");
     await idle();
-    assert.deepEqual(outcomes.map((o) => o.kind), ["error"]);
-    assert.deepEqual(outcomes.map((o) => (o.kind === "error" ? o.retryInMs : 0)), [100]);
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ["error"],
+    );
+    assert.deepEqual(
+      outcomes.map((o) => (o.kind === "error" ? o.retryInMs : 0)),
+      [100],
+    );
     await clock.advance(99);
     assert.equal(attempts, 1, "not retried before its backoff");
     await clock.advance(1);
@@ -35,7 +43,10 @@ describe("startReconcileLoop", () => {
     await clock.advance(199);
     assert.equal(attempts, 2, "the second failure waits twice as long");
     await clock.advance(1);
-    assert.deepEqual(outcomes.map((o) => o.kind), ["error", "error", "success"]);
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ["error", "error", "success"],
+    );
     assert.equal(queue.failureCount("ns/a"), 0);
     queue.shutDown();
     await loop.stopped;
@@ -46,11 +57,17 @@ describe("startReconcileLoop", () => {
     const queue = new WorkQueue({ baseDelayMs: 60_000, clock });
     const seen: string[] = [];
     const loop = startReconcileLoop({
-      queue, workers: 1, clock,
+      queue,
+      workers: 1,
+      clock,
       isTransient: (e) => e instanceof Error && e.message === "503",
       reconcile: (key) => {
         seen.push(key);
-        return Promise.reject(key === "by-class" ? new TransientError("writes failed: 503") : new Error(key === "by-predicate" ? "503" : "403"));
+        return Promise.reject(
+          key === "by-class"
+            ? new TransientError("writes failed: 503")
+            : new Error(key === "by-predicate" ? "503" : "403"),
+        );
       },
     });
     for (const key of ["by-predicate", "by-class", "forbidden"]) queue.add(key);
@@ -70,8 +87,13 @@ describe("startReconcileLoop", () => {
     let attempts = 0;
     const outcomes: ReconcileOutcome["kind"][] = [];
     const loop = startReconcileLoop({
-      queue, workers: 1, clock,
-      reconcile: () => { attempts += 1; return Promise.reject(new TerminalError("invalid")); },
+      queue,
+      workers: 1,
+      clock,
+      reconcile: () => {
+        attempts += 1;
+        return Promise.reject(new TerminalError("invalid"));
+      },
       onOutcome: (_key, outcome) => outcomes.push(outcome.kind),
     });
     queue.add("k");
@@ -89,9 +111,13 @@ describe("startReconcileLoop", () => {
     const done: string[] = [];
     let releaseSlow: () => void = () => undefined;
     const loop = startReconcileLoop({
-      queue, workers: 2,
+      queue,
+      workers: 2,
       reconcile: async (key) => {
-        if (key === "slow") await new Promise<void>((resolve) => { releaseSlow = resolve; });
+        if (key === "slow")
+          await new Promise<void>((resolve) => {
+            releaseSlow = resolve;
+          });
         done.push(key);
         return {};
       },
@@ -113,8 +139,13 @@ describe("startReconcileLoop", () => {
     let calls = 0;
     const outcomes: ReconcileOutcome[] = [];
     const loop = startReconcileLoop({
-      queue, workers: 1, clock,
-      reconcile: () => { calls += 1; return Promise.resolve(calls === 1 ? { requeueAfterMs: 10_000 } : {}); },
+      queue,
+      workers: 1,
+      clock,
+      reconcile: () => {
+        calls += 1;
+        return Promise.resolve(calls === 1 ? { requeueAfterMs: 10_000 } : {});
+      },
       onOutcome: (_key, outcome) => outcomes.push(outcome),
     });
     queue.add("k");
@@ -136,8 +167,13 @@ describe("startReconcileLoop", () => {
     const queue = new WorkQueue({ clock });
     const durations: number[] = [];
     const loop = startReconcileLoop({
-      queue, workers: 1, clock,
-      reconcile: async () => { await clock.sleep(250); return {}; },
+      queue,
+      workers: 1,
+      clock,
+      reconcile: async () => {
+        await clock.sleep(250);
+        return {};
+      },
       onOutcome: (_key, _outcome, ms) => durations.push(ms),
     });
     queue.add("k");
@@ -153,15 +189,23 @@ describe("startReconcileLoop", () => {
     const queue = new WorkQueue({ clock });
     let finished = false;
     const loop = startReconcileLoop({
-      queue, workers: 1, clock,
-      reconcile: async () => { await clock.sleep(20); finished = true; return {}; },
+      queue,
+      workers: 1,
+      clock,
+      reconcile: async () => {
+        await clock.sleep(20);
+        finished = true;
+        return {};
+      },
     });
     queue.add("k");
     await idle();
     assert.equal(queue.inFlight, 1);
     queue.shutDown();
     let stopped = false;
-    void loop.stopped.then(() => { stopped = true; });
+    void loop.stopped.then(() => {
+      stopped = true;
+    });
     await idle();
     assert.equal(stopped, false, "waits for the key in flight");
     await clock.advance(20);

@@ -60,7 +60,10 @@ async function worker(options: ReconcileLoopOptions): Promise<void> {
       const result = await options.reconcile(key);
       queue.forget(key);
       if (result.requeueAfterMs !== undefined) queue.addAfter(key, result.requeueAfterMs);
-      outcome = result.requeueAfterMs === undefined ? { kind: "success" } : { kind: "success", requeueAfterMs: result.requeueAfterMs };
+      outcome =
+        result.requeueAfterMs === undefined
+          ? { kind: "success" }
+          : { kind: "success", requeueAfterMs: result.requeueAfterMs };
     } catch (error) {
       if (isTerminal(error)) {
         queue.forget(key);
@@ -79,9 +82,15 @@ async function worker(options: ReconcileLoopOptions): Promise<void> {
 export function startReconcileLoop(options: ReconcileLoopOptions): ReconcileLoop {
   const count = Math.max(1, options.workers);
   let alive = count;
-  const workers = Array.from({ length: count }, () => worker(options).finally(() => { alive--; }));
+  const workers = Array.from({ length: count }, () =>
+    worker(options).finally(() => {
+      alive--;
+    }),
+  );
   return {
     stopped: Promise.all(workers).then(() => undefined),
-    get alive() { return alive; },
+    get alive() {
+      return alive;
+    },
   };
 }

@@ -36,7 +36,10 @@ describe("WorkQueue", () => {
 
   it("backs off exponentially per key and forgets on success", () => {
     const q = new WorkQueue({ baseDelayMs: 10, maxDelayMs: 50 });
-    assert.deepEqual([q.addRateLimited("k"), q.addRateLimited("k"), q.addRateLimited("k"), q.addRateLimited("k")], [10, 20, 40, 50]);
+    assert.deepEqual(
+      [q.addRateLimited("k"), q.addRateLimited("k"), q.addRateLimited("k"), q.addRateLimited("k")],
+      [10, 20, 40, 50],
+    );
     assert.equal(q.addRateLimited("other"), 10, "backoff is per key");
     q.forget("k");
     assert.equal(q.failureCount("k"), 0);
@@ -165,7 +168,11 @@ describe("WorkQueue", () => {
     assert.equal(await q.get(), "outage");
     q.done("outage");
     assert.equal(q.failureCount("outage"), 0, "its backoff starts over");
-    assert.equal(q.addRateLimited("outage", { transient: true }), 60_000, "the next failure waits the base delay, not 2^10 of it");
+    assert.equal(
+      q.addRateLimited("outage", { transient: true }),
+      60_000,
+      "the next failure waits the base delay, not 2^10 of it",
+    );
     assert.equal(q.failureCount("forbidden"), 1);
     assert.equal(q.retryTransientNow(), 1, "only the new transient failure");
     assert.equal(q.retryTransientNow(), 0, "nothing twice");

@@ -25,7 +25,11 @@ export interface WorkQueueOptions {
 }
 
 type Lane = "fresh" | "normal";
-interface Entry { readonly key: string; readonly lane: Lane; readonly ticket: number }
+interface Entry {
+  readonly key: string;
+  readonly lane: Lane;
+  readonly ticket: number;
+}
 
 /** Fresh keys handed out in a row before one waiting normal key gets its turn. */
 export const FRESH_RUN = 8;
@@ -177,7 +181,9 @@ export class WorkQueue {
 
   private next(): string | undefined {
     const normalTurn = this.freshInARow >= FRESH_RUN;
-    const first = normalTurn ? this.take(this.normal) ?? this.take(this.fresh) : this.take(this.fresh) ?? this.take(this.normal);
+    const first = normalTurn
+      ? (this.take(this.normal) ?? this.take(this.fresh))
+      : (this.take(this.fresh) ?? this.take(this.normal));
     if (first === undefined) return undefined;
     this.freshInARow = first.lane === "fresh" ? this.freshInARow + 1 : 0;
     return first.key;

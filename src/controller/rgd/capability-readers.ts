@@ -9,7 +9,9 @@ import type { ControllerContext } from "../context/index.js";
 import { enqueueInstances } from "./instance-kinds.js";
 
 const usesCapabilities = (graph: CompiledGraph): boolean =>
-  graph.dialect === "template" && graph.helm !== undefined && Object.values(graph.helm.templates).some((t) => t.includes(".Capabilities"));
+  graph.dialect === "template" &&
+  graph.helm !== undefined &&
+  Object.values(graph.helm.templates).some((t) => t.includes(".Capabilities"));
 
 export function onCrdChange(ctx: ControllerContext): void {
   const readers = ctx.served.all().filter((s) => usesCapabilities(s.graph));

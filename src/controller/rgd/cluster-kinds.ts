@@ -9,7 +9,11 @@ import type { KubeClient } from "../../kube/index.js";
 
 const UNTYPED = { "x-kubernetes-preserve-unknown-fields": true } as const;
 
-export async function withClusterKinds(client: KubeClient, rgd: unknown, base: SchemaResolver | undefined): Promise<SchemaResolver | undefined> {
+export async function withClusterKinds(
+  client: KubeClient,
+  rgd: unknown,
+  base: SchemaResolver | undefined,
+): Promise<SchemaResolver | undefined> {
   const found = new Map<string, ResolvedKind>();
   for (const { apiVersion, kind } of childKinds(rgd)) {
     if (base?.resolve(apiVersion, kind) !== undefined) continue;
@@ -31,9 +35,15 @@ function childKinds(rgd: unknown): { apiVersion: string; kind: string }[] {
   const entries = [...list(spec?.resources), ...list(spec?.childResources)];
   const kinds: { apiVersion: string; kind: string }[] = [];
   for (const entry of entries) {
-    const e = entry as { template?: { apiVersion?: unknown; kind?: unknown }; externalRef?: { apiVersion?: unknown; kind?: unknown }; apiVersion?: unknown; kind?: unknown } | null;
+    const e = entry as {
+      template?: { apiVersion?: unknown; kind?: unknown };
+      externalRef?: { apiVersion?: unknown; kind?: unknown };
+      apiVersion?: unknown;
+      kind?: unknown;
+    } | null;
     const source = e?.template ?? e?.externalRef ?? e;
-    if (typeof source?.apiVersion === "string" && typeof source.kind === "string") kinds.push({ apiVersion: source.apiVersion, kind: source.kind });
+    if (typeof source?.apiVersion === "string" && typeof source.kind === "string")
+      kinds.push({ apiVersion: source.apiVersion, kind: source.kind });
   }
   return kinds;
 }

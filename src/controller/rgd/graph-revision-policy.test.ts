@@ -3,19 +3,50 @@ import { describe, it } from "node:test";
 import type { KubeObject } from "../../kube/index.js";
 import type { GraphRevision } from "../../api/index.js";
 import {
-  canonicalJson, fnv1a, graphRevisionName, graphSpecHash, isOwnedBy, lastIssuedRevision, newGraphRevision, revisionFor,
-  revisionSet, revisionsToPrune, snapshotRgd, withRgdOwner,
+  canonicalJson,
+  fnv1a,
+  graphRevisionName,
+  graphSpecHash,
+  isOwnedBy,
+  lastIssuedRevision,
+  newGraphRevision,
+  revisionFor,
+  revisionSet,
+  revisionsToPrune,
+  snapshotRgd,
+  withRgdOwner,
 } from "./graph-revision-policy.js";
 
-const SPEC = { schema: { apiVersion: "v1alpha1", kind: "WebApp", spec: { name: "string" } }, resources: [{ id: "cm", template: { kind: "ConfigMap" } }] };
+const SPEC = {
+  schema: { apiVersion: "v1alpha1", kind: "WebApp", spec: { name: "string" } },
+  resources: [{ id: "cm", template: { kind: "ConfigMap" } }],
+};
 
-function gr(rgdName: string, revision: number, spec: unknown = SPEC, extra: { deleting?: boolean; owner?: string } = {}): KubeObject & GraphRevision {
+function gr(
+  rgdName: string,
+  revision: number,
+  spec: unknown = SPEC,
+  extra: { deleting?: boolean; owner?: string } = {},
+): KubeObject & GraphRevision {
   return {
-    apiVersion: "internal.kro.run/v1alpha1", kind: "GraphRevision",
+    apiVersion: "internal.kro.run/v1alpha1",
+    kind: "GraphRevision",
     metadata: {
       name: graphRevisionName(rgdName, revision),
       ...(extra.deleting === true ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}),
-      ...(extra.owner === undefined ? {} : { ownerReferences: [{ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: rgdName, uid: extra.owner, controller: true }] }),
+      ...(extra.owner === undefined
+        ? {}
+        : {
+            ownerReferences: [
+              {
+                apiVersion: "kro.run/v1alpha1",
+                kind: "ResourceGraphDefinition",
+                name: rgdName,
+                uid: extra.owner,
+                controller: true,
+              },
+            ],
+          }),
     },
     spec: { revision, snapshot: { name: rgdName, generation: revision, spec: spec as Record<string, unknown> } },
   };
@@ -68,24 +99,54 @@ describe("revisionSet and revisionFor", () => {
     const foreign = gr("other", 9);
     const malformed = { ...gr("web", 8), spec: { revision: "8", snapshot: { name: "web", spec: {} } } };
     const zero = gr("web", 0);
-    const set = revisionSet([gr("web", 2), foreign, gr("web", 5, SPEC, { deleting: true }), malformed, zero, gr("web", 3), { apiVersion: "v1", kind: "ConfigMap" }], "web");
-    assert.deepEqual(set.live.map((r) => r.spec.revision), [3, 2]);
+    const set = revisionSet(
+      [
+        gr("web", 2),
+        foreign,
+        gr("web", 5, SPEC, { deleting: true }),
+        malformed,
+        zero,
+        gr("web", 3),
+        { apiVersion: "v1", kind: "ConfigMap" },
+      ],
+      "web",
+    );
+    assert.deepEqual(
+      set.live.map((r) => r.spec.revision),
+      [3, 2],
+    );
     assert.equal(set.highest, 5);
   });
   it("reuses the newest revision when its snapshot is the current spec (key order aside)", () => {
-    const reordered = { resources: SPEC.resources, schema: { spec: { name: "string" }, kind: "WebApp", apiVersion: "v1alpha1" } };
-    assert.deepEqual(revisionFor(revisionSet([gr("web", 1, {}), gr("web", 2)], "web"), reordered, 2), { revision: 2, issue: false });
+    const reordered = {
+      resources: SPEC.resources,
+      schema: { spec: { name: "string" }, kind: "WebApp", apiVersion: "v1alpha1" },
+    };
+    assert.deepEqual(revisionFor(revisionSet([gr("web", 1, {}), gr("web", 2)], "web"), reordered, 2), {
+      revision: 2,
+      issue: false,
+    });
   });
   it("issues a new number above every number ever used: live, terminating and status.lastIssuedRevision", () => {
     const changed = { ...SPEC, resources: [] };
     assert.deepEqual(revisionFor(revisionSet([], "web"), SPEC, 0), { revision: 1, issue: true });
     assert.deepEqual(revisionFor(revisionSet([gr("web", 2)], "web"), changed, 0), { revision: 3, issue: true });
-    assert.deepEqual(revisionFor(revisionSet([gr("web", 2), gr("web", 4, SPEC, { deleting: true })], "web"), changed, 0), { revision: 5, issue: true });
-    assert.deepEqual(revisionFor(revisionSet([gr("web", 2)], "web"), changed, 9), { revision: 10, issue: true }, "retention deleted 3..9");
+    assert.deepEqual(
+      revisionFor(revisionSet([gr("web", 2), gr("web", 4, SPEC, { deleting: true })], "web"), changed, 0),
+      { revision: 5, issue: true },
+    );
+    assert.deepEqual(
+      revisionFor(revisionSet([gr("web", 2)], "web"), changed, 9),
+      { revision: 10, issue: true },
+      "retention deleted 3..9",
+    );
   });
   it("issues a new revision for a revert (history points are not content-addressed)", () => {
     const b = { ...SPEC, resources: [] };
-    assert.deepEqual(revisionFor(revisionSet([gr("web", 1), gr("web", 2, b)], "web"), SPEC, 2), { revision: 3, issue: true });
+    assert.deepEqual(revisionFor(revisionSet([gr("web", 1), gr("web", 2, b)], "web"), SPEC, 2), {
+      revision: 3,
+      issue: true,
+    });
   });
 });
 
@@ -109,27 +170,58 @@ describe("revisionsToPrune", () => {
 describe("ownership and snapshot objects", () => {
   it("reads status.lastIssuedRevision defensively", () => {
     assert.equal(lastIssuedRevision({ status: { lastIssuedRevision: 4 } }), 4);
-    for (const status of [undefined, {}, { lastIssuedRevision: "4" }, { lastIssuedRevision: -1 }, { lastIssuedRevision: 1.5 }]) assert.equal(lastIssuedRevision({ status }), 0);
+    for (const status of [
+      undefined,
+      {},
+      { lastIssuedRevision: "4" },
+      { lastIssuedRevision: -1 },
+      { lastIssuedRevision: 1.5 },
+    ])
+      assert.equal(lastIssuedRevision({ status }), 0);
   });
   it("tells a revision of this RGD object from one of a deleted RGD of the same name, and re-points it", () => {
     const old = gr("web", 1, SPEC, { owner: "old-uid" });
     assert.equal(isOwnedBy(old, "old-uid"), true);
     assert.equal(isOwnedBy(old, "new-uid"), false);
-    const desired = { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "web", uid: "new-uid", controller: true };
+    const desired = {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      name: "web",
+      uid: "new-uid",
+      controller: true,
+    };
     const other = { apiVersion: "v1", kind: "ConfigMap", name: "x", uid: "cm" };
     assert.deepEqual(withRgdOwner([other, ...(old.metadata.ownerReferences ?? [])], desired), [other, desired]);
     assert.deepEqual(withRgdOwner(undefined, desired), [desired]);
   });
   it("builds a revision as kro does: name, labels, controller owner reference, verbatim spec", () => {
-    const rgd = { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "web", uid: "u1", generation: 3 }, spec: SPEC };
+    const rgd = {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      metadata: { name: "web", uid: "u1", generation: 3 },
+      spec: SPEC,
+    };
     const revision = newGraphRevision(rgd, 2, "0.1.0");
     assert.equal(revision.metadata.name, "web-r00002");
     assert.deepEqual(revision.metadata.labels, {
-      "kro.run/owned": "true", "kro.run/kro-version": "0.1.0", "kro.run/resource-graph-definition-name": "web", "kro.run/graph-revision-hash": graphSpecHash(SPEC),
+      "kro.run/owned": "true",
+      "kro.run/kro-version": "0.1.0",
+      "kro.run/resource-graph-definition-name": "web",
+      "kro.run/graph-revision-hash": graphSpecHash(SPEC),
     });
-    assert.deepEqual(revision.metadata.ownerReferences, [{ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "web", uid: "u1", controller: true }]);
+    assert.deepEqual(revision.metadata.ownerReferences, [
+      { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "web", uid: "u1", controller: true },
+    ]);
     assert.deepEqual(revision.spec, { revision: 2, snapshot: { name: "web", generation: 3, spec: SPEC } });
-    const again = snapshotRgd({ ...rgd, metadata: { ...rgd.metadata, generation: 9 }, spec: { broken: true } }, revision);
-    assert.deepEqual(again, { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "web", uid: "u1", generation: 3 }, spec: SPEC });
+    const again = snapshotRgd(
+      { ...rgd, metadata: { ...rgd.metadata, generation: 9 }, spec: { broken: true } },
+      revision,
+    );
+    assert.deepEqual(again, {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      metadata: { name: "web", uid: "u1", generation: 3 },
+      spec: SPEC,
+    });
   });
 });

@@ -3,7 +3,14 @@
  * is due, which revisions belong to an RGD, which are served after a restart and which retention
  * deletes. No I/O: graph-revisions.ts reads and writes the objects.
  */
-import { GRAPH_REVISION, KRO_API_VERSION, LABELS, RGD, type GraphRevision, type OwnerReference } from "../../api/index.js";
+import {
+  GRAPH_REVISION,
+  KRO_API_VERSION,
+  LABELS,
+  RGD,
+  type GraphRevision,
+  type OwnerReference,
+} from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 
 /** kro's --rgd-max-graph-revisions default: the newest revisions kept per RGD (0 keeps all). */
@@ -39,7 +46,9 @@ export function fnv1a(text: string, bits: 32 | 64): string {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return value === undefined ? "null" : JSON.stringify(value);
@@ -56,10 +65,15 @@ export function graphSpecHash(spec: unknown): string {
 /** A well-formed GraphRevision of this RGD name (anything else in the list is ignored). */
 export function isRevisionOf(object: KubeObject, rgdName: string): object is KubeObject & GraphRevision {
   const spec = object.spec as { revision?: unknown; snapshot?: { name?: unknown; spec?: unknown } } | undefined;
-  return object.apiVersion === GRAPH_REVISION.apiVersion && object.kind === GRAPH_REVISION.kind
-    && Number.isSafeInteger(spec?.revision) && (spec?.revision as number) >= 1
-    && spec?.snapshot?.name === rgdName
-    && typeof spec.snapshot.spec === "object" && spec.snapshot.spec !== null;
+  return (
+    object.apiVersion === GRAPH_REVISION.apiVersion &&
+    object.kind === GRAPH_REVISION.kind &&
+    Number.isSafeInteger(spec?.revision) &&
+    (spec?.revision as number) >= 1 &&
+    spec?.snapshot?.name === rgdName &&
+    typeof spec.snapshot.spec === "object" &&
+    spec.snapshot.spec !== null
+  );
 }
 
 export interface RevisionSet {
@@ -71,14 +85,21 @@ export interface RevisionSet {
 
 export function revisionSet(items: readonly KubeObject[], rgdName: string): RevisionSet {
   const mine = items.filter((o) => isRevisionOf(o, rgdName)) as unknown as GraphRevision[];
-  const live = mine.filter((r) => r.metadata.deletionTimestamp === undefined).sort((a, b) => b.spec.revision - a.spec.revision);
+  const live = mine
+    .filter((r) => r.metadata.deletionTimestamp === undefined)
+    .sort((a, b) => b.spec.revision - a.spec.revision);
   return { live, highest: mine.reduce((max, r) => Math.max(max, r.spec.revision), 0) };
 }
 
 /** The revision the current spec needs: the newest one when its snapshot is this spec, else a new number. */
-export function revisionFor(set: RevisionSet, spec: unknown, lastIssued: number): { readonly revision: number; readonly issue: boolean } {
+export function revisionFor(
+  set: RevisionSet,
+  spec: unknown,
+  lastIssued: number,
+): { readonly revision: number; readonly issue: boolean } {
   const latest = set.live[0];
-  if (latest !== undefined && graphSpecHash(latest.spec.snapshot.spec) === graphSpecHash(spec)) return { revision: latest.spec.revision, issue: false };
+  if (latest !== undefined && graphSpecHash(latest.spec.snapshot.spec) === graphSpecHash(spec))
+    return { revision: latest.spec.revision, issue: false };
   return { revision: Math.max(lastIssued, set.highest) + 1, issue: true };
 }
 
@@ -86,7 +107,11 @@ export function revisionFor(set: RevisionSet, spec: unknown, lastIssued: number)
  * Retention: keep the newest `max` revisions and, whatever its age, the one being served (the
  * restart fallback must never lose the graph instances run on). max <= 0 keeps everything.
  */
-export function revisionsToPrune(live: readonly GraphRevision[], max: number, served: number | undefined): GraphRevision[] {
+export function revisionsToPrune(
+  live: readonly GraphRevision[],
+  max: number,
+  served: number | undefined,
+): GraphRevision[] {
   if (max <= 0) return [];
   const newestFirst = [...live].sort((a, b) => b.spec.revision - a.spec.revision);
   return newestFirst.slice(max).filter((r) => r.spec.revision !== served);
@@ -104,7 +129,9 @@ export function rgdOwnerReference(rgdName: string, rgdUid: string): OwnerReferen
 
 /** Owned by this RGD object (not merely one of the same name that was deleted and recreated). */
 export function isOwnedBy(revision: GraphRevision, rgdUid: string): boolean {
-  return (revision.metadata.ownerReferences ?? []).some((ref) => ref.uid === rgdUid && ref.kind === RGD.kind && ref.controller === true);
+  return (revision.metadata.ownerReferences ?? []).some(
+    (ref) => ref.uid === rgdUid && ref.kind === RGD.kind && ref.controller === true,
+  );
 }
 
 /** The owner references with the RGD's replaced (a stale one from a recreated RGD) or added. */
@@ -125,7 +152,12 @@ export function newGraphRevision(rgd: KubeObject, revision: number, kroVersion: 
     kind: GRAPH_REVISION.kind,
     metadata: {
       name: graphRevisionName(name, revision),
-      labels: { [LABELS.owned]: "true", [LABELS.kroVersion]: kroVersion, [LABELS.rgdName]: name, [LABELS.graphRevisionHash]: graphSpecHash(spec) },
+      labels: {
+        [LABELS.owned]: "true",
+        [LABELS.kroVersion]: kroVersion,
+        [LABELS.rgdName]: name,
+        [LABELS.graphRevisionHash]: graphSpecHash(spec),
+      },
       ownerReferences: [rgdOwnerReference(name, rgd.metadata?.uid ?? "")],
     },
     spec: { revision, snapshot: { name, generation: rgd.metadata?.generation ?? 0, spec } },

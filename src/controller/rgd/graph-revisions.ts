@@ -13,7 +13,16 @@ import { stamp } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { recordEvent } from "../context/index.js";
 import {
-  isOwnedBy, lastIssuedRevision, newGraphRevision, revisionFor, revisionSet, revisionsToPrune, rgdOwnerReference, snapshotRgd, withRgdOwner, type RevisionSet,
+  isOwnedBy,
+  lastIssuedRevision,
+  newGraphRevision,
+  revisionFor,
+  revisionSet,
+  revisionsToPrune,
+  rgdOwnerReference,
+  snapshotRgd,
+  withRgdOwner,
+  type RevisionSet,
 } from "./graph-revision-policy.js";
 import { graphShape } from "./rgd-status.js";
 
@@ -21,7 +30,9 @@ const grRef = (name: string) => ({ apiVersion: GRAPH_REVISION.apiVersion, kind: 
 
 /** Every revision of an RGD name, read from the API server (never a cache: numbers must not repeat). */
 export async function listGraphRevisions(client: KubeClient, rgdName: string): Promise<RevisionSet> {
-  const list = await client.list(GRAPH_REVISION.apiVersion, GRAPH_REVISION.kind, { labelSelector: `${LABELS.rgdName}=${rgdName}` });
+  const list = await client.list(GRAPH_REVISION.apiVersion, GRAPH_REVISION.kind, {
+    labelSelector: `${LABELS.rgdName}=${rgdName}`,
+  });
   return revisionSet(list.items, rgdName);
 }
 
@@ -39,7 +50,11 @@ export interface IssuedRevision {
  * already holds this spec, else a new one numbered above every number used so far. Revisions
  * left by a deleted RGD of the same name are adopted first (owner reference re-pointed), as kro does.
  */
-export async function ensureGraphRevision(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<IssuedRevision> {
+export async function ensureGraphRevision(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+): Promise<IssuedRevision> {
   const name = rgd.metadata?.name ?? "";
   const set = await listGraphRevisions(ctx.client, name);
   const live = await adoptRevisions(ctx.client, set.live, name, rgd.metadata?.uid ?? "");
@@ -47,13 +62,26 @@ export async function ensureGraphRevision(ctx: ControllerContext, rgd: KubeObjec
   const wanted = revisionFor(set, rgd.spec, lastIssued);
   if (!wanted.issue) return { revision: wanted.revision, lastIssued, live };
   // AlreadyExists (another controller issued the same number meanwhile) fails this reconcile; the retry re-lists.
-  const created = await ctx.client.create(newGraphRevision(rgd, wanted.revision, ctx.kroVersion) as unknown as KubeObject, { fieldManager: FIELD_MANAGERS.controller }) as unknown as GraphRevision;
+  const created = (await ctx.client.create(
+    newGraphRevision(rgd, wanted.revision, ctx.kroVersion) as unknown as KubeObject,
+    { fieldManager: FIELD_MANAGERS.controller },
+  )) as unknown as GraphRevision;
   await markVerified(ctx, created, graph);
-  await recordEvent(ctx, rgd, "GraphRevisionIssued", `issued GraphRevision ${created.metadata.name} (revision ${wanted.revision}, generation ${rgd.metadata?.generation ?? 0})`);
+  await recordEvent(
+    ctx,
+    rgd,
+    "GraphRevisionIssued",
+    `issued GraphRevision ${created.metadata.name} (revision ${wanted.revision}, generation ${rgd.metadata?.generation ?? 0})`,
+  );
   return { revision: wanted.revision, lastIssued: wanted.revision, live: [created, ...live] };
 }
 
-async function adoptRevisions(client: KubeClient, live: readonly GraphRevision[], rgdName: string, rgdUid: string): Promise<GraphRevision[]> {
+async function adoptRevisions(
+  client: KubeClient,
+  live: readonly GraphRevision[],
+  rgdName: string,
+  rgdUid: string,
+): Promise<GraphRevision[]> {
   const desired = rgdOwnerReference(rgdName, rgdUid);
   const result: GraphRevision[] = [];
   for (const revision of live) {
@@ -62,8 +90,15 @@ async function adoptRevisions(client: KubeClient, live: readonly GraphRevision[]
       continue;
     }
     // PUT with the listed resourceVersion: a concurrent change fails with a conflict and is retried.
-    const metadata = { ...revision.metadata, ownerReferences: withRgdOwner(revision.metadata.ownerReferences, desired) };
-    result.push(await client.replace({ ...revision, metadata } as unknown as KubeObject, { fieldManager: FIELD_MANAGERS.controller }) as unknown as GraphRevision);
+    const metadata = {
+      ...revision.metadata,
+      ownerReferences: withRgdOwner(revision.metadata.ownerReferences, desired),
+    };
+    result.push(
+      (await client.replace({ ...revision, metadata } as unknown as KubeObject, {
+        fieldManager: FIELD_MANAGERS.controller,
+      })) as unknown as GraphRevision,
+    );
   }
   return result;
 }
@@ -71,19 +106,35 @@ async function adoptRevisions(client: KubeClient, live: readonly GraphRevision[]
 /** kro's GraphRevision status: GraphVerified and Ready, plus the graph's order (what `kubectl get gr` shows). */
 async function markVerified(ctx: ControllerContext, revision: GraphRevision, graph: CompiledGraph): Promise<void> {
   const now = ctx.now();
-  const verified = stamp({ type: "GraphVerified", status: "True", reason: "Verified", message: "graph revision compiled and verified" }, new Map(), 1, now);
+  const verified = stamp(
+    { type: "GraphVerified", status: "True", reason: "Verified", message: "graph revision compiled and verified" },
+    new Map(),
+    1,
+    now,
+  );
   const ready = stamp({ type: "Ready", status: "True", reason: "Ready", message: "" }, new Map(), 1, now);
   try {
-    await ctx.client.updateStatus({ ...revision, status: { conditions: [verified, ready], ...graphShape(graph) } } as unknown as KubeObject);
+    await ctx.client.updateStatus({
+      ...revision,
+      status: { conditions: [verified, ready], ...graphShape(graph) },
+    } as unknown as KubeObject);
   } catch (error) {
     // Cosmetic: the revision itself is recorded, and serving must not wait on its status.
-    ctx.logger.warn({ graphRevision: revision.metadata.name, err: error instanceof Error ? error.message : String(error) }, "could not write GraphRevision status");
+    ctx.logger.warn(
+      { graphRevision: revision.metadata.name, err: error instanceof Error ? error.message : String(error) },
+      "could not write GraphRevision status",
+    );
   }
 }
 
 /** Retention (--rgd-max-graph-revisions): the oldest revisions beyond the newest N go, never the served one. */
-export async function pruneGraphRevisions(ctx: ControllerContext, live: readonly GraphRevision[], served: number): Promise<void> {
-  for (const revision of revisionsToPrune(live, ctx.options.maxGraphRevisions, served)) await deleteRevision(ctx.client, revision);
+export async function pruneGraphRevisions(
+  ctx: ControllerContext,
+  live: readonly GraphRevision[],
+  served: number,
+): Promise<void> {
+  for (const revision of revisionsToPrune(live, ctx.options.maxGraphRevisions, served))
+    await deleteRevision(ctx.client, revision);
 }
 
 /**
@@ -107,7 +158,10 @@ const ORPHAN_FINALIZER = "orphan";
 
 async function deleteRevision(client: KubeClient, revision: GraphRevision): Promise<void> {
   try {
-    await client.delete(grRef(revision.metadata.name), revision.metadata.uid === undefined ? {} : { preconditions: { uid: revision.metadata.uid } });
+    await client.delete(
+      grRef(revision.metadata.name),
+      revision.metadata.uid === undefined ? {} : { preconditions: { uid: revision.metadata.uid } },
+    );
   } catch (error) {
     // Gone already, or replaced by a newer object of the same name: nothing of ours to delete.
     if (!isNotFound(error) && !isConflict(error)) throw error;
@@ -134,10 +188,21 @@ export async function latestValidRevision(ctx: ControllerContext, rgd: KubeObjec
   for (const revision of set.live) {
     const compiled = await ctx.compile(snapshotRgd(rgd, revision));
     if (compiled.graph !== undefined && !hasErrors(compiled.issues)) {
-      return { revision: revision.spec.revision, generation: revision.spec.snapshot.generation, graph: compiled.graph, lastIssued };
+      return {
+        revision: revision.spec.revision,
+        generation: revision.spec.snapshot.generation,
+        graph: compiled.graph,
+        lastIssued,
+      };
     }
-    const issues = compiled.issues.filter((i) => i.severity === "error").map(formatIssue).join("; ");
-    ctx.logger.warn({ rgd: name, graphRevision: revision.metadata.name, issues }, "GraphRevision snapshot no longer compiles; trying an older one");
+    const issues = compiled.issues
+      .filter((i) => i.severity === "error")
+      .map(formatIssue)
+      .join("; ");
+    ctx.logger.warn(
+      { rgd: name, graphRevision: revision.metadata.name, issues },
+      "GraphRevision snapshot no longer compiles; trying an older one",
+    );
   }
   return undefined;
 }

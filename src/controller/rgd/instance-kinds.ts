@@ -13,7 +13,10 @@ import { registerConversion } from "../conversion/index.js";
 
 export async function startServing(ctx: ControllerContext, entry: ServedGraph): Promise<void> {
   const previous = ctx.served.get(entry.rgdName);
-  const sameKind = previous !== undefined && previous.instance.apiVersion === entry.instance.apiVersion && previous.instance.kind === entry.instance.kind;
+  const sameKind =
+    previous !== undefined &&
+    previous.instance.apiVersion === entry.instance.apiVersion &&
+    previous.instance.kind === entry.instance.kind;
   // Reading instances at the hub may need conversion: this replica serves the webhook too.
   if (entry.graph.dialect === "cel" && entry.graph.versions !== undefined) {
     registerConversion(ctx.conversion, entry.graph);
@@ -41,18 +44,36 @@ let variants = 0;
  * shards and strays (ShardScope); a re-selection lists afresh without queueing what it lists
  * (`initialListEnqueues: false`): the shards newly held are queued once it is in.
  */
-function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { initialListEnqueues: boolean }): InformerLease<KubeObject> {
+function watchInstances(
+  ctx: ControllerContext,
+  entry: ServedGraph,
+  options: { initialListEnqueues: boolean },
+): InformerLease<KubeObject> {
   const labelSelector = withShardSelector(undefined, ctx.cacheScoping?.scope);
   // Its own informer (a variant): two selections of one kind live side by side during a re-selection.
-  const lease = ctx.informers.acquire({ apiVersion: entry.instance.apiVersion, kind: entry.instance.kind, variant: `instances-${++variants}`, ...(labelSelector === undefined ? {} : { labelSelector }) });
-  const enqueue = (object: KubeObject) => { ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object)); };
+  const lease = ctx.informers.acquire({
+    apiVersion: entry.instance.apiVersion,
+    kind: entry.instance.kind,
+    variant: `instances-${++variants}`,
+    ...(labelSelector === undefined ? {} : { labelSelector }),
+  });
+  const enqueue = (object: KubeObject) => {
+    ctx.instanceQueue.add(instanceKeyOf(entry.rgdName, object));
+  };
   // New work goes first (WorkQueue's fresh lane): an instance created, or a new generation —
   // not the initial list, which is a resync of what is already there.
-  const enqueueFresh = (object: KubeObject) => { ctx.instanceQueue.addFresh(instanceKeyOf(entry.rgdName, object)); };
+  const enqueueFresh = (object: KubeObject) => {
+    ctx.instanceQueue.addFresh(instanceKeyOf(entry.rgdName, object));
+  };
   // A new write: judged (admitted while the author policy was not in force?) before it is
   // acted on, once the policy watch has caught up with it (instance/unchecked-admission.ts).
   const screen = (object: KubeObject) => {
-    if (lease.informer.hasSynced && ctx.authorPolicies.guarded(entry.rgdName)) ctx.authorPolicies.seen(instanceKeyOf(entry.rgdName, object), object.metadata?.resourceVersion, ctx.policySync.ticket());
+    if (lease.informer.hasSynced && ctx.authorPolicies.guarded(entry.rgdName))
+      ctx.authorPolicies.seen(
+        instanceKeyOf(entry.rgdName, object),
+        object.metadata?.resourceVersion,
+        ctx.policySync.ticket(),
+      );
   };
   lease.informer.addHandlers({
     onAdd: (object) => {
@@ -66,10 +87,15 @@ function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { i
       if (rendersDifferently(old, next)) screen(next);
       if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
       // Not the echo of our own metadata write (record.ts, ensureManaged): that pass goes on by itself.
-      else if (needsReconcile(old, next)) ctx.ownWrites.observe(next, () => { enqueue(next); });
+      else if (needsReconcile(old, next))
+        ctx.ownWrites.observe(next, () => {
+          enqueue(next);
+        });
     },
     // With sharding an instance also leaves when its label moves it to another replica's shard.
-    onDelete: (object) => { ctx.instanceMemory.forget(instanceKeyOf(entry.rgdName, object), object.metadata?.uid); },
+    onDelete: (object) => {
+      ctx.instanceMemory.forget(instanceKeyOf(entry.rgdName, object), object.metadata?.uid);
+    },
   });
   return lease;
 }
@@ -80,29 +106,32 @@ function watchInstances(ctx: ControllerContext, entry: ServedGraph, options: { i
  * a cache missing what it held before. Callers run one re-selection at a time (sharded-caches.ts).
  */
 export async function rescopeInstances(ctx: ControllerContext): Promise<void> {
-  await Promise.all([...ctx.instanceLeases].map(async ([rgdName, old]) => {
-    const entry = ctx.served.get(rgdName);
-    if (entry === undefined) return;
-    const next = watchInstances(ctx, entry, { initialListEnqueues: false });
-    try {
-      await next.informer.waitForSync({ timeoutMs: 30_000 });
-    } catch (error) {
-      await next.release();
-      throw error;
-    }
-    // Another kind served meanwhile, or none: that informer was started with the current selection.
-    if (ctx.instanceLeases.get(rgdName) !== old) {
-      await next.release();
-      return;
-    }
-    ctx.instanceLeases.set(rgdName, next);
-    await old.release();
-  }));
+  await Promise.all(
+    [...ctx.instanceLeases].map(async ([rgdName, old]) => {
+      const entry = ctx.served.get(rgdName);
+      if (entry === undefined) return;
+      const next = watchInstances(ctx, entry, { initialListEnqueues: false });
+      try {
+        await next.informer.waitForSync({ timeoutMs: 30_000 });
+      } catch (error) {
+        await next.release();
+        throw error;
+      }
+      // Another kind served meanwhile, or none: that informer was started with the current selection.
+      if (ctx.instanceLeases.get(rgdName) !== old) {
+        await next.release();
+        return;
+      }
+      ctx.instanceLeases.set(rgdName, next);
+      await old.release();
+    }),
+  );
 }
 
 /** Queues every known instance of an RGD's kind (a new graph, or a periodic resync). */
 export function enqueueInstances(ctx: ControllerContext, rgdName: string): void {
-  for (const object of ctx.instanceLeases.get(rgdName)?.informer.store.list() ?? []) ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
+  for (const object of ctx.instanceLeases.get(rgdName)?.informer.store.list() ?? [])
+    ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
 }
 
 export async function stopServing(ctx: ControllerContext, rgdName: string): Promise<void> {
@@ -114,20 +143,31 @@ export async function stopServing(ctx: ControllerContext, rgdName: string): Prom
   const lease = ctx.instanceLeases.get(rgdName);
   ctx.instanceLeases.delete(rgdName);
   // A stopped informer reports no deletions: its instances are forgotten here.
-  for (const object of lease?.informer.store.list() ?? []) ctx.instanceMemory.forget(instanceKeyOf(rgdName, object), object.metadata?.uid);
+  for (const object of lease?.informer.store.list() ?? [])
+    ctx.instanceMemory.forget(instanceKeyOf(rgdName, object), object.metadata?.uid);
   await lease?.release();
 }
 
 /** A write the author policy judges (spec, or an annotation it reads); the controller's own writes change neither. */
 function rendersDifferently(old: KubeObject, next: KubeObject): boolean {
-  const watched = (o: KubeObject) => [o.metadata?.annotations?.[ANNOTATIONS.adopt], o.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission]];
-  return old.metadata?.generation !== next.metadata?.generation || JSON.stringify(watched(old)) !== JSON.stringify(watched(next));
+  const watched = (o: KubeObject) => [
+    o.metadata?.annotations?.[ANNOTATIONS.adopt],
+    o.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission],
+  ];
+  return (
+    old.metadata?.generation !== next.metadata?.generation ||
+    JSON.stringify(watched(old)) !== JSON.stringify(watched(next))
+  );
 }
 
 function needsReconcile(old: KubeObject, next: KubeObject): boolean {
   if (old.metadata?.generation !== next.metadata?.generation) return true;
   // Removing the unchecked-admission stamp is how a user asks for the instance to be acted on.
-  if (old.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission] !== next.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission]) return true;
+  if (
+    old.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission] !==
+    next.metadata?.annotations?.[ANNOTATIONS.uncheckedAdmission]
+  )
+    return true;
   if ((old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)) return true;
   const suspended = (o: KubeObject) => o.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
   if (suspended(old) !== suspended(next)) return true;

@@ -13,7 +13,11 @@ import { serveRgd, startFakeController } from "../../../test/unit-support/contro
 import { instance, webappRgd } from "../../../test/unit-support/controller/rgds.js";
 
 const rgdRef: ObjectRef = { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "webapp" };
-const crdRef: ObjectRef = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: "webapps.kro.run" };
+const crdRef: ObjectRef = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  name: "webapps.kro.run",
+};
 type Condition = { type: string; status: string; reason?: string; message?: string };
 const condition = (object: KubeObject | undefined, type: string): Condition | undefined =>
   ((object?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === type);

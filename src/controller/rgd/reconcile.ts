@@ -58,17 +58,23 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   const compiled = await ctx.compile(rgd);
 
   // 3. Serve: the last good graph when this one is invalid, else this one.
-  const outcome = compiled.graph === undefined || hasErrors(compiled.issues)
-    ? await serveInvalid(ctx, rgd, compiled.issues)
-    : await serveValid(ctx, rgd, compiled.graph);
+  const outcome =
+    compiled.graph === undefined || hasErrors(compiled.issues)
+      ? await serveInvalid(ctx, rgd, compiled.issues)
+      : await serveValid(ctx, rgd, compiled.graph);
 
   // 4. Status, and when to look again.
   const status = rgdStatus(rgd, outcome.parts, outcome.graph ?? ctx.served.get(name)?.graph, ctx.now());
-  await writeRgdStatus(ctx, rgd, outcome.lastIssued > 0 ? { ...status, lastIssuedRevision: outcome.lastIssued } : status);
+  await writeRgdStatus(
+    ctx,
+    rgd,
+    outcome.lastIssued > 0 ? { ...status, lastIssuedRevision: outcome.lastIssued } : status,
+  );
   if (outcome.failure !== undefined) throw outcome.failure;
   if (outcome.kindError !== undefined) throw outcome.kindError.error;
   // A child kind the API server does not serve yet may be a CRD on its way (kro retries too).
-  if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error")) return { requeueAfterMs: UNKNOWN_KIND_RETRY_MS };
+  if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error"))
+    return { requeueAfterMs: UNKNOWN_KIND_RETRY_MS };
   return {};
 }
 
@@ -84,7 +90,9 @@ async function observeRgd(ctx: Pick<ControllerContext, "client">, name: string):
 async function ensureFinalizer(ctx: Pick<ControllerContext, "client">, rgd: KubeObject): Promise<KubeObject> {
   const finalizers = rgd.metadata?.finalizers ?? [];
   if (finalizers.includes(FINALIZER)) return rgd;
-  return ctx.client.patch(rgdRef(rgd.metadata?.name ?? ""), { metadata: { finalizers: [...finalizers, FINALIZER], resourceVersion: rgd.metadata?.resourceVersion } });
+  return ctx.client.patch(rgdRef(rgd.metadata?.name ?? ""), {
+    metadata: { finalizers: [...finalizers, FINALIZER], resourceVersion: rgd.metadata?.resourceVersion },
+  });
 }
 
 function initialParts(): MutableParts {
@@ -102,17 +110,37 @@ function initialParts(): MutableParts {
 async function serveInvalid(ctx: ControllerContext, rgd: KubeObject, issues: readonly Issue[]): Promise<ServeOutcome> {
   const parts = initialParts();
   const message = boundedMessage(issues.filter((i) => i.severity === "error").map(formatIssue));
-  parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "False", reason: "InvalidResourceGraph", message };
+  parts.graphAccepted = {
+    type: RGD_CONDITIONS.graphAccepted,
+    status: "False",
+    reason: "InvalidResourceGraph",
+    message,
+  };
   const { serving, lastIssued: seen } = await keepServing(ctx, rgd, ctx.served.get(rgd.metadata?.name ?? ""));
   const lastIssued = Math.max(lastIssuedRevision(rgd), seen);
   if (serving === undefined) {
-    parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "NoValidGraph", message: "no graph is served: the current spec is invalid and no GraphRevision of this RGD compiles" };
+    parts.controllerReady = {
+      type: RGD_CONDITIONS.controllerReady,
+      status: "False",
+      reason: "NoValidGraph",
+      message: "no graph is served: the current spec is invalid and no GraphRevision of this RGD compiles",
+    };
     return { parts, graph: undefined, lastIssued };
   }
   const which = servedGraphText(serving);
   const generation = rgd.metadata?.generation ?? 0;
-  parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${serving.instance.kind} is served by the last valid graph (${which}) because the current spec (generation ${generation}) is invalid` };
-  parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: `controller is running the last valid graph (${which}); the current spec is invalid` };
+  parts.kindReady = {
+    type: RGD_CONDITIONS.kindReady,
+    status: "True",
+    reason: "Ready",
+    message: `kind ${serving.instance.kind} is served by the last valid graph (${which}) because the current spec (generation ${generation}) is invalid`,
+  };
+  parts.controllerReady = {
+    type: RGD_CONDITIONS.controllerReady,
+    status: "True",
+    reason: "Running",
+    message: `controller is running the last valid graph (${which}); the current spec is invalid`,
+  };
   return { parts, graph: undefined, lastIssued };
 }
 
@@ -122,7 +150,12 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   const previous = ctx.served.get(name);
   const parts = initialParts();
   let lastIssued = lastIssuedRevision(rgd);
-  parts.graphAccepted = { type: RGD_CONDITIONS.graphAccepted, status: "True", reason: "Valid", message: "resource graph and schema are valid" };
+  parts.graphAccepted = {
+    type: RGD_CONDITIONS.graphAccepted,
+    status: "True",
+    reason: "Valid",
+    message: "resource graph and schema are valid",
+  };
   // Fail closed: no instance is served without the instance-author policy. kro generates the
   // CEL dialect's CRD, so there the policy goes first: the API server loads it while the CRD
   // becomes established, and no instance can be admitted unchecked (the user's own CRD of the
@@ -130,7 +163,16 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   // A delegation holds only if its recorded author holds the rights (delegation-verification.ts).
   const delegation = await verifyDelegation(ctx, rgd, graph);
   parts.delegation = delegation.condition;
-  const early = graph.dialect === "cel" ? await ensureAuthorPolicy(ctx, rgd, graph, { ...graph.instance, namespaced: graph.instance.scope === "Namespaced" }, delegation.policy) : undefined;
+  const early =
+    graph.dialect === "cel"
+      ? await ensureAuthorPolicy(
+          ctx,
+          rgd,
+          graph,
+          { ...graph.instance, namespaced: graph.instance.scope === "Namespaced" },
+          delegation.policy,
+        )
+      : undefined;
   if (early?.ok === false) await failAuthorPolicy(ctx, rgd, parts, graph, early.message);
 
   const kind = await ensureKindReporting(ctx, rgd, graph);
@@ -139,32 +181,76 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     // E.g. a refused breaking change after a restart: the kind as last served still works.
     const { serving, lastIssued: seen } = await keepServing(ctx, rgd, previous);
     if (serving !== undefined) {
-      parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: `controller is running the last valid graph (${servedGraphText(serving)}) because the kind of the current spec is not ready` };
+      parts.controllerReady = {
+        type: RGD_CONDITIONS.controllerReady,
+        status: "True",
+        reason: "Running",
+        message: `controller is running the last valid graph (${servedGraphText(serving)}) because the kind of the current spec is not ready`,
+      };
     }
-    return { parts, graph, lastIssued: Math.max(lastIssued, seen), ...("error" in kind ? { kindError: { error: kind.error } } : {}) };
+    return {
+      parts,
+      graph,
+      lastIssued: Math.max(lastIssued, seen),
+      ...("error" in kind ? { kindError: { error: kind.error } } : {}),
+    };
   }
-  parts.kindReady = { type: RGD_CONDITIONS.kindReady, status: "True", reason: "Ready", message: `kind ${kind.instance.kind} has been accepted and ready` };
-  const authz = early ?? await ensureAuthorPolicy(ctx, rgd, graph, kind.instance, delegation.policy);
+  parts.kindReady = {
+    type: RGD_CONDITIONS.kindReady,
+    status: "True",
+    reason: "Ready",
+    message: `kind ${kind.instance.kind} has been accepted and ready`,
+  };
+  const authz = early ?? (await ensureAuthorPolicy(ctx, rgd, graph, kind.instance, delegation.policy));
   if (!authz.ok) await failAuthorPolicy(ctx, rgd, parts, graph, authz.message);
 
   // Recorded before it is served: after a restart, the newest revision is the graph instances ran on.
   let failure: Error | undefined;
-  const issued = await ensureGraphRevision(ctx, rgd, graph).catch((error: unknown) => { failure = error instanceof Error ? error : new Error(String(error)); return undefined; });
+  const issued = await ensureGraphRevision(ctx, rgd, graph).catch((error: unknown) => {
+    failure = error instanceof Error ? error : new Error(String(error));
+    return undefined;
+  });
   if (issued === undefined) {
     const keeps = previous === undefined ? "" : `; instances keep the previous graph (${servedGraphText(previous)})`;
-    parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "False", reason: "GraphRevisionFailed", message: `could not record the graph as a GraphRevision: ${failure?.message ?? "unknown error"}${keeps}` };
+    parts.controllerReady = {
+      type: RGD_CONDITIONS.controllerReady,
+      status: "False",
+      reason: "GraphRevisionFailed",
+      message: `could not record the graph as a GraphRevision: ${failure?.message ?? "unknown error"}${keeps}`,
+    };
     return { parts, graph, lastIssued, ...(failure === undefined ? {} : { failure }) };
   }
   lastIssued = Math.max(lastIssued, issued.lastIssued);
   const generation = rgd.metadata?.generation ?? 0;
-  const entry: ServedGraph = { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", generation, revision: issued.revision, graph, instance: kind.instance, containment: delegation.policy };
+  const entry: ServedGraph = {
+    rgdName: name,
+    rgdUid: rgd.metadata?.uid ?? "",
+    generation,
+    revision: issued.revision,
+    graph,
+    instance: kind.instance,
+    containment: delegation.policy,
+  };
   // Opt-in annotations do not bump the generation, but they change what instances may write.
-  const changed = previous === undefined || previous.generation !== generation || previous.revision !== entry.revision || previous.rgdUid !== entry.rgdUid
-    || !sameKind(previous.instance, entry.instance) || !jsonEqual(previous.containment, entry.containment);
+  const changed =
+    previous === undefined ||
+    previous.generation !== generation ||
+    previous.revision !== entry.revision ||
+    previous.rgdUid !== entry.rgdUid ||
+    !sameKind(previous.instance, entry.instance) ||
+    !jsonEqual(previous.containment, entry.containment);
   if (changed) await startServing(ctx, entry);
-  parts.controllerReady = { type: RGD_CONDITIONS.controllerReady, status: "True", reason: "Running", message: "controller is running" };
+  parts.controllerReady = {
+    type: RGD_CONDITIONS.controllerReady,
+    status: "True",
+    reason: "Running",
+    message: "controller is running",
+  };
   await pruneGraphRevisions(ctx, issued.live, issued.revision).catch((error: unknown) => {
-    ctx.logger.warn({ rgd: name, err: error instanceof Error ? error.message : String(error) }, "GraphRevision retention failed; retried on the next reconcile");
+    ctx.logger.warn(
+      { rgd: name, err: error instanceof Error ? error.message : String(error) },
+      "GraphRevision retention failed; retried on the next reconcile",
+    );
   });
   return { parts, graph, lastIssued };
 }

@@ -28,22 +28,35 @@ export async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promis
   const served = ctx.served.get(name);
   // With sharded caches this replica sees only its shards' instances: ask the API server (one
   // metadata-only list per look while the deletion waits — rare, and never a wrong "none left").
-  const instances = ctx.cacheScoping !== undefined && served !== undefined
-    ? (await ctx.client.list(served.instance.apiVersion, served.instance.kind, { metadataOnly: true })).items
-    : ctx.instanceLeases.get(name)?.informer.store.list() ?? [];
+  const instances =
+    ctx.cacheScoping !== undefined && served !== undefined
+      ? (await ctx.client.list(served.instance.apiVersion, served.instance.kind, { metadataOnly: true })).items
+      : (ctx.instanceLeases.get(name)?.informer.store.list() ?? []);
   if (served !== undefined && instances.length > 0) {
-    const shown = instances.slice(0, 5).map((i) => `${i.metadata?.namespace === undefined ? "" : `${i.metadata.namespace}/`}${i.metadata?.name ?? ""}`).join(", ");
+    const shown = instances
+      .slice(0, 5)
+      .map((i) => `${i.metadata?.namespace === undefined ? "" : `${i.metadata.namespace}/`}${i.metadata?.name ?? ""}`)
+      .join(", ");
     const message = `deletion waits for ${instances.length} ${served.instance.kind} instance(s) to be deleted: ${shown}${instances.length > 5 ? ", …" : ""}`;
     const blocked = { type: RGD_CONDITIONS.ready, status: "False" as const, reason: "InstancesExist", message };
     const previous = (rgd.status as { conditions?: unknown[] } | undefined)?.conditions ?? [];
     const others = previous.filter((c) => (c as { type?: string }).type !== RGD_CONDITIONS.ready);
     const conditions = [...others, stamp(blocked, currentConditions(rgd), rgd.metadata?.generation, ctx.now())];
-    await writeRgdStatus(ctx, rgd, { ...(rgd.status as Record<string, unknown> | undefined), state: RGD_STATES.inactive, conditions });
+    await writeRgdStatus(ctx, rgd, {
+      ...(rgd.status as Record<string, unknown> | undefined),
+      state: RGD_STATES.inactive,
+      conditions,
+    });
     return { requeueAfterMs: 2000 };
   }
   await stopServing(ctx, name);
   // Owned by the RGD too: garbage collection removes what this cannot (e.g. RBAC revoked).
-  await removeAuthorPolicy(ctx.client, rgd.metadata?.uid ?? "").catch((error: unknown) => { ctx.logger.warn({ rgd: name, err: error instanceof Error ? error.message : String(error) }, "could not remove the instance-author policy"); });
+  await removeAuthorPolicy(ctx.client, rgd.metadata?.uid ?? "").catch((error: unknown) => {
+    ctx.logger.warn(
+      { rgd: name, err: error instanceof Error ? error.message : String(error) },
+      "could not remove the instance-author policy",
+    );
+  });
   if (ctx.options.allowCrdDeletion && served?.graph.dialect === "cel") {
     const crdName = served.graph.crd.metadata.name;
     try {
@@ -56,7 +69,12 @@ export async function deleteRgd(ctx: ControllerContext, rgd: KubeObject): Promis
   await deleteGraphRevisions(ctx, rgd);
   const finalizers = rgd.metadata?.finalizers ?? [];
   if (finalizers.includes(FINALIZER)) {
-    await ctx.client.patch(rgdRef(name), { metadata: { finalizers: finalizers.filter((f) => f !== FINALIZER), resourceVersion: rgd.metadata?.resourceVersion } });
+    await ctx.client.patch(rgdRef(name), {
+      metadata: {
+        finalizers: finalizers.filter((f) => f !== FINALIZER),
+        resourceVersion: rgd.metadata?.resourceVersion,
+      },
+    });
   }
   return {};
 }

@@ -53,7 +53,8 @@ export async function followRgd(ctx: ControllerContext, name: string): Promise<R
   if (previous === undefined) {
     // Nothing served yet (a start): the leader's last recorded graph, as the leader does after a restart.
     const found = await latestValidRevision(ctx, rgd);
-    const entry = found === undefined ? undefined : await servedEntry(ctx, rgd, found.graph, found.generation, found.revision);
+    const entry =
+      found === undefined ? undefined : await servedEntry(ctx, rgd, found.graph, found.generation, found.revision);
     if (entry !== undefined) await serve(ctx, entry);
   }
   // The leader's status writes are no event here (only generations are): look again, slowly once
@@ -75,17 +76,32 @@ async function serve(ctx: ControllerContext, entry: ServedGraph): Promise<void> 
 /** The leader served this generation: its kind is ready and the controller runs it. */
 function leaderServes(rgd: KubeObject, generation: number): boolean {
   const conditions = currentConditions(rgd);
-  const current = (type: string) => conditions.get(type)?.status === "True" && conditions.get(type)?.observedGeneration === generation;
+  const current = (type: string) =>
+    conditions.get(type)?.status === "True" && conditions.get(type)?.observedGeneration === generation;
   return current(RGD_CONDITIONS.kindReady) && current(RGD_CONDITIONS.controllerReady);
 }
 
 /** The entry to serve, when the instance kind exists (read only: the leader creates it). */
-async function servedEntry(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, generation: number, revision: number | undefined): Promise<ServedGraph | undefined> {
+async function servedEntry(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+  generation: number,
+  revision: number | undefined,
+): Promise<ServedGraph | undefined> {
   const instance = await existingKind(ctx, graph);
   if (instance === undefined) return undefined;
   const owner = ctx.served.forKind(instance.group, instance.kind);
   if (owner !== undefined && owner.rgdName !== rgd.metadata?.name) return undefined;
-  return { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation, ...(revision === undefined ? {} : { revision }), graph, instance, containment: containmentPolicyOf(rgd) };
+  return {
+    rgdName: rgd.metadata?.name ?? "",
+    rgdUid: rgd.metadata?.uid ?? "",
+    generation,
+    ...(revision === undefined ? {} : { revision }),
+    graph,
+    instance,
+    containment: containmentPolicyOf(rgd),
+  };
 }
 
 async function existingKind(ctx: ControllerContext, graph: CompiledGraph): Promise<InstanceKind | undefined> {
@@ -99,18 +115,40 @@ async function existingKind(ctx: ControllerContext, graph: CompiledGraph): Promi
       throw error;
     }
     const { plural, scope } = graph.instance;
-    return { apiVersion: group === "" ? version : `${group}/${version}`, group, version, kind, plural, namespaced: scope === "Namespaced" };
+    return {
+      apiVersion: group === "" ? version : `${group}/${version}`,
+      group,
+      version,
+      kind,
+      plural,
+      namespaced: scope === "Namespaced",
+    };
   }
   const crds = await ctx.client.list(CRD_TYPE.apiVersion, CRD_TYPE.kind);
   for (const crd of crds.items) {
     const attach = attachToCrd(crd, graph.instance);
     // Status storage still missing: the leader adds it; wait for that.
-    if (attach.ok && attach.apply === undefined) return { apiVersion: `${group}/${version}`, group, version, kind, plural: attach.plural, namespaced: attach.scope === "Namespaced" };
+    if (attach.ok && attach.apply === undefined)
+      return {
+        apiVersion: `${group}/${version}`,
+        group,
+        version,
+        kind,
+        plural: attach.plural,
+        namespaced: attach.scope === "Namespaced",
+      };
   }
   return undefined;
 }
 
 function sameServing(previous: ServedGraph | undefined, next: ServedGraph): boolean {
-  return previous !== undefined && previous.generation === next.generation && previous.revision === next.revision && previous.rgdUid === next.rgdUid
-    && previous.instance.apiVersion === next.instance.apiVersion && previous.instance.kind === next.instance.kind && jsonEqual(previous.containment, next.containment);
+  return (
+    previous !== undefined &&
+    previous.generation === next.generation &&
+    previous.revision === next.revision &&
+    previous.rgdUid === next.rgdUid &&
+    previous.instance.apiVersion === next.instance.apiVersion &&
+    previous.instance.kind === next.instance.kind &&
+    jsonEqual(previous.containment, next.containment)
+  );
 }

@@ -12,7 +12,9 @@ import { latestValidRevision } from "./graph-revisions.js";
 import { needsMigration, withConversionWebhook } from "../conversion/index.js";
 
 export function servedGraphText(served: ServedGraph): string {
-  return served.revision === undefined ? `generation ${served.generation}` : `GraphRevision ${served.revision}, generation ${served.generation}`;
+  return served.revision === undefined
+    ? `generation ${served.generation}`
+    : `GraphRevision ${served.revision}, generation ${served.generation}`;
 }
 
 /**
@@ -20,7 +22,11 @@ export function servedGraphText(served: ServedGraph): string {
  * none (a restart) the newest GraphRevision that compiles, so instances are still reconciled and
  * their deletions complete. Also returns the revision high-water mark the listing showed.
  */
-export async function keepServing(ctx: ControllerContext, rgd: KubeObject, previous: ServedGraph | undefined): Promise<{ serving?: ServedGraph; lastIssued: number }> {
+export async function keepServing(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  previous: ServedGraph | undefined,
+): Promise<{ serving?: ServedGraph; lastIssued: number }> {
   if (previous !== undefined) return { serving: previous, lastIssued: 0 };
   const found = await latestValidRevision(ctx, rgd);
   if (found === undefined) return { lastIssued: 0 };
@@ -29,7 +35,13 @@ export async function keepServing(ctx: ControllerContext, rgd: KubeObject, previ
 }
 
 /** Serves a fallback graph without recreating a generated CRD that is gone (no CRD, no instances to keep). */
-export async function serveGraph(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph, generation: number, revision: number | undefined): Promise<ServedGraph | undefined> {
+export async function serveGraph(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+  generation: number,
+  revision: number | undefined,
+): Promise<ServedGraph | undefined> {
   if (graph.dialect === "cel") {
     try {
       await ctx.client.get(crdRef(graph.crd.metadata.name));
@@ -40,17 +52,34 @@ export async function serveGraph(ctx: ControllerContext, rgd: KubeObject, graph:
   }
   const kind = await ensureKind(ctx, rgd, graph);
   if (!kind.ok) return undefined;
-  const entry: ServedGraph = { rgdName: rgd.metadata?.name ?? "", rgdUid: rgd.metadata?.uid ?? "", generation, ...(revision === undefined ? {} : { revision }), graph, instance: kind.instance, containment: containmentPolicyOf(rgd) };
+  const entry: ServedGraph = {
+    rgdName: rgd.metadata?.name ?? "",
+    rgdUid: rgd.metadata?.uid ?? "",
+    generation,
+    ...(revision === undefined ? {} : { revision }),
+    graph,
+    instance: kind.instance,
+    containment: containmentPolicyOf(rgd),
+  };
   await startServing(ctx, entry);
   return entry;
 }
 
 /** ensureKind, but a CRD the API server rejects (or any failure) becomes KindReady=False with its message. */
-export async function ensureKindReporting(ctx: ControllerContext, rgd: KubeObject, graph: CompiledGraph): Promise<KindResult & { error?: unknown }> {
+export async function ensureKindReporting(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  graph: CompiledGraph,
+): Promise<KindResult & { error?: unknown }> {
   try {
     return await ensureKind(ctx, rgd, graph);
   } catch (error) {
-    const message = error instanceof ApiError ? error.serverMessage || error.message : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof ApiError
+        ? error.serverMessage || error.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
     return { ok: false, reason: "Failed", message, error };
   }
 }
@@ -59,20 +88,42 @@ export async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph:
   const name = rgd.metadata?.name ?? "";
   const owner = ctx.served.forKind(graph.instance.group, graph.instance.kind);
   if (owner !== undefined && owner.rgdName !== name) {
-    return { ok: false, reason: "Conflict", message: `kind ${graph.instance.kind}.${graph.instance.group} is already served by ResourceGraphDefinition "${owner.rgdName}"` };
+    return {
+      ok: false,
+      reason: "Conflict",
+      message: `kind ${graph.instance.kind}.${graph.instance.group} is already served by ResourceGraphDefinition "${owner.rgdName}"`,
+    };
   }
   if (graph.dialect === "template") return attachUserCrd(ctx, rgd, graph);
   // Several versions: the webhook learns the API first, and the CRD says where it is.
   const crd = await withConversionWebhook(ctx.conversion, graph);
-  const result = await installCrd(ctx.client, crd, { rgdName: name, rgdUid: rgd.metadata?.uid ?? "", kroVersion: ctx.kroVersion, allowBreakingChanges: allowsBreakingChanges(rgd) });
+  const result = await installCrd(ctx.client, crd, {
+    rgdName: name,
+    rgdUid: rgd.metadata?.uid ?? "",
+    kroVersion: ctx.kroVersion,
+    allowBreakingChanges: allowsBreakingChanges(rgd),
+  });
   if (!result.ok) return { ok: false, reason: result.reason, message: result.message };
   const { group, version, kind, plural, scope } = graph.instance;
   if (graph.versions !== undefined) {
     // The storage version moved: rewrite every stored object, then trim storedVersions.
     const live = await ctx.client.get(crdRef(crd.metadata.name));
-    if (needsMigration(live)) ctx.migrations.ensure({ crdName: crd.metadata.name, group, kind, plural }, () => { ctx.rgdQueue.add(name); });
+    if (needsMigration(live))
+      ctx.migrations.ensure({ crdName: crd.metadata.name, group, kind, plural }, () => {
+        ctx.rgdQueue.add(name);
+      });
   }
-  return { ok: true, instance: { apiVersion: group === "" ? version : `${group}/${version}`, group, version, kind, plural, namespaced: scope === "Namespaced" } };
+  return {
+    ok: true,
+    instance: {
+      apiVersion: group === "" ? version : `${group}/${version}`,
+      group,
+      version,
+      kind,
+      plural,
+      namespaced: scope === "Namespaced",
+    },
+  };
 }
 
 export function sameKind(a: InstanceKind, b: InstanceKind): boolean {

@@ -8,14 +8,32 @@ import { RGD_CONDITIONS, rgdStatus, type RgdStatusParts } from "./rgd-status.js"
 
 export const rgdRef = (name: string) => ({ apiVersion: KRO_API_VERSION, kind: RGD.kind, name });
 
-export async function writeRgdStatus(ctx: ControllerContext, rgd: KubeObject, status: Record<string, unknown>): Promise<void> {
+export async function writeRgdStatus(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  status: Record<string, unknown>,
+): Promise<void> {
   if (jsonEqual(status, rgd.status)) return;
   await ctx.client.updateStatus({ ...rgd, status });
   recordConditionChanges(ctx, rgd, rgd.status, status);
 }
 
-export async function failAuthorPolicy(ctx: ControllerContext, rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, message: string): Promise<never> {
-  const failed = { ...parts, controllerReady: { type: RGD_CONDITIONS.controllerReady, status: "False" as const, reason: "AuthorPolicyFailed", message } };
+export async function failAuthorPolicy(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  parts: RgdStatusParts,
+  graph: CompiledGraph | undefined,
+  message: string,
+): Promise<never> {
+  const failed = {
+    ...parts,
+    controllerReady: {
+      type: RGD_CONDITIONS.controllerReady,
+      status: "False" as const,
+      reason: "AuthorPolicyFailed",
+      message,
+    },
+  };
   await writeRgdStatus(ctx, rgd, rgdStatus(rgd, failed, graph, ctx.now()));
   throw new Error(message);
 }
@@ -26,7 +44,8 @@ export function boundedMessage(parts: readonly string[]): string {
   let message = "";
   for (const [i, part] of parts.entries()) {
     const next = message === "" ? part : `${message}; ${part}`;
-    if (next.length > MAX_MESSAGE_LENGTH) return `${message === "" ? part.slice(0, MAX_MESSAGE_LENGTH) : message}; … and ${parts.length - i - (message === "" ? 1 : 0)} more issue(s)`;
+    if (next.length > MAX_MESSAGE_LENGTH)
+      return `${message === "" ? part.slice(0, MAX_MESSAGE_LENGTH) : message}; … and ${parts.length - i - (message === "" ? 1 : 0)} more issue(s)`;
     message = next;
   }
   return message;

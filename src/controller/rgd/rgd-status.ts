@@ -7,7 +7,12 @@ import type { KubeObject } from "../../kube/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import { currentConditions, rootReady, stamp, type ConditionInput } from "../../runtime/index.js";
 
-export const RGD_CONDITIONS = { graphAccepted: "ResourceGraphAccepted", kindReady: "KindReady", controllerReady: "ControllerReady", ready: "Ready" } as const;
+export const RGD_CONDITIONS = {
+  graphAccepted: "ResourceGraphAccepted",
+  kindReady: "KindReady",
+  controllerReady: "ControllerReady",
+  ready: "Ready",
+} as const;
 export const RGD_STATES = { active: "Active", inactive: "Inactive" } as const;
 
 export interface RgdStatusParts {
@@ -20,11 +25,26 @@ export interface RgdStatusParts {
 
 /** kro's ConditionSet.SetUnknown wording (pkg/apis/condition_set.go). */
 export function unknownCondition(type: string): ConditionInput {
-  return { type, status: "Unknown", reason: "AwaitingReconciliation", message: `condition "${type}" is awaiting reconciliation` };
+  return {
+    type,
+    status: "Unknown",
+    reason: "AwaitingReconciliation",
+    message: `condition "${type}" is awaiting reconciliation`,
+  };
 }
 
-export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: CompiledGraph | undefined, now: string): Record<string, unknown> {
-  const dependents = [parts.graphAccepted, parts.kindReady, parts.controllerReady, ...(parts.delegation === undefined ? [] : [parts.delegation])];
+export function rgdStatus(
+  rgd: KubeObject,
+  parts: RgdStatusParts,
+  graph: CompiledGraph | undefined,
+  now: string,
+): Record<string, unknown> {
+  const dependents = [
+    parts.graphAccepted,
+    parts.kindReady,
+    parts.controllerReady,
+    ...(parts.delegation === undefined ? [] : [parts.delegation]),
+  ];
   const previous = currentConditions(rgd);
   const generation = rgd.metadata?.generation;
   const stamped = dependents.map((c) => stamp(c, previous, generation, now));
@@ -35,7 +55,10 @@ export function rgdStatus(rgd: KubeObject, parts: RgdStatusParts, graph: Compile
 }
 
 /** status.topologicalOrder and status.resources (the nodes that depend on others), as kro shows them on RGDs and GraphRevisions. */
-export function graphShape(graph: CompiledGraph): { topologicalOrder: string[]; resources: { id: string; dependencies: { id: string }[] }[] } {
+export function graphShape(graph: CompiledGraph): {
+  topologicalOrder: string[];
+  resources: { id: string; dependencies: { id: string }[] }[];
+} {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const resources = graph.topologicalOrder
     .map((id) => byId.get(id))

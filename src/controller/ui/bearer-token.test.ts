@@ -13,7 +13,11 @@ describe("bearerTokenOf", () => {
     assert.equal(bearerTokenOf({ authorization: "Basic dXNlcjpwYXNz" }), undefined);
     assert.equal(bearerTokenOf({ authorization: "Bearer" }), undefined);
     assert.equal(bearerTokenOf({ authorization: "Bearer a b" }), undefined);
-    assert.equal(bearerTokenOf({ authorization: "Basic x", cookie: "kro-ui-token=t" }), undefined, "a bad header is not rescued by the cookie");
+    assert.equal(
+      bearerTokenOf({ authorization: "Basic x", cookie: "kro-ui-token=t" }),
+      undefined,
+      "a bad header is not rescued by the cookie",
+    );
     assert.equal(bearerTokenOf({ "impersonate-user": "admin" }), undefined);
     assert.equal(bearerTokenOf({ cookie: "kro-ui-token=%E0%A4%A" }), undefined);
   });

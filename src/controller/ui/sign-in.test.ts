@@ -3,14 +3,27 @@ import type { IncomingMessage } from "node:http";
 import { describe, it } from "node:test";
 import { sameOrigin, signInPage, tokenCookie } from "./sign-in.js";
 
-const posted = (headers: Record<string, string>): IncomingMessage => ({ headers } as unknown as IncomingMessage);
+const posted = (headers: Record<string, string>): IncomingMessage => ({ headers }) as unknown as IncomingMessage;
 
 describe("the sign-in form", () => {
   it("is accepted only from the server's own page", () => {
-    assert.equal(sameOrigin(posted({ "sec-fetch-site": "same-origin", origin: "null", host: "localhost:8082" }), false), true);
-    assert.equal(sameOrigin(posted({ "sec-fetch-site": "cross-site", origin: "http://localhost:8082", host: "localhost:8082" }), false), false);
+    assert.equal(
+      sameOrigin(posted({ "sec-fetch-site": "same-origin", origin: "null", host: "localhost:8082" }), false),
+      true,
+    );
+    assert.equal(
+      sameOrigin(
+        posted({ "sec-fetch-site": "cross-site", origin: "http://localhost:8082", host: "localhost:8082" }),
+        false,
+      ),
+      false,
+    );
     assert.equal(sameOrigin(posted({ origin: "http://localhost:8082", host: "localhost:8082" }), false), true);
-    assert.equal(sameOrigin(posted({ origin: "http://localhost:8082", host: "localhost:8082" }), true), false, "https page, http origin");
+    assert.equal(
+      sameOrigin(posted({ origin: "http://localhost:8082", host: "localhost:8082" }), true),
+      false,
+      "https page, http origin",
+    );
     assert.equal(sameOrigin(posted({ origin: "http://evil.example", host: "localhost:8082" }), false), false);
     assert.equal(sameOrigin(posted({ host: "localhost:8082" }), false), false, "neither header: not provably ours");
   });

@@ -38,7 +38,11 @@ ${said}
 `;
 }
 
-export const unauthorized = (problem?: string): PlainReply => ({ status: 401, body: signInPage(problem), headers: CHALLENGE });
+export const unauthorized = (problem?: string): PlainReply => ({
+  status: 401,
+  body: signInPage(problem),
+  headers: CHALLENGE,
+});
 
 /**
  * The form was posted from this server's own page: the browser says so (Sec-Fetch-Site, which a

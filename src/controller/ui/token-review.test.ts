@@ -7,7 +7,10 @@ import { describe, it } from "node:test";
 import { ApiError, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { TokenReviews } from "./token-review.js";
 
-function apiServer(answer: (token: string) => KubeObject | Error): { client: Pick<KubeClient, "create">; asked: string[] } {
+function apiServer(answer: (token: string) => KubeObject | Error): {
+  client: Pick<KubeClient, "create">;
+  asked: string[];
+} {
   const asked: string[] = [];
   return {
     asked,
@@ -16,21 +19,37 @@ function apiServer(answer: (token: string) => KubeObject | Error): { client: Pic
         const token = String((object.spec as { token?: unknown } | undefined)?.token);
         asked.push(token);
         const reply = answer(token);
-        return new Promise((resolve, reject) => { setTimeout(() => { if (reply instanceof Error) reject(reply); else resolve(reply as T); }, 5); });
+        return new Promise((resolve, reject) => {
+          setTimeout(() => {
+            if (reply instanceof Error) reject(reply);
+            else resolve(reply as T);
+          }, 5);
+        });
       },
     },
   };
 }
 
-const accepted = (username: string): KubeObject => ({ apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", status: { authenticated: true, user: { username, groups: ["system:authenticated"] } } });
-const refused: KubeObject = { apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", status: { authenticated: false, error: "token expired" } };
+const accepted = (username: string): KubeObject => ({
+  apiVersion: "authentication.k8s.io/v1",
+  kind: "TokenReview",
+  status: { authenticated: true, user: { username, groups: ["system:authenticated"] } },
+});
+const refused: KubeObject = {
+  apiVersion: "authentication.k8s.io/v1",
+  kind: "TokenReview",
+  status: { authenticated: false, error: "token expired" },
+};
 
 describe("TokenReviews", () => {
   it("keeps an accepted token briefly and asks once for concurrent requests", async () => {
     const server = apiServer((t) => (t === "good" ? accepted("alice") : refused));
     const reviews = new TokenReviews(server.client, 60_000);
     const answers = await Promise.all([reviews.review("good"), reviews.review("good"), reviews.review("good")]);
-    assert.deepEqual(answers.map((a) => a.outcome), ["authenticated", "authenticated", "authenticated"]);
+    assert.deepEqual(
+      answers.map((a) => a.outcome),
+      ["authenticated", "authenticated", "authenticated"],
+    );
     await reviews.review("good");
     assert.deepEqual(server.asked, ["good"]);
   });
@@ -55,11 +74,25 @@ describe("TokenReviews", () => {
   });
 
   it("treats a review that failed, or an answer without a user, as no acceptance", async () => {
-    const forbidden = new ApiError({ status: 403, verb: "POST", path: "/apis/authentication.k8s.io/v1/tokenreviews", body: JSON.stringify({ kind: "Status", message: "tokenreviews is forbidden", reason: "Forbidden", code: 403 }) });
+    const forbidden = new ApiError({
+      status: 403,
+      verb: "POST",
+      path: "/apis/authentication.k8s.io/v1/tokenreviews",
+      body: JSON.stringify({ kind: "Status", message: "tokenreviews is forbidden", reason: "Forbidden", code: 403 }),
+    });
     const failing = new TokenReviews(apiServer(() => forbidden).client);
     const answer = await failing.review("t");
-    assert.deepEqual(answer, { outcome: "unavailable", reason: "the controller could not review the token: 403 tokenreviews is forbidden" });
-    const anonymous = new TokenReviews(apiServer(() => ({ apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", status: { authenticated: true, user: { username: "" } } })).client);
+    assert.deepEqual(answer, {
+      outcome: "unavailable",
+      reason: "the controller could not review the token: 403 tokenreviews is forbidden",
+    });
+    const anonymous = new TokenReviews(
+      apiServer(() => ({
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenReview",
+        status: { authenticated: true, user: { username: "" } },
+      })).client,
+    );
     assert.equal((await anonymous.review("t")).outcome, "refused");
   });
 });

@@ -26,14 +26,21 @@ export const tokenKey = (token: string): string => createHash("sha256").update(t
 export const DEFAULT_REVIEW_TTL_MS = 10_000;
 
 interface TokenReviewObject extends KubeObject {
-  readonly status?: { readonly authenticated?: boolean; readonly user?: { readonly username?: string; readonly groups?: readonly string[] }; readonly error?: string };
+  readonly status?: {
+    readonly authenticated?: boolean;
+    readonly user?: { readonly username?: string; readonly groups?: readonly string[] };
+    readonly error?: string;
+  };
 }
 
 export class TokenReviews {
   private readonly known: LRUCache<string, ReviewedUser>;
   private readonly inFlight = new Map<string, Promise<TokenReviewAnswer>>();
 
-  constructor(private readonly client: Pick<KubeClient, "create">, ttlMs = DEFAULT_REVIEW_TTL_MS) {
+  constructor(
+    private readonly client: Pick<KubeClient, "create">,
+    ttlMs = DEFAULT_REVIEW_TTL_MS,
+  ) {
     this.known = new LRUCache({ max: 1024, ttl: ttlMs });
   }
 
@@ -43,10 +50,14 @@ export class TokenReviews {
     if (user !== undefined) return Promise.resolve({ outcome: "authenticated", user });
     const pending = this.inFlight.get(key);
     if (pending !== undefined) return pending;
-    const asked = this.ask(token).then((answer) => {
-      if (answer.outcome === "authenticated") this.known.set(key, answer.user);
-      return answer;
-    }).finally(() => { this.inFlight.delete(key); });
+    const asked = this.ask(token)
+      .then((answer) => {
+        if (answer.outcome === "authenticated") this.known.set(key, answer.user);
+        return answer;
+      })
+      .finally(() => {
+        this.inFlight.delete(key);
+      });
     this.inFlight.set(key, asked);
     return asked;
   }
@@ -55,14 +66,31 @@ export class TokenReviews {
     let review: TokenReviewObject;
     try {
       // No audiences: the API server checks the token against its own, as for any request to it.
-      review = await this.client.create<TokenReviewObject>({ apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", metadata: { name: "kro-web-view" }, spec: { token } });
+      review = await this.client.create<TokenReviewObject>({
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenReview",
+        metadata: { name: "kro-web-view" },
+        spec: { token },
+      });
     } catch (error) {
-      const reason = error instanceof ApiError ? `${String(error.status)} ${error.serverMessage || error.message}` : error instanceof Error ? error.message : String(error);
+      const reason =
+        error instanceof ApiError
+          ? `${String(error.status)} ${error.serverMessage || error.message}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       return { outcome: "unavailable", reason: `the controller could not review the token: ${reason}` };
     }
     const status = review.status ?? {};
     const username = status.user?.username ?? "";
-    if (status.authenticated !== true || username === "") return { outcome: "refused", reason: status.error !== undefined && status.error !== "" ? status.error : "the API server does not accept this token" };
+    if (status.authenticated !== true || username === "")
+      return {
+        outcome: "refused",
+        reason:
+          status.error !== undefined && status.error !== ""
+            ? status.error
+            : "the API server does not accept this token",
+      };
     return { outcome: "authenticated", user: { username, groups: status.user?.groups ?? [] } };
   }
 }

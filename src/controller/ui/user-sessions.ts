@@ -5,7 +5,13 @@
  * page shows. Sessions idle for a while, or beyond the most kept, are dropped and their clients closed.
  */
 import { LRUCache } from "lru-cache";
-import { createSnapshotReader, snapshotSession, type ClusterSnapshot, type GraphSource, type UiSession } from "../../inspect/index.js";
+import {
+  createSnapshotReader,
+  snapshotSession,
+  type ClusterSnapshot,
+  type GraphSource,
+  type UiSession,
+} from "../../inspect/index.js";
 import { createKubeClient, type KubeClient } from "../../kube/index.js";
 import { tokenKey, type ReviewedUser } from "./token-review.js";
 
@@ -36,7 +42,9 @@ export class UserSessions {
       max: options.maxSessions ?? 64,
       ttl: options.idleMs ?? 5 * 60_000,
       updateAgeOnGet: true,
-      dispose: (entry) => { entry.client.close(); },
+      dispose: (entry) => {
+        entry.client.close();
+      },
     });
   }
 
@@ -44,14 +52,26 @@ export class UserSessions {
    * The session of this token's user. `namespace` (asked for with ?namespace=) limits the view to
    * it; otherwise every namespace the user may list, or `fallbackNamespace` when listing all is refused.
    */
-  async sessionFor(token: string, user: ReviewedUser, namespace: string | undefined, fallbackNamespace: string): Promise<UiSession> {
+  async sessionFor(
+    token: string,
+    user: ReviewedUser,
+    namespace: string | undefined,
+    fallbackNamespace: string,
+  ): Promise<UiSession> {
     const key = `${tokenKey(token)}\n${namespace ?? ""}`;
     const known = this.sessions.get(key);
     if (known !== undefined) return known.session;
     const client = await createKubeClient({
-      connection: this.options.client.connectionFor(token, namespace ?? fallbackNamespace, `web view user ${user.username}`),
+      connection: this.options.client.connectionFor(
+        token,
+        namespace ?? fallbackNamespace,
+        `web view user ${user.username}`,
+      ),
       // A person's page must not take the controller's request budget, nor wait long for an answer.
-      qps: 20, burst: 40, maxRetries: 1, requestTimeoutMs: 15_000,
+      qps: 20,
+      burst: 40,
+      maxRetries: 1,
+      requestTimeoutMs: 15_000,
       ...(this.options.userAgent === undefined ? {} : { userAgent: this.options.userAgent }),
     });
     const raced = this.sessions.get(key); // another request made it meanwhile
@@ -69,7 +89,13 @@ export class UserSessions {
       const snapshot = await reader.read();
       return { ...snapshot, server: `${snapshot.server} · as ${user.username}` };
     };
-    const entry = { client, session: snapshotSession({ read, graph: (rgd, generation) => reader.graph(rgd, generation) }, this.options.refreshMs) };
+    const entry = {
+      client,
+      session: snapshotSession(
+        { read, graph: (rgd, generation) => reader.graph(rgd, generation) },
+        this.options.refreshMs,
+      ),
+    };
     this.sessions.set(key, entry);
     return entry.session;
   }

@@ -8,7 +8,14 @@
  * a picture is drawn only for an RGD the asker's own read just listed.
  */
 import type { IncomingMessage } from "node:http";
-import { escapeHtml, startUiServer, type GraphSource, type PlainReply, type SessionAnswer, type UiServer } from "../../inspect/index.js";
+import {
+  escapeHtml,
+  startUiServer,
+  type GraphSource,
+  type PlainReply,
+  type SessionAnswer,
+  type UiServer,
+} from "../../inspect/index.js";
 import type { KubeClient } from "../../kube/index.js";
 import { parseBindAddress, type Logger } from "../../observability/index.js";
 import type { ServedGraphs } from "../context/index.js";
@@ -49,7 +56,8 @@ const COOKIE_SECONDS = 12 * 3600;
 export function servedGraphSource(served: ServedGraphs): GraphSource {
   return (rgd) => {
     const entry = served.get(rgd.metadata?.name ?? "");
-    if (entry === undefined || entry.rgdUid !== rgd.metadata?.uid) return Promise.reject(new Error("this controller does not serve it (yet): see its conditions"));
+    if (entry === undefined || entry.rgdUid !== rgd.metadata?.uid)
+      return Promise.reject(new Error("this controller does not serve it (yet): see its conditions"));
     return Promise.resolve(entry.graph);
   };
 }
@@ -62,44 +70,75 @@ export async function startControllerUi(options: ControllerUiOptions): Promise<C
   const secure = options.tls !== undefined;
   const reviews = new TokenReviews(options.client, options.reviewTtlMs);
   const sessions = new UserSessions({
-    client: options.client, graphs: servedGraphSource(options.served), refreshMs, maxTrees: options.maxTrees ?? 50,
+    client: options.client,
+    graphs: servedGraphSource(options.served),
+    refreshMs,
+    maxTrees: options.maxTrees ?? 50,
     ...(options.rgdSelector === undefined ? {} : { rgdSelector: options.rgdSelector }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
   });
 
   async function sessionFor(request: IncomingMessage): Promise<SessionAnswer> {
     const token = bearerTokenOf(request.headers);
-    if (token === undefined) return { ok: false, ...unauthorized(request.headers.authorization === undefined ? undefined : "the Authorization header holds no bearer token") };
+    if (token === undefined)
+      return {
+        ok: false,
+        ...unauthorized(
+          request.headers.authorization === undefined ? undefined : "the Authorization header holds no bearer token",
+        ),
+      };
     const answer = await reviews.review(token);
     if (answer.outcome === "unavailable") {
       logger.warn({ err: answer.reason }, "web view: token review failed");
       return { ok: false, status: 503, body: `<p class="error-message">${escapeHtml(answer.reason)}</p>` };
     }
-    if (answer.outcome === "refused") return { ok: false, ...unauthorized(`the API server does not accept this token: ${answer.reason}`) };
+    if (answer.outcome === "refused")
+      return { ok: false, ...unauthorized(`the API server does not accept this token: ${answer.reason}`) };
     const asked = new URL(request.url ?? "/", "http://kro-ui.invalid").searchParams.get("namespace") ?? undefined;
-    if (asked !== undefined && !NAMESPACE.test(asked)) return { ok: false, status: 400, body: "<p>namespace must be a namespace name</p>" };
+    if (asked !== undefined && !NAMESPACE.test(asked))
+      return { ok: false, status: 400, body: "<p>namespace must be a namespace name</p>" };
     const fallback = serviceAccountNamespace(answer.user.username) ?? "default";
     return { ok: true, session: await sessions.sessionFor(token, answer.user, asked, fallback) };
   }
 
   async function extraRoute(request: IncomingMessage, url: URL): Promise<PlainReply | undefined> {
     if (url.pathname === "/sign-out") {
-      return { status: 303, body: "", headers: { location: "./", "set-cookie": `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? "; Secure" : ""}` } };
+      return {
+        status: 303,
+        body: "",
+        headers: {
+          location: "./",
+          "set-cookie": `${TOKEN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? "; Secure" : ""}`,
+        },
+      };
     }
     if (url.pathname !== "/sign-in") return undefined;
     if (request.method !== "POST") return { status: 303, body: "", headers: { location: "./" } };
     if (!sameOrigin(request, secure)) return { status: 403, body: "<p>sign in from this server's own page</p>" };
     const token = await readFormToken(request);
-    if (token === undefined || bearerTokenOf({ authorization: `Bearer ${token}` }) === undefined) return unauthorized("paste a bearer token");
-    if (token.length > MAX_COOKIE_TOKEN) return unauthorized("this token is too long for a cookie: send it in the Authorization header instead");
+    if (token === undefined || bearerTokenOf({ authorization: `Bearer ${token}` }) === undefined)
+      return unauthorized("paste a bearer token");
+    if (token.length > MAX_COOKIE_TOKEN)
+      return unauthorized("this token is too long for a cookie: send it in the Authorization header instead");
     const answer = await reviews.review(token);
-    if (answer.outcome !== "authenticated") return unauthorized(answer.outcome === "refused" ? `the API server does not accept this token: ${answer.reason}` : answer.reason);
+    if (answer.outcome !== "authenticated")
+      return unauthorized(
+        answer.outcome === "refused" ? `the API server does not accept this token: ${answer.reason}` : answer.reason,
+      );
     logger.info({ user: answer.user.username }, "web view: signed in");
-    return { status: 303, body: "", headers: { location: "./", "set-cookie": tokenCookie(token, secure, COOKIE_SECONDS) } };
+    return {
+      status: 303,
+      body: "",
+      headers: { location: "./", "set-cookie": tokenCookie(token, secure, COOKIE_SECONDS) },
+    };
   }
 
   const server: UiServer = await startUiServer({
-    address: bind.host, port: bind.port, refreshMs, sessionFor, extraRoute,
+    address: bind.host,
+    port: bind.port,
+    refreshMs,
+    sessionFor,
+    extraRoute,
     title: "the kro controller's web view",
     // Every request authenticates, and the cookie is bound to the host the person signed in on: no rebinding risk.
     checkHost: false,
@@ -109,7 +148,9 @@ export async function startControllerUi(options: ControllerUiOptions): Promise<C
   return {
     url: server.url,
     port: server.port,
-    setTls: (tls) => { server.setTls(tls); },
+    setTls: (tls) => {
+      server.setTls(tls);
+    },
     async close() {
       await server.close();
       sessions.close();

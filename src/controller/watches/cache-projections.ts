@@ -16,7 +16,22 @@ const kept = (keys: readonly string[]): FieldMask => new Map(keys.map((k) => [k,
 const CONTROLLER_NEEDS: FieldMask = new Map<string, FieldMask>([
   ["apiVersion", true],
   ["kind", true],
-  ["metadata", kept(["name", "namespace", "uid", "resourceVersion", "generation", "labels", "annotations", "ownerReferences", "finalizers", "deletionTimestamp", "deletionGracePeriodSeconds"])],
+  [
+    "metadata",
+    kept([
+      "name",
+      "namespace",
+      "uid",
+      "resourceVersion",
+      "generation",
+      "labels",
+      "annotations",
+      "ownerReferences",
+      "finalizers",
+      "deletionTimestamp",
+      "deletionGracePeriodSeconds",
+    ]),
+  ],
   ["status", true],
 ]);
 

@@ -9,36 +9,65 @@ const env = createKroCelEnvironment({ enableRuntime: true });
 
 /** A graph with a Service child; `reads` is what its ConfigMap copies out of the Service. */
 function graphReading(reads: string): CompiledGraph {
-  const { graph, issues } = compileRgd({
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "app" },
-    spec: {
-      schema: { apiVersion: "v1alpha1", kind: "ProjApp", spec: {} },
-      resources: [
-        { id: "svc", template: { apiVersion: "v1", kind: "Service", metadata: { name: "svc" }, spec: { ports: [{ port: 80 }] } } },
-        { id: "cm", template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm" }, data: { v: `\${${reads}}` } } },
-      ],
+  const { graph, issues } = compileRgd(
+    {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      metadata: { name: "app" },
+      spec: {
+        schema: { apiVersion: "v1alpha1", kind: "ProjApp", spec: {} },
+        resources: [
+          {
+            id: "svc",
+            template: { apiVersion: "v1", kind: "Service", metadata: { name: "svc" }, spec: { ports: [{ port: 80 }] } },
+          },
+          {
+            id: "cm",
+            template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm" }, data: { v: `\${${reads}}` } },
+          },
+        ],
+      },
     },
-  }, { env });
+    { env },
+  );
   assert.ok(graph, JSON.stringify(issues));
   return graph;
 }
 
 const live: KubeObject = {
-  apiVersion: "v1", kind: "Service",
-  metadata: { name: "svc", namespace: "ns", uid: "u1", resourceVersion: "7", labels: { a: "b" }, managedFields: [{ manager: "kro" }], creationTimestamp: "2026-01-01T00:00:00Z" },
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: {
+    name: "svc",
+    namespace: "ns",
+    uid: "u1",
+    resourceVersion: "7",
+    labels: { a: "b" },
+    managedFields: [{ manager: "kro" }],
+    creationTimestamp: "2026-01-01T00:00:00Z",
+  },
   spec: { ports: [{ port: 80, protocol: "TCP" }], clusterIP: "10.0.0.1", sessionAffinity: "None", type: "ClusterIP" },
   status: { loadBalancer: {} },
 };
 
 /** Fake informers whose first list the test completes: each stores `live` through its transform. */
 function harness() {
-  const started: { options: InformerOptions; synced: boolean; released: boolean; sync: () => void; stored: KubeObject | undefined }[] = [];
+  const started: {
+    options: InformerOptions;
+    synced: boolean;
+    released: boolean;
+    sync: () => void;
+    stored: KubeObject | undefined;
+  }[] = [];
   const client = { list: () => Promise.resolve({ items: [] }) } as unknown as KubeClient;
   const informers = {
     acquire: (options: InformerOptions) => {
       const waiters: (() => void)[] = [];
       const entry = {
-        options, synced: false, released: false, stored: undefined as KubeObject | undefined,
+        options,
+        synced: false,
+        released: false,
+        stored: undefined as KubeObject | undefined,
         sync: () => {
           if (options.kind === "Service") entry.stored = options.transform?.(live) ?? live;
           entry.synced = true;
@@ -47,17 +76,32 @@ function harness() {
       };
       started.push(entry);
       const informer = {
-        get hasSynced() { return entry.synced; },
+        get hasSynced() {
+          return entry.synced;
+        },
         addHandlers: () => () => undefined,
         waitForSync: () => (entry.synced ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
         store: { getByName: () => entry.stored, list: () => (entry.stored === undefined ? [] : [entry.stored]) },
       };
-      return { informer, release: () => { entry.released = true; return Promise.resolve(); } };
+      return {
+        informer,
+        release: () => {
+          entry.released = true;
+          return Promise.resolve();
+        },
+      };
     },
   } as unknown as InformerManager;
-  const watches = new ChildWatches(client, informers, () => undefined, () => undefined);
+  const watches = new ChildWatches(
+    client,
+    informers,
+    () => undefined,
+    () => undefined,
+  );
   const services = () => started.filter((s) => s.options.kind === "Service");
-  const cachedService = () => watches.lookup(new Map()).get({ apiVersion: "v1", kind: "Service", namespace: "ns", name: "svc" }) as { metadata: Record<string, unknown>; spec: Record<string, unknown> } | undefined;
+  const cachedService = () =>
+    watches.lookup(new Map()).get({ apiVersion: "v1", kind: "Service", namespace: "ns", name: "svc" }) as
+      { metadata: Record<string, unknown>; spec: Record<string, unknown> } | undefined;
   /** ensure() waits for every informer it started: sync them all as they appear. */
   const ensure = async (graph: CompiledGraph) => {
     const done = watches.ensure(graph);
@@ -80,7 +124,8 @@ describe("ChildWatches caches children projected on what the served graphs read"
     h.services()[0]?.sync();
     await ensured;
     assert.deepEqual(h.cachedService(), {
-      apiVersion: "v1", kind: "Service",
+      apiVersion: "v1",
+      kind: "Service",
       metadata: { name: "svc", namespace: "ns", uid: "u1", resourceVersion: "7", labels: { a: "b" } },
       spec: { ports: [{ port: 80, protocol: "TCP" }], clusterIP: "10.0.0.1" },
       status: { loadBalancer: {} },
@@ -100,11 +145,17 @@ describe("ChildWatches caches children projected on what the served graphs read"
     h.watches.retain("app", wide);
     assert.equal(h.services().length, 2, "a second informer, listed afresh");
     assert.notEqual(h.services()[1]?.options.variant, h.services()[0]?.options.variant, "not shared with the first");
-    assert.deepEqual(h.cachedService()?.spec, { ports: [{ port: 80, protocol: "TCP" }], clusterIP: "10.0.0.1" }, "until the re-list is in, the old cache answers");
+    assert.deepEqual(
+      h.cachedService()?.spec,
+      { ports: [{ port: 80, protocol: "TCP" }], clusterIP: "10.0.0.1" },
+      "until the re-list is in, the old cache answers",
+    );
     assert.equal(h.services()[0]?.released, false);
 
     let ensured = false;
-    const second = h.ensure(wide).then(() => { ensured = true; });
+    const second = h.ensure(wide).then(() => {
+      ensured = true;
+    });
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(ensured, false, "a reconcile of the wider graph waits for the re-list");
     h.services()[1]?.sync();

@@ -15,17 +15,36 @@ function harness(allowed: Set<string>) {
       lists.push(kind);
       listOptions.push(options);
       if (allowed.has(kind)) return Promise.resolve({ items: [] });
-      const body = JSON.stringify({ kind: "Status", status: "Failure", reason: "Forbidden", code: 403, message: `${kind.toLowerCase()}s is forbidden` });
-      return Promise.reject(new ApiError({ status: 403, verb: "GET", path: `/api/${apiVersion}/${kind.toLowerCase()}s`, body }));
+      const body = JSON.stringify({
+        kind: "Status",
+        status: "Failure",
+        reason: "Forbidden",
+        code: 403,
+        message: `${kind.toLowerCase()}s is forbidden`,
+      });
+      return Promise.reject(
+        new ApiError({ status: 403, verb: "GET", path: `/api/${apiVersion}/${kind.toLowerCase()}s`, body }),
+      );
     },
   } as unknown as KubeClient;
   const informers = {
     acquire: (options: { kind: string }) => {
       acquired.push(options.kind);
-      return { informer: { hasSynced: true, addHandlers: () => () => undefined }, release: () => { released.push(options.kind); return Promise.resolve(); } };
+      return {
+        informer: { hasSynced: true, addHandlers: () => () => undefined },
+        release: () => {
+          released.push(options.kind);
+          return Promise.resolve();
+        },
+      };
     },
   } as unknown as InformerManager;
-  const watches = new ChildWatches(client, informers, () => undefined, () => undefined);
+  const watches = new ChildWatches(
+    client,
+    informers,
+    () => undefined,
+    () => undefined,
+  );
   return { watches, lists, listOptions, acquired, released };
 }
 
@@ -55,7 +74,10 @@ describe("ChildWatches.ensure", () => {
     const unwatchable = await watches.ensure(graph);
     assert.deepEqual(acquired, ["ConfigMap"]);
     assert.deepEqual([...unwatchable.keys()], ["token"]);
-    assert.match(unwatchable.get("token") ?? "", /^cannot watch Secret \(v1\) for resource "token": forbidden: the controller is not allowed to list it/);
+    assert.match(
+      unwatchable.get("token") ?? "",
+      /^cannot watch Secret \(v1\) for resource "token": forbidden: the controller is not allowed to list it/,
+    );
   });
 
   it("reuses a refused probe for 5 s (one list per kind, not one per instance), then asks again", async (t) => {

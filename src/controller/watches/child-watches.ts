@@ -10,8 +10,24 @@
 import { LABELS, MANAGED_BY_VALUE } from "../../api/index.js";
 import type { KroCelEnvironment } from "../../expr/index.js";
 import { coversMask, mergeMasks, type CompiledGraph, type CompiledNode, type FieldMask } from "../../graph/index.js";
-import { informerKey, isForbidden, type InformerLease, type InformerManager, type InformerOptions, type KubeClient, type KubeObject } from "../../kube/index.js";
-import { identityKey, identityOf, matchesQuery, type ExternalRequest, type KubeJson, type ObjectIdentity, type ObservedLookup } from "../../runtime/index.js";
+import {
+  informerKey,
+  isForbidden,
+  type InformerLease,
+  type InformerManager,
+  type InformerOptions,
+  type KubeClient,
+  type KubeObject,
+} from "../../kube/index.js";
+import {
+  identityKey,
+  identityOf,
+  matchesQuery,
+  type ExternalRequest,
+  type KubeJson,
+  type ObjectIdentity,
+  type ObservedLookup,
+} from "../../runtime/index.js";
 import { CacheProjections, gvkKey, projectionTransform } from "./cache-projections.js";
 import { ExternalScopes, type ScopeOutcome } from "./external-scopes.js";
 import { KindHolds } from "./kind-holds.js";
@@ -26,7 +42,8 @@ const PROBE_NAME = "kro_watch_probe";
 /** The identity of an object we built or read back; those always have apiVersion, kind and name. */
 export function identityFor(object: KubeJson): ObjectIdentity {
   const identity = identityOf(object);
-  if (identity === undefined) throw new Error(`object without apiVersion, kind or name: ${JSON.stringify(object).slice(0, 200)}`);
+  if (identity === undefined)
+    throw new Error(`object without apiVersion, kind or name: ${JSON.stringify(object).slice(0, 200)}`);
   return identity;
 }
 
@@ -42,7 +59,12 @@ export interface EchoFilter {
   observe(object: KubeObject, deliver: () => void): void;
   forget(object: KubeObject): void;
 }
-const NO_ECHOES: EchoFilter = { observe: (_object, deliver) => { deliver(); }, forget: () => undefined };
+const NO_ECHOES: EchoFilter = {
+  observe: (_object, deliver) => {
+    deliver();
+  },
+  forget: () => undefined,
+};
 
 /** Overlay of this reconcile's own writes (apply responses; null = deleted) over the caches. */
 export type Overlay = Map<string, KubeJson | null>;
@@ -68,7 +90,8 @@ interface ManagedWatch {
 }
 
 /** The informer to read: a re-listing watch's predecessor until the re-list is in. */
-const readable = (watch: ManagedWatch) => (watch.previous !== undefined && !watch.lease.informer.hasSynced ? watch.previous : watch).lease.informer;
+const readable = (watch: ManagedWatch) =>
+  (watch.previous !== undefined && !watch.lease.informer.hasSynced ? watch.previous : watch).lease.informer;
 
 export class ChildWatches {
   /** gvk → the informer of our children of that kind (label-filtered, cluster-wide). */
@@ -124,16 +147,22 @@ export class ChildWatches {
       let watch = this.managed.get(gvk);
       // A graph reading a field the cache drops (an RGD update, or a reconcile of an older
       // graph): the kind is re-listed with the wider projection and this reconcile waits for it.
-      if (watch !== undefined && !coversMask(watch.mask, need)) watch = this.reproject(gvk, watch, mergeMasks(watch.mask, need));
+      if (watch !== undefined && !coversMask(watch.mask, need))
+        watch = this.reproject(gvk, watch, mergeMasks(watch.mask, need));
       if (watch === undefined) {
         const reason = await this.probe(node.apiVersion, node.kind);
         if (reason !== undefined) {
-          unwatchable.set(node.id, `cannot watch ${node.kind} (${node.apiVersion}) for resource "${node.id}": ${reason}`);
+          unwatchable.set(
+            node.id,
+            `cannot watch ${node.kind} (${node.apiVersion}) for resource "${node.id}": ${reason}`,
+          );
           continue;
         }
         // Another reconcile may have started it while this one probed; a sweep may have run too.
         const mask = mergeMasks(this.projections.union(this.served.values(), gvk) ?? need, need);
-        watch = this.managed.get(gvk) ?? (this.holds.needed().has(gvk) ? this.startManaged(gvk, node.apiVersion, node.kind, mask) : undefined);
+        watch =
+          this.managed.get(gvk) ??
+          (this.holds.needed().has(gvk) ? this.startManaged(gvk, node.apiVersion, node.kind, mask) : undefined);
         if (watch === undefined) continue;
       }
       if (!watch.lease.informer.hasSynced) waits.push(watch.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS }));
@@ -153,7 +182,10 @@ export class ChildWatches {
     else this.served.set(rgdName, graph);
     this.sweep();
     // Only the kinds of the graph that changed can need another projection.
-    const changed = new Set([...(previous === undefined ? [] : managedKinds(previous)), ...(graph === undefined ? [] : managedKinds(graph))]);
+    const changed = new Set([
+      ...(previous === undefined ? [] : managedKinds(previous)),
+      ...(graph === undefined ? [] : managedKinds(graph)),
+    ]);
     this.reprojectServed(changed);
   }
 
@@ -215,7 +247,16 @@ export class ChildWatches {
   /** Watches the remote clusters and kinds these nodes target; node id → why a cluster cannot be used now. */
   async ensureRemote(targets: readonly RemoteTarget[]): Promise<{ errors: Map<string, string>; started: boolean }> {
     if (targets.length === 0) return { errors: new Map(), started: false };
-    if (this.remote === undefined) return { errors: new Map(targets.map((t) => [t.nodeId, `cluster "${t.cluster}" is not registered: this controller reads no cluster registrations`])), started: false };
+    if (this.remote === undefined)
+      return {
+        errors: new Map(
+          targets.map((t) => [
+            t.nodeId,
+            `cluster "${t.cluster}" is not registered: this controller reads no cluster registrations`,
+          ]),
+        ),
+        started: false,
+      };
     return this.remote.ensure(targets);
   }
 
@@ -230,7 +271,9 @@ export class ChildWatches {
    * once every kind has listed.
    */
   async rescope(): Promise<void> {
-    const next = [...this.managed].filter(([, w]) => w.selector !== this.selectorFor(w.apiVersion, w.kind)).map(([gvk, watch]) => this.reproject(gvk, watch, watch.mask));
+    const next = [...this.managed]
+      .filter(([, w]) => w.selector !== this.selectorFor(w.apiVersion, w.kind))
+      .map(([gvk, watch]) => this.reproject(gvk, watch, watch.mask));
     await Promise.all(next.map((w) => w.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS })));
   }
 
@@ -238,14 +281,26 @@ export class ChildWatches {
     const projection = { mask };
     const selector = this.selectorFor(apiVersion, kind);
     const lease = this.informers.acquire({
-      apiVersion, kind, labelSelector: selector, indexers: { [OWNER_INDEX]: ownerIndex },
+      apiVersion,
+      kind,
+      labelSelector: selector,
+      indexers: { [OWNER_INDEX]: ownerIndex },
       // Its own informer: another user of the same selection must not see our projection.
-      variant: `projection-${++this.variants}`, transform: projectionTransform(() => projection.mask),
+      variant: `projection-${++this.variants}`,
+      transform: projectionTransform(() => projection.mask),
     });
     const watch: ManagedWatch = {
-      apiVersion, kind, lease, selector, removeHandlers: lease.informer.addHandlers(this.managedHandlers()),
-      get mask() { return projection.mask; },
-      set mask(value: FieldMask) { projection.mask = value; },
+      apiVersion,
+      kind,
+      lease,
+      selector,
+      removeHandlers: lease.informer.addHandlers(this.managedHandlers()),
+      get mask() {
+        return projection.mask;
+      },
+      set mask(value: FieldMask) {
+        projection.mask = value;
+      },
     };
     this.managed.set(gvk, watch);
     return watch;
@@ -275,11 +330,19 @@ export class ChildWatches {
       // One request whatever the cluster holds: list() follows every page, so `limit: 1` alone
       // would page through all existing objects of the kind one at a time (a 1,000-instance
       // cold start spent minutes here). A name no object has keeps the answer to one empty page.
-      await this.client.list(apiVersion, kind, { limit: 1, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, fieldSelector: `metadata.name=${PROBE_NAME}` });
+      await this.client.list(apiVersion, kind, {
+        limit: 1,
+        labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`,
+        fieldSelector: `metadata.name=${PROBE_NAME}`,
+      });
       this.failedProbes.delete(gvk);
       return undefined;
     } catch (error) {
-      const reason = isForbidden(error) ? "forbidden: the controller is not allowed to list it (grant it through an aggregated ClusterRole)" : error instanceof Error ? error.message : String(error);
+      const reason = isForbidden(error)
+        ? "forbidden: the controller is not allowed to list it (grant it through an aggregated ClusterRole)"
+        : error instanceof Error
+          ? error.message
+          : String(error);
       this.failedProbes.set(gvk, { reason, at: Date.now() });
       return reason;
     }
@@ -291,7 +354,10 @@ export class ChildWatches {
    */
   ownedBy(instanceUid: string): KubeJson[] {
     if (instanceUid === "") return [];
-    return [...[...this.managed.values()].flatMap((w) => readable(w).store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]), ...(this.remote?.ownedBy(instanceUid) ?? [])];
+    return [
+      ...[...this.managed.values()].flatMap((w) => readable(w).store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]),
+      ...(this.remote?.ownedBy(instanceUid) ?? []),
+    ];
   }
 
   /** The instance is gone: the external scopes it held are released when no one else reads them. */
@@ -305,7 +371,8 @@ export class ChildWatches {
         const own = overlay.get(identityKey(identity));
         if (own !== undefined) return own ?? undefined;
         // A child in another cluster is read from that cluster's watch only, never from ours.
-        if (identity.cluster !== undefined) return this.remote?.storeFor(identity)?.getByName(identity.namespace, identity.name);
+        if (identity.cluster !== undefined)
+          return this.remote?.storeFor(identity)?.getByName(identity.namespace, identity.name);
         const watch = this.managed.get(gvkKey(identity.apiVersion, identity.kind));
         const informer = this.externals.informerFor(identity) ?? (watch === undefined ? undefined : readable(watch));
         return informer?.store.getByName(identity.namespace, identity.name);
@@ -315,12 +382,15 @@ export class ChildWatches {
         const external = this.externals.informerFor(query);
         const informer = external ?? (watch === undefined ? undefined : readable(watch));
         // Our own children (a collection) may have items in other clusters too.
-        const remote = external === undefined ? this.remote?.listKind(query.apiVersion, query.kind) ?? [] : [];
+        const remote = external === undefined ? (this.remote?.listKind(query.apiVersion, query.kind) ?? []) : [];
         const cached = [...(informer?.store.list() ?? []), ...remote].filter((o) => matchesQuery(o as KubeJson, query));
-        const byKey = new Map<string, KubeJson>(cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]));
+        const byKey = new Map<string, KubeJson>(
+          cached.map((o) => [identityKey(identityFor(o as KubeJson)), o as KubeJson]),
+        );
         for (const [key, value] of overlay) {
           if (value === null) byKey.delete(key);
-          else if (value.apiVersion === query.apiVersion && value.kind === query.kind && matchesQuery(value, query)) byKey.set(key, value);
+          else if (value.apiVersion === query.apiVersion && value.kind === query.kind && matchesQuery(value, query))
+            byKey.set(key, value);
         }
         return [...byKey.values()];
       },
@@ -328,7 +398,10 @@ export class ChildWatches {
   }
 
   async stop(): Promise<void> {
-    const leases = [...this.managed.values()].flatMap((w) => [w.lease, ...(w.previous === undefined ? [] : [w.previous.lease])]);
+    const leases = [...this.managed.values()].flatMap((w) => [
+      w.lease,
+      ...(w.previous === undefined ? [] : [w.previous.lease]),
+    ]);
     this.managed.clear();
     await Promise.all([...leases.map((l) => l.release()), this.externals.stop(), this.remote?.stop()]);
   }
@@ -339,11 +412,20 @@ export class ChildWatches {
     const recent = this.failedProbes.get(key);
     if (recent !== undefined && Date.now() - recent.at < PROBE_RECHECK_MS) return recent.reason;
     try {
-      await this.client.list(scope.apiVersion, scope.kind, { limit: 1, namespace: scope.namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector ?? `metadata.name=${PROBE_NAME}` });
+      await this.client.list(scope.apiVersion, scope.kind, {
+        limit: 1,
+        namespace: scope.namespace,
+        labelSelector: scope.labelSelector,
+        fieldSelector: scope.fieldSelector ?? `metadata.name=${PROBE_NAME}`,
+      });
       this.failedProbes.delete(key);
       return undefined;
     } catch (error) {
-      const reason = isForbidden(error) ? `forbidden: the controller is not allowed to list it${scope.namespace === undefined ? "" : ` in namespace ${scope.namespace}`}` : error instanceof Error ? error.message : String(error);
+      const reason = isForbidden(error)
+        ? `forbidden: the controller is not allowed to list it${scope.namespace === undefined ? "" : ` in namespace ${scope.namespace}`}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       this.failedProbes.set(key, { reason, at: Date.now() });
       return reason;
     }
@@ -351,21 +433,34 @@ export class ChildWatches {
 
   private managedHandlers() {
     const owner = (object: KubeObject) => this.ownerOf(object.metadata?.labels ?? {});
-    const enqueue = (key: string | undefined) => { if (key !== undefined) this.enqueue(key); };
-    const route = (object: KubeObject) => { enqueue(owner(object)); };
+    const enqueue = (key: string | undefined) => {
+      if (key !== undefined) this.enqueue(key);
+    };
+    const route = (object: KubeObject) => {
+      enqueue(owner(object));
+    };
     return {
       // The answer to our own apply, seen again: the pass that wrote it has acted on it.
-      onAdd: (object: KubeObject) => { this.echoes.observe(object, () => { route(object); }); },
+      onAdd: (object: KubeObject) => {
+        this.echoes.observe(object, () => {
+          route(object);
+        });
+      },
       onUpdate: (old: KubeObject, next: KubeObject) => {
         const [was, is] = [owner(old), owner(next)];
         if (was === is) {
-          this.echoes.observe(next, () => { enqueue(is); });
+          this.echoes.observe(next, () => {
+            enqueue(is);
+          });
           return;
         }
         enqueue(was);
         enqueue(is);
       },
-      onDelete: (object: KubeObject) => { this.echoes.forget(object); route(object); },
+      onDelete: (object: KubeObject) => {
+        this.echoes.forget(object);
+        route(object);
+      },
     };
   }
 }

@@ -29,14 +29,27 @@ export interface ScopeOutcome {
 /** The informer options that watch exactly what a request names. */
 export function scopeOf(request: ObjectIdentity | CollectionQuery): InformerOptions {
   const namespace = request.namespace === undefined || request.namespace === "" ? {} : { namespace: request.namespace };
-  if ("name" in request) return { apiVersion: request.apiVersion, kind: request.kind, ...namespace, fieldSelector: `metadata.name=${request.name}` };
+  if ("name" in request)
+    return {
+      apiVersion: request.apiVersion,
+      kind: request.kind,
+      ...namespace,
+      fieldSelector: `metadata.name=${request.name}`,
+    };
   const selector = labelSelectorText(request);
-  return { apiVersion: request.apiVersion, kind: request.kind, ...namespace, ...(selector === "" ? {} : { labelSelector: selector }) };
+  return {
+    apiVersion: request.apiVersion,
+    kind: request.kind,
+    ...namespace,
+    ...(selector === "" ? {} : { labelSelector: selector }),
+  };
 }
 
 /** A CollectionQuery's selector in the API server's label-selector syntax (sorted: one key per scope). */
 export function labelSelectorText(query: Pick<CollectionQuery, "matchLabels" | "matchExpressions">): string {
-  const parts = Object.entries(query.matchLabels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`);
+  const parts = Object.entries(query.matchLabels)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`);
   for (const e of query.matchExpressions ?? []) {
     const values = [...(e.values ?? [])].sort().join(",");
     if (e.operator === "In") parts.push(`${e.key} in (${values})`);
@@ -87,7 +100,8 @@ export class ExternalScopes {
       if (scope === undefined) {
         const reason = await this.probe(options);
         if (reason !== undefined) {
-          for (const id of nodeIds) errors.set(id, `cannot watch ${describeScope(options)} for resource "${id}": ${reason}`);
+          for (const id of nodeIds)
+            errors.set(id, `cannot watch ${describeScope(options)} for resource "${id}": ${reason}`);
           continue;
         }
         // Another reconcile may have started it while this one was probing.
@@ -132,7 +146,9 @@ export class ExternalScopes {
   private start(key: string, options: InformerOptions): Scope {
     const lease = this.informers.acquire(options);
     const holders = new Set<string>();
-    const route = () => { for (const holder of holders) this.enqueue(holder); };
+    const route = () => {
+      for (const holder of holders) this.enqueue(holder);
+    };
     const removeHandlers = lease.informer.addHandlers({ onAdd: route, onUpdate: route, onDelete: route });
     const scope: Scope = { lease, holders, removeHandlers };
     this.scopes.set(key, scope);

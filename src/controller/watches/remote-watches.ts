@@ -31,7 +31,8 @@ interface RemoteWatch {
   readonly removeHandlers: () => void;
 }
 
-const watchKey = (cluster: string, apiVersion: string, kind: string): string => `${cluster}\u0000${gvkKey(apiVersion, kind)}`;
+const watchKey = (cluster: string, apiVersion: string, kind: string): string =>
+  `${cluster}\u0000${gvkKey(apiVersion, kind)}`;
 
 export class RemoteWatches {
   private readonly watches = new Map<string, RemoteWatch>();
@@ -42,7 +43,9 @@ export class RemoteWatches {
     private readonly ownerOf: (labels: Readonly<Record<string, string>>) => string | undefined,
     private readonly enqueue: (instanceKey: string) => void,
   ) {
-    clusters.onChange((cluster) => { this.retireCluster(cluster); });
+    clusters.onChange((cluster) => {
+      this.retireCluster(cluster);
+    });
   }
 
   /**
@@ -57,33 +60,58 @@ export class RemoteWatches {
       const key = watchKey(target.cluster, target.apiVersion, target.kind);
       byWatch.set(key, [...(byWatch.get(key) ?? []), target]);
     }
-    await Promise.all([...byWatch].map(async ([key, group]) => {
-      const first = group[0] as RemoteTarget;
-      const reason = await this.probe(key, first);
-      const fail = (why: string) => { for (const t of group) errors.set(t.nodeId, `cluster "${t.cluster}": ${why}`); };
-      if (reason !== undefined) { fail(reason); return; }
-      let watch = this.watches.get(key);
-      if (watch === undefined) {
-        const connection = await this.clusters.clientFor(first.cluster);
-        if ("error" in connection) { fail(connection.error); return; }
-        watch = this.watches.get(key) ?? this.start(key, first.cluster, connection.client.informers.acquire({
-          apiVersion: first.apiVersion, kind: first.kind, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`,
-          indexers: { [OWNER_INDEX]: (o: KubeObject) => { const uid = o.metadata?.labels?.[LABELS.instanceId]; return uid === undefined ? [] : [uid]; } },
-        }));
-      }
-      if (watch.lease.informer.hasSynced) return;
-      try {
-        await watch.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS });
-        started = true;
-      } catch (error) {
-        fail(error instanceof Error ? error.message : String(error));
-      }
-    }));
+    await Promise.all(
+      [...byWatch].map(async ([key, group]) => {
+        const first = group[0] as RemoteTarget;
+        const reason = await this.probe(key, first);
+        const fail = (why: string) => {
+          for (const t of group) errors.set(t.nodeId, `cluster "${t.cluster}": ${why}`);
+        };
+        if (reason !== undefined) {
+          fail(reason);
+          return;
+        }
+        let watch = this.watches.get(key);
+        if (watch === undefined) {
+          const connection = await this.clusters.clientFor(first.cluster);
+          if ("error" in connection) {
+            fail(connection.error);
+            return;
+          }
+          watch =
+            this.watches.get(key) ??
+            this.start(
+              key,
+              first.cluster,
+              connection.client.informers.acquire({
+                apiVersion: first.apiVersion,
+                kind: first.kind,
+                labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`,
+                indexers: {
+                  [OWNER_INDEX]: (o: KubeObject) => {
+                    const uid = o.metadata?.labels?.[LABELS.instanceId];
+                    return uid === undefined ? [] : [uid];
+                  },
+                },
+              }),
+            );
+        }
+        if (watch.lease.informer.hasSynced) return;
+        try {
+          await watch.lease.informer.waitForSync({ timeoutMs: SYNC_TIMEOUT_MS });
+          started = true;
+        } catch (error) {
+          fail(error instanceof Error ? error.message : String(error));
+        }
+      }),
+    );
     return { errors, started };
   }
 
   /** The informer holding objects of this identity's cluster and kind (undefined: local, or not watched). */
-  storeFor(identity: Pick<ObjectIdentity, "apiVersion" | "kind" | "cluster">): { getByName(ns: string | undefined, name: string): KubeObject | undefined; list(): KubeObject[] } | undefined {
+  storeFor(
+    identity: Pick<ObjectIdentity, "apiVersion" | "kind" | "cluster">,
+  ): { getByName(ns: string | undefined, name: string): KubeObject | undefined; list(): KubeObject[] } | undefined {
     if (identity.cluster === undefined) return undefined;
     return this.watches.get(watchKey(identity.cluster, identity.apiVersion, identity.kind))?.lease.informer.store;
   }
@@ -91,17 +119,35 @@ export class RemoteWatches {
   /** Every cluster's cached objects of this kind (a collection's items may live in several). */
   listKind(apiVersion: string, kind: string): KubeObject[] {
     const gvk = gvkKey(apiVersion, kind);
-    return [...this.watches].filter(([key]) => key.endsWith(`\u0000${gvk}`)).flatMap(([, w]) => w.lease.informer.store.list());
+    return [...this.watches]
+      .filter(([key]) => key.endsWith(`\u0000${gvk}`))
+      .flatMap(([, w]) => w.lease.informer.store.list());
   }
 
   /** Cached remote children labelled with this instance UID (the creation key is checked by callers). */
   ownedBy(instanceUid: string): KubeJson[] {
-    return [...this.watches.values()].flatMap((w) => w.lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[]);
+    return [...this.watches.values()].flatMap(
+      (w) => w.lease.informer.store.byIndex(OWNER_INDEX, instanceUid) as KubeJson[],
+    );
   }
 
   private start(key: string, cluster: string, lease: InformerLease<KubeObject>): RemoteWatch {
-    const route = (object: KubeObject) => { const owner = this.ownerOf(object.metadata?.labels ?? {}); if (owner !== undefined) this.enqueue(owner); };
-    const watch: RemoteWatch = { cluster, lease, removeHandlers: lease.informer.addHandlers({ onAdd: route, onUpdate: (a, b) => { route(a); route(b); }, onDelete: route }) };
+    const route = (object: KubeObject) => {
+      const owner = this.ownerOf(object.metadata?.labels ?? {});
+      if (owner !== undefined) this.enqueue(owner);
+    };
+    const watch: RemoteWatch = {
+      cluster,
+      lease,
+      removeHandlers: lease.informer.addHandlers({
+        onAdd: route,
+        onUpdate: (a, b) => {
+          route(a);
+          route(b);
+        },
+        onDelete: route,
+      }),
+    };
     this.watches.set(key, watch);
     return watch;
   }
@@ -115,7 +161,11 @@ export class RemoteWatches {
     if ("error" in connection) reason = connection.error;
     else {
       try {
-        await connection.client.list(target.apiVersion, target.kind, { limit: 1, labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`, fieldSelector: `metadata.name=${PROBE_NAME}` });
+        await connection.client.list(target.apiVersion, target.kind, {
+          limit: 1,
+          labelSelector: `${LABELS.managedBy}=${MANAGED_BY_VALUE}`,
+          fieldSelector: `metadata.name=${PROBE_NAME}`,
+        });
       } catch (error) {
         reason = `cannot list ${target.kind} (${target.apiVersion}): ${error instanceof Error ? error.message : String(error)}`;
       }

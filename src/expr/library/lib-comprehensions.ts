@@ -6,8 +6,16 @@
 import { compareValues } from "../compare.js";
 import { LibraryError, isCelMap, makeMap, mapEntries, type CelEnvironment } from "../lib-support.js";
 import {
-  identifierOf, iterationPairs, iterationTypes,
-  type CelType, type CheckContext, type MacroCall, type MacroChecker, type MacroEvaluator, type MacroNode, type OverlayContext,
+  identifierOf,
+  iterationPairs,
+  iterationTypes,
+  type CelType,
+  type CheckContext,
+  type MacroCall,
+  type MacroChecker,
+  type MacroEvaluator,
+  type MacroNode,
+  type OverlayContext,
 } from "../macro-support.js";
 
 type Kind = "all" | "exists" | "existsOne" | "transformList" | "transformMap" | "transformMapEntry";
@@ -36,36 +44,51 @@ function checkTwoVar(chk: MacroChecker, m: TwoVarMacro, ctx: CheckContext): CelT
   if (m.filter !== undefined) chk.check(m.filter, m.inner);
   const body = chk.check(m.body, m.inner);
   switch (m.kind) {
-    case "all": case "exists": case "existsOne": return chk.getType("bool");
-    case "transformList": return chk.registry.getListType(body);
-    case "transformMap": return chk.registry.getMapType(t1, body);
-    case "transformMapEntry": return body.kind === "map" ? body : chk.getType("map");
+    case "all":
+    case "exists":
+    case "existsOne":
+      return chk.getType("bool");
+    case "transformList":
+      return chk.registry.getListType(body);
+    case "transformMap":
+      return chk.registry.getMapType(t1, body);
+    case "transformMapEntry":
+      return body.kind === "map" ? body : chk.getType("map");
   }
 }
 
 function evalTwoVar(ev: MacroEvaluator, m: TwoVarMacro, ctx: unknown): unknown {
   const { outer, inner } = m;
-  if (outer === undefined || inner === undefined) throw new LibraryError("internal", `${m.kind}: macro evaluated before type check`);
+  if (outer === undefined || inner === undefined)
+    throw new LibraryError("internal", `${m.kind}: macro evaluated before type check`);
   const run = (node: MacroNode, k: unknown, v: unknown): unknown => {
     const c1 = outer.reuse(ctx).setIterValue(k, ev);
     return ev.run(node, inner.reuse(c1).setIterValue(v, ev));
   };
   const receiver = ev.run(m.receiver, ctx);
   let pairs = iterationPairs(receiver);
-  if (m.intKeys === true && !(receiver instanceof Map)) pairs = pairs.map(([k, v]) => [typeof k === "string" ? BigInt(k) : k, v]);
+  if (m.intKeys === true && !(receiver instanceof Map))
+    pairs = pairs.map(([k, v]) => [typeof k === "string" ? BigInt(k) : k, v]);
   const keep = (k: unknown, v: unknown): boolean => m.filter === undefined || asBool(run(m.filter, k, v), m.kind);
   switch (m.kind) {
-    case "all": case "exists": case "existsOne": return quantify(m.kind, pairs, (k, v) => asBool(run(m.body, k, v), m.kind));
-    case "transformList": return pairs.filter(([k, v]) => keep(k, v)).map(([k, v]) => run(m.body, k, v));
-    case "transformMap": return makeMap(pairs.filter(([k, v]) => keep(k, v)).map(([k, v]) => [k, run(m.body, k, v)] as const));
+    case "all":
+    case "exists":
+    case "existsOne":
+      return quantify(m.kind, pairs, (k, v) => asBool(run(m.body, k, v), m.kind));
+    case "transformList":
+      return pairs.filter(([k, v]) => keep(k, v)).map(([k, v]) => run(m.body, k, v));
+    case "transformMap":
+      return makeMap(pairs.filter(([k, v]) => keep(k, v)).map(([k, v]) => [k, run(m.body, k, v)] as const));
     case "transformMapEntry": {
       const entries: [unknown, unknown][] = [];
       for (const [k, v] of pairs) {
         if (!keep(k, v)) continue;
         const entry = run(m.body, k, v);
-        if (!isCelMap(entry)) throw new LibraryError("invalid_argument", "transformMapEntry: expression must return a map");
+        if (!isCelMap(entry))
+          throw new LibraryError("invalid_argument", "transformMapEntry: expression must return a map");
         for (const [ek, evv] of mapEntries(entry)) {
-          if (entries.some(([x]) => x === ek)) throw new LibraryError("invalid_argument", `transformMapEntry: duplicate key: ${String(ek)}`);
+          if (entries.some(([x]) => x === ek))
+            throw new LibraryError("invalid_argument", `transformMapEntry: duplicate key: ${String(ek)}`);
           entries.push([ek, evv]);
         }
       }
@@ -75,12 +98,18 @@ function evalTwoVar(ev: MacroEvaluator, m: TwoVarMacro, ctx: unknown): unknown {
 }
 
 /** CEL quantifier semantics: an error only surfaces when no element decides the result. */
-function quantify(kind: "all" | "exists" | "existsOne", pairs: [unknown, unknown][], test: (k: unknown, v: unknown) => boolean): boolean {
+function quantify(
+  kind: "all" | "exists" | "existsOne",
+  pairs: [unknown, unknown][],
+  test: (k: unknown, v: unknown) => boolean,
+): boolean {
   let firstError: unknown;
   let count = 0;
   for (const [k, v] of pairs) {
     let ok: boolean;
-    try { ok = test(k, v); } catch (e) {
+    try {
+      ok = test(k, v);
+    } catch (e) {
       if (kind === "existsOne") throw e;
       firstError ??= e;
       continue;
@@ -89,7 +118,8 @@ function quantify(kind: "all" | "exists" | "existsOne", pairs: [unknown, unknown
     if (kind === "exists" && ok) return true;
     if (ok) count++;
   }
-  if (firstError !== undefined) throw firstError instanceof Error ? firstError : new Error("comprehension predicate failed");
+  if (firstError !== undefined)
+    throw firstError instanceof Error ? firstError : new Error("comprehension predicate failed");
   return kind === "all" ? true : kind === "exists" ? false : count === 1;
 }
 
@@ -134,8 +164,11 @@ function sortBy({ args, receiver }: MacroCall): SortByMacro {
     evaluate(ev, m, ctx) {
       const list = ev.run(m.receiver, ctx);
       const scope = m.scope;
-      if (!Array.isArray(list) || scope === undefined) throw new LibraryError("invalid_argument", "sortBy: receiver must be a list");
-      const keyed = list.map((item: unknown) => [ev.run(m.key, scope.reuse(ctx).setIterValue(item, ev)), item] as const);
+      if (!Array.isArray(list) || scope === undefined)
+        throw new LibraryError("invalid_argument", "sortBy: receiver must be a list");
+      const keyed = list.map(
+        (item: unknown) => [ev.run(m.key, scope.reuse(ctx).setIterValue(item, ev)), item] as const,
+      );
       return [...keyed].sort((a, b) => compareValues(a[0], b[0])).map(([, item]) => item);
     },
   };
@@ -150,8 +183,14 @@ export function registerComprehensionsLibrary(env: CelEnvironment): void {
     env.registerFunction(`${receiver}.transformList(ast, ast, ast, ast): list<dyn>`, twoVar("transformList", true));
     env.registerFunction(`${receiver}.transformMap(ast, ast, ast): map<dyn, dyn>`, twoVar("transformMap", false));
     env.registerFunction(`${receiver}.transformMap(ast, ast, ast, ast): map<dyn, dyn>`, twoVar("transformMap", true));
-    env.registerFunction(`${receiver}.transformMapEntry(ast, ast, ast): map<dyn, dyn>`, twoVar("transformMapEntry", false));
-    env.registerFunction(`${receiver}.transformMapEntry(ast, ast, ast, ast): map<dyn, dyn>`, twoVar("transformMapEntry", true));
+    env.registerFunction(
+      `${receiver}.transformMapEntry(ast, ast, ast): map<dyn, dyn>`,
+      twoVar("transformMapEntry", false),
+    );
+    env.registerFunction(
+      `${receiver}.transformMapEntry(ast, ast, ast, ast): map<dyn, dyn>`,
+      twoVar("transformMapEntry", true),
+    );
   }
   env.registerFunction("list.sortBy(ast, ast): list<dyn>", sortBy);
 }

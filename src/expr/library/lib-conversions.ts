@@ -28,7 +28,9 @@ export const GET_MILLISECONDS = "kroGetMilliseconds";
 
 export function registerConversionsLibrary(env: CelEnvironment): void {
   env.registerFunction(`${TS}.${GET_MILLISECONDS}(): int`, (d: Date) => BigInt(d.getUTCMilliseconds()));
-  env.registerFunction(`${DUR}.${GET_MILLISECONDS}(): int`, (d: { nanos: number }) => BigInt(Math.trunc(d.nanos / 1_000_000)));
+  env.registerFunction(`${DUR}.${GET_MILLISECONDS}(): int`, (d: { nanos: number }) =>
+    BigInt(Math.trunc(d.nanos / 1_000_000)),
+  );
   env.registerFunction("int(uint): int", (u: { valueOf(): bigint }) => {
     const v = u.valueOf();
     if (v > INT64_MAX) throw new LibraryError("numeric_overflow", `int(${v}u): integer overflow`);

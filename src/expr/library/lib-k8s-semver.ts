@@ -5,14 +5,27 @@
 import { LibraryError, type CelEnvironment } from "../lib-support.js";
 
 export class Semver {
-  constructor(readonly major: bigint, readonly minor: bigint, readonly patch: bigint, readonly pre: readonly string[]) {}
+  constructor(
+    readonly major: bigint,
+    readonly minor: bigint,
+    readonly patch: bigint,
+    readonly pre: readonly string[],
+  ) {}
   compare(o: Semver): number {
-    for (const [a, b] of [[this.major, o.major], [this.minor, o.minor], [this.patch, o.patch]] as const) if (a !== b) return a < b ? -1 : 1;
-    if (this.pre.length === 0 || o.pre.length === 0) return o.pre.length - this.pre.length === 0 ? 0 : this.pre.length === 0 ? 1 : -1;
+    for (const [a, b] of [
+      [this.major, o.major],
+      [this.minor, o.minor],
+      [this.patch, o.patch],
+    ] as const)
+      if (a !== b) return a < b ? -1 : 1;
+    if (this.pre.length === 0 || o.pre.length === 0)
+      return o.pre.length - this.pre.length === 0 ? 0 : this.pre.length === 0 ? 1 : -1;
     for (let i = 0; i < Math.min(this.pre.length, o.pre.length); i++) {
-      const a = this.pre[i] ?? "", b = o.pre[i] ?? "";
+      const a = this.pre[i] ?? "",
+        b = o.pre[i] ?? "";
       if (a === b) continue;
-      const na = /^\d+$/.test(a), nb = /^\d+$/.test(b);
+      const na = /^\d+$/.test(a),
+        nb = /^\d+$/.test(b);
       if (na && nb) return BigInt(a) < BigInt(b) ? -1 : 1;
       if (na !== nb) return na ? -1 : 1;
       return a < b ? -1 : 1;
@@ -21,7 +34,8 @@ export class Semver {
   }
 }
 
-const STRICT = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+const STRICT =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
 
 export function parseSemver(s: string, normalize = false): Semver | undefined {
   let text = s;
@@ -34,7 +48,12 @@ export function parseSemver(s: string, normalize = false): Semver | undefined {
   }
   const m = STRICT.exec(text);
   if (m === null) return undefined;
-  return new Semver(BigInt(m[1] ?? "0"), BigInt(m[2] ?? "0"), BigInt(m[3] ?? "0"), m[4] === undefined ? [] : m[4].split("."));
+  return new Semver(
+    BigInt(m[1] ?? "0"),
+    BigInt(m[2] ?? "0"),
+    BigInt(m[3] ?? "0"),
+    m[4] === undefined ? [] : m[4].split("."),
+  );
 }
 
 export function registerSemverLibrary(env: CelEnvironment): void {
@@ -42,7 +61,8 @@ export function registerSemverLibrary(env: CelEnvironment): void {
   env.registerType(S, Semver);
   const must = (s: string, normalize: boolean): Semver => {
     const v = parseSemver(s, normalize);
-    if (v === undefined) throw new LibraryError("invalid_argument", `string ${JSON.stringify(s)} is not a valid semver`);
+    if (v === undefined)
+      throw new LibraryError("invalid_argument", `string ${JSON.stringify(s)} is not a valid semver`);
     return v;
   };
   env.registerFunction("isSemver(string): bool", (s: string) => parseSemver(s) !== undefined);

@@ -5,7 +5,17 @@
  */
 import { createHash } from "node:crypto";
 import { celToJson, jsonToCel } from "../values.js";
-import { LibraryError, declareNamespace, isCelMap, makeMap, mapEntries, toIndex, type CelEnvironment, type CelMap, type LibraryContext } from "../lib-support.js";
+import {
+  LibraryError,
+  declareNamespace,
+  isCelMap,
+  makeMap,
+  mapEntries,
+  toIndex,
+  type CelEnvironment,
+  type CelMap,
+  type LibraryContext,
+} from "../lib-support.js";
 
 const ALPHANUMERIC = "0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -57,12 +67,17 @@ export function registerKroLibraries(env: CelEnvironment, lib: LibraryContext, l
     lib.charge(Number(n > 0n ? n : 0n));
     return seededString(n, seed);
   });
-  env.registerFunction(`${random}.seededInt(int, int, string): int`, (_ns: unknown, min: bigint, max: bigint, seed: string) => seededInt(min, max, seed));
+  env.registerFunction(
+    `${random}.seededInt(int, int, string): int`,
+    (_ns: unknown, min: bigint, max: bigint, seed: string) => seededInt(min, max, seed),
+  );
 
   const json = declareNamespace(env, "json");
   env.registerFunction(`${json}.unmarshal(string): dyn`, (_ns: unknown, s: string) => {
     lib.charge(s.length);
-    try { return jsonToCel(JSON.parse(s), undefined, { wholeNumbersAsInt: false }); } catch (e) {
+    try {
+      return jsonToCel(JSON.parse(s), undefined, { wholeNumbersAsInt: false });
+    } catch (e) {
       throw new LibraryError("invalid_argument", `json.unmarshal: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
@@ -74,14 +89,23 @@ export function registerKroLibraries(env: CelEnvironment, lib: LibraryContext, l
 
   const hash = declareNamespace(env, "hash");
   env.registerFunction(`${hash}.fnv64a(string): bytes`, (_ns: unknown, s: string) => fnv64a(Buffer.from(s, "utf8")));
-  env.registerFunction(`${hash}.sha256(string): bytes`, (_ns: unknown, s: string) => { lib.charge(s.length); return digest("sha256", s); });
-  env.registerFunction(`${hash}.md5(string): bytes`, (_ns: unknown, s: string) => { lib.charge(s.length); return digest("md5", s); });
+  env.registerFunction(`${hash}.sha256(string): bytes`, (_ns: unknown, s: string) => {
+    lib.charge(s.length);
+    return digest("sha256", s);
+  });
+  env.registerFunction(`${hash}.md5(string): bytes`, (_ns: unknown, s: string) => {
+    lib.charge(s.length);
+    return digest("md5", s);
+  });
 
   const base64 = declareNamespace(env, "base64");
-  env.registerFunction(`${base64}.encode(bytes): string`, (_ns: unknown, b: Uint8Array) => Buffer.from(b).toString("base64"));
+  env.registerFunction(`${base64}.encode(bytes): string`, (_ns: unknown, b: Uint8Array) =>
+    Buffer.from(b).toString("base64"),
+  );
   env.registerFunction(`${base64}.decode(string): bytes`, (_ns: unknown, s: string) => {
     // cel-go accepts padded and unpadded standard base64 and rejects anything else.
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new LibraryError("invalid_argument", "base64.decode: illegal base64 data");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s))
+      throw new LibraryError("invalid_argument", "base64.decode: illegal base64 data");
     return new Uint8Array(Buffer.from(s, "base64"));
   });
 
@@ -98,25 +122,36 @@ export function registerKroLibraries(env: CelEnvironment, lib: LibraryContext, l
   });
   env.registerFunction("map.deepMerge(map): dyn", (a: CelMap, b: CelMap) => deepMerge(a, b));
 
-  env.registerFunction(`${listsNamespace}.setAtIndex(list<A>, int, A): list<A>`, (_ns: unknown, l: unknown[], i: bigint, v: unknown) => {
-    const out = [...l];
-    out[toIndex(i, l.length, "lists.setAtIndex")] = v;
-    return out;
-  });
-  env.registerFunction(`${listsNamespace}.insertAtIndex(list<A>, int, A): list<A>`, (_ns: unknown, l: unknown[], i: bigint, v: unknown) => {
-    const out = [...l];
-    out.splice(toIndex(i, l.length, "lists.insertAtIndex", true), 0, v);
-    return out;
-  });
-  env.registerFunction(`${listsNamespace}.removeAtIndex(list<A>, int): list<A>`, (_ns: unknown, l: unknown[], i: bigint) => {
-    const out = [...l];
-    out.splice(toIndex(i, l.length, "lists.removeAtIndex"), 1);
-    return out;
-  });
+  env.registerFunction(
+    `${listsNamespace}.setAtIndex(list<A>, int, A): list<A>`,
+    (_ns: unknown, l: unknown[], i: bigint, v: unknown) => {
+      const out = [...l];
+      out[toIndex(i, l.length, "lists.setAtIndex")] = v;
+      return out;
+    },
+  );
+  env.registerFunction(
+    `${listsNamespace}.insertAtIndex(list<A>, int, A): list<A>`,
+    (_ns: unknown, l: unknown[], i: bigint, v: unknown) => {
+      const out = [...l];
+      out.splice(toIndex(i, l.length, "lists.insertAtIndex", true), 0, v);
+      return out;
+    },
+  );
+  env.registerFunction(
+    `${listsNamespace}.removeAtIndex(list<A>, int): list<A>`,
+    (_ns: unknown, l: unknown[], i: bigint) => {
+      const out = [...l];
+      out.splice(toIndex(i, l.length, "lists.removeAtIndex"), 1);
+      return out;
+    },
+  );
 }
 
 function celToJsonText(v: unknown): string {
-  try { return celToJson(v).text; } catch (e) {
+  try {
+    return celToJson(v).text;
+  } catch (e) {
     throw new LibraryError("invalid_argument", `json.marshal: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -8,9 +8,15 @@ import { Optional } from "@marcbachmann/cel-js";
 
 export function registerListsExtLibrary(env: CelEnvironment, lib: LibraryContext, listsNamespace: string): void {
   env.registerFunction("list<A>.slice(int, int): list<A>", (l: unknown[], from: bigint, to: bigint) => {
-    if (from < 0n || to < 0n) throw new LibraryError("invalid_argument", `cannot slice(${from}, ${to}), negative indexes not supported`);
-    if (from > to) throw new LibraryError("invalid_argument", `cannot slice(${from}, ${to}), start index must be less than or equal to end index`);
-    if (to > BigInt(l.length)) throw new LibraryError("invalid_argument", `cannot slice(${from}, ${to}), list is length ${l.length}`);
+    if (from < 0n || to < 0n)
+      throw new LibraryError("invalid_argument", `cannot slice(${from}, ${to}), negative indexes not supported`);
+    if (from > to)
+      throw new LibraryError(
+        "invalid_argument",
+        `cannot slice(${from}, ${to}), start index must be less than or equal to end index`,
+      );
+    if (to > BigInt(l.length))
+      throw new LibraryError("invalid_argument", `cannot slice(${from}, ${to}), list is length ${l.length}`);
     lib.charge(Number(to - from));
     return l.slice(Number(from), Number(to));
   });
@@ -29,9 +35,16 @@ export function registerListsExtLibrary(env: CelEnvironment, lib: LibraryContext
     for (const x of l) if (!out.some((y) => valuesEqual(x, y))) out.push(x);
     return out;
   });
-  env.registerFunction("list<A>.reverse(): list<A>", (l: unknown[]) => { lib.charge(l.length); return [...l].reverse(); });
-  env.registerFunction("list<A>.first(): optional<A>", (l: unknown[]) => (l.length === 0 ? Optional.none() : Optional.of(l[0])));
-  env.registerFunction("list<A>.last(): optional<A>", (l: unknown[]) => (l.length === 0 ? Optional.none() : Optional.of(l[l.length - 1])));
+  env.registerFunction("list<A>.reverse(): list<A>", (l: unknown[]) => {
+    lib.charge(l.length);
+    return [...l].reverse();
+  });
+  env.registerFunction("list<A>.first(): optional<A>", (l: unknown[]) =>
+    l.length === 0 ? Optional.none() : Optional.of(l[0]),
+  );
+  env.registerFunction("list<A>.last(): optional<A>", (l: unknown[]) =>
+    l.length === 0 ? Optional.none() : Optional.of(l[l.length - 1]),
+  );
   env.registerFunction(`${listsNamespace}.range(int): list<int>`, (_ns: unknown, n: bigint) => {
     if (n < 0n) throw new LibraryError("invalid_argument", "lists.range: size must be non-negative");
     lib.charge(Number(n));
@@ -48,4 +61,3 @@ function flatten(l: readonly unknown[], depth: number, lib: LibraryContext): unk
   }
   return out;
 }
-

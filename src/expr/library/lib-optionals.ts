@@ -5,7 +5,16 @@
  */
 import { Optional } from "@marcbachmann/cel-js";
 import { isCelMap, LibraryError, type CelEnvironment } from "../lib-support.js";
-import { identifierOf, type CelType, type CheckContext, type MacroCall, type MacroChecker, type MacroEvaluator, type MacroNode, type OverlayContext } from "../macro-support.js";
+import {
+  identifierOf,
+  type CelType,
+  type CheckContext,
+  type MacroCall,
+  type MacroChecker,
+  type MacroEvaluator,
+  type MacroNode,
+  type OverlayContext,
+} from "../macro-support.js";
 
 /** cel-go's zero values: null, false, 0, 0u, 0.0, "", b"", [], {}, a zero duration. */
 export function isZeroValue(v: unknown): boolean {
@@ -14,7 +23,8 @@ export function isZeroValue(v: unknown): boolean {
   if (v instanceof Map) return v.size === 0;
   if (v instanceof Optional) return !v.hasValue();
   if (v instanceof Date) return v.getTime() === 0;
-  if (typeof v === "object" && v.constructor.name === "UnsignedInt") return (v as { valueOf(): bigint }).valueOf() === 0n;
+  if (typeof v === "object" && v.constructor.name === "UnsignedInt")
+    return (v as { valueOf(): bigint }).valueOf() === 0n;
   if (typeof v === "object" && v.constructor.name === "Duration") {
     const d = v as { seconds: bigint; nanos: number };
     return d.seconds === 0n && d.nanos === 0;
@@ -40,27 +50,38 @@ function name(m: OptMacro): string {
 function checkOpt(chk: MacroChecker, m: OptMacro, ctx: CheckContext): CelType {
   const receiver = chk.check(m.receiver, ctx);
   if (receiver.kind !== "optional" && receiver.kind !== "dyn") {
-    throw chk.createError("optional_expected", `${name(m)}() receiver must be optional, got '${receiver.name}'`, m.receiver);
+    throw chk.createError(
+      "optional_expected",
+      `${name(m)}() receiver must be optional, got '${receiver.name}'`,
+      m.receiver,
+    );
   }
   // An unbound value type (`{}.?key` is optional<V>) is dyn to the body.
-  const value = receiver.valueType === undefined || receiver.valueType.kind === "param" ? chk.getType("dyn") : receiver.valueType;
+  const value =
+    receiver.valueType === undefined || receiver.valueType.kind === "param" ? chk.getType("dyn") : receiver.valueType;
   m.scope = ctx.forkWithVariable(m.variable, value);
   const body = chk.check(m.body, m.scope);
   if (!m.flat) return (chk.registry as unknown as { getOptionalType(t: CelType): CelType }).getOptionalType(body);
   if (body.kind !== "optional" && body.kind !== "dyn") {
-    throw chk.createError("optional_expected", `optFlatMap() expression must return an optional, got '${body.name}'`, m.body);
+    throw chk.createError(
+      "optional_expected",
+      `optFlatMap() expression must return an optional, got '${body.name}'`,
+      m.body,
+    );
   }
   return body.kind === "optional" ? body : chk.getType("optional");
 }
 
 function evalOpt(ev: MacroEvaluator, m: OptMacro, ctx: unknown): unknown {
   const receiver = ev.run(m.receiver, ctx);
-  if (!(receiver instanceof Optional)) throw new LibraryError("optional_expected", `${name(m)}() receiver must be optional`);
+  if (!(receiver instanceof Optional))
+    throw new LibraryError("optional_expected", `${name(m)}() receiver must be optional`);
   if (!receiver.hasValue()) return receiver;
   if (m.scope === undefined) throw new LibraryError("internal", `${name(m)}: macro evaluated before type check`);
   const result = ev.run(m.body, m.scope.reuse(ctx).setIterValue(receiver.value(), ev));
   if (!m.flat) return Optional.of(result);
-  if (!(result instanceof Optional)) throw new LibraryError("optional_expected", "optFlatMap() expression must return an optional");
+  if (!(result instanceof Optional))
+    throw new LibraryError("optional_expected", "optFlatMap() expression must return an optional");
   return result;
 }
 
@@ -100,8 +121,10 @@ function registerOptionalType(env: CelEnvironment): void {
 export function registerOptionalsLibrary(env: CelEnvironment): void {
   registerOptionalType(env);
   env.registerFunction(`OptionalNamespace.${OPTIONAL_NONE_DYN}(): optional<dyn>`, () => Optional.none());
-  env.registerFunction("OptionalNamespace.ofNonZeroValue(A): optional<A>", (_ns: unknown, v: unknown) => (isZeroValue(v) ? Optional.none() : Optional.of(v)));
-  env.registerFunction("optional.optMap(ast, ast): optional<dyn>", optMacro(false) );
-  env.registerFunction("optional.optFlatMap(ast, ast): optional<dyn>", optMacro(true) );
+  env.registerFunction("OptionalNamespace.ofNonZeroValue(A): optional<A>", (_ns: unknown, v: unknown) =>
+    isZeroValue(v) ? Optional.none() : Optional.of(v),
+  );
+  env.registerFunction("optional.optMap(ast, ast): optional<dyn>", optMacro(false));
+  env.registerFunction("optional.optFlatMap(ast, ast): optional<dyn>", optMacro(true));
   env.registerOperator("optional == optional", optionalsEqual);
 }

@@ -39,14 +39,19 @@ export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext)
     lib.charge(Math.ceil((parts.length - 1) * to.length * 0.1));
     return parts.join(to);
   });
-  env.registerFunction("string.replace(string, string, int): string", (s: string, from: string, to: string, n: bigint) => {
-    lib.charge(s.length);
-    const parts = s.split(from);
-    lib.charge(Math.ceil(Math.min(parts.length - 1, n < 0n ? Infinity : Number(n)) * to.length * 0.1));
-    if (n < 0n) return parts.join(to);
-    const limit = Math.min(Number(n), parts.length - 1);
-    return parts.slice(0, limit + 1).join(to) + (limit < parts.length - 1 ? from + parts.slice(limit + 1).join(from) : "");
-  });
+  env.registerFunction(
+    "string.replace(string, string, int): string",
+    (s: string, from: string, to: string, n: bigint) => {
+      lib.charge(s.length);
+      const parts = s.split(from);
+      lib.charge(Math.ceil(Math.min(parts.length - 1, n < 0n ? Infinity : Number(n)) * to.length * 0.1));
+      if (n < 0n) return parts.join(to);
+      const limit = Math.min(Number(n), parts.length - 1);
+      return (
+        parts.slice(0, limit + 1).join(to) + (limit < parts.length - 1 ? from + parts.slice(limit + 1).join(from) : "")
+      );
+    },
+  );
   env.registerFunction("string.reverse(): string", (s: string) => codePoints(s).reverse().join(""));
   env.registerFunction("string.format(list): string", (s: string, args: unknown[]) => {
     lib.charge(s.length + args.length);
@@ -61,16 +66,35 @@ export function quote(s: string): string {
   let out = '"';
   for (const ch of s) {
     switch (ch) {
-      case "\x07": out += "\\a"; break;
-      case "\b": out += "\\b"; break;
-      case "\f": out += "\\f"; break;
-      case "\n": out += "\\n"; break;
-      case "\r": out += "\\r"; break;
-      case "\t": out += "\\t"; break;
-      case "\v": out += "\\v"; break;
-      case "\\": out += "\\\\"; break;
-      case '"': out += '\\"'; break;
-      default: out += ch;
+      case "\x07":
+        out += "\\a";
+        break;
+      case "\b":
+        out += "\\b";
+        break;
+      case "\f":
+        out += "\\f";
+        break;
+      case "\n":
+        out += "\\n";
+        break;
+      case "\r":
+        out += "\\r";
+        break;
+      case "\t":
+        out += "\\t";
+        break;
+      case "\v":
+        out += "\\v";
+        break;
+      case "\\":
+        out += "\\\\";
+        break;
+      case '"':
+        out += '\\"';
+        break;
+      default:
+        out += ch;
     }
   }
   return out + '"';

@@ -24,35 +24,78 @@ export interface ClusterTarget {
 }
 
 /** Undefined: the resource has no target (it lives in the controller's cluster, as always). */
-export function clusterTarget(entry: Record<string, unknown>, template: Record<string, unknown>, path: IssuePath, issues: Issue[]): ClusterTarget | undefined {
+export function clusterTarget(
+  entry: Record<string, unknown>,
+  template: Record<string, unknown>,
+  path: IssuePath,
+  issues: Issue[],
+): ClusterTarget | undefined {
   const { cluster, clusters } = entry;
   if (cluster === undefined) {
-    if (clusters !== undefined) issues.push(error("rgd.cluster-list-without-target", [...path, "clusters"], "clusters lists where `cluster:` may point; set cluster too"));
+    if (clusters !== undefined)
+      issues.push(
+        error(
+          "rgd.cluster-list-without-target",
+          [...path, "clusters"],
+          "clusters lists where `cluster:` may point; set cluster too",
+        ),
+      );
     return undefined;
   }
   if (entry.externalRef !== undefined) {
-    issues.push(error("rgd.cluster-external", [...path, "cluster"], "cluster targets apply to templates; an externalRef is read from the controller's cluster"));
+    issues.push(
+      error(
+        "rgd.cluster-external",
+        [...path, "cluster"],
+        "cluster targets apply to templates; an externalRef is read from the controller's cluster",
+      ),
+    );
     return undefined;
   }
   if (typeof cluster !== "string" || cluster === "") {
-    issues.push(error("rgd.invalid-field", [...path, "cluster"], "cluster must be a cluster name or a \"${...}\" expression"));
+    issues.push(
+      error("rgd.invalid-field", [...path, "cluster"], 'cluster must be a cluster name or a "${...}" expression'),
+    );
     return undefined;
   }
   const allowed = allowList(clusters, [...path, "clusters"], issues);
   const found = extractExpressions(cluster);
   if (found.segments.some((s) => s.kind === "expression")) {
     if (allowed === undefined) {
-      issues.push(error("rgd.cluster-allowlist-required", [...path, "cluster"], "an expression target needs `clusters:`, the list of registered clusters it may evaluate to (the RGD author decides where instances may reach)"));
+      issues.push(
+        error(
+          "rgd.cluster-allowlist-required",
+          [...path, "cluster"],
+          "an expression target needs `clusters:`, the list of registered clusters it may evaluate to (the RGD author decides where instances may reach)",
+        ),
+      );
       return undefined;
     }
   } else {
-    if (!CLUSTER_NAME.test(cluster)) issues.push(error("rgd.invalid-cluster-name", [...path, "cluster"], `cluster "${cluster}" is not a valid cluster name (a DNS label: lowercase letters, digits and '-')`));
-    if (allowed !== undefined && !allowed.includes(cluster)) issues.push(error("rgd.cluster-not-allowed", [...path, "cluster"], `cluster "${cluster}" is not in this resource's clusters list`));
+    if (!CLUSTER_NAME.test(cluster))
+      issues.push(
+        error(
+          "rgd.invalid-cluster-name",
+          [...path, "cluster"],
+          `cluster "${cluster}" is not a valid cluster name (a DNS label: lowercase letters, digits and '-')`,
+        ),
+      );
+    if (allowed !== undefined && !allowed.includes(cluster))
+      issues.push(
+        error(
+          "rgd.cluster-not-allowed",
+          [...path, "cluster"],
+          `cluster "${cluster}" is not in this resource's clusters list`,
+        ),
+      );
   }
   const metadata = isRecord(template.metadata) ? template.metadata : {};
   const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
   return {
-    template: { ...template, metadata: { ...metadata, annotations: { ...annotations, [ANNOTATIONS.cluster]: cluster } } },
+    template: {
+      ...template,
+      metadata: { ...metadata, annotations: { ...annotations, [ANNOTATIONS.cluster]: cluster } },
+    },
     clusters: allowed ?? [cluster],
   };
 }
@@ -65,7 +108,13 @@ function allowList(value: unknown, path: IssuePath, issues: Issue[]): string[] |
   }
   return value.flatMap((name, i) => {
     if (typeof name === "string" && CLUSTER_NAME.test(name)) return [name];
-    issues.push(error("rgd.invalid-cluster-name", [...path, i], `${JSON.stringify(name)} is not a valid cluster name (a DNS label)`));
+    issues.push(
+      error(
+        "rgd.invalid-cluster-name",
+        [...path, i],
+        `${JSON.stringify(name)} is not a valid cluster name (a DNS label)`,
+      ),
+    );
     return [];
   });
 }

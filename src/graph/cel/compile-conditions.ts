@@ -6,8 +6,14 @@
  */
 import { error, prefixIssues, type Issue, type IssuePath } from "../../diag/index.js";
 import {
-  CONDITION_CODES, analyzeAuthorCondition, extractExpressions, normalizeConditionKeys,
-  type AuthorConditionAnalysis, type KroCelEnvironment, type NormalizedCondition, type TypedScope,
+  CONDITION_CODES,
+  analyzeAuthorCondition,
+  extractExpressions,
+  normalizeConditionKeys,
+  type AuthorConditionAnalysis,
+  type KroCelEnvironment,
+  type NormalizedCondition,
+  type TypedScope,
 } from "../../expr/index.js";
 
 export interface CheckedConditions {
@@ -24,9 +30,18 @@ function attempt<T>(run: () => T): T | undefined {
   }
 }
 
-export function checkAuthorConditions(env: KroCelEnvironment, scope: TypedScope, value: unknown, path: IssuePath): CheckedConditions {
+export function checkAuthorConditions(
+  env: KroCelEnvironment,
+  scope: TypedScope,
+  value: unknown,
+  path: IssuePath,
+): CheckedConditions {
   if (value === undefined) return { issues: [], conditions: [] };
-  if (!Array.isArray(value)) return { issues: [error("rgd.invalid-field", path, "status.conditions must be a list of \"${...}\" expressions")], conditions: [] };
+  if (!Array.isArray(value))
+    return {
+      issues: [error("rgd.invalid-field", path, 'status.conditions must be a list of "${...}" expressions')],
+      conditions: [],
+    };
   const issues: Issue[] = [];
   const conditions: string[] = [];
   const declaredAt = new Map<string, number>();
@@ -35,7 +50,13 @@ export function checkAuthorConditions(env: KroCelEnvironment, scope: TypedScope,
     const found = typeof entry === "string" ? extractExpressions(entry) : undefined;
     const [segment] = found?.segments ?? [];
     if (typeof entry !== "string" || found === undefined || !found.standalone || segment?.kind !== "expression") {
-      issues.push(error("rgd.not-standalone", at, `conditions entries must be a single "\${...}" expression, got ${JSON.stringify(entry)}`));
+      issues.push(
+        error(
+          "rgd.not-standalone",
+          at,
+          `conditions entries must be a single "\${...}" expression, got ${JSON.stringify(entry)}`,
+        ),
+      );
       return;
     }
     const normalized: NormalizedCondition | undefined = attempt(() => normalizeConditionKeys(env, segment.source));
@@ -51,7 +72,14 @@ export function checkAuthorConditions(env: KroCelEnvironment, scope: TypedScope,
     for (const type of analysis?.literalTypes ?? []) {
       const first = declaredAt.get(type);
       if (first === undefined) declaredAt.set(type, index);
-      else own.push(error(CONDITION_CODES.duplicateType, at, `condition type "${type}" is already declared by conditions[${first}]`));
+      else
+        own.push(
+          error(
+            CONDITION_CODES.duplicateType,
+            at,
+            `condition type "${type}" is already declared by conditions[${first}]`,
+          ),
+        );
     }
     issues.push(...own);
     if (!own.some((i) => i.severity === "error")) conditions.push(`\${${expression}}`);

@@ -29,8 +29,8 @@ function identityExpressions(node: DraftNode): string[] {
   // A kind of unknown scope may be namespaced, so its namespace counts as identity too.
   const identity = node.namespaced === false ? ["name"] : ["name", "namespace"];
   const isIdentity = (path: readonly (string | number)[]): boolean =>
-    (path.length === 2 && path[0] === "metadata" && identity.includes(String(path[1])))
-    || (path.length === 3 && path[0] === "metadata" && path[1] === "annotations" && path[2] === ANNOTATIONS.cluster);
+    (path.length === 2 && path[0] === "metadata" && identity.includes(String(path[1]))) ||
+    (path.length === 3 && path[0] === "metadata" && path[1] === "annotations" && path[2] === ANNOTATIONS.cluster);
   return node.fields
     .filter((f) => isIdentity(f.path))
     .flatMap((f) => f.segments.flatMap((s) => (s.kind === "expression" ? [s.source] : [])));
@@ -41,9 +41,17 @@ export function checkForEach(env: KroCelEnvironment, node: DraftNode): Issue[] {
   const issues: Issue[] = [];
   const iterators = node.forEach.map((d) => d.name);
   for (const dimension of node.forEach) {
-    const others = [...identifiersIn(env, [dimension.expression])].filter((name) => name !== dimension.name && iterators.includes(name));
+    const others = [...identifiersIn(env, [dimension.expression])].filter(
+      (name) => name !== dimension.name && iterators.includes(name),
+    );
     for (const other of others) {
-      issues.push(error("graph.foreach-iterator-reference", dimension.path, `forEach iterator "${dimension.name}" cannot reference other iterators (it reads "${other}")`));
+      issues.push(
+        error(
+          "graph.foreach-iterator-reference",
+          dimension.path,
+          `forEach iterator "${dimension.name}" cannot reference other iterators (it reads "${other}")`,
+        ),
+      );
     }
   }
   const used = identifiersIn(env, identityExpressions(node));
@@ -52,7 +60,13 @@ export function checkForEach(env: KroCelEnvironment, node: DraftNode): Issue[] {
     const metadata = (node.template as { metadata?: Record<string, unknown> }).metadata;
     const at: IssuePath = [...node.path, "template", "metadata", ...(metadata?.name === undefined ? [] : ["name"])];
     // kro's wording, list formatted as Go prints a []string
-    issues.push(error("graph.foreach-identity", at, `resource "${node.id}": all forEach dimensions must be used to produce a unique resource identity, missing: [${missing.join(" ")}]`));
+    issues.push(
+      error(
+        "graph.foreach-identity",
+        at,
+        `resource "${node.id}": all forEach dimensions must be used to produce a unique resource identity, missing: [${missing.join(" ")}]`,
+      ),
+    );
   }
   return issues;
 }

@@ -17,7 +17,10 @@ import { clusterTarget } from "./cluster-target.js";
 type SourceExpression = { readonly text: string; readonly path: IssuePath };
 
 /** A CompiledNode before dependencies and waves are known, with paths kept for diagnostics. */
-export interface DraftNode extends Omit<CompiledNode, "includeWhen" | "readyWhen" | "forEach" | "dependencies" | "wave"> {
+export interface DraftNode extends Omit<
+  CompiledNode,
+  "includeWhen" | "readyWhen" | "forEach" | "dependencies" | "wave"
+> {
   readonly path: IssuePath;
   readonly includeWhen: readonly SourceExpression[];
   readonly readyWhen: readonly SourceExpression[];
@@ -37,7 +40,13 @@ function standaloneList(value: unknown, path: IssuePath, what: string, issues: I
     const at = [...path, i];
     const found = typeof item === "string" ? extractExpressions(item) : undefined;
     if (found === undefined || !found.standalone) {
-      issues.push(error("rgd.not-standalone", at, `${what} entries must be a single "\${...}" expression, got ${JSON.stringify(item)}`));
+      issues.push(
+        error(
+          "rgd.not-standalone",
+          at,
+          `${what} entries must be a single "\${...}" expression, got ${JSON.stringify(item)}`,
+        ),
+      );
       return [];
     }
     issues.push(...prefixIssues(at, found.issues));
@@ -46,14 +55,24 @@ function standaloneList(value: unknown, path: IssuePath, what: string, issues: I
   });
 }
 
-function forEachDimensions(value: unknown, path: IssuePath, issues: Issue[]): (ForEachDimension & { path: IssuePath })[] {
+function forEachDimensions(
+  value: unknown,
+  path: IssuePath,
+  issues: Issue[],
+): (ForEachDimension & { path: IssuePath })[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    issues.push(error("rgd.invalid-field", path, "forEach must be a list of {iterator: \"${list}\"} entries"));
+    issues.push(error("rgd.invalid-field", path, 'forEach must be a list of {iterator: "${list}"} entries'));
     return [];
   }
   if (value.length > MAX_COLLECTION_DIMENSIONS) {
-    issues.push(error("rgd.foreach-too-many", path, `forEach has ${value.length} dimensions; at most ${MAX_COLLECTION_DIMENSIONS} are allowed`));
+    issues.push(
+      error(
+        "rgd.foreach-too-many",
+        path,
+        `forEach has ${value.length} dimensions; at most ${MAX_COLLECTION_DIMENSIONS} are allowed`,
+      ),
+    );
   }
   const seen = new Set<string>();
   return value.flatMap((entry, i) => {
@@ -61,17 +80,26 @@ function forEachDimensions(value: unknown, path: IssuePath, issues: Issue[]): (F
     const keys = isRecord(entry) ? Object.keys(entry) : [];
     const name = keys[0];
     if (!isRecord(entry) || keys.length !== 1 || name === undefined) {
-      issues.push(error("rgd.foreach-entry", at, "each forEach entry must have exactly one iterator: {name: \"${list}\"}"));
+      issues.push(
+        error("rgd.foreach-entry", at, 'each forEach entry must have exactly one iterator: {name: "${list}"}'),
+      );
       return [];
     }
     issues.push(...checkIdentifier("forEach iterator", name, [...at, name]));
-    if (seen.has(name)) issues.push(error("rgd.foreach-duplicate", [...at, name], `forEach iterator "${name}" is declared twice`));
+    if (seen.has(name))
+      issues.push(error("rgd.foreach-duplicate", [...at, name], `forEach iterator "${name}" is declared twice`));
     seen.add(name);
     const list = entry[name];
     const found = typeof list === "string" ? extractExpressions(list) : undefined;
     const segment = found?.segments[0];
     if (found === undefined || !found.standalone || segment?.kind !== "expression") {
-      issues.push(error("rgd.not-standalone", [...at, name], `forEach iterator "${name}" must be a single "\${...}" list expression`));
+      issues.push(
+        error(
+          "rgd.not-standalone",
+          [...at, name],
+          `forEach iterator "${name}" must be a single "\${...}" list expression`,
+        ),
+      );
       return [];
     }
     return [{ name, expression: segment.source, path: [...at, name] }];
@@ -84,7 +112,13 @@ function checkMetadataKeys(metadata: Record<string, unknown>, path: IssuePath, i
     if (!isRecord(map)) continue;
     for (const key of Object.keys(map)) {
       if (RESERVED_LABEL_PREFIXES.some((p) => key.startsWith(p))) {
-        issues.push(error("rgd.reserved-label", [...path, field, key], `${field.slice(0, -1)} "${key}" uses a prefix reserved for kro (kro.run/, internal.kro.run/)`));
+        issues.push(
+          error(
+            "rgd.reserved-label",
+            [...path, field, key],
+            `${field.slice(0, -1)} "${key}" uses a prefix reserved for kro (kro.run/, internal.kro.run/)`,
+          ),
+        );
       }
     }
   }
@@ -100,49 +134,94 @@ export interface DraftContext {
 export function draftNode(entry: unknown, index: number, context: DraftContext): { node?: DraftNode; issues: Issue[] } {
   const path: IssuePath = ["spec", "resources", index];
   const issues: Issue[] = [];
-  if (!isRecord(entry)) return { issues: [error("rgd.invalid-resource", path, "a resource must be an object with id and template or externalRef")] };
+  if (!isRecord(entry))
+    return {
+      issues: [error("rgd.invalid-resource", path, "a resource must be an object with id and template or externalRef")],
+    };
   const id = entry.id;
   issues.push(...checkIdentifier("resource id", id, [...path, "id"]));
   const hasTemplate = entry.template !== undefined;
   const external = entry.externalRef;
-  if (hasTemplate === (external !== undefined)) issues.push(error("rgd.template-xor-external", path, "exactly one of template or externalRef must be provided"));
-  if (external !== undefined && entry.forEach !== undefined) issues.push(error("rgd.external-foreach", [...path, "forEach"], "forEach cannot be combined with externalRef"));
+  if (hasTemplate === (external !== undefined))
+    issues.push(error("rgd.template-xor-external", path, "exactly one of template or externalRef must be provided"));
+  if (external !== undefined && entry.forEach !== undefined)
+    issues.push(error("rgd.external-foreach", [...path, "forEach"], "forEach cannot be combined with externalRef"));
 
   const bodyPath: IssuePath = [...path, hasTemplate ? "template" : "externalRef"];
   const written = hasTemplate ? entry.template : external;
-  if (!isRecord(written) || typeof written.apiVersion !== "string" || typeof written.kind !== "string" || !isRecord(written.metadata)) {
-    issues.push(error("rgd.invalid-object", bodyPath, "must be an object with string apiVersion, string kind and a metadata map"));
+  if (
+    !isRecord(written) ||
+    typeof written.apiVersion !== "string" ||
+    typeof written.kind !== "string" ||
+    !isRecord(written.metadata)
+  ) {
+    issues.push(
+      error("rgd.invalid-object", bodyPath, "must be an object with string apiVersion, string kind and a metadata map"),
+    );
     return { issues };
   }
   const { apiVersion, kind } = written;
   const metadata = written.metadata;
-  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(kind.toLowerCase())) issues.push(error("rgd.invalid-kind", [...bodyPath, "kind"], `kind "${kind}" is not a valid Kubernetes kind`));
+  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(kind.toLowerCase()))
+    issues.push(error("rgd.invalid-kind", [...bodyPath, "kind"], `kind "${kind}" is not a valid Kubernetes kind`));
   checkMetadataKeys(metadata, [...bodyPath, "metadata"], issues);
   // After the reserved-prefix check: only `cluster:` may set the target annotation.
   const target = clusterTarget(entry, written, path, issues);
   const body = target?.template ?? written;
 
-  issues.push(...checkChildKind(apiVersion, kind, [...bodyPath, "apiVersion"], context.resolver, context.unknownKinds ?? "warn"));
+  issues.push(
+    ...checkChildKind(apiVersion, kind, [...bodyPath, "apiVersion"], context.resolver, context.unknownKinds ?? "warn"),
+  );
   const resolved = context.resolver?.resolve(apiVersion, kind);
   const namespaced = resolved?.namespaced;
   if (namespaced === false && metadata.namespace !== undefined) {
-    issues.push(error("rgd.cluster-scoped-namespace", [...bodyPath, "metadata", "namespace"], `${kind} is cluster-scoped and must not set metadata.namespace`));
+    issues.push(
+      error(
+        "rgd.cluster-scoped-namespace",
+        [...bodyPath, "metadata", "namespace"],
+        `${kind} is cluster-scoped and must not set metadata.namespace`,
+      ),
+    );
   }
   const isSelector = external !== undefined && isRecord(metadata.selector);
-  if (context.instanceScope === "Cluster" && namespaced === true && hasTemplate && (typeof metadata.namespace !== "string" || metadata.namespace === "")) {
-    issues.push(error("rgd.namespace-required", [...bodyPath, "metadata"], `instances are cluster-scoped, so namespaced ${kind} must set metadata.namespace`));
+  if (
+    context.instanceScope === "Cluster" &&
+    namespaced === true &&
+    hasTemplate &&
+    (typeof metadata.namespace !== "string" || metadata.namespace === "")
+  ) {
+    issues.push(
+      error(
+        "rgd.namespace-required",
+        [...bodyPath, "metadata"],
+        `instances are cluster-scoped, so namespaced ${kind} must set metadata.namespace`,
+      ),
+    );
   }
 
   const found = findExpressions(body);
   issues.push(...prefixIssues(bodyPath, found.issues));
   const crdTemplate = hasTemplate && apiVersion === "apiextensions.k8s.io/v1" && kind === "CustomResourceDefinition";
   if (crdTemplate) issues.push(...checkCrdTemplateExpressions(found.fields, bodyPath));
-  else if (hasTemplate && resolved !== undefined) issues.push(...checkTemplateLiterals(body, resolved.schema, bodyPath));
+  else if (hasTemplate && resolved !== undefined)
+    issues.push(...checkTemplateLiterals(body, resolved.schema, bodyPath));
   const forEach = forEachDimensions(entry.forEach, [...path, "forEach"], issues);
-  const type: NodeType = external !== undefined ? (isSelector ? "externalCollection" : "external") : forEach.length > 0 ? "collection" : "resource";
+  const type: NodeType =
+    external !== undefined
+      ? isSelector
+        ? "externalCollection"
+        : "external"
+      : forEach.length > 0
+        ? "collection"
+        : "resource";
   const node: DraftNode = {
     id: typeof id === "string" ? id : `#${index}`,
-    index, path, type, apiVersion, kind, namespaced,
+    index,
+    path,
+    type,
+    apiVersion,
+    kind,
+    namespaced,
     template: body,
     fields: found.fields,
     includeWhen: standaloneList(entry.includeWhen, [...path, "includeWhen"], "includeWhen", issues),

@@ -3,7 +3,14 @@
  * instance's spec, each resource's kind) and the schema of the field it writes.
  */
 import { error, type Issue, type IssuePath } from "../../diag/index.js";
-import { compileField, TypedScope, type DeclaredVariables, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../../expr/index.js";
+import {
+  compileField,
+  TypedScope,
+  type DeclaredVariables,
+  type FoundField,
+  type KroCelEnvironment,
+  type OpenApiSchema,
+} from "../../expr/index.js";
 import type { DraftNode } from "./compile-resource.js";
 import { MAX_COLLECTION_SIZE } from "../naming.js";
 import type { SchemaResolver } from "../schema-resolver.js";
@@ -16,9 +23,13 @@ const BOOLEAN: OpenApiSchema = { type: "boolean" };
 export function schemaAt(root: OpenApiSchema | undefined, path: IssuePath): OpenApiSchema | undefined {
   let node: OpenApiSchema | undefined = root;
   for (const segment of path) {
-    if (node === undefined || node["x-kubernetes-preserve-unknown-fields"] === true && node.properties === undefined) return undefined;
+    if (node === undefined || (node["x-kubernetes-preserve-unknown-fields"] === true && node.properties === undefined))
+      return undefined;
     if (typeof segment === "number") node = node.items;
-    else node = node.properties?.[segment] ?? (typeof node.additionalProperties === "object" ? node.additionalProperties : undefined);
+    else
+      node =
+        node.properties?.[segment] ??
+        (typeof node.additionalProperties === "object" ? node.additionalProperties : undefined);
   }
   return node;
 }
@@ -42,10 +53,19 @@ export interface TypeCheckInput {
 }
 
 export function instanceVariable(specSchema: OpenApiSchema, metadata: OpenApiSchema = UNTYPED): OpenApiSchema {
-  return { type: "object", properties: { spec: specSchema, metadata, apiVersion: { type: "string" }, kind: { type: "string" } } };
+  return {
+    type: "object",
+    properties: { spec: specSchema, metadata, apiVersion: { type: "string" }, kind: { type: "string" } },
+  };
 }
 
-function checkField(env: KroCelEnvironment, scope: TypedScope, field: FoundField, base: IssuePath, expected: OpenApiSchema | undefined): { issues: Issue[]; schema: OpenApiSchema | undefined; statusSchema?: OpenApiSchema | undefined } {
+function checkField(
+  env: KroCelEnvironment,
+  scope: TypedScope,
+  field: FoundField,
+  base: IssuePath,
+  expected: OpenApiSchema | undefined,
+): { issues: Issue[]; schema: OpenApiSchema | undefined; statusSchema?: OpenApiSchema | undefined } {
   const path = [...base, ...field.path];
   try {
     const compiled = compileField(env, field.text, field.segments);
@@ -64,44 +84,62 @@ export interface TypeCheckedNodes {
 
 export function typeCheckNodes(input: TypeCheckInput): TypeCheckedNodes {
   const { env, nodes, resolver } = input;
-  const declared: Record<string, OpenApiSchema> = { schema: instanceVariable(input.specSchema, instanceMetadataSchema(resolver, input.instanceScope ?? "Namespaced")) };
+  const declared: Record<string, OpenApiSchema> = {
+    schema: instanceVariable(input.specSchema, instanceMetadataSchema(resolver, input.instanceScope ?? "Namespaced")),
+  };
   for (const node of nodes) declared[node.id] = nodeVariableSchema(node, resolver);
   // Registering a kind's struct types is the expensive part: do it once in a root scope that all
   // other scopes derive from (readyWhen scopes must not see the other variables, so not from base).
-  const kinds = new TypedScope(env, {}).preregister(nodes.flatMap((n) => resolver?.resolve(n.apiVersion, n.kind)?.schema ?? []));
+  const kinds = new TypedScope(env, {}).preregister(
+    nodes.flatMap((n) => resolver?.resolve(n.apiVersion, n.kind)?.schema ?? []),
+  );
   const base = kinds.with(declared);
   const issues: Issue[] = [];
   for (const node of nodes) {
     const childSchema = resolver?.resolve(node.apiVersion, node.kind)?.schema;
     const iterators: DeclaredVariables = Object.fromEntries(node.forEach.map((d) => [d.name, UNTYPED]));
     const scope = node.forEach.length > 0 ? base.with(iterators) : base;
-    const bodyPath = [...node.path, node.type === "external" || node.type === "externalCollection" ? "externalRef" : "template"];
+    const bodyPath = [
+      ...node.path,
+      node.type === "external" || node.type === "externalCollection" ? "externalRef" : "template",
+    ];
     for (const field of node.fields) {
       const expected = field.standalone ? schemaAt(childSchema, field.path) : undefined;
       issues.push(...checkField(env, scope, field, bodyPath, expected).issues);
     }
     for (const dimension of node.forEach) {
-      issues.push(...base.check(dimension.expression, { path: dimension.path, expected: { type: "array", items: UNTYPED } }).issues);
+      issues.push(
+        ...base.check(dimension.expression, { path: dimension.path, expected: { type: "array", items: UNTYPED } })
+          .issues,
+      );
     }
-    for (const cond of node.includeWhen) issues.push(...base.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
+    for (const cond of node.includeWhen)
+      issues.push(...base.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
     if (node.readyWhen.length > 0) {
-      const self = node.type === "collection" ? { each: childSchema ?? UNTYPED } : { [node.id]: childSchema ?? UNTYPED };
+      const self =
+        node.type === "collection" ? { each: childSchema ?? UNTYPED } : { [node.id]: childSchema ?? UNTYPED };
       const readyScope = kinds.with(self);
-      for (const cond of node.readyWhen) issues.push(...readyScope.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
+      for (const cond of node.readyWhen)
+        issues.push(...readyScope.check(cond.text, { path: cond.path, expected: BOOLEAN }).issues);
     }
   }
   return { issues, scope: base };
 }
 
 /** Status fields: each leaf's inferred type becomes the CRD's status schema. */
-export function typeCheckStatus(env: KroCelEnvironment, scope: TypedScope, fields: readonly FoundField[], base: IssuePath): { issues: Issue[]; types: { path: (string | number)[]; schema: OpenApiSchema }[] } {
+export function typeCheckStatus(
+  env: KroCelEnvironment,
+  scope: TypedScope,
+  fields: readonly FoundField[],
+  base: IssuePath,
+): { issues: Issue[]; types: { path: (string | number)[]; schema: OpenApiSchema }[] } {
   const issues: Issue[] = [];
   const types: { path: (string | number)[]; schema: OpenApiSchema }[] = [];
   for (const field of fields) {
     const checked = checkField(env, scope, field, base, undefined);
     issues.push(...checked.issues);
     // kro types a status field by its expression's CEL type (cel-type-schema.ts); a template string is a string.
-    const schema = field.standalone ? checked.statusSchema ?? UNTYPED : { type: "string" };
+    const schema = field.standalone ? (checked.statusSchema ?? UNTYPED) : { type: "string" };
     // Indexes stay numbers: `ips: ["${a}", "${b}"]` is an array in the CRD, as in kro's field paths.
     types.push({ path: [...field.path], schema });
   }

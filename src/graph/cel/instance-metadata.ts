@@ -15,14 +15,26 @@ const UNTYPED: OpenApiSchema = { "x-kubernetes-preserve-unknown-fields": true };
 const MINIMAL_OBJECT_META: OpenApiSchema = {
   type: "object",
   properties: {
-    name: STRING, generateName: STRING, namespace: STRING, uid: STRING, resourceVersion: STRING,
-    generation: { type: "integer" }, labels: STRING_MAP, annotations: STRING_MAP,
-    creationTimestamp: { type: "string", format: "date-time" }, deletionTimestamp: { type: "string", format: "date-time" },
-    finalizers: { type: "array", items: STRING }, ownerReferences: { type: "array", items: UNTYPED }, managedFields: { type: "array", items: UNTYPED },
+    name: STRING,
+    generateName: STRING,
+    namespace: STRING,
+    uid: STRING,
+    resourceVersion: STRING,
+    generation: { type: "integer" },
+    labels: STRING_MAP,
+    annotations: STRING_MAP,
+    creationTimestamp: { type: "string", format: "date-time" },
+    deletionTimestamp: { type: "string", format: "date-time" },
+    finalizers: { type: "array", items: STRING },
+    ownerReferences: { type: "array", items: UNTYPED },
+    managedFields: { type: "array", items: UNTYPED },
   },
 };
 
-export function instanceMetadataSchema(resolver: SchemaResolver | undefined, scope: "Namespaced" | "Cluster"): OpenApiSchema {
+export function instanceMetadataSchema(
+  resolver: SchemaResolver | undefined,
+  scope: "Namespaced" | "Cluster",
+): OpenApiSchema {
   const objectMeta = resolver?.resolve("v1", "ConfigMap")?.schema.properties?.metadata ?? MINIMAL_OBJECT_META;
   if (scope === "Namespaced" || objectMeta.properties === undefined) return objectMeta;
   const { namespace: _namespace, ...rest } = objectMeta.properties;

@@ -9,7 +9,6 @@
 import { error, formatPath as formatFieldPath, type Issue, type IssuePath } from "../../diag/index.js";
 import { extractExpressions, type OpenApiSchema } from "../../expr/index.js";
 
-
 export const TEMPLATE_SCHEMA_CODE = "rgd.template-schema";
 
 const ANY = "any";
@@ -55,21 +54,42 @@ export function checkTemplateLiterals(template: unknown, schema: OpenApiSchema, 
     const expected = expectedTypes(node);
     if (expected.includes(ANY) && node["x-kubernetes-preserve-unknown-fields"] === true) return;
     const wrongType = (got: string): void => {
-      issues.push(error(TEMPLATE_SCHEMA_CODE, [...base, ...path], `expected ${expected.join(" or ")} type for path ${formatFieldPath(path)}, got ${got}`));
+      issues.push(
+        error(
+          TEMPLATE_SCHEMA_CODE,
+          [...base, ...path],
+          `expected ${expected.join(" or ")} type for path ${formatFieldPath(path)}, got ${got}`,
+        ),
+      );
     };
     if (Array.isArray(value)) {
-      if (!expected.includes("array") && !expected.includes(ANY)) { wrongType("array"); return; }
+      if (!expected.includes("array") && !expected.includes(ANY)) {
+        wrongType("array");
+        return;
+      }
       const items = node.items;
       if (items === undefined) return;
-      value.forEach((item, i) => { visit(item, items, [...path, i]); });
+      value.forEach((item, i) => {
+        visit(item, items, [...path, i]);
+      });
       return;
     }
     if (typeof value === "object") {
-      if (!expected.includes("object") && !expected.includes(ANY) && node.additionalProperties !== true) { wrongType("object"); return; }
+      if (!expected.includes("object") && !expected.includes(ANY) && node.additionalProperties !== true) {
+        wrongType("object");
+        return;
+      }
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
         const childSchema = fieldSchema(node, key);
         if (childSchema === undefined) {
-          if (node.properties !== undefined) issues.push(error(TEMPLATE_SCHEMA_CODE, [...base, ...path, key], `unknown field ${JSON.stringify(key)}: schema not found for field ${formatFieldPath([...path, key])}`));
+          if (node.properties !== undefined)
+            issues.push(
+              error(
+                TEMPLATE_SCHEMA_CODE,
+                [...base, ...path, key],
+                `unknown field ${JSON.stringify(key)}: schema not found for field ${formatFieldPath([...path, key])}`,
+              ),
+            );
           continue;
         }
         visit(child, childSchema, [...path, key]);
@@ -82,7 +102,12 @@ export function checkTemplateLiterals(template: unknown, schema: OpenApiSchema, 
       return;
     }
     if (expected.includes(ANY)) return;
-    const ok = expected.some((t) => (t === "number" && typeof value === "number") || (t === "integer" && typeof value === "number" && Number.isInteger(value)) || (t === "boolean" && typeof value === "boolean"));
+    const ok = expected.some(
+      (t) =>
+        (t === "number" && typeof value === "number") ||
+        (t === "integer" && typeof value === "number" && Number.isInteger(value)) ||
+        (t === "boolean" && typeof value === "boolean"),
+    );
     if (!ok) wrongType(jsonTypeName(value));
   };
   visit(template, schema, []);

@@ -31,7 +31,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * The strings of a `templatesGzip`/`filesGzip` map, inflated; every bad entry is an issue at its
  * path (not base64, not gzip, not UTF-8, too large), and a name also given as plain text is one too.
  */
-export function inflateRecord(value: unknown, plain: Readonly<Record<string, string>>, path: IssuePath, budget: InflateBudget, issues: Issue[]): Record<string, string> {
+export function inflateRecord(
+  value: unknown,
+  plain: Readonly<Record<string, string>>,
+  path: IssuePath,
+  budget: InflateBudget,
+  issues: Issue[],
+): Record<string, string> {
   if (value === undefined) return {};
   const field = path.join(".");
   if (!isRecord(value)) {
@@ -55,9 +61,15 @@ export function inflateRecord(value: unknown, plain: Readonly<Record<string, str
       bytes = gunzipSync(Buffer.from(encoded, "base64"), { maxOutputLength: Math.max(1, limit) });
     } catch (e) {
       const tooLarge = (e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || e instanceof RangeError;
-      issues.push(error("rgd.invalid-field", at, tooLarge
-        ? `inflates past ${limit === MAX_INFLATED_ENTRY_BYTES ? "8 MiB, the limit of one entry" : "64 MiB, the limit of all gzipped entries of an RGD"}`
-        : `not gzip data (${(e as Error).message})`));
+      issues.push(
+        error(
+          "rgd.invalid-field",
+          at,
+          tooLarge
+            ? `inflates past ${limit === MAX_INFLATED_ENTRY_BYTES ? "8 MiB, the limit of one entry" : "64 MiB, the limit of all gzipped entries of an RGD"}`
+            : `not gzip data (${(e as Error).message})`,
+        ),
+      );
       continue;
     }
     budget.used += bytes.length;

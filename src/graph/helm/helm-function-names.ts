@@ -24,6 +24,9 @@ mustRegexFindAll regexFind mustRegexFind regexReplaceAll mustRegexReplaceAll reg
 mustRegexReplaceAllLiteral regexSplit mustRegexSplit regexQuoteMeta urlParse urlJoin getHostByName
 osBase osClean osDir osExt osIsAbs base dir clean ext isAbs`;
 
-const HELM = "include tpl required toYaml toYamlPretty fromYaml fromYamlArray toJson fromJson fromJsonArray toToml fromToml lookup";
+const HELM =
+  "include tpl required toYaml toYamlPretty fromYaml fromYamlArray toJson fromJson fromJsonArray toToml fromToml lookup";
 
-export const HELM_FUNCTION_NAMES: readonly string[] = [...new Set(`${SPRIG} ${HELM}`.split(/\s+/).filter((n) => n !== ""))];
+export const HELM_FUNCTION_NAMES: readonly string[] = [
+  ...new Set(`${SPRIG} ${HELM}`.split(/\s+/).filter((n) => n !== "")),
+];

@@ -26,7 +26,10 @@ export interface HelmLookupSite {
 const STRING = String.raw`"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`";
 const ARG = String.raw`(?:"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`" + String.raw`|\([^()]*\)|[^\s()}|]+)`;
 // `lookup` as a function name (not `.Values.lookup`, `$lookup` or `lookupX`), literal apiVersion and kind.
-const CALL = new RegExp(String.raw`(?<![\w.$-])lookup\s+(${STRING})\s+(${STRING})(?:\s+(${ARG}))?(?:\s+(${ARG}))?`, "g");
+const CALL = new RegExp(
+  String.raw`(?<![\w.$-])lookup\s+(${STRING})\s+(${STRING})(?:\s+(${ARG}))?(?:\s+(${ARG}))?`,
+  "g",
+);
 
 function unquote(literal: string): string {
   if (literal.startsWith("`")) return literal.slice(1, -1);
@@ -47,7 +50,10 @@ export function helmLookupSites(templates: Readonly<Record<string, string>>): He
       const [, apiVersion = "", kind = "", namespace, objectName] = match;
       const line = text.slice(0, match.index).split("\n").length;
       sites.push({
-        template: name, line, apiVersion: unquote(apiVersion), kind: unquote(kind),
+        template: name,
+        line,
+        apiVersion: unquote(apiVersion),
+        kind: unquote(kind),
         ...(namespace === undefined ? {} : { namespace }),
         ...(objectName === undefined ? {} : { name: objectName }),
       });
@@ -68,7 +74,8 @@ interface EdgeChild {
   readonly manifests?: { readonly name: string };
 }
 
-const groupOf = (apiVersion: string): string => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
+const groupOf = (apiVersion: string): string =>
+  apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 
 /**
  * Adds, to `dependencies`, an edge from every child of a template that looks a kind up to every
@@ -77,12 +84,22 @@ const groupOf = (apiVersion: string): string => (apiVersion.includes("/") ? apiV
  * which template includes them is not known from the text. An edge that would close a cycle
  * (the install order already puts the other child after this one) is left out and reported.
  */
-export function addLookupEdges(children: readonly EdgeChild[], sites: readonly HelmLookupSite[], dependencies: Map<string, string[]>): { skipped: string[] } {
+export function addLookupEdges(
+  children: readonly EdgeChild[],
+  sites: readonly HelmLookupSite[],
+  dependencies: Map<string, string[]>,
+): { skipped: string[] } {
   const skipped: string[] = [];
   const ids = children.map((c) => c.id);
   for (const site of sites) {
     const lookers = children.filter((c) => c.manifests?.name === site.template);
-    const makers = children.filter((c) => c.manifests !== undefined && c.manifests.name !== site.template && c.kind === site.kind && groupOf(c.apiVersion) === groupOf(site.apiVersion));
+    const makers = children.filter(
+      (c) =>
+        c.manifests !== undefined &&
+        c.manifests.name !== site.template &&
+        c.kind === site.kind &&
+        groupOf(c.apiVersion) === groupOf(site.apiVersion),
+    );
     for (const looker of lookers) {
       for (const maker of makers) {
         const deps = dependencies.get(looker.id) ?? [];
@@ -99,7 +116,17 @@ export function addLookupEdges(children: readonly EdgeChild[], sites: readonly H
 }
 
 /** addLookupEdges for the compiler: an edge left out (it would close a cycle) is a warning naming both children. */
-export function lookupOrderIssues(children: readonly EdgeChild[], sites: readonly HelmLookupSite[], dependencies: Map<string, string[]>): Issue[] {
+export function lookupOrderIssues(
+  children: readonly EdgeChild[],
+  sites: readonly HelmLookupSite[],
+  dependencies: Map<string, string[]>,
+): Issue[] {
   const { skipped } = addLookupEdges(children, sites, dependencies);
-  return skipped.map((edge) => warning("graph.lookup-order", ["spec", "helm", "templates"], `a lookup orders ${edge} (it reads a kind the other creates), but that would close a cycle with the other dependencies: left out, the lookup may read {} until the object exists`));
+  return skipped.map((edge) =>
+    warning(
+      "graph.lookup-order",
+      ["spec", "helm", "templates"],
+      `a lookup orders ${edge} (it reads a kind the other creates), but that would close a cycle with the other dependencies: left out, the lookup may read {} until the object exists`,
+    ),
+  );
 }

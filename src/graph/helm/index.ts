@@ -5,5 +5,17 @@
 // and is-record, and knows neither dialect's compile.
 export { gzipText, MAX_INFLATED_ENTRY_BYTES, MAX_INFLATED_TOTAL_BYTES } from "./helm-compression.js";
 export { HELM_FUNCTION_NAMES } from "./helm-function-names.js";
-export { addLookupEdges, type HelmLookupSite, helmLookupSites, isDeclaredLookup, lookupOrderIssues } from "./helm-lookups.js";
-export { chartOfTemplate, compileHelmContext, type HelmChartScope, type HelmContext, parseChartTemplate } from "./template-helm.js";
+export {
+  addLookupEdges,
+  type HelmLookupSite,
+  helmLookupSites,
+  isDeclaredLookup,
+  lookupOrderIssues,
+} from "./helm-lookups.js";
+export {
+  chartOfTemplate,
+  compileHelmContext,
+  type HelmChartScope,
+  type HelmContext,
+  parseChartTemplate,
+} from "./template-helm.js";

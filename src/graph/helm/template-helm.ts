@@ -45,9 +45,18 @@ export interface HelmContext {
 }
 
 /** Placeholders so the parser accepts every Helm/Sprig name; the runtime supplies the implementations. */
-const declaredOnly: FuncMap = Object.fromEntries(HELM_FUNCTION_NAMES.map((name) => [name, goFunc([], () => {
-  throw new Error(`internal: ${name} is declared for parsing only`);
-}, "any")]));
+const declaredOnly: FuncMap = Object.fromEntries(
+  HELM_FUNCTION_NAMES.map((name) => [
+    name,
+    goFunc(
+      [],
+      () => {
+        throw new Error(`internal: ${name} is declared for parsing only`);
+      },
+      "any",
+    ),
+  ]),
+);
 
 /** Parses a chart template the way the compiler checks it (every Helm function name declared). */
 export function parseChartTemplate(name: string, text: string): void {
@@ -63,19 +72,43 @@ function stringRecord(value: unknown, path: IssuePath, what: string, issues: Iss
   const out: Record<string, string> = {};
   for (const [key, text] of Object.entries(value)) {
     if (typeof text === "string") out[key] = text;
-    else issues.push(error("rgd.invalid-field", [...path, key], `${what} values must be strings, got ${text === null ? "null" : typeof text}`));
+    else
+      issues.push(
+        error(
+          "rgd.invalid-field",
+          [...path, key],
+          `${what} values must be strings, got ${text === null ? "null" : typeof text}`,
+        ),
+      );
   }
   return out;
 }
 
-function chartScope(value: unknown, path: IssuePath, budget: InflateBudget, issues: Issue[]): HelmChartScope | undefined {
+function chartScope(
+  value: unknown,
+  path: IssuePath,
+  budget: InflateBudget,
+  issues: Issue[],
+): HelmChartScope | undefined {
   if (!isRecord(value)) {
-    issues.push(error("rgd.invalid-field", path, "each spec.helm.charts entry must be an object with templatePrefix, valuesPath, metadata and files"));
+    issues.push(
+      error(
+        "rgd.invalid-field",
+        path,
+        "each spec.helm.charts entry must be an object with templatePrefix, valuesPath, metadata and files",
+      ),
+    );
     return undefined;
   }
   const { templatePrefix, valuesPath = [], metadata = {}, files, filesGzip, condition } = value;
   if (typeof templatePrefix !== "string" || templatePrefix === "") {
-    issues.push(error("rgd.invalid-field", [...path, "templatePrefix"], "templatePrefix must be a non-empty string such as \"mychart/\""));
+    issues.push(
+      error(
+        "rgd.invalid-field",
+        [...path, "templatePrefix"],
+        'templatePrefix must be a non-empty string such as "mychart/"',
+      ),
+    );
     return undefined;
   }
   if (!Array.isArray(valuesPath) || !valuesPath.every((k): k is string => typeof k === "string")) {
@@ -95,25 +128,46 @@ function chartScope(value: unknown, path: IssuePath, budget: InflateBudget, issu
       parseTemplate(`charts[${String(path[path.length - 1])}].condition`, condition);
     } catch (e) {
       if (!isTemplateError(e)) throw e;
-      issues.push(innerError("template.parse-error", [...path, "condition"], { line: e.line, column: e.column }, e.message));
+      issues.push(
+        innerError("template.parse-error", [...path, "condition"], { line: e.line, column: e.column }, e.message),
+      );
       return undefined;
     }
   }
   const plainFiles = stringRecord(files, [...path, "files"], "files", issues);
   const allFiles = { ...plainFiles, ...inflateRecord(filesGzip, plainFiles, [...path, "filesGzip"], budget, issues) };
-  return { templatePrefix, valuesPath, metadata, files: allFiles, ...(typeof condition === "string" ? { condition } : {}) };
+  return {
+    templatePrefix,
+    valuesPath,
+    metadata,
+    files: allFiles,
+    ...(typeof condition === "string" ? { condition } : {}),
+  };
 }
 
 /** `values`, or `valuesGzip` (base64 gzip of their JSON): an object, never both. */
-function chartDefaults(helm: Record<string, unknown>, path: IssuePath, budget: InflateBudget, issues: Issue[]): Record<string, unknown> | undefined {
+function chartDefaults(
+  helm: Record<string, unknown>,
+  path: IssuePath,
+  budget: InflateBudget,
+  issues: Issue[],
+): Record<string, unknown> | undefined {
   const { values, valuesGzip } = helm;
   if (values !== undefined && valuesGzip !== undefined) {
-    issues.push(error("rgd.invalid-field", [...path, "valuesGzip"], "values are given both as an object and gzipped: keep one"));
+    issues.push(
+      error("rgd.invalid-field", [...path, "valuesGzip"], "values are given both as an object and gzipped: keep one"),
+    );
     return undefined;
   }
   if (values !== undefined) {
     if (isRecord(values)) return values;
-    issues.push(error("rgd.invalid-field", [...path, "values"], "spec.helm.values must be an object (the chart's default values)"));
+    issues.push(
+      error(
+        "rgd.invalid-field",
+        [...path, "values"],
+        "spec.helm.values must be an object (the chart's default values)",
+      ),
+    );
     return undefined;
   }
   if (valuesGzip === undefined) return undefined;
@@ -126,7 +180,13 @@ function chartDefaults(helm: Record<string, unknown>, path: IssuePath, budget: I
   } catch {
     // reported below
   }
-  issues.push(error("rgd.invalid-field", [...path, "valuesGzip"], "spec.helm.valuesGzip must hold the JSON of an object (the chart's default values)"));
+  issues.push(
+    error(
+      "rgd.invalid-field",
+      [...path, "valuesGzip"],
+      "spec.helm.valuesGzip must hold the JSON of an object (the chart's default values)",
+    ),
+  );
   return undefined;
 }
 
@@ -148,15 +208,31 @@ export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext
       parseChartTemplate(name, text);
     } catch (e) {
       if (!isTemplateError(e)) throw e;
-      issues.push(innerError("template.parse-error", [...path, Object.hasOwn(gzipped, name) ? "templatesGzip" : "templates", name], { line: e.line, column: e.column }, e.message));
+      issues.push(
+        innerError(
+          "template.parse-error",
+          [...path, Object.hasOwn(gzipped, name) ? "templatesGzip" : "templates", name],
+          { line: e.line, column: e.column },
+          e.message,
+        ),
+      );
     }
   }
   const rawCharts = value.charts;
-  if (!Array.isArray(rawCharts) || rawCharts.length === 0) issues.push(error("rgd.invalid-field", [...path, "charts"], "spec.helm.charts must list at least the root chart"));
-  const charts = (Array.isArray(rawCharts) ? rawCharts : []).flatMap((c, i) => chartScope(c, [...path, "charts", i], budget, issues) ?? []);
+  if (!Array.isArray(rawCharts) || rawCharts.length === 0)
+    issues.push(error("rgd.invalid-field", [...path, "charts"], "spec.helm.charts must list at least the root chart"));
+  const charts = (Array.isArray(rawCharts) ? rawCharts : []).flatMap(
+    (c, i) => chartScope(c, [...path, "charts", i], budget, issues) ?? [],
+  );
   const { kubeVersion, apiVersions = [] } = value;
   if (kubeVersion !== undefined && (typeof kubeVersion !== "string" || !/^v?\d+\.\d+(\.\d+)?/.test(kubeVersion))) {
-    issues.push(error("rgd.invalid-field", [...path, "kubeVersion"], `kubeVersion must look like v1.33.0, got ${JSON.stringify(kubeVersion)}`));
+    issues.push(
+      error(
+        "rgd.invalid-field",
+        [...path, "kubeVersion"],
+        `kubeVersion must look like v1.33.0, got ${JSON.stringify(kubeVersion)}`,
+      ),
+    );
   }
   if (!Array.isArray(apiVersions) || !apiVersions.every((a): a is string => typeof a === "string")) {
     issues.push(error("rgd.invalid-field", [...path, "apiVersions"], "apiVersions must be a list of strings"));
@@ -164,7 +240,8 @@ export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext
   const values = chartDefaults(value, path, budget, issues);
   if (issues.length > before) return undefined;
   return {
-    templates, charts,
+    templates,
+    charts,
     ...(values === undefined ? {} : { values }),
     ...(typeof kubeVersion === "string" ? { kubeVersion } : {}),
     apiVersions: apiVersions as string[],
@@ -176,7 +253,11 @@ export function compileHelmContext(value: unknown, issues: Issue[]): HelmContext
 export function chartOfTemplate(context: HelmContext, templateName: string): HelmChartScope | undefined {
   let best: HelmChartScope | undefined;
   for (const chart of context.charts) {
-    if (templateName.startsWith(chart.templatePrefix) && (best === undefined || chart.templatePrefix.length > best.templatePrefix.length)) best = chart;
+    if (
+      templateName.startsWith(chart.templatePrefix) &&
+      (best === undefined || chart.templatePrefix.length > best.templatePrefix.length)
+    )
+      best = chart;
   }
   return best;
 }

@@ -28,15 +28,36 @@ const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
 function instanceKind(value: unknown, issues: Issue[]): InstanceKind | undefined {
   const path = ["spec", "resourceKind"];
   if (!isRecord(value)) {
-    issues.push(error("rgd.field-missing", path, "spec.resourceKind is required: {group, version, kind} of the CRD this RGD attaches to"));
+    issues.push(
+      error(
+        "rgd.field-missing",
+        path,
+        "spec.resourceKind is required: {group, version, kind} of the CRD this RGD attaches to",
+      ),
+    );
     return undefined;
   }
   const before = issues.length;
   const { group, version, kind } = value;
-  if (typeof group !== "string" || !GROUP.test(group)) issues.push(error("rgd.invalid-group", [...path, "group"], `group must be a DNS subdomain with a dot, such as kro.example.com, got ${JSON.stringify(group)}`));
-  if (typeof version !== "string" || !VERSION.test(version)) issues.push(error("rgd.api-version", [...path, "version"], `version must look like v1, v1alpha1 or v2beta3, got ${JSON.stringify(version)}`));
+  if (typeof group !== "string" || !GROUP.test(group))
+    issues.push(
+      error(
+        "rgd.invalid-group",
+        [...path, "group"],
+        `group must be a DNS subdomain with a dot, such as kro.example.com, got ${JSON.stringify(group)}`,
+      ),
+    );
+  if (typeof version !== "string" || !VERSION.test(version))
+    issues.push(
+      error(
+        "rgd.api-version",
+        [...path, "version"],
+        `version must look like v1, v1alpha1 or v2beta3, got ${JSON.stringify(version)}`,
+      ),
+    );
   issues.push(...checkKind(kind, [...path, "kind"]));
-  if (issues.length > before || typeof group !== "string" || typeof version !== "string" || typeof kind !== "string") return undefined;
+  if (issues.length > before || typeof group !== "string" || typeof version !== "string" || typeof kind !== "string")
+    return undefined;
   return { group, version, kind };
 }
 
@@ -49,13 +70,24 @@ function checkUniqueChildIds(children: readonly DraftChild[], issues: Issue[]): 
       first.set(child.id, child);
       continue;
     }
-    const hint = child.idPath === child.path ? ` (the id defaults to the kind with its first letter lower-cased; set id on one of them)` : "";
-    issues.push(error("rgd.id-duplicate", child.idPath, `duplicate child id "${child.id}": spec.childResources[${earlier.index}] and spec.childResources[${child.index}] both use it${hint}`));
+    const hint =
+      child.idPath === child.path
+        ? ` (the id defaults to the kind with its first letter lower-cased; set id on one of them)`
+        : "";
+    issues.push(
+      error(
+        "rgd.id-duplicate",
+        child.idPath,
+        `duplicate child id "${child.id}": spec.childResources[${earlier.index}] and spec.childResources[${child.index}] both use it${hint}`,
+      ),
+    );
   }
 }
 
 function childSources(child: DraftChild): ParsedSource[] {
-  return [child.nameTemplate, child.template, child.condition, ...child.readyWhen].filter((s): s is ParsedSource => s !== undefined);
+  return [child.nameTemplate, child.template, child.condition, ...child.readyWhen].filter(
+    (s): s is ParsedSource => s !== undefined,
+  );
 }
 
 /** `group/Kind` of an apiVersion + kind: what a manifests child owns of its template's output. */
@@ -65,38 +97,86 @@ export function groupKind(apiVersion: string, kind: string): string {
 }
 
 /** manifests children: spec.helm must exist and name their template; two children may not own one kind of one template. */
-function checkManifests(children: readonly DraftChild[], helm: HelmContext | undefined, helmGiven: boolean, issues: Issue[]): Map<string, string[]> {
+function checkManifests(
+  children: readonly DraftChild[],
+  helm: HelmContext | undefined,
+  helmGiven: boolean,
+  issues: Issue[],
+): Map<string, string[]> {
   const kindsByTemplate = new Map<string, string[]>();
   for (const child of children) {
     if (child.manifests === undefined) continue;
     const { name, path } = child.manifests;
     if (helm === undefined) {
-      if (!helmGiven) issues.push(error("rgd.field-missing", ["spec", "helm"], `child "${child.id}" renders the manifests of template "${name}", which needs spec.helm (the chart's templates)`));
+      if (!helmGiven)
+        issues.push(
+          error(
+            "rgd.field-missing",
+            ["spec", "helm"],
+            `child "${child.id}" renders the manifests of template "${name}", which needs spec.helm (the chart's templates)`,
+          ),
+        );
       continue;
     }
     if (!Object.hasOwn(helm.templates, name)) {
-      issues.push(error("rgd.unknown-template", path, `manifests names "${name}", which is not in spec.helm.templates`));
+      issues.push(
+        error("rgd.unknown-template", path, `manifests names "${name}", which is not in spec.helm.templates`),
+      );
       continue;
     }
-    if (chartOfTemplate(helm, name) === undefined) issues.push(error("rgd.unknown-template", path, `template "${name}" belongs to no spec.helm.charts entry (no templatePrefix matches it)`));
+    if (chartOfTemplate(helm, name) === undefined)
+      issues.push(
+        error(
+          "rgd.unknown-template",
+          path,
+          `template "${name}" belongs to no spec.helm.charts entry (no templatePrefix matches it)`,
+        ),
+      );
     const kinds = kindsByTemplate.get(name) ?? [];
     const key = groupKind(child.apiVersion, child.kind);
-    if (kinds.includes(key)) issues.push(error("rgd.id-duplicate", path, `two children own the ${child.kind} objects of "${name}"; one child per kind and template`));
+    if (kinds.includes(key))
+      issues.push(
+        error(
+          "rgd.id-duplicate",
+          path,
+          `two children own the ${child.kind} objects of "${name}"; one child per kind and template`,
+        ),
+      );
     kindsByTemplate.set(name, [...kinds, key]);
   }
   return kindsByTemplate;
 }
 
 /** `.children.<id>` reads and `dependsOn` ids, checked against the known ids; the edges of the graph. */
-function dependenciesOf(child: DraftChild, ids: ReadonlySet<string>, issues: Issue[]): { dependencies: string[]; references: string[] } {
+function dependenciesOf(
+  child: DraftChild,
+  ids: ReadonlySet<string>,
+  issues: Issue[],
+): { dependencies: string[]; references: string[] } {
   const dependencies = new Set<string>();
   const references = new Set<string>();
   const known = [...ids].join(", ");
   const sources = childSources(child);
   for (const source of sources) {
     for (const ref of source.children) {
-      if (ref.name === child.id) issues.push(innerError("graph.self-reference", source.path, { line: ref.line, column: ref.column }, `child "${child.id}" reads .children.${ref.name}, itself: a child cannot depend on itself`));
-      else if (!ids.has(ref.name)) issues.push(innerError("graph.unknown-child", source.path, { line: ref.line, column: ref.column }, `.children.${ref.name} names no child (ids: ${known})`));
+      if (ref.name === child.id)
+        issues.push(
+          innerError(
+            "graph.self-reference",
+            source.path,
+            { line: ref.line, column: ref.column },
+            `child "${child.id}" reads .children.${ref.name}, itself: a child cannot depend on itself`,
+          ),
+        );
+      else if (!ids.has(ref.name))
+        issues.push(
+          innerError(
+            "graph.unknown-child",
+            source.path,
+            { line: ref.line, column: ref.column },
+            `.children.${ref.name} names no child (ids: ${known})`,
+          ),
+        );
       else {
         dependencies.add(ref.name);
         references.add(ref.name);
@@ -104,19 +184,33 @@ function dependenciesOf(child: DraftChild, ids: ReadonlySet<string>, issues: Iss
     }
   }
   for (const dep of child.dependsOn) {
-    if (dep.id === child.id) issues.push(error("graph.self-reference", dep.path, `child "${child.id}" cannot depend on itself`));
-    else if (!ids.has(dep.id)) issues.push(error("graph.unknown-child", dep.path, `dependsOn names "${dep.id}", which is no child id (ids: ${known})`));
+    if (dep.id === child.id)
+      issues.push(error("graph.self-reference", dep.path, `child "${child.id}" cannot depend on itself`));
+    else if (!ids.has(dep.id))
+      issues.push(
+        error("graph.unknown-child", dep.path, `dependsOn names "${dep.id}", which is no child id (ids: ${known})`),
+      );
     else dependencies.add(dep.id);
   }
   return { dependencies: [...dependencies], references: [...references] };
 }
 
-export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<string, unknown>, options: TemplateCompileOptions = {}): CompileResult {
+export function compileTemplateRgd(
+  rgd: Record<string, unknown>,
+  spec: Record<string, unknown>,
+  options: TemplateCompileOptions = {},
+): CompileResult {
   const issues: Issue[] = [];
   const instance = instanceKind(spec.resourceKind, issues);
   const list = spec.childResources;
   if (!Array.isArray(list)) {
-    issues.push(error(list === undefined ? "rgd.field-missing" : "rgd.invalid-field", ["spec", "childResources"], "spec.childResources must be a list of child resources"));
+    issues.push(
+      error(
+        list === undefined ? "rgd.field-missing" : "rgd.invalid-field",
+        ["spec", "childResources"],
+        "spec.childResources must be a list of child resources",
+      ),
+    );
     return { issues };
   }
   const children: DraftChild[] = [];
@@ -134,7 +228,10 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
   if (helm?.lookups !== undefined) issues.push(...lookupOrderIssues(children, helm.lookups, dependencies));
   const dag = { ids: [...new Set(children.map((c) => c.id))], dependencies };
   const ordered = topologicalOrder(dag);
-  if (!ordered.ok) issues.push(error("graph.cycle", ["spec", "childResources"], `child resources form a cycle: ${formatCycle(ordered.cycle)}`));
+  if (!ordered.ok)
+    issues.push(
+      error("graph.cycle", ["spec", "childResources"], `child resources form a cycle: ${formatCycle(ordered.cycle)}`),
+    );
   const statusMappings = compileStatusMappings(spec.statusMappings, children, children.length === list.length, issues);
   if (instance) {
     // The parent's schema is known when its CRD was given (--crd) or read from the cluster.
@@ -146,8 +243,14 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
   if (hasErrors(issues) || instance === undefined || !ordered.ok) return { issues };
   const waves = applyWaves(dag);
   const nodes: CompiledNode[] = children.map((c) => ({
-    id: c.id, index: c.index, type: c.manifests ? "collection" : "resource", apiVersion: c.apiVersion, kind: c.kind, namespaced: c.namespaced,
-    template: c.manifests ? c.manifests.name : c.template?.text ?? "", fields: [],
+    id: c.id,
+    index: c.index,
+    type: c.manifests ? "collection" : "resource",
+    apiVersion: c.apiVersion,
+    kind: c.kind,
+    namespaced: c.namespaced,
+    template: c.manifests ? c.manifests.name : (c.template?.text ?? ""),
+    fields: [],
     includeWhen: c.condition ? [c.condition.text] : [],
     readyWhen: c.readyWhen.map((r) => r.text),
     forEach: [],
@@ -157,7 +260,9 @@ export function compileTemplateRgd(rgd: Record<string, unknown>, spec: Record<st
       nameTemplate: c.nameTemplate?.text ?? "",
       dependsOn: c.dependsOn.map((d) => d.id),
       childReferences: edges.get(c.id)?.references ?? [],
-      ...(c.manifests ? { manifests: { template: c.manifests.name, templateKinds: kindsByTemplate.get(c.manifests.name) ?? [] } } : {}),
+      ...(c.manifests
+        ? { manifests: { template: c.manifests.name, templateKinds: kindsByTemplate.get(c.manifests.name) ?? [] } }
+        : {}),
     },
   }));
   const metadata = isRecord(rgd.metadata) ? rgd.metadata : {};

@@ -11,7 +11,12 @@ import type { ParsedSource } from "./template-parse.js";
 
 function isFreeForm(schema: OpenApiSchema): boolean {
   const extra = schema.additionalProperties;
-  return schema["x-kubernetes-preserve-unknown-fields"] === true || extra === true || typeof extra === "object" || schema.properties === undefined;
+  return (
+    schema["x-kubernetes-preserve-unknown-fields"] === true ||
+    extra === true ||
+    typeof extra === "object" ||
+    schema.properties === undefined
+  );
 }
 
 /** The first step of `path` the schema does not define, with the names it does define there. */
@@ -26,14 +31,25 @@ function unknownStep(schema: OpenApiSchema, path: readonly string[]): { depth: n
   return undefined;
 }
 
-export function checkParentReads(sources: readonly ParsedSource[], kind: string, instanceSchema: OpenApiSchema | undefined): Issue[] {
+export function checkParentReads(
+  sources: readonly ParsedSource[],
+  kind: string,
+  instanceSchema: OpenApiSchema | undefined,
+): Issue[] {
   const issues: Issue[] = [];
   for (const source of sources) {
     for (const read of source.parent) {
       const [root, ...rest] = read.path;
       const inner = { line: read.line, column: read.column };
       if (root === "status") {
-        issues.push({ ...warning("template.parent-status", source.path, `templates cannot read .parent.status: the parent is given without its status (read a child's status as .children.<id>.status)`), inner });
+        issues.push({
+          ...warning(
+            "template.parent-status",
+            source.path,
+            `templates cannot read .parent.status: the parent is given without its status (read a child's status as .children.<id>.status)`,
+          ),
+          inner,
+        });
         continue;
       }
       const spec = instanceSchema?.properties?.spec;
@@ -42,7 +58,14 @@ export function checkParentReads(sources: readonly ParsedSource[], kind: string,
       if (missing === undefined) continue;
       const field = ["spec", ...rest.slice(0, missing.depth + 1)].join(".");
       const known = missing.known.length === 0 ? "" : ` (it has: ${missing.known.join(", ")})`;
-      issues.push({ ...warning("template.parent-unknown-field", source.path, `.parent.${field} is not in the schema of ${kind}${known}; it would render <no value>`), inner });
+      issues.push({
+        ...warning(
+          "template.parent-unknown-field",
+          source.path,
+          `.parent.${field} is not in the schema of ${kind}${known}; it would render <no value>`,
+        ),
+        inner,
+      });
     }
   }
   return issues;

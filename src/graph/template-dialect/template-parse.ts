@@ -4,7 +4,13 @@
  * with their positions so unknown ids can be reported where they are written.
  */
 import { innerError, type Issue, type IssuePath } from "../../diag/index.js";
-import { fieldReferences, isTemplateError, parseTemplate, regexLiteralProblems, type FieldReference } from "../../template/index.js";
+import {
+  fieldReferences,
+  isTemplateError,
+  parseTemplate,
+  regexLiteralProblems,
+  type FieldReference,
+} from "../../template/index.js";
 
 export interface ParsedSource {
   readonly text: string;
@@ -20,15 +26,39 @@ export function templateName(id: string, part: string): string {
 }
 
 /** Parses `value` (expected to be a string) as a Go template; undefined after reporting an issue. */
-export function parseSource(value: unknown, path: IssuePath, name: string, what: string, issues: Issue[]): ParsedSource | undefined {
+export function parseSource(
+  value: unknown,
+  path: IssuePath,
+  name: string,
+  what: string,
+  issues: Issue[],
+): ParsedSource | undefined {
   if (typeof value !== "string") {
-    issues.push({ severity: "error", code: "rgd.invalid-field", path, message: `${what} must be a string holding a Go template, got ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value}` });
+    issues.push({
+      severity: "error",
+      code: "rgd.invalid-field",
+      path,
+      message: `${what} must be a string holding a Go template, got ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value}`,
+    });
     return undefined;
   }
   try {
     const template = parseTemplate(name, value);
-    for (const problem of regexLiteralProblems(template)) issues.push(innerError("template.invalid-regex", path, { line: problem.line, column: problem.column }, `template: ${name}: ${problem.message}`));
-    return { text: value, path, children: fieldReferences(template, "children"), parent: fieldReferences(template, "parent") };
+    for (const problem of regexLiteralProblems(template))
+      issues.push(
+        innerError(
+          "template.invalid-regex",
+          path,
+          { line: problem.line, column: problem.column },
+          `template: ${name}: ${problem.message}`,
+        ),
+      );
+    return {
+      text: value,
+      path,
+      children: fieldReferences(template, "children"),
+      parent: fieldReferences(template, "parent"),
+    };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
     issues.push(innerError("template.parse-error", path, { line: e.line, column: e.column }, e.message));

@@ -34,7 +34,10 @@ export interface CompiledVersion {
    * converting back restores them (Kubernetes' round-trip convention). `version`: fields of this
    * version the hub cannot hold; `hub`: fields of the hub this version cannot hold.
    */
-  readonly roundTrip: { readonly version: readonly (readonly string[])[]; readonly hub: readonly (readonly string[])[] };
+  readonly roundTrip: {
+    readonly version: readonly (readonly string[])[];
+    readonly hub: readonly (readonly string[])[];
+  };
 }
 
 /** Every version of a CEL-dialect RGD's API; absent from the graph when the RGD declares one version. */

@@ -6,7 +6,15 @@
  * lossless check can tell which source fields the direction carries.
  */
 import { error, type Issue, type IssuePath } from "../../diag/index.js";
-import { compileField, findExpressions, referencedPaths, TypedScope, type FoundField, type KroCelEnvironment, type OpenApiSchema } from "../../expr/index.js";
+import {
+  compileField,
+  findExpressions,
+  referencedPaths,
+  TypedScope,
+  type FoundField,
+  type KroCelEnvironment,
+  type OpenApiSchema,
+} from "../../expr/index.js";
 import type { JSONSchemaProps } from "../../schema/index.js";
 import { isRecord } from "../is-record.js";
 import type { ConversionDirection, ConversionLiteral } from "./compiled-version.js";
@@ -33,12 +41,18 @@ export interface CompiledDirection {
 const METADATA: OpenApiSchema = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
 
 export function objectSchema(spec: JSONSchemaProps): OpenApiSchema {
-  return { type: "object", properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: METADATA, spec: spec } };
+  return {
+    type: "object",
+    properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: METADATA, spec: spec },
+  };
 }
 
 function literalsOf(value: unknown, path: string[], out: ConversionLiteral[]): void {
   if (typeof value === "string" && value.includes("${")) return; // an expression field
-  if (isRecord(value)) { for (const [k, v] of Object.entries(value)) literalsOf(v, [...path, k], out); return; }
+  if (isRecord(value)) {
+    for (const [k, v] of Object.entries(value)) literalsOf(v, [...path, k], out);
+    return;
+  }
   out.push({ path, value });
 }
 
@@ -47,7 +61,18 @@ export function compileDirection(input: DirectionInput): CompiledDirection {
   if (input.map === undefined) return { direction: empty, reads: [], writes: [], issues: [] };
   const issues: Issue[] = [];
   if (!isRecord(input.map) || Object.keys(input.map).some((k) => k !== "spec")) {
-    return { direction: empty, reads: [], writes: [], issues: [error("rgd.conversion-invalid", input.path, `a conversion is a partial ${input.target.name} object with only a spec: its fields are \${…} expressions over self (the ${input.source.name} object)`)] };
+    return {
+      direction: empty,
+      reads: [],
+      writes: [],
+      issues: [
+        error(
+          "rgd.conversion-invalid",
+          input.path,
+          `a conversion is a partial ${input.target.name} object with only a spec: its fields are \${…} expressions over self (the ${input.source.name} object)`,
+        ),
+      ],
+    };
   }
   const found = findExpressions(input.map, {}, []);
   issues.push(...found.issues.map((i) => ({ ...i, path: [...input.path, ...i.path] })));
@@ -60,12 +85,24 @@ export function compileDirection(input: DirectionInput): CompiledDirection {
   const targetOf = (path: readonly (string | number)[], where: IssuePath): JSONSchemaProps | undefined => {
     const specPath = path.slice(1).map(String);
     const schema = fieldSchema(input.target.spec, specPath);
-    if (schema === undefined) issues.push(error("rgd.conversion-unknown-field", where, `${dotted(path.map(String))} is not a field of ${input.target.name}`));
+    if (schema === undefined)
+      issues.push(
+        error(
+          "rgd.conversion-unknown-field",
+          where,
+          `${dotted(path.map(String))} is not a field of ${input.target.name}`,
+        ),
+      );
     else writes.push(specPath);
     return schema;
   };
   for (const literal of literals) {
-    if (literal.path.length < 2) { issues.push(error("rgd.conversion-invalid", [...input.path, ...literal.path], "spec must be an object of fields")); continue; }
+    if (literal.path.length < 2) {
+      issues.push(
+        error("rgd.conversion-invalid", [...input.path, ...literal.path], "spec must be an object of fields"),
+      );
+      continue;
+    }
     targetOf(literal.path, [...input.path, ...literal.path]);
   }
   for (const field of found.fields) {

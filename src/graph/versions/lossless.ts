@@ -21,7 +21,12 @@ export interface LosslessInput {
 }
 
 /** Whether the implicit copy carries `path` (prune-to-target keeps it and nothing overwrites it). */
-export function copiedImplicitly(path: FieldPath, source: JSONSchemaProps, target: JSONSchemaProps, writes: readonly FieldPath[]): boolean {
+export function copiedImplicitly(
+  path: FieldPath,
+  source: JSONSchemaProps,
+  target: JSONSchemaProps,
+  writes: readonly FieldPath[],
+): boolean {
   const from = fieldSchema(source, path);
   const to = fieldSchema(target, path);
   if (from === undefined || to === undefined) return false;
@@ -36,8 +41,13 @@ export function lostFields(input: LosslessInput): Issue[] {
     if (input.reads.some((r) => overlaps(r, leaf))) continue;
     if (input.roundTrip.some((k) => isPrefix(k, leaf))) continue;
     const field = `spec.${dotted(leaf)}`;
-    issues.push(error("rgd.conversion-lossy", [...input.source.declaredAt, ...leaf],
-      `field ${field} of ${input.source.name} is lost converting to ${input.target.name}: map it in ${input.mapName}, or list "${field}" in ${input.roundTripName} to keep it in an annotation`));
+    issues.push(
+      error(
+        "rgd.conversion-lossy",
+        [...input.source.declaredAt, ...leaf],
+        `field ${field} of ${input.source.name} is lost converting to ${input.target.name}: map it in ${input.mapName}, or list "${field}" in ${input.roundTripName} to keep it in an annotation`,
+      ),
+    );
   }
   return issues;
 }

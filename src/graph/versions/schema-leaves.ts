@@ -11,7 +11,9 @@ export type FieldPath = readonly string[];
 export function schemaLeaves(schema: JSONSchemaProps, path: FieldPath = []): FieldPath[] {
   const props = schema.properties;
   if (props === undefined || Object.keys(props).length === 0) return path.length === 0 ? [] : [path];
-  return Object.keys(props).sort().flatMap((name) => schemaLeaves(props[name] ?? {}, [...path, name]));
+  return Object.keys(props)
+    .sort()
+    .flatMap((name) => schemaLeaves(props[name] ?? {}, [...path, name]));
 }
 
 /** The schema at `path` below `root` (property names and map keys); undefined when there is none. */
@@ -20,7 +22,8 @@ export function fieldSchema(root: JSONSchemaProps, path: FieldPath): JSONSchemaP
   for (const step of path) {
     if (node.properties?.[step] !== undefined) node = node.properties[step];
     else if (typeof node.additionalProperties === "object") node = node.additionalProperties;
-    else if (node["x-kubernetes-preserve-unknown-fields"] === true) return { "x-kubernetes-preserve-unknown-fields": true };
+    else if (node["x-kubernetes-preserve-unknown-fields"] === true)
+      return { "x-kubernetes-preserve-unknown-fields": true };
     else return undefined;
   }
   return node;

@@ -34,7 +34,8 @@ export interface SnapshotReader {
 const ok = <T>(value: T): Read<T> => ({ ok: true, value });
 
 export function failed(error: unknown): Read<never> {
-  if (error instanceof ApiError) return { ok: false, notPermitted: isForbidden(error), message: error.serverMessage || error.message };
+  if (error instanceof ApiError)
+    return { ok: false, notPermitted: isForbidden(error), message: error.serverMessage || error.message };
   return { ok: false, notPermitted: false, message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -50,16 +51,34 @@ async function attempt<T>(read: () => Promise<T>): Promise<Read<T>> {
  * A list over all namespaces, or — when that is refused and the kind is namespaced — over the
  * one namespace the kubeconfig names (a tenant's usual rights). The scope says which one it was.
  */
-async function listScoped(client: KubeClient, apiVersion: string, kind: string, namespaced: boolean, namespace: string | undefined): Promise<{ scope: string; items: Read<KubeObject[]> }> {
-  if (!namespaced) return { scope: "the cluster", items: await attempt(async () => (await client.list(apiVersion, kind)).items) };
-  if (namespace !== undefined) return { scope: `namespace ${namespace}`, items: await attempt(async () => (await client.list(apiVersion, kind, { namespace })).items) };
+async function listScoped(
+  client: KubeClient,
+  apiVersion: string,
+  kind: string,
+  namespaced: boolean,
+  namespace: string | undefined,
+): Promise<{ scope: string; items: Read<KubeObject[]> }> {
+  if (!namespaced)
+    return { scope: "the cluster", items: await attempt(async () => (await client.list(apiVersion, kind)).items) };
+  if (namespace !== undefined)
+    return {
+      scope: `namespace ${namespace}`,
+      items: await attempt(async () => (await client.list(apiVersion, kind, { namespace })).items),
+    };
   const all = await attempt(async () => (await client.list(apiVersion, kind)).items);
   if (all.ok || !all.notPermitted) return { scope: "all namespaces", items: all };
   const own = client.defaultNamespace;
-  return { scope: `namespace ${own} (listing all namespaces is not permitted)`, items: await attempt(async () => (await client.list(apiVersion, kind, { namespace: own })).items) };
+  return {
+    scope: `namespace ${own} (listing all namespaces is not permitted)`,
+    items: await attempt(async () => (await client.list(apiVersion, kind, { namespace: own })).items),
+  };
 }
 
-async function treeOf(reader: TreeReader, kind: { apiVersion: string; kind: string }, object: KubeObject): Promise<Read<InstanceTree>> {
+async function treeOf(
+  reader: TreeReader,
+  kind: { apiVersion: string; kind: string },
+  object: KubeObject,
+): Promise<Read<InstanceTree>> {
   const meta = object.metadata ?? {};
   return attempt(() => reader.read(kind.apiVersion, kind.kind, meta.namespace, meta.name ?? ""));
 }
@@ -68,10 +87,15 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
   // Only what the last read showed (and so the caller may read): a picture is never drawn for another RGD.
   let pictured = new Map<string, CompiledGraph>();
 
-  async function rgdSnapshot(reader: TreeReader, rgd: KubeObject, graphs: Map<string, CompiledGraph>): Promise<RgdSnapshot> {
+  async function rgdSnapshot(
+    reader: TreeReader,
+    rgd: KubeObject,
+    graphs: Map<string, CompiledGraph>,
+  ): Promise<RgdSnapshot> {
     const name = rgd.metadata?.name ?? "";
     const kind = reader.servedBy(name);
-    if (kind === undefined) return { rgd, compileError: "its spec names no instance kind", scope: "-", instances: ok([]) };
+    if (kind === undefined)
+      return { rgd, compileError: "its spec names no instance kind", scope: "-", instances: ok([]) };
     let namespaced: boolean;
     try {
       namespaced = (await client.resourceFor(kind.apiVersion, kind.kind)).namespaced;
@@ -85,13 +109,24 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
       compileError = error instanceof Error ? error.message : String(error);
     }
     const { scope, items } = await listScoped(client, kind.apiVersion, kind.kind, namespaced, options.namespace);
-    if (!items.ok) return { rgd, kind, ...(compileError === undefined ? {} : { compileError }), scope, instances: items };
+    if (!items.ok)
+      return { rgd, kind, ...(compileError === undefined ? {} : { compileError }), scope, instances: items };
     const instances: InstanceSnapshot[] = [];
     for (const [index, object] of items.value.entries()) {
-      const tree: Read<InstanceTree> = compileError !== undefined
-        ? { ok: false, notPermitted: false, message: "its RGD has no graph here (it does not compile, or is not served)" }
-        : index >= options.maxTrees ? { ok: false, notPermitted: false, message: `trees are read for the first ${String(options.maxTrees)} instances (--max-trees)` }
-          : await treeOf(reader, kind, object);
+      const tree: Read<InstanceTree> =
+        compileError !== undefined
+          ? {
+              ok: false,
+              notPermitted: false,
+              message: "its RGD has no graph here (it does not compile, or is not served)",
+            }
+          : index >= options.maxTrees
+            ? {
+                ok: false,
+                notPermitted: false,
+                message: `trees are read for the first ${String(options.maxTrees)} instances (--max-trees)`,
+              }
+            : await treeOf(reader, kind, object);
       instances.push({ object, tree });
     }
     return { rgd, kind, ...(compileError === undefined ? {} : { compileError }), scope, instances: ok(instances) };
@@ -99,7 +134,9 @@ export function createSnapshotReader(client: KubeClient, options: SnapshotOption
 
   return {
     async read() {
-      const listed = await attempt(async () => (await client.list(KRO_API_VERSION, RGD.kind, { labelSelector: options.selector })).items);
+      const listed = await attempt(
+        async () => (await client.list(KRO_API_VERSION, RGD.kind, { labelSelector: options.selector })).items,
+      );
       let rgds: Read<readonly RgdSnapshot[]>;
       const kinds = new Set<string>();
       const rgdNames = new Set<string>();

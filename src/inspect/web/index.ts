@@ -6,6 +6,12 @@
  */
 export { createSnapshotReader, type SnapshotOptions, type SnapshotReader } from "./cluster-snapshot.js";
 export { snapshotSession, type UiSession } from "./snapshot-session.js";
-export { startUiServer, type PlainReply, type SessionAnswer, type UiServer, type UiServerOptions } from "./ui-server.js";
+export {
+  startUiServer,
+  type PlainReply,
+  type SessionAnswer,
+  type UiServer,
+  type UiServerOptions,
+} from "./ui-server.js";
 export { uiViewOf, type ClusterSnapshot, type UiView } from "./view-model.js";
 export { escapeHtml, renderView } from "./view-html.js";

@@ -96,4 +96,5 @@ article.state-not-ready { border-left-color: var(--waiting); }
 `;
 
 /** A refusal page for requests that are not for this server (a rebinding site naming another Host). */
-export const wrongHostPage = (host: string): string => `<!doctype html><title>kro ui</title><p>kro ui does not answer for host ${escapeHtml(host)}.</p>`;
+export const wrongHostPage = (host: string): string =>
+  `<!doctype html><title>kro ui</title><p>kro ui does not answer for host ${escapeHtml(host)}.</p>`;

@@ -12,13 +12,22 @@ import type { SnapshotReader } from "./cluster-snapshot.js";
 import { snapshotSession } from "./snapshot-session.js";
 import { allowedHosts, startUiServer, type UiServer } from "./ui-server.js";
 
-function call(url: string, options: { method?: string; host?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function call(
+  url: string,
+  options: { method?: string; host?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? "GET", headers: options.host === undefined ? {} : { host: options.host } }, (res) => {
-      let body = "";
-      res.on("data", (c: Buffer) => (body += c.toString()));
-      res.on("end", () => { resolve({ status: res.statusCode ?? 0, headers: res.headers, body }); });
-    });
+    const req = request(
+      url,
+      { method: options.method ?? "GET", headers: options.host === undefined ? {} : { host: options.host } },
+      (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -31,16 +40,29 @@ describe("kro ui server", () => {
     async read() {
       reads++;
       await new Promise((r) => setTimeout(r, 50));
-      return { server: "https://cluster.test", rgds: { ok: true, value: [] }, events: { ok: false, notPermitted: true, message: "events is forbidden" } };
+      return {
+        server: "https://cluster.test",
+        rgds: { ok: true, value: [] },
+        events: { ok: false, notPermitted: true, message: "events is forbidden" },
+      };
     },
     graph: () => undefined,
   };
   const serve = (refreshMs: number) => {
     const session = snapshotSession(reader, refreshMs);
-    return startUiServer({ address: "127.0.0.1", port: 0, refreshMs, sessionFor: () => Promise.resolve({ ok: true, session }) });
+    return startUiServer({
+      address: "127.0.0.1",
+      port: 0,
+      refreshMs,
+      sessionFor: () => Promise.resolve({ ok: true, session }),
+    });
   };
-  before(async () => { server = await serve(10_000); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await serve(10_000);
+  });
+  after(async () => {
+    await server.close();
+  });
 
   it("serves the page with its own script and stylesheet under a CSP without inline script", async () => {
     const page = await call(server.url);
@@ -56,7 +78,11 @@ describe("kro ui server", () => {
   it("is read-only and answers only for its own Host", async () => {
     assert.equal((await call(server.url, { method: "POST" })).status, 405);
     assert.equal((await call(server.url, { method: "DELETE" })).status, 405);
-    assert.equal((await call(server.url, { host: "evil.example:80" })).status, 421, "a DNS-rebinding page names its own host");
+    assert.equal(
+      (await call(server.url, { host: "evil.example:80" })).status,
+      421,
+      "a DNS-rebinding page names its own host",
+    );
     assert.equal((await call(server.url, { host: `localhost:${new URL(server.url).port}` })).status, 200);
     assert.equal((await call(`${server.url}graph.svg?rgd=none&generation=1`)).status, 404);
     assert.equal((await call(`${server.url}secrets`)).status, 404);
@@ -79,8 +105,11 @@ describe("kro ui server", () => {
   it("serves nothing of the cluster past a refusing session, only the page's own assets", async () => {
     const start = reads;
     const refusing = await startUiServer({
-      address: "127.0.0.1", port: 0, refreshMs: 1000,
-      sessionFor: () => Promise.resolve({ ok: false, status: 401, body: "<p>sign in</p>", headers: { "www-authenticate": "Bearer" } }),
+      address: "127.0.0.1",
+      port: 0,
+      refreshMs: 1000,
+      sessionFor: () =>
+        Promise.resolve({ ok: false, status: 401, body: "<p>sign in</p>", headers: { "www-authenticate": "Bearer" } }),
     });
     try {
       for (const path of ["", "view", "graph.svg?rgd=a&generation=1", "secrets"]) {
@@ -100,16 +129,25 @@ describe("kro ui server", () => {
     const first = createServingCertificate(["127.0.0.1"], 1);
     const second = createServingCertificate(["127.0.0.1"], 1);
     const session = snapshotSession(reader, 1000);
-    const secure = await startUiServer({ address: "127.0.0.1", port: 0, refreshMs: 1000, sessionFor: () => Promise.resolve({ ok: true, session }), tls: { key: first.keyPem, cert: first.certPem } });
-    const served = (ca: string): Promise<{ status: number; fingerprint: string }> => new Promise((resolve, reject) => {
-      const req = httpsRequest(`${secure.url}app.css`, { ca, agent: false }, (res) => {
-        const fingerprint = res.socket instanceof TLSSocket ? res.socket.getPeerCertificate().fingerprint256 : "";
-        res.resume();
-        res.on("end", () => { resolve({ status: res.statusCode ?? 0, fingerprint }); });
-      });
-      req.on("error", reject);
-      req.end();
+    const secure = await startUiServer({
+      address: "127.0.0.1",
+      port: 0,
+      refreshMs: 1000,
+      sessionFor: () => Promise.resolve({ ok: true, session }),
+      tls: { key: first.keyPem, cert: first.certPem },
     });
+    const served = (ca: string): Promise<{ status: number; fingerprint: string }> =>
+      new Promise((resolve, reject) => {
+        const req = httpsRequest(`${secure.url}app.css`, { ca, agent: false }, (res) => {
+          const fingerprint = res.socket instanceof TLSSocket ? res.socket.getPeerCertificate().fingerprint256 : "";
+          res.resume();
+          res.on("end", () => {
+            resolve({ status: res.statusCode ?? 0, fingerprint });
+          });
+        });
+        req.on("error", reject);
+        req.end();
+      });
     try {
       assert.match(secure.url, /^https:\/\/127\.0\.0\.1:\d+\/$/);
       const before = await served(first.caPem);
@@ -118,7 +156,11 @@ describe("kro ui server", () => {
       const after = await served(second.caPem);
       assert.equal(after.status, 200);
       assert.notEqual(after.fingerprint, before.fingerprint, "the rotated certificate is served");
-      await assert.rejects(served(first.caPem), /self[- ]signed|unable to verify|certificate/i, "the old CA no longer vouches for it");
+      await assert.rejects(
+        served(first.caPem),
+        /self[- ]signed|unable to verify|certificate/i,
+        "the old CA no longer vouches for it",
+      );
     } finally {
       await secure.close();
     }

@@ -16,7 +16,12 @@ import { escapeHtml, renderView } from "./view-html.js";
 /** The asker's session, or what to answer instead (nothing of the cluster). */
 export type SessionAnswer =
   | { readonly ok: true; readonly session: UiSession }
-  | { readonly ok: false; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly body: string;
+      readonly headers?: Readonly<Record<string, string>>;
+    };
 
 /** An answer of the server's own, e.g. the controller's sign-in form (never cluster data). */
 export interface PlainReply {
@@ -50,7 +55,8 @@ export interface UiServer {
 }
 
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 } as const;
@@ -77,16 +83,24 @@ export function allowedHosts(address: string, port: number): Set<string> | undef
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const title = options.title ?? "kro ui";
   async function route(request: IncomingMessage): Promise<Reply> {
-    if (listening.hosts !== undefined && !listening.hosts.has(request.headers.host ?? "")) return { status: 421, type: HTML, body: wrongHostPage(request.headers.host ?? "") };
+    if (listening.hosts !== undefined && !listening.hosts.has(request.headers.host ?? ""))
+      return { status: 421, type: HTML, body: wrongHostPage(request.headers.host ?? "") };
     const extra = await options.extraRoute?.(request, new URL(request.url ?? "/", "http://kro-ui.invalid"));
     if (extra !== undefined) return { type: HTML, ...extra };
-    if (request.method !== "GET" && request.method !== "HEAD") return { status: 405, type: TEXT, body: `${title} is read-only\n`, headers: { allow: "GET, HEAD" } };
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return { status: 405, type: TEXT, body: `${title} is read-only\n`, headers: { allow: "GET, HEAD" } };
     const url = new URL(request.url ?? "/", "http://kro-ui.invalid");
     // The script and stylesheet hold nothing of the cluster; everything else waits for the asker's session.
     if (url.pathname === "/app.js") return { status: 200, type: "text/javascript; charset=utf-8", body: PAGE_SCRIPT };
     if (url.pathname === "/app.css") return { status: 200, type: "text/css; charset=utf-8", body: PAGE_STYLE };
     const answer = await options.sessionFor(request);
-    if (!answer.ok) return { status: answer.status, type: HTML, body: answer.body, ...(answer.headers === undefined ? {} : { headers: answer.headers }) };
+    if (!answer.ok)
+      return {
+        status: answer.status,
+        type: HTML,
+        body: answer.body,
+        ...(answer.headers === undefined ? {} : { headers: answer.headers }),
+      };
     const { session } = answer;
     switch (url.pathname) {
       case "/":
@@ -95,7 +109,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         return { status: 200, type: HTML, body: renderView(await session.view()) };
       case "/graph.svg": {
         const svg = await session.picture(url.searchParams.get("rgd") ?? "", url.searchParams.get("generation") ?? "");
-        if (svg === undefined) return { status: 404, type: TEXT, body: "no picture for that RGD (not shown to you, or it has no graph here)\n" };
+        if (svg === undefined)
+          return {
+            status: 404,
+            type: TEXT,
+            body: "no picture for that RGD (not shown to you, or it has no graph here)\n",
+          };
         return { status: 200, type: "image/svg+xml", body: svg, headers: { "cache-control": "private, max-age=3600" } };
       }
       default:
@@ -104,23 +123,40 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   }
 
   function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
-    response.writeHead(reply.status, { ...SECURITY_HEADERS, "content-type": reply.type, "cache-control": "no-store", ...reply.headers });
+    response.writeHead(reply.status, {
+      ...SECURITY_HEADERS,
+      "content-type": reply.type,
+      "cache-control": "no-store",
+      ...reply.headers,
+    });
     response.end(request.method === "HEAD" ? undefined : reply.body);
   }
 
   /** Set once the port is known. */
   const listening: { hosts?: Set<string> } = {};
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
-    route(request).then((reply) => { send(request, response, reply); }, (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      send(request, response, { status: 500, type: HTML, body: `<p class="error-message">${escapeHtml(title)} could not read the cluster: ${escapeHtml(message)}</p>` });
-    });
+    route(request).then(
+      (reply) => {
+        send(request, response, reply);
+      },
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        send(request, response, {
+          status: 500,
+          type: HTML,
+          body: `<p class="error-message">${escapeHtml(title)} could not read the cluster: ${escapeHtml(message)}</p>`,
+        });
+      },
+    );
   };
   const secure = options.tls === undefined ? undefined : createHttpsServer({ ...options.tls }, handle);
   const server: Server = secure ?? createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.address, () => { server.off("error", reject); resolve(); });
+    server.listen(options.port, options.address, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const bound = server.address() as AddressInfo;
   const hostPart = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
@@ -133,9 +169,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       if (secure === undefined) throw new Error(`${title} was started without TLS`);
       secure.setSecureContext({ ...tls });
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => { resolve(); });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }

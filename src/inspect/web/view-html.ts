@@ -6,7 +6,13 @@
  */
 import type { ConditionView, EventView, InstanceView, Read, RgdView, TreeRowView, UiView } from "./view-model.js";
 
-const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /** A read that did not happen: "not permitted" (RBAC said no) is worded apart from other failures. */
@@ -17,7 +23,10 @@ function refused(read: Read<unknown> & { ok: false }, what: string): string {
 
 function conditions(list: readonly ConditionView[]): string {
   if (list.length === 0) return `<p class="muted">no conditions yet</p>`;
-  const rows = list.map((c) => `<tr class="cond-${c.status === "True" ? "true" : c.status === "False" ? "false" : "unknown"}"><td>${escapeHtml(c.type)}</td><td>${escapeHtml(c.status)}</td><td>${escapeHtml(c.reason)}</td><td class="message">${escapeHtml(c.message)}</td></tr>`);
+  const rows = list.map(
+    (c) =>
+      `<tr class="cond-${c.status === "True" ? "true" : c.status === "False" ? "false" : "unknown"}"><td>${escapeHtml(c.type)}</td><td>${escapeHtml(c.status)}</td><td>${escapeHtml(c.reason)}</td><td class="message">${escapeHtml(c.message)}</td></tr>`,
+  );
   return `<table class="conditions"><thead><tr><th>condition</th><th>status</th><th>reason</th><th>message</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
@@ -29,7 +38,9 @@ function treeRow(row: TreeRowView): string {
 }
 
 function instance(view: InstanceView): string {
-  const tree = view.tree.ok ? `<ul class="tree">${view.tree.value.map(treeRow).join("")}</ul>` : refused(view.tree, `the tree of ${view.key}`);
+  const tree = view.tree.ok
+    ? `<ul class="tree">${view.tree.value.map(treeRow).join("")}</ul>`
+    : refused(view.tree, `the tree of ${view.key}`);
   return `<section class="instance state-${view.state}" data-instance="${escapeHtml(view.key)}" data-state="${view.state}">
 <h4><span class="dot"></span>${escapeHtml(view.key)} <span class="state">${escapeHtml(view.stateText)}</span> <span class="muted">${escapeHtml(view.age)}</span></h4>
 ${conditions(view.conditions)}
@@ -38,10 +49,16 @@ ${tree}
 }
 
 function rgd(view: RgdView): string {
-  const picture = view.graphUrl === undefined ? "" : `<img class="graph" alt="graph of ${escapeHtml(view.name)}" src="${escapeHtml(view.graphUrl)}">`;
-  const compile = view.compileError === undefined ? "" : `<p class="error-message">no graph: ${escapeHtml(view.compileError)}</p>`;
+  const picture =
+    view.graphUrl === undefined
+      ? ""
+      : `<img class="graph" alt="graph of ${escapeHtml(view.name)}" src="${escapeHtml(view.graphUrl)}">`;
+  const compile =
+    view.compileError === undefined ? "" : `<p class="error-message">no graph: ${escapeHtml(view.compileError)}</p>`;
   const instances = view.instances.ok
-    ? view.instances.value.length === 0 ? `<p class="muted">no instances (${escapeHtml(view.scope)})</p>` : `<p class="muted">instances in ${escapeHtml(view.scope)}</p>${view.instances.value.map(instance).join("\n")}`
+    ? view.instances.value.length === 0
+      ? `<p class="muted">no instances (${escapeHtml(view.scope)})</p>`
+      : `<p class="muted">instances in ${escapeHtml(view.scope)}</p>${view.instances.value.map(instance).join("\n")}`
     : refused(view.instances, `instances of ${view.kind} (${view.scope})`);
   return `<article class="rgd state-${view.state}" data-rgd="${escapeHtml(view.name)}" data-state="${view.state}">
 <h3><span class="dot"></span>${escapeHtml(view.name)} <span class="state">${escapeHtml(view.stateText)}</span> <span class="muted">${escapeHtml(view.kind)} · ${escapeHtml(view.age)}</span></h3>
@@ -52,13 +69,18 @@ ${instances}
 
 function events(list: readonly EventView[]): string {
   if (list.length === 0) return `<p class="muted">no recent events</p>`;
-  const rows = list.map((e) => `<tr class="event-${e.type === "Warning" ? "warning" : "normal"}"><td>${escapeHtml(e.age)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.object)}</td><td class="message">${escapeHtml(e.message)}</td></tr>`);
+  const rows = list.map(
+    (e) =>
+      `<tr class="event-${e.type === "Warning" ? "warning" : "normal"}"><td>${escapeHtml(e.age)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.object)}</td><td class="message">${escapeHtml(e.message)}</td></tr>`,
+  );
   return `<table class="events"><thead><tr><th>age</th><th>type</th><th>reason</th><th>object</th><th>message</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 export function renderView(view: UiView): string {
   const rgds = view.rgds.ok
-    ? view.rgds.value.length === 0 ? `<p class="muted">no ResourceGraphDefinitions</p>` : view.rgds.value.map(rgd).join("\n")
+    ? view.rgds.value.length === 0
+      ? `<p class="muted">no ResourceGraphDefinitions</p>`
+      : view.rgds.value.map(rgd).join("\n")
     : refused(view.rgds, "ResourceGraphDefinitions");
   const recent = view.events.ok ? events(view.events.value) : refused(view.events, "Events");
   return `<p class="context">${escapeHtml(view.server)}</p>

@@ -44,7 +44,8 @@ export interface ConditionView {
 }
 
 /** A tree row's colour: the `kro tree` states, plus the instance's own row. */
-export type RowState = "ready" | "waiting-readiness" | "waiting-dependency" | "excluded" | "error" | "deleting" | "not-ready";
+export type RowState =
+  "ready" | "waiting-readiness" | "waiting-dependency" | "excluded" | "error" | "deleting" | "not-ready";
 
 export interface TreeRowView {
   readonly depth: number;
@@ -105,14 +106,18 @@ export const STATE_OF: Readonly<Record<TreeState, { state: RowState; text: strin
   [TREE_STATES.deleting]: { state: "deleting", text: "deleting" },
 };
 
-const record = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {});
+const record = (v: unknown): Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const text = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
-const age = (at: string | undefined, now: number): string => (at === undefined || Number.isNaN(Date.parse(at)) ? "-" : humanAge(now - Date.parse(at)));
+const age = (at: string | undefined, now: number): string =>
+  at === undefined || Number.isNaN(Date.parse(at)) ? "-" : humanAge(now - Date.parse(at));
 
 export function conditionsOf(object: KubeObject): ConditionView[] {
   const list = record(object.status).conditions;
   if (!Array.isArray(list)) return [];
-  return list.map(record).map((c) => ({ type: text(c.type), status: text(c.status), reason: text(c.reason), message: text(c.message) }));
+  return list
+    .map(record)
+    .map((c) => ({ type: text(c.type), status: text(c.status), reason: text(c.reason), message: text(c.message) }));
 }
 
 /** The tree as indented rows, nested instances expanded under the node that made them. */
@@ -121,8 +126,16 @@ export function treeRows(tree: InstanceTree, depth = 0): TreeRowView[] {
   for (const node of tree.nodes) {
     const { state, text: stateText } = STATE_OF[node.state];
     const single = node.type === "resource" || node.type === "external" ? node.objects[0] : undefined;
-    const what = single !== undefined ? `${single.kind}/${single.name}` : node.objects.length > 0 ? `${node.kind} ×${node.objects.length}` : node.kind;
-    const blocked = node.blockedBy?.expression !== undefined && node.state !== TREE_STATES.waitingOnDependency ? `: ${node.blockedBy.expression}` : "";
+    const what =
+      single !== undefined
+        ? `${single.kind}/${single.name}`
+        : node.objects.length > 0
+          ? `${node.kind} ×${node.objects.length}`
+          : node.kind;
+    const blocked =
+      node.blockedBy?.expression !== undefined && node.state !== TREE_STATES.waitingOnDependency
+        ? `: ${node.blockedBy.expression}`
+        : "";
     rows.push({ depth, label: `${node.id}: ${what}`, state, stateText, reason: `${node.reason}${blocked}` });
     for (const o of node.objects) if (o.instance !== undefined) rows.push(...treeRows(o.instance, depth + 1));
   }
@@ -132,7 +145,8 @@ export function treeRows(tree: InstanceTree, depth = 0): TreeRowView[] {
 function instanceState(object: KubeObject, tree: InstanceTree | undefined): { state: RowState; text: string } {
   if (tree !== undefined) {
     if (tree.ready) return { state: "ready", text: "Ready" };
-    if (tree.state === "ERROR" || tree.nodes.some((n) => n.state === TREE_STATES.error)) return { state: "error", text: `not Ready (${tree.state ?? tree.reason})` };
+    if (tree.state === "ERROR" || tree.nodes.some((n) => n.state === TREE_STATES.error))
+      return { state: "error", text: `not Ready (${tree.state ?? tree.reason})` };
     if (tree.state === "DELETING") return { state: "deleting", text: "deleting" };
     return { state: "not-ready", text: `not Ready${tree.reason === "" ? "" : ` (${tree.reason})`}` };
   }
@@ -156,7 +170,10 @@ function instanceView(snapshot: InstanceSnapshot, now: number): InstanceView {
   return {
     key: meta.namespace === undefined ? name : `${meta.namespace}/${name}`,
     ...(meta.namespace === undefined ? {} : { namespace: meta.namespace }),
-    name, state, stateText, age: age(meta.creationTimestamp, now),
+    name,
+    state,
+    stateText,
+    age: age(meta.creationTimestamp, now),
     conditions: conditionsOf(snapshot.object),
     tree: mapRead(snapshot.tree, (t) => treeRows(t)),
   };
@@ -166,7 +183,8 @@ function rgdState(rgd: KubeObject): { state: RowState; text: string } {
   const state = text(record(rgd.status).state);
   const ready = conditionsOf(rgd).find((c) => c.type === "Ready");
   if (state === "Active" && ready?.status !== "False") return { state: "ready", text: "Active" };
-  if (ready?.status === "False" || state === "Inactive") return { state: "error", text: state === "" ? "not Ready" : state };
+  if (ready?.status === "False" || state === "Inactive")
+    return { state: "error", text: state === "" ? "not Ready" : state };
   return { state: "not-ready", text: state === "" ? "no status yet" : state };
 }
 
@@ -180,16 +198,21 @@ function rgdView(snapshot: RgdSnapshot, now: number): RgdView {
   return {
     name: snapshot.rgd.metadata?.name ?? "",
     kind: snapshot.kind === undefined ? "(kind not served)" : `${snapshot.kind.kind} (${snapshot.kind.apiVersion})`,
-    state, stateText, age: age(snapshot.rgd.metadata?.creationTimestamp, now),
+    state,
+    stateText,
+    age: age(snapshot.rgd.metadata?.creationTimestamp, now),
     conditions: conditionsOf(snapshot.rgd),
     ...(snapshot.compileError === undefined ? {} : { compileError: snapshot.compileError }),
-    ...(snapshot.compileError !== undefined || snapshot.kind === undefined ? {} : { graphUrl: graphUrlOf(snapshot.rgd) }),
+    ...(snapshot.compileError !== undefined || snapshot.kind === undefined
+      ? {}
+      : { graphUrl: graphUrlOf(snapshot.rgd) }),
     scope: snapshot.scope,
     instances: mapRead(snapshot.instances, (list) => list.map((i) => instanceView(i, now)).sort(byKey)),
   };
 }
 
-const eventTime = (e: KubeObject): string => text(e.lastTimestamp) || text(e.eventTime) || text(e.metadata?.creationTimestamp);
+const eventTime = (e: KubeObject): string =>
+  text(e.lastTimestamp) || text(e.eventTime) || text(e.metadata?.creationTimestamp);
 
 export function eventViews(events: readonly KubeObject[], now: number): EventView[] {
   return [...events]
@@ -199,8 +222,11 @@ export function eventViews(events: readonly KubeObject[], now: number): EventVie
       const involved = record(e.involvedObject);
       const ns = text(involved.namespace);
       return {
-        age: age(eventTime(e) || undefined, now), type: text(e.type), reason: text(e.reason),
-        object: `${text(involved.kind)}/${ns === "" ? "" : `${ns}/`}${text(involved.name)}`, message: text(e.message),
+        age: age(eventTime(e) || undefined, now),
+        type: text(e.type),
+        reason: text(e.reason),
+        object: `${text(involved.kind)}/${ns === "" ? "" : `${ns}/`}${text(involved.name)}`,
+        message: text(e.message),
       };
     });
 }
@@ -208,7 +234,9 @@ export function eventViews(events: readonly KubeObject[], now: number): EventVie
 export function uiViewOf(snapshot: ClusterSnapshot, now: number): UiView {
   return {
     server: snapshot.server,
-    rgds: mapRead(snapshot.rgds, (list) => list.map((r) => rgdView(r, now)).sort((a, b) => compareCodeUnits(a.name, b.name))),
+    rgds: mapRead(snapshot.rgds, (list) =>
+      list.map((r) => rgdView(r, now)).sort((a, b) => compareCodeUnits(a.name, b.name)),
+    ),
     events: mapRead(snapshot.events, (list) => eventViews(list, now)),
   };
 }

@@ -15,14 +15,24 @@ describe("missingPathOf: the member chain up to the failed read", () => {
       assert.equal(missingPathOf(expression, end), expected);
     });
   }
-  it("no range, no path", () => { assert.equal(missingPathOf("a.b", undefined), undefined); });
+  it("no range, no path", () => {
+    assert.equal(missingPathOf("a.b", undefined), undefined);
+  });
 });
 
 describe("failure: pending versus error", () => {
   it("a data-pending error waits and names the path", () => {
-    const outcome = failure(new DataPendingError("No such key: x", { expression: "svc.spec.x", range: { start: 9, end: 10 } }), "spec.resources[1].template.data.a");
+    const outcome = failure(
+      new DataPendingError("No such key: x", { expression: "svc.spec.x", range: { start: 9, end: 10 } }),
+      "spec.resources[1].template.data.a",
+    );
     assert.equal(outcome.ok, false);
-    assert.deepEqual(outcome.pending, { kind: "data-pending", message: "spec.resources[1].template.data.a: waiting for svc.spec.x (No such key: x)", expression: "svc.spec.x", missingPath: "svc.spec.x" });
+    assert.deepEqual(outcome.pending, {
+      kind: "data-pending",
+      message: "spec.resources[1].template.data.a: waiting for svc.spec.x (No such key: x)",
+      expression: "svc.spec.x",
+      missingPath: "svc.spec.x",
+    });
   });
   it("anything else is an error with the location and the expression", () => {
     const outcome = failure(new ExprEvaluationError("no such overload", { expression: "int(x)" }), "here");

@@ -19,7 +19,12 @@ function location(node: CompiledNode, ...path: (string | number)[]): string {
 }
 
 /** Runs standalone boolean expressions (AND-ed); optional none reads as false. */
-function allTrue(texts: readonly string[], node: CompiledNode, what: "includeWhen" | "readyWhen", run: (source: string) => unknown): Outcome<boolean> {
+function allTrue(
+  texts: readonly string[],
+  node: CompiledNode,
+  what: "includeWhen" | "readyWhen",
+  run: (source: string) => unknown,
+): Outcome<boolean> {
   for (const [i, text] of texts.entries()) {
     let value: unknown;
     try {
@@ -27,7 +32,11 @@ function allTrue(texts: readonly string[], node: CompiledNode, what: "includeWhe
     } catch (e) {
       return failure(e, location(node, what, i));
     }
-    if (value !== true && value !== false && value !== null) return { ok: false, error: `${location(node, what, i)}: expression ${JSON.stringify(text)} must return a bool, got ${JSON.stringify(value)}` };
+    if (value !== true && value !== false && value !== null)
+      return {
+        ok: false,
+        error: `${location(node, what, i)}: expression ${JSON.stringify(text)} must return a bool, got ${JSON.stringify(value)}`,
+      };
     if (value !== true) return { ok: true, value: false };
   }
   return { ok: true, value: true };
@@ -35,12 +44,20 @@ function allTrue(texts: readonly string[], node: CompiledNode, what: "includeWhe
 
 export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits = {}): DialectEvaluator {
   const programs = programsFor(graph);
-  const evaluateJson = (source: string, variables: Readonly<Record<string, unknown>>, cost: CostOptions | undefined): unknown => {
+  const evaluateJson = (
+    source: string,
+    variables: Readonly<Record<string, unknown>>,
+    cost: CostOptions | undefined,
+  ): unknown => {
     const result = programs.expression(source).evaluateJson(variables, cost);
     return result.omitted ? null : result.value;
   };
 
-  const renderCollection = (node: CompiledNode, variables: Readonly<Record<string, unknown>>, cost: CostOptions | undefined): Outcome<readonly KubeJson[]> => {
+  const renderCollection = (
+    node: CompiledNode,
+    variables: Readonly<Record<string, unknown>>,
+    cost: CostOptions | undefined,
+  ): Outcome<readonly KubeJson[]> => {
     const dimensions: { name: string; values: readonly unknown[] }[] = [];
     for (const [i, dimension] of node.forEach.entries()) {
       let values: unknown;
@@ -51,7 +68,11 @@ export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits =
       }
       // null/absent lists count as empty (kro's foreach-nil upgrade fixture).
       if (values === null) values = [];
-      if (!Array.isArray(values)) return { ok: false, error: `${location(node, "forEach", i, dimension.name)}: expression ${JSON.stringify(dimension.expression)} must return a list` };
+      if (!Array.isArray(values))
+        return {
+          ok: false,
+          error: `${location(node, "forEach", i, dimension.name)}: expression ${JSON.stringify(dimension.expression)} must return a list`,
+        };
       dimensions.push({ name: dimension.name, values });
     }
     const product = cartesianProduct(dimensions, limits);
@@ -85,9 +106,13 @@ export function createCelEvaluator(graph: CompiledGraph, limits: ProductLimits =
       // with the node id bound to one item, so both names are bound to the item being checked.
       const item = toCel(observed, node.valueSchema);
       const variables = { [node.id]: item, each: item };
-      const outcome = allTrue(node.readyWhen, node, "readyWhen", (source) => evaluateJson(source, variables, scope.cost));
+      const outcome = allTrue(node.readyWhen, node, "readyWhen", (source) =>
+        evaluateJson(source, variables, scope.cost),
+      );
       // A readyWhen reading a field the object does not report yet is simply "not ready yet".
-      return !outcome.ok && outcome.pending !== undefined ? { ok: false, pending: { ...outcome.pending, kind: "readiness" } } : outcome;
+      return !outcome.ok && outcome.pending !== undefined
+        ? { ok: false, pending: { ...outcome.pending, kind: "readiness" } }
+        : outcome;
     },
 
     projectStatus(g: CompiledGraph, scope: EvaluationScope) {

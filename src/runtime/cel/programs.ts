@@ -4,8 +4,14 @@
  * once per graph (WeakMap: a graph that is no longer served takes its programs with it).
  */
 import {
-  compileExpression, compileField, createKroCelEnvironment, extractExpressions,
-  type CompiledExpression, type CompiledField, type FoundField, type KroCelEnvironment,
+  compileExpression,
+  compileField,
+  createKroCelEnvironment,
+  extractExpressions,
+  type CompiledExpression,
+  type CompiledField,
+  type FoundField,
+  type KroCelEnvironment,
 } from "../../expr/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 

@@ -42,7 +42,12 @@ function removeAll(root: unknown, paths: readonly Path[]): void {
   }
 }
 
-export function renderTemplate(node: CompiledNode, programs: Programs, variables: Readonly<Record<string, unknown>>, cost?: CostOptions): Outcome<KubeJson> {
+export function renderTemplate(
+  node: CompiledNode,
+  programs: Programs,
+  variables: Readonly<Record<string, unknown>>,
+  cost?: CostOptions,
+): Outcome<KubeJson> {
   const copy = structuredClone(node.template) as KubeJson;
   const omitted: Path[] = [];
   for (const field of node.fields) {

@@ -21,7 +21,12 @@ function statusSchema(graph: CompiledGraph): OpenApiSchema | undefined {
 }
 
 /** Writes `value` at `path`, making arrays where the status schema says so. */
-function setStatusField(root: Record<string, unknown>, path: readonly string[], value: unknown, schema: OpenApiSchema | undefined): void {
+function setStatusField(
+  root: Record<string, unknown>,
+  path: readonly string[],
+  value: unknown,
+  schema: OpenApiSchema | undefined,
+): void {
   let cursor: Record<string, unknown> | unknown[] = root;
   let node = schema;
   path.forEach((segment, i) => {
@@ -48,14 +53,17 @@ function compact(value: unknown): unknown {
 
 /** The literal `type: "X"` of a runtime.newCondition call, so a pending condition keeps its old value. */
 function literalTypes(expression: string): string[] {
-  return [...expression.matchAll(/["']?type["']?\s*:\s*(?:"([^"]+)"|'([^']+)')/g)].map((m) => m[1] ?? m[2] ?? "").filter((t) => t !== "");
+  return [...expression.matchAll(/["']?type["']?\s*:\s*(?:"([^"]+)"|'([^']+)')/g)]
+    .map((m) => m[1] ?? m[2] ?? "")
+    .filter((t) => t !== "");
 }
 
 function toConditions(value: unknown): Condition[] | string {
   const list = Array.isArray(value) ? value : [value];
   const out: Condition[] = [];
   for (const item of list) {
-    if (!isRecord(item) || typeof item.type !== "string" || item.type === "" || typeof item.status !== "string") return `must return runtime.newCondition(...) or a list of them, got ${JSON.stringify(item)}`;
+    if (!isRecord(item) || typeof item.type !== "string" || item.type === "" || typeof item.status !== "string")
+      return `must return runtime.newCondition(...) or a list of them, got ${JSON.stringify(item)}`;
     out.push({
       type: item.type,
       status: item.status,
@@ -119,5 +127,12 @@ export function projectCelStatus(graph: CompiledGraph, programs: Programs, scope
       conditions.push(condition);
     }
   });
-  return { fields: compact(fields) as KubeJson, conditions, replacesBuiltins: graph.conditions.length > 0, errors, pendingConditionTypes, pendingFields };
+  return {
+    fields: compact(fields) as KubeJson,
+    conditions,
+    replacesBuiltins: graph.conditions.length > 0,
+    errors,
+    pendingConditionTypes,
+    pendingFields,
+  };
 }

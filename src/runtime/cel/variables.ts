@@ -45,8 +45,14 @@ export interface VariableOptions {
   readonly fullInstance?: boolean;
 }
 
-export function scopeVariables(graph: CompiledGraph, scope: EvaluationScope, options: VariableOptions = {}): Record<string, unknown> {
-  const collections = new Set(graph.nodes.filter((n) => n.type === "collection" || n.type === "externalCollection").map((n) => n.id));
+export function scopeVariables(
+  graph: CompiledGraph,
+  scope: EvaluationScope,
+  options: VariableOptions = {},
+): Record<string, unknown> {
+  const collections = new Set(
+    graph.nodes.filter((n) => n.type === "collection" || n.type === "externalCollection").map((n) => n.id),
+  );
   const variables: Record<string, unknown> = {
     schema: toCel(options.fullInstance === true ? scope.instance : schemaValue(scope.instance), instanceSchema(graph)),
   };

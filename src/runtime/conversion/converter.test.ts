@@ -6,12 +6,19 @@ import { compileRgd } from "../../graph/index.js";
 import { apiOfGraph, ConversionError, convertObject, type ApiOfVersions, type VersionedObject } from "./converter.js";
 
 const root = new URL("../../../../", import.meta.url);
-const load = (file: string) => loadYaml(file, readFileSync(new URL(`examples/versions/${file}`, root), "utf8")).documents[0]?.value as Record<string, unknown>;
+const load = (file: string) =>
+  loadYaml(file, readFileSync(new URL(`examples/versions/${file}`, root), "utf8")).documents[0]?.value as Record<
+    string,
+    unknown
+  >;
 type Rgd = { spec: { schema: Record<string, unknown> & { versions: Record<string, unknown>[] } } };
 
 export function apiOf(rgd: unknown): ApiOfVersions {
   const result = compileRgd(rgd);
-  assert.deepEqual(result.issues.filter((i) => i.severity === "error"), []);
+  assert.deepEqual(
+    result.issues.filter((i) => i.severity === "error"),
+    [],
+  );
   const api = result.graph === undefined ? undefined : apiOfGraph(result.graph);
   assert.ok(api);
   return api;
@@ -25,7 +32,13 @@ describe("convertObject", () => {
   it("renames and moves fields both ways and keeps metadata and status", () => {
     const withStatus = { ...structuredClone(beta), status: { state: "ACTIVE" } };
     const hub = convertObject(api, withStatus, "v1alpha1");
-    assert.deepEqual(hub, { apiVersion: "kro.run/v1alpha1", kind: "EvolvingApp", metadata: { name: "shop" }, spec: { image: "nginx:1.27", port: 8080, team: "payments" }, status: { state: "ACTIVE" } });
+    assert.deepEqual(hub, {
+      apiVersion: "kro.run/v1alpha1",
+      kind: "EvolvingApp",
+      metadata: { name: "shop" },
+      spec: { image: "nginx:1.27", port: 8080, team: "payments" },
+      status: { state: "ACTIVE" },
+    });
     assert.deepEqual(convertObject(api, hub, "v1beta1"), withStatus);
   });
 
@@ -40,22 +53,39 @@ describe("convertObject", () => {
     v.spec.canary = "boolean";
     v.conversion.roundTrip = { version: ["spec.canary"] };
     const canaryApi = apiOf(copy);
-    const object = { ...structuredClone(beta), spec: { ...beta.spec as object, canary: true } };
+    const object = { ...structuredClone(beta), spec: { ...(beta.spec as object), canary: true } };
     const hub = convertObject(canaryApi, object, "v1alpha1");
     assert.equal((hub.spec as Record<string, unknown>).canary, undefined, "the hub has no place for it");
-    assert.equal((hub.metadata as { annotations: Record<string, string> }).annotations["conversion.kro.run/v1beta1"], '{"spec":{"canary":true}}');
-    assert.deepEqual(convertObject(canaryApi, hub, "v1beta1"), object, "the annotation is gone again and canary is back");
+    assert.equal(
+      (hub.metadata as { annotations: Record<string, string> }).annotations["conversion.kro.run/v1beta1"],
+      '{"spec":{"canary":true}}',
+    );
+    assert.deepEqual(
+      convertObject(canaryApi, hub, "v1beta1"),
+      object,
+      "the annotation is gone again and canary is back",
+    );
   });
 
   it("a failing expression is a ConversionError naming the field", () => {
     const copy = structuredClone(rgd) as Rgd;
-    ((copy.spec.schema.versions[0]?.conversion as { toHub: { spec: Record<string, unknown> } }).toHub.spec).port = "${self.spec.ports.http / (self.spec.ports.http - 8080)}";
+    (copy.spec.schema.versions[0]?.conversion as { toHub: { spec: Record<string, unknown> } }).toHub.spec.port =
+      "${self.spec.ports.http / (self.spec.ports.http - 8080)}";
     const failing = apiOf(copy);
-    assert.throws(() => convertObject(failing, beta, "v1alpha1"), (e: unknown) => e instanceof ConversionError && e.field === "spec.port" && /from v1beta1 to v1alpha1: spec\.port: .*divi/i.test(e.message));
+    assert.throws(
+      () => convertObject(failing, beta, "v1alpha1"),
+      (e: unknown) =>
+        e instanceof ConversionError &&
+        e.field === "spec.port" &&
+        /from v1beta1 to v1alpha1: spec\.port: .*divi/i.test(e.message),
+    );
   });
 
   it("refuses an object of another group or an unknown target version", () => {
-    assert.throws(() => convertObject(api, { ...beta, apiVersion: "other.io/v1beta1" }, "v1alpha1"), /is not one of kro\.run\/v1alpha1, kro\.run\/v1beta1/);
+    assert.throws(
+      () => convertObject(api, { ...beta, apiVersion: "other.io/v1beta1" }, "v1alpha1"),
+      /is not one of kro\.run\/v1alpha1, kro\.run\/v1beta1/,
+    );
     assert.throws(() => convertObject(api, beta, "v2"), /cannot convert to kro\.run\/v2/);
   });
 });

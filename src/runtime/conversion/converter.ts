@@ -5,8 +5,21 @@
  * fields into (and back out of) the `conversion.kro.run/<version>` annotation. Status and the rest
  * of the metadata carry over unchanged. Pure and total: a failure is a ConversionError naming the field.
  */
-import { compileField, createKroCelEnvironment, isDataPending, jsonToCel, type CompiledField, type KroCelEnvironment } from "../../expr/index.js";
-import { objectSchema, roundTripAnnotation, type ApiVersions, type CompiledVersion, type ConversionDirection } from "../../graph/index.js";
+import {
+  compileField,
+  createKroCelEnvironment,
+  isDataPending,
+  jsonToCel,
+  type CompiledField,
+  type KroCelEnvironment,
+} from "../../expr/index.js";
+import {
+  objectSchema,
+  roundTripAnnotation,
+  type ApiVersions,
+  type CompiledVersion,
+  type ConversionDirection,
+} from "../../graph/index.js";
 import type { JSONSchemaProps } from "../../schema/index.js";
 import { deletePath, getPath, setPath } from "./object-paths.js";
 import { pruneToSchema } from "./prune-to-schema.js";
@@ -30,17 +43,27 @@ export interface ApiOfVersions {
   readonly versions: ApiVersions;
 }
 
-interface CompiledStep { readonly fields: readonly { readonly path: readonly string[]; readonly compiled: CompiledField }[]; readonly direction: ConversionDirection }
+interface CompiledStep {
+  readonly fields: readonly { readonly path: readonly string[]; readonly compiled: CompiledField }[];
+  readonly direction: ConversionDirection;
+}
 
 let sharedEnv: KroCelEnvironment | undefined;
-const envOf = (): KroCelEnvironment => (sharedEnv ??= createKroCelEnvironment({ enableRuntime: true, enableOmit: true }));
+const envOf = (): KroCelEnvironment =>
+  (sharedEnv ??= createKroCelEnvironment({ enableRuntime: true, enableOmit: true }));
 
 const steps = new WeakMap<ConversionDirection, CompiledStep>();
 function compiledStep(direction: ConversionDirection): CompiledStep {
   let step = steps.get(direction);
   if (step === undefined) {
     const env = envOf();
-    step = { direction, fields: direction.fields.map((f) => ({ path: f.path.map(String), compiled: compileField(env, f.text, f.segments) })) };
+    step = {
+      direction,
+      fields: direction.fields.map((f) => ({
+        path: f.path.map(String),
+        compiled: compileField(env, f.text, f.segments),
+      })),
+    };
     steps.set(direction, step);
   }
   return step;
@@ -67,11 +90,17 @@ function annotationsOf(object: VersionedObject): Record<string, string> {
 
 function dropEmptyAnnotations(object: VersionedObject): void {
   const annotations = object.metadata?.annotations;
-  if (typeof annotations === "object" && annotations !== null && Object.keys(annotations).length === 0) delete object.metadata?.annotations;
+  if (typeof annotations === "object" && annotations !== null && Object.keys(annotations).length === 0)
+    delete object.metadata?.annotations;
 }
 
 /** Stashes `paths` of the source spec under `key` (or removes a stale stash when none is present). */
-function stash(out: VersionedObject, source: VersionedObject, paths: readonly (readonly string[])[], key: string): void {
+function stash(
+  out: VersionedObject,
+  source: VersionedObject,
+  paths: readonly (readonly string[])[],
+  key: string,
+): void {
   const kept: Record<string, unknown> = {};
   for (const path of paths) {
     const value = getPath(source.spec, path);
@@ -89,7 +118,11 @@ function restore(out: VersionedObject, paths: readonly (readonly string[])[], ke
   Reflect.deleteProperty(annotations, key);
   if (text === undefined) return;
   let kept: unknown;
-  try { kept = JSON.parse(text); } catch { return; } // a hand-edited annotation is ignored, never fatal
+  try {
+    kept = JSON.parse(text);
+  } catch {
+    return;
+  } // a hand-edited annotation is ignored, never fatal
   const spec = (out.spec ??= {}) as Record<string, unknown>;
   for (const path of paths) {
     const value = getPath((kept as { spec?: unknown }).spec, path);
@@ -97,7 +130,13 @@ function restore(out: VersionedObject, paths: readonly (readonly string[])[], ke
   }
 }
 
-function applyStep(source: VersionedObject, sourceSpec: JSONSchemaProps, targetSpec: JSONSchemaProps, direction: ConversionDirection, where: string): Record<string, unknown> {
+function applyStep(
+  source: VersionedObject,
+  sourceSpec: JSONSchemaProps,
+  targetSpec: JSONSchemaProps,
+  direction: ConversionDirection,
+  where: string,
+): Record<string, unknown> {
   const spec = (pruneToSchema(source.spec ?? {}, targetSpec) ?? {}) as Record<string, unknown>;
   for (const literal of direction.literals) setPath(spec, literal.path.slice(1), structuredClone(literal.value));
   const step = compiledStep(direction);
@@ -112,8 +151,15 @@ function applyStep(source: VersionedObject, sourceSpec: JSONSchemaProps, targetS
       else setPath(spec, specPath, result.value);
     } catch (e) {
       // A field the source leaves out leaves the target field out, too.
-      if (isDataPending(e)) { deletePath(spec, specPath); continue; }
-      throw new ConversionError(`${where}: ${path.join(".")}: ${e instanceof Error ? e.message : String(e)}`, path.join("."), { cause: e });
+      if (isDataPending(e)) {
+        deletePath(spec, specPath);
+        continue;
+      }
+      throw new ConversionError(
+        `${where}: ${path.join(".")}: ${e instanceof Error ? e.message : String(e)}`,
+        path.join("."),
+        { cause: e },
+      );
     }
   }
   return spec;
@@ -143,8 +189,14 @@ function fromHub(api: ApiOfVersions, object: VersionedObject, to: CompiledVersio
 export function convertObject(api: ApiOfVersions, object: VersionedObject, to: string): VersionedObject {
   const from = versionOfApiVersion(api, object.apiVersion);
   const names = servedVersionNames(api);
-  if (from === undefined || !names.includes(from)) throw new ConversionError(`${api.kind}: apiVersion ${JSON.stringify(object.apiVersion)} is not one of ${names.map((n) => `${api.group}/${n}`).join(", ")}`);
-  if (!names.includes(to)) throw new ConversionError(`${api.kind}: cannot convert to ${api.group}/${to}: the versions are ${names.join(", ")}`);
+  if (from === undefined || !names.includes(from))
+    throw new ConversionError(
+      `${api.kind}: apiVersion ${JSON.stringify(object.apiVersion)} is not one of ${names.map((n) => `${api.group}/${n}`).join(", ")}`,
+    );
+  if (!names.includes(to))
+    throw new ConversionError(
+      `${api.kind}: cannot convert to ${api.group}/${to}: the versions are ${names.join(", ")}`,
+    );
   if (from === to) return structuredClone(object);
   const source = api.versions.versions.find((v) => v.name === from);
   const hub = source === undefined ? structuredClone(object) : toHub(api, object, source);
@@ -153,7 +205,20 @@ export function convertObject(api: ApiOfVersions, object: VersionedObject, to: s
 }
 
 /** The conversion view of a compiled CEL graph; undefined when its API has one version. */
-export function apiOfGraph(graph: { readonly instance: { readonly group: string; readonly kind: string; readonly version: string }; readonly crd?: { readonly spec: { readonly versions: readonly { readonly name: string; readonly schema: { readonly openAPIV3Schema: JSONSchemaProps } }[] } } | undefined; readonly versions?: ApiVersions }): ApiOfVersions | undefined {
+export function apiOfGraph(graph: {
+  readonly instance: { readonly group: string; readonly kind: string; readonly version: string };
+  readonly crd?:
+    | {
+        readonly spec: {
+          readonly versions: readonly {
+            readonly name: string;
+            readonly schema: { readonly openAPIV3Schema: JSONSchemaProps };
+          }[];
+        };
+      }
+    | undefined;
+  readonly versions?: ApiVersions;
+}): ApiOfVersions | undefined {
   if (graph.versions === undefined || graph.crd === undefined) return undefined;
   const hub = graph.crd.spec.versions.find((v) => v.name === graph.instance.version);
   const hubSpec = hub?.schema.openAPIV3Schema.properties?.spec ?? { type: "object" };

@@ -20,7 +20,11 @@ export function setPath(root: Json, path: readonly string[], value: unknown): vo
   for (const step of path.slice(0, -1)) {
     const next = node[step];
     if (isObject(next)) node = next;
-    else { const created: Json = {}; node[step] = created; node = created; }
+    else {
+      const created: Json = {};
+      node[step] = created;
+      node = created;
+    }
   }
   const last = path.at(-1);
   if (last !== undefined) node[last] = value;

@@ -9,14 +9,22 @@ import type { JSONSchemaProps } from "../../schema/index.js";
 function typeFits(value: unknown, schema: JSONSchemaProps): boolean {
   if (schema["x-kubernetes-int-or-string"] === true) return typeof value === "string" || Number.isInteger(value);
   switch (schema.type) {
-    case undefined: return true;
-    case "string": return typeof value === "string";
-    case "boolean": return typeof value === "boolean";
-    case "integer": return Number.isInteger(value);
-    case "number": return typeof value === "number";
-    case "array": return Array.isArray(value);
-    case "object": return typeof value === "object" && value !== null && !Array.isArray(value);
-    default: return true;
+    case undefined:
+      return true;
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    default:
+      return true;
   }
 }
 
@@ -25,15 +33,25 @@ export function pruneToSchema(value: unknown, schema: JSONSchemaProps | undefine
   if (schema === undefined || value === undefined) return undefined;
   if (value === null) return schema.nullable === true ? null : undefined;
   if (!typeFits(value, schema)) return undefined;
-  if (Array.isArray(value)) return schema.items === undefined ? value : value.flatMap((item: unknown) => { const kept = pruneToSchema(item, schema.items); return kept === undefined ? [] : [kept]; });
+  if (Array.isArray(value))
+    return schema.items === undefined
+      ? value
+      : value.flatMap((item: unknown) => {
+          const kept = pruneToSchema(item, schema.items);
+          return kept === undefined ? [] : [kept];
+        });
   if (typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
   const props = schema.properties;
   const extra = typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined;
-  if (props === undefined && extra === undefined) return schema["x-kubernetes-preserve-unknown-fields"] === true || schema.additionalProperties === true ? structuredClone(record) : {};
+  if (props === undefined && extra === undefined)
+    return schema["x-kubernetes-preserve-unknown-fields"] === true || schema.additionalProperties === true
+      ? structuredClone(record)
+      : {};
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(record)) {
-    const childSchema = props?.[key] ?? extra ?? (schema["x-kubernetes-preserve-unknown-fields"] === true ? {} : undefined);
+    const childSchema =
+      props?.[key] ?? extra ?? (schema["x-kubernetes-preserve-unknown-fields"] === true ? {} : undefined);
     const kept = pruneToSchema(child, childSchema);
     if (kept !== undefined) out[key] = kept;
   }

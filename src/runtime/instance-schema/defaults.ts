@@ -22,14 +22,20 @@ function isCrd(value: CustomResourceDefinition | JSONSchemaProps): value is Cust
 }
 
 /** A null where the schema does not allow one (kube-apiserver's isNonNullableNull). */
-const nonNullableNull = (value: unknown, schema: JSONSchemaProps | undefined): boolean => value === null && schema !== undefined && schema.nullable !== true;
+const nonNullableNull = (value: unknown, schema: JSONSchemaProps | undefined): boolean =>
+  value === null && schema !== undefined && schema.nullable !== true;
 
 function defaultValue(value: unknown, schema: JSONSchemaProps): unknown {
   if (Array.isArray(value)) {
     const items = schema.items;
     if (items === undefined) return value;
     // A null item is defaulted when it may not be null; never removed (it would shift the list).
-    return value.map((item) => defaultValue(nonNullableNull(item, items) && items.default !== undefined ? structuredClone(items.default) : item, items));
+    return value.map((item) =>
+      defaultValue(
+        nonNullableNull(item, items) && items.default !== undefined ? structuredClone(items.default) : item,
+        items,
+      ),
+    );
   }
   if (!isRecord(value)) return value;
   const extra = isRecord(schema.additionalProperties) ? schema.additionalProperties : undefined;
@@ -38,9 +44,12 @@ function defaultValue(value: unknown, schema: JSONSchemaProps): unknown {
     const child = schema.properties?.[key] ?? extra;
     return nonNullableNull(item, child) && child?.default === undefined;
   };
-  const out: Record<string, unknown> = Object.fromEntries(Object.entries(value).filter(([key, item]) => !pruned(key, item)));
+  const out: Record<string, unknown> = Object.fromEntries(
+    Object.entries(value).filter(([key, item]) => !pruned(key, item)),
+  );
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    if ((out[key] === undefined || nonNullableNull(out[key], child)) && child.default !== undefined) out[key] = structuredClone(child.default);
+    if ((out[key] === undefined || nonNullableNull(out[key], child)) && child.default !== undefined)
+      out[key] = structuredClone(child.default);
     if (out[key] !== undefined) out[key] = defaultValue(out[key], child);
   }
   if (extra !== undefined) {
@@ -54,7 +63,12 @@ function defaultValue(value: unknown, schema: JSONSchemaProps): unknown {
 }
 
 /** A defaulted copy of `instance` (the input is not modified). */
-export function applySchemaDefaults(crdOrSchema: CustomResourceDefinition | JSONSchemaProps, instance: KubeJson): KubeJson {
-  const schema = isCrd(crdOrSchema) ? crdSchema(crdOrSchema, typeof instance.apiVersion === "string" ? instance.apiVersion.split("/").pop() : undefined) : crdOrSchema;
-  return schema === undefined ? instance : defaultValue(instance, schema) as KubeJson;
+export function applySchemaDefaults(
+  crdOrSchema: CustomResourceDefinition | JSONSchemaProps,
+  instance: KubeJson,
+): KubeJson {
+  const schema = isCrd(crdOrSchema)
+    ? crdSchema(crdOrSchema, typeof instance.apiVersion === "string" ? instance.apiVersion.split("/").pop() : undefined)
+    : crdOrSchema;
+  return schema === undefined ? instance : (defaultValue(instance, schema) as KubeJson);
 }

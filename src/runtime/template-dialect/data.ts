@@ -27,7 +27,11 @@ export function valueAt(value: unknown, path: readonly (string | number)[]): unk
   let node = value;
   for (const step of path) {
     if (typeof step === "number") node = Array.isArray(node) ? node[step] : undefined;
-    else node = typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[step] : undefined;
+    else
+      node =
+        typeof node === "object" && node !== null && !Array.isArray(node)
+          ? (node as Record<string, unknown>)[step]
+          : undefined;
     if (node === undefined) return undefined;
   }
   return node;

@@ -30,14 +30,25 @@ export function parseRenderedBody(owner: string, rendered: string): Outcome<Kube
     while (shownLine > 1 && (lines[shownLine - 1] ?? "").trim() === "") shownLine--;
     const source = lines[shownLine - 1];
     const shown = source === undefined || line === undefined ? "" : `\n  ${shownLine} | ${source}`;
-    return { ok: false, error: `${owner}: the rendered template is not valid YAML${where}: ${problem.issue.message}${shown}` };
+    return {
+      ok: false,
+      error: `${owner}: the rendered template is not valid YAML${where}: ${problem.issue.message}${shown}`,
+    };
   }
-  if (loaded.documents.length > 1) return { ok: false, error: `${owner}: the rendered template holds ${loaded.documents.length} YAML documents; a child is one object` };
+  if (loaded.documents.length > 1)
+    return {
+      ok: false,
+      error: `${owner}: the rendered template holds ${loaded.documents.length} YAML documents; a child is one object`,
+    };
   const [document] = loaded.documents;
   // loadYaml drops empty documents: no document (or a `null` one) is an empty body.
   const body: unknown = document === undefined ? null : document.value;
   if (body === null) return { ok: true, value: {} };
-  if (!isObject(body)) return { ok: false, error: `${owner}: the rendered template must be a YAML map (the object's fields), got ${Array.isArray(body) ? "a list" : typeof body}` };
+  if (!isObject(body))
+    return {
+      ok: false,
+      error: `${owner}: the rendered template must be a YAML map (the object's fields), got ${Array.isArray(body) ? "a list" : typeof body}`,
+    };
   return { ok: true, value: body };
 }
 
@@ -47,19 +58,36 @@ function stringMap(owner: string, value: unknown, field: string): Outcome<Record
   return { ok: true, value };
 }
 
-export function renderChild(node: CompiledNode, templates: ChildTemplates, data: TemplateData, entropy?: Entropy, deadline?: RenderDeadline): Outcome<KubeJson> {
+export function renderChild(
+  node: CompiledNode,
+  templates: ChildTemplates,
+  data: TemplateData,
+  entropy?: Entropy,
+  deadline?: RenderDeadline,
+): Outcome<KubeJson> {
   const owner = `child "${node.id}"`;
   const nameOut = runTemplate(owner, "nameTemplate", templates.name, data, entropy, deadline);
   if (!nameOut.ok) return nameOut;
   const name = nameOut.value.trim();
-  if (name === "" || name.includes("<no value>")) return { ok: false, error: `${owner}: nameTemplate rendered ${JSON.stringify(nameOut.value)}, which is no object name` };
+  if (name === "" || name.includes("<no value>"))
+    return {
+      ok: false,
+      error: `${owner}: nameTemplate rendered ${JSON.stringify(nameOut.value)}, which is no object name`,
+    };
   const bodyOut = runTemplate(owner, "template", templates.body, data, entropy, deadline);
   if (!bodyOut.ok) return bodyOut;
   const parsed = parseRenderedBody(owner, bodyOut.value);
   if (!parsed.ok) return parsed;
   const { apiVersion, kind, metadata = {}, ...rest } = parsed.value;
-  for (const [field, value, expected] of [["apiVersion", apiVersion, node.apiVersion], ["kind", kind, node.kind]] as const) {
-    if (value !== undefined && value !== expected) return { ok: false, error: `${owner}: the template sets ${field} ${JSON.stringify(value)}, but the child is declared as ${expected}; ${field} comes from the childResources entry` };
+  for (const [field, value, expected] of [
+    ["apiVersion", apiVersion, node.apiVersion],
+    ["kind", kind, node.kind],
+  ] as const) {
+    if (value !== undefined && value !== expected)
+      return {
+        ok: false,
+        error: `${owner}: the template sets ${field} ${JSON.stringify(value)}, but the child is declared as ${expected}; ${field} comes from the childResources entry`,
+      };
   }
   if (!isObject(metadata)) return { ok: false, error: `${owner}: metadata in the rendered template must be a map` };
   const labels = stringMap(owner, metadata.labels, "labels");
@@ -68,9 +96,11 @@ export function renderChild(node: CompiledNode, templates: ChildTemplates, data:
   if (!annotations.ok) return annotations;
   const parentMeta = isObject(data.parent.metadata) ? data.parent.metadata : {};
   const parentName = typeof parentMeta.name === "string" ? parentMeta.name : "";
-  const namespace = node.namespaced !== false && typeof parentMeta.namespace === "string" ? parentMeta.namespace : undefined;
+  const namespace =
+    node.namespaced !== false && typeof parentMeta.namespace === "string" ? parentMeta.namespace : undefined;
   const { name: _name, namespace: _namespace, labels: _labels, annotations: _annotations, ...otherMeta } = metadata;
-  const outLabels = LABELS.app in labels.value ? labels.value : { [LABELS.app]: labelValue(parentName), ...labels.value };
+  const outLabels =
+    LABELS.app in labels.value ? labels.value : { [LABELS.app]: labelValue(parentName), ...labels.value };
   const outMeta: KubeJson = {
     ...otherMeta,
     name,

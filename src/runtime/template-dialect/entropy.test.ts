@@ -8,7 +8,9 @@ import { parseTemplate, renderTemplate } from "../../template/index.js";
 import { graphReadsClock, instanceEntropy, parseRenderTime, renderTimeToRecord } from "./entropy.js";
 
 const instance = (generation: number, annotations: Record<string, string> = {}, uid = "u-1") => ({
-  apiVersion: "x/v1", kind: "App", metadata: { name: "a", namespace: "n", uid, generation, creationTimestamp: "2025-01-02T03:04:05Z", annotations },
+  apiVersion: "x/v1",
+  kind: "App",
+  metadata: { name: "a", namespace: "n", uid, generation, creationTimestamp: "2025-01-02T03:04:05Z", annotations },
 });
 const T = parseTemplate("t", "{{ randAlphaNum 16 }} {{ now | unixEpoch }}");
 const run = (o: ReturnType<typeof instance>): string => {
@@ -24,9 +26,15 @@ describe("instanceEntropy", () => {
   });
 
   it("reads now from the annotation of the current generation, else the creation time", () => {
-    assert.equal(run(instance(2, { [ANNOTATIONS.renderTime]: "2@2026-12-01T05:00:00Z" })).split(" ")[1], String(Date.parse("2026-12-01T05:00:00Z") / 1000));
+    assert.equal(
+      run(instance(2, { [ANNOTATIONS.renderTime]: "2@2026-12-01T05:00:00Z" })).split(" ")[1],
+      String(Date.parse("2026-12-01T05:00:00Z") / 1000),
+    );
     // A stale record (another generation) is not used.
-    assert.equal(run(instance(3, { [ANNOTATIONS.renderTime]: "2@2026-12-01T05:00:00Z" })).split(" ")[1], String(Date.parse("2025-01-02T03:04:05Z") / 1000));
+    assert.equal(
+      run(instance(3, { [ANNOTATIONS.renderTime]: "2@2026-12-01T05:00:00Z" })).split(" ")[1],
+      String(Date.parse("2025-01-02T03:04:05Z") / 1000),
+    );
   });
 
   it("without a UID (a file rendered offline) there is no seeded source", () => {
@@ -42,14 +50,32 @@ describe("instanceEntropy", () => {
 });
 
 describe("renderTimeToRecord", () => {
-  const graph = (template: string): CompiledGraph => ({ dialect: "template", nodes: [{ template, includeWhen: [], readyWhen: [], templateSource: { nameTemplate: "x" } }] }) as unknown as CompiledGraph;
+  const graph = (template: string): CompiledGraph =>
+    ({
+      dialect: "template",
+      nodes: [{ template, includeWhen: [], readyWhen: [], templateSource: { nameTemplate: "x" } }],
+    }) as unknown as CompiledGraph;
 
   it("asks for a record only for graphs that read the clock, once per generation", () => {
-    const clock = graph("a: {{ now | date \"2006\" }}");
+    const clock = graph('a: {{ now | date "2006" }}');
     assert.equal(graphReadsClock(clock), true);
     assert.equal(renderTimeToRecord(clock, instance(4), "2026-12-01T05:00:00Z"), "4@2026-12-01T05:00:00Z");
-    assert.equal(renderTimeToRecord(clock, instance(4, { [ANNOTATIONS.renderTime]: "4@2026-11-01T00:00:00Z" }), "2026-12-01T05:00:00Z"), undefined);
-    assert.equal(renderTimeToRecord(clock, instance(5, { [ANNOTATIONS.renderTime]: "4@2026-11-01T00:00:00Z" }), "2026-12-01T05:00:00Z"), "5@2026-12-01T05:00:00Z");
+    assert.equal(
+      renderTimeToRecord(
+        clock,
+        instance(4, { [ANNOTATIONS.renderTime]: "4@2026-11-01T00:00:00Z" }),
+        "2026-12-01T05:00:00Z",
+      ),
+      undefined,
+    );
+    assert.equal(
+      renderTimeToRecord(
+        clock,
+        instance(5, { [ANNOTATIONS.renderTime]: "4@2026-11-01T00:00:00Z" }),
+        "2026-12-01T05:00:00Z",
+      ),
+      "5@2026-12-01T05:00:00Z",
+    );
     const noClock = graph("a: {{ randAlphaNum 5 }} {{ .parent.metadata.name }}");
     assert.equal(graphReadsClock(noClock), false);
     assert.equal(renderTimeToRecord(noClock, instance(4), "2026-12-01T05:00:00Z"), undefined);

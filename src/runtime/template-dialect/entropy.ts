@@ -46,7 +46,12 @@ export function instanceEntropy(instance: KubeJson): Entropy | undefined {
   if (typeof uid === "string" && uid !== "") {
     const generation = generationOf(instance);
     const annotations = metadata.annotations;
-    const recorded = parseRenderTime(typeof annotations === "object" && annotations !== null ? (annotations as Record<string, unknown>)[ANNOTATIONS.renderTime] : undefined, generation);
+    const recorded = parseRenderTime(
+      typeof annotations === "object" && annotations !== null
+        ? (annotations as Record<string, unknown>)[ANNOTATIONS.renderTime]
+        : undefined,
+      generation,
+    );
     // Not recorded (a graph that reads no clock, or a render outside the controller): the creation
     // time, which is at least stable.
     const created = typeof metadata.creationTimestamp === "string" ? Date.parse(metadata.creationTimestamp) : NaN;
@@ -58,17 +63,26 @@ export function instanceEntropy(instance: KubeJson): Entropy | undefined {
 }
 
 /** Template functions whose output depends on the clock (certificates are valid from now). */
-const CLOCK_FUNCTIONS = /\b(now|ago|date|dateInZone|date_in_zone|htmlDate|htmlDateInZone|genCA|genCAWithKey|genSelfSignedCert|genSelfSignedCertWithKey|genSignedCert|genSignedCertWithKey)\b/;
+const CLOCK_FUNCTIONS =
+  /\b(now|ago|date|dateInZone|date_in_zone|htmlDate|htmlDateInZone|genCA|genCAWithKey|genSelfSignedCert|genSelfSignedCertWithKey|genSignedCert|genSignedCertWithKey)\b/;
 const readsClock = new WeakMap<CompiledGraph, boolean>();
 
 /** Whether any template of the graph may read the clock (a textual check: false positives only cost a write). */
 export function graphReadsClock(graph: CompiledGraph): boolean {
   let known = readsClock.get(graph);
   if (known === undefined) {
-    const texts = graph.dialect !== "template" ? [] : [
-      ...Object.values(graph.helm?.templates ?? {}),
-      ...graph.nodes.flatMap((n) => [typeof n.template === "string" ? n.template : "", n.templateSource?.nameTemplate ?? "", ...n.includeWhen, ...n.readyWhen]),
-    ];
+    const texts =
+      graph.dialect !== "template"
+        ? []
+        : [
+            ...Object.values(graph.helm?.templates ?? {}),
+            ...graph.nodes.flatMap((n) => [
+              typeof n.template === "string" ? n.template : "",
+              n.templateSource?.nameTemplate ?? "",
+              ...n.includeWhen,
+              ...n.readyWhen,
+            ]),
+          ];
     known = texts.some((t) => t.includes("{{") && CLOCK_FUNCTIONS.test(t));
     readsClock.set(graph, known);
   }
@@ -83,6 +97,9 @@ export function renderTimeToRecord(graph: CompiledGraph, instance: KubeJson, now
   if (!graphReadsClock(graph)) return undefined;
   const generation = generationOf(instance);
   const annotations = metadataOf(instance).annotations;
-  const current = typeof annotations === "object" && annotations !== null ? (annotations as Record<string, unknown>)[ANNOTATIONS.renderTime] : undefined;
+  const current =
+    typeof annotations === "object" && annotations !== null
+      ? (annotations as Record<string, unknown>)[ANNOTATIONS.renderTime]
+      : undefined;
   return parseRenderTime(current, generation) === undefined ? formatRenderTime(generation, now) : undefined;
 }

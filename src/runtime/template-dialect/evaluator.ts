@@ -19,7 +19,11 @@ import { childTemplates } from "./templates.js";
  * Pending while a child read as `.children.<id>` has not been observed. `missingPath` starts with
  * the id, so the core reports it as waiting on that dependency.
  */
-function missingChildren(node: CompiledNode, ids: readonly string[], scope: EvaluationScope): Outcome<never> | undefined {
+function missingChildren(
+  node: CompiledNode,
+  ids: readonly string[],
+  scope: EvaluationScope,
+): Outcome<never> | undefined {
   const missing = ids.filter((id) => (scope.observed.get(id) ?? []).length === 0 || scope.excluded.has(id));
   const [first] = missing;
   if (first === undefined) return undefined;
@@ -40,17 +44,34 @@ export const templateEvaluator: DialectEvaluator = {
     if (condition === undefined) return { ok: true, value: true };
     const waiting = missingChildren(node, conditionChildren, scope);
     if (waiting) return waiting;
-    const out = runTemplate(`child "${node.id}"`, "condition", condition, templateData(scope), instanceEntropy(scope.instance), scope.deadline);
+    const out = runTemplate(
+      `child "${node.id}"`,
+      "condition",
+      condition,
+      templateData(scope),
+      instanceEntropy(scope.instance),
+      scope.deadline,
+    );
     if (!out.ok) return out;
     const included = templateTruth(out.value);
-    if (included === undefined) return { ok: false, error: `child "${node.id}": condition rendered ${JSON.stringify(out.value.trim())}; it must render true or false (empty output and <no value> count as false)` };
+    if (included === undefined)
+      return {
+        ok: false,
+        error: `child "${node.id}": condition rendered ${JSON.stringify(out.value.trim())}; it must render true or false (empty output and <no value> count as false)`,
+      };
     return { ok: true, value: included };
   },
 
   renderDesired(node, scope): Outcome<readonly KubeJson[]> {
     const waiting = missingChildren(node, node.templateSource?.childReferences ?? [], scope);
     if (waiting) return waiting;
-    const rendered = renderChild(node, childTemplates(node), templateData(scope), instanceEntropy(scope.instance), scope.deadline);
+    const rendered = renderChild(
+      node,
+      childTemplates(node),
+      templateData(scope),
+      instanceEntropy(scope.instance),
+      scope.deadline,
+    );
     return rendered.ok ? { ok: true, value: [rendered.value] } : rendered;
   },
 
@@ -58,19 +79,40 @@ export const templateEvaluator: DialectEvaluator = {
     const { readyWhen } = childTemplates(node);
     const data = templateData(scope, observed);
     for (const [i, template] of readyWhen.entries()) {
-      const out = runTemplate(`child "${node.id}"`, `readyWhen[${i}]`, template, data, instanceEntropy(scope.instance), scope.deadline);
+      const out = runTemplate(
+        `child "${node.id}"`,
+        `readyWhen[${i}]`,
+        template,
+        data,
+        instanceEntropy(scope.instance),
+        scope.deadline,
+      );
       if (!out.ok && out.limit === true) return { ok: false, error: out.error ?? "readyWhen exceeded a limit" };
       // Status fields appear over time; a failing readyWhen means "not ready yet", like CEL's.
-      if (!out.ok) return { ok: false, pending: { kind: "readiness", message: out.error ?? "readyWhen failed", expression: node.readyWhen[i] ?? "" } };
+      if (!out.ok)
+        return {
+          ok: false,
+          pending: { kind: "readiness", message: out.error ?? "readyWhen failed", expression: node.readyWhen[i] ?? "" },
+        };
       const ready = templateTruth(out.value);
-      if (ready === undefined) return { ok: false, error: `child "${node.id}": readyWhen[${i}] rendered ${JSON.stringify(out.value.trim())}; it must render true or false` };
+      if (ready === undefined)
+        return {
+          ok: false,
+          error: `child "${node.id}": readyWhen[${i}] rendered ${JSON.stringify(out.value.trim())}; it must render true or false`,
+        };
       if (!ready) return { ok: true, value: false };
     }
     return { ok: true, value: true };
   },
 
   projectStatus(graph: CompiledGraph, scope: EvaluationScope): ProjectedStatus {
-    if (graph.dialect !== "template") return { fields: {}, conditions: [], replacesBuiltins: false, errors: [`internal: graph ${graph.name} is not a template-dialect graph`] };
+    if (graph.dialect !== "template")
+      return {
+        fields: {},
+        conditions: [],
+        replacesBuiltins: false,
+        errors: [`internal: graph ${graph.name} is not a template-dialect graph`],
+      };
     return projectMappedStatus(graph, scope);
   },
 };
@@ -89,7 +131,9 @@ export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator 
       return renderManifests(helm, node, scope.instance, scope.helm);
     },
     retained(node, scope) {
-      return node.templateSource?.manifests === undefined ? [] : retainedManifests(helm, node, scope.instance, scope.helm);
+      return node.templateSource?.manifests === undefined
+        ? []
+        : retainedManifests(helm, node, scope.instance, scope.helm);
     },
   };
 }

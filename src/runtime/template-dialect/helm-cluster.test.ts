@@ -9,13 +9,13 @@ import { createMemoryLookup } from "../memory-lookup.js";
 import type { HelmClusterOptions, HelmLookupAccess, KubeJson } from "../types.js";
 
 const PASSWORD = [
-  "{{- $old := lookup \"v1\" \"Secret\" .Release.Namespace (printf \"%s-pw\" .Release.Name) }}",
+  '{{- $old := lookup "v1" "Secret" .Release.Namespace (printf "%s-pw" .Release.Name) }}',
   "apiVersion: v1",
   "kind: Secret",
   "metadata:",
   "  name: {{ .Release.Name }}-pw",
   "data:",
-  "  password: {{ if $old }}{{ index $old.data \"password\" }}{{ else }}{{ \"generated\" | b64enc }}{{ end }}",
+  '  password: {{ if $old }}{{ index $old.data "password" }}{{ else }}{{ "generated" | b64enc }}{{ end }}',
 ].join("\n");
 
 const PROBE = [
@@ -24,20 +24,25 @@ const PROBE = [
   "metadata:",
   "  name: {{ .Release.Name }}-probe",
   "data:",
-  "  all: {{ (lookup \"v1\" \"ConfigMap\" .Values.ns \"\").items | default list | len | quote }}",
-  "  node: {{ if .Values.node }}{{ (lookup \"v1\" \"Node\" \"\" .Values.node).metadata.name | quote }}{{ else }}none{{ end }}",
-  "  dyn: {{ if .Values.kind }}{{ (lookup \"v1\" .Values.kind .Release.Namespace \"x\").kind | quote }}{{ else }}\"\"{{ end }}",
-  "  tpl: {{ tpl (.Values.tpl | default \"\") . | quote }}",
-  "  caps: {{ .Capabilities.KubeVersion.Version }}-{{ .Capabilities.APIVersions.Has \"example.com/v1\" }}",
-  "  noNs: {{ len (lookup \"v1\" \"Secret\" \"\" \"x\") | quote }}",
+  '  all: {{ (lookup "v1" "ConfigMap" .Values.ns "").items | default list | len | quote }}',
+  '  node: {{ if .Values.node }}{{ (lookup "v1" "Node" "" .Values.node).metadata.name | quote }}{{ else }}none{{ end }}',
+  '  dyn: {{ if .Values.kind }}{{ (lookup "v1" .Values.kind .Release.Namespace "x").kind | quote }}{{ else }}""{{ end }}',
+  '  tpl: {{ tpl (.Values.tpl | default "") . | quote }}',
+  '  caps: {{ .Capabilities.KubeVersion.Version }}-{{ .Capabilities.APIVersions.Has "example.com/v1" }}',
+  '  noNs: {{ len (lookup "v1" "Secret" "" "x") | quote }}',
 ].join("\n");
 
 function graphOf(templates: Record<string, string>, children: Record<string, unknown>[]): CompiledGraph {
   const result = compileRgd({
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "g" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "g" },
     spec: {
       resourceKind: { group: "t.example.com", version: "v1", kind: "LApp" },
-      helm: { templates, charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }] },
+      helm: {
+        templates,
+        charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }],
+      },
       childResources: children,
     },
   });
@@ -45,16 +50,49 @@ function graphOf(templates: Record<string, string>, children: Record<string, unk
   return result.graph;
 }
 
-const passwordGraph = () => graphOf({ "c/templates/pw.yaml": PASSWORD }, [{ id: "pw", apiVersion: "v1", kind: "Secret", manifests: "c/templates/pw.yaml" }]);
-const probeGraph = () => graphOf({ "c/templates/probe.yaml": PROBE }, [{ id: "probe", apiVersion: "v1", kind: "ConfigMap", manifests: "c/templates/probe.yaml" }]);
-const instance = (spec: Record<string, unknown> = {}): KubeJson => ({ apiVersion: "t.example.com/v1", kind: "LApp", metadata: { name: "rel", namespace: "home", uid: "u1" }, spec });
+const passwordGraph = () =>
+  graphOf({ "c/templates/pw.yaml": PASSWORD }, [
+    { id: "pw", apiVersion: "v1", kind: "Secret", manifests: "c/templates/pw.yaml" },
+  ]);
+const probeGraph = () =>
+  graphOf({ "c/templates/probe.yaml": PROBE }, [
+    { id: "probe", apiVersion: "v1", kind: "ConfigMap", manifests: "c/templates/probe.yaml" },
+  ]);
+const instance = (spec: Record<string, unknown> = {}): KubeJson => ({
+  apiVersion: "t.example.com/v1",
+  kind: "LApp",
+  metadata: { name: "rel", namespace: "home", uid: "u1" },
+  spec,
+});
 const SCOPES: Record<string, boolean> = { "v1/Secret": true, "v1/ConfigMap": true, "v1/Node": false };
-const access = (over: Partial<HelmLookupAccess> = {}): HelmLookupAccess => ({ namespaced: (a, k) => SCOPES[`${a}/${k}`], allowCrossNamespace: false, allowClusterScoped: false, ...over });
-const cluster = (over: Partial<HelmLookupAccess> = {}, capabilities = { kubeVersion: "v1.34.2", apiVersions: ["v1", "example.com/v1"] }): HelmClusterOptions => ({ capabilities, lookups: access(over) });
-const secret = (namespace: string, name: string, password: string, rv = "1"): KubeJson => ({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace, uid: `uid-${name}`, resourceVersion: rv }, data: { password } });
-const cm = (namespace: string, name: string): KubeJson => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, uid: `uid-${name}`, resourceVersion: "1" } });
-const node = (name: string): KubeJson => ({ apiVersion: "v1", kind: "Node", metadata: { name, uid: `uid-${name}`, resourceVersion: "1" } });
-const data = (objects: readonly KubeJson[], name: string) => objects.find((o) => (o.metadata as { name: string }).name === name)?.data as Record<string, string> | undefined;
+const access = (over: Partial<HelmLookupAccess> = {}): HelmLookupAccess => ({
+  namespaced: (a, k) => SCOPES[`${a}/${k}`],
+  allowCrossNamespace: false,
+  allowClusterScoped: false,
+  ...over,
+});
+const cluster = (
+  over: Partial<HelmLookupAccess> = {},
+  capabilities = { kubeVersion: "v1.34.2", apiVersions: ["v1", "example.com/v1"] },
+): HelmClusterOptions => ({ capabilities, lookups: access(over) });
+const secret = (namespace: string, name: string, password: string, rv = "1"): KubeJson => ({
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name, namespace, uid: `uid-${name}`, resourceVersion: rv },
+  data: { password },
+});
+const cm = (namespace: string, name: string): KubeJson => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace, uid: `uid-${name}`, resourceVersion: "1" },
+});
+const node = (name: string): KubeJson => ({
+  apiVersion: "v1",
+  kind: "Node",
+  metadata: { name, uid: `uid-${name}`, resourceVersion: "1" },
+});
+const data = (objects: readonly KubeJson[], name: string) =>
+  objects.find((o) => (o.metadata as { name: string }).name === name)?.data as Record<string, string> | undefined;
 
 describe("Helm lookup on a cluster", () => {
   it("keeps an existing Secret's password, generates one when absent, and records the scope read", () => {
@@ -62,13 +100,21 @@ describe("Helm lookup on a cluster", () => {
     const absent = evaluateInstance(graph, instance(), createMemoryLookup(), { helm: cluster() });
     assert.equal(absent.error, undefined);
     assert.equal(data(absent.apply, "rel-pw")?.password, Buffer.from("generated").toString("base64"));
-    assert.deepEqual(absent.externals, [{ nodeId: "pw", request: { apiVersion: "v1", kind: "Secret", name: "rel-pw", namespace: "home" } }]);
-    const present = evaluateInstance(graph, instance(), createMemoryLookup([secret("home", "rel-pw", "a2VwdA==")]), { helm: cluster() });
+    assert.deepEqual(absent.externals, [
+      { nodeId: "pw", request: { apiVersion: "v1", kind: "Secret", name: "rel-pw", namespace: "home" } },
+    ]);
+    const present = evaluateInstance(graph, instance(), createMemoryLookup([secret("home", "rel-pw", "a2VwdA==")]), {
+      helm: cluster(),
+    });
     assert.equal(data(present.apply, "rel-pw")?.password, "a2VwdA==");
   });
 
   it("offline (no cluster options) every lookup is {} and nothing is recorded, as helm template", () => {
-    const evaluation = evaluateInstance(passwordGraph(), instance(), createMemoryLookup([secret("home", "rel-pw", "a2VwdA==")]));
+    const evaluation = evaluateInstance(
+      passwordGraph(),
+      instance(),
+      createMemoryLookup([secret("home", "rel-pw", "a2VwdA==")]),
+    );
     assert.equal(data(evaluation.apply, "rel-pw")?.password, Buffer.from("generated").toString("base64"));
     assert.deepEqual(evaluation.externals, []);
   });
@@ -78,7 +124,10 @@ describe("Helm lookup on a cluster", () => {
     const object = instance();
     const lookup = createMemoryLookup();
     const options = { helm: cluster() };
-    assert.equal(data(evaluateInstance(graph, object, lookup, options).apply, "rel-pw")?.password, Buffer.from("generated").toString("base64"));
+    assert.equal(
+      data(evaluateInstance(graph, object, lookup, options).apply, "rel-pw")?.password,
+      Buffer.from("generated").toString("base64"),
+    );
     lookup.put(secret("home", "rel-pw", "Zmlyc3Q="));
     assert.equal(data(evaluateInstance(graph, object, lookup, options).apply, "rel-pw")?.password, "Zmlyc3Q=");
     lookup.put(secret("home", "rel-pw", "c2Vjb25k", "2"));
@@ -97,22 +146,50 @@ describe("Helm lookup on a cluster", () => {
     assert.equal(probe.all, "2");
     assert.equal(probe.noNs, "0");
     assert.equal(probe.caps, "v1.34.2-true");
-    assert.ok(evaluation.externals.some((e) => e.nodeId === "probe" && JSON.stringify(e.request) === JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", matchLabels: {}, namespace: "home" })));
+    assert.ok(
+      evaluation.externals.some(
+        (e) =>
+          e.nodeId === "probe" &&
+          JSON.stringify(e.request) ===
+            JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", matchLabels: {}, namespace: "home" }),
+      ),
+    );
     // Offline capabilities are spec.helm's.
     const offline = data(evaluateInstance(probeGraph(), instance({ ns: "home" }), lookup).apply, "rel-probe");
     assert.equal(offline?.caps, "v1.33.0-false");
   });
 
   const refusals: [string, Record<string, unknown>, RegExp][] = [
-    ["another namespace", { ns: "other" }, /c\/templates\/probe\.yaml:6.*lookup "v1" "ConfigMap" "other" "" refused: .*outside the instance's namespace "home".*kro\.run\/allow-cross-namespace/],
+    [
+      "another namespace",
+      { ns: "other" },
+      /c\/templates\/probe\.yaml:6.*lookup "v1" "ConfigMap" "other" "" refused: .*outside the instance's namespace "home".*kro\.run\/allow-cross-namespace/,
+    ],
     ["all namespaces", { ns: "" }, /lookup "v1" "ConfigMap" "" "" refused: it reads ConfigMap in all namespaces/],
-    ["a cluster-scoped kind", { ns: "home", node: "n1" }, /c\/templates\/probe\.yaml:7.*lookup "v1" "Node" "" "n1" refused: Node is cluster-scoped .*kro\.run\/allow-cluster-scoped/],
-    ["an undeclared kind (from values)", { ns: "home", kind: "ServiceAccount" }, /probe\.yaml:8.*lookup "v1" "ServiceAccount" "home" "x" refused: no template of the chart declares a lookup of ServiceAccount/],
-    ["a lookup smuggled in through tpl", { ns: "home", tpl: "{{ (lookup \"v1\" \"Pod\" \"home\" \"p\").kind }}" }, /lookup "v1" "Pod" "home" "p" refused: no template of the chart declares/],
+    [
+      "a cluster-scoped kind",
+      { ns: "home", node: "n1" },
+      /c\/templates\/probe\.yaml:7.*lookup "v1" "Node" "" "n1" refused: Node is cluster-scoped .*kro\.run\/allow-cluster-scoped/,
+    ],
+    [
+      "an undeclared kind (from values)",
+      { ns: "home", kind: "ServiceAccount" },
+      /probe\.yaml:8.*lookup "v1" "ServiceAccount" "home" "x" refused: no template of the chart declares a lookup of ServiceAccount/,
+    ],
+    [
+      "a lookup smuggled in through tpl",
+      { ns: "home", tpl: '{{ (lookup "v1" "Pod" "home" "p").kind }}' },
+      /lookup "v1" "Pod" "home" "p" refused: no template of the chart declares/,
+    ],
   ];
   for (const [what, spec, message] of refusals) {
     it(`refuses ${what}: the render fails naming template and line, nothing is applied`, () => {
-      const evaluation = evaluateInstance(probeGraph(), instance(spec), createMemoryLookup([node("n1"), cm("other", "c")]), { helm: cluster() });
+      const evaluation = evaluateInstance(
+        probeGraph(),
+        instance(spec),
+        createMemoryLookup([node("n1"), cm("other", "c")]),
+        { helm: cluster() },
+      );
       assert.match(evaluation.error ?? "", message);
       assert.deepEqual(evaluation.apply, []);
     });
@@ -120,20 +197,30 @@ describe("Helm lookup on a cluster", () => {
 
   it("the RGD's opt-ins open other namespaces and cluster-scoped kinds", () => {
     const lookup = createMemoryLookup([node("n1"), cm("other", "c"), cm("home", "a")]);
-    const evaluation = evaluateInstance(probeGraph(), instance({ ns: "", node: "n1" }), lookup, { helm: cluster({ allowCrossNamespace: true, allowClusterScoped: true }) });
+    const evaluation = evaluateInstance(probeGraph(), instance({ ns: "", node: "n1" }), lookup, {
+      helm: cluster({ allowCrossNamespace: true, allowClusterScoped: true }),
+    });
     assert.equal(evaluation.error, undefined);
     assert.equal(data(evaluation.apply, "rel-probe")?.all, "2");
     assert.equal(data(evaluation.apply, "rel-probe")?.node, "n1");
   });
 
   it("a kind the server does not serve fails like Helm's lookup", () => {
-    const evaluation = evaluateInstance(probeGraph(), instance({ ns: "home" }), createMemoryLookup(), { helm: { lookups: access({ namespaced: () => undefined }) } });
-    assert.match(evaluation.error ?? "", /probe\.yaml:6.*unable to get apiresource from unstructured: ConfigMap \(v1\) is not served/);
+    const evaluation = evaluateInstance(probeGraph(), instance({ ns: "home" }), createMemoryLookup(), {
+      helm: { lookups: access({ namespaced: () => undefined }) },
+    });
+    assert.match(
+      evaluation.error ?? "",
+      /probe\.yaml:6.*unable to get apiresource from unstructured: ConfigMap \(v1\) is not served/,
+    );
   });
 
   it("bounds the distinct lookups of one render (each is a watch): values cannot open thousands", () => {
-    const many = "{{- range .Values.names }}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: copy-{{ . }}\ndata: {{ (lookup \"v1\" \"Secret\" $.Release.Namespace .).data | default dict | toJson }}\n{{- end }}";
-    const graph = graphOf({ "c/templates/many.yaml": many }, [{ id: "many", apiVersion: "v1", kind: "Secret", manifests: "c/templates/many.yaml" }]);
+    const many =
+      '{{- range .Values.names }}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: copy-{{ . }}\ndata: {{ (lookup "v1" "Secret" $.Release.Namespace .).data | default dict | toJson }}\n{{- end }}';
+    const graph = graphOf({ "c/templates/many.yaml": many }, [
+      { id: "many", apiVersion: "v1", kind: "Secret", manifests: "c/templates/many.yaml" },
+    ]);
     const names = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
     const within = evaluateInstance(graph, instance({ names: names(64) }), createMemoryLookup(), { helm: cluster() });
     assert.equal(within.error, undefined);

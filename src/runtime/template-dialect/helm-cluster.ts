@@ -14,7 +14,16 @@
 import { isDeclaredLookup, type CompiledGraph, type HelmLookupSite } from "../../graph/index.js";
 import { ANNOTATIONS } from "../../api/index.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { CollectionQuery, HelmRenderEnv, ExternalRequest, HelmClusterOptions, HelmLookupAccess, KubeJson, ObjectIdentity, ObservedLookup } from "../types.js";
+import type {
+  CollectionQuery,
+  HelmRenderEnv,
+  ExternalRequest,
+  HelmClusterOptions,
+  HelmLookupAccess,
+  KubeJson,
+  ObjectIdentity,
+  ObservedLookup,
+} from "../types.js";
 
 /**
  * Distinct objects or lists one render may look up. Each is a watch the controller keeps while
@@ -27,32 +36,55 @@ const quoted = (s: string): string => JSON.stringify(s);
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** Helm's lookup semantics over the port, under the rules; records every scope it reads. */
-function answer(access: HelmLookupAccess, sites: readonly HelmLookupSite[], home: string | undefined, observed: ObservedLookup, record: (r: ObjectIdentity | CollectionQuery) => void, call: readonly [string, string, string, string]): KubeJson {
+function answer(
+  access: HelmLookupAccess,
+  sites: readonly HelmLookupSite[],
+  home: string | undefined,
+  observed: ObservedLookup,
+  record: (r: ObjectIdentity | CollectionQuery) => void,
+  call: readonly [string, string, string, string],
+): KubeJson {
   const [apiVersion, kind, namespace, name] = call;
   const what = `lookup ${quoted(apiVersion)} ${quoted(kind)} ${quoted(namespace)} ${quoted(name)}`;
   if (!isDeclaredLookup(sites, apiVersion, kind)) {
-    throw new Error(`${what} refused: no template of the chart declares a lookup of ${kind} (${apiVersion}); only lookups written with a literal apiVersion and kind may read the cluster, so a kind chosen by values or tpl cannot`);
+    throw new Error(
+      `${what} refused: no template of the chart declares a lookup of ${kind} (${apiVersion}); only lookups written with a literal apiVersion and kind may read the cluster, so a kind chosen by values or tpl cannot`,
+    );
   }
   const namespaced = access.namespaced(apiVersion, kind);
   // Helm's own error when discovery does not know the kind.
-  if (namespaced === undefined) throw new Error(`${what}: unable to get apiresource from unstructured: ${kind} (${apiVersion}) is not served by the cluster`);
+  if (namespaced === undefined)
+    throw new Error(
+      `${what}: unable to get apiresource from unstructured: ${kind} (${apiVersion}) is not served by the cluster`,
+    );
   if (namespaced) {
     // Helm GETs a namespaced kind without a namespace: the API server answers 404, lookup {}.
     if (name !== "" && namespace === "") return {};
     const where = namespace === "" ? undefined : namespace;
     if (home !== undefined && where !== home && !access.allowCrossNamespace) {
       const scope = where === undefined ? "in all namespaces" : `in namespace ${quoted(where)}`;
-      throw new Error(`${what} refused: it reads ${kind} ${scope}, outside the instance's namespace ${quoted(home)}, and the ResourceGraphDefinition does not opt in with the annotation ${ANNOTATIONS.allowCrossNamespace}: "true"`);
+      throw new Error(
+        `${what} refused: it reads ${kind} ${scope}, outside the instance's namespace ${quoted(home)}, and the ResourceGraphDefinition does not opt in with the annotation ${ANNOTATIONS.allowCrossNamespace}: "true"`,
+      );
     }
     return read(observed, record, apiVersion, kind, where, name);
   }
   if (home !== undefined && !access.allowClusterScoped) {
-    throw new Error(`${what} refused: ${kind} is cluster-scoped and the ResourceGraphDefinition does not opt in with the annotation ${ANNOTATIONS.allowClusterScoped}: "true"`);
+    throw new Error(
+      `${what} refused: ${kind} is cluster-scoped and the ResourceGraphDefinition does not opt in with the annotation ${ANNOTATIONS.allowClusterScoped}: "true"`,
+    );
   }
   return read(observed, record, apiVersion, kind, undefined, name);
 }
 
-function read(observed: ObservedLookup, record: (r: ObjectIdentity | CollectionQuery) => void, apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeJson {
+function read(
+  observed: ObservedLookup,
+  record: (r: ObjectIdentity | CollectionQuery) => void,
+  apiVersion: string,
+  kind: string,
+  namespace: string | undefined,
+  name: string,
+): KubeJson {
   const ns = namespace === undefined ? {} : { namespace };
   if (name !== "") {
     const identity: ObjectIdentity = { apiVersion, kind, name, ...ns };
@@ -68,10 +100,19 @@ function read(observed: ObservedLookup, record: (r: ObjectIdentity | CollectionQ
 }
 
 /** The chart environment of one pass; undefined for graphs without spec.helm or without cluster options. */
-export function helmRenderEnv(graph: CompiledGraph, instance: KubeJson, observed: ObservedLookup, options: HelmClusterOptions | undefined, externals: ExternalRequest[]): HelmRenderEnv | undefined {
+export function helmRenderEnv(
+  graph: CompiledGraph,
+  instance: KubeJson,
+  observed: ObservedLookup,
+  options: HelmClusterOptions | undefined,
+  externals: ExternalRequest[],
+): HelmRenderEnv | undefined {
   if (graph.dialect !== "template" || graph.helm === undefined || options === undefined) return undefined;
   const access = options.lookups;
-  const capabilities = { ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }), ...(options.render === undefined ? {} : { render: options.render }) };
+  const capabilities = {
+    ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+    ...(options.render === undefined ? {} : { render: options.render }),
+  };
   if (access === undefined) return capabilities;
   const sites = graph.helm.lookups ?? [];
   // The whole chart renders as one: every manifests child depends on what any lookup read.
@@ -82,7 +123,10 @@ export function helmRenderEnv(graph: CompiledGraph, instance: KubeJson, observed
   const record = (request: ObjectIdentity | CollectionQuery): void => {
     const key = JSON.stringify(request);
     if (seen.has(key)) return;
-    if (seen.size >= MAX_LOOKUPS_PER_RENDER) throw new Error(`too many lookups: one render may read at most ${MAX_LOOKUPS_PER_RENDER} distinct objects or lists (each is watched while the instance reads it)`);
+    if (seen.size >= MAX_LOOKUPS_PER_RENDER)
+      throw new Error(
+        `too many lookups: one render may read at most ${MAX_LOOKUPS_PER_RENDER} distinct objects or lists (each is watched while the instance reads it)`,
+      );
     seen.add(key);
     for (const nodeId of nodeIds) externals.push({ nodeId, request });
   };

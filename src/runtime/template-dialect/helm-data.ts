@@ -19,7 +19,8 @@ function mergeGlobals(sub: unknown, parent: unknown): unknown {
   if (!isRecord(parent)) return sub ?? {};
   if (!isRecord(sub)) return parent;
   const out: Record<string, unknown> = { ...sub };
-  for (const [key, value] of Object.entries(parent)) out[key] = isRecord(value) && isRecord(sub[key]) ? mergeGlobals(sub[key], value) : value;
+  for (const [key, value] of Object.entries(parent))
+    out[key] = isRecord(value) && isRecord(sub[key]) ? mergeGlobals(sub[key], value) : value;
   return out;
 }
 
@@ -28,7 +29,10 @@ function mergeGlobals(sub: unknown, parent: unknown): unknown {
  * anything else from `user` replaces, and a null in `user` removes the key — only where the defaults
  * have that key (a null Helm has no default for stays, as in Helm).
  */
-export function coalesceValues(defaults: Readonly<Record<string, unknown>>, user: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function coalesceValues(
+  defaults: Readonly<Record<string, unknown>>,
+  user: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(defaults)) {
     if (!Object.hasOwn(user, key)) out[key] = value;

@@ -6,7 +6,18 @@
  * `helm template` renders a release.
  */
 import type { HelmChartScope, HelmContext } from "../../graph/index.js";
-import { helmCapabilities, helmChart, helmFiles, parseTemplate, renderHelmTemplates, renderTemplate, type HelmLookup, type HelmTemplate, type RenderDeadline, type Template } from "../../template/index.js";
+import {
+  helmCapabilities,
+  helmChart,
+  helmFiles,
+  parseTemplate,
+  renderHelmTemplates,
+  renderTemplate,
+  type HelmLookup,
+  type HelmTemplate,
+  type RenderDeadline,
+  type Template,
+} from "../../template/index.js";
 import { isRecord, metadataOf } from "../identity.js";
 import type { HelmCapabilities, KubeJson } from "../types.js";
 import { instanceEntropy } from "./entropy.js";
@@ -16,7 +27,11 @@ import { templateTruth } from "./run.js";
 function chartFor(context: HelmContext, template: string): HelmChartScope | undefined {
   let best: HelmChartScope | undefined;
   for (const chart of context.charts) {
-    if (template.startsWith(chart.templatePrefix) && (best === undefined || chart.templatePrefix.length > best.templatePrefix.length)) best = chart;
+    if (
+      template.startsWith(chart.templatePrefix) &&
+      (best === undefined || chart.templatePrefix.length > best.templatePrefix.length)
+    )
+      best = chart;
   }
   return best;
 }
@@ -39,16 +54,24 @@ function enabled(chart: HelmChartScope, instance: KubeJson): boolean {
 export function helmTemplates(context: HelmContext, given: KubeJson, cluster?: HelmCapabilities): HelmTemplate[] {
   // The spec over the chart's defaults, as Helm coalesces user values (a null removes a default:
   // the API server keeps it, as every defaulted field of an imported schema is nullable).
-  const instance = context.values === undefined ? given : { ...given, spec: coalesceValues(context.values, isRecord(given.spec) ? given.spec : {}) };
+  const instance =
+    context.values === undefined
+      ? given
+      : { ...given, spec: coalesceValues(context.values, isRecord(given.spec) ? given.spec : {}) };
   const metadata = metadataOf(instance);
   const release = {
     Name: typeof metadata.name === "string" ? metadata.name : "",
     Namespace: typeof metadata.namespace === "string" ? metadata.namespace : "",
     // A constant first install: objects must not change with every generation of the instance.
-    IsInstall: true, IsUpgrade: false, Revision: 1, Service: "Helm",
+    IsInstall: true,
+    IsUpgrade: false,
+    Revision: 1,
+    Service: "Helm",
   };
   // On a cluster, what its API server says (as `helm install`); offline, spec.helm's values (as `helm template`).
-  const capabilities = helmCapabilities(cluster ?? { kubeVersion: context.kubeVersion ?? DEFAULT_KUBE_VERSION, apiVersions: context.apiVersions });
+  const capabilities = helmCapabilities(
+    cluster ?? { kubeVersion: context.kubeVersion ?? DEFAULT_KUBE_VERSION, apiVersions: context.apiVersions },
+  );
   const data = new Map<HelmChartScope, Record<string, unknown>>();
   for (const [i, chart] of context.charts.entries()) {
     if (!enabled(chart, instance)) continue;
@@ -71,12 +94,22 @@ export function helmTemplates(context: HelmContext, given: KubeJson, cluster?: H
   return Object.entries(context.templates).flatMap(([name, text]) => {
     const chart = chartFor(context, name);
     const chartData = chart === undefined ? undefined : data.get(chart);
-    return chart === undefined || chartData === undefined ? [] : [{ name, text, data: chartData, basePath: `${chart.templatePrefix}templates` }];
+    return chart === undefined || chartData === undefined
+      ? []
+      : [{ name, text, data: chartData, basePath: `${chart.templatePrefix}templates` }];
   });
 }
 
 /** Renders every template of the chart for `instance`: output by template name. Throws TemplateError. */
-export function renderChart(context: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {}): Map<string, string> {
+export function renderChart(
+  context: HelmContext,
+  instance: KubeJson,
+  cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {},
+): Map<string, string> {
   const entropy = instanceEntropy(instance);
-  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), { ...(entropy === undefined ? {} : { entropy }), ...(cluster.lookup === undefined ? {} : { lookup: cluster.lookup }), ...(cluster.deadline === undefined ? {} : { deadline: cluster.deadline }) });
+  return renderHelmTemplates(helmTemplates(context, instance, cluster.capabilities), {
+    ...(entropy === undefined ? {} : { entropy }),
+    ...(cluster.lookup === undefined ? {} : { lookup: cluster.lookup }),
+    ...(cluster.deadline === undefined ? {} : { deadline: cluster.deadline }),
+  });
 }

@@ -8,25 +8,49 @@ import { prunePlan } from "../prune.js";
 import type { InventoryEntry, KubeJson } from "../types.js";
 import { ADOPTED_RELEASE_ANNOTATION, hookRuns, runName } from "./hook-runs.js";
 
-const job = (name: string, hook: string) => [
-  "---", "apiVersion: batch/v1", "kind: Job", "metadata:", `  name: {{ .Release.Name }}-${name}`, "  annotations:", `    helm.sh/hook: ${hook}`,
-  "spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: 'busybox:{{ .Values.tag }}'}]}}}",
+const job = (name: string, hook: string) =>
+  [
+    "---",
+    "apiVersion: batch/v1",
+    "kind: Job",
+    "metadata:",
+    `  name: {{ .Release.Name }}-${name}`,
+    "  annotations:",
+    `    helm.sh/hook: ${hook}`,
+    "spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: 'busybox:{{ .Values.tag }}'}]}}}",
+  ].join("\n");
+const HOOKS = [
+  job("both", "pre-install,pre-upgrade"),
+  job("install", "pre-install"),
+  job("upgrade", "pre-upgrade"),
 ].join("\n");
-const HOOKS = [job("both", "pre-install,pre-upgrade"), job("install", "pre-install"), job("upgrade", "pre-upgrade")].join("\n");
-const SEED = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-seed\n  annotations: {helm.sh/hook: pre-install}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\n  annotations: {helm.sh/hook: pre-upgrade}\ndata: {tag: '{{ .Values.tag }}'}\n";
-const APP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-app\ndata: {tag: '{{ .Values.tag }}'}\n";
+const SEED =
+  "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-seed\n  annotations: {helm.sh/hook: pre-install}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\n  annotations: {helm.sh/hook: pre-upgrade}\ndata: {tag: '{{ .Values.tag }}'}\n";
+const APP =
+  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-app\ndata: {tag: '{{ .Values.tag }}'}\n";
 
 function graph(): CompiledGraph {
   const result = compileRgd({
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "g" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "g" },
     spec: {
       resourceKind: { group: "t.example.com", version: "v1", kind: "HApp" },
-      helm: { templates: { "h/templates/hooks.yaml": HOOKS, "h/templates/seed.yaml": SEED, "h/templates/app.yaml": APP }, charts: [{ templatePrefix: "h/", valuesPath: [], metadata: { name: "h", version: "1.0.0" }, files: {} }] },
+      helm: {
+        templates: { "h/templates/hooks.yaml": HOOKS, "h/templates/seed.yaml": SEED, "h/templates/app.yaml": APP },
+        charts: [{ templatePrefix: "h/", valuesPath: [], metadata: { name: "h", version: "1.0.0" }, files: {} }],
+      },
       childResources: [
         { id: "hooks", apiVersion: "batch/v1", kind: "Job", manifests: "h/templates/hooks.yaml" },
         { id: "seed", apiVersion: "v1", kind: "Secret", manifests: "h/templates/seed.yaml" },
         { id: "cfg", apiVersion: "v1", kind: "ConfigMap", manifests: "h/templates/seed.yaml" },
-        { id: "app", apiVersion: "v1", kind: "ConfigMap", manifests: "h/templates/app.yaml", dependsOn: ["hooks", "seed", "cfg"] },
+        {
+          id: "app",
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          manifests: "h/templates/app.yaml",
+          dependsOn: ["hooks", "seed", "cfg"],
+        },
       ],
     },
   });
@@ -35,15 +59,32 @@ function graph(): CompiledGraph {
 }
 
 const instance = (generation: number | undefined, annotations: Record<string, string> = {}): KubeJson => ({
-  apiVersion: "t.example.com/v1", kind: "HApp",
-  metadata: { name: "rel", namespace: "ns", uid: "u1", annotations, ...(generation === undefined ? {} : { generation }) },
+  apiVersion: "t.example.com/v1",
+  kind: "HApp",
+  metadata: {
+    name: "rel",
+    namespace: "ns",
+    uid: "u1",
+    annotations,
+    ...(generation === undefined ? {} : { generation }),
+  },
   spec: { tag: `v${generation ?? 0}` },
 });
-const names = (objects: readonly KubeJson[]) => objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`).sort();
-const inventoryOf = (objects: readonly KubeJson[]): InventoryEntry[] => objects.flatMap((o, i) => {
-  const identity = identityOf(o);
-  return identity === undefined ? [] : [{ ...identity, uid: `u${i}`, nodeId: (o.metadata as { labels: Record<string, string> }).labels["kro.run/node-id"] ?? "" }];
-});
+const names = (objects: readonly KubeJson[]) =>
+  objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`).sort();
+const inventoryOf = (objects: readonly KubeJson[]): InventoryEntry[] =>
+  objects.flatMap((o, i) => {
+    const identity = identityOf(o);
+    return identity === undefined
+      ? []
+      : [
+          {
+            ...identity,
+            uid: `u${i}`,
+            nodeId: (o.metadata as { labels: Record<string, string> }).labels["kro.run/node-id"] ?? "",
+          },
+        ];
+  });
 
 /** Passes until nothing new is applied, with every applied object observed and ready. */
 function converge(g: CompiledGraph, subject: KubeJson, seen: readonly KubeJson[] = []) {
@@ -61,21 +102,49 @@ describe("Helm hooks per instance generation (install = 1, each spec change an u
 
   it("offline (no generation) renders every hook, as helm template does", () => {
     const evaluation = converge(g, instance(undefined));
-    assert.deepEqual(names(evaluation.apply), ["ConfigMap/rel-app", "ConfigMap/rel-cfg", "Job/rel-both", "Job/rel-install", "Job/rel-upgrade", "Secret/rel-seed"]);
+    assert.deepEqual(names(evaluation.apply), [
+      "ConfigMap/rel-app",
+      "ConfigMap/rel-cfg",
+      "Job/rel-both",
+      "Job/rel-install",
+      "Job/rel-upgrade",
+      "Secret/rel-seed",
+    ]);
   });
 
   it("generation 1 (install) runs install hooks only, under Helm's names", () => {
     const evaluation = converge(g, instance(1));
-    assert.deepEqual(names(evaluation.apply), ["ConfigMap/rel-app", "Job/rel-both", "Job/rel-install", "Secret/rel-seed"]);
+    assert.deepEqual(names(evaluation.apply), [
+      "ConfigMap/rel-app",
+      "Job/rel-both",
+      "Job/rel-install",
+      "Secret/rel-seed",
+    ]);
   });
 
   it("a later generation re-runs upgrade Jobs under a new name, keeps install hooks untouched, prunes the previous run", () => {
     const install = converge(g, instance(1));
     const inventory = inventoryOf(install.apply);
     const upgrade = converge(g, instance(3), install.apply);
-    assert.deepEqual(names(upgrade.apply), ["ConfigMap/rel-app", "ConfigMap/rel-cfg", "Job/rel-both-3", "Job/rel-upgrade-3"]);
-    assert.deepEqual(upgrade.nodes.flatMap((n) => n.retained ?? []).map((i) => `${i.kind}/${i.name}`).sort(), ["Job/rel-install", "Secret/rel-seed"]);
-    assert.deepEqual(prunePlan(g, inventory, upgrade).flat().map((e) => `${e.kind}/${e.name}`), ["Job/rel-both"]);
+    assert.deepEqual(names(upgrade.apply), [
+      "ConfigMap/rel-app",
+      "ConfigMap/rel-cfg",
+      "Job/rel-both-3",
+      "Job/rel-upgrade-3",
+    ]);
+    assert.deepEqual(
+      upgrade.nodes
+        .flatMap((n) => n.retained ?? [])
+        .map((i) => `${i.kind}/${i.name}`)
+        .sort(),
+      ["Job/rel-install", "Secret/rel-seed"],
+    );
+    assert.deepEqual(
+      prunePlan(g, inventory, upgrade)
+        .flat()
+        .map((e) => `${e.kind}/${e.name}`),
+      ["Job/rel-both"],
+    );
   });
 
   it("dependents wait for the new run to be ready (Helm waits for pre-upgrade hooks)", () => {
@@ -89,13 +158,19 @@ describe("Helm hooks per instance generation (install = 1, each spec change an u
   it("an adopted release ran its install hooks under Helm: none is created at generation 1", () => {
     const adopted = instance(1, { [ADOPTED_RELEASE_ANNOTATION]: "7" });
     assert.deepEqual(names(converge(g, adopted).apply), ["ConfigMap/rel-app"]);
-    assert.deepEqual(names(converge(g, { ...adopted, metadata: { ...adopted.metadata as object, generation: 2 } }).apply),
-      ["ConfigMap/rel-app", "ConfigMap/rel-cfg", "Job/rel-both-2", "Job/rel-upgrade-2"]);
+    assert.deepEqual(
+      names(converge(g, { ...adopted, metadata: { ...(adopted.metadata as object), generation: 2 } }).apply),
+      ["ConfigMap/rel-app", "ConfigMap/rel-cfg", "Job/rel-both-2", "Job/rel-upgrade-2"],
+    );
   });
 
   it("run names stay DNS labels", () => {
     assert.equal(runName("a".repeat(63), 12).length, 63);
     assert.equal(runName(`${"a".repeat(59)}-bbbb`, 100), `${"a".repeat(59)}-100`);
-    assert.deepEqual(hookRuns([{ kind: "Job", metadata: { name: "x" } }], instance(5)).apply, [{ kind: "Job", metadata: { name: "x" } }], "not a hook: as rendered");
+    assert.deepEqual(
+      hookRuns([{ kind: "Job", metadata: { name: "x" } }], instance(5)).apply,
+      [{ kind: "Job", metadata: { name: "x" } }],
+      "not a hook: as rendered",
+    );
   });
 });

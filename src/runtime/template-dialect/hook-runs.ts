@@ -40,13 +40,19 @@ export interface HookRuns {
 function hookEvents(object: KubeJson): string[] {
   const annotations = metadataOf(object).annotations;
   const hook = isRecord(annotations) ? annotations["helm.sh/hook"] : undefined;
-  return typeof hook === "string" ? hook.split(",").map((h) => h.trim()).filter((h) => h !== "") : [];
+  return typeof hook === "string"
+    ? hook
+        .split(",")
+        .map((h) => h.trim())
+        .filter((h) => h !== "")
+    : [];
 }
 
 /** `<name>-<generation>`, the name shortened so that the result stays a valid DNS label. */
 export function runName(name: string, generation: number): string {
   const suffix = `-${generation}`;
-  const base = name.length + suffix.length > MAX_NAME ? name.slice(0, MAX_NAME - suffix.length).replace(/[-.]+$/, "") : name;
+  const base =
+    name.length + suffix.length > MAX_NAME ? name.slice(0, MAX_NAME - suffix.length).replace(/[-.]+$/, "") : name;
   return `${base}${suffix}`;
 }
 

@@ -26,12 +26,20 @@ const CONFIGS = [
   "{{- end }}",
 ].join("\n");
 
-function rgd(children: Record<string, unknown>[], templates: Record<string, string> = { "c/templates/cfg.yaml": CONFIGS }): Record<string, unknown> {
+function rgd(
+  children: Record<string, unknown>[],
+  templates: Record<string, string> = { "c/templates/cfg.yaml": CONFIGS },
+): Record<string, unknown> {
   return {
-    apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", metadata: { name: "g" },
+    apiVersion: "kro.run/v1alpha1",
+    kind: "ResourceGraphDefinition",
+    metadata: { name: "g" },
     spec: {
       resourceKind: { group: "t.example.com", version: "v1", kind: "CApp" },
-      helm: { templates, charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }] },
+      helm: {
+        templates,
+        charts: [{ templatePrefix: "c/", valuesPath: [], metadata: { name: "c", version: "1.0.0" }, files: {} }],
+      },
       childResources: children,
     },
   };
@@ -46,15 +54,25 @@ function compile(doc: Record<string, unknown>): CompiledGraph {
   return result.graph;
 }
 
-const instance = (spec: Record<string, unknown>): KubeJson => ({ apiVersion: "t.example.com/v1", kind: "CApp", metadata: { name: "rel", namespace: "ns", uid: "u1" }, spec });
-const names = (objects: readonly KubeJson[]) => objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`);
+const instance = (spec: Record<string, unknown>): KubeJson => ({
+  apiVersion: "t.example.com/v1",
+  kind: "CApp",
+  metadata: { name: "rel", namespace: "ns", uid: "u1" },
+  spec,
+});
+const names = (objects: readonly KubeJson[]) =>
+  objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`);
 
 describe("manifests children (a chart template's objects of one kind)", () => {
   it("render zero, one or many objects per template, each child its own kind", () => {
     const graph = compile(rgd([cm, secret]));
     const none = evaluateInstance(graph, instance({ names: [], secret: false }), createMemoryLookup());
     assert.deepEqual(names(none.apply), []);
-    const many = evaluateInstance(graph, instance({ names: ["a", "b"], v: 1000000, secret: true }), createMemoryLookup());
+    const many = evaluateInstance(
+      graph,
+      instance({ names: ["a", "b"], v: 1000000, secret: true }),
+      createMemoryLookup(),
+    );
     assert.deepEqual(names(many.apply).sort(), ["ConfigMap/rel-a", "ConfigMap/rel-b", "Secret/rel-s"]);
     const a = many.apply.find((o) => (o.metadata as { name: string }).name === "rel-a");
     assert.ok(a);
@@ -75,31 +93,59 @@ describe("manifests children (a chart template's objects of one kind)", () => {
     const before = evaluateInstance(graph, instance({ names: ["a", "b"], secret: true }), createMemoryLookup());
     const inventory = before.apply.flatMap((o, i) => {
       const identity = identityOf(o);
-      return identity === undefined ? [] : [{ ...identity, uid: `u${i}`, nodeId: (o.metadata as { labels: Record<string, string> }).labels["kro.run/node-id"] ?? "" }];
+      return identity === undefined
+        ? []
+        : [
+            {
+              ...identity,
+              uid: `u${i}`,
+              nodeId: (o.metadata as { labels: Record<string, string> }).labels["kro.run/node-id"] ?? "",
+            },
+          ];
     });
     assert.equal(inventory.length, 3);
     const lookup = createMemoryLookup(before.apply);
     const after = evaluateInstance(graph, instance({ names: ["b"], secret: false }), lookup, { assumeReady: true });
-    const pruned = prunePlan(graph, inventory, after).flat().map((e) => `${e.kind}/${e.name}`).sort();
+    const pruned = prunePlan(graph, inventory, after)
+      .flat()
+      .map((e) => `${e.kind}/${e.name}`)
+      .sort();
     assert.deepEqual(pruned, ["ConfigMap/rel-a", "Secret/rel-s"]);
   });
 
   it("compile errors name the field: no spec.helm, unknown template, nameTemplate beside manifests, one kind twice, template syntax", () => {
-    const issues = (doc: Record<string, unknown>) => compileRgd(doc).issues.filter((i) => i.severity === "error").map((i) => `${i.path.join(".")}: ${i.message}`);
+    const issues = (doc: Record<string, unknown>) =>
+      compileRgd(doc)
+        .issues.filter((i) => i.severity === "error")
+        .map((i) => `${i.path.join(".")}: ${i.message}`);
     const noHelm = rgd([cm]);
     delete (noHelm.spec as Record<string, unknown>).helm;
     assert.match(issues(noHelm).join("\n"), /spec\.helm: child "configs" renders the manifests of template/);
-    assert.match(issues(rgd([{ ...cm, manifests: "c/templates/nope.yaml" }])).join("\n"), /childResources\.0\.manifests: manifests names "c\/templates\/nope\.yaml"/);
-    assert.match(issues(rgd([{ ...cm, nameTemplate: "x" }])).join("\n"), /childResources\.0\.nameTemplate: nameTemplate does not apply to a manifests child/);
+    assert.match(
+      issues(rgd([{ ...cm, manifests: "c/templates/nope.yaml" }])).join("\n"),
+      /childResources\.0\.manifests: manifests names "c\/templates\/nope\.yaml"/,
+    );
+    assert.match(
+      issues(rgd([{ ...cm, nameTemplate: "x" }])).join("\n"),
+      /childResources\.0\.nameTemplate: nameTemplate does not apply to a manifests child/,
+    );
     assert.match(issues(rgd([cm, { ...cm, id: "again" }])).join("\n"), /two children own the ConfigMap objects/);
-    const broken = compileRgd(rgd([cm], { "c/templates/cfg.yaml": "a\n{{ if }}" })).issues.find((i) => i.severity === "error");
+    const broken = compileRgd(rgd([cm], { "c/templates/cfg.yaml": "a\n{{ if }}" })).issues.find(
+      (i) => i.severity === "error",
+    );
     assert.deepEqual(broken?.path, ["spec", "helm", "templates", "c/templates/cfg.yaml"]);
     assert.equal(broken.inner?.line, 2);
   });
 
   it("splits a stream like Helm: separators with spaces, empty and comment-only documents skipped", () => {
-    const parsed = parseManifestStream("t", "\n---   \n# only a comment\n---\napiVersion: v1\nkind: A\n---\n\n---\napiVersion: v1\nkind: B\n");
+    const parsed = parseManifestStream(
+      "t",
+      "\n---   \n# only a comment\n---\napiVersion: v1\nkind: A\n---\n\n---\napiVersion: v1\nkind: B\n",
+    );
     assert.ok(parsed.ok);
-    assert.deepEqual(parsed.value.map((o) => o.kind), ["A", "B"]);
+    assert.deepEqual(
+      parsed.value.map((o) => o.kind),
+      ["A", "B"],
+    );
   });
 });

@@ -49,10 +49,23 @@ function stillValid(cached: ChartRender, env: HelmRenderEnv | undefined): boolea
 }
 
 /** A render elsewhere (HelmRenderEnv.render): its answer, or pending while it runs. */
-function chartOutputElsewhere(render: ChartRenderPort, helm: HelmContext, instance: KubeJson, env: HelmRenderEnv): Outcome<ReadonlyMap<string, string>> {
-  const answer = render({ helm, instance, ...(env.capabilities === undefined ? {} : { capabilities: env.capabilities }), ...(env.lookup === undefined ? {} : { lookup: env.lookup }) });
-  if (answer === undefined) return { ok: false, pending: { kind: "data-pending", message: "the chart is rendering (in a worker thread)" } };
-  const outcome: Outcome<ReadonlyMap<string, string>> = answer.ok ? { ok: true, value: answer.outputs } : { ok: false, error: answer.error };
+function chartOutputElsewhere(
+  render: ChartRenderPort,
+  helm: HelmContext,
+  instance: KubeJson,
+  env: HelmRenderEnv,
+): Outcome<ReadonlyMap<string, string>> {
+  const answer = render({
+    helm,
+    instance,
+    ...(env.capabilities === undefined ? {} : { capabilities: env.capabilities }),
+    ...(env.lookup === undefined ? {} : { lookup: env.lookup }),
+  });
+  if (answer === undefined)
+    return { ok: false, pending: { kind: "data-pending", message: "the chart is rendering (in a worker thread)" } };
+  const outcome: Outcome<ReadonlyMap<string, string>> = answer.ok
+    ? { ok: true, value: answer.outputs }
+    : { ok: false, error: answer.error };
   rendered.set(instance, { outcome, capabilities: env.capabilities, calls: answer.calls });
   return outcome;
 }
@@ -61,7 +74,11 @@ function chartOutputElsewhere(render: ChartRenderPort, helm: HelmContext, instan
  * The chart's templates rendered for `instance` here and now: the outputs, or the error naming
  * the file and line (a TemplateError: Go's message, a budget or the deadline). What a worker runs.
  */
-export function renderChartOutputs(helm: HelmContext, instance: KubeJson, cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {}): Outcome<ReadonlyMap<string, string>> {
+export function renderChartOutputs(
+  helm: HelmContext,
+  instance: KubeJson,
+  cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {},
+): Outcome<ReadonlyMap<string, string>> {
   try {
     return { ok: true, value: renderChart(helm, instance, cluster) };
   } catch (e) {
@@ -71,18 +88,28 @@ export function renderChartOutputs(helm: HelmContext, instance: KubeJson, cluste
   }
 }
 
-function chartOutput(helm: HelmContext, instance: KubeJson, env: HelmRenderEnv | undefined): Outcome<ReadonlyMap<string, string>> {
+function chartOutput(
+  helm: HelmContext,
+  instance: KubeJson,
+  env: HelmRenderEnv | undefined,
+): Outcome<ReadonlyMap<string, string>> {
   const cached = rendered.get(instance);
   if (cached && stillValid(cached, env)) return cached.outcome;
   if (env?.render !== undefined) return chartOutputElsewhere(env.render, helm, instance, env);
   const calls: { args: [string, string, string, string]; fingerprint: string }[] = [];
   const envLookup = env?.lookup;
-  const lookup = envLookup === undefined ? undefined : (apiVersion: string, kind: string, namespace: string, name: string) => {
-    const found = envLookup(apiVersion, kind, namespace, name);
-    calls.push({ args: [apiVersion, kind, namespace, name], fingerprint: answerFingerprint(found) });
-    return found;
-  };
-  const outcome = renderChartOutputs(helm, instance, { ...(env?.capabilities === undefined ? {} : { capabilities: env.capabilities }), ...(lookup === undefined ? {} : { lookup }) });
+  const lookup =
+    envLookup === undefined
+      ? undefined
+      : (apiVersion: string, kind: string, namespace: string, name: string) => {
+          const found = envLookup(apiVersion, kind, namespace, name);
+          calls.push({ args: [apiVersion, kind, namespace, name], fingerprint: answerFingerprint(found) });
+          return found;
+        };
+  const outcome = renderChartOutputs(helm, instance, {
+    ...(env?.capabilities === undefined ? {} : { capabilities: env.capabilities }),
+    ...(lookup === undefined ? {} : { lookup }),
+  });
   rendered.set(instance, { outcome, capabilities: env?.capabilities, calls });
   return outcome;
 }
@@ -90,7 +117,10 @@ function chartOutput(helm: HelmContext, instance: KubeJson, env: HelmRenderEnv |
 /** Whether every hook an object declares is a test hook (those are dropped). */
 export function isTestHook(object: KubeJson): boolean {
   const annotations = metadataOf(object).annotations;
-  const hooks = isRecord(annotations) && typeof annotations["helm.sh/hook"] === "string" ? annotations["helm.sh/hook"].split(",").map((h) => h.trim()) : [];
+  const hooks =
+    isRecord(annotations) && typeof annotations["helm.sh/hook"] === "string"
+      ? annotations["helm.sh/hook"].split(",").map((h) => h.trim())
+      : [];
   return hooks.length > 0 && hooks.every((h) => TEST_HOOKS.has(h));
 }
 
@@ -107,7 +137,12 @@ export function parseManifestStream(owner: string, text: string): Outcome<KubeJs
 }
 
 /** Every object one chart template renders for `instance` (all kinds, test hooks included). */
-export function renderChartTemplate(helm: HelmContext, template: string, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
+export function renderChartTemplate(
+  helm: HelmContext,
+  template: string,
+  instance: KubeJson,
+  env?: HelmRenderEnv,
+): Outcome<readonly KubeJson[]> {
   const output = chartOutput(helm, instance, env);
   let perInstance = parsed.get(output);
   if (perInstance === undefined) {
@@ -128,33 +163,55 @@ export function renderChartTemplate(helm: HelmContext, template: string, instanc
 }
 
 /** The objects of `node`'s kind that its template renders for `instance` and that this generation applies (hook-runs.ts). */
-export function renderManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
+export function renderManifests(
+  helm: HelmContext,
+  node: CompiledNode,
+  instance: KubeJson,
+  env?: HelmRenderEnv,
+): Outcome<readonly KubeJson[]> {
   const all = ownObjects(helm, node, instance, env);
   return all.ok ? { ok: true, value: hookRuns(all.value, instance).apply } : all;
 }
 
 /** Hook objects of `node` that this generation keeps without applying them (hook-runs.ts). */
-export function retainedManifests(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): readonly KubeJson[] {
+export function retainedManifests(
+  helm: HelmContext,
+  node: CompiledNode,
+  instance: KubeJson,
+  env?: HelmRenderEnv,
+): readonly KubeJson[] {
   const all = ownObjects(helm, node, instance, env);
   return all.ok ? hookRuns(all.value, instance).retain : [];
 }
 
-function ownObjects(helm: HelmContext, node: CompiledNode, instance: KubeJson, env?: HelmRenderEnv): Outcome<readonly KubeJson[]> {
+function ownObjects(
+  helm: HelmContext,
+  node: CompiledNode,
+  instance: KubeJson,
+  env?: HelmRenderEnv,
+): Outcome<readonly KubeJson[]> {
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
   const stream = renderChartTemplate(helm, manifests.template, instance, env);
-  if (!stream.ok) return stream.pending !== undefined ? stream : { ok: false, error: `child "${node.id}": ${stream.error}` };
+  if (!stream.ok)
+    return stream.pending !== undefined ? stream : { ok: false, error: `child "${node.id}": ${stream.error}` };
   const own = groupKind(node.apiVersion, node.kind);
   const out: KubeJson[] = [];
   for (const object of stream.value) {
     if (typeof object.apiVersion !== "string" || typeof object.kind !== "string") {
-      return { ok: false, error: `child "${node.id}": template "${manifests.template}" rendered an object without apiVersion or kind` };
+      return {
+        ok: false,
+        error: `child "${node.id}": template "${manifests.template}" rendered an object without apiVersion or kind`,
+      };
     }
     if (isTestHook(object)) continue;
     const key = groupKind(object.apiVersion, object.kind);
     if (key === own) out.push(object);
     else if (!manifests.templateKinds.includes(key)) {
-      return { ok: false, error: `child "${node.id}": template "${manifests.template}" rendered a ${object.kind} (${object.apiVersion}), a kind no child of this template owns; add a child with manifests: ${manifests.template}, apiVersion: ${object.apiVersion}, kind: ${object.kind} (re-running kro import helm does)` };
+      return {
+        ok: false,
+        error: `child "${node.id}": template "${manifests.template}" rendered a ${object.kind} (${object.apiVersion}), a kind no child of this template owns; add a child with manifests: ${manifests.template}, apiVersion: ${object.apiVersion}, kind: ${object.kind} (re-running kro import helm does)`,
+      };
     }
   }
   return { ok: true, value: out };

@@ -3,7 +3,13 @@
  * TemplateError becomes an error that names the child and the 1-based line/column inside the
  * template (Go's own message, kept verbatim, shows a 0-based column).
  */
-import { isTemplateError, renderTemplate, type Entropy, type RenderDeadline, type Template } from "../../template/index.js";
+import {
+  isTemplateError,
+  renderTemplate,
+  type Entropy,
+  type RenderDeadline,
+  type Template,
+} from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import type { TemplateData } from "./data.js";
 
@@ -14,12 +20,29 @@ export type RunOutcome = Outcome<string> & { readonly limit?: boolean };
  * `entropy`: the instance's seeded source (entropy.ts); the template draws from its own fork.
  * `deadline`: the pass's (the render stops at it, as CEL does).
  */
-export function runTemplate(owner: string, what: string, template: Template, data: TemplateData, entropy?: Entropy, deadline?: RenderDeadline): RunOutcome {
+export function runTemplate(
+  owner: string,
+  what: string,
+  template: Template,
+  data: TemplateData,
+  entropy?: Entropy,
+  deadline?: RenderDeadline,
+): RunOutcome {
   try {
-    return { ok: true, value: renderTemplate(template, data, { ...(entropy === undefined ? {} : { entropy: entropy.fork(template.name) }), ...(deadline === undefined ? {} : { deadline }) }) };
+    return {
+      ok: true,
+      value: renderTemplate(template, data, {
+        ...(entropy === undefined ? {} : { entropy: entropy.fork(template.name) }),
+        ...(deadline === undefined ? {} : { deadline }),
+      }),
+    };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
-    return { ok: false, error: `${owner}: ${what} failed at line ${e.line}, column ${e.column}: ${e.message}`, ...(e.kind === "budget" ? { limit: true } : {}) };
+    return {
+      ok: false,
+      error: `${owner}: ${what} failed at line ${e.line}, column ${e.column}: ${e.message}`,
+      ...(e.kind === "budget" ? { limit: true } : {}),
+    };
   }
 }
 

@@ -19,11 +19,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The observed child a mapping selects, or why there is none. */
-function selectChild(mapping: StatusMapping, scope: EvaluationScope, data: TemplateData): { child?: KubeJson; missing?: string; error?: string } {
+function selectChild(
+  mapping: StatusMapping,
+  scope: EvaluationScope,
+  data: TemplateData,
+): { child?: KubeJson; missing?: string; error?: string } {
   const template = mappingNameTemplate(mapping);
   let name: string | undefined;
   if (template !== undefined) {
-    const out = runTemplate(`statusMappings[${mapping.index}]`, "childResource.name", template, data, undefined, scope.deadline);
+    const out = runTemplate(
+      `statusMappings[${mapping.index}]`,
+      "childResource.name",
+      template,
+      data,
+      undefined,
+      scope.deadline,
+    );
     if (!out.ok) return { error: out.error ?? "childResource.name failed" };
     name = out.value.trim();
   }
@@ -37,12 +48,24 @@ function selectChild(mapping: StatusMapping, scope: EvaluationScope, data: Templ
   return { missing: `${what} does not exist (yet)` };
 }
 
-function copyCondition(child: KubeJson | undefined, type: string, mappedType: string, missing: string | undefined): MappedCondition {
+function copyCondition(
+  child: KubeJson | undefined,
+  type: string,
+  mappedType: string,
+  missing: string | undefined,
+): MappedCondition {
   const conditions = valueAt(child, ["status", "conditions"]);
-  const found = Array.isArray(conditions) ? conditions.find((c): c is Record<string, unknown> => isObject(c) && c.type === type) : undefined;
+  const found = Array.isArray(conditions)
+    ? conditions.find((c): c is Record<string, unknown> => isObject(c) && c.type === type)
+    : undefined;
   if (found === undefined) {
     const kind = typeof child?.kind === "string" ? child.kind : "the child";
-    return { type: mappedType, status: "Unknown", reason: "ChildConditionMissing", message: missing ?? `${kind} ${String(valueAt(child, ["metadata", "name"]))} has no ${type} condition` };
+    return {
+      type: mappedType,
+      status: "Unknown",
+      reason: "ChildConditionMissing",
+      message: missing ?? `${kind} ${String(valueAt(child, ["metadata", "name"]))} has no ${type} condition`,
+    };
   }
   return {
     type: mappedType,
@@ -77,7 +100,15 @@ export function projectMappedStatus(graph: TemplateCompiledGraph, scope: Evaluat
   for (const mapping of graph.statusMappings) {
     const selected = selectChild(mapping, scope, data);
     if (selected.error !== undefined) errors.push(selected.error);
-    for (const c of mapping.conditions) conditions.push(copyCondition(selected.child, c.type, c.mappedType, selected.child ? undefined : selected.error ?? selected.missing));
+    for (const c of mapping.conditions)
+      conditions.push(
+        copyCondition(
+          selected.child,
+          c.type,
+          c.mappedType,
+          selected.child ? undefined : (selected.error ?? selected.missing),
+        ),
+      );
     if (selected.child === undefined) continue;
     for (const f of mapping.fieldMappings) {
       const value = valueAt(selected.child, f.child);

@@ -22,14 +22,17 @@ export function childTemplates(node: CompiledNode): ChildTemplates {
   const cached = children.get(node);
   if (cached) return cached;
   const source = node.templateSource;
-  if (source === undefined || typeof node.template !== "string") throw new Error(`internal: node "${node.id}" is not a template-dialect child`);
+  if (source === undefined || typeof node.template !== "string")
+    throw new Error(`internal: node "${node.id}" is not a template-dialect child`);
   const [conditionText] = node.includeWhen;
-  const condition = conditionText === undefined ? undefined : parseTemplate(templateName(node.id, "condition"), conditionText);
+  const condition =
+    conditionText === undefined ? undefined : parseTemplate(templateName(node.id, "condition"), conditionText);
   const parsed: ChildTemplates = {
     name: parseTemplate(templateName(node.id, "nameTemplate"), source.nameTemplate),
     body: parseTemplate(templateName(node.id, "template"), node.template),
     condition,
-    conditionChildren: condition === undefined ? [] : [...new Set(fieldReferences(condition, "children").map((r) => r.name))],
+    conditionChildren:
+      condition === undefined ? [] : [...new Set(fieldReferences(condition, "children").map((r) => r.name))],
     readyWhen: node.readyWhen.map((text, i) => parseTemplate(templateName(node.id, `readyWhen[${i}]`), text)),
   };
   children.set(node, parsed);

@@ -3,7 +3,18 @@
  * values become nil where Go allows it, interface boxes are opened when that makes the type
  * fit, and anything else is Go's "wrong type for value" error.
  */
-import { GoInt, GoObject, Iface, isMap, isStringSlice, paramTypeName, toAny, typeName, type GoValue, type ParamType } from "../go/index.js";
+import {
+  GoInt,
+  GoObject,
+  Iface,
+  isMap,
+  isStringSlice,
+  paramTypeName,
+  toAny,
+  typeName,
+  type GoValue,
+  type ParamType,
+} from "../go/index.js";
 
 export class ArgTypeError {
   constructor(readonly message: string) {}
@@ -11,14 +22,23 @@ export class ArgTypeError {
 
 function assignable(v: GoValue | Iface, typ: ParamType): boolean {
   switch (typ) {
-    case "string": return typeof v === "string";
-    case "bool": return typeof v === "boolean";
-    case "float64": return typeof v === "number";
-    case "int": case "int64": return v instanceof GoInt && v.type === typ;
-    case "map": return isMap(v);
-    case "slice": return Array.isArray(v) && !isStringSlice(v);
-    case "time": return v instanceof GoObject && v.typeName === "time.Time";
-    default: return true;
+    case "string":
+      return typeof v === "string";
+    case "bool":
+      return typeof v === "boolean";
+    case "float64":
+      return typeof v === "number";
+    case "int":
+    case "int64":
+      return v instanceof GoInt && v.type === typ;
+    case "map":
+      return isMap(v);
+    case "slice":
+      return Array.isArray(v) && !isStringSlice(v);
+    case "time":
+      return v instanceof GoObject && v.typeName === "time.Time";
+    default:
+      return true;
   }
 }
 
@@ -39,5 +59,7 @@ export function convertArg(value: GoValue | Iface, typ: ParamType | null): GoVal
     v = v.inner;
     if (assignable(v, typ)) return v;
   }
-  return new ArgTypeError(`wrong type for value; expected ${paramTypeName(typ)}; got ${v === null ? "interface {}" : typeName(v)}`);
+  return new ArgTypeError(
+    `wrong type for value; expected ${paramTypeName(typ)}; got ${v === null ? "interface {}" : typeName(v)}`,
+  );
 }

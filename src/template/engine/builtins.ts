@@ -3,7 +3,27 @@
  * Go's basic-kind rules, the escapers and the print family. `and`, `or` and `call` are handled
  * by the executor itself (they short-circuit or need the argument nodes), as in Go.
  */
-import { formatValue, FuncError, goFunc, GoInt, GoObject, Iface, int, isMap, isStringSlice, isTrue, sprint, sprintf, sprintln, stringSlice, toAny, typeName, unbox, type FuncMap, type GoValue } from "../go/index.js";
+import {
+  formatValue,
+  FuncError,
+  goFunc,
+  GoInt,
+  GoObject,
+  Iface,
+  int,
+  isMap,
+  isStringSlice,
+  isTrue,
+  sprint,
+  sprintf,
+  sprintln,
+  stringSlice,
+  toAny,
+  typeName,
+  unbox,
+  type FuncMap,
+  type GoValue,
+} from "../go/index.js";
 
 type BasicKind = "invalid" | "bool" | "int" | "uint" | "float" | "string";
 
@@ -26,7 +46,8 @@ function eq(a1: unknown, ...rest: unknown[]): boolean {
     const k2 = basicKind(arg);
     let truth = false;
     if (k1 !== k2) {
-      if ((k1 === "int" || k1 === "uint") && (k2 === "int" || k2 === "uint")) truth = (arg1 as GoInt).value === (arg as GoInt).value;
+      if ((k1 === "int" || k1 === "uint") && (k2 === "int" || k2 === "uint"))
+        truth = (arg1 as GoInt).value === (arg as GoInt).value;
       else if (arg1 !== undefined && arg !== undefined) {
         throw new FuncError(`incompatible types for comparison: ${typeName(arg1)} and ${typeName(arg)}`);
       }
@@ -36,7 +57,9 @@ function eq(a1: unknown, ...rest: unknown[]): boolean {
       const kindA = arg1 === undefined ? "invalid" : Array.isArray(arg1) ? "slice" : "map";
       const kindB = arg === undefined ? "invalid" : Array.isArray(arg) ? "slice" : "map";
       if (kindA !== kindB && kindA !== "invalid" && kindB !== "invalid") {
-        throw new FuncError(`non-comparable types ${formatValue(arg1, "s", spec)}: ${typeName(arg1)}, ${typeName(arg)}: ${formatValue(arg, "v", spec)}`);
+        throw new FuncError(
+          `non-comparable types ${formatValue(arg1, "s", spec)}: ${typeName(arg1)}, ${typeName(arg)}: ${formatValue(arg, "v", spec)}`,
+        );
       }
       if (arg1 === undefined || arg === undefined) truth = arg1 === arg;
       else throw new FuncError(`non-comparable type ${formatValue(arg, "s", spec)}: ${typeName(arg)}`);
@@ -53,7 +76,8 @@ function lt(a1: unknown, a2: unknown): boolean {
   const k2 = basicKind(arg2);
   if (k1 === "invalid" || k2 === "invalid") throw new FuncError("invalid type for comparison");
   const ints = (k: BasicKind): boolean => k === "int" || k === "uint";
-  if (k1 !== k2 && !(ints(k1) && ints(k2))) throw new FuncError(`incompatible types for comparison: ${typeName(arg1)} and ${typeName(arg2)}`);
+  if (k1 !== k2 && !(ints(k1) && ints(k2)))
+    throw new FuncError(`incompatible types for comparison: ${typeName(arg1)} and ${typeName(arg2)}`);
   if (k1 === "bool") throw new FuncError("invalid type for comparison");
   if (ints(k1)) return (arg1 as GoInt).value < (arg2 as GoInt).value;
   return (arg1 as number | string) < (arg2 as number | string);
@@ -107,9 +131,12 @@ function slice(itemRaw: unknown, ...indexes: unknown[]): unknown {
   if (item === undefined) throw new FuncError("slice of untyped nil");
   if (indexes.length > 3) throw new FuncError(`too many slice indexes: ${indexes.length}`);
   if (typeof item === "string" && indexes.length === 3) throw new FuncError("cannot 3-index slice a string");
-  if (typeof item !== "string" && !Array.isArray(item)) throw new FuncError(`can't slice item of type ${typeName(item)}`);
+  if (typeof item !== "string" && !Array.isArray(item))
+    throw new FuncError(`can't slice item of type ${typeName(item)}`);
   const idx = [0, item.length, item.length];
-  indexes.forEach((raw, i) => { idx[i] = indexArg(unbox(raw), item.length); });
+  indexes.forEach((raw, i) => {
+    idx[i] = indexArg(unbox(raw), item.length);
+  });
   const [a = 0, b = 0, c = 0] = idx;
   if (a > b) throw new FuncError(`invalid slice index: ${a} > ${b}`);
   if (indexes.length === 3 && b > c) throw new FuncError(`invalid slice index: ${b} > ${c}`);
@@ -134,10 +161,25 @@ function evalArgs(args: unknown[]): string {
   return sprint(args.map((a) => (toAny(a) === null ? "<no value>" : a)));
 }
 
-const htmlEscapes: Record<string, string> = { "\0": "\uFFFD", '"': "&#34;", "'": "&#39;", "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+const htmlEscapes: Record<string, string> = {
+  "\0": "\uFFFD",
+  '"': "&#34;",
+  "'": "&#39;",
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+};
 export const htmlEscape = (s: string): string => s.replace(/[\0"'&<>]/g, (c) => htmlEscapes[c] ?? c);
 
-const jsEscapes: Record<string, string> = { "\\": "\\\\", "'": "\\'", '"': '\\"', "<": "\\u003C", ">": "\\u003E", "&": "\\u0026", "=": "\\u003D" };
+const jsEscapes: Record<string, string> = {
+  "\\": "\\\\",
+  "'": "\\'",
+  '"': '\\"',
+  "<": "\\u003C",
+  ">": "\\u003E",
+  "&": "\\u0026",
+  "=": "\\u003D",
+};
 export function jsEscape(s: string): string {
   let out = "";
   for (const ch of s) {

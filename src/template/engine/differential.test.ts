@@ -14,7 +14,10 @@ type Render = (template: string, json: string) => string;
 
 function ours(text: string, data: unknown): string {
   try {
-    return renderTemplate(parseTemplate("tpl", text, { sprig: false }), data, { missingKey: "error", integers: "float64" });
+    return renderTemplate(parseTemplate("tpl", text, { sprig: false }), data, {
+      missingKey: "error",
+      integers: "float64",
+    });
   } catch (e) {
     assert.ok(e instanceof TemplateError, `non-TemplateError thrown: ${String(e)}`);
     return `${e.kind === "parse" ? "Template parse error" : "Template exec error"}: ${e.message}`;

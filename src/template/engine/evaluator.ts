@@ -7,7 +7,28 @@
 import { nodeString, type ArgNode, type CommandNode, type Node, type PipeNode } from "./ast.js";
 import { TemplateError, positionOf } from "./errors.js";
 import { ArgTypeError, convertArg } from "./arg-types.js";
-import { chargeWork, deadlineMessage, formatValue, FuncError, GoInt, WORK_COSTS, WorkBudgetError, type RenderDeadline, GoObject, goQuote, Iface, isMap, isTrue, paramTypeName, typeName, unbox, type FuncMap, type GoFunction, type GoValue, type ParamType } from "../go/index.js";
+import {
+  chargeWork,
+  deadlineMessage,
+  formatValue,
+  FuncError,
+  GoInt,
+  WORK_COSTS,
+  WorkBudgetError,
+  type RenderDeadline,
+  GoObject,
+  goQuote,
+  Iface,
+  isMap,
+  isTrue,
+  paramTypeName,
+  typeName,
+  unbox,
+  type FuncMap,
+  type GoFunction,
+  type GoValue,
+  type ParamType,
+} from "../go/index.js";
 import type { TreeSet } from "./parser.js";
 
 export type MissingKey = "default" | "zero" | "error";
@@ -27,10 +48,15 @@ const DEADLINE_EVERY = 256;
 /** Go's `%v` with no flags. */
 export const PLAIN = { minus: false, plus: false, sharp: false, space: false, zero: false };
 
-interface Variable { name: string; value: Val }
+interface Variable {
+  name: string;
+  value: Val;
+}
 
 /** The step budget, shared by every execution one render starts (include and tpl included). */
-export interface Budget { steps: number }
+export interface Budget {
+  steps: number;
+}
 
 export class ExecContext {
   out = "";
@@ -51,7 +77,12 @@ export abstract class Evaluator {
   private readonly text: string;
   private readonly parseName: string;
 
-  constructor(protected readonly ctx: ExecContext, protected readonly name: string, dot: Val, protected readonly depth: number) {
+  constructor(
+    protected readonly ctx: ExecContext,
+    protected readonly name: string,
+    dot: Val,
+    protected readonly depth: number,
+  ) {
     this.vars = [{ name: "$", value: dot }];
     const tree = ctx.trees.get(name);
     this.text = tree?.text ?? ctx.text;
@@ -67,14 +98,25 @@ export abstract class Evaluator {
     const byteCol = new TextEncoder().encode(before.slice(nl + 1)).length;
     const { line, column } = positionOf(this.text, pos);
     const location = `${this.parseName}:${line}:${byteCol}`;
-    throw new TemplateError(kind, `template: ${location}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${message}`, line, column, this.parseName);
+    throw new TemplateError(
+      kind,
+      `template: ${location}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${message}`,
+      line,
+      column,
+      this.parseName,
+    );
   }
 
   protected step(node: Node): void {
     this.node = node;
     if (++this.ctx.budget.steps > this.ctx.options.maxSteps) {
       const { line, column } = positionOf(this.text, node.pos);
-      throw new TemplateError("budget", `template: ${this.name}: execution budget exceeded (${this.ctx.options.maxSteps} steps)`, line, column);
+      throw new TemplateError(
+        "budget",
+        `template: ${this.name}: execution budget exceeded (${this.ctx.options.maxSteps} steps)`,
+        line,
+        column,
+      );
     }
     if (this.ctx.budget.steps % DEADLINE_EVERY === 0) {
       const late = deadlineMessage(this.ctx.options.deadline);
@@ -89,7 +131,12 @@ export abstract class Evaluator {
     this.ctx.out += s;
     if (this.ctx.out.length > this.ctx.options.maxOutputLength) {
       const { line, column } = positionOf(this.text, this.node?.pos ?? 0);
-      throw new TemplateError("budget", `template: ${this.name}: output exceeds ${this.ctx.options.maxOutputLength} characters`, line, column);
+      throw new TemplateError(
+        "budget",
+        `template: ${this.name}: output exceeds ${this.ctx.options.maxOutputLength} characters`,
+        line,
+        column,
+      );
     }
   }
 
@@ -129,7 +176,8 @@ export abstract class Evaluator {
   }
 
   private notAFunction(args: readonly ArgNode[], final: Final): void {
-    if (args.length > 1 || final !== MISSING) this.errorf(`can't give argument to non-function ${nodeString(args[0] as ArgNode)}`);
+    if (args.length > 1 || final !== MISSING)
+      this.errorf(`can't give argument to non-function ${nodeString(args[0] as ArgNode)}`);
   }
 
   private evalCommand(dot: Val, cmd: CommandNode, final: Final): Val {
@@ -139,21 +187,29 @@ export abstract class Evaluator {
       case "field":
         this.node = first;
         return this.evalFieldChain(dot, dot, first, first.ident, cmd.args, final);
-      case "chain": return this.evalChain(dot, first, cmd.args, final);
-      case "identifier": return this.evalFunction(dot, first, cmd, cmd.args, final);
+      case "chain":
+        return this.evalChain(dot, first, cmd.args, final);
+      case "identifier":
+        return this.evalFunction(dot, first, cmd, cmd.args, final);
       case "pipe":
         this.notAFunction(cmd.args, final);
         return this.evalPipeline(dot, first);
-      case "variable": return this.evalVariable(dot, first, cmd.args, final);
+      case "variable":
+        return this.evalVariable(dot, first, cmd.args, final);
     }
     this.node = first;
     this.notAFunction(cmd.args, final);
     switch (first.kind) {
-      case "bool": return first.value;
-      case "dot": return dot;
-      case "nil": return this.errorf("nil is not a command");
-      case "number": return this.idealConstant(first);
-      case "string": return first.text;
+      case "bool":
+        return first.value;
+      case "dot":
+        return dot;
+      case "nil":
+        return this.errorf("nil is not a command");
+      case "number":
+        return this.idealConstant(first);
+      case "string":
+        return first.text;
     }
   }
 
@@ -173,7 +229,12 @@ export abstract class Evaluator {
     return this.evalFieldChain(dot, pipe, chain, chain.field, args, final);
   }
 
-  private evalVariable(dot: Val, v: Extract<ArgNode, { kind: "variable" }>, args: readonly ArgNode[], final: Final): Val {
+  private evalVariable(
+    dot: Val,
+    v: Extract<ArgNode, { kind: "variable" }>,
+    args: readonly ArgNode[],
+    final: Final,
+  ): Val {
     this.node = v;
     const value = this.varValue(v.ident[0] ?? "");
     if (v.ident.length === 1) {
@@ -183,7 +244,14 @@ export abstract class Evaluator {
     return this.evalFieldChain(dot, value, v, v.ident.slice(1), args, final);
   }
 
-  private evalFieldChain(dot: Val, receiver: Val, node: ArgNode, ident: readonly string[], args: readonly ArgNode[], final: Final): Val {
+  private evalFieldChain(
+    dot: Val,
+    receiver: Val,
+    node: ArgNode,
+    ident: readonly string[],
+    args: readonly ArgNode[],
+    final: Final,
+  ): Val {
     let r = receiver;
     for (let i = 0; i < ident.length - 1; i++) r = this.evalField(dot, ident[i] ?? "", [], MISSING, r);
     return this.evalField(dot, ident[ident.length - 1] ?? "", args, final, r);
@@ -209,7 +277,14 @@ export abstract class Evaluator {
   }
 
   /** Go's evalField on a typed value: a method wins, then a struct field or a map key. */
-  private evalObjectField(dot: Val, fieldName: string, args: readonly ArgNode[], final: Final, r: GoObject, typ: string): Val {
+  private evalObjectField(
+    dot: Val,
+    fieldName: string,
+    args: readonly ArgNode[],
+    final: Final,
+    r: GoObject,
+    typ: string,
+  ): Val {
     const node = this.node as Node;
     const method = r.method(fieldName);
     if (method !== undefined) return this.evalCall(dot, method, node, fieldName, args, final);
@@ -231,7 +306,13 @@ export abstract class Evaluator {
     this.errorf(`can't evaluate field ${fieldName} in type ${typ}`);
   }
 
-  private evalFunction(dot: Val, node: Extract<ArgNode, { kind: "identifier" }>, cmd: Node, args: readonly ArgNode[], final: Final): Val {
+  private evalFunction(
+    dot: Val,
+    node: Extract<ArgNode, { kind: "identifier" }>,
+    cmd: Node,
+    args: readonly ArgNode[],
+    final: Final,
+  ): Val {
     this.node = node;
     const fn = this.ctx.funcs[node.ident];
     if (fn === undefined) this.errorf(`${goQuote(node.ident)} is not a defined function`);
@@ -244,8 +325,10 @@ export abstract class Evaluator {
     let numFixed = args.length;
     if (fn.variadic !== undefined) {
       numFixed = fn.params.length;
-      if (numIn < numFixed) this.errorf(`wrong number of args for ${name}: want at least ${fn.params.length} got ${args.length}`);
-    } else if (numIn !== fn.params.length) this.errorf(`wrong number of args for ${name}: want ${fn.params.length} got ${numIn}`);
+      if (numIn < numFixed)
+        this.errorf(`wrong number of args for ${name}: want at least ${fn.params.length} got ${args.length}`);
+    } else if (numIn !== fn.params.length)
+      this.errorf(`wrong number of args for ${name}: want ${fn.params.length} got ${numIn}`);
     if (fn.special === "and" || fn.special === "or") {
       let v: Val = undefined;
       for (const arg of args) {
@@ -257,8 +340,10 @@ export abstract class Evaluator {
     }
     const argv: unknown[] = [];
     let i = 0;
-    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, fn.params[i] ?? "any", args[i] as ArgNode));
-    if (fn.variadic !== undefined) for (; i < args.length; i++) argv.push(this.evalArg(dot, fn.variadic, args[i] as ArgNode));
+    for (; i < numFixed && i < args.length; i++)
+      argv.push(this.evalArg(dot, fn.params[i] ?? "any", args[i] as ArgNode));
+    if (fn.variadic !== undefined)
+      for (; i < args.length; i++) argv.push(this.evalArg(dot, fn.variadic, args[i] as ArgNode));
     if (final !== MISSING) {
       let t: ParamType = fn.params[fn.params.length - 1] ?? "any";
       if (fn.variadic !== undefined) t = numIn - 1 < numFixed ? (fn.params[numIn - 1] ?? "any") : fn.variadic;
@@ -288,9 +373,12 @@ export abstract class Evaluator {
 
   /** Go's `call`: data never holds functions, so this reports what Go reports for non-functions. */
   private call(allArgs: readonly ArgNode[], final: Final, fnArg: Val): never {
-    const callee = allArgs.length > 1 ? nodeString(allArgs[1] as ArgNode) : final === MISSING ? "" : formatValue(final, "v", PLAIN);
+    const callee =
+      allArgs.length > 1 ? nodeString(allArgs[1] as ArgNode) : final === MISSING ? "" : formatValue(final, "v", PLAIN);
     const fn = unbox(fnArg);
-    this.errorf(`error calling call: ${fn === undefined ? "call of nil" : `non-function ${callee} of type ${typeName(fn)}`}`);
+    this.errorf(
+      `error calling call: ${fn === undefined ? "call of nil" : `non-function ${callee} of type ${typeName(fn)}`}`,
+    );
   }
 
   private validateType(value: Val, typ: ParamType | null): Val {
@@ -301,24 +389,42 @@ export abstract class Evaluator {
   private evalArg(dot: Val, typ: ParamType | null, n: ArgNode): Val {
     this.node = n;
     switch (n.kind) {
-      case "dot": return this.validateType(dot, typ);
+      case "dot":
+        return this.validateType(dot, typ);
       case "nil":
         if (typ === "value") return undefined;
-        if (typ === null || typ === "any" || typ === "map" || typ === "slice") return typ === "map" ? {} : typ === "slice" ? [] : null;
+        if (typ === null || typ === "any" || typ === "map" || typ === "slice")
+          return typ === "map" ? {} : typ === "slice" ? [] : null;
         return this.errorf(`cannot assign nil to ${paramTypeName(typ)}`);
-      case "field": return this.validateType(this.evalFieldChain(dot, dot, n, n.ident, [n], MISSING), typ);
-      case "variable": return this.validateType(this.evalVariable(dot, n, [], MISSING), typ);
-      case "pipe": return this.validateType(this.evalPipeline(dot, n), typ);
-      case "identifier": return this.validateType(this.evalFunction(dot, n, n, [n], MISSING), typ);
-      case "chain": return this.validateType(this.evalChain(dot, n, [], MISSING), typ);
+      case "field":
+        return this.validateType(this.evalFieldChain(dot, dot, n, n.ident, [n], MISSING), typ);
+      case "variable":
+        return this.validateType(this.evalVariable(dot, n, [], MISSING), typ);
+      case "pipe":
+        return this.validateType(this.evalPipeline(dot, n), typ);
+      case "identifier":
+        return this.validateType(this.evalFunction(dot, n, n, [n], MISSING), typ);
+      case "chain":
+        return this.validateType(this.evalChain(dot, n, [], MISSING), typ);
     }
     switch (typ) {
-      case "bool": return n.kind === "bool" ? n.value : this.errorf(`expected bool; found ${nodeString(n)}`);
-      case "float64": return n.kind === "number" && n.value.isFloat ? n.value.float : this.errorf(`expected float; found ${nodeString(n)}`);
-      case "int": case "int64":
-        return n.kind === "number" && n.value.isInt ? new GoInt(n.value.int, typ) : this.errorf(`expected integer; found ${nodeString(n)}`);
-      case "string": return n.kind === "string" ? n.text : this.errorf(`expected string; found ${nodeString(n)}`);
-      case "map": case "slice": case "time": return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
+      case "bool":
+        return n.kind === "bool" ? n.value : this.errorf(`expected bool; found ${nodeString(n)}`);
+      case "float64":
+        return n.kind === "number" && n.value.isFloat
+          ? n.value.float
+          : this.errorf(`expected float; found ${nodeString(n)}`);
+      case "int":
+      case "int64":
+        return n.kind === "number" && n.value.isInt
+          ? new GoInt(n.value.int, typ)
+          : this.errorf(`expected integer; found ${nodeString(n)}`);
+      case "string":
+        return n.kind === "string" ? n.text : this.errorf(`expected string; found ${nodeString(n)}`);
+      case "map":
+      case "slice":
+      case "time":
+        return this.errorf(`can't handle ${nodeString(n)} for arg of type ${paramTypeName(typ)}`);
       default:
         if (n.kind === "bool") return n.value;
         if (n.kind === "number") return this.idealConstant(n);
@@ -335,7 +441,11 @@ function chargeResult(name: string, result: unknown, argv: readonly unknown[]): 
   if (result === null || result === undefined || typeof result === "boolean" || typeof result === "number") return;
   if (argv.includes(result)) return;
   if (typeof result === "string") {
-    if (result.length > 64) chargeWork(Math.ceil(result.length / WORK_COSTS.charsPerUnit), () => `the ${result.length} characters ${name} built`);
+    if (result.length > 64)
+      chargeWork(
+        Math.ceil(result.length / WORK_COSTS.charsPerUnit),
+        () => `the ${result.length} characters ${name} built`,
+      );
     return;
   }
   if (Array.isArray(result)) {

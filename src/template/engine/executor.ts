@@ -5,7 +5,20 @@
  * controller must never hang on a user's template.
  */
 import { nodeString, type BranchNode, type ListNode, type Node } from "./ast.js";
-import { formatValue, GoInt, withWorkMeter, GoObject, goQuote, Iface, isMap, isStringSlice, isTrue, sortedKeys, unbox, type GoValue } from "../go/index.js";
+import {
+  formatValue,
+  GoInt,
+  withWorkMeter,
+  GoObject,
+  goQuote,
+  Iface,
+  isMap,
+  isStringSlice,
+  isTrue,
+  sortedKeys,
+  unbox,
+  type GoValue,
+} from "../go/index.js";
 import { Evaluator, PLAIN, type ExecContext, type Val } from "./evaluator.js";
 
 export { ExecContext, type Budget, type ExecOptions, type MissingKey } from "./evaluator.js";
@@ -25,9 +38,12 @@ class State extends Evaluator {
         if (node.pipe.decl.length === 0) this.printValue(node, val);
         return;
       }
-      case "break": throw BREAK;
-      case "continue": throw CONTINUE;
-      case "if": case "with": {
+      case "break":
+        throw BREAK;
+      case "continue":
+        throw CONTINUE;
+      case "if":
+      case "with": {
         const mark = this.vars.length;
         try {
           const val = this.evalPipeline(dot, node.pipe);
@@ -38,11 +54,20 @@ class State extends Evaluator {
         }
         return;
       }
-      case "list": for (const n of node.nodes) this.walk(dot, n); return;
-      case "range": this.walkRange(dot, node); return;
-      case "template": this.walkTemplate(dot, node); return;
-      case "text": this.write(node.text); return;
-      default: this.errorf(`unknown node: ${nodeString(node)}`);
+      case "list":
+        for (const n of node.nodes) this.walk(dot, n);
+        return;
+      case "range":
+        this.walkRange(dot, node);
+        return;
+      case "template":
+        this.walkTemplate(dot, node);
+        return;
+      case "text":
+        this.write(node.text);
+        return;
+      default:
+        this.errorf(`unknown node: ${nodeString(node)}`);
     }
   }
 
@@ -50,7 +75,8 @@ class State extends Evaluator {
     const mark = this.vars.length;
     try {
       let val = unbox(this.evalPipeline(dot, r.pipe));
-      if (val instanceof GoObject && (val.spec.kind === "map" || val.spec.kind === "slice")) val = val.underlying as GoValue;
+      if (val instanceof GoObject && (val.spec.kind === "map" || val.spec.kind === "slice"))
+        val = val.underlying as GoValue;
       const inner = this.vars.length;
       const decl = r.pipe.decl;
       const oneIteration = (index: Val, elem: Val): void => {
@@ -72,7 +98,8 @@ class State extends Evaluator {
       };
       let ran = false;
       if (val instanceof GoInt) {
-        if (decl.length > 1) this.errorf(`can't use ${formatValue(val, "v", PLAIN)} to iterate over more than one variable`);
+        if (decl.length > 1)
+          this.errorf(`can't use ${formatValue(val, "v", PLAIN)} to iterate over more than one variable`);
         for (let i = 0n; i < val.value; i++) {
           ran = true;
           oneIteration(undefined, new GoInt(i, val.type));
@@ -116,6 +143,8 @@ class State extends Evaluator {
 
 /** Runs tree `name` with `data` as dot and `$`, with the render's budget as the ambient work meter. */
 export function execute(ctx: ExecContext, name: string, root: ListNode, data: Val): string {
-  withWorkMeter({ budget: ctx.budget, maxSteps: ctx.options.maxSteps, deadline: ctx.options.deadline }, () => { new State(ctx, name, data, 0).walk(data, root); });
+  withWorkMeter({ budget: ctx.budget, maxSteps: ctx.options.maxSteps, deadline: ctx.options.deadline }, () => {
+    new State(ctx, name, data, 0).walk(data, root);
+  });
   return ctx.out;
 }

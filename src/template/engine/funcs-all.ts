@@ -1,28 +1,62 @@
 /** The function table a template sees: Go's built-ins, then Sprig's, then the caller's own. */
 import { builtinFuncs } from "./builtins.js";
-import { buildCustomCert, entropyFuncs, secretPureFuncs, sprigDataFuncs, sprigDictFuncs, sprigListFuncs, sprigSemverFuncs, sprigStringFuncs, sprigTextFuncs, sprigUrlFuncs, systemEntropy, type Entropy } from "../sprig/index.js";
+import {
+  buildCustomCert,
+  entropyFuncs,
+  secretPureFuncs,
+  sprigDataFuncs,
+  sprigDictFuncs,
+  sprigListFuncs,
+  sprigSemverFuncs,
+  sprigStringFuncs,
+  sprigTextFuncs,
+  sprigUrlFuncs,
+  systemEntropy,
+  type Entropy,
+} from "../sprig/index.js";
 import { FuncError, goFunc, type FuncMap } from "../go/index.js";
 
 /**
  * Sprig functions we do not implement. They parse (so a chart using them loads) and fail when
  * called, naming themselves; docs/design/template-engine.md lists them.
  */
-export const UNSUPPORTED_FUNCTIONS = [
-  "durationRound",
-] as const;
+export const UNSUPPORTED_FUNCTIONS = ["durationRound"] as const;
 
 const unsupported: FuncMap = {
-  ...Object.fromEntries(UNSUPPORTED_FUNCTIONS.map((name) => [name, goFunc([], () => {
-    throw new FuncError(`${name} is not supported by kro-ts's template engine`);
-  }, "any")])),
+  ...Object.fromEntries(
+    UNSUPPORTED_FUNCTIONS.map((name) => [
+      name,
+      goFunc(
+        [],
+        () => {
+          throw new FuncError(`${name} is not supported by kro-ts's template engine`);
+        },
+        "any",
+      ),
+    ]),
+  ),
   // A render must not depend on the network (the controller renders on every resync). Helm's
   // engine, without --enable-dns, answers "" instead (helm/helm-engine.ts keeps that).
   getHostByName: goFunc(["string"], (host: string) => {
-    throw new FuncError(`getHostByName ${JSON.stringify(host)}: kro-ts does not resolve DNS while rendering; pass the address in the instance's spec`);
+    throw new FuncError(
+      `getHostByName ${JSON.stringify(host)}: kro-ts does not resolve DNS while rendering; pass the address in the instance's spec`,
+    );
   }),
 };
 
-export const sprigFuncs: FuncMap = { ...unsupported, ...sprigTextFuncs, ...sprigListFuncs, ...sprigDictFuncs, ...sprigSemverFuncs, ...sprigStringFuncs, ...sprigDataFuncs, ...secretPureFuncs, ...sprigUrlFuncs, buildCustomCert, ...entropyFuncs(systemEntropy) };
+export const sprigFuncs: FuncMap = {
+  ...unsupported,
+  ...sprigTextFuncs,
+  ...sprigListFuncs,
+  ...sprigDictFuncs,
+  ...sprigSemverFuncs,
+  ...sprigStringFuncs,
+  ...sprigDataFuncs,
+  ...secretPureFuncs,
+  ...sprigUrlFuncs,
+  buildCustomCert,
+  ...entropyFuncs(systemEntropy),
+};
 
 // Tables by the caller's own functions (Helm's and the compiler's are module constants, read as
 // they are at their first use): an import of test/fixtures/helm/umbrella asked for a table 17

@@ -9,4 +9,15 @@ export { functionTable, mayUseEntropy, withEntropy } from "./funcs-all.js";
 export { parseTrees, type TreeSet } from "./parser.js";
 export { rootFieldReferences, type FieldReference } from "./references.js";
 export { invalidRegexLiterals, type RegexLiteralProblem } from "./regex-literals.js";
-export { addTemplate, cloneTemplateSet, createTemplateSet, executeTemplate, executeTree, parseTemplateSet, type SetExecuteOptions, type SetParseOptions, type TemplateSet, type TemplateSource } from "./template-set.js";
+export {
+  addTemplate,
+  cloneTemplateSet,
+  createTemplateSet,
+  executeTemplate,
+  executeTree,
+  parseTemplateSet,
+  type SetExecuteOptions,
+  type SetParseOptions,
+  type TemplateSet,
+  type TemplateSource,
+} from "./template-set.js";

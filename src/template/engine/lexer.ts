@@ -5,11 +5,41 @@
 import { formatRune, goQuote, runes } from "../go/index.js";
 
 export const ItemType = {
-  Error: 0, Bool: 1, Char: 2, CharConstant: 3, Comment: 4, Complex: 5, Assign: 6, Declare: 7, EOF: 8,
-  Field: 9, Identifier: 10, LeftDelim: 11, LeftParen: 12, Number: 13, Pipe: 14, RawString: 15,
-  RightDelim: 16, RightParen: 17, Space: 18, String: 19, Text: 20, Variable: 21,
-  Keyword: 22, Block: 23, Break: 24, Continue: 25, Dot: 26, Define: 27, Else: 28, End: 29, If: 30,
-  Nil: 31, Range: 32, Template: 33, With: 34,
+  Error: 0,
+  Bool: 1,
+  Char: 2,
+  CharConstant: 3,
+  Comment: 4,
+  Complex: 5,
+  Assign: 6,
+  Declare: 7,
+  EOF: 8,
+  Field: 9,
+  Identifier: 10,
+  LeftDelim: 11,
+  LeftParen: 12,
+  Number: 13,
+  Pipe: 14,
+  RawString: 15,
+  RightDelim: 16,
+  RightParen: 17,
+  Space: 18,
+  String: 19,
+  Text: 20,
+  Variable: 21,
+  Keyword: 22,
+  Block: 23,
+  Break: 24,
+  Continue: 25,
+  Dot: 26,
+  Define: 27,
+  Else: 28,
+  End: 29,
+  If: 30,
+  Nil: 31,
+  Range: 32,
+  Template: 33,
+  With: 34,
 } as const;
 export type ItemType = (typeof ItemType)[keyof typeof ItemType];
 
@@ -21,9 +51,18 @@ export interface Item {
 }
 
 const keywords: Record<string, ItemType> = {
-  ".": ItemType.Dot, block: ItemType.Block, break: ItemType.Break, continue: ItemType.Continue,
-  define: ItemType.Define, else: ItemType.Else, end: ItemType.End, if: ItemType.If,
-  range: ItemType.Range, nil: ItemType.Nil, template: ItemType.Template, with: ItemType.With,
+  ".": ItemType.Dot,
+  block: ItemType.Block,
+  break: ItemType.Break,
+  continue: ItemType.Continue,
+  define: ItemType.Define,
+  else: ItemType.Else,
+  end: ItemType.End,
+  if: ItemType.If,
+  range: ItemType.Range,
+  nil: ItemType.Nil,
+  template: ItemType.Template,
+  with: ItemType.With,
 };
 
 /** Go's item.String(), used verbatim in "unexpected X in Y" messages. */
@@ -61,7 +100,11 @@ export class Lexer {
   insideAction = false;
   item: Item = { typ: ItemType.EOF, pos: 0, val: "EOF", line: 1 };
 
-  constructor(public input: string, readonly breakOK: boolean, readonly continueOK: boolean) {}
+  constructor(
+    public input: string,
+    readonly breakOK: boolean,
+    readonly continueOK: boolean,
+  ) {}
 
   next(): number {
     if (this.pos >= this.input.length) {
@@ -132,7 +175,8 @@ export class Lexer {
     return this.item;
   }
   atRightDelim(): { delim: boolean; trim: boolean } {
-    if (hasRightTrimMarker(this.input, this.pos) && this.input.startsWith(RIGHT, this.pos + 2)) return { delim: true, trim: true };
+    if (hasRightTrimMarker(this.input, this.pos) && this.input.startsWith(RIGHT, this.pos + 2))
+      return { delim: true, trim: true };
     if (this.input.startsWith(RIGHT, this.pos)) return { delim: true, trim: false };
     return { delim: false, trim: false };
   }
@@ -229,13 +273,20 @@ function lexInsideAction(l: Lexer): StateFn | null {
     return lexSpace;
   }
   switch (r) {
-    case 61: return l.emit(ItemType.Assign); // =
-    case 58: return l.next() !== 61 ? l.errorf("expected :=") : l.emit(ItemType.Declare);
-    case 124: return l.emit(ItemType.Pipe);
-    case 34: return lexQuote;
-    case 96: return lexRawQuote;
-    case 36: return lexVariable;
-    case 39: return lexChar;
+    case 61:
+      return l.emit(ItemType.Assign); // =
+    case 58:
+      return l.next() !== 61 ? l.errorf("expected :=") : l.emit(ItemType.Declare);
+    case 124:
+      return l.emit(ItemType.Pipe);
+    case 34:
+      return lexQuote;
+    case 96:
+      return lexRawQuote;
+    case 36:
+      return lexVariable;
+    case 39:
+      return lexChar;
     case 40:
       l.parenDepth++;
       return l.emit(ItemType.LeftParen);
@@ -282,7 +333,8 @@ function lexIdentifier(l: Lexer): StateFn | null {
     if (!l.atTerminator()) return l.errorf(`bad character ${formatRune(r)}`);
     const key = keywords[word];
     if (key !== undefined && key > ItemType.Keyword) {
-      if ((key === ItemType.Break && !l.breakOK) || (key === ItemType.Continue && !l.continueOK)) return l.emit(ItemType.Identifier);
+      if ((key === ItemType.Break && !l.breakOK) || (key === ItemType.Continue && !l.continueOK))
+        return l.emit(ItemType.Identifier);
       return l.emit(key);
     }
     if (word.startsWith(".")) return l.emit(ItemType.Field);
@@ -338,7 +390,8 @@ function lexNumber(l: Lexer): StateFn | null {
   if (!scanNumber(l)) return l.errorf(`bad number syntax: ${goQuote(l.input.slice(l.start, l.pos))}`);
   const sign = l.peek();
   if (sign === 43 || sign === 45) {
-    if (!scanNumber(l) || l.input[l.pos - 1] !== "i") return l.errorf(`bad number syntax: ${goQuote(l.input.slice(l.start, l.pos))}`);
+    if (!scanNumber(l) || l.input[l.pos - 1] !== "i")
+      return l.errorf(`bad number syntax: ${goQuote(l.input.slice(l.start, l.pos))}`);
     return l.emit(ItemType.Complex);
   }
   return l.emit(ItemType.Number);

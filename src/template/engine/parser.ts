@@ -11,14 +11,22 @@ import { ItemType, itemString, Lexer, type Item } from "./lexer.js";
 import { TokenStream } from "./token-stream.js";
 
 /** One named template; `parseName`/`text` are the file it was parsed from (error positions). */
-export interface Tree { readonly name: string; readonly root: ListNode; readonly parseName: string; readonly text: string }
+export interface Tree {
+  readonly name: string;
+  readonly root: ListNode;
+  readonly parseName: string;
+  readonly text: string;
+}
 export type TreeSet = Map<string, Tree>;
 
 const MAX_STACK_DEPTH = 10000;
 
 /** Internal: carries a Go-worded parse error and its offset out of the recursive descent. */
 class ParseFailure extends Error {
-  constructor(message: string, readonly pos: number) {
+  constructor(
+    message: string,
+    readonly pos: number,
+  ) {
     super(message);
   }
 }
@@ -65,10 +73,16 @@ class TreeParser extends TokenStream {
   add(): void {
     const tree = this.treeSet.get(this.name);
     if (tree === undefined || isEmptyTree(tree.root)) {
-      this.treeSet.set(this.name, { name: this.name, root: this.root ?? { kind: "list", pos: 0, nodes: [] }, parseName: this.parseName, text: this.lex.input });
+      this.treeSet.set(this.name, {
+        name: this.name,
+        root: this.root ?? { kind: "list", pos: 0, nodes: [] },
+        parseName: this.parseName,
+        text: this.lex.input,
+      });
       return;
     }
-    if (this.root !== null && !isEmptyTree(this.root)) this.errorf(`template: multiple definition of template ${goQuote(this.name)}`);
+    if (this.root !== null && !isEmptyTree(this.root))
+      this.errorf(`template: multiple definition of template ${goQuote(this.name)}`);
   }
 
   parse(): void {
@@ -120,7 +134,8 @@ class TreeParser extends TokenStream {
   private textOrAction(): Node {
     const token = this.nextNonSpace();
     switch (token.typ) {
-      case ItemType.Text: return { kind: "text", pos: token.pos, text: token.val };
+      case ItemType.Text:
+        return { kind: "text", pos: token.pos, text: token.val };
       case ItemType.LeftDelim:
         this.actionLine = token.line;
         try {
@@ -128,22 +143,32 @@ class TreeParser extends TokenStream {
         } finally {
           this.actionLine = 0;
         }
-      default: this.unexpected(token, "input");
+      default:
+        this.unexpected(token, "input");
     }
   }
 
   private action(): Node {
     const token = this.nextNonSpace();
     switch (token.typ) {
-      case ItemType.Block: return this.blockControl();
-      case ItemType.Break: return this.branchControl("break", token.pos);
-      case ItemType.Continue: return this.branchControl("continue", token.pos);
-      case ItemType.Else: return this.elseControl();
-      case ItemType.End: return { kind: "end", pos: this.expect(ItemType.RightDelim, "end").pos };
-      case ItemType.If: return this.control("if");
-      case ItemType.Range: return this.control("range");
-      case ItemType.Template: return this.templateControl();
-      case ItemType.With: return this.control("with");
+      case ItemType.Block:
+        return this.blockControl();
+      case ItemType.Break:
+        return this.branchControl("break", token.pos);
+      case ItemType.Continue:
+        return this.branchControl("continue", token.pos);
+      case ItemType.Else:
+        return this.elseControl();
+      case ItemType.End:
+        return { kind: "end", pos: this.expect(ItemType.RightDelim, "end").pos };
+      case ItemType.If:
+        return this.control("if");
+      case ItemType.Range:
+        return this.control("range");
+      case ItemType.Template:
+        return this.templateControl();
+      case ItemType.With:
+        return this.control("with");
     }
     this.backup();
     const t = this.peek();
@@ -195,13 +220,23 @@ class TreeParser extends TokenStream {
         return pipe;
       }
       switch (token.typ) {
-        case ItemType.Bool: case ItemType.CharConstant: case ItemType.Complex: case ItemType.Dot:
-        case ItemType.Field: case ItemType.Identifier: case ItemType.Number: case ItemType.Nil:
-        case ItemType.RawString: case ItemType.String: case ItemType.Variable: case ItemType.LeftParen:
+        case ItemType.Bool:
+        case ItemType.CharConstant:
+        case ItemType.Complex:
+        case ItemType.Dot:
+        case ItemType.Field:
+        case ItemType.Identifier:
+        case ItemType.Number:
+        case ItemType.Nil:
+        case ItemType.RawString:
+        case ItemType.String:
+        case ItemType.Variable:
+        case ItemType.LeftParen:
           this.backup();
           pipe.cmds.push(this.command());
           break;
-        default: this.unexpected(token, context);
+        default:
+          this.unexpected(token, context);
       }
     }
   }
@@ -226,7 +261,10 @@ class TreeParser extends TokenStream {
       if (context === "range") this.rangeDepth--;
       let elseList: ListNode | null = null;
       if (next.kind === "else") {
-        if ((context === "if" && this.peek().typ === ItemType.If) || (context === "with" && this.peek().typ === ItemType.With)) {
+        if (
+          (context === "if" && this.peek().typ === ItemType.If) ||
+          (context === "with" && this.peek().typ === ItemType.With)
+        ) {
           this.next();
           elseList = { kind: "list", pos: next.pos, nodes: [this.control(context)] };
         } else {
@@ -300,11 +338,20 @@ class TreeParser extends TokenStream {
       const field: string[] = [];
       while (this.peek().typ === ItemType.Field) field.push(...this.next().val.slice(1).split("."));
       switch (node.kind) {
-        case "field": node = { kind: "field", pos, ident: [...node.ident, ...field] }; break;
-        case "variable": node = { kind: "variable", pos, ident: [...node.ident, ...field] }; break;
-        case "bool": case "string": case "number": case "nil": case "dot":
+        case "field":
+          node = { kind: "field", pos, ident: [...node.ident, ...field] };
+          break;
+        case "variable":
+          node = { kind: "variable", pos, ident: [...node.ident, ...field] };
+          break;
+        case "bool":
+        case "string":
+        case "number":
+        case "nil":
+        case "dot":
           return this.errorf(`unexpected . after term ${goQuote(nodeString(node))}`);
-        default: node = { kind: "chain", pos, node, field };
+        default:
+          node = { kind: "chain", pos, node, field };
       }
     }
     return node;
@@ -316,12 +363,19 @@ class TreeParser extends TokenStream {
       case ItemType.Identifier:
         if (!this.hasFunction(token.val)) this.errorf(`function ${goQuote(token.val)} not defined`);
         return { kind: "identifier", pos: token.pos, ident: token.val };
-      case ItemType.Dot: return { kind: "dot", pos: token.pos };
-      case ItemType.Nil: return { kind: "nil", pos: token.pos };
-      case ItemType.Variable: return this.useVar(token.pos, token.val);
-      case ItemType.Field: return { kind: "field", pos: token.pos, ident: token.val.slice(1).split(".") };
-      case ItemType.Bool: return { kind: "bool", pos: token.pos, value: token.val === "true" };
-      case ItemType.CharConstant: case ItemType.Complex: case ItemType.Number:
+      case ItemType.Dot:
+        return { kind: "dot", pos: token.pos };
+      case ItemType.Nil:
+        return { kind: "nil", pos: token.pos };
+      case ItemType.Variable:
+        return this.useVar(token.pos, token.val);
+      case ItemType.Field:
+        return { kind: "field", pos: token.pos, ident: token.val.slice(1).split(".") };
+      case ItemType.Bool:
+        return { kind: "bool", pos: token.pos, value: token.val === "true" };
+      case ItemType.CharConstant:
+      case ItemType.Complex:
+      case ItemType.Number:
         return { kind: "number", pos: token.pos, text: token.val, value: this.number(token) };
       case ItemType.LeftParen: {
         if (this.stackDepth >= MAX_STACK_DEPTH) this.errorf("max expression depth exceeded");
@@ -332,7 +386,8 @@ class TreeParser extends TokenStream {
           this.stackDepth--;
         }
       }
-      case ItemType.String: case ItemType.RawString:
+      case ItemType.String:
+      case ItemType.RawString:
         return { kind: "string", pos: token.pos, quoted: token.val, text: this.unquote(token.val) };
     }
     this.backup();

@@ -38,12 +38,14 @@ function walkArg(walk: Walk, arg: ArgNode, dotIsRoot: boolean): void {
     case "field": {
       const [head, ...path] = arg.ident;
       // A chain's node sits at its second field (Go's parser); report where `.head` starts.
-      if (dotIsRoot && head === walk.head && path.length > 0) walk.found.push({ path, pos: startOf(walk.text, `.${head}`, arg.pos) });
+      if (dotIsRoot && head === walk.head && path.length > 0)
+        walk.found.push({ path, pos: startOf(walk.text, `.${head}`, arg.pos) });
       return;
     }
     case "variable": {
       const [dollar, head, ...path] = arg.ident;
-      if (walk.dollarIsRoot && dollar === "$" && head === walk.head && path.length > 0) walk.found.push({ path, pos: startOf(walk.text, "$", arg.pos) });
+      if (walk.dollarIsRoot && dollar === "$" && head === walk.head && path.length > 0)
+        walk.found.push({ path, pos: startOf(walk.text, "$", arg.pos) });
       return;
     }
     case "chain":
@@ -60,15 +62,25 @@ function walkArg(walk: Walk, arg: ArgNode, dotIsRoot: boolean): void {
 /** `index .children "service"` reads one child as surely as `.children.service` does. */
 function isRootHead(walk: Walk, arg: ArgNode | undefined, dotIsRoot: boolean): boolean {
   if (arg?.kind === "field") return dotIsRoot && arg.ident.length === 1 && arg.ident[0] === walk.head;
-  if (arg?.kind === "variable") return walk.dollarIsRoot && arg.ident.length === 2 && arg.ident[0] === "$" && arg.ident[1] === walk.head;
+  if (arg?.kind === "variable")
+    return walk.dollarIsRoot && arg.ident.length === 2 && arg.ident[0] === "$" && arg.ident[1] === walk.head;
   return false;
 }
 
 function walkPipe(walk: Walk, pipe: PipeNode, dotIsRoot: boolean): void {
   for (const command of pipe.cmds) {
     const [fn, target, key] = command.args;
-    if (fn?.kind === "identifier" && fn.ident === "index" && key?.kind === "string" && target !== undefined && isRootHead(walk, target, dotIsRoot)) {
-      walk.found.push({ path: [key.text], pos: startOf(walk.text, target.kind === "variable" ? "$" : `.${walk.head}`, target.pos) });
+    if (
+      fn?.kind === "identifier" &&
+      fn.ident === "index" &&
+      key?.kind === "string" &&
+      target !== undefined &&
+      isRootHead(walk, target, dotIsRoot)
+    ) {
+      walk.found.push({
+        path: [key.text],
+        pos: startOf(walk.text, target.kind === "variable" ? "$" : `.${walk.head}`, target.pos),
+      });
     }
     for (const arg of command.args) walkArg(walk, arg, dotIsRoot);
   }
@@ -111,7 +123,12 @@ function walkNode(walk: Walk, node: Node, dotIsRoot: boolean): void {
  * (callers report each place). `mainName` is the template's own name: its tree starts with dot
  * and `$` at the root; `define`d trees do not.
  */
-export function rootFieldReferences(text: string, trees: ReadonlyMap<string, Tree>, mainName: string, head: string): FieldReference[] {
+export function rootFieldReferences(
+  text: string,
+  trees: ReadonlyMap<string, Tree>,
+  mainName: string,
+  head: string,
+): FieldReference[] {
   const found: { path: string[]; pos: number }[] = [];
   for (const [name, tree] of trees) {
     const main = name === mainName;

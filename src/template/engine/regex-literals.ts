@@ -24,7 +24,11 @@ export function invalidRegexLiterals(text: string, trees: TreeSet): RegexLiteral
       const [fn, pattern] = command.args;
       if (fn?.kind === "identifier" && REGEX_FUNCTIONS.has(fn.ident) && pattern?.kind === "string") {
         const problem = checkGoRegexp(pattern.text);
-        if (problem !== undefined) found.push({ ...positionOf(text, pattern.pos), message: `${fn.ident}: invalid regular expression ${JSON.stringify(pattern.text)}: ${problem}` });
+        if (problem !== undefined)
+          found.push({
+            ...positionOf(text, pattern.pos),
+            message: `${fn.ident}: invalid regular expression ${JSON.stringify(pattern.text)}: ${problem}`,
+          });
       }
       for (const a of command.args) arg(a);
     }
@@ -33,14 +37,29 @@ export function invalidRegexLiterals(text: string, trees: TreeSet): RegexLiteral
     if (a.kind === "pipe") pipe(a);
     else if (a.kind === "chain") arg(a.node);
   };
-  const list = (l: ListNode | null): void => { for (const n of l?.nodes ?? []) node(n); };
+  const list = (l: ListNode | null): void => {
+    for (const n of l?.nodes ?? []) node(n);
+  };
   const node = (n: Node): void => {
     switch (n.kind) {
-      case "action": pipe(n.pipe); return;
-      case "if": case "with": case "range": pipe(n.pipe); list(n.list); list(n.elseList); return;
-      case "template": if (n.pipe) pipe(n.pipe); return;
-      case "list": list(n); return;
-      default: return;
+      case "action":
+        pipe(n.pipe);
+        return;
+      case "if":
+      case "with":
+      case "range":
+        pipe(n.pipe);
+        list(n.list);
+        list(n.elseList);
+        return;
+      case "template":
+        if (n.pipe) pipe(n.pipe);
+        return;
+      case "list":
+        list(n);
+        return;
+      default:
+        return;
     }
   };
   for (const tree of trees.values()) list(tree.root);

@@ -70,7 +70,8 @@ export function addTemplate(set: TemplateSet, name: string, text: string): Tree 
     parsed = parseTrees(name, text, (f) => Object.hasOwn(set.funcs, f));
   } catch (e) {
     if (e instanceof TemplateError) throw new TemplateError(e.kind, e.message, e.line, e.column, name);
-    if (e instanceof RangeError) throw new TemplateError("parse", `template: ${name}: template nests too deeply to parse`, 1, 1, name);
+    if (e instanceof RangeError)
+      throw new TemplateError("parse", `template: ${name}: template nests too deeply to parse`, 1, 1, name);
     throw e;
   }
   for (const tree of parsed.values()) associate(set.trees, tree);
@@ -78,7 +79,11 @@ export function addTemplate(set: TemplateSet, name: string, text: string): Tree 
 }
 
 /** Parses every file into one new set, in the given order (later definitions win). */
-export function parseTemplateSet(root: string, files: readonly TemplateSource[], options: SetParseOptions = {}): TemplateSet {
+export function parseTemplateSet(
+  root: string,
+  files: readonly TemplateSource[],
+  options: SetParseOptions = {},
+): TemplateSet {
   const set = createTemplateSet(root, options);
   for (const f of files) addTemplate(set, f.name, f.text);
   return set;
@@ -93,7 +98,12 @@ export function cloneTemplateSet(set: TemplateSet): TemplateSet {
  * Executes template `name` of the set with JSON-like `data` (Go's ExecuteTemplate). Throws
  * TemplateError (kind "exec" or "budget") with Go's message and the failing file's position.
  */
-export function executeTemplate(set: TemplateSet, name: string, data: unknown, options: SetExecuteOptions = {}): string {
+export function executeTemplate(
+  set: TemplateSet,
+  name: string,
+  data: unknown,
+  options: SetExecuteOptions = {},
+): string {
   return executeTree(set, name, undefined, fromJson(data, options.integers ?? "int64"), options);
 }
 
@@ -101,22 +111,42 @@ export function executeTemplate(set: TemplateSet, name: string, data: unknown, o
  * Like executeTemplate, for data that is already an executor value (what a template function
  * receives, e.g. include's argument), and optionally for a tree that is not (yet) in the set.
  */
-export function executeTree(set: TemplateSet, name: string, tree: Tree | undefined, data: GoValue | Iface, options: SetExecuteOptions = {}): string {
+export function executeTree(
+  set: TemplateSet,
+  name: string,
+  tree: Tree | undefined,
+  data: GoValue | Iface,
+  options: SetExecuteOptions = {},
+): string {
   const trees = tree === undefined ? set.trees : new Map(set.trees).set(name, tree);
   const run = trees.get(name);
-  if (run === undefined) throw new TemplateError("exec", `template: no template ${goQuote(name)} associated with template ${goQuote(set.name)}`, 1, 1);
+  if (run === undefined)
+    throw new TemplateError(
+      "exec",
+      `template: no template ${goQuote(name)} associated with template ${goQuote(set.name)}`,
+      1,
+      1,
+    );
   const funcs = options.funcs === undefined ? set.funcs : { ...set.funcs, ...options.funcs };
-  const ctx = new ExecContext(run.text, run.parseName, trees, funcs, {
-    missingKey: options.missingKey ?? "default",
-    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
-    maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,
-    deadline: options.deadline,
-  }, options.budget);
+  const ctx = new ExecContext(
+    run.text,
+    run.parseName,
+    trees,
+    funcs,
+    {
+      missingKey: options.missingKey ?? "default",
+      maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxOutputLength: options.maxOutputLength ?? 4 * 1024 * 1024,
+      deadline: options.deadline,
+    },
+    options.budget,
+  );
   try {
     const dot = data instanceof Iface ? data.inner : data; // Go's reflect.ValueOf(data): the concrete value
     return execute(ctx, name, run.root, dot === null ? undefined : dot);
   } catch (e) {
-    if (e instanceof RangeError) throw new TemplateError("budget", `template: ${name}: execution nests too deeply`, 1, 1, run.parseName);
+    if (e instanceof RangeError)
+      throw new TemplateError("budget", `template: ${name}: execution nests too deeply`, 1, 1, run.parseName);
     throw e;
   }
 }

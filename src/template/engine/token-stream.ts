@@ -15,7 +15,9 @@ export class TokenStream {
     else this.token[0] = this.lex.nextItem();
     return this.token[this.peekCount] as Item;
   }
-  protected backup(): void { this.peekCount++; }
+  protected backup(): void {
+    this.peekCount++;
+  }
   protected backup2(t1: Item): void {
     this.token[1] = t1;
     this.peekCount = 2;
@@ -33,7 +35,8 @@ export class TokenStream {
   }
   protected nextNonSpace(): Item {
     let t: Item;
-    do t = this.next(); while (t.typ === ItemType.Space);
+    do t = this.next();
+    while (t.typ === ItemType.Space);
     return t;
   }
   protected peekNonSpace(): Item {

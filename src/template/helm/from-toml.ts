@@ -20,7 +20,8 @@ function convert(v: unknown): GoValue {
     return timeObject({ ns: BigInt(Number.isFinite(ms) ? ms : 0) * 1_000_000n, offset: 0, zone: "UTC" });
   }
   if (Array.isArray(v)) return v.map(convert);
-  if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, convert(e)]));
+  if (typeof v === "object" && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, convert(e)]));
   return v as GoValue;
 }
 

@@ -37,12 +37,20 @@ export function helmChartTemplates(
   capabilities: HelmCapabilitiesInput,
 ): HelmTemplate[] {
   const releaseData = {
-    Name: release.name, Namespace: release.namespace, IsUpgrade: release.isUpgrade === true,
-    IsInstall: release.isUpgrade !== true, Revision: release.revision ?? 1, Service: release.service ?? "Helm",
+    Name: release.name,
+    Namespace: release.namespace,
+    IsUpgrade: release.isUpgrade === true,
+    IsInstall: release.isUpgrade !== true,
+    Revision: release.revision ?? 1,
+    Service: release.service ?? "Helm",
   };
   const caps = helmCapabilities(capabilities);
   const out: HelmTemplate[] = [];
-  const walk = (c: HelmChartInput, vals: Readonly<Record<string, unknown>>, parentPath: string | undefined): Record<string, unknown> => {
+  const walk = (
+    c: HelmChartInput,
+    vals: Readonly<Record<string, unknown>>,
+    parentPath: string | undefined,
+  ): Record<string, unknown> => {
     const name = typeof c.metadata.name === "string" ? c.metadata.name : "";
     const fullPath = parentPath === undefined ? name : `${parentPath}/charts/${name}`;
     const subcharts: Record<string, unknown> = {};

@@ -4,16 +4,32 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-  executeTemplate, goFunc, GoObject, helmChartTemplates, isTemplateError, parseTemplateSet, renderHelmTemplates,
-  TemplateError, type HelmTemplate,
+  executeTemplate,
+  goFunc,
+  GoObject,
+  helmChartTemplates,
+  isTemplateError,
+  parseTemplateSet,
+  renderHelmTemplates,
+  TemplateError,
+  type HelmTemplate,
 } from "../index.js";
 
 const one = (text: string, data: Record<string, unknown> = {}, extra: Record<string, string> = {}): HelmTemplate[] => {
   const shared = { Values: {}, Release: { Name: "r", Namespace: "n" }, ...data };
-  return [["c/templates/t.yaml", text], ...Object.entries(extra)].map(([name = "", t = ""]) => ({ name, text: t, data: shared, basePath: "c/templates" }));
+  return [["c/templates/t.yaml", text], ...Object.entries(extra)].map(([name = "", t = ""]) => ({
+    name,
+    text: t,
+    data: shared,
+    basePath: "c/templates",
+  }));
 };
-const render = (text: string, data: Record<string, unknown> = {}, extra: Record<string, string> = {}, options = {}): string =>
-  renderHelmTemplates(one(text, data, extra), options).get("c/templates/t.yaml") ?? "";
+const render = (
+  text: string,
+  data: Record<string, unknown> = {},
+  extra: Record<string, string> = {},
+  options = {},
+): string => renderHelmTemplates(one(text, data, extra), options).get("c/templates/t.yaml") ?? "";
 const failure = (f: () => unknown): TemplateError => {
   try {
     f();
@@ -27,26 +43,57 @@ const failure = (f: () => unknown): TemplateError => {
 describe("Helm engine: hostile templates", () => {
   it("unbounded include recursion ends in a TemplateError, every time", () => {
     for (let i = 0; i < 5; i++) {
-      const e = failure(() => render(`{{ include "loop" . }}`, {}, { "c/templates/_h.tpl": `{{ define "loop" }}{{ include "loop" . }}{{ end }}` }));
+      const e = failure(() =>
+        render(
+          `{{ include "loop" . }}`,
+          {},
+          { "c/templates/_h.tpl": `{{ define "loop" }}{{ include "loop" . }}{{ end }}` },
+        ),
+      );
       assert.match(e.message, /nests too deeply|nested reference name/);
     }
   });
   it("mutual include recursion and recursion through tpl end in a TemplateError", () => {
-    failure(() => render(`{{ include "a" . }}`, {}, { "c/templates/_h.tpl": `{{ define "a" }}{{ include "b" . }}{{ end }}{{ define "b" }}{{ include "a" . }}{{ end }}` }));
+    failure(() =>
+      render(
+        `{{ include "a" . }}`,
+        {},
+        {
+          "c/templates/_h.tpl": `{{ define "a" }}{{ include "b" . }}{{ end }}{{ define "b" }}{{ include "a" . }}{{ end }}`,
+        },
+      ),
+    );
     failure(() => render(`{{ tpl .Values.t . }}`, { Values: { t: "{{ tpl .Values.t . }}" } }));
   });
   it("a runaway loop stops at the step budget shared by include and tpl", () => {
-    const e = failure(() => render(`{{ range until 1000 }}{{ include "inner" . }}{{ end }}`, {}, { "c/templates/_h.tpl": `{{ define "inner" }}{{ range until 1000 }}x{{ end }}{{ end }}` }, { maxSteps: 50_000 }));
+    const e = failure(() =>
+      render(
+        `{{ range until 1000 }}{{ include "inner" . }}{{ end }}`,
+        {},
+        { "c/templates/_h.tpl": `{{ define "inner" }}{{ range until 1000 }}x{{ end }}{{ end }}` },
+        { maxSteps: 50_000 },
+      ),
+    );
     assert.equal(e.kind, "budget");
   });
   it("output beyond the limit is a budget error", () => {
-    assert.equal(failure(() => render(`{{ range until 100 }}{{ repeat 1000 "x" }}{{ end }}`, {}, {}, { maxOutputLength: 10_000 })).kind, "budget");
+    assert.equal(
+      failure(() => render(`{{ range until 100 }}{{ repeat 1000 "x" }}{{ end }}`, {}, {}, { maxOutputLength: 10_000 }))
+        .kind,
+      "budget",
+    );
   });
 });
 
 describe("Helm engine: errors point into the file that failed", () => {
   it("an action inside a helper reports the helper file and line", () => {
-    const e = failure(() => render(`a\n{{ include "h" . }}`, { Values: { a: {} } }, { "c/templates/_h.tpl": `\n\n{{ define "h" }}{{ .Values.a.b.c }}{{ end }}` }));
+    const e = failure(() =>
+      render(
+        `a\n{{ include "h" . }}`,
+        { Values: { a: {} } },
+        { "c/templates/_h.tpl": `\n\n{{ define "h" }}{{ .Values.a.b.c }}{{ end }}` },
+      ),
+    );
     assert.equal(e.file, "c/templates/_h.tpl");
     assert.equal(e.line, 3);
     assert.match(e.message, /^template: c\/templates\/t\.yaml:2:3: .*_h\.tpl:3:/);
@@ -58,10 +105,16 @@ describe("Helm engine: errors point into the file that failed", () => {
     assert.equal(e.message, "parse error at (c/templates/bad.yaml:2): missing value for if");
   });
   it("required and fail read as Helm prints them", () => {
-    assert.equal(failure(() => render(`\n  {{ required "need x" .Values.x }}`)).message, "execution error at (c/templates/t.yaml:2:5): need x");
+    assert.equal(
+      failure(() => render(`\n  {{ required "need x" .Values.x }}`)).message,
+      "execution error at (c/templates/t.yaml:2:5): need x",
+    );
   });
   it("an unsupported Sprig function fails naming itself", () => {
-    assert.match(failure(() => render(`{{ durationRound "2h10m" }}`)).message, /durationRound is not supported by kro-ts's template engine/);
+    assert.match(
+      failure(() => render(`{{ durationRound "2h10m" }}`)).message,
+      /durationRound is not supported by kro-ts's template engine/,
+    );
   });
 });
 
@@ -75,11 +128,33 @@ describe("Helm engine: lookup port", () => {
       calls.push(a);
       return { data: { k: "dg==" }, spec: { replicas: 3 } };
     };
-    assert.equal(render(`{{ (lookup "v1" "Secret" .Release.Namespace "s").data.k | b64dec }} {{ printf "%T" (lookup "apps/v1" "Deployment" "n" "d").spec.replicas }}`, {}, {}, { lookup }), "v float64");
-    assert.deepEqual(calls, [["v1", "Secret", "n", "s"], ["apps/v1", "Deployment", "n", "d"]]);
+    assert.equal(
+      render(
+        `{{ (lookup "v1" "Secret" .Release.Namespace "s").data.k | b64dec }} {{ printf "%T" (lookup "apps/v1" "Deployment" "n" "d").spec.replicas }}`,
+        {},
+        {},
+        { lookup },
+      ),
+      "v float64",
+    );
+    assert.deepEqual(calls, [
+      ["v1", "Secret", "n", "s"],
+      ["apps/v1", "Deployment", "n", "d"],
+    ]);
   });
   it("a failing port fails the render with its message and the action's position", () => {
-    const e = failure(() => render(`{{ lookup "v1" "Secret" "n" "s" }}`, {}, {}, { lookup: () => { throw new Error("forbidden"); } }));
+    const e = failure(() =>
+      render(
+        `{{ lookup "v1" "Secret" "n" "s" }}`,
+        {},
+        {},
+        {
+          lookup: () => {
+            throw new Error("forbidden");
+          },
+        },
+      ),
+    );
     assert.match(e.message, /at <lookup "v1" "Secret" "n" "s">: error calling lookup: forbidden$/);
   });
 });
@@ -101,10 +176,28 @@ describe("Helm engine: data", () => {
     assert.match(e.message, /no template "p" associated with template "gotpl"/);
   });
   it("helmChartTemplates scopes subchart values and names files as Helm does", () => {
-    const chart = { metadata: { name: "top", version: "1.0.0" }, templates: [{ name: "templates/t.yaml", text: "{{ .Values.sub.x }}" }],
-      subcharts: [{ metadata: { name: "sub" }, templates: [{ name: "templates/s.yaml", text: "{{ .Values.x }} {{ .Chart.Name }} {{ .Template.Name }}" }] }] };
-    const out = renderHelmTemplates(helmChartTemplates(chart, { sub: { x: 7 } }, { name: "r", namespace: "n" }, { kubeVersion: "1.30", apiVersions: [] }));
-    assert.deepEqual(Object.fromEntries(out), { "top/charts/sub/templates/s.yaml": "7 sub top/charts/sub/templates/s.yaml", "top/templates/t.yaml": "7" });
+    const chart = {
+      metadata: { name: "top", version: "1.0.0" },
+      templates: [{ name: "templates/t.yaml", text: "{{ .Values.sub.x }}" }],
+      subcharts: [
+        {
+          metadata: { name: "sub" },
+          templates: [{ name: "templates/s.yaml", text: "{{ .Values.x }} {{ .Chart.Name }} {{ .Template.Name }}" }],
+        },
+      ],
+    };
+    const out = renderHelmTemplates(
+      helmChartTemplates(
+        chart,
+        { sub: { x: 7 } },
+        { name: "r", namespace: "n" },
+        { kubeVersion: "1.30", apiVersions: [] },
+      ),
+    );
+    assert.deepEqual(Object.fromEntries(out), {
+      "top/charts/sub/templates/s.yaml": "7 sub top/charts/sub/templates/s.yaml",
+      "top/templates/t.yaml": "7",
+    });
   });
 });
 
@@ -118,11 +211,26 @@ describe("template sets", () => {
     assert.equal(executeTemplate(set, "c", {}), "second");
   });
   it("typed objects expose methods with Go's argument checks", () => {
-    const obj = new GoObject({ typeName: "demo.Thing", kind: "struct", fields: { Name: "n" }, methods: { Twice: goFunc(["string"], (s: string) => s + s) } });
-    const set = parseTemplateSet("root", [{ name: "t", text: `{{ .o.Twice "ab" }} {{ .o.Name }}` }, { name: "u", text: `{{ .o.Twice }}` }, { name: "v", text: `{{ .o.Nope }}` }]);
+    const obj = new GoObject({
+      typeName: "demo.Thing",
+      kind: "struct",
+      fields: { Name: "n" },
+      methods: { Twice: goFunc(["string"], (s: string) => s + s) },
+    });
+    const set = parseTemplateSet("root", [
+      { name: "t", text: `{{ .o.Twice "ab" }} {{ .o.Name }}` },
+      { name: "u", text: `{{ .o.Twice }}` },
+      { name: "v", text: `{{ .o.Nope }}` },
+    ]);
     assert.equal(executeTemplate(set, "t", { o: obj }), "abab n");
-    assert.match(failure(() => executeTemplate(set, "u", { o: obj })).message, /wrong number of args for Twice: want 1 got 0/);
+    assert.match(
+      failure(() => executeTemplate(set, "u", { o: obj })).message,
+      /wrong number of args for Twice: want 1 got 0/,
+    );
     assert.equal(executeTemplate(set, "t", { o: obj }, { missingKey: "error" }), "abab n");
-    assert.match(failure(() => executeTemplate(set, "v", { o: obj })).message, /can't evaluate field Nope in type interface \{\}/);
+    assert.match(
+      failure(() => executeTemplate(set, "v", { o: obj })).message,
+      /can't evaluate field Nope in type interface \{\}/,
+    );
   });
 });

@@ -7,8 +7,29 @@
  * and `getHostByName` (DNS off: ""). Error texts are Helm's, cleaned as Helm cleans them.
  */
 import { entropyFuncs, systemEntropy, type Entropy } from "../sprig/index.js";
-import { addTemplate, cloneTemplateSet, createTemplateSet, executeTree, TemplateError, type Budget, type TemplateSet } from "../engine/index.js";
-import { chargeParse, chargeWork, fromJson, FuncError, goFunc, goQuote, isMap, WORK_COSTS, type FuncMap, type RenderDeadline, type GoMap, type GoValue } from "../go/index.js";
+import {
+  addTemplate,
+  cloneTemplateSet,
+  createTemplateSet,
+  executeTree,
+  TemplateError,
+  type Budget,
+  type TemplateSet,
+} from "../engine/index.js";
+import {
+  chargeParse,
+  chargeWork,
+  fromJson,
+  FuncError,
+  goFunc,
+  goQuote,
+  isMap,
+  WORK_COSTS,
+  type FuncMap,
+  type RenderDeadline,
+  type GoMap,
+  type GoValue,
+} from "../go/index.js";
 import { helmFuncs } from "./helm-funcs.js";
 
 /** One template file of a chart, named as Helm names it. */
@@ -57,8 +78,7 @@ export function helmParseOrder(names: readonly string[]): string[] {
   return [...names].sort((a, b) => depth(b) - depth(a) || (a < b ? 1 : a > b ? -1 : 0));
 }
 
-const isPartial = (name: string): boolean => (name.slice(name.lastIndexOf("/") + 1)).startsWith("_");
-
+const isPartial = (name: string): boolean => name.slice(name.lastIndexOf("/") + 1).startsWith("_");
 
 interface RenderState {
   readonly options: HelmRenderOptions;
@@ -72,11 +92,18 @@ interface RenderState {
  */
 function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMap {
   const missingKey = state.options.strict === true ? "error" : "zero";
-  const exec = { missingKey, maxSteps: state.options.maxSteps ?? 10_000_000, maxOutputLength: state.options.maxOutputLength ?? 4 * 1024 * 1024, budget: state.budget, deadline: state.options.deadline } as const;
+  const exec = {
+    missingKey,
+    maxSteps: state.options.maxSteps ?? 10_000_000,
+    maxOutputLength: state.options.maxOutputLength ?? 4 * 1024 * 1024,
+    budget: state.budget,
+    deadline: state.options.deadline,
+  } as const;
   const funcs: Record<string, FuncMap[string]> = { ...file };
   funcs.include = goFunc(["string", "any"], (name: string, data: GoValue) => {
     const count = state.includedNames.get(name);
-    if (count !== undefined && count > RECURSION_MAX) throw new FuncError(`rendering template has a nested reference name: ${name}: unable to execute template`);
+    if (count !== undefined && count > RECURSION_MAX)
+      throw new FuncError(`rendering template has a nested reference name: ${name}: unable to execute template`);
     state.includedNames.set(name, (count ?? 0) + 1);
     try {
       return executeTree(set, name, undefined, data, { ...exec, funcs });
@@ -103,7 +130,8 @@ function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMa
       const out = executeTree(clone, ROOT, tree, data, { ...exec, funcs: boundFuncs(clone, state, file) });
       return out.replaceAll("<no value>", "");
     } catch (e) {
-      if (e instanceof TemplateError && e.kind === "exec") throw new FuncError(`error during tpl function execution for ${goQuote(text)}: ${e.message}`);
+      if (e instanceof TemplateError && e.kind === "exec")
+        throw new FuncError(`error during tpl function execution for ${goQuote(text)}: ${e.message}`);
       throw e;
     }
   });
@@ -115,17 +143,20 @@ function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMa
     throw new FuncError(warnWrap(msg));
   });
   const lookup = state.options.lookup;
-  funcs.lookup = goFunc(["string", "string", "string", "string"], (apiVersion: string, kind: string, namespace: string, name: string) => {
-    if (lookup === undefined) return {};
-    let found: unknown;
-    try {
-      found = lookup(apiVersion, kind, namespace, name);
-    } catch (e) {
-      throw new FuncError(e instanceof Error ? e.message : String(e));
-    }
-    const v = fromJson(found, "float64");
-    return isMap(v) ? v : {};
-  });
+  funcs.lookup = goFunc(
+    ["string", "string", "string", "string"],
+    (apiVersion: string, kind: string, namespace: string, name: string) => {
+      if (lookup === undefined) return {};
+      let found: unknown;
+      try {
+        found = lookup(apiVersion, kind, namespace, name);
+      } catch (e) {
+        throw new FuncError(e instanceof Error ? e.message : String(e));
+      }
+      const v = fromJson(found, "float64");
+      return isMap(v) ? v : {};
+    },
+  );
   funcs.getHostByName = goFunc(["string"], () => "");
   return funcs;
 }
@@ -133,7 +164,10 @@ function boundFuncs(set: TemplateSet, state: RenderState, file: FuncMap): FuncMa
 /** Helm's cleanupParseError: "parse error at (file:line): message". */
 function cleanParseError(e: TemplateError, file: string): TemplateError {
   const tokens = e.message.split(": ");
-  const message = tokens.length === 1 ? `parse error in (${file}): ${e.message}` : `parse error at (${tokens[1] ?? ""}): ${tokens[tokens.length - 1] ?? ""}`;
+  const message =
+    tokens.length === 1
+      ? `parse error in (${file}): ${e.message}`
+      : `parse error at (${tokens[1] ?? ""}): ${tokens[tokens.length - 1] ?? ""}`;
   return new TemplateError("parse", message, e.line, e.column, e.file ?? file);
 }
 
@@ -142,10 +176,12 @@ function cleanExecError(e: TemplateError, file: string): TemplateError {
   if (e.kind !== "exec") return e;
   const first = e.message.indexOf(": ");
   const second = first < 0 ? -1 : e.message.indexOf(": ", first + 2);
-  if (second < 0) return new TemplateError("exec", `execution error in (${file}): ${e.message}`, e.line, e.column, e.file);
+  if (second < 0)
+    return new TemplateError("exec", `execution error in (${file}): ${e.message}`, e.line, e.column, e.file);
   const location = e.message.slice(first + 2, second);
   const warn = WARN.exec(e.message.slice(second + 2));
-  if (warn !== null) return new TemplateError("exec", `execution error at (${location}): ${warn[1] ?? ""}`, e.line, e.column, e.file);
+  if (warn !== null)
+    return new TemplateError("exec", `execution error at (${location}): ${warn[1] ?? ""}`, e.line, e.column, e.file);
   return e;
 }
 
@@ -154,7 +190,10 @@ function cleanExecError(e: TemplateError, file: string): TemplateError {
  * output by name (NOTES.txt included, as Helm returns it). Throws TemplateError with Helm's
  * message; `file`, `line` and `column` locate the failing action.
  */
-export function renderHelmTemplates(templates: readonly HelmTemplate[], options: HelmRenderOptions = {}): Map<string, string> {
+export function renderHelmTemplates(
+  templates: readonly HelmTemplate[],
+  options: HelmRenderOptions = {},
+): Map<string, string> {
   const set = createTemplateSet(ROOT, { funcs: helmFuncs });
   const byName = new Map(templates.map((t) => [t.name, t]));
   const order = helmParseOrder([...byName.keys()]);

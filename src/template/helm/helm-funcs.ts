@@ -3,19 +3,46 @@
  * placeholders for include/tpl/required/lookup, which renderHelmTemplates binds per render.
  * Helm drops Sprig's env/expandenv; our Sprig never had them (templates read no environment).
  */
-import { chargeParse, fromJson, FuncError, goFunc, isMap, jsonSyntaxError, marshalJson, toToml, toYaml, toYamlPretty, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
+import {
+  chargeParse,
+  fromJson,
+  FuncError,
+  goFunc,
+  isMap,
+  jsonSyntaxError,
+  marshalJson,
+  toToml,
+  toYaml,
+  toYamlPretty,
+  type FuncMap,
+  type GoMap,
+  type GoValue,
+} from "../go/index.js";
 import { fromYaml, fromYamlArray } from "./helm-yaml.js";
 import { fromToml } from "./from-toml.js";
 
 /** encoding/json's error for a JSON text that is not the wanted shape (or not JSON). */
-function jsonProblem(text: string, want: "map[string]interface {}" | "[]interface {}"): { value: unknown } | { error: string } {
+function jsonProblem(
+  text: string,
+  want: "map[string]interface {}" | "[]interface {}",
+): { value: unknown } | { error: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     return { error: jsonSyntaxError(text) || "unexpected end of JSON input" };
   }
-  const kind = Array.isArray(parsed) ? "array" : typeof parsed === "string" ? "string" : typeof parsed === "number" ? "number" : typeof parsed === "boolean" ? "bool" : parsed === null ? "null" : "object";
+  const kind = Array.isArray(parsed)
+    ? "array"
+    : typeof parsed === "string"
+      ? "string"
+      : typeof parsed === "number"
+        ? "number"
+        : typeof parsed === "boolean"
+          ? "bool"
+          : parsed === null
+            ? "null"
+            : "object";
   if (kind === "null") return { value: null };
   if ((want === "[]interface {}") !== (kind === "array") || (want !== "[]interface {}" && kind !== "object")) {
     return { error: `json: cannot unmarshal ${kind} into Go value of type ${want}` };
@@ -23,9 +50,14 @@ function jsonProblem(text: string, want: "map[string]interface {}" | "[]interfac
   return { value: parsed };
 }
 
-const unsupported = (name: string): FuncMap[string] => goFunc([], () => {
-  throw new FuncError(`${name} is bound by the Helm engine (renderHelmTemplates); it cannot run outside it`);
-}, "any");
+const unsupported = (name: string): FuncMap[string] =>
+  goFunc(
+    [],
+    () => {
+      throw new FuncError(`${name} is bound by the Helm engine (renderHelmTemplates); it cannot run outside it`);
+    },
+    "any",
+  );
 
 export const helmFuncs: FuncMap = {
   toToml: goFunc(["any"], (v: GoValue) => toToml(v)),

@@ -12,7 +12,10 @@ export function globToRegExp(pattern: string): RegExp | undefined {
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern.charAt(i);
     if (c === "*") {
-      if (pattern[i + 1] === "*") { re += "[\\s\\S]*"; i++; } else re += "[^/]*";
+      if (pattern[i + 1] === "*") {
+        re += "[\\s\\S]*";
+        i++;
+      } else re += "[^/]*";
     } else if (c === "?") re += "[^/]";
     else if (c === "[") {
       const end = pattern.indexOf("]", i + 2);
@@ -25,7 +28,11 @@ export function globToRegExp(pattern: string): RegExp | undefined {
     } else if (c === "{") {
       const end = pattern.indexOf("}", i);
       if (end < 0) return undefined;
-      re += `(?:${pattern.slice(i + 1, end).split(",").map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})`;
+      re += `(?:${pattern
+        .slice(i + 1, end)
+        .split(",")
+        .map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+        .join("|")})`;
       i = end;
     } else if (c === "\\") {
       re += `\\${pattern.charAt(++i) || "\\"}`;
@@ -39,7 +46,8 @@ const base = (p: string): string => p.slice(p.lastIndexOf("/") + 1);
 /** Helm's `.Files`: the chart's non-template files, by path. */
 export function helmFiles(files: Readonly<Record<string, string | Uint8Array>>): GoObject {
   const bytes = new Map<string, Uint8Array>();
-  for (const [name, data] of Object.entries(files)) bytes.set(name, typeof data === "string" ? new TextEncoder().encode(data) : data);
+  for (const [name, data] of Object.entries(files))
+    bytes.set(name, typeof data === "string" ? new TextEncoder().encode(data) : data);
   return filesObject(bytes);
 }
 
@@ -80,14 +88,21 @@ export interface HelmCapabilitiesInput {
   /** "v1.33.0", "1.33" (`--kube-version`); parsed as Helm parses it. */
   readonly kubeVersion: string;
   readonly apiVersions: readonly string[];
-  readonly helmVersion?: { readonly version: string; readonly gitCommit?: string; readonly gitTreeState?: string; readonly goVersion?: string };
+  readonly helmVersion?: {
+    readonly version: string;
+    readonly gitCommit?: string;
+    readonly gitTreeState?: string;
+    readonly goVersion?: string;
+  };
 }
 
 /** chartutil.ParseKubeVersion: Masterminds semver, printed back with a "v". */
 export function parseKubeVersion(version: string): { version: string; major: string; minor: string } | undefined {
   const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.exec(version.trim());
   if (m === null) return undefined;
-  const [major, minor = "0", patch = "0"] = [m[1] ?? "0", m[2], m[3]].map((n) => (n === undefined ? undefined : BigInt(n).toString()));
+  const [major, minor = "0", patch = "0"] = [m[1] ?? "0", m[2], m[3]].map((n) =>
+    n === undefined ? undefined : BigInt(n).toString(),
+  );
   return { version: `v${major}.${minor}.${patch}${m[4] ?? ""}${m[5] ?? ""}`, major: major ?? "0", minor };
 }
 
@@ -111,18 +126,35 @@ export function helmCapabilities(input: HelmCapabilitiesInput): GoObject {
     methods: { Has: goFunc(["string"], (v: string) => versions.includes(v)) },
   });
   const hv = input.helmVersion ?? { version: "v3.18.6" };
-  const helmFields = { Version: hv.version, GitCommit: hv.gitCommit ?? "", GitTreeState: hv.gitTreeState ?? "", GoVersion: hv.goVersion ?? "" };
+  const helmFields = {
+    Version: hv.version,
+    GitCommit: hv.gitCommit ?? "",
+    GitTreeState: hv.gitTreeState ?? "",
+    GoVersion: hv.goVersion ?? "",
+  };
   const helmVersion = new GoObject({
     typeName: "version.BuildInfo",
     kind: "struct",
     fields: helmFields,
-    json: () => Object.fromEntries(Object.entries({ version: helmFields.Version, git_commit: helmFields.GitCommit, git_tree_state: helmFields.GitTreeState, go_version: helmFields.GoVersion }).filter(([, v]) => v !== "")),
+    json: () =>
+      Object.fromEntries(
+        Object.entries({
+          version: helmFields.Version,
+          git_commit: helmFields.GitCommit,
+          git_tree_state: helmFields.GitTreeState,
+          go_version: helmFields.GoVersion,
+        }).filter(([, v]) => v !== ""),
+      ),
   });
   return new GoObject({
     typeName: "*chartutil.Capabilities",
     kind: "struct",
     fields: { KubeVersion: kubeVersion, APIVersions: apiVersions, HelmVersion: helmVersion },
-    json: () => ({ KubeVersion: kubeVersion.spec.json?.(), APIVersions: versions, HelmVersion: helmVersion.spec.json?.() }),
+    json: () => ({
+      KubeVersion: kubeVersion.spec.json?.(),
+      APIVersions: versions,
+      HelmVersion: helmVersion.spec.json?.(),
+    }),
   });
 }
 
@@ -131,16 +163,36 @@ export function helmChart(meta: Readonly<Record<string, unknown>>, isRoot: boole
   const str = (k: string): string => (typeof meta[k] === "string" ? meta[k] : "");
   const list = (k: string): unknown[] => (Array.isArray(meta[k]) ? meta[k] : []);
   const fields = {
-    Name: str("name"), Home: str("home"), Sources: stringSlice(list("sources").map(String)), Version: str("version"),
-    Description: str("description"), Keywords: stringSlice(list("keywords").map(String)), Maintainers: list("maintainers"),
-    Icon: str("icon"), APIVersion: str("apiVersion"), Condition: str("condition"), Tags: str("tags"), AppVersion: str("appVersion"),
-    Deprecated: meta.deprecated === true, Annotations: typeof meta.annotations === "object" && meta.annotations !== null ? meta.annotations : {},
-    KubeVersion: str("kubeVersion"), Dependencies: list("dependencies"), Type: str("type"), IsRoot: isRoot,
+    Name: str("name"),
+    Home: str("home"),
+    Sources: stringSlice(list("sources").map(String)),
+    Version: str("version"),
+    Description: str("description"),
+    Keywords: stringSlice(list("keywords").map(String)),
+    Maintainers: list("maintainers"),
+    Icon: str("icon"),
+    APIVersion: str("apiVersion"),
+    Condition: str("condition"),
+    Tags: str("tags"),
+    AppVersion: str("appVersion"),
+    Deprecated: meta.deprecated === true,
+    Annotations: typeof meta.annotations === "object" && meta.annotations !== null ? meta.annotations : {},
+    KubeVersion: str("kubeVersion"),
+    Dependencies: list("dependencies"),
+    Type: str("type"),
+    IsRoot: isRoot,
   };
   return new GoObject({
     typeName: "struct { chart.Metadata; IsRoot bool }",
     kind: "struct",
     fields,
-    json: () => ({ ...Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== "" && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))), IsRoot: isRoot }),
+    json: () => ({
+      ...Object.fromEntries(
+        Object.entries(meta).filter(
+          ([, v]) => v !== "" && v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0),
+        ),
+      ),
+      IsRoot: isRoot,
+    }),
   });
 }

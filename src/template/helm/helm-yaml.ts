@@ -16,10 +16,17 @@ function parseFirst(text: string): { value: unknown } | { error: string } {
   const doc = Array.isArray(docs) ? docs[0] : undefined;
   if (doc === undefined) return { value: null };
   const err = doc.errors[0];
-  if (err !== undefined) return { error: `error converting YAML to JSON: yaml: line ${err.linePos?.[0].line ?? 1}: ${err.message.split("\n")[0] ?? ""}` };
+  if (err !== undefined)
+    return {
+      error: `error converting YAML to JSON: yaml: line ${err.linePos?.[0].line ?? 1}: ${err.message.split("\n")[0] ?? ""}`,
+    };
   const unjsonable = applyGoJsonRules(doc.contents)[0];
   if (unjsonable !== undefined) return { error: `error converting YAML to JSON: ${unjsonable.message}` };
-  const plain: unknown = JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10_000 }) ?? null, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v)));
+  const plain: unknown = JSON.parse(
+    JSON.stringify(doc.toJS({ maxAliasCount: 10_000 }) ?? null, (_k, v: unknown) =>
+      v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v,
+    ),
+  );
   return { value: plain };
 }
 
@@ -35,7 +42,10 @@ export function fromYaml(text: string): GoMap {
   const r = parseFirst(text);
   if ("error" in r) return { Error: r.error };
   if (r.value === null) return {};
-  if (!isMap(r.value)) return { Error: `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${describe(r.value)} into Go value of type map[string]interface {}` };
+  if (!isMap(r.value))
+    return {
+      Error: `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${describe(r.value)} into Go value of type map[string]interface {}`,
+    };
   return fromJson(r.value, "float64") as GoMap;
 }
 
@@ -43,6 +53,9 @@ export function fromYamlArray(text: string): GoValue[] {
   const r = parseFirst(text);
   if ("error" in r) return [r.error];
   if (r.value === null) return [];
-  if (!Array.isArray(r.value)) return [`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${describe(r.value)} into Go value of type []interface {}`];
+  if (!Array.isArray(r.value))
+    return [
+      `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${describe(r.value)} into Go value of type []interface {}`,
+    ];
   return fromJson(r.value, "float64") as GoValue[];
 }

@@ -4,6 +4,19 @@
  * room: it may use every sibling's door, and no sibling may import it.
  */
 export { helmChartTemplates, type HelmChartInput, type HelmReleaseInput } from "./helm-chart-data.js";
-export { helmParseOrder, renderHelmTemplates, type HelmLookup, type HelmRenderOptions, type HelmTemplate } from "./helm-engine.js";
+export {
+  helmParseOrder,
+  renderHelmTemplates,
+  type HelmLookup,
+  type HelmRenderOptions,
+  type HelmTemplate,
+} from "./helm-engine.js";
 export { helmFuncs } from "./helm-funcs.js";
-export { globToRegExp, helmCapabilities, helmChart, helmFiles, parseKubeVersion, type HelmCapabilitiesInput } from "./helm-objects.js";
+export {
+  globToRegExp,
+  helmCapabilities,
+  helmChart,
+  helmFiles,
+  parseKubeVersion,
+  type HelmCapabilitiesInput,
+} from "./helm-objects.js";

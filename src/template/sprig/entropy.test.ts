@@ -8,17 +8,30 @@ import { parseTemplate, renderTemplate } from "../index.js";
 import { goFunc } from "../go/functions.js";
 
 const RANDOM = [
-  "{{ randAlphaNum 12 }}", "{{ randAlpha 6 }}", "{{ randNumeric 6 }}", "{{ randAscii 8 }}", "{{ randInt 0 1000000 }}", "{{ randBytes 12 }}",
-  "{{ shuffle \"abcdefghijklmnop\" }}", "{{ uuidv4 }}", "{{ now | unixEpoch }}", "{{ now | date \"2006-01-02T15:04:05Z07:00\" }}", "{{ ago (toDate \"2006-01-02\" \"2020-01-01\") }}",
+  "{{ randAlphaNum 12 }}",
+  "{{ randAlpha 6 }}",
+  "{{ randNumeric 6 }}",
+  "{{ randAscii 8 }}",
+  "{{ randInt 0 1000000 }}",
+  "{{ randBytes 12 }}",
+  '{{ shuffle "abcdefghijklmnop" }}',
+  "{{ uuidv4 }}",
+  "{{ now | unixEpoch }}",
+  '{{ now | date "2006-01-02T15:04:05Z07:00" }}',
+  '{{ ago (toDate "2006-01-02" "2020-01-01") }}',
 ].join("|");
 const NOW = 1_700_000_000_123_456_789n;
-const render = (seed: readonly string[], now = NOW): string => renderTemplate(parseTemplate("t", RANDOM), {}, { entropy: seededEntropy(seed, now) });
+const render = (seed: readonly string[], now = NOW): string =>
+  renderTemplate(parseTemplate("t", RANDOM), {}, { entropy: seededEntropy(seed, now) });
 
 describe("seeded entropy", () => {
   it("the same seed renders the same output, every time", () => {
     const first = render(["instance", "uid-1", "1"]);
     for (let i = 0; i < 20; i++) assert.equal(render(["instance", "uid-1", "1"]), first);
-    assert.match(first, /^[A-Za-z0-9]{12}\|[A-Za-z]{6}\|\d{6}\|[ -~]{8}\|\d+\|[A-Za-z0-9+/]{16}\|[a-p]{16}\|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\|1700000000\|2023-11-14T22:13:20Z\|/);
+    assert.match(
+      first,
+      /^[A-Za-z0-9]{12}\|[A-Za-z]{6}\|\d{6}\|[ -~]{8}\|\d+\|[A-Za-z0-9+/]{16}\|[a-p]{16}\|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\|1700000000\|2023-11-14T22:13:20Z\|/,
+    );
   });
 
   it("another generation or another instance re-rolls every random value", () => {
@@ -36,7 +49,14 @@ describe("seeded entropy", () => {
   });
 
   it("now is the seeded instant, not the wall clock", () => {
-    assert.equal(renderTemplate(parseTemplate("t", "{{ now | unixEpoch }}"), {}, { entropy: seededEntropy(["x"], 5_000_000_000n) }), "5");
+    assert.equal(
+      renderTemplate(
+        parseTemplate("t", "{{ now | unixEpoch }}"),
+        {},
+        { entropy: seededEntropy(["x"], 5_000_000_000n) },
+      ),
+      "5",
+    );
   });
 
   it("forks are independent and stable", () => {
@@ -75,17 +95,25 @@ describe("seeded entropy", () => {
   });
 
   it("a huge count fails instead of looping for ever", () => {
-    assert.throws(() => renderTemplate(parseTemplate("t", "{{ randAlphaNum 100000000000 }}"), {}), /larger than a render may output/);
+    assert.throws(
+      () => renderTemplate(parseTemplate("t", "{{ randAlphaNum 100000000000 }}"), {}),
+      /larger than a render may output/,
+    );
   });
 });
 
 describe("seeded entropy in Helm's engine", () => {
   const data = { Values: {}, Release: { Name: "r" }, Chart: {}, Capabilities: {}, Files: {}, Subcharts: {} };
-  const file = (name: string, text: string): HelmTemplate => ({ name: `c/templates/${name}`, text, data, basePath: "c/templates" });
-  const helpers = file("_helpers.tpl", "{{ define \"pw\" }}{{ randAlphaNum 10 }}{{ end }}");
+  const file = (name: string, text: string): HelmTemplate => ({
+    name: `c/templates/${name}`,
+    text,
+    data,
+    basePath: "c/templates",
+  });
+  const helpers = file("_helpers.tpl", '{{ define "pw" }}{{ randAlphaNum 10 }}{{ end }}');
 
   it("each file draws from its own stream: adding a file changes no other file's output", () => {
-    const a = file("a.yaml", "a: {{ randAlphaNum 10 }} {{ include \"pw\" . }} {{ tpl \"{{ uuidv4 }}\" . }}");
+    const a = file("a.yaml", 'a: {{ randAlphaNum 10 }} {{ include "pw" . }} {{ tpl "{{ uuidv4 }}" . }}');
     const b = file("b.yaml", "b: {{ randAlphaNum 10 }}");
     const one = renderHelmTemplates([helpers, a], { entropy: seededEntropy(["i", "1"], 0n) });
     const two = renderHelmTemplates([helpers, a, b], { entropy: seededEntropy(["i", "1"], 0n) });

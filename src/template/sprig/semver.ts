@@ -11,7 +11,8 @@ const CONSTRAINT = new RegExp(String.raw`^\s*(${OPS})\s*(${CV})\s*$`);
 const RANGE = new RegExp(String.raw`\s*(${CV})\s+-\s+(${CV})\s*`, "g");
 const FIND = new RegExp(String.raw`(${OPS})\s*(${CV})`, "g");
 const VALID = new RegExp(String.raw`^(\s*(${OPS})\s*(${CV})\s*)((?:\s+|,\s*)(${OPS})\s*(${CV})\s*)*$`);
-const VERSION = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
+const VERSION =
+  /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
 
 export class SemverError extends Error {}
 
@@ -27,7 +28,10 @@ export interface Version {
 const U64 = (1n << 64n) - 1n;
 function segment(s: string): bigint {
   const n = BigInt(s);
-  if (n > U64) throw new SemverError(`Error parsing version segment: strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`);
+  if (n > U64)
+    throw new SemverError(
+      `Error parsing version segment: strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`,
+    );
   return n;
 }
 
@@ -37,11 +41,16 @@ export function parseVersion(v: string): Version {
   if (m === null) throw new SemverError("Invalid Semantic Version");
   const pre = m[5] ?? "";
   for (const part of pre === "" ? [] : pre.split(".")) {
-    if (/^[0-9]+$/.test(part) && part.length > 1 && part.startsWith("0")) throw new SemverError("Version segment starts with 0");
+    if (/^[0-9]+$/.test(part) && part.length > 1 && part.startsWith("0"))
+      throw new SemverError("Version segment starts with 0");
   }
   return {
-    major: segment(m[1] ?? "0"), minor: segment((m[2] ?? ".0").slice(1)), patch: segment((m[3] ?? ".0").slice(1)),
-    pre, metadata: m[8] ?? "", original: v,
+    major: segment(m[1] ?? "0"),
+    minor: segment((m[2] ?? ".0").slice(1)),
+    patch: segment((m[3] ?? ".0").slice(1)),
+    pre,
+    metadata: m[8] ?? "",
+    original: v,
   };
 }
 
@@ -52,7 +61,11 @@ export function versionString(v: Version): string {
 function comparePart(a: string, b: string): number {
   const an = /^[0-9]+$/.test(a);
   const bn = /^[0-9]+$/.test(b);
-  if (an && bn) { const x = BigInt(a); const y = BigInt(b); return x === y ? 0 : x > y ? 1 : -1; }
+  if (an && bn) {
+    const x = BigInt(a);
+    const y = BigInt(b);
+    return x === y ? 0 : x > y ? 1 : -1;
+  }
   if (an) return -1;
   if (bn) return 1;
   return a === b ? 0 : a > b ? 1 : -1;
@@ -80,7 +93,13 @@ export function compareVersions(a: Version, b: Version): number {
   return comparePrerelease(a.pre, b.pre);
 }
 
-interface Constraint { op: string; con: Version; dirty: boolean; minorDirty: boolean; patchDirty: boolean }
+interface Constraint {
+  op: string;
+  con: Version;
+  dirty: boolean;
+  minorDirty: boolean;
+  patchDirty: boolean;
+}
 const isX = (s: string): boolean => s === "x" || s === "*" || s === "X";
 
 function parseConstraint(c: string): Constraint {
@@ -91,11 +110,24 @@ function parseConstraint(c: string): Constraint {
   let dirty = false;
   let minorDirty = false;
   let patchDirty = false;
-  if (isX(major) || major === "") { ver = `0.0.0${pre}`; dirty = true; }
-  else if (isX(minorDot.slice(1)) || minorDot === "") { minorDirty = true; dirty = true; ver = `${major}.0.0${pre}`; }
-  else if (isX(patchDot.slice(1)) || patchDot === "") { dirty = true; patchDirty = true; ver = `${major}${minorDot}.0${pre}`; }
+  if (isX(major) || major === "") {
+    ver = `0.0.0${pre}`;
+    dirty = true;
+  } else if (isX(minorDot.slice(1)) || minorDot === "") {
+    minorDirty = true;
+    dirty = true;
+    ver = `${major}.0.0${pre}`;
+  } else if (isX(patchDot.slice(1)) || patchDot === "") {
+    dirty = true;
+    patchDirty = true;
+    ver = `${major}${minorDot}.0${pre}`;
+  }
   let con: Version;
-  try { con = parseVersion(ver); } catch { throw new SemverError("constraint Parser Error"); }
+  try {
+    con = parseVersion(ver);
+  } catch {
+    throw new SemverError("constraint Parser Error");
+  }
   return { op, con, dirty, minorDirty, patchDirty };
 }
 
@@ -111,7 +143,9 @@ function check(v: Version, c: Constraint): boolean {
     return !(v.minor !== con.minor && !c.minorDirty);
   };
   switch (c.op) {
-    case "": case "=": return c.dirty ? tilde() : cmp === 0;
+    case "":
+    case "=":
+      return c.dirty ? tilde() : cmp === 0;
     case "!=":
       if (c.dirty) {
         if (con.major !== v.major) return true;
@@ -127,13 +161,19 @@ function check(v: Version, c: Constraint): boolean {
       if (c.minorDirty) return false;
       if (c.patchDirty) return v.minor > con.minor;
       return cmp === 1;
-    case "<": return cmp < 0;
-    case ">=": case "=>": return cmp >= 0;
-    case "<=": case "=<":
+    case "<":
+      return cmp < 0;
+    case ">=":
+    case "=>":
+      return cmp >= 0;
+    case "<=":
+    case "=<":
       if (!c.dirty) return cmp <= 0;
       if (v.major > con.major) return false;
       return !(v.major === con.major && v.minor > con.minor && !c.minorDirty);
-    case "~": case "~>": return tilde();
+    case "~":
+    case "~>":
+      return tilde();
     case "^":
       if (cmp < 0) return false;
       if (con.major > 0n || c.minorDirty) return v.major === con.major;
@@ -141,7 +181,8 @@ function check(v: Version, c: Constraint): boolean {
       if (con.minor > 0n || c.patchDirty) return v.minor === con.minor;
       if (v.minor > 0n) return false;
       return con.patch === v.patch;
-    default: return false;
+    default:
+      return false;
   }
 }
 

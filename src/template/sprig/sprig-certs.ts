@@ -13,7 +13,22 @@
 import { createHash, createPublicKey, sign, X509Certificate, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
 import { LRUCache } from "lru-cache";
-import { bitString, boolean, directoryString, explicit, ia5String, integer, nullValue, octetString, oid, pem, sequence, set, time, tlv } from "./der.js";
+import {
+  bitString,
+  boolean,
+  directoryString,
+  explicit,
+  ia5String,
+  integer,
+  nullValue,
+  octetString,
+  oid,
+  pem,
+  sequence,
+  set,
+  time,
+  tlv,
+} from "./der.js";
 import { uniformInt, type Entropy } from "./entropy.js";
 import { FuncError, goFunc, GoObject, sprint, type FuncMap } from "../go/index.js";
 import { goBase64Decode } from "./sprig-secrets.js";
@@ -23,7 +38,12 @@ const CERT_TYPE = "sprig.certificate";
 type GoIntArg = { value: bigint };
 
 export function certificateObject(cert: string, key: string): GoObject {
-  return new GoObject({ typeName: CERT_TYPE, kind: "struct", fields: { Cert: cert, Key: key }, json: () => ({ Cert: cert, Key: key }) });
+  return new GoObject({
+    typeName: CERT_TYPE,
+    kind: "struct",
+    fields: { Cert: cert, Key: key },
+    json: () => ({ Cert: cert, Key: key }),
+  });
 }
 
 function certificateOf(v: unknown): { Cert: string; Key: string } {
@@ -31,22 +51,30 @@ function certificateOf(v: unknown): { Cert: string; Key: string } {
     const f = v.underlying as { Cert: string; Key: string };
     return f;
   }
-  throw new FuncError(`wrong type for value; expected sprig.certificate; got ${v === null || v === undefined ? "<nil>" : v instanceof GoObject ? v.typeName : typeof v}`);
+  throw new FuncError(
+    `wrong type for value; expected sprig.certificate; got ${v === null || v === undefined ? "<nil>" : v instanceof GoObject ? v.typeName : typeof v}`,
+  );
 }
 
-const name = (cn: string): Buffer => (cn === "" ? sequence() : sequence(set(sequence(oid("2.5.4.3"), directoryString(cn)))));
+const name = (cn: string): Buffer =>
+  cn === "" ? sequence() : sequence(set(sequence(oid("2.5.4.3"), directoryString(cn))));
 
 function signatureAlgorithm(key: KeyObject): { der: Buffer; hash: string | null } {
   switch (key.asymmetricKeyType) {
-    case "rsa": return { der: sequence(oid("1.2.840.113549.1.1.11"), nullValue()), hash: "sha256" };
-    case "ed25519": return { der: sequence(oid("1.3.101.112")), hash: null };
+    case "rsa":
+      return { der: sequence(oid("1.2.840.113549.1.1.11"), nullValue()), hash: "sha256" };
+    case "ed25519":
+      return { der: sequence(oid("1.3.101.112")), hash: null };
     case "ec": {
       const curve = key.asymmetricKeyDetails?.namedCurve;
       if (curve === "secp384r1") return { der: sequence(oid("1.2.840.10045.4.3.3")), hash: "sha384" };
       if (curve === "secp521r1") return { der: sequence(oid("1.2.840.10045.4.3.4")), hash: "sha512" };
       return { der: sequence(oid("1.2.840.10045.4.3.2")), hash: "sha256" };
     }
-    default: throw new FuncError(`error creating certificate: x509: unsupported key type ${key.asymmetricKeyType ?? "unknown"}`);
+    default:
+      throw new FuncError(
+        `error creating certificate: x509: unsupported key type ${key.asymmetricKeyType ?? "unknown"}`,
+      );
   }
 }
 
@@ -67,7 +95,20 @@ function publicKeyBits(spki: Buffer): Buffer {
 function ipBytes(ip: string): Buffer {
   if (isIP(ip) === 4) return Buffer.from(ip.split(".").map(Number));
   const [head = "", tail = ""] = ip.split("::");
-  const parse = (s: string): number[] => (s === "" ? [] : s.split(":").flatMap((g) => (g.includes(".") ? [...Buffer.from(g.split(".").map(Number))].reduce<number[]>((acc, b, i) => (i % 2 === 0 ? [...acc, b << 8] : [...acc.slice(0, -1), (acc[acc.length - 1] ?? 0) | b]), []) : [parseInt(g, 16)])));
+  const parse = (s: string): number[] =>
+    s === ""
+      ? []
+      : s
+          .split(":")
+          .flatMap((g) =>
+            g.includes(".")
+              ? [...Buffer.from(g.split(".").map(Number))].reduce<number[]>(
+                  (acc, b, i) =>
+                    i % 2 === 0 ? [...acc, b << 8] : [...acc.slice(0, -1), (acc[acc.length - 1] ?? 0) | b],
+                  [],
+                )
+              : [parseInt(g, 16)],
+          );
   const h = parse(head);
   const t = parse(tail);
   const groups = ip.includes("::") ? [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t] : h;
@@ -77,7 +118,13 @@ function ipBytes(ip: string): Buffer {
   return out.subarray(0, 12).equals(Buffer.from("00000000000000000000ffff", "hex")) ? out.subarray(12) : out;
 }
 
-interface Template { readonly cn: string; readonly ips: readonly string[]; readonly dns: readonly string[]; readonly days: bigint; readonly isCA: boolean }
+interface Template {
+  readonly cn: string;
+  readonly ips: readonly string[];
+  readonly dns: readonly string[];
+  readonly days: bigint;
+  readonly isCA: boolean;
+}
 
 function stringList(v: unknown, what: (x: string) => string): string[] {
   if (v === null || v === undefined) return [];
@@ -91,7 +138,13 @@ function stringList(v: unknown, what: (x: string) => string): string[] {
 function baseTemplate(cn: string, ips: unknown, dns: unknown, days: bigint, isCA = false): Template {
   const ipList = stringList(ips, (e) => `error parsing ip: ${e} is not a string`);
   for (const ip of ipList) if (isIP(ip) === 0) throw new FuncError(`error parsing ip: ${ip}`);
-  return { cn, ips: ipList, dns: stringList(dns, (e) => `error processing alternate dns name: ${e} is not a string`), days, isCA };
+  return {
+    cn,
+    ips: ipList,
+    dns: stringList(dns, (e) => `error processing alternate dns name: ${e} is not a string`),
+    days,
+    isCA,
+  };
 }
 
 function keyUsage(isCA: boolean): Buffer {
@@ -104,13 +157,19 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
 }
 
 /** x509.CreateCertificate for Sprig's template: the PEM certificate. */
-function createCertificate(entropy: Entropy, t: Template, subjectKey: KeyObject, issuer: { name: Buffer; key: KeyObject; keyId: Buffer | undefined }): string {
+function createCertificate(
+  entropy: Entropy,
+  t: Template,
+  subjectKey: KeyObject,
+  issuer: { name: Buffer; key: KeyObject; keyId: Buffer | undefined },
+): string {
   const spki = createPublicKey(subjectKey).export({ format: "der", type: "spki" });
   const alg = signatureAlgorithm(issuer.key);
   const serial = uniformInt(entropy, 1n << 128n);
   const nowSeconds = entropy.now() / 1_000_000_000n;
   // Go's time.Duration overflows past ~292 years; refuse what no date can hold.
-  if (t.days < -3_650_000n || t.days > 3_650_000n) throw new FuncError(`error creating certificate: ${t.days} days of validity is out of range`);
+  if (t.days < -3_650_000n || t.days > 3_650_000n)
+    throw new FuncError(`error creating certificate: ${t.days} days of validity is out of range`);
   const subject = name(t.cn);
   const selfIssued = issuer.name.equals(subject);
   const subjectKeyId = t.isCA ? createHash("sha1").update(publicKeyBits(spki)).digest() : undefined;
@@ -119,12 +178,28 @@ function createCertificate(entropy: Entropy, t: Template, subjectKey: KeyObject,
     extension("2.5.29.37", false, sequence(oid("1.3.6.1.5.5.7.3.1"), oid("1.3.6.1.5.5.7.3.2"))),
     extension("2.5.29.19", true, t.isCA ? sequence(boolean(true)) : sequence()),
     ...(subjectKeyId === undefined ? [] : [extension("2.5.29.14", false, octetString(subjectKeyId))]),
-    ...(!selfIssued && issuer.keyId !== undefined ? [extension("2.5.29.35", false, sequence(tlv(0x80, issuer.keyId)))] : []),
-    ...(t.dns.length + t.ips.length === 0 ? [] : [extension("2.5.29.17", false, sequence(...t.dns.map((d) => ia5String(d).fill(0x82, 0, 1)), ...t.ips.map((ip) => tlv(0x87, ipBytes(ip)))))]),
+    ...(!selfIssued && issuer.keyId !== undefined
+      ? [extension("2.5.29.35", false, sequence(tlv(0x80, issuer.keyId)))]
+      : []),
+    ...(t.dns.length + t.ips.length === 0
+      ? []
+      : [
+          extension(
+            "2.5.29.17",
+            false,
+            sequence(...t.dns.map((d) => ia5String(d).fill(0x82, 0, 1)), ...t.ips.map((ip) => tlv(0x87, ipBytes(ip)))),
+          ),
+        ]),
   ];
   const tbs = sequence(
-    explicit(0, integer(2n)), integer(serial), alg.der, issuer.name,
-    sequence(time(nowSeconds), time(nowSeconds + t.days * 86_400n)), subject, spki, explicit(3, sequence(...extensions)),
+    explicit(0, integer(2n)),
+    integer(serial),
+    alg.der,
+    issuer.name,
+    sequence(time(nowSeconds), time(nowSeconds + t.days * 86_400n)),
+    subject,
+    spki,
+    explicit(3, sequence(...extensions)),
   );
   const signature = signOnce(alg.hash, tbs, issuer.key);
   return pem("CERTIFICATE", sequence(tbs, alg.der, bitString(signature)));
@@ -135,7 +210,10 @@ const ecdsaSignatures = new LRUCache<string, Buffer>({ max: 256 });
 
 function signOnce(hash: string | null, tbs: Buffer, key: KeyObject): Buffer {
   if (key.asymmetricKeyType !== "ec") return sign(hash, tbs, key);
-  const id = createHash("sha256").update(key.export({ format: "der", type: "pkcs8" })).update(tbs).digest("hex");
+  const id = createHash("sha256")
+    .update(key.export({ format: "der", type: "pkcs8" }))
+    .update(tbs)
+    .digest("hex");
   let signature = ecdsaSignatures.get(id);
   if (signature === undefined) {
     signature = sign(hash, tbs, key);
@@ -163,11 +241,17 @@ function signed(entropy: Entropy, t: Template, ca: unknown, key: () => KeyObject
   try {
     parent = new X509Certificate(block[0]);
   } catch (e) {
-    throw new FuncError(`error parsing certificate: decodedSignerCert.Bytes: ${e instanceof Error ? e.message : String(e)}`);
+    throw new FuncError(
+      `error parsing certificate: decodedSignerCert.Bytes: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const signerKey = parsedKey(Key, "error parsing private key");
   const subjectKey = key();
-  const cert = createCertificate(entropy, t, subjectKey, { name: subjectNameDer(Buffer.from(parent.raw)), key: signerKey, keyId: subjectKeyIdOf(parent) });
+  const cert = createCertificate(entropy, t, subjectKey, {
+    name: subjectNameDer(Buffer.from(parent.raw)),
+    key: signerKey,
+    keyId: subjectKeyIdOf(parent),
+  });
   return certificateObject(cert, keyPem(subjectKey));
 }
 
@@ -204,12 +288,30 @@ function subjectKeyIdOf(cert: X509Certificate): Buffer | undefined {
  * What genCA followed by genSignedCert make, for a caller that is not a template (the controller's
  * conversion webhook): a fresh RSA-2048 CA and a serving certificate it signs, as PEM.
  */
-export function generateCaAndCertificate(entropy: Entropy, request: { readonly cn: string; readonly ips: readonly string[]; readonly dns: readonly string[]; readonly days: number; readonly caName: string }): { caPem: string; certPem: string; keyPem: string } {
+export function generateCaAndCertificate(
+  entropy: Entropy,
+  request: {
+    readonly cn: string;
+    readonly ips: readonly string[];
+    readonly dns: readonly string[];
+    readonly days: number;
+    readonly caName: string;
+  },
+): { caPem: string; certPem: string; keyPem: string } {
   const days = BigInt(request.days);
   const caKey = rsaKey(entropy, 2048);
   const caTemplate = baseTemplate(request.caName, null, null, days, true);
-  const caPem = createCertificate(entropy, caTemplate, caKey, { name: name(caTemplate.cn), key: caKey, keyId: undefined });
-  const serving = signed(entropy, baseTemplate(request.cn, [...request.ips], [...request.dns], days), certificateObject(caPem, keyPem(caKey)), () => rsaKey(entropy, 2048));
+  const caPem = createCertificate(entropy, caTemplate, caKey, {
+    name: name(caTemplate.cn),
+    key: caKey,
+    keyId: undefined,
+  });
+  const serving = signed(
+    entropy,
+    baseTemplate(request.cn, [...request.ips], [...request.dns], days),
+    certificateObject(caPem, keyPem(caKey)),
+    () => rsaKey(entropy, 2048),
+  );
   const { Cert, Key } = certificateOf(serving);
   return { caPem, certPem: Cert, keyPem: Key };
 }
@@ -217,18 +319,36 @@ export function generateCaAndCertificate(entropy: Entropy, request: { readonly c
 export function certFuncs(entropy: Entropy): FuncMap {
   return {
     genPrivateKey: goFunc(["string"], (type: string) => generatePrivateKey(entropy, type)),
-    genCA: goFunc(["string", "int"], (cn: string, days: GoIntArg) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), rsaKey(entropy, 2048))),
-    genCAWithKey: goFunc(["string", "int", "string"], (cn: string, days: GoIntArg, key: string) => selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), parsedKey(key))),
-    genSelfSignedCert: goFunc(["string", "any", "any", "int"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg) => {
-      const t = baseTemplate(cn, ips, dns, days.value);
-      return selfSigned(entropy, t, rsaKey(entropy, 2048));
-    }),
-    genSelfSignedCertWithKey: goFunc(["string", "any", "any", "int", "string"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, key: string) => selfSigned(entropy, baseTemplate(cn, ips, dns, days.value), parsedKey(key))),
-    genSignedCert: goFunc(["string", "any", "any", "int", "any"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown) => {
-      const t = baseTemplate(cn, ips, dns, days.value);
-      return signed(entropy, t, ca, () => rsaKey(entropy, 2048));
-    }),
-    genSignedCertWithKey: goFunc(["string", "any", "any", "int", "any", "string"], (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown, key: string) => signed(entropy, baseTemplate(cn, ips, dns, days.value), ca, () => parsedKey(key))),
+    genCA: goFunc(["string", "int"], (cn: string, days: GoIntArg) =>
+      selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), rsaKey(entropy, 2048)),
+    ),
+    genCAWithKey: goFunc(["string", "int", "string"], (cn: string, days: GoIntArg, key: string) =>
+      selfSigned(entropy, baseTemplate(cn, null, null, days.value, true), parsedKey(key)),
+    ),
+    genSelfSignedCert: goFunc(
+      ["string", "any", "any", "int"],
+      (cn: string, ips: unknown, dns: unknown, days: GoIntArg) => {
+        const t = baseTemplate(cn, ips, dns, days.value);
+        return selfSigned(entropy, t, rsaKey(entropy, 2048));
+      },
+    ),
+    genSelfSignedCertWithKey: goFunc(
+      ["string", "any", "any", "int", "string"],
+      (cn: string, ips: unknown, dns: unknown, days: GoIntArg, key: string) =>
+        selfSigned(entropy, baseTemplate(cn, ips, dns, days.value), parsedKey(key)),
+    ),
+    genSignedCert: goFunc(
+      ["string", "any", "any", "int", "any"],
+      (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown) => {
+        const t = baseTemplate(cn, ips, dns, days.value);
+        return signed(entropy, t, ca, () => rsaKey(entropy, 2048));
+      },
+    ),
+    genSignedCertWithKey: goFunc(
+      ["string", "any", "any", "int", "any", "string"],
+      (cn: string, ips: unknown, dns: unknown, days: GoIntArg, ca: unknown, key: string) =>
+        signed(entropy, baseTemplate(cn, ips, dns, days.value), ca, () => parsedKey(key)),
+    ),
   };
 }
 

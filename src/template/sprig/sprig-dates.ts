@@ -4,7 +4,26 @@
  * anything else, including Helm's float64 values, means "now", exactly as in Sprig.
  */
 import { systemEntropy, type Entropy } from "./entropy.js";
-import { formatDuration, formatTime, FuncError, goFunc, GoInt, GoObject, int, int64, inZone, parseDuration, parseTime, TimeParseError, timeString, unixTime, ZERO_TIME, type FuncMap, type GoTime, type GoValue } from "../go/index.js";
+import {
+  formatDuration,
+  formatTime,
+  FuncError,
+  goFunc,
+  GoInt,
+  GoObject,
+  int,
+  int64,
+  inZone,
+  parseDuration,
+  parseTime,
+  TimeParseError,
+  timeString,
+  unixTime,
+  ZERO_TIME,
+  type FuncMap,
+  type GoTime,
+  type GoValue,
+} from "../go/index.js";
 
 const TIME_TYPE = "time.Time";
 const times = new WeakMap<GoObject, GoTime>();
@@ -49,10 +68,12 @@ function asTime(v: GoValue): GoTime {
   throw new FuncError(`wrong type for value; expected time.Time; got ${v === null ? "<nil>" : typeof v}`);
 }
 
-const dateInZoneWith = (nowTime: Clock) => (layout: string, date: GoValue, zone: string): string => {
-  const t = toTime(date, nowTime);
-  return formatTime(inZone(t, zone) ?? inZone(t, "UTC") ?? t, layout);
-};
+const dateInZoneWith =
+  (nowTime: Clock) =>
+  (layout: string, date: GoValue, zone: string): string => {
+    const t = toTime(date, nowTime);
+    return formatTime(inZone(t, zone) ?? inZone(t, "UTC") ?? t, layout);
+  };
 
 function modify(spec: string, date: GoValue, must: boolean): GoObject {
   const t = asTime(date);
@@ -76,10 +97,20 @@ export function dateFuncs(entropy: Entropy): FuncMap {
     htmlDate: goFunc(["any"], (d: GoValue) => dateInZone("2006-01-02", d, "Local")),
     htmlDateInZone: goFunc(["any", "string"], (d: GoValue, zone: string) => dateInZone("2006-01-02", d, zone)),
     toDate: goFunc(["string", "string"], (layout: string, s: string) => {
-      try { return timeObject(parseTime(layout, s)); } catch (e) { if (e instanceof TimeParseError) return timeObject(ZERO_TIME); throw e; }
+      try {
+        return timeObject(parseTime(layout, s));
+      } catch (e) {
+        if (e instanceof TimeParseError) return timeObject(ZERO_TIME);
+        throw e;
+      }
     }),
     mustToDate: goFunc(["string", "string"], (layout: string, s: string) => {
-      try { return timeObject(parseTime(layout, s)); } catch (e) { if (e instanceof TimeParseError) throw new FuncError(e.message); throw e; }
+      try {
+        return timeObject(parseTime(layout, s));
+      } catch (e) {
+        if (e instanceof TimeParseError) throw new FuncError(e.message);
+        throw e;
+      }
     }),
     unixEpoch: goFunc(["time"], (d: GoValue) => {
       const t = asTime(d);

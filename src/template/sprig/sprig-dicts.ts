@@ -3,7 +3,27 @@
  * mergeOverwrite (mergo with override), deepCopy, typeOf/kindOf/deepEqual, toPrettyJson and
  * toRawJson, all/any, the float arithmetic Sprig does in shopspring/decimal, and conversions.
  */
-import { decimalOp, deepCopy, deepEqual, FuncError, goFunc, int, int64, isEmpty, isMap, marshalJson, parseGoInteger, reflectKind, strval, toFloat64, toInt64, typeName, type FuncMap, type GoMap, type GoValue } from "../go/index.js";
+import {
+  decimalOp,
+  deepCopy,
+  deepEqual,
+  FuncError,
+  goFunc,
+  int,
+  int64,
+  isEmpty,
+  isMap,
+  marshalJson,
+  parseGoInteger,
+  reflectKind,
+  strval,
+  toFloat64,
+  toInt64,
+  typeName,
+  type FuncMap,
+  type GoMap,
+  type GoValue,
+} from "../go/index.js";
 
 /** mergo.Merge(WithOverride) on map[string]interface{}: maps merge deeply, anything else from src wins (even empty or nil). */
 function mergeOverwriteInto(dst: GoMap, src: GoMap): void {
@@ -22,7 +42,8 @@ function dig(...args: GoValue[]): GoValue {
   let cur: GoValue = dict ?? null;
   for (const k of keys) {
     if (typeof k !== "string") throw new FuncError(`interface conversion: interface {} is ${typeName(k)}, not string`);
-    if (!isMap(cur)) throw new FuncError(`interface conversion: interface {} is ${typeName(cur)}, not map[string]interface {}`);
+    if (!isMap(cur))
+      throw new FuncError(`interface conversion: interface {} is ${typeName(cur)}, not map[string]interface {}`);
     if (!Object.hasOwn(cur, k)) return def;
     cur = cur[k] as GoValue;
   }
@@ -42,41 +63,76 @@ function indentJson(compact: string): string {
       else if (c === '"') inString = false;
       continue;
     }
-    if (c === '"') { inString = true; out += c; }
-    else if (c === "{" || c === "[") {
+    if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === "{" || c === "[") {
       const close = c === "{" ? "}" : "]";
-      if (compact.charAt(i + 1) === close) { out += c + close; i++; continue; }
+      if (compact.charAt(i + 1) === close) {
+        out += c + close;
+        i++;
+        continue;
+      }
       depth++;
       out += `${c}\n${"  ".repeat(depth)}`;
-    } else if (c === "}" || c === "]") { depth--; out += `\n${"  ".repeat(depth)}${c}`; }
-    else if (c === ",") out += `,\n${"  ".repeat(depth)}`;
+    } else if (c === "}" || c === "]") {
+      depth--;
+      out += `\n${"  ".repeat(depth)}${c}`;
+    } else if (c === ",") out += `,\n${"  ".repeat(depth)}`;
     else if (c === ":") out += ": ";
     else out += c;
   }
   return out;
 }
 
-const unescapeHtml = (s: string): string => s.replace(/\\u003c/g, "<").replace(/\\u003e/g, ">").replace(/\\u0026/g, "&");
+const unescapeHtml = (s: string): string =>
+  s
+    .replace(/\\u003c/g, "<")
+    .replace(/\\u003e/g, ">")
+    .replace(/\\u0026/g, "&");
 
-const numericOp = (op: "add" | "sub" | "mul" | "div") => (a: GoValue, ...rest: GoValue[]): number => decimalOp(toFloat64(a), rest.map(toFloat64), op);
+const numericOp =
+  (op: "add" | "sub" | "mul" | "div") =>
+  (a: GoValue, ...rest: GoValue[]): number =>
+    decimalOp(toFloat64(a), rest.map(toFloat64), op);
 
 export const sprigDictFuncs: FuncMap = {
-  pluck: goFunc(["string"], (k: string, ...ds: GoMap[]) => ds.filter((d) => Object.hasOwn(d, k)).map((d) => d[k]), "map"),
-  pick: goFunc(["map"], (d: GoMap, ...ks: string[]) => Object.fromEntries(ks.filter((k) => Object.hasOwn(d, k)).map((k) => [k, d[k]])), "string"),
-  omit: goFunc(["map"], (d: GoMap, ...ks: string[]) => Object.fromEntries(Object.entries(d).filter(([k]) => !ks.includes(k))), "string"),
+  pluck: goFunc(
+    ["string"],
+    (k: string, ...ds: GoMap[]) => ds.filter((d) => Object.hasOwn(d, k)).map((d) => d[k]),
+    "map",
+  ),
+  pick: goFunc(
+    ["map"],
+    (d: GoMap, ...ks: string[]) => Object.fromEntries(ks.filter((k) => Object.hasOwn(d, k)).map((k) => [k, d[k]])),
+    "string",
+  ),
+  omit: goFunc(
+    ["map"],
+    (d: GoMap, ...ks: string[]) => Object.fromEntries(Object.entries(d).filter(([k]) => !ks.includes(k))),
+    "string",
+  ),
   unset: goFunc(["map", "string"], (d: GoMap, k: string) => {
     Reflect.deleteProperty(d, k);
     return d;
   }),
   dig: goFunc([], dig, "any"),
-  mergeOverwrite: goFunc(["map"], (dst: GoMap, ...srcs: GoMap[]) => {
-    for (const s of srcs) mergeOverwriteInto(dst, s);
-    return dst;
-  }, "map"),
-  mustMergeOverwrite: goFunc(["map"], (dst: GoMap, ...srcs: GoMap[]) => {
-    for (const s of srcs) mergeOverwriteInto(dst, s);
-    return dst;
-  }, "map"),
+  mergeOverwrite: goFunc(
+    ["map"],
+    (dst: GoMap, ...srcs: GoMap[]) => {
+      for (const s of srcs) mergeOverwriteInto(dst, s);
+      return dst;
+    },
+    "map",
+  ),
+  mustMergeOverwrite: goFunc(
+    ["map"],
+    (dst: GoMap, ...srcs: GoMap[]) => {
+      for (const s of srcs) mergeOverwriteInto(dst, s);
+      return dst;
+    },
+    "map",
+  ),
   deepCopy: goFunc(["any"], (v: GoValue) => deepCopy(v)),
   mustDeepCopy: goFunc(["any"], (v: GoValue) => {
     if (v === null) throw new FuncError("reflect: call of reflect.Value.Type on zero Value");
@@ -113,18 +169,34 @@ export const sprigDictFuncs: FuncMap = {
   subf: goFunc(["any"], numericOp("sub"), "any"),
   mulf: goFunc(["any"], numericOp("mul"), "any"),
   divf: goFunc(["any"], numericOp("div"), "any"),
-  biggest: goFunc(["any"], (a: GoValue, ...v: GoValue[]) => int64(v.reduce((m, b) => (toInt64(b) > m ? toInt64(b) : m), toInt64(a))), "any"),
-  maxf: goFunc(["any"], (a: GoValue, ...v: GoValue[]) => v.reduce<number>((m, b) => goMax(m, toFloat64(b)), toFloat64(a)), "any"),
-  minf: goFunc(["any"], (a: GoValue, ...v: GoValue[]) => v.reduce<number>((m, b) => goMin(m, toFloat64(b)), toFloat64(a)), "any"),
+  biggest: goFunc(
+    ["any"],
+    (a: GoValue, ...v: GoValue[]) => int64(v.reduce((m, b) => (toInt64(b) > m ? toInt64(b) : m), toInt64(a))),
+    "any",
+  ),
+  maxf: goFunc(
+    ["any"],
+    (a: GoValue, ...v: GoValue[]) => v.reduce<number>((m, b) => goMax(m, toFloat64(b)), toFloat64(a)),
+    "any",
+  ),
+  minf: goFunc(
+    ["any"],
+    (a: GoValue, ...v: GoValue[]) => v.reduce<number>((m, b) => goMin(m, toFloat64(b)), toFloat64(a)),
+    "any",
+  ),
   floor: goFunc(["any"], (v: GoValue) => Math.floor(toFloat64(v))),
   ceil: goFunc(["any"], (v: GoValue) => Math.ceil(toFloat64(v))),
-  round: goFunc(["any", "int"], (v: GoValue, p: { value: bigint }, ...opt: number[]) => {
-    const on = opt[0] ?? 0.5;
-    const pow = 10 ** Number(p.value);
-    const digit = pow * toFloat64(v);
-    const frac = digit - Math.trunc(digit);
-    return (frac >= on ? Math.ceil(digit) : Math.floor(digit)) / pow;
-  }, "float64"),
+  round: goFunc(
+    ["any", "int"],
+    (v: GoValue, p: { value: bigint }, ...opt: number[]) => {
+      const on = opt[0] ?? 0.5;
+      const pow = 10 ** Number(p.value);
+      const digit = pow * toFloat64(v);
+      const frac = digit - Math.trunc(digit);
+      return (frac >= on ? Math.ceil(digit) : Math.floor(digit)) / pow;
+    },
+    "float64",
+  ),
   atoi: goFunc(["string"], (s: string) => {
     const n = /^[+-]?\d+$/.test(s) ? parseGoInteger(s.replace(/^\+/, ""), false) : undefined;
     return int(n !== undefined && n === BigInt.asIntN(64, n) ? n : 0n);

@@ -90,7 +90,17 @@ export function rsaKey(entropy: Entropy, bits: number): KeyObject {
     if (p === q) continue;
     const n = p * q;
     const d = modInverse(E, (p - 1n) * (q - 1n));
-    const der = sequence(integer(0n), integer(n), integer(E), integer(d), integer(p), integer(q), integer(d % (p - 1n)), integer(d % (q - 1n)), integer(modInverse(q, p)));
+    const der = sequence(
+      integer(0n),
+      integer(n),
+      integer(E),
+      integer(d),
+      integer(p),
+      integer(q),
+      integer(d % (p - 1n)),
+      integer(d % (q - 1n)),
+      integer(modInverse(q, p)),
+    );
     return createPrivateKey({ key: der, format: "der", type: "pkcs1" });
   }
 }
@@ -99,18 +109,28 @@ export function ecdsaKey(entropy: Entropy): KeyObject {
   const d = uniformInt(entropy, P256_ORDER - 1n) + 1n;
   // SEC 1 ECPrivateKey with the curve and no public key: OpenSSL derives it.
   const scalar = Buffer.from(d.toString(16).padStart(64, "0"), "hex");
-  const der = sequence(integer(1n), Buffer.concat([Buffer.from([0x04, 0x20]), scalar]), Buffer.from("a00a06082a8648ce3d030107", "hex"));
+  const der = sequence(
+    integer(1n),
+    Buffer.concat([Buffer.from([0x04, 0x20]), scalar]),
+    Buffer.from("a00a06082a8648ce3d030107", "hex"),
+  );
   return createPrivateKey({ key: der, format: "der", type: "sec1" });
 }
 
 export function ed25519Key(entropy: Entropy): KeyObject {
   const seed = new Uint8Array(32);
   entropy.read(seed);
-  return createPrivateKey({ key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]), format: "der", type: "pkcs8" });
+  return createPrivateKey({
+    key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]),
+    format: "der",
+    type: "pkcs8",
+  });
 }
 
 const CURVES: Readonly<Record<string, { oid: string; size: number }>> = {
-  "P-256": { oid: "1.2.840.10045.3.1.7", size: 32 }, "P-384": { oid: "1.3.132.0.34", size: 48 }, "P-521": { oid: "1.3.132.0.35", size: 66 },
+  "P-256": { oid: "1.2.840.10045.3.1.7", size: 32 },
+  "P-384": { oid: "1.3.132.0.34", size: 48 },
+  "P-521": { oid: "1.3.132.0.35", size: 66 },
 };
 
 /** x509.MarshalECPrivateKey: SEC 1 with the curve and the public point (OpenSSL's export may omit the point). */
@@ -120,15 +140,23 @@ function sec1(key: KeyObject): Buffer {
   if (curve === undefined) return key.export({ format: "der", type: "sec1" });
   const b = (s: string | undefined): Buffer => Buffer.from(s ?? "", "base64url");
   const pad = (buf: Buffer): Buffer => Buffer.concat([Buffer.alloc(Math.max(0, curve.size - buf.length)), buf]);
-  return sequence(integer(1n), octetString(pad(b(jwk.d))), explicit(0, oid(curve.oid)), explicit(1, bitString(Buffer.concat([Buffer.from([4]), pad(b(jwk.x)), pad(b(jwk.y))]))));
+  return sequence(
+    integer(1n),
+    octetString(pad(b(jwk.d))),
+    explicit(0, oid(curve.oid)),
+    explicit(1, bitString(Buffer.concat([Buffer.from([4]), pad(b(jwk.x)), pad(b(jwk.y))]))),
+  );
 }
 
 /** Sprig's pemBlockForKey. */
 export function keyPem(key: KeyObject): string {
   switch (key.asymmetricKeyType) {
-    case "rsa": return pem("RSA PRIVATE KEY", key.export({ format: "der", type: "pkcs1" }));
-    case "ec": return pem("EC PRIVATE KEY", sec1(key));
-    default: return pem("PRIVATE KEY", key.export({ format: "der", type: "pkcs8" }));
+    case "rsa":
+      return pem("RSA PRIVATE KEY", key.export({ format: "der", type: "pkcs1" }));
+    case "ec":
+      return pem("EC PRIVATE KEY", sec1(key));
+    default:
+      return pem("PRIVATE KEY", key.export({ format: "der", type: "pkcs8" }));
   }
 }
 
@@ -136,7 +164,8 @@ export function keyPem(key: KeyObject): string {
 export function generatePrivateKey(entropy: Entropy, type: string): string {
   switch (type) {
     case "":
-    case "rsa": return keyPem(rsaKey(entropy, 4096));
+    case "rsa":
+      return keyPem(rsaKey(entropy, 4096));
     case "ecdsa":
       chargeWork(WORK_COSTS.curveKey, "an ECDSA key");
       return keyPem(ecdsaKey(entropy));
@@ -144,8 +173,10 @@ export function generatePrivateKey(entropy: Entropy, type: string): string {
       chargeWork(WORK_COSTS.curveKey, "an Ed25519 key");
       return keyPem(ed25519Key(entropy));
     // Sprig makes DSA keys; OpenSSL 3 and Go both deprecate DSA, and no chart should need one.
-    case "dsa": return "failed to generate private key: kro-ts does not generate DSA keys (deprecated); use rsa, ecdsa or ed25519";
-    default: return `Unknown type ${type}`;
+    case "dsa":
+      return "failed to generate private key: kro-ts does not generate DSA keys (deprecated); use rsa, ecdsa or ed25519";
+    default:
+      return `Unknown type ${type}`;
   }
 }
 
@@ -165,8 +196,11 @@ export function parsePrivateKeyPem(text: string): KeyObject | string {
   if (type === "PRIVATE KEY") return parse("pkcs8", "decoding PEM as PKCS#8");
   if (!type.endsWith(" PRIVATE KEY")) return `no private key data in PEM block of type ${type}`;
   switch (type.slice(0, -12)) {
-    case "RSA": return parse("pkcs1", "parsing RSA private key from PEM");
-    case "EC": return parse("sec1", "parsing EC private key from PEM");
-    default: return `invalid private key type ${type}`;
+    case "RSA":
+      return parse("pkcs1", "parsing RSA private key from PEM");
+    case "EC":
+      return parse("sec1", "parsing EC private key from PEM");
+    default:
+      return `invalid private key type ${type}`;
   }
 }

@@ -30,7 +30,8 @@ export function goBase64Decode(text: string): Buffer | string {
 
 function bcrypt(entropy: Entropy, password: string): string {
   // x/crypto/bcrypt refuses what it would silently truncate.
-  if (utf8(password).length > 72) return "failed to encrypt string with bcrypt: bcrypt: password length exceeds 72 bytes";
+  if (utf8(password).length > 72)
+    return "failed to encrypt string with bcrypt: bcrypt: password length exceeds 72 bytes";
   chargeWork(WORK_COSTS.bcrypt, "a bcrypt hash");
   const salt = new Uint8Array(16);
   entropy.read(salt);
@@ -39,17 +40,43 @@ function bcrypt(entropy: Entropy, password: string): string {
 
 const PASSWORD_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   maximum: ["anoxxxxxxxxxxxxxxxxx", "axxxxxxxxxxxxxxxxxno"],
-  long: ["CvcvnoCvcvCvcv", "CvcvCvcvnoCvcv", "CvcvCvcvCvcvno", "CvccnoCvcvCvcv", "CvccCvcvnoCvcv", "CvccCvcvCvcvno", "CvcvnoCvccCvcv", "CvcvCvccnoCvcv",
-    "CvcvCvccCvcvno", "CvcvnoCvcvCvcc", "CvcvCvcvnoCvcc", "CvcvCvcvCvccno", "CvccnoCvccCvcv", "CvccCvccnoCvcv", "CvccCvccCvcvno", "CvcvnoCvccCvcc",
-    "CvcvCvccnoCvcc", "CvcvCvccCvccno", "CvccnoCvcvCvcc", "CvccCvcvnoCvcc", "CvccCvcvCvccno"],
+  long: [
+    "CvcvnoCvcvCvcv",
+    "CvcvCvcvnoCvcv",
+    "CvcvCvcvCvcvno",
+    "CvccnoCvcvCvcv",
+    "CvccCvcvnoCvcv",
+    "CvccCvcvCvcvno",
+    "CvcvnoCvccCvcv",
+    "CvcvCvccnoCvcv",
+    "CvcvCvccCvcvno",
+    "CvcvnoCvcvCvcc",
+    "CvcvCvcvnoCvcc",
+    "CvcvCvcvCvccno",
+    "CvccnoCvccCvcv",
+    "CvccCvccnoCvcv",
+    "CvccCvccCvcvno",
+    "CvcvnoCvccCvcc",
+    "CvcvCvccnoCvcc",
+    "CvcvCvccCvccno",
+    "CvccnoCvcvCvcc",
+    "CvccCvcvnoCvcc",
+    "CvccCvcvCvccno",
+  ],
   medium: ["CvcnoCvc", "CvcCvcno"],
   short: ["Cvcn"],
   basic: ["aaanaaan", "aannaaan", "aaannaaa"],
   pin: ["nnnn"],
 };
 const TEMPLATE_CHARACTERS: Readonly<Record<string, string>> = {
-  V: "AEIOU", C: "BCDFGHJKLMNPQRSTVWXYZ", v: "aeiou", c: "bcdfghjklmnpqrstvwxyz", A: "AEIOUBCDFGHJKLMNPQRSTVWXYZ",
-  a: "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz", n: "0123456789", o: "@&%?,=[]_:-+*$#!'^~;()/.",
+  V: "AEIOU",
+  C: "BCDFGHJKLMNPQRSTVWXYZ",
+  v: "aeiou",
+  c: "bcdfghjklmnpqrstvwxyz",
+  A: "AEIOUBCDFGHJKLMNPQRSTVWXYZ",
+  a: "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz",
+  n: "0123456789",
+  o: "@&%?,=[]_:-+*$#!'^~;()/.",
   x: "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz0123456789!@#$%^&*()",
 };
 const SEED = "com.lyndir.masterpassword";
@@ -66,7 +93,12 @@ export function derivePassword(counter: bigint, type: string, password: string, 
   chargeWork(WORK_COSTS.derivePassword, "derivePassword (scrypt)");
   const salt = Buffer.concat([utf8(SEED), u32(utf8(user).length), utf8(user)]);
   const key = scryptSync(utf8(password), salt, 64, { N: 32768, r: 8, p: 2, maxmem: 128 * 1024 * 1024 });
-  const message = Buffer.concat([utf8(SEED), u32(utf8(site).length), utf8(site), u32(Number(BigInt.asUintN(32, counter)))]);
+  const message = Buffer.concat([
+    utf8(SEED),
+    u32(utf8(site).length),
+    utf8(site),
+    u32(Number(BigInt.asUintN(32, counter))),
+  ]);
   const seed = createHmac("sha256", key).update(message).digest();
   const template = templates[(seed[0] ?? 0) % templates.length] ?? "";
   let out = "";
@@ -96,7 +128,8 @@ function decryptAES(password: string, crypt64: string): string {
   if (crypt64 === "") return "";
   const crypt = goBase64Decode(crypt64);
   if (typeof crypt === "string") throw new FuncError(crypt);
-  if (crypt.length < 16) throw new FuncError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
+  if (crypt.length < 16)
+    throw new FuncError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
   const body = crypt.subarray(16);
   if (body.length % 16 !== 0) throw new FuncError("crypto/cipher: input not full blocks");
   if (body.length === 0) throw new FuncError("runtime error: index out of range [-1]");
@@ -110,13 +143,21 @@ function decryptAES(password: string, crypt64: string): string {
 export function secretFuncs(entropy: Entropy): FuncMap {
   return {
     bcrypt: goFunc(["string"], (s: string) => bcrypt(entropy, s)),
-    htpasswd: goFunc(["string", "string"], (user: string, password: string) => (user.includes(":") ? `invalid username: ${user}` : `${user}:${bcrypt(entropy, password)}`)),
-    encryptAES: goFunc(["string", "string"], (password: string, plaintext: string) => encryptAES(entropy, password, plaintext)),
+    htpasswd: goFunc(["string", "string"], (user: string, password: string) =>
+      user.includes(":") ? `invalid username: ${user}` : `${user}:${bcrypt(entropy, password)}`,
+    ),
+    encryptAES: goFunc(["string", "string"], (password: string, plaintext: string) =>
+      encryptAES(entropy, password, plaintext),
+    ),
   };
 }
 
 /** The ones that need no entropy. */
 export const secretPureFuncs: FuncMap = {
-  derivePassword: goFunc(["int", "string", "string", "string", "string"], (c: GoIntArg, type: string, password: string, user: string, site: string) => derivePassword(c.value, type, password, user, site)),
+  derivePassword: goFunc(
+    ["int", "string", "string", "string", "string"],
+    (c: GoIntArg, type: string, password: string, user: string, site: string) =>
+      derivePassword(c.value, type, password, user, site),
+  ),
   decryptAES: goFunc(["string", "string"], decryptAES),
 };

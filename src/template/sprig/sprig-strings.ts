@@ -4,10 +4,22 @@
  */
 import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../../schema/index.js";
-import { chargeChars, formatValue, FuncError, goFunc, goQuote, runes, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
+import {
+  chargeChars,
+  formatValue,
+  FuncError,
+  goFunc,
+  goQuote,
+  runes,
+  stringSlice,
+  strval,
+  type FuncMap,
+  type GoValue,
+} from "../go/index.js";
 
 const spec = { minus: false, plus: false, sharp: false, space: false, zero: false };
-const GO_SPACE = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
+const GO_SPACE =
+  /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
 
 /** Go's strings.Title word separators. */
 function isSeparator(ch: string): boolean {
@@ -64,17 +76,39 @@ function chargeIndent(n: bigint, s: string): void {
 }
 
 export const sprigStringFuncs: FuncMap = {
-  quote: goFunc([], (...a: GoValue[]) => a.filter((s) => s !== null).map((s) => goQuote(strval(s))).join(" "), "any"),
-  squote: goFunc([], (...a: GoValue[]) => a.filter((s) => s !== null).map((s) => `'${formatValue(s, "v", spec)}'`).join(" "), "any"),
+  quote: goFunc(
+    [],
+    (...a: GoValue[]) =>
+      a
+        .filter((s) => s !== null)
+        .map((s) => goQuote(strval(s)))
+        .join(" "),
+    "any",
+  ),
+  squote: goFunc(
+    [],
+    (...a: GoValue[]) =>
+      a
+        .filter((s) => s !== null)
+        .map((s) => `'${formatValue(s, "v", spec)}'`)
+        .join(" "),
+    "any",
+  ),
   upper: goFunc(["string"], (s: string) => s.toUpperCase()),
   lower: goFunc(["string"], (s: string) => s.toLowerCase()),
   title: goFunc(["string"], title),
   trim: goFunc(["string"], (s: string) => s.replace(GO_SPACE, "")),
   trimPrefix: goFunc(["string", "string"], (p: string, s: string) => (s.startsWith(p) ? s.slice(p.length) : s)),
-  trimSuffix: goFunc(["string", "string"], (x: string, s: string) => (x !== "" && s.endsWith(x) ? s.slice(0, s.length - x.length) : s)),
+  trimSuffix: goFunc(["string", "string"], (x: string, s: string) =>
+    x !== "" && s.endsWith(x) ? s.slice(0, s.length - x.length) : s,
+  ),
   replace: goFunc(["string", "string", "string"], (o: string, n: string, s: string) => {
     // Every occurrence may become `n`: the largest result is the bound charged up front.
-    if (n.length > o.length) chargeChars(o === "" ? (s.length + 1) * n.length : Math.floor(s.length / o.length) * (n.length - o.length), "a replaced string");
+    if (n.length > o.length)
+      chargeChars(
+        o === "" ? (s.length + 1) * n.length : Math.floor(s.length / o.length) * (n.length - o.length),
+        "a replaced string",
+      );
     return o === "" ? runes(s).join(n).replace(/^/, n) + (s === "" ? "" : n) : s.split(o).join(n);
   }),
   contains: goFunc(["string", "string"], (sub: string, s: string) => s.includes(sub)),
@@ -94,7 +128,9 @@ export const sprigStringFuncs: FuncMap = {
   b64dec: goFunc(["string"], b64decode),
   sha256sum: goFunc(["string"], (s: string) => createHash("sha256").update(s, "utf8").digest("hex")),
   regexMatch: goFunc(["string", "string"], (re: string, s: string) => compile(re)?.test(s) ?? false),
-  splitList: goFunc(["string", "string"], (sep: string, s: string) => stringSlice(sep === "" ? runes(s) : s.split(sep))),
+  splitList: goFunc(["string", "string"], (sep: string, s: string) =>
+    stringSlice(sep === "" ? runes(s) : s.split(sep)),
+  ),
   fail: goFunc(["string"], (msg: string) => {
     throw new FuncError(msg);
   }),

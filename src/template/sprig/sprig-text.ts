@@ -5,7 +5,17 @@
  */
 import { createHash } from "node:crypto";
 import { compileGoRegexpCached, GoRegexpSyntaxError, type GoRegexp } from "../../schema/index.js";
-import { chargeChars, FuncError, goFunc, goQuote, sprint, stringSlice, strval, type FuncMap, type GoValue } from "../go/index.js";
+import {
+  chargeChars,
+  FuncError,
+  goFunc,
+  goQuote,
+  sprint,
+  stringSlice,
+  strval,
+  type FuncMap,
+  type GoValue,
+} from "../go/index.js";
 import { abbreviateFull, initials, swapCase, toLowerCaseWords, toPascalCase, untitle, wrapCustom } from "./xstrings.js";
 
 type GoIntArg = { value: bigint };
@@ -27,7 +37,8 @@ function panicCompile(re: string): GoRegexp {
   try {
     return compileGoRegexpCached(re);
   } catch (e) {
-    if (e instanceof GoRegexpSyntaxError) throw new FuncError(`regexp: Compile(${canBackquote(re) ? `\`${re}\`` : goQuote(re)}): ${e.message}`);
+    if (e instanceof GoRegexpSyntaxError)
+      throw new FuncError(`regexp: Compile(${canBackquote(re) ? `\`${re}\`` : goQuote(re)}): ${e.message}`);
     throw e;
   }
 }
@@ -68,7 +79,10 @@ function b32enc(s: string): string {
   for (const b of bytesOf(s)) {
     value = (value << 8) | b;
     bits += 8;
-    while (bits >= 5) { out += B32[(value >>> (bits - 5)) & 31] ?? ""; bits -= 5; }
+    while (bits >= 5) {
+      out += B32[(value >>> (bits - 5)) & 31] ?? "";
+      bits -= 5;
+    }
   }
   if (bits > 0) out += B32[(value << (5 - bits)) & 31] ?? "";
   while (out.length % 8 !== 0) out += "=";
@@ -85,7 +99,10 @@ function b32dec(s: string): string {
     if (v < 0) return `illegal base32 data at input byte ${i}`;
     value = (value << 5) | v;
     bits += 5;
-    if (bits >= 8) { bytes.push((value >>> (bits - 8)) & 255); bits -= 8; }
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
   }
   return utf8(Uint8Array.from(bytes));
 }
@@ -93,7 +110,10 @@ function b32dec(s: string): string {
 function adler32(s: string): number {
   let a = 1;
   let b = 0;
-  for (const x of bytesOf(s)) { a = (a + x) % 65521; b = (b + a) % 65521; }
+  for (const x of bytesOf(s)) {
+    a = (a + x) % 65521;
+    b = (b + a) % 65521;
+  }
   return ((b << 16) | a) >>> 0;
 }
 
@@ -150,7 +170,9 @@ const indexMap = (parts: string[]): Record<string, string> => Object.fromEntries
 export const sprigTextFuncs: FuncMap = {
   hello: goFunc([], () => "Hello!"),
   abbrev: goFunc(["int", "string"], (w: GoIntArg, s: string) => (n(w) < 4 ? s : abbreviateFull(s, 0, n(w)))),
-  abbrevboth: goFunc(["int", "int", "string"], (l: GoIntArg, r: GoIntArg, s: string) => (n(r) < 4 || (n(l) > 0 && n(r) < 7) ? s : abbreviateFull(s, n(l), n(r)))),
+  abbrevboth: goFunc(["int", "int", "string"], (l: GoIntArg, r: GoIntArg, s: string) =>
+    n(r) < 4 || (n(l) > 0 && n(r) < 7) ? s : abbreviateFull(s, n(l), n(r)),
+  ),
   trunc: goFunc(["int", "string"], (c: GoIntArg, s: string) => {
     const k = n(c);
     const len = bytesOf(s).length;
@@ -164,7 +186,8 @@ export const sprigTextFuncs: FuncMap = {
     const start = n(a);
     const end = n(b);
     if (start < 0) {
-      if (end > bs.length || end < 0) throw new FuncError(`runtime error: slice bounds out of range [:${end}] with length ${bs.length}`);
+      if (end > bs.length || end < 0)
+        throw new FuncError(`runtime error: slice bounds out of range [:${end}] with length ${bs.length}`);
       return utf8(bs.slice(0, end));
     }
     if (end < 0 || end > bs.length) {
@@ -181,7 +204,9 @@ export const sprigTextFuncs: FuncMap = {
   }),
   trimall: goFunc(["string", "string"], (a: string, s: string) => trimCutset(s, a)),
   trimAll: goFunc(["string", "string"], (a: string, s: string) => trimCutset(s, a)),
-  nospace: goFunc(["string"], (s: string) => s.replace(/[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/g, "")),
+  nospace: goFunc(["string"], (s: string) =>
+    s.replace(/[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/g, ""),
+  ),
   initials: goFunc(["string"], initials),
   swapcase: goFunc(["string"], swapCase),
   snakecase: goFunc(["string"], (s: string) => toLowerCaseWords(s, "_")),
@@ -195,8 +220,14 @@ export const sprigTextFuncs: FuncMap = {
     chargeChars(s.length * (1 + sep.length), "a wrapped string");
     return wrapCustom(s, n(l), sep, true);
   }),
-  cat: goFunc([], (...v: GoValue[]) => sprint(v.filter((e) => e !== null).flatMap((e, i) => (i === 0 ? [e] : [" ", e]))), "any"),
-  plural: goFunc(["string", "string", "int"], (one: string, many: string, c: GoIntArg) => (c.value === 1n ? one : many)),
+  cat: goFunc(
+    [],
+    (...v: GoValue[]) => sprint(v.filter((e) => e !== null).flatMap((e, i) => (i === 0 ? [e] : [" ", e]))),
+    "any",
+  ),
+  plural: goFunc(["string", "string", "int"], (one: string, many: string, c: GoIntArg) =>
+    c.value === 1n ? one : many,
+  ),
   sha1sum: goFunc(["string"], (s: string) => createHash("sha1").update(s, "utf8").digest("hex")),
   sha512sum: goFunc(["string"], (s: string) => createHash("sha512").update(s, "utf8").digest("hex")),
   adler32sum: goFunc(["string"], (s: string) => String(adler32(s))),
@@ -209,9 +240,19 @@ export const sprigTextFuncs: FuncMap = {
   }),
   mustRegexFind: goFunc(["string", "string"], (re: string, s: string) => mustCompile(re).find(s)?.text ?? ""),
   regexFindAll: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) => {
-    return stringSlice(panicCompile(re).findAll(s, n(c)).map((m) => m.text));
+    return stringSlice(
+      panicCompile(re)
+        .findAll(s, n(c))
+        .map((m) => m.text),
+    );
   }),
-  mustRegexFindAll: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) => stringSlice(mustCompile(re).findAll(s, n(c)).map((m) => m.text))),
+  mustRegexFindAll: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) =>
+    stringSlice(
+      mustCompile(re)
+        .findAll(s, n(c))
+        .map((m) => m.text),
+    ),
+  ),
   mustRegexMatch: goFunc(["string", "string"], (re: string, s: string) => mustCompile(re).test(s)),
   regexReplaceAll: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => {
     const r = panicCompile(re);
@@ -224,15 +265,25 @@ export const sprigTextFuncs: FuncMap = {
   regexReplaceAllLiteral: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => {
     return panicCompile(re).replaceAll(s, () => repl);
   }),
-  mustRegexReplaceAllLiteral: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) => mustCompile(re).replaceAll(s, () => repl)),
+  mustRegexReplaceAllLiteral: goFunc(["string", "string", "string"], (re: string, s: string, repl: string) =>
+    mustCompile(re).replaceAll(s, () => repl),
+  ),
   regexSplit: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) => {
     return stringSlice(regexSplit(panicCompile(re), s, n(c)));
   }),
-  mustRegexSplit: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) => stringSlice(regexSplit(mustCompile(re), s, n(c)))),
+  mustRegexSplit: goFunc(["string", "string", "int"], (re: string, s: string, c: GoIntArg) =>
+    stringSlice(regexSplit(mustCompile(re), s, n(c))),
+  ),
   regexQuoteMeta: goFunc(["string"], (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, "\\$&")),
-  base: goFunc(["string"], basePath), dir: goFunc(["string"], dirPath), clean: goFunc(["string"], cleanPath),
-  ext: goFunc(["string"], extPath), isAbs: goFunc(["string"], (p: string) => p.startsWith("/")),
-  osBase: goFunc(["string"], basePath), osDir: goFunc(["string"], dirPath), osClean: goFunc(["string"], cleanPath),
-  osExt: goFunc(["string"], extPath), osIsAbs: goFunc(["string"], (p: string) => p.startsWith("/")),
+  base: goFunc(["string"], basePath),
+  dir: goFunc(["string"], dirPath),
+  clean: goFunc(["string"], cleanPath),
+  ext: goFunc(["string"], extPath),
+  isAbs: goFunc(["string"], (p: string) => p.startsWith("/")),
+  osBase: goFunc(["string"], basePath),
+  osDir: goFunc(["string"], dirPath),
+  osClean: goFunc(["string"], cleanPath),
+  osExt: goFunc(["string"], extPath),
+  osIsAbs: goFunc(["string"], (p: string) => p.startsWith("/")),
   toString: goFunc(["any"], (v: GoValue) => strval(v)),
 };

@@ -6,10 +6,12 @@
 const isUpper = (c: string): boolean => /^\p{Lu}$/u.test(c);
 const isLower = (c: string): boolean => /^\p{Ll}$/u.test(c);
 const isTitle = (c: string): boolean => /^\p{Lt}$/u.test(c);
-const isSpace = (c: string): boolean => /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]$/.test(c);
+const isSpace = (c: string): boolean =>
+  /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]$/.test(c);
 const isPunct = (c: string): boolean => /^\p{P}$/u.test(c);
 const isNumber = (c: string): boolean => /^\p{N}$/u.test(c);
-const isAlphabet = (c: string): boolean => /^\p{L}$/u.test(c) && !/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u.test(c);
+const isAlphabet = (c: string): boolean =>
+  /^\p{L}$/u.test(c) && !/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u.test(c);
 const isConnector = (c: string): boolean => c === "-" || c === "_" || isSpace(c);
 
 export function toPascalCase(str: string): string {
@@ -61,8 +63,14 @@ function nextWord(rs: readonly string[], at: number): [WordType, number] {
   const run = (pred: (c: string) => boolean): void => {
     while (i < rs.length && pred(rs[i] ?? "")) i++;
   };
-  if (isConnector(r)) { run(isConnector); return ["connector", i]; }
-  if (isPunct(r)) { run(isPunct); return ["punct", i]; }
+  if (isConnector(r)) {
+    run(isConnector);
+    return ["connector", i];
+  }
+  if (isPunct(r)) {
+    run(isPunct);
+    return ["punct", i];
+  }
   if (isUpper(r)) {
     if (i >= rs.length) return ["upper", i];
     const n = rs[i] ?? "";
@@ -76,15 +84,23 @@ function nextWord(rs: readonly string[], at: number): [WordType, number] {
     }
     return ["upper", i];
   }
-  if (isAlphabet(r)) { run((c) => isAlphabet(c) && !isUpper(c)); return ["alphabet", i]; }
-  if (isNumber(r)) { run(isNumber); return ["number", i]; }
+  if (isAlphabet(r)) {
+    run((c) => isAlphabet(c) && !isUpper(c));
+    return ["alphabet", i];
+  }
+  if (isNumber(r)) {
+    run(isNumber);
+    return ["number", i];
+  }
   run((c) => !(isConnector(c) || isAlphabet(c) || isNumber(c) || isPunct(c)));
   return ["other", i];
 }
 
 function lowerWord(wt: WordType, word: string, connector: string): string {
   if (wt !== "upper" && wt !== "connector") return word;
-  return Array.from(word).map((c) => (isConnector(c) ? connector : isUpper(c) ? c.toLowerCase() : c)).join("");
+  return Array.from(word)
+    .map((c) => (isConnector(c) ? connector : isUpper(c) ? c.toLowerCase() : c))
+    .join("");
 }
 
 /** xstrings' camelCaseToLowerCase (snakecase with "_", kebabcase with "-"). */
@@ -160,9 +176,13 @@ export function untitle(str: string): string {
   let next = true;
   let out = "";
   for (const c of str) {
-    if (isSpace(c)) { next = true; out += c; }
-    else if (next) { out += c.toLowerCase(); next = false; }
-    else out += c;
+    if (isSpace(c)) {
+      next = true;
+      out += c;
+    } else if (next) {
+      out += c.toLowerCase();
+      next = false;
+    } else out += c;
   }
   return out;
 }
@@ -174,7 +194,10 @@ export function initials(str: string): string {
   for (const b of new TextEncoder().encode(str)) {
     const c = String.fromCharCode(b);
     if (isSpace(c)) gap = true;
-    else if (gap) { out += c; gap = false; }
+    else if (gap) {
+      out += c;
+      gap = false;
+    }
   }
   return out;
 }
@@ -187,7 +210,10 @@ export function wrapCustom(str: string, wrapLength: number, newLine: string, wra
   let offset = 0;
   let out = "";
   while (str.length - offset > width) {
-    if (str[offset] === " ") { offset++; continue; }
+    if (str[offset] === " ") {
+      offset++;
+      continue;
+    }
     const end = width + offset + 1;
     const at = str.slice(offset, end).lastIndexOf(" ") + offset;
     if (at >= offset) {

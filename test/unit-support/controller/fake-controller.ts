@@ -14,9 +14,26 @@
  */
 import { createKroCelEnvironment } from "../../../src/expr/index.js";
 import { compileRgd } from "../../../src/graph/index.js";
-import { InformerManager, stripManagedFields, type InformerLease, type KubeClient, type KubeObject } from "../../../src/kube/index.js";
+import {
+  InformerManager,
+  stripManagedFields,
+  type InformerLease,
+  type KubeClient,
+  type KubeObject,
+} from "../../../src/kube/index.js";
 import { createLogger } from "../../../src/observability/index.js";
-import { ApplyMemo, AuthorPolicyState, DelegationVerdicts, InstanceMemory, OwnWrites, ServedGraphs, type ControllerContext, type ControllerOptions, type PolicySync, type ServedGraph } from "../../../src/controller/context/index.js";
+import {
+  ApplyMemo,
+  AuthorPolicyState,
+  DelegationVerdicts,
+  InstanceMemory,
+  OwnWrites,
+  ServedGraphs,
+  type ControllerContext,
+  type ControllerOptions,
+  type PolicySync,
+  type ServedGraph,
+} from "../../../src/controller/context/index.js";
 import type { ClusterClient, ClusterConnections } from "../../../src/controller/clusters/index.js";
 import { ConversionWebhook, StorageMigrations } from "../../../src/controller/conversion/index.js";
 import { HelmClusterCache } from "../../../src/controller/helm/index.js";
@@ -67,12 +84,21 @@ export interface FakeController {
   stop(): Promise<void>;
 }
 
-export function startFakeController(options: { cluster?: FakeCluster; members?: readonly FakeCluster[]; controller?: ControllerOptions } = {}): FakeController {
+export function startFakeController(
+  options: { cluster?: FakeCluster; members?: readonly FakeCluster[]; controller?: ControllerOptions } = {},
+): FakeController {
   const cluster = options.cluster ?? new FakeCluster();
   // As startController does before anything else: kro's own CRDs (the fake serves them at once).
   const installer = new Actor(cluster, "kro.run/controller");
   for (const crd of [rgdCustomResourceDefinition(), graphRevisionCustomResourceDefinition()]) {
-    if (installer.read({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crd.metadata.name }) === undefined) installer.create(crd as unknown as KubeObject);
+    if (
+      installer.read({
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        name: crd.metadata.name,
+      }) === undefined
+    )
+      installer.create(crd as unknown as KubeObject);
   }
   const client = clientFor(cluster);
   const logger = createLogger({ level: "silent", name: "fake-controller", format: "text" });
@@ -83,18 +109,33 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
   const queueClock = new ManualClock();
   const rgdQueue = new WorkQueue({ clock: queueClock });
   const instanceQueue = new WorkQueue({ clock: queueClock });
-  const env = sharedEnv ??= createKroCelEnvironment({ enableRuntime: true });
+  const env = (sharedEnv ??= createKroCelEnvironment({ enableRuntime: true }));
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownWrites = new OwnWrites();
   const ownerOf = childOwnerRouter(served, (rgdName) => instanceLeases.get(rgdName)?.informer.store);
   const clusters = new FakeMembers();
   for (const member of options.members ?? []) clusters.add(member);
-  const enqueue = (key: string): void => { instanceQueue.add(key); };
-  const watches = new ChildWatches(client, informers, ownerOf, enqueue, new RemoteWatches(clusters, ownerOf, enqueue), undefined, env, ownWrites);
+  const enqueue = (key: string): void => {
+    instanceQueue.add(key);
+  };
+  const watches = new ChildWatches(
+    client,
+    informers,
+    ownerOf,
+    enqueue,
+    new RemoteWatches(clusters, ownerOf, enqueue),
+    undefined,
+    env,
+    ownWrites,
+  );
   const authorPolicies = new AuthorPolicyState();
   const instanceMemory = new InstanceMemory();
-  instanceMemory.alsoHeldBy((key) => { watches.forget(key); });
-  instanceMemory.alsoHeldBy((key) => { authorPolicies.forgetInstance(key); });
+  instanceMemory.alsoHeldBy((key) => {
+    watches.forget(key);
+  });
+  instanceMemory.alsoHeldBy((key) => {
+    authorPolicies.forgetInstance(key);
+  });
   const o = options.controller ?? {};
   const ctx: ControllerContext = {
     conversion: new ConversionWebhook({ logger, client }),
@@ -147,7 +188,8 @@ export function startFakeController(options: { cluster?: FakeCluster; members?: 
     return keys;
   };
   return {
-    ctx, cluster,
+    ctx,
+    cluster,
     queued: (queue) => drain(queue === "instance" ? instanceQueue : rgdQueue),
     async stop() {
       await ctx.watches.stop();
@@ -170,7 +212,10 @@ export async function serveRgd(fc: FakeController, rgd: KubeObject): Promise<Ser
   const name = rgd.metadata?.name ?? "";
   await reconcileRgd(fc.ctx, name);
   const served = fc.ctx.served.get(name);
-  if (served === undefined) throw new Error(`RGD ${name} is not served: ${JSON.stringify(new Actor(fc.cluster).read({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name })?.status)}`);
+  if (served === undefined)
+    throw new Error(
+      `RGD ${name} is not served: ${JSON.stringify(new Actor(fc.cluster).read({ apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name })?.status)}`,
+    );
   await fc.queued("instance");
   return served;
 }

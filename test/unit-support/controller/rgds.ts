@@ -8,7 +8,12 @@ import type { KubeObject } from "../../../src/kube/index.js";
 export const KRO = "kro.run/v1alpha1";
 
 export function rgd(name: string, spec: Record<string, unknown>, generation?: number): KubeObject {
-  return { apiVersion: KRO, kind: "ResourceGraphDefinition", metadata: { name, ...(generation === undefined ? {} : { generation }) }, spec };
+  return {
+    apiVersion: KRO,
+    kind: "ResourceGraphDefinition",
+    metadata: { name, ...(generation === undefined ? {} : { generation }) },
+    spec,
+  };
 }
 
 /** kro's webapp example, trimmed: `spec.ingress` switches the Ingress on. */
@@ -17,25 +22,36 @@ export function webappRgd(): KubeObject {
     schema: {
       apiVersion: "v1alpha1",
       kind: "WebApp",
-      spec: { image: 'string | default="nginx:1.27"', replicas: "integer | default=1", ingress: "boolean | default=false" },
+      spec: {
+        image: 'string | default="nginx:1.27"',
+        replicas: "integer | default=1",
+        ingress: "boolean | default=false",
+      },
       status: { availableReplicas: "${deploy.status.?availableReplicas.orValue(0)}" },
     },
     resources: [
       {
         id: "deploy",
         template: {
-          apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "${schema.metadata.name}" },
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          metadata: { name: "${schema.metadata.name}" },
           spec: {
             replicas: "${schema.spec.replicas}",
             selector: { matchLabels: { app: "${schema.metadata.name}" } },
-            template: { metadata: { labels: { app: "${schema.metadata.name}" } }, spec: { containers: [{ name: "web", image: "${schema.spec.image}" }] } },
+            template: {
+              metadata: { labels: { app: "${schema.metadata.name}" } },
+              spec: { containers: [{ name: "web", image: "${schema.spec.image}" }] },
+            },
           },
         },
       },
       {
         id: "svc",
         template: {
-          apiVersion: "v1", kind: "Service", metadata: { name: "${deploy.metadata.name}" },
+          apiVersion: "v1",
+          kind: "Service",
+          metadata: { name: "${deploy.metadata.name}" },
           spec: { selector: { app: "${schema.metadata.name}" }, ports: [{ port: 80 }] },
         },
       },
@@ -43,8 +59,24 @@ export function webappRgd(): KubeObject {
         id: "ing",
         includeWhen: ["${schema.spec.ingress}"],
         template: {
-          apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: { name: "${svc.metadata.name}" },
-          spec: { rules: [{ http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "${svc.metadata.name}", port: { number: 80 } } } }] } }] },
+          apiVersion: "networking.k8s.io/v1",
+          kind: "Ingress",
+          metadata: { name: "${svc.metadata.name}" },
+          spec: {
+            rules: [
+              {
+                http: {
+                  paths: [
+                    {
+                      path: "/",
+                      pathType: "Prefix",
+                      backend: { service: { name: "${svc.metadata.name}", port: { number: 80 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
         },
       },
     ],
@@ -54,11 +86,21 @@ export function webappRgd(): KubeObject {
 /** Three ConfigMaps, each reading the one before: waves a, then b, then c. `spec.tail` keeps b (and so c). */
 export function chainRgd(): KubeObject {
   const cm = (id: string, value: string, extra: Record<string, unknown> = {}) => ({
-    id, ...extra,
-    template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `\${schema.metadata.name}-${id}` }, data: { value } },
+    id,
+    ...extra,
+    template: {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: `\${schema.metadata.name}-${id}` },
+      data: { value },
+    },
   });
   return rgd("chain", {
-    schema: { apiVersion: "v1alpha1", kind: "Chain", spec: { value: 'string | default="v"', tail: "boolean | default=true" } },
+    schema: {
+      apiVersion: "v1alpha1",
+      kind: "Chain",
+      spec: { value: 'string | default="v"', tail: "boolean | default=true" },
+    },
     resources: [
       cm("a", "${schema.spec.value}"),
       cm("b", "${a.data.value}-b", { includeWhen: ["${schema.spec.tail}"] }),
@@ -67,7 +109,12 @@ export function chainRgd(): KubeObject {
   });
 }
 
-export function instance(kind: string, name: string, spec: Record<string, unknown> = {}, namespace = "default"): KubeObject {
+export function instance(
+  kind: string,
+  name: string,
+  spec: Record<string, unknown> = {},
+  namespace = "default",
+): KubeObject {
   // The RGDs here all serve kro.run/v1alpha1 (schema.apiVersion v1alpha1, kro's default group).
   return { apiVersion: KRO, kind, metadata: { name, namespace }, spec };
 }

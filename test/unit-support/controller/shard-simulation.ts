@@ -9,7 +9,11 @@
 import { ApiError, type KubeObject, type RequestControl, type WriteFence } from "../../../src/kube/index.js";
 import { createLogger } from "../../../src/observability/index.js";
 import { sleepWith } from "../../../src/controller/clock/index.js";
-import { startShardCoordinator, type LeaseApi, type ShardCoordinator } from "../../../src/controller/coordination/shard-coordinator.js";
+import {
+  startShardCoordinator,
+  type LeaseApi,
+  type ShardCoordinator,
+} from "../../../src/controller/coordination/shard-coordinator.js";
 import type { LeaseTiming } from "../../../src/controller/coordination/lease-record.js";
 
 /** Mulberry32: a small seeded generator, so a failing seed can be replayed. */
@@ -82,7 +86,8 @@ class Scheduler {
   }
 }
 
-const before = (a: { at: number; seq: number }, b: { at: number; seq: number }): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+const before = (a: { at: number; seq: number }, b: { at: number; seq: number }): boolean =>
+  a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 interface Tenure {
   readonly replica: string;
@@ -136,7 +141,13 @@ export class World {
     const replica = { id, rate, crashed: false, partitioned: false } as Replica & { coordinator: ShardCoordinator };
     const now = () => offset + this.scheduler.time * rate;
     const coordinator = startShardCoordinator({
-      api: this.api(replica), logger, namespace: "ns", group: "g", identity: id, shardCount: this.options.shards, timing: this.options.timing,
+      api: this.api(replica),
+      logger,
+      namespace: "ns",
+      group: "g",
+      identity: id,
+      shardCount: this.options.shards,
+      timing: this.options.timing,
       random: this.random,
       clock: {
         now,
@@ -144,10 +155,18 @@ export class World {
         setTimer: (fn, ms) => {
           let cancelled = false;
           // A dead process never wakes.
-          this.scheduler.at(ms / rate, () => { if (!cancelled && !replica.crashed) fn(); });
-          return { cancel: () => { cancelled = true; } };
+          this.scheduler.at(ms / rate, () => {
+            if (!cancelled && !replica.crashed) fn();
+          });
+          return {
+            cancel: () => {
+              cancelled = true;
+            },
+          };
         },
-        sleep(ms, signal) { return sleepWith(this, ms, signal); },
+        sleep(ms, signal) {
+          return sleepWith(this, ms, signal);
+        },
       },
     });
     replica.coordinator = coordinator;
@@ -159,7 +178,10 @@ export class World {
 
   /** Reconciles random instances: admitted ones write 1–4 times, 10–400 ms apart. */
   private async worker(replica: Replica): Promise<void> {
-    const pause = (ms: number) => new Promise<void>((resolve) => { this.scheduler.at(ms / replica.rate, resolve); });
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        this.scheduler.at(ms / replica.rate, resolve);
+      });
     for (;;) {
       await pause(20 + this.random() * 60);
       if (replica.crashed) return;
@@ -175,7 +197,13 @@ export class World {
           break;
         }
         const fence = ticket.fence;
-        this.scheduler.at(1 + this.random() * 20, () => { this.landed(replica.id, ticket.shard, fence); }, true);
+        this.scheduler.at(
+          1 + this.random() * 20,
+          () => {
+            this.landed(replica.id, ticket.shard, fence);
+          },
+          true,
+        );
         // Now and then a slow reconcile, so handovers have to wait for a drain.
         await pause(this.random() < 0.02 ? 3000 : 10 + this.random() * 390);
       }
@@ -199,7 +227,10 @@ export class World {
       list.sort((a, b) => a.first - b.first);
       for (let i = 1; i < list.length; i++) {
         const [prev, next] = [list[i - 1], list[i]];
-        if (prev !== undefined && next !== undefined && next.first <= prev.last) found.push(`shard ${shard}: ${prev.replica} wrote until ${prev.last.toFixed(0)} ms, ${next.replica} from ${next.first.toFixed(0)} ms`);
+        if (prev !== undefined && next !== undefined && next.first <= prev.last)
+          found.push(
+            `shard ${shard}: ${prev.replica} wrote until ${prev.last.toFixed(0)} ms, ${next.replica} from ${next.first.toFixed(0)} ms`,
+          );
       }
     }
     return found;
@@ -222,7 +253,8 @@ export class World {
   /** shard → live replica holding it, from the replicas' own view. */
   holders(): Map<number, string[]> {
     const map = new Map<number, string[]>();
-    for (const r of this.replicas.filter((x) => !x.crashed)) for (const s of r.coordinator.held()) map.set(s, [...(map.get(s) ?? []), r.id]);
+    for (const r of this.replicas.filter((x) => !x.crashed))
+      for (const s of r.coordinator.held()) map.set(s, [...(map.get(s) ?? []), r.id]);
     return map;
   }
 
@@ -231,32 +263,56 @@ export class World {
   }
 
   private api(replica: Replica): LeaseApi {
-    const request = <T>(verb: string, apply: () => T, control: RequestControl): Promise<T> => new Promise<T>((resolve, reject) => {
-      if (replica.crashed) return;
-      const timeout = (control.timeoutMs ?? this.options.timing.renewDeadlineMs) / replica.rate;
-      if (replica.partitioned) {
-        // A black hole: sometimes the request got through and only the answer is lost.
-        if (this.random() < 0.3) this.scheduler.at(this.random() * 30, () => { try { apply(); } catch { /* lost either way */ } }, true);
-        this.scheduler.at(timeout, () => { reject(new Error(`${verb}: no answer within ${timeout} ms`)); });
-        return;
-      }
-      if (this.random() < (this.options.failureRate ?? 0.05)) {
-        this.scheduler.at(this.random() * 50, () => { reject(new ApiError({ status: 500, verb, path: "/leases" })); });
-        return;
-      }
-      const there = this.random() * 40;
-      const back = this.random() * 40;
-      this.scheduler.at(there, () => {
-        let result: T;
-        try {
-          result = apply();
-        } catch (error) {
-          this.scheduler.at(back, () => { reject(error instanceof Error ? error : new Error(String(error))); });
+    const request = <T>(verb: string, apply: () => T, control: RequestControl): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        if (replica.crashed) return;
+        const timeout = (control.timeoutMs ?? this.options.timing.renewDeadlineMs) / replica.rate;
+        if (replica.partitioned) {
+          // A black hole: sometimes the request got through and only the answer is lost.
+          if (this.random() < 0.3)
+            this.scheduler.at(
+              this.random() * 30,
+              () => {
+                try {
+                  apply();
+                } catch {
+                  /* lost either way */
+                }
+              },
+              true,
+            );
+          this.scheduler.at(timeout, () => {
+            reject(new Error(`${verb}: no answer within ${timeout} ms`));
+          });
           return;
         }
-        this.scheduler.at(back, () => { if (!replica.crashed) resolve(result); });
-      }, true);
-    });
+        if (this.random() < (this.options.failureRate ?? 0.05)) {
+          this.scheduler.at(this.random() * 50, () => {
+            reject(new ApiError({ status: 500, verb, path: "/leases" }));
+          });
+          return;
+        }
+        const there = this.random() * 40;
+        const back = this.random() * 40;
+        this.scheduler.at(
+          there,
+          () => {
+            let result: T;
+            try {
+              result = apply();
+            } catch (error) {
+              this.scheduler.at(back, () => {
+                reject(error instanceof Error ? error : new Error(String(error)));
+              });
+              return;
+            }
+            this.scheduler.at(back, () => {
+              if (!replica.crashed) resolve(result);
+            });
+          },
+          true,
+        );
+      });
     const copy = (o: KubeObject): KubeObject => JSON.parse(JSON.stringify(o)) as KubeObject;
     const fresh = (json: string): KubeObject => JSON.parse(json) as KubeObject;
     const store = (name: string, stored: KubeObject): KubeObject => {
@@ -265,22 +321,52 @@ export class World {
       return fresh(json);
     };
     return {
-      list: (_namespace, selector) => request("LIST", () => {
-        const [key, value] = selector.split("=");
-        return [...this.store.values()].filter((o) => key !== undefined && o.object.metadata?.labels?.[key] === value).map((o) => fresh(o.json));
-      }, {}),
-      create: (lease, control) => request("POST", () => {
-        const name = lease.metadata?.name ?? "";
-        if (this.store.has(name)) throw new ApiError({ status: 409, verb: "POST", path: name, body: JSON.stringify({ kind: "Status", reason: "AlreadyExists" }) });
-        return store(name, { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } });
-      }, control),
-      replace: (lease, control) => request("PUT", () => {
-        const name = lease.metadata?.name ?? "";
-        const current = this.store.get(name)?.object;
-        if (current === undefined) throw new ApiError({ status: 404, verb: "PUT", path: name });
-        if (current.metadata?.resourceVersion !== lease.metadata?.resourceVersion) throw new ApiError({ status: 409, verb: "PUT", path: name });
-        return store(name, { ...copy(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.version) } });
-      }, control),
+      list: (_namespace, selector) =>
+        request(
+          "LIST",
+          () => {
+            const [key, value] = selector.split("=");
+            return [...this.store.values()]
+              .filter((o) => key !== undefined && o.object.metadata?.labels?.[key] === value)
+              .map((o) => fresh(o.json));
+          },
+          {},
+        ),
+      create: (lease, control) =>
+        request(
+          "POST",
+          () => {
+            const name = lease.metadata?.name ?? "";
+            if (this.store.has(name))
+              throw new ApiError({
+                status: 409,
+                verb: "POST",
+                path: name,
+                body: JSON.stringify({ kind: "Status", reason: "AlreadyExists" }),
+              });
+            return store(name, {
+              ...copy(lease),
+              metadata: { ...lease.metadata, resourceVersion: String(++this.version) },
+            });
+          },
+          control,
+        ),
+      replace: (lease, control) =>
+        request(
+          "PUT",
+          () => {
+            const name = lease.metadata?.name ?? "";
+            const current = this.store.get(name)?.object;
+            if (current === undefined) throw new ApiError({ status: 404, verb: "PUT", path: name });
+            if (current.metadata?.resourceVersion !== lease.metadata?.resourceVersion)
+              throw new ApiError({ status: 409, verb: "PUT", path: name });
+            return store(name, {
+              ...copy(lease),
+              metadata: { ...lease.metadata, resourceVersion: String(++this.version) },
+            });
+          },
+          control,
+        ),
     };
   }
 }

@@ -7,7 +7,11 @@ import { createKroCelEnvironment } from "../../../src/expr/environment.js";
 import { isCelMap, mapEntries } from "../../../src/expr/lib-support.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-interface Suite { name: string; suites?: Suite[]; tests?: { original: Record<string, Json> }[] }
+interface Suite {
+  name: string;
+  suites?: Suite[];
+  tests?: { original: Record<string, Json> }[];
+}
 
 /** A case whose input or expected value needs something kro's environment cannot express. */
 class Unsupported extends Error {}
@@ -35,7 +39,10 @@ function expectedCanon(v: Json): string {
   }
   if ("mapValue" in v) {
     const entries = (v.mapValue as { entries?: { key: Json; value: Json }[] } | null)?.entries ?? [];
-    return `{${entries.map((e) => `${expectedCanon(e.key)}=${expectedCanon(e.value)}`).sort().join(",")}}`;
+    return `{${entries
+      .map((e) => `${expectedCanon(e.key)}=${expectedCanon(e.value)}`)
+      .sort()
+      .join(",")}}`;
   }
   throw new Unsupported(`expected value of kind ${Object.keys(v).join(",")}`);
 }
@@ -48,13 +55,18 @@ function actualCanon(v: unknown): string {
   if (typeof v === "boolean") return `b:${String(v)}`;
   if (v instanceof Uint8Array) return `x:${Buffer.from(v).toString("hex")}`;
   if (Array.isArray(v)) return `[${v.map(actualCanon).join(",")}]`;
-  if (typeof v === "object" && v.constructor.name === "UnsignedInt") return `u:${String((v as { valueOf(): bigint }).valueOf())}`;
+  if (typeof v === "object" && v.constructor.name === "UnsignedInt")
+    return `u:${String((v as { valueOf(): bigint }).valueOf())}`;
   // cel-js spells CEL's null_type "null"; every other type name is CEL's.
   if (typeof v === "object" && v.constructor.name === "Type") {
     const name = (v as { name: string }).name;
     return `t:${name === "null" ? "null_type" : name}`;
   }
-  if (isCelMap(v)) return `{${mapEntries(v).map(([k, x]) => `${actualCanon(k)}=${actualCanon(x)}`).sort().join(",")}}`;
+  if (isCelMap(v))
+    return `{${mapEntries(v)
+      .map(([k, x]) => `${actualCanon(k)}=${actualCanon(x)}`)
+      .sort()
+      .join(",")}}`;
   return `?:${typeof v === "object" ? `${v.constructor.name}:${(v as { toString(): string }).toString()}` : typeof v}`;
 }
 
@@ -94,8 +106,12 @@ const env = createKroCelEnvironment();
 /** A google.protobuf.Any holding a Duration or Timestamp (proto JSON: its string form). */
 function wellKnown(any: Json | undefined): unknown {
   const o = any as { "@type"?: string; value?: Json } | null;
-  const kind = { "type.googleapis.com/google.protobuf.Duration": "duration", "type.googleapis.com/google.protobuf.Timestamp": "timestamp" }[o?.["@type"] ?? ""];
-  if (kind === undefined || typeof o?.value !== "string") throw new Unsupported(`a binding of message type ${o?.["@type"] ?? "?"}`);
+  const kind = {
+    "type.googleapis.com/google.protobuf.Duration": "duration",
+    "type.googleapis.com/google.protobuf.Timestamp": "timestamp",
+  }[o?.["@type"] ?? ""];
+  if (kind === undefined || typeof o?.value !== "string")
+    throw new Unsupported(`a binding of message type ${o?.["@type"] ?? "?"}`);
   return compileExpression(env, `${kind}(${JSON.stringify(o.value)})`).evaluate({});
 }
 

@@ -7,7 +7,10 @@ import { isNotFound, type KubeObject, type ObjectRef } from "../../../src/kube/i
 import type { FakeCluster } from "./fake-cluster.js";
 
 export class Actor {
-  constructor(private readonly cluster: FakeCluster, private readonly fieldManager = "kubectl") {}
+  constructor(
+    private readonly cluster: FakeCluster,
+    private readonly fieldManager = "kubectl",
+  ) {}
 
   create(object: KubeObject): KubeObject {
     const kind = this.cluster.kindOf(object.apiVersion ?? "", object.kind ?? "");
@@ -30,13 +33,23 @@ export class Actor {
     if (current === undefined) throw new Error(`fake API: ${ref.kind} ${ref.name} does not exist`);
     change(current);
     const { resourceVersion: _rv, ...metadata } = current.metadata ?? {};
-    return this.cluster.update(this.cluster.kindOf(ref.apiVersion, ref.kind), ref.namespace, { ...current, metadata }, { fieldManager: this.fieldManager });
+    return this.cluster.update(
+      this.cluster.kindOf(ref.apiVersion, ref.kind),
+      ref.namespace,
+      { ...current, metadata },
+      { fieldManager: this.fieldManager },
+    );
   }
 
   editStatus(ref: ObjectRef, status: unknown): KubeObject {
     const current = this.read(ref);
     if (current === undefined) throw new Error(`fake API: ${ref.kind} ${ref.name} does not exist`);
-    return this.cluster.update(this.cluster.kindOf(ref.apiVersion, ref.kind), ref.namespace, { ...current, status }, { subresource: "status", fieldManager: this.fieldManager });
+    return this.cluster.update(
+      this.cluster.kindOf(ref.apiVersion, ref.kind),
+      ref.namespace,
+      { ...current, status },
+      { subresource: "status", fieldManager: this.fieldManager },
+    );
   }
 
   delete(ref: ObjectRef): void {

@@ -12,7 +12,12 @@ import type { FakeCluster } from "./fake-cluster.js";
 
 export function clientFor(cluster: FakeCluster): KubeClient {
   const transport = new FakeTransport(cluster);
-  const config: ConnectionConfig = { source: `fake cluster ${cluster.name}`, server: transport.server, namespace: "default", insecureSkipTlsVerify: true };
+  const config: ConnectionConfig = {
+    source: `fake cluster ${cluster.name}`,
+    server: transport.server,
+    namespace: "default",
+    insecureSkipTlsVerify: true,
+  };
   return new KubeClient({
     config,
     // The Transport class has private members, so no other class can satisfy its type: the fake

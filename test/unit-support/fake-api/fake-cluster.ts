@@ -55,12 +55,20 @@ export class FakeCluster {
   private readonly objects = new Map<string, Stored>();
   private readonly watches = new Set<WatchConnection>();
   /** Every change, for watches that start from an older resourceVersion (never compacted). */
-  private readonly history: { revision: number; type: WatchEventType; before: KubeObject | undefined; after: KubeObject }[] = [];
+  private readonly history: {
+    revision: number;
+    type: WatchEventType;
+    before: KubeObject | undefined;
+    after: KubeObject;
+  }[] = [];
   private watchesHeld = false;
   /** The CRD behind each served custom kind ("group/plural"), for defaulting. */
   private readonly crds = new Map<string, KubeObject>();
 
-  constructor(readonly name = "local", readonly clock = new FakeClock()) {}
+  constructor(
+    readonly name = "local",
+    readonly clock = new FakeClock(),
+  ) {}
 
   /** The write requests served so far (optionally of one kind only). */
   writes(kind?: string): RequestInfo[] {
@@ -73,7 +81,8 @@ export class FakeCluster {
 
   kindOf(apiVersion: string, kind: string): FakeKind {
     const found = this.kinds.find(apiVersion, kind);
-    if (found === undefined) throw statusError(404, "NotFound", `the server could not find the requested resource (${apiVersion} ${kind})`);
+    if (found === undefined)
+      throw statusError(404, "NotFound", `the server could not find the requested resource (${apiVersion} ${kind})`);
     return found;
   }
 
@@ -88,7 +97,12 @@ export class FakeCluster {
   list(kind: FakeKind, namespace: string | undefined, selects: (o: KubeObject) => boolean): KubeObject[] {
     const prefix = `${kind.group}/${kind.plural}/`;
     return [...this.objects.entries()]
-      .filter(([key, s]) => key.startsWith(prefix) && (namespace === undefined || !kind.namespaced || s.object.metadata?.namespace === namespace) && selects(s.object))
+      .filter(
+        ([key, s]) =>
+          key.startsWith(prefix) &&
+          (namespace === undefined || !kind.namespaced || s.object.metadata?.namespace === namespace) &&
+          selects(s.object),
+      )
       .map(([, s]) => clone(s.object));
   }
 
@@ -96,12 +110,24 @@ export class FakeCluster {
    * A watch of the changes after `since` (the resourceVersion the informer listed at): the
    * history after it is replayed first, so nothing written between the list and the watch is lost.
    */
-  watch(kind: FakeKind, namespace: string | undefined, selects: (o: KubeObject) => boolean, metadataOnly: boolean, since: number): WatchConnection {
-    const ofKind = (o: KubeObject) => o.apiVersion === apiVersionOf(kind) && o.kind === kind.kind
-      && (namespace === undefined || !kind.namespaced || o.metadata?.namespace === namespace) && selects(o);
-    const connection = new WatchConnection(ofKind, metadataOnly, () => { this.watches.delete(connection); });
+  watch(
+    kind: FakeKind,
+    namespace: string | undefined,
+    selects: (o: KubeObject) => boolean,
+    metadataOnly: boolean,
+    since: number,
+  ): WatchConnection {
+    const ofKind = (o: KubeObject) =>
+      o.apiVersion === apiVersionOf(kind) &&
+      o.kind === kind.kind &&
+      (namespace === undefined || !kind.namespaced || o.metadata?.namespace === namespace) &&
+      selects(o);
+    const connection = new WatchConnection(ofKind, metadataOnly, () => {
+      this.watches.delete(connection);
+    });
     if (this.watchesHeld) connection.hold();
-    for (const event of this.history) if (event.revision > since) connection.offer(event.type, event.before, clone(event.after));
+    for (const event of this.history)
+      if (event.revision > since) connection.offer(event.type, event.before, clone(event.after));
     this.watches.add(connection);
     return connection;
   }
@@ -129,15 +155,21 @@ export class FakeCluster {
     const object = clone(body);
     const metadata = object.metadata ?? {};
     let name = metadata.name;
-    if ((name === undefined || name === "") && metadata.generateName !== undefined) name = `${metadata.generateName}${(++this.uids).toString(36).padStart(5, "0")}`;
+    if ((name === undefined || name === "") && metadata.generateName !== undefined)
+      name = `${metadata.generateName}${(++this.uids).toString(36).padStart(5, "0")}`;
     if (name === undefined || name === "") throw statusError(422, "Invalid", "metadata.name: Required value");
-    const ns = kind.namespaced ? namespace ?? metadata.namespace ?? "default" : undefined;
+    const ns = kind.namespaced ? (namespace ?? metadata.namespace ?? "default") : undefined;
     const key = keyOf(kind, ns, name);
-    if (this.objects.has(key)) throw statusError(409, "AlreadyExists", `${kind.plural} "${name}" already exists`, kind, name);
+    if (this.objects.has(key))
+      throw statusError(409, "AlreadyExists", `${kind.plural} "${name}" already exists`, kind, name);
     const { resourceVersion: _rv, deletionTimestamp: _dt, uid: _uid, ...rest } = metadata;
     object.metadata = {
-      ...rest, name, ...(ns === undefined ? {} : { namespace: ns }),
-      uid: `uid-${this.name}-${++this.uids}`, generation: 1, creationTimestamp: this.clock.now(),
+      ...rest,
+      name,
+      ...(ns === undefined ? {} : { namespace: ns }),
+      uid: `uid-${this.name}-${++this.uids}`,
+      generation: 1,
+      creationTimestamp: this.clock.now(),
       managedFields: [managedEntry(options.fieldManager ?? "unknown", "Update", apiVersionOf(kind), this.clock.now())],
     };
     object.apiVersion = apiVersionOf(kind);
@@ -153,7 +185,14 @@ export class FakeCluster {
     const stored = this.objects.get(keyOf(kind, namespace, name));
     if (stored === undefined) {
       // The API server checks a uid precondition before it finds the object gone.
-      if (body.metadata?.uid !== undefined) throw statusError(409, "Conflict", `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: `, kind, name);
+      if (body.metadata?.uid !== undefined)
+        throw statusError(
+          409,
+          "Conflict",
+          `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: `,
+          kind,
+          name,
+        );
       throw notFound(kind, name);
     }
     checkPreconditions(kind, stored.object, body.metadata?.resourceVersion, body.metadata?.uid);
@@ -162,44 +201,84 @@ export class FakeCluster {
   }
 
   /** JSON merge patch; `metadata.resourceVersion` in the patch is a precondition. */
-  patch(kind: FakeKind, namespace: string | undefined, name: string, patch: Record<string, unknown>, options: WriteOptions = {}): KubeObject {
+  patch(
+    kind: FakeKind,
+    namespace: string | undefined,
+    name: string,
+    patch: Record<string, unknown>,
+    options: WriteOptions = {},
+  ): KubeObject {
     const stored = this.objects.get(keyOf(kind, namespace, name));
     if (stored === undefined) throw notFound(kind, name);
     const meta = isObject(patch.metadata) ? patch.metadata : {};
-    checkPreconditions(kind, stored.object, typeof meta.resourceVersion === "string" ? meta.resourceVersion : undefined, typeof meta.uid === "string" ? meta.uid : undefined);
+    checkPreconditions(
+      kind,
+      stored.object,
+      typeof meta.resourceVersion === "string" ? meta.resourceVersion : undefined,
+      typeof meta.uid === "string" ? meta.uid : undefined,
+    );
     const { resourceVersion: _rv, ...metaPatch } = meta;
-    const merged = mergePatch(stored.object, { ...patch, ...(isObject(patch.metadata) ? { metadata: metaPatch } : {}) }) as KubeObject;
+    const merged = mergePatch(stored.object, {
+      ...patch,
+      ...(isObject(patch.metadata) ? { metadata: metaPatch } : {}),
+    }) as KubeObject;
     const next = this.replaceFrom(kind, stored.object, merged, options.subresource);
     return this.write(kind, stored, next, options.fieldManager, "Update", patch);
   }
 
   /** Server-side apply, simplified (merge.ts): creates when missing. */
-  apply(kind: FakeKind, namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): KubeObject {
+  apply(
+    kind: FakeKind,
+    namespace: string | undefined,
+    name: string,
+    body: KubeObject,
+    options: WriteOptions = {},
+  ): KubeObject {
     const manager = options.fieldManager;
-    if (manager === undefined || manager === "") throw statusError(422, "Invalid", "PATCH of type apply requires a fieldManager");
+    if (manager === undefined || manager === "")
+      throw statusError(422, "Invalid", "PATCH of type apply requires a fieldManager");
     const stored = this.objects.get(keyOf(kind, namespace, name));
     if (stored === undefined) {
       if (options.subresource !== undefined) throw notFound(kind, name);
       // A uid precondition names an object that must exist: the apply is refused, nothing is created.
-      if (body.metadata?.uid !== undefined) throw statusError(409, "Conflict", `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: `, kind, name);
+      if (body.metadata?.uid !== undefined)
+        throw statusError(
+          409,
+          "Conflict",
+          `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: `,
+          kind,
+          name,
+        );
       const created = this.create(kind, namespace, body, options);
       const s = this.objects.get(keyOf(kind, created.metadata?.namespace, name));
       if (s !== undefined) {
         s.applied.set(manager, clone(body));
-        s.object.metadata = { ...s.object.metadata, managedFields: [managedEntry(manager, "Apply", apiVersionOf(kind), this.clock.now())] };
+        s.object.metadata = {
+          ...s.object.metadata,
+          managedFields: [managedEntry(manager, "Apply", apiVersionOf(kind), this.clock.now())],
+        };
       }
       return this.get(kind, created.metadata?.namespace, name);
     }
     checkPreconditions(kind, stored.object, body.metadata?.resourceVersion, body.metadata?.uid);
     const { resourceVersion: _rv, ...appliedMeta } = body.metadata ?? {};
-    const merged = dropReleased(mergeApplied(stored.object, { ...body, metadata: appliedMeta }) as Record<string, Json>, stored.applied.get(manager), body) as KubeObject;
+    const merged = dropReleased(
+      mergeApplied(stored.object, { ...body, metadata: appliedMeta }) as Record<string, Json>,
+      stored.applied.get(manager),
+      body,
+    ) as KubeObject;
     stored.applied.set(manager, clone(body));
     const next = this.replaceFrom(kind, stored.object, merged, options.subresource);
     return this.write(kind, stored, next, manager, "Apply", body);
   }
 
   /** DELETE: with finalizers only marks the object; preconditions are uid and resourceVersion. */
-  delete(kind: FakeKind, namespace: string | undefined, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}): KubeObject {
+  delete(
+    kind: FakeKind,
+    namespace: string | undefined,
+    name: string,
+    preconditions: { uid?: string; resourceVersion?: string } = {},
+  ): KubeObject {
     const key = keyOf(kind, namespace, name);
     const stored = this.objects.get(key);
     if (stored === undefined) throw notFound(kind, name);
@@ -207,7 +286,10 @@ export class FakeCluster {
     const metadata = stored.object.metadata ?? {};
     if ((metadata.finalizers ?? []).length > 0) {
       if (metadata.deletionTimestamp !== undefined) return clone(stored.object);
-      return this.commit(kind, key, stored.object, stored, { ...stored.object, metadata: { ...metadata, deletionTimestamp: this.clock.now(), deletionGracePeriodSeconds: 0 } });
+      return this.commit(kind, key, stored.object, stored, {
+        ...stored.object,
+        metadata: { ...metadata, deletionTimestamp: this.clock.now(), deletionGracePeriodSeconds: 0 },
+      });
     }
     return this.remove(kind, key, stored.object);
   }
@@ -215,18 +297,30 @@ export class FakeCluster {
   // ---- internals ------------------------------------------------------------------------------
 
   /** The object a PUT/patch/apply body makes of `current`: server fields kept, subresources apart. */
-  private replaceFrom(kind: FakeKind, current: KubeObject, body: KubeObject, subresource: string | undefined): KubeObject {
+  private replaceFrom(
+    kind: FakeKind,
+    current: KubeObject,
+    body: KubeObject,
+    subresource: string | undefined,
+  ): KubeObject {
     if (subresource === "status") return { ...clone(current), status: clone(body.status) };
-    if (subresource !== undefined) throw statusError(404, "NotFound", `subresource ${subresource} is not served by the fake`);
+    if (subresource !== undefined)
+      throw statusError(404, "NotFound", `subresource ${subresource} is not served by the fake`);
     const metadata = body.metadata ?? {};
     const kept = current.metadata ?? {};
     const next: KubeObject = {
       ...clone(body),
-      apiVersion: apiVersionOf(kind), kind: kind.kind,
+      apiVersion: apiVersionOf(kind),
+      kind: kind.kind,
       metadata: definedOnly({
         ...clone(metadata),
-        name: kept.name, namespace: kept.namespace, uid: kept.uid, creationTimestamp: kept.creationTimestamp, generation: kept.generation,
-        deletionTimestamp: kept.deletionTimestamp, deletionGracePeriodSeconds: kept.deletionGracePeriodSeconds,
+        name: kept.name,
+        namespace: kept.namespace,
+        uid: kept.uid,
+        creationTimestamp: kept.creationTimestamp,
+        generation: kept.generation,
+        deletionTimestamp: kept.deletionTimestamp,
+        deletionGracePeriodSeconds: kept.deletionGracePeriodSeconds,
         resourceVersion: kept.resourceVersion,
       }),
     };
@@ -235,7 +329,13 @@ export class FakeCluster {
     const defaulted = this.defaulted(kind, next);
     const added = (next.metadata?.finalizers ?? []).filter((f) => !(kept.finalizers ?? []).includes(f));
     if (kept.deletionTimestamp !== undefined && added.length > 0) {
-      throw statusError(422, "Invalid", `metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`, kind, kept.name);
+      throw statusError(
+        422,
+        "Invalid",
+        `metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        kind,
+        kept.name,
+      );
     }
     return defaulted;
   }
@@ -246,14 +346,22 @@ export class FakeCluster {
   }
 
   /** Bookkeeping of a write: managedFields, generation, then commit (or nothing when unchanged). */
-  private write(kind: FakeKind, stored: Stored, next: KubeObject, manager: string | undefined, operation: "Update" | "Apply", body: KubeObject): KubeObject {
+  private write(
+    kind: FakeKind,
+    stored: Stored,
+    next: KubeObject,
+    manager: string | undefined,
+    operation: "Update" | "Apply",
+    body: KubeObject,
+  ): KubeObject {
     const current = stored.object;
     const metadata: ObjectMeta = { ...next.metadata };
     const requested = body.metadata?.managedFields;
     if (requested !== undefined) {
       // A write may set managedFields itself; [{}] clears them.
       metadata.managedFields = requested.filter((f) => Object.keys(f).length > 0);
-      for (const m of stored.applied.keys()) if (!metadata.managedFields.some((f) => f.manager === m)) stored.applied.delete(m);
+      for (const m of stored.applied.keys())
+        if (!metadata.managedFields.some((f) => f.manager === m)) stored.applied.delete(m);
     } else {
       // Replaced in place: a repeated write by the same manager must not reorder (and so change) them.
       const entry = managedEntry(manager ?? "unknown", operation, apiVersionOf(kind), this.clock.now());
@@ -263,14 +371,23 @@ export class FakeCluster {
       else fields.push(entry);
       metadata.managedFields = fields;
     }
-    next.metadata = sameJson(withoutMeta(current), withoutMeta(next)) ? metadata : { ...metadata, generation: (current.metadata?.generation ?? 0) + 1 };
+    next.metadata = sameJson(withoutMeta(current), withoutMeta(next))
+      ? metadata
+      : { ...metadata, generation: (current.metadata?.generation ?? 0) + 1 };
     if (sameJson(comparable(current), comparable(next))) return clone(current);
     const key = keyOf(kind, current.metadata?.namespace, current.metadata?.name ?? "");
-    if (next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0) return this.remove(kind, key, next);
+    if (next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0)
+      return this.remove(kind, key, next);
     return this.commit(kind, key, current, stored, next);
   }
 
-  private commit(kind: FakeKind, key: string, before: KubeObject | undefined, stored: Stored, next: KubeObject): KubeObject {
+  private commit(
+    kind: FakeKind,
+    key: string,
+    before: KubeObject | undefined,
+    stored: Stored,
+    next: KubeObject,
+  ): KubeObject {
     const object = clone(next);
     object.metadata = { ...object.metadata, resourceVersion: String(++this.revision) };
     stored.object = object;
@@ -296,12 +413,26 @@ export class FakeCluster {
 
   /** What the apiextensions controller does at once here: Established, and the kind is served. */
   private establish(stored: Stored): void {
-    const spec = stored.object.spec as { group?: string; scope?: string; names?: { kind?: string; plural?: string }; versions?: { name?: string; served?: boolean; subresources?: { status?: unknown } }[] } | undefined;
+    const spec = stored.object.spec as
+      | {
+          group?: string;
+          scope?: string;
+          names?: { kind?: string; plural?: string };
+          versions?: { name?: string; served?: boolean; subresources?: { status?: unknown } }[];
+        }
+      | undefined;
     const group = spec?.group ?? "";
     this.crds.set(`${group}/${spec?.names?.plural ?? ""}`, stored.object);
     for (const v of spec?.versions ?? []) {
       if (v.served === false || v.name === undefined) continue;
-      this.kinds.add({ group, version: v.name, kind: spec?.names?.kind ?? "", plural: spec?.names?.plural ?? "", namespaced: spec?.scope !== "Cluster", status: v.subresources?.status !== undefined });
+      this.kinds.add({
+        group,
+        version: v.name,
+        kind: spec?.names?.kind ?? "",
+        plural: spec?.names?.plural ?? "",
+        namespaced: spec?.scope !== "Cluster",
+        status: v.subresources?.status !== undefined,
+      });
     }
     const status = (stored.object.status ?? {}) as { conditions?: unknown[]; storedVersions?: string[] };
     stored.object.status = {
@@ -310,7 +441,9 @@ export class FakeCluster {
         { type: "NamesAccepted", status: "True", reason: "NoConflicts", lastTransitionTime: this.clock.now() },
         { type: "Established", status: "True", reason: "InitialNamesAccepted", lastTransitionTime: this.clock.now() },
       ],
-      storedVersions: status.storedVersions ?? (spec?.versions ?? []).filter((v) => (v as { storage?: boolean }).storage === true).map((v) => v.name ?? ""),
+      storedVersions:
+        status.storedVersions ??
+        (spec?.versions ?? []).filter((v) => (v as { storage?: boolean }).storage === true).map((v) => v.name ?? ""),
     };
   }
 
@@ -322,20 +455,42 @@ export class FakeCluster {
 }
 
 export function keyOf(kind: FakeKind, namespace: string | undefined, name: string): string {
-  return `${kind.group}/${kind.plural}/${kind.namespaced ? namespace ?? "default" : ""}/${name}`;
+  return `${kind.group}/${kind.plural}/${kind.namespaced ? (namespace ?? "default") : ""}/${name}`;
 }
 
-function checkPreconditions(kind: FakeKind, current: KubeObject, resourceVersion: string | undefined, uid: string | undefined): void {
+function checkPreconditions(
+  kind: FakeKind,
+  current: KubeObject,
+  resourceVersion: string | undefined,
+  uid: string | undefined,
+): void {
   const name = current.metadata?.name ?? "";
   if (uid !== undefined && uid !== current.metadata?.uid) {
-    throw statusError(409, "Conflict", `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid ?? ""}`, kind, name);
+    throw statusError(
+      409,
+      "Conflict",
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid ?? ""}`,
+      kind,
+      name,
+    );
   }
   if (resourceVersion !== undefined && resourceVersion !== current.metadata?.resourceVersion) {
-    throw statusError(409, "Conflict", `Operation cannot be fulfilled on ${kind.plural} "${name}": the object has been modified; please apply your changes to the latest version and try again`, kind, name);
+    throw statusError(
+      409,
+      "Conflict",
+      `Operation cannot be fulfilled on ${kind.plural} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      kind,
+      name,
+    );
   }
 }
 
-function managedEntry(manager: string, operation: "Update" | "Apply", apiVersion: string, time: string): { manager: string; operation: string; apiVersion: string; time: string; fieldsType: string; fieldsV1: object } {
+function managedEntry(
+  manager: string,
+  operation: "Update" | "Apply",
+  apiVersion: string,
+  time: string,
+): { manager: string; operation: string; apiVersion: string; time: string; fieldsType: string; fieldsV1: object } {
   return { manager, operation, apiVersion, time, fieldsType: "FieldsV1", fieldsV1: {} };
 }
 
@@ -349,14 +504,38 @@ const withoutMeta = (o: KubeObject): unknown => ({ ...o, metadata: undefined, st
 /** What counts as a change: everything but the version and the managedFields' timestamps. */
 const comparable = (o: KubeObject): unknown => ({
   ...o,
-  metadata: { ...o.metadata, resourceVersion: undefined, managedFields: (o.metadata?.managedFields ?? []).map((f) => ({ ...f, time: undefined })) },
+  metadata: {
+    ...o.metadata,
+    resourceVersion: undefined,
+    managedFields: (o.metadata?.managedFields ?? []).map((f) => ({ ...f, time: undefined })),
+  },
 });
 
-const notFound = (kind: FakeKind, name: string): ApiError => statusError(404, "NotFound", `${kind.plural}${kind.group === "" ? "" : `.${kind.group}`} "${name}" not found`, kind, name);
+const notFound = (kind: FakeKind, name: string): ApiError =>
+  statusError(
+    404,
+    "NotFound",
+    `${kind.plural}${kind.group === "" ? "" : `.${kind.group}`} "${name}" not found`,
+    kind,
+    name,
+  );
 
 /** The error the real client raises for such an answer (the same Status body, the same class). */
 export function statusError(code: number, reason: string, message: string, kind?: FakeKind, name?: string): ApiError {
   const details = kind === undefined ? undefined : { name, group: kind.group, kind: kind.plural };
-  const body = JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", reason, code, message, ...(details === undefined ? {} : { details }) });
-  return new ApiError({ status: code, verb: "FAKE", path: kind === undefined ? "" : `${apiVersionOf(kind)}/${kind.plural}/${name ?? ""}`, body });
+  const body = JSON.stringify({
+    kind: "Status",
+    apiVersion: "v1",
+    status: "Failure",
+    reason,
+    code,
+    message,
+    ...(details === undefined ? {} : { details }),
+  });
+  return new ApiError({
+    status: code,
+    verb: "FAKE",
+    path: kind === undefined ? "" : `${apiVersionOf(kind)}/${kind.plural}/${name ?? ""}`,
+    body,
+  });
 }

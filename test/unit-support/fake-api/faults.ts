@@ -16,7 +16,9 @@ export interface RequestInfo {
   readonly fieldManager: string | undefined;
 }
 
-export type FaultMatch = Partial<Pick<RequestInfo, "verb" | "apiVersion" | "kind" | "namespace" | "name" | "subresource">>;
+export type FaultMatch = Partial<
+  Pick<RequestInfo, "verb" | "apiVersion" | "kind" | "namespace" | "name" | "subresource">
+>;
 
 export type FaultAction =
   | { readonly fail: { readonly status: number; readonly reason: string; readonly message?: string } }
@@ -42,7 +44,17 @@ export class Faults {
 
   /** The next matching request answers 409 Conflict (as a stale resourceVersion would). */
   conflictNext(match: FaultMatch, times = 1): void {
-    this.plant(match, { fail: { status: 409, reason: "Conflict", message: "the object has been modified; please apply your changes to the latest version and try again" } }, times);
+    this.plant(
+      match,
+      {
+        fail: {
+          status: 409,
+          reason: "Conflict",
+          message: "the object has been modified; please apply your changes to the latest version and try again",
+        },
+      },
+      times,
+    );
   }
 
   /** Runs `run` on the server just before the next matching request is served. */

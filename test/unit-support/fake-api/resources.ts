@@ -14,10 +14,17 @@ export interface FakeKind {
   readonly status: boolean;
 }
 
-export const apiVersionOf = (k: Pick<FakeKind, "group" | "version">): string => (k.group === "" ? k.version : `${k.group}/${k.version}`);
+export const apiVersionOf = (k: Pick<FakeKind, "group" | "version">): string =>
+  k.group === "" ? k.version : `${k.group}/${k.version}`;
 
-const kind = (group: string, version: string, kindName: string, plural: string, namespaced: boolean, status: boolean): FakeKind =>
-  ({ group, version, kind: kindName, plural, namespaced, status });
+const kind = (
+  group: string,
+  version: string,
+  kindName: string,
+  plural: string,
+  namespaced: boolean,
+  status: boolean,
+): FakeKind => ({ group, version, kind: kindName, plural, namespaced, status });
 
 /** What a fresh fake cluster serves (kro's own kinds come from their CRDs: see fake-controller.ts). */
 export function builtinKinds(): FakeKind[] {
@@ -33,7 +40,14 @@ export function builtinKinds(): FakeKind[] {
     kind("networking.k8s.io", "v1", "Ingress", "ingresses", true, true),
     kind("apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", false, true),
     kind("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy", "validatingadmissionpolicies", false, true),
-    kind("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings", false, false),
+    kind(
+      "admissionregistration.k8s.io",
+      "v1",
+      "ValidatingAdmissionPolicyBinding",
+      "validatingadmissionpolicybindings",
+      false,
+      false,
+    ),
     kind("authorization.k8s.io", "v1", "SubjectAccessReview", "subjectaccessreviews", false, false),
     kind("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews", false, false),
   ];
@@ -69,14 +83,18 @@ export class KindRegistry {
 
   /** `/api/v1/namespaces/ns/configmaps/name/status` and the like (no query string). */
   parse(path: string): Target | undefined {
-    const parts = path.split("/").filter((p) => p !== "").map(decodeURIComponent);
+    const parts = path
+      .split("/")
+      .filter((p) => p !== "")
+      .map(decodeURIComponent);
     let group: string;
     let version: string | undefined;
     let rest: string[];
     if (parts[0] === "api") [group, version, rest] = ["", parts[1], parts.slice(2)];
     else if (parts[0] === "apis") [group, version, rest] = [parts[1] ?? "", parts[2], parts.slice(3)];
     else return undefined;
-    const byPlural = (plural: string | undefined) => this.kinds.find((k) => k.group === group && k.version === version && k.plural === plural);
+    const byPlural = (plural: string | undefined) =>
+      this.kinds.find((k) => k.group === group && k.version === version && k.plural === plural);
     if (rest[0] === "namespaces" && rest.length >= 3) {
       const k = byPlural(rest[2]);
       if (k?.namespaced === true) return { kind: k, namespace: rest[1], name: rest[3], subresource: rest[4] };

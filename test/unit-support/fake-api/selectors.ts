@@ -28,7 +28,9 @@ function parseTerm(term: string): Term {
   if (set !== null) {
     const [, key = "", op, values = ""] = set;
     const allowed = new Set(values.split(",").map((v) => v.trim()));
-    return op === "in" ? (l) => l[key] !== undefined && allowed.has(l[key]) : (l) => l[key] === undefined || !allowed.has(l[key]);
+    return op === "in"
+      ? (l) => l[key] !== undefined && allowed.has(l[key])
+      : (l) => l[key] === undefined || !allowed.has(l[key]);
   }
   const notEqual = /^([^!=]+)!=(.*)$/.exec(term);
   if (notEqual !== null) return (l) => l[(notEqual[1] ?? "").trim()] !== (notEqual[2] ?? "").trim();

@@ -3,5 +3,8 @@
  * test that wants caches current waits a few turns of the event loop (no timers, no wall clock).
  */
 export async function settle(turns = 5): Promise<void> {
-  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => { setImmediate(resolve); });
+  for (let i = 0; i < turns; i++)
+    await new Promise<void>((resolve) => {
+      setImmediate(resolve);
+    });
 }

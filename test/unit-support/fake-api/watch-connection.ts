@@ -32,7 +32,9 @@ export class WatchConnection {
     const is = type !== "DELETED" && this.selects(after);
     if (!was && !is) return;
     const seen: WatchEventType = type === "DELETED" ? "DELETED" : !was ? "ADDED" : !is ? "DELETED" : "MODIFIED";
-    const object = this.metadataOnly ? { apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata: after.metadata } : after;
+    const object = this.metadataOnly
+      ? { apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata: after.metadata }
+      : after;
     const line = `${JSON.stringify({ type: seen, object })}\n`;
     if (this.held) this.queued.push(line);
     else this.body.write(line);

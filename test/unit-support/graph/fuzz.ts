@@ -16,25 +16,74 @@ import { compileRgd } from "../../../src/graph/compile.js";
 const root = new URL("../../../../", import.meta.url);
 
 export function fixtureTexts(): string[] {
-  const fixtures = readdirSync(new URL("test/fixtures/rgd/", root)).filter((f) => f.endsWith(".yaml")).map((f) => `test/fixtures/rgd/${f}`);
+  const fixtures = readdirSync(new URL("test/fixtures/rgd/", root))
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => `test/fixtures/rgd/${f}`);
   const examples = ["examples/nginx/nginxapp-rgd.yaml", "examples/webapp/webapp-rgd.yaml"];
   return [...fixtures, ...examples].map((f) => readFileSync(new URL(f, root), "utf8"));
 }
 
 /** Fragments that stress YAML and CEL parsing: structure, anchors, expressions, odd bytes. */
 const FRAGMENTS = [
-  "[", "]", "{", "}", ": ", "- ", "\n", "\n  ", "&a ", "*a", "!!str ", "? ", "|\n", ">-\n", "\"", "'", "#", "---\n", "...\n", "\t",
-  "${", "}", "${schema.spec.name}", "${a.b.c}", "${x.matches(\"(a\")}", "${x.matches(\"^(a+)+$\")}", "${cel.bind(x, 1, x + x)}",
-  "{{", "}}", "{{ .x }}", "\u0000", "\uFFFD", "💥", "\\", "%", "@", "`",
+  "[",
+  "]",
+  "{",
+  "}",
+  ": ",
+  "- ",
+  "\n",
+  "\n  ",
+  "&a ",
+  "*a",
+  "!!str ",
+  "? ",
+  "|\n",
+  ">-\n",
+  '"',
+  "'",
+  "#",
+  "---\n",
+  "...\n",
+  "\t",
+  "${",
+  "}",
+  "${schema.spec.name}",
+  "${a.b.c}",
+  '${x.matches("(a")}',
+  '${x.matches("^(a+)+$")}',
+  "${cel.bind(x, 1, x + x)}",
+  "{{",
+  "}}",
+  "{{ .x }}",
+  "\u0000",
+  "\uFFFD",
+  "💥",
+  "\\",
+  "%",
+  "@",
+  "`",
 ];
 
-const mutation = (length: number) => fc.oneof(
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(length), text: fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 8 })) }),
-  fc.record({ kind: fc.constant("delete" as const), at: fc.nat(length), size: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({ kind: fc.constant("duplicate" as const), at: fc.nat(length), size: fc.integer({ min: 1, max: 200 }), to: fc.nat(length) }),
-);
+const mutation = (length: number) =>
+  fc.oneof(
+    fc.record({
+      kind: fc.constant("insert" as const),
+      at: fc.nat(length),
+      text: fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 8 })),
+    }),
+    fc.record({ kind: fc.constant("delete" as const), at: fc.nat(length), size: fc.integer({ min: 1, max: 40 }) }),
+    fc.record({
+      kind: fc.constant("duplicate" as const),
+      at: fc.nat(length),
+      size: fc.integer({ min: 1, max: 200 }),
+      to: fc.nat(length),
+    }),
+  );
 
-type Mutation = { kind: "insert"; at: number; text: string } | { kind: "delete"; at: number; size: number } | { kind: "duplicate"; at: number; size: number; to: number };
+type Mutation =
+  | { kind: "insert"; at: number; text: string }
+  | { kind: "delete"; at: number; size: number }
+  | { kind: "duplicate"; at: number; size: number; to: number };
 
 function mutate(text: string, mutations: readonly Mutation[]): string {
   let out = text;
@@ -42,7 +91,9 @@ function mutate(text: string, mutations: readonly Mutation[]): string {
     const at = Math.min(m.at, out.length);
     if (m.kind === "insert") out = out.slice(0, at) + m.text + out.slice(at);
     else if (m.kind === "delete") out = out.slice(0, at) + out.slice(at + m.size);
-    else out = out.slice(0, Math.min(m.to, out.length)) + out.slice(at, at + m.size) + out.slice(Math.min(m.to, out.length));
+    else
+      out =
+        out.slice(0, Math.min(m.to, out.length)) + out.slice(at, at + m.size) + out.slice(Math.min(m.to, out.length));
   }
   return out;
 }
@@ -76,43 +127,66 @@ export function fuzzCompiler(options: FuzzOptions): FuzzResult {
   const texts = fixtureTexts();
   const values = texts.map((t, i) => loadYaml(`fixture-${i}.yaml`, t).documents[0]?.value);
   const env = createKroCelEnvironment({ enableRuntime: true });
-  const resolver = builtinSchemaResolver(JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle);
+  const resolver = builtinSchemaResolver(
+    JSON.parse(
+      gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8"),
+    ) as BuiltinSchemaBundle,
+  );
   const crashes: string[] = [];
   let iterations = 0;
   const record = (what: string, input: string, e: unknown): void => {
-    crashes.push(`${what}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}\n--- input ---\n${input.slice(0, 2000)}`);
+    crashes.push(
+      `${what}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}\n--- input ---\n${input.slice(0, 2000)}`,
+    );
   };
 
-  const textProperty = fc.property(fc.nat(texts.length - 1), fc.array(mutation(4000), { minLength: 1, maxLength: 6 }), (index, mutations) => {
-    iterations++;
-    const text = mutate(texts[index] ?? "", mutations);
-    let loaded;
-    try {
-      loaded = loadYaml("fuzz.yaml", text);
-    } catch (e) {
-      record("loadYaml threw", text, e);
-      return;
-    }
-    for (const p of loaded.problems) if (p.position === undefined) record("unlocated YAML problem", text, new Error(p.issue.message));
-    for (const document of loaded.documents) {
+  const textProperty = fc.property(
+    fc.nat(texts.length - 1),
+    fc.array(mutation(4000), { minLength: 1, maxLength: 6 }),
+    (index, mutations) => {
+      iterations++;
+      const text = mutate(texts[index] ?? "", mutations);
+      let loaded;
       try {
-        compileRgd(document.value, { env, resolver });
+        loaded = loadYaml("fuzz.yaml", text);
       } catch (e) {
-        record("compileRgd threw", text, e);
+        record("loadYaml threw", text, e);
+        return;
       }
-    }
-  });
-  const replacement = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 20 }).map((s) => `\${${s}}`));
-  const valueProperty = fc.property(fc.nat(values.length - 1), fc.array(fc.nat(), { maxLength: 8 }), replacement, (index, path, value) => {
-    iterations++;
-    const mutated = swapSubtree(values[index], path, value);
-    try {
-      compileRgd(mutated, { env, resolver });
-    } catch (e) {
-      record("compileRgd threw on a value", JSON.stringify(mutated), e);
-    }
-  });
-  const params = { numRuns: Math.ceil(options.numRuns / 2), ...(options.seed === undefined ? {} : { seed: options.seed }) };
+      for (const p of loaded.problems)
+        if (p.position === undefined) record("unlocated YAML problem", text, new Error(p.issue.message));
+      for (const document of loaded.documents) {
+        try {
+          compileRgd(document.value, { env, resolver });
+        } catch (e) {
+          record("compileRgd threw", text, e);
+        }
+      }
+    },
+  );
+  const replacement = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.constantFrom(...FRAGMENTS),
+    fc.string({ maxLength: 20 }).map((s) => `\${${s}}`),
+  );
+  const valueProperty = fc.property(
+    fc.nat(values.length - 1),
+    fc.array(fc.nat(), { maxLength: 8 }),
+    replacement,
+    (index, path, value) => {
+      iterations++;
+      const mutated = swapSubtree(values[index], path, value);
+      try {
+        compileRgd(mutated, { env, resolver });
+      } catch (e) {
+        record("compileRgd threw on a value", JSON.stringify(mutated), e);
+      }
+    },
+  );
+  const params = {
+    numRuns: Math.ceil(options.numRuns / 2),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+  };
   fc.assert(textProperty, params);
   fc.assert(valueProperty, params);
   return { iterations, crashes };

@@ -40,29 +40,43 @@ function header(text: string, key: string): string | undefined {
 }
 
 export function corpusCases(): CorpusCase[] {
-  return readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".yaml")).sort().map((file) => {
-    const text = readFileSync(new URL(file, CORPUS_DIR), "utf8");
-    const expect = header(text, "expect");
-    if (expect !== "accept" && expect !== "reject") throw new Error(`${file}: "# expect: accept|reject" is missing`);
-    const error = header(text, "error");
-    const warning = header(text, "warning");
-    return {
-      name: file.slice(0, -".yaml".length), expect, strict: header(text, "options") === "strict", kro: header(text, "kro") ?? "", text,
-      ...(error === undefined ? {} : { error }), ...(warning === undefined ? {} : { warning }),
-    };
-  });
+  return readdirSync(CORPUS_DIR)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()
+    .map((file) => {
+      const text = readFileSync(new URL(file, CORPUS_DIR), "utf8");
+      const expect = header(text, "expect");
+      if (expect !== "accept" && expect !== "reject") throw new Error(`${file}: "# expect: accept|reject" is missing`);
+      const error = header(text, "error");
+      const warning = header(text, "warning");
+      return {
+        name: file.slice(0, -".yaml".length),
+        expect,
+        strict: header(text, "options") === "strict",
+        kro: header(text, "kro") ?? "",
+        text,
+        ...(error === undefined ? {} : { error }),
+        ...(warning === undefined ? {} : { warning }),
+      };
+    });
 }
 
 let resolver: ReturnType<typeof builtinSchemaResolver> | undefined;
 const env = createKroCelEnvironment({ enableRuntime: true });
 
 export function compileCorpusCase(c: CorpusCase): CorpusOutcome {
-  resolver ??= builtinSchemaResolver(JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle);
+  resolver ??= builtinSchemaResolver(
+    JSON.parse(
+      gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8"),
+    ) as BuiltinSchemaBundle,
+  );
   const loaded = loadYaml(`${c.name}.yaml`, c.text);
   const yamlIssues = [...loaded.problems, ...loaded.warnings].map((l) => l.issue);
   const document = loaded.documents[0];
   if (document === undefined) return { accepted: false, issues: yamlIssues };
   const result = compileRgd(document.value, { resolver, env, unknownKinds: c.strict ? "error" : "warn" });
   const issues = [...yamlIssues, ...result.issues];
-  return result.graph === undefined ? { accepted: false, issues } : { accepted: true, issues, crdYaml: toYaml(result.graph.crd) };
+  return result.graph === undefined
+    ? { accepted: false, issues }
+    : { accepted: true, issues, crdYaml: toYaml(result.graph.crd) };
 }

@@ -5,14 +5,27 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { loadYaml } from "../../../src/api/index.js";
-import { builtinSchemaResolver, compileRgd, type BuiltinSchemaBundle, type CelCompiledGraph, type CompiledGraph } from "../../../src/graph/index.js";
+import {
+  builtinSchemaResolver,
+  compileRgd,
+  type BuiltinSchemaBundle,
+  type CelCompiledGraph,
+  type CompiledGraph,
+} from "../../../src/graph/index.js";
 import type { KubeJson } from "../../../src/runtime/types.js";
 
 const root = new URL("../../../../", import.meta.url);
-const resolver = builtinSchemaResolver(JSON.parse(gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8")) as BuiltinSchemaBundle);
+const resolver = builtinSchemaResolver(
+  JSON.parse(
+    gunzipSync(readFileSync(new URL("schemas/kubernetes/1.33.json.gz", root))).toString("utf8"),
+  ) as BuiltinSchemaBundle,
+);
 
 export function rgdFixture(name: string): KubeJson {
-  const [document] = loadYaml(`${name}.yaml`, readFileSync(new URL(`test/fixtures/rgd/${name}.yaml`, root), "utf8")).documents;
+  const [document] = loadYaml(
+    `${name}.yaml`,
+    readFileSync(new URL(`test/fixtures/rgd/${name}.yaml`, root), "utf8"),
+  ).documents;
   return document?.value as KubeJson;
 }
 
@@ -40,6 +53,7 @@ export function instanceOf(graph: CompiledGraph, spec: KubeJson, metadata: KubeJ
 /** Reads a nested value without trusting its shape. */
 export function dig(value: unknown, ...path: (string | number)[]): unknown {
   let node = value;
-  for (const key of path) node = typeof node === "object" && node !== null ? (node as Record<string | number, unknown>)[key] : undefined;
+  for (const key of path)
+    node = typeof node === "object" && node !== null ? (node as Record<string | number, unknown>)[key] : undefined;
   return node;
 }
