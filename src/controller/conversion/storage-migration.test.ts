@@ -29,13 +29,11 @@ function fakeServer(count: number, pageSize: number, failOn?: string) {
     get: () => Promise.resolve(crd),
     getPath: (path: string) => {
       const from = Number(new URL(path, "http://x").searchParams.get("continue") ?? "0");
-      const items = names
-        .slice(from, from + pageSize)
-        .map((name) => ({
-          apiVersion: "kro.run/v1alpha1",
-          kind: "WebApp",
-          metadata: { name, namespace: "default", resourceVersion: "1" },
-        }));
+      const items = names.slice(from, from + pageSize).map((name) => ({
+        apiVersion: "kro.run/v1alpha1",
+        kind: "WebApp",
+        metadata: { name, namespace: "default", resourceVersion: "1" },
+      }));
       log.push(`list ${from}`);
       return Promise.resolve({ items, metadata: from + pageSize < count ? { continue: String(from + pageSize) } : {} });
     },
