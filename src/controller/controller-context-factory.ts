@@ -98,17 +98,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     env,
     ownWrites,
   );
-  const instanceMemory = new InstanceMemory();
-  instanceMemory.alsoHeldBy((key) => {
-    watches.forget(key);
-  });
-  instanceMemory.alsoHeldBy((key) => {
-    authorPolicies.forgetInstance(key);
-  });
-  if (evaluationGuard !== undefined)
-    instanceMemory.alsoHeldBy((key) => {
-      evaluationGuard.forget(key);
-    });
+  const instanceMemory = instanceMemoryOver({ watches, authorPolicies, evaluationGuard });
   const ctx: ControllerContext = {
     conversion,
     migrations,
@@ -156,4 +146,25 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
   };
   return { ctx, chartPool, policyBarrier, cacheScoping, clusters };
+}
+
+/** The instance memory, with every other holder of per-instance state forgetting along with it. */
+export function instanceMemoryOver(holders: {
+  readonly watches: Pick<ChildWatches, "forget">;
+  readonly authorPolicies: Pick<AuthorPolicyState, "forgetInstance">;
+  readonly evaluationGuard: Pick<EvaluationGuard, "forget"> | undefined;
+}): InstanceMemory {
+  const memory = new InstanceMemory();
+  memory.alsoHeldBy((key) => {
+    holders.watches.forget(key);
+  });
+  memory.alsoHeldBy((key) => {
+    holders.authorPolicies.forgetInstance(key);
+  });
+  const guard = holders.evaluationGuard;
+  if (guard !== undefined)
+    memory.alsoHeldBy((key) => {
+      guard.forget(key);
+    });
+  return memory;
 }

@@ -26,7 +26,6 @@ import {
   ApplyMemo,
   AuthorPolicyState,
   DelegationVerdicts,
-  InstanceMemory,
   OwnWrites,
   ServedGraphs,
   type ControllerContext,
@@ -44,6 +43,7 @@ import { DEFAULT_MAX_GRAPH_REVISIONS, reconcileRgd, withClusterKinds } from "../
 import { whoAmI } from "../../../src/controller/author-policy/index.js";
 import { Actor, clientFor, FakeCluster } from "../fake-api/index.js";
 import { ManualClock } from "../../support/manual-clock.js";
+import { instanceMemoryOver } from "../../../src/controller/controller-context-factory.js";
 import { graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition } from "../../../src/api/index.js";
 
 /** Member clusters by name, each a fake cluster with its own client. */
@@ -129,13 +129,7 @@ export function startFakeController(
     ownWrites,
   );
   const authorPolicies = new AuthorPolicyState();
-  const instanceMemory = new InstanceMemory();
-  instanceMemory.alsoHeldBy((key) => {
-    watches.forget(key);
-  });
-  instanceMemory.alsoHeldBy((key) => {
-    authorPolicies.forgetInstance(key);
-  });
+  const instanceMemory = instanceMemoryOver({ watches, authorPolicies, evaluationGuard: undefined });
   const o = options.controller ?? {};
   const ctx: ControllerContext = {
     conversion: new ConversionWebhook({ logger, client }),
