@@ -1,12 +1,15 @@
 /**
- * Which authorization checks an instance author must pass (docs/design/authorization.md): for
- * every child, create / patch (server-side apply) / delete where it lands; get / list for an
- * external reference or a chart lookup; update (and delete) of whatever the instance adopts —
- * exempt children included, since an exemption is for *creating* platform objects, never for
- * taking over someone else's. A child that is itself an instance of
- * another RGD brings that RGD's checks along, composed with the values the outer template
- * gives it, so nesting launders nothing: the checks run at the outer instance's
- * admission against `request.userInfo`, which no instance author can forge.
+ * Which authorization checks an instance author must pass (docs/design/authorization.md). The RGD
+ * is the grant: a child whose scope the RGD fixes — the instance's own namespace, a literal
+ * namespace, a cluster-scoped object with a literal name (scope-chooser.ts) — needs no right of
+ * the instance author. Where instance data chooses the scope, the author must be able to create /
+ * patch (server-side apply) / delete the child there, or get / list an external reference there.
+ * Adoption is always the instance's choice: update (and delete) of whatever it adopts, exempt and
+ * granted children included, since a grant is for *creating* what the RGD declares, never for
+ * taking over someone else's. A child that is itself an instance of another RGD brings that RGD's
+ * checks along, composed with the values the outer template gives it, so nesting launders
+ * nothing: the checks run at the outer instance's admission against `request.userInfo`, which no
+ * instance author can forge.
  *
  * Scope: where a namespace or name is a literal or reads only the instance
  * (admission-cel.ts), it is checked exactly there; anything else — another resource's data, an
@@ -15,6 +18,7 @@
 import { ANNOTATIONS } from "../../api/index.js";
 import { namespaceSource, type CompiledNode, type ContainmentPolicy } from "../../graph/index.js";
 import { REQUEST_ENV, translateValue, type AdmissionEnv, type AdmissionExpr } from "./admission-cel.js";
+import { scopeChooser } from "./scope-chooser.js";
 
 export interface ResolvedChildKind {
   readonly group: string;
@@ -85,6 +89,8 @@ interface Scope {
   readonly prefix: string;
   readonly depth: number;
   readonly seen: readonly string[];
+  /** The (nested) instance's own namespace is not chosen by the outermost instance's data. */
+  readonly ownNamespaceFixed: boolean;
 }
 
 function resolve(input: AuthorCheckInput, node: PolicyNode): ResolvedChildKind {
@@ -167,6 +173,7 @@ export function authorChecks(input: AuthorCheckInput): AuthorCheck[] {
       prefix: "",
       depth: 0,
       seen: [],
+      ownNamespaceFixed: true,
     },
     add,
   );
@@ -181,12 +188,14 @@ function collect(
   add: (check: Omit<AuthorCheck, "nodeIds">, nodeId: string) => void,
 ): void {
   const exempt = new Set(policy.authorCheckExempt);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
   for (const node of nodes) {
     const kind = resolve(input, node);
     const namespace = kind.namespaced ? namespaceOf(node, scope) : undefined;
     const name = nameOf(node, scope);
     const nodeId = `${scope.prefix}${node.id}`;
-    for (const { verb, named, when } of verbsOf(node, exempt.has(node.id), scope.adoption)) {
+    const granted = grantedByRgd(node, kind, byId, scope);
+    for (const { verb, named, when } of verbsOf(node, exempt.has(node.id) || granted, scope.adoption)) {
       const guards = [...new Set([...(namespace?.guards ?? []), ...(named ? (name?.guards ?? []) : [])])];
       add(
         {
@@ -211,8 +220,24 @@ function collect(
       scope.depth >= MAX_NESTING
     )
       continue;
-    collect(input, inner.nodes, inner.policy, nestedScope(node, namespace, name, inner, scope), add);
+    collect(input, inner.nodes, inner.policy, nestedScope(node, namespace, name, inner, scope, granted), add);
   }
+}
+
+/**
+ * The RGD is the grant: a child whose scope the RGD fixes (scope-chooser.ts) needs no right of the
+ * instance author. Inside a nested graph, what the inner RGD calls fixed is fixed only when the
+ * outer graph fixed the inner instance's namespace too (otherwise instance data still chose it).
+ */
+function grantedByRgd(
+  node: PolicyNode,
+  kind: ResolvedChildKind,
+  nodes: ReadonlyMap<string, PolicyNode>,
+  scope: Scope,
+): boolean {
+  const field = kind.namespaced ? "namespace" : "name";
+  if (scopeChooser(node, field, nodes) !== "rgd") return false;
+  return !kind.namespaced || scope.ownNamespaceFixed;
 }
 
 /** The admission environment of a nested instance: its spec, name and namespace as the outer template writes them. */
@@ -222,6 +247,7 @@ function nestedScope(
   name: AdmissionExpr | undefined,
   inner: NestedGraph,
   outer: Scope,
+  fixedByOuter: boolean,
 ): Scope {
   const template = isRecord(node.template) ? node.template : {};
   const spec = isRecord(template.spec) ? template.spec : {};
@@ -246,5 +272,6 @@ function nestedScope(
     prefix: `${outer.prefix}${node.id}/`,
     depth: outer.depth + 1,
     seen: [...outer.seen, inner.rgdName],
+    ownNamespaceFixed: inner.namespaced && fixedByOuter,
   };
 }

@@ -55,28 +55,29 @@ const summary = (i: AuthorPolicyInput) =>
     .map((c) => `${c.verb} ${c.resource} ns=${c.namespace ?? "*"} name=${c.name ?? "*"} [${c.nodeIds.join(",")}]`);
 
 describe("instance-author policy", () => {
-  it("checks create, patch and delete of every child where it lands", () => {
+  it("the RGD is the grant: only where instance data chooses the scope are create, patch and delete checked there", () => {
     const nodes = [
       node("own", "v1", "ConfigMap", { name: "${schema.metadata.name}" }),
       node("target", "v1", "ConfigMap", { name: "${schema.spec.name}", namespace: "${schema.spec.ns}" }),
       node("fixed", "v1", "Secret", { name: "fixed", namespace: "monitoring" }),
+      node("follows", "v1", "Secret", { name: "f", namespace: "${own.metadata.namespace}" }),
+      node("followsChosen", "v1", "Secret", { name: "g", namespace: "${target.metadata.namespace}" }),
       node("binding", "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", { name: "${schema.spec.name}" }),
+      node("fixedBinding", "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", { name: "platform-readers" }),
       node("peer", "v1", "Secret", { name: "peer" }, "external"),
+      node("chosenPeer", "v1", "Secret", { name: "peer", namespace: "${schema.spec.ns}" }, "external"),
     ];
     assert.deepEqual(summary(input(nodes)), [
-      "create configmaps ns=request.namespace name=* [own]",
-      "patch configmaps ns=request.namespace name=(object.metadata.name) [own]",
-      "delete configmaps ns=request.namespace name=(object.metadata.name) [own]",
       "create configmaps ns=(object.spec.ns) name=* [target]",
       "patch configmaps ns=(object.spec.ns) name=(object.spec.name) [target]",
       "delete configmaps ns=(object.spec.ns) name=(object.spec.name) [target]",
-      'create secrets ns="monitoring" name=* [fixed]',
-      'patch secrets ns="monitoring" name="fixed" [fixed]',
-      'delete secrets ns="monitoring" name="fixed" [fixed]',
+      "create secrets ns=* name=* [followsChosen]",
+      'patch secrets ns=* name="g" [followsChosen]',
+      'delete secrets ns=* name="g" [followsChosen]',
       "create clusterrolebindings ns=* name=* [binding]",
       "patch clusterrolebindings ns=* name=(object.spec.name) [binding]",
       "delete clusterrolebindings ns=* name=(object.spec.name) [binding]",
-      'get secrets ns=request.namespace name="peer" [peer]',
+      'get secrets ns=(object.spec.ns) name="peer" [chosenPeer]',
     ]);
   });
 
@@ -165,8 +166,8 @@ describe("instance-author policy", () => {
     );
     assert.deepEqual(
       list.filter((c) => c.startsWith("create")),
+      // The inner instance lands in the outer instance's namespace: granted by the RGD; its children are not.
       [
-        "create envs ns=request.namespace name=* [env]",
         'create secrets ns=string(((object.spec.team))) + "-env" name=* [env/quota]',
         "create clusterrolebindings ns=* name=* [env/bind]",
       ],
@@ -179,22 +180,23 @@ describe("instance-author policy", () => {
 
   it("merges identical checks, honours exemptions and the off switch", () => {
     const nodes = [
-      node("a", "v1", "ConfigMap", { name: "${cfg.data.a}-x" }),
-      node("b", "v1", "ConfigMap", { name: "${cfg.data.b}-y" }),
-      node("s", "v1", "Secret", { name: "s" }),
+      node("a", "v1", "ConfigMap", { name: "${cfg.data.a}-x", namespace: "${cfg.data.ns}" }),
+      node("b", "v1", "ConfigMap", { name: "${cfg.data.b}-y", namespace: "${cfg.data.ns}" }),
+      node("s", "v1", "Secret", { name: "s", namespace: "${schema.spec.ns}" }),
     ];
     assert.deepEqual(summary(input(nodes)).slice(0, 3), [
-      "create configmaps ns=request.namespace name=* [a,b]",
-      "patch configmaps ns=request.namespace name=* [a,b]",
-      "delete configmaps ns=request.namespace name=* [a,b]",
+      "create configmaps ns=* name=* [a,b]",
+      "patch configmaps ns=* name=* [a,b]",
+      "delete configmaps ns=* name=* [a,b]",
     ]);
+    assert.equal(summary(input(nodes)).length, 6);
     assert.deepEqual(summary(input(nodes, { policy: { ...DEFAULT_CONTAINMENT, authorCheckExempt: ["s"] } })).length, 3);
     assert.deepEqual(authorPolicyObjects(input(nodes, { policy: { ...DEFAULT_CONTAINMENT, authorCheck: false } })), []);
   });
 
   it("builds a policy and binding owned by the RGD, skipping the controller's own writes", () => {
     const objects = authorPolicyObjects(
-      input([node("own", "v1", "ConfigMap", { name: "x" })], {
+      input([node("chosen", "v1", "ConfigMap", { name: "x", namespace: "${cfg.data.ns}" })], {
         controllerUser: "system:serviceaccount:kro-system:kro-ts",
       }),
     );
@@ -227,13 +229,15 @@ describe("instance-author policy", () => {
     );
     assert.equal(
       policy.spec.validations.at(0)?.expression,
-      'authorizer.group("").resource("configmaps").namespace(request.namespace).check("create").allowed()',
+      'authorizer.group("").resource("configmaps").check("create").allowed()',
     );
     assert.match(String(policy.spec.validations.at(0)?.messageExpression), /may not create configmaps/);
   });
 
   it("chunks checks so no policy exceeds the API server's cost budget", () => {
-    const nodes = Array.from({ length: 20 }, (_, i) => node(`n${i}`, "v1", "ConfigMap", { name: `cm-${i}` }));
+    const nodes = Array.from({ length: 20 }, (_, i) =>
+      node(`n${i}`, "v1", "ConfigMap", { name: `cm-${i}`, namespace: "${schema.spec.ns}" }),
+    );
     const objects = authorPolicyObjects(input(nodes));
     const policies = objects.filter((o) => o.kind === "ValidatingAdmissionPolicy") as {
       spec: { validations: unknown[] };

@@ -23,7 +23,7 @@ const graph = (template: string) => {
   return result.graph;
 };
 
-const checksOf = (template: string) => {
+const checksOf = (template: string, crossNamespace = false) => {
   const g = graph(template);
   const kinds = new Map([
     ["v1/ConfigMap", { group: "", resource: "configmaps", namespaced: true }],
@@ -32,7 +32,7 @@ const checksOf = (template: string) => {
   ]);
   return authorChecks({
     instanceNamespaced: true,
-    nodes: [...g.nodes, ...lookupAuthorNodes(g)],
+    nodes: [...g.nodes, ...lookupAuthorNodes(g, crossNamespace)],
     kinds,
     policy: DEFAULT_CONTAINMENT,
   })
@@ -41,24 +41,20 @@ const checksOf = (template: string) => {
 };
 
 describe("lookup author checks", () => {
-  it("a named lookup in the instance's namespace needs get of that name there", () => {
-    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace "db" }}'), [
-      'get secrets ns=request.namespace name="db" by cm',
-    ]);
+  it("the RGD is the grant: a lookup in the instance's namespace or a literal one needs no right of the instance author", () => {
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace "db" }}'), []);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace "" }}'), []);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" "kube-system" "x" }}'), []);
+    assert.deepEqual(checksOf('{{ lookup "v1" "Node" "" "n1" }}'), []);
   });
-  it("a list needs list; a computed name needs get and list; a cluster-scoped kind is checked cluster-wide", () => {
-    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace "" }}'), [
-      "list secrets ns=request.namespace name=* by cm",
+  it("where instance data chooses: a computed namespace is checked in all namespaces, get and list", () => {
+    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Values.ns .Values.n }}', true), [
+      "get secrets ns=* name=* by cm",
+      "list secrets ns=* name=* by cm",
     ]);
-    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" .Release.Namespace .Values.n }}'), [
-      "get secrets ns=request.namespace name=* by cm",
-      "list secrets ns=request.namespace name=* by cm",
-    ]);
-    assert.deepEqual(checksOf('{{ lookup "v1" "Node" "" "n1" }}'), ['get nodes ns=* name="n1" by cm']);
-  });
-  it("a literal namespace is checked where it points", () => {
-    assert.deepEqual(checksOf('{{ lookup "v1" "Secret" "kube-system" "x" }}'), [
-      'get secrets ns="kube-system" name="x" by cm',
+    assert.deepEqual(checksOf('{{ lookup "v1" "Node" "" .Values.n }}'), [
+      "get nodes ns=* name=* by cm",
+      "list nodes ns=* name=* by cm",
     ]);
   });
 });
