@@ -220,7 +220,13 @@ function collect(
       scope.depth >= MAX_NESTING
     )
       continue;
-    collect(input, inner.nodes, inner.policy, nestedScope(node, namespace, name, inner, scope, granted), add);
+    collect(
+      input,
+      inner.nodes,
+      inner.policy,
+      nestedScope(node, { namespace, name, fixed: granted }, inner, scope),
+      add,
+    );
   }
 }
 
@@ -243,12 +249,16 @@ function grantedByRgd(
 /** The admission environment of a nested instance: its spec, name and namespace as the outer template writes them. */
 function nestedScope(
   node: PolicyNode,
-  namespace: AdmissionExpr | undefined,
-  name: AdmissionExpr | undefined,
+  where: {
+    readonly namespace: AdmissionExpr | undefined;
+    readonly name: AdmissionExpr | undefined;
+    /** The outer graph fixes where the inner instance lands (not the outer instance's data). */
+    readonly fixed: boolean;
+  },
   inner: NestedGraph,
   outer: Scope,
-  fixedByOuter: boolean,
 ): Scope {
+  const { namespace, name } = where;
   const template = isRecord(node.template) ? node.template : {};
   const spec = isRecord(template.spec) ? template.spec : {};
   const annotations = isRecord(metadataOf(node).annotations)
@@ -272,6 +282,6 @@ function nestedScope(
     prefix: `${outer.prefix}${node.id}/`,
     depth: outer.depth + 1,
     seen: [...outer.seen, inner.rgdName],
-    ownNamespaceFixed: inner.namespaced && fixedByOuter,
+    ownNamespaceFixed: inner.namespaced && where.fixed,
   };
 }

@@ -102,7 +102,7 @@ async function confirmInstance(ctx: Applier, pass: InstancePass): Promise<boolea
 
 /** Applies every step at once and returns what the answers taught about ownership. */
 async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly ApplyStep[]): Promise<InventoryDelta> {
-  const results = await Promise.allSettled(steps.map((step) => apply(ctx, pass.instanceKey, step.body)));
+  const results = await Promise.allSettled(steps.map((step) => apply(ctx, pass, step.body)));
   const deltas = await Promise.all(
     steps.map(async (step, i) => {
       const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
@@ -135,12 +135,11 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
  */
 async function apply(
   ctx: Pick<Applier, "client" | "clusters" | "ownWrites">,
-  instance: string,
+  pass: Pick<InstancePass, "instanceKey" | "placement">,
   body: KubeJson,
 ): Promise<KubeJson> {
-  const cluster = clusterOf(body);
-  const send = () => applyChild(ctx, body, { ...(cluster === undefined ? {} : { cluster }) });
-  return cluster === undefined ? ctx.ownWrites.write(body, instance, send) : send();
+  const send = () => applyChild(ctx, pass.placement, body);
+  return clusterOf(body) === undefined ? ctx.ownWrites.write(body, pass.instanceKey, send) : send();
 }
 
 /**
@@ -172,7 +171,7 @@ async function settleExisting(
       return { recorded: [], error: decision.message };
     case "adopt":
       try {
-        const response = await apply(ctx, pass.instanceKey, withUid(step.desired, decision.entry.uid));
+        const response = await apply(ctx, pass, withUid(step.desired, decision.entry.uid));
         pass.overlay.set(identityKey(step.identity), response);
         pass.writtenAs.set(identityKey(step.identity), step.desired);
         ctx.applyMemo.record(step.desired, response);

@@ -12,6 +12,7 @@ import { FIELD_MANAGERS } from "../../api/index.js";
 import type { KubeClient, KubeObject, ObjectRef } from "../../kube/index.js";
 import type { KubeJson, ObjectIdentity } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
+import { judgeApply, judgePatch, type PlacementRules } from "./write-gate.js";
 
 export type ChildClients = Pick<ControllerContext, "client" | "clusters">;
 
@@ -37,9 +38,16 @@ export async function readChild(
   );
 }
 
-/** Server-side apply of a desired child, as kro's applyset field manager, forced. */
-export async function applyChild(ctx: ChildClients, body: KubeJson, where: Where): Promise<KubeJson> {
-  return (await clientFor(ctx, where)).apply(body, { fieldManager: FIELD_MANAGERS.applyset, force: true });
+/**
+ * Server-side apply of a desired child, as kro's applyset field manager, forced — in the cluster
+ * the write gate places it (write-gate.ts), which refuses before any request is sent.
+ */
+export async function applyChild(ctx: ChildClients, placement: PlacementRules, body: KubeJson): Promise<KubeJson> {
+  const cluster = judgeApply(placement, body);
+  return (await clientFor(ctx, cluster === undefined ? {} : { cluster })).apply(body, {
+    fieldManager: FIELD_MANAGERS.applyset,
+    force: true,
+  });
 }
 
 /** DELETE preconditioned on the UID we recorded, so an object re-created under the name is never ours to delete. */
@@ -55,5 +63,6 @@ export async function deleteChild(
 
 /** A merge patch as the controller's field manager (releasing an adopted child). */
 export async function patchChild(ctx: ChildClients, child: ObjectRef & Where, patch: KubeJson): Promise<void> {
+  judgePatch(patch);
   await (await clientFor(ctx, child)).patch(child, patch, { fieldManager: FIELD_MANAGERS.controller });
 }

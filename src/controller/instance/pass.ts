@@ -10,6 +10,7 @@ import type { Overlay } from "../watches/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import { applyDelta, emptyDelta, mergeDeltas, type Inventory, type InventoryDelta } from "./inventory.js";
 import type { InstanceIdentity } from "./ownership.js";
+import type { PlacementRules } from "./write-gate.js";
 
 export class InstancePass {
   instance: KubeObject;
@@ -32,6 +33,8 @@ export class InstancePass {
   readonly applyErrors: Record<string, string> = {};
   /** Node ids of applyErrors the server caused (no answer, 5xx, 429): retried at once when it is back. */
   readonly serverFailures = new Set<string>();
+  /** Where this instance's graph lets its children go: what the write gate judges every apply by. */
+  placement!: PlacementRules;
   /** Children refused before any write, by node id (not retried until something changes). */
   readonly refusedNodes: Record<string, string> = {};
 

@@ -350,3 +350,71 @@ describe("reconcileInstance: member clusters", () => {
     assert.equal(w.actor.read(configMap("app-settings")), undefined);
   });
 });
+
+describe("reconcileInstance: the write gate places every child, in every apply round", () => {
+  /** A remote child that needs another child's data first: it appears in the pass's second round. */
+  const laterRound = rgd("laterround", {
+    schema: { apiVersion: "v1alpha1", kind: "LaterRound", spec: { region: "string" } },
+    resources: [
+      {
+        id: "settings",
+        template: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "${schema.metadata.name}-settings" },
+          data: { message: "hi" },
+        },
+      },
+      {
+        id: "regional",
+        cluster: "${schema.spec.region}",
+        clusters: ["eu-west"],
+        template: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "${schema.metadata.name}" },
+          data: { message: "${settings.data.message}" },
+        },
+      },
+    ],
+  });
+  /** The pass reports the refused child as a resource error (retried with backoff); the status says why. */
+  const refusal = (error: unknown) => {
+    assert.match(String(error), /resource error: regional/);
+  };
+  const regionalError = (w: World, name: string) =>
+    conditions(w.actor.read({ apiVersion: "kro.run/v1alpha1", kind: "LaterRound", namespace: ns, name }))
+      .map((c) => c.message ?? "")
+      .join("\n");
+
+  it("a target the RGD does not allow gets no request, though it is registered", async (t) => {
+    const euWest = new FakeCluster("eu-west");
+    const usEast = new FakeCluster("us-east");
+    const w = await world(t, laterRound, [euWest, usEast]);
+    w.actor.create(instance("LaterRound", "app", { region: "us-east" }));
+    for (let i = 0; i < 3; i++) await w.pass("app").catch(refusal);
+    assert.ok(w.actor.read(configMap("app-settings")), "the local child converged");
+    assert.deepEqual(usEast.writes(), [], "no write reached us-east");
+    assert.equal(w.actor.read(configMap("app")), undefined, "nothing in the hub instead");
+    assert.match(regionalError(w, "app"), /cluster "us-east" is not allowed for resource "regional"/);
+  });
+
+  it("an empty target is an error, never the controller's own cluster", async (t) => {
+    const euWest = new FakeCluster("eu-west");
+    const w = await world(t, laterRound, [euWest]);
+    w.actor.create(instance("LaterRound", "empty", { region: "" }));
+    for (let i = 0; i < 3; i++) await w.pass("empty").catch(refusal);
+    assert.ok(w.actor.read(configMap("empty-settings")));
+    assert.equal(w.actor.read(configMap("empty")), undefined, "not written in the hub");
+    assert.deepEqual(euWest.writes(), []);
+    assert.match(regionalError(w, "empty"), /target cluster evaluated to ""; an empty target is an error/);
+  });
+
+  it("an allowed target is written there", async (t) => {
+    const euWest = new FakeCluster("eu-west");
+    const w = await world(t, laterRound, [euWest]);
+    w.actor.create(instance("LaterRound", "ok", { region: "eu-west" }));
+    for (let i = 0; i < 3; i++) await w.pass("ok");
+    assert.deepEqual(new Actor(euWest).read(configMap("ok"))?.data, { message: "hi" });
+  });
+});
