@@ -4,6 +4,7 @@
  */
 import { compareValues, valuesEqual } from "../compare.js";
 import { LibraryError, makeMap, type CelEnvironment, type LibraryContext } from "../lib-support.js";
+import { INDEX_OF, LAST_INDEX_OF } from "./lib-strings.js";
 
 class KubernetesURL {
   constructor(
@@ -43,11 +44,13 @@ export function registerK8sBasicLibraries(env: CelEnvironment, lib: LibraryConte
   };
   env.registerFunction("list<A>.min(): A", (l: unknown[]) => extreme(l, -1, "min"));
   env.registerFunction("list<A>.max(): A", (l: unknown[]) => extreme(l, 1, "max"));
-  env.registerFunction("list<A>.indexOf(A): int", (l: unknown[], v: unknown) => {
+  // Under the names string indexOf/lastIndexOf calls are renamed to (lib-strings.ts), which
+  // both method families share.
+  env.registerFunction(`list<A>.${INDEX_OF}(A): int`, (l: unknown[], v: unknown) => {
     lib.charge(l.length);
     return BigInt(l.findIndex((x) => valuesEqual(x, v)));
   });
-  env.registerFunction("list<A>.lastIndexOf(A): int", (l: unknown[], v: unknown) => {
+  env.registerFunction(`list<A>.${LAST_INDEX_OF}(A): int`, (l: unknown[], v: unknown) => {
     lib.charge(l.length);
     for (let i = l.length - 1; i >= 0; i--) if (valuesEqual(l[i], v)) return BigInt(i);
     return -1n;
