@@ -245,6 +245,16 @@ const ROUTED_METHODS: ReadonlyMap<string, string> = new Map([
   ["getMilliseconds/0", GET_MILLISECONDS],
 ]);
 
+/** Our names for the routed methods, back to the names the author wrote. */
+const AUTHORS_NAMES: readonly (readonly [RegExp, string])[] = [
+  ...new Map([...ROUTED_METHODS].map(([key, routed]) => [routed, key.split("/")[0] ?? routed])),
+].map(([routed, name]) => [new RegExp(`\\b${routed}\\b`, "g"), name] as const);
+
+/** A message about a routed call, as the author wrote the call (`string.kroSubstring` → `string.substring`). */
+export function withAuthorsMethodNames(message: string): string {
+  return AUTHORS_NAMES.reduce((m, [routed, name]) => m.replace(routed, name), message);
+}
+
 function routeMethod(node: Node): void {
   const args = node.args as [string, unknown, unknown[]];
   const routed = ROUTED_METHODS.get(`${args[0]}/${args[2].length}`);
