@@ -1,7 +1,7 @@
 // cel-oracle evaluates CEL expressions with cel-go v0.23.2 (the version Kubernetes 1.33's API
 // server is built with) and the libraries kro's controller and the API server enable: the standard
 // library, optionals, ext.Strings (newest version), ext.Lists, ext.Sets, ext.Bindings,
-// ext.TwoVarComprehensions and Kubernetes' list, regex and URL libraries. It is the reference for
+// ext.Encoders, ext.TwoVarComprehensions and Kubernetes' list, regex and URL libraries. It is the reference for
 // src/expr's differential test (src/expr/cel-go-differential.test.ts), never part of kro-ts.
 //
 // Input on stdin: a JSON array of {"expr": "...", "vars": {...}}; every variable is declared dyn
@@ -152,6 +152,7 @@ func envFor(vars map[string]any) (*cel.Env, error) {
 		ext.Lists(),
 		ext.Sets(),
 		ext.Bindings(),
+		ext.Encoders(),
 		ext.TwoVarComprehensions(),
 		library.Lists(),
 		library.Regex(),

@@ -14,6 +14,12 @@ class KubernetesURL {
 }
 
 function parseUrl(s: string): KubernetesURL | undefined {
+  // Go's url.Parse refuses ASCII control characters anywhere; the WHATWG parser drops tabs and
+  // newlines silently.
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x7f) return undefined;
+  }
   // Kubernetes accepts absolute URIs and absolute paths (url.ParseRequestURI).
   if (s.startsWith("/")) return new KubernetesURL(new URL(s, "relative:///"), s);
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s)) return undefined;

@@ -48,6 +48,10 @@ function stringFunctionCases(): CelGoCase[] {
     out.push(one("s.split('')", s), one("[s, s].join()", s), one("[s, s].join('😀')", s));
     out.push(one("s.matches('^.$')", s), one("s.matches('^.{3}$')", s), one("s.find('.$')", s));
     out.push(one("s.findAll('.')", s), one("s.findAll('.', 2)", s), one("s.matches('[😀-😂]')", s));
+    out.push(one("s.matches('^\\\\p{L}')", s), one("s.findAll('\\\\PL')", s), one("s.find('[^a-z]+')", s));
+    out.push(one("base64.encode(bytes(s))", s), one("string(base64.decode(base64.encode(bytes(s))))", s));
+    out.push(one("s in [s]", s), one("s in {s: 1}", s), one("string(s) == s", s), one("dyn(s) == s", s));
+    out.push(one("isURL('https://h/' + s)", s), one("url('https://h/p?q=' + s).getQuery()", s));
     out.push(one("s + s", s), one("s.charAt(s.size())", s), one("s.charAt(s.size() + 1)", s));
     out.push(one("s.substring(s.size())", s), one("s.substring(s.size() + 1)", s));
     out.push(one("s.substring(0, s.size())", s), one("s.lastIndexOf('')", s), one("s.indexOf('')", s));
