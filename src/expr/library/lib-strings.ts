@@ -54,14 +54,9 @@ export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext)
   env.registerFunction(`string.${LAST_INDEX_OF}(string, int): int`, lastIndexOf);
   env.registerFunction("string.kroSubstring(int): string", (s: string, start: bigint) => substring(s, start));
   env.registerFunction("string.kroSubstring(int, int): string", substring);
-  env.registerFunction("string.kroSplit(string): list<string>", (s: string, sep: string) => {
-    lib.charge(s.length);
-    return split(s, sep);
-  });
-  env.registerFunction("string.kroSplit(string, int): list<string>", (s: string, sep: string, n: bigint) => {
-    lib.charge(s.length);
-    return split(s, sep, n);
-  });
+  // As cel-js' own split: the result's size is charged after the call (instrument.ts).
+  env.registerFunction("string.kroSplit(string): list<string>", (s: string, sep: string) => split(s, sep));
+  env.registerFunction("string.kroSplit(string, int): list<string>", split);
   env.registerFunction("string.charAt(int): string", (s: string, i: bigint) => {
     const cps = codePoints(s);
     if (i < 0n || i > BigInt(cps.length)) throw new Error(`index out of range: ${i}`);
