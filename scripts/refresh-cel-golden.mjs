@@ -6,7 +6,8 @@
 // trusts. The first build compiles cel-go and part of k8s.io/apiserver (2–3 minutes on two busy
 // cores), which is why the test reads this file instead of running the oracle itself.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -19,7 +20,14 @@ const out = execFileSync("go", ["run", "."], {
   maxBuffer: 256 << 20,
 });
 const results = JSON.parse(out.toString("utf8"));
+// The oracle's source, so that the test notices an oracle changed without re-recording.
+const hash = createHash("sha256");
+for (const file of ["main.go", "go.mod", "go.sum"]) hash.update(readFileSync(path.join(root, "go/cel-oracle", file)));
+const oracle = hash.digest("hex").slice(0, 16);
 // One case and its answer per line, so a refresh shows as a readable diff.
 const lines = cases.map((c, i) => JSON.stringify({ ...c, cel_go: results[i] }));
-writeFileSync(path.join(root, "test/data/expr/cel-go-golden.json"), `[\n${lines.join(",\n")}\n]\n`);
+writeFileSync(
+  path.join(root, "test/data/expr/cel-go-golden.json"),
+  `{"oracle": "${oracle}", "cases": [\n${lines.join(",\n")}\n]}\n`,
+);
 console.log(`recorded ${results.length} cel-go results`);

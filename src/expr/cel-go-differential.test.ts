@@ -6,6 +6,7 @@
 // `npm run build && node scripts/refresh-cel-golden.mjs` (needs Go; the first oracle build takes
 // minutes, which is why this test reads the recording instead of running the oracle).
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { Optional } from "@marcbachmann/cel-js";
@@ -18,9 +19,18 @@ import { jsonToCel } from "./values.js";
 type Answer = { readonly value: unknown } | { readonly error: string };
 type Recorded = CelGoCase & { readonly cel_go: Answer };
 
-const golden = JSON.parse(
+const recording = JSON.parse(
   readFileSync(new URL("../../../test/data/expr/cel-go-golden.json", import.meta.url), "utf8"),
-) as Recorded[];
+) as { readonly oracle: string; readonly cases: readonly Recorded[] };
+const golden = recording.cases;
+
+/** The hash scripts/refresh-cel-golden.mjs records: the oracle's source files. */
+function oracleHash(): string {
+  const hash = createHash("sha256");
+  for (const file of ["main.go", "go.mod", "go.sum"])
+    hash.update(readFileSync(new URL(`../../../go/cel-oracle/${file}`, import.meta.url)));
+  return hash.digest("hex").slice(0, 16);
+}
 
 /** A CEL value tagged with its type, as the oracle prints it. */
 function encode(v: unknown): unknown {
@@ -55,7 +65,8 @@ function ours(c: CelGoCase): Answer {
 }
 
 describe("differential: the dialect's string and list functions against cel-go v0.23.2", () => {
-  it("the recording matches the case list (else re-record: see the top of this file)", () => {
+  it("the recording matches the case list and the oracle's source (else re-record: see the top of this file)", () => {
+    assert.equal(recording.oracle, oracleHash(), "go/cel-oracle changed since the recording");
     assert.deepEqual(
       golden.map(({ cel_go: _, ...c }) => c),
       JSON.parse(JSON.stringify(celGoCases)),
