@@ -129,7 +129,8 @@ function loneSurrogateCases(): CelGoCase[] {
     out.push(one("s > '\uFFFC'", s), one("s < '😀'", s), one("s.indexOf('\uFFFD')", s), one("s.substring(1)", s));
     out.push(one("{s: 1}", s), one("m[s.substring(0, 1)]", s));
   }
-  return out.map((c) => (c.expr.startsWith("m[") ? { ...c, vars: { ...c.vars, m: { "\uFFFD": 1, a: 2 } } } : c));
+  out.push({ expr: "m['\uFFFD']", vars: { m: { "\uD800": 1 } } }, { expr: "m.map(k, k.size())", vars: { m: { "a\uDC00": 1 } } });
+  return out.map((c) => (c.expr.startsWith("m[s") ? { ...c, vars: { ...c.vars, m: { "\uFFFD": 1, a: 2 } } } : c));
 }
 
 export const celGoCases: readonly CelGoCase[] = [
