@@ -14,14 +14,23 @@
  *  - selecting a field of an unbound type parameter (`{}.?k.f`: optional<V>, V unbound) is dyn,
  *    as in cel-go, where cel-js reports "Cannot index type";
  *  - methods cel-js builds in with other semantics are routed to ours: timestamp accessors with
- *    a time zone (fixed offsets `"+11:00"`), lowerAscii / upperAscii / trim (ASCII / Go spaces).
+ *    a time zone (fixed offsets `"+11:00"`), lowerAscii / upperAscii / trim (ASCII / Go spaces),
+ *    the string methods that count or index (code points, not UTF-16 units);
+ *  - `<`, `<=`, `>`, `>=` order strings by code point, as cel-go (cel-js: by UTF-16 unit).
  */
 import { Optional } from "@marcbachmann/cel-js";
 import { walkAst } from "./ast-walk.js";
+import { compareCodePoints } from "./string-order.js";
 import { LibraryError } from "./lib-support.js";
 import type { CelType, MacroChecker, MacroEvaluator } from "./macro-support.js";
 import type { SyntaxMarks } from "./syntax-desugar.js";
-import { TZ_ACCESSORS, ASCII_STRING_METHODS, GET_MILLISECONDS, OPTIONAL_NONE_DYN } from "./library/index.js";
+import {
+  TZ_ACCESSORS,
+  ASCII_STRING_METHODS,
+  CODE_POINT_STRING_METHODS,
+  GET_MILLISECONDS,
+  OPTIONAL_NONE_DYN,
+} from "./library/index.js";
 
 interface Node {
   op: string;
@@ -66,6 +75,12 @@ export function rewriteAst(ast: unknown, marks: SyntaxMarks | undefined): void {
         break;
       case "+":
         typeDurationPlusTimestamp(node);
+        break;
+      case "<":
+      case "<=":
+      case ">":
+      case ">=":
+        orderStringsByCodePoint(node);
         break;
       case ".":
       case ".?":
@@ -226,8 +241,19 @@ function routeOptionalNone(node: Node): void {
 const ROUTED_METHODS: ReadonlyMap<string, string> = new Map([
   ...[...TZ_ACCESSORS].map(([name, routed]) => [`${name}/1`, routed] as const),
   ...ASCII_STRING_METHODS,
+  ...CODE_POINT_STRING_METHODS,
   ["getMilliseconds/0", GET_MILLISECONDS],
 ]);
+
+/** Our names for the routed methods, back to the names the author wrote. */
+const AUTHORS_NAMES: readonly (readonly [RegExp, string])[] = [
+  ...new Map([...ROUTED_METHODS].map(([key, routed]) => [routed, key.split("/")[0] ?? routed])),
+].map(([routed, name]) => [new RegExp(`\\b${routed}\\b`, "g"), name] as const);
+
+/** A message about a routed call, as the author wrote the call (`string.kroSubstring` → `string.substring`). */
+export function withAuthorsMethodNames(message: string): string {
+  return AUTHORS_NAMES.reduce((m, [routed, name]) => m.replace(routed, name), message);
+}
 
 function routeMethod(node: Node): void {
   const args = node.args as [string, unknown, unknown[]];
@@ -320,6 +346,42 @@ function typeDurationPlusTimestamp(node: Node): void {
       if (type.name === "google.protobuf.Duration" && right.checkedType?.name === "google.protobuf.Timestamp")
         return chk.getType("google.protobuf.Timestamp");
       node.setMeta("alternate", undefined);
+      return type;
+    },
+    evaluate: (ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown => node.meta.evaluate(ev, node, ctx),
+  };
+  node.setMeta("alternate", alternate).setMeta("async", false);
+}
+
+/** A binary operator's run-time step, which cel-js' checker installs on the node. */
+type BinaryHandle = (left: unknown, right: unknown, ast: unknown, ev: unknown) => unknown;
+
+const RELATIONS: Readonly<Record<string, (order: number) => boolean>> = {
+  "<": (order) => order < 0,
+  "<=": (order) => order <= 0,
+  ">": (order) => order > 0,
+  ">=": (order) => order >= 0,
+};
+
+/**
+ * A relational operator that orders two strings by code point and leaves every other pair of
+ * operands to cel-js. cel-js refuses a second `string < string` overload, so the checked node's
+ * handle is wrapped instead; the alternate stays, because checking the node again (the checker
+ * reinstalls the handle) must wrap the new handle too.
+ */
+function orderStringsByCodePoint(node: Node & { handle?: BinaryHandle }): void {
+  const holds = RELATIONS[node.op];
+  if (holds === undefined) return;
+  const alternate = {
+    op: `ordered_${node.op}`,
+    args: node.args,
+    checkedType: undefined as CelType | undefined,
+    check(chk: MacroChecker, _self: unknown, ctx: unknown): CelType {
+      const type = node.meta.check(chk, node, ctx);
+      const handle = node.handle;
+      if (handle !== undefined)
+        node.handle = (a, b, ast, ev) =>
+          typeof a === "string" && typeof b === "string" ? holds(compareCodePoints(a, b)) : handle(a, b, ast, ev);
       return type;
     },
     evaluate: (ev: MacroEvaluator, _self: unknown, ctx: unknown): unknown => node.meta.evaluate(ev, node, ctx),

@@ -104,4 +104,12 @@ describe("cel-go semantics cel-js lacks", () => {
     assert.equal(evaluate("'ÄbC'.lowerAscii()"), "Äbc");
     assert.equal(evaluate("'\\u00a0x\\ufeff'.trim()"), "x\ufeff");
   });
+
+  it("string methods count code points, and a type error names the method the author wrote", () => {
+    assert.equal(evaluate("'😀ateam-a'.substring(2)"), "team-a");
+    const r = scope.check("schema.spec.name.substring('2')", { estimateCost: false });
+    const messages = r.issues.map((i) => i.message).join("\n");
+    assert.match(messages, /string\.substring\(string\)/);
+    assert.doesNotMatch(messages, /kro/);
+  });
 });

@@ -3,6 +3,7 @@
  * Only values CEL itself can compare with `<` are orderable.
  */
 import { LibraryError, isCelMap, mapEntries } from "./lib-support.js";
+import { compareCodePoints } from "./string-order.js";
 
 function rank(v: unknown): "num" | "string" | "bool" | "bytes" | "time" | "other" {
   if (typeof v === "bigint" || typeof v === "number") return "num";
@@ -30,7 +31,7 @@ export function compareValues(a: unknown, b: unknown): number {
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case "string":
-      return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+      return compareCodePoints(a as string, b as string);
     case "bool":
       return Number(a) - Number(b);
     case "bytes":

@@ -2,6 +2,8 @@
  * Error classes of the expression layer. Callers branch on these classes and predicates, never on
  * message text: kro decides "data pending" by matching cel-go messages, we decide it once, here.
  */
+import { withAuthorsMethodNames } from "./ast-rewrites.js";
+
 export const EXPR_ERROR_CODES = {
   parse: "expr.parse",
   type: "expr.type",
@@ -120,7 +122,9 @@ function rangeOf(err: CelLikeError): SourceRange | undefined {
 export function toExprError(err: unknown, expression: string, phase: "parse" | "check" | "evaluate"): ExprError {
   if (err instanceof ExprError) return err;
   const e = (typeof err === "object" && err !== null ? err : {}) as CelLikeError;
-  const summary = typeof e.summary === "string" ? e.summary : typeof e.message === "string" ? e.message : String(err);
+  const summary = withAuthorsMethodNames(
+    typeof e.summary === "string" ? e.summary : typeof e.message === "string" ? e.message : String(err),
+  );
   const options = { expression, cause: err, range: rangeOf(e) };
   if (e.name === "ParseError") return new ExprParseError(summary, options);
   // A JavaScript TypeError thrown by a handler is a runtime failure, not a static type error.

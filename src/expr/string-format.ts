@@ -3,6 +3,7 @@
  * precision (`%.2f`). Values print as cel-go prints them (lists `[1, 2]`, maps `{k: v}`).
  */
 import { LibraryError, isCelMap, mapEntries } from "./lib-support.js";
+import { compareCodePoints } from "./string-order.js";
 
 export function formatString(template: string, args: readonly unknown[]): string {
   let out = "";
@@ -158,7 +159,7 @@ export function display(v: unknown, top: boolean, quoteNested = true): string {
     const entries = mapEntries(v).map(
       ([k, x]) => [display(k, false, quoteNested), display(x, false, quoteNested)] as const,
     );
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    entries.sort((a, b) => compareCodePoints(a[0], b[0]));
     return `{${entries.map(([k, x]) => `${k}: ${x}`).join(", ")}}`;
   }
   // Library values (quantity, ip, semver…) print through their own toString.

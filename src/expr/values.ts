@@ -9,6 +9,16 @@ import { OmitSentinel } from "./lib-kro-runtime.js";
 import { isCelMap, mapEntries } from "./lib-support.js";
 import { mapValueSchema, type OpenApiSchema } from "./openapi-schema.js";
 
+/**
+ * A string as Go's JSON decoding leaves it: each lone surrogate becomes U+FFFD. Data from the API
+ * server is already so (Go decoded it); this keeps other JSON (files, `json.decode`) in step, and
+ * lets the string functions assume well-formed UTF-16 (library/code-points.ts).
+ */
+const wellFormed = (s: string): string => {
+  const text = s as string & { isWellFormed(): boolean; toWellFormed(): string };
+  return text.isWellFormed() ? s : text.toWellFormed();
+};
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface ToCelOptions {
@@ -25,16 +35,17 @@ export function jsonToCel(value: unknown, schema?: OpenApiSchema, options: ToCel
     return Number.isInteger(value) && options.wholeNumbersAsInt !== false ? BigInt(value) : value;
   }
   if (typeof value === "string") {
+    const text = wellFormed(value);
     // Secret data and other `format: byte` fields are bytes in kro's schema-aware values.
-    if (schema?.type === "string" && schema.format === "byte") return new Uint8Array(Buffer.from(value, "base64"));
+    if (schema?.type === "string" && schema.format === "byte") return new Uint8Array(Buffer.from(text, "base64"));
     // Kubernetes CEL: date/date-time fields are timestamps, duration fields durations. A value
     // that does not parse stays a string (the API server validated it; do not fail on it here).
     if (schema?.type === "string" && (schema.format === "date-time" || schema.format === "date")) {
-      const time = Date.parse(value);
-      return Number.isNaN(time) ? value : new Date(time);
+      const time = Date.parse(text);
+      return Number.isNaN(time) ? text : new Date(time);
     }
-    if (schema?.type === "string" && schema.format === "duration") return parseDuration(value) ?? value;
-    return value;
+    if (schema?.type === "string" && schema.format === "duration") return parseDuration(text) ?? text;
+    return text;
   }
   // Lists and objects are copied only when something inside them converts; otherwise the JSON
   // value itself is the CEL value (CEL values are immutable, so sharing is safe). The runtime keeps
@@ -58,8 +69,9 @@ export function jsonToCel(value: unknown, schema?: OpenApiSchema, options: ToCel
       const [k, v] = entries[i] as [string, unknown];
       const child = schema?.properties?.[k] ?? (typeof extra === "object" ? extra : undefined);
       const c = jsonToCel(v, child, options);
-      if (out === undefined && c !== v) out = entries.slice(0, i);
-      out?.push([k, c]);
+      const key = wellFormed(k);
+      if (out === undefined && (c !== v || key !== k)) out = entries.slice(0, i);
+      out?.push([key, c]);
     }
     // fromEntries: a "__proto__" key stays a key (an assignment would set the prototype).
     return out === undefined ? value : Object.fromEntries(out);

@@ -1,6 +1,7 @@
 // RGD values that read only the instance, rewritten for admission; everything else refused.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { compileExpression, createKroCelEnvironment, jsonToCel } from "../../expr/index.js";
 import { REQUEST_ENV, translateExpression, translateValue } from "./admission-cel.js";
 
 const cel = (value: unknown) => translateValue(value, REQUEST_ENV)?.cel;
@@ -41,5 +42,20 @@ describe("admission CEL", () => {
 
   it("a string literal is copied verbatim, dots and parentheses included", () => {
     assert.equal(cel("${schema.spec.ns + ' . ( ) '}"), "(object.spec.ns)+' . ( ) '");
+  });
+
+  it("the translation means at admission what the controller computes, astral characters included", () => {
+    // An emoji is two UTF-16 units but one code point; the API server (cel-go) counts code points,
+    // and so does the controller's CEL (src/expr/cel-go-differential.test.ts holds it to cel-go).
+    const ns = "😀ateam-a";
+    const translated = cel("${schema.spec.ns.substring(2)}");
+    assert.equal(translated, "(object.spec.ns).substring(2)");
+    const env = createKroCelEnvironment();
+    const controller = compileExpression(env, "schema.spec.ns.substring(2)").evaluate({
+      schema: jsonToCel({ spec: { ns } }),
+    });
+    const admission = compileExpression(env, translated).evaluate({ object: jsonToCel({ spec: { ns } }) });
+    assert.equal(controller, "team-a"); // cel-go's answer, recorded in test/data/expr/cel-go-golden.json
+    assert.equal(admission, controller);
   });
 });

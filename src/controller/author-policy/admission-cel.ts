@@ -37,7 +37,10 @@ export const REQUEST_ENV: AdmissionEnv = {
   namespace: { cel: "request.namespace", guards: [] },
 };
 
-/** String methods with the same meaning in kro's CEL and the API server's (cel-go strings extension). */
+/**
+ * String methods with the same meaning in kro's CEL and the API server's (cel-go strings extension):
+ * both count and order by code point (src/expr/cel-go-differential.test.ts holds ours to cel-go).
+ */
 const METHODS = new Set([
   "lowerAscii",
   "upperAscii",

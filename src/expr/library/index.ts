@@ -13,5 +13,5 @@ export { registerSemverLibrary } from "./lib-k8s-semver.js";
 export { registerKroLibraries } from "./lib-kro.js";
 export { registerListsExtLibrary } from "./lib-lists-ext.js";
 export { OPTIONAL_NONE_DYN, registerOptionalsLibrary } from "./lib-optionals.js";
-export { ASCII_STRING_METHODS, registerStringsLibrary } from "./lib-strings.js";
+export { ASCII_STRING_METHODS, CODE_POINT_STRING_METHODS, registerStringsLibrary } from "./lib-strings.js";
 export { registerTimezonesLibrary, TZ_ACCESSORS } from "./lib-timezones.js";

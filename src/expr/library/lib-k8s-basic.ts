@@ -4,6 +4,7 @@
  */
 import { compareValues, valuesEqual } from "../compare.js";
 import { LibraryError, makeMap, type CelEnvironment, type LibraryContext } from "../lib-support.js";
+import { INDEX_OF, LAST_INDEX_OF } from "./lib-strings.js";
 
 class KubernetesURL {
   constructor(
@@ -13,6 +14,12 @@ class KubernetesURL {
 }
 
 function parseUrl(s: string): KubernetesURL | undefined {
+  // Go's url.Parse refuses ASCII control characters anywhere; the WHATWG parser drops tabs and
+  // newlines silently.
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x7f) return undefined;
+  }
   // Kubernetes accepts absolute URIs and absolute paths (url.ParseRequestURI).
   if (s.startsWith("/")) return new KubernetesURL(new URL(s, "relative:///"), s);
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s)) return undefined;
@@ -43,11 +50,13 @@ export function registerK8sBasicLibraries(env: CelEnvironment, lib: LibraryConte
   };
   env.registerFunction("list<A>.min(): A", (l: unknown[]) => extreme(l, -1, "min"));
   env.registerFunction("list<A>.max(): A", (l: unknown[]) => extreme(l, 1, "max"));
-  env.registerFunction("list<A>.indexOf(A): int", (l: unknown[], v: unknown) => {
+  // Under the names string indexOf/lastIndexOf calls are renamed to (lib-strings.ts), which
+  // both method families share.
+  env.registerFunction(`list<A>.${INDEX_OF}(A): int`, (l: unknown[], v: unknown) => {
     lib.charge(l.length);
     return BigInt(l.findIndex((x) => valuesEqual(x, v)));
   });
-  env.registerFunction("list<A>.lastIndexOf(A): int", (l: unknown[], v: unknown) => {
+  env.registerFunction(`list<A>.${LAST_INDEX_OF}(A): int`, (l: unknown[], v: unknown) => {
     lib.charge(l.length);
     for (let i = l.length - 1; i >= 0; i--) if (valuesEqual(l[i], v)) return BigInt(i);
     return -1n;

@@ -1,9 +1,11 @@
 /**
- * cel-go ext.Strings pieces cel-js lacks: charAt, replace, reverse, format, strings.quote,
- * lastIndexOf is built in. cel-js already has indexOf, substring, split, join, trim, lower/upperAscii.
+ * cel-go ext.Strings pieces cel-js lacks (charAt, replace, reverse, format, strings.quote) and
+ * those it builds in with other semantics, registered under our own names (see the maps below).
+ * cel-js' join, startsWith, endsWith, contains and size already agree with cel-go.
  */
 import { formatString } from "../string-format.js";
 import { declareNamespace, type CelEnvironment, type LibraryContext } from "../lib-support.js";
+import { indexOf, lastIndexOf, replace, split, substring } from "./code-points.js";
 
 /** Code-point aware helpers: CEL strings index by code point, not UTF-16 unit. */
 const codePoints = (s: string): string[] => Array.from(s);
@@ -19,6 +21,25 @@ export const ASCII_STRING_METHODS: ReadonlyMap<string, string> = new Map([
   ["trim/0", "kroTrim"],
 ]);
 
+/**
+ * cel-js builds in indexOf, lastIndexOf, substring and split counting UTF-16 units; cel-go counts
+ * code points (`"😀ab".substring(2)` is "b", not "ab"). Calls are renamed to ours the same way.
+ * The Kubernetes list methods indexOf/lastIndexOf share the names, so they are registered under
+ * ours too (lib-k8s-basic.ts).
+ */
+export const INDEX_OF = "kroIndexOf";
+export const LAST_INDEX_OF = "kroLastIndexOf";
+export const CODE_POINT_STRING_METHODS: ReadonlyMap<string, string> = new Map([
+  ["indexOf/1", INDEX_OF],
+  ["indexOf/2", INDEX_OF],
+  ["lastIndexOf/1", LAST_INDEX_OF],
+  ["lastIndexOf/2", LAST_INDEX_OF],
+  ["substring/1", "kroSubstring"],
+  ["substring/2", "kroSubstring"],
+  ["split/1", "kroSplit"],
+  ["split/2", "kroSplit"],
+]);
+
 /** Go's unicode.IsSpace. */
 const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 const TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "g");
@@ -27,6 +48,15 @@ export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext)
   env.registerFunction("string.kroLowerAscii(): string", (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase()));
   env.registerFunction("string.kroUpperAscii(): string", (s: string) => s.replace(/[a-z]+/g, (m) => m.toUpperCase()));
   env.registerFunction("string.kroTrim(): string", (s: string) => s.replace(TRIM, ""));
+  env.registerFunction(`string.${INDEX_OF}(string): int`, (s: string, sub: string) => indexOf(s, sub));
+  env.registerFunction(`string.${INDEX_OF}(string, int): int`, indexOf);
+  env.registerFunction(`string.${LAST_INDEX_OF}(string): int`, (s: string, sub: string) => lastIndexOf(s, sub));
+  env.registerFunction(`string.${LAST_INDEX_OF}(string, int): int`, lastIndexOf);
+  env.registerFunction("string.kroSubstring(int): string", (s: string, start: bigint) => substring(s, start));
+  env.registerFunction("string.kroSubstring(int, int): string", substring);
+  // As cel-js' own split: the result's size is charged after the call (instrument.ts).
+  env.registerFunction("string.kroSplit(string): list<string>", (s: string, sep: string) => split(s, sep));
+  env.registerFunction("string.kroSplit(string, int): list<string>", split);
   env.registerFunction("string.charAt(int): string", (s: string, i: bigint) => {
     const cps = codePoints(s);
     if (i < 0n || i > BigInt(cps.length)) throw new Error(`index out of range: ${i}`);
@@ -34,22 +64,16 @@ export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext)
   });
   env.registerFunction("string.replace(string, string): string", (s: string, from: string, to: string) => {
     lib.charge(s.length);
-    const parts = s.split(from);
     // Charge the result's size before building it: few matches times a long replacement is huge.
-    lib.charge(Math.ceil((parts.length - 1) * to.length * 0.1));
-    return parts.join(to);
+    lib.charge(Math.ceil(matches(s, from) * to.length * 0.1));
+    return replace(s, from, to);
   });
   env.registerFunction(
     "string.replace(string, string, int): string",
     (s: string, from: string, to: string, n: bigint) => {
       lib.charge(s.length);
-      const parts = s.split(from);
-      lib.charge(Math.ceil(Math.min(parts.length - 1, n < 0n ? Infinity : Number(n)) * to.length * 0.1));
-      if (n < 0n) return parts.join(to);
-      const limit = Math.min(Number(n), parts.length - 1);
-      return (
-        parts.slice(0, limit + 1).join(to) + (limit < parts.length - 1 ? from + parts.slice(limit + 1).join(from) : "")
-      );
+      lib.charge(Math.ceil(Math.min(matches(s, from), n < 0n ? Infinity : Number(n)) * to.length * 0.1));
+      return replace(s, from, to, n);
     },
   );
   env.registerFunction("string.reverse(): string", (s: string) => codePoints(s).reverse().join(""));
@@ -60,6 +84,10 @@ export function registerStringsLibrary(env: CelEnvironment, lib: LibraryContext)
   const strings = declareNamespace(env, "strings");
   env.registerFunction(`${strings}.quote(string): string`, (_ns: unknown, s: string) => quote(s));
 }
+
+/** How many times `replace` may insert: an empty `from` matches around every code point. */
+const matches = (s: string, from: string): number =>
+  from === "" ? codePoints(s).length + 1 : s.split(from).length - 1;
 
 /** strings.quote: a double-quoted CEL string literal with Go-style escapes. */
 export function quote(s: string): string {
