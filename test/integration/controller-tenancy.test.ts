@@ -56,7 +56,10 @@ const kinds = {
   tenant: `Tenant${cap}`,
   read: `ExtRead${cap}`,
   adopt: `Adopt${cap}`,
+  unicode: `Uni${cap}`,
 };
+/** The namespace one astral character further along: where a UTF-16 substring would land. */
+const shifted = `a${team}`;
 const plural = (kind: string) => `${kind.toLowerCase()}s`;
 const rgd = (kind: string) => kind.toLowerCase();
 let tc: TestController;
@@ -157,6 +160,27 @@ ${rgdHeader(tc, rgd(kinds.read))}
         apiVersion: v1
         kind: Secret
         metadata: { name: "\${schema.spec.name}", namespace: "\${schema.spec.ns.lowerAscii()}" }
+---
+${rgdHeader(tc, rgd(kinds.unicode))}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kinds.unicode}
+    spec:
+      ns: string
+    status:
+      value: \${secret.data.?token.orValue("none")}
+  resources:
+    - id: secret
+      externalRef:
+        apiVersion: v1
+        kind: Secret
+        metadata: { name: mine, namespace: "\${schema.spec.ns.substring(2)}" }
+    - id: note
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: "\${schema.metadata.name}-note", namespace: "\${schema.spec.ns.substring(2)}" }
+        data: { seen: "\${secret.metadata.namespace}" }
 `;
 
 // The outer RGD nests the inner kind: applied once that kind is served.
@@ -184,6 +208,7 @@ describe(
       tc = await startTestController();
       await kubectl(["create", "namespace", team]);
       await kubectl(["create", "namespace", other]);
+      await kubectl(["create", "namespace", shifted]);
       const kindRules = Object.values(kinds).map(plural).join(", ");
       await kubectl(
         ["apply", "-f", "-"],
@@ -222,10 +247,15 @@ apiVersion: v1
 kind: Secret
 metadata: { name: mine, namespace: ${team} }
 stringData: { token: team-token }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: mine, namespace: ${shifted} }
+stringData: { token: other-team-token }
 `,
       );
       await kubectl(["apply", "-f", "-"], RGDS());
-      for (const kind of [kinds.data, kinds.rbac, kinds.env, kinds.read]) await waitRgdActive(rgd(kind));
+      for (const kind of [kinds.data, kinds.rbac, kinds.env, kinds.read, kinds.unicode]) await waitRgdActive(rgd(kind));
       await kubectl(["apply", "-f", "-"], TENANT());
       await waitRgdActive(rgd(kinds.tenant));
     });
@@ -234,7 +264,7 @@ stringData: { token: team-token }
       await kubectl(["delete", "rgd", ...Object.values(kinds).map(rgd), "--wait=false", "--ignore-not-found"]).catch(
         () => undefined,
       );
-      for (const ns of [team, other, `${s}-env`, `${s}b-env`, `${s}c-env`])
+      for (const ns of [team, other, shifted, `${s}-env`, `${s}b-env`, `${s}c-env`])
         await kubectl(["delete", "namespace", ns, "--wait=false", "--ignore-not-found"]).catch(() => undefined);
       await kubectl(["delete", "secret", `top-secret-${s}`, "-n", "kube-system", "--ignore-not-found"]).catch(
         () => undefined,
@@ -368,6 +398,21 @@ stringData: { token: team-token }
         },
         { timeout: 30_000 },
       );
+    });
+
+    it("one CEL semantics: a namespace computed with substring() over an astral character is where admission checked it; nothing written or read one character further", async () => {
+      // The API server counts code points; so does the controller. Counting UTF-16 units would
+      // admit this for alice's namespace and then read and write the next namespace over.
+      await asUser(alice, ["apply", "-f", "-"], instance(kinds.unicode, "astral", `{ ns: "😀a${team}" }`));
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.unicode, "astral"))?.value, Buffer.from("team-token").toString("base64"));
+          const note = await kubectlJson<Obj>(["get", "configmap", "astral-note", "-n", team]);
+          assert.deepEqual(note.data, { seen: team });
+        },
+        { timeout: 60_000 },
+      );
+      await expectAbsent(["configmap", "astral-note", "-n", shifted]);
     });
 
     it("taking over is never delegated by accident: an exempted child does not let erin adopt or delete bob's objects", async () => {

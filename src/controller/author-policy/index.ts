@@ -1,7 +1,8 @@
 /**
- * author-policy: the per-RGD ValidatingAdmissionPolicy that holds an instance author to what they
- * could create themselves (and what a chart may look up). Builds and installs policy objects;
- * never reads or writes instances.
+ * author-policy: the per-RGD ValidatingAdmissionPolicy that holds an instance author to their own
+ * rights wherever instance data chooses the scope (the RGD is the grant elsewhere:
+ * scope-chooser.ts), and what a chart may look up. Builds and installs policy objects; never reads
+ * or writes instances.
  */
 export { ensureAuthorPolicy, removeAuthorPolicy, whoAmI } from "./author-policy.js";
 export { watchAuthorPolicies } from "./policy-guard.js";
