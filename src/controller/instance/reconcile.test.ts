@@ -418,3 +418,42 @@ describe("reconcileInstance: the write gate places every child, in every apply r
     assert.deepEqual(new Actor(euWest).read(configMap("ok"))?.data, { message: "hi" });
   });
 });
+
+describe("reconcileInstance: retention", () => {
+  it("deleting the instance releases a child marked helm.sh/resource-policy: keep and deletes the rest", async (t) => {
+    const graph = rgd("kept", {
+      schema: { apiVersion: "v1alpha1", kind: "Kept", spec: {} },
+      resources: [
+        {
+          id: "crdlike",
+          template: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "${schema.metadata.name}-kept", annotations: { "helm.sh/resource-policy": "keep" } },
+            data: { a: "1" },
+          },
+        },
+        {
+          id: "plain",
+          template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-plain" } },
+        },
+      ],
+    });
+    const w = await world(t, graph);
+    const ref = { apiVersion: "kro.run/v1alpha1", kind: "Kept", namespace: ns, name: "app" };
+    w.actor.create(instance("Kept", "app"));
+    for (let i = 0; i < 3 && w.actor.read(configMap("app-plain")) === undefined; i++) await w.pass("app");
+    assert.ok(w.actor.read(configMap("app-kept")));
+    w.actor.delete(ref);
+    for (let i = 0; i < 5 && w.actor.read(ref) !== undefined; i++) await w.pass("app");
+    assert.equal(w.actor.read(ref), undefined, "the instance is gone");
+    assert.equal(w.actor.read(configMap("app-plain")), undefined, "the unmarked child is deleted");
+    const kept = w.actor.read(configMap("app-kept"));
+    assert.deepEqual(kept?.data, { a: "1" }, "the kept child stays as it was");
+    assert.deepEqual(
+      Object.keys(kept?.metadata?.labels ?? {}).filter((k) => k.startsWith("kro.run/")),
+      [],
+      "and carries nothing of ours",
+    );
+  });
+});

@@ -79,6 +79,20 @@ describe("decideRemoval: nothing is removed unless it is provably ours", () => {
       kind: "delete",
     });
   });
+  it("helm.sh/resource-policy: keep is released, never deleted, whoever made it (as helm uninstall keeps it)", () => {
+    const keep = { annotations: { "helm.sh/resource-policy": "keep" } };
+    assert.deepEqual(decideRemoval(entry(), live(keep), "cache", ctx()), { kind: "release" });
+    const adopted = entry({ ownership: "adopted" });
+    assert.deepEqual(decideRemoval(adopted, live(keep), "live", ctx({ policy: "adopt-and-delete" })), {
+      kind: "release",
+    });
+    // Still only ours: a kept object without our identity is not touched at all.
+    assert.equal(decideRemoval(entry(), live({ ...keep, labels: {} }), "live", ctx()).kind, "refuse");
+    assert.deepEqual(
+      decideRemoval(entry(), live({ annotations: { "helm.sh/resource-policy": "delete" } }), "live", ctx()),
+      { kind: "delete" },
+    );
+  });
 });
 
 const graph = {

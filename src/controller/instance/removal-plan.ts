@@ -4,8 +4,9 @@
  * is the one we recorded (same UID — the DELETE carries it as a precondition) and still carries
  * this instance's identity; an entry the graph could not have produced (inventory-validation.ts)
  * additionally needs the creation key that only we stamp. Adopted children are released, not
- * deleted, unless the user opted into deletion. A child already terminating is waited for, never
- * sent a second DELETE.
+ * deleted, unless the user opted into deletion. An object marked `helm.sh/resource-policy: keep`
+ * is released, never deleted, whoever made it — what `helm uninstall` (and an upgrade that drops
+ * it) does with it. A child already terminating is waited for, never sent a second DELETE.
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import type { KubeJson } from "../../runtime/index.js";
@@ -33,6 +34,9 @@ export interface RemovalContext {
   readonly validated: boolean;
 }
 
+/** Helm's retention mark: the object outlives its release (and here, its instance). */
+export const HELM_RESOURCE_POLICY = "helm.sh/resource-policy";
+
 interface Meta {
   uid?: string;
   deletionTimestamp?: string;
@@ -53,9 +57,10 @@ export function decideRemoval(
   const meta = (live.metadata ?? {}) as Meta;
   if (meta.uid !== entry.uid) return source === "live" ? { kind: "gone" } : { kind: "read" };
   if (meta.deletionTimestamp !== undefined) return { kind: "wait" };
+  const keep = String(meta.annotations?.[HELM_RESOURCE_POLICY] ?? "").trim() === "keep";
   if (entry.ownership === "adopted") {
     if (!ctx.validated) return { kind: "refuse", reason: "the adopted object's record does not match the graph" };
-    return ctx.policy === "adopt-and-delete" ? { kind: "delete" } : { kind: "release" };
+    return ctx.policy === "adopt-and-delete" && !keep ? { kind: "delete" } : { kind: "release" };
   }
   if (!carriesOwnerLabel(live, ctx.owner))
     return { kind: "refuse", reason: "the live object does not carry this instance's identity (kro.run/instance-id)" };
@@ -67,5 +72,5 @@ export function decideRemoval(
         reason: "the graph could not have produced this entry and the object lacks this instance's creation key",
       };
   }
-  return { kind: "delete" };
+  return keep ? { kind: "release" } : { kind: "delete" };
 }
