@@ -4,6 +4,7 @@
  * Entries of nodes the graph no longer has come first (nothing in the current graph depends on
  * them).
  */
+import { labelValue } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import { identityKey, identityOf } from "./identity.js";
 import type { InstanceEvaluation, InventoryEntry } from "./types.js";
@@ -11,7 +12,8 @@ import type { InstanceEvaluation, InventoryEntry } from "./types.js";
 const UNKNOWN_WAVE = Number.POSITIVE_INFINITY;
 
 function inWaves(graph: CompiledGraph, entries: readonly InventoryEntry[]): InventoryEntry[][] {
-  const waveOf = new Map(graph.nodes.map((n) => [n.id, n.wave]));
+  // An entry written from a child's node-id label names a long id by its shortened label.
+  const waveOf = new Map(graph.nodes.flatMap((n) => [[labelValue(n.id), n.wave] as const, [n.id, n.wave] as const]));
   const byWave = new Map<number, InventoryEntry[]>();
   for (const entry of entries) {
     const wave = waveOf.get(entry.nodeId) ?? UNKNOWN_WAVE;

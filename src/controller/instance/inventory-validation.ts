@@ -7,6 +7,7 @@
  * that deletes, with our rights, an object the editor could not delete). The live check that the
  * object carries this instance's identity happens at the write itself (deletion-plan.ts).
  */
+import { labelValue } from "../../api/index.js";
 import type { CompiledGraph, CompiledNode } from "../../graph/index.js";
 import type { OwnedChild } from "./inventory.js";
 
@@ -25,9 +26,14 @@ type NamespaceRule =
 
 const isManaging = (node: CompiledNode) => node.type === "resource" || node.type === "collection";
 
-/** Where a node's objects can live, from its template's metadata.namespace as written. */
+/**
+ * Where a node's objects can live, from its template's metadata.namespace as written. A Go-template
+ * child (a chart's manifests) names its namespaces only when rendered: any namespace, like a
+ * computed one — the live object must still carry this instance's identity (removal-plan.ts).
+ */
 function namespaceRule(node: CompiledNode, instanceNamespace: string | undefined): NamespaceRule {
   if (node.namespaced === false) return { kind: "cluster" };
+  if (node.templateSource !== undefined) return { kind: "any" };
   const metadata = (node.template as { metadata?: { namespace?: unknown } } | undefined)?.metadata;
   const written = metadata?.namespace;
   if (written === undefined || written === null || written === "") {
@@ -43,7 +49,9 @@ export function validateInventory(
   instanceNamespace: string | undefined,
   entries: readonly OwnedChild[],
 ): ValidatedInventory {
-  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
+  // A record names its node by id, or — written from a child's node-id label — by that label,
+  // which shortens ids longer than a label may be (labelValue): both find the node.
+  const nodes = new Map(graph.nodes.flatMap((n) => [[labelValue(n.id), n] as const, [n.id, n] as const]));
   const valid: OwnedChild[] = [];
   const rejected: RejectedEntry[] = [];
   for (const entry of entries) {

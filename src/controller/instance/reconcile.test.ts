@@ -449,9 +449,11 @@ describe("reconcileInstance: retention", () => {
     assert.equal(w.actor.read(ref), undefined, "the instance is gone");
     assert.equal(w.actor.read(configMap("app-plain")), undefined, "the unmarked child is deleted");
     const kept = w.actor.read(configMap("app-kept"));
-    assert.deepEqual(kept?.data, { a: "1" }, "the kept child stays as it was");
+    assert.ok(kept, "the kept child stays");
+    assert.deepEqual(kept.data, { a: "1" }, "as it was");
+    const labels: Record<string, string> = kept.metadata?.labels ?? {};
     assert.deepEqual(
-      Object.keys(kept?.metadata?.labels ?? {}).filter((k) => k.startsWith("kro.run/")),
+      Object.keys(labels).filter((k) => k.startsWith("kro.run/")),
       [],
       "and carries nothing of ours",
     );

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { labelValue } from "../../api/index.js";
 import { describe, it } from "node:test";
 import { decideRemoval, type RemovalContext } from "./removal-plan.js";
 import { validateInventory } from "./inventory-validation.js";
@@ -95,6 +96,8 @@ describe("decideRemoval: nothing is removed unless it is provably ours", () => {
   });
 });
 
+/** A chart template path as an id: longer than a label value may be. */
+const LONG_ID = "ingress-nginx/templates/admission-webhooks/validating-webhook-configuration-yaml";
 const graph = {
   nodes: [
     {
@@ -130,6 +133,24 @@ const graph = {
       template: {},
     },
     { id: "ext", type: "external", apiVersion: "v1", kind: "Secret", namespaced: true, template: {} },
+    {
+      id: LONG_ID,
+      type: "resource",
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingWebhookConfiguration",
+      namespaced: false,
+      template: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\n",
+      templateSource: { manifests: { template: "t" } },
+    },
+    {
+      id: "chartRbac",
+      type: "resource",
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "Role",
+      namespaced: true,
+      template: "kind: Role\nmetadata:\n  namespace: kube-system\n",
+      templateSource: { manifests: { template: "t" } },
+    },
   ],
 } as unknown as CompiledGraph;
 
@@ -156,6 +177,21 @@ describe("validateInventory: a tampered record is never acted on blindly", () =>
       "cluster-scoped",
     ],
     ["an external reference", { nodeId: "ext", kind: "Secret" }, "never owned"],
+    [
+      "a node id longer than a label, recorded from the child's shortened node-id label",
+      {
+        nodeId: labelValue(LONG_ID),
+        kind: "ValidatingWebhookConfiguration",
+        apiVersion: "admissionregistration.k8s.io/v1",
+        namespace: undefined,
+      } as unknown as Partial<OwnedChild>,
+      undefined,
+    ],
+    [
+      "a chart's object in a namespace its template names (known only when rendered)",
+      { nodeId: "chartRbac", kind: "Role", apiVersion: "rbac.authorization.k8s.io/v1", namespace: "kube-system" },
+      undefined,
+    ],
   ];
   for (const [label, over, reason] of cases) {
     it(label, () => {

@@ -57,7 +57,8 @@ export function decideRemoval(
   const meta = (live.metadata ?? {}) as Meta;
   if (meta.uid !== entry.uid) return source === "live" ? { kind: "gone" } : { kind: "read" };
   if (meta.deletionTimestamp !== undefined) return { kind: "wait" };
-  const keep = String(meta.annotations?.[HELM_RESOURCE_POLICY] ?? "").trim() === "keep";
+  const policy = meta.annotations?.[HELM_RESOURCE_POLICY];
+  const keep = typeof policy === "string" && policy.trim() === "keep";
   if (entry.ownership === "adopted") {
     if (!ctx.validated) return { kind: "refuse", reason: "the adopted object's record does not match the graph" };
     return ctx.policy === "adopt-and-delete" && !keep ? { kind: "delete" } : { kind: "release" };
