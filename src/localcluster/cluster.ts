@@ -19,6 +19,7 @@ import {
   controllerManagerArgs,
   etcdArgs,
   files,
+  defaultStorageClass,
   kwokArgs,
   kwokNode,
   KWOK_NODE_NAME,
@@ -239,6 +240,16 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true
         );
       });
+      const storageClass = await apiRequest(
+        target(),
+        "POST",
+        "/apis/storage.k8s.io/v1/storageclasses",
+        defaultStorageClass(),
+      );
+      if (storageClass.status !== 201)
+        throw new ClusterStartError(
+          `creating the default StorageClass failed: HTTP ${storageClass.status} ${storageClass.body}`,
+        );
       await waitFor(
         "service account default/default",
         timeoutMs,
