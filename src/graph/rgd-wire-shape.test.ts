@@ -1,5 +1,6 @@
 // Offline as the API server and kro read an RGD: unknown fields under spec.schema are refused with
-// their path, and an explicit null on a declared field is absent.
+// their path, an explicit null on a declared field is absent, and templates may carry kro.run/
+// annotations (kro v0.9 reserves only labels) but not the ones kro-ts keeps its own state in.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
@@ -34,6 +35,13 @@ function compileVariant(change: (rgd: Rgd) => void): ReturnType<typeof compileRg
 
 const errorsOf = (result: ReturnType<typeof compileRgd>): [string, string][] =>
   result.issues.filter((i) => i.severity === "error").map((i) => [i.code, i.path.join(".")]);
+
+const annotate =
+  (annotations: Record<string, string>) =>
+  (r: Rgd): void => {
+    const svc = r.spec.resources[1] as { template: { metadata: Record<string, unknown> } };
+    svc.template.metadata.annotations = annotations;
+  };
 
 describe("an RGD offline as the API server reads it", () => {
   it("the unchanged example compiles", () => {
@@ -75,5 +83,34 @@ describe("an RGD offline as the API server reads it", () => {
       svc.template.metadata = null;
     });
     assert.ok(hasErrors(result.issues));
+  });
+
+  it("accepts kro.run/ annotations in templates, as kro v0.9 does", () => {
+    const result = compileVariant(
+      annotate({ "kro.run/reconcile": "disabled", "kro.run/adopt": "true", "kro.run/allow-breaking-changes": "true" }),
+    );
+    assert.deepEqual(errorsOf(result), []);
+  });
+
+  it("still refuses kro.run/ labels and the annotations kro-ts keeps its state in", () => {
+    for (const key of [
+      "internal.kro.run/creation-key",
+      "internal.kro.run/apply-order",
+      "kro.run/cluster",
+      "kro.run/delegated-by",
+    ]) {
+      assert.deepEqual(
+        errorsOf(compileVariant(annotate({ [key]: "x" }))),
+        [["rgd.reserved-label", `spec.resources.1.template.metadata.annotations.${key}`]],
+        key,
+      );
+    }
+    const labelled = compileVariant((r) => {
+      const svc = r.spec.resources[1] as { template: { metadata: Record<string, unknown> } };
+      svc.template.metadata.labels = { "kro.run/owned": "true" };
+    });
+    assert.deepEqual(errorsOf(labelled), [
+      ["rgd.reserved-label", "spec.resources.1.template.metadata.labels.kro.run/owned"],
+    ]);
   });
 });
