@@ -149,7 +149,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const stateDir = await mkdtemp(path.join(tmpdir(), "kro-cluster-"));
   const f = files(stateDir);
   await writeFile(f.pids, "");
-  const reaper = spawn(process.execPath, [REAPER, String(process.pid), stateDir], { detached: true, stdio: "ignore" });
+  const userKubeconfig = options.kubeconfigPath === undefined ? [] : [path.resolve(options.kubeconfigPath)];
+  const reaper = spawn(process.execPath, [REAPER, String(process.pid), stateDir, ...userKubeconfig], {
+    detached: true,
+    stdio: "ignore",
+  });
   reaper.unref();
 
   const processes: ManagedProcess[] = [];
