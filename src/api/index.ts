@@ -14,7 +14,7 @@ export {
   type RgdSpec,
   type StatusMapping,
 } from "./rgd-types.js";
-export { rgdCustomResourceDefinition, type CrdManifest } from "./rgd-crd.js";
+export { RGD_SPEC_SCHEMA, rgdCustomResourceDefinition, type CrdManifest, type JSONSchemaProps } from "./rgd-crd.js";
 export {
   graphRevisionCustomResourceDefinition,
   type GraphRevision,

@@ -77,6 +77,64 @@ describe("loadYaml", () => {
   });
 });
 
+describe("one YAML slip is one error, with a hint when a `: ` sits inside an unquoted ${…}", () => {
+  // A slip near the top of an RGD: the parser's echoes of it used to become one error per token
+  // of the rest of the file.
+  const rest = Array.from({ length: 60 }, (_, i) => `          key${i}: value${i}`).join("\n");
+  const slipped = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: demo
+spec:
+  resources:
+    - id: cm
+      template:
+        metadata:
+          name: \${schema.spec.name: y}
+        data:
+          a: \${schema.spec.replicas > 1 ? "many" : "one"}
+${rest}
+---
+kind: Second
+`;
+  const loaded = loadYaml("rgd.yaml", slipped);
+
+  it("reports the first error of the document with its position and only counts the rest", () => {
+    assert.equal(loaded.problems.length, 1);
+    const [first] = loaded.problems;
+    assert.ok(first);
+    assert.equal(first.issue.code, "yaml.syntax");
+    assert.deepEqual(first.position, { line: 10, column: 17 });
+    assert.match(first.issue.message, /\(and \d+ more errors? in this document, most likely caused by this one\)$/);
+    assert.deepEqual(
+      loaded.documents.map((d) => d.value),
+      [{ kind: "Second" }],
+      "the next document still loads",
+    );
+  });
+
+  it("hints to quote the value, the way it reads with quotes, and names the other lines with the same slip", () => {
+    const [first] = loaded.problems;
+    assert.ok(first);
+    assert.equal(
+      first.hint,
+      `YAML reads ": " inside an unquoted \${…} as a key separator; quote the whole value: name: '\${schema.spec.name: y}' (the same on line 12)`,
+    );
+    const printed = formatLocated(first, slipped).split("\n");
+    assert.equal(printed.length, 4, "one error: head, source line, caret, hint");
+    assert.match(printed[0] ?? "", /^rgd\.yaml:10:17: error: /);
+    assert.match(printed[3] ?? "", /^ {5} = hint: YAML reads/);
+  });
+
+  it("quotes with double quotes when the value holds a single quote, and gives no hint for other slips", () => {
+    const single = loadYaml("a.yaml", "a: ${x ? 'y' : 'z'}\nb: c\n");
+    assert.match(single.problems[0]?.hint ?? "", /quote the whole value: a: "\$\{x \? 'y' : 'z'\}"$/);
+    const other = loadYaml("b.yaml", "a: [1, 2\nb: c\n");
+    assert.equal(other.problems.length, 1);
+    assert.equal(other.problems[0]?.hint, undefined);
+  });
+});
+
 describe("locate inside a string value (embedded templates)", () => {
   const text = `spec:
   childResources:

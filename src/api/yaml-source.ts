@@ -18,6 +18,7 @@ import { error, formatIssue, warning, type InnerPosition, type Issue, type Issue
 import { applyGoJsonRules } from "./go-yaml-json.js";
 import { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
 import { invalidUtf8At, tooDeepAt, YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
+import { reportSyntaxErrors, type SyntaxErrorReport } from "./yaml-syntax-errors.js";
 
 export interface SourcePosition {
   readonly line: number;
@@ -51,6 +52,8 @@ export interface LocatedIssue {
   readonly issue: Issue;
   readonly file: string;
   readonly position?: SourcePosition;
+  /** What probably fixes it, when the loader recognises the cause. */
+  readonly hint?: string;
 }
 
 function nodeAt(doc: Document.Parsed, path: IssuePath): unknown {
@@ -188,7 +191,8 @@ export function loadYaml(file: string, text: string): LoadedFile {
       );
       break;
     }
-    for (const e of doc.errors) problem(YAML_ISSUE_CODES.syntax, e.message.split("\n")[0] ?? e.message, e.pos[0]);
+    const syntax = reportSyntaxErrors(text, doc.errors, [doc.range[0], doc.range[2]]);
+    if (syntax !== undefined) problems.push(syntaxProblem(file, syntax, position(syntax.offset)));
     if (doc.errors.length > 0 || doc.contents === null) continue;
     const deep = tooDeepAt(doc.contents, YAML_LIMITS.maxDepth);
     if (deep !== undefined) {
@@ -234,6 +238,15 @@ export function loadYaml(file: string, text: string): LoadedFile {
   return { file, text, documents, problems, warnings };
 }
 
+function syntaxProblem(file: string, syntax: SyntaxErrorReport, at: SourcePosition | undefined): LocatedIssue {
+  return {
+    file,
+    issue: error(YAML_ISSUE_CODES.syntax, [], syntax.message),
+    ...(at ? { position: at } : {}),
+    ...(syntax.hint === undefined ? {} : { hint: syntax.hint }),
+  };
+}
+
 /** Keys given twice in one map, anywhere in the document, with the offset of the later one. */
 function duplicateKeys(root: unknown): { key: string; offset: number | undefined }[] {
   const found: { key: string; offset: number | undefined }[] = [];
@@ -263,16 +276,20 @@ function describeParserFailure(e: unknown): string {
     : `cannot parse YAML: ${message}`;
 }
 
-/** `file:line:column: error: path: message`, then the source line with a caret under the column. */
+/**
+ * `file:line:column: error: path: message`, then the source line with a caret under the column,
+ * then the hint if there is one.
+ */
 export function formatLocated(located: LocatedIssue, text?: string): string {
   const where = located.position ? `${located.file}:${located.position.line}:${located.position.column}` : located.file;
   const head = `${where}: ${formatIssue(located.issue)}`;
-  if (located.position === undefined || text === undefined) return head;
+  const hint = located.hint === undefined ? "" : `\n${" ".repeat(5)} = hint: ${located.hint}`;
+  if (located.position === undefined || text === undefined) return head + hint;
   const source = sourceLine(text, located.position.line);
-  if (source === undefined) return head;
+  if (source === undefined) return head + hint;
   const { shown, caret } = window(source, located.position.column);
   const gutter = String(located.position.line).padStart(5);
-  return `${head}\n${gutter} | ${shown}\n${" ".repeat(gutter.length)} | ${" ".repeat(caret)}^`;
+  return `${head}\n${gutter} | ${shown}\n${" ".repeat(gutter.length)} | ${" ".repeat(caret)}^${hint}`;
 }
 
 /** The 1-based line of `text` without splitting the whole (possibly huge) text. */

@@ -11,6 +11,7 @@ import type { SchemaResolver } from "./schema-resolver.js";
 import { compileFailure, tooDeepIssue, tooDeepPath } from "./input-limits.js";
 import type { UnknownKinds } from "./child-kind-checks.js";
 import { isRecord } from "./is-record.js";
+import { specWithoutNulls, unknownSchemaFields } from "./rgd-wire-shape.js";
 
 export interface CompileRgdOptions {
   /** Schemas and scopes of child kinds; without one, child fields are untyped. */
@@ -49,8 +50,9 @@ function compileChecked(rgd: unknown, options: CompileRgdOptions): CompileResult
     );
   if (rgd.kind !== "ResourceGraphDefinition")
     shape.push(error("rgd.kind", ["kind"], `kind must be ResourceGraphDefinition, got ${JSON.stringify(rgd.kind)}`));
-  const spec = rgd.spec;
-  if (!isRecord(spec)) return { issues: [...shape, error("rgd.spec-missing", ["spec"], "spec is required")] };
+  if (!isRecord(rgd.spec)) return { issues: [...shape, error("rgd.spec-missing", ["spec"], "spec is required")] };
+  const spec = specWithoutNulls(rgd.spec);
+  const read = { ...rgd, spec };
   const cel = spec.schema !== undefined || spec.resources !== undefined;
   const template =
     spec.resourceKind !== undefined || spec.childResources !== undefined || spec.statusMappings !== undefined;
@@ -67,10 +69,11 @@ function compileChecked(rgd: unknown, options: CompileRgdOptions): CompileResult
     };
   }
   if (template) {
-    const result = compileTemplateRgd(rgd, spec, options.resolver ? { resolver: options.resolver } : {});
+    const result = compileTemplateRgd(read, spec, options.resolver ? { resolver: options.resolver } : {});
     return shape.length === 0 ? result : { issues: [...shape, ...result.issues] };
   }
-  const result = compileCelRgd(rgd, spec, {
+  if (isRecord(spec.schema)) shape.push(...unknownSchemaFields(spec.schema));
+  const result = compileCelRgd(read, spec, {
     env: options.env ?? createKroCelEnvironment({ enableRuntime: true }),
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(options.unknownKinds === undefined ? {} : { unknownKinds: options.unknownKinds }),

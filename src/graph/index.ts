@@ -65,7 +65,7 @@ export {
   type ResolvedKind,
   type SchemaResolver,
 } from "./schema-resolver.js";
-export { schemaAt } from "./cel/index.js";
+export { checkTemplateLiterals, schemaAt } from "./cel/index.js";
 export {
   INSTANCE_NODE_ID,
   NODE_STATES,

@@ -19,6 +19,7 @@ import {
   controllerManagerArgs,
   etcdArgs,
   files,
+  defaultStorageClass,
   kwokArgs,
   kwokNode,
   KWOK_NODE_NAME,
@@ -148,7 +149,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const stateDir = await mkdtemp(path.join(tmpdir(), "kro-cluster-"));
   const f = files(stateDir);
   await writeFile(f.pids, "");
-  const reaper = spawn(process.execPath, [REAPER, String(process.pid), stateDir], { detached: true, stdio: "ignore" });
+  const userKubeconfig = options.kubeconfigPath === undefined ? [] : [path.resolve(options.kubeconfigPath)];
+  const reaper = spawn(process.execPath, [REAPER, String(process.pid), stateDir, ...userKubeconfig], {
+    detached: true,
+    stdio: "ignore",
+  });
   reaper.unref();
 
   const processes: ManagedProcess[] = [];
@@ -239,6 +244,16 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true
         );
       });
+      const storageClass = await apiRequest(
+        target(),
+        "POST",
+        "/apis/storage.k8s.io/v1/storageclasses",
+        defaultStorageClass(),
+      );
+      if (storageClass.status !== 201)
+        throw new ClusterStartError(
+          `creating the default StorageClass failed: HTTP ${storageClass.status} ${storageClass.body}`,
+        );
       await waitFor(
         "service account default/default",
         timeoutMs,

@@ -85,6 +85,9 @@ export function auditArgs(stateDir: string): string[] {
 /**
  * Controllers that need a kubelet, a cloud or a CSR signer stay off; everything else runs.
  * nodeipam gives each node a /24 of the pod CIDR, as kind does; kwok takes pod IPs from it.
+ * The host-path provisioner gives PersistentVolumeClaims of the default StorageClass
+ * (DEFAULT_STORAGE_CLASS) a volume, so a StatefulSet with volumeClaimTemplates becomes Ready; it
+ * makes a directory under /tmp/hostpath_pv/ (a path fixed in kube-controller-manager).
  */
 export function controllerManagerArgs(l: ClusterLayout): string[] {
   const f = files(l.stateDir);
@@ -99,7 +102,27 @@ export function controllerManagerArgs(l: ClusterLayout): string[] {
     `--service-account-private-key-file=${f.serviceAccountKey}`,
     `--root-ca-file=${f.servingCert}`,
     "--use-service-account-credentials=false",
+    "--enable-hostpath-provisioner=true",
   ];
+}
+
+/**
+ * The default StorageClass of a full-mode cluster: kube-controller-manager's host-path provisioner,
+ * bound at once (the simulated node mounts nothing, so there is no node to wait for), the
+ * directory deleted with its claim, as kind's `standard` class does with local-path.
+ */
+export function defaultStorageClass(): unknown {
+  return {
+    apiVersion: "storage.k8s.io/v1",
+    kind: "StorageClass",
+    metadata: {
+      name: "standard",
+      annotations: { "storageclass.kubernetes.io/is-default-class": "true" },
+    },
+    provisioner: "kubernetes.io/host-path",
+    reclaimPolicy: "Delete",
+    volumeBindingMode: "Immediate",
+  };
 }
 
 export function schedulerArgs(l: ClusterLayout): string[] {

@@ -100,7 +100,7 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
     );
   });
 
-  it("nothing pending but a resource not ready: False ResourcesNotReady, as kro records readiness as an error of the pass", () => {
+  it("nothing pending but a resource not ready: False ResourcesNotReady saying it waits, IN_PROGRESS, not an error", () => {
     const done = converge(webapp, instance, available);
     const waiting: InstanceEvaluation = {
       ...done,
@@ -110,6 +110,7 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
           ? {
               ...n,
               ready: false,
+              state: "WAITING_FOR_READINESS",
               pending: { kind: "readiness", message: `resource "deploy": readyWhen is not satisfied yet` },
             }
           : n,
@@ -125,8 +126,29 @@ describe("buildInstanceStatus: built-in conditions and state", () => {
       [
         "False",
         "ResourcesNotReady",
-        `at least one resource reports an error: resource not ready: resource "deploy": readyWhen is not satisfied yet`,
+        `waiting for at least one resource to become ready: resource "deploy": readyWhen is not satisfied yet`,
       ],
+    );
+    assert.equal(status.state, "IN_PROGRESS");
+    assert.equal(byType(status, "Stalled"), undefined, "waiting is not stalled");
+    assert.equal(byType(status, "Reconciling")?.status, "True");
+    assert.doesNotMatch(JSON.stringify(status), /error/i);
+  });
+
+  it("a resource in error among the not-ready ones: ERROR, and the message names its error", () => {
+    const done = converge(webapp, instance, available);
+    const broken: InstanceEvaluation = {
+      ...done,
+      pending: false,
+      nodes: done.nodes.map((n) =>
+        n.id === "deploy" ? { ...n, ready: false, state: "ERROR", error: "cannot evaluate spec.replicas" } : n,
+      ),
+    };
+    const status = buildInstanceStatus(webapp, instance, broken, { now: T0 });
+    assert.equal(status.state, "ERROR");
+    assert.equal(
+      byType(status, "ResourcesReady")?.message,
+      `at least one resource reports an error: resource "deploy": cannot evaluate spec.replicas`,
     );
   });
 

@@ -37,8 +37,10 @@ function describe(nodes: readonly NodeEvaluation[]): string {
  * ResourcesReady in kro v0.9's words (pkg/controller/instance/controller_reconcile.go
  * reconcileInstance and handleInstanceDeletion, markers in controller_status.go): Unknown
  * ResourcesInProgress while waiting or deleting, False ResourcesNotReady with "at least one
- * resource reports an error: …" for failures and for resources not ready yet (kro records a
- * not-ready resource as an error of the pass), True AllResourcesReady.
+ * resource reports an error: …" for failures, True AllResourcesReady. A resource that is only
+ * not ready yet (a StatefulSet waiting for its volumes) is False ResourcesNotReady too, but says
+ * it is waiting: kro records it as an error of the pass, which sent people looking for an error
+ * that was not there (docs/design/compatibility.md).
  */
 function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext): ConditionInput {
   const condition = (status: string, reason: string, message: string): ConditionInput => ({
@@ -66,7 +68,13 @@ function resourcesReady(evaluation: InstanceEvaluation, context: StatusContext):
   if (notReady.length === 0) return condition("True", REASONS.allResourcesReady, "all resources are created and ready");
   if (evaluation.pending)
     return condition("Unknown", REASONS.resourcesInProgress, `waiting for resource resolution: ${describe(notReady)}`);
-  return failed(`resource not ready: ${describe(notReady)}`);
+  const failing = notReady.filter((n) => n.state === NODE_STATES.error);
+  if (failing.length > 0) return failed(failing.map((n) => `resource "${n.id}": ${n.error ?? "error"}`).join("; "));
+  return condition(
+    "False",
+    REASONS.resourcesNotReady,
+    `waiting for at least one resource to become ready: ${describe(notReady)}`,
+  );
 }
 
 /** What status expressions see: every observed object, readiness not required (§6.10). */

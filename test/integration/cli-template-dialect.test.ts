@@ -153,6 +153,19 @@ describe("kro render on the template dialect", () => {
     assert.match(dryRun, /deployment\.apps\/my-nginx created \(server dry run\)/);
   });
 
+  it("refuses what a template renders with the wrong type (a quoted number), naming object and field, exit 1", async () => {
+    const quoted = await copyOf(RGD, "quoted.yaml", (t) =>
+      t.replace("replicas: {{.parent.spec.replicas}}", 'replicas: "{{.parent.spec.replicas}}"'),
+    );
+    const result = await kro(["render", "-f", quoted, "-i", INSTANCE, "--crd", CRD]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, "");
+    assert.match(
+      result.stderr,
+      /^kro render: error: Deployment\/my-nginx: spec\.replicas: expected integer type for path spec\.replicas, got string; the API server would refuse it$/m,
+    );
+  });
+
   it("applies the user's CRD defaults given with --crd", async () => {
     const instance = await copyOf(INSTANCE, "no-replicas.yaml", (t) =>
       t.replace("  replicas: 2\n", "").replace("enabled: true", "enabled: false"),

@@ -270,6 +270,45 @@ describe("kro tree", { timeout: 240_000 }, () => {
     }
   });
 
+  it("-w in a pipe prints a new block only when the tree changes, not when an age ticks", async (t) => {
+    const ns = await testNamespace(t, "tree-quiet");
+    await createRoot(ns, "still", "{}");
+    await eventually(
+      async () => {
+        const o = await kubectlJson<{ status?: { state?: string } }>([
+          "get",
+          rootKind.toLowerCase(),
+          "still",
+          "-n",
+          ns,
+        ]);
+        assert.equal(o.status?.state, "IN_PROGRESS");
+      },
+      { timeout: 60_000 },
+    );
+    // Paused: nothing changes while we watch, but the ages shown go up every second.
+    const watching = startCli([
+      "tree",
+      `${rootKind}/still`,
+      "-n",
+      ns,
+      "-w",
+      "--interval",
+      "200ms",
+      "--kubeconfig",
+      testCluster().kubeconfig,
+    ]);
+    try {
+      await watching.waitFor(/├── svc: Service +waiting on dependency/, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      const output = watching.output();
+      assert.equal(output.match(/^NAME /gm)?.length, 1, output);
+      assert.doesNotMatch(output, /^--- /m, output);
+    } finally {
+      watching.kill();
+    }
+  });
+
   it("names what it cannot find, with exit 1", async (t) => {
     const ns = await testNamespace(t, "tree-missing");
     const missing = await tree([`${rootKind}/nope`, "-n", ns]);

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -110,6 +110,38 @@ describe("kro cluster up", () => {
       },
       { timeout: 30_000 },
     );
+  });
+
+  it("after a kill -9 the reaper removes the --kubeconfig file too, unless another cluster wrote it since", async () => {
+    const extraDir = await mkdtemp(path.join(tmpdir(), "kro-kubeconfig-"));
+    const extraKubeconfig = path.join(extraDir, "config");
+    try {
+      const first = await clusterUp(["--kubeconfig", extraKubeconfig]);
+      first.child.kill("SIGKILL");
+      await exited(first.child);
+      await eventually(
+        () => {
+          assert.equal(existsSync(first.stateDir), false, "state dir removed by the reaper");
+          assert.equal(existsSync(extraKubeconfig), false, "--kubeconfig file removed by the reaper");
+        },
+        { timeout: 30_000 },
+      );
+
+      // The same path again, then overwritten by someone else before the kill: that file is kept.
+      const second = await clusterUp(["--kubeconfig", extraKubeconfig]);
+      await writeFile(extraKubeconfig, "written by someone else\n");
+      second.child.kill("SIGKILL");
+      await exited(second.child);
+      await eventually(
+        () => {
+          assert.equal(existsSync(second.stateDir), false, "state dir removed by the reaper");
+        },
+        { timeout: 30_000 },
+      );
+      assert.equal(readFileSync(extraKubeconfig, "utf8"), "written by someone else\n");
+    } finally {
+      await rm(extraDir, { recursive: true, force: true });
+    }
   });
 
   it("--clusters 3: two member clusters registered in the hub, each served, all stopped on SIGINT", async () => {

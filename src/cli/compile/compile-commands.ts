@@ -160,6 +160,7 @@ export function registerCompileCommands(program: Command): void {
               code: l.issue.code,
               path: formatPath(l.issue.path),
               message: l.issue.message,
+              ...(l.hint === undefined ? {} : { hint: l.hint }),
             })),
             null,
             2,

@@ -86,11 +86,14 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
         const waiting = flags.wait === true && !tree.ready && Date.now() < deadline;
         const keepWatching = flags.watch === true && !(flags.wait === true && (tree.ready || Date.now() >= deadline));
         // Without -w only the final picture is printed; with -w every change, in place on a terminal.
-        if (flags.watch === true && text !== shown) {
+        // In a pipe a change is a change of the tree, not of the text: the AGE column alone would
+        // print a new block every second.
+        const key = interactive ? text : JSON.stringify(tree);
+        if (flags.watch === true && key !== shown) {
           if (interactive && drawn > 0) process.stdout.write(`\x1b[${drawn}A\x1b[0J`);
           else if (shown !== "" && flags.output === "text") process.stdout.write(`--- ${new Date().toISOString()}\n`);
           process.stdout.write(text);
-          shown = text;
+          shown = key;
           drawn = text.split("\n").length - 1;
         }
         if (interrupted.stop || (!waiting && !keepWatching)) {

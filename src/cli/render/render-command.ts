@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { formatLocated, toYaml, type LoadedFile, type LocatedIssue, type SourceDocument } from "../../api/index.js";
 import { hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import { compileRgd, crdDefines, type CompiledGraph } from "../../graph/index.js";
+import { compileRgd, crdDefines, type CompiledGraph, type SchemaResolver } from "../../graph/index.js";
 import type { CustomResourceDefinition } from "../../schema/index.js";
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
 import {
@@ -20,6 +20,7 @@ import {
 import { InputError, isKind, loadFiles, locate, schemaResolverFor } from "../inputs/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { convertInstance } from "./instance-versions.js";
+import { renderedTypeErrors } from "./rendered-types.js";
 
 export const RENDER_EXIT = { rendered: 0, invalid: 1, pending: 2 } as const;
 
@@ -38,7 +39,9 @@ function report(located: readonly LocatedIssue[], files: readonly LoadedFile[]):
 }
 
 /** The one RGD of the file, compiled; diagnostics printed and undefined when it does not compile. */
-async function compileOne(flags: RenderFlags): Promise<CompiledGraph | undefined> {
+async function compileOne(
+  flags: RenderFlags,
+): Promise<{ graph: CompiledGraph | undefined; resolver: SchemaResolver } | undefined> {
   const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? []);
   const [file] = await loadFiles([flags.filename]);
   if (file === undefined) return undefined;
@@ -71,7 +74,7 @@ async function compileOne(flags: RenderFlags): Promise<CompiledGraph | undefined
     errors.map((i) => locate(document, i)),
     [file],
   );
-  return hasErrors(result.issues) ? undefined : result.graph;
+  return hasErrors(result.issues) ? undefined : { graph: result.graph, resolver };
 }
 
 /** The instance document (the only one, or the one of the graph's kind), defaulted and validated. */
@@ -170,8 +173,9 @@ function describePending(node: NodeEvaluation): string {
 async function render(flags: RenderFlags): Promise<number> {
   if (flags.output !== "yaml" && flags.output !== "json")
     throw new InputError(`unknown output format "${flags.output}": use yaml or json`);
-  const graph = await compileOne(flags);
-  if (graph === undefined) return RENDER_EXIT.invalid;
+  const compiled = await compileOne(flags);
+  const graph = compiled?.graph;
+  if (compiled === undefined || graph === undefined) return RENDER_EXIT.invalid;
   const instance = await loadInstance(flags.instance, graph, flags.crd ?? []);
   if (instance === undefined) return RENDER_EXIT.invalid;
   const observed = await loadObserved(flags.observed ?? []);
@@ -193,6 +197,11 @@ async function render(flags: RenderFlags): Promise<number> {
     process.stderr.write(`kro render: error: ${result.evaluation.error}\n`);
     return RENDER_EXIT.invalid;
   }
+  // The CEL dialect type-checks its templates when it compiles; Go templates produce text, so their
+  // output is checked here, where kubectl apply would refuse it.
+  const mistyped = graph.dialect === "template" ? renderedTypeErrors(result.evaluation.apply, compiled.resolver) : [];
+  for (const message of mistyped) process.stderr.write(`kro render: error: ${message}\n`);
+  if (mistyped.length > 0) return RENDER_EXIT.invalid;
   const documents: KubeJson[] = [...result.evaluation.apply, { ...instance, status: result.status }];
   process.stdout.write(
     flags.output === "json"

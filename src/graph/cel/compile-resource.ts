@@ -4,6 +4,7 @@
  * scope rules, forEach iterators — and every `${…}` field it holds. Dependencies come later, once
  * all ids are known.
  */
+import { ANNOTATIONS } from "../../api/index.js";
 import { error, prefixIssues, type Issue, type IssuePath } from "../../diag/index.js";
 import { extractExpressions, findExpressions } from "../../expr/index.js";
 import type { CompiledNode, ForEachDimension, NodeType } from "../compiled-graph.js";
@@ -28,6 +29,25 @@ export interface DraftNode extends Omit<
 }
 
 const RESERVED_LABEL_PREFIXES = ["kro.run/", "internal.kro.run/"];
+/**
+ * kro v0.9 reserves only labels: a template may set `kro.run/` annotations (`kro.run/reconcile` or
+ * `kro.run/adopt` on a nested instance, `kro.run/allow-breaking-changes` on a nested RGD). kro-ts
+ * keeps the annotations it stores its own state in: every `internal.kro.run/` one (the creation
+ * key that proves a child is ours, the apply order), the target cluster (set only from `cluster:`),
+ * and the trust markers the controller and the delegation policy write.
+ */
+const RESERVED_ANNOTATION_PREFIXES = ["internal.kro.run/"];
+const RESERVED_ANNOTATIONS: ReadonlySet<string> = new Set([
+  ANNOTATIONS.cluster,
+  ANNOTATIONS.delegatedBy,
+  ANNOTATIONS.delegatedGroups,
+  ANNOTATIONS.uncheckedAdmission,
+]);
+
+function reservedKey(field: "labels" | "annotations", key: string): boolean {
+  if (field === "labels") return RESERVED_LABEL_PREFIXES.some((p) => key.startsWith(p));
+  return RESERVED_ANNOTATIONS.has(key) || RESERVED_ANNOTATION_PREFIXES.some((p) => key.startsWith(p));
+}
 
 /** A list of standalone `${bool}` expressions (includeWhen / readyWhen). */
 function standaloneList(value: unknown, path: IssuePath, what: string, issues: Issue[]): SourceExpression[] {
@@ -111,15 +131,16 @@ function checkMetadataKeys(metadata: Record<string, unknown>, path: IssuePath, i
     const map = metadata[field];
     if (!isRecord(map)) continue;
     for (const key of Object.keys(map)) {
-      if (RESERVED_LABEL_PREFIXES.some((p) => key.startsWith(p))) {
-        issues.push(
-          error(
-            "rgd.reserved-label",
-            [...path, field, key],
-            `${field.slice(0, -1)} "${key}" uses a prefix reserved for kro (kro.run/, internal.kro.run/)`,
-          ),
-        );
-      }
+      if (!reservedKey(field, key)) continue;
+      issues.push(
+        error(
+          "rgd.reserved-label",
+          [...path, field, key],
+          field === "labels"
+            ? `label "${key}" uses a prefix reserved for kro (kro.run/, internal.kro.run/)`
+            : `annotation "${key}" is kept by kro-ts for its own state (internal.kro.run/, ${[...RESERVED_ANNOTATIONS].join(", ")})`,
+        ),
+      );
     }
   }
 }

@@ -4,3 +4,4 @@
 // neither the template dialect nor Helm.
 export { compileCelRgd, type CompileResult } from "./compile-cel.js";
 export { schemaAt } from "./compile-types.js";
+export { checkTemplateLiterals } from "./template-literals.js";
