@@ -4,7 +4,7 @@ import { request as httpsRequest } from "node:https";
 import { describe, it } from "node:test";
 import { createLogger } from "../../observability/index.js";
 import { createServingCertificate } from "./serving-certificate.js";
-import { startWebhookServer } from "./webhook-server.js";
+import { nestingDepth, startWebhookServer } from "./webhook-server.js";
 
 const cert = createServingCertificate(["127.0.0.1"]);
 const logger = createLogger({ level: "silent", name: "webhook-server-test", format: "text" });
@@ -51,6 +51,69 @@ function held(session: ClientHttp2Session): {
     },
     answer,
   };
+}
+
+describe("the webhook server defends itself", () => {
+  it("refuses an object nested deeper than it can convert with 400, not a stack overflow", async (t) => {
+    const server = await start();
+    t.after(() => server.close(0));
+    const session = await connected(server.port);
+    t.after(() => session.close());
+    const deep = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"x/v1","objects":[${"[".repeat(100_000)}${"]".repeat(100_000)}]}}`;
+    const answer = await post(session, deep);
+    assert.equal(answer.status, 400);
+    assert.match(answer.body, /nested deeper than 1000 levels/);
+  });
+
+  it("bounds the bytes all requests in flight hold together: the one that would exceed it gets 429", async (t) => {
+    const server = await startWebhookServer({
+      host: "127.0.0.1",
+      port: 0,
+      cert,
+      lookup: () => undefined,
+      logger,
+      maxInflightBytes: 64 * 1024,
+    });
+    t.after(() => server.close(0));
+    const session = await connected(server.port);
+    t.after(() => session.close());
+    // A first body held open at 48 KiB; a second of 48 KiB would pass the 64 KiB budget.
+    const first = held(session);
+    first.stream.write(" ".repeat(48 * 1024));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await post(session, `${" ".repeat(48 * 1024)}${REVIEW}`);
+    assert.equal(second.status, 429);
+    first.finish();
+    assert.equal((await first.answer).status, 200, "the first is still answered");
+    // Its bytes are given back: a later request of the same size passes.
+    assert.equal((await post(session, `${" ".repeat(48 * 1024)}${REVIEW}`)).status, 200);
+  });
+
+  it("measures nesting outside strings only", () => {
+    assert.equal(nestingDepth('{"a":[1,{"b":"[[[{"}]}'), 3);
+    assert.equal(nestingDepth('"\\"'), 0);
+    assert.equal(nestingDepth('{"a":"\\"}'), 1);
+  });
+});
+
+async function post(session: ClientHttp2Session, body: string): Promise<{ status: number; body: string }> {
+  const stream = session.request({ ":method": "POST", ":path": "/convert", "content-type": "application/json" });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    let status = 0;
+    let text = "";
+    stream.on("response", (headers) => {
+      status = Number(headers[":status"]);
+    });
+    stream.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    stream.on("end", () => {
+      resolve({ status, body: text });
+    });
+    stream.on("error", reject);
+  });
+  stream.end(body);
+  return answer;
 }
 
 describe("the webhook server's stop", () => {

@@ -22,6 +22,17 @@ import type { ServingCertificate } from "./serving-certificate.js";
 export const CONVERT_PATH = "/convert";
 /** The API server sends at most a list's worth of objects; a body beyond this is refused. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes all requests in flight may hold together. The port answers anyone who reaches it (the API
+ * server presents no client certificate by default), so no number of parallel large bodies may
+ * grow the heap past this: a request that would is refused with 429 and retried by its client.
+ */
+const MAX_INFLIGHT_BYTES = 96 * 1024 * 1024;
+/**
+ * Objects nested deeper are refused (400) before they are parsed: conversion walks objects
+ * recursively, and a stack overflow must not be the answer. Far deeper than any real object.
+ */
+export const MAX_NESTING_DEPTH = 1_000;
 /** How long a stop waits for requests in flight before it cuts what is left. */
 const DEFAULT_DRAIN_MS = 10_000;
 
@@ -41,12 +52,16 @@ export async function startWebhookServer(options: {
   cert: ServingCertificate;
   lookup: ApiLookup;
   logger: Logger;
+  /** Bytes all requests in flight may hold together (default MAX_INFLIGHT_BYTES). */
+  maxInflightBytes?: number;
 }): Promise<RunningWebhookServer> {
+  const maxInflightBytes = options.maxInflightBytes ?? MAX_INFLIGHT_BYTES;
   const sessions = new Set<Http2Session>();
   const sockets = new Set<Socket>();
   /** HTTP/1.1 connections with a request being answered: closed once it is. */
   const busy = new Map<Socket, number>();
   let draining = false;
+  let inflightBytes = 0;
   const settled: (() => void)[] = [];
   const checkSettled = () => {
     if (draining && sessions.size === 0 && sockets.size === 0) for (const done of settled.splice(0)) done();
@@ -81,10 +96,25 @@ export async function startWebhookServer(options: {
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    const release = () => {
+      inflightBytes -= size;
+      size = 0;
+    };
+    res.on("close", release);
     req.on("data", (chunk: Buffer) => {
+      if (res.headersSent) return;
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reply(413, { message: "ConversionReview too large" });
+      inflightBytes += chunk.length;
+      const refusal =
+        size > MAX_BODY_BYTES
+          ? ([413, "ConversionReview too large"] as const)
+          : inflightBytes > maxInflightBytes
+            ? ([429, "too many conversion bytes in flight; retry"] as const)
+            : undefined;
+      if (refusal !== undefined) {
+        release();
+        chunks.length = 0;
+        reply(refusal[0], { message: refusal[1] });
         req.destroy();
         return;
       }
@@ -92,9 +122,15 @@ export async function startWebhookServer(options: {
     });
     req.on("end", () => {
       if (res.headersSent) return;
+      const text = Buffer.concat(chunks).toString("utf8");
+      chunks.length = 0;
+      if (nestingDepth(text) > MAX_NESTING_DEPTH) {
+        reply(400, { message: `the object is nested deeper than ${MAX_NESTING_DEPTH} levels` });
+        return;
+      }
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        body = JSON.parse(text);
       } catch {
         reply(400, { message: "body is not JSON" });
         return;
@@ -181,6 +217,23 @@ export async function startWebhookServer(options: {
       await closed;
     },
   };
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 function isHttp2(socket: Socket): boolean {
