@@ -73,6 +73,8 @@ async function runUi(flags: UiFlags): Promise<void> {
   process.stdout.write(
     `kro ui: serving ${server.url} (read-only, as the kubeconfig's user on ${client.server}; Ctrl-C to stop)\n`,
   );
+  const exposure = exposureWarning(flags.address);
+  if (exposure !== undefined) process.stderr.write(`${exposure}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);
@@ -84,6 +86,21 @@ async function runUi(flags: UiFlags): Promise<void> {
   });
   await server.close();
   client.close();
+}
+
+/**
+ * The page has no sign-in of its own: it shows whatever the kubeconfig's user may read to whoever
+ * reaches the address. Off loopback, say so loudly (the controller's --ui-bind-address signs
+ * each user in with their own token instead).
+ */
+export function exposureWarning(address: string): string | undefined {
+  const host = address.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host)) return undefined;
+  return (
+    `kro ui: WARNING: listening on ${address}: anyone who can reach this address sees everything ` +
+    `your kubeconfig's user may read, without signing in. Use the default (127.0.0.1) and an SSH ` +
+    `tunnel, or the controller's --ui-bind-address, which signs each user in with their own token.`
+  );
 }
 
 export function registerUiCommand(program: Command): void {
