@@ -38,19 +38,32 @@ const PHASES = {
   },
 };
 
+/**
+ * The fan-out RGD with every child placed where the instance's spec says (`spec.target`): the case
+ * the author policy checks (where the RGD fixes the scope, the RGD is the grant and nothing is
+ * checked). Both phases use the same shape, so they differ only in the policy.
+ */
 function rgdOf(phase) {
   const rgd = fanoutRgd();
+  const placed = (template) => ({
+    ...template,
+    metadata: { ...template.metadata, namespace: "${schema.spec.target}" },
+  });
   return {
     ...rgd,
     metadata: { name: phase.rgdName, annotations: phase.annotations },
-    spec: { ...rgd.spec, schema: { ...rgd.spec.schema, kind: phase.kind } },
+    spec: {
+      ...rgd.spec,
+      schema: { ...rgd.spec.schema, kind: phase.kind, spec: { ...rgd.spec.schema.spec, target: "string" } },
+      resources: rgd.spec.resources.map((r) => ({ ...r, template: placed(r.template) })),
+    },
   };
 }
 const instanceOf = (phase, name, namespace) => ({
   apiVersion: `${GROUP}/${VERSION}`,
   kind: phase.kind,
   metadata: { name, namespace },
-  spec: { message: "hello" },
+  spec: { message: "hello", target: namespace },
 });
 const refOf = (o) => ({
   apiVersion: o.apiVersion,
@@ -117,6 +130,17 @@ export async function runAdmission(bench) {
     `admission: ${rounds} round(s) of ${instances} creates + ${instances} spec patches per phase as ${TENANT_USER}, checked and unchecked alternating`,
   );
   await ensureNamespaces(harness, [...NAMESPACES, PROBE_NAMESPACE]);
+  // A delegation written before the controller's kro-delegation policy is in force is not
+  // applied (docs/design/authorization.md): wait for it, and for the API server to load it.
+  await waitUntil(
+    "the kro-delegation policy",
+    async () =>
+      (await harness.list("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy")).items.some(
+        (p) => p.metadata.name === "kro-delegation",
+      ) || undefined,
+    { timeoutMs, intervalMs: 100 },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
   for (const phase of Object.values(PHASES)) await installRgd(harness, rgdOf(phase), timeoutMs);
   const policies = await harness.list("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy");
   const policyNames = (rgdName) =>
