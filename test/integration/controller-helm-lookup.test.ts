@@ -18,13 +18,7 @@ import { helm } from "../support/helm.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix, startTestController, waitRgdActive, type TestController } from "../support/controller.js";
 import { installImportedChart, type InstalledChart } from "../support/imported-chart.js";
-import {
-  expectAbsent,
-  kubectl,
-  kubectlJson,
-  testCluster,
-  testNamespace,
-} from "../support/test-cluster.js";
+import { expectAbsent, kubectl, kubectlJson, testCluster, testNamespace } from "../support/test-cluster.js";
 
 type Cond = { type: string; status: string; message?: string };
 interface Obj {

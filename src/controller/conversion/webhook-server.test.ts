@@ -30,20 +30,7 @@ function held(session: ClientHttp2Session): {
 } {
   const stream = session.request({ ":method": "POST", ":path": "/convert", "content-type": "application/json" });
   stream.write(REVIEW.slice(0, 10));
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    let status = 0;
-    let body = "";
-    stream.on("response", (headers) => {
-      status = Number(headers[":status"]);
-    });
-    stream.on("data", (chunk: Buffer) => {
-      body += chunk.toString("utf8");
-    });
-    stream.on("end", () => {
-      resolve({ status, body });
-    });
-    stream.on("error", reject);
-  });
+  const answer = answerOf(stream);
   return {
     stream,
     finish: () => {
@@ -102,22 +89,27 @@ describe("the webhook server defends itself", () => {
 
 async function post(session: ClientHttp2Session, body: string): Promise<{ status: number; body: string }> {
   const stream = session.request({ ":method": "POST", ":path": "/convert", "content-type": "application/json" });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const answer = answerOf(stream);
+  stream.end(body);
+  return answer;
+}
+
+/** The status and body the server answers on `stream`. */
+function answerOf(stream: ClientHttp2Stream): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
     let status = 0;
-    let text = "";
+    let body = "";
     stream.on("response", (headers) => {
       status = Number(headers[":status"]);
     });
     stream.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
+      body += chunk.toString("utf8");
     });
     stream.on("end", () => {
-      resolve({ status, body: text });
+      resolve({ status, body });
     });
     stream.on("error", reject);
   });
-  stream.end(body);
-  return answer;
 }
 
 describe("the webhook server's stop", () => {
