@@ -4,7 +4,7 @@ export * from "./types.js";
 export type { DialectEvaluator, EvaluationScope, Outcome, ProjectedStatus } from "./dialect.js";
 export { evaluateInstance } from "./evaluate.js";
 export { buildInstanceStatus } from "./status.js";
-export { deletionPlan, prunePlan } from "./prune.js";
+export { deletionPlan, nodesByRecordedId, prunePlan } from "./prune.js";
 export { evaluatorFor } from "./evaluator-for.js";
 export { createMemoryLookup, type MemoryLookup } from "./memory-lookup.js";
 export {

@@ -11,12 +11,19 @@ import type { InstanceEvaluation, InventoryEntry } from "./types.js";
 
 const UNKNOWN_WAVE = Number.POSITIVE_INFINITY;
 
+/**
+ * The graph's nodes by the id an inventory entry names: the node id, or — for an entry written
+ * from a child's node-id label — that label, which shortens ids longer than a label may be.
+ */
+export function nodesByRecordedId(graph: Pick<CompiledGraph, "nodes">): Map<string, CompiledGraph["nodes"][number]> {
+  return new Map(graph.nodes.flatMap((n) => [[labelValue(n.id), n] as const, [n.id, n] as const]));
+}
+
 function inWaves(graph: CompiledGraph, entries: readonly InventoryEntry[]): InventoryEntry[][] {
-  // An entry written from a child's node-id label names a long id by its shortened label.
-  const waveOf = new Map(graph.nodes.flatMap((n) => [[labelValue(n.id), n.wave] as const, [n.id, n.wave] as const]));
+  const nodes = nodesByRecordedId(graph);
   const byWave = new Map<number, InventoryEntry[]>();
   for (const entry of entries) {
-    const wave = waveOf.get(entry.nodeId) ?? UNKNOWN_WAVE;
+    const wave = nodes.get(entry.nodeId)?.wave ?? UNKNOWN_WAVE;
     byWave.set(wave, [...(byWave.get(wave) ?? []), entry]);
   }
   return [...byWave.entries()].sort((a, b) => b[0] - a[0]).map(([, wave]) => wave);

@@ -7,8 +7,8 @@
  * that deletes, with our rights, an object the editor could not delete). The live check that the
  * object carries this instance's identity happens at the write itself (deletion-plan.ts).
  */
-import { labelValue } from "../../api/index.js";
 import type { CompiledGraph, CompiledNode } from "../../graph/index.js";
+import { nodesByRecordedId } from "../../runtime/index.js";
 import type { OwnedChild } from "./inventory.js";
 
 export interface RejectedEntry {
@@ -49,9 +49,7 @@ export function validateInventory(
   instanceNamespace: string | undefined,
   entries: readonly OwnedChild[],
 ): ValidatedInventory {
-  // A record names its node by id, or — written from a child's node-id label — by that label,
-  // which shortens ids longer than a label may be (labelValue): both find the node.
-  const nodes = new Map(graph.nodes.flatMap((n) => [[labelValue(n.id), n] as const, [n.id, n] as const]));
+  const nodes = nodesByRecordedId(graph);
   const valid: OwnedChild[] = [];
   const rejected: RejectedEntry[] = [];
   for (const entry of entries) {
