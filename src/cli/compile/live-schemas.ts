@@ -14,7 +14,7 @@ import {
   type OpenApiGroupVersion,
   type SchemaResolver,
 } from "../../graph/index.js";
-import { createKubeClient, type KubeClient } from "../../kube/index.js";
+import { ApiError, createKubeClient, type KubeClient } from "../../kube/index.js";
 import { InputError } from "../inputs/index.js";
 
 export interface LiveSchemaOptions {
@@ -58,15 +58,30 @@ async function cachedDocument(
       // missing or unreadable: fetch it again
     }
   }
-  const document = await client.getPath(url);
+  const { document, stale } = await fetchDocument(client, url);
   stats.fetched++;
-  if (cacheable) {
+  if (cacheable && !stale) {
     await mkdir(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, JSON.stringify(document));
     await rename(temporary, file);
   }
   return document;
+}
+
+/**
+ * The server answers 301 to a hash that is no longer current (a CRD changed between the index and
+ * this request); the document without the hash is the current one.
+ */
+export async function fetchDocument(client: KubeClient, url: string): Promise<{ document: unknown; stale: boolean }> {
+  try {
+    return { document: await client.getPath(url), stale: false };
+  } catch (error) {
+    const unhashed = url.split("?")[0] ?? url;
+    if (!(error instanceof ApiError) || (error.status !== 301 && error.status !== 302) || unhashed === url) throw error;
+    // Cached under the old hash it would be wrong for that hash; the next run's index has the new one.
+    return { document: await client.getPath(unhashed), stale: true };
+  }
 }
 
 /** A resolver for the given kinds' group-versions; kinds the server does not serve resolve to undefined. */
