@@ -101,6 +101,15 @@ export const ANNOTATIONS = {
    * the restored policy checks (docs/design/authorization.md, "Fail closed").
    */
   uncheckedAdmission: "kro.run/unchecked-admission",
+  /**
+   * On an instance: who last wrote it, and their groups (comma-separated) — stamped by the
+   * controller's requester webhook, or written by the writer themselves. The RGD's author policy
+   * admits only the writer's own values, so the record cannot be forged; the write gate asks a
+   * SubjectAccessReview for this user wherever instance data chooses a child's scope. The
+   * controller copies the outer record onto a nested instance (docs/design/authorization.md).
+   */
+  requestedBy: "kro.run/requested-by",
+  requestedGroups: "kro.run/requested-groups",
 } as const;
 
 /**

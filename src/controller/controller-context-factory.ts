@@ -10,6 +10,7 @@ import { HelmClusterCache } from "./helm/index.js";
 import {
   ApplyMemo,
   AuthorPolicyState,
+  AccessReviews,
   DelegationVerdicts,
   InstanceMemory,
   OwnWrites,
@@ -120,6 +121,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     authorPolicies,
     policySync: policyBarrier,
     delegations: new DelegationVerdicts(options.delegationRecheckMs ?? 300_000),
+    accessReviews: new AccessReviews(client, 30_000, () => clock.now()),
     mayWriteCluster: () => options.sharding === undefined || options.sharding.leader.isLeader,
     options: {
       workers: options.workers ?? 4,

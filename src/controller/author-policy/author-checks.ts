@@ -71,10 +71,12 @@ export const kindKey = (apiVersion: string, kind: string) => `${apiVersion}/${ki
 const MAX_NESTING = 4;
 
 const ADOPT_VALUE = `object.metadata.?annotations[?${JSON.stringify(ANNOTATIONS.adopt)}].orValue("").trim().lowerAscii()`;
-const REQUEST_ADOPTION: Adoption = {
+/** The conditions of the checks an adopting instance needs (top level): the write gate reads them back. */
+export const ADOPTION_CONDITIONS = {
   any: `${ADOPT_VALUE} in ["true", "delete"]`,
   delete: `${ADOPT_VALUE} == "delete"`,
-};
+} as const;
+const REQUEST_ADOPTION: Adoption = ADOPTION_CONDITIONS;
 
 /** When the controller adopts existing objects for this instance: CEL conditions, or undefined for never. */
 interface Adoption {

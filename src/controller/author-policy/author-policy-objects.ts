@@ -43,7 +43,7 @@ export interface AuthorPolicyInput {
 
 const quote = (text: string) => JSON.stringify(text);
 
-function checksOf(input: AuthorPolicyInput): AuthorCheck[] {
+export function checksOf(input: AuthorPolicyInput): AuthorCheck[] {
   return authorChecks({
     nodes: input.nodes,
     kinds: input.kinds,
@@ -86,8 +86,10 @@ export function policyBaseName(rgdName: string): string {
 }
 
 /** The ValidatingAdmissionPolicies and bindings of one RGD: chunks of CHECKS_PER_POLICY checks; none when nothing is checked. */
-export function authorPolicyObjects(input: AuthorPolicyInput): Record<string, unknown>[] {
-  const checks = checksOf(input);
+export function authorPolicyObjects(
+  input: AuthorPolicyInput,
+  checks: readonly AuthorCheck[] = checksOf(input),
+): Record<string, unknown>[] {
   const objects: Record<string, unknown>[] = [];
   const base = policyBaseName(input.rgdName);
   const metadata = (name: string) => ({

@@ -12,9 +12,10 @@ import {
   type ContainmentPolicy,
 } from "../../graph/index.js";
 import { DiscoveryError, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
-import { authorPolicyObjects, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
+import { authorPolicyObjects, checksOf, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
+import { gateRightsOf } from "./gate-rights.js";
 import type { NestedGraph, PolicyNode } from "./author-checks.js";
-import type { ControllerContext } from "../context/index.js";
+import type { ControllerContext, GateRight } from "../context/index.js";
 import { isJsonSubset } from "../context/index.js";
 import { lookupAuthorNodes } from "./lookup-author-checks.js";
 import type { InstanceKind } from "../context/index.js";
@@ -77,24 +78,27 @@ function allNodes(
   return out;
 }
 
-/** The policy objects an RGD should have now (none when the author check is off, per RGD or controller-wide). */
-/** `policy`: the RGD's waivers as verified (delegation-verification.ts); by default as declared. */
+/**
+ * The policy objects an RGD should have now (none when the author check is off, per RGD or
+ * controller-wide), and the same checks as the write gate asks them of each node.
+ * `policy`: the RGD's waivers as verified (delegation-verification.ts); by default as declared.
+ */
 export async function desiredAuthorPolicy(
   ctx: ControllerContext,
   rgd: KubeObject,
   graph: CompiledGraph,
   instance: Pick<InstanceKind, "group" | "version" | "plural" | "namespaced">,
   policy: ContainmentPolicy = containmentPolicyOf(rgd),
-): Promise<Record<string, unknown>[]> {
+): Promise<{ objects: Record<string, unknown>[]; rights: Map<string, GateRight[]> }> {
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
-  if (ctx.options.authorCheck === "Disabled" || !policy.authorCheck) return [];
+  if (ctx.options.authorCheck === "Disabled" || !policy.authorCheck) return { objects: [], rights: new Map() };
   const nested = nestedGraphs(ctx, rgdName);
   // Children, plus the chart's lookups as reads (lookup-author-checks.ts).
   const nodes = [...graph.nodes, ...lookupAuthorNodes(graph, policy.allowCrossNamespace)];
   const kinds = await resolveKinds(ctx, allNodes(nodes, nested));
   const controllerUser = await ctx.controllerUser();
-  return authorPolicyObjects({
+  const input = {
     rgdName,
     rgdUid,
     nodes,
@@ -108,7 +112,9 @@ export async function desiredAuthorPolicy(
       namespaced: instance.namespaced,
     },
     ...(controllerUser === undefined ? {} : { controllerUser }),
-  });
+  };
+  const checks = checksOf(input);
+  return { objects: authorPolicyObjects(input, checks), rights: gateRightsOf(checks) };
 }
 
 export async function ensureAuthorPolicy(
@@ -121,7 +127,8 @@ export async function ensureAuthorPolicy(
   const rgdName = rgd.metadata?.name ?? "";
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
-    const objects = await desiredAuthorPolicy(ctx, rgd, graph, instance, policy);
+    const { objects, rights } = await desiredAuthorPolicy(ctx, rgd, graph, instance, policy);
+    ctx.authorPolicies.grant(rgdName, rights);
     // Remembered before writing: the policy watch (policy-guard.ts) compares every event with it.
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
     // Policies before bindings: a binding to a policy that does not exist yet is ignored, not denying.

@@ -24,6 +24,19 @@ import { isJsonSubset, jsonEqual } from "./json-equal.js";
 
 export { SETTLE_MS, type ObservedWrite } from "./breach-windows.js";
 
+/**
+ * A right the write gate asks of an instance's recorded requester before it writes a child of a
+ * node: one of the RGD's author checks (author-policy/author-checks.ts), asked on the concrete
+ * object. `adoption`: asked only when the instance adopts ("any") or adopts for deletion ("delete").
+ */
+export interface GateRight {
+  readonly group: string;
+  readonly resource: string;
+  readonly verb: string;
+  readonly clusterScoped: boolean;
+  readonly adoption: "any" | "delete" | undefined;
+}
+
 export type PolicyStanding = { readonly inForce: true } | { readonly inForce: false; readonly reason: string };
 
 interface Entry {
@@ -40,6 +53,8 @@ export class AuthorPolicyState {
   private readonly byUid = new Map<string, string>();
   /** Instance keys written while their RGD's policy was suspect, not yet stamped (instance/unchecked-admission.ts). */
   private readonly unchecked = new Set<string>();
+  /** RGD name → node id → the rights the write gate asks for (set with the policy it mirrors). */
+  private readonly rights = new Map<string, ReadonlyMap<string, readonly GateRight[]>>();
   /** Instance key → writes seen but not judged yet (judged once the policy watch has caught up). */
   private readonly pending = new Map<string, { writes: ObservedWrite[]; ticket: number }>();
 
@@ -114,7 +129,17 @@ export class AuthorPolicyState {
     entry.breach ??= reason;
   }
 
+  /** What the write gate asks of the RGD's instances' requesters, as its policy's checks say. */
+  grant(rgdName: string, rights: ReadonlyMap<string, readonly GateRight[]>): void {
+    this.rights.set(rgdName, rights);
+  }
+
+  rightsOf(rgdName: string): ReadonlyMap<string, readonly GateRight[]> {
+    return this.rights.get(rgdName) ?? new Map();
+  }
+
   forget(rgdName: string): void {
+    this.rights.delete(rgdName);
     const entry = this.byRgd.get(rgdName);
     if (entry !== undefined) this.byUid.delete(entry.uid);
     this.byRgd.delete(rgdName);

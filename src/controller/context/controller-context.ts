@@ -2,6 +2,7 @@
  * What the reconcilers share: the client, the informers, the registry of served graphs, the
  * queues and the options. Built once by startController; passed in, never global.
  */
+import type { AccessReviews } from "./access-reviews.js";
 import type { ChartRenders, EvaluationGuard, TestCrash } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
@@ -111,6 +112,8 @@ export interface ControllerContext {
   readonly policySync: PolicySync;
   /** Each RGD's delegation: admitted under the kro-delegation policy? its author's reviewed rights (delegation-verdicts.ts). */
   readonly delegations: DelegationVerdicts;
+  /** The write gate's SubjectAccessReviews for instance requesters (instance/write-gate.ts). */
+  readonly accessReviews: AccessReviews;
   /**
    * Whether this replica may write cluster-wide objects of its own now (the kro-delegation policy):
    * always without sharding; with sharding only the RGD leader — the others only read.

@@ -24,6 +24,13 @@ export {
   type InstanceKind,
   type ServedGraph,
 } from "./served-graphs.js";
-export { AuthorPolicyState, SETTLE_MS, type ObservedWrite, type PolicyStanding } from "./author-policy-state.js";
+export {
+  AuthorPolicyState,
+  SETTLE_MS,
+  type GateRight,
+  type ObservedWrite,
+  type PolicyStanding,
+} from "./author-policy-state.js";
 export { revisionOf } from "./breach-windows.js";
 export { DelegationVerdicts, delegationFingerprint, type DelegationVerdict } from "./delegation-verdicts.js";
+export { AccessReviews, type AccessRequest } from "./access-reviews.js";

@@ -28,7 +28,7 @@ import { applyChild, readChild } from "./child-port.js";
 const MAX_APPLY_ROUNDS = 64;
 
 /** What applying needs: the client (applies, live reads, discovery) and the apply memo. */
-export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters" | "ownWrites">;
+export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters" | "ownWrites" | "accessReviews">;
 
 /**
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
@@ -134,11 +134,11 @@ async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly Appl
  * the watch event that echoes the answer queues nothing: this pass acts on the answer itself.
  */
 async function apply(
-  ctx: Pick<Applier, "client" | "clusters" | "ownWrites">,
-  pass: Pick<InstancePass, "instanceKey" | "placement">,
+  ctx: Pick<Applier, "client" | "clusters" | "ownWrites" | "accessReviews">,
+  pass: Pick<InstancePass, "instanceKey" | "gate">,
   body: KubeJson,
 ): Promise<KubeJson> {
-  const send = () => applyChild(ctx, pass.placement, body);
+  const send = () => applyChild(ctx, pass.gate, body);
   return clusterOf(body) === undefined ? ctx.ownWrites.write(body, pass.instanceKey, send) : send();
 }
 

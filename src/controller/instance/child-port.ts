@@ -12,9 +12,11 @@ import { FIELD_MANAGERS } from "../../api/index.js";
 import type { KubeClient, KubeObject, ObjectRef } from "../../kube/index.js";
 import type { KubeJson, ObjectIdentity } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
-import { judgeApply, judgePatch, type PlacementRules } from "./write-gate.js";
+import { judgeApply, judgeAuthority, judgePatch, withRequester, type GateRules } from "./write-gate.js";
 
 export type ChildClients = Pick<ControllerContext, "client" | "clusters">;
+/** What an apply needs beyond the clients: the SubjectAccessReviews the gate asks for the requester. */
+export type ChildAppliers = ChildClients & Pick<ControllerContext, "accessReviews">;
 
 type Where = Pick<ObjectIdentity, "cluster">;
 
@@ -40,10 +42,15 @@ export async function readChild(
 
 /**
  * Server-side apply of a desired child, as kro's applyset field manager, forced — in the cluster
- * the write gate places it (write-gate.ts), which refuses before any request is sent.
+ * the write gate places it, once the gate has judged ownership, placement and the requester's
+ * authority on this very body (write-gate.ts); a refusal sends no request.
  */
-export async function applyChild(ctx: ChildClients, placement: PlacementRules, body: KubeJson): Promise<KubeJson> {
-  const cluster = judgeApply(placement, body);
+export async function applyChild(ctx: ChildAppliers, gate: GateRules, desired: KubeJson): Promise<KubeJson> {
+  const body = withRequester(gate, desired);
+  const cluster = judgeApply(gate, body);
+  await judgeAuthority(gate, body, (requester, question) =>
+    ctx.accessReviews.allowed({ user: requester.user, groups: requester.groups, ...question }),
+  );
   return (await clientFor(ctx, cluster === undefined ? {} : { cluster })).apply(body, {
     fieldManager: FIELD_MANAGERS.applyset,
     force: true,

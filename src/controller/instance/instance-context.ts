@@ -31,4 +31,5 @@ export type InstanceContext = Pick<
   | "testCrashOn"
   | "onInstanceEvaluated"
   | "controllerUser"
+  | "accessReviews"
 >;

@@ -10,7 +10,7 @@ import type { Overlay } from "../watches/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import { applyDelta, emptyDelta, mergeDeltas, type Inventory, type InventoryDelta } from "./inventory.js";
 import type { InstanceIdentity } from "./ownership.js";
-import type { PlacementRules } from "./write-gate.js";
+import type { GateRules } from "./write-gate.js";
 
 export class InstancePass {
   instance: KubeObject;
@@ -33,8 +33,8 @@ export class InstancePass {
   readonly applyErrors: Record<string, string> = {};
   /** Node ids of applyErrors the server caused (no answer, 5xx, 429): retried at once when it is back. */
   readonly serverFailures = new Set<string>();
-  /** Where this instance's graph lets its children go: what the write gate judges every apply by. */
-  placement!: PlacementRules;
+  /** What the write gate judges every apply by: where children may go, and what the requester must hold. */
+  gate!: GateRules;
   /** Children refused before any write, by node id (not retried until something changes). */
   readonly refusedNodes: Record<string, string> = {};
 

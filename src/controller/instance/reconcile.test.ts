@@ -41,8 +41,13 @@ interface World {
   record(ref: ObjectRef): Record<string, string>;
 }
 
-async function world(t: TestContext, graph: KubeObject, members: readonly FakeCluster[] = []): Promise<World> {
-  const fc = startFakeController({ members });
+async function world(
+  t: TestContext,
+  graph: KubeObject,
+  members: readonly FakeCluster[] = [],
+  controller: Parameters<typeof startFakeController>[0] = {},
+): Promise<World> {
+  const fc = startFakeController({ ...controller, members });
   t.after(() => fc.stop());
   const served = await serveRgd(fc, graph);
   const actor = new Actor(fc.cluster);
@@ -416,6 +421,80 @@ describe("reconcileInstance: the write gate places every child, in every apply r
     w.actor.create(instance("LaterRound", "ok", { region: "eu-west" }));
     for (let i = 0; i < 3; i++) await w.pass("ok");
     assert.deepEqual(new Actor(euWest).read(configMap("ok"))?.data, { message: "hi" });
+  });
+});
+
+describe("reconcileInstance: the write gate asks the recorded requester where instance data chose the scope", () => {
+  const teamConfig = rgd("teamconfig", {
+    schema: { apiVersion: "v1alpha1", kind: "TeamConfig", spec: { team: "string" } },
+    resources: [
+      {
+        id: "own",
+        template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-own" } },
+      },
+      {
+        id: "shared",
+        template: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "${schema.metadata.name}", namespace: "${schema.spec.team}" },
+        },
+      },
+    ],
+  });
+  const recorded = (name: string, team: string) => {
+    const object = instance("TeamConfig", name, { team });
+    object.metadata = {
+      ...object.metadata,
+      annotations: { [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "devs" },
+    };
+    return object;
+  };
+  /** alice may create and patch ConfigMaps in team-a only. */
+  const aliceInTeamA = (spec: Record<string, unknown>) => {
+    const attributes = spec.resourceAttributes as { namespace?: string } | undefined;
+    return spec.user !== "alice" || attributes?.namespace === "team-a";
+  };
+
+  it("writes where the requester holds the right; refuses elsewhere with no request, naming user, verb and scope", async (t) => {
+    const w = await world(t, teamConfig, [], { controller: { authorCheck: "Enforced" } });
+    w.fc.cluster.authorize = aliceInTeamA;
+    w.actor.create(recorded("ok", "team-a"));
+    await w.pass("ok");
+    assert.ok(w.actor.read({ ...configMap("ok"), namespace: "team-a" }), "written in team-a");
+
+    w.actor.create(recorded("bad", "team-b"));
+    await w.pass("bad").catch((error: unknown) => {
+      assert.match(String(error), /resource error: shared/);
+    });
+    assert.ok(w.actor.read(configMap("bad-own")), "the child the RGD grants is written");
+    assert.deepEqual(
+      verbs(w.fc, "ConfigMap").filter((v) => v.endsWith(" bad")),
+      [],
+      "no request for team-b",
+    );
+    const message = conditions(
+      w.actor.read({ apiVersion: "kro.run/v1alpha1", kind: "TeamConfig", namespace: ns, name: "bad" }),
+    )
+      .map((c) => c.message ?? "")
+      .join("\n");
+    assert.match(message, /alice, who wrote the instance, may not create configmaps in namespace team-b/);
+  });
+
+  it("a right revoked after admission stops the next write", async (t) => {
+    const w = await world(t, teamConfig, [], { controller: { authorCheck: "Enforced" } });
+    let revoked = false;
+    w.fc.cluster.authorize = (spec) => !revoked || spec.user !== "alice";
+    w.actor.create(recorded("app", "team-a"));
+    await w.pass("app");
+    const first = w.actor.read({ ...configMap("app"), namespace: "team-a" });
+    assert.ok(first);
+    revoked = true;
+    // Past the review cache's lifetime: the gate asks again.
+    w.fc.cluster.clock.advance(31_000);
+    w.actor.delete({ ...configMap("app"), namespace: "team-a" });
+    await w.pass("app").catch(() => undefined);
+    assert.equal(w.actor.read({ ...configMap("app"), namespace: "team-a" }), undefined, "not re-created");
   });
 });
 

@@ -40,7 +40,7 @@ import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
-import { placementOf } from "./write-gate.js";
+import { gateRulesOf, requesterOf } from "./write-gate.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
 import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
@@ -213,7 +213,15 @@ async function takeCharge(
   const owner = ownerIdentity(served, managed.instance);
   const policy = adoptionPolicy(managed.instance.metadata?.annotations?.[ANNOTATIONS.adopt], undefined);
   const pass = new InstancePass(key, managed, owner, policy, (overlay) => ctx.watches.lookup(overlay));
-  pass.placement = placementOf(served.graph);
+  pass.gate = gateRulesOf(served.graph, {
+    rights: ctx.authorPolicies.rightsOf(served.rgdName),
+    requester: requesterOf(managed.instance.metadata?.annotations),
+    adoption: policy,
+    nested: (apiVersion, kind) => {
+      const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";
+      return ctx.served.forKind(group, kind)?.instance.apiVersion === apiVersion;
+    },
+  });
   pass.learn(recoverUnrecorded(ctx.watches.ownedBy(owner.uid), pass.inventory));
   return pass;
 }

@@ -1,11 +1,21 @@
-// The write gate judges the concrete request: placement and the ownership guard.
+// The write gate judges the concrete request: placement, the ownership guard and the requester's authority.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ANNOTATIONS, LABELS } from "../../api/index.js";
 import { CREATE_ONLY_RESOURCE_VERSION } from "./apply-plan.js";
-import { judgeApply, judgePatch, placementOf, WriteRefused } from "./write-gate.js";
+import type { GateRight } from "../context/index.js";
+import {
+  gateRulesOf,
+  judgeApply,
+  judgeAuthority,
+  judgePatch,
+  requesterOf,
+  withRequester,
+  WriteRefused,
+  type AccessQuestion,
+} from "./write-gate.js";
 
-const rules = placementOf({
+const rules = gateRulesOf({
   nodes: [
     { id: "local" },
     { id: "remote", clusters: ["eu-west", "us-east"] },
@@ -36,7 +46,7 @@ describe("write gate", () => {
 
   it("finds a long resource id by its shortened label", () => {
     const long = "x".repeat(80);
-    const label = placementOf({ nodes: [{ id: long, clusters: ["eu-west"] }] as never })
+    const label = gateRulesOf({ nodes: [{ id: long, clusters: ["eu-west"] }] as never })
       .nodes.keys()
       .next().value;
     const write = {
@@ -55,5 +65,111 @@ describe("write gate", () => {
     assert.throws(() => {
       judgePatch({ metadata: { labels: { a: null } } });
     }, /must carry the resourceVersion or UID/);
+  });
+
+  describe("authority of the recorded requester", () => {
+    const right = (verb: string, adoption?: "any" | "delete"): GateRight => ({
+      group: "",
+      resource: "configmaps",
+      verb,
+      clusterScoped: false,
+      adoption,
+    });
+    const rights = new Map([
+      ["spec-chosen", [right("create"), right("patch"), right("delete"), right("update", "any")]],
+    ]);
+    const graph = { nodes: [{ id: "spec-chosen" }, { id: "own" }] } as never;
+    const alice = requesterOf({
+      [ANNOTATIONS.requestedBy]: "alice",
+      [ANNOTATIONS.requestedGroups]: "devs,system:authenticated",
+    });
+    const child = (nodeId: string) => ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cfg", namespace: "team-b", uid: "u", labels: { [LABELS.nodeId]: nodeId } },
+    });
+    /** An authorizer that allows what `allowed` lists ("verb namespace name"), and records the questions. */
+    const authorizer = (allowed: string[]) => {
+      const asked: string[] = [];
+      const ask = (who: { user: string; groups: readonly string[] }, q: AccessQuestion) => {
+        const text = `${who.user}[${who.groups.join(",")}] ${q.verb} ${q.resource} ${q.namespace ?? "*"} ${q.name ?? "*"}`;
+        asked.push(text);
+        return Promise.resolve(allowed.includes(`${q.verb} ${q.namespace ?? "*"} ${q.name ?? "*"}`));
+      };
+      return { ask, asked };
+    };
+
+    it("asks create (without a name) and patch of the concrete object for the requester; never delete", async () => {
+      const { ask, asked } = authorizer(["create team-b *", "patch team-b cfg"]);
+      await judgeAuthority(gateRulesOf(graph, { rights, requester: alice }), child("spec-chosen"), ask);
+      assert.deepEqual(asked, [
+        "alice[devs,system:authenticated] create configmaps team-b *",
+        "alice[devs,system:authenticated] patch configmaps team-b cfg",
+      ]);
+    });
+
+    it("refuses, naming the child, verb, scope and user, when a right is missing", async () => {
+      const { ask } = authorizer(["create team-b *"]);
+      await assert.rejects(
+        judgeAuthority(gateRulesOf(graph, { rights, requester: alice }), child("spec-chosen"), ask),
+        (e: unknown) =>
+          e instanceof WriteRefused &&
+          /resource "spec-chosen": alice, who wrote the instance, may not patch configmaps "cfg" in namespace team-b/.test(
+            e.message,
+          ),
+      );
+    });
+
+    it("asks update as well when the instance adopts; asks nothing for a node the RGD grants or without a record", async () => {
+      const adopting = authorizer(["create team-b *", "patch team-b cfg"]);
+      await assert.rejects(
+        judgeAuthority(
+          gateRulesOf(graph, { rights, requester: alice, adoption: "adopt-and-release" }),
+          child("spec-chosen"),
+          adopting.ask,
+        ),
+        /may not update configmaps "cfg"/,
+      );
+      const none = authorizer([]);
+      await judgeAuthority(gateRulesOf(graph, { rights, requester: alice }), child("own"), none.ask);
+      await judgeAuthority(gateRulesOf(graph, { rights }), child("spec-chosen"), none.ask);
+      assert.deepEqual(none.asked, []);
+    });
+
+    it("says why when the review cannot be asked", async () => {
+      await assert.rejects(
+        judgeAuthority(gateRulesOf(graph, { rights, requester: alice }), child("spec-chosen"), () =>
+          Promise.resolve("connection refused"),
+        ),
+        /cannot check whether alice may create configmaps in namespace team-b: connection refused/,
+      );
+    });
+
+    it("strips a requester record a template wrote, and gives a nested instance the outer one", () => {
+      const nestedGraph = {
+        nodes: [
+          { id: "inner", type: "resource", apiVersion: "kro.run/v1alpha1", kind: "App" },
+          { id: "plain", type: "resource", apiVersion: "v1", kind: "ConfigMap" },
+        ],
+      } as never;
+      const rules = gateRulesOf(nestedGraph, { requester: alice, nested: (_v, kind) => kind === "App" });
+      const forged = (nodeId: string) => ({
+        metadata: {
+          uid: "u",
+          labels: { [LABELS.nodeId]: nodeId },
+          annotations: { [ANNOTATIONS.requestedBy]: "system:admin", keep: "me" },
+        },
+      });
+      assert.deepEqual((withRequester(rules, forged("plain")).metadata as { annotations: unknown }).annotations, {
+        keep: "me",
+      });
+      assert.deepEqual((withRequester(rules, forged("inner")).metadata as { annotations: unknown }).annotations, {
+        keep: "me",
+        [ANNOTATIONS.requestedBy]: "alice",
+        [ANNOTATIONS.requestedGroups]: "devs,system:authenticated",
+      });
+      const untouched = { metadata: { uid: "u", labels: { [LABELS.nodeId]: "plain" } } };
+      assert.equal(withRequester(rules, untouched), untouched);
+    });
   });
 });

@@ -11,22 +11,91 @@
  *   carries the recorded UID, a release patch a resourceVersion of the object whose UID was
  *   checked — so no write can land on an object we did not create or were not asked to adopt.
  *
- * Authority (who may cause a write where) is decided where the requester is known for certain,
- * at the instance's admission (author-policy/); see docs/design/authorization.md. Pure.
+ * - **authority**: wherever instance data chooses a child's scope (the RGD's author checks name
+ *   the node), the instance's recorded requester (`kro.run/requested-by`, admitted only as the
+ *   writer's own name) must hold the right on the concrete object — a SubjectAccessReview asked
+ *   through `ask`, so a right revoked after admission stops the next write. Without a record
+ *   (written before the requester webhook, or with it unreachable) admission's check stands
+ *   alone. Every child body carries the instance's record, never one its template wrote, so a
+ *   nested instance's requester is the outer one.
+ *
+ * See docs/design/authorization.md. Pure, but for the injected `ask`.
  */
 import { ANNOTATIONS, labelValue } from "../../api/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import type { KubeJson } from "../../runtime/index.js";
+import type { GateRight } from "../context/index.js";
+import type { AdoptionPolicy } from "./apply-outcome.js";
 import { CREATE_ONLY_RESOURCE_VERSION, nodeIdOf } from "./apply-plan.js";
 
-/** Node id → the clusters the RGD allows it in (undefined: the node has no target cluster). */
-export interface PlacementRules {
-  readonly nodes: ReadonlyMap<string, { readonly clusters?: readonly string[] | undefined }>;
+/** Who last wrote the instance, as its admitted record says. */
+export interface Requester {
+  readonly user: string;
+  readonly groups: readonly string[];
 }
 
-/** The placement rules of a graph, keyed as a child's node-id label carries the id (shortened when long). */
-export function placementOf(graph: Pick<CompiledGraph, "nodes">): PlacementRules {
-  return { nodes: new Map(graph.nodes.map((n) => [labelValue(n.id), { clusters: n.clusters }])) };
+export interface AccessQuestion {
+  readonly group: string;
+  readonly resource: string;
+  readonly verb: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+/** A SubjectAccessReview: true, false, or why it could not be asked. */
+export type AskAccess = (requester: Requester, question: AccessQuestion) => Promise<boolean | string>;
+
+/** What the gate judges one instance's writes by. */
+export interface GateRules {
+  /**
+   * Node id label → the clusters the RGD allows it in (undefined: no target cluster), the rights
+   * its writes need of the requester, and whether it is another RGD's instance (it carries the record).
+   */
+  readonly nodes: ReadonlyMap<
+    string,
+    {
+      readonly clusters?: readonly string[] | undefined;
+      readonly rights?: readonly GateRight[];
+      readonly nested?: boolean;
+    }
+  >;
+  readonly requester?: Requester | undefined;
+  readonly adoption?: AdoptionPolicy;
+}
+
+export interface GateInputs {
+  /** Node id → the rights the RGD's author checks name for it (none: the RGD grants its scope). */
+  readonly rights?: ReadonlyMap<string, readonly GateRight[]>;
+  readonly requester?: Requester | undefined;
+  readonly adoption?: AdoptionPolicy;
+  /** Whether a kind is another RGD's instance kind. */
+  readonly nested?: (apiVersion: string, kind: string) => boolean;
+}
+
+/** The gate's rules for a graph, keyed as a child's node-id label carries the id (shortened when long). */
+export function gateRulesOf(graph: Pick<CompiledGraph, "nodes">, inputs: GateInputs = {}): GateRules {
+  return {
+    nodes: new Map(
+      graph.nodes.map((n) => [
+        labelValue(n.id),
+        {
+          clusters: n.clusters,
+          rights: inputs.rights?.get(n.id) ?? [],
+          nested: n.type === "resource" && (inputs.nested?.(n.apiVersion, n.kind) ?? false),
+        },
+      ]),
+    ),
+    requester: inputs.requester,
+    adoption: inputs.adoption ?? "never",
+  };
+}
+
+/** The requester an instance's annotations record, if any. */
+export function requesterOf(annotations: Readonly<Record<string, string>> | undefined): Requester | undefined {
+  const user = annotations?.[ANNOTATIONS.requestedBy];
+  if (user === undefined || user === "") return undefined;
+  const groups = annotations?.[ANNOTATIONS.requestedGroups] ?? "";
+  return { user, groups: groups === "" ? [] : groups.split(",") };
 }
 
 /** A write the gate refused: no request was sent. */
@@ -40,7 +109,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const metadataOf = (body: KubeJson): Record<string, unknown> => (isRecord(body.metadata) ? body.metadata : {});
 
 /** Where an apply of `body` may go: the cluster name, undefined for the controller's own; throws WriteRefused. */
-export function judgeApply(rules: PlacementRules, body: KubeJson): string | undefined {
+export function judgeApply(rules: GateRules, body: KubeJson): string | undefined {
   const metadata = metadataOf(body);
   const nodeId = nodeIdOf(body);
   const node = rules.nodes.get(nodeId);
@@ -72,4 +141,66 @@ export function judgePatch(patch: KubeJson): void {
   const metadata = metadataOf(patch);
   if (typeof metadata.resourceVersion !== "string" && typeof metadata.uid !== "string")
     throw new WriteRefused("a patch of a child must carry the resourceVersion or UID it was computed from");
+}
+
+/** The rights an apply of a child of this node needs of the requester, given the instance's adoption choice. */
+function rightsFor(rules: GateRules, nodeLabel: string): readonly GateRight[] {
+  const adoption = rules.adoption ?? "never";
+  return (rules.nodes.get(nodeLabel)?.rights ?? []).filter((right) => {
+    if (right.adoption === "any") return adoption !== "never";
+    if (right.adoption === "delete") return adoption === "adopt-and-delete";
+    // Deleting what the instance created is always allowed; creating and changing it is what is asked.
+    return right.verb !== "delete";
+  });
+}
+
+/**
+ * Authority on the concrete object: each right the node needs, asked for the recorded requester
+ * at the object's namespace and name. Throws WriteRefused naming the child, verb, scope and user.
+ */
+export async function judgeAuthority(rules: GateRules, body: KubeJson, ask: AskAccess): Promise<void> {
+  const requester = rules.requester;
+  if (requester === undefined) return;
+  const metadata = metadataOf(body);
+  const nodeId = nodeIdOf(body);
+  const name = typeof metadata.name === "string" ? metadata.name : undefined;
+  const namespace = typeof metadata.namespace === "string" ? metadata.namespace : undefined;
+  for (const right of rightsFor(rules, nodeId)) {
+    const question: AccessQuestion = {
+      group: right.group,
+      resource: right.resource,
+      verb: right.verb,
+      ...(right.clusterScoped || namespace === undefined ? {} : { namespace }),
+      ...(right.verb === "create" || name === undefined ? {} : { name }),
+    };
+    const answer = await ask(requester, question);
+    if (answer === true) continue;
+    const resource = right.group === "" ? right.resource : `${right.resource}.${right.group}`;
+    const scope = question.namespace === undefined ? "cluster-wide" : `in namespace ${question.namespace}`;
+    throw new WriteRefused(
+      answer === false
+        ? `resource "${nodeId}": ${requester.user}, who wrote the instance, may not ${right.verb} ${resource}${question.name === undefined ? "" : ` "${question.name}"`} ${scope}, where the instance's data placed it`
+        : `resource "${nodeId}": cannot check whether ${requester.user} may ${right.verb} ${resource} ${scope}: ${answer}`,
+    );
+  }
+}
+
+/**
+ * The body as it may be sent: no requester record a template wrote (instance data could forge
+ * one), and on another RGD's instance the outer instance's record, so the inner instance's
+ * writes are judged for the same person.
+ */
+export function withRequester(rules: GateRules, body: KubeJson): KubeJson {
+  const metadata = metadataOf(body);
+  const written: Record<string, unknown> = isRecord(metadata.annotations) ? metadata.annotations : {};
+  const record = new Set<string>([ANNOTATIONS.requestedBy, ANNOTATIONS.requestedGroups]);
+  const had = Object.keys(written).some((key) => record.has(key));
+  const annotations = Object.fromEntries(Object.entries(written).filter(([key]) => !record.has(key)));
+  const requester = rules.nodes.get(nodeIdOf(body))?.nested === true ? rules.requester : undefined;
+  if (requester === undefined && !had) return body;
+  if (requester !== undefined) {
+    annotations[ANNOTATIONS.requestedBy] = requester.user;
+    annotations[ANNOTATIONS.requestedGroups] = requester.groups.join(",");
+  }
+  return { ...body, metadata: { ...metadata, annotations } };
 }

@@ -25,6 +25,7 @@ import { createLogger } from "../../../src/observability/index.js";
 import {
   ApplyMemo,
   AuthorPolicyState,
+  AccessReviews,
   DelegationVerdicts,
   OwnWrites,
   ServedGraphs,
@@ -152,6 +153,7 @@ export function startFakeController(
     authorPolicies,
     policySync: ALWAYS_CAUGHT_UP,
     delegations: new DelegationVerdicts(o.delegationRecheckMs ?? 300_000),
+    accessReviews: new AccessReviews(client, 30_000, () => Date.parse(cluster.clock.now())),
     mayWriteCluster: () => true,
     options: {
       workers: o.workers ?? 1,

@@ -48,6 +48,11 @@ export class FakeClock {
 export class FakeCluster {
   readonly kinds = new KindRegistry();
   readonly faults = new Faults();
+  /**
+   * How SubjectAccessReviews are answered: given the review's spec, allowed or not. By default
+   * everyone may do everything (the controller is one service account).
+   */
+  authorize: (spec: Record<string, unknown>) => boolean = () => true;
   /** Every request served through the client, in order. */
   readonly requests: RequestInfo[] = [];
   private revision = 0;

@@ -129,7 +129,7 @@ export class FakeTransport {
         if (body === undefined) throw statusError(400, "BadRequest", "no body");
         if (kind.kind.endsWith("Review")) {
           await this.admit("review", target, url, undefined);
-          return review(body);
+          return review(body, this.cluster.authorize);
         }
         await this.admit("create", target, url, body.metadata?.name);
         return this.cluster.create(kind, namespace, body, options);
@@ -171,15 +171,16 @@ const partial = (o: KubeObject): KubeObject => ({
   metadata: o.metadata ?? {},
 });
 
-/** Reviews are answered, not stored: everyone may do everything; the controller is one service account. */
-function review(body: KubeObject): KubeObject {
+/** Reviews are answered, not stored; an access review as the cluster's `authorize` says. */
+function review(body: KubeObject, authorize: (spec: Record<string, unknown>) => boolean): KubeObject {
   if (body.kind === "SelfSubjectReview")
     return {
       ...body,
       status: { userInfo: { username: "system:serviceaccount:kro-system:kro", groups: ["system:serviceaccounts"] } },
     };
   if (body.kind === "TokenReview") return { ...body, status: { authenticated: false } };
-  return { ...body, status: { allowed: true } };
+  const spec = (body as { spec?: Record<string, unknown> }).spec ?? {};
+  return { ...body, status: { allowed: authorize(spec) } };
 }
 
 /** The cluster's error again, as the transport raises it: this request's verb and path, the same Status. */
