@@ -2,9 +2,12 @@
 // chunked under the API server's CEL cost budget.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { ANNOTATIONS } from "../../api/index.js";
+import { compileExpression, createKroCelEnvironment, jsonToCel } from "../../expr/index.js";
 import { DEFAULT_CONTAINMENT, type CompiledNode } from "../../graph/index.js";
 import {
   CHECKS_PER_POLICY,
+  REQUESTER_RECORD_VALIDATION,
   authorChecks,
   authorPolicyObjects,
   policyBaseName,
@@ -245,7 +248,8 @@ describe("instance-author policy", () => {
     // 20 creates merge into one; 20 patches, 20 deletes and 20 adoption updates are named: 61 checks.
     assert.deepEqual(
       policies.map((p) => p.spec.validations.length),
-      [CHECKS_PER_POLICY, CHECKS_PER_POLICY, 61 - 2 * CHECKS_PER_POLICY],
+      // The first also holds the requester-record validation, which asks no authorizer.
+      [CHECKS_PER_POLICY + 1, CHECKS_PER_POLICY, 61 - 2 * CHECKS_PER_POLICY],
     );
     assert.ok(CHECKS_PER_POLICY * 350_000 <= 10_000_000);
   });
@@ -285,6 +289,32 @@ describe("instance-author policy", () => {
     );
     for (const v of validations) assert.ok(calls(v.expression) <= 2 && calls(v.messageExpression) === 0, v.expression);
     for (const c of specs.flatMap((s) => s.matchConditions)) assert.equal(calls(c.expression), 0, c.expression);
+  });
+
+  it("admits a requester record only when it names the writer (or is absent)", () => {
+    const env = createKroCelEnvironment();
+    const validation = compileExpression(env, REQUESTER_RECORD_VALIDATION.expression);
+    const admits = (annotations: Record<string, string> | undefined) =>
+      validation.evaluate({
+        object: jsonToCel({ metadata: annotations === undefined ? {} : { annotations } }),
+        request: jsonToCel({ userInfo: { username: "alice", groups: ["devs", "system:authenticated"] } }),
+      });
+    assert.equal(admits(undefined), true);
+    assert.equal(admits({ other: "x" }), true);
+    assert.equal(admits({ [ANNOTATIONS.requestedBy]: "alice" }), true);
+    assert.equal(
+      admits({ [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "devs,system:authenticated" }),
+      true,
+    );
+    assert.equal(admits({ [ANNOTATIONS.requestedBy]: "system:admin" }), false);
+    assert.equal(
+      admits({ [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "system:masters" }),
+      false,
+    );
+    const first = authorPolicyObjects(
+      input([node("target", "v1", "ConfigMap", { name: "x", namespace: "${schema.spec.ns}" })]),
+    )[0] as { spec: { validations: unknown[] } };
+    assert.deepEqual(first.spec.validations.at(-1), REQUESTER_RECORD_VALIDATION);
   });
 
   it("keeps long RGD names within the 253-character limit", () => {

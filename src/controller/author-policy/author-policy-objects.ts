@@ -5,7 +5,7 @@
  * (author-checks.ts says which checks, where). Pure: the kinds' plurals and scopes arrive resolved.
  */
 import { createHash } from "node:crypto";
-import { KRO_API_VERSION, LABELS, RGD } from "../../api/index.js";
+import { ANNOTATIONS, KRO_API_VERSION, LABELS, RGD } from "../../api/index.js";
 import type { ContainmentPolicy } from "../../graph/index.js";
 import {
   authorChecks,
@@ -15,6 +15,7 @@ import {
   type ResolvedChildKind,
 } from "./author-checks.js";
 import { messageExpression } from "./policy-messages.js";
+import { annotation } from "./delegation-policy-objects.js";
 
 export { authorChecks, kindKey, type AuthorCheck, type ResolvedChildKind } from "./author-checks.js";
 
@@ -78,6 +79,19 @@ function validationOf(check: AuthorCheck, rgdName: string): Record<string, unkno
   };
 }
 
+/**
+ * The instance's requester record (kro.run/requested-by, -groups), when present, names the writer
+ * exactly (groups: absent, or exactly theirs): the write gate asks its SubjectAccessReviews for
+ * this user, so nobody may record anyone else. The controller's requester webhook stamps it.
+ */
+export const REQUESTER_RECORD_VALIDATION = {
+  expression:
+    `${annotation("object", ANNOTATIONS.requestedBy)} == "" || (${annotation("object", ANNOTATIONS.requestedBy)} == request.userInfo.username` +
+    ` && (${annotation("object", ANNOTATIONS.requestedGroups)} == "" || ${annotation("object", ANNOTATIONS.requestedGroups)} == request.userInfo.groups.join(",")))`,
+  messageExpression: `"${ANNOTATIONS.requestedBy} must name the writer: set it to \\"" + request.userInfo.username + "\\" and ${ANNOTATIONS.requestedGroups} to \\"" + request.userInfo.groups.join(",") + "\\", or remove both (the controller's requester webhook records them)"`,
+  reason: "Forbidden",
+};
+
 /** The base name of an RGD's policies (DNS subdomain, at most 253 characters with the chunk suffix). */
 export function policyBaseName(rgdName: string): string {
   const base = `kro-author.${rgdName}`;
@@ -129,9 +143,12 @@ export function authorPolicyObjects(
           ],
         },
         matchConditions,
-        validations: checks
-          .slice(i * CHECKS_PER_POLICY, (i + 1) * CHECKS_PER_POLICY)
-          .map((c) => validationOf(c, input.rgdName)),
+        validations: [
+          ...checks
+            .slice(i * CHECKS_PER_POLICY, (i + 1) * CHECKS_PER_POLICY)
+            .map((c) => validationOf(c, input.rgdName)),
+          ...(i === 0 ? [REQUESTER_RECORD_VALIDATION] : []),
+        ],
       },
     });
     objects.push({

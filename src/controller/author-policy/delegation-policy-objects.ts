@@ -19,7 +19,7 @@ export const DELEGATION_POLICY_ID = "kro-delegation";
 export const DELEGATION_POLICY_KEY = "kro.run/delegation-policy";
 
 const VAP_API_VERSION = "admissionregistration.k8s.io/v1";
-const annotation = (object: string, key: string) =>
+export const annotation = (object: string, key: string) =>
   `${object}.metadata.?annotations[?${JSON.stringify(key)}].orValue("")`;
 const delegatesCel = (object: string) =>
   `(${annotation(object, ANNOTATIONS.authorCheckExempt)}.trim() != "" || ${annotation(object, ANNOTATIONS.authorCheck)}.trim().lowerAscii() == "disabled")`;
