@@ -3,8 +3,11 @@
  * suite starts a second minimal control plane ("b") registered by a kubeconfig Secret. Children
  * are placed in both; a remote child waits on a local child's data, a local child and the
  * instance's status read the remote child; hand edits in b are corrected; a target the RGD does
- * not allow is refused; b's API server going away fails b's children alone and converges again
- * when it is back; a rotated Secret takes effect without a restart; deletion empties both. Then
+ * not allow is refused; a remote child that appears only in a later apply round (it reads another
+ * child's uid) goes nowhere when its spec-chosen target is a registered cluster its resource does
+ * not list (0 connections at a counting proxy in front of that registration) or empty (not the
+ * hub either); b's API server going away fails b's children alone and converges again when it is
+ * back; a rotated Secret takes effect without a restart; deletion empties both. Then
  * the Cluster Inventory API: its ClusterProfile CRD (vendored, test/data/cluster-inventory) is
  * installed in the hub after the controller started, and b is registered a second time, as
  * "inv", by a ClusterProfile and a token Secret; its ControlPlaneHealthy condition holds and
@@ -15,6 +18,7 @@ import assert from "node:assert/strict";
 import { createKubeClient, isNotFound, type KubeClient, type KubeObject } from "../../src/kube/index.js";
 import { startLocalCluster, type LocalCluster } from "../../src/localcluster/index.js";
 import { eventually } from "../support/eventually.js";
+import { TcpProxy } from "../support/tcp-proxy.js";
 import { recordText } from "../support/instance-record.js";
 import path from "node:path";
 import { REPO_ROOT } from "../../src/deploy/index.js";
@@ -41,27 +45,29 @@ const appNs = `mc-app-${suffix}`;
 const rgdName = `regional-${suffix}`;
 const inventoryRgd = `inventory-${suffix}`;
 const inventoryKind = `Inventory${cap}App`;
+const gateRgd = `gate-${suffix}`;
+const gateKind = `Gate${cap}App`;
 const PROFILE_CRD = path.join(REPO_ROOT, "test/data/cluster-inventory/multicluster.x-k8s.io_clusterprofiles.yaml");
 let tc: TestController;
 let b: LocalCluster;
 let bClient: KubeClient;
 
-function kubeconfigFor(cluster: LocalCluster, token = cluster.token): string {
+function kubeconfigFor(cluster: LocalCluster, token = cluster.token, server = cluster.server): string {
   return `apiVersion: v1
 kind: Config
-clusters: [{ name: b, cluster: { server: "${cluster.server}", certificate-authority-data: ${Buffer.from(cluster.caData).toString("base64")} } }]
+clusters: [{ name: b, cluster: { server: "${server}", certificate-authority-data: ${Buffer.from(cluster.caData).toString("base64")} } }]
 users: [{ name: kro, user: { token: "${token}" } }]
 contexts: [{ name: b, context: { cluster: b, user: kro } }]
 current-context: b
 `;
 }
 
-async function register(kubeconfig: string): Promise<void> {
+async function register(kubeconfig: string, cluster = "b"): Promise<void> {
   await kubectl(
     ["apply", "-f", "-"],
     `apiVersion: v1
 kind: Secret
-metadata: { name: b-kubeconfig, namespace: ${hubNs}, labels: { kro.run/cluster-name: b } }
+metadata: { name: ${cluster}-kubeconfig, namespace: ${hubNs}, labels: { kro.run/cluster-name: ${cluster} } }
 data: { value: ${Buffer.from(kubeconfig).toString("base64")} }
 `,
   );
@@ -117,7 +123,9 @@ ${rgdHeader(tc, rgdName)}
   });
   after(async () => {
     await tc.stop();
-    await kubectl(["delete", "rgd", rgdName, inventoryRgd, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    await kubectl(["delete", "rgd", rgdName, inventoryRgd, gateRgd, "--wait=false", "--ignore-not-found"]).catch(
+      () => "",
+    );
     await kubectl(["delete", "-f", PROFILE_CRD, "--wait=false", "--ignore-not-found"]).catch(() => "");
     await kubectl(["delete", "namespace", hubNs, appNs, "--wait=false", "--ignore-not-found"]).catch(() => "");
     bClient.close();
@@ -177,6 +185,105 @@ ${rgdHeader(tc, rgdName)}
     );
     assert.equal((await remoteCm("two-b")).data?.v, "v2");
     await kubectl(["delete", plural, "two", "-n", appNs]);
+  });
+
+  it("a child that appears in a later apply round goes only to a cluster its resource allows: a registered cluster it does not list and an empty target are refused, and no request reaches them", async () => {
+    // "forbidden" is b again, registered through a counting proxy: every connection to it is seen.
+    const proxy = await TcpProxy.start(b.server);
+    try {
+      await register(kubeconfigFor(b, b.token, proxy.url()), "forbidden");
+      await kubectl(
+        ["apply", "-f", "-"],
+        `
+${rgdHeader(tc, gateRgd)}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${gateKind}
+    spec: { value: string, where: string }
+  resources:
+    - id: first
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-first" }, data: { v: "\${schema.spec.value}" } }
+    - id: steered
+      cluster: "\${schema.spec.where}"
+      clusters: [b]
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-steered" }, data: { firstUid: "\${first.metadata.uid}" } }
+    - id: fixed
+      cluster: b
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-fixed" }, data: { firstUid: "\${first.metadata.uid}" } }
+`,
+      );
+      await waitRgdActive(gateRgd);
+      const gatePlural = `${gateKind.toLowerCase()}s`;
+      const gateInstance = (name: string, where: string) =>
+        kubectl(
+          ["apply", "-f", "-"],
+          `apiVersion: kro.run/v1alpha1\nkind: ${gateKind}\nmetadata: { name: ${name}, namespace: ${appNs} }\nspec: { value: ${name}, where: "${where}" }\n`,
+        );
+      const messages = async (name: string) =>
+        (
+          (await kubectlJson<Instance>(["get", gatePlural, name, "-n", appNs])).status?.conditions?.map(
+            (c) => c.message ?? "",
+          ) ?? []
+        ).join("\n");
+      // Positive control: the allowed target receives the child, which waits on the hub child's uid.
+      await gateInstance("allowed", "b");
+      await eventually(
+        async () => {
+          const first = await hubCm("allowed-first");
+          assert.equal((await remoteCm("allowed-steered")).data?.firstUid, first.metadata?.uid);
+          assert.equal((await remoteCm("allowed-fixed")).data?.firstUid, first.metadata?.uid);
+        },
+        { timeout: 60_000 },
+      );
+      // The controller opens no connection to a registered cluster nothing places children in.
+      assert.equal(proxy.connections, 0, "a connection reached the unused registration");
+      const requestsBefore = tc.requests.length;
+
+      // Fresh instances: in their first pass "steered" is pending (no uid yet) and appears in a later round.
+      await gateInstance("out", "forbidden");
+      await gateInstance("blank", "");
+      await eventually(
+        async () => {
+          assert.match(await messages("out"), /cluster "forbidden" is not allowed for resource "steered"/);
+          assert.match(
+            await messages("blank"),
+            /resource "steered": its target cluster evaluated to ""; an empty target is an error, not this cluster/,
+          );
+        },
+        { timeout: 60_000 },
+      );
+      // The rest of each instance converges: the allowed cluster still gets its child.
+      await eventually(
+        async () => {
+          for (const name of ["out", "blank"])
+            assert.equal(
+              (await remoteCm(`${name}-fixed`)).data?.firstUid,
+              (await hubCm(`${name}-first`)).metadata?.uid,
+            );
+        },
+        { timeout: 60_000 },
+      );
+      await remoteAbsent("out-steered"); // where "forbidden" would have put it (b, through the proxy)
+      await remoteAbsent("blank-steered");
+      await expectAbsent(["configmap", "out-steered", "-n", appNs]);
+      await expectAbsent(["configmap", "blank-steered", "-n", appNs]); // an empty target is never the hub
+      assert.deepEqual(
+        tc.requests
+          .slice(requestsBefore)
+          .filter((r) => /\/configmaps\/(out|blank)-steered\b/.test(r.path))
+          .map((r) => `${r.verb} ${r.path}`),
+        [],
+        "requests the hub received for the refused children",
+      );
+      assert.equal(proxy.connections, 0, "connections that reached the cluster the RGD does not allow");
+
+      await kubectl(["delete", gatePlural, "allowed", "out", "blank", "-n", appNs, "--timeout=60s"]);
+      for (const name of ["allowed-steered", "allowed-fixed", "out-fixed", "blank-fixed"]) await remoteAbsent(name);
+      assert.equal(proxy.connections, 0, "deletion looked for children in the cluster the RGD does not allow");
+    } finally {
+      await kubectl(["delete", "secret", "forbidden-kubeconfig", "-n", hubNs, "--ignore-not-found"]);
+      await proxy.close();
+    }
   });
 
   it("fails only the children of an unreachable cluster, deletes nothing, and recovers when it is back", async () => {

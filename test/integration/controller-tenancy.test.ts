@@ -10,6 +10,9 @@
  *    against her), also when she forges the controller's marks on an inner instance, and also
  *    for reads: an externalRef whose namespace is computed from her spec;
  *  - erin (instance rights only) cannot take over bob's objects through an exempted child;
+ *  - a developer ServiceAccount cannot adopt an object in a namespace its spec chooses without
+ *    `update` of it there (the object is untouched), and adopts it once granted; nor launder a child
+ *    into kube-system through an inner RGD whose child namespace the outer instance's spec sets;
  *  - a parent waits on its nested instance's Ready condition;
  *  - a deleted or edited policy is restored within seconds while alice keeps trying, and no
  *    instance admitted meanwhile is acted on.
@@ -34,6 +37,7 @@ interface Obj {
     namespace?: string;
     uid: string;
     resourceVersion: string;
+    labels?: Record<string, string>;
     annotations?: Record<string, string>;
   };
   data?: Record<string, string>;
@@ -57,9 +61,14 @@ const kinds = {
   read: `ExtRead${cap}`,
   adopt: `Adopt${cap}`,
   unicode: `Uni${cap}`,
+  adoptNs: `AdoptNs${cap}`,
+  outer: `Outer${cap}`,
+  inner: `Inner${cap}`,
 };
 /** The namespace one astral character further along: where a UTF-16 substring would land. */
 const shifted = `a${team}`;
+/** A developer ServiceAccount in the team's namespace, with rights only on the kinds it is given. */
+const dev = `system:serviceaccount:${team}:dev`;
 const plural = (kind: string) => `${kind.toLowerCase()}s`;
 const rgd = (kind: string) => kind.toLowerCase();
 let tc: TestController;
@@ -88,6 +97,12 @@ async function policyLoaded(user: string, manifest: string): Promise<void> {
     { timeout: 30_000 },
   );
 }
+
+/** The labels and annotations kro puts on what it manages (none may appear on an object it did not take). */
+const kroMarks = (o: { metadata: { labels?: Record<string, string>; annotations?: Record<string, string> } }) =>
+  [...Object.keys(o.metadata.labels ?? {}), ...Object.keys(o.metadata.annotations ?? {})].filter(
+    (k) => k.startsWith("kro.run/") || k === "app.kubernetes.io/managed-by",
+  );
 
 const RGDS = () => `${rgdHeader(tc, rgd(kinds.data))}
   schema:
@@ -237,6 +252,22 @@ kind: RoleBinding
 metadata: { name: tenant-${erin}, namespace: ${team} }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: instances-only }
 subjects: [{ kind: User, name: ${erin}, apiGroup: rbac.authorization.k8s.io }]
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: { name: dev, namespace: ${team} }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: dev-instances, namespace: ${team} }
+rules:
+  - { apiGroups: [kro.run], resources: [${plural(kinds.adoptNs)}, ${plural(kinds.outer)}], verbs: ["*"] }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: dev-instances, namespace: ${team} }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: dev-instances }
+subjects: [{ kind: ServiceAccount, name: dev, namespace: ${team} }]
 ---
 apiVersion: v1
 kind: Secret
@@ -480,6 +511,156 @@ stringData: { token: other-team-token }
       );
       await asUser(erin, ["delete", plural(kinds.adopt), "plain", "-n", team, "--timeout=60s"]);
       assert.equal(await bob(), before);
+    });
+
+    it("adoption through a computed namespace needs update there: the developer is refused and the object untouched; granted, it is adopted", async () => {
+      const held = `held-${s}`;
+      await kubectl(
+        ["apply", "-f", "-"],
+        `${rgdHeader(tc, rgd(kinds.adoptNs))}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kinds.adoptNs}
+    spec:
+      ns: string
+  resources:
+    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: ${held}, namespace: "\${schema.spec.ns}" }, data: { owner: dev } }
+`,
+      );
+      await waitRgdActive(rgd(kinds.adoptNs));
+      // In the namespace its spec chooses, the developer may create, patch and delete the child — not update it.
+      await kubectl(
+        ["apply", "-f", "-"],
+        `apiVersion: v1
+kind: ConfigMap
+metadata: { name: ${held}, namespace: ${other} }
+data: { owner: bob }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: dev-configmaps, namespace: ${other} }
+rules:
+  - { apiGroups: [""], resources: [configmaps], verbs: [create] }
+  - { apiGroups: [""], resources: [configmaps], resourceNames: [${held}], verbs: [patch, delete] }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: dev-configmaps, namespace: ${other} }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: dev-configmaps }
+subjects: [{ kind: ServiceAccount, name: dev, namespace: ${team} }]
+`,
+      );
+      const bob = await kubectlJson<Obj>(["get", "configmap", held, "-n", other]);
+      const adopt = '{ kro.run/adopt: "true" }';
+      // Loaded: a child in kube-system is refused (whatever the adoption check says).
+      await policyLoaded(dev, instance(kinds.adoptNs, "probe", "{ ns: kube-system }"));
+      await refused(
+        dev,
+        instance(kinds.adoptNs, "take", `{ ns: ${other} }`, adopt),
+        new RegExp(
+          `user ${dev} may not update configmaps named ${held} in namespace ${other}, which resource "cm" of ResourceGraphDefinition ${rgd(kinds.adoptNs)} would update \\(to adopt an existing object`,
+        ),
+      );
+      // Without the annotation the same instance is admitted (the refusal was the adoption), and
+      // the controller leaves the existing object alone.
+      await asUser(dev, ["apply", "-f", "-"], instance(kinds.adoptNs, "plain", `{ ns: ${other} }`));
+      await eventually(
+        async () => {
+          assert.match(
+            JSON.stringify(await state(kinds.adoptNs, "plain")),
+            /already exists and was not created by this instance/,
+          );
+        },
+        { timeout: 30_000 },
+      );
+      await asUser(dev, ["delete", plural(kinds.adoptNs), "plain", "-n", team, "--timeout=60s"]);
+      const untouched = await kubectlJson<Obj>(["get", "configmap", held, "-n", other]);
+      assert.deepEqual(
+        [untouched.metadata.uid, untouched.metadata.resourceVersion, untouched.data, kroMarks(untouched)],
+        [bob.metadata.uid, bob.metadata.resourceVersion, { owner: "bob" }, []],
+        "the object was touched",
+      );
+
+      // Granted update of that object, the developer adopts it.
+      await kubectl([
+        "patch",
+        "role",
+        "dev-configmaps",
+        "-n",
+        other,
+        "--type=json",
+        "-p",
+        '[{"op":"add","path":"/rules/1/verbs/-","value":"update"}]',
+      ]);
+      await eventually(
+        () => asUser(dev, ["create", "-f", "-"], instance(kinds.adoptNs, "take", `{ ns: ${other} }`, adopt)),
+        {
+          timeout: 30_000,
+        },
+      );
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.adoptNs, "take"))?.state, "ACTIVE");
+          const adopted = await kubectlJson<Obj>(["get", "configmap", held, "-n", other]);
+          assert.equal(adopted.metadata.uid, bob.metadata.uid, "adopted in place, not re-created");
+          assert.deepEqual(adopted.data, { owner: "dev" });
+          assert.ok(kroMarks(adopted).length > 0, "the adopted object carries kro's marks");
+        },
+        { timeout: 60_000 },
+      );
+    });
+
+    it("no laundering through an inner RGD whose child namespace the outer spec sets: a developer with rights only on the outer kind cannot put a child in kube-system", async () => {
+      await kubectl(
+        ["apply", "-f", "-"],
+        `${rgdHeader(tc, rgd(kinds.inner))}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kinds.inner}
+    spec:
+      ns: string
+  resources:
+    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-cm", namespace: "\${schema.spec.ns}" }, data: { from: "\${schema.metadata.namespace}" } }
+`,
+      );
+      await waitRgdActive(rgd(kinds.inner));
+      // Applied once the inner kind is served: its checks are composed into the outer policy.
+      await kubectl(
+        ["apply", "-f", "-"],
+        `${rgdHeader(tc, rgd(kinds.outer))}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kinds.outer}
+    spec:
+      where: string
+  resources:
+    - id: inner
+      template: { apiVersion: kro.run/v1alpha1, kind: ${kinds.inner}, metadata: { name: "\${schema.metadata.name}-inner" }, spec: { ns: "\${schema.spec.where}" } }
+`,
+      );
+      await waitRgdActive(rgd(kinds.outer));
+      await policyLoaded(dev, instance(kinds.outer, "probe", "{ where: kube-system }"));
+      await refused(
+        dev,
+        instance(kinds.outer, "launder", "{ where: kube-system }"),
+        new RegExp(
+          `user ${dev} may not create configmaps in namespace kube-system, which resource "inner/cm" of ResourceGraphDefinition ${rgd(kinds.outer)} would create`,
+        ),
+      );
+      await expectAbsent([plural(kinds.outer), "launder", "-n", team]);
+      await expectAbsent([plural(kinds.inner), "launder-inner", "-n", team]);
+      await expectAbsent(["configmap", "launder-inner-cm", "-n", "kube-system"]);
+      // The shape itself works: an administrator's instance puts the inner child where the spec says.
+      await kubectl(["apply", "-f", "-"], instance(kinds.outer, "admin", `{ where: ${other} }`));
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.outer, "admin"))?.state, "ACTIVE");
+          assert.equal((await kubectlJson<Obj>(["get", "configmap", "admin-inner-cm", "-n", other])).data?.from, team);
+        },
+        { timeout: 60_000 },
+      );
     });
 
     it("the author policy fails closed and heals: deleted or edited policy objects are restored within seconds while alice keeps trying; 5 rounds, in each nothing admitted meanwhile is reconciled", async () => {

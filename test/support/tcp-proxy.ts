@@ -2,13 +2,15 @@
  * A local TCP proxy in front of the test API server that can be switched to black-hole mode:
  * every connection, open or new, is accepted and then never answered (bytes are swallowed in
  * both directions, nothing is closed) — the network failure that hangs a client forever,
- * unlike a refused or reset connection that fails fast.
+ * unlike a refused or reset connection that fails fast. It counts the connections it accepted, so
+ * a test can tell that nobody reached the server behind it at all.
  */
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 
 export class TcpProxy {
   private blackHoled = false;
+  private accepted = 0;
   private readonly sockets = new Set<net.Socket>();
 
   private constructor(
@@ -36,6 +38,11 @@ export class TcpProxy {
     return `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** How many connections were accepted so far (whatever happened to them). */
+  get connections(): number {
+    return this.accepted;
+  }
+
   /** From now on nothing gets through, either way, on any connection; nothing is closed either. */
   blackHole(): void {
     this.blackHoled = true;
@@ -47,6 +54,7 @@ export class TcpProxy {
   }
 
   private accept(client: net.Socket): void {
+    this.accepted++;
     this.sockets.add(client);
     client.on("close", () => this.sockets.delete(client));
     client.on("error", () => undefined);
