@@ -14,6 +14,7 @@ import {
 import { DiscoveryError, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { authorPolicyObjects, checksOf, kindKey, type ResolvedChildKind } from "./author-policy-objects.js";
 import { gateRightsOf } from "./gate-rights.js";
+import { ensureRequesterWebhook } from "./requester-webhook.js";
 import type { NestedGraph, PolicyNode } from "./author-checks.js";
 import type { ControllerContext, GateRight } from "../context/index.js";
 import { isJsonSubset } from "../context/index.js";
@@ -128,6 +129,7 @@ export async function ensureAuthorPolicy(
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
     const { objects, rights } = await desiredAuthorPolicy(ctx, rgd, graph, instance, policy);
+    const wasNeeded = ctx.authorPolicies.rightsOf(rgdName).size > 0;
     ctx.authorPolicies.grant(rgdName, rights);
     // Remembered before writing: the policy watch (policy-guard.ts) compares every event with it.
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
@@ -140,6 +142,7 @@ export async function ensureAuthorPolicy(
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
     await removeAuthorPolicy(ctx.client, rgdUid, keep);
     ctx.authorPolicies.applied(rgdName, stored);
+    await ensureRequesterWebhook(ctx, rgd, instance, rights.size > 0, wasNeeded);
     return { ok: true, policies: objects.length / 2 };
   } catch (error) {
     const message = `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}`;

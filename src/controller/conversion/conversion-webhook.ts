@@ -40,6 +40,8 @@ export class ConversionWebhook {
   readonly #apis = new Map<string, ApiOfVersions>();
   readonly #store: CertificateStore;
   readonly #rotated = new Set<() => void>();
+  /** Other paths served beside /convert (admission webhooks), read at each request. */
+  readonly #handlers = new Map<string, (body: unknown) => unknown>();
   #started: Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> | undefined;
   #cert: ServingCertificate | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -70,6 +72,11 @@ export class ConversionWebhook {
     return this.#apis.get(`${kind}.${group}`);
   }
 
+  /** Serves POST `path` with `handler` too (an admission webhook on the same port and certificate). */
+  serve(path: string, handler: (body: unknown) => unknown): void {
+    this.#handlers.set(path, handler);
+  }
+
   /** Called after a rotation changed the CA bundle (the controller re-installs every CRD with the new one). */
   onRotation(listener: () => void): void {
     this.#rotated.add(listener);
@@ -94,6 +101,7 @@ export class ConversionWebhook {
         port: this.#options.port ?? 0,
         cert,
         lookup: (g, k) => this.lookup(g, k),
+        handlers: this.#handlers,
         logger: this.#options.logger,
       });
       this.#cert = cert;
@@ -131,19 +139,18 @@ export class ConversionWebhook {
   }
 
   /** Where the API server reaches the webhook and the CA it must trust; starts the webhook if needed. */
-  async clientConfig(): Promise<WebhookClientConfig> {
+  async clientConfig(path: string = CONVERT_PATH): Promise<WebhookClientConfig> {
     const { server } = await this.start();
     const caBundle = Buffer.from(this.#cert?.caPem ?? "", "utf8").toString("base64");
     const service = this.#options.service;
     if (service !== undefined)
       return {
-        service: { namespace: service.namespace, name: service.name, path: CONVERT_PATH, port: service.port ?? 443 },
+        service: { namespace: service.namespace, name: service.name, path, port: service.port ?? 443 },
         caBundle,
       };
     const advertise = this.#options.advertise;
-    if (advertise !== undefined)
-      return { url: `https://${hostPort(advertise.host, advertise.port)}${CONVERT_PATH}`, caBundle };
-    return { url: `https://${hostPort(this.#options.host ?? "127.0.0.1", server.port)}${CONVERT_PATH}`, caBundle };
+    if (advertise !== undefined) return { url: `https://${hostPort(advertise.host, advertise.port)}${path}`, caBundle };
+    return { url: `https://${hostPort(this.#options.host ?? "127.0.0.1", server.port)}${path}`, caBundle };
   }
 
   /**

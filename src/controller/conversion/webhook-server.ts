@@ -1,6 +1,6 @@
 /**
  * The HTTPS endpoint the API server calls to convert objects: POST /convert with a
- * ConversionReview. The TLS context is swapped in place when the certificate rotates, so
+ * ConversionReview (and any admission webhook path the controller adds, with the same bounds). The TLS context is swapped in place when the certificate rotates, so
  * connections in flight finish and new ones get the new certificate.
  *
  * HTTP/2 first (HTTP/1.1 still answered): the API server's client speaks it when offered, and
@@ -51,6 +51,8 @@ export async function startWebhookServer(options: {
   port: number;
   cert: ServingCertificate;
   lookup: ApiLookup;
+  /** Other POST paths this server answers (an admission webhook): the body in, the answer out (undefined: 400). */
+  handlers?: ReadonlyMap<string, (body: unknown) => unknown>;
   logger: Logger;
   /** Bytes all requests in flight may hold together (default MAX_INFLIGHT_BYTES). */
   maxInflightBytes?: number;
@@ -90,8 +92,10 @@ export async function startWebhookServer(options: {
       reply(200, { ok: true });
       return;
     }
-    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== CONVERT_PATH) {
-      reply(404, { message: `POST ${CONVERT_PATH} only` });
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    const handler = path === CONVERT_PATH ? undefined : options.handlers?.get(path);
+    if (req.method !== "POST" || (path !== CONVERT_PATH && handler === undefined)) {
+      reply(404, { message: `POST ${[CONVERT_PATH, ...(options.handlers?.keys() ?? [])].join(" or ")} only` });
       return;
     }
     const chunks: Buffer[] = [];
@@ -133,6 +137,16 @@ export async function startWebhookServer(options: {
         body = JSON.parse(text);
       } catch {
         reply(400, { message: "body is not JSON" });
+        return;
+      }
+      if (handler !== undefined) {
+        try {
+          const answer = handler(body);
+          if (answer === undefined) reply(400, { message: `body is not a review ${path} answers` });
+          else reply(200, answer);
+        } catch (e) {
+          reply(500, { message: e instanceof Error ? e.message : String(e) });
+        }
         return;
       }
       try {

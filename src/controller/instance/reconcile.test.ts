@@ -5,6 +5,7 @@
  */
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
+import { request as httpsRequest } from "node:https";
 import { ANNOTATIONS, FINALIZER, RECONCILE_SUSPENDED } from "../../api/index.js";
 import type { KubeObject, ObjectRef } from "../../kube/index.js";
 import type { ServedGraph } from "../context/index.js";
@@ -67,6 +68,21 @@ async function world(
       );
     },
   };
+}
+
+/** POST over HTTPS trusting `ca`, the answer parsed. */
+function postJson(url: string, ca: Buffer, body: unknown): Promise<{ response: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: "POST", ca, headers: { "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      res.on("end", () => {
+        resolve(JSON.parse(text) as { response: Record<string, unknown> });
+      });
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 const uidOf = (actor: Actor, ref: ObjectRef): string => actor.read(ref)?.metadata?.uid ?? "(none)";
@@ -479,6 +495,52 @@ describe("reconcileInstance: the write gate asks the recorded requester where in
       .map((c) => c.message ?? "")
       .join("\n");
     assert.match(message, /alice, who wrote the instance, may not create configmaps in namespace team-b/);
+  });
+
+  it("the RGD gets a requester webhook on the controller's port that records the writer; none with the author check off", async (t) => {
+    const w = await world(t, teamConfig, [], { controller: { authorCheck: "Enforced" } });
+    const hook = w.actor.read({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "MutatingWebhookConfiguration",
+      name: "kro-requester.teamconfig",
+    }) as unknown as {
+      webhooks: { rules: unknown[]; failurePolicy: string; clientConfig: { url: string; caBundle: string } }[];
+    };
+    const webhook = hook.webhooks[0];
+    assert.ok(webhook);
+    assert.equal(webhook.failurePolicy, "Ignore");
+    assert.deepEqual(webhook.rules, [
+      {
+        apiGroups: ["kro.run"],
+        apiVersions: ["*"],
+        resources: ["teamconfigs"],
+        operations: ["CREATE", "UPDATE"],
+        scope: "*",
+      },
+    ]);
+    const answer = await postJson(webhook.clientConfig.url, Buffer.from(webhook.clientConfig.caBundle, "base64"), {
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: { uid: "u-1", userInfo: { username: "alice", groups: ["devs"] }, object: { metadata: {} } },
+    });
+    const patch = JSON.parse(Buffer.from(String(answer.response.patch), "base64").toString("utf8")) as unknown;
+    assert.deepEqual(patch, [
+      {
+        op: "add",
+        path: "/metadata/annotations",
+        value: { [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "devs" },
+      },
+    ]);
+    const unchecked = await world(t, teamConfig);
+    assert.equal(
+      unchecked.actor.read({
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "MutatingWebhookConfiguration",
+        name: "kro-requester.teamconfig",
+      }),
+      undefined,
+      "with the author check off nothing is asked, so nothing is recorded",
+    );
   });
 
   it("a right revoked after admission stops the next write", async (t) => {

@@ -195,6 +195,7 @@ export function startFakeController(
       for (const member of clusters.clients.values()) member.close();
       rgdQueue.shutDown();
       instanceQueue.shutDown();
+      await ctx.conversion.close(0);
     },
   };
 }

@@ -48,6 +48,14 @@ export function builtinKinds(): FakeKind[] {
       false,
       false,
     ),
+    kind(
+      "admissionregistration.k8s.io",
+      "v1",
+      "MutatingWebhookConfiguration",
+      "mutatingwebhookconfigurations",
+      false,
+      false,
+    ),
     kind("authorization.k8s.io", "v1", "SubjectAccessReview", "subjectaccessreviews", false, false),
     kind("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews", false, false),
   ];

@@ -1,0 +1,59 @@
+// The requester webhook records the writer on an instance, and leaves the controller's writes alone.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ANNOTATIONS } from "../../api/index.js";
+import { reviewRequester } from "./requester-review.js";
+
+const review = (username: string, object: unknown) => ({
+  apiVersion: "admission.k8s.io/v1",
+  kind: "AdmissionReview",
+  request: {
+    uid: "r-1",
+    operation: "CREATE",
+    userInfo: { username, groups: ["devs", "system:authenticated"] },
+    object,
+  },
+});
+const patchOf = (answer: ReturnType<typeof reviewRequester>): unknown =>
+  answer?.response.patch === undefined
+    ? undefined
+    : JSON.parse(Buffer.from(answer.response.patch, "base64").toString("utf8"));
+
+describe("requester webhook review", () => {
+  it("adds the writer's record to an instance without annotations", () => {
+    const answer = reviewRequester(review("alice", { metadata: { name: "app" } }), "kro");
+    assert.equal(answer?.response.uid, "r-1");
+    assert.equal(answer?.response.allowed, true);
+    assert.equal(answer?.response.patchType, "JSONPatch");
+    assert.deepEqual(patchOf(answer), [
+      {
+        op: "add",
+        path: "/metadata/annotations",
+        value: { [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "devs,system:authenticated" },
+      },
+    ]);
+  });
+
+  it("replaces a record naming someone else, escaping the key as a JSON pointer", () => {
+    const object = { metadata: { annotations: { [ANNOTATIONS.requestedBy]: "system:admin", other: "x" } } };
+    assert.deepEqual(patchOf(reviewRequester(review("alice", object), "kro")), [
+      { op: "replace", path: "/metadata/annotations/kro.run~1requested-by", value: "alice" },
+      { op: "add", path: "/metadata/annotations/kro.run~1requested-groups", value: "devs,system:authenticated" },
+    ]);
+  });
+
+  it("patches nothing when the record is already the writer's, or the writer is the controller", () => {
+    const recorded = {
+      metadata: {
+        annotations: { [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "devs,system:authenticated" },
+      },
+    };
+    assert.equal(reviewRequester(review("alice", recorded), "kro")?.response.patch, undefined);
+    assert.equal(reviewRequester(review("kro", { metadata: {} }), "kro")?.response.patch, undefined);
+  });
+
+  it("is not an answer to something that is not an AdmissionReview", () => {
+    assert.equal(reviewRequester({ kind: "ConversionReview", request: { uid: "x" } }, "kro"), undefined);
+    assert.equal(reviewRequester("nope", "kro"), undefined);
+  });
+});

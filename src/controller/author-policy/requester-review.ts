@@ -1,0 +1,61 @@
+/**
+ * The requester webhook: answers an admission.k8s.io/v1 AdmissionReview for an instance write by
+ * recording the writer on the object (kro.run/requested-by, -groups) with a JSONPatch. The RGD's
+ * author policy admits the record only when it names the writer, so a record set here or by hand
+ * is the truth either way; this only spares developers writing it. The controller's own writes
+ * (finalizers, nested instances, which carry the outer record) are left as they are. Pure.
+ */
+import { ANNOTATIONS } from "../../api/index.js";
+
+export const REQUESTER_PATH = "/requester";
+
+export interface AdmissionAnswer {
+  readonly apiVersion: "admission.k8s.io/v1";
+  readonly kind: "AdmissionReview";
+  readonly response: {
+    readonly uid: string;
+    readonly allowed: true;
+    readonly patchType?: "JSONPatch";
+    readonly patch?: string;
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** JSON Pointer escaping of one path segment (RFC 6901). */
+const pointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/** The answer to an AdmissionReview request; undefined when the body is not one. */
+export function reviewRequester(body: unknown, controllerUser: string | undefined): AdmissionAnswer | undefined {
+  if (!isObject(body) || body.kind !== "AdmissionReview" || !isObject(body.request)) return undefined;
+  const request = body.request;
+  if (typeof request.uid !== "string") return undefined;
+  const allow = { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" } as const;
+  const userInfo = isObject(request.userInfo) ? request.userInfo : {};
+  const user = typeof userInfo.username === "string" ? userInfo.username : "";
+  const object = isObject(request.object) ? request.object : undefined;
+  if (object === undefined || user === "" || user === controllerUser)
+    return { ...allow, response: { uid: request.uid, allowed: true } };
+  const groups = Array.isArray(userInfo.groups) ? userInfo.groups.filter((g) => typeof g === "string") : [];
+  const record = { [ANNOTATIONS.requestedBy]: user, [ANNOTATIONS.requestedGroups]: groups.join(",") };
+  const metadata = isObject(object.metadata) ? object.metadata : {};
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : undefined;
+  const patch =
+    annotations === undefined
+      ? [{ op: "add", path: "/metadata/annotations", value: record }]
+      : Object.entries(record).map(([key, value]) => ({
+          op: key in annotations ? "replace" : "add",
+          path: `/metadata/annotations/${pointer(key)}`,
+          value,
+        }));
+  if (annotations !== undefined && Object.entries(record).every(([key, value]) => annotations[key] === value))
+    return { ...allow, response: { uid: request.uid, allowed: true } };
+  return {
+    ...allow,
+    response: {
+      uid: request.uid,
+      allowed: true,
+      patchType: "JSONPatch",
+      patch: Buffer.from(JSON.stringify(patch), "utf8").toString("base64"),
+    },
+  };
+}
