@@ -253,6 +253,8 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
       const standby = [...replicas.values()].find((r) => !r.election.isLeader);
       assert.ok(leader && standby, "one leader, one standby");
       const readers = startReaders();
+      // A failed round must not leave readers looping after the client is closed: the file would never end.
+      t.after(() => readers.stop());
       await sleep(1000);
       const stopAt = performance.now();
       await stopReplica(leader);

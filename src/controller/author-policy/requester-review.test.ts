@@ -22,9 +22,10 @@ const patchOf = (answer: ReturnType<typeof reviewRequester>): unknown =>
 describe("requester webhook review", () => {
   it("adds the writer's record to an instance without annotations", () => {
     const answer = reviewRequester(review("alice", { metadata: { name: "app" } }), "kro");
-    assert.equal(answer?.response.uid, "r-1");
-    assert.equal(answer?.response.allowed, true);
-    assert.equal(answer?.response.patchType, "JSONPatch");
+    assert.ok(answer);
+    assert.equal(answer.response.uid, "r-1");
+    assert.equal(answer.response.allowed, true);
+    assert.equal(answer.response.patchType, "JSONPatch");
     assert.deepEqual(patchOf(answer), [
       {
         op: "add",
