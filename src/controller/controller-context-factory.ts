@@ -121,7 +121,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     authorPolicies,
     policySync: policyBarrier,
     delegations: new DelegationVerdicts(options.delegationRecheckMs ?? 300_000),
-    accessReviews: new AccessReviews(client, 30_000, () => clock.now()),
+    accessReviews: new AccessReviews(client, options.accessReviewTtlMs ?? 30_000, () => clock.now()),
     mayWriteCluster: () => options.sharding === undefined || options.sharding.leader.isLeader,
     options: {
       workers: options.workers ?? 4,
@@ -133,6 +133,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
       evaluationTimeoutMs: options.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
       authorCheck: options.authorCheck ?? "Enforced",
       delegationRecheckMs: options.delegationRecheckMs ?? 300_000,
+      accessReviewTtlMs: options.accessReviewTtlMs ?? 30_000,
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, options.resolver);

@@ -53,6 +53,7 @@ const team = `tn-a-${s}`;
 const other = `tn-b-${s}`;
 const alice = `alice-${s}`;
 const erin = `erin-${s}`;
+const gina = `gina-${s}`;
 const kinds = {
   data: `NsData${cap}`,
   rbac: `DnsRbac${cap}`,
@@ -220,7 +221,8 @@ describe(
   { timeout: 900_000 },
   () => {
     before(async () => {
-      tc = await startTestController();
+      // The write gate trusts an access review this long: a revoked right is seen within a second.
+      tc = await startTestController({ accessReviewTtlMs: 1_000 });
       await kubectl(["create", "namespace", team]);
       await kubectl(["create", "namespace", other]);
       await kubectl(["create", "namespace", shifted]);
@@ -252,6 +254,12 @@ kind: RoleBinding
 metadata: { name: tenant-${erin}, namespace: ${team} }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: instances-only }
 subjects: [{ kind: User, name: ${erin}, apiGroup: rbac.authorization.k8s.io }]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: tenant-${gina}, namespace: ${team} }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: tenant }
+subjects: [{ kind: User, name: ${gina}, apiGroup: rbac.authorization.k8s.io }]
 ---
 apiVersion: v1
 kind: ServiceAccount
@@ -303,6 +311,99 @@ stringData: { token: other-team-token }
       await kubectl(["delete", "clusterrole,clusterrolebinding", `dns-${s}`, "--ignore-not-found"]).catch(
         () => undefined,
       );
+    });
+
+    it("the requester webhook records who wrote an instance, a forged record is not kept, and a right revoked after admission stops the next write at the gate", async () => {
+      const record = async (name: string) =>
+        (await kubectlJson<Obj>(["get", plural(kinds.data), name, "-n", team])).metadata.annotations ?? {};
+      // gina may write ConfigMaps in her team's namespace: the spec-chosen target is admitted there.
+      await asUser(gina, ["create", "-f", "-"], instance(kinds.data, "rec", `{ target: ${team} }`));
+      await eventually(
+        async () => {
+          assert.equal((await record("rec"))["kro.run/requested-by"], gina);
+          assert.equal((await record("rec"))["kro.run/requested-groups"], "system:authenticated");
+          assert.equal((await state(kinds.data, "rec"))?.state, "ACTIVE");
+          await kubectlJson(["get", "configmap", "rec-data", "-n", team]);
+        },
+        { timeout: 60_000 },
+      );
+      // A record naming someone else is overwritten by the webhook with the writer's.
+      await asUser(
+        gina,
+        ["create", "-f", "-"],
+        instance(kinds.data, "forged", `{ target: ${team} }`, `{ "kro.run/requested-by": "system:admin" }`),
+      );
+      assert.equal((await record("forged"))["kro.run/requested-by"], gina);
+      // Without the webhook the author policy itself refuses a record that is not the writer's. (It
+      // stays deleted for the rest of this file: instances of this kind are then written without a
+      // record, and judged by admission alone, as before the webhook existed.)
+      const hook = `kro-requester.${rgd(kinds.data)}`;
+      await kubectl(["delete", "mutatingwebhookconfiguration", hook]);
+      await eventually(
+        async () => {
+          await refused(
+            gina,
+            instance(kinds.data, "forged2", `{ target: ${team} }`, `{ "kro.run/requested-by": "system:admin" }`),
+            /kro.run\/requested-by must name the writer: set it to "gina-/,
+          );
+        },
+        { timeout: 30_000 },
+      );
+      // A read whose namespace her data chose: her own Secret, read for her.
+      await kubectl(["create", "secret", "generic", "gina-token", "-n", team, "--from-literal=token=first"]);
+      await asUser(gina, ["create", "-f", "-"], instance(kinds.read, "greads", `{ ns: ${team}, name: gina-token }`));
+      await eventually(
+        async () => {
+          assert.equal((await state(kinds.read, "greads"))?.value, Buffer.from("first").toString("base64"));
+        },
+        { timeout: 30_000 },
+      );
+
+      // Admission checked gina's rights when she wrote; the gate asks again before every write and read.
+      await kubectl(["delete", "rolebinding", `tenant-${gina}`, "-n", team]);
+      await kubectl(["delete", "configmap", "rec-data", "-n", team]);
+      await kubectl([
+        "create",
+        "secret",
+        "generic",
+        "gina-token",
+        "-n",
+        team,
+        "--from-literal=token=second",
+        "--dry-run=client",
+        "-o",
+        "yaml",
+      ]).then((yaml) => kubectl(["apply", "-f", "-"], yaml));
+      await eventually(
+        async () => {
+          const status = await state(kinds.read, "greads");
+          assert.match(
+            (status?.conditions ?? []).map((c) => c.message ?? "").join("\n"),
+            new RegExp(
+              `reading for "secret": ${gina}, who wrote the instance, may not get secrets "gina-token" in namespace ${team}`,
+            ),
+          );
+          assert.notEqual(
+            status?.value,
+            Buffer.from("second").toString("base64"),
+            "the new secret never reaches status",
+          );
+        },
+        { timeout: 60_000 },
+      );
+      await eventually(
+        async () => {
+          const conditions = (await state(kinds.data, "rec"))?.conditions ?? [];
+          assert.match(
+            conditions.map((c) => c.message ?? "").join("\n"),
+            new RegExp(`${gina}, who wrote the instance, may not create configmaps in namespace ${team}`),
+          );
+        },
+        { timeout: 60_000 },
+      );
+      await assert.rejects(kubectlJson(["get", "configmap", "rec-data", "-n", team]), /NotFound/);
+      await kubectl(["delete", plural(kinds.data), "rec", "forged", "-n", team, "--timeout=60s"]);
+      await kubectl(["delete", plural(kinds.read), "greads", "-n", team, "--timeout=60s"]);
     });
 
     it("an admin's instances of kro's shapes converge as in kro: child namespace from instance data, a ClusterRole/Binding pair, a nested Tenant", async () => {

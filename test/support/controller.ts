@@ -58,6 +58,8 @@ export async function startTestController(
     logName?: string;
     /** How often delegations are verified again (controller-delegation.test.ts shortens it). */
     delegationRecheckMs?: number;
+    /** How long the write gate trusts an access review (controller-tenancy.test.ts shortens it). */
+    accessReviewTtlMs?: number;
     /** The controller's metrics registry (read by tests of its gauges). */
     metrics?: ControllerMetrics;
   } = {},
@@ -102,6 +104,7 @@ export async function startTestController(
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
     ...(options.delegationRecheckMs === undefined ? {} : { delegationRecheckMs: options.delegationRecheckMs }),
+    ...(options.accessReviewTtlMs === undefined ? {} : { accessReviewTtlMs: options.accessReviewTtlMs }),
     ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
     ...(options.storageMigration === undefined ? {} : { storageMigration: options.storageMigration }),
     ...(options.conversionWebhook === undefined

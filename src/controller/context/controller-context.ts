@@ -70,6 +70,8 @@ export interface ControllerOptions {
   readonly authorCheck?: "Enforced" | "Disabled";
   /** How often an RGD's delegation is verified again against its recorded author's rights (default 300000: a revoked right counts within 5 minutes). */
   readonly delegationRecheckMs?: number;
+  /** How long the write gate trusts a SubjectAccessReview answer for an instance's requester (default 30000: a revoked right stops writes within 30 s). */
+  readonly accessReviewTtlMs?: number;
 }
 
 /** The policy watch's progress against instance writes (author-policy/policy-barrier.ts). */

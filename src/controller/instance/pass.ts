@@ -10,7 +10,7 @@ import type { Overlay } from "../watches/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import { applyDelta, emptyDelta, mergeDeltas, type Inventory, type InventoryDelta } from "./inventory.js";
 import type { InstanceIdentity } from "./ownership.js";
-import type { GateRules } from "./write-gate.js";
+import { readKey, type GateRules } from "./write-gate.js";
 
 export class InstancePass {
   instance: KubeObject;
@@ -35,6 +35,8 @@ export class InstancePass {
   readonly serverFailures = new Set<string>();
   /** What the write gate judges every apply by: where children may go, and what the requester must hold. */
   gate!: GateRules;
+  /** Reads the read gate refused (readKey): the evaluation sees nothing there. */
+  readonly hiddenReads = new Set<string>();
   /** Children refused before any write, by node id (not retried until something changes). */
   readonly refusedNodes: Record<string, string> = {};
 
@@ -49,7 +51,12 @@ export class InstancePass {
     this.instance = managed.instance;
     this.confirmed = managed.confirmed;
     this.inventory = managed.inventory;
-    this.lookup = lookupWith(this.overlay);
+    const seen = lookupWith(this.overlay);
+    // What the read gate refused is not there, for every evaluation of this pass.
+    this.lookup = {
+      get: (identity) => (this.hiddenReads.has(readKey(identity)) ? undefined : seen.get(identity)),
+      list: (query) => (this.hiddenReads.has(readKey(query)) ? [] : seen.list(query)),
+    };
   }
 
   /** Adds what a step learned to the delta and to the inventory this pass works from. */

@@ -560,6 +560,58 @@ describe("reconcileInstance: the write gate asks the recorded requester where in
   });
 });
 
+describe("reconcileInstance: the read gate", () => {
+  const extRead = rgd("extread", {
+    schema: {
+      apiVersion: "v1alpha1",
+      kind: "ExtRead",
+      spec: { ns: "string" },
+      status: { value: "${secret.data.?token.orValue('none')}" },
+    },
+    resources: [
+      {
+        id: "secret",
+        externalRef: { apiVersion: "v1", kind: "Secret", metadata: { name: "token", namespace: "${schema.spec.ns}" } },
+      },
+    ],
+  });
+  const ref = (name: string): ObjectRef => ({ apiVersion: "kro.run/v1alpha1", kind: "ExtRead", namespace: ns, name });
+
+  it("hides a read the recorded requester may not make: the value never reaches status, and the instance says why", async (t) => {
+    const w = await world(t, extRead, [], { controller: { authorCheck: "Enforced" } });
+    w.fc.cluster.authorize = (spec) =>
+      spec.user !== "gina" || (spec.resourceAttributes as { namespace?: string } | undefined)?.namespace === "team-a";
+    for (const team of ["team-a", "team-b"])
+      w.actor.create({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "token", namespace: team },
+        data: { token: Buffer.from(team).toString("base64") },
+      } as KubeObject);
+    for (const [name, team] of [
+      ["mine", "team-a"],
+      ["theirs", "team-b"],
+    ] as const) {
+      const object = instance("ExtRead", name, { ns: team });
+      object.metadata = {
+        ...object.metadata,
+        annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" },
+      };
+      w.actor.create(object);
+      for (let i = 0; i < 2; i++) await w.pass(name).catch(() => undefined);
+    }
+    const status = (name: string) => w.actor.read(ref(name))?.status as { value?: string } | undefined;
+    assert.equal(status("mine")?.value, Buffer.from("team-a").toString("base64"));
+    assert.notEqual(status("theirs")?.value, Buffer.from("team-b").toString("base64"));
+    assert.match(
+      conditions(w.actor.read(ref("theirs")))
+        .map((c) => c.message ?? "")
+        .join("\n"),
+      /reading for "secret": gina, who wrote the instance, may not get secrets "token" in namespace team-b/,
+    );
+  });
+});
+
 describe("reconcileInstance: retention", () => {
   it("deleting the instance releases a child marked helm.sh/resource-policy: keep and deletes the rest", async (t) => {
     const graph = rgd("kept", {

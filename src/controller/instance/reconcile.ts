@@ -40,10 +40,13 @@ import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
-import { gateRulesOf, requesterOf } from "./write-gate.js";
+import { gateRulesOf, judgeReads, requesterOf, type AskAccess } from "./write-gate.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
 import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
+
+/** Each round of the read gate hides what it refused and evaluates again: bounded like scope settling. */
+const MAX_READ_GATE_ROUNDS = 5;
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -128,6 +131,7 @@ async function planAndApply(
   // A cluster that cannot be used now holds its own children only, and blocks pruning.
   const targets = await checkClusterTargets(ctx, served.graph, pass.evaluation, pass.inventory);
   if (targets.started) pass.evaluation = evaluate(current);
+  await gateReads(ctx, pass, () => evaluate(current));
   for (const held of targets.held) pass.blocked.add(held);
 
   // 3. Apply, round after round; then remove what is no longer desired.
@@ -149,10 +153,36 @@ async function planAndApply(
   // it loses nothing: every child we created carries our creation key.
   if ((await recordOwnership(ctx, pass, log)) === "gone") return {};
 
-  // 5. Status, and when to look again.
+  // 5. Status, and when to look again. Reads a later round made are judged before status shows them.
+  await gateReads(ctx, pass, () => evaluate(pass.instance));
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, unavailable, log);
   return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable, pass.serverFailures);
+}
+
+/**
+ * The read gate (write-gate.ts, judgeReads) over what the evaluation read: a refused read is hidden
+ * from the pass's lookup and the graph evaluated again without it, until nothing new is refused;
+ * the refusal is the node's error (retried with backoff, so a right granted later is seen).
+ */
+async function gateReads(
+  ctx: Pick<InstanceContext, "accessReviews">,
+  pass: InstancePass,
+  evaluate: () => InstanceEvaluation,
+): Promise<void> {
+  const ask: AskAccess = (requester, question) =>
+    ctx.accessReviews.allowed({ user: requester.user, groups: requester.groups, ...question });
+  for (let round = 0; round < MAX_READ_GATE_ROUNDS; round++) {
+    const refused = (await judgeReads(pass.gate, pass.evaluation.externals, ask)).filter(
+      (r) => !pass.hiddenReads.has(r.key),
+    );
+    if (refused.length === 0) return;
+    for (const refusal of refused) {
+      pass.hiddenReads.add(refusal.key);
+      pass.applyErrors[refusal.nodeId] = refusal.message;
+    }
+    pass.evaluation = evaluate();
+  }
 }
 
 /**

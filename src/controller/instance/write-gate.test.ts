@@ -9,6 +9,8 @@ import {
   judgeApply,
   judgeAuthority,
   judgePatch,
+  judgeReads,
+  readKey,
   requesterOf,
   withRequester,
   WriteRefused,
@@ -170,6 +172,51 @@ describe("write gate", () => {
       });
       const untouched = { metadata: { uid: "u", labels: { [LABELS.nodeId]: "plain" } } };
       assert.equal(withRequester(rules, untouched), untouched);
+    });
+  });
+
+  describe("the read gate", () => {
+    const secrets = (verb: string): GateRight => ({
+      group: "",
+      resource: "secrets",
+      verb,
+      clusterScoped: false,
+      adoption: undefined,
+    });
+    const graph = { nodes: [{ id: "secret" }, { id: "all" }, { id: "fixed" }] } as never;
+    const rights = new Map([
+      ["secret", [secrets("get")]],
+      ["all", [secrets("list")]],
+    ]);
+    const gina = { user: "gina", groups: [] };
+    const identity = { apiVersion: "v1", kind: "Secret", namespace: "team-b", name: "token" };
+    const query = { apiVersion: "v1", kind: "Secret", namespace: "team-b", matchLabels: {} };
+    const externals = [
+      { nodeId: "secret", request: identity },
+      { nodeId: "all", request: query },
+      { nodeId: "fixed", request: { ...identity, name: "other" } },
+    ];
+
+    it("asks get of the named object and list of the collection, for the requester; refused reads are named and keyed", async () => {
+      const asked: string[] = [];
+      const refusals = await judgeReads(gateRulesOf(graph, { rights, requester: gina }), externals, (_who, q) => {
+        asked.push(`${q.verb} ${q.namespace ?? "*"} ${q.name ?? "*"}`);
+        return Promise.resolve(q.verb === "list");
+      });
+      assert.deepEqual(asked, ["get team-b token", "list team-b *"]);
+      assert.deepEqual(
+        refusals.map((r) => [r.nodeId, r.key]),
+        [["secret", readKey(identity)]],
+      );
+      assert.match(
+        refusals[0]?.message ?? "",
+        /reading for "secret": gina, who wrote the instance, may not get secrets "token" in namespace team-b/,
+      );
+      assert.notEqual(readKey(identity), readKey(query));
+    });
+
+    it("asks nothing without a requester record", async () => {
+      assert.deepEqual(await judgeReads(gateRulesOf(graph, { rights }), externals, () => Promise.resolve(false)), []);
     });
   });
 });

@@ -23,7 +23,13 @@
  */
 import { ANNOTATIONS, labelValue } from "../../api/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
-import type { KubeJson } from "../../runtime/index.js";
+import {
+  identityKey,
+  type CollectionQuery,
+  type ExternalRequest,
+  type KubeJson,
+  type ObjectIdentity,
+} from "../../runtime/index.js";
 import type { GateRight } from "../context/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import { CREATE_ONLY_RESOURCE_VERSION, nodeIdOf } from "./apply-plan.js";
@@ -203,4 +209,64 @@ export function withRequester(rules: GateRules, body: KubeJson): KubeJson {
     annotations[ANNOTATIONS.requestedGroups] = requester.groups.join(",");
   }
   return { ...body, metadata: { ...metadata, annotations } };
+}
+
+/** A read the gate refused: the evaluation must not see it (its key), and the instance says why. */
+export interface ReadRefusal {
+  readonly nodeId: string;
+  readonly key: string;
+  readonly message: string;
+}
+
+/** The key under which a refused read is hidden from the pass's lookup. */
+export function readKey(request: ObjectIdentity | CollectionQuery): string {
+  return "matchLabels" in request ? `query:${JSON.stringify(request)}` : identityKey(request);
+}
+
+/**
+ * The read gate: an externalRef or chart lookup whose scope instance data chose (the RGD's author
+ * checks give its node `get`/`list` rights) is read only if the recorded requester may read it
+ * there — asked on the concrete object or collection, like a write.
+ */
+export async function judgeReads(
+  rules: GateRules,
+  externals: readonly ExternalRequest[],
+  ask: AskAccess,
+): Promise<ReadRefusal[]> {
+  const requester = rules.requester;
+  if (requester === undefined) return [];
+  const refusals: ReadRefusal[] = [];
+  const asked = new Set<string>();
+  for (const { nodeId, request } of externals) {
+    const collection = "matchLabels" in request;
+    const verb = collection ? "list" : "get";
+    const rights = (rules.nodes.get(labelValue(nodeId))?.rights ?? []).filter(
+      (r) => r.verb === verb && r.adoption === undefined,
+    );
+    for (const right of rights) {
+      const question: AccessQuestion = {
+        group: right.group,
+        resource: right.resource,
+        verb,
+        ...(right.clusterScoped || request.namespace === undefined ? {} : { namespace: request.namespace }),
+        ...(collection ? {} : { name: request.name }),
+      };
+      const once = JSON.stringify([nodeId, question]);
+      if (asked.has(once)) continue;
+      asked.add(once);
+      const answer = await ask(requester, question);
+      if (answer === true) continue;
+      const resource = right.group === "" ? right.resource : `${right.resource}.${right.group}`;
+      const what = `${verb} ${resource}${question.name === undefined ? "" : ` "${question.name}"`} ${question.namespace === undefined ? "cluster-wide" : `in namespace ${question.namespace}`}`;
+      refusals.push({
+        nodeId,
+        key: readKey(request),
+        message:
+          answer === false
+            ? `reading for "${nodeId}": ${requester.user}, who wrote the instance, may not ${what}, where the instance's data pointed it`
+            : `reading for "${nodeId}": cannot check whether ${requester.user} may ${what}: ${answer}`,
+      });
+    }
+  }
+  return refusals;
 }

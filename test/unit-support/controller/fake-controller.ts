@@ -153,7 +153,7 @@ export function startFakeController(
     authorPolicies,
     policySync: ALWAYS_CAUGHT_UP,
     delegations: new DelegationVerdicts(o.delegationRecheckMs ?? 300_000),
-    accessReviews: new AccessReviews(client, 30_000, () => Date.parse(cluster.clock.now())),
+    accessReviews: new AccessReviews(client, o.accessReviewTtlMs ?? 30_000, () => Date.parse(cluster.clock.now())),
     mayWriteCluster: () => true,
     options: {
       workers: o.workers ?? 1,
@@ -165,6 +165,7 @@ export function startFakeController(
       evaluationTimeoutMs: o.evaluationTimeoutMs ?? DEFAULT_EVALUATION_TIMEOUT_MS,
       authorCheck: o.authorCheck ?? "Disabled",
       delegationRecheckMs: o.delegationRecheckMs ?? 300_000,
+      accessReviewTtlMs: o.accessReviewTtlMs ?? 30_000,
     },
     compile: async (rgd) => {
       const resolver = await withClusterKinds(client, rgd, undefined);
