@@ -587,7 +587,7 @@ describe("reconcileInstance: the read gate", () => {
         kind: "Secret",
         metadata: { name: "token", namespace: team },
         data: { token: Buffer.from(team).toString("base64") },
-      } as KubeObject);
+      });
     for (const [name, team] of [
       ["mine", "team-a"],
       ["theirs", "team-b"],
