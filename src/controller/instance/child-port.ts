@@ -12,7 +12,8 @@ import { FIELD_MANAGERS } from "../../api/index.js";
 import type { KubeClient, KubeObject, ObjectRef } from "../../kube/index.js";
 import type { KubeJson, ObjectIdentity } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
-import { judgeApply, judgeAuthority, judgePatch, withRequester, type GateRules } from "./write-gate.js";
+import type { AdoptionPolicy } from "./apply-outcome.js";
+import { judgeApply, judgeAuthority, judgeDelete, judgePatch, withRequester, type GateRules } from "./write-gate.js";
 
 export type ChildClients = Pick<ControllerContext, "client" | "clusters">;
 /** What an apply needs beyond the clients: the SubjectAccessReviews the gate asks for the requester. */
@@ -57,11 +58,17 @@ export async function applyChild(ctx: ChildAppliers, gate: GateRules, desired: K
   });
 }
 
-/** DELETE preconditioned on the UID we recorded, so an object re-created under the name is never ours to delete. */
+/**
+ * DELETE preconditioned on the UID we recorded, so an object re-created under the name is never
+ * ours to delete — once the gate has judged retention on the live object it was decided on.
+ */
 export async function deleteChild(
   ctx: ChildClients,
-  child: ObjectRef & Where & { readonly uid: string },
+  child: ObjectRef &
+    Where & { readonly uid: string; readonly ownership: "created" | "adopted"; readonly nodeId: string },
+  decidedOn: { readonly live: KubeJson | undefined; readonly adoption: AdoptionPolicy },
 ): Promise<KubeObject> {
+  judgeDelete(child, decidedOn.live, decidedOn.adoption);
   return (await clientFor(ctx, child)).delete(child, {
     preconditions: { uid: child.uid },
     propagationPolicy: "Background",

@@ -12,6 +12,8 @@ import type { Logger } from "../../observability/index.js";
 import { describeIdentity, type InventoryDelta, type OwnedChild } from "./inventory.js";
 import { deleteChild, patchChild, readChild } from "./child-port.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
+import type { AdoptionPolicy } from "./apply-outcome.js";
+import { WriteRefused } from "./write-gate.js";
 
 /** Removing children needs the client and the apply memo (forgotten for what is gone). */
 export type ChildWriter = Pick<ControllerContext, "client" | "applyMemo" | "clusters">;
@@ -58,8 +60,12 @@ async function removeOne(
   context: RemovalContext,
 ): Promise<Result> {
   try {
-    let action: RemovalAction = decideRemoval(entry, cache.get(entry), "cache", context);
-    if (action.kind === "read") action = decideRemoval(entry, await readLive(ctx, entry), "live", context);
+    let live = cache.get(entry);
+    let action: RemovalAction = decideRemoval(entry, live, "cache", context);
+    if (action.kind === "read") {
+      live = await readLive(ctx, entry);
+      action = decideRemoval(entry, live, "live", context);
+    }
     switch (action.kind) {
       case "gone":
         return { kind: "done" };
@@ -71,7 +77,7 @@ async function removeOne(
         await releaseChild(ctx, entry);
         return { kind: "done" };
       case "delete":
-        return await deleteOwnedChild(ctx, entry);
+        return await deleteOwnedChild(ctx, entry, { live, adoption: context.policy });
       case "read":
         return { kind: "waiting" };
     }
@@ -99,7 +105,16 @@ async function readLive(ctx: ChildWriter, entry: OwnedChild): Promise<KubeJson |
  */
 export async function deleteChildrenOfGone(ctx: ChildWriter, delta: InventoryDelta, log: Logger): Promise<void> {
   const created = delta.recorded.filter((e) => e.ownership === "created");
-  await Promise.all(created.map((entry) => deleteOwnedChild(ctx, entry)));
+  await Promise.all(
+    created.map(async (entry) => {
+      const live = await readLive(ctx, entry);
+      if (live === undefined) return;
+      // A child kept by its retention mark stays (the gate refuses its delete).
+      await deleteOwnedChild(ctx, entry, { live, adoption: "never" }).catch((error: unknown) => {
+        if (!(error instanceof WriteRefused)) throw error;
+      });
+    }),
+  );
   log.warn(
     { removed: created.map((e) => `${e.kind}/${e.name}`) },
     "the instance was deleted while its children were being created; removed them",
@@ -110,9 +125,10 @@ export async function deleteChildrenOfGone(ctx: ChildWriter, delta: InventoryDel
 export async function deleteOwnedChild(
   ctx: ChildWriter,
   entry: OwnedChild,
+  decidedOn: { readonly live: KubeJson | undefined; readonly adoption: AdoptionPolicy },
 ): Promise<{ kind: "done" } | { kind: "waiting" }> {
   try {
-    const answer = await deleteChild(ctx, entry);
+    const answer = await deleteChild(ctx, entry, decidedOn);
     ctx.applyMemo.forget(entry.uid);
     // The object itself comes back while its finalizers run; a Status means it is gone.
     return answer.kind !== "Status" && answer.metadata?.deletionTimestamp !== undefined

@@ -34,8 +34,7 @@ export interface RemovalContext {
   readonly validated: boolean;
 }
 
-/** Helm's retention mark: the object outlives its release (and here, its instance). */
-export const HELM_RESOURCE_POLICY = "helm.sh/resource-policy";
+import { HELM_RESOURCE_POLICY } from "./write-gate.js";
 
 interface Meta {
   uid?: string;

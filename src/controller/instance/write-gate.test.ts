@@ -8,6 +8,7 @@ import {
   gateRulesOf,
   judgeApply,
   judgeAuthority,
+  judgeDelete,
   judgePatch,
   judgeReads,
   readKey,
@@ -217,6 +218,30 @@ describe("write gate", () => {
 
     it("asks nothing without a requester record", async () => {
       assert.deepEqual(await judgeReads(gateRulesOf(graph, { rights }), externals, () => Promise.resolve(false)), []);
+    });
+  });
+
+  it("retention: deletes only the live object decided on, never one marked keep, never an adopted one unless adopted for deletion", () => {
+    const live = (annotations: Record<string, string> = {}) => ({ metadata: { uid: "u1", annotations } });
+    const created = { uid: "u1", ownership: "created" as const, nodeId: "cm" };
+    const adopted = { ...created, ownership: "adopted" as const };
+    assert.doesNotThrow(() => {
+      judgeDelete(created, live(), "never");
+    });
+    assert.throws(() => {
+      judgeDelete(created, undefined, "never");
+    }, /must be decided on the live object/);
+    assert.throws(() => {
+      judgeDelete(created, { metadata: { uid: "u2" } }, "never");
+    }, /must be decided on the live object/);
+    assert.throws(() => {
+      judgeDelete(created, live({ "helm.sh/resource-policy": " keep " }), "adopt-and-delete");
+    }, /resource-policy: keep; it is released, never deleted/);
+    assert.throws(() => {
+      judgeDelete(adopted, live(), "adopt-and-release");
+    }, /was adopted, not adopted for deletion/);
+    assert.doesNotThrow(() => {
+      judgeDelete(adopted, live(), "adopt-and-delete");
     });
   });
 });

@@ -9,7 +9,10 @@
  *   leaves the controller's cluster;
  * - **ownership**: an apply is guarded (the recorded or adopted UID, or create-only), a delete
  *   carries the recorded UID, a release patch a resourceVersion of the object whose UID was
- *   checked — so no write can land on an object we did not create or were not asked to adopt.
+ *   checked — so no write can land on an object we did not create or were not asked to adopt;
+ * - **retention**: a delete is judged on the live object it was decided on — never one marked
+ *   `helm.sh/resource-policy: keep`, never an adopted one unless the instance adopted it for
+ *   deletion (those are released instead, removal-plan.ts);
  *
  * - **authority**: wherever instance data chooses a child's scope (the RGD's author checks name
  *   the node), the instance's recorded requester (`kro.run/requested-by`, admitted only as the
@@ -269,4 +272,28 @@ export async function judgeReads(
     }
   }
   return refusals;
+}
+
+/** Helm's retention mark: the object outlives its release (and here, its instance). */
+export const HELM_RESOURCE_POLICY = "helm.sh/resource-policy";
+
+/** Retention, on the live object a delete was decided on; throws WriteRefused. */
+export function judgeDelete(
+  child: { readonly uid: string; readonly ownership: "created" | "adopted"; readonly nodeId: string },
+  live: KubeJson | undefined,
+  adoption: AdoptionPolicy,
+): void {
+  const metadata = live === undefined ? undefined : metadataOf(live);
+  if (metadata?.uid !== child.uid)
+    throw new WriteRefused(`a delete for resource "${child.nodeId}" must be decided on the live object it removes`);
+  const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
+  const policy = annotations[HELM_RESOURCE_POLICY];
+  if (typeof policy === "string" && policy.trim() === "keep")
+    throw new WriteRefused(
+      `resource "${child.nodeId}" is marked ${HELM_RESOURCE_POLICY}: keep; it is released, never deleted`,
+    );
+  if (child.ownership === "adopted" && adoption !== "adopt-and-delete")
+    throw new WriteRefused(
+      `resource "${child.nodeId}" was adopted, not adopted for deletion; it is released, never deleted`,
+    );
 }
