@@ -16,6 +16,7 @@ import {
   delegationWriteKey,
   ensureDelegationPolicy,
   watchAuthorPolicies,
+  watchRequesterWebhooks,
   type PolicyBarrier,
 } from "./author-policy/index.js";
 import type { ClusterRegistry } from "./clusters/index.js";
@@ -97,7 +98,7 @@ export async function watchRgds(
   const policyLeases = watchAuthorPolicies(ctx);
   policyBarrier.attach(policyLeases.map((lease) => lease.informer));
   return {
-    leases: [rgdLease, crdLease, ...policyLeases],
+    leases: [rgdLease, crdLease, ...policyLeases, watchRequesterWebhooks(ctx)],
     resync: () => {
       for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? "");
     },

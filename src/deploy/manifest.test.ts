@@ -155,7 +155,7 @@ describe("deploy/kro-controller.yaml", () => {
       "events.k8s.io/events: create,patch",
       "admissionregistration.k8s.io/validatingadmissionpolicies: get,list,watch,create,update,patch,delete",
       "admissionregistration.k8s.io/validatingadmissionpolicybindings: get,list,watch,create,update,patch,delete",
-      "admissionregistration.k8s.io/mutatingwebhookconfigurations: get,create,update,patch,delete",
+      "admissionregistration.k8s.io/mutatingwebhookconfigurations: get,list,watch,create,update,patch,delete",
       "authentication.k8s.io/selfsubjectreviews: create",
       "authorization.k8s.io/subjectaccessreviews: create",
     ]);

@@ -334,18 +334,45 @@ stringData: { token: other-team-token }
         instance(kinds.data, "forged", `{ target: ${team} }`, `{ "kro.run/requested-by": "system:admin" }`),
       );
       assert.equal((await record("forged"))["kro.run/requested-by"], gina);
-      // Without the webhook the author policy itself refuses a record that is not the writer's. (It
-      // stays deleted for the rest of this file: instances of this kind are then written without a
-      // record, and judged by admission alone, as before the webhook existed.)
+      // Without the webhook (here: pointed at a dead port by an administrator) the author policy
+      // itself refuses a record that is not the writer's. Each attempt has its own name: until the
+      // API server has loaded the change, the webhook may still overwrite the record and admit it.
       const hook = `kro-requester.${rgd(kinds.data)}`;
+      await kubectl([
+        "patch",
+        "mutatingwebhookconfiguration",
+        hook,
+        "--type=json",
+        "-p",
+        JSON.stringify([{ op: "replace", path: "/webhooks/0/clientConfig", value: { url: "https://127.0.0.1:1/x" } }]),
+      ]);
+      let attempt = 0;
+      await eventually(
+        async () => {
+          attempt++;
+          await refused(
+            gina,
+            instance(
+              kinds.data,
+              `forged-${attempt}`,
+              `{ target: ${team} }`,
+              `{ "kro.run/requested-by": "system:admin" }`,
+            ),
+            /kro.run\/requested-by must name the writer: set it to "gina-/,
+          );
+        },
+        { timeout: 30_000 },
+      );
+      // Deleted, the webhook is put back by its RGD's reconcile.
       await kubectl(["delete", "mutatingwebhookconfiguration", hook]);
       await eventually(
         async () => {
-          await refused(
-            gina,
-            instance(kinds.data, "forged2", `{ target: ${team} }`, `{ "kro.run/requested-by": "system:admin" }`),
-            /kro.run\/requested-by must name the writer: set it to "gina-/,
-          );
+          const back = await kubectlJson<{ webhooks: { clientConfig: { url?: string } }[] }>([
+            "get",
+            "mutatingwebhookconfiguration",
+            hook,
+          ]);
+          assert.match(back.webhooks[0]?.clientConfig.url ?? "", /\/requester$/);
         },
         { timeout: 30_000 },
       );

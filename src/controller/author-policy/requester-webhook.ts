@@ -10,7 +10,7 @@
  * relies on admission's check alone, as for instances written before this webhook existed.
  */
 import { FIELD_MANAGERS, KRO_API_VERSION, LABELS, RGD } from "../../api/index.js";
-import type { KubeObject } from "../../kube/index.js";
+import type { InformerLease, KubeObject } from "../../kube/index.js";
 import { isNotFound } from "../../kube/index.js";
 import type { WebhookClientConfig } from "../../schema/index.js";
 import type { ControllerContext, InstanceKind } from "../context/index.js";
@@ -115,4 +115,25 @@ export async function ensureRequesterWebhook(
       "cannot install the requester webhook; instances written meanwhile carry no requester record, so the write gate relies on admission's author check",
     );
   }
+}
+
+/**
+ * A requester webhook deleted by someone else is put back by its RGD's reconcile (queued here):
+ * meanwhile instance writes carry no record, which the gate treats as admission-checked only.
+ */
+export function watchRequesterWebhooks(
+  ctx: Pick<ControllerContext, "informers" | "rgdQueue">,
+): InformerLease<KubeObject> {
+  const lease = ctx.informers.acquire({
+    apiVersion: API_VERSION,
+    kind: KIND,
+    labelSelector: `${LABELS.managedBy}=kro,${LABELS.rgdId}`,
+  });
+  lease.informer.addHandlers({
+    onDelete: (object) => {
+      const owner = object.metadata?.ownerReferences?.find((o) => o.kind === RGD.kind);
+      if (owner !== undefined) ctx.rgdQueue.add(owner.name);
+    },
+  });
+  return lease;
 }
