@@ -8,8 +8,12 @@ import { gunzipSync } from "node:zlib";
 import { HelmImportError, type ChartFiles } from "./types.js";
 
 const BLOCK = 512;
-/** Helm's own limit on a decompressed chart (pkg/chart/loader: MaxDecompressedChartSize). */
-const MAX_DECOMPRESSED = 100 * 1024 * 1024;
+/**
+ * Helm's own limits (pkg/chart/loader: MaxDecompressedChartSize, MaxDecompressedFileSize): a chart
+ * bigger than this, or one file of it, is refused before it is read whole.
+ */
+export const CHART_LIMITS = { chartBytes: 100 * 1024 * 1024, fileBytes: 5 * 1024 * 1024 } as const;
+const MAX_DECOMPRESSED = CHART_LIMITS.chartBytes;
 
 function text(block: Uint8Array, start: number, length: number): string {
   const slice = block.subarray(start, start + length);

@@ -2,7 +2,7 @@
 // Pure: no I/O (the CLI and the migration read directories, archives and release records and hand bytes in).
 export { importHelmChart } from "./import-chart.js";
 export { coalesce as coalesceValues } from "./values.js";
-export { decodeChartArchive } from "./chart-archive.js";
+export { CHART_LIMITS, decodeChartArchive } from "./chart-archive.js";
 export {
   HelmImportError,
   isHelmImportError,
