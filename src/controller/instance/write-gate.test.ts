@@ -133,6 +133,15 @@ describe("write gate", () => {
         ),
         /may not update configmaps "cfg"/,
       );
+      const deleting = authorizer(["create team-b *", "patch team-b cfg", "update team-b cfg"]);
+      await assert.rejects(
+        judgeAuthority(
+          gateRulesOf(graph, { rights, requester: alice, adoption: "adopt-and-delete" }),
+          child("spec-chosen"),
+          deleting.ask,
+        ),
+        /may not delete configmaps "cfg"/,
+      );
       const none = authorizer([]);
       await judgeAuthority(gateRulesOf(graph, { rights, requester: alice }), child("own"), none.ask);
       await judgeAuthority(gateRulesOf(graph, { rights }), child("spec-chosen"), none.ask);

@@ -158,8 +158,9 @@ function rightsFor(rules: GateRules, nodeLabel: string): readonly GateRight[] {
   return (rules.nodes.get(nodeLabel)?.rights ?? []).filter((right) => {
     if (right.adoption === "any") return adoption !== "never";
     if (right.adoption === "delete") return adoption === "adopt-and-delete";
-    // Deleting what the instance created is always allowed; creating and changing it is what is asked.
-    return right.verb !== "delete";
+    // Deleting what the instance created is always allowed; creating and changing it is what is
+    // asked — and deleting, when the instance takes over objects in order to delete them.
+    return right.verb !== "delete" || adoption === "adopt-and-delete";
   });
 }
 
