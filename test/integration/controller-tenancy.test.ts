@@ -388,6 +388,24 @@ stringData: { token: other-team-token }
 
       // Admission checked gina's rights when she wrote; the gate asks again before every write and read.
       await kubectl(["delete", "rolebinding", `tenant-${gina}`, "-n", team]);
+      // Once the API server's authorizer has seen the revocation, and the gate's cached answers
+      // (1 s here) have run out, the next write and read are asked afresh.
+      await eventually(
+        async () => {
+          for (const [verb, resource] of [
+            ["create", "configmaps"],
+            ["get", "secrets"],
+          ] as const)
+            // can-i exits non-zero for "no".
+            await assert.rejects(
+              kubectl(["auth", "can-i", verb, resource, "-n", team, `--as=${gina}`]),
+              KubectlError,
+              `${verb} ${resource} still allowed`,
+            );
+        },
+        { timeout: 30_000 },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
       await kubectl(["delete", "configmap", "rec-data", "-n", team]);
       await kubectl([
         "create",
