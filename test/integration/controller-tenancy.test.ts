@@ -446,6 +446,10 @@ stringData: { token: other-team-token }
         },
         { timeout: 60_000 },
       );
+      // A write decided before the revocation may still have been on its way (the gate judges each
+      // request when it is made); once the gate refuses, nothing brings the child back.
+      await kubectl(["delete", "configmap", "rec-data", "-n", team, "--ignore-not-found"]);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
       await assert.rejects(kubectlJson(["get", "configmap", "rec-data", "-n", team]), /NotFound/);
       await kubectl(["delete", plural(kinds.data), "rec", "forged", "-n", team, "--timeout=60s"]);
       await kubectl(["delete", plural(kinds.read), "greads", "-n", team, "--timeout=60s"]);

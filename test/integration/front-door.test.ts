@@ -191,6 +191,8 @@ describe("kro dev", { timeout: 240_000 }, () => {
     let logs: string | undefined;
     try {
       await session.waitFor(/^kro-ts: all instances Ready$/m, 180_000);
+      // The usage block is a note of its own, written just after the verdict.
+      await session.waitFor(/^Component logs: \S+$/m, 30_000);
       assert.match(session.output(), /^\[\d\d:\d\d\] settings\/mine mirror: skipped \(includeWhen is false\)$/m);
       assert.match(session.output(), /^\[\d\d:\d\d\] settings\/mine: ACTIVE, Ready$/m);
       const kubeconfig = /^Ready\. kubeconfig: (\S+)$/m.exec(session.output())?.[1] ?? assert.fail(session.output());
