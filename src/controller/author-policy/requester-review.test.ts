@@ -53,6 +53,27 @@ describe("requester webhook review", () => {
     assert.equal(reviewRequester(review("kro", { metadata: {} }), "kro")?.response.patch, undefined);
   });
 
+  it("keeps the record on an update that changes neither the spec nor the record (finalizers, labels, bookkeeping)", () => {
+    const recorded = {
+      metadata: { annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" }, labels: {} },
+      spec: { target: "team-a" },
+    };
+    const update = (object: unknown) => ({
+      ...review("system:admin", object),
+      request: { ...review("system:admin", object).request, operation: "UPDATE", oldObject: recorded },
+    });
+    const relabelled = {
+      ...recorded,
+      metadata: { ...recorded.metadata, labels: { a: "b" }, finalizers: ["kro.run/f"] },
+    };
+    assert.equal(reviewRequester(update(relabelled), undefined)?.response.patch, undefined);
+    const respecced = { ...recorded, spec: { target: "kube-system" } };
+    assert.deepEqual(patchOf(reviewRequester(update(respecced), undefined)), [
+      { op: "replace", path: "/metadata/annotations/kro.run~1requested-by", value: "system:admin" },
+      { op: "replace", path: "/metadata/annotations/kro.run~1requested-groups", value: "devs,system:authenticated" },
+    ]);
+  });
+
   it("is not an answer to something that is not an AdmissionReview", () => {
     assert.equal(reviewRequester({ kind: "ConversionReview", request: { uid: "x" } }, "kro"), undefined);
     assert.equal(reviewRequester("nope", "kro"), undefined);

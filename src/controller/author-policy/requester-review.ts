@@ -24,6 +24,23 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** JSON Pointer escaping of one path segment (RFC 6901). */
 const pointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1");
 
+const recordOf = (o: Record<string, unknown>) => {
+  const metadata = isObject(o.metadata) ? o.metadata : {};
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  return JSON.stringify([annotations[ANNOTATIONS.requestedBy], annotations[ANNOTATIONS.requestedGroups]]);
+};
+
+/**
+ * An update that leaves the spec and the record as they were (finalizers, labels, the
+ * controller's own bookkeeping) keeps the record: whoever wrote the spec stays its requester,
+ * even when the writer cannot be told apart from the controller.
+ */
+function metadataOnly(object: Record<string, unknown>, old: Record<string, unknown> | undefined): boolean {
+  return (
+    old !== undefined && JSON.stringify(object.spec) === JSON.stringify(old.spec) && recordOf(object) === recordOf(old)
+  );
+}
+
 /** The answer to an AdmissionReview request; undefined when the body is not one. */
 export function reviewRequester(body: unknown, controllerUser: string | undefined): AdmissionAnswer | undefined {
   if (!isObject(body) || body.kind !== "AdmissionReview" || !isObject(body.request)) return undefined;
@@ -33,7 +50,8 @@ export function reviewRequester(body: unknown, controllerUser: string | undefine
   const userInfo = isObject(request.userInfo) ? request.userInfo : {};
   const user = typeof userInfo.username === "string" ? userInfo.username : "";
   const object = isObject(request.object) ? request.object : undefined;
-  if (object === undefined || user === "" || user === controllerUser)
+  const old = isObject(request.oldObject) ? request.oldObject : undefined;
+  if (object === undefined || user === "" || user === controllerUser || metadataOnly(object, old))
     return { ...allow, response: { uid: request.uid, allowed: true } };
   const groups = Array.isArray(userInfo.groups) ? userInfo.groups.filter((g) => typeof g === "string") : [];
   const record = { [ANNOTATIONS.requestedBy]: user, [ANNOTATIONS.requestedGroups]: groups.join(",") };

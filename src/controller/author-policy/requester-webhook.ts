@@ -100,6 +100,10 @@ export async function ensureRequesterWebhook(
       return;
     }
     const controllerUser = await ctx.controllerUser();
+    // Without its own name the webhook would record the controller as the requester of the nested
+    // instances it writes: no record at all (the gate then relies on admission) is the safe side.
+    if (controllerUser === undefined)
+      throw new Error("the controller's own user is unknown (SelfSubjectReview failed)");
     ctx.conversion.serve(REQUESTER_PATH, (body) => reviewRequester(body, controllerUser));
     const object = requesterWebhookObject({
       rgdName,
