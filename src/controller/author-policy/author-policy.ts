@@ -118,6 +118,15 @@ export async function desiredAuthorPolicy(
   return { objects: authorPolicyObjects(input, checks), rights: gateRightsOf(checks) };
 }
 
+/**
+ * Whether instance data chooses some child's or read's scope (a right asked always, not only on
+ * adoption): only then is the requester webhook installed. Its serving certificate is made on the
+ * controller's thread and costs seconds; RGDs whose only checks are adoption's rely on admission.
+ */
+function choosesScope(rights: ReadonlyMap<string, readonly GateRight[]>): boolean {
+  return [...rights.values()].some((list) => list.some((right) => right.adoption === undefined));
+}
+
 export async function ensureAuthorPolicy(
   ctx: ControllerContext,
   rgd: KubeObject,
@@ -129,7 +138,7 @@ export async function ensureAuthorPolicy(
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
     const { objects, rights } = await desiredAuthorPolicy(ctx, rgd, graph, instance, policy);
-    const wasNeeded = ctx.authorPolicies.rightsOf(rgdName).size > 0;
+    const wasNeeded = choosesScope(ctx.authorPolicies.rightsOf(rgdName));
     ctx.authorPolicies.grant(rgdName, rights);
     // Remembered before writing: the policy watch (policy-guard.ts) compares every event with it.
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
@@ -142,7 +151,7 @@ export async function ensureAuthorPolicy(
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
     await removeAuthorPolicy(ctx.client, rgdUid, keep);
     ctx.authorPolicies.applied(rgdName, stored);
-    await ensureRequesterWebhook(ctx, rgd, instance, rights.size > 0, wasNeeded);
+    await ensureRequesterWebhook(ctx, rgd, instance, choosesScope(rights), wasNeeded);
     return { ok: true, policies: objects.length / 2 };
   } catch (error) {
     const message = `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}`;
