@@ -164,6 +164,14 @@ function rightsFor(rules: GateRules, nodeLabel: string): readonly GateRight[] {
   });
 }
 
+/** "patch configmaps "cfg" in namespace team-b": a question as a refusal names it. */
+function phrase(question: AccessQuestion, withName: boolean): string {
+  const resource = question.group === "" ? question.resource : `${question.resource}.${question.group}`;
+  const name = withName && question.name !== undefined ? ` "${question.name}"` : "";
+  const scope = question.namespace === undefined ? "cluster-wide" : `in namespace ${question.namespace}`;
+  return `${question.verb} ${resource}${name} ${scope}`;
+}
+
 /**
  * Authority on the concrete object: each right the node needs, asked for the recorded requester
  * at the object's namespace and name. Throws WriteRefused naming the child, verb, scope and user.
@@ -185,12 +193,10 @@ export async function judgeAuthority(rules: GateRules, body: KubeJson, ask: AskA
     };
     const answer = await ask(requester, question);
     if (answer === true) continue;
-    const resource = right.group === "" ? right.resource : `${right.resource}.${right.group}`;
-    const scope = question.namespace === undefined ? "cluster-wide" : `in namespace ${question.namespace}`;
     throw new WriteRefused(
       answer === false
-        ? `resource "${nodeId}": ${requester.user}, who wrote the instance, may not ${right.verb} ${resource}${question.name === undefined ? "" : ` "${question.name}"`} ${scope}, where the instance's data placed it`
-        : `resource "${nodeId}": cannot check whether ${requester.user} may ${right.verb} ${resource} ${scope}: ${answer}`,
+        ? `resource "${nodeId}": ${requester.user}, who wrote the instance, may not ${phrase(question, true)}, where the instance's data placed it`
+        : `resource "${nodeId}": cannot check whether ${requester.user} may ${phrase(question, false)}: ${answer}`,
     );
   }
 }
@@ -260,8 +266,7 @@ export async function judgeReads(
       asked.add(once);
       const answer = await ask(requester, question);
       if (answer === true) continue;
-      const resource = right.group === "" ? right.resource : `${right.resource}.${right.group}`;
-      const what = `${verb} ${resource}${question.name === undefined ? "" : ` "${question.name}"`} ${question.namespace === undefined ? "cluster-wide" : `in namespace ${question.namespace}`}`;
+      const what = phrase(question, true);
       refusals.push({
         nodeId,
         key: readKey(request),
