@@ -50,7 +50,10 @@ describe("the controller's --ui-* flags", () => {
     };
     assert.equal(await startUiFromFlags({ uiBindAddress: "0" }, options), undefined);
     const dir = await mkdtemp(path.join(tmpdir(), "kro-ui-tls-"));
-    const [first, second] = [createServingCertificate(["127.0.0.1"], 1), createServingCertificate(["127.0.0.1"], 1)];
+    const [first, second] = await Promise.all([
+      createServingCertificate(["127.0.0.1"], 1),
+      createServingCertificate(["127.0.0.1"], 1),
+    ]);
     const certFile = path.join(dir, "tls.crt");
     const keyFile = path.join(dir, "tls.key");
     await writeFile(certFile, first.certPem);

@@ -14,14 +14,20 @@ export interface CertificateStore {
 
 export function memoryCertificateStore(): CertificateStore {
   let cert: ServingCertificate | undefined;
+  // One certificate in the making at a time: callers meanwhile share it.
+  let making: Promise<ServingCertificate> | undefined;
   return {
     current(hosts, now) {
-      if (cert === undefined || needsRotation(cert, hosts, now)) {
+      if (cert !== undefined && !needsRotation(cert, hosts, now)) return Promise.resolve(cert);
+      making ??= (async () => {
         const previous = cert;
-        const next = createServingCertificate(hosts);
+        const next = await createServingCertificate(hosts);
         cert = previous === undefined ? next : { ...next, caPem: `${next.caPem}${firstCertificate(previous.caPem)}` };
-      }
-      return Promise.resolve(cert);
+        return cert;
+      })().finally(() => {
+        making = undefined;
+      });
+      return making;
     },
   };
 }
@@ -56,7 +62,7 @@ export function secretCertificateStore(
         }
         const existing = live === undefined ? undefined : read(live);
         if (existing !== undefined && !needsRotation(existing, hosts, now)) return existing;
-        const made = createServingCertificate(hosts);
+        const made = await createServingCertificate(hosts);
         const cert =
           existing === undefined ? made : { ...made, caPem: `${made.caPem}${firstCertificate(existing.caPem)}` };
         const data = { "ca.crt": b64(cert.caPem), "tls.crt": b64(cert.certPem), "tls.key": b64(cert.keyPem) };

@@ -78,8 +78,8 @@ describe("reviewConversion", () => {
   });
 });
 
-describe("the webhook's serving certificate", () => {
-  const cert = createServingCertificate(["127.0.0.1"], 30);
+describe("the webhook's serving certificate", async () => {
+  const cert = await createServingCertificate(["127.0.0.1"], 30);
   it("is valid for its hosts and signed by its CA", () => {
     assert.equal(needsRotation(cert, ["127.0.0.1"], new Date()), false);
     assert.equal(needsRotation(cert, ["10.0.0.1"], new Date()), true, "another host needs another certificate");

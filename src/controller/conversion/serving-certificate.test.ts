@@ -4,9 +4,9 @@ import { describe, it } from "node:test";
 import { createServingCertificate, needsRotation } from "./serving-certificate.js";
 
 describe("createServingCertificate", () => {
-  it("a CA and a serving certificate it signs, for every host, with the key of the certificate", () => {
+  it("a CA and a serving certificate it signs, for every host, with the key of the certificate", async () => {
     const hosts = ["127.0.0.1", "kro-webhook.kro-system.svc", "kro-webhook.kro-system.svc.cluster.local"];
-    const made = createServingCertificate(hosts, 30);
+    const made = await createServingCertificate(hosts, 30);
     const ca = new X509Certificate(made.caPem);
     const cert = new X509Certificate(made.certPem);
     assert.equal(ca.ca, true);
@@ -27,5 +27,18 @@ describe("createServingCertificate", () => {
       true,
       "within a third of its life of expiry",
     );
+  });
+
+  it("keeps the event loop turning while its keys are made (a controller renews its Lease meanwhile)", async () => {
+    let turns = 0;
+    let making = true;
+    const turn = (): void => {
+      turns++;
+      if (making) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await createServingCertificate(["127.0.0.1"], 1);
+    making = false;
+    assert.ok(turns > 1, `the event loop turned ${turns} times while the keys were made`);
   });
 });

@@ -5,8 +5,9 @@
  * (genCA, genSignedCert: RSA-2048, SHA-256), called directly, so no second X.509 implementation
  * lives in the project.
  */
-import { X509Certificate } from "node:crypto";
+import { generateKeyPair, X509Certificate, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
+import { promisify } from "node:util";
 import { generateCaAndCertificate, systemEntropy } from "../../template/index.js";
 
 export interface ServingCertificate {
@@ -18,17 +19,26 @@ export interface ServingCertificate {
   readonly notAfter: Date;
 }
 
+const rsaKeyPair = promisify(generateKeyPair);
+
+/**
+ * An RSA-2048 private key made by OpenSSL on libuv's thread pool: the controller's thread, which
+ * renews its Lease and answers /healthz, never spends the seconds a key costs on a busy machine.
+ */
+async function rsaKey(): Promise<KeyObject> {
+  return (await rsaKeyPair("rsa", { modulusLength: 2048, publicExponent: 0x10001 })).privateKey;
+}
+
 /** A fresh CA and serving certificate for `hosts` (IP addresses and DNS names), valid `days` days. */
-export function createServingCertificate(hosts: readonly string[], days = 365): ServingCertificate {
+export async function createServingCertificate(hosts: readonly string[], days = 365): Promise<ServingCertificate> {
   const ips = hosts.filter((h) => isIP(h) !== 0);
   const dns = hosts.filter((h) => isIP(h) === 0);
-  const { caPem, certPem, keyPem } = generateCaAndCertificate(systemEntropy, {
-    caName: "kro-ts conversion webhook CA",
-    cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook",
-    ips,
-    dns,
-    days,
-  });
+  const [ca, serving] = await Promise.all([rsaKey(), rsaKey()]);
+  const { caPem, certPem, keyPem } = generateCaAndCertificate(
+    systemEntropy,
+    { caName: "kro-ts conversion webhook CA", cn: dns[0] ?? ips[0] ?? "kro-conversion-webhook", ips, dns, days },
+    { ca, serving },
+  );
   return { caPem, certPem, keyPem, notAfter: new Date(new X509Certificate(certPem).validTo) };
 }
 

@@ -6,7 +6,7 @@ import { createLogger } from "../../observability/index.js";
 import { createServingCertificate } from "./serving-certificate.js";
 import { nestingDepth, startWebhookServer } from "./webhook-server.js";
 
-const cert = createServingCertificate(["127.0.0.1"]);
+const cert = await createServingCertificate(["127.0.0.1"]);
 const logger = createLogger({ level: "silent", name: "webhook-server-test", format: "text" });
 const REVIEW = JSON.stringify({
   apiVersion: "apiextensions.k8s.io/v1",

@@ -126,8 +126,8 @@ describe("kro ui server", () => {
   });
 
   it("serves HTTPS with the certificate it is given, and a replaced one to new connections", async () => {
-    const first = createServingCertificate(["127.0.0.1"], 1);
-    const second = createServingCertificate(["127.0.0.1"], 1);
+    const first = await createServingCertificate(["127.0.0.1"], 1);
+    const second = await createServingCertificate(["127.0.0.1"], 1);
     const session = snapshotSession(reader, 1000);
     const secure = await startUiServer({
       address: "127.0.0.1",

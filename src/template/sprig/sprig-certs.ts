@@ -286,7 +286,9 @@ function subjectKeyIdOf(cert: X509Certificate): Buffer | undefined {
 
 /**
  * What genCA followed by genSignedCert make, for a caller that is not a template (the controller's
- * conversion webhook): a fresh RSA-2048 CA and a serving certificate it signs, as PEM.
+ * conversion webhook): a fresh RSA-2048 CA and a serving certificate it signs, as PEM. `keys`: RSA
+ * keys made elsewhere (the controller makes them off its thread; drawing them from `entropy` costs
+ * seconds of JavaScript).
  */
 export function generateCaAndCertificate(
   entropy: Entropy,
@@ -297,9 +299,10 @@ export function generateCaAndCertificate(
     readonly days: number;
     readonly caName: string;
   },
+  keys?: { readonly ca: KeyObject; readonly serving: KeyObject },
 ): { caPem: string; certPem: string; keyPem: string } {
   const days = BigInt(request.days);
-  const caKey = rsaKey(entropy, 2048);
+  const caKey = keys?.ca ?? rsaKey(entropy, 2048);
   const caTemplate = baseTemplate(request.caName, null, null, days, true);
   const caPem = createCertificate(entropy, caTemplate, caKey, {
     name: name(caTemplate.cn),
@@ -310,7 +313,7 @@ export function generateCaAndCertificate(
     entropy,
     baseTemplate(request.cn, [...request.ips], [...request.dns], days),
     certificateObject(caPem, keyPem(caKey)),
-    () => rsaKey(entropy, 2048),
+    () => keys?.serving ?? rsaKey(entropy, 2048),
   );
   const { Cert, Key } = certificateOf(serving);
   return { caPem, certPem: Cert, keyPem: Key };
