@@ -110,6 +110,14 @@ export const ANNOTATIONS = {
    */
   requestedBy: "kro.run/requested-by",
   requestedGroups: "kro.run/requested-groups",
+  /**
+   * On an RGD: who last wrote its spec, and their groups (comma-separated) — stamped by the
+   * controller's RGD-author webhook, or written by the writer themselves; the static kro-rgd-author
+   * admission policy admits only the writer's own values. Every write and read an instance causes
+   * in the controller's cluster is bounded by this user's rights (docs/design/authorization.md).
+   */
+  authoredBy: "kro.run/authored-by",
+  authoredGroups: "kro.run/authored-groups",
 } as const;
 
 /**

@@ -1,12 +1,13 @@
 /**
  * The watches that feed the RGD queue: the RGD CRD installed first (an empty cluster works), the
- * delegation policy checked before any RGD is judged, then the RGD informer (with the controller's
+ * delegation policy checked before any RGD is judged, the RGD author record's policy and webhook
+ * installed before any RGD is written (rgd-author-admission.ts), then the RGD informer (with the controller's
  * selector), the CRD informer (a CRD we generated, edited or deleted by hand is restored by its
  * RGD's next reconcile; a user CRD appearing lets a template-dialect RGD waiting for it become
  * Active) and the author policies' informers.
  */
 import { KRO_API_VERSION, LABELS, labelMatches, RGD } from "../api/index.js";
-import { containmentPolicyOf, delegates } from "../graph/index.js";
+import { containmentPolicyOf, delegates, rgdAuthorOf } from "../graph/index.js";
 import type { InformerLease, KubeObject } from "../kube/index.js";
 import { onCrdChange } from "./rgd/index.js";
 import { CRD_TYPE, controllerCrdsInstalled, installControllerCrds } from "./crds/index.js";
@@ -15,6 +16,7 @@ import {
   DELEGATION_KEYS,
   delegationWriteKey,
   ensureDelegationPolicy,
+  RgdAuthorAdmission,
   watchAuthorPolicies,
   watchRequesterWebhooks,
   type PolicyBarrier,
@@ -47,6 +49,11 @@ export async function watchRgds(
   }
   // Before any RGD is judged: whether delegations written so far passed it (delegation-policy.ts).
   await ensureDelegationPolicy(ctx);
+  // Who writes an RGD from now on is recorded: what its instances cause is bounded by their rights.
+  const authorship = new RgdAuthorAdmission(ctx, options.rgdSelector);
+  await authorship.ensure();
+  ctx.conversion.onRotation(() => void authorship.ensure());
+  options.sharding?.leader.onAcquired(() => void authorship.ensure());
   const rgdLease: InformerLease<KubeObject> = informers.acquire({
     apiVersion: KRO_API_VERSION,
     kind: RGD.kind,
@@ -98,7 +105,7 @@ export async function watchRgds(
   const policyLeases = watchAuthorPolicies(ctx);
   policyBarrier.attach(policyLeases.map((lease) => lease.informer));
   return {
-    leases: [rgdLease, crdLease, ...policyLeases, watchRequesterWebhooks(ctx)],
+    leases: [rgdLease, crdLease, ...policyLeases, watchRequesterWebhooks(ctx), ...authorship.watch()],
     resync: () => {
       for (const rgd of rgdLease.informer.store.list()) rgdQueue.add(rgd.metadata?.name ?? "");
     },
@@ -141,6 +148,8 @@ export function rgdChanged(old: KubeObject, next: KubeObject): boolean {
     // Containment and author-check opt-ins are annotations: they change what instances may write.
     !jsonEqual(containmentPolicyOf(old), containmentPolicyOf(next)) ||
     // So are the delegation's recorded author (re-verified) and the stamps of a delegation.
-    delegationFingerprint(old, DELEGATION_KEYS) !== delegationFingerprint(next, DELEGATION_KEYS)
+    delegationFingerprint(old, DELEGATION_KEYS) !== delegationFingerprint(next, DELEGATION_KEYS) ||
+    // And its recorded author, whose rights bound what its instances cause.
+    !jsonEqual(rgdAuthorOf(old), rgdAuthorOf(next))
   );
 }

@@ -63,11 +63,24 @@ export function delegates(policy: ContainmentPolicy): boolean {
 export function delegationAuthorOf(
   rgd: unknown,
 ): { readonly user: string; readonly groups: readonly string[] } | undefined {
+  return recordedUser(rgd, ANNOTATIONS.delegatedBy, ANNOTATIONS.delegatedGroups);
+}
+
+/** Who the RGD records as its author (ANNOTATIONS.authoredBy / authoredGroups); undefined: nobody recorded. */
+export function rgdAuthorOf(rgd: unknown): { readonly user: string; readonly groups: readonly string[] } | undefined {
+  return recordedUser(rgd, ANNOTATIONS.authoredBy, ANNOTATIONS.authoredGroups);
+}
+
+function recordedUser(
+  rgd: unknown,
+  userKey: string,
+  groupsKey: string,
+): { readonly user: string; readonly groups: readonly string[] } | undefined {
   const metadata = isRecord(rgd) && isRecord(rgd.metadata) ? rgd.metadata : {};
   const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
-  const user = annotations[ANNOTATIONS.delegatedBy];
+  const user = annotations[userKey];
   if (typeof user !== "string" || user === "") return undefined;
-  const groups = annotations[ANNOTATIONS.delegatedGroups];
+  const groups = annotations[groupsKey];
   return { user, groups: typeof groups === "string" ? groups.split(",").filter((g) => g !== "") : [] };
 }
 

@@ -87,6 +87,7 @@ export {
   containmentPolicyOf,
   delegates,
   delegationAuthorOf,
+  rgdAuthorOf,
   containmentWarnings,
   namespaceSource,
   type ContainmentPolicy,

@@ -388,6 +388,7 @@ stringData: { token: other-team-token }
 
       // Admission checked gina's rights when she wrote; the gate asks again before every write and read.
       await kubectl(["delete", "rolebinding", `tenant-${gina}`, "-n", team]);
+      const revokedAt = performance.now();
       // Once the API server's authorizer has seen the revocation, and the gate's cached answers
       // (1 s here) have run out, the next write and read are asked afresh.
       await eventually(
@@ -448,9 +449,11 @@ stringData: { token: other-team-token }
       );
       // A write decided before the revocation may still have been on its way (the gate judges each
       // request when it is made); once the gate refuses, nothing brings the child back.
+      const wall = (at: number) => new Date(performance.timeOrigin + at).toISOString();
+      const deleting = performance.now();
       await kubectl(["delete", "configmap", "rec-data", "-n", team, "--ignore-not-found"]);
+      const deleted = performance.now();
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const since = performance.now() - 2_000;
       const back = await kubectlJson<{ metadata: unknown }>([
         "get",
         "configmap",
@@ -462,12 +465,14 @@ stringData: { token: other-team-token }
         if (/NotFound/.test(String(error))) return undefined;
         throw error;
       });
-      // Who brought it back, if anything did: its managers, and this controller's requests since the delete.
-      const ours = tc.requests.filter((r) => r.endedAt >= since && /rec-data|subjectaccessreviews/.test(r.path));
+      // Who brought it back, if anything did: its managers, and this controller's requests since the revocation.
+      const ours = tc.requests
+        .filter((r) => r.endedAt >= revokedAt && /rec-data|subjectaccessreviews/.test(r.path))
+        .map((r) => `${wall(r.endedAt)} ${r.verb} ${r.path} ${r.status}`);
       assert.equal(
         back,
         undefined,
-        `rec-data came back: ${JSON.stringify(back)}; our requests: ${JSON.stringify(ours)}`,
+        `rec-data came back (revoked ${wall(revokedAt)}, deleted ${wall(deleting)}–${wall(deleted)}): ${JSON.stringify(back)}; our requests:\n${ours.join("\n")}`,
       );
       // Every instance this test made (forged-N included), so none keeps retrying beside later tests.
       await kubectl(["delete", plural(kinds.data), "--all", "-n", team, "--timeout=60s"]);

@@ -7,6 +7,7 @@
 export { ensureAuthorPolicy, removeAuthorPolicy, whoAmI } from "./author-policy.js";
 export { watchAuthorPolicies } from "./policy-guard.js";
 export { watchRequesterWebhooks } from "./requester-webhook.js";
+export { RgdAuthorAdmission } from "./rgd-author-admission.js";
 export { PolicyBarrier } from "./policy-barrier.js";
 export {
   DELEGATION_CONDITION,

@@ -1,7 +1,7 @@
 /**
  * Per RGD whose instance data chooses where some child goes or what it reads (its author checks give
  * the write gate rights to ask beyond adoption's): a MutatingWebhookConfiguration `kro-requester.<rgd>` that sends every
- * instance write to the controller's requester webhook (requester-review.ts), which records the
+ * instance write to the controller's requester webhook (writer-record-review.ts), which records the
  * writer on the instance. Owned by the RGD (garbage-collected with it), served on the conversion
  * webhook's port and certificate (rewritten with every CA rotation, like the CRDs' caBundle).
  *
@@ -15,7 +15,7 @@ import { isNotFound } from "../../kube/index.js";
 import type { WebhookClientConfig } from "../../schema/index.js";
 import type { ControllerContext, InstanceKind } from "../context/index.js";
 import { policyBaseName } from "./author-policy-objects.js";
-import { REQUESTER_PATH, reviewRequester } from "./requester-review.js";
+import { REQUESTER_PATH, REQUESTER_RECORD, reviewWriterRecord } from "./writer-record-review.js";
 
 const API_VERSION = "admissionregistration.k8s.io/v1";
 const KIND = "MutatingWebhookConfiguration";
@@ -104,7 +104,7 @@ export async function ensureRequesterWebhook(
     // instances it writes: no record at all (the gate then relies on admission) is the safe side.
     if (controllerUser === undefined)
       throw new Error("the controller's own user is unknown (SelfSubjectReview failed)");
-    ctx.conversion.serve(REQUESTER_PATH, (body) => reviewRequester(body, controllerUser));
+    ctx.conversion.serve(REQUESTER_PATH, (body) => reviewWriterRecord(body, controllerUser, REQUESTER_RECORD));
     const object = requesterWebhookObject({
       rgdName,
       rgdUid: rgd.metadata?.uid ?? "",

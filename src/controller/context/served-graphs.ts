@@ -25,6 +25,8 @@ export interface ServedGraph {
   readonly instance: InstanceKind;
   /** The RGD's namespace-containment and author-check opt-ins (annotations; see containment-guard.ts). */
   readonly containment?: ContainmentPolicy;
+  /** Who the RGD records as its author: what its instances cause is bounded by their rights (write-gate.ts). */
+  readonly author?: { readonly user: string; readonly groups: readonly string[] } | undefined;
 }
 
 export class ServedGraphs {

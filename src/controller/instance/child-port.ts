@@ -13,7 +13,16 @@ import type { KubeClient, KubeObject, ObjectRef } from "../../kube/index.js";
 import type { KubeJson, ObjectIdentity } from "../../runtime/index.js";
 import type { ControllerContext } from "../context/index.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
-import { judgeApply, judgeAuthority, judgeDelete, judgePatch, withRequester, type GateRules } from "./write-gate.js";
+import {
+  judgeApply,
+  judgeAuthority,
+  judgeAuthorship,
+  judgeDelete,
+  judgePatch,
+  withRequester,
+  type GatePorts,
+  type GateRules,
+} from "./write-gate.js";
 
 export type ChildClients = Pick<ControllerContext, "client" | "clusters">;
 /** What an apply needs beyond the clients: the SubjectAccessReviews the gate asks for the requester. */
@@ -27,6 +36,21 @@ async function clientFor(ctx: ChildClients, where: Where): Promise<KubeClient> {
   const connection = await ctx.clusters.clientFor(where.cluster);
   if ("error" in connection) throw new Error(connection.error);
   return connection.client;
+}
+
+/** The gate's questions, asked of the API server: SubjectAccessReviews (cached) and discovery. */
+export function gatePorts(ctx: Pick<ControllerContext, "client" | "accessReviews">): GatePorts {
+  return {
+    ask: (who, question) => ctx.accessReviews.allowed({ user: who.user, groups: who.groups, ...question }),
+    resolve: async (apiVersion, kind) => {
+      try {
+        const { group, resource, namespaced } = await ctx.client.resourceFor(apiVersion, kind);
+        return { group, resource, namespaced };
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+  };
 }
 
 /** GET a child (metadata only when that is all the caller reads). */
@@ -43,15 +67,15 @@ export async function readChild(
 
 /**
  * Server-side apply of a desired child, as kro's applyset field manager, forced — in the cluster
- * the write gate places it, once the gate has judged ownership, placement and the requester's
- * authority on this very body (write-gate.ts); a refusal sends no request.
+ * the write gate places it, once the gate has judged ownership, placement, the requester's
+ * authority and the RGD author's bound on this very body (write-gate.ts); a refusal sends no request.
  */
 export async function applyChild(ctx: ChildAppliers, gate: GateRules, desired: KubeJson): Promise<KubeJson> {
   const body = withRequester(gate, desired);
   const cluster = judgeApply(gate, body);
-  await judgeAuthority(gate, body, (requester, question) =>
-    ctx.accessReviews.allowed({ user: requester.user, groups: requester.groups, ...question }),
-  );
+  const ports = gatePorts(ctx);
+  await judgeAuthority(gate, body, ports.ask);
+  await judgeAuthorship(gate, body, cluster, ports);
   return (await clientFor(ctx, cluster === undefined ? {} : { cluster })).apply(body, {
     fieldManager: FIELD_MANAGERS.applyset,
     force: true,

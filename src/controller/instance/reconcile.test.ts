@@ -440,6 +440,77 @@ describe("reconcileInstance: the write gate places every child, in every apply r
   });
 });
 
+describe("reconcileInstance: an RGD grants only what its recorded author may do", () => {
+  const authored = (author: string | undefined) => {
+    const object = rgd("platformcfg", {
+      schema: { apiVersion: "v1alpha1", kind: "PlatformCfg", spec: { value: "string" } },
+      resources: [
+        {
+          id: "own",
+          template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "${schema.metadata.name}-own" } },
+        },
+        {
+          id: "system",
+          template: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "${schema.metadata.name}-sys", namespace: "kube-system" },
+          },
+        },
+      ],
+    });
+    if (author !== undefined)
+      object.metadata = {
+        ...object.metadata,
+        annotations: { [ANNOTATIONS.authoredBy]: author, [ANNOTATIONS.authoredGroups]: "platform" },
+      };
+    return object;
+  };
+  /** rita may write ConfigMaps in the instances' namespace only, until `everywhere`. */
+  let everywhere = false;
+  const ritaHere = (spec: Record<string, unknown>) => {
+    const attributes = spec.resourceAttributes as { namespace?: string } | undefined;
+    return spec.user !== "rita" || everywhere || attributes?.namespace === ns;
+  };
+
+  it("writes what the author may, refuses the rest with no request and a condition naming the author; a later grant converges", async (t) => {
+    everywhere = false;
+    const w = await world(t, authored("rita"), [], { controller: { authorCheck: "Enforced" } });
+    w.fc.cluster.authorize = ritaHere;
+    w.actor.create(instance("PlatformCfg", "p", { value: "x" }));
+    await w.pass("p").catch((error: unknown) => {
+      assert.match(String(error), /resource error: system/);
+    });
+    assert.ok(w.actor.read(configMap("p-own")), "the child in the instance's namespace is written");
+    assert.deepEqual(
+      verbs(w.fc, "ConfigMap").filter((v) => v.endsWith(" p-sys")),
+      [],
+      "no request for kube-system",
+    );
+    const message = conditions(
+      w.actor.read({ apiVersion: "kro.run/v1alpha1", kind: "PlatformCfg", namespace: ns, name: "p" }),
+    )
+      .map((c) => c.message ?? "")
+      .join("\n");
+    assert.match(
+      message,
+      /rita, who wrote the RGD, may not create configmaps in namespace kube-system; an RGD grants only what its author may do/,
+    );
+    everywhere = true;
+    w.fc.cluster.clock.advance(31_000);
+    await w.pass("p");
+    assert.ok(w.actor.read({ ...configMap("p-sys"), namespace: "kube-system" }), "written once rita may");
+  });
+
+  it("an RGD without a recorded author is bounded by the controller's rights, as in kro", async (t) => {
+    const w = await world(t, authored(undefined), [], { controller: { authorCheck: "Enforced" } });
+    w.fc.cluster.authorize = () => false;
+    w.actor.create(instance("PlatformCfg", "q", { value: "x" }));
+    await w.pass("q");
+    assert.ok(w.actor.read({ ...configMap("q-sys"), namespace: "kube-system" }));
+  });
+});
+
 describe("reconcileInstance: the write gate asks the recorded requester where instance data chose the scope", () => {
   const teamConfig = rgd("teamconfig", {
     schema: { apiVersion: "v1alpha1", kind: "TeamConfig", spec: { team: "string" } },

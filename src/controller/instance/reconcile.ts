@@ -40,7 +40,8 @@ import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
-import { gateRulesOf, judgeReads, requesterOf, type AskAccess } from "./write-gate.js";
+import { gatePorts } from "./child-port.js";
+import { gateRulesOf, judgeReads, requesterOf } from "./write-gate.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
 import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
@@ -166,14 +167,13 @@ async function planAndApply(
  * the refusal is the node's error (retried with backoff, so a right granted later is seen).
  */
 async function gateReads(
-  ctx: Pick<InstanceContext, "accessReviews">,
+  ctx: Pick<InstanceContext, "accessReviews" | "client">,
   pass: InstancePass,
   evaluate: () => InstanceEvaluation,
 ): Promise<void> {
-  const ask: AskAccess = (requester, question) =>
-    ctx.accessReviews.allowed({ user: requester.user, groups: requester.groups, ...question });
+  const ports = gatePorts(ctx);
   for (let round = 0; round < MAX_READ_GATE_ROUNDS; round++) {
-    const refused = (await judgeReads(pass.gate, pass.evaluation.externals, ask)).filter(
+    const refused = (await judgeReads(pass.gate, pass.evaluation.externals, ports)).filter(
       (r) => !pass.hiddenReads.has(r.key),
     );
     if (refused.length === 0) return;
@@ -246,6 +246,8 @@ async function takeCharge(
   pass.gate = gateRulesOf(served.graph, {
     rights: ctx.authorPolicies.rightsOf(served.rgdName),
     requester: requesterOf(managed.instance.metadata?.annotations),
+    // With the author check off controller-wide (kro's exact model) the controller's rights are the bound.
+    author: ctx.options.authorCheck === "Disabled" ? undefined : served.author,
     adoption: policy,
     nested: (apiVersion, kind) => {
       const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";

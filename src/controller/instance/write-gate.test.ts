@@ -8,6 +8,7 @@ import {
   gateRulesOf,
   judgeApply,
   judgeAuthority,
+  judgeAuthorship,
   judgeDelete,
   judgePatch,
   judgeReads,
@@ -16,7 +17,16 @@ import {
   withRequester,
   WriteRefused,
   type AccessQuestion,
+  type AskAccess,
+  type GatePorts,
 } from "./write-gate.js";
+
+/** Ports with these answers, and discovery as a cluster serves core kinds. */
+const ports = (ask: AskAccess): GatePorts => ({
+  ask,
+  resolve: (_apiVersion, kind) =>
+    Promise.resolve({ group: "", resource: `${kind.toLowerCase()}s`, namespaced: kind !== "Namespace" }),
+});
 
 const rules = gateRulesOf({
   nodes: [
@@ -209,10 +219,14 @@ describe("write gate", () => {
 
     it("asks get of the named object and list of the collection, for the requester; refused reads are named and keyed", async () => {
       const asked: string[] = [];
-      const refusals = await judgeReads(gateRulesOf(graph, { rights, requester: gina }), externals, (_who, q) => {
-        asked.push(`${q.verb} ${q.namespace ?? "*"} ${q.name ?? "*"}`);
-        return Promise.resolve(q.verb === "list");
-      });
+      const refusals = await judgeReads(
+        gateRulesOf(graph, { rights, requester: gina }),
+        externals,
+        ports((_who, q) => {
+          asked.push(`${q.verb} ${q.namespace ?? "*"} ${q.name ?? "*"}`);
+          return Promise.resolve(q.verb === "list");
+        }),
+      );
       assert.deepEqual(asked, ["get team-b token", "list team-b *"]);
       assert.deepEqual(
         refusals.map((r) => [r.nodeId, r.key]),
@@ -226,7 +240,126 @@ describe("write gate", () => {
     });
 
     it("asks nothing without a requester record", async () => {
-      assert.deepEqual(await judgeReads(gateRulesOf(graph, { rights }), externals, () => Promise.resolve(false)), []);
+      assert.deepEqual(
+        await judgeReads(
+          gateRulesOf(graph, { rights }),
+          externals,
+          ports(() => Promise.resolve(false)),
+        ),
+        [],
+      );
+    });
+
+    it("bounds every read in this cluster by the RGD author's rights, asked once per kind and namespace", async () => {
+      const asked: string[] = [];
+      const rita = { user: "rita", groups: ["platform"] };
+      const refusals = await judgeReads(
+        gateRulesOf(graph, { author: rita }),
+        [...externals, { nodeId: "remote", request: { ...identity, cluster: "eu-west" } }],
+        ports((who, q) => {
+          asked.push(`${who.user} ${q.verb} ${q.resource} ${q.namespace ?? "*"}`);
+          return Promise.resolve(q.verb === "list");
+        }),
+      );
+      assert.deepEqual(
+        asked,
+        ["rita get secrets team-b", "rita list secrets team-b"],
+        "the remote read is not asked here",
+      );
+      assert.deepEqual(
+        refusals.map((r) => r.nodeId),
+        ["secret", "fixed"],
+      );
+      assert.match(
+        refusals[0]?.message ?? "",
+        /reading for "secret": rita, who wrote the RGD, may not get secrets in namespace team-b; an RGD grants only what its author may do/,
+      );
+    });
+  });
+
+  describe("the RGD author's bound", () => {
+    const rita = { user: "rita", groups: ["platform"] };
+    const graph = { nodes: [{ id: "cm" }, { id: "far", clusters: ["eu-west"] }, { id: "ns" }] } as never;
+    const child = (nodeId: string, metadata: Record<string, unknown>, kind = "ConfigMap") => ({
+      apiVersion: "v1",
+      kind,
+      metadata: { name: "n", ...metadata, labels: { [LABELS.nodeId]: nodeId } },
+    });
+    const record = (answer: boolean | string) => {
+      const asked: string[] = [];
+      const p = ports((who, q) => {
+        asked.push(
+          `${who.user}/${who.groups.join(",")} ${q.verb} ${q.group}/${q.resource} ${q.namespace ?? "*"} ${q.name ?? "*"}`,
+        );
+        return Promise.resolve(answer);
+      });
+      return { asked, ports: p };
+    };
+
+    it("asks create for a new object and patch for one that exists, for the kind in the object's namespace, never its name", async () => {
+      const { asked, ports: p } = record(true);
+      const rules = gateRulesOf(graph, { author: rita });
+      await judgeAuthorship(
+        rules,
+        child("cm", { namespace: "team-b", resourceVersion: CREATE_ONLY_RESOURCE_VERSION }),
+        undefined,
+        p,
+      );
+      await judgeAuthorship(rules, child("cm", { namespace: "team-b", uid: "u1" }), undefined, p);
+      await judgeAuthorship(rules, child("ns", { uid: "u2" }, "Namespace"), undefined, p);
+      assert.deepEqual(asked, [
+        "rita/platform create /configmaps team-b *",
+        "rita/platform patch /configmaps team-b *",
+        "rita/platform patch /namespaces * *",
+      ]);
+    });
+
+    it("refuses what the author may not do, naming the child, the verb, the scope and the author; sends nothing", async () => {
+      const { ports: p } = record(false);
+      await assert.rejects(
+        judgeAuthorship(
+          gateRulesOf(graph, { author: rita }),
+          child("cm", { namespace: "kube-system", uid: "u1" }),
+          undefined,
+          p,
+        ),
+        (e: unknown) =>
+          e instanceof WriteRefused &&
+          /resource "cm": rita, who wrote the RGD, may not patch configmaps in namespace kube-system/.test(e.message),
+      );
+      const failing = record("connection refused");
+      await assert.rejects(
+        judgeAuthorship(
+          gateRulesOf(graph, { author: rita }),
+          child("cm", { namespace: "a", uid: "u1" }),
+          undefined,
+          failing.ports,
+        ),
+        /cannot check whether rita, who wrote the RGD, may patch configmaps in namespace a: connection refused/,
+      );
+    });
+
+    it("asks nothing for an RGD without a recorded author, nor for a child in another cluster", async () => {
+      const { asked, ports: p } = record(false);
+      await judgeAuthorship(gateRulesOf(graph), child("cm", { namespace: "a", uid: "u1" }), undefined, p);
+      await judgeAuthorship(
+        gateRulesOf(graph, { author: rita }),
+        child("far", { namespace: "a", uid: "u1" }),
+        "eu-west",
+        p,
+      );
+      assert.deepEqual(asked, []);
+    });
+
+    it("a kind discovery cannot name is refused, not guessed", async () => {
+      const p = {
+        ask: () => Promise.resolve(true),
+        resolve: () => Promise.resolve("no kind Widget in example.com/v1"),
+      };
+      await assert.rejects(
+        judgeAuthorship(gateRulesOf(graph, { author: rita }), child("cm", { namespace: "a", uid: "u1" }), undefined, p),
+        /cannot check whether rita, who wrote the RGD, may patch ConfigMap: no kind Widget/,
+      );
     });
   });
 

@@ -21,6 +21,10 @@
  *   (written before the requester webhook, or with it unreachable) admission's check stands
  *   alone. Every child body carries the instance's record, never one its template wrote, so a
  *   nested instance's requester is the outer one.
+ * - **the RGD is the grant, within its author's rights**: every write and read in the controller's
+ *   cluster must also be one the RGD's recorded author (`kro.run/authored-by`, admitted only as
+ *   the writer's own name) may make there — so an RGD cannot lend anyone, its author included,
+ *   the controller's rights. An RGD without a record is bounded by the controller's rights, as in kro.
  *
  * See docs/design/authorization.md. Pure, but for the injected `ask`.
  */
@@ -54,6 +58,18 @@ export interface AccessQuestion {
 /** A SubjectAccessReview: true, false, or why it could not be asked. */
 export type AskAccess = (requester: Requester, question: AccessQuestion) => Promise<boolean | string>;
 
+/** The API resource that serves a kind, as discovery says; a string says why it could not be found. */
+export type ResolveKind = (
+  apiVersion: string,
+  kind: string,
+) => Promise<{ readonly group: string; readonly resource: string; readonly namespaced: boolean } | string>;
+
+/** What the gate asks with: SubjectAccessReviews, and discovery to name a kind's resource. */
+export interface GatePorts {
+  readonly ask: AskAccess;
+  readonly resolve: ResolveKind;
+}
+
 /** What the gate judges one instance's writes by. */
 export interface GateRules {
   /**
@@ -69,6 +85,8 @@ export interface GateRules {
     }
   >;
   readonly requester?: Requester | undefined;
+  /** Who the RGD records as its author: every write and read in this cluster is bounded by their rights. */
+  readonly author?: Requester | undefined;
   readonly adoption?: AdoptionPolicy;
 }
 
@@ -76,6 +94,7 @@ export interface GateInputs {
   /** Node id → the rights the RGD's author checks name for it (none: the RGD grants its scope). */
   readonly rights?: ReadonlyMap<string, readonly GateRight[]>;
   readonly requester?: Requester | undefined;
+  readonly author?: Requester | undefined;
   readonly adoption?: AdoptionPolicy;
   /** Whether a kind is another RGD's instance kind. */
   readonly nested?: (apiVersion: string, kind: string) => boolean;
@@ -95,6 +114,7 @@ export function gateRulesOf(graph: Pick<CompiledGraph, "nodes">, inputs: GateInp
       ]),
     ),
     requester: inputs.requester,
+    author: inputs.author,
     adoption: inputs.adoption ?? "never",
   };
 }
@@ -202,6 +222,60 @@ export async function judgeAuthority(rules: GateRules, body: KubeJson, ask: AskA
 }
 
 /**
+ * The RGD's author bounds what its instances cause: an apply to the controller's cluster is sent
+ * only if the author may make it there — create for an object not there yet (create-only), patch
+ * for one that is (its UID) — asked for the kind in the object's namespace. A child in another
+ * cluster (`cluster`) is bounded instead by the credentials its owner registered and the RGD's
+ * allow list. Throws WriteRefused naming the child, verb, scope and author.
+ */
+export async function judgeAuthorship(
+  rules: GateRules,
+  body: KubeJson,
+  cluster: string | undefined,
+  ports: GatePorts,
+): Promise<void> {
+  const author = rules.author;
+  if (author === undefined || cluster !== undefined) return;
+  const metadata = metadataOf(body);
+  const verb = typeof metadata.uid === "string" ? "patch" : "create";
+  const namespace = typeof metadata.namespace === "string" ? metadata.namespace : undefined;
+  const refusal = await authorRefusal(
+    author,
+    {
+      apiVersion: String(body.apiVersion),
+      kind: String(body.kind),
+      verb,
+      ...(namespace === undefined ? {} : { namespace }),
+    },
+    ports,
+  );
+  if (refusal !== undefined) throw new WriteRefused(`resource "${nodeIdOf(body)}": ${refusal}`);
+}
+
+/** Why the RGD's author may not do this (undefined: they may). */
+async function authorRefusal(
+  author: Requester,
+  request: { readonly apiVersion: string; readonly kind: string; readonly verb: string; readonly namespace?: string },
+  ports: GatePorts,
+): Promise<string | undefined> {
+  const { apiVersion, kind, verb, namespace } = request;
+  const resolved = await ports.resolve(apiVersion, kind);
+  if (typeof resolved === "string")
+    return `cannot check whether ${author.user}, who wrote the RGD, may ${verb} ${kind}: ${resolved}`;
+  const question: AccessQuestion = {
+    group: resolved.group,
+    resource: resolved.resource,
+    verb,
+    ...(resolved.namespaced && namespace !== undefined ? { namespace } : {}),
+  };
+  const answer = await ports.ask(author, question);
+  if (answer === true) return undefined;
+  return answer === false
+    ? `${author.user}, who wrote the RGD, may not ${phrase(question, false)}; an RGD grants only what its author may do`
+    : `cannot check whether ${author.user}, who wrote the RGD, may ${phrase(question, false)}: ${answer}`;
+}
+
+/**
  * The body as it may be sent: no requester record a template wrote (instance data could forge
  * one), and on another RGD's instance the outer instance's record, so the inner instance's
  * writes are judged for the same person.
@@ -241,11 +315,12 @@ export function readKey(request: ObjectIdentity | CollectionQuery): string {
 export async function judgeReads(
   rules: GateRules,
   externals: readonly ExternalRequest[],
-  ask: AskAccess,
+  ports: GatePorts,
 ): Promise<ReadRefusal[]> {
+  const refusals = await judgeAuthorReads(rules, externals, ports);
   const requester = rules.requester;
-  if (requester === undefined) return [];
-  const refusals: ReadRefusal[] = [];
+  if (requester === undefined) return refusals;
+  const ask = ports.ask;
   const asked = new Set<string>();
   for (const { nodeId, request } of externals) {
     const collection = "matchLabels" in request;
@@ -276,6 +351,29 @@ export async function judgeReads(
             : `reading for "${nodeId}": cannot check whether ${requester.user} may ${what}: ${answer}`,
       });
     }
+  }
+  return refusals;
+}
+
+/** Reads in the controller's cluster are bounded by the RGD author's rights, like its writes. */
+async function judgeAuthorReads(
+  rules: GateRules,
+  externals: readonly ExternalRequest[],
+  ports: GatePorts,
+): Promise<ReadRefusal[]> {
+  const author = rules.author;
+  if (author === undefined) return [];
+  const refusals: ReadRefusal[] = [];
+  const answers = new Map<string, string | undefined>();
+  for (const { nodeId, request } of externals) {
+    const collection = "matchLabels" in request;
+    if (!collection && request.cluster !== undefined) continue;
+    const verb = collection ? "list" : "get";
+    const once = JSON.stringify([request.apiVersion, request.kind, verb, request.namespace]);
+    const refusal = answers.has(once) ? answers.get(once) : await authorRefusal(author, { ...request, verb }, ports);
+    answers.set(once, refusal);
+    if (refusal !== undefined)
+      refusals.push({ nodeId, key: readKey(request), message: `reading for "${nodeId}": ${refusal}` });
   }
   return refusals;
 }

@@ -12,7 +12,7 @@
 import { FINALIZER } from "../../api/index.js";
 import { formatIssue, hasErrors, type Issue } from "../../diag/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
-import type { CompiledGraph } from "../../graph/index.js";
+import { rgdAuthorOf, type CompiledGraph } from "../../graph/index.js";
 import type { ReconcileResult } from "../loop/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { jsonEqual } from "../context/index.js";
@@ -230,6 +230,7 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     graph,
     instance: kind.instance,
     containment: delegation.policy,
+    author: rgdAuthorOf(rgd),
   };
   // Opt-in annotations do not bump the generation, but they change what instances may write.
   const changed =
@@ -238,7 +239,8 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     previous.revision !== entry.revision ||
     previous.rgdUid !== entry.rgdUid ||
     !sameKind(previous.instance, entry.instance) ||
-    !jsonEqual(previous.containment, entry.containment);
+    !jsonEqual(previous.containment, entry.containment) ||
+    !jsonEqual(previous.author, entry.author);
   if (changed) await startServing(ctx, entry);
   parts.controllerReady = {
     type: RGD_CONDITIONS.controllerReady,

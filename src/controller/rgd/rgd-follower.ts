@@ -9,7 +9,7 @@
  * graph it serves, or — after a start, with none in memory — the newest GraphRevision that
  * compiles, as the leader itself would after a restart, and looks again shortly.
  */
-import { attachToCrd, containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
+import { attachToCrd, containmentPolicyOf, rgdAuthorOf, type CompiledGraph } from "../../graph/index.js";
 import { hasErrors } from "../../diag/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { KRO_API_VERSION, RGD } from "../../api/index.js";
@@ -101,6 +101,7 @@ async function servedEntry(
     graph,
     instance,
     containment: containmentPolicyOf(rgd),
+    author: rgdAuthorOf(rgd),
   };
 }
 

@@ -4,7 +4,7 @@
  * or after a restart from the newest GraphRevision that compiles.
  */
 import { ApiError, isNotFound, type KubeObject } from "../../kube/index.js";
-import { containmentPolicyOf, type CompiledGraph } from "../../graph/index.js";
+import { containmentPolicyOf, rgdAuthorOf, type CompiledGraph } from "../../graph/index.js";
 import type { ControllerContext, InstanceKind, ServedGraph } from "../context/index.js";
 import { allowsBreakingChanges, attachUserCrd, crdRef, installCrd, type KindResult } from "../crds/index.js";
 import { startServing } from "./instance-kinds.js";
@@ -60,6 +60,7 @@ export async function serveGraph(
     graph,
     instance: kind.instance,
     containment: containmentPolicyOf(rgd),
+    author: rgdAuthorOf(rgd),
   };
   await startServing(ctx, entry);
   return entry;

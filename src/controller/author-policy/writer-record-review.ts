@@ -1,13 +1,25 @@
 /**
- * The requester webhook: answers an admission.k8s.io/v1 AdmissionReview for an instance write by
- * recording the writer on the object (kro.run/requested-by, -groups) with a JSONPatch. The RGD's
- * author policy admits the record only when it names the writer, so a record set here or by hand
- * is the truth either way; this only spares developers writing it. The controller's own writes
- * (finalizers, nested instances, which carry the outer record) are left as they are. Pure.
+ * The writer-record webhooks: answer an admission.k8s.io/v1 AdmissionReview by recording the
+ * writer on the object with a JSONPatch — on an instance who requested it (kro.run/requested-by,
+ * -groups: the write gate asks their rights wherever instance data chooses a scope), on an RGD who
+ * authored it (kro.run/authored-by, -groups: every write its instances cause is bounded by their
+ * rights). An admission policy admits a record only when it names the writer, so a record set
+ * here or by hand is the truth either way; this only spares people writing it. The controller's
+ * own writes (finalizers, nested instances, which carry the outer record) are left as they are. Pure.
  */
 import { ANNOTATIONS } from "../../api/index.js";
 
 export const REQUESTER_PATH = "/requester";
+export const RGD_AUTHOR_PATH = "/rgd-author";
+
+/** The two annotations a record consists of. */
+export interface RecordKeys {
+  readonly user: string;
+  readonly groups: string;
+}
+
+export const REQUESTER_RECORD: RecordKeys = { user: ANNOTATIONS.requestedBy, groups: ANNOTATIONS.requestedGroups };
+export const AUTHOR_RECORD: RecordKeys = { user: ANNOTATIONS.authoredBy, groups: ANNOTATIONS.authoredGroups };
 
 export interface AdmissionAnswer {
   readonly apiVersion: "admission.k8s.io/v1";
@@ -24,10 +36,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** JSON Pointer escaping of one path segment (RFC 6901). */
 const pointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1");
 
-const recordOf = (o: Record<string, unknown>) => {
+const recordOf = (o: Record<string, unknown>, keys: RecordKeys) => {
   const metadata = isObject(o.metadata) ? o.metadata : {};
   const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
-  return JSON.stringify([annotations[ANNOTATIONS.requestedBy], annotations[ANNOTATIONS.requestedGroups]]);
+  return JSON.stringify([annotations[keys.user], annotations[keys.groups]]);
 };
 
 /**
@@ -35,14 +47,24 @@ const recordOf = (o: Record<string, unknown>) => {
  * controller's own bookkeeping) keeps the record: whoever wrote the spec stays its requester,
  * even when the writer cannot be told apart from the controller.
  */
-function metadataOnly(object: Record<string, unknown>, old: Record<string, unknown> | undefined): boolean {
+function metadataOnly(
+  object: Record<string, unknown>,
+  old: Record<string, unknown> | undefined,
+  keys: RecordKeys,
+): boolean {
   return (
-    old !== undefined && JSON.stringify(object.spec) === JSON.stringify(old.spec) && recordOf(object) === recordOf(old)
+    old !== undefined &&
+    JSON.stringify(object.spec) === JSON.stringify(old.spec) &&
+    recordOf(object, keys) === recordOf(old, keys)
   );
 }
 
 /** The answer to an AdmissionReview request; undefined when the body is not one. */
-export function reviewRequester(body: unknown, controllerUser: string | undefined): AdmissionAnswer | undefined {
+export function reviewWriterRecord(
+  body: unknown,
+  controllerUser: string | undefined,
+  keys: RecordKeys,
+): AdmissionAnswer | undefined {
   if (!isObject(body) || body.kind !== "AdmissionReview" || !isObject(body.request)) return undefined;
   const request = body.request;
   if (typeof request.uid !== "string") return undefined;
@@ -51,10 +73,10 @@ export function reviewRequester(body: unknown, controllerUser: string | undefine
   const user = typeof userInfo.username === "string" ? userInfo.username : "";
   const object = isObject(request.object) ? request.object : undefined;
   const old = isObject(request.oldObject) ? request.oldObject : undefined;
-  if (object === undefined || user === "" || user === controllerUser || metadataOnly(object, old))
+  if (object === undefined || user === "" || user === controllerUser || metadataOnly(object, old, keys))
     return { ...allow, response: { uid: request.uid, allowed: true } };
   const groups = Array.isArray(userInfo.groups) ? userInfo.groups.filter((g) => typeof g === "string") : [];
-  const record = { [ANNOTATIONS.requestedBy]: user, [ANNOTATIONS.requestedGroups]: groups.join(",") };
+  const record = { [keys.user]: user, [keys.groups]: groups.join(",") };
   const metadata = isObject(object.metadata) ? object.metadata : {};
   const annotations = isObject(metadata.annotations) ? metadata.annotations : undefined;
   const patch =

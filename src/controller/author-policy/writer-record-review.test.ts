@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ANNOTATIONS } from "../../api/index.js";
-import { reviewRequester } from "./requester-review.js";
+import { AUTHOR_RECORD, REQUESTER_RECORD, reviewWriterRecord } from "./writer-record-review.js";
+
+const reviewRequester = (body: unknown, controllerUser: string | undefined) =>
+  reviewWriterRecord(body, controllerUser, REQUESTER_RECORD);
 
 const review = (username: string, object: unknown) => ({
   apiVersion: "admission.k8s.io/v1",
@@ -77,5 +80,13 @@ describe("requester webhook review", () => {
   it("is not an answer to something that is not an AdmissionReview", () => {
     assert.equal(reviewRequester({ kind: "ConversionReview", request: { uid: "x" } }, "kro"), undefined);
     assert.equal(reviewRequester("nope", "kro"), undefined);
+  });
+
+  it("records an RGD's author under the author keys, and only those", () => {
+    const rgd = { metadata: { name: "webapp", annotations: { [ANNOTATIONS.authoredBy]: "system:admin" } }, spec: {} };
+    assert.deepEqual(patchOf(reviewWriterRecord(review("rita", rgd), "kro", AUTHOR_RECORD)), [
+      { op: "replace", path: "/metadata/annotations/kro.run~1authored-by", value: "rita" },
+      { op: "add", path: "/metadata/annotations/kro.run~1authored-groups", value: "devs,system:authenticated" },
+    ]);
   });
 });
