@@ -33,12 +33,15 @@ export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters
 /**
  * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
  * evaluated. Returns "gone" when the instance turned out to be deleted before its first create.
+ * `reevaluate` evaluates the graph again from `pass.instance` into `pass.evaluation` — through the
+ * read gate, so a read first named in a later round (by another child's answer) is judged before
+ * any child made from it is written.
  */
 export async function applyRounds(
   ctx: Applier,
   pass: InstancePass,
   watchErrors: ReadonlyMap<string, string>,
-  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  reevaluate: () => Promise<void>,
   log: Logger,
 ): Promise<"done" | "gone"> {
   for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation.error === undefined; round++) {
@@ -49,7 +52,7 @@ export async function applyRounds(
       // Before the first create, make sure the instance still exists: the cache may be behind.
       if (!(await confirmInstance(ctx, pass))) return "gone";
       // Plan again from the fresh copy and the caches as they are now: both moved while we read.
-      pass.evaluation = evaluate(pass.instance);
+      await reevaluate();
       round--;
       continue;
     }
@@ -61,7 +64,7 @@ export async function applyRounds(
       log.warn({ errors: pass.applyErrors }, "apply failed");
       break;
     }
-    pass.evaluation = evaluate(pass.instance);
+    await reevaluate();
   }
   return "done";
 }

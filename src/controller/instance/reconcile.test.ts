@@ -683,6 +683,71 @@ describe("reconcileInstance: the read gate", () => {
   });
 });
 
+describe("reconcileInstance: the read gate in a later apply round", () => {
+  // The Secret's namespace is read from a child's answer: the read is first named in round 2.
+  const laterRead = rgd("laterread", {
+    schema: { apiVersion: "v1alpha1", kind: "LaterRead", spec: { ns: "string" } },
+    resources: [
+      {
+        id: "pointer",
+        template: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "${schema.metadata.name}-ptr" },
+          data: { ns: "${schema.spec.ns}" },
+        },
+      },
+      {
+        id: "secret",
+        externalRef: { apiVersion: "v1", kind: "Secret", metadata: { name: "token", namespace: "${pointer.data.ns}" } },
+      },
+      {
+        id: "copy",
+        template: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "${schema.metadata.name}-copy" },
+          data: { token: "${secret.data.token}" },
+        },
+      },
+    ],
+  });
+
+  it("judges a read named by another child's answer before any child made from it is written", async (t) => {
+    const w = await world(t, laterRead, [], { controller: { authorCheck: "Enforced" } });
+    w.fc.cluster.authorize = (spec) =>
+      spec.user !== "gina" || (spec.resourceAttributes as { namespace?: string } | undefined)?.namespace !== "team-b";
+    w.actor.create({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "token", namespace: "team-b" },
+      data: { token: Buffer.from("team-b").toString("base64") },
+    });
+    const recorded = (name: string) => {
+      const object = instance("LaterRead", name, { ns: "team-b" });
+      object.metadata = {
+        ...object.metadata,
+        annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" },
+      };
+      return object;
+    };
+    // The first instance makes team-b's Secrets watched; the second finds the read cached in round 2.
+    w.actor.create(recorded("first"));
+    for (let i = 0; i < 3; i++) await w.pass("first").catch(() => undefined);
+    w.actor.create(recorded("second"));
+    await w.pass("second").catch(() => undefined);
+    assert.ok(w.actor.read(configMap("second-ptr")), "the pointer is written in round 1");
+    const copy = w.actor.read(configMap("second-copy")) as { data?: Record<string, string> } | undefined;
+    assert.notEqual(copy?.data?.token, Buffer.from("team-b").toString("base64"), "team-b's token is never copied");
+    assert.match(
+      conditions(w.actor.read({ apiVersion: "kro.run/v1alpha1", kind: "LaterRead", namespace: ns, name: "second" }))
+        .map((c) => c.message ?? "")
+        .join("\n"),
+      /reading for "secret": gina, who wrote the instance, may not get secrets "token" in namespace team-b/,
+    );
+  });
+});
+
 describe("reconcileInstance: retention", () => {
   it("deleting the instance releases a child marked helm.sh/resource-policy: keep and deletes the rest", async (t) => {
     const graph = rgd("kept", {

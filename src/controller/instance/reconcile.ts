@@ -136,7 +136,11 @@ async function planAndApply(
   for (const held of targets.held) pass.blocked.add(held);
 
   // 3. Apply, round after round; then remove what is no longer desired.
-  if ((await applyRounds(ctx, pass, watchErrors, evaluate, log)) === "gone") return {};
+  const reevaluate = async (): Promise<void> => {
+    pass.evaluation = evaluate(pass.instance);
+    await gateReads(ctx, pass, () => evaluate(pass.instance));
+  };
+  if ((await applyRounds(ctx, pass, watchErrors, reevaluate, log)) === "gone") return {};
   // An unwatchable kind counts only for nodes that render it or still own objects of it.
   const unavailable = new Map([
     ...relevantWatchErrors(served.graph, watchErrors, unwatchable.ownKinds, pass.evaluation, pass.inventory),
@@ -154,7 +158,7 @@ async function planAndApply(
   // it loses nothing: every child we created carries our creation key.
   if ((await recordOwnership(ctx, pass, log)) === "gone") return {};
 
-  // 5. Status, and when to look again. Reads a later round made are judged before status shows them.
+  // 5. Status, and when to look again. What pruning re-evaluated is judged before status shows it.
   await gateReads(ctx, pass, () => evaluate(pass.instance));
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, unavailable, log);
