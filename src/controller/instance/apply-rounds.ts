@@ -6,7 +6,7 @@
  * guarded write that is refused is settled by a live read: ours after all, adopted (opt-in), or
  * left alone with a condition.
  */
-import { isNotFound, isServerUnavailable, type KubeObject } from "../../kube/index.js";
+import { isNotFound, isServerUnavailable } from "../../kube/index.js";
 import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
 import type { Logger } from "../../observability/index.js";
 import { jsonEqual, type ControllerContext } from "../context/index.js";
