@@ -119,12 +119,12 @@ export async function desiredAuthorPolicy(
 }
 
 /**
- * Whether instance data chooses some child's or read's scope (a right asked always, not only on
- * adoption): only then is the requester webhook installed. Its serving certificate is made on the
- * controller's thread and costs seconds; RGDs whose only checks are adoption's rely on admission.
+ * Whether the write gate asks the requester anything for this RGD's instances (instance data
+ * chooses some child's or read's scope, or an instance may adopt): only then is the requester
+ * webhook installed, to record who that is.
  */
-function choosesScope(rights: ReadonlyMap<string, readonly GateRight[]>): boolean {
-  return [...rights.values()].some((list) => list.some((right) => right.adoption === undefined));
+function asksRequester(rights: ReadonlyMap<string, readonly GateRight[]>): boolean {
+  return [...rights.values()].some((list) => list.length > 0);
 }
 
 export async function ensureAuthorPolicy(
@@ -138,7 +138,7 @@ export async function ensureAuthorPolicy(
   const rgdUid = rgd.metadata?.uid ?? "";
   try {
     const { objects, rights } = await desiredAuthorPolicy(ctx, rgd, graph, instance, policy);
-    const wasNeeded = choosesScope(ctx.authorPolicies.rightsOf(rgdName));
+    const wasNeeded = asksRequester(ctx.authorPolicies.rightsOf(rgdName));
     ctx.authorPolicies.grant(rgdName, rights);
     // Remembered before writing: the policy watch (policy-guard.ts) compares every event with it.
     ctx.authorPolicies.expect(rgdName, rgdUid, objects);
@@ -151,7 +151,7 @@ export async function ensureAuthorPolicy(
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${(o.metadata as { name: string }).name}`));
     await removeAuthorPolicy(ctx.client, rgdUid, keep);
     ctx.authorPolicies.applied(rgdName, stored);
-    await ensureRequesterWebhook(ctx, rgd, instance, choosesScope(rights), wasNeeded);
+    await ensureRequesterWebhook(ctx, rgd, instance, asksRequester(rights), wasNeeded);
     return { ok: true, policies: objects.length / 2 };
   } catch (error) {
     const message = `cannot install the instance-author policy (ValidatingAdmissionPolicy): ${error instanceof Error ? error.message : String(error)}`;

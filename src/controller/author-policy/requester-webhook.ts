@@ -1,6 +1,6 @@
 /**
- * Per RGD whose instance data chooses where some child goes or what it reads (its author checks give
- * the write gate rights to ask beyond adoption's): a MutatingWebhookConfiguration `kro-requester.<rgd>` that sends every
+ * Per RGD whose author checks give the write gate rights to ask (instance data chooses where some
+ * child goes or what it reads, or an instance may adopt): a MutatingWebhookConfiguration `kro-requester.<rgd>` that sends every
  * instance write to the controller's requester webhook (writer-record-review.ts), which records the
  * writer on the instance. Owned by the RGD (garbage-collected with it), served on the conversion
  * webhook's port and certificate (rewritten with every CA rotation, like the CRDs' caBundle).
