@@ -272,6 +272,76 @@ describe("kro diff", { timeout: 300_000 }, () => {
     assert.deepEqual(await versions(ns), before, "kro diff wrote nothing");
   });
 
+  it("an RGD the API server refuses (its kind is immutable) is refused, never an update: exit 3", async () => {
+    await writeFile(
+      file("v4.yaml"),
+      `${rgdHeader(tc, rgdName)}${rgdSpec(V1)}`.replace(`kind: ${kind}\n`, `kind: ${kind}Two\n`),
+    );
+    const before = await versions(ns);
+    const refused = await kro(["diff", "-f", file("v4.yaml")]);
+    assert.equal(refused.code, 3, refused.stdout + refused.stderr);
+    assert.match(
+      refused.stdout,
+      new RegExp(`^ResourceGraphDefinition ${rgdName}: REFUSED by the API server: .*kind is immutable`, "m"),
+    );
+    assert.doesNotMatch(refused.stdout, /CustomResourceDefinition .*: (created|updated)/);
+    const json = JSON.parse((await kro(["diff", "-f", file("v4.yaml"), "-o", "json"])).stdout) as DiffReport;
+    assert.equal(json.served, false);
+    assert.match(json.rgdRefused ?? "", /kind is immutable/);
+    assert.deepEqual(await versions(ns), before, "kro diff wrote nothing");
+  });
+
+  it("an RGD serving several versions: its CRD is judged with the controller's conversion webhook — unchanged as applied, updated by a new field", async () => {
+    const mvName = `diff-mv-${letters}`;
+    const mvKind = `DiffMv${letters.charAt(0).toUpperCase()}${letters.slice(1)}`;
+    const mv = (note: boolean) => `${rgdHeader(tc, mvName)}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${mvKind}
+    spec:
+      size: integer | default=1${note ? '\n      note: string | default=""' : ""}
+    versions:
+      - name: v1beta1
+        storage: true
+        spec:
+          replicas: integer | default=1${note ? '\n          note: string | default=""' : ""}
+        conversion:
+          toHub:
+            spec:
+              size: \${self.spec.replicas}${note ? "\n              note: \${self.spec.note}" : ""}
+          fromHub:
+            spec:
+              replicas: \${self.spec.size}${note ? "\n              note: \${self.spec.note}" : ""}
+  resources:
+    - id: config
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: "\${schema.metadata.name}-mv" }
+        data: { size: "\${string(schema.spec.size)}" }
+`;
+    await writeFile(file("mv1.yaml"), mv(false));
+    await writeFile(file("mv2.yaml"), mv(true));
+    await kubectl(["apply", "-f", file("mv1.yaml")]);
+    try {
+      await waitRgdActive(mvName);
+      const same = await kro(["diff", "-f", file("mv1.yaml")]);
+      assert.equal(same.code, 0, same.stdout + same.stderr);
+      assert.match(
+        same.stdout,
+        new RegExp(`^CustomResourceDefinition ${mvKind.toLowerCase()}s\\.kro\\.run: unchanged$`, "m"),
+      );
+      const added = await kro(["diff", "-f", file("mv2.yaml")]);
+      assert.equal(added.code, 1, added.stdout + added.stderr);
+      assert.match(
+        added.stdout,
+        new RegExp(`^CustomResourceDefinition ${mvKind.toLowerCase()}s\\.kro\\.run: updated$`, "m"),
+      );
+    } finally {
+      await kubectl(["delete", "rgd", mvName, "--ignore-not-found", "--wait=false"]);
+    }
+  });
+
   it("-i: one changed instance against the RGD served now; an instance the API server refuses is exit 3", async () => {
     const before = await versions(ns);
     await writeFile(

@@ -22,6 +22,7 @@ import {
   INSTANCE_DRY_RUN_MANAGER,
   loadInstanceFile,
   previewCrd,
+  previewRgdWrite,
   readRgd,
   servedInstances,
   servingGraph,
@@ -152,12 +153,15 @@ async function buildReport(client: KubeClient, flags: DiffFlags): Promise<DiffRe
   const notes: string[] = [];
   let target: NewRgd;
   let crd: CrdDiff | undefined;
+  let rgdRefused: string | undefined;
   let instances: InstanceDiff[];
   if (flags.filename !== undefined) {
     target = await compileNewRgd(flags.filename, flags);
     const name = target.rgd.metadata?.name ?? "";
     const liveRgd = await readRgd(client, name);
-    crd = await previewCrd(client, target.graph, target.rgd, liveRgd);
+    // The RGD first: one the API server refuses never reaches the controller, so nothing else changes.
+    rgdRefused = await previewRgdWrite(client, target.rgd);
+    crd = rgdRefused === undefined ? await previewCrd(client, target.graph, target.rgd, liveRgd) : undefined;
     if (written !== undefined) {
       instances = [await previewInstanceFile(client, target, written, flags, options)];
     } else {
@@ -193,8 +197,9 @@ async function buildReport(client: KubeClient, flags: DiffFlags): Promise<DiffRe
   return {
     rgd: target.rgd.metadata?.name ?? "",
     instanceKind: `${target.graph.instance.kind} (${apiVersionOf(target.graph.instance.group, target.graph.instance.version)})`,
+    ...(rgdRefused === undefined ? {} : { rgdRefused }),
     ...(crd === undefined ? {} : { crd }),
-    served: crd?.action !== "refused",
+    served: rgdRefused === undefined && crd?.action !== "refused",
     instances,
     summary: summarize(instances),
     notes,
@@ -273,8 +278,11 @@ validation and admission (webhooks, policies) answer as they would for real. Onl
 controller owns are compared (status, resourceVersion, managedFields and defaults are not), and a
 removal follows the controller's ownership rules: only what it created is deleted; an adopted
 object is released; anything not provably ours is reported as "delete-refused" and left alone.
-A CRD change the breaking-change gate refuses is reported as refused: the controller would keep
-serving the current graph (annotate the RGD with kro.run/allow-breaking-changes: "true").
+The RGD itself is dry-run too, so one the API server refuses (a changed kind or hub version, an
+admission policy) is reported as refused. The CRD is judged as the controller writes it (with its
+conversion webhook, for several versions); a CRD change the breaking-change gate refuses is
+reported as refused: the controller would keep serving the current graph (annotate the RGD with
+kro.run/allow-breaking-changes: "true").
 
 Signs: + created  ~ changed  - deleted/released  ! refused or failing  ? not known yet (pending)
 

@@ -88,10 +88,16 @@ export function formatReport(report: DiffReport): string {
   const out: string[] = [
     `ResourceGraphDefinition ${report.rgd}: ${report.instances.length} instance${report.instances.length === 1 ? "" : "s"} of ${report.instanceKind}`,
   ];
+  if (report.rgdRefused !== undefined) {
+    out.push(`ResourceGraphDefinition ${report.rgd}: REFUSED by the API server: ${report.rgdRefused}`);
+    out.push("  the controller keeps serving the current graph: nothing below happens until the RGD is accepted");
+  }
   const crd = report.crd;
   if (crd !== undefined) {
     if (crd.action === "refused") {
-      out.push(`CustomResourceDefinition ${crd.name}: REFUSED by the breaking-change gate: ${crd.reason ?? ""}`);
+      out.push(
+        `CustomResourceDefinition ${crd.name}: REFUSED by ${crd.refusedBy ?? "the breaking-change gate"}: ${crd.reason ?? ""}`,
+      );
       out.push("  the controller keeps serving the current graph: nothing below happens until the change is allowed");
     } else {
       const changes = [

@@ -70,8 +70,10 @@ export interface InstanceDiff {
 export interface CrdDiff {
   readonly name: string;
   readonly action: "create" | "update" | "unchanged" | "refused";
-  /** Refused: the gate's message (breaking changes, or a CRD that is not this RGD's). */
+  /** Refused: the gate's message (breaking changes, or a CRD that is not this RGD's), or the API server's. */
   readonly reason?: string;
+  /** Refused: who refuses it. */
+  readonly refusedBy?: "the breaking-change gate" | "the API server";
   readonly breaking: readonly string[];
   readonly nonBreaking: readonly string[];
 }
@@ -101,6 +103,8 @@ export interface DiffReport {
   /** The RGD the change is to (or that serves the instance, with -i). */
   readonly rgd: string;
   readonly instanceKind: string;
+  /** `-f`: why the API server refuses the RGD itself (a dry-run of the write); absent: it accepts it. */
+  readonly rgdRefused?: string;
   readonly crd?: CrdDiff;
   /**
    * False when the controller would not serve the new graph (the breaking-change gate refuses its
@@ -201,7 +205,8 @@ export function summarize(instances: readonly InstanceDiff[]): DiffSummary {
 export const DIFF_EXIT = { same: 0, changes: 1, trouble: 2, refused: 3 } as const;
 
 export function exitForReport(report: DiffReport): number {
-  if (report.crd?.action === "refused" || report.summary.failing > 0) return DIFF_EXIT.refused;
+  if (report.rgdRefused !== undefined || report.crd?.action === "refused" || report.summary.failing > 0)
+    return DIFF_EXIT.refused;
   const crdChanges = report.crd !== undefined && report.crd.action !== "unchanged";
   return crdChanges || report.summary.changed > 0 ? DIFF_EXIT.changes : DIFF_EXIT.same;
 }

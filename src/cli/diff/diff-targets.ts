@@ -9,7 +9,8 @@ import { crdRef, crdUpdateBody, judgeCrdUpdate } from "../../controller/index.js
 import { formatIssue, hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
 import { compileRgd, type CompiledGraph } from "../../graph/index.js";
-import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
+import { ApiError, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
+import type { CustomResourceDefinition, WebhookClientConfig } from "../../schema/index.js";
 import { applySchemaDefaults, type KubeJson } from "../../runtime/index.js";
 import { compileFiles, printDiagnostics, type SchemaSourceFlags, liveSchemaResolver } from "../compile/index.js";
 import type { CrdDiff } from "./diff-model.js";
@@ -100,6 +101,43 @@ export async function servingGraph(
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Why the API server refuses the RGD as written (a server-side dry-run of the apply); undefined: it accepts it. */
+export async function previewRgdWrite(client: KubeClient, rgd: KubeObject): Promise<string | undefined> {
+  try {
+    await client.apply(rgd, { fieldManager: INSTANCE_DRY_RUN_MANAGER, force: true, dryRun: true });
+    return undefined;
+  } catch (error) {
+    return error instanceof ApiError ? error.serverMessage || error.message : message(error);
+  }
+}
+
+/** Where the controller writes a webhook it fills in itself (the CLI knows no address): a placeholder. */
+const CONTROLLER_WEBHOOK: WebhookClientConfig = { url: "https://kro-controller.invalid/convert" };
+
+/**
+ * The CRD as the controller writes it: a graph of several versions converts through the
+ * controller's webhook, whose address and CA the running controller put on the live CRD (and
+ * which a new CRD gets from the controller; a placeholder stands in for the dry-run). Pure.
+ */
+export function crdAsWritten(crd: CustomResourceDefinition, live: KubeObject | undefined): CustomResourceDefinition {
+  const conversion = crd.spec.conversion;
+  if (conversion?.strategy !== "Webhook") return crd;
+  const liveSpec = (
+    live as { spec?: { conversion?: { webhook?: { clientConfig?: WebhookClientConfig } } } } | undefined
+  )?.spec;
+  const clientConfig = liveSpec?.conversion?.webhook?.clientConfig ?? CONTROLLER_WEBHOOK;
+  return {
+    ...crd,
+    spec: {
+      ...crd.spec,
+      conversion: {
+        strategy: "Webhook",
+        webhook: { conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? ["v1"], clientConfig },
+      },
+    },
+  };
+}
+
 /** The breaking-change gate's verdict on the CRD the new graph implies, and the API server's (dry-run). */
 export async function previewCrd(
   client: KubeClient,
@@ -115,7 +153,7 @@ export async function previewCrd(
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-  const decision = judgeCrdUpdate(live, graph.crd, {
+  const decision = judgeCrdUpdate(live, crdAsWritten(graph.crd, live), {
     rgdName: rgd.metadata?.name ?? "",
     rgdUid: liveRgd?.metadata?.uid ?? live?.metadata?.labels?.[LABELS.rgdId] ?? "",
     // The controller stamps its own version; the CLI's would only show up as a label change.
@@ -131,6 +169,7 @@ export async function previewCrd(
       return {
         name,
         action: "refused",
+        refusedBy: "the breaking-change gate",
         reason: decision.message,
         breaking: described(decision.breaking),
         nonBreaking: described(decision.nonBreaking),
@@ -154,7 +193,8 @@ export async function previewCrd(
         return {
           name,
           action: "refused",
-          reason: `the API server refuses the CustomResourceDefinition: ${message(error)}`,
+          refusedBy: "the API server",
+          reason: message(error),
           breaking,
           nonBreaking,
         };
