@@ -308,10 +308,10 @@ describe("kro diff", { timeout: 300_000 }, () => {
         conversion:
           toHub:
             spec:
-              size: \${self.spec.replicas}${note ? "\n              note: \${self.spec.note}" : ""}
+              size: \${self.spec.replicas}${note ? "\n              note: ${self.spec.note}" : ""}
           fromHub:
             spec:
-              replicas: \${self.spec.size}${note ? "\n              note: \${self.spec.note}" : ""}
+              replicas: \${self.spec.size}${note ? "\n              note: ${self.spec.note}" : ""}
   resources:
     - id: config
       template:

@@ -468,7 +468,7 @@ stringData: { token: other-team-token }
       // Who brought it back, if anything did: its managers, and this controller's requests since the revocation.
       const ours = tc.requests
         .filter((r) => r.endedAt >= revokedAt && /rec-data|subjectaccessreviews/.test(r.path))
-        .map((r) => `${wall(r.endedAt)} ${r.verb} ${r.path} ${r.status}`);
+        .map((r) => `${wall(r.endedAt - r.durationMs)}–${wall(r.endedAt)} ${r.verb} ${r.path} ${r.status}`);
       assert.equal(
         back,
         undefined,

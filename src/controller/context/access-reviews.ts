@@ -26,12 +26,18 @@ export class AccessReviews {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** true or false as the API server's authorizer answers; a string says why it could not be asked. */
+  /**
+   * true or false as the API server's authorizer answers; a string says why it could not be asked.
+   * An answer is as old as its question: one that took long to arrive (a busy API server) is
+   * trusted only for what is left of the lifetime counted from when it was asked, so an answer
+   * given before a revocation never looks fresh after it.
+   */
   async allowed(request: AccessRequest): Promise<boolean | string> {
     const { user, groups, ...attributes } = request;
     const key = JSON.stringify([user, [...groups].sort(), attributes]);
     const cached = this.answers.get(key);
     if (cached !== undefined && this.clock() - cached.at < this.ttlMs) return cached.allowed;
+    const asked = this.clock();
     try {
       const review = await this.client.review({
         apiVersion: "authorization.k8s.io/v1",
@@ -40,7 +46,8 @@ export class AccessReviews {
       });
       const allowed = (review as { status?: { allowed?: unknown } }).status?.allowed === true;
       if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
-      this.answers.set(key, { allowed, at: this.clock() });
+      const newest = this.answers.get(key);
+      if (newest === undefined || newest.at <= asked) this.answers.set(key, { allowed, at: asked });
       return allowed;
     } catch (error) {
       return `SubjectAccessReview failed: ${error instanceof Error ? error.message : String(error)}`;
