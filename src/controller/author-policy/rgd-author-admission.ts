@@ -130,7 +130,7 @@ export function rgdAuthorWebhookObject(input: {
 
 type Ctx = Pick<
   ControllerContext,
-  "client" | "conversion" | "controllerUser" | "logger" | "options" | "mayWriteCluster" | "informers"
+  "client" | "conversion" | "controllerUser" | "logger" | "options" | "mayWriteCluster" | "informers" | "rgdQueue"
 >;
 
 /**
@@ -150,7 +150,8 @@ export class RgdAuthorAdmission {
   ) {}
 
   ensure(): Promise<void> {
-    if (this.ctx.options.authorCheck === "Disabled" || !this.ctx.mayWriteCluster()) return Promise.resolve();
+    if (this.ctx.options.authorCheck === "Disabled" || !this.ctx.mayWriteCluster() || this.ctx.rgdQueue.isShutDown)
+      return Promise.resolve();
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;

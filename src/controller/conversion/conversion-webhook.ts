@@ -45,6 +45,8 @@ export class ConversionWebhook {
   #started: Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> | undefined;
   #cert: ServingCertificate | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Closed for good (the controller stops): nothing may start a server that nobody would close. */
+  #closed = false;
 
   constructor(options: ConversionWebhookOptions) {
     this.#options = options;
@@ -94,6 +96,7 @@ export class ConversionWebhook {
   }
 
   start(): Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> {
+    if (this.#closed) return Promise.reject(new Error("the conversion webhook is closed: the controller is stopping"));
     this.#started ??= (async () => {
       const cert = await this.#store.current(this.#hosts(), this.#now());
       const server = await startWebhookServer({
@@ -159,6 +162,7 @@ export class ConversionWebhook {
    * already taken are answered (webhook-server.ts), for at most `drainMs`.
    */
   async close(drainMs?: number): Promise<void> {
+    this.#closed = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     const started = this.#started;
     this.#started = undefined;
