@@ -122,11 +122,25 @@ export async function ensureRequesterWebhook(
 }
 
 /**
+ * The RGD whose reconcile puts a deleted requester webhook back: its owner, when this controller
+ * serves that very RGD. Every controller sees every webhook; one serving other RGDs (another
+ * selector, another shard of them) must not take an RGD up because its webhook went. Pure.
+ */
+export function rgdToRestore(
+  webhook: KubeObject,
+  served: (rgdName: string) => { readonly rgdUid: string } | undefined,
+): string | undefined {
+  const owner = webhook.metadata?.ownerReferences?.find((o) => o.kind === RGD.kind);
+  if (owner === undefined) return undefined;
+  return served(owner.name)?.rgdUid === owner.uid ? owner.name : undefined;
+}
+
+/**
  * A requester webhook deleted by someone else is put back by its RGD's reconcile (queued here):
  * meanwhile instance writes carry no record, which the gate treats as admission-checked only.
  */
 export function watchRequesterWebhooks(
-  ctx: Pick<ControllerContext, "informers" | "rgdQueue">,
+  ctx: Pick<ControllerContext, "informers" | "rgdQueue" | "served">,
 ): InformerLease<KubeObject> {
   const lease = ctx.informers.acquire({
     apiVersion: API_VERSION,
@@ -135,8 +149,8 @@ export function watchRequesterWebhooks(
   });
   lease.informer.addHandlers({
     onDelete: (object) => {
-      const owner = object.metadata?.ownerReferences?.find((o) => o.kind === RGD.kind);
-      if (owner !== undefined) ctx.rgdQueue.add(owner.name);
+      const name = rgdToRestore(object, (rgdName) => ctx.served.get(rgdName));
+      if (name !== undefined) ctx.rgdQueue.add(name);
     },
   });
   return lease;
