@@ -45,7 +45,7 @@ export { InformerManager, informerKey, type InformerLease } from "./informer-man
 export { Store, objectKey, type IndexFunc } from "./store.js";
 export { Backoff, type BackoffOptions } from "./backoff.js";
 export { WriteFence } from "./write-fence.js";
-export { parseLabelSelector, type LabelSelectorObject } from "./label-selector.js";
+export { parseLabelSelector, selectorTerms, type LabelSelectorObject } from "./label-selector.js";
 export { TokenBucket, type RateLimitOptions } from "./rate-limiter.js";
 export type { WatchEvent, WatchEventType } from "./watch-stream.js";
 export type {

@@ -11,8 +11,8 @@ export interface LabelSelectorObject {
   }[];
 }
 
-/** Splits on the commas that separate terms (not those inside a value list). */
-function terms(selector: string): string[] {
+/** A selector's terms, trimmed: split on the commas that separate terms (not those inside a value list). */
+export function selectorTerms(selector: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let current = "";
@@ -36,7 +36,7 @@ const KEY = /^(!?)\s*([^\s!=(),]+)$/;
 export function parseLabelSelector(selector: string): LabelSelectorObject {
   const matchLabels: Record<string, string> = {};
   const matchExpressions: NonNullable<LabelSelectorObject["matchExpressions"]> = [];
-  for (const term of terms(selector)) {
+  for (const term of selectorTerms(selector)) {
     const set = SET.exec(term);
     const equals = EQUALS.exec(term);
     const key = KEY.exec(term);

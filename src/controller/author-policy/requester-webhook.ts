@@ -15,7 +15,7 @@ import { isNotFound } from "../../kube/index.js";
 import type { WebhookClientConfig } from "../../schema/index.js";
 import type { ControllerContext, InstanceKind } from "../context/index.js";
 import { policyBaseName } from "./author-policy-objects.js";
-import { REQUESTER_PATH, REQUESTER_RECORD, reviewWriterRecord } from "./writer-record-review.js";
+import { REQUESTER_PATH, REQUESTER_RECORD, reviewWriterRecord, writerRecordWebhook } from "./writer-record-review.js";
 
 const API_VERSION = "admissionregistration.k8s.io/v1";
 const KIND = "MutatingWebhookConfiguration";
@@ -42,14 +42,8 @@ export function requesterWebhookObject(input: {
       ],
     },
     webhooks: [
-      {
+      writerRecordWebhook({
         name: "requester.kro.run",
-        admissionReviewVersions: ["v1"],
-        sideEffects: "None",
-        failurePolicy: "Ignore",
-        timeoutSeconds: 3,
-        matchPolicy: "Equivalent",
-        reinvocationPolicy: "Never",
         clientConfig: input.clientConfig,
         rules: [
           {
@@ -60,17 +54,8 @@ export function requesterWebhookObject(input: {
             scope: "*",
           },
         ],
-        ...(input.controllerUser === undefined
-          ? {}
-          : {
-              matchConditions: [
-                {
-                  name: "not-the-controller",
-                  expression: `request.userInfo.username != ${JSON.stringify(input.controllerUser)}`,
-                },
-              ],
-            }),
-      },
+        controllerUser: input.controllerUser,
+      }),
     ],
   };
 }

@@ -25,7 +25,7 @@ import type { WebhookClientConfig } from "../../schema/index.js";
 import { isJsonSubset, type ControllerContext } from "../context/index.js";
 import { applyExactly } from "./author-policy.js";
 import { annotation } from "./delegation-policy-objects.js";
-import { AUTHOR_RECORD, reviewWriterRecord, RGD_AUTHOR_PATH } from "./writer-record-review.js";
+import { AUTHOR_RECORD, reviewWriterRecord, RGD_AUTHOR_PATH, writerRecordWebhook } from "./writer-record-review.js";
 
 export const RGD_AUTHOR_POLICY_NAME = "kro-rgd-author";
 /** The label every object of the record carries (watched, restored). */
@@ -106,24 +106,13 @@ export function rgdAuthorWebhookObject(input: {
     kind: "MutatingWebhookConfiguration",
     metadata: { name: rgdAuthorWebhookName(input.rgdSelector), labels },
     webhooks: [
-      {
+      writerRecordWebhook({
         name: "rgd-author.kro.run",
-        admissionReviewVersions: ["v1"],
-        sideEffects: "None",
-        failurePolicy: "Ignore",
-        timeoutSeconds: 3,
-        matchPolicy: "Equivalent",
-        reinvocationPolicy: "Never",
         clientConfig: input.clientConfig,
         rules: [{ ...RGD_RULE, scope: "*" }],
         objectSelector: selector,
-        matchConditions: [
-          {
-            name: "not-the-controller",
-            expression: `request.userInfo.username != ${JSON.stringify(input.controllerUser)}`,
-          },
-        ],
-      },
+        controllerUser: input.controllerUser,
+      }),
     ],
   };
 }

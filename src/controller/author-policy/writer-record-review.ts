@@ -12,6 +12,42 @@ import { ANNOTATIONS } from "../../api/index.js";
 export const REQUESTER_PATH = "/requester";
 export const RGD_AUTHOR_PATH = "/rgd-author";
 
+/**
+ * One webhook entry of a MutatingWebhookConfiguration that sends writes to a writer-record
+ * endpoint: never blocking (`Ignore`: a controller that is down blocks no write), never for the
+ * controller's own writes (when its user is known). Pure.
+ */
+export function writerRecordWebhook(input: {
+  readonly name: string;
+  readonly clientConfig: unknown;
+  readonly rules: readonly Record<string, unknown>[];
+  readonly controllerUser: string | undefined;
+  readonly objectSelector?: unknown;
+}): Record<string, unknown> {
+  return {
+    name: input.name,
+    admissionReviewVersions: ["v1"],
+    sideEffects: "None",
+    failurePolicy: "Ignore",
+    timeoutSeconds: 3,
+    matchPolicy: "Equivalent",
+    reinvocationPolicy: "Never",
+    clientConfig: input.clientConfig,
+    rules: input.rules,
+    ...(input.objectSelector === undefined ? {} : { objectSelector: input.objectSelector }),
+    ...(input.controllerUser === undefined
+      ? {}
+      : {
+          matchConditions: [
+            {
+              name: "not-the-controller",
+              expression: `request.userInfo.username != ${JSON.stringify(input.controllerUser)}`,
+            },
+          ],
+        }),
+  };
+}
+
 /** The two annotations a record consists of. */
 export interface RecordKeys {
   readonly user: string;

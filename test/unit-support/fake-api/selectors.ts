@@ -3,25 +3,9 @@
  * `a!=b`, `a`, `!a`, `a in (x,y)`, `a notin (x,y)`, comma-separated (commas inside parentheses
  * belong to the set). Field selectors: `metadata.name` and `metadata.namespace` only.
  */
-import type { KubeObject } from "../../../src/kube/index.js";
+import { selectorTerms, type KubeObject } from "../../../src/kube/index.js";
 
 type Term = (labels: Readonly<Record<string, string>>) => boolean;
-
-function splitTerms(selector: string): string[] {
-  const terms: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of selector) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth--;
-    if (ch === "," && depth === 0) {
-      terms.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim() !== "") terms.push(current.trim());
-  return terms;
-}
 
 function parseTerm(term: string): Term {
   const set = /^(\S+)\s+(in|notin)\s+\((.*)\)$/.exec(term);
@@ -42,7 +26,7 @@ function parseTerm(term: string): Term {
 
 export function labelSelector(selector: string | null): (object: KubeObject) => boolean {
   if (selector === null || selector === "") return () => true;
-  const terms = splitTerms(selector).map(parseTerm);
+  const terms = selectorTerms(selector).map(parseTerm);
   return (object) => terms.every((t) => t(object.metadata?.labels ?? {}));
 }
 
@@ -52,7 +36,7 @@ export function fieldSelector(selector: string | null): (object: KubeObject) => 
     "metadata.name": (o) => o.metadata?.name,
     "metadata.namespace": (o) => o.metadata?.namespace,
   };
-  const terms = splitTerms(selector).map((term) => {
+  const terms = selectorTerms(selector).map((term) => {
     const negate = term.includes("!=");
     const [field = "", value = ""] = term.split(/!=|==?/);
     const read = fields[field.trim()];
