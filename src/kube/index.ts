@@ -42,7 +42,7 @@ export {
   type InformerStats,
 } from "./informer.js";
 export { InformerManager, informerKey, type InformerLease } from "./informer-manager.js";
-export { Store, objectKey, type IndexFunc } from "./store.js";
+export { Store, objectKey, relistDifference, type IndexFunc } from "./store.js";
 export { Backoff, type BackoffOptions } from "./backoff.js";
 export { WriteFence } from "./write-fence.js";
 export { parseLabelSelector, selectorTerms, type LabelSelectorObject } from "./label-selector.js";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Backoff, parseRetryAfter } from "./backoff.js";
 import { TokenBucket } from "./rate-limiter.js";
-import { objectKey, Store } from "./store.js";
+import { objectKey, relistDifference, Store } from "./store.js";
 import type { KubeObject } from "./types.js";
 import { parseWatchLine } from "./watch-stream.js";
 
@@ -62,6 +62,19 @@ describe("store", () => {
     assert.equal(store.size, 2);
     assert.equal(objectKey({ metadata: { name: "cluster-scoped" } }), "cluster-scoped");
     assert.throws(() => store.byIndex("nope", "x"), /no index/);
+  });
+
+  it("tells what a fresh list shows that an older cache may never have been told", () => {
+    const at = (name: string, resourceVersion: string): KubeObject => ({
+      metadata: { namespace: "a", name, resourceVersion },
+    });
+    const older = new Store();
+    const newer = new Store();
+    for (const object of [at("same", "1"), at("edited", "2"), at("deleted", "3")]) older.upsert(object);
+    for (const object of [at("same", "1"), at("edited", "7"), at("created", "8")]) newer.upsert(object);
+    const { changed, gone } = relistDifference(older, newer);
+    assert.deepEqual(changed.map(objectKey).sort(), ["a/created", "a/edited"]);
+    assert.deepEqual(gone.map(objectKey), ["a/deleted"]);
   });
 });
 

@@ -95,3 +95,17 @@ export class Store<T extends KubeObject = KubeObject> {
     }
   }
 }
+
+/**
+ * What a fresh list says that an older cache of the same objects may never have delivered: the
+ * objects new to it or at another resourceVersion, and those it no longer has. A cache replaced
+ * by a new list (another selection) is released once the new one is in; a watch event still on
+ * its way to the old cache is then lost — the change it carried is in the new list, silently.
+ */
+export function relistDifference<T extends KubeObject>(older: Store<T>, newer: Store<T>): { changed: T[]; gone: T[] } {
+  const changed = newer
+    .list()
+    .filter((object) => older.get(objectKey(object))?.metadata?.resourceVersion !== object.metadata?.resourceVersion);
+  const gone = older.list().filter((object) => newer.get(objectKey(object)) === undefined);
+  return { changed, gone };
+}

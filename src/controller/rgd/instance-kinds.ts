@@ -5,7 +5,7 @@
  * deletion and the suspend annotation, as in kro.
  */
 import { ANNOTATIONS } from "../../api/index.js";
-import type { InformerLease, KubeObject } from "../../kube/index.js";
+import { relistDifference, type InformerLease, type KubeObject } from "../../kube/index.js";
 import { withShardSelector } from "../coordination/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { instanceKeyOf, type ServedGraph } from "../context/index.js";
@@ -103,7 +103,9 @@ function watchInstances(
 /**
  * The held shards changed: every instance informer is replaced by one with the new selection.
  * The old one is read (and delivers events) until the new one has listed, so no reconcile sees
- * a cache missing what it held before. Callers run one re-selection at a time (sharded-caches.ts).
+ * a cache missing what it held before; what the new list shows differently from the old cache is
+ * queued (an event in flight to the old one is never delivered). Callers run one re-selection at
+ * a time (sharded-caches.ts).
  */
 export async function rescopeInstances(ctx: ControllerContext): Promise<void> {
   await Promise.all(
@@ -123,6 +125,14 @@ export async function rescopeInstances(ctx: ControllerContext): Promise<void> {
         return;
       }
       ctx.instanceLeases.set(rgdName, next);
+      // An event still on its way to the old cache dies with it: what the new list shows
+      // differently is queued here (a spec change made during the re-selection, or a deletion).
+      const { changed, gone } = relistDifference(old.informer.store, next.informer.store);
+      for (const object of changed) ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
+      for (const object of gone) {
+        const key = instanceKeyOf(rgdName, object);
+        if (ctx.cacheScoping?.scope.holds(ctx.cacheScoping.scope.shardOf(key)) !== false) ctx.instanceQueue.add(key);
+      }
       await old.release();
     }),
   );

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { FINALIZER } from "../../api/index.js";
 import type { KubeObject, ObjectRef } from "../../kube/index.js";
 import { reconcileInstance } from "../instance/index.js";
+import { rescopeInstances } from "./instance-kinds.js";
 import { reconcileRgd } from "./reconcile.js";
 import { Actor, settle } from "../../../test/unit-support/fake-api/index.js";
 import { serveRgd, startFakeController } from "../../../test/unit-support/controller/fake-controller.js";
@@ -92,5 +93,23 @@ describe("reconcileRgd", () => {
     assert.equal(served.generation, 1);
     assert.equal(condition(actor.read(rgdRef), "ControllerReady")?.status, "True");
     assert.equal(condition(actor.read(rgdRef), "ResourceGraphAccepted")?.status, "False");
+  });
+
+  it("a re-selection of the instance cache queues what only its new list shows (an event lost with the old cache)", async (t) => {
+    const { fc, actor } = fixture(t);
+    await serveRgd(fc, webappRgd());
+    const ref = { apiVersion: "kro.run/v1alpha1", kind: "WebApp", namespace: "default", name: "demo" };
+    actor.create(instance("WebApp", "demo"));
+    await settle();
+    await fc.queued("instance");
+    // The change is made while the old cache's watch lags: its event never reaches that cache.
+    fc.cluster.holdWatches();
+    actor.edit(ref, (o) => {
+      o.spec = { ...(o.spec as object), image: "nginx:2" };
+    });
+    await rescopeInstances(fc.ctx);
+    fc.cluster.releaseWatches();
+    await settle();
+    assert.deepEqual(await fc.queued("instance"), [JSON.stringify(["webapp", "default", "demo"])]);
   });
 });
