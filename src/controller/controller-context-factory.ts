@@ -13,6 +13,7 @@ import {
   AccessReviews,
   DelegationVerdicts,
   InstanceMemory,
+  instanceFlowOf,
   OwnWrites,
   ServedGraphs,
   type ControllerContext,
@@ -44,7 +45,17 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
   const informers = new InformerManager(client, { transform: stripManagedFields });
   const served = new ServedGraphs();
   const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000, clock });
-  const instanceQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 1_000_000, clock });
+  // Fair shares of the workers per namespace, then per RGD: a tenant's expensive instances wait
+  // behind others' cheap ones, not the reverse (loop/fair-flows.ts).
+  const instanceQueue = new WorkQueue({
+    baseDelayMs: 200,
+    maxDelayMs: 1_000_000,
+    clock,
+    flows: { depth: 2, of: instanceFlowOf },
+    onWait: (key, ms) => {
+      options.metrics?.namespaceQueueWait.observe({ namespace: instanceFlowOf(key)[0] }, ms / 1000);
+    },
+  });
   const env = createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownWrites = new OwnWrites();

@@ -4,7 +4,7 @@
  * the length of the pass. Also how each reconcile's outcome is counted and logged.
  */
 import type { ControllerMetrics, Logger } from "../observability/index.js";
-import { parseInstanceKey, type ControllerContext } from "./context/index.js";
+import { instanceFlowOf, parseInstanceKey, type ControllerContext } from "./context/index.js";
 import { reconcileInstance } from "./instance/index.js";
 import type { ReconcileOutcome, ReconcileResult } from "./loop/index.js";
 
@@ -50,6 +50,7 @@ export function outcomeRecorder(
     metrics?.reconcileTotal.inc({ kind, result: outcome.kind });
     metrics?.reconcileDuration.observe({ kind }, durationMs / 1000);
     metrics?.workDuration.observe({ queue: kind }, durationMs / 1000);
+    if (kind === "instance") metrics?.namespaceWork.inc({ namespace: instanceFlowOf(key)[0] }, durationMs / 1000);
     if (outcome.kind !== "success")
       logger.warn(
         {

@@ -64,6 +64,20 @@ export class ControllerMetrics {
     registers: [this.registry],
   });
 
+  readonly namespaceWork = new Counter({
+    name: "kro_namespace_work_seconds_total",
+    help: "Worker time spent reconciling the instances of a namespace: what fair sharing between namespaces charges.",
+    labelNames: ["namespace"],
+    registers: [this.registry],
+  });
+  readonly namespaceQueueWait = new Histogram({
+    name: "kro_namespace_queue_wait_seconds",
+    help: "Time an instance key of a namespace waited in the queue before a worker took it.",
+    labelNames: ["namespace"],
+    buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
   constructor(options: { readonly processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "kro_" });
   }

@@ -20,6 +20,7 @@ export {
   ServedGraphs,
   instanceKey,
   instanceKeyOf,
+  instanceFlowOf,
   parseInstanceKey,
   type InstanceKind,
   type ServedGraph,

@@ -77,6 +77,15 @@ export function instanceKeyOf(rgdName: string, object: { metadata?: { namespace?
   return instanceKey(rgdName, object.metadata?.namespace, object.metadata?.name ?? "");
 }
 
+/**
+ * An instance key's flow for fair sharing of the workers: its namespace, then its RGD within it
+ * (loop/fair-flows.ts). Cluster-scoped instances share the flow "".
+ */
+export function instanceFlowOf(key: string): readonly [string, string] {
+  const { rgdName, namespace } = parseInstanceKey(key);
+  return [namespace ?? "", rgdName];
+}
+
 export function parseInstanceKey(key: string): { rgdName: string; namespace: string | undefined; name: string } {
   const [rgdName, namespace, name] = JSON.parse(key) as [string, string, string];
   return { rgdName, namespace: namespace === "" ? undefined : namespace, name };

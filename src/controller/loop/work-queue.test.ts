@@ -190,3 +190,47 @@ describe("WorkQueue", () => {
     q.shutDown();
   });
 });
+
+describe("WorkQueue with fair flows", () => {
+  const flows = { depth: 1, of: (key: string) => [key.split("/")[0] ?? ""] };
+
+  it("hands a cheap tenant's key out before an expensive tenant's backlog, wherever it was queued", async () => {
+    const clock = new ManualClock();
+    const waits: [string, number][] = [];
+    const q = new WorkQueue({ clock, flows, onWait: (key, ms) => waits.push([key, ms]) });
+    for (let i = 0; i < 20; i++) q.add(`hostile/${i}`);
+    // The hostile tenant's first key holds a worker for 1.9 s.
+    const first = await q.get();
+    assert.equal(first, "hostile/0");
+    await clock.advance(1900);
+    q.done("hostile/0");
+    q.add("benign/0");
+    q.add("benign/1");
+    assert.equal(await q.get(), "benign/0", "queued behind 19 hostile keys, handed out first");
+    await clock.advance(10);
+    q.done("benign/0");
+    assert.equal(await q.get(), "benign/1");
+    q.done("benign/1");
+    assert.equal(await q.get(), "hostile/1", "the hostile tenant still gets the workers nobody else wants");
+    assert.deepEqual(waits.slice(0, 2), [
+      ["hostile/0", 0],
+      ["benign/0", 0],
+    ]);
+    assert.deepEqual(waits[2], ["benign/1", 10], "the wait is measured on the queue's clock");
+    q.shutDown();
+  });
+
+  it("keeps fresh work first within a flow, and one key per flow never goes to two workers", async () => {
+    const clock = new ManualClock();
+    const q = new WorkQueue({ clock, flows });
+    q.add("a/old");
+    q.addFresh("a/new");
+    assert.equal(await q.get(), "a/new");
+    q.add("a/new"); // while in flight: re-queued when done
+    assert.equal(await q.get(), "a/old");
+    assert.equal(q.length, 0);
+    q.done("a/new");
+    assert.equal(await q.get(), "a/new");
+    q.shutDown();
+  });
+});

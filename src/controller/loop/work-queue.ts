@@ -13,8 +13,13 @@
  * back `retryTransientNow()` forgets their backoff and queues them at once — a key that failed ten
  * times during a 5-minute outage is not parked for 17 more minutes. The workers and the client's
  * rate limit pace them: the queue never hands out more than the workers take.
+ *
+ * With `flows`, keys are grouped into flows (for instances: namespace, then RGD) and the next key
+ * comes from the flow that used the workers least lately (fair-flows.ts); the lanes above hold
+ * within each flow. Without, every key is in one flow.
  */
 import { systemClock, type Clock, type Timer } from "../clock/index.js";
+import { FairFlows } from "./fair-flows.js";
 
 export interface WorkQueueOptions {
   /** First retry delay after a failure; doubles per consecutive failure of the same key. */
@@ -22,6 +27,10 @@ export interface WorkQueueOptions {
   readonly maxDelayMs?: number;
   /** Delayed adds wait on this clock (default: the system's). */
   readonly clock?: Clock;
+  /** Fair shares between flows: each key's flow path, all of length `depth`. */
+  readonly flows?: { readonly depth: number; readonly of: (key: string) => readonly string[] };
+  /** Called when a key is handed out, with how long it waited since it was queued (ms). */
+  readonly onWait?: (key: string, waitedMs: number) => void;
 }
 
 type Lane = "fresh" | "normal";
@@ -29,33 +38,47 @@ interface Entry {
   readonly key: string;
   readonly lane: Lane;
   readonly ticket: number;
+  readonly path: readonly string[];
+  /** When the key began to wait (a promotion keeps it). */
+  readonly since: number;
+}
+
+/** One flow's waiting keys: FIFO per lane, stale entries skipped. */
+interface FlowLanes {
+  readonly fresh: Entry[];
+  readonly normal: Entry[];
+  freshInARow: number;
 }
 
 /** Fresh keys handed out in a row before one waiting normal key gets its turn. */
 export const FRESH_RUN = 8;
 
 export class WorkQueue {
-  /** FIFO per lane; an entry is live only while `dirty` holds its key with the same ticket (stale ones are skipped). */
-  private readonly fresh: Entry[] = [];
-  private readonly normal: Entry[] = [];
+  /** Lanes per flow; an entry is live only while `dirty` holds its key with the same ticket (stale ones are skipped). */
+  private readonly flows: FairFlows<FlowLanes>;
+  private readonly flowOf: (key: string) => readonly string[];
   private readonly dirty = new Map<string, Entry>();
   private tickets = 0;
-  private readonly processing = new Set<string>();
+  /** Keys handed out: their flow and when. */
+  private readonly processing = new Map<string, { readonly path: readonly string[]; readonly at: number }>();
   private readonly failures = new Map<string, number>();
   /** Keys whose last failure the server caused: retried at once when it is back. */
   private readonly transient = new Set<string>();
   private readonly timers = new Map<string, { at: number; timer: Timer }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
-  private freshInARow = 0;
   private shuttingDown = false;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly clock: Clock;
+  private readonly onWait: ((key: string, waitedMs: number) => void) | undefined;
 
   constructor(options: WorkQueueOptions = {}) {
     this.baseDelayMs = options.baseDelayMs ?? 5;
     this.maxDelayMs = options.maxDelayMs ?? 300_000;
     this.clock = options.clock ?? systemClock;
+    this.onWait = options.onWait;
+    this.flows = new FairFlows(options.flows?.depth ?? 0, () => ({ fresh: [], normal: [], freshInARow: 0 }));
+    this.flowOf = options.flows?.of ?? (() => []);
   }
 
   /** Keys waiting to be processed (not counting delayed ones or those in flight). */
@@ -87,23 +110,30 @@ export class WorkQueue {
     const queued = this.dirty.get(key);
     if (queued !== undefined) {
       if (lane === "fresh" && queued.lane === "normal") {
-        const promoted = { key, lane, ticket: ++this.tickets };
+        const promoted = { ...queued, lane, ticket: ++this.tickets };
         this.dirty.set(key, promoted);
-        if (!this.processing.has(key)) this.fresh.push(promoted); // its normal entry goes stale
+        if (!this.processing.has(key)) this.flows.leaf(promoted.path).fresh.push(promoted); // its normal entry goes stale
       }
       return;
     }
-    const entry = { key, lane, ticket: ++this.tickets };
+    const entry: Entry = { key, lane, ticket: ++this.tickets, path: this.flowOf(key), since: this.clock.now() };
     this.dirty.set(key, entry);
     if (this.processing.has(key)) return; // done() re-queues it
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
       this.dirty.delete(key);
-      this.processing.add(key);
+      this.handOut(entry);
       waiter(key);
     } else {
-      (lane === "fresh" ? this.fresh : this.normal).push(entry);
+      this.flows.leaf(entry.path)[lane].push(entry);
     }
+  }
+
+  private handOut(entry: Entry): void {
+    const now = this.clock.now();
+    this.processing.set(entry.key, { path: entry.path, at: now });
+    this.flows.start(entry.path, now);
+    this.onWait?.(entry.key, now - entry.since);
   }
 
   /** Adds the key after a delay; an earlier pending delay for the same key wins. */
@@ -169,36 +199,46 @@ export class WorkQueue {
 
   /** The next key to process; undefined once the queue is shut down. Call done(key) afterwards. */
   get(): Promise<string | undefined> {
-    const key = this.next();
-    if (key !== undefined) {
-      this.dirty.delete(key);
-      this.processing.add(key);
-      return Promise.resolve(key);
+    const entry = this.next();
+    if (entry !== undefined) {
+      this.dirty.delete(entry.key);
+      this.handOut(entry);
+      return Promise.resolve(entry.key);
     }
     if (this.shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private next(): string | undefined {
-    const normalTurn = this.freshInARow >= FRESH_RUN;
+  /** From the flow that used the workers least: its fresh lane first, one waiting normal key every FRESH_RUN. */
+  private next(): Entry | undefined {
+    const flow = this.flows.pick(this.clock.now(), (lanes) => this.live(lanes.fresh) || this.live(lanes.normal));
+    if (flow === undefined) return undefined;
+    const normalTurn = flow.freshInARow >= FRESH_RUN;
     const first = normalTurn
-      ? (this.take(this.normal) ?? this.take(this.fresh))
-      : (this.take(this.fresh) ?? this.take(this.normal));
+      ? (this.take(flow.normal) ?? this.take(flow.fresh))
+      : (this.take(flow.fresh) ?? this.take(flow.normal));
     if (first === undefined) return undefined;
-    this.freshInARow = first.lane === "fresh" ? this.freshInARow + 1 : 0;
-    return first.key;
+    flow.freshInARow = first.lane === "fresh" ? flow.freshInARow + 1 : 0;
+    return first;
   }
 
-  /** The oldest live entry of a lane, dropping stale ones (promoted, or handed out and queued again since). */
-  private take(list: Entry[]): Entry | undefined {
-    for (let entry = list.shift(); entry !== undefined; entry = list.shift()) {
-      if (this.dirty.get(entry.key)?.ticket === entry.ticket && !this.processing.has(entry.key)) return entry;
+  /** Whether a lane has a live entry, dropping stale ones at its head (promoted, or handed out and queued again since). */
+  private live(list: Entry[]): boolean {
+    for (let entry = list[0]; entry !== undefined; entry = list[0]) {
+      if (this.dirty.get(entry.key)?.ticket === entry.ticket && !this.processing.has(entry.key)) return true;
+      list.shift();
     }
-    return undefined;
+    return false;
+  }
+
+  private take(list: Entry[]): Entry | undefined {
+    return this.live(list) ? list.shift() : undefined;
   }
 
   done(key: string): void {
+    const running = this.processing.get(key);
     this.processing.delete(key);
+    if (running !== undefined) this.flows.finish(running.path, running.at, this.clock.now());
     const queued = this.dirty.get(key);
     if (queued !== undefined) {
       this.dirty.delete(key);
@@ -211,8 +251,7 @@ export class WorkQueue {
     this.shuttingDown = true;
     for (const { timer } of this.timers.values()) timer.cancel();
     this.timers.clear();
-    this.fresh.length = 0;
-    this.normal.length = 0;
+    this.flows.clear();
     this.dirty.clear();
     for (const waiter of this.waiters.splice(0)) waiter(undefined);
   }
