@@ -27,6 +27,7 @@ import { PolicyBarrier, whoAmI } from "./author-policy/index.js";
 import { ShardedCaches } from "./sharded-caches.js";
 import { ConversionWebhook, StorageMigrations } from "./conversion/index.js";
 import type { Clock } from "./clock/index.js";
+import type { ControllerMetrics } from "../observability/index.js";
 import type { StartControllerOptions } from "./controller-options.js";
 
 /** What startController starts and stops beyond the context itself. */
@@ -45,17 +46,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
   const informers = new InformerManager(client, { transform: stripManagedFields });
   const served = new ServedGraphs();
   const rgdQueue = new WorkQueue({ baseDelayMs: 200, maxDelayMs: 60_000, clock });
-  // Fair shares of the workers per namespace, then per RGD: a tenant's expensive instances wait
-  // behind others' cheap ones, not the reverse (loop/fair-flows.ts).
-  const instanceQueue = new WorkQueue({
-    baseDelayMs: 200,
-    maxDelayMs: 1_000_000,
-    clock,
-    flows: { depth: 2, of: instanceFlowOf },
-    onWait: (key, ms) => {
-      options.metrics?.namespaceQueueWait.observe({ namespace: instanceFlowOf(key)[0] }, ms / 1000);
-    },
-  });
+  const instanceQueue = instanceWorkQueue(clock, options.metrics);
   const env = createKroCelEnvironment({ enableRuntime: true });
   const instanceLeases = new Map<string, InformerLease<KubeObject>>();
   const ownWrites = new OwnWrites();
@@ -181,4 +172,20 @@ export function instanceMemoryOver(holders: {
       guard.forget(key);
     });
   return memory;
+}
+
+/**
+ * The instance queue: fair shares of the workers per namespace, then per RGD — a tenant's
+ * expensive instances wait behind others' cheap ones, not the reverse (loop/fair-flows.ts).
+ */
+export function instanceWorkQueue(clock: Clock, metrics: ControllerMetrics | undefined): WorkQueue {
+  return new WorkQueue({
+    baseDelayMs: 200,
+    maxDelayMs: 1_000_000,
+    clock,
+    flows: { depth: 2, of: instanceFlowOf },
+    onWait: (key, ms) => {
+      metrics?.namespaceQueueWait.observe({ namespace: instanceFlowOf(key)[0] }, ms / 1000);
+    },
+  });
 }
