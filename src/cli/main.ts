@@ -71,4 +71,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// `kro render … | head`: the reader goes away before the output ends. Node ignores SIGPIPE, so
+// the next write fails with EPIPE — unhandled, a crash with a stack trace. A Unix tool stops
+// quietly instead, with the status SIGPIPE gives (128 + 13), so `set -o pipefail` still sees the cut.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(141);
+});
 process.exitCode = await main(process.argv);
