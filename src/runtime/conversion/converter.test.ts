@@ -3,7 +3,14 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { loadYaml } from "../../api/index.js";
 import { compileRgd } from "../../graph/index.js";
-import { apiOfGraph, ConversionError, convertObject, type ApiOfVersions, type VersionedObject } from "./converter.js";
+import {
+  ANNOTATIONS_SIZE_LIMIT,
+  apiOfGraph,
+  ConversionError,
+  convertObject,
+  type ApiOfVersions,
+  type VersionedObject,
+} from "./converter.js";
 
 const root = new URL("../../../../", import.meta.url);
 const load = (file: string) =>
@@ -65,6 +72,47 @@ describe("convertObject", () => {
       object,
       "the annotation is gone again and canary is back",
     );
+  });
+
+  it("refuses a round-trip stash that would take the stored object's annotations past the API server's 256 KiB", () => {
+    // v1beta1 is the storage version: a hub-only field is kept in an annotation of what is stored.
+    const copy = structuredClone(rgd) as Rgd & { spec: { schema: { spec: Record<string, unknown> } } };
+    copy.spec.schema.spec.notes = "string";
+    const v = copy.spec.schema.versions[0] as { conversion: Record<string, unknown> };
+    v.conversion.roundTrip = { hub: ["spec.notes"] };
+    const notesApi = apiOf(copy);
+    const hub = convertObject(notesApi, beta, "v1alpha1");
+    const withNotes = (notes: string) => ({ ...hub, spec: { ...(hub.spec as object), notes } });
+    // The bound is on keys and values together, in bytes: 2-byte characters count twice.
+    const key = "conversion.kro.run/v1alpha1";
+    const fits = ANNOTATIONS_SIZE_LIMIT - key.length - '{"spec":{"notes":""}}'.length;
+    assert.ok(convertObject(notesApi, withNotes("x".repeat(fits)), "v1beta1"));
+    assert.throws(
+      () => convertObject(notesApi, withNotes("x".repeat(fits + 1)), "v1beta1"),
+      (e: unknown) =>
+        e instanceof ConversionError &&
+        /to v1beta1, the version it is stored at: the round-trip fields kept in annotation conversion\.kro\.run\/v1alpha1 take the object's annotations to 262145 bytes; the API server allows 262144/.test(
+          e.message,
+        ),
+    );
+    assert.throws(
+      () => convertObject(notesApi, withNotes("é".repeat(Math.ceil(fits / 2) + 1)), "v1beta1"),
+      ConversionError,
+    );
+  });
+
+  it("bounds only what is stored: a view at another version may carry a large stash", () => {
+    const copy = structuredClone(rgd) as Rgd;
+    const v = copy.spec.schema.versions[0] as { spec: Record<string, unknown>; conversion: Record<string, unknown> };
+    v.spec.notes = "string";
+    v.conversion.roundTrip = { version: ["spec.notes"] };
+    const notesApi = apiOf(copy);
+    const stored = {
+      ...structuredClone(beta),
+      spec: { ...(beta.spec as object), notes: "n".repeat(ANNOTATIONS_SIZE_LIMIT) },
+    };
+    const view = convertObject(notesApi, stored, "v1alpha1");
+    assert.deepEqual(convertObject(notesApi, view, "v1beta1"), stored, "written back, the stash is gone again");
   });
 
   it("a failing expression is a ConversionError naming the field", () => {

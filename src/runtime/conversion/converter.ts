@@ -94,6 +94,20 @@ function dropEmptyAnnotations(object: VersionedObject): void {
     delete object.metadata?.annotations;
 }
 
+/**
+ * The API server's bound on an object's annotations: keys and values together, in bytes
+ * (apimachinery's TotalAnnotationSizeLimitB). Converted objects are stored without that check,
+ * but every later write of the object is refused by it.
+ */
+export const ANNOTATIONS_SIZE_LIMIT = 256 * 1024;
+
+function annotationsSize(annotations: Record<string, string>): number {
+  let bytes = 0;
+  for (const [key, value] of Object.entries(annotations))
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+  return bytes;
+}
+
 /** Stashes `paths` of the source spec under `key` (or removes a stale stash when none is present). */
 function stash(
   out: VersionedObject,
@@ -109,6 +123,26 @@ function stash(
   const annotations = annotationsOf(out);
   if (Object.keys(kept).length > 0) annotations[key] = JSON.stringify({ spec: kept });
   else Reflect.deleteProperty(annotations, key);
+}
+
+/**
+ * An object converted to the version it is stored at whose round-trip stash takes its annotations
+ * over the API server's bound is refused: stored, it would make every later write of the object
+ * fail (its finalizer could never be removed). A view at another version is not bounded: the API
+ * server validates only what it stores, and a write back through the storage version drops that
+ * stash again.
+ */
+function refuseOversizedStash(api: ApiOfVersions, out: VersionedObject, where: string): void {
+  const annotations = annotationsOf(out);
+  const stashes = servedVersionNames(api)
+    .map(roundTripAnnotation)
+    .filter((key) => annotations[key] !== undefined);
+  if (stashes.length === 0) return;
+  const size = annotationsSize(annotations);
+  if (size > ANNOTATIONS_SIZE_LIMIT)
+    throw new ConversionError(
+      `${where}: the round-trip fields kept in annotation ${stashes.join(", ")} take the object's annotations to ${size} bytes; the API server allows ${ANNOTATIONS_SIZE_LIMIT} (256 KiB) and would refuse every later write of it: make those fields smaller`,
+    );
 }
 
 /** Restores fields stashed under `key` (only `paths`: an annotation never writes anything else) and removes the stash. */
@@ -201,7 +235,12 @@ export function convertObject(api: ApiOfVersions, object: VersionedObject, to: s
   const source = api.versions.versions.find((v) => v.name === from);
   const hub = source === undefined ? structuredClone(object) : toHub(api, object, source);
   const target = api.versions.versions.find((v) => v.name === to);
-  return target === undefined ? hub : fromHub(api, hub, target);
+  const out = target === undefined ? hub : fromHub(api, hub, target);
+  if (to === api.versions.storage) {
+    refuseOversizedStash(api, out, `converting ${api.kind} from ${from} to ${to}, the version it is stored at`);
+    dropEmptyAnnotations(out);
+  }
+  return out;
 }
 
 /** The conversion view of a compiled CEL graph; undefined when its API has one version. */
