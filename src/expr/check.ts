@@ -9,6 +9,7 @@ import { incompatibility, describeSchema } from "./assignable.js";
 import { SchemaTypeRegistry, celTypeToSchema } from "./cel-types.js";
 import { statusSchemaForCelType } from "./cel-type-schema.js";
 import type { KroCelEnvironment } from "./environment.js";
+import { didYouMean } from "./did-you-mean.js";
 import { toExprError } from "./errors.js";
 import type { OpenApiSchema } from "./openapi-schema.js";
 import { invalidRegexLiterals } from "./regex-calls.js";
@@ -82,6 +83,25 @@ export class TypedScope {
     return new TypedScope(this, variables);
   }
 
+  /** A "did you mean" for an unknown variable or field the checker refused, or "". */
+  private suggestion(failure: unknown): string {
+    const { code, node } = (typeof failure === "object" && failure !== null ? failure : {}) as {
+      code?: unknown;
+      node?: unknown;
+    };
+    if (code === "unknown_variable") {
+      const name = (node as CelNode | undefined)?.args;
+      return typeof name === "string" ? didYouMean(name, Object.keys(this.#variables)) : "";
+    }
+    if (code !== "no_such_key") return "";
+    const chain = selectionChain(node);
+    if (chain === undefined || chain.length < 2) return "";
+    const [root = "", ...fields] = chain;
+    const key = fields.pop() ?? "";
+    const parent = schemaAt(this.#variables[root], fields);
+    return parent?.properties === undefined ? "" : didYouMean(key, Object.keys(parent.properties));
+  }
+
   /** Registers the types of these schemas without declaring variables, so scopes derived with
    * `with()` declare variables of these schemas cheaply. */
   preregister(schemas: readonly OpenApiSchema[]): this {
@@ -108,7 +128,10 @@ export class TypedScope {
     const result = parsed.check();
     if (!result.valid || result.type === undefined) {
       const reason = toExprError(result.error, expression, "check").message;
-      return fail(CHECK_CODES.type, `expression ${JSON.stringify(expression)}: ${reason}`);
+      return fail(
+        CHECK_CODES.type,
+        `expression ${JSON.stringify(expression)}: ${reason}${this.suggestion(result.error)}`,
+      );
     }
     const schema = celTypeToSchema(result.type, this.#types);
     const issues: Issue[] = [...this.#declarationIssues];
@@ -131,6 +154,30 @@ export class TypedScope {
     }
     return { type: result.type, schema, statusSchema: statusSchemaForCelType(result.type, this.#types), issues };
   }
+}
+
+/** The AST of a selection `a.b.c` as far as the checker reports it (cel-js: `{op: ".", args: [left, key]}`). */
+interface CelNode {
+  readonly op?: unknown;
+  readonly args?: unknown;
+}
+
+/** `["a", "b"]` for the node of `a.b`; undefined when it is not a plain chain of field selections. */
+function selectionChain(node: unknown): string[] | undefined {
+  const n = node as CelNode | undefined;
+  if (n?.op === "id" && typeof n.args === "string") return [n.args];
+  if ((n?.op === "." || n?.op === ".?") && Array.isArray(n.args) && typeof n.args[1] === "string") {
+    const left = selectionChain(n.args[0]);
+    return left === undefined ? undefined : [...left, n.args[1]];
+  }
+  return undefined;
+}
+
+/** The schema at `path` under `schema` (object properties only), if every step is declared. */
+function schemaAt(schema: OpenApiSchema | undefined, path: readonly string[]): OpenApiSchema | undefined {
+  let at = schema;
+  for (const key of path) at = at?.properties?.[key];
+  return at;
 }
 
 /** One-shot convenience; prefer a TypedScope when checking many expressions. */

@@ -51,3 +51,4 @@ export {
   type AuthorConditionAnalysis,
   type NormalizedCondition,
 } from "./author-conditions.js";
+export { closestName, didYouMean } from "./did-you-mean.js";

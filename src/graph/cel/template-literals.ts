@@ -7,7 +7,7 @@
  * x-kubernetes-preserve-unknown-fields nothing is checked.
  */
 import { error, formatPath as formatFieldPath, type Issue, type IssuePath } from "../../diag/index.js";
-import { extractExpressions, type OpenApiSchema } from "../../expr/index.js";
+import { didYouMean, extractExpressions, type OpenApiSchema } from "../../expr/index.js";
 
 export const TEMPLATE_SCHEMA_CODE = "rgd.template-schema";
 
@@ -87,7 +87,7 @@ export function checkTemplateLiterals(template: unknown, schema: OpenApiSchema, 
               error(
                 TEMPLATE_SCHEMA_CODE,
                 [...base, ...path, key],
-                `unknown field ${JSON.stringify(key)}: schema not found for field ${formatFieldPath([...path, key])}`,
+                `unknown field ${JSON.stringify(key)}: schema not found for field ${formatFieldPath([...path, key])}${didYouMean(key, Object.keys(node.properties))}`,
               ),
             );
           continue;

@@ -103,8 +103,7 @@ export const ANNOTATIONS_SIZE_LIMIT = 256 * 1024;
 
 function annotationsSize(annotations: Record<string, string>): number {
   let bytes = 0;
-  for (const [key, value] of Object.entries(annotations))
-    bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+  for (const [key, value] of Object.entries(annotations)) bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
   return bytes;
 }
 
