@@ -54,7 +54,7 @@ describe("values.schema.json as a CRD schema", () => {
     assert.deepEqual(props.any, { [OPEN]: true });
     assert.equal(props.closed?.[OPEN], undefined, "additionalProperties: false stays closed");
     assert.deepEqual(props.mode, { type: "string", enum: ["a", "b"], default: "a" });
-    assert.deepEqual(schema.required, ["mode"]);
+    assert.equal(schema.required, undefined, "values.yaml gives mode: an object default is checked against required");
   });
 
   it("gives an object with required properties a default the API server accepts: their defaults, or none", () => {
@@ -75,13 +75,46 @@ describe("values.schema.json as a CRD schema", () => {
       new Map(),
     );
     const props = schema.properties as Record<string, Record<string, unknown>>;
-    assert.deepEqual(
-      props.image?.default,
-      { repository: "kro-ts" },
-      "`{}` would be refused: default.repository: Required value",
-    );
-    assert.equal(props.auth?.default, undefined, "a required property without a default: no object default at all");
+    assert.deepEqual(props.image?.default, {}, "the API server fills in repository's own default");
+    assert.equal(props.image.required, undefined, "`{}` under required would be refused: default.repository");
+    assert.deepEqual(props.auth?.default, {}, "values.yaml gives auth: its required keys are dropped");
+    assert.equal(props.auth.required, undefined);
     assert.deepEqual(props.plain?.default, {});
+  });
+
+  it("says in structural terms what a CRD cannot hold as written (each of these made the API server refuse the CRD or the chart's defaults)", () => {
+    const schema = convertJsonSchema(
+      {
+        type: "object",
+        properties: {
+          ports: { type: "array", uniqueItems: true, items: { type: "integer" } },
+          volumes: { type: "array", uniqueItems: true, items: { type: "object" } },
+          logLevel: { type: ["string", "null"], enum: ["debug", "info"] },
+          mode: { type: "string", enum: ["a", "b"] },
+          image: {
+            type: "object",
+            required: ["repository", "tag", "digest"],
+            properties: { repository: { type: "string" }, tag: { type: ["string", "null"] } },
+          },
+          unset: { type: "object", required: ["x"], properties: { x: { type: "string" } } },
+        },
+      },
+      { ports: [80], volumes: [], logLevel: null, mode: "a", image: { repository: "nginx", tag: null } },
+      new Map(),
+    );
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    assert.equal(props.ports?.uniqueItems, undefined, "uniqueItems: true is refused by the API server");
+    assert.equal(props.ports?.["x-kubernetes-list-type"], "set", "a set of scalars says the same");
+    assert.deepEqual([props.volumes?.uniqueItems, props.volumes?.["x-kubernetes-list-type"]], [undefined, undefined]);
+    assert.deepEqual(props.logLevel?.enum, ["debug", "info", null], "a nullable enum lists null");
+    assert.equal(props.logLevel.nullable, true);
+    assert.deepEqual(props.mode?.enum, ["a", "b"], "not nullable here: an enum is only as nullable as its field");
+    assert.equal(
+      props.image?.required,
+      undefined,
+      "values.yaml gives image: Helm checked it, and `{}` would be refused",
+    );
+    assert.deepEqual(props.unset?.required, ["x"], "values.yaml does not give the object: kept as written");
   });
 });
 

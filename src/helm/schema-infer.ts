@@ -58,10 +58,31 @@ const KEEP = [
   "pattern",
   "minItems",
   "maxItems",
-  "uniqueItems",
   "format",
   "multipleOf",
 ];
+
+const SCALARS = new Set(["string", "integer", "number", "boolean"]);
+
+/**
+ * Keywords a structural schema says otherwise: `uniqueItems: true` is refused by the API server
+ * (quadratic to check); for a list of scalars `x-kubernetes-list-type: set` means the same, any
+ * other list drops it. A nullable enum lists null, or the API server refuses the null it allows.
+ */
+function structural(out: JsonSchema, source: Record<string, unknown>): void {
+  if (source.uniqueItems === true && out.type === "array") {
+    const items = isRecord(out.items) ? out.items : {};
+    if (typeof items.type === "string" && SCALARS.has(items.type)) out["x-kubernetes-list-type"] = "set";
+  }
+  if (out.nullable === true || (Array.isArray(out.enum) && out.enum.includes(null))) Object.assign(out, nullable(out));
+}
+
+/** The schema accepting null as well: `nullable`, and null among its enum values if it has any. */
+function nullable(schema: JsonSchema): JsonSchema {
+  const values: unknown[] | undefined = Array.isArray(schema.enum) ? schema.enum : undefined;
+  const withNull = values !== undefined && !values.includes(null) ? { enum: [...values, null] } : {};
+  return { ...schema, nullable: true, ...withNull };
+}
 const TYPES = new Set(["string", "integer", "number", "boolean", "object", "array"]);
 
 /**
@@ -112,7 +133,8 @@ export function convertJsonSchema(
       for (const key of new Set([...Object.keys(props), ...Object.keys(values)]))
         properties[key] = convertJsonSchema(props[key], values[key], comments, [...path, key], scope);
       if (Object.keys(properties).length > 0) out.properties = properties;
-      if (Array.isArray(schema.required)) out.required = schema.required.filter((r) => typeof r === "string");
+      const required = requiredKeys(schema.required, defaults);
+      if (required.length > 0) out.required = required;
       // additionalProperties: false stays closed; a schema or true keeps the map open.
       if (schema.additionalProperties !== false) out[OPEN] = true;
     }
@@ -124,11 +146,24 @@ export function convertJsonSchema(
           : { [OPEN]: true };
     }
   }
-  if (defaults !== undefined && defaults !== null && out.default === undefined) {
-    const value = isRecord(defaults) ? objectDefault(out) : defaults;
-    if (value !== undefined) out.default = value;
-  }
+  // An object's default is `{}`: the API server then fills in each property's own default.
+  if (defaults !== undefined && defaults !== null && out.default === undefined)
+    out.default = isRecord(defaults) ? {} : defaults;
+  structural(out, schema);
   return describe(out, comments, path);
+}
+
+/**
+ * The `required` keys a CRD can keep. Where values.yaml gives the object, Helm has checked them
+ * against it already (a chart whose defaults fail its own schema does not install), and every
+ * such key is defaulted from values.yaml or null there — but an object's default (`spec: {}`, or
+ * `{}` of a nested object) is checked against `required` as written, before its properties'
+ * defaults apply (`default.service: Required value`, the CRD refused). So they are dropped; only
+ * an object values.yaml does not give keeps its `required`.
+ */
+function requiredKeys(required: unknown, defaults: unknown): string[] {
+  if (!Array.isArray(required) || isRecord(defaults)) return [];
+  return required.filter((r): r is string => typeof r === "string");
 }
 
 /** The root document `$ref`s point into, and the references being expanded (a cycle stays open). */
@@ -158,23 +193,6 @@ function resolveRef(schema: unknown, scope: RefScope): { schema: unknown; scope:
   if (!isRecord(target)) return { schema: OPEN_REF, scope };
   const { $ref: _ref, ...beside } = schema;
   return resolveRef({ ...target, ...beside }, { root: scope.root, open: [...scope.open, ref] });
-}
-
-/**
- * An object's default: `{}` — the API server then fills in each property's own default — plus the
- * default of every `required` property, since the API server checks the default itself against
- * the schema (`image: {}` under `required: [repository]` is refused: `default.repository:
- * Required value`). A required property without a default leaves the object without one.
- */
-function objectDefault(schema: JsonSchema): Record<string, unknown> | undefined {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  const value: Record<string, unknown> = {};
-  for (const key of Array.isArray(schema.required) ? schema.required : []) {
-    const property = properties[String(key)];
-    if (!isRecord(property) || property.default === undefined) return undefined;
-    value[String(key)] = property.default;
-  }
-  return value;
 }
 
 /** The spec schema for a chart with its (coalesced) values. */
@@ -214,7 +232,8 @@ function nullableDefaults(properties: Record<string, unknown>): Record<string, u
     Object.entries(properties).map(([key, property]) => {
       if (!isRecord(property)) return [key, property];
       const inner = isRecord(property.properties) ? { properties: nullableDefaults(property.properties) } : {};
-      return [key, { ...property, ...inner, ...(property.default === undefined ? {} : { nullable: true }) }];
+      const next = { ...property, ...inner };
+      return [key, property.default === undefined ? next : nullable(next)];
     }),
   );
 }

@@ -508,7 +508,18 @@ stringData: { token: other-team-token }
     });
 
     it("a parent is not Ready over a nested instance that is not Ready, and becomes Ready with it", async () => {
+      const since = performance.now();
       await kubectl(["apply", "-f", "-"], instance(kinds.tenant, "tb", `{ tenant: ${s}b, ready: "no" }`));
+      // If the nested instance never gets a status, say what the controller did for it.
+      const diagnose = async (error: unknown): Promise<never> => {
+        const inner = await kubectlJson(["get", plural(kinds.env), "tb-env", "-n", team]).catch(String);
+        const ours = tc.requests
+          .filter((r) => r.endedAt >= since && /tb-env|tb\b/.test(r.path))
+          .map((r) => `${Math.round(r.endedAt - since)} ms ${r.verb} ${r.path} ${r.status}`);
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}\nnested instance: ${JSON.stringify(inner)}\nour requests:\n${ours.join("\n")}`,
+        );
+      };
       await eventually(
         async () => {
           assert.equal((await kubectlJson<Obj>(["get", "configmap", "settings", "-n", `${s}b-env`])).data?.ready, "no");
@@ -519,7 +530,7 @@ stringData: { token: other-team-token }
           assert.match(JSON.stringify(outer), /nested instance is not Ready/);
         },
         { timeout: 60_000 },
-      );
+      ).catch(diagnose);
       await kubectl([
         "patch",
         plural(kinds.tenant),
