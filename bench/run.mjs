@@ -20,6 +20,7 @@ import { runReplicas } from "./scenarios/replicas.mjs";
 import { runVersions } from "./scenarios/versions.mjs";
 import { runClusters } from "./scenarios/clusters.mjs";
 import { runAdmission } from "./scenarios/admission.mjs";
+import { runFairness } from "./scenarios/fairness.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 let args;
@@ -42,6 +43,7 @@ const RUNNERS = {
   versions: runVersions,
   clusters: runClusters,
   admission: runAdmission,
+  fairness: runFairness,
 };
 const results = [];
 let bench;

@@ -1,11 +1,11 @@
 // Command-line options of `npm run bench`: parsed once, validated with a precise message, frozen.
 export const SCENARIOS = ["fanout", "depth", "steady", "micro"];
 /** Scale scenarios: run only when named, never by "all". */
-export const SCALE_SCENARIOS = ["delete", "kinds", "restart", "versions", "clusters", "admission"];
+export const SCALE_SCENARIOS = ["delete", "kinds", "restart", "versions", "clusters", "admission", "fairness"];
 
 const DEFAULTS = {
   scenario: "all",
-  instances: undefined, // per scenario: fanout 1000, depth 100, steady 1000, clusters 200, admission 100 per phase
+  instances: undefined, // per scenario: fanout 1000, depth 100, steady 1000, clusters 200, admission 100 per phase, fairness 20 expensive
   repeat: 3,
   warmup: 1,
   workers: 4,
@@ -32,7 +32,7 @@ export class BenchArgsError extends Error {
   name = "BenchArgsError";
 }
 
-const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|versions|clusters|admission|all] [--instances N] [--repeat N]
+const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|versions|clusters|admission|fairness|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)

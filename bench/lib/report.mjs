@@ -326,6 +326,21 @@ export function rows(result) {
         ],
         ["clusters", "children left after deletion", stat(s.childrenLeft, ""), "0", met(s.childrenLeft?.median === 0)],
       ];
+    case "fairness":
+      return [
+        [
+          "fairness",
+          "cheap tenant × expensive tenant",
+          `${result.benign} fan-out × ${result.instances} (size ${result.size})`,
+          "",
+          "",
+        ],
+        ["fairness", "cheap tenant Ready, alone", stat(s.quietMs, " ms"), "", ""],
+        ["fairness", "cheap tenant Ready, beside the expensive one", stat(s.busyMs, " ms"), "", ""],
+        ["fairness", "beside / alone", stat(s.ratio, ""), "<= 1.5", met(s.ratio?.median <= 1.5)],
+        ["fairness", "expensive tenant Ready (throttled, not failed)", stat(s.hostileMs, " ms"), "", ""],
+        ["fairness", "expensive instances per second", stat(s.hostilePerSecond, ""), "", ""],
+      ];
     case "admission":
       return [
         [
