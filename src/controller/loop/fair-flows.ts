@@ -15,7 +15,7 @@
 
 /** Usage halves in this time: the window in which a flow's work counts against it. */
 export const USAGE_HALF_LIFE_MS = 10_000;
-/** A flow idle for this long with nothing waiting or in flight is forgotten (usage ≈ 0). */
+/** Usage (ms) below which a flow with nothing waiting or in flight is forgotten (a few minutes after its last key). */
 const FORGET_BELOW_MS = 0.01;
 
 class FlowNode<L> {
