@@ -161,7 +161,10 @@ function nestedInstanceReadiness(ctx: NodeContext, node: CompiledNode, object: K
       : !current
         ? "has not reported on its current generation yet"
         : `is not Ready (${ready.status ?? "Unknown"}${ready.message === undefined ? "" : `: ${ready.message}`})`;
-  return { ok: false, pending: { kind: "readiness", message: `resource "${node.id}": nested instance ${why}` } };
+  return {
+    ok: false,
+    pending: { kind: "readiness", message: `resource "${node.id}": nested instance ${why}`, nestedInstance: true },
+  };
 }
 
 function settle(

@@ -67,6 +67,11 @@ export interface PendingReason {
   readonly expression?: string;
   /** e.g. "service.status.loadBalancer.ingress" — the first missing field, when known. */
   readonly missingPath?: string;
+  /**
+   * Readiness that another reconcile of the controller writes (a nested instance's Ready
+   * condition), not the cluster: the controller looks again after its safety-net interval too.
+   */
+  readonly nestedInstance?: true;
 }
 
 export interface NodeEvaluation {

@@ -359,6 +359,9 @@ function nextReconcile(
     // Only the server's failures (an outage): retried at once when it is back, not after the backoff they grew.
     throw failedWrites.every(([id]) => serverFailures.has(id)) ? new TransientError(message) : new Error(message);
   }
-  // Watches wake us when dependencies change; the delayed requeue is only a safety net.
-  return evaluation.pending && requeueIntervalMs > 0 ? { requeueAfterMs: requeueIntervalMs } : {};
+  // Watches wake us when dependencies change; the delayed requeue is only a safety net — also
+  // for a nested instance's readiness, which another reconcile writes (here, or in another
+  // replica): a missed event there left a parent reporting a stale nested state for minutes.
+  const waiting = evaluation.pending || evaluation.nodes.some((n) => n.pending?.nestedInstance === true);
+  return waiting && requeueIntervalMs > 0 ? { requeueAfterMs: requeueIntervalMs } : {};
 }
