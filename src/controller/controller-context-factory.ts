@@ -184,8 +184,8 @@ export function instanceWorkQueue(clock: Clock, metrics: ControllerMetrics | und
     maxDelayMs: 1_000_000,
     clock,
     flows: { depth: 2, of: instanceFlowOf },
-    onWait: (key, ms) => {
-      metrics?.namespaceQueueWait.observe({ namespace: instanceFlowOf(key)[0] }, ms / 1000);
+    onWait: (_key, ms, [namespace = ""]) => {
+      metrics?.namespaceQueueWait.observe({ namespace }, ms / 1000);
     },
   });
 }

@@ -6,30 +6,21 @@
  * render still equals `helm template`'s.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { loadYaml } from "../../src/api/index.js";
+import { runKro } from "../support/cli-session.js";
 import { chartFiles, helmObjects, kroObjects } from "../support/helm-import.js";
 import { kubectl, kubectlJson } from "../support/test-cluster.js";
 import { eventually } from "../support/eventually.js";
 import { letterSuffix } from "../support/controller.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
 const FIXTURES = path.join(ROOT, "test/fixtures/helm");
 const suffix = letterSuffix();
-
-function kro(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
-    });
-  });
-}
 
 interface Crd {
   metadata: { name: string };
@@ -54,8 +45,7 @@ describe("imported charts' CRDs and default instances on the real API server", {
     for (const chart of charts) {
       const out = path.join(dir, chart);
       const group = `${chart}.${suffix}.import.kro.run`;
-      const imported = await kro(["import", "helm", path.join(FIXTURES, chart), "-o", out, "--group", group]);
-      assert.equal(imported.code, 0, `${chart}: ${imported.stderr}`);
+      await runKro(["import", "helm", path.join(FIXTURES, chart), "-o", out, "--group", group]);
       const crdText = await readFile(path.join(out, "crd.yaml"), "utf8");
       const crd = loadYaml("crd.yaml", crdText).documents[0]?.value as Crd;
       try {

@@ -29,8 +29,8 @@ export interface WorkQueueOptions {
   readonly clock?: Clock;
   /** Fair shares between flows: each key's flow path, all of length `depth`. */
   readonly flows?: { readonly depth: number; readonly of: (key: string) => readonly string[] };
-  /** Called when a key is handed out, with how long it waited since it was queued (ms). */
-  readonly onWait?: (key: string, waitedMs: number) => void;
+  /** Called when a key is handed out, with how long it waited since it was queued (ms) and its flow. */
+  readonly onWait?: (key: string, waitedMs: number, flow: readonly string[]) => void;
 }
 
 type Lane = "fresh" | "normal";
@@ -70,7 +70,7 @@ export class WorkQueue {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly clock: Clock;
-  private readonly onWait: ((key: string, waitedMs: number) => void) | undefined;
+  private readonly onWait: WorkQueueOptions["onWait"];
 
   constructor(options: WorkQueueOptions = {}) {
     this.baseDelayMs = options.baseDelayMs ?? 5;
@@ -133,7 +133,7 @@ export class WorkQueue {
     const now = this.clock.now();
     this.processing.set(entry.key, { path: entry.path, at: now });
     this.flows.start(entry.path, now);
-    this.onWait?.(entry.key, now - entry.since);
+    this.onWait?.(entry.key, now - entry.since, entry.path);
   }
 
   /** Adds the key after a delay; an earlier pending delay for the same key wins. */

@@ -132,7 +132,8 @@ function stash(
  * stash again.
  */
 function refuseOversizedStash(api: ApiOfVersions, out: VersionedObject, where: string): void {
-  const annotations = annotationsOf(out);
+  const annotations = out.metadata?.annotations as Record<string, string> | undefined;
+  if (annotations === undefined) return;
   const stashes = servedVersionNames(api)
     .map(roundTripAnnotation)
     .filter((key) => annotations[key] !== undefined);
@@ -235,10 +236,8 @@ export function convertObject(api: ApiOfVersions, object: VersionedObject, to: s
   const hub = source === undefined ? structuredClone(object) : toHub(api, object, source);
   const target = api.versions.versions.find((v) => v.name === to);
   const out = target === undefined ? hub : fromHub(api, hub, target);
-  if (to === api.versions.storage) {
+  if (to === api.versions.storage)
     refuseOversizedStash(api, out, `converting ${api.kind} from ${from} to ${to}, the version it is stored at`);
-    dropEmptyAnnotations(out);
-  }
   return out;
 }
 
