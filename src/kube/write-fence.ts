@@ -4,6 +4,8 @@
  * election holds it until (last renewal sent + renew deadline), judged on this process's
  * monotonic clock, so a deposed leader stops writing even if its timers run late.
  * Once closed a fence never reopens: a process that lost its lease exits and starts afresh.
+ * Its limit: a write that passed its last check is not taken back, so one the process was paused
+ * on — between that check and its bytes reaching the kernel — goes out when it resumes.
  */
 import { FencedError } from "./errors.js";
 

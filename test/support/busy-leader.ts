@@ -2,8 +2,9 @@
  * A leader in a process of its own, for tests that pause it (SIGSTOP) and resume it (SIGCONT):
  * it wins a Lease, then keeps many writes in flight through its fenced client — several writers
  * sharing one socket, so some always wait for it — and reports on stdout, one JSON line each:
- * {"event":"acquired"}, then {"event":"lost", landed, refused, failed} once it has lost the Lease
- * and seen its writers refused for a while. Then it exits.
+ * {"event":"acquired"}, then {"event":"lost", landed, refused, failed, lastPassed} once it has lost
+ * the Lease and seen its writers refused for a while (lastPassed: the object, seq and wall-clock
+ * time of the last write the fence let through). Then it exits.
  *
  * argv: kubeconfig namespace leaseName identity objectPrefix writers leaseMs renewMs retryMs
  */
@@ -26,7 +27,26 @@ const say = (line: object): void => {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 };
 
-const fence = new WriteFence();
+/** The seq each object's writer is sending now. */
+const writing = new Map<string, string>();
+interface Pass {
+  readonly name: string;
+  readonly seq: string;
+  readonly wallMs: number;
+}
+/**
+ * The fence, noting the last write that passed it (wall clock): a pause can fall between the last
+ * check and the bytes reaching the kernel, and the test must know which write that was.
+ */
+class NotingFence extends WriteFence {
+  last: Pass | undefined;
+  override check(verb: string, path: string): void {
+    super.check(verb, path);
+    const name = path.split("?")[0]?.split("/").pop() ?? path;
+    this.last = { name, seq: writing.get(name) ?? "", wallMs: Date.now() };
+  }
+}
+const fence = new NotingFence();
 const electionClient = await createKubeClient({ kubeconfig, qps: 0, maxRetries: 0, requestTimeoutMs: Number(renewMs) });
 const work = await createKubeClient({ kubeconfig, qps: 0, fence, maxRequestSockets: 1 });
 const election = startLeaderElection({
@@ -48,6 +68,7 @@ let running = true;
 const writers = Array.from({ length: Number(writersArg) }, async (_, i) => {
   for (let seq = 0; running; seq++) {
     try {
+      writing.set(`${prefix}-${i}`, String(seq));
       await work.apply(
         {
           apiVersion: "v1",
@@ -70,7 +91,7 @@ await election.lost;
 await new Promise((resolve) => setTimeout(resolve, 500));
 running = false;
 await Promise.all(writers);
-say({ event: "lost", ...counts });
+say({ event: "lost", ...counts, lastPassed: fence.last });
 await election.stop();
 work.close();
 electionClient.close();

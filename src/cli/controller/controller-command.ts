@@ -126,10 +126,14 @@ export function registerControllerCommand(program: Command): void {
       "5",
     )
     .option("--resync-period <duration>", "reconcile every instance again this often, events or not", "10h")
-    .option("--evaluation-timeout <duration>", "wall-clock limit of one instance evaluation pass (0 = off)", "2s")
+    .option(
+      "--evaluation-timeout <duration>",
+      "limit of one instance evaluation pass, in the evaluating thread's CPU time (0 = off)",
+      "2s",
+    )
     .option(
       "--chart-render-timeout <duration>",
-      "wall-clock limit of one chart (spec.helm) render in its worker thread",
+      "limit of one chart (spec.helm) render, in its worker thread's CPU time",
       "10s",
     )
     .option("--chart-render-memory <MiB>", "heap limit of each chart-render worker thread, MiB", "256")

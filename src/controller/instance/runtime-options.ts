@@ -1,14 +1,18 @@
 /**
  * The runtime options of an instance evaluation pass in the controller: kro's limits plus the
- * wall-clock deadline (the runtime keeps no time; the controller lends it a monotonic clock).
+ * deadline (the runtime keeps no time; the controller lends it a clock of this thread's work, so a
+ * pass starved by other processes on a busy node is not cut short).
  */
-import { performance } from "node:perf_hooks";
 import { LABELS } from "../../api/index.js";
 import type { RuntimeOptions } from "../../runtime/index.js";
+import { workClock } from "../clock/work-clock.js";
 import type { ControllerContext } from "../context/index.js";
 
-/** One pass over a sane graph takes well under 10 ms; 2 s only stops the hostile or the broken. */
+/** One pass over a sane graph takes well under 10 ms of work; 2 s only stops the hostile or the broken. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 2000;
+
+/** Passes run on the main thread: their deadlines count its work. */
+const mainThreadWork = workClock();
 
 function shardLabels(
   ctx: Pick<ControllerContext, "served">,
@@ -42,7 +46,7 @@ export function runtimeOptionsFor(
     maxCollectionSize: ctx.options.maxCollectionSize,
     // 0 turns the deadline off (a debugging aid, not a production setting).
     ...(ctx.options.evaluationTimeoutMs > 0
-      ? { passDeadline: { now: () => performance.now(), budgetMs: ctx.options.evaluationTimeoutMs } }
+      ? { passDeadline: { now: mainThreadWork, budgetMs: ctx.options.evaluationTimeoutMs } }
       : {}),
   };
 }

@@ -89,6 +89,27 @@ describe("chart render pool", () => {
     assert.ok(strict.stops.time >= 1);
   });
 
+  it("time waiting is not work: a render blocked longer than its limit on a slow lookup answer still completes", async () => {
+    const blocked = new ChartRenderPool({ threads: 1, heapMb: 64, timeoutMs: 300 });
+    after(() => blocked.stop());
+    await blocked.render({ context: chart("warm"), instance: instance({}) });
+    // The main thread holds its answer for 1.6 s (the worker sleeps meanwhile): more than the
+    // limit and its grace in wall time, a few milliseconds of the worker's own work.
+    const lookup = (): KubeJson => {
+      const until = performance.now() + 1600;
+      while (performance.now() < until);
+      return { metadata: { uid: "cm-1", resourceVersion: "1" }, data: { k: "slow" } };
+    };
+    const answer = await blocked.render({
+      context: chart('{{ (lookup "v1" "ConfigMap" "ns" "cm").data.k }}'),
+      instance: instance({}),
+      lookup,
+    });
+    assert.ok(answer.ok, answer.ok ? "" : answer.error);
+    assert.equal(answer.outputs.get("c/templates/a.yaml"), "slow");
+    assert.equal(blocked.stops.time, 0);
+  });
+
   it("a chart's own budget error is an answer, kept until the instance changes; pool stops back off", async () => {
     let now = 0;
     const renders = new ChartRenders(strict, () => now);

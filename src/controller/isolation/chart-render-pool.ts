@@ -1,9 +1,10 @@
 /**
  * A small pool of worker threads that render charts (spec.helm) for the controller, so no chart
  * can take the controller's memory or event loop: each thread runs with V8 heap limits
- * (`resourceLimits`) and every render with a deadline — cooperative inside the thread (the
- * template engine checks it every 256 steps and before every charged function), and enforced
- * from outside (the thread is terminated a little after it). A render that runs a thread out of
+ * (`resourceLimits`) and every render with a deadline of the thread's own work (CPU time, see
+ * clock/work-clock.ts) — cooperative inside the thread (the template engine checks it every 256
+ * steps and before every charged function), and enforced from outside (the thread is terminated
+ * once it has worked a little past it, or after WALL_LIMIT_FACTOR times it in wall time). A render that runs a thread out of
  * memory, past its time or into a crash ends as an error for that one instance; the thread is
  * replaced on the next render, and the main thread — /healthz, leader renewals, every other
  * instance — never waits for any of it.
@@ -20,6 +21,7 @@ import {
   type HelmRenderEnv,
   type KubeJson,
 } from "../../runtime/index.js";
+import { threadCpuMs } from "../clock/work-clock.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 export interface ChartRenderPoolOptions {
@@ -27,8 +29,10 @@ export interface ChartRenderPoolOptions {
   readonly threads?: number;
   /** V8 old-generation heap of each thread, MiB (default 256). */
   readonly heapMb?: number;
-  /** Wall-clock limit of one render, ms (default 10 000: a few RSA-4096 keys on a busy core). */
+  /** Work (CPU time) one render may take, ms (default 10 000: a few RSA-4096 keys). */
   readonly timeoutMs?: number;
+  /** A thread's CPU time by its kernel id, ms (tests stand in for the kernel). */
+  readonly threadCpu?: (osThreadId: number) => number | undefined;
 }
 
 export interface ChartRenderJob {
@@ -46,7 +50,7 @@ interface Running {
   readonly job: ChartRenderJob;
   readonly calls: ChartLookupCall[];
   readonly resolve: (answer: PoolAnswer) => void;
-  readonly timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout;
 }
 
 interface Slot {
@@ -54,12 +58,19 @@ interface Slot {
   readonly flag: Int32Array;
   readonly answers: MessagePort;
   readonly contexts: Set<number>;
+  /** The kernel's id of the thread, once it said (Linux), to read its CPU time. */
+  osThreadId?: number;
   running?: Running | undefined;
   dead: boolean;
 }
 
 /** How long after its own deadline a render's thread is terminated (the cooperative stop comes first). */
 const TERMINATE_GRACE_MS = 1000;
+/**
+ * A thread that does not work (blocked, or starved for that long) is still stopped after this
+ * many times the limit in wall time; where its CPU time cannot be read, after the limit + grace.
+ */
+const WALL_LIMIT_FACTOR = 10;
 const WORKER_URL = new URL("./chart-worker.js", import.meta.url);
 
 /** One per spare core, at least two (one hostile render at its time limit must not hold every benign one behind it), at most four. */
@@ -71,6 +82,7 @@ export class ChartRenderPool {
   readonly threads: number;
   readonly heapMb: number;
   readonly timeoutMs: number;
+  private readonly threadCpu: (osThreadId: number) => number | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue: { job: ChartRenderJob; resolve: (answer: PoolAnswer) => void }[] = [];
   private readonly contextIds = new WeakMap<HelmContext, number>();
@@ -84,6 +96,7 @@ export class ChartRenderPool {
     this.threads = options.threads ?? defaultRenderThreads();
     this.heapMb = options.heapMb ?? 256;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.threadCpu = options.threadCpu ?? threadCpuMs;
   }
 
   render(job: ChartRenderJob): Promise<PoolAnswer> {
@@ -175,15 +188,7 @@ export class ChartRenderPool {
       this.contextIds.set(job.context, contextId);
     }
     const id = this.nextId++;
-    const timer = setTimeout(() => {
-      void this.retire(slot, {
-        ok: false,
-        error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`,
-        calls: [],
-        limit: "time",
-      });
-    }, this.timeoutMs + TERMINATE_GRACE_MS);
-    timer.unref();
+    const timer = this.armTimeLimit(slot, id);
     slot.running = { id, job, calls: [], resolve, timer };
     const { metadata, ...rest } = job.instance as KubeJson & { metadata?: Record<string, unknown> };
     const { managedFields: _managed, ...meta } = metadata ?? {};
@@ -200,7 +205,44 @@ export class ChartRenderPool {
     slot.worker.postMessage(request);
   }
 
+  /**
+   * The outer time limit of the render `id` on `slot`: when the thread has worked its limit and
+   * the grace past it, it is terminated; a thread starved or blocked meanwhile is given the work
+   * it has left, up to WALL_LIMIT_FACTOR times the limit in wall time.
+   */
+  private armTimeLimit(slot: Slot, id: number): NodeJS.Timeout {
+    const limit = this.timeoutMs + TERMINATE_GRACE_MS;
+    const cpu = (): number | undefined => (slot.osThreadId === undefined ? undefined : this.threadCpu(slot.osThreadId));
+    // A thread that has not said its id yet is new: its work is counted from its start.
+    const cpuAtStart = cpu() ?? 0;
+    const wallAtStart = performance.now();
+    const check = (): void => {
+      if (slot.running?.id !== id) return;
+      const cpuNow = cpu();
+      const worked = cpuNow === undefined ? Infinity : cpuNow - cpuAtStart;
+      const wallLeft = WALL_LIMIT_FACTOR * limit - (performance.now() - wallAtStart);
+      if (worked < limit && wallLeft > 0) {
+        slot.running.timer = setTimeout(check, Math.min(limit - worked, wallLeft));
+        slot.running.timer.unref();
+        return;
+      }
+      void this.retire(slot, {
+        ok: false,
+        error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`,
+        calls: [],
+        limit: "time",
+      });
+    };
+    const timer = setTimeout(check, limit);
+    timer.unref();
+    return timer;
+  }
+
   private onReply(slot: Slot, reply: WorkerReply): void {
+    if (reply.type === "thread") {
+      slot.osThreadId = reply.osThreadId;
+      return;
+    }
     const running = slot.running;
     if (running === undefined || reply.id !== running.id) return;
     if (reply.type === "lookup") {

@@ -6,14 +6,18 @@
  * takes the answer off its own port (receiveMessageOnPort) — so Helm's synchronous `lookup`
  * works unchanged, and the main thread never waits for the worker.
  */
-import { performance } from "node:perf_hooks";
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
 import { renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
+import { osThreadId, workClock } from "../clock/work-clock.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
 const contexts = new Map<number, HelmContext>();
+// Deadlines count this thread's work: a render starved by other threads and processes is not late.
+const now = workClock();
+const threadId = osThreadId();
+if (threadId !== undefined) parentPort?.postMessage({ type: "thread", osThreadId: threadId } satisfies WorkerReply);
 
 function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
   Atomics.store(flag, 0, 0);
@@ -38,7 +42,7 @@ parentPort?.on("message", (request: WorkerRequest) => {
     return;
   }
   const capabilities: HelmCapabilities | undefined = request.capabilities;
-  const started = performance.now();
+  const started = now();
   const outcome = renderChartOutputs(context, request.instance, {
     ...(capabilities === undefined ? {} : { capabilities }),
     ...(request.lookups
@@ -47,7 +51,7 @@ parentPort?.on("message", (request: WorkerRequest) => {
             lookupOnMain(request.id, [apiVersion, kind, namespace, name]),
         }
       : {}),
-    deadline: { now: () => performance.now(), at: started + request.deadlineMs, budgetMs: request.deadlineMs },
+    deadline: { now, at: started + request.deadlineMs, budgetMs: request.deadlineMs },
   });
   const reply: WorkerReply = outcome.ok
     ? { type: "done", id: request.id, ok: true, outputs: [...outcome.value] }
@@ -56,7 +60,7 @@ parentPort?.on("message", (request: WorkerRequest) => {
         id: request.id,
         ok: false,
         error: outcome.error ?? "the chart render is pending",
-        late: performance.now() > started + request.deadlineMs,
+        late: now() > started + request.deadlineMs,
       };
   parentPort?.postMessage(reply);
 });
