@@ -21,6 +21,7 @@ interface UiFlags {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly schemaCache?: string;
+  readonly allowRemote?: boolean;
 }
 
 function integerFlag(name: string, value: string, min: number, max: number): number {
@@ -34,6 +35,11 @@ async function runUi(flags: UiFlags): Promise<void> {
   const port = integerFlag("--port", flags.port, 0, 65535);
   const maxTrees = integerFlag("--max-trees", flags.maxTrees, 0, 10_000);
   const refreshMs = durationFlag("--interval", flags.interval);
+  const exposure = exposureWarning(flags.address);
+  if (exposure !== undefined && flags.allowRemote !== true)
+    throw new InputError(
+      `refusing to listen on ${flags.address}: anyone who can reach it would see everything your kubeconfig's user may read, without signing in. Use the default (127.0.0.1) and an SSH tunnel, the controller's --ui-bind-address (each user signs in with their own token), or pass --allow-remote if that is what you want`,
+    );
   if (refreshMs < 200) throw new InputError(`--interval must be at least 200ms, got "${flags.interval}"`);
   const client = await createKubeClient({
     kubeconfig: flags.kubeconfig,
@@ -73,7 +79,6 @@ async function runUi(flags: UiFlags): Promise<void> {
   process.stdout.write(
     `kro ui: serving ${server.url} (read-only, as the kubeconfig's user on ${client.server}; Ctrl-C to stop)\n`,
   );
-  const exposure = exposureWarning(flags.address);
   if (exposure !== undefined) process.stderr.write(`${exposure}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -90,8 +95,8 @@ async function runUi(flags: UiFlags): Promise<void> {
 
 /**
  * The page has no sign-in of its own: it shows whatever the kubeconfig's user may read to whoever
- * reaches the address. Off loopback, say so loudly (the controller's --ui-bind-address signs
- * each user in with their own token instead).
+ * reaches the address. Off loopback it is refused unless asked for (--allow-remote), and then said
+ * loudly (the controller's --ui-bind-address signs each user in with their own token instead).
  */
 export function exposureWarning(address: string): string | undefined {
   const host = address.replace(/^\[|\]$/g, "").toLowerCase();
@@ -114,6 +119,10 @@ export function registerUiCommand(program: Command): void {
       "--address <address>",
       "address to listen on (loopback by default: the page shows what your credentials can read)",
       "127.0.0.1",
+    )
+    .option(
+      "--allow-remote",
+      "allow an --address other than loopback (whoever reaches it sees what your credentials can read)",
     )
     .option("--interval <duration>", "how often the page re-reads the cluster", "2s")
     .option("-l, --selector <labels>", "show only RGDs with these labels")
