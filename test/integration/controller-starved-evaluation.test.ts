@@ -56,9 +56,9 @@ ${resources}
 
 /** Stops the process for `stopMs` after every `runMs` it runs, until `stop()`. */
 function starve(pid: number, runMs: number, stopMs: number): { stop(): Promise<void> } {
-  let on = true;
+  const state = { on: true };
   const loop = (async () => {
-    while (on) {
+    while (state.on) {
       await new Promise((resolve) => setTimeout(resolve, runMs));
       process.kill(pid, "SIGSTOP");
       await new Promise((resolve) => setTimeout(resolve, stopMs));
@@ -67,7 +67,7 @@ function starve(pid: number, runMs: number, stopMs: number): { stop(): Promise<v
   })();
   return {
     async stop() {
-      on = false;
+      state.on = false;
       await loop;
     },
   };

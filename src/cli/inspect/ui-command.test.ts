@@ -26,7 +26,7 @@ describe("kro ui exposure", () => {
     );
     const failure = await run.then(
       () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
+      (error: unknown) => error as { code?: number; stderr?: string },
     );
     assert.ok(failure !== undefined, "kro ui must not start");
     assert.notEqual(failure.code, 0);
