@@ -4,3 +4,4 @@
  * test never has to wait for, or assert on, the wall clock. Knows nothing else.
  */
 export { sleepWith, systemClock, type Clock, type Timer } from "./clock.js";
+export { osThreadId, REREAD_MS, threadCpuMs, workClock, type WorkClockSources } from "./work-clock.js";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { threadCpuMs } from "../clock/work-clock.js";
+import { threadCpuMs } from "../clock/index.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 
 type Ctx = Parameters<typeof runtimeOptionsFor>[0];

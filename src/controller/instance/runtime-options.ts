@@ -5,7 +5,7 @@
  */
 import { LABELS } from "../../api/index.js";
 import type { RuntimeOptions } from "../../runtime/index.js";
-import { workClock } from "../clock/work-clock.js";
+import { workClock } from "../clock/index.js";
 import type { ControllerContext } from "../context/index.js";
 
 /** One pass over a sane graph takes well under 10 ms of work; 2 s only stops the hostile or the broken. */

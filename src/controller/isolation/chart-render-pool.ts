@@ -21,7 +21,7 @@ import {
   type HelmRenderEnv,
   type KubeJson,
 } from "../../runtime/index.js";
-import { threadCpuMs } from "../clock/work-clock.js";
+import { threadCpuMs } from "../clock/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 export interface ChartRenderPoolOptions {

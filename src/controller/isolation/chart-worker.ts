@@ -9,7 +9,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
 import { renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
-import { osThreadId, workClock } from "../clock/work-clock.js";
+import { osThreadId, workClock } from "../clock/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
