@@ -37,6 +37,7 @@ import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContex
 import { InstancePass } from "./pass.js";
 import { relevantWatchErrors } from "./unwatchable-kinds.js";
 import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
+import { recordHookRuns } from "./hook-run-record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
@@ -157,6 +158,15 @@ async function planAndApply(
   // on conflict — in the status write of step 5 where the record lives in status. A crash before
   // it loses nothing: every child we created carries our creation key.
   if ((await recordOwnership(ctx, pass, log)) === "gone") return {};
+  // A chart's hook runs seen complete: never run again in this generation (hook-run-record.ts).
+  if (served.graph.dialect === "template" && served.graph.helm !== undefined) {
+    try {
+      pass.instance = await recordHookRuns(ctx, pass);
+    } catch (error) {
+      if (!(error instanceof InstanceGoneError)) throw error;
+      return {};
+    }
+  }
 
   // 5. Status, and when to look again. What pruning re-evaluated is judged before status shows it.
   await gateReads(ctx, pass, () => evaluate(pass.instance));
