@@ -37,7 +37,7 @@ import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContex
 import { InstancePass } from "./pass.js";
 import { relevantWatchErrors } from "./unwatchable-kinds.js";
 import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
-import { recordHookRuns } from "./hook-run-record.js";
+import { recordCompletedRuns, recordVanishedRuns } from "./hook-run-record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
@@ -135,6 +135,13 @@ async function planAndApply(
   if (targets.started) pass.evaluation = evaluate(current);
   await gateReads(ctx, pass, () => evaluate(current));
   for (const held of targets.held) pass.blocked.add(held);
+  // Hook runs we created that are gone (a Job's TTL) have finished: recorded before the apply,
+  // which would otherwise create them again.
+  if (hasHooks(served)) {
+    const before = pass.instance;
+    if ((await recordHookRuns(ctx, pass, recordVanishedRuns)) === "gone") return {};
+    if (pass.instance !== before) pass.evaluation = evaluate(pass.instance);
+  }
 
   // 3. Apply, round after round; then remove what is no longer desired.
   const reevaluate = async (): Promise<void> => {
@@ -159,14 +166,7 @@ async function planAndApply(
   // it loses nothing: every child we created carries our creation key.
   if ((await recordOwnership(ctx, pass, log)) === "gone") return {};
   // A chart's hook runs seen complete: never run again in this generation (hook-run-record.ts).
-  if (served.graph.dialect === "template" && served.graph.helm !== undefined) {
-    try {
-      pass.instance = await recordHookRuns(ctx, pass);
-    } catch (error) {
-      if (!(error instanceof InstanceGoneError)) throw error;
-      return {};
-    }
-  }
+  if (hasHooks(served) && (await recordHookRuns(ctx, pass, recordCompletedRuns)) === "gone") return {};
 
   // 5. Status, and when to look again. What pruning re-evaluated is judged before status shows it.
   await gateReads(ctx, pass, () => evaluate(pass.instance));
@@ -311,6 +311,24 @@ async function pruneUndesired(
   for (const entry of removed.done) pass.overlay.set(identityKey(entry), null);
   pass.learn({ recorded: [], removedUids: removed.done.map((e) => e.uid) });
   pass.evaluation = evaluate(pass.instance);
+}
+
+const hasHooks = (served: ServedGraph): boolean =>
+  served.graph.dialect === "template" && served.graph.helm !== undefined;
+
+/** Writes finished hook runs on the instance (hook-run-record.ts); "gone" when the instance vanished meanwhile. */
+async function recordHookRuns(
+  ctx: InstanceContext,
+  pass: InstancePass,
+  write: (ctx: InstanceContext, pass: InstancePass) => Promise<KubeObject>,
+): Promise<"recorded" | "gone"> {
+  try {
+    pass.instance = await write(ctx, pass);
+    return "recorded";
+  } catch (error) {
+    if (!(error instanceof InstanceGoneError)) throw error;
+    return "gone";
+  }
 }
 
 /** Writes the pass's delta into the instance's record; "gone" when the instance vanished meanwhile. */

@@ -150,23 +150,50 @@ export function hookRuns(objects: readonly KubeJson[], instance: KubeJson): Hook
 }
 
 /**
- * The record to write on the instance after a pass (undefined: nothing new): the hook runs of the
- * instance's generation that are complete — every hook object a ready node applied (Job complete,
- * Pod succeeded, other kinds on existence: the node's readyWhen) — added to those recorded
- * already for that generation; a record of an earlier generation is replaced.
+ * The record to write on the instance (undefined: nothing new): the runs of `objects` (hook objects
+ * of the instance's generation, as a node applies them) added to those recorded already for that
+ * generation; a record of an earlier generation is replaced.
  */
-export function completedHookRuns(
-  instance: KubeJson,
-  nodes: readonly Pick<NodeEvaluation, "ready" | "excluded" | "error" | "desired">[],
-): string | undefined {
+export function hookRunRecord(instance: KubeJson, objects: readonly KubeJson[]): string | undefined {
   const generation = generationOf(instance);
   if (generation === undefined) return undefined;
   const done = new Set(doneRuns(instance, generation));
   const before = done.size;
-  for (const node of nodes) {
-    if (!node.ready || node.excluded || node.error !== undefined) continue;
-    for (const object of node.desired) if (hookEvents(object).length > 0) done.add(runKey(object));
-  }
+  for (const object of objects) if (hookEvents(object).length > 0) done.add(runKey(object));
   if (done.size === before) return undefined;
   return JSON.stringify({ generation, done: [...done].sort(compareCodeUnits) });
+}
+
+/**
+ * The hook objects of this pass whose run is complete: every hook object a ready node applied
+ * (Job complete, Pod succeeded, other kinds on existence: the node's readyWhen).
+ */
+export function completedHookObjects(
+  nodes: readonly Pick<NodeEvaluation, "ready" | "excluded" | "error" | "desired">[],
+): KubeJson[] {
+  return nodes
+    .filter((n) => n.ready && !n.excluded && n.error === undefined)
+    .flatMap((n) => n.desired.filter((o) => hookEvents(o).length > 0));
+}
+
+/** The record after a pass whose ready nodes completed hook runs (undefined: nothing new). */
+export function completedHookRuns(
+  instance: KubeJson,
+  nodes: readonly Pick<NodeEvaluation, "ready" | "excluded" | "error" | "desired">[],
+): string | undefined {
+  return hookRunRecord(instance, completedHookObjects(nodes));
+}
+
+/**
+ * Hook objects of the pass that run to completion (Jobs, Pods): a run of one of these that we
+ * created and that is gone has finished, as far as Helm is concerned (its wait ends on the
+ * Deleted event too); a Job's ttlSecondsAfterFinished can delete it before the controller sees it
+ * complete.
+ */
+export function runToCompletionHooks(nodes: readonly Pick<NodeEvaluation, "excluded" | "desired">[]): KubeJson[] {
+  return nodes
+    .filter((n) => !n.excluded)
+    .flatMap((n) =>
+      n.desired.filter((o) => hookEvents(o).length > 0 && typeof o.kind === "string" && RUN_TO_COMPLETION.has(o.kind)),
+    );
 }
