@@ -178,13 +178,15 @@ describe("Helm hook runs of an imported chart: once per generation", { timeout: 
     const jobs = async () =>
       (await kubectl(["get", "jobs", "-n", ns, "-o", "name"])).split("\n").filter((l) => l !== "");
     const tag = async () => (await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns])).data?.tag;
-    // One more pass of the controller, begun after everything above: a change of the instance's metadata.
-    const anotherPass = async (n: number) => {
-      const before = tc.evaluated.length;
-      await kubectl(["annotate", plural, "rel", "-n", ns, `test.kro.run/poke=${n}`, "--overwrite"]);
+    // One more pass of the controller, begun after everything above: the chart's ConfigMap is
+    // deleted, and the controller creates it again.
+    const anotherPass = async () => {
+      const before = (await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns])).metadata.uid;
+      await kubectl(["delete", "configmap", "rel-app", "-n", ns]);
       await eventually(
-        () => {
-          assert.ok(tc.evaluated.slice(before).includes(`${ns}/rel`), "the controller evaluated the instance again");
+        async () => {
+          const again = await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns]);
+          assert.notEqual(again.metadata.uid, before);
         },
         { timeout: 60_000 },
       );
@@ -207,7 +209,7 @@ describe("Helm hook runs of an imported chart: once per generation", { timeout: 
       },
       { timeout: 120_000 },
     );
-    await anotherPass(1);
+    await anotherPass();
     await readyAt(1);
     assert.deepEqual(await jobs(), [], "no run was created again");
     assert.equal(creates("rel-migrate"), 1, "the pre-install Job ran once");
@@ -223,7 +225,7 @@ describe("Helm hook runs of an imported chart: once per generation", { timeout: 
       },
       { timeout: 120_000 },
     );
-    await anotherPass(2);
+    await anotherPass();
     await readyAt(2);
     assert.deepEqual(await jobs(), [], "no run was created again");
     assert.equal(creates("rel-migrate-2"), 1, "the pre-upgrade Job ran once");

@@ -10,7 +10,8 @@
  *   complete. Absence is asked of the API server, never judged from a cache that may lag behind
  *   our own create.
  *
- * The write's own watch event queues one more pass, which lets a `hook-succeeded` run go.
+ * Runs seen finished are recorded before the pass prunes, so the same pass lets a `hook-succeeded`
+ * run go (the instance's watch does not queue a pass for a change of its annotations).
  */
 import { ANNOTATIONS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";

@@ -135,20 +135,32 @@ async function planAndApply(
   if (targets.started) pass.evaluation = evaluate(current);
   await gateReads(ctx, pass, () => evaluate(current));
   for (const held of targets.held) pass.blocked.add(held);
-  // Hook runs we created that are gone (a Job's TTL) have finished: recorded before the apply,
-  // which would otherwise create them again.
-  if (hasHooks(served)) {
+  // Hook runs we created that are gone (a Job's TTL) have finished: recorded before every apply
+  // round, which would otherwise create them again (the chart's render may arrive in a later round).
+  const settleRuns = async (): Promise<"recorded" | "gone"> => {
+    if (!hasHooks(served)) return "recorded";
     const before = pass.instance;
-    if ((await recordHookRuns(ctx, pass, recordVanishedRuns)) === "gone") return {};
+    const outcome = await recordHookRuns(ctx, pass, recordVanishedRuns);
     if (pass.instance !== before) pass.evaluation = evaluate(pass.instance);
-  }
+    return outcome;
+  };
+  if ((await settleRuns()) === "gone") return {};
 
   // 3. Apply, round after round; then remove what is no longer desired.
   const reevaluate = async (): Promise<void> => {
     pass.evaluation = evaluate(pass.instance);
     await gateReads(ctx, pass, () => evaluate(pass.instance));
+    // Gone meanwhile: the next round's writes find out (the instance is read before creating).
+    await settleRuns();
   };
   if ((await applyRounds(ctx, pass, watchErrors, reevaluate, log)) === "gone") return {};
+  // Hook runs this pass saw finish, recorded now so that pruning below lets `hook-succeeded` runs
+  // go (hook-run-record.ts). Gone meanwhile: the record step below removes what this pass created.
+  if (hasHooks(served)) {
+    const before = pass.instance;
+    await recordHookRuns(ctx, pass, recordCompletedRuns);
+    if (pass.instance !== before) await reevaluate();
+  }
   // An unwatchable kind counts only for nodes that render it or still own objects of it.
   const unavailable = new Map([
     ...relevantWatchErrors(served.graph, watchErrors, unwatchable.ownKinds, pass.evaluation, pass.inventory),
@@ -165,8 +177,6 @@ async function planAndApply(
   // on conflict — in the status write of step 5 where the record lives in status. A crash before
   // it loses nothing: every child we created carries our creation key.
   if ((await recordOwnership(ctx, pass, log)) === "gone") return {};
-  // A chart's hook runs seen complete: never run again in this generation (hook-run-record.ts).
-  if (hasHooks(served) && (await recordHookRuns(ctx, pass, recordCompletedRuns)) === "gone") return {};
 
   // 5. Status, and when to look again. What pruning re-evaluated is judged before status shows it.
   await gateReads(ctx, pass, () => evaluate(pass.instance));
