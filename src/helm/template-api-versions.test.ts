@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compileRgd } from "../graph/index.js";
-import { renderInstance, type KubeJson } from "../runtime/index.js";
+import { renderInstance } from "../runtime/index.js";
 import { importHelmChart } from "./import-chart.js";
 import { isHelmImportError, type ChartFiles, type HelmImportOptions } from "./types.js";
 
@@ -74,13 +74,17 @@ describe("a kind whose apiVersion is templated and that the chart's values do no
 
   it("so an instance that enables it renders its objects, at the apiVersion its own render gives", () => {
     const { imported } = children(FILES);
-    const compiled = compileRgd(imported.rgd);
-    assert.ok(compiled.graph, JSON.stringify(compiled.issues));
+    const { graph, issues } = compileRgd(imported.rgd);
+    assert.ok(graph, JSON.stringify(issues));
     const render = (spec: object) =>
-      renderInstance(compiled.graph!, { ...imported.instance, spec } as KubeJson, {
-        now: "2026-01-01T00:00:00Z",
-        assumeReady: true,
-      });
+      renderInstance(
+        graph,
+        { ...imported.instance, spec },
+        {
+          now: "2026-01-01T00:00:00Z",
+          assumeReady: true,
+        },
+      );
     const on = render({ kubeVersion: "", pdb: true, hpa: true, monitor: true });
     assert.deepEqual(
       on.evaluation.nodes.flatMap((n) => (n.error === undefined ? [] : [n.error])),

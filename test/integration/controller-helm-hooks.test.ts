@@ -158,23 +158,25 @@ describe("Helm hook runs of an imported chart: once per generation", { timeout: 
     status?: { conditions?: { type: string; status: string; observedGeneration?: number }[] };
   }
 
-  it("a Job deleted by its TTL is not created again, a hook-succeeded Job is deleted once done, the instance stays Ready; a spec change runs the upgrade hooks once", async (t) => {
+  it("a Job deleted by its TTL is not created again, a hook-succeeded Job is deleted once done, the instance stays Ready; a spec change runs the upgrade hooks once; also across a controller restart", async (t) => {
     await waitRgdActive(installed?.rgdName ?? "");
     const ns = await testNamespace(t, "helm-hook-runs");
     const app = () => kubectlJson<App>(["get", plural, "rel", "-n", ns]);
-    // Created (server-side apply answers 201) by this test's controller.
+    // Created (server-side apply answers 201) by this test's controllers (the one before a restart too).
+    let earlier: TestController["requests"] = [];
     const creates = (job: string) =>
-      tc.requests.filter(
+      [...earlier, ...tc.requests].filter(
         (r) => r.verb === "PATCH" && r.status === 201 && r.path.endsWith(`/namespaces/${ns}/jobs/${job}`),
       ).length;
     const readyAt = async (generation: number) => {
       const live = await app();
       const ready = live.status?.conditions?.find((c) => c.type === "Ready");
       assert.equal(ready?.status, "True", JSON.stringify(live.status));
-      assert.equal(ready?.observedGeneration, generation, JSON.stringify(live.status));
+      assert.equal(ready.observedGeneration, generation, JSON.stringify(live.status));
       return live;
     };
-    const recorded = (live: App) => JSON.parse(live.metadata.annotations?.["internal.kro.run/hook-runs"] ?? "null");
+    const recorded = (live: App): unknown =>
+      JSON.parse(live.metadata.annotations?.["internal.kro.run/hook-runs"] ?? "null");
     const jobs = async () =>
       (await kubectl(["get", "jobs", "-n", ns, "-o", "name"])).split("\n").filter((l) => l !== "");
     const tag = async () => (await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns])).data?.tag;
@@ -214,6 +216,16 @@ describe("Helm hook runs of an imported chart: once per generation", { timeout: 
     assert.deepEqual(await jobs(), [], "no run was created again");
     assert.equal(creates("rel-migrate"), 1, "the pre-install Job ran once");
     assert.equal(creates("rel-notify"), 1, "the post-install Job ran once");
+
+    // A restarted controller knows from the instance which runs are done: nothing runs again.
+    earlier = tc.requests;
+    await tc.stop();
+    tc = await startTestController({ label: tc.label });
+    await anotherPass();
+    await readyAt(1);
+    assert.deepEqual(await jobs(), [], "no run was created again after the restart");
+    assert.equal(creates("rel-migrate"), 1);
+    assert.equal(creates("rel-notify"), 1);
 
     await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { tag: "1.37" } })]);
     await eventually(
