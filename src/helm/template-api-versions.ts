@@ -38,13 +38,29 @@ function expressionOnly(
   return { helm: { ...helm, templates, charts }, name };
 }
 
+type Rendered = { apiVersion: string } | { error: string };
+
+/** Per chart context and values: charts of one family write the same helper call in many templates. */
+const rendered = new WeakMap<HelmContext, WeakMap<KubeJson, Map<string, Rendered>>>();
+
 /** What `expression` renders to with the chart's values and capabilities, or why it renders none. */
 export function renderApiVersion(
   helm: HelmContext,
   chartPrefix: string,
   expression: string,
   instance: KubeJson,
-): { apiVersion: string } | { error: string } {
+): Rendered {
+  const perHelm = rendered.get(helm) ?? new WeakMap<KubeJson, Map<string, Rendered>>();
+  rendered.set(helm, perHelm);
+  const known = perHelm.get(instance) ?? new Map<string, Rendered>();
+  perHelm.set(instance, known);
+  const key = `${chartPrefix}\u0000${expression}`;
+  const answer = known.get(key) ?? renderAlone(helm, chartPrefix, expression, instance);
+  known.set(key, answer);
+  return answer;
+}
+
+function renderAlone(helm: HelmContext, chartPrefix: string, expression: string, instance: KubeJson): Rendered {
   const only = expressionOnly(helm, chartPrefix, expression);
   // A copy: renders are memoised per instance object, and this is another chart.
   const outcome = renderChartOutputs(only.helm, { ...instance });
