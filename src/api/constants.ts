@@ -59,6 +59,13 @@ export const ANNOTATIONS = {
    */
   renderTime: "internal.kro.run/render-time",
   /**
+   * kro-ts, on an instance of an imported chart: `{"generation":N,"done":["Job/rel-migrate-2",…]}`,
+   * the hook runs of generation N the controller saw complete. A hook runs once per install or
+   * upgrade, as in Helm: a done run that is deleted afterwards (a Job's ttlSecondsAfterFinished,
+   * `hook-delete-policy: hook-succeeded`) is not created again (runtime/template-dialect/hook-runs.ts).
+   */
+  hookRuns: "internal.kro.run/hook-runs",
+  /**
    * kro-ts, on an instance: the generation whose evaluation the controller started and has not
    * reported on yet (no status for it): written before that evaluation, in the patch that adds the
    * finalizer; if the process dies in it, the next one knows (controller/isolation/evaluation-guard.ts).

@@ -9,6 +9,7 @@ import type { ChartDependency, LoadedChart } from "./chart-load.js";
 import { compareHooks, hookChain, hookWeight, type HookKey } from "./hook-order.js";
 import { installDependencies } from "./install-order.js";
 import { readyWhenFor } from "./readiness.js";
+import { resolveTemplatedKinds } from "./template-api-versions.js";
 import {
   hookOf,
   hookPhase,
@@ -144,7 +145,11 @@ function templateKinds(
             kind: String(object.kind),
           });
   }
-  for (const k of staticKinds(text, file, warnings)) if (!kinds.has(groupKindOf(k))) kinds.set(groupKindOf(k), k);
+  const found = staticKinds(text);
+  // A kind the values rendered has its apiVersion from that render; the others from their expression.
+  const unrendered = found.templated.filter((t) => ![...kinds.values()].some((k) => k.kind === t.kind));
+  const resolved = resolveTemplatedKinds(helm, scope.chart.templatePrefix, unrendered, instance, file);
+  for (const k of [...found.kinds, ...resolved]) if (!kinds.has(groupKindOf(k))) kinds.set(groupKindOf(k), k);
   return [...kinds.values()];
 }
 

@@ -103,7 +103,7 @@ export function importHelmChart(files: ChartFiles, options: HelmImportOptions = 
     templates: allTemplates(root),
     charts: flattenCharts(scopes),
     kubeVersion: options.kubeVersion ?? DEFAULT_KUBE_VERSION,
-    apiVersions: [...HELM_DEFAULT_API_VERSIONS],
+    apiVersions: [...new Set([...HELM_DEFAULT_API_VERSIONS, ...(options.apiVersions ?? [])])],
     // An instance's spec is coalesced over them as Helm does (a null removes a default, which the
     // schema's defaults alone cannot express).
     values,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { importHelmChart } from "./import-chart.js";
 import { hookOf, staticKinds } from "./template-scan.js";
-import type { ChartFiles, HelmImportWarning } from "./types.js";
+import type { ChartFiles } from "./types.js";
 
 const enc = new TextEncoder();
 const chart = (files: Record<string, string>): ChartFiles =>
@@ -23,25 +23,48 @@ const SWITCH = [
 
 describe("template scanning: kinds", () => {
   it("a template that switches its kind with if/else yields every kind, each with the apiVersion written above it", () => {
-    const warnings: HelmImportWarning[] = [];
-    assert.deepEqual(staticKinds(SWITCH, "t.yaml", warnings), [
-      { apiVersion: "apps/v1", kind: "StatefulSet" },
-      { apiVersion: "apps/v1beta2", kind: "Deployment" },
-    ]);
-    assert.deepEqual(warnings, []);
+    assert.deepEqual(staticKinds(SWITCH), {
+      kinds: [
+        { apiVersion: "apps/v1", kind: "StatefulSet" },
+        { apiVersion: "apps/v1beta2", kind: "Deployment" },
+      ],
+      templated: [],
+    });
   });
 
-  it("a kind written before its apiVersion takes the one after it; a templated apiVersion falls back to the known one", () => {
-    const warnings: HelmImportWarning[] = [];
-    const text =
-      "kind: Role\napiVersion: rbac.authorization.k8s.io/v1\n---\napiVersion: {{ .Values.api }}\nkind: Deployment\n---\napiVersion: {{ .Values.api }}\nkind: Widget\n";
-    assert.deepEqual(staticKinds(text, "t.yaml", warnings), [
-      { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role" },
-      { apiVersion: "apps/v1", kind: "Deployment" },
-    ]);
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0]?.message ?? "", /kind Widget has a templated apiVersion/);
-    assert.equal(warnings[0]?.line, 8);
+  it("a kind written before its apiVersion takes the one after it; a templated apiVersion is returned with its expression and line", () => {
+    const text = [
+      "kind: Role",
+      "apiVersion: rbac.authorization.k8s.io/v1",
+      "---",
+      "apiVersion: {{ .Values.api }}",
+      "kind: Deployment",
+      "---",
+      'apiVersion: "{{ include "x.apiVersion" . }}" # quoted',
+      "kind: Widget",
+      "---",
+      "{{- if .Values.on }}",
+      "apiVersion: apps/v1",
+      "kind: StatefulSet",
+      "{{- else }}",
+      'apiVersion: {{ template "x.apiVersion" . }}',
+      "kind: Gadget",
+      "{{- end }}",
+      "---",
+      "kind: Thing",
+    ].join("\n");
+    assert.deepEqual(staticKinds(text), {
+      kinds: [
+        { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role" },
+        { apiVersion: "apps/v1", kind: "StatefulSet" },
+      ],
+      templated: [
+        { kind: "Deployment", line: 4, expression: "{{ .Values.api }}", known: "apps/v1" },
+        { kind: "Widget", line: 7, expression: '"{{ include "x.apiVersion" . }}"' },
+        { kind: "Gadget", line: 14, expression: '{{ template "x.apiVersion" . }}' },
+        { kind: "Thing", line: 18 },
+      ],
+    });
   });
 
   it("importing a kind switch gives a child for each kind, so turning the option on renders", () => {

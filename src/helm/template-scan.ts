@@ -1,10 +1,9 @@
 /**
  * What a chart template renders, found two ways and united: statically (top-level `kind:` lines
  * with their `apiVersion:`, hook annotations) so kinds behind a disabled `if` are known, and from
- * a render with the example values, which settles templated apiVersions.
+ * a render with the example values; a templated apiVersion of a kind the values do not render is
+ * settled by rendering its expression (template-api-versions.ts).
  */
-import type { HelmImportWarning } from "./types.js";
-
 export interface TemplateKind {
   readonly apiVersion: string;
   readonly kind: string;
@@ -40,33 +39,49 @@ const KNOWN_API_VERSIONS: Readonly<Record<string, string>> = {
 
 const KIND_LINE = /^kind:[ \t]*["']?([A-Za-z][A-Za-z0-9]*)["']?[ \t]*(#.*)?$/;
 const API_LINE = /^apiVersion:[ \t]*["']?([a-z0-9./-]+)["']?[ \t]*(#.*)?$/;
+/** `apiVersion: {{ include "common.capabilities.policy.apiVersion" . }}`, quoted or not. */
+const TEMPLATED_API_LINE = /^apiVersion:[ \t]*(["']?\{\{.*\}\}["']?)[ \t]*(#.*)?$/;
 const HOOK_LINE = /["']?helm\.sh\/hook["']?[ \t]*:[ \t]*(.*)$/;
 
+/** A literal `kind:` whose apiVersion is not written out: to be rendered (template-api-versions.ts). */
+export interface TemplatedKind {
+  readonly kind: string;
+  /** The apiVersion line's value (`{{ include "x.apiVersion" . }}`); absent when the document has no apiVersion line. */
+  readonly expression?: string;
+  /** The apiVersion line, or the kind line when there is none. */
+  readonly line: number;
+  /** What the kind is usually served as, for a kind Kubernetes itself serves. */
+  readonly known?: string;
+}
+
 /**
- * Literal top-level kinds of a template, each with its document's literal apiVersion. A document
- * may switch its kind with if/else (`StatefulSet` or `Deployment`): every `kind:` line counts, each
- * with the nearest `apiVersion:` line before it (or, for a kind written first, after it).
+ * Literal top-level kinds of a template, each with its document's apiVersion. A document may
+ * switch its kind with if/else (`StatefulSet` or `Deployment`): every `kind:` line counts, each
+ * with the nearest `apiVersion:` line before it (or, for a kind written first, after it). A kind
+ * whose apiVersion line is templated is returned apart, with the expression to render.
  */
-export function staticKinds(text: string, file: string, warnings: HelmImportWarning[]): TemplateKind[] {
-  const out: TemplateKind[] = [];
-  let apis: { version: string; line: number }[] = [];
-  let kinds: { kind: string; line: number }[] = [];
+export function staticKinds(text: string): { kinds: TemplateKind[]; templated: TemplatedKind[] } {
+  const kinds: TemplateKind[] = [];
+  const templated: TemplatedKind[] = [];
+  let apis: { version?: string; expression?: string; line: number }[] = [];
+  let found: { kind: string; line: number }[] = [];
   const flush = () => {
-    for (const { kind, line } of kinds) {
-      const version =
-        [...apis].reverse().find((a) => a.line < line)?.version ??
-        apis.find((a) => a.line > line)?.version ??
-        KNOWN_API_VERSIONS[kind];
-      if (version === undefined)
-        warnings.push({
-          file,
-          line,
-          message: `kind ${kind} has a templated apiVersion that did not render with the chart's values; add its child by hand if other values render it`,
+    for (const { kind, line } of found) {
+      const api = [...apis].reverse().find((a) => a.line < line) ?? apis.find((a) => a.line > line);
+      const known = KNOWN_API_VERSIONS[kind];
+      if (api?.version !== undefined) {
+        if (!kinds.some((k) => k.kind === kind && k.apiVersion === api.version))
+          kinds.push({ apiVersion: api.version, kind });
+      } else if (!templated.some((t) => t.kind === kind && t.expression === api?.expression))
+        templated.push({
+          kind,
+          line: api?.line ?? line,
+          ...(api?.expression === undefined ? {} : { expression: api.expression }),
+          ...(known === undefined ? {} : { known }),
         });
-      else if (!out.some((k) => k.kind === kind && k.apiVersion === version)) out.push({ apiVersion: version, kind });
     }
     apis = [];
-    kinds = [];
+    found = [];
   };
   text.split("\n").forEach((line, i) => {
     if (/^---/.test(line)) {
@@ -75,11 +90,13 @@ export function staticKinds(text: string, file: string, warnings: HelmImportWarn
     }
     const api = API_LINE.exec(line);
     if (api?.[1]) apis.push({ version: api[1], line: i + 1 });
+    const expression = TEMPLATED_API_LINE.exec(line)?.[1];
+    if (expression !== undefined) apis.push({ expression, line: i + 1 });
     const kind = KIND_LINE.exec(line);
-    if (kind?.[1]) kinds.push({ kind: kind[1], line: i + 1 });
+    if (kind?.[1]) found.push({ kind: kind[1], line: i + 1 });
   });
   flush();
-  return out;
+  return { kinds, templated };
 }
 
 export interface TemplateHook {

@@ -26,6 +26,11 @@ export interface HelmImportOptions {
   readonly namespace?: string;
   /** Kubernetes version the chart is rendered against offline (`.Capabilities.KubeVersion`), e.g. "v1.33.0". */
   readonly kubeVersion?: string;
+  /**
+   * More `.Capabilities.APIVersions` offline (group/version or group/version/Kind), on top of
+   * Helm's default set, as `helm template --api-versions` adds them (e.g. "monitoring.coreos.com/v1").
+   */
+  readonly apiVersions?: readonly string[];
 }
 
 /** Something the import could not carry over faithfully; never silently lost. */

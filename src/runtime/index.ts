@@ -37,6 +37,7 @@ export {
 } from "./template-dialect/index.js";
 export { coalesceValues, DEFAULT_KUBE_VERSION } from "./template-dialect/index.js";
 export { graphReadsClock, renderTimeToRecord } from "./template-dialect/index.js";
+export { completedHookObjects, hookRunRecord, runToCompletionHooks } from "./template-dialect/index.js";
 export {
   currentConditions,
   orderConditions,

@@ -130,3 +130,118 @@ describe("Helm hooks of an imported chart on the cluster", { timeout: 300_000 },
     );
   });
 });
+
+/**
+ * A hook runs once per generation, whatever deletes it once it has finished: Kubernetes' TTL
+ * controller (ttlSecondsAfterFinished: 0, the local control plane runs it) or the controller
+ * itself honouring `hook-delete-policy: hook-succeeded`. The finished run is neither created
+ * again nor waited for; the next spec change runs the upgrade hooks once more.
+ */
+describe("Helm hook runs of an imported chart: once per generation", { timeout: 300_000 }, () => {
+  let tc: TestController;
+  let installed: InstalledChart | undefined;
+  const kind = `HookRuns${letterSuffix()}App`;
+  const group = "hookruns.test.kro.run";
+  const plural = `${kind.toLowerCase()}s.${group}`;
+
+  before(async () => {
+    tc = await startTestController();
+    installed = await installImportedChart(tc, path.join(ROOT, "test/fixtures/helm/hook-runs"), { kind, group });
+  });
+  after(async () => {
+    await installed?.remove();
+    await tc.stop();
+  });
+
+  interface App {
+    metadata: { generation: number; annotations?: Record<string, string> };
+    status?: { conditions?: { type: string; status: string; observedGeneration?: number }[] };
+  }
+
+  it("a Job deleted by its TTL is not created again, a hook-succeeded Job is deleted once done, the instance stays Ready; a spec change runs the upgrade hooks once; also across a controller restart", async (t) => {
+    await waitRgdActive(installed?.rgdName ?? "");
+    const ns = await testNamespace(t, "helm-hook-runs");
+    const app = () => kubectlJson<App>(["get", plural, "rel", "-n", ns]);
+    // Created (server-side apply answers 201) by this test's controllers (the one before a restart too).
+    let earlier: TestController["requests"] = [];
+    const creates = (job: string) =>
+      [...earlier, ...tc.requests].filter(
+        (r) => r.verb === "PATCH" && r.status === 201 && r.path.endsWith(`/namespaces/${ns}/jobs/${job}`),
+      ).length;
+    const readyAt = async (generation: number) => {
+      const live = await app();
+      const ready = live.status?.conditions?.find((c) => c.type === "Ready");
+      assert.equal(ready?.status, "True", JSON.stringify(live.status));
+      assert.equal(ready.observedGeneration, generation, JSON.stringify(live.status));
+      return live;
+    };
+    const recorded = (live: App): unknown =>
+      JSON.parse(live.metadata.annotations?.["internal.kro.run/hook-runs"] ?? "null");
+    const jobs = async () =>
+      (await kubectl(["get", "jobs", "-n", ns, "-o", "name"])).split("\n").filter((l) => l !== "");
+    const tag = async () => (await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns])).data?.tag;
+    // One more pass of the controller, begun after everything above: the chart's ConfigMap is
+    // deleted, and the controller creates it again.
+    const anotherPass = async () => {
+      const before = (await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns])).metadata.uid;
+      await kubectl(["delete", "configmap", "rel-app", "-n", ns]);
+      await eventually(
+        async () => {
+          const again = await kubectlJson<Live>(["get", "configmap/rel-app", "-n", ns]);
+          assert.notEqual(again.metadata.uid, before);
+        },
+        { timeout: 60_000 },
+      );
+    };
+
+    await kubectl(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        ...installed?.imported.instance,
+        metadata: { name: "rel", namespace: ns },
+        spec: { tag: "1.36" },
+      }),
+    );
+    await eventually(
+      async () => {
+        const live = await readyAt(1);
+        assert.deepEqual(recorded(live), { generation: 1, done: ["Job/rel-migrate", "Job/rel-notify"] });
+        assert.equal(await tag(), "1.36");
+        assert.deepEqual(await jobs(), [], "the TTL deleted rel-migrate, the controller rel-notify");
+      },
+      { timeout: 120_000 },
+    );
+    await anotherPass();
+    await readyAt(1);
+    assert.deepEqual(await jobs(), [], "no run was created again");
+    assert.equal(creates("rel-migrate"), 1, "the pre-install Job ran once");
+    assert.equal(creates("rel-notify"), 1, "the post-install Job ran once");
+
+    // A restarted controller knows from the instance which runs are done: nothing runs again.
+    earlier = tc.requests;
+    await tc.stop();
+    tc = await startTestController({ label: tc.label });
+    await anotherPass();
+    await readyAt(1);
+    assert.deepEqual(await jobs(), [], "no run was created again after the restart");
+    assert.equal(creates("rel-migrate"), 1);
+    assert.equal(creates("rel-notify"), 1);
+
+    await kubectl(["patch", plural, "rel", "-n", ns, "--type=merge", "-p", JSON.stringify({ spec: { tag: "1.37" } })]);
+    await eventually(
+      async () => {
+        const live = await readyAt(2);
+        assert.deepEqual(recorded(live), { generation: 2, done: ["Job/rel-migrate-2", "Job/rel-notify-2"] });
+        assert.equal(await tag(), "1.37");
+        assert.deepEqual(await jobs(), []);
+      },
+      { timeout: 120_000 },
+    );
+    await anotherPass();
+    await readyAt(2);
+    assert.deepEqual(await jobs(), [], "no run was created again");
+    assert.equal(creates("rel-migrate-2"), 1, "the pre-upgrade Job ran once");
+    assert.equal(creates("rel-notify-2"), 1, "the post-upgrade Job ran once");
+    assert.equal(creates("rel-migrate"), 1, "the install run was not created again");
+  });
+});

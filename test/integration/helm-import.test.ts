@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { ChartFiles } from "../../src/helm/index.js";
+import type { ChartFiles, HelmImportOptions } from "../../src/helm/index.js";
 import { helm } from "../support/helm.js";
 import { chartFiles, helmObjects, kroObjects } from "../support/helm-import.js";
 
@@ -21,9 +21,10 @@ async function assertSameObjects(
   files: ChartFiles,
   values: object,
   extraHelmArgs: readonly string[] = [],
+  importOptions: HelmImportOptions = {},
 ): Promise<void> {
   const theirs = await helmObjects(chart, values, extraHelmArgs);
-  const ours = kroObjects(files, values);
+  const ours = kroObjects(files, values, importOptions);
   assert.deepEqual(
     ours.errors,
     [],
@@ -148,5 +149,30 @@ describe("kro import helm renders what helm template renders", () => {
       { tags: { backend: false } },
     ];
     for (const values of sets) await assertSameObjects(chart, files, values);
+  });
+
+  it("Bitnami-style capabilities helpers: kinds whose apiVersion is an include, off by default, turned on by values", async () => {
+    const chart = path.join(FIXTURES, "capabilities");
+    const files = await chartFiles(chart);
+    const on = {
+      pdb: { create: true },
+      autoscaling: { enabled: true },
+      metrics: { serviceMonitor: { enabled: true } },
+    };
+    const sets = [
+      {},
+      on,
+      // The helpers' own override of .Capabilities.KubeVersion: older versions of the same groups.
+      { ...on, kubeVersion: "1.20.0" },
+    ];
+    for (const values of sets) await assertSameObjects(chart, files, values);
+    // The ServiceMonitor renders where the cluster serves monitoring.coreos.com/v1, as --api-versions says.
+    const monitoring = ["monitoring.coreos.com/v1"];
+    for (const values of sets)
+      await assertSameObjects(chart, files, values, ["--api-versions", monitoring.join(",")], {
+        apiVersions: monitoring,
+      });
+    // And --kube-version answers .Capabilities.KubeVersion for both.
+    await assertSameObjects(chart, files, on, ["--kube-version", "v1.22.0"], { kubeVersion: "v1.22.0" });
   });
 });

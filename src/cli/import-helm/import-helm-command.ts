@@ -20,6 +20,7 @@ export interface ImportHelmFlags {
   version?: string;
   output?: string;
   kubeVersion?: string;
+  apiVersions?: string[];
   releaseName?: string;
   namespace?: string;
 }
@@ -71,6 +72,14 @@ async function importHelm(chart: string, flags: ImportHelmFlags): Promise<number
       ...(flags.group === undefined ? {} : { group: flags.group }),
       ...(flags.version === undefined ? {} : { version: flags.version }),
       ...(flags.kubeVersion === undefined ? {} : { kubeVersion: flags.kubeVersion }),
+      ...(flags.apiVersions === undefined
+        ? {}
+        : {
+            apiVersions: flags.apiVersions
+              .flatMap((v) => v.split(","))
+              .map((v) => v.trim())
+              .filter((v) => v !== ""),
+          }),
       ...(flags.releaseName === undefined ? {} : { releaseName: flags.releaseName }),
       ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
     });
@@ -119,6 +128,11 @@ export function registerImportCommands(program: Command): void {
     .option(
       "--kube-version <version>",
       "Kubernetes version templates see as .Capabilities.KubeVersion offline (e.g. v1.33.0)",
+    )
+    .option(
+      "-a, --api-versions <versions>",
+      "more API versions templates see in .Capabilities.APIVersions offline, as helm template --api-versions (repeatable or comma-separated, e.g. monitoring.coreos.com/v1)",
+      collect,
     )
     .option(
       "-o, --output <dir>",

@@ -37,6 +37,7 @@ import { ownerIdentity, recoverUnrecorded, reportRefused, validatedRemovalContex
 import { InstancePass } from "./pass.js";
 import { relevantWatchErrors } from "./unwatchable-kinds.js";
 import { ensureManaged, InstanceGoneError, recordDelta } from "./record.js";
+import { recordCompletedRuns, recordVanishedRuns } from "./hook-run-record.js";
 import { runtimeOptionsFor } from "./runtime-options.js";
 import { settleScopes } from "./scope-settling.js";
 import { checkClusterTargets } from "./cluster-targets.js";
@@ -134,13 +135,32 @@ async function planAndApply(
   if (targets.started) pass.evaluation = evaluate(current);
   await gateReads(ctx, pass, () => evaluate(current));
   for (const held of targets.held) pass.blocked.add(held);
+  // Hook runs we created that are gone (a Job's TTL) have finished: recorded before every apply
+  // round, which would otherwise create them again (the chart's render may arrive in a later round).
+  const settleRuns = async (): Promise<"recorded" | "gone"> => {
+    if (!hasHooks(served)) return "recorded";
+    const before = pass.instance;
+    const outcome = await recordHookRuns(ctx, pass, recordVanishedRuns);
+    if (pass.instance !== before) pass.evaluation = evaluate(pass.instance);
+    return outcome;
+  };
+  if ((await settleRuns()) === "gone") return {};
 
   // 3. Apply, round after round; then remove what is no longer desired.
   const reevaluate = async (): Promise<void> => {
     pass.evaluation = evaluate(pass.instance);
     await gateReads(ctx, pass, () => evaluate(pass.instance));
+    // Gone meanwhile: the next round's writes find out (the instance is read before creating).
+    await settleRuns();
   };
   if ((await applyRounds(ctx, pass, watchErrors, reevaluate, log)) === "gone") return {};
+  // Hook runs this pass saw finish, recorded now so that pruning below lets `hook-succeeded` runs
+  // go (hook-run-record.ts). Gone meanwhile: the record step below removes what this pass created.
+  if (hasHooks(served)) {
+    const before = pass.instance;
+    await recordHookRuns(ctx, pass, recordCompletedRuns);
+    if (pass.instance !== before) await reevaluate();
+  }
   // An unwatchable kind counts only for nodes that render it or still own objects of it.
   const unavailable = new Map([
     ...relevantWatchErrors(served.graph, watchErrors, unwatchable.ownKinds, pass.evaluation, pass.inventory),
@@ -301,6 +321,24 @@ async function pruneUndesired(
   for (const entry of removed.done) pass.overlay.set(identityKey(entry), null);
   pass.learn({ recorded: [], removedUids: removed.done.map((e) => e.uid) });
   pass.evaluation = evaluate(pass.instance);
+}
+
+const hasHooks = (served: ServedGraph): boolean =>
+  served.graph.dialect === "template" && served.graph.helm !== undefined;
+
+/** Writes finished hook runs on the instance (hook-run-record.ts); "gone" when the instance vanished meanwhile. */
+async function recordHookRuns(
+  ctx: InstanceContext,
+  pass: InstancePass,
+  write: (ctx: InstanceContext, pass: InstancePass) => Promise<KubeObject>,
+): Promise<"recorded" | "gone"> {
+  try {
+    pass.instance = await write(ctx, pass);
+    return "recorded";
+  } catch (error) {
+    if (!(error instanceof InstanceGoneError)) throw error;
+    return "gone";
+  }
 }
 
 /** Writes the pass's delta into the instance's record; "gone" when the instance vanished meanwhile. */

@@ -6,9 +6,9 @@ import { identityOf } from "../identity.js";
 import { createMemoryLookup } from "../memory-lookup.js";
 import { prunePlan } from "../prune.js";
 import type { InventoryEntry, KubeJson } from "../types.js";
-import { ADOPTED_RELEASE_ANNOTATION, hookRuns, runName } from "./hook-runs.js";
+import { ADOPTED_RELEASE_ANNOTATION, completedHookRuns, HOOK_RUNS_ANNOTATION, hookRuns, runName } from "./hook-runs.js";
 
-const job = (name: string, hook: string) =>
+const job = (name: string, hook: string, deletePolicy?: string) =>
   [
     "---",
     "apiVersion: batch/v1",
@@ -17,11 +17,12 @@ const job = (name: string, hook: string) =>
     `  name: {{ .Release.Name }}-${name}`,
     "  annotations:",
     `    helm.sh/hook: ${hook}`,
+    ...(deletePolicy === undefined ? [] : [`    helm.sh/hook-delete-policy: ${deletePolicy}`]),
     "spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: 'busybox:{{ .Values.tag }}'}]}}}",
   ].join("\n");
 const HOOKS = [
   job("both", "pre-install,pre-upgrade"),
-  job("install", "pre-install"),
+  job("install", "pre-install", "before-hook-creation,hook-succeeded"),
   job("upgrade", "pre-upgrade"),
 ].join("\n");
 const SEED =
@@ -41,7 +42,13 @@ function graph(): CompiledGraph {
         charts: [{ templatePrefix: "h/", valuesPath: [], metadata: { name: "h", version: "1.0.0" }, files: {} }],
       },
       childResources: [
-        { id: "hooks", apiVersion: "batch/v1", kind: "Job", manifests: "h/templates/hooks.yaml" },
+        {
+          id: "hooks",
+          apiVersion: "batch/v1",
+          kind: "Job",
+          manifests: "h/templates/hooks.yaml",
+          readyWhen: ["{{- if (.self.status | default dict).succeeded -}}true{{- else -}}false{{- end -}}"],
+        },
         { id: "seed", apiVersion: "v1", kind: "Secret", manifests: "h/templates/seed.yaml" },
         { id: "cfg", apiVersion: "v1", kind: "ConfigMap", manifests: "h/templates/seed.yaml" },
         {
@@ -172,5 +179,99 @@ describe("Helm hooks per instance generation (install = 1, each spec change an u
       [{ kind: "Job", metadata: { name: "x" } }],
       "not a hook: as rendered",
     );
+  });
+
+  describe("a run recorded complete runs once per generation", () => {
+    const without = (objects: readonly KubeJson[], ...gone: string[]) =>
+      objects.filter((o) => !gone.includes(`${String(o.kind)}/${(o.metadata as { name: string }).name}`));
+    const withRecord = (subject: KubeJson, record: string | undefined): KubeJson => {
+      assert.ok(record !== undefined, "a record to write");
+      const metadata = subject.metadata as { annotations: Record<string, string> };
+      return {
+        ...subject,
+        metadata: { ...metadata, annotations: { ...metadata.annotations, [HOOK_RUNS_ANNOTATION]: record } },
+      };
+    };
+
+    it("records every hook object of a ready node, for the instance's generation", () => {
+      const install = converge(g, instance(1));
+      const record = completedHookRuns(instance(1), install.nodes);
+      assert.deepEqual(JSON.parse(record ?? "null"), {
+        generation: 1,
+        done: ["Job/rel-both", "Job/rel-install", "Secret/rel-seed"],
+      });
+      assert.equal(completedHookRuns(withRecord(instance(1), record), install.nodes), undefined, "nothing new");
+    });
+
+    it("a node that is not ready (a Job not complete yet) records nothing", () => {
+      const lookup = createMemoryLookup([]);
+      const first = evaluateInstance(g, instance(1), lookup);
+      lookup.put(...first.apply);
+      const created = evaluateInstance(g, instance(1), lookup);
+      assert.equal(created.nodes.find((n) => n.id === "hooks")?.ready, false);
+      assert.deepEqual(JSON.parse(completedHookRuns(instance(1), created.nodes) ?? "null"), {
+        generation: 1,
+        done: ["Secret/rel-seed"],
+      });
+    });
+
+    it("a completed run deleted afterwards (TTL) is not created again and holds nobody", () => {
+      const install = converge(g, instance(1));
+      const done = withRecord(instance(1), completedHookRuns(instance(1), install.nodes));
+      const afterTtl = without(install.apply, "Job/rel-both", "Job/rel-install");
+      const evaluation = converge(g, done, afterTtl);
+      assert.deepEqual(names(evaluation.apply), ["ConfigMap/rel-app"]);
+      assert.ok(
+        evaluation.nodes.every((n) => n.ready),
+        JSON.stringify(evaluation.nodes.map((n) => [n.id, n.pending])),
+      );
+      assert.equal(evaluation.nodes.find((n) => n.id === "app")?.pending, undefined);
+    });
+
+    it("a done run is kept, unless its hook-delete-policy says hook-succeeded: then it is pruned", () => {
+      const install = converge(g, instance(1));
+      const done = withRecord(instance(1), completedHookRuns(instance(1), install.nodes));
+      const evaluation = converge(g, done, install.apply);
+      assert.deepEqual(
+        evaluation.nodes
+          .flatMap((n) => n.retained ?? [])
+          .map((i) => `${i.kind}/${i.name}`)
+          .sort(),
+        ["Job/rel-both", "Secret/rel-seed"],
+      );
+      assert.deepEqual(
+        prunePlan(g, inventoryOf(install.apply), evaluation)
+          .flat()
+          .map((e) => `${e.kind}/${e.name}`),
+        ["Job/rel-install"],
+      );
+    });
+
+    it("the next generation runs its upgrade hooks all the same, and its record replaces the previous one", () => {
+      const install = converge(g, instance(1));
+      const record = completedHookRuns(instance(1), install.nodes);
+      const upgrade = withRecord(instance(2), record);
+      const evaluation = converge(g, upgrade, install.apply);
+      assert.deepEqual(names(evaluation.apply), [
+        "ConfigMap/rel-app",
+        "ConfigMap/rel-cfg",
+        "Job/rel-both-2",
+        "Job/rel-upgrade-2",
+      ]);
+      assert.deepEqual(JSON.parse(completedHookRuns(upgrade, evaluation.nodes) ?? "null"), {
+        generation: 2,
+        done: ["ConfigMap/rel-cfg", "Job/rel-both-2", "Job/rel-upgrade-2"],
+      });
+    });
+
+    it("an unreadable record counts nothing as done", () => {
+      const broken = instance(1, { [HOOK_RUNS_ANNOTATION]: "{not json" });
+      assert.deepEqual(names(converge(g, broken).apply), [
+        "ConfigMap/rel-app",
+        "Job/rel-both",
+        "Job/rel-install",
+        "Secret/rel-seed",
+      ]);
+    });
   });
 });

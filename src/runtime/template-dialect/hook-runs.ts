@@ -12,17 +12,27 @@
  *   deletes and re-creates it, a declarative controller creates the new run and prunes the old one;
  *   other kinds of upgrade hooks are updated in place (what re-creating them amounts to).
  *
+ * A hook runs once per generation, as Helm runs it once per install or upgrade: the controller
+ * records the runs of the current generation it saw complete (annotation
+ * `internal.kro.run/hook-runs`, durable across restarts: completedHookRuns below). A recorded run
+ * is no longer applied nor awaited, so its deletion — a Job's `ttlSecondsAfterFinished`, someone
+ * cleaning up — does not run it again and does not hold readiness. It is kept (retained) unless its
+ * `helm.sh/hook-delete-policy` names `hook-succeeded`: then it is let go, and pruned as Helm deletes
+ * it after success.
+ *
  * An instance without a generation (an offline `kro render`) gets every hook as `helm template`
  * prints it. An instance that took over a live release (annotation `helm.kro.run/adopted-release`,
  * set by `kro import helm --release`) ran its install hooks under Helm: generation 1 creates no
  * hook, and install hooks are retained from then on.
  */
-import { ANNOTATIONS } from "../../api/index.js";
+import { ANNOTATIONS, compareCodeUnits } from "../../api/index.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { KubeJson } from "../types.js";
+import type { KubeJson, NodeEvaluation } from "../types.js";
 
 /** On an instance: it continues a Helm release, whose install hooks have run already. */
 export const ADOPTED_RELEASE_ANNOTATION = ANNOTATIONS.helmAdoptedRelease;
+/** On an instance: the hook runs of its current generation seen complete (completedHookRuns). */
+export const HOOK_RUNS_ANNOTATION = ANNOTATIONS.hookRuns;
 
 const RUN_TO_COMPLETION = new Set(["Job", "Pod"]);
 const INSTALL_EVENTS = new Set(["pre-install", "post-install"]);
@@ -37,15 +47,49 @@ export interface HookRuns {
   readonly retain: readonly KubeJson[];
 }
 
-function hookEvents(object: KubeJson): string[] {
+function annotationList(object: KubeJson, name: string): string[] {
   const annotations = metadataOf(object).annotations;
-  const hook = isRecord(annotations) ? annotations["helm.sh/hook"] : undefined;
-  return typeof hook === "string"
-    ? hook
+  const value = isRecord(annotations) ? annotations[name] : undefined;
+  return typeof value === "string"
+    ? value
         .split(",")
         .map((h) => h.trim())
         .filter((h) => h !== "")
     : [];
+}
+
+const hookEvents = (object: KubeJson): string[] => annotationList(object, "helm.sh/hook");
+
+/** How a run is named in the record: kind and name (a hook's namespace is the instance's). */
+function runKey(object: KubeJson): string {
+  const name = metadataOf(object).name;
+  return `${typeof object.kind === "string" ? object.kind : ""}/${typeof name === "string" ? name : ""}`;
+}
+
+interface RecordedRuns {
+  readonly generation: number;
+  readonly done: readonly string[];
+}
+
+/** The record on the instance; undefined when absent or unreadable (then nothing counts as done). */
+function recordedRuns(instance: KubeJson): RecordedRuns | undefined {
+  const annotations = metadataOf(instance).annotations;
+  const raw = isRecord(annotations) ? annotations[HOOK_RUNS_ANNOTATION] : undefined;
+  if (typeof raw !== "string") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed) || typeof parsed.generation !== "number" || !Array.isArray(parsed.done)) return undefined;
+  return { generation: parsed.generation, done: parsed.done.filter((d): d is string => typeof d === "string") };
+}
+
+/** The runs of `generation` recorded as complete. */
+function doneRuns(instance: KubeJson, generation: number): ReadonlySet<string> {
+  const recorded = recordedRuns(instance);
+  return new Set(recorded?.generation === generation ? recorded.done : []);
 }
 
 /** `<name>-<generation>`, the name shortened so that the result stays a valid DNS label. */
@@ -71,8 +115,14 @@ export function hookRuns(objects: readonly KubeJson[], instance: KubeJson): Hook
   const generation = generationOf(instance);
   if (generation === undefined) return { apply: objects, retain: [] };
   const adopted = adoptedRelease(instance);
+  const done = doneRuns(instance, generation);
   const apply: KubeJson[] = [];
   const retain: KubeJson[] = [];
+  // A run of this generation: applied until it is recorded complete, then kept or let go.
+  const run = (object: KubeJson): void => {
+    if (!done.has(runKey(object))) apply.push(object);
+    else if (!annotationList(object, "helm.sh/hook-delete-policy").includes("hook-succeeded")) retain.push(object);
+  };
   for (const object of objects) {
     const events = hookEvents(object);
     if (events.length === 0) {
@@ -82,7 +132,7 @@ export function hookRuns(objects: readonly KubeJson[], instance: KubeJson): Hook
     const install = events.some((e) => INSTALL_EVENTS.has(e));
     const upgrade = events.some((e) => UPGRADE_EVENTS.has(e));
     if (generation === 1) {
-      if (install && !adopted) apply.push(object);
+      if (install && !adopted) run(object);
       else if (install) retain.push(object);
       continue;
     }
@@ -93,8 +143,57 @@ export function hookRuns(objects: readonly KubeJson[], instance: KubeJson): Hook
     if (typeof object.kind === "string" && RUN_TO_COMPLETION.has(object.kind)) {
       const metadata = metadataOf(object);
       const name = typeof metadata.name === "string" ? metadata.name : "";
-      apply.push({ ...object, metadata: { ...metadata, name: runName(name, generation) } });
-    } else apply.push(object);
+      run({ ...object, metadata: { ...metadata, name: runName(name, generation) } });
+    } else run(object);
   }
   return { apply, retain };
+}
+
+/**
+ * The record to write on the instance (undefined: nothing new): the runs of `objects` (hook objects
+ * of the instance's generation, as a node applies them) added to those recorded already for that
+ * generation; a record of an earlier generation is replaced.
+ */
+export function hookRunRecord(instance: KubeJson, objects: readonly KubeJson[]): string | undefined {
+  const generation = generationOf(instance);
+  if (generation === undefined) return undefined;
+  const done = new Set(doneRuns(instance, generation));
+  const before = done.size;
+  for (const object of objects) if (hookEvents(object).length > 0) done.add(runKey(object));
+  if (done.size === before) return undefined;
+  return JSON.stringify({ generation, done: [...done].sort(compareCodeUnits) });
+}
+
+/**
+ * The hook objects of this pass whose run is complete: every hook object a ready node applied
+ * (Job complete, Pod succeeded, other kinds on existence: the node's readyWhen).
+ */
+export function completedHookObjects(
+  nodes: readonly Pick<NodeEvaluation, "ready" | "excluded" | "error" | "desired">[],
+): KubeJson[] {
+  return nodes
+    .filter((n) => n.ready && !n.excluded && n.error === undefined)
+    .flatMap((n) => n.desired.filter((o) => hookEvents(o).length > 0));
+}
+
+/** The record after a pass whose ready nodes completed hook runs (undefined: nothing new). */
+export function completedHookRuns(
+  instance: KubeJson,
+  nodes: readonly Pick<NodeEvaluation, "ready" | "excluded" | "error" | "desired">[],
+): string | undefined {
+  return hookRunRecord(instance, completedHookObjects(nodes));
+}
+
+/**
+ * Hook objects of the pass that run to completion (Jobs, Pods): a run of one of these that we
+ * created and that is gone has finished, as far as Helm is concerned (its wait ends on the
+ * Deleted event too); a Job's ttlSecondsAfterFinished can delete it before the controller sees it
+ * complete.
+ */
+export function runToCompletionHooks(nodes: readonly Pick<NodeEvaluation, "excluded" | "desired">[]): KubeJson[] {
+  return nodes
+    .filter((n) => !n.excluded)
+    .flatMap((n) =>
+      n.desired.filter((o) => hookEvents(o).length > 0 && typeof o.kind === "string" && RUN_TO_COMPLETION.has(o.kind)),
+    );
 }

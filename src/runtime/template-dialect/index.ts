@@ -9,3 +9,4 @@ export { isTestHook, parseManifestStream, renderChartOutputs, renderChartTemplat
 export { coalesceValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 export { graphReadsClock, renderTimeToRecord } from "./entropy.js";
 export { answerFingerprint, helmRenderEnv } from "./helm-cluster.js";
+export { completedHookObjects, hookRunRecord, runToCompletionHooks } from "./hook-runs.js";
