@@ -139,6 +139,12 @@ export interface HelmClusterOptions {
   readonly capabilities?: HelmCapabilities;
   /** `lookup` reads the cluster under these rules; absent = every lookup returns {}. */
   readonly lookups?: HelmLookupAccess;
+  /**
+   * Where `lookup` reads; absent = the pass's own view of the cluster (the controller's caches and
+   * writes). The migration plan passes the live cluster here while its children are simulated
+   * applies: a lookup must see the Secret as it is live, not the render's own new copy of it.
+   */
+  readonly lookupFrom?: ObservedLookup;
   /** Where the chart renders; absent = here, inline, within the pass deadline (kro render). */
   readonly render?: ChartRenderPort;
 }

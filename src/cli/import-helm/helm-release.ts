@@ -27,7 +27,8 @@ import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.j
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
 import type { KubeJson } from "../../runtime/index.js";
 import { InputError } from "../inputs/index.js";
-import { renderDesired } from "./import-render.js";
+import { compileImported } from "./import-render.js";
+import { renderDesiredOnCluster } from "./release-render.js";
 
 export interface ReleaseImportOptions {
   readonly kind?: string;
@@ -187,7 +188,9 @@ export async function prepareReleaseMigration(
     manifestObjects(text, release.namespace),
   );
   const current = await liveReleaseObjects(client, releaseObjects);
-  const desired = await renderDesired(labelled, instance, kubeVersion);
+  // Rendered as the controller will render it: lookups and capabilities from this cluster.
+  const graph = await compileImported(labelled, kubeVersion);
+  const desired = await renderDesiredOnCluster(client, labelled, graph, instance);
   const dryRuns = await dryRunAdoptions(client, desired, current.live);
   return {
     ...live,
