@@ -11,6 +11,7 @@ import {
   identityOf,
   importHelmChart,
   manifestObjects,
+  migratedTo,
   newestRecord,
   planMigration,
   recordPayload,
@@ -44,6 +45,10 @@ export interface LiveRelease {
   /** The Secrets (or ConfigMaps, with Helm's configmap driver) holding every revision of the release. */
   readonly records: readonly KubeObject[];
   readonly driver: "Secret" | "ConfigMap";
+  /** The newest record, which a successful --apply marks as migrated. */
+  readonly newest: KubeObject;
+  /** The instance an earlier migration marked the newest record as migrated to (then `uninstalled`). */
+  readonly migratedTo?: string;
 }
 
 export interface ReleaseMigration extends LiveRelease {
@@ -56,7 +61,11 @@ export interface ReleaseMigration extends LiveRelease {
   readonly kubeVersion: string;
 }
 
-const recordRef = (o: KubeObject) => ({ name: o.metadata?.name ?? "", labels: o.metadata?.labels ?? {} });
+const recordRef = (o: KubeObject) => ({
+  name: o.metadata?.name ?? "",
+  labels: o.metadata?.labels ?? {},
+  annotations: o.metadata?.annotations ?? {},
+});
 
 /** Every record of the release (Secret driver first, Helm's default; then ConfigMap) and the newest, decoded. */
 export async function readLiveRelease(client: KubeClient, name: string, namespace: string): Promise<LiveRelease> {
@@ -77,7 +86,14 @@ export async function readLiveRelease(client: KubeClient, name: string, namespac
     throw new InputError(
       `${driver} ${namespace}/${newest.name} holds release ${JSON.stringify(release.name)}, not ${JSON.stringify(name)}`,
     );
-  return { release, records, driver };
+  const target = migratedTo(newest);
+  return {
+    release,
+    records,
+    driver,
+    newest: { ...newest.object, apiVersion: "v1", kind: driver },
+    ...(target === undefined ? {} : { migratedTo: target }),
+  };
 }
 
 async function serverVersion(client: KubeClient): Promise<string> {
