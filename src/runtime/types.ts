@@ -160,7 +160,13 @@ export interface ChartRenderRequest {
 /** A finished render: every template's output, or the error naming file, line and the limit hit. */
 export type ChartRenderAnswer =
   | { readonly ok: true; readonly outputs: ReadonlyMap<string, string>; readonly calls: readonly ChartLookupCall[] }
-  | { readonly ok: false; readonly error: string; readonly calls: readonly ChartLookupCall[] };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly calls: readonly ChartLookupCall[];
+      /** The chart template whose render failed (not a helper it included), when known. */
+      readonly failedTemplate?: string;
+    };
 
 /** A lookup a render made, with the fingerprint (answerFingerprint) of the answer it got. */
 export interface ChartLookupCall {
