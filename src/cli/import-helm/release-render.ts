@@ -91,7 +91,7 @@ export function clusterLookupReader(client: KubeClient): LookupReader {
           name: identity.name,
           ...(identity.namespace === undefined ? {} : { namespace: identity.namespace }),
         });
-        return stripManagedFields(found) as KubeJson;
+        return stripManagedFields(found);
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;

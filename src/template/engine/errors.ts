@@ -14,14 +14,15 @@ export class TemplateError extends Error {
     readonly column: number,
     /** The template (file) name the line and column belong to, when a set of files is executed. */
     readonly file?: string,
-    /**
-     * The top-level template whose execution failed, when a set of files is executed: `file` may
-     * be a helper it included; this is the file whose output the error cost.
-     */
-    readonly template?: string,
   ) {
     super(message);
   }
+
+  /**
+   * The top-level template whose execution failed, when a set of files is executed: `file` may
+   * be a helper it included; this is the file whose output the error cost.
+   */
+  readonly template?: string;
 }
 
 export function isTemplateError(e: unknown): e is TemplateError {

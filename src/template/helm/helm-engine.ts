@@ -187,7 +187,7 @@ function cleanExecError(e: TemplateError, file: string): TemplateError {
 
 /** The error as the render of top-level template `name` raised it (TemplateError.template). */
 const inTemplate = (e: TemplateError, name: string): TemplateError =>
-  new TemplateError(e.kind, e.message, e.line, e.column, e.file, name);
+  Object.assign(new TemplateError(e.kind, e.message, e.line, e.column, e.file), { template: name });
 
 /**
  * Renders a chart's templates as Helm's engine.Render does; returns every non-partial file's
