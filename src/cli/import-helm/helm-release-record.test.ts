@@ -42,9 +42,11 @@ describe("markReleaseRecord", () => {
       /marked Helm's release rich\/rich revision 2 uninstalled: "Migrated to kro-ts: RichApp rich\/rich \(x\.example\.com\/v1alpha1\)/,
     );
     const marked = actor.read(newestRef);
-    assert.equal(marked?.metadata?.labels?.status, "uninstalled");
-    assert.equal(marked?.metadata?.annotations?.["helm.kro.run/migrated-to"], migrationTarget(instance));
-    assert.equal(decodeReleaseRecord(recordPayload(marked ?? {})).status, "uninstalled");
+    assert.ok(marked);
+    const { labels, annotations, resourceVersion: version } = marked.metadata ?? {};
+    assert.equal(labels?.status, "uninstalled");
+    assert.equal(annotations?.["helm.kro.run/migrated-to"], migrationTarget(instance));
+    assert.equal(decodeReleaseRecord(recordPayload(marked)).status, "uninstalled");
     assert.equal(
       actor.read({ ...newestRef, name: "sh.helm.release.v1.rich.v1" })?.metadata?.labels?.status,
       "superseded",
@@ -53,7 +55,6 @@ describe("markReleaseRecord", () => {
 
     const again = await readLiveRelease(client, "rich", "rich");
     assert.equal(again.migratedTo, migrationTarget(instance));
-    const version = marked?.metadata?.resourceVersion;
     await markReleaseRecord(client, again, instance, (l) => lines.push(l));
     assert.match(lines.at(-1) ?? "", /was marked uninstalled \(migrated to RichApp rich\/rich .*\) by an earlier run/);
     assert.equal(actor.read(newestRef)?.metadata?.resourceVersion, version, "nothing written");
