@@ -86,6 +86,12 @@ export const ANNOTATIONS = {
    * --release`), whose install hooks ran under Helm, so generation 1 runs no hook (hook-runs.ts).
    */
   helmAdoptedRelease: "helm.kro.run/adopted-release",
+  /**
+   * On a Helm release record (the Secret or ConfigMap `sh.helm.release.v1.NAME.vN`) that `kro
+   * import helm --release --apply` marked `uninstalled`: the instance that now manages the
+   * release's objects (`Kind namespace/name (apiVersion)`).
+   */
+  helmMigratedTo: "helm.kro.run/migrated-to",
   /** On an RGD, "true": children may go to namespaces other than the instance's (docs/design/authorization.md). */
   allowCrossNamespace: "kro.run/allow-cross-namespace",
   /** On an RGD, "true": a namespaced instance may have cluster-scoped children. */

@@ -43,6 +43,9 @@ export {
 } from "./isolation/index.js";
 export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./coordination/index.js";
 // `kro diff`: the controller's own decisions, pure, to preview an RGD or instance change.
+// `kro import helm --release`: a chart rendered against the cluster as a reconcile renders it.
+export { HelmClusterCache, withHelmCluster } from "./helm/index.js";
+export { MAX_SCOPE_PASSES } from "./instance/index.js";
 export {
   adoptionPolicy,
   decideRemoval,

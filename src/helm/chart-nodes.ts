@@ -135,7 +135,11 @@ function templateKinds(
     if (!rendered.ok)
       warnings.push({
         file,
-        message: `does not render with the chart's values (${rendered.error ?? "pending"}); its kinds come from its text alone`,
+        // The chart renders as one: a template that fails elsewhere is named, not blamed on this file.
+        message:
+          rendered.failedTemplate !== undefined && rendered.failedTemplate !== name
+            ? `its kinds come from its text alone: the chart does not render with its values, because template ${rendered.failedTemplate} fails (${rendered.error ?? "pending"})`
+            : `does not render with the chart's values (${rendered.error ?? "pending"}); its kinds come from its text alone`,
       });
     else
       for (const object of rendered.value)

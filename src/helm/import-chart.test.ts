@@ -123,6 +123,24 @@ describe("importHelmChart", () => {
     assert.equal(result.instance.kind, "ShopApp");
   });
 
+  it("a template that fails is named in the warnings; the others are not blamed for it", () => {
+    const result = importHelmChart(
+      chart({
+        "Chart.yaml": "apiVersion: v2\nname: two\nversion: 0.1.0\n",
+        "values.yaml": "{}\n",
+        "templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        "templates/b.yaml":
+          'apiVersion: v1\nkind: Service\nmetadata:\n  name: b\nspec:\n  ports:\n  - port: {{ required "need port" .Values.port }}\n',
+      }),
+    );
+    const byFile = new Map(result.warnings.map((w) => [w.file, w.message]));
+    assert.match(byFile.get("templates/b.yaml") ?? "", /^does not render with the chart's values \(.*need port\)/);
+    assert.match(
+      byFile.get("templates/a.yaml") ?? "",
+      /^its kinds come from its text alone: the chart does not render with its values, because template two\/templates\/b\.yaml fails/,
+    );
+  });
+
   it("reads a packaged chart and rejects archives that escape the chart", () => {
     const files = decodeChartArchive(
       tar(Object.fromEntries(Object.entries(BASE).map(([k, v]) => [`shop/${k}`, v]))),

@@ -25,11 +25,14 @@ export {
   type HelmChartRecord,
   type HelmFile,
   type HelmHookRecord,
+  migratedTo,
   type RecordRef,
 } from "./release-record.js";
+export { markedRecord, migratedDescription, MIGRATED_STATUS, type StoredRecord } from "./release-mark.js";
 export {
   describeObject as describeReleaseObject,
   describePlan,
+  describeReleaseHooks,
   fieldChanges,
   identityKey,
   identityOf,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   describePlan,
+  describeReleaseHooks,
   fieldChanges,
   identityKey,
   identityOf,
@@ -249,6 +250,53 @@ describe("planMigration", () => {
     assert.match(
       describePlan(plan).join("\n"),
       /Job prod\/db-migrate: a Helm hook \(pre-install,pre-upgrade\) that ran under Helm, left as it is/,
+    );
+  });
+});
+
+describe("test hooks are not said to have run", () => {
+  const hook = (name: string, events: string[], phase = "") => ({
+    name,
+    kind: "Pod",
+    path: "",
+    events,
+    manifest: "",
+    lastRun: { phase, startedAt: "", completedAt: phase === "" ? "" : "2026-12-01T02:48:15Z" },
+  });
+
+  it("a live test hook (left by `helm test`) is one Helm runs only on helm test, not one that ran under Helm", () => {
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "web-test", namespace: "prod", annotations: { "helm.sh/hook": "test" } },
+    };
+    const text = describePlan(planMigration([], [pod], new Map([[identityKey(identityOf(pod)), pod]]))).join("\n");
+    assert.match(
+      text,
+      /Pod prod\/web-test: a Helm test hook \(test\), run only by `helm test` \(never at install or upgrade\)/,
+    );
+    assert.doesNotMatch(text, /ran under Helm/);
+  });
+
+  it("the release's hooks: lifecycle hooks ran under Helm, test hooks not run (or their last helm test)", () => {
+    const lines = describeReleaseHooks([
+      hook("migrate", ["pre-install", "pre-upgrade"], "Succeeded"),
+      hook("web-test", ["test"]),
+      hook("smoke", ["test-success"], "Failed"),
+    ]);
+    assert.equal(lines.length, 2);
+    assert.match(
+      lines[0] ?? "",
+      /1 hook\(s\) that ran under Helm as their events say \(Pod\/migrate \[pre-install,pre-upgrade\]\)/,
+    );
+    assert.doesNotMatch(lines[0] ?? "", /web-test|smoke/);
+    assert.match(
+      lines[1] ?? "",
+      /2 test hook\(s\), which Helm runs only on `helm test`, never at install or upgrade \(Pod\/web-test: not run, Pod\/smoke: last helm test Failed at 2026-12-01T02:48:15Z\); kro-ts has no `helm test` and never runs them/,
+    );
+    assert.deepEqual(
+      describeReleaseHooks([hook("web-test", ["test"])]).filter((l) => /ran under Helm/.test(l)),
+      [],
     );
   });
 });

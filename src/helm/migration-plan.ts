@@ -6,10 +6,12 @@
  * refuses a migration that would restart pods unless asked, so "zero downtime" is checked, not
  * hoped for.
  *
- * Pure: the CLI renders the instance offline, reads the live objects and asks the API server for a
- * dry-run apply of each object to adopt; this compares them.
+ * Pure: the CLI renders the instance as the controller will (lookups and capabilities from the
+ * cluster), reads the live objects and asks the API server for a dry-run apply of each object to
+ * adopt; this compares them.
  */
 import { loadYaml } from "../api/index.js";
+import type { HelmHookRecord } from "./release-record.js";
 import type { KubeObject as KubeJson } from "./types.js";
 
 export interface ObjectIdentity {
@@ -243,6 +245,30 @@ export function planMigration(
   return { adopt, create, leftBehind };
 }
 
+/** Helm's test hook events: Helm runs such a hook only on `helm test`, never at install or upgrade. */
+const TEST_EVENTS = new Set(["test", "test-success", "test-failure"]);
+const isTestHook = (hook: string): boolean =>
+  hook
+    .split(",")
+    .map((h) => h.trim())
+    .every((h) => TEST_EVENTS.has(h));
+
+/** What the release's hooks did under Helm, for the migration's notes: test hooks apart, with their last `helm test`. */
+export function describeReleaseHooks(hooks: readonly HelmHookRecord[]): string[] {
+  const lifecycle = hooks.filter((h) => !isTestHook(h.events.join(",")));
+  const tests = hooks.filter((h) => isTestHook(h.events.join(",")));
+  const lines: string[] = [];
+  if (lifecycle.length > 0)
+    lines.push(
+      `the release has ${lifecycle.length} hook(s) that ran under Helm as their events say (${lifecycle.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); the adopting instance runs none of them again and runs upgrade hooks, as new objects, from its next spec change (see the plan)`,
+    );
+  if (tests.length > 0)
+    lines.push(
+      `the release has ${tests.length} test hook(s), which Helm runs only on \`helm test\`, never at install or upgrade (${tests.map((h) => `${h.kind}/${h.name}: ${h.lastRun.phase === "" ? "not run" : `last helm test ${h.lastRun.phase}${h.lastRun.completedAt === "" ? "" : ` at ${h.lastRun.completedAt}`}`}`).join(", ")}); kro-ts has no \`helm test\` and never runs them`,
+    );
+  return lines;
+}
+
 const shown = (value: unknown): string => (value === undefined ? "(unset)" : JSON.stringify(value).slice(0, 80));
 
 /** The plan as lines for a terminal: one per object, then one per changed field. */
@@ -270,7 +296,9 @@ export function describePlan(plan: MigrationPlan): string[] {
     lines.push(
       id.hook === undefined
         ? `  ${describeObject(id)}: in the release but not in the import, left as it is (unmanaged)`
-        : `  ${describeObject(id)}: a Helm hook (${id.hook}) that ran under Helm, left as it is (unmanaged); upgrade hooks run again, as new objects, from the instance's next spec change`,
+        : isTestHook(id.hook)
+          ? `  ${describeObject(id)}: a Helm test hook (${id.hook}), run only by \`helm test\` (never at install or upgrade), left as it is (unmanaged); kro-ts never runs it`
+          : `  ${describeObject(id)}: a Helm hook (${id.hook}) that ran under Helm, left as it is (unmanaged); upgrade hooks run again, as new objects, from the instance's next spec change`,
     );
   }
   return lines;

@@ -64,6 +64,11 @@ describe("decodeReleaseRecord", () => {
         ["rich-test", ["test"]],
       ],
     );
+    // Helm's last_run: the upgrade ran no hook (pre-install ran at revision 1), no `helm test` ran.
+    assert.deepEqual(
+      release.hooks.map((h) => h.lastRun.phase),
+      ["", ""],
+    );
     assert.match(release.manifest, /name: rich-config/);
     assert.match(release.hooks[0]?.manifest ?? "", /name: rich-pre-install[\s\S]*helm\.sh\/hook": pre-install/);
 
@@ -232,6 +237,14 @@ describe("newestRecord", () => {
       /revision 2 is pending-upgrade, not deployed; .*helm history r -n ns/,
     );
     assert.throws(() => newestRecord([ref("1", "failed")], "r", "ns"), /revision 1 is failed/);
+  });
+  it("accepts an uninstalled newest revision only when a migration marked it (a migration run again)", () => {
+    const marked = {
+      ...ref("1", "uninstalled"),
+      annotations: { "helm.kro.run/migrated-to": "App ns/r (x.example.com/v1)" },
+    };
+    assert.equal(newestRecord([marked], "r", "ns"), marked);
+    assert.throws(() => newestRecord([ref("1", "uninstalled")], "r", "ns"), /revision 1 is uninstalled, not deployed/);
   });
   it("says when there is no such release", () => {
     assert.throws(

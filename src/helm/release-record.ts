@@ -9,7 +9,7 @@
  * chart has dependencies cannot be rebuilt from the record alone: that is an error naming them.
  */
 import { gunzipSync } from "node:zlib";
-import { loadYaml } from "../api/index.js";
+import { ANNOTATIONS, loadYaml } from "../api/index.js";
 import { asChartMetadata } from "./chart-metadata.js";
 import type { ChartFiles } from "./types.js";
 
@@ -44,6 +44,8 @@ export interface HelmHookRecord {
   readonly events: readonly string[];
   /** The hook's rendered object (hooks are not in the release's manifest). */
   readonly manifest: string;
+  /** Helm's last run of it in this revision (`last_run`): phase "" when it has not run. */
+  readonly lastRun: { readonly phase: string; readonly startedAt: string; readonly completedAt: string };
 }
 
 export interface HelmChartRecord {
@@ -125,7 +127,14 @@ function hooks(value: unknown): HelmHookRecord[] {
     path: typeof hook.path === "string" ? hook.path : "",
     events: Array.isArray(hook.events) ? hook.events.filter((e): e is string => typeof e === "string") : [],
     manifest: typeof hook.manifest === "string" ? hook.manifest : "",
+    lastRun: lastRun(hook.last_run),
   }));
+}
+
+function lastRun(value: unknown): HelmHookRecord["lastRun"] {
+  const run = isRecord(value) ? value : {};
+  const text = (v: unknown) => (typeof v === "string" ? v : "");
+  return { phase: text(run.phase), startedAt: text(run.started_at), completedAt: text(run.completed_at) };
 }
 
 function chart(value: unknown): HelmChartRecord {
@@ -148,10 +157,10 @@ function chart(value: unknown): HelmChartRecord {
 }
 
 /**
- * Decodes Helm's encoding of a release (the string Helm stores under `release`: base64 of gzip of
- * JSON; plain JSON inside the base64 is accepted too, as Helm's own decoder does).
+ * Helm's encoding of a release as raw JSON (base64 of gzip of JSON; plain JSON inside the base64
+ * is accepted too, as Helm's own decoder does). Every field is kept, known or not.
  */
-export function decodeReleaseRecord(payload: string): HelmRelease {
+export function releaseJson(payload: string): Record<string, unknown> {
   const compact = payload.replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact === "")
     throw new ReleaseRecordError("the release record is not base64 (is this a Helm 3 release record?)");
@@ -174,6 +183,12 @@ export function decodeReleaseRecord(payload: string): HelmRelease {
     );
   }
   if (!isRecord(json)) throw new ReleaseRecordError("expected a release object", "release");
+  return json;
+}
+
+/** Decodes Helm's encoding of a release (the string Helm stores under `release`), checking every field it uses. */
+export function decodeReleaseRecord(payload: string): HelmRelease {
+  const json = releaseJson(payload);
   const info = isRecord(json.info) ? json.info : {};
   const config = json.config ?? {};
   if (!isRecord(config)) throw new ReleaseRecordError("expected a map of values", "release.config");
@@ -258,11 +273,20 @@ function withSourceDependencies(
 export interface RecordRef {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
+/** The instance a record names as its successor, when `kro import helm --release --apply` marked it (release-mark.ts). */
+export function migratedTo(record: RecordRef): string | undefined {
+  const target = record.annotations?.[ANNOTATIONS.helmMigratedTo];
+  return record.labels.status === "uninstalled" && target !== undefined && target !== "" ? target : undefined;
 }
 
 /**
- * The record to migrate from: the newest revision, which must be `deployed`. A newest revision in
- * flight (pending-*) or failed means the live objects may not match any one record: refuse.
+ * The record to migrate from: the newest revision, which must be `deployed` — or `uninstalled`
+ * by an earlier migration of this release, which marked it so (a migration run again). A newest
+ * revision in flight (pending-*), failed, or uninstalled by Helm means the live objects may not
+ * match any one record: refuse.
  */
 export function newestRecord<T extends RecordRef>(records: readonly T[], release: string, namespace: string): T {
   const numbered = records
@@ -275,7 +299,7 @@ export function newestRecord<T extends RecordRef>(records: readonly T[], release
       `no Helm 3 release ${JSON.stringify(release)} in namespace ${namespace} (no Secret or ConfigMap labelled ${releaseSelector(release)})`,
     );
   const status = newest.record.labels.status ?? "unknown";
-  if (status !== "deployed") {
+  if (status !== "deployed" && migratedTo(newest.record) === undefined) {
     throw new ReleaseRecordError(
       `release ${namespace}/${release} revision ${newest.version} is ${status}, not deployed; finish or roll back the Helm operation first (helm history ${release} -n ${namespace})`,
     );

@@ -139,6 +139,12 @@ export interface HelmClusterOptions {
   readonly capabilities?: HelmCapabilities;
   /** `lookup` reads the cluster under these rules; absent = every lookup returns {}. */
   readonly lookups?: HelmLookupAccess;
+  /**
+   * Where `lookup` reads; absent = the pass's own view of the cluster (the controller's caches and
+   * writes). The migration plan passes the live cluster here while its children are simulated
+   * applies: a lookup must see the Secret as it is live, not the render's own new copy of it.
+   */
+  readonly lookupFrom?: ObservedLookup;
   /** Where the chart renders; absent = here, inline, within the pass deadline (kro render). */
   readonly render?: ChartRenderPort;
 }
@@ -154,7 +160,13 @@ export interface ChartRenderRequest {
 /** A finished render: every template's output, or the error naming file, line and the limit hit. */
 export type ChartRenderAnswer =
   | { readonly ok: true; readonly outputs: ReadonlyMap<string, string>; readonly calls: readonly ChartLookupCall[] }
-  | { readonly ok: false; readonly error: string; readonly calls: readonly ChartLookupCall[] };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly calls: readonly ChartLookupCall[];
+      /** The chart template whose render failed (not a helper it included), when known. */
+      readonly failedTemplate?: string;
+    };
 
 /** A lookup a render made, with the fingerprint (answerFingerprint) of the answer it got. */
 export interface ChartLookupCall {

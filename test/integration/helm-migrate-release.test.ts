@@ -125,7 +125,7 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     const first = await kro(migrate);
     assert.match(first.stderr, /Deployment .*web-nginx \(uid [0-9a-f-]+\): adopt in place, unchanged/);
     assert.match(first.stderr, /adopted 3 object\(s\) in place \(same UIDs\)/);
-    assert.match(first.stderr, /Helm's release record is kept/);
+    assert.match(first.stderr, /marked Helm's release .*web revision 1 uninstalled/);
     assertNothingRecreated(before, await releaseCensus(namespace, release), "migration");
     const instance = await kubectlJson<{
       metadata: { annotations?: Record<string, string> };

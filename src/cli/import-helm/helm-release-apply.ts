@@ -1,15 +1,16 @@
 /**
  * `kro import helm --release … --apply`: install the imported CRD, RGD and adopting instance, wait
  * until the controller has taken the release's objects over (instance Ready), and prove it did so
- * in place: every adopted object still has the UID it had under Helm. Only then, and only with
- * `--remove-release-record`, Helm's release record is deleted (UID-guarded), so `helm` forgets
- * the release without touching its objects.
+ * in place: every adopted object still has the UID it had under Helm. Only then is Helm's release
+ * record changed (helm-release-record.ts): marked `uninstalled`, naming the instance, or with
+ * `--remove-release-record` deleted, so `helm` forgets the release without touching its objects.
  */
 import { describeReleaseObject, type ObjectIdentity } from "../../helm/index.js";
 import { DiscoveryError, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { readInventory } from "../../controller/index.js";
 import { InputError } from "../inputs/index.js";
 import type { ReleaseMigration } from "./helm-release.js";
+import { markReleaseRecord, removeReleaseRecord } from "./helm-release-record.js";
 
 /** The field manager of what the migration applies (the controller applies the children under its own). */
 export const MIGRATE_FIELD_MANAGER = "kro-import";
@@ -153,20 +154,6 @@ export async function applyReleaseMigration(
   );
   for (const id of migration.plan.create) settings.log(`created ${describeReleaseObject(id)} (not live before)`);
 
-  if (!settings.removeReleaseRecord) {
-    settings.log(
-      `Helm's release record is kept: \`helm list\` still shows ${migration.release.name}. Do not run helm upgrade/rollback/uninstall on it any more (uninstall would delete the objects kro-ts now manages); remove the record with --remove-release-record once you are satisfied.`,
-    );
-    return;
-  }
-  for (const record of migration.records) {
-    const uid = record.metadata?.uid;
-    await client.delete(
-      refOf({ ...record, apiVersion: "v1", kind: migration.driver }),
-      uid === undefined ? {} : { preconditions: { uid } },
-    );
-  }
-  settings.log(
-    `removed Helm's release record (${migration.records.length} revision(s), ${migration.driver}s owner=helm,name=${migration.release.name}): \`helm list\` no longer shows it, its objects are untouched`,
-  );
+  if (settings.removeReleaseRecord) await removeReleaseRecord(client, migration, settings.log);
+  else await markReleaseRecord(client, migration, instance, settings.log);
 }

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { describePlan } from "../../helm/index.js";
+import { describePlan, describeReleaseHooks } from "../../helm/index.js";
 import { createKubeClient } from "../../kube/index.js";
 import { readChartFiles } from "./chart-files.js";
 import { durationFlag, InputError } from "../inputs/index.js";
@@ -46,11 +46,7 @@ export async function runReleaseImport(flags: ReleaseImportFlags): Promise<numbe
       log(
         `warning: ${warning.file === undefined ? "" : `${warning.file}${warning.line === undefined ? "" : `:${warning.line}`}: `}${warning.message}`,
       );
-    if (migration.release.hooks.length > 0) {
-      log(
-        `note: the release ran ${migration.release.hooks.length} hook(s) under Helm (${migration.release.hooks.map((h) => `${h.kind}/${h.name} [${h.events.join(",")}]`).join(", ")}); the adopting instance runs none of them again (they ran under Helm) and runs upgrade hooks, as new objects, from its next spec change (see the plan)`,
-      );
-    }
+    for (const line of describeReleaseHooks(migration.release.hooks)) log(`note: ${line}`);
     log("migration plan:");
     for (const line of describePlan(migration.plan)) log(line);
     const files = migrationFiles(migration);

@@ -11,6 +11,7 @@ import {
   identityOf,
   importHelmChart,
   manifestObjects,
+  migratedTo,
   newestRecord,
   planMigration,
   recordPayload,
@@ -27,7 +28,8 @@ import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.j
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
 import type { KubeJson } from "../../runtime/index.js";
 import { InputError } from "../inputs/index.js";
-import { renderDesired } from "./import-render.js";
+import { compileImported } from "./import-render.js";
+import { renderDesiredOnCluster } from "./release-render.js";
 
 export interface ReleaseImportOptions {
   readonly kind?: string;
@@ -43,6 +45,10 @@ export interface LiveRelease {
   /** The Secrets (or ConfigMaps, with Helm's configmap driver) holding every revision of the release. */
   readonly records: readonly KubeObject[];
   readonly driver: "Secret" | "ConfigMap";
+  /** The newest record, which a successful --apply marks as migrated. */
+  readonly newest: KubeObject;
+  /** The instance an earlier migration marked the newest record as migrated to (then `uninstalled`). */
+  readonly migratedTo?: string;
 }
 
 export interface ReleaseMigration extends LiveRelease {
@@ -55,7 +61,11 @@ export interface ReleaseMigration extends LiveRelease {
   readonly kubeVersion: string;
 }
 
-const recordRef = (o: KubeObject) => ({ name: o.metadata?.name ?? "", labels: o.metadata?.labels ?? {} });
+const recordRef = (o: KubeObject) => ({
+  name: o.metadata?.name ?? "",
+  labels: o.metadata?.labels ?? {},
+  annotations: o.metadata?.annotations ?? {},
+});
 
 /** Every record of the release (Secret driver first, Helm's default; then ConfigMap) and the newest, decoded. */
 export async function readLiveRelease(client: KubeClient, name: string, namespace: string): Promise<LiveRelease> {
@@ -76,7 +86,14 @@ export async function readLiveRelease(client: KubeClient, name: string, namespac
     throw new InputError(
       `${driver} ${namespace}/${newest.name} holds release ${JSON.stringify(release.name)}, not ${JSON.stringify(name)}`,
     );
-  return { release, records, driver };
+  const target = migratedTo(newest);
+  return {
+    release,
+    records,
+    driver,
+    newest: { ...newest.object, apiVersion: "v1", kind: driver },
+    ...(target === undefined ? {} : { migratedTo: target }),
+  };
 }
 
 async function serverVersion(client: KubeClient): Promise<string> {
@@ -187,7 +204,9 @@ export async function prepareReleaseMigration(
     manifestObjects(text, release.namespace),
   );
   const current = await liveReleaseObjects(client, releaseObjects);
-  const desired = await renderDesired(labelled, instance, kubeVersion);
+  // Rendered as the controller will render it: lookups and capabilities from this cluster.
+  const graph = await compileImported(labelled, kubeVersion);
+  const desired = await renderDesiredOnCluster(client, labelled, graph, instance);
   const dryRuns = await dryRunAdoptions(client, desired, current.live);
   return {
     ...live,

@@ -6,11 +6,23 @@
  */
 import { hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import { chainResolvers, compileRgd, crdSchemaResolver, type SchemaResolver } from "../../graph/index.js";
+import {
+  chainResolvers,
+  compileRgd,
+  crdSchemaResolver,
+  type CompiledGraph,
+  type SchemaResolver,
+} from "../../graph/index.js";
 import type { HelmImportResult } from "../../helm/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../../localcluster/index.js";
-import { applySchemaDefaults, renderInstance, type KubeJson } from "../../runtime/index.js";
+import {
+  applySchemaDefaults,
+  renderInstance,
+  type HelmClusterOptions,
+  type InstanceEvaluation,
+  type KubeJson,
+} from "../../runtime/index.js";
 import type { CustomResourceDefinition } from "../../schema/index.js";
 import { loadBuiltinSchemas, InputError } from "../inputs/index.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -29,13 +41,8 @@ export async function importResolver(imported: HelmImportResult, gitVersion: str
   return chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
 }
 
-/** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
-export async function renderDesired(
-  imported: HelmImportResult,
-  instance: KubeObject,
-  gitVersion: string,
-): Promise<KubeJson[]> {
-  const crd = imported.crd as unknown as CustomResourceDefinition;
+/** The imported RGD compiled as the controller compiles it; an error lists every compile error. */
+export async function compileImported(imported: HelmImportResult, gitVersion: string): Promise<CompiledGraph> {
   const resolver = await importResolver(imported, gitVersion);
   const compiled = compileRgd(imported.rgd, { resolver, env: createKroCelEnvironment({ enableRuntime: true }) });
   if (hasErrors(compiled.issues) || compiled.graph === undefined) {
@@ -44,6 +51,22 @@ export async function renderDesired(
       .map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new InputError(`the imported RGD does not compile:\n  ${errors.join("\n  ")}`);
   }
+  return compiled.graph;
+}
+
+/**
+ * One render of the instance as the controller would apply it at its generation (1 for a new
+ * instance), every child assumed applied and ready. `helm` is the chart's view of the cluster
+ * (absent: offline, as `helm template`). The evaluation is returned whole: a caller that answers
+ * lookups reads the scopes it asked for from it.
+ */
+export function renderImported(
+  imported: HelmImportResult,
+  graph: CompiledGraph,
+  instance: KubeObject,
+  helm?: HelmClusterOptions,
+): InstanceEvaluation {
+  const crd = imported.crd as unknown as CustomResourceDefinition;
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   // A new instance is created at generation 1: render what the controller will apply then (hooks: template-dialect/hook-runs.ts).
   const metadata = instance.metadata ?? {};
@@ -54,12 +77,26 @@ export async function renderDesired(
   // Rendered as if every child were applied and ready, without the live objects: a live object
   // of the release lacks kro's labels until it is adopted, so a manifests child would not see it
   // as its own and everything depending on it would stay unrendered.
-  const result = renderInstance(compiled.graph, applySchemaDefaults(crd, generated), {
+  return renderInstance(graph, applySchemaDefaults(crd, generated), {
     now,
     kroVersion: PACKAGE_VERSION,
     assumeReady: true,
-  });
-  if (result.evaluation.error !== undefined)
-    throw new InputError(`the imported instance does not render: ${result.evaluation.error}`);
-  return [...result.evaluation.apply];
+    ...(helm === undefined ? {} : { helm }),
+  }).evaluation;
+}
+
+/** What the controller would apply, or the render's error. */
+export function appliedObjects(evaluation: InstanceEvaluation): KubeJson[] {
+  if (evaluation.error !== undefined)
+    throw new InputError(`the imported instance does not render: ${evaluation.error}`);
+  return [...evaluation.apply];
+}
+
+/** What the controller would apply for the instance, rendered offline (the graph compiled as the controller compiles it). */
+export async function renderDesired(
+  imported: HelmImportResult,
+  instance: KubeObject,
+  gitVersion: string,
+): Promise<KubeJson[]> {
+  return appliedObjects(renderImported(imported, await compileImported(imported, gitVersion), instance));
 }

@@ -6,6 +6,8 @@
 export { childOwnerRouter } from "./label-routing.js";
 export type { InstanceContext } from "./instance-context.js";
 export { reconcileInstance } from "./reconcile.js";
+// The bound of the lookup passes, for the migration plan that renders as a reconcile would.
+export { MAX_SCOPE_PASSES } from "./scope-settling.js";
 export { DEFAULT_EVALUATION_TIMEOUT_MS } from "./runtime-options.js";
 // The pure ownership rules, for `kro diff` to preview what a reconcile would do without writing.
 export { adoptionPolicy, isUidGuardRefusal, judgeExisting, type AdoptionPolicy } from "./apply-outcome.js";

@@ -26,4 +26,12 @@ export type WorkerReply =
       readonly outputs: readonly (readonly [string, string])[];
     }
   /** `late`: the render failed past its deadline (a time limit, not the chart's own error). */
-  | { readonly type: "done"; readonly id: number; readonly ok: false; readonly error: string; readonly late?: boolean };
+  | {
+      readonly type: "done";
+      readonly id: number;
+      readonly ok: false;
+      readonly error: string;
+      readonly late?: boolean;
+      /** The chart template whose render failed (ChartRenderAnswer.failedTemplate). */
+      readonly failedTemplate?: string;
+    };

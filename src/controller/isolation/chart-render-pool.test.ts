@@ -48,6 +48,21 @@ describe("chart render pool", () => {
     assert.deepEqual(answer.calls, [{ args: ["v1", "ConfigMap", "ns", "cm"], fingerprint: "cm-1@7" }]);
   });
 
+  it("a template error says which template failed, not only the helper file it was raised in", async () => {
+    const context: HelmContext = {
+      ...chart("ok: 1\n"),
+      templates: {
+        "c/templates/_h.tpl": '{{ define "need" }}{{ required "n is required" .Values.n }}{{ end }}',
+        "c/templates/a.yaml": "ok: 1\n",
+        "c/templates/b.yaml": 'n: {{ include "need" . }}\n',
+      },
+    };
+    const answer = await pool.render({ context, instance: instance({}) });
+    assert.ok(!answer.ok);
+    assert.match(answer.error, /\(c\/templates\/_h\.tpl:1\).*n is required/);
+    assert.equal(answer.failedTemplate, "c/templates/b.yaml");
+  });
+
   it("stop() ends every thread, so the controller's process can exit", async () => {
     const wide = new ChartRenderPool({ threads: 3, heapMb: 64, timeoutMs: 60_000 });
     const slow = chart("{{ range until 20000 }}{{ end }}x");

@@ -270,6 +270,7 @@ export class ChartRenderPool {
             error: reply.error,
             calls: running.calls,
             ...(reply.late === true ? { limit: "time" as const } : {}),
+            ...(reply.failedTemplate === undefined ? {} : { failedTemplate: reply.failedTemplate }),
           },
     );
     this.dispatch();

@@ -61,6 +61,7 @@ parentPort?.on("message", (request: WorkerRequest) => {
         ok: false,
         error: outcome.error ?? "the chart render is pending",
         late: now() > started + request.deadlineMs,
+        ...(outcome.failedTemplate === undefined ? {} : { failedTemplate: outcome.failedTemplate }),
       };
   parentPort?.postMessage(reply);
 });

@@ -124,11 +124,17 @@ export const templateEvaluator: DialectEvaluator = {
 export function createTemplateEvaluator(graph: CompiledGraph): DialectEvaluator {
   const helm = graph.dialect === "template" ? graph.helm : undefined;
   if (helm === undefined) return templateEvaluator;
+  const byTemplate = new Map<string, string[]>();
+  for (const node of graph.nodes) {
+    const template = node.templateSource?.manifests?.template;
+    if (template !== undefined) byTemplate.set(template, [...(byTemplate.get(template) ?? []), node.id]);
+  }
+  const owners = (template: string): readonly string[] => byTemplate.get(template) ?? [];
   return {
     ...templateEvaluator,
     renderDesired(node, scope) {
       if (node.templateSource?.manifests === undefined) return templateEvaluator.renderDesired(node, scope);
-      return renderManifests(helm, node, scope.instance, scope.helm);
+      return renderManifests(helm, node, scope.instance, scope.helm, owners);
     },
     retained(node, scope) {
       return node.templateSource?.manifests === undefined

@@ -109,6 +109,16 @@ describe("Helm lookup on a cluster", () => {
     assert.equal(data(present.apply, "rel-pw")?.password, "a2VwdA==");
   });
 
+  it("lookupFrom answers lookups instead of the pass's own view (the migration plan: live objects, simulated children)", () => {
+    const view = createMemoryLookup([secret("home", "rel-pw", "c2ltdWxhdGVk")]);
+    const live = createMemoryLookup([secret("home", "rel-pw", "bGl2ZQ==")]);
+    const evaluation = evaluateInstance(passwordGraph(), instance(), view, {
+      helm: { ...cluster(), lookupFrom: live },
+    });
+    assert.equal(data(evaluation.apply, "rel-pw")?.password, "bGl2ZQ==");
+    assert.equal(evaluation.externals.length, 1, "the scope is still recorded");
+  });
+
   it("offline (no cluster options) every lookup is {} and nothing is recorded, as helm template", () => {
     const evaluation = evaluateInstance(
       passwordGraph(),

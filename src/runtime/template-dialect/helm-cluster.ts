@@ -119,6 +119,7 @@ export function helmRenderEnv(
   const nodeIds = graph.nodes.filter((n) => n.templateSource?.manifests !== undefined).map((n) => n.id);
   const namespace = metadataOf(instance).namespace;
   const home = typeof namespace === "string" && namespace !== "" ? namespace : undefined;
+  const source = options.lookupFrom ?? observed;
   const seen = new Set<string>();
   const record = (request: ObjectIdentity | CollectionQuery): void => {
     const key = JSON.stringify(request);
@@ -132,7 +133,7 @@ export function helmRenderEnv(
   };
   return {
     ...capabilities,
-    lookup: (apiVersion, kind, ns, name) => answer(access, sites, home, observed, record, [apiVersion, kind, ns, name]),
+    lookup: (apiVersion, kind, ns, name) => answer(access, sites, home, source, record, [apiVersion, kind, ns, name]),
   };
 }
 

@@ -149,3 +149,43 @@ describe("manifests children (a chart template's objects of one kind)", () => {
     );
   });
 });
+
+describe("a failed chart render names the child whose template failed", () => {
+  // The chart renders as one: every manifests child fails with it, and the pass's error is the
+  // first failing node's. That must name b.yaml's child, not a.yaml's (evaluated first).
+  const templates = {
+    "c/templates/_helpers.tpl": '{{- define "port" }}{{ required "service.port is required" .Values.port }}{{ end }}',
+    "c/templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    "c/templates/b.yaml":
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: b\nspec:\n  ports:\n  - port: {{ include "port" . }}\n',
+  };
+  const children = [
+    { id: "aConfigMap", apiVersion: "v1", kind: "ConfigMap", manifests: "c/templates/a.yaml" },
+    { id: "bService", apiVersion: "v1", kind: "Service", manifests: "c/templates/b.yaml" },
+  ];
+
+  it("an error raised in a helper that b.yaml includes is b.yaml's child's, on every child", () => {
+    const evaluation = evaluateInstance(compile(rgd(children, templates)), instance({}), createMemoryLookup());
+    assert.match(
+      evaluation.error ?? "",
+      /^child "bService": the chart failed to render \(c\/templates\/_helpers\.tpl:1\): .*service\.port is required/,
+    );
+    assert.deepEqual(
+      evaluation.nodes.map((n) => [n.id, n.error?.startsWith('child "bService": the chart failed to render')]),
+      [
+        ["aConfigMap", true],
+        ["bService", true],
+      ],
+    );
+    assert.deepEqual(evaluation.apply, []);
+  });
+
+  it("a failing template no child renders is named as the template", () => {
+    const evaluation = evaluateInstance(
+      compile(rgd(children.slice(0, 1), { ...templates, "c/templates/b.yaml": '{{ fail "no b" }}' })),
+      instance({}),
+      createMemoryLookup(),
+    );
+    assert.match(evaluation.error ?? "", /^template "c\/templates\/b\.yaml": the chart failed to render .*no b/);
+  });
+});

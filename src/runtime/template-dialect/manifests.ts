@@ -27,8 +27,11 @@ const TEST_HOOKS = new Set(["test", "test-success", "test-failure"]);
  * renders again — that is the bounded two-pass render: pass one reads what is cached, the
  * controller watches what it asked for, the next pass renders with the answers.
  */
+/** A chart render's outcome; a failure names the template whose render failed, when known. */
+export type ChartOutcome = Outcome<ReadonlyMap<string, string>> & { readonly failedTemplate?: string };
+
 interface ChartRender {
-  readonly outcome: Outcome<ReadonlyMap<string, string>>;
+  readonly outcome: ChartOutcome;
   readonly capabilities: HelmRenderEnv["capabilities"];
   readonly calls: readonly { readonly args: readonly [string, string, string, string]; readonly fingerprint: string }[];
 }
@@ -54,7 +57,7 @@ function chartOutputElsewhere(
   helm: HelmContext,
   instance: KubeJson,
   env: HelmRenderEnv,
-): Outcome<ReadonlyMap<string, string>> {
+): ChartOutcome {
   const answer = render({
     helm,
     instance,
@@ -63,9 +66,13 @@ function chartOutputElsewhere(
   });
   if (answer === undefined)
     return { ok: false, pending: { kind: "data-pending", message: "the chart is rendering (in a worker thread)" } };
-  const outcome: Outcome<ReadonlyMap<string, string>> = answer.ok
+  const outcome: ChartOutcome = answer.ok
     ? { ok: true, value: answer.outputs }
-    : { ok: false, error: answer.error };
+    : {
+        ok: false,
+        error: answer.error,
+        ...(answer.failedTemplate === undefined ? {} : { failedTemplate: answer.failedTemplate }),
+      };
   rendered.set(instance, { outcome, capabilities: env.capabilities, calls: answer.calls });
   return outcome;
 }
@@ -78,21 +85,21 @@ export function renderChartOutputs(
   helm: HelmContext,
   instance: KubeJson,
   cluster: { capabilities?: HelmCapabilities; lookup?: HelmLookup; deadline?: RenderDeadline } = {},
-): Outcome<ReadonlyMap<string, string>> {
+): ChartOutcome {
   try {
     return { ok: true, value: renderChart(helm, instance, cluster) };
   } catch (e) {
     if (!isTemplateError(e)) throw e;
     const where = e.file === undefined ? "" : ` (${e.file}:${e.line})`;
-    return { ok: false, error: `the chart failed to render${where}: ${e.message}` };
+    return {
+      ok: false,
+      error: `the chart failed to render${where}: ${e.message}`,
+      ...(e.template === undefined ? {} : { failedTemplate: e.template }),
+    };
   }
 }
 
-function chartOutput(
-  helm: HelmContext,
-  instance: KubeJson,
-  env: HelmRenderEnv | undefined,
-): Outcome<ReadonlyMap<string, string>> {
+function chartOutput(helm: HelmContext, instance: KubeJson, env: HelmRenderEnv | undefined): ChartOutcome {
   const cached = rendered.get(instance);
   if (cached && stillValid(cached, env)) return cached.outcome;
   if (env?.render !== undefined) return chartOutputElsewhere(env.render, helm, instance, env);
@@ -142,7 +149,7 @@ export function renderChartTemplate(
   template: string,
   instance: KubeJson,
   env?: HelmRenderEnv,
-): Outcome<readonly KubeJson[]> {
+): Outcome<readonly KubeJson[]> & { readonly failedTemplate?: string } {
   const output = chartOutput(helm, instance, env);
   let perInstance = parsed.get(output);
   if (perInstance === undefined) {
@@ -151,7 +158,7 @@ export function renderChartTemplate(
   }
   const cached = perInstance.get(template);
   if (cached) return cached;
-  let outcome: Outcome<readonly KubeJson[]>;
+  let outcome: Outcome<readonly KubeJson[]> & { readonly failedTemplate?: string };
   if (!output.ok) outcome = output;
   else {
     const text = output.value.get(template);
@@ -162,14 +169,18 @@ export function renderChartTemplate(
   return outcome;
 }
 
+/** The ids of the children that render a template: a failed render is told as theirs. */
+export type TemplateOwners = (template: string) => readonly string[];
+
 /** The objects of `node`'s kind that its template renders for `instance` and that this generation applies (hook-runs.ts). */
 export function renderManifests(
   helm: HelmContext,
   node: CompiledNode,
   instance: KubeJson,
   env?: HelmRenderEnv,
+  owners?: TemplateOwners,
 ): Outcome<readonly KubeJson[]> {
-  const all = ownObjects(helm, node, instance, env);
+  const all = ownObjects(helm, node, instance, env, owners);
   return all.ok ? { ok: true, value: hookRuns(all.value, instance).apply } : all;
 }
 
@@ -184,17 +195,35 @@ export function retainedManifests(
   return all.ok ? hookRuns(all.value, instance).retain : [];
 }
 
+/**
+ * Who a failed chart render is told as: the whole chart renders as one, so every manifests child
+ * fails with it, but the error names the child (or, without one, the template) whose template
+ * failed — not whichever child happened to be evaluated first.
+ */
+function failedAs(node: CompiledNode, own: string, failed: string | undefined, owners?: TemplateOwners): string {
+  if (failed === undefined || failed === own) return `child "${node.id}"`;
+  const ids = owners?.(failed) ?? [];
+  if (ids.length === 0) return `template "${failed}"`;
+  return ids.length === 1 ? `child "${ids[0] ?? ""}"` : `children ${ids.map((id) => `"${id}"`).join(", ")}`;
+}
+
 function ownObjects(
   helm: HelmContext,
   node: CompiledNode,
   instance: KubeJson,
   env?: HelmRenderEnv,
+  owners?: TemplateOwners,
 ): Outcome<readonly KubeJson[]> {
   const manifests = node.templateSource?.manifests;
   if (manifests === undefined) return { ok: false, error: `internal: child "${node.id}" is not a manifests child` };
   const stream = renderChartTemplate(helm, manifests.template, instance, env);
   if (!stream.ok)
-    return stream.pending !== undefined ? stream : { ok: false, error: `child "${node.id}": ${stream.error}` };
+    return stream.pending !== undefined
+      ? stream
+      : {
+          ok: false,
+          error: `${failedAs(node, manifests.template, stream.failedTemplate, owners)}: ${stream.error}`,
+        };
   const own = groupKind(node.apiVersion, node.kind);
   const out: KubeJson[] = [];
   for (const object of stream.value) {

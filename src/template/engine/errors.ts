@@ -17,6 +17,12 @@ export class TemplateError extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * The top-level template whose execution failed, when a set of files is executed: `file` may
+   * be a helper it included; this is the file whose output the error cost.
+   */
+  readonly template?: string;
 }
 
 export function isTemplateError(e: unknown): e is TemplateError {

@@ -185,6 +185,10 @@ function cleanExecError(e: TemplateError, file: string): TemplateError {
   return e;
 }
 
+/** The error as the render of top-level template `name` raised it (TemplateError.template). */
+const inTemplate = (e: TemplateError, name: string): TemplateError =>
+  Object.assign(new TemplateError(e.kind, e.message, e.line, e.column, e.file), { template: name });
+
 /**
  * Renders a chart's templates as Helm's engine.Render does; returns every non-partial file's
  * output by name (NOTES.txt included, as Helm returns it). Throws TemplateError with Helm's
@@ -201,7 +205,7 @@ export function renderHelmTemplates(
     try {
       addTemplate(set, name, byName.get(name)?.text ?? "");
     } catch (e) {
-      throw e instanceof TemplateError ? cleanParseError(e, name) : e;
+      throw e instanceof TemplateError ? inTemplate(cleanParseError(e, name), name) : e;
     }
   }
   const state: RenderState = { options, budget: { steps: 0 }, includedNames: new Map() };
@@ -228,7 +232,7 @@ export function renderHelmTemplates(
       });
       rendered.set(name, out.replaceAll("<no value>", ""));
     } catch (e) {
-      throw e instanceof TemplateError ? cleanExecError(e, name) : e;
+      throw e instanceof TemplateError ? inTemplate(cleanExecError(e, name), name) : e;
     }
   }
   return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
