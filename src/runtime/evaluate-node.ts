@@ -119,7 +119,13 @@ function readiness(
       };
     if (ctx.options.assumeReady === true) continue;
     const ready = ctx.evaluator.isReady(node, object, ctx.scope);
-    if (!ready.ok) return ready;
+    // A nested instance's status is written by another reconcile: a wait on it is marked so the
+    // controller also looks again later, whatever readyWhen says (nextReconcile).
+    const nestedWait = ctx.options.awaitsReady?.(node.apiVersion, node.kind) === true;
+    if (!ready.ok)
+      return nestedWait && ready.pending !== undefined
+        ? { ...ready, pending: { ...ready.pending, nestedInstance: true } }
+        : ready;
     const nested = nestedInstanceReadiness(ctx, node, object);
     if (nested !== undefined) return nested;
     if (!ready.value)
@@ -129,6 +135,7 @@ function readiness(
           kind: "readiness",
           message: `resource "${node.id}": readyWhen is not satisfied yet`,
           ...(node.readyWhen[0] === undefined ? {} : { expression: node.readyWhen.join(" && ") }),
+          ...(nestedWait ? { nestedInstance: true as const } : {}),
         },
       };
   }

@@ -788,51 +788,53 @@ describe("reconcileInstance: retention", () => {
     );
   });
 
-  it("a parent waiting on a nested instance's Ready condition looks again after the safety-net interval", async (t) => {
-    // The nested instance's readiness is written by another reconcile: its event is the only other wake-up.
-    const inner = rgd("inner", {
-      schema: { apiVersion: "v1alpha1", kind: "Inner", spec: { value: 'string | default="v"' } },
-      resources: [
-        {
-          id: "cm",
-          template: {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            metadata: { name: "${schema.metadata.name}-cm" },
-            data: { value: "${schema.spec.value}" },
+  for (const readyWhen of [undefined, ['${nested.status.state == "ACTIVE"}']])
+    it(`a parent waiting on a nested instance (${readyWhen === undefined ? "its Ready condition" : "a readyWhen on its status"}) looks again after the safety-net interval`, async (t) => {
+      // The nested instance's readiness is written by another reconcile: its event is the only other wake-up.
+      const inner = rgd("inner", {
+        schema: { apiVersion: "v1alpha1", kind: "Inner", spec: { value: 'string | default="v"' } },
+        resources: [
+          {
+            id: "cm",
+            template: {
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              metadata: { name: "${schema.metadata.name}-cm" },
+              data: { value: "${schema.spec.value}" },
+            },
           },
-        },
-      ],
-    });
-    const outer = rgd("outer", {
-      schema: { apiVersion: "v1alpha1", kind: "Outer", spec: {} },
-      resources: [
-        {
-          id: "nested",
-          template: {
-            apiVersion: "kro.run/v1alpha1",
-            kind: "Inner",
-            metadata: { name: "${schema.metadata.name}-inner" },
-            spec: { value: "x" },
+        ],
+      });
+      const outer = rgd("outer", {
+        schema: { apiVersion: "v1alpha1", kind: "Outer", spec: {} },
+        resources: [
+          {
+            id: "nested",
+            template: {
+              apiVersion: "kro.run/v1alpha1",
+              kind: "Inner",
+              metadata: { name: "${schema.metadata.name}-inner" },
+              spec: { value: "x" },
+            },
+            ...(readyWhen === undefined ? {} : { readyWhen }),
           },
-        },
-      ],
+        ],
+      });
+      const fc = startFakeController({ controller: { requeueIntervalMs: 3000 } });
+      t.after(() => fc.stop());
+      await serveRgd(fc, inner);
+      const served = await serveRgd(fc, outer);
+      new Actor(fc.cluster).create(instance("Outer", "o"));
+      await settle();
+      await reconcileInstance(fc.ctx, served, ns, "o");
+      await settle();
+      assert.deepEqual(await reconcileInstance(fc.ctx, served, ns, "o"), { requeueAfterMs: 3000 });
+      const status = new Actor(fc.cluster).read({
+        apiVersion: "kro.run/v1alpha1",
+        kind: "Outer",
+        namespace: ns,
+        name: "o",
+      })?.status as { state?: string } | undefined;
+      assert.equal(status?.state, "IN_PROGRESS");
     });
-    const fc = startFakeController({ controller: { requeueIntervalMs: 3000 } });
-    t.after(() => fc.stop());
-    await serveRgd(fc, inner);
-    const served = await serveRgd(fc, outer);
-    new Actor(fc.cluster).create(instance("Outer", "o"));
-    await settle();
-    await reconcileInstance(fc.ctx, served, ns, "o");
-    await settle();
-    assert.deepEqual(await reconcileInstance(fc.ctx, served, ns, "o"), { requeueAfterMs: 3000 });
-    const status = new Actor(fc.cluster).read({
-      apiVersion: "kro.run/v1alpha1",
-      kind: "Outer",
-      namespace: ns,
-      name: "o",
-    })?.status as { state?: string } | undefined;
-    assert.equal(status?.state, "IN_PROGRESS");
-  });
 });
