@@ -111,6 +111,9 @@ function readiness(
   node: CompiledNode,
   observed: readonly (KubeJson | undefined)[],
 ): Outcome<boolean> {
+  // A nested instance's status is written by another reconcile: a wait on it is marked so the
+  // controller also looks again later, whatever readyWhen says (nextReconcile).
+  const nestedWait = ctx.options.awaitsReady?.(node.apiVersion, node.kind) === true;
   for (const object of observed) {
     if (object === undefined)
       return {
@@ -119,14 +122,11 @@ function readiness(
       };
     if (ctx.options.assumeReady === true) continue;
     const ready = ctx.evaluator.isReady(node, object, ctx.scope);
-    // A nested instance's status is written by another reconcile: a wait on it is marked so the
-    // controller also looks again later, whatever readyWhen says (nextReconcile).
-    const nestedWait = ctx.options.awaitsReady?.(node.apiVersion, node.kind) === true;
     if (!ready.ok)
       return nestedWait && ready.pending !== undefined
         ? { ...ready, pending: { ...ready.pending, nestedInstance: true } }
         : ready;
-    const nested = nestedInstanceReadiness(ctx, node, object);
+    const nested = nestedWait ? nestedInstanceReadiness(node, object) : undefined;
     if (nested !== undefined) return nested;
     if (!ready.value)
       return {
@@ -147,8 +147,8 @@ function readiness(
  * Ready condition is True for its current generation: a parent never reports
  * Ready over a broken nested instance. kro counts such a child ready once it exists.
  */
-function nestedInstanceReadiness(ctx: NodeContext, node: CompiledNode, object: KubeJson): Outcome<boolean> | undefined {
-  if (node.readyWhen.length > 0 || ctx.options.awaitsReady?.(node.apiVersion, node.kind) !== true) return undefined;
+function nestedInstanceReadiness(node: CompiledNode, object: KubeJson): Outcome<boolean> | undefined {
+  if (node.readyWhen.length > 0) return undefined;
   const metadata = (object.metadata ?? {}) as { generation?: number };
   const conditions = ((object.status as { conditions?: unknown } | undefined)?.conditions ?? []) as {
     type?: string;
