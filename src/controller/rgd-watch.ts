@@ -16,6 +16,7 @@ import {
   DELEGATION_KEYS,
   delegationWriteKey,
   ensureDelegationPolicy,
+  proveDelegationPolicyLoaded,
   RgdAuthorAdmission,
   watchAuthorPolicies,
   watchRequesterWebhooks,
@@ -49,6 +50,7 @@ export async function watchRgds(
   }
   // Before any RGD is judged: whether delegations written so far passed it (delegation-policy.ts).
   await ensureDelegationPolicy(ctx);
+  proveDelegationPolicyLoaded(ctx);
   // Who writes an RGD from now on is recorded: what its instances cause is bounded by their rights.
   const authorship = new RgdAuthorAdmission(ctx, options.rgdSelector);
   await authorship.ensure();

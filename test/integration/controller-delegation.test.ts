@@ -322,4 +322,23 @@ subjects: [{ kind: User, name: ${frank}, apiGroup: rbac.authorization.k8s.io }]
       );
     }
   });
+  it("kro-delegation answers the controller's load probe (a dry run) and judges no other Event", async () => {
+    const event = (name: string, annotations: Record<string, string>) =>
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Event",
+        metadata: { name, namespace: "default", annotations },
+        involvedObject: { apiVersion: "v1", kind: "Namespace", name: "default" },
+        reason: "Probe",
+        message: "probe",
+        type: "Normal",
+      });
+    const probe = { "internal.kro.run/policy-probe": "kro-delegation", "kro.run/author-check": "Disabled" };
+    await assert.rejects(
+      kubectl(["create", "--dry-run=server", "-f", "-"], event("kro-policy-probe.kro-delegation", probe)),
+      (e: unknown) => e instanceof KubectlError && /kro policy probe: this policy is in force/.test(e.stderr),
+    );
+    // Another name is not matched at all, whatever it carries.
+    await kubectl(["create", "--dry-run=server", "-f", "-"], event(`other-${s}`, probe));
+  });
 });

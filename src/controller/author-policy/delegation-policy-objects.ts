@@ -48,6 +48,55 @@ const MESSAGE =
   `${ANNOTATIONS.delegatedBy}: \\"" + request.userInfo.username + "\\" and ${ANNOTATIONS.delegatedGroups}: \\"" + request.userInfo.groups.join(",") + "\\" ` +
   `(exactly your own user and groups; the controller then verifies that you hold every right you delegate)"`;
 
+/**
+ * The controller's load probe (policy-load-proof.ts): a dry-run create of an Event of this name
+ * in `default`, annotated as delegating and with POLICY_PROBE_ANNOTATION naming the policy. The
+ * policy matches Events of that name only, and its first rule refuses exactly that annotation,
+ * so a refusal with PROBE_REFUSAL shows the API server enforces this policy now. An Event,
+ * because the controller may create Events anywhere and may not create RGDs.
+ */
+export const POLICY_PROBE_ANNOTATION = "internal.kro.run/policy-probe";
+export const PROBE_REFUSAL = "kro policy probe: this policy is in force";
+export const PROBE_EVENT_NAME = "kro-policy-probe.kro-delegation";
+export const PROBE_EVENT_NAMESPACE = "default";
+const PROBE_RESOURCE_RULE = {
+  apiGroups: [""],
+  apiVersions: ["v1"],
+  resources: ["events"],
+  resourceNames: [PROBE_EVENT_NAME],
+  operations: ["CREATE"],
+};
+const PROBE_VALIDATION = {
+  expression: `${annotation("object", POLICY_PROBE_ANNOTATION)} != ${JSON.stringify(DELEGATION_POLICY_NAME)}`,
+  message: PROBE_REFUSAL,
+  reason: "Invalid",
+};
+
+/**
+ * The policy without its probe: the rules that judge delegations. A cluster holding these (say,
+ * written by an earlier controller version without the probe) admitted delegations under them.
+ */
+export function delegationRulesOf(objects: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return objects.map((object) => {
+    if (object.kind !== "ValidatingAdmissionPolicy") return object;
+    const spec = object.spec as {
+      matchConstraints: { resourceRules: unknown[] };
+      validations: unknown[];
+    };
+    return {
+      ...object,
+      spec: {
+        ...spec,
+        matchConstraints: {
+          ...spec.matchConstraints,
+          resourceRules: spec.matchConstraints.resourceRules.filter((r) => r !== PROBE_RESOURCE_RULE),
+        },
+        validations: spec.validations.filter((v) => v !== PROBE_VALIDATION),
+      },
+    };
+  });
+}
+
 export function delegationPolicyObjects(): Record<string, unknown>[] {
   const metadata = {
     name: DELEGATION_POLICY_NAME,
@@ -69,10 +118,12 @@ export function delegationPolicyObjects(): Record<string, unknown>[] {
               resources: ["resourcegraphdefinitions"],
               operations: ["CREATE", "UPDATE"],
             },
+            PROBE_RESOURCE_RULE,
           ],
         },
         matchConditions: [{ name: "delegates", expression: delegatesCel("object") }],
         validations: [
+          PROBE_VALIDATION,
           {
             expression: `!(${WRITES_DELEGATION}) || (${STAMPED_BY_WRITER})`,
             messageExpression: MESSAGE,

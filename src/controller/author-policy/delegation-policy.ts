@@ -8,17 +8,25 @@
 import { isJsonSubset } from "../context/index.js";
 import type { ControllerContext } from "../context/index.js";
 import { applyExactly } from "./author-policy.js";
-import { DELEGATION_POLICY_ID, DELEGATION_POLICY_KEY, delegationPolicyObjects } from "./delegation-policy-objects.js";
+import {
+  DELEGATION_POLICY_ID,
+  DELEGATION_POLICY_KEY,
+  delegationPolicyObjects,
+  delegationRulesOf,
+} from "./delegation-policy-objects.js";
 
 type Ctx = Pick<ControllerContext, "client" | "authorPolicies" | "options" | "logger" | "mayWriteCluster">;
 
-/** The policy objects as the cluster holds them, when each holds what we want; undefined otherwise. */
+/**
+ * The policy objects as the cluster holds them, when each holds the rules that judge delegations
+ * (the load probe aside: a policy from before it judged delegations all the same); undefined otherwise.
+ */
 async function intact(
   ctx: Ctx,
   objects: readonly Record<string, unknown>[],
 ): Promise<Record<string, unknown>[] | undefined> {
   const stored: Record<string, unknown>[] = [];
-  for (const object of objects) {
+  for (const object of delegationRulesOf(objects)) {
     try {
       const live = await ctx.client.get({
         apiVersion: String(object.apiVersion),

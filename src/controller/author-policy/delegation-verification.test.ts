@@ -3,8 +3,19 @@ import { describe, it } from "node:test";
 import type { CompiledGraph } from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { AuthorPolicyState, DelegationVerdicts, SETTLE_MS, type ControllerContext } from "../context/index.js";
-import { DELEGATION_POLICY_ID, DELEGATION_POLICY_KEY, delegationPolicyObjects } from "./delegation-policy-objects.js";
+import {
+  DELEGATION_POLICY_ID,
+  DELEGATION_POLICY_KEY,
+  DELEGATION_POLICY_NAME,
+  POLICY_PROBE_ANNOTATION,
+  PROBE_REFUSAL,
+  delegationPolicyObjects,
+} from "./delegation-policy-objects.js";
 import { delegationWriteKey, verifyDelegation } from "./delegation-verification.js";
+import { proveDelegationPolicyLoaded } from "./policy-load-proof.js";
+
+/** Lets every pending promise callback run (the prover's probe and list). */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const graph = {
   dialect: "cel",
@@ -37,12 +48,33 @@ const stored = (rv: string) =>
 
 const clock = { now: 1_000_000 };
 
-function context(allowed: (user: string) => boolean): { ctx: ControllerContext; reviews: string[] } {
+/** The API server as the load probe sees it: whether it enforces the restored policy, and its revision. */
+const apiServer = { enforces: true, revision: "1000", probes: 0 };
+
+function context(allowed: (user: string) => boolean): {
+  ctx: ControllerContext;
+  reviews: string[];
+  requeued: string[];
+} {
   const authorPolicies = new AuthorPolicyState(() => clock.now);
   authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
   authorPolicies.applied(DELEGATION_POLICY_KEY, stored("100"));
   const reviews: string[] = [];
+  const requeued: string[] = [];
   const client = {
+    create: (
+      object: { kind: string; metadata: { annotations: Record<string, string> } },
+      options: { dryRun?: boolean },
+    ) => {
+      assert.equal(options.dryRun, true, "the probe never writes");
+      assert.equal(object.kind, "Event");
+      assert.equal(object.metadata.annotations[POLICY_PROBE_ANNOTATION], DELEGATION_POLICY_NAME);
+      apiServer.probes++;
+      return apiServer.enforces
+        ? Promise.reject(new Error(`POST …: 422 Invalid: ${PROBE_REFUSAL}`))
+        : Promise.resolve(object);
+    },
+    list: () => Promise.resolve({ metadata: { resourceVersion: apiServer.revision }, items: [] }),
     resourceFor: () => Promise.resolve({ group: "", resource: "namespaces", namespaced: false }),
     review: (o: { spec: { user: string; resourceAttributes: { verb: string } } }) => {
       reviews.push(`${o.spec.user} ${o.spec.resourceAttributes.verb}`);
@@ -55,8 +87,10 @@ function context(allowed: (user: string) => boolean): { ctx: ControllerContext; 
     delegations: new DelegationVerdicts(60_000),
     options: { authorCheck: "Enforced" },
     policySync: { ticket: () => 0, caughtUp: () => Promise.resolve() },
+    rgdQueue: { add: (name: string) => requeued.push(name), isShutDown: false },
+    logger: { warn: () => undefined },
   } as unknown as ControllerContext;
-  return { ctx, reviews };
+  return { ctx, reviews, requeued };
 }
 
 describe("verifyDelegation", () => {
@@ -83,6 +117,8 @@ describe("verifyDelegation", () => {
 
   it("does not apply a delegation written while kro-delegation was deleted, even naming an administrator", async () => {
     const { ctx } = context(() => true);
+    apiServer.enforces = true;
+    apiServer.revision = "240";
     // Deleted at revision 200, the forged RGD stored at 205 (its event seen before the delete event), restored at 230.
     ctx.authorPolicies.seen(delegationWriteKey("ws"), "205", 0);
     ctx.authorPolicies.observe(
@@ -94,6 +130,8 @@ describe("verifyDelegation", () => {
     );
     ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
     ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored("230"));
+    proveDelegationPolicyLoaded(ctx);
+    await settled();
     const outcome = await verifyDelegation(ctx, rgd("240"), graph);
     assert.equal(outcome.condition?.reason, "DelegationUnverified");
     assert.deepEqual(outcome.policy.authorCheckExempt, []);
@@ -105,6 +143,51 @@ describe("verifyDelegation", () => {
         .condition?.status,
       "True",
     );
+  });
+
+  it("judges writes after a restore only once the API server enforces it, up to the revision read then", async () => {
+    const { ctx, requeued } = context(() => true);
+    apiServer.probes = 0;
+    apiServer.enforces = false;
+    // Deleted at revision 200, restored at 230; the API server had not loaded it when the forged
+    // RGD was stored at 235, and the controller saw that write only 3 × SETTLE_MS later.
+    ctx.authorPolicies.observe(
+      DELEGATION_POLICY_ID,
+      "ValidatingAdmissionPolicyBinding",
+      "kro-delegation",
+      undefined,
+      "200",
+    );
+    ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
+    ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored("230"));
+    const waits: (() => void)[] = [];
+    proveDelegationPolicyLoaded(ctx, () => new Promise<void>((resolve) => waits.push(resolve)));
+    await settled();
+    assert.equal(apiServer.probes, 1);
+    clock.now += 3 * SETTLE_MS;
+    ctx.authorPolicies.seen(delegationWriteKey("ws"), "235", 0);
+    const early = await verifyDelegation(ctx, rgd("235"), graph);
+    assert.equal(early.condition?.reason, "DelegationUnverified");
+    assert.match(early.condition.message ?? "", /does not enforce the restored kro-delegation admission policy yet/);
+    assert.equal(apiServer.probes, 1, "judging joins the prover of this restore");
+    // Loaded now: the revision then is 240, so the write at 235 may have passed without it.
+    apiServer.enforces = true;
+    apiServer.revision = "240";
+    waits.shift()?.();
+    await settled();
+    assert.equal(apiServer.probes, 2);
+    assert.deepEqual(requeued, ["ws"], "every delegating RGD is judged again once proven");
+    const judged = await verifyDelegation(ctx, rgd("235"), graph);
+    assert.equal(judged.condition?.reason, "DelegationUnverified");
+    assert.match(judged.condition.message ?? "", /written while the kro-delegation admission policy was not in force/);
+    assert.deepEqual(judged.policy.authorCheckExempt, []);
+    // Written again later, under the enforced policy: it holds, and nothing is probed any more.
+    clock.now += SETTLE_MS;
+    ctx.authorPolicies.seen(delegationWriteKey("ws"), "300", 0);
+    const rewritten = { ...rgd("300"), metadata: { ...rgd("300").metadata, generation: 2 } };
+    assert.equal((await verifyDelegation(ctx, rewritten, graph)).condition?.status, "True");
+    assert.equal(apiServer.probes, 2);
+    assert.equal(waits.length, 0);
   });
 
   it("needs nothing for an RGD that delegates nothing", async () => {

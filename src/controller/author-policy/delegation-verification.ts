@@ -24,6 +24,7 @@ import { ensureDelegationPolicy } from "./delegation-policy.js";
 import { resolveKinds } from "./author-policy.js";
 import { DELEGATION_POLICY_KEY, DELEGATION_POLICY_NAME } from "./delegation-policy-objects.js";
 import { lookupAuthorNodes } from "./lookup-author-checks.js";
+import { delegationPolicyUnproven } from "./policy-load-proof.js";
 
 export const DELEGATION_CONDITION = "DelegationVerified";
 /** What a delegation consists of: a change to any of these is a new delegation, judged afresh. */
@@ -55,6 +56,8 @@ async function judgeWrite(ctx: ControllerContext, rgd: KubeObject): Promise<stri
   await ctx.policySync.caughtUp(ticket ?? ctx.policySync.ticket());
   const standing = ctx.authorPolicies.standing(DELEGATION_POLICY_KEY);
   if (!standing.inForce) return `the ${DELEGATION_POLICY_NAME} admission policy is not in force (${standing.reason})`;
+  const unproven = delegationPolicyUnproven(ctx);
+  if (unproven !== undefined) return unproven;
   // The writes seen, and the RGD as read now (its version is at least that of the write that set it).
   const writes: ObservedWrite[] = [
     ...ctx.authorPolicies.takeSeen(key),

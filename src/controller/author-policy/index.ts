@@ -17,3 +17,4 @@ export {
   type DelegationOutcome,
 } from "./delegation-verification.js";
 export { ensureDelegationPolicy } from "./delegation-policy.js";
+export { proveDelegationPolicyLoaded } from "./policy-load-proof.js";

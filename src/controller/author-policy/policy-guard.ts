@@ -10,6 +10,7 @@ import type { ControllerContext } from "../context/index.js";
 import { recordEvent } from "../context/index.js";
 import { ensureDelegationPolicy } from "./delegation-policy.js";
 import { DELEGATION_POLICY_KEY } from "./delegation-policy-objects.js";
+import { proveDelegationPolicyLoaded } from "./policy-load-proof.js";
 
 /** The static policy is restored here (no RGD owns it), then every delegating RGD is judged again. */
 function healDelegationPolicy(
@@ -20,6 +21,7 @@ function healDelegationPolicy(
   attempt = 0,
 ): void {
   void ensureDelegationPolicy(ctx).then((ok) => {
+    if (ok) proveDelegationPolicyLoaded(ctx);
     for (const name of ctx.delegations.delegating) ctx.rgdQueue.add(name);
     if (!ok && !ctx.rgdQueue.isShutDown)
       setTimeout(

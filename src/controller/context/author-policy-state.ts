@@ -15,6 +15,7 @@
 import {
   closeWindow,
   openWindow,
+  proveLoaded,
   revisionOf,
   withinWindow,
   type BreachWindow,
@@ -173,6 +174,23 @@ export class AuthorPolicyState {
   standing(rgdName: string): PolicyStanding {
     const breach = this.byRgd.get(rgdName)?.breach;
     return breach === undefined ? { inForce: true } : { inForce: false, reason: breach };
+  }
+
+  /**
+   * The restore the API server has not been shown to enforce yet (the last breach window, closed
+   * and unproven); undefined when there is none or the policy is breached now. Only policies the
+   * controller can probe are proven this way (author-policy/policy-load-proof.ts).
+   */
+  unprovenRestore(rgdName: string): BreachWindow | undefined {
+    const entry = this.byRgd.get(rgdName);
+    const last = entry?.windows.at(-1);
+    if (entry?.breach !== undefined || last?.toTime === undefined || last.loadedTime !== undefined) return undefined;
+    return last;
+  }
+
+  /** The API server enforces the restore of `window`; `resourceVersion`: the cluster's revision read after seeing so. */
+  restoreLoaded(window: BreachWindow, resourceVersion: string | undefined): void {
+    proveLoaded(window, resourceVersion, this.clock());
   }
 
   /** Whether the RGD has a policy the controller keeps (none: nothing to judge writes by). */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { closeWindow, openWindow, SETTLE_MS, withinWindow, type BreachWindow } from "./breach-windows.js";
+import { closeWindow, openWindow, proveLoaded, SETTLE_MS, withinWindow, type BreachWindow } from "./breach-windows.js";
 
 const write = (resourceVersion: string | undefined, observedAt: number) => ({ resourceVersion, observedAt });
 
@@ -27,6 +27,18 @@ describe("breach windows", () => {
     const window = restored("100", ["150"]);
     assert.equal(withinWindow(window, write("151", 5_000 + SETTLE_MS - 1)), true);
     assert.equal(withinWindow(window, write("151", 5_000 + SETTLE_MS)), false);
+  });
+
+  it("once the load is proven, ends at the revision read after the proof, however late a write is seen", () => {
+    const window = restored("100", ["150"]);
+    proveLoaded(window, "180", 9_000);
+    // Stored after the restore but before the API server enforced it, seen much later.
+    assert.equal(withinWindow(window, write("170", 60_000)), true);
+    assert.equal(withinWindow(window, write("180", 60_000)), true);
+    assert.equal(withinWindow(window, write("181", 60_000)), false);
+    // SETTLE_MS now counts from the proof: a request admitted just before it may be stored later.
+    assert.equal(withinWindow(window, write("181", 9_000 + SETTLE_MS - 1)), true);
+    assert.equal(withinWindow(window, write("99", 9_500)), false);
   });
 
   it("an open window holds every write after the breach", () => {

@@ -25,6 +25,13 @@ export interface BreachWindow {
   toRv: bigint | undefined;
   /** Wall-clock time of the restore; undefined while the window is open. */
   toTime: number | undefined;
+  /**
+   * Once the API server was shown to enforce the restored policy (a request it must refuse was
+   * refused): the cluster's revision read after that refusal, and when. Until then, for a policy
+   * that is proven this way, the restore alone does not close the window (proveLoaded).
+   */
+  loadedRv?: bigint | undefined;
+  loadedTime?: number | undefined;
 }
 
 /** A write of an instance as the controller saw it: its resourceVersion and when its event arrived. */
@@ -64,8 +71,21 @@ export function closeWindow(
 }
 
 /**
+ * The API server was shown to enforce the restored policy; `resourceVersion`: the cluster's
+ * revision read after that (a consistent list). Writes stored up to it are judged as written
+ * without the policy: they may have been admitted before the API server loaded it, however late
+ * their events reach the controller.
+ */
+export function proveLoaded(window: BreachWindow, resourceVersion: string | undefined, now: number): void {
+  window.loadedRv = revisionOf(resourceVersion);
+  window.loadedTime = now;
+}
+
+/**
  * Whether a write may have been admitted without the policy: stored after the breach, and before
- * the restore or seen within SETTLE_MS after it (the API server may not have loaded it yet).
+ * the restore or seen within SETTLE_MS after it (the API server may not have loaded it yet). Where
+ * the load was proven, the end is the revision read after the proof, and SETTLE_MS counts from the
+ * proof (a request admitted just before the load may be stored a moment later).
  */
 export function withinWindow(window: BreachWindow, write: ObservedWrite): boolean {
   const rv = revisionOf(write.resourceVersion);
@@ -73,7 +93,9 @@ export function withinWindow(window: BreachWindow, write: ObservedWrite): boolea
     rv !== undefined && window.fromRv !== undefined ? rv >= window.fromRv : write.observedAt >= window.fromTime;
   if (!afterBreach) return false;
   if (window.toTime === undefined) return true;
-  if (write.observedAt < window.toTime + SETTLE_MS) return true;
-  // Seen later than that: suspect only if stored before the restore (known by revision only).
-  return rv !== undefined && window.toRv !== undefined && rv <= window.toRv;
+  const endTime = window.loadedTime ?? window.toTime;
+  const endRv = window.loadedTime === undefined ? window.toRv : window.loadedRv;
+  if (write.observedAt < endTime + SETTLE_MS) return true;
+  // Seen later than that: suspect only if stored before the end (known by revision only).
+  return rv !== undefined && endRv !== undefined && rv <= endRv;
 }

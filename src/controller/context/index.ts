@@ -32,6 +32,6 @@ export {
   type ObservedWrite,
   type PolicyStanding,
 } from "./author-policy-state.js";
-export { revisionOf } from "./breach-windows.js";
+export { revisionOf, type BreachWindow } from "./breach-windows.js";
 export { DelegationVerdicts, delegationFingerprint, type DelegationVerdict } from "./delegation-verdicts.js";
 export { AccessReviews, type AccessRequest } from "./access-reviews.js";

@@ -1,0 +1,110 @@
+/**
+ * Whether the API server enforces a policy the controller restored. The API server loads
+ * admission policies asynchronously — its policy source recompiles about once a second after its
+ * own informer sees the change, later on a busy server — so for a while after a restore, writes
+ * are still admitted without the policy. A fixed wait after the restore only guesses, and judging
+ * by when the controller saw a write mixes in its own watch latency. So the controller asks, from
+ * the restore on and until the answer is yes: a dry-run create of the probe Event, which the
+ * policy's first rule refuses with PROBE_REFUSAL exactly when the restored policy is in force.
+ * The cluster's revision read right after that refusal (a consistent list) ends the window of
+ * writes that may have been admitted without it (context/breach-windows.ts).
+ *
+ * Used for kro-delegation. The per-RGD instance policies do not match the controller's own
+ * writes, so they cannot be probed this way and keep the restore-plus-SETTLE_MS window.
+ */
+import { ANNOTATIONS } from "../../api/index.js";
+import type { BreachWindow, ControllerContext } from "../context/index.js";
+import {
+  DELEGATION_POLICY_KEY,
+  DELEGATION_POLICY_NAME,
+  POLICY_PROBE_ANNOTATION,
+  PROBE_EVENT_NAME,
+  PROBE_EVENT_NAMESPACE,
+  PROBE_REFUSAL,
+} from "./delegation-policy-objects.js";
+
+/** Between probes: first soon (the API server usually loads within a second or two), then less often. */
+const FIRST_PROBE_MS = 200;
+const MAX_PROBE_MS = 5_000;
+
+type Ctx = Pick<ControllerContext, "client" | "authorPolicies" | "rgdQueue" | "delegations" | "logger">;
+
+const PROBE_EVENT = {
+  apiVersion: "v1",
+  kind: "Event",
+  metadata: {
+    name: PROBE_EVENT_NAME,
+    namespace: PROBE_EVENT_NAMESPACE,
+    annotations: { [POLICY_PROBE_ANNOTATION]: DELEGATION_POLICY_NAME, [ANNOTATIONS.authorCheck]: "Disabled" },
+  },
+  involvedObject: { apiVersion: "v1", kind: "Namespace", name: PROBE_EVENT_NAMESPACE },
+  reason: "PolicyProbe",
+  message: `does the API server enforce ${DELEGATION_POLICY_NAME}? (a dry run: never stored)`,
+  type: "Normal",
+};
+
+/** The restores being proven, with why the last probe did not prove it (undefined: no answer yet). */
+const proving = new WeakMap<BreachWindow, { problem: string | undefined }>();
+
+/** Asks once: true when proven, else why not. */
+async function probe(ctx: Ctx, window: BreachWindow): Promise<true | string> {
+  try {
+    await ctx.client.create(PROBE_EVENT, { dryRun: true });
+    return `the API server does not enforce the restored ${DELEGATION_POLICY_NAME} admission policy yet`;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!message.includes(PROBE_REFUSAL))
+      return `cannot tell whether the API server enforces the restored ${DELEGATION_POLICY_NAME} admission policy: ${message}`;
+  }
+  try {
+    const list = await ctx.client.list("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", {
+      fieldSelector: `metadata.name=${DELEGATION_POLICY_NAME}`,
+    });
+    ctx.authorPolicies.restoreLoaded(window, list.metadata.resourceVersion);
+    return true;
+  } catch (error) {
+    return `cannot read the cluster's revision: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * Proves the restore awaiting proof, if any, probing until the API server enforces it (or another
+ * breach replaces it); then every delegating RGD is judged again. Idempotent: one prover per restore.
+ */
+export function proveDelegationPolicyLoaded(ctx: Ctx, wait = sleep): void {
+  const window = ctx.authorPolicies.unprovenRestore(DELEGATION_POLICY_KEY);
+  if (window === undefined || proving.has(window)) return;
+  const state: { problem: string | undefined } = { problem: undefined };
+  proving.set(window, state);
+  void (async () => {
+    for (let delay = FIRST_PROBE_MS; !ctx.rgdQueue.isShutDown; delay = Math.min(MAX_PROBE_MS, delay * 2)) {
+      if (ctx.authorPolicies.unprovenRestore(DELEGATION_POLICY_KEY) !== window) return;
+      const answer = await probe(ctx, window);
+      if (answer === true) {
+        for (const name of ctx.delegations.delegating) ctx.rgdQueue.add(name);
+        return;
+      }
+      if (answer !== state.problem) ctx.logger.warn({ reason: answer }, "delegations wait for the restored policy");
+      state.problem = answer;
+      await wait(delay);
+    }
+  })().finally(() => proving.delete(window));
+}
+
+/**
+ * Undefined when writes can be judged against kro-delegation's breach windows: no restore awaits
+ * proof. Otherwise why not (a prover runs, and judges every delegating RGD again once it proves it).
+ */
+export function delegationPolicyUnproven(ctx: Ctx): string | undefined {
+  const window = ctx.authorPolicies.unprovenRestore(DELEGATION_POLICY_KEY);
+  if (window === undefined) return undefined;
+  proveDelegationPolicyLoaded(ctx);
+  return (
+    proving.get(window)?.problem ??
+    `waiting for the API server to enforce the restored ${DELEGATION_POLICY_NAME} admission policy`
+  );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
