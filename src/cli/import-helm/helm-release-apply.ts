@@ -71,12 +71,37 @@ export function checkZeroDowntime(migration: ReleaseMigration, allowRollout: boo
   );
 }
 
+/**
+ * Sends what the migration writes first — the CRD and the RGD — as server-side dry runs, so one
+ * the API server refuses (a schema it does not accept as structural, say) stops the migration
+ * before anything is written. The instance cannot be judged so: its kind's schema is the new CRD.
+ */
+export async function preflightMigration(client: KubeClient, migration: ReleaseMigration): Promise<void> {
+  const { crd, rgd } = migration.imported;
+  const refusals: string[] = [];
+  const tryApply = async (object: KubeObject, what: string) => {
+    try {
+      await client.apply(object, { fieldManager: MIGRATE_FIELD_MANAGER, dryRun: true });
+    } catch (error) {
+      refusals.push(`  ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const nameOf = (object: { metadata?: unknown }) => (object.metadata as { name?: string } | undefined)?.name ?? "";
+  await tryApply(crd as KubeObject, `CustomResourceDefinition ${nameOf(crd)}`);
+  await tryApply(rgd as KubeObject, `ResourceGraphDefinition ${nameOf(rgd)}`);
+  if (refusals.length > 0)
+    throw new InputError(
+      `the API server refuses what the migration of release ${migration.release.namespace}/${migration.release.name} would write (server-side dry run):\n${refusals.join("\n")}\nNothing was written.`,
+    );
+}
+
 export async function applyReleaseMigration(
   client: KubeClient,
   migration: ReleaseMigration,
   settings: MigrationApplySettings,
 ): Promise<void> {
   checkZeroDowntime(migration, settings.allowRollout);
+  await preflightMigration(client, migration);
   const { crd, rgd } = migration.imported;
   const crdName = (crd.metadata as { name?: string } | undefined)?.name ?? "";
   const rgdName = (rgd.metadata as { name?: string } | undefined)?.name ?? "";
