@@ -10,6 +10,8 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { eventually } from "../support/eventually.js";
 import { kubectl, testCluster } from "../support/test-cluster.js";
+import { installControllerCrds } from "../../src/controller/crds/index.js";
+import { createKubeClient } from "../../src/kube/index.js";
 
 const CLI = path.join(fileURLToPath(new URL("../../../", import.meta.url)), "dist/src/cli/main.js");
 const GROUP = "livetest.kro-ts.dev";
@@ -95,6 +97,13 @@ describe("kro validate --cluster", () => {
     cache = path.join(dir, "cache");
     await kubectl(["apply", "-f", "-"], CRD);
     await kubectl(["wait", "--for=condition=Established", `crd/gadgets.${GROUP}`, "--timeout=30s"]);
+    // validate --cluster also dry-runs each RGD: the cluster must serve the kind, as with kro installed.
+    const client = await createKubeClient({ kubeconfig: testCluster().kubeconfig });
+    try {
+      await installControllerCrds(client);
+    } finally {
+      client.close();
+    }
   });
   after(async () => {
     await kubectl(["delete", "crd", `gadgets.${GROUP}`, "--ignore-not-found", "--wait=false"]);
@@ -150,6 +159,32 @@ describe("kro validate --cluster", () => {
     await writeFile(gadgetDoc, edited);
     const result = await validate(await write("from-cache.yaml", rgd("size: ${schema.spec.name}")));
     assert.equal(result.code, 0, result.stderr);
+  });
+
+  it("reports what the API server refuses, at the document, before anything is written", async () => {
+    // A CRD the compiler cannot judge: uniqueItems is refused by the API server in a structural schema.
+    const refusedCrd = CRD.replace(/gadgets/g, "widgets")
+      .replace(/Gadget/g, "Widget")
+      .replace(/gadget\b/g, "widget")
+      .replace(
+        "colour: {type: string}",
+        "colour: {type: string}\n                tags: {type: array, uniqueItems: true, items: {type: string}}",
+      );
+    const file = await write("refused.yaml", `${rgd("colour: ${schema.spec.name}")}---\n${refusedCrd}`);
+    await eventually(async () => {
+      const result = await validate(file);
+      assert.equal(result.code, 1, result.stdout + result.stderr);
+      assert.match(
+        result.stderr,
+        /refused\.yaml:\d+:\d+: error: the API server refuses this CustomResourceDefinition \(server-side dry run\): .*uniqueItems/,
+      );
+      assert.doesNotMatch(result.stdout, /gadgetapp: valid/);
+    });
+    await assert.rejects(kubectl(["get", "crd", `widgets.${GROUP}`]), /NotFound|not found/);
+    // The RGD itself is accepted, and so is the CRD it generates.
+    const good = await validate(await write("good-again.yaml", rgd("colour: ${schema.spec.name}")));
+    assert.equal(good.code, 0, good.stderr);
+    await assert.rejects(kubectl(["get", "rgd", "gadgetapp"]), /NotFound|not found/);
   });
 
   it("reports an unreachable cluster as an error, not a crash", async () => {

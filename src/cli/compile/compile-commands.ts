@@ -15,6 +15,7 @@ import {
 } from "../../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
 import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "../inputs/index.js";
+import { clusterDryRuns } from "./cluster-dry-run.js";
 import { liveSchemaResolver } from "./live-schemas.js";
 import { printTemplateDialectCrd } from "./template-crd.js";
 
@@ -131,7 +132,10 @@ export function withSchemaSources(command: Command): Command {
       "Kubernetes version whose built-in schemas to check against",
       DEFAULT_KUBE_MINOR,
     )
-    .option("--cluster", "also read child kinds' schemas from the live cluster's OpenAPI v3 (cached on disk)")
+    .option(
+      "--cluster",
+      "also read child kinds' schemas from the live cluster's OpenAPI v3 (cached on disk); validate also sends each RGD, CRD and generated CRD as a server-side dry run and reports what the API server refuses",
+    )
     .option("--kubeconfig <file>", "kubeconfig for --cluster (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context for --cluster")
     .option("--schema-cache <dir>", "where --cluster caches OpenAPI documents (default ~/.cache/kro-ts/openapi)");
@@ -148,6 +152,14 @@ export function registerCompileCommands(program: Command): void {
     )
     .action(async (flags: SchemaSourceFlags & { filename: string[]; output: string }) => {
       const { loaded, results } = await compileFiles(flags.filename, flags);
+      // With --cluster, what compiled is also put to the API server (dry runs), before anything is written.
+      const compiled = !hasErrors(results.flatMap((r) => r.located.map((l) => l.issue)));
+      const refusedIn = new Set<string>();
+      const graphs = results.flatMap((r) => r.graphs);
+      for (const issue of flags.cluster === true && compiled ? await clusterDryRuns(loaded, graphs, flags) : []) {
+        results[loaded.findIndex((f) => f.file === issue.file)]?.located.push(issue);
+        refusedIn.add(issue.file);
+      }
       const all = results.flatMap((r) => r.located);
       if (flags.output === "json") {
         process.stdout.write(
@@ -168,7 +180,8 @@ export function registerCompileCommands(program: Command): void {
         );
       } else {
         printDiagnostics(loaded, results);
-        for (const result of results) {
+        for (const [index, result] of results.entries()) {
+          if (refusedIn.has(loaded[index]?.file ?? "")) continue;
           result.graphs.forEach((graph, i) => {
             const dialect =
               graph.dialect === "template"
