@@ -87,8 +87,8 @@ export async function preflightMigration(client: KubeClient, migration: ReleaseM
     }
   };
   const nameOf = (object: { metadata?: unknown }) => (object.metadata as { name?: string } | undefined)?.name ?? "";
-  await tryApply(crd as KubeObject, `CustomResourceDefinition ${nameOf(crd)}`);
-  await tryApply(rgd as KubeObject, `ResourceGraphDefinition ${nameOf(rgd)}`);
+  await tryApply(crd, `CustomResourceDefinition ${nameOf(crd)}`);
+  await tryApply(rgd, `ResourceGraphDefinition ${nameOf(rgd)}`);
   if (refusals.length > 0)
     throw new InputError(
       `the API server refuses what the migration of release ${migration.release.namespace}/${migration.release.name} would write (server-side dry run):\n${refusals.join("\n")}\nNothing was written.`,
