@@ -14,6 +14,8 @@ export class InstanceMemory {
   readonly statusWritten = new Map<string, string>();
   /** Instance key → how many passes its deletion has waited on a terminating wave (backoff). */
   readonly deletionWaits = new Map<string, number>();
+  /** Instance key → the generation whose time-limit miss was already tried again (instance/time-limit-retry.ts). */
+  readonly timeLimitRetried = new Map<string, number>();
   private readonly holders: ((key: string) => void)[] = [];
 
   /** Another room's per-instance state (an instance's external watches, the crash-loop guard, the author policy's pending writes). */
@@ -23,6 +25,7 @@ export class InstanceMemory {
 
   forget(key: string, uid: string | undefined): void {
     this.deletionWaits.delete(key);
+    this.timeLimitRetried.delete(key);
     if (uid !== undefined) this.statusWritten.delete(uid);
     for (const forget of this.holders) forget(key);
   }

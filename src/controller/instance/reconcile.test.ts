@@ -838,3 +838,34 @@ describe("reconcileInstance: retention", () => {
       assert.equal(status?.state, "IN_PROGRESS");
     });
 });
+
+describe("reconcileInstance: a pass stopped by its time limit", () => {
+  it("is tried again once per generation, then stays ERROR until something changes", async (t) => {
+    const heavy = rgd("heavy", {
+      schema: { apiVersion: "v1alpha1", kind: "Heavy", spec: { numbers: "[]integer" } },
+      resources: [0, 1, 2, 3].map((i) => ({
+        id: `cm${i}`,
+        template: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: `\${schema.metadata.name}-${i}` },
+          data: { n: `\${string(schema.spec.numbers.map(n, n * ${i + 2}).filter(n, n % 3 != 0).size())}` },
+        },
+      })),
+    });
+    // 1 ms of work: the first resource's expression alone takes longer.
+    const fc = startFakeController({ controller: { evaluationTimeoutMs: 1 } });
+    t.after(() => fc.stop());
+    const served = await serveRgd(fc, heavy);
+    new Actor(fc.cluster).create(instance("Heavy", "h", { numbers: Array.from({ length: 20_000 }, (_, i) => i) }));
+    await settle();
+    assert.deepEqual(await reconcileInstance(fc.ctx, served, ns, "h"), { requeueAfterMs: 30_000 });
+    const status = () =>
+      new Actor(fc.cluster).read({ apiVersion: "kro.run/v1alpha1", kind: "Heavy", namespace: ns, name: "h" })
+        ?.status as { state?: string; conditions?: { type: string; message?: string }[] } | undefined;
+    assert.equal(status()?.state, "ERROR");
+    assert.match(JSON.stringify(status()?.conditions), /exceeded its time limit of 1 ms/);
+    assert.deepEqual(await reconcileInstance(fc.ctx, served, ns, "h"), {}, "the second miss is not retried");
+    assert.equal(status()?.state, "ERROR");
+  });
+});

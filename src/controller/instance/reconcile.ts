@@ -46,6 +46,7 @@ import { gateRulesOf, judgeReads, requesterOf } from "./write-gate.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
 import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
+import { timeLimitRetry } from "./time-limit-retry.js";
 
 /** Each round of the read gate hides what it refused and evaluates again: bounded like scope settling. */
 const MAX_READ_GATE_ROUNDS = 5;
@@ -182,7 +183,20 @@ async function planAndApply(
   await gateReads(ctx, pass, () => evaluate(pass.instance));
   const failedWrites = Object.entries(pass.applyErrors);
   await reportStatus(ctx, served, ref, pass, unavailable, log);
-  return nextReconcile(ctx.options.requeueIntervalMs, pass.evaluation, failedWrites, unavailable, pass.serverFailures);
+  const next = nextReconcile(
+    ctx.options.requeueIntervalMs,
+    pass.evaluation,
+    failedWrites,
+    unavailable,
+    pass.serverFailures,
+  );
+  const retryMs = timeLimitRetry(
+    ctx.instanceMemory.timeLimitRetried,
+    key,
+    pass.instance.metadata?.generation ?? 0,
+    pass.evaluation.error,
+  );
+  return retryMs === undefined || next.requeueAfterMs !== undefined ? next : { requeueAfterMs: retryMs };
 }
 
 /**
