@@ -8,7 +8,7 @@ import { isTestHook, renderChartTemplate, type KubeJson } from "../runtime/index
 import type { ChartDependency, LoadedChart } from "./chart-load.js";
 import { compareHooks, hookChain, hookWeight, type HookKey } from "./hook-order.js";
 import { installDependencies } from "./install-order.js";
-import { readyWhenFor } from "./readiness.js";
+import { gatesLaterKinds, readyWhenFor } from "./readiness.js";
 import { resolveTemplatedKinds } from "./template-api-versions.js";
 import {
   hookOf,
@@ -297,7 +297,7 @@ export function chartChildren(
     main.map((d) => ({
       id: d.id,
       kind: d.kind,
-      waits: readyWhenFor(d.kind).length > 0,
+      waits: !gatesLaterKinds(d.kind),
       ...(d.condition === undefined ? {} : { condition: d.condition }),
     })),
   );
