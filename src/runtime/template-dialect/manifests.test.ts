@@ -6,7 +6,8 @@ import { identityOf } from "../identity.js";
 import { createMemoryLookup } from "../memory-lookup.js";
 import { prunePlan } from "../prune.js";
 import type { KubeJson } from "../types.js";
-import { parseManifestStream } from "./manifests.js";
+import { parseManifestStream, renderChartOutputs, renderChartTemplate } from "./manifests.js";
+import type { ChartRenderAnswer } from "../types.js";
 
 const CONFIGS = [
   "{{- range .Values.names }}",
@@ -78,6 +79,32 @@ describe("manifests children (a chart template's objects of one kind)", () => {
     assert.ok(a);
     assert.deepEqual(a.data, { v: "1e+06" }, "values are float64, as Helm reads them");
     assert.equal((a.metadata as { namespace?: string }).namespace, "ns", "the release namespace");
+  });
+
+  it("a render kept elsewhere is parsed once, whatever the instance's status (a status write re-parses no CRDs)", () => {
+    const graph = compile(rgd([cm, secret]));
+    const helm = graph.dialect === "template" ? graph.helm : undefined;
+    assert.ok(helm);
+    const first = instance({ names: ["a"], secret: true });
+    // As the controller's worker answers are kept: by what the render reads, so the same outputs.
+    let answer: ChartRenderAnswer | undefined;
+    const render = (request: { helm: typeof helm; instance: KubeJson }): ChartRenderAnswer => {
+      if (answer === undefined) {
+        const outcome = renderChartOutputs(request.helm, request.instance);
+        assert.ok(outcome.ok);
+        answer = { ok: true, outputs: outcome.value, calls: [] };
+      }
+      return answer;
+    };
+    const parsedBefore = renderChartTemplate(helm, "c/templates/cfg.yaml", first, { render });
+    const afterStatus = renderChartTemplate(
+      helm,
+      "c/templates/cfg.yaml",
+      { ...first, status: { state: "IN_PROGRESS" } },
+      { render },
+    );
+    assert.ok(parsedBefore.ok && afterStatus.ok);
+    assert.equal(afterStatus.value, parsedBefore.value, "the same parsed documents, not parsed again");
   });
 
   it("an object of a kind no child of its template owns is an error naming kind and template, never dropped", () => {

@@ -36,7 +36,7 @@ interface ChartRender {
   readonly calls: readonly { readonly args: readonly [string, string, string, string]; readonly fingerprint: string }[];
 }
 const rendered = new WeakMap<KubeJson, ChartRender>();
-/** Parsed documents per render outcome (and so per instance and lookup answers), by template. */
+/** Parsed documents per render's outputs (or failed outcome), by template. */
 const parsed = new WeakMap<object, Map<string, Outcome<readonly KubeJson[]>>>();
 
 function stillValid(cached: ChartRender, env: HelmRenderEnv | undefined): boolean {
@@ -151,10 +151,14 @@ export function renderChartTemplate(
   env?: HelmRenderEnv,
 ): Outcome<readonly KubeJson[]> & { readonly failedTemplate?: string } {
   const output = chartOutput(helm, instance, env);
-  let perInstance = parsed.get(output);
+  // By the outputs themselves where the render succeeded: a render kept elsewhere (the controller's
+  // worker answers, kept by what the render reads) comes back as the same outputs for every
+  // version of the instance — a status write must not parse megabytes of CRDs again.
+  const memoKey = output.ok ? output.value : output;
+  let perInstance = parsed.get(memoKey);
   if (perInstance === undefined) {
     perInstance = new Map();
-    parsed.set(output, perInstance);
+    parsed.set(memoKey, perInstance);
   }
   const cached = perInstance.get(template);
   if (cached) return cached;
