@@ -83,8 +83,14 @@ describe("work clock", () => {
     {
       const before = threadCpuMs();
       assert.ok(before !== undefined);
-      const until = performance.now() + 150;
-      while (performance.now() < until);
+      // Spin for 150 ms of this process's CPU time, not of wall time: on a loaded machine 150 ms of
+      // wall time may give this thread much less than the 50 ms asserted below.
+      const start = process.cpuUsage();
+      const cpuMs = () => {
+        const used = process.cpuUsage(start);
+        return (used.user + used.system) / 1000;
+      };
+      while (cpuMs() < 150);
       const after = threadCpuMs();
       assert.ok(after !== undefined && after - before >= 50, `${before} → ${after}`);
       const id = osThreadId();
