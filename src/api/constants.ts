@@ -66,6 +66,12 @@ export const ANNOTATIONS = {
    */
   hookRuns: "internal.kro.run/hook-runs",
   /**
+   * kro-ts, on an adopted child: `{"labels":{"app.kubernetes.io/managed-by":"Helm"},"manager":"helm"}`,
+   * the values kro's own labels overwrote when the object was adopted and the field manager that
+   * had written them, so releasing it hands it back as it was (controller/instance/adoption-record.ts).
+   */
+  adoptedLabels: "internal.kro.run/adopted-labels",
+  /**
    * kro-ts, on an instance: the generation whose evaluation the controller started and has not
    * reported on yet (no status for it): written before that evaluation, in the patch that adds the
    * finalizer; if the process dies in it, the next one knows (controller/isolation/evaluation-guard.ts).

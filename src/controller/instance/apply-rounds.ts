@@ -22,7 +22,8 @@ import {
 } from "./inventory.js";
 import type { InstancePass } from "./pass.js";
 import { readCurrent } from "./record.js";
-import { applyChild, readChild } from "./child-port.js";
+import { applyChild, patchChild, readChild } from "./child-port.js";
+import { adoptionRecordPatch } from "./adoption-record.js";
 
 /** Enough rounds for any realistic graph depth; each round applies at least one new object. */
 const MAX_APPLY_ROUNDS = 64;
@@ -178,6 +179,13 @@ async function settleExisting(
         pass.overlay.set(identityKey(step.identity), response);
         pass.writtenAs.set(identityKey(step.identity), step.desired);
         ctx.applyMemo.record(step.desired, response);
+        // Recorded after the apply, so nothing is written to an object the gate would not let us adopt.
+        const record = live === undefined ? undefined : adoptionRecordPatch(live, step.desired);
+        if (record !== undefined)
+          await patchChild(ctx, step.identity, record).catch((error: unknown) => {
+            pass.applyErrors[step.nodeId] =
+              `adopt ${describeIdentity(step.identity)}: could not record the labels the adoption overwrote: ${error instanceof Error ? error.message : String(error)}`;
+          });
         return { recorded: [decision.entry] };
       } catch (error) {
         return {

@@ -99,8 +99,16 @@ export async function deleteChild(
   });
 }
 
-/** A merge patch as the controller's field manager (releasing an adopted child). */
-export async function patchChild(ctx: ChildClients, child: ObjectRef & Where, patch: KubeJson): Promise<void> {
+/**
+ * A merge patch (recording what an adoption overwrote, releasing an adopted child), as the
+ * controller's field manager unless the release writes back labels another manager had written.
+ */
+export async function patchChild(
+  ctx: ChildClients,
+  child: ObjectRef & Where,
+  patch: KubeJson,
+  fieldManager: string = FIELD_MANAGERS.controller,
+): Promise<void> {
   judgePatch(patch);
-  await (await clientFor(ctx, child)).patch(child, patch, { fieldManager: FIELD_MANAGERS.controller });
+  await (await clientFor(ctx, child)).patch(child, patch, { fieldManager });
 }

@@ -14,6 +14,7 @@ import { deleteChild, patchChild, readChild } from "./child-port.js";
 import { decideRemoval, type RemovalAction, type RemovalContext } from "./removal-plan.js";
 import type { AdoptionPolicy } from "./apply-outcome.js";
 import { WriteRefused } from "./write-gate.js";
+import { adoptionRecordOf, releaseManager } from "./adoption-record.js";
 
 /** Removing children needs the client and the apply memo (forgotten for what is gone). */
 export type ChildWriter = Pick<ControllerContext, "client" | "applyMemo" | "clusters">;
@@ -144,7 +145,9 @@ export async function deleteOwnedChild(
 /**
  * Releases an adopted object: it stays exactly as it is, but no longer carries our labels or
  * annotations, and our field manager gives up its fields (they become unowned, values kept), so a
- * later apply by its next owner meets no conflict from us.
+ * later apply by its next owner meets no conflict from us. A label our apply overwrote when it
+ * adopted the object gets its former value back, written as the manager that had written it
+ * (adoption-record.ts): Helm takes back only objects labelled `managed-by: Helm`.
  */
 async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> {
   let live: KubeObject;
@@ -158,14 +161,15 @@ async function releaseChild(ctx: ChildWriter, entry: OwnedChild): Promise<void> 
   const patch = releasePatch(live);
   if (patch === undefined) return;
   try {
-    await patchChild(ctx, entry, patch);
+    await patchChild(ctx, entry, patch, releaseManager(live));
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
   ctx.applyMemo.forget(entry.uid);
 }
 
-const OUR_MANAGERS: ReadonlySet<string> = new Set([FIELD_MANAGERS.applyset]);
+/** The applyset manager applies children; the controller's wrote the adoption record. */
+const OUR_MANAGERS: ReadonlySet<string> = new Set([FIELD_MANAGERS.applyset, FIELD_MANAGERS.controller]);
 
 /** The merge patch that releases `live` (undefined: nothing of ours left on it). Pure. */
 export function releasePatch(live: KubeJson): Record<string, unknown> | undefined {
@@ -179,16 +183,29 @@ export function releasePatch(live: KubeJson): Record<string, unknown> | undefine
   const ourLabels = Object.keys(metadata.labels ?? {}).filter(
     (k) => k.startsWith("kro.run/") || (k === LABELS.managedBy && metadata.labels?.[k] === "kro"),
   );
+  // What the adoption overwrote comes back, where the label still holds our value (or none).
+  const restored = Object.entries(adoptionRecordOf(live)?.labels ?? {}).filter(
+    ([k]) => metadata.labels?.[k] === undefined || ourLabels.includes(k),
+  );
+  const labels: Record<string, string | null> = {
+    ...Object.fromEntries(ourLabels.map((k) => [k, null])),
+    ...Object.fromEntries(restored),
+  };
   const ourAnnotations = Object.keys(metadata.annotations ?? {}).filter(
-    (k) => k === ANNOTATIONS.applyOrder || k === ANNOTATIONS.creationKey || k === ANNOTATIONS.cluster,
+    (k) =>
+      k === ANNOTATIONS.applyOrder ||
+      k === ANNOTATIONS.creationKey ||
+      k === ANNOTATIONS.cluster ||
+      k === ANNOTATIONS.adoptedLabels,
   );
   const managedFields = metadata.managedFields ?? [];
   const kept = managedFields.filter((f) => !OUR_MANAGERS.has(f.manager ?? ""));
-  if (ourLabels.length === 0 && ourAnnotations.length === 0 && kept.length === managedFields.length) return undefined;
+  if (Object.keys(labels).length === 0 && ourAnnotations.length === 0 && kept.length === managedFields.length)
+    return undefined;
   return {
     metadata: {
       resourceVersion: metadata.resourceVersion,
-      ...(ourLabels.length === 0 ? {} : { labels: Object.fromEntries(ourLabels.map((k) => [k, null])) }),
+      ...(Object.keys(labels).length === 0 ? {} : { labels }),
       ...(ourAnnotations.length === 0 ? {} : { annotations: Object.fromEntries(ourAnnotations.map((k) => [k, null])) }),
       // An empty list would mean "leave as is"; [{}] is the API's way of clearing them all.
       ...(kept.length === managedFields.length ? {} : { managedFields: kept.length === 0 ? [{}] : kept }),

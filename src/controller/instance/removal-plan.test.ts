@@ -5,6 +5,7 @@ import { decideRemoval, type RemovalContext } from "./removal-plan.js";
 import { validateInventory } from "./inventory-validation.js";
 import { recoverUnrecorded } from "./ownership-checks.js";
 import { releasePatch } from "./child-removal.js";
+import { adoptionRecordPatch, releaseManager } from "./adoption-record.js";
 import type { OwnedChild } from "./inventory.js";
 import type { KubeJson } from "../../runtime/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
@@ -270,5 +271,80 @@ describe("releasePatch", () => {
       }),
       undefined,
     );
+  });
+});
+
+describe("an adopted Helm object is handed back with the managed-by label Helm had", () => {
+  // As helm 3.18 leaves an object: its labels written by an Update of field manager "helm".
+  const helmObject: KubeJson = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "a",
+      namespace: "ns",
+      uid: "uid-a",
+      resourceVersion: "3",
+      labels: { "app.kubernetes.io/managed-by": "Helm", "app.kubernetes.io/instance": "rel" },
+      annotations: { "meta.helm.sh/release-name": "rel" },
+      managedFields: [
+        {
+          manager: "helm",
+          operation: "Update",
+          fieldsV1: {
+            "f:metadata": { "f:labels": { "f:app.kubernetes.io/managed-by": {}, "f:app.kubernetes.io/instance": {} } },
+          },
+        },
+      ],
+    },
+  };
+  const desired: KubeJson = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: "a",
+      namespace: "ns",
+      labels: { "app.kubernetes.io/managed-by": "kro", "app.kubernetes.io/instance": "rel", "kro.run/owned": "true" },
+    },
+  };
+  const record = adoptionRecordPatch(helmObject, desired);
+
+  it("adopting records the label value the apply overwrites and who wrote it, preconditioned on the UID", () => {
+    assert.deepEqual(record, {
+      metadata: {
+        uid: "uid-a",
+        annotations: {
+          "internal.kro.run/adopted-labels": JSON.stringify({
+            labels: { "app.kubernetes.io/managed-by": "Helm" },
+            manager: "helm",
+          }),
+        },
+      },
+    });
+    assert.equal(adoptionRecordPatch({ ...helmObject, metadata: { uid: "u", labels: {} } }, desired), undefined);
+  });
+
+  it("releasing writes it back as that manager and drops the record and every kro-ts manager", () => {
+    const annotations = (record?.metadata as { annotations: Record<string, string> }).annotations;
+    const adopted: KubeJson = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: {
+        uid: "uid-a",
+        resourceVersion: "9",
+        labels: { "app.kubernetes.io/managed-by": "kro", "app.kubernetes.io/instance": "rel", "kro.run/owned": "true" },
+        annotations: { "meta.helm.sh/release-name": "rel", "internal.kro.run/apply-order": "0", ...annotations },
+        managedFields: [{ manager: "helm" }, { manager: "kro.run/applyset" }, { manager: "kro.run/controller" }],
+      },
+    };
+    assert.deepEqual(releasePatch(adopted), {
+      metadata: {
+        resourceVersion: "9",
+        labels: { "app.kubernetes.io/managed-by": "Helm", "kro.run/owned": null },
+        annotations: { "internal.kro.run/apply-order": null, "internal.kro.run/adopted-labels": null },
+        managedFields: [{ manager: "helm" }],
+      },
+    });
+    assert.equal(releaseManager(adopted), "helm");
+    assert.equal(releaseManager(helmObject), "kro.run/controller");
   });
 });
