@@ -13,6 +13,7 @@ import { eventually } from "../support/eventually.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import { letterSuffix } from "../support/controller.js";
 import { startControllerProcess, type ControllerProcess } from "../support/controller-process.js";
+import { starve } from "../support/starve.js";
 
 interface Instance {
   status?: { state?: string; conditions?: { type: string; status: string; message?: string }[] };
@@ -53,25 +54,6 @@ spec:
   resources:
 ${resources}
 `;
-}
-
-/** Stops the process for `stopMs` after every `runMs` it runs, until `stop()`. */
-function starve(pid: number, runMs: number, stopMs: number): { stop(): Promise<void> } {
-  const state = { on: true };
-  const loop = (async () => {
-    while (state.on) {
-      await new Promise((resolve) => setTimeout(resolve, runMs));
-      process.kill(pid, "SIGSTOP");
-      await new Promise((resolve) => setTimeout(resolve, stopMs));
-      process.kill(pid, "SIGCONT");
-    }
-  })();
-  return {
-    async stop() {
-      state.on = false;
-      await loop;
-    },
-  };
 }
 
 describe("a starved controller", { timeout: 300_000 }, () => {
