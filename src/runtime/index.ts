@@ -31,6 +31,7 @@ export { templateEvaluator } from "./template-dialect/index.js";
 export {
   answerFingerprint,
   isTestHook,
+  parseChartOutput,
   parseManifestStream,
   renderChartOutputs,
   renderChartTemplate,

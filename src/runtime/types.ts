@@ -157,9 +157,19 @@ export interface ChartRenderRequest {
   readonly lookup?: HelmRenderEnv["lookup"];
 }
 
+/** One chart template's output parsed: its documents, or why they are not valid YAML. */
+export type ParsedTemplate =
+  { readonly ok: true; readonly value: readonly KubeJson[] } | { readonly ok: false; readonly error: string };
+
 /** A finished render: every template's output, or the error naming file, line and the limit hit. */
 export type ChartRenderAnswer =
-  | { readonly ok: true; readonly outputs: ReadonlyMap<string, string>; readonly calls: readonly ChartLookupCall[] }
+  | {
+      readonly ok: true;
+      readonly outputs: ReadonlyMap<string, string>;
+      /** The outputs already parsed, by template (a worker parses them off the controller's thread). */
+      readonly documents?: ReadonlyMap<string, ParsedTemplate>;
+      readonly calls: readonly ChartLookupCall[];
+    }
   | {
       readonly ok: false;
       readonly error: string;

@@ -1,6 +1,6 @@
 /** The messages between the chart-render pool and its worker threads (structured-cloned). */
 import type { HelmContext } from "../../graph/index.js";
-import type { HelmCapabilities, KubeJson } from "../../runtime/index.js";
+import type { HelmCapabilities, KubeJson, ParsedTemplate } from "../../runtime/index.js";
 
 export interface WorkerRequest {
   readonly id: number;
@@ -24,6 +24,8 @@ export type WorkerReply =
       readonly id: number;
       readonly ok: true;
       readonly outputs: readonly (readonly [string, string])[];
+      /** Each template's output parsed (here, not on the controller's main thread). */
+      readonly documents: readonly (readonly [string, ParsedTemplate])[];
     }
   /** `late`: the render failed past its deadline (a time limit, not the chart's own error). */
   | {

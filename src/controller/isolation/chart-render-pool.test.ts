@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import type { HelmContext } from "../../graph/index.js";
-import { renderChartOutputs, type KubeJson } from "../../runtime/index.js";
+import { parseChartOutput, renderChartOutputs, type KubeJson } from "../../runtime/index.js";
 import { ChartRenderPool } from "./chart-render-pool.js";
 import { ChartRenders } from "./chart-renders.js";
 
@@ -32,6 +32,11 @@ describe("chart render pool", () => {
     const inline = renderChartOutputs(context, instance({ n: 3 }));
     assert.ok(answer.ok && inline.ok);
     assert.deepEqual([...answer.outputs], [...inline.value]);
+    // Parsed in the worker, as the runtime would parse each output.
+    assert.deepEqual(
+      [...(answer.documents ?? [])],
+      [...inline.value].map(([template, text]) => [template, parseChartOutput(template, text)]),
+    );
   });
 
   it("answers lookup from the main thread, and records what it read", async () => {

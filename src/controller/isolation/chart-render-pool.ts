@@ -264,7 +264,7 @@ export class ChartRenderPool {
     if (!reply.ok && reply.late === true) this.stops.time++;
     running.resolve(
       reply.ok
-        ? { ok: true, outputs: new Map(reply.outputs), calls: running.calls }
+        ? { ok: true, outputs: new Map(reply.outputs), documents: new Map(reply.documents), calls: running.calls }
         : {
             ok: false,
             error: reply.error,

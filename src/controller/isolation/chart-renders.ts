@@ -31,8 +31,11 @@ interface Entry {
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 600_000;
 
+/** An answer's weight: its text, and about three times as much again for the parsed documents it carries. */
 const outputSize = (answer: ChartRenderAnswer): number =>
-  (answer.ok ? [...answer.outputs.values()].reduce((n, o) => n + o.length, 0) : answer.error.length) + 64;
+  (answer.ok
+    ? [...answer.outputs.values()].reduce((n, o) => n + o.length, 0) * (answer.documents === undefined ? 1 : 4)
+    : answer.error.length) + 64;
 
 export class ChartRenders {
   private readonly answers = new LRUCache<string, Entry>({

@@ -8,7 +8,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
-import { renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
+import { parseChartOutput, renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
 import { osThreadId, workClock } from "../clock/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
@@ -54,7 +54,14 @@ parentPort?.on("message", (request: WorkerRequest) => {
     deadline: { now, at: started + request.deadlineMs, budgetMs: request.deadlineMs },
   });
   const reply: WorkerReply = outcome.ok
-    ? { type: "done", id: request.id, ok: true, outputs: [...outcome.value] }
+    ? {
+        type: "done",
+        id: request.id,
+        ok: true,
+        outputs: [...outcome.value],
+        // Parsing megabytes of YAML (a chart's CRDs) takes seconds: on this thread, under its limits.
+        documents: [...outcome.value].map(([template, text]) => [template, parseChartOutput(template, text)]),
+      }
     : {
         type: "done",
         id: request.id,

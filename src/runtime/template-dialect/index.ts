@@ -5,7 +5,13 @@
  * CEL room.
  */
 export { createTemplateEvaluator, templateEvaluator } from "./evaluator.js";
-export { isTestHook, parseManifestStream, renderChartOutputs, renderChartTemplate } from "./manifests.js";
+export {
+  isTestHook,
+  parseChartOutput,
+  parseManifestStream,
+  renderChartOutputs,
+  renderChartTemplate,
+} from "./manifests.js";
 export { coalesceValues, DEFAULT_KUBE_VERSION } from "./helm-data.js";
 export { graphReadsClock, renderTimeToRecord } from "./entropy.js";
 export { answerFingerprint, helmRenderEnv } from "./helm-cluster.js";

@@ -107,6 +107,26 @@ describe("manifests children (a chart template's objects of one kind)", () => {
     assert.equal(afterStatus.value, parsedBefore.value, "the same parsed documents, not parsed again");
   });
 
+  it("takes the documents a render elsewhere parsed (a worker thread) instead of parsing the text again", () => {
+    const graph = compile(rgd([cm]));
+    const helm = graph.dialect === "template" ? graph.helm : undefined;
+    assert.ok(helm);
+    const outcome = renderChartOutputs(helm, instance({ names: ["a"] }));
+    assert.ok(outcome.ok);
+    const fromWorker = [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "parsed-in-the-worker" } }];
+    const answer: ChartRenderAnswer = {
+      ok: true,
+      outputs: outcome.value,
+      documents: new Map([["c/templates/cfg.yaml", { ok: true, value: fromWorker }]]),
+      calls: [],
+    };
+    const documents = renderChartTemplate(helm, "c/templates/cfg.yaml", instance({ names: ["a"] }), {
+      render: () => answer,
+    });
+    assert.ok(documents.ok);
+    assert.equal(documents.value, fromWorker);
+  });
+
   it("an object of a kind no child of its template owns is an error naming kind and template, never dropped", () => {
     const graph = compile(rgd([cm]));
     const evaluation = evaluateInstance(graph, instance({ names: ["a"], secret: true }), createMemoryLookup());

@@ -9,7 +9,7 @@ import { groupKind, type CompiledNode, type HelmContext } from "../../graph/inde
 import { isTemplateError, type HelmLookup, type RenderDeadline } from "../../template/index.js";
 import type { Outcome } from "../dialect.js";
 import { isRecord, metadataOf } from "../identity.js";
-import type { ChartRenderPort, HelmCapabilities, KubeJson } from "../types.js";
+import type { ChartRenderPort, HelmCapabilities, KubeJson, ParsedTemplate } from "../types.js";
 import { parseRenderedBody } from "./desired.js";
 import { answerFingerprint } from "./helm-cluster.js";
 import type { HelmRenderEnv } from "../types.js";
@@ -74,6 +74,9 @@ function chartOutputElsewhere(
         ...(answer.failedTemplate === undefined ? {} : { failedTemplate: answer.failedTemplate }),
       };
   rendered.set(instance, { outcome, capabilities: env.capabilities, calls: answer.calls });
+  // Parsed where it rendered: the memo below starts with those documents.
+  if (answer.ok && answer.documents !== undefined && !parsed.has(answer.outputs))
+    parsed.set(answer.outputs, new Map(answer.documents));
   return outcome;
 }
 
@@ -131,6 +134,12 @@ export function isTestHook(object: KubeJson): boolean {
   return hooks.length > 0 && hooks.every((h) => TEST_HOOKS.has(h));
 }
 
+/** One chart template's output parsed, as renderChartTemplate would (for a worker to do it off the main thread). */
+export function parseChartOutput(template: string, text: string): ParsedTemplate {
+  const outcome = parseManifestStream(`template "${template}"`, text);
+  return outcome.ok ? outcome : { ok: false, error: outcome.error ?? "the template did not parse" };
+}
+
 /** Splits a rendered stream into documents and parses each; empty (or comment-only) documents are skipped. */
 export function parseManifestStream(owner: string, text: string): Outcome<KubeJson[]> {
   const objects: KubeJson[] = [];
@@ -167,7 +176,7 @@ export function renderChartTemplate(
   else {
     const text = output.value.get(template);
     // No output: a helper, or a template of a subchart its condition disables (it renders nothing).
-    outcome = text === undefined ? { ok: true, value: [] } : parseManifestStream(`template "${template}"`, text);
+    outcome = text === undefined ? { ok: true, value: [] } : parseChartOutput(template, text);
   }
   perInstance.set(template, outcome);
   return outcome;
