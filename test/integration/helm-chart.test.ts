@@ -45,6 +45,7 @@ describe("charts/kro-ts with a real helm", () => {
       { metrics: { serviceMonitor: { enabled: true } }, allowCRDDeletion: true },
       { metrics: { podMonitor: { enabled: true } } },
       { ui: { enabled: true, tls: { secretName: "kro-ui-cert" } } },
+      { networkPolicy: { enabled: true, webhookFrom: [{ ipBlock: { cidr: "10.0.0.0/24" } }] } },
     ];
     for (const values of variants) {
       const out = await helm(["lint", chartDir, "--strict", "-f", await valuesFile(values)]);
@@ -79,6 +80,18 @@ describe("charts/kro-ts with a real helm", () => {
         release: "kro-ts",
         namespace: "kro-system",
         values: { ui: { enabled: true, port: 9090, tls: { secretName: "kro-ui-cert" } } },
+      },
+      {
+        release: "kro-ts",
+        namespace: "kro-system",
+        values: {
+          ui: { enabled: true },
+          networkPolicy: {
+            enabled: true,
+            webhookFrom: [{ ipBlock: { cidr: "10.0.0.0/24" } }],
+            otherFrom: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }],
+          },
+        },
       },
       {
         release: "kro-ts",
@@ -128,6 +141,12 @@ describe("charts/kro-ts with a real helm", () => {
         return true;
       },
     );
+    // A policy that would shut the API server out of the webhook is refused, saying what to list.
+    await assert.rejects(helm(["template", "x", chartDir, "--set", "networkPolicy.enabled=true"]), (error: unknown) => {
+      assert.ok(error instanceof HelmError);
+      assert.match(error.stderr, /networkPolicy\.webhookFrom must list where the API server calls from/);
+      return true;
+    });
     // values.schema.json catches a bad enum before the templates run.
     await assert.rejects(helm(["template", "x", chartDir, "--set", "rbac.mode=admin"]), (error: unknown) => {
       assert.ok(error instanceof HelmError);
