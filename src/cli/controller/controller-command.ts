@@ -113,7 +113,7 @@ export function registerControllerCommand(program: Command): void {
     )
     .option(
       "--instance-requeue-interval <duration>",
-      "safety-net requeue while an instance waits on data (e.g. 3s, 0 = off)",
+      "safety-net requeue while an instance waits on data or on a nested instance's readiness (e.g. 3s, 0 = off)",
       "3s",
     )
     .option(
