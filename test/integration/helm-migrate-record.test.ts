@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
+import { migrateArgs } from "../support/helm-migration.js";
 import { helm, HelmError } from "../support/helm.js";
 import { assertNothingRecreated, releaseCensus, type ReleaseCensus } from "../support/release-census.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
@@ -43,23 +44,8 @@ async function installed(release: string): Promise<ReleaseCensus> {
   );
 }
 
-const migrate = (release: string) => [
-  "import",
-  "helm",
-  "--release",
-  release,
-  "-n",
-  namespace,
-  "--kind",
-  kindOf(release),
-  "--group",
-  group,
-  "--rgd-label",
-  `${tc.label.key}=${tc.label.value}`,
-  "--apply",
-  "--timeout",
-  "90s",
-];
+const migrate = (release: string) =>
+  migrateArgs({ release, namespace, kind: kindOf(release), group, rgdLabel: `${tc.label.key}=${tc.label.value}` });
 
 const password = async (release: string) =>
   (await kubectlJson<{ data: { password: string } }>(["get", "secret", `${release}-auth`, "-n", namespace])).data

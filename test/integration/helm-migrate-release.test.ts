@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { readLiveRelease } from "../../src/cli/import-helm/helm-release.js";
 import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
+import { migrateArgs } from "../support/helm-migration.js";
 import { helm, helmBinary, HelmError } from "../support/helm.js";
 import { assertNothingRecreated, releaseCensus, type ReleaseCensus } from "../support/release-census.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
@@ -105,23 +106,13 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
   it("migrates in place: same UIDs, no restart, Ready, spec change rolls out, nothing deleted; twice is a no-op; the record goes on request", async () => {
     const release = "web";
     const before = await installed(release);
-    const migrate = [
-      "import",
-      "helm",
-      "--release",
+    const migrate = migrateArgs({
       release,
-      "-n",
       namespace,
-      "--kind",
-      kind,
-      "--group",
+      kind: kind,
       group,
-      "--rgd-label",
-      `${tc.label.key}=${tc.label.value}`,
-      "--apply",
-      "--timeout",
-      "90s",
-    ];
+      rgdLabel: `${tc.label.key}=${tc.label.value}`,
+    });
     const first = await kro(migrate);
     assert.match(first.stderr, /Deployment .*web-nginx \(uid [0-9a-f-]+\): adopt in place, unchanged/);
     assert.match(first.stderr, /adopted 3 object\(s\) in place \(same UIDs\)/);
@@ -188,23 +179,13 @@ describe("kro import helm --release", { timeout: 400_000 }, () => {
     // hostNetwork: false, initialDelaySeconds: 0, nodeSelector: {}, tolerations: [] — rendered by the chart, never stored.
     const release = "zero";
     const before = await installed(release, [], {}, zeroValuesChart);
-    const migrate = [
-      "import",
-      "helm",
-      "--release",
+    const migrate = migrateArgs({
       release,
-      "-n",
       namespace,
-      "--kind",
-      `Zero${kind}`,
-      "--group",
+      kind: `Zero${kind}`,
       group,
-      "--rgd-label",
-      `${tc.label.key}=${tc.label.value}`,
-      "--apply",
-      "--timeout",
-      "90s",
-    ];
+      rgdLabel: `${tc.label.key}=${tc.label.value}`,
+    });
     const out = await kro(migrate);
     assert.match(out.stderr, /Deployment .*zero-zero \(uid [0-9a-f-]+\): adopt in place, unchanged\n/, out.stderr);
     assert.doesNotMatch(out.stderr, /ROLLS ITS PODS|compared offline/);

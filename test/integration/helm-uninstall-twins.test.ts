@@ -17,6 +17,7 @@ import { after, before, describe, it } from "node:test";
 import { loadYaml } from "../../src/api/index.js";
 import { runKro } from "../support/cli-session.js";
 import { eventually } from "../support/eventually.js";
+import { migrateArgs } from "../support/helm-migration.js";
 import { helm } from "../support/helm.js";
 import { kubectl, kubectlJson, KubectlError, testCluster } from "../support/test-cluster.js";
 import { letterSuffix, startTestController, type TestController } from "../support/controller.js";
@@ -182,23 +183,8 @@ async function assertNoWebhookToNowhere(): Promise<void> {
     }
 }
 
-const migrate = (release: string) => [
-  "import",
-  "helm",
-  "--release",
-  release,
-  "-n",
-  namespace,
-  "--kind",
-  kindOf(release),
-  "--group",
-  group,
-  "--rgd-label",
-  `${tc.label.key}=${tc.label.value}`,
-  "--apply",
-  "--timeout",
-  "90s",
-];
+const migrate = (release: string) =>
+  migrateArgs({ release, namespace, kind: kindOf(release), group, rgdLabel: `${tc.label.key}=${tc.label.value}` });
 
 async function deleteInstance(release: string): Promise<void> {
   await kubectl(["delete", resourceOf(release), release, "-n", namespace, "--timeout=120s"]);

@@ -93,6 +93,19 @@ function context(allowed: (user: string) => boolean): {
   return { ctx, reviews, requeued };
 }
 
+/** The binding deleted at revision `deleted`, and the controller's restore stored at `restored`. */
+function deletedAndRestored(ctx: ControllerContext, deleted: string, restored: string): void {
+  ctx.authorPolicies.observe(
+    DELEGATION_POLICY_ID,
+    "ValidatingAdmissionPolicyBinding",
+    "kro-delegation",
+    undefined,
+    deleted,
+  );
+  ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
+  ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored(restored));
+}
+
 describe("verifyDelegation", () => {
   it("applies an exemption whose recorded author holds the rights, asking once per right (cached)", async () => {
     const { ctx, reviews } = context(() => true);
@@ -121,15 +134,7 @@ describe("verifyDelegation", () => {
     apiServer.revision = "240";
     // Deleted at revision 200, the forged RGD stored at 205 (its event seen before the delete event), restored at 230.
     ctx.authorPolicies.seen(delegationWriteKey("ws"), "205", 0);
-    ctx.authorPolicies.observe(
-      DELEGATION_POLICY_ID,
-      "ValidatingAdmissionPolicyBinding",
-      "kro-delegation",
-      undefined,
-      "200",
-    );
-    ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
-    ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored("230"));
+    deletedAndRestored(ctx, "200", "230");
     proveDelegationPolicyLoaded(ctx);
     await settled();
     const outcome = await verifyDelegation(ctx, rgd("240"), graph);
@@ -151,15 +156,7 @@ describe("verifyDelegation", () => {
     apiServer.enforces = false;
     // Deleted at revision 200, restored at 230; the API server had not loaded it when the forged
     // RGD was stored at 235, and the controller saw that write only 3 × SETTLE_MS later.
-    ctx.authorPolicies.observe(
-      DELEGATION_POLICY_ID,
-      "ValidatingAdmissionPolicyBinding",
-      "kro-delegation",
-      undefined,
-      "200",
-    );
-    ctx.authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
-    ctx.authorPolicies.applied(DELEGATION_POLICY_KEY, stored("230"));
+    deletedAndRestored(ctx, "200", "230");
     const waits: (() => void)[] = [];
     proveDelegationPolicyLoaded(ctx, () => new Promise<void>((resolve) => waits.push(resolve)));
     await settled();
