@@ -28,6 +28,7 @@ const WRITERS: Readonly<Record<string, string>> = {
   "conversion/storage-migration.ts": "instances rewritten unchanged (storage migration) and the CRD's stored versions",
   "author-policy/author-policy.ts": "admission policies and bindings",
   "author-policy/delegation-policy.ts": "the delegation policy and binding",
+  "author-policy/policy-load-proof.ts": "a dry run of the delegation policy's probe Event (nothing is stored)",
   "author-policy/requester-webhook.ts": "the requester webhook configuration",
   "coordination/leader-election.ts": "Leases",
   "coordination/shard-coordinator.ts": "shard Leases",
