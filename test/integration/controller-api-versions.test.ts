@@ -236,6 +236,23 @@ describe("an RGD whose API gains a version", { timeout: 300_000 }, () => {
       { timeout: 60_000 },
     );
     assert.equal((await crd()).metadata.annotations?.[MIGRATION], undefined, "no progress left behind");
+    // Told on the RGD, not only in the controller's log.
+    await eventually(
+      async () => {
+        const events = await kubectl([
+          "get",
+          "events",
+          "-A",
+          "--field-selector",
+          `involvedObject.kind=ResourceGraphDefinition,involvedObject.name=${rgdName}`,
+          "-o",
+          "jsonpath={range .items[*]}{.reason}{'\\n'}{end}",
+        ]);
+        assert.match(events, /^StorageMigrationStarted$/m);
+        assert.match(events, /^StorageMigrationDone$/m);
+      },
+      { timeout: 30_000 },
+    );
   });
 
   it("removing v1beta1 while objects are stored at it is refused, naming the version", async () => {

@@ -46,6 +46,40 @@ describe("StorageMigrations: a failed migration comes back by itself", () => {
     }
   });
 
+  it("reports its start and each failure with the retry's delay (the RGD's Events), and a finish", async () => {
+    mock.timers.enable({ apis: ["setTimeout"] });
+    try {
+      const told: string[] = [];
+      const reports = {
+        started: () => told.push("started"),
+        finished: (rewritten: number) => told.push(`finished ${rewritten}`),
+        failed: (message: string, retryInMs: number) => told.push(`failed in ${retryInMs} ms: ${message}`),
+      };
+      const migrations = new StorageMigrations(failing, logger);
+      migrations.ensure(target, () => undefined, reports);
+      await settle();
+      assert.deepEqual(told, [
+        "started",
+        "failed in 5000 ms: the server was unable to return a response in the time allotted",
+      ]);
+      await migrations.stop();
+      // Nothing left to migrate (no storage version to move to): done at once, with nothing rewritten.
+      const done = new StorageMigrations(
+        {
+          get: () => Promise.resolve({ metadata: { name: target.crdName }, spec: { versions: [] } }),
+        } as unknown as KubeClient,
+        logger,
+      );
+      told.length = 0;
+      done.ensure(target, () => undefined, reports);
+      await settle();
+      assert.deepEqual(told, ["started", "finished 0"]);
+      await done.stop();
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
   it("a stopped controller schedules no retry", async () => {
     mock.timers.enable({ apis: ["setTimeout"] });
     try {

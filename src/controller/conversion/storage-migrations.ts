@@ -12,6 +12,13 @@ import { migrateStorage, type MigrationOutcome, type MigrationTarget } from "./s
 const RETRY_FIRST_MS = 5_000;
 const RETRY_MAX_MS = 300_000;
 
+/** What a migration tells its RGD's owner (an Event on the RGD), besides the controller's log. */
+export interface MigrationReports {
+  started?(): void;
+  finished?(rewritten: number): void;
+  failed?(message: string, retryInMs: number): void;
+}
+
 export class StorageMigrations {
   readonly #running = new Map<string, Promise<MigrationOutcome | undefined>>();
   readonly #failures = new Map<string, number>();
@@ -25,8 +32,9 @@ export class StorageMigrations {
   ) {}
 
   /** Starts migrating `target` unless it runs already; `requeue` is called once it finished, or after a backoff when it failed. */
-  ensure(target: MigrationTarget, requeue: () => void): void {
+  ensure(target: MigrationTarget, requeue: () => void, reports: MigrationReports = {}): void {
     if (this.#running.has(target.crdName) || this.#abort.signal.aborted) return;
+    reports.started?.();
     const run = migrateStorage(this.client, target, {
       logger: this.logger,
       signal: this.#abort.signal,
@@ -36,17 +44,22 @@ export class StorageMigrations {
       .then(
         (outcome) => {
           this.#failures.delete(target.crdName);
-          if (outcome.state === "done") requeue();
+          if (outcome.state === "done") {
+            reports.finished?.(outcome.rewritten);
+            requeue();
+          }
           return outcome;
         },
         (error: unknown) => {
           const failures = (this.#failures.get(target.crdName) ?? 0) + 1;
           this.#failures.set(target.crdName, failures);
           const delayMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1));
+          const message = error instanceof Error ? error.message : String(error);
           this.logger.warn(
-            { crd: target.crdName, err: error instanceof Error ? error.message : String(error), retryInMs: delayMs },
+            { crd: target.crdName, err: message, retryInMs: delayMs },
             "storage migration failed; resumed from its saved progress after a backoff",
           );
+          if (!this.#abort.signal.aborted) reports.failed?.(message, delayMs);
           if (!this.#abort.signal.aborted) {
             const timer = setTimeout(() => {
               this.#retries.delete(timer);

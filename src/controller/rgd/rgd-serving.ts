@@ -5,7 +5,7 @@
  */
 import { ApiError, isNotFound, type KubeObject } from "../../kube/index.js";
 import { containmentPolicyOf, rgdAuthorOf, type CompiledGraph } from "../../graph/index.js";
-import type { ControllerContext, InstanceKind, ServedGraph } from "../context/index.js";
+import { recordEvent, type ControllerContext, type InstanceKind, type ServedGraph } from "../context/index.js";
 import { allowsBreakingChanges, attachUserCrd, crdRef, installCrd, type KindResult } from "../crds/index.js";
 import { startServing } from "./instance-kinds.js";
 import { latestValidRevision } from "./graph-revisions.js";
@@ -109,10 +109,36 @@ export async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph:
   if (graph.versions !== undefined) {
     // The storage version moved: rewrite every stored object, then trim storedVersions.
     const live = await ctx.client.get(crdRef(crd.metadata.name));
-    if (needsMigration(live))
-      ctx.migrations.ensure({ crdName: crd.metadata.name, group, kind, plural }, () => {
-        ctx.rgdQueue.add(name);
-      });
+    if (needsMigration(live)) {
+      // Told on the RGD as Events: the only other trace of a migration is the controller's log.
+      const told = (reason: string, message: string, type: "Normal" | "Warning" = "Normal") => {
+        void recordEvent(ctx, rgd, reason, message, type);
+      };
+      ctx.migrations.ensure(
+        { crdName: crd.metadata.name, group, kind, plural },
+        () => {
+          ctx.rgdQueue.add(name);
+        },
+        {
+          started: () => {
+            told("StorageMigrationStarted", `rewriting every stored ${kind} in the CRD's storage version`);
+          },
+          finished: (rewritten) => {
+            told(
+              "StorageMigrationDone",
+              `${rewritten} stored ${kind} objects rewritten in the storage version; the CRD's storedVersions are trimmed`,
+            );
+          },
+          failed: (message, retryInMs) => {
+            told(
+              "StorageMigrationFailed",
+              `${message}; resumed from its saved progress in ${Math.round(retryInMs / 1000)} s`,
+              "Warning",
+            );
+          },
+        },
+      );
+    }
   }
   return {
     ok: true,
