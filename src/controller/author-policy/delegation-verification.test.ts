@@ -12,7 +12,7 @@ import {
   delegationPolicyObjects,
 } from "./delegation-policy-objects.js";
 import { delegationWriteKey, verifyDelegation } from "./delegation-verification.js";
-import { proveDelegationPolicyLoaded } from "./policy-load-proof.js";
+import { probeDelay, proveDelegationPolicyLoaded } from "./policy-load-proof.js";
 
 /** Lets every pending promise callback run (the prover's probe and list). */
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -185,6 +185,15 @@ describe("verifyDelegation", () => {
     assert.equal((await verifyDelegation(ctx, rewritten, graph)).condition?.status, "True");
     assert.equal(apiServer.probes, 2);
     assert.equal(waits.length, 0);
+  });
+
+  it("probes every 0.1 s while a load is usual, then less often: a write just after the load is not held back for seconds", () => {
+    assert.equal(probeDelay(0), 100);
+    assert.equal(probeDelay(99), 100, "10 s of frequent probes");
+    assert.equal(probeDelay(100), 200);
+    assert.equal(probeDelay(104), 3_200);
+    assert.equal(probeDelay(105), 5_000);
+    assert.equal(probeDelay(1_000), 5_000);
   });
 
   it("needs nothing for an RGD that delegates nothing", async () => {

@@ -23,9 +23,21 @@ import {
   PROBE_REFUSAL,
 } from "./delegation-policy-objects.js";
 
-/** Between probes: first soon (the API server usually loads within a second or two), then less often. */
-const FIRST_PROBE_MS = 200;
+/**
+ * Between probes: every PROBE_MS while the API server would usually load the policy (about a
+ * second, more when busy), then less often. The interval is the price: a write stored between the
+ * last probe the policy let through and the first it refused is judged as written without it (the
+ * moment of the load is not known more closely), so a delegation written just after the load
+ * must not wait behind a probe seconds away.
+ */
+const PROBE_MS = 100;
+const FREQUENT_PROBES = 100;
 const MAX_PROBE_MS = 5_000;
+
+/** The wait after the `attempt`th probe (0-based): PROBE_MS for FREQUENT_PROBES probes, then doubling to MAX_PROBE_MS. */
+export function probeDelay(attempt: number): number {
+  return attempt < FREQUENT_PROBES ? PROBE_MS : Math.min(MAX_PROBE_MS, PROBE_MS * 2 ** (attempt - FREQUENT_PROBES + 1));
+}
 
 type Ctx = Pick<ControllerContext, "client" | "authorPolicies" | "rgdQueue" | "delegations" | "logger">;
 
@@ -77,7 +89,7 @@ export function proveDelegationPolicyLoaded(ctx: Ctx, wait = sleep): void {
   const state: { problem: string | undefined } = { problem: undefined };
   proving.set(window, state);
   void (async () => {
-    for (let delay = FIRST_PROBE_MS; !ctx.rgdQueue.isShutDown; delay = Math.min(MAX_PROBE_MS, delay * 2)) {
+    for (let attempt = 0; !ctx.rgdQueue.isShutDown; attempt++) {
       if (ctx.authorPolicies.unprovenRestore(DELEGATION_POLICY_KEY) !== window) return;
       const answer = await probe(ctx, window);
       if (answer === true) {
@@ -86,7 +98,7 @@ export function proveDelegationPolicyLoaded(ctx: Ctx, wait = sleep): void {
       }
       if (answer !== state.problem) ctx.logger.warn({ reason: answer }, "delegations wait for the restored policy");
       state.problem = answer;
-      await wait(delay);
+      await wait(probeDelay(attempt));
     }
   })().finally(() => proving.delete(window));
 }
