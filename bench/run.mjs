@@ -74,8 +74,9 @@ try {
         extraArgs,
         nodeFlags: args.nodeFlags,
         root,
-        kubeconfig: bench.cluster.kubeconfigPath,
+        kubeconfig: bench.controllerKubeconfig,
         workers: args.workers,
+        maxWorkers: args.maxWorkers,
         qps: args.qps,
         burst: args.burst,
         logFile: path.join(bench.workDir, "controller.log"),
@@ -86,7 +87,7 @@ try {
     };
     const c = await bench.startController();
     log(
-      `controller pid ${c.pid} ready in ${c.readyAfterMs} ms (workers ${args.workers}, QPS ${args.qps}, burst ${args.burst}; log ${path.join(bench.workDir, "controller.log")})`,
+      `controller pid ${c.pid} ready in ${c.readyAfterMs} ms (workers ${args.workers}, max ${args.maxWorkers ?? "default"}, QPS ${args.qps}, burst ${args.burst}; log ${path.join(bench.workDir, "controller.log")})`,
     );
   }
   const env = environment(bench ?? { args }, versions);
@@ -102,7 +103,7 @@ try {
     );
   if (args.replicas === undefined)
     console.log(
-      `controller: --workers ${args.workers} --client-qps ${args.qps} --client-burst ${args.burst}; null baseline: same client settings and concurrency; repetitions: ${args.repeat} after ${args.warmup} warm-up\n`,
+      `controller: --workers ${args.workers}${args.maxWorkers === undefined ? "" : ` --max-workers ${args.maxWorkers}`} --client-qps ${args.qps} --client-burst ${args.burst}${args.latencyMs > 0 ? `; API server latency +${args.latencyMs} ms` : ""}; null baseline: same client settings, ${args.baselineConcurrency} in flight; repetitions: ${args.repeat} after ${args.warmup} warm-up\n`,
     );
   if (args.replicas === undefined) console.log(table(results.flatMap(rows)));
 } catch (error) {

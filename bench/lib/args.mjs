@@ -9,6 +9,9 @@ const DEFAULTS = {
   repeat: 3,
   warmup: 1,
   workers: 4,
+  maxWorkers: undefined, // the controller's --max-workers (default: its own, 32); equal to --workers: a fixed number, as before
+  baselineConcurrency: undefined, // instances the null baseline keeps in flight (default: the controller's most, --max-workers)
+  latencyMs: 0, // added to every round trip of the controller and the null baseline (a loopback proxy in front of the API server)
   qps: 100,
   burst: 150,
   cluster: "minimal",
@@ -33,7 +36,7 @@ export class BenchArgsError extends Error {
 }
 
 const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|versions|clusters|admission|fairness|all] [--instances N] [--repeat N]
-  [--warmup N] [--workers N] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
+  [--warmup N] [--workers N] [--max-workers N] [--baseline-concurrency N] [--latency-ms MS] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)
   [--downtime-seconds S] [--busy N] [--phases api,failover,split] (restart scenario)
@@ -75,6 +78,9 @@ export function parseArgs(argv) {
     ["repeat", 1],
     ["warmup", 0],
     ["workers", 1],
+    ["maxWorkers", 1],
+    ["baselineConcurrency", 1],
+    ["latencyMs", 0],
     ["qps", 0],
     ["burst", 1],
     ["drifts", 1],
@@ -119,5 +125,11 @@ export function parseArgs(argv) {
       );
     options.nodeFlags = flags;
   }
+  if (options.maxWorkers !== undefined && options.maxWorkers < options.workers)
+    throw new BenchArgsError(`--max-workers (${options.maxWorkers}) must be at least --workers (${options.workers})`);
+  // The most instances the controller may have in flight (its --max-workers default): the null
+  // baseline gets as many, so the ratio never flatters a controller that fills the pipe.
+  const mostInFlight = options.maxWorkers ?? Math.max(32, options.workers);
+  options.baselineConcurrency ??= mostInFlight;
   return Object.freeze({ ...options, scenarios: options.scenario === "all" ? SCENARIOS : [options.scenario] });
 }

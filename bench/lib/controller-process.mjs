@@ -31,7 +31,7 @@ function httpText(url) {
 }
 
 /**
- * @param {{ root: string, kubeconfig: string, workers: number, qps: number, burst: number, logFile: string, cpuProfDir?: string, extraArgs?: string[], nodeFlags?: string[] }} o
+ * @param {{ root: string, kubeconfig: string, workers: number, maxWorkers?: number, qps: number, burst: number, logFile: string, cpuProfDir?: string, extraArgs?: string[], nodeFlags?: string[] }} o
  */
 /** Keep in step with the Dockerfile's ENTRYPOINT (test/tooling/dockerfile.test.ts pins that side). */
 export const IMAGE_NODE_FLAGS = ["--max-semi-space-size=2"];
@@ -55,6 +55,7 @@ export async function startControllerProcess(o) {
       o.kubeconfig,
       "--workers",
       String(o.workers),
+      ...(o.maxWorkers === undefined ? [] : ["--max-workers", String(o.maxWorkers)]),
       "--client-qps",
       String(o.qps),
       "--client-burst",
@@ -99,6 +100,14 @@ export async function startControllerProcess(o) {
         counts[kind] = (counts[kind] ?? 0) + Number(m[2]);
       }
       return counts;
+    },
+    /** The instance concurrency limit now, and its windows so far by reason (overloaded, throttled, grew, steady). */
+    async concurrency() {
+      const { body } = await httpText(`http://127.0.0.1:${metricsPort}/metrics`);
+      const steps = {};
+      for (const m of body.matchAll(/^kro_instance_concurrency_steps_total\{reason="([^"]*)"\} (\S+)$/gm))
+        steps[m[1]] = Number(m[2]);
+      return { limit: Number(/^kro_instance_concurrency_limit (\S+)$/m.exec(body)?.[1] ?? NaN), steps };
     },
     /** V8 heap as the controller reports it (prom-client process metrics), in MB: what RSS is made of. */
     async heap() {

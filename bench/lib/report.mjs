@@ -73,6 +73,15 @@ export function rows(result) {
         ["fanout", "reconciles per instance", stat(s.reconcilesPerInstance, ""), "", ""],
         [
           "fanout",
+          "instances in flight: limit peak / median",
+          (result.repetitions ?? [])
+            .map((r) => `${fmt(r.concurrencyLimit?.peak)} / ${fmt(r.concurrencyLimit?.median)}`)
+            .join(", "),
+          "",
+          "",
+        ],
+        [
+          "fanout",
           "requests per instance by verb",
           JSON.stringify(result.repetitions[0]?.requestsPerInstanceByVerb ?? {}),
           "",

@@ -85,9 +85,9 @@ export async function runDelete(bench) {
       await runBaseline(
         bench.baselineClient,
         spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)),
-        args.workers,
+        args.baselineConcurrency,
       );
-      const baseline = await baselineDelete(bench.baselineClient, harness, nullNs, args.workers);
+      const baseline = await baselineDelete(bench.baselineClient, harness, nullNs, args.baselineConcurrency);
 
       log(`delete ${tag}: ${size} instances converge`);
       const objects = spread(size, "inst", ns, (name, n) => fanoutInstance(name, n));

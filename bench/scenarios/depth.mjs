@@ -75,7 +75,7 @@ export async function runDepth(bench, controller) {
       const baselineMs = await runBaseline(
         bench.baselineClient,
         spread(size, "inst", nullNs, (name, n) => depthBaselineWaves(name, n)),
-        args.workers,
+        args.baselineConcurrency,
       );
       log(`depth ${tag}: creating ${size} instances`);
       const objects = spread(size, "inst", ns, (name, n) => depthInstance(name, n));

@@ -62,7 +62,7 @@ export async function runFanout(bench, controller) {
         baselineMs = await runBaseline(
           bench.baselineClient,
           spread(size, "inst", nullNs, (name, n) => fanoutBaselineWaves(name, n)),
-          args.workers,
+          args.baselineConcurrency,
         );
       }
 
@@ -74,11 +74,21 @@ export async function runFanout(bench, controller) {
         proc: readProc(controller.pid),
         passes: (await controller.reconciles()).instance ?? 0,
       };
+      const limits = [];
+      const limitSampler = setInterval(() => {
+        void controller.concurrency().then(
+          (c) => limits.push(c.limit),
+          () => undefined,
+        );
+      }, 1000);
+      const stepsBefore = (await controller.concurrency()).steps;
       const started = Date.now();
       await createInstances(harness, tracker, objects);
       const createdMs = Date.now() - started;
       const keys = await waitReady(tracker, objects, timeoutMs, "instances to be Ready");
       const convergeMs = Math.max(...keys.map((k) => tracker.readyAt.get(k))) - started;
+      clearInterval(limitSampler);
+      const concurrencyAfter = await controller.concurrency();
       const after = { totals: await scrapeRequestTotals(cluster), proc: readProc(controller.pid) };
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const convergedRssMb = readProc(controller.pid).rssMb;
@@ -132,6 +142,11 @@ export async function runFanout(bench, controller) {
         requestsPerInstanceByVerb: byVerb(requests, size),
         writesPerInstance: round(writes(requests) / size, 2),
         reconcilesPerInstance: round(passes / size, 2),
+        /** Instances the controller allowed in flight, sampled every second while converging. */
+        concurrencyLimit: { peak: Math.max(0, ...limits), median: summarize(limits).p50 ?? null },
+        concurrencyWindows: Object.fromEntries(
+          Object.entries(concurrencyAfter.steps).map(([reason, n]) => [reason, n - (stepsBefore[reason] ?? 0)]),
+        ),
         cpuSeconds: round(after.proc.cpuSeconds - before.proc.cpuSeconds, 2),
         convergedRssMb: round(convergedRssMb, 1),
         peakRssMb: round(peakRssMb, 1),

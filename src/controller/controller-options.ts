@@ -7,6 +7,7 @@ import type { ControllerOptions, InstanceEvaluatedEvent, ServedGraphs } from "./
 import type { ControllerSharding } from "./sharded-work.js";
 import type { ConversionWebhookOptions } from "./conversion/index.js";
 import type { Clock } from "./clock/index.js";
+import type { RequestSignals } from "./loop/index.js";
 
 export interface StartControllerOptions extends ControllerOptions {
   readonly client: KubeClient;
@@ -30,6 +31,13 @@ export interface StartControllerOptions extends ControllerOptions {
    * With plain leader election, warmStandby(election): caches warm, work only while leading.
    */
   readonly sharding?: ControllerSharding;
+  /**
+   * Instances reconciled at once may grow from `workers` up to this while the API server is slow
+   * and not overloaded (loop/concurrency-limit.ts); default `workers`: a fixed number, as kro.
+   */
+  readonly maxWorkers?: number;
+  /** The client's answers and rate-limiter waits, which steer the limit above (fed by its metrics hooks). */
+  readonly requestSignals?: RequestSignals;
   /** The chart-render worker pool (threads, heap, time limit). */
   readonly chartRenders?: ChartRenderPoolOptions;
   /**

@@ -19,6 +19,7 @@ import { buildControllerParts } from "./controller-context-factory.js";
 import { watchRgds, type RgdWatch } from "./rgd-watch.js";
 import { errorText, instanceWork, outcomeRecorder } from "./instance-work.js";
 import { startPeriodicWork } from "./periodic-work.js";
+import { instanceConcurrency } from "./instance-concurrency.js";
 import {
   healthMatters,
   initialLifecycle,
@@ -75,9 +76,16 @@ export function startController(options: StartControllerOptions): RunningControl
     onOutcome: record("ResourceGraphDefinition"),
   });
   const reconcileKey = instanceWork(ctx);
+  const concurrency = instanceConcurrency(
+    { ...options, workers: ctx.options.workers },
+    instanceQueue,
+    clock,
+    options.metrics,
+  );
   const instanceLoop = startReconcileLoop({
     queue: instanceQueue,
-    workers: ctx.options.workers,
+    workers: concurrency.workers,
+    ...(concurrency.slots === undefined ? {} : { slots: concurrency.slots }),
     clock,
     isTransient: isServerUnavailable,
     // With sharding, only while this replica holds the instance's shard, through its fence.
@@ -110,6 +118,7 @@ export function startController(options: StartControllerOptions): RunningControl
       case "shut-queues":
         rgdQueue.shutDown();
         instanceQueue.shutDown();
+        concurrency.stop();
         return;
       case "await-workers":
         await Promise.all([rgdLoop.stopped, instanceLoop.stopped]);
@@ -136,8 +145,8 @@ export function startController(options: StartControllerOptions): RunningControl
     if (!healthMatters(lifecycle)) return { ok: true, problems: [] };
     const problems: string[] = [];
     if (rgdLoop.alive < RGD_WORKERS) problems.push(`RGD workers: ${rgdLoop.alive} of ${RGD_WORKERS} running`);
-    if (instanceLoop.alive < ctx.options.workers)
-      problems.push(`instance workers: ${instanceLoop.alive} of ${ctx.options.workers} running`);
+    if (instanceLoop.alive < instanceLoop.workers)
+      problems.push(`instance workers: ${instanceLoop.alive} of ${instanceLoop.workers} running`);
     const core: readonly InformerLease<KubeObject>[] = rgdWatch?.leases ?? [];
     for (const lease of core)
       if (lease.informer.stopped) problems.push(`informer ${lease.informer.options.kind} stopped`);

@@ -1,6 +1,6 @@
 // controller: turns RGDs into live APIs and reconciles their instances — the only layer that
 // keeps time and talks to a cluster (through kube). Logic about graphs lives in graph/runtime.
-export { WorkQueue, type WorkQueueOptions } from "./loop/index.js";
+export { RequestSignals, WorkQueue, type WorkQueueOptions } from "./loop/index.js";
 export {
   TerminalError,
   isTerminal,

@@ -25,6 +25,17 @@ export class ControllerMetrics {
     labelNames: ["queue"],
     registers: [this.registry],
   });
+  readonly concurrencyLimit = new Gauge({
+    name: "kro_instance_concurrency_limit",
+    help: "Instances the controller may reconcile at once now (between --workers and --max-workers).",
+    registers: [this.registry],
+  });
+  readonly concurrencySteps = new Counter({
+    name: "kro_instance_concurrency_steps_total",
+    help: "Windows of the instance concurrency limit, by what the window decided (overloaded, throttled, grew, steady).",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
   readonly workDuration = new Histogram({
     name: "kro_workqueue_work_duration_seconds",
     help: "Time a key spends being processed.",

@@ -8,7 +8,9 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createKubeClient, type KubeClient, type RequestMetric, type WriteFence } from "../../src/index.js";
+import { resolveConnection } from "../../src/kube/index.js";
 import {
+  RequestSignals,
   startController,
   type ControllerSharding,
   type RunningController,
@@ -62,18 +64,30 @@ export async function startTestController(
     accessReviewTtlMs?: number;
     /** The controller's metrics registry (read by tests of its gauges). */
     metrics?: ControllerMetrics;
+    /** The API server's address for the controller's client (a proxy in front of the test cluster). */
+    server?: string;
+    /** Instance reconciles may grow from the default 4 to this many while the API server is slow. */
+    maxWorkers?: number;
   } = {},
 ): Promise<TestController> {
   const label = options.label ?? { key: "kro-ts.test/controller", value: randomBytes(4).toString("hex") };
   const requests: (RequestMetric & { readonly endedAt: number })[] = [];
   const evaluated: string[] = [];
+  const requestSignals = new RequestSignals();
+  const { kubeconfig } = testCluster();
   const client = await createKubeClient({
-    kubeconfig: testCluster().kubeconfig,
+    ...(options.server === undefined
+      ? { kubeconfig }
+      : { connection: { ...resolveConnection({ kubeconfig }), server: options.server } }),
     qps: 0,
     ...(options.fence === undefined ? {} : { fence: options.fence }),
     metrics: {
       onRequest: (m) => {
         requests.push({ ...m, endedAt: performance.now() });
+        requestSignals.answered(m.status);
+      },
+      onRateLimitWait: () => {
+        requestSignals.heldByLimiter();
       },
     },
   });
@@ -102,6 +116,7 @@ export async function startTestController(
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.sharding === undefined ? {} : { sharding: options.sharding }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers, requestSignals }),
     ...(options.authorCheck === undefined ? {} : { authorCheck: options.authorCheck }),
     ...(options.delegationRecheckMs === undefined ? {} : { delegationRecheckMs: options.delegationRecheckMs }),
     ...(options.accessReviewTtlMs === undefined ? {} : { accessReviewTtlMs: options.accessReviewTtlMs }),

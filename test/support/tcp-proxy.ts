@@ -3,7 +3,9 @@
  * every connection, open or new, is accepted and then never answered (bytes are swallowed in
  * both directions, nothing is closed) — the network failure that hangs a client forever,
  * unlike a refused or reset connection that fails fast. It counts the connections it accepted, so
- * a test can tell that nobody reached the server behind it at all.
+ * a test can tell that nobody reached the server behind it at all. With a latency set, every chunk
+ * is held half of it on the way in and half on the way out (a closed side closes the other after
+ * its chunks): each round trip takes that much longer, as with an API server far away or slow.
  */
 import net from "node:net";
 import type { AddressInfo } from "node:net";
@@ -11,6 +13,7 @@ import type { AddressInfo } from "node:net";
 export class TcpProxy {
   private blackHoled = false;
   private accepted = 0;
+  private latencyMs = 0;
   private readonly sockets = new Set<net.Socket>();
 
   private constructor(
@@ -43,6 +46,17 @@ export class TcpProxy {
     return this.accepted;
   }
 
+  /** Adds `ms` to every round trip from now on (0: none). */
+  setLatency(ms: number): void {
+    this.latencyMs = Math.max(0, ms);
+  }
+
+  /** Runs `fn` after half the latency (at once without one); equal delays keep chunks in order. */
+  private later(fn: () => void): void {
+    if (this.latencyMs === 0) fn();
+    else setTimeout(fn, this.latencyMs / 2);
+  }
+
   /** From now on nothing gets through, either way, on any connection; nothing is closed either. */
   blackHole(): void {
     this.blackHoled = true;
@@ -66,17 +80,25 @@ export class TcpProxy {
     this.sockets.add(upstream);
     upstream.on("close", () => {
       this.sockets.delete(upstream);
-      if (!this.blackHoled) client.destroy();
+      this.later(() => {
+        if (!this.blackHoled) client.destroy();
+      });
     });
     upstream.on("error", () => undefined);
     client.on("close", () => {
-      if (!this.blackHoled) upstream.destroy();
+      this.later(() => {
+        if (!this.blackHoled) upstream.destroy();
+      });
     });
     client.on("data", (chunk: Buffer) => {
-      if (!this.blackHoled) upstream.write(chunk);
+      this.later(() => {
+        if (!this.blackHoled && !upstream.destroyed) upstream.write(chunk);
+      });
     });
     upstream.on("data", (chunk: Buffer) => {
-      if (!this.blackHoled) client.write(chunk);
+      this.later(() => {
+        if (!this.blackHoled && !client.destroyed) client.write(chunk);
+      });
     });
   }
 }

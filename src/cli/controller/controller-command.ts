@@ -8,6 +8,7 @@ import {
   ensureCoordinationNamespace,
   fitRenderMemory,
   type RenderMemory,
+  RequestSignals,
   startController,
   startLeaderElection,
   validateLeaseTiming,
@@ -16,6 +17,7 @@ import {
   type RunningController,
   type TestCrash,
 } from "../../controller/index.js";
+import { DEFAULT_MAX_WORKERS, maxWorkersFlag } from "./worker-flags.js";
 import {
   loadBuiltinSchemas,
   durationFlag,
@@ -47,6 +49,7 @@ interface ControllerFlags extends UiFlags {
   readonly leaderElectionNamespace?: string;
   readonly leaderElectionId: string;
   readonly workers: string;
+  readonly maxWorkers?: string;
   readonly clientQps: string;
   readonly clientBurst: string;
   readonly logLevel: string;
@@ -100,7 +103,11 @@ export function registerControllerCommand(program: Command): void {
     .option("--leader-elect", "elect a leader through a Lease so only one replica writes")
     .option("--leader-election-namespace <ns>", "namespace of the Lease (default: $POD_NAMESPACE or kro-system)")
     .option("--leader-election-id <name>", "name of the Lease", "controller.kro.run")
-    .option("--workers <n>", "concurrent instance reconciles", "4")
+    .option("--workers <n>", "concurrent instance reconciles at start, and the fewest ever", "4")
+    .option(
+      "--max-workers <n>",
+      `the most concurrent instance reconciles: more run while the API server is slow but not overloaded (429, 5xx) and the client's rate limit is not what holds the work (default: the larger of ${DEFAULT_MAX_WORKERS} and --workers; equal to --workers: a fixed number)`,
+    )
     .option("--client-qps <n>", "client-side request rate limit (0 = off)", "100")
     .option("--client-burst <n>", "client-side burst", "150")
     .option("--log-level <level>", "fatal|error|warn|info|debug|trace", "info")
@@ -232,6 +239,7 @@ function parseFlags(flags: ControllerFlags): ControllerSettings {
     qps: nonNegativeNumber("--client-qps", flags.clientQps),
     burst: nonNegativeNumber("--client-burst", flags.clientBurst),
     workers: positiveInteger("--workers", flags.workers),
+    maxWorkers: maxWorkersFlag(flags),
     requeueIntervalMs: durationFlag("--instance-requeue-interval", flags.instanceRequeueInterval, { allowZero: true }),
     resyncPeriodMs: durationFlag("--resync-period", flags.resyncPeriod),
     requestTimeoutMs: durationFlag("--request-timeout", flags.requestTimeout),
@@ -260,6 +268,7 @@ interface ControllerSettings {
   readonly qps: number;
   readonly burst: number;
   readonly workers: number;
+  readonly maxWorkers: number;
   readonly requeueIntervalMs: number;
   readonly resyncPeriodMs: number;
   readonly requestTimeoutMs: number;
@@ -292,13 +301,14 @@ async function runController(flags: ControllerFlags): Promise<void> {
   // With --shards, instance writes are fenced per shard and RGD writes by the leader (controller-sharding.ts).
   const fence = flags.leaderElect === true && settings.shards === 0 ? new WriteFence() : undefined;
   const withFence = fence === undefined ? {} : { fence };
+  const requestSignals = new RequestSignals();
   const client = await createKubeClient({
     ...connection,
     ...withFence,
     qps: settings.qps,
     burst: settings.burst,
     requestTimeoutMs: settings.requestTimeoutMs,
-    metrics: kubeMetricsFor(metrics),
+    metrics: kubeMetricsFor(metrics, requestSignals),
   });
   const leaseNamespace = flags.leaderElectionNamespace ?? process.env.POD_NAMESPACE ?? "kro-system";
   // Leases need their namespace: made sure of (created when missing) before any campaign, or the start fails naming it.
@@ -407,6 +417,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
       resolver,
       kroVersion: PACKAGE_VERSION,
       workers: settings.workers,
+      maxWorkers: settings.maxWorkers,
+      requestSignals,
       allowCrdDeletion: flags.allowCrdDeletion === true,
       authorCheck: settings.authorCheck,
       requeueIntervalMs: settings.requeueIntervalMs,
@@ -494,10 +506,11 @@ async function runController(flags: ControllerFlags): Promise<void> {
   if (reason === "lost leadership" || reason === "failed to start") process.exitCode = 1;
 }
 
-function kubeMetricsFor(metrics: ControllerMetrics): KubeMetrics {
+function kubeMetricsFor(metrics: ControllerMetrics, signals: RequestSignals): KubeMetrics {
   return {
     onRequest: (m) => {
       metrics.apiRequests.inc({ verb: m.verb, code: String(m.status) });
+      signals.answered(m.status);
     },
     onWatchReconnect: (m) => {
       metrics.informerReconnects.inc({ resource: m.resource, reason: m.reason });
@@ -507,6 +520,7 @@ function kubeMetricsFor(metrics: ControllerMetrics): KubeMetrics {
     },
     onRateLimitWait: (ms) => {
       metrics.rateLimitWait.observe(ms / 1000);
+      signals.heldByLimiter();
     },
   };
 }

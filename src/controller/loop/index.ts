@@ -13,3 +13,19 @@ export {
   type ReconcileResult,
 } from "./reconcile-loop.js";
 export { FRESH_RUN, WorkQueue, type WorkQueueOptions } from "./work-queue.js";
+export { ConcurrencySlots } from "./concurrency-slots.js";
+export { RequestSignals, type RequestCounts } from "./request-signals.js";
+export {
+  initialConcurrency,
+  isOverloadAnswer,
+  stepConcurrency,
+  type ConcurrencyBounds,
+  type ConcurrencyReason,
+  type ConcurrencyState,
+  type ConcurrencyWindow,
+} from "./concurrency-limit.js";
+export {
+  startAdaptiveConcurrency,
+  type AdaptiveConcurrency,
+  type AdaptiveConcurrencyOptions,
+} from "./adaptive-concurrency.js";

@@ -4,6 +4,7 @@
  * per key, a TerminalError is not retried. One slow or failing key never blocks the others.
  */
 import { systemClock, type Clock } from "../clock/index.js";
+import type { ConcurrencySlots } from "./concurrency-slots.js";
 import type { WorkQueue } from "./work-queue.js";
 
 export interface ReconcileResult {
@@ -31,7 +32,10 @@ export type ReconcileOutcome =
 
 export interface ReconcileLoopOptions {
   readonly queue: WorkQueue;
+  /** Workers started: with `slots`, the most keys that can ever run at once. */
   readonly workers: number;
+  /** A limit below `workers` that may change while the loop runs (adaptive-concurrency.ts). */
+  readonly slots?: ConcurrencySlots;
   readonly reconcile: (key: string) => Promise<ReconcileResult>;
   /** Whether a failure is the server's (no answer, 5xx, 429): such keys lose their backoff when it is back (WorkQueue.retryTransientNow). TransientError always is. */
   readonly isTransient?: (error: unknown) => boolean;
@@ -44,16 +48,21 @@ export interface ReconcileLoopOptions {
 export interface ReconcileLoop {
   /** Resolves when every worker has finished its in-flight key after the queue shut down. */
   readonly stopped: Promise<void>;
-  /** Workers still running (fewer than started means one died: the process is unhealthy). */
+  /** Workers still running (fewer than `workers` means one died: the process is unhealthy). */
   readonly alive: number;
+  readonly workers: number;
 }
 
 async function worker(options: ReconcileLoopOptions): Promise<void> {
   const { queue } = options;
   const clock = options.clock ?? systemClock;
   for (;;) {
+    await options.slots?.acquire();
     const key = await queue.get();
-    if (key === undefined) return;
+    if (key === undefined) {
+      options.slots?.release();
+      return;
+    }
     const started = clock.now();
     let outcome: ReconcileOutcome;
     try {
@@ -74,6 +83,7 @@ async function worker(options: ReconcileLoopOptions): Promise<void> {
       }
     } finally {
       queue.done(key);
+      options.slots?.release();
     }
     options.onOutcome?.(key, outcome, clock.now() - started);
   }
@@ -88,6 +98,7 @@ export function startReconcileLoop(options: ReconcileLoopOptions): ReconcileLoop
     }),
   );
   return {
+    workers: count,
     stopped: Promise.all(workers).then(() => undefined),
     get alive() {
       return alive;

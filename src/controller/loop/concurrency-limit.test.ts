@@ -1,0 +1,74 @@
+// The concurrency limit step by step: what each kind of window does to the limit, and a run of
+// windows the way a slow API server, then an overloaded one, would produce them.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  initialConcurrency,
+  isOverloadAnswer,
+  stepConcurrency,
+  type ConcurrencyState,
+  type ConcurrencyWindow,
+} from "./concurrency-limit.js";
+
+const bounds = { min: 4, max: 32 };
+const quiet: ConcurrencyWindow = { requests: 100, overloaded: 0, throttled: 0, saturated: 0, busy: 0.2 };
+const backlog: ConcurrencyWindow = { ...quiet, saturated: 1 };
+
+describe("stepConcurrency", () => {
+  it("starts at the floor, with growth unbounded below the ceiling", () => {
+    assert.deepEqual(initialConcurrency(bounds), { limit: 4, threshold: 32 });
+  });
+
+  it("grows by half while every slot is busy and keys wait, then by one above the threshold, never past the ceiling", () => {
+    let state: ConcurrencyState = initialConcurrency(bounds);
+    const limits: number[] = [];
+    const reasons: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const next = stepConcurrency(state, backlog, bounds);
+      reasons.push(next.reason);
+      state = next;
+      limits.push(state.limit);
+    }
+    assert.deepEqual(limits, [6, 9, 14, 21, 32, 32, 32]);
+    assert.deepEqual(reasons, ["grew", "grew", "grew", "grew", "grew", "steady", "steady"]);
+    const above = stepConcurrency({ limit: 10, threshold: 8 }, backlog, bounds);
+    assert.deepEqual(above, { limit: 11, threshold: 8, reason: "grew" });
+  });
+
+  it("stays when fewer than half the window was saturated, or when the event loop itself is the bound", () => {
+    const state = { limit: 8, threshold: 32 };
+    assert.equal(stepConcurrency(state, { ...backlog, saturated: 0.4 }, bounds).limit, 8);
+    assert.equal(stepConcurrency(state, { ...backlog, busy: 0.95 }, bounds).limit, 8);
+    assert.equal(stepConcurrency(state, quiet, bounds).reason, "steady");
+  });
+
+  it("holds when the client's own rate limiter held most requests, and ends fast growth there", () => {
+    const next = stepConcurrency({ limit: 14, threshold: 32 }, { ...backlog, throttled: 60 }, bounds);
+    assert.deepEqual(next, { limit: 14, threshold: 14, reason: "throttled" });
+    assert.equal(stepConcurrency(next, backlog, bounds).limit, 15, "then grows by one");
+  });
+
+  it("shrinks by 0.7 on any overload answer, to no less than the floor, and grows by one afterwards", () => {
+    const next = stepConcurrency({ limit: 20, threshold: 32 }, { ...backlog, overloaded: 1 }, bounds);
+    assert.deepEqual(next, { limit: 14, threshold: 14, reason: "overloaded" });
+    assert.equal(stepConcurrency(next, backlog, bounds).limit, 15);
+    assert.equal(stepConcurrency({ limit: 5, threshold: 5 }, { ...quiet, overloaded: 3 }, bounds).limit, 4);
+  });
+
+  it("a fixed range never moves", () => {
+    const fixed = { min: 4, max: 4 };
+    assert.equal(stepConcurrency(initialConcurrency(fixed), backlog, fixed).limit, 4);
+  });
+
+  it("counts 429, 503, 504 and no answer as overload; a 500 from a webhook or a 409 is not", () => {
+    assert.deepEqual([0, 200, 409, 429, 500, 503, 504].map(isOverloadAnswer), [
+      true,
+      false,
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
+  });
+});
