@@ -18,7 +18,7 @@ import { error, formatIssue, warning, type InnerPosition, type Issue, type Issue
 import { applyGoJsonRules } from "./go-yaml-json.js";
 import { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
 import { invalidUtf8At, tooDeepAt, YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
-import { spanAt, stringsOf, type SourceSpan, type SourceString } from "./yaml-spans.js";
+import { spanReaders, type SourceSpan, type SourceString } from "./yaml-spans.js";
 import { reportSyntaxErrors, type SyntaxErrorReport } from "./yaml-syntax-errors.js";
 
 export interface SourcePosition {
@@ -238,8 +238,7 @@ export function loadYaml(file: string, text: string): LoadedFile {
       index,
       value,
       locate: (path, inner) => position((inner && innerOffset(doc, text, path, inner)) ?? offsetOf(doc, path)),
-      span: (path) => spanAt(doc, path),
-      strings: () => stringsOf(doc),
+      ...spanReaders(doc),
     });
   }
   return { file, text, documents, problems, warnings };

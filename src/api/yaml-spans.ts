@@ -81,11 +81,21 @@ export function stringsOf(doc: Document.Parsed): SourceString[] {
         visit(pair.value, childPath);
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, index) => visit(item, [...path, index]));
+      node.items.forEach((item, index) => {
+        visit(item, [...path, index]);
+      });
     } else {
       add(node, path, false);
     }
   };
   visit(doc.contents, []);
   return found;
+}
+
+/** The span readers of a SourceDocument over its parsed document. */
+export function spanReaders(doc: Document.Parsed): {
+  span: (path: IssuePath) => SourceSpan | undefined;
+  strings: () => SourceString[];
+} {
+  return { span: (path) => spanAt(doc, path), strings: () => stringsOf(doc) };
 }

@@ -79,7 +79,12 @@ export function compileLoadedFile(file: LoadedFile, options: CompileRgdOptions):
   if (rgds.length === 0 && file.problems.length === 0) {
     located.push({
       file: file.file,
-      issue: { severity: "error", code: "cli.no-rgd", path: [], message: "no ResourceGraphDefinition found in this file" },
+      issue: {
+        severity: "error",
+        code: "cli.no-rgd",
+        path: [],
+        message: "no ResourceGraphDefinition found in this file",
+      },
     });
   }
   for (const document of rgds) {

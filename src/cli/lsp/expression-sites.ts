@@ -81,7 +81,11 @@ export function identifiersOf(source: string, base: number): IdentifierToken[] {
       const field = mark === "." || (mark === "?" && previousMark(source, source.lastIndexOf("?", start)) === ".");
       const call = /^\s*\(/.test(source.slice(index));
       if (!call) {
-        tokens.push({ name: source.slice(start, index), span: { start: base + start, end: base + index }, root: !field });
+        tokens.push({
+          name: source.slice(start, index),
+          span: { start: base + start, end: base + index },
+          root: !field,
+        });
       }
     } else {
       index++;

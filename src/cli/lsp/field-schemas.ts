@@ -16,9 +16,7 @@ function field(value: unknown, key: string): unknown {
 /** The instance's spec schema, or undefined while spec.schema does not parse. */
 function specSchema(rgd: RgdIndex): OpenApiSchema | undefined {
   const schema = field(field(rgd.document.value, "spec"), "schema");
-  return parseSimpleSchema(field(schema, "spec") ?? {}, { types: field(schema, "types") }).schema as
-    | OpenApiSchema
-    | undefined;
+  return parseSimpleSchema(field(schema, "spec") ?? {}, { types: field(schema, "types") }).schema;
 }
 
 /** What `schema` itself offers: the instance's spec and its metadata (ObjectMeta). */
@@ -28,7 +26,9 @@ function instanceSchema(rgd: RgdIndex, resolver: SchemaResolver): OpenApiSchema 
   return {
     type: "object",
     properties: {
-      ...(spec === undefined ? {} : { spec: { ...spec, description: "the instance's spec, as spec.schema.spec declares it" } }),
+      ...(spec === undefined
+        ? {}
+        : { spec: { ...spec, description: "the instance's spec, as spec.schema.spec declares it" } }),
       ...(metadata === undefined ? {} : { metadata }),
     },
   };

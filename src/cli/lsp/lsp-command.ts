@@ -36,7 +36,11 @@ export function registerLspCommand(program: Command): void {
     .addHelpText("after", HELP)
     .option("--stdio", "talk over stdin/stdout (the default and only transport; accepted for editors that pass it)")
     .option("--crd <file...>", "CRD files that define child kinds not built into Kubernetes")
-    .option("--kube-version <version>", "Kubernetes version whose built-in schemas to check against", DEFAULT_KUBE_MINOR)
+    .option(
+      "--kube-version <version>",
+      "Kubernetes version whose built-in schemas to check against",
+      DEFAULT_KUBE_MINOR,
+    )
     .option("--debounce <ms>", "quiet time after a change before diagnostics are recomputed", "200")
     .action(async (flags: { crd?: string[]; kubeVersion: string; debounce: string }) => {
       const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? []);

@@ -22,7 +22,11 @@ describe("kro lsp over stdio", () => {
   let exited: Promise<number | null>;
   before(() => {
     child = spawn(process.execPath, [CLI, "lsp"], { stdio: ["pipe", "pipe", "pipe"] });
-    exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+    exited = new Promise((resolve) =>
+      child.on("exit", (code) => {
+        resolve(code);
+      }),
+    );
     client = new LspClient(child.stdout, child.stdin);
   });
   after(() => {
@@ -71,7 +75,7 @@ describe("kro lsp over stdio", () => {
 
   /** Where `deploy` is written: in `id: deploy`, and as the root of each read, in source order. */
   const ID = rangeAt(VALID, VALID.indexOf("id: deploy") + 4, 6);
-  const READS = [...VALID.matchAll(/\$\{deploy\./g)].map((m) => rangeAt(VALID, (m.index ?? 0) + 2, 6));
+  const READS = [...VALID.matchAll(/\$\{deploy\./g)].map((m) => rangeAt(VALID, m.index + 2, 6));
 
   it("goes from a resource id in ${…} to its id:", async () => {
     assert.equal(READS.length, 3);
@@ -85,7 +89,7 @@ describe("kro lsp over stdio", () => {
   });
 
   it("finds every read of a resource id, from its id: or from a read", async () => {
-    for (const from of [ID, READS[2] ?? ID]) {
+    for (const from of [ID, ...READS.slice(2)]) {
       const found = await client.request<Location[]>("textDocument/references", {
         textDocument: { uri: URI },
         position: from.start,

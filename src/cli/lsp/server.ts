@@ -77,7 +77,9 @@ class LanguageServer {
     });
     connection.onDidChangeTextDocument(({ textDocument: t, contentChanges }) => {
       if (this.#store.change(t.uri, t.version, contentChanges) === undefined) return;
-      this.#debouncer.schedule(t.uri, () => this.publish(t.uri));
+      this.#debouncer.schedule(t.uri, () => {
+        this.publish(t.uri);
+      });
     });
     connection.onDidCloseTextDocument(({ textDocument: t }) => {
       this.#debouncer.cancel(t.uri);

@@ -10,7 +10,9 @@ export interface Timers {
 
 export const REAL_TIMERS: Timers = {
   set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  clear: (handle) => {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
 };
 
 /**

@@ -41,7 +41,7 @@ export class LspClient {
   }
 
   request<T>(method: string, params: unknown): Promise<T> {
-    return this.connection.sendRequest(method, params) as Promise<T>;
+    return this.connection.sendRequest<T>(method, params);
   }
 
   notify(method: string, params: unknown): Promise<void> {
