@@ -32,6 +32,7 @@ export {
   type SourceDocument,
   type SourcePosition,
 } from "./yaml-source.js";
+export type { SourceSpan, SourceString } from "./yaml-spans.js";
 export { YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
 export { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
 export { applyGoJsonRules } from "./go-yaml-json.js";

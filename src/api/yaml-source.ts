@@ -18,6 +18,7 @@ import { error, formatIssue, warning, type InnerPosition, type Issue, type Issue
 import { applyGoJsonRules } from "./go-yaml-json.js";
 import { GO_YAML_READ, GO_YAML_WRITE } from "./go-yaml-schema.js";
 import { invalidUtf8At, tooDeepAt, YAML_ISSUE_CODES, YAML_LIMITS } from "./yaml-limits.js";
+import { spanReaders, type SourceSpan, type SourceString } from "./yaml-spans.js";
 import { reportSyntaxErrors, type SyntaxErrorReport } from "./yaml-syntax-errors.js";
 
 export interface SourcePosition {
@@ -36,6 +37,10 @@ export interface SourceDocument {
    * scalars map line by line; quoted and plain scalars on their first line).
    */
   locate(path: IssuePath, inner?: InnerPosition): SourcePosition | undefined;
+  /** Offsets of the node at `path` (yaml-spans.ts): an editor underlines what an issue is about. */
+  span(path: IssuePath): SourceSpan | undefined;
+  /** Every string scalar with its path and offsets: where an editor looks for `${…}`. */
+  strings(): readonly SourceString[];
 }
 
 export interface LoadedFile {
@@ -233,6 +238,7 @@ export function loadYaml(file: string, text: string): LoadedFile {
       index,
       value,
       locate: (path, inner) => position((inner && innerOffset(doc, text, path, inner)) ?? offsetOf(doc, path)),
+      ...spanReaders(doc),
     });
   }
   return { file, text, documents, problems, warnings };

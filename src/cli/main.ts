@@ -31,6 +31,7 @@ const COMMANDS: Readonly<Record<string, readonly (() => Promise<Register>)[]>> =
   diff: [async () => (await import("./diff/index.js")).registerDiffCommand],
   ui: [async () => (await import("./inspect/index.js")).registerUiCommand],
   import: [async () => (await import("./import-helm/index.js")).registerImportCommands],
+  lsp: [async () => (await import("./lsp/index.js")).registerLspCommand],
 };
 
 /** The commands that run for hours: the controller, and `kro dev`/`kro demo` with it in-process. */

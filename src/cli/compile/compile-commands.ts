@@ -10,6 +10,7 @@ import {
   compileRgd,
   containmentPolicyOf,
   delegationAuthorOf,
+  type CompileRgdOptions,
   type CompiledGraph,
   type ContainmentPolicy,
 } from "../../graph/index.js";
@@ -57,41 +58,45 @@ export async function compileFiles(
       : undefined;
   const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
   const env = createKroCelEnvironment({ enableRuntime: true });
-  const results = loaded.map((file) => {
-    const located: LocatedIssue[] = [...file.problems, ...file.warnings];
-    const graphs: CompiledGraph[] = [];
-    const policies: ContainmentPolicy[] = [];
-    const authors: ({ user: string; groups: readonly string[] } | undefined)[] = [];
-    const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
-    if (rgds.length === 0 && file.problems.length === 0) {
-      located.push({
-        file: file.file,
-        issue: {
-          severity: "error",
-          code: "cli.no-rgd",
-          path: [],
-          message: "no ResourceGraphDefinition found in this file",
-        },
-      });
-    }
-    for (const document of rgds) {
-      // Offline a kind without a schema may be a CRD we cannot see: a warning, unless --strict. With
-      // --cluster the live discovery knows every kind, so an unknown one is an error (as in kro).
-      const result = compileRgd(document.value, {
-        resolver,
-        env,
-        unknownKinds: flags.strict === true || flags.cluster === true ? "error" : "warn",
-      });
-      located.push(...result.issues.map((issue) => locate(document, issue)));
-      if (result.graph) {
-        graphs.push(result.graph);
-        policies.push(containmentPolicyOf(document.value));
-        authors.push(delegationAuthorOf(document.value));
-      }
-    }
-    return { located, graphs, policies, authors };
-  });
+  // Offline a kind without a schema may be a CRD we cannot see: a warning, unless --strict. With
+  // --cluster the live discovery knows every kind, so an unknown one is an error (as in kro).
+  const unknownKinds = flags.strict === true || flags.cluster === true ? "error" : "warn";
+  const results = loaded.map((file) => compileLoadedFile(file, { resolver, env, unknownKinds }));
   return { loaded, results };
+}
+
+/**
+ * One file already read and parsed: its YAML problems and warnings, then every RGD in it compiled
+ * with `options`. What `kro validate` prints for a file on disk, and what `kro lsp` shows for an
+ * editor's unsaved text; both go through here, so the two never disagree.
+ */
+export function compileLoadedFile(file: LoadedFile, options: CompileRgdOptions): CompiledFile {
+  const located: LocatedIssue[] = [...file.problems, ...file.warnings];
+  const graphs: CompiledGraph[] = [];
+  const policies: ContainmentPolicy[] = [];
+  const authors: ({ user: string; groups: readonly string[] } | undefined)[] = [];
+  const rgds = file.documents.filter((d) => isKind(d, "ResourceGraphDefinition"));
+  if (rgds.length === 0 && file.problems.length === 0) {
+    located.push({
+      file: file.file,
+      issue: {
+        severity: "error",
+        code: "cli.no-rgd",
+        path: [],
+        message: "no ResourceGraphDefinition found in this file",
+      },
+    });
+  }
+  for (const document of rgds) {
+    const result = compileRgd(document.value, options);
+    located.push(...result.issues.map((issue) => locate(document, issue)));
+    if (result.graph) {
+      graphs.push(result.graph);
+      policies.push(containmentPolicyOf(document.value));
+      authors.push(delegationAuthorOf(document.value));
+    }
+  }
+  return { located, graphs, policies, authors };
 }
 
 /** Who the delegation will be verified against, and what the writer must record (docs/design/authorization.md, "Delegation"). */

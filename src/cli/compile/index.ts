@@ -4,6 +4,8 @@
 // loads no runtime (validate stays light) and never starts a controller.
 export {
   compileFiles,
+  compileLoadedFile,
+  type CompiledFile,
   printDiagnostics,
   registerCompileCommands,
   type SchemaSourceFlags,

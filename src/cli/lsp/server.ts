@@ -1,0 +1,128 @@
+/**
+ * The language server's wiring: the LSP lifecycle, the open documents, diagnostics (at once on
+ * open, debounced on change), definition, references and completion. Transport-free: it is handed
+ * a connection (stdio in `kro lsp`, in-memory streams in tests) and a clock.
+ */
+import {
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeResult,
+  type Location,
+  type Range,
+} from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { SourceSpan } from "../../api/index.js";
+import type { CompileRgdOptions, SchemaResolver } from "../../graph/index.js";
+import { analyze, type Analysis } from "./analysis.js";
+import { completionItems } from "./completion.js";
+import { toDiagnostics } from "./diagnostics.js";
+import { DocumentStore } from "./document-store.js";
+import { definitionAt, referencesAt } from "./navigation.js";
+import { rgdAt } from "./rgd-index.js";
+import { Debouncer, type Timers } from "./timers.js";
+
+export interface ServerOptions {
+  /** How documents are compiled: the schema resolver, the CEL environment, unknown kinds. */
+  readonly compile: CompileRgdOptions & { readonly resolver: SchemaResolver };
+  readonly timers: Timers;
+  /** Quiet time after the last change before a document is compiled again. */
+  readonly debounceMs: number;
+}
+
+export const CAPABILITIES: InitializeResult["capabilities"] = {
+  textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full },
+  definitionProvider: true,
+  referencesProvider: true,
+  completionProvider: { triggerCharacters: [".", "{"] },
+};
+
+class LanguageServer {
+  readonly #store = new DocumentStore();
+  /** The analysis of each open document's latest compiled version. */
+  readonly #analyses = new Map<string, Analysis>();
+  /** The last analysis of each document that held an RGD: completion while the YAML is broken. */
+  readonly #lastWithRgd = new Map<string, Analysis>();
+  readonly #debouncer: Debouncer;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly options: ServerOptions,
+  ) {
+    this.#debouncer = new Debouncer(options.timers, options.debounceMs);
+  }
+
+  /** The analysis of the document's current text, compiled now if it changed since. */
+  analysisOf(document: TextDocument): Analysis {
+    const cached = this.#analyses.get(document.uri);
+    if (cached?.version === document.version) return cached;
+    const analysis = analyze(document.uri, document.version, document.getText(), this.options.compile);
+    this.#analyses.set(document.uri, analysis);
+    if (analysis.rgds.length > 0) this.#lastWithRgd.set(document.uri, analysis);
+    return analysis;
+  }
+
+  publish(uri: string): void {
+    const document = this.#store.get(uri);
+    if (document === undefined) return;
+    const diagnostics = toDiagnostics(this.analysisOf(document), document);
+    void this.connection.sendDiagnostics({ uri, version: document.version, diagnostics });
+  }
+
+  listen(): void {
+    const { connection } = this;
+    connection.onInitialize(() => ({ capabilities: CAPABILITIES, serverInfo: { name: "kro lsp" } }));
+    connection.onDidOpenTextDocument(({ textDocument: t }) => {
+      this.#store.open(t.uri, t.languageId, t.version, t.text);
+      this.publish(t.uri);
+    });
+    connection.onDidChangeTextDocument(({ textDocument: t, contentChanges }) => {
+      if (this.#store.change(t.uri, t.version, contentChanges) === undefined) return;
+      this.#debouncer.schedule(t.uri, () => {
+        this.publish(t.uri);
+      });
+    });
+    connection.onDidCloseTextDocument(({ textDocument: t }) => {
+      this.#debouncer.cancel(t.uri);
+      this.#store.close(t.uri);
+      this.#analyses.delete(t.uri);
+      this.#lastWithRgd.delete(t.uri);
+      void connection.sendDiagnostics({ uri: t.uri, diagnostics: [] });
+    });
+    connection.onDefinition(({ textDocument, position }) => {
+      const document = this.#store.get(textDocument.uri);
+      if (document === undefined) return null;
+      const span = definitionAt(this.analysisOf(document), document.offsetAt(position));
+      return span === undefined ? null : location(document, span);
+    });
+    connection.onReferences(({ textDocument, position, context }) => {
+      const document = this.#store.get(textDocument.uri);
+      if (document === undefined) return [];
+      const spans = referencesAt(this.analysisOf(document), document.offsetAt(position), context.includeDeclaration);
+      return spans.map((span) => location(document, span));
+    });
+    connection.onCompletion(({ textDocument, position }) => {
+      const document = this.#store.get(textDocument.uri);
+      if (document === undefined) return [];
+      const current = this.analysisOf(document);
+      const rgds = (current.rgds.length > 0 ? current : this.#lastWithRgd.get(document.uri))?.rgds ?? [];
+      const rgd = rgdAt(rgds, document.offsetAt(position));
+      if (rgd === undefined) return [];
+      const linePrefix = document.getText({ start: { line: position.line, character: 0 }, end: position });
+      return completionItems(rgd, this.options.compile.resolver, linePrefix);
+    });
+    connection.listen();
+  }
+}
+
+function rangeOf(document: TextDocument, span: SourceSpan): Range {
+  return { start: document.positionAt(span.start), end: document.positionAt(span.end) };
+}
+
+function location(document: TextDocument, span: SourceSpan): Location {
+  return { uri: document.uri, range: rangeOf(document, span) };
+}
+
+/** Wires the handlers onto `connection` and starts listening. */
+export function startLanguageServer(connection: Connection, options: ServerOptions): void {
+  new LanguageServer(connection, options).listen();
+}
