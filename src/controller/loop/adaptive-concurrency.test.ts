@@ -116,7 +116,7 @@ describe("startAdaptiveConcurrency", () => {
     await work.loop.stopped;
   });
 
-  it("holds at the client's rate limit and shrinks on overload; keys handed out after the drop respect it", async () => {
+  it("gives back at the client's rate limit and shrinks on overload; keys handed out after the drop respect it", async () => {
     const clock = new ManualClock();
     const slots = new ConcurrencySlots(bounds.min);
     const work = slowLoop(clock, bounds.max, slots, 300);
@@ -141,23 +141,25 @@ describe("startAdaptiveConcurrency", () => {
     await window(() => undefined);
     await window(() => undefined);
     assert.equal(slots.limit, 5);
-    // The client's limiter holds most requests: no growth.
+    // The client's limiter holds most requests: one slot given back.
     await window(() => {
       signals.answered(200);
       signals.heldByLimiter();
     });
-    assert.equal(slots.limit, 5);
+    assert.equal(slots.limit, 4);
+    await window(() => undefined);
+    assert.equal(slots.limit, 5, "grows by one again");
     // A 429: the limit drops to 3, and once the running keys drain, no more than 3 run.
     await window(() => {
       signals.answered(200);
-      if (reasons.length === 3) signals.answered(429);
+      if (reasons.length === 4) signals.answered(429);
     });
     assert.equal(slots.limit, 3);
     await clock.advance(300);
     work.resetPeak();
     await clock.advance(600);
     assert.ok(work.peak <= 3, `peak ${work.peak} after the drop`);
-    assert.deepEqual(reasons.slice(0, 4), ["grew", "grew", "throttled", "overloaded"]);
+    assert.deepEqual(reasons.slice(0, 5), ["grew", "grew", "throttled", "grew", "overloaded"]);
     adaptive.stop();
     work.queue.shutDown();
     slots.close();

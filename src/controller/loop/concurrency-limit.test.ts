@@ -42,10 +42,12 @@ describe("stepConcurrency", () => {
     assert.equal(stepConcurrency(state, quiet, bounds).reason, "steady");
   });
 
-  it("holds when the client's own rate limiter held most requests, and ends fast growth there", () => {
+  it("gives one back when the client's own rate limiter held most requests, ends fast growth there, and keeps the floor", () => {
     const next = stepConcurrency({ limit: 14, threshold: 32 }, { ...backlog, throttled: 60 }, bounds);
-    assert.deepEqual(next, { limit: 14, threshold: 14, reason: "throttled" });
-    assert.equal(stepConcurrency(next, backlog, bounds).limit, 15, "then grows by one");
+    assert.deepEqual(next, { limit: 13, threshold: 13, reason: "throttled" });
+    assert.equal(stepConcurrency(next, backlog, bounds).limit, 14, "then grows by one");
+    assert.equal(stepConcurrency({ limit: 4, threshold: 32 }, { ...quiet, throttled: 90 }, bounds).limit, 4);
+    assert.equal(stepConcurrency(next, { ...backlog, throttled: 50 }, bounds).limit, 14, "half held is not most");
   });
 
   it("shrinks by 0.7 on any overload answer, to no less than the floor, and grows by one afterwards", () => {

@@ -8,7 +8,8 @@
  * - the server says it is overloaded (429, 503, 504, or no answer): the limit shrinks by a
  *   factor and growth becomes cautious (the threshold drops to the new limit);
  * - the client's own rate limiter held most requests: the request budget is what paces the work,
- *   more instances in flight would only wait in it (and hold memory), so the limit stays;
+ *   more instances in flight would only wait in it while holding memory, so the limit gives one
+ *   back (it settles where about half the requests wait for the limiter: the pipe full, no more);
  * - every slot was taken while keys waited, and the event loop had room: the limit grows, fast
  *   (×1.5) below the threshold, by one above it;
  * - otherwise (idle, or the thread itself is the bound) it stays.
@@ -68,7 +69,8 @@ export function stepConcurrency(
     return { limit, threshold: limit, reason: "overloaded" };
   }
   if (window.requests > 0 && window.throttled / window.requests > THROTTLED_SHARE) {
-    return { limit: state.limit, threshold: Math.min(state.threshold, state.limit), reason: "throttled" };
+    const limit = clamp(state.limit - 1);
+    return { limit, threshold: Math.min(state.threshold, limit), reason: "throttled" };
   }
   if (window.saturated >= SATURATED_SHARE && window.busy < BUSY_SHARE && state.limit < bounds.max) {
     const grown = state.limit < state.threshold ? Math.ceil(state.limit * 1.5) : state.limit + 1;
