@@ -21,6 +21,7 @@ What it does:
   references    every \${…} of the RGD that reads a resource id
   completion    inside \${…}: resource ids and schema; after a dot, the fields of schema.spec…,
                 schema.metadata… and of a resource's kind (from the built-in schemas)
+  hover         a resource id's kind; a field's type (and description) in \${…} or on a template key
 
 Offline: it never contacts a cluster. Kinds that are not built into Kubernetes are warnings
 unless their CRDs are passed with --crd (read once, at start).

@@ -120,6 +120,19 @@ describe("kro lsp over stdio", () => {
     );
   });
 
+  it("hovers a resource id with its kind, at the id's range", async () => {
+    const read = READS[0];
+    assert.ok(read !== undefined);
+    const hover = await client.request<{ contents: { kind: string; value: string }; range: unknown }>(
+      "textDocument/hover",
+      { textDocument: { uri: URI }, position: { line: read.start.line, character: read.start.character + 1 } },
+    );
+    assert.deepEqual(hover, {
+      contents: { kind: "markdown", value: "**deploy** — resource `Deployment` (apps/v1)" },
+      range: read,
+    });
+  });
+
   it("shuts down and exits with 0", async () => {
     await client.request("shutdown", null);
     await client.notify("exit", null);

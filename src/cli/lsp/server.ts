@@ -15,6 +15,7 @@ import type { SourceSpan } from "../../api/index.js";
 import type { CompileRgdOptions, SchemaResolver } from "../../graph/index.js";
 import { analyze, type Analysis } from "./analysis.js";
 import { completionItems } from "./completion.js";
+import { hoverAt, toHover } from "./hover.js";
 import { toDiagnostics } from "./diagnostics.js";
 import { DocumentStore } from "./document-store.js";
 import { definitionAt, referencesAt } from "./navigation.js";
@@ -34,6 +35,7 @@ export const CAPABILITIES: InitializeResult["capabilities"] = {
   definitionProvider: true,
   referencesProvider: true,
   completionProvider: { triggerCharacters: [".", "{"] },
+  hoverProvider: true,
 };
 
 class LanguageServer {
@@ -99,6 +101,15 @@ class LanguageServer {
       if (document === undefined) return [];
       const spans = referencesAt(this.analysisOf(document), document.offsetAt(position), context.includeDeclaration);
       return spans.map((span) => location(document, span));
+    });
+    connection.onHover(({ textDocument, position }) => {
+      const document = this.#store.get(textDocument.uri);
+      if (document === undefined) return null;
+      const offset = document.offsetAt(position);
+      const rgd = rgdAt(this.analysisOf(document).rgds, offset);
+      const answer =
+        rgd === undefined ? undefined : hoverAt(rgd, this.options.compile.resolver, document.getText(), offset);
+      return answer === undefined ? null : toHover(answer, rangeOf(document, answer.span));
     });
     connection.onCompletion(({ textDocument, position }) => {
       const document = this.#store.get(textDocument.uri);
