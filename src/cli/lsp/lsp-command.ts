@@ -22,6 +22,7 @@ What it does:
   completion    inside \${…}: resource ids and schema; after a dot, the fields of schema.spec…,
                 schema.metadata… and of a resource's kind (from the built-in schemas)
   hover         a resource id's kind; a field's type (and description) in \${…} or on a template key
+  quick fix     a misspelt id or field the compiler says "did you mean" about is replaced by that name
 
 Offline: it never contacts a cluster. Kinds that are not built into Kubernetes are warnings
 unless their CRDs are passed with --crd (read once, at start).

@@ -39,6 +39,8 @@ describe("kro lsp over stdio", () => {
     assert.equal(capabilities.definitionProvider, true);
     assert.equal(capabilities.referencesProvider, true);
     assert.deepEqual(capabilities.completionProvider, { triggerCharacters: [".", "{"] });
+    assert.equal(capabilities.hoverProvider, true);
+    assert.deepEqual(capabilities.codeActionProvider, { codeActionKinds: ["quickfix"] });
   });
 
   it("publishes the compiler's errors on open, at exact ranges", async () => {
@@ -63,6 +65,26 @@ describe("kro lsp over stdio", () => {
           'expression "depoy.metadata.name": Unknown variable: depoy (did you mean "deploy"?)',
         ],
       ],
+    );
+  });
+
+  it("offers the name meant as a quick fix for each misspelling", async () => {
+    const diagnostics = [
+      {
+        range: rangeOf(BROKEN, "${depoy.metadata.name}"),
+        severity: 1,
+        source: "kro",
+        message: 'expression "depoy.metadata.name": Unknown variable: depoy (did you mean "deploy"?)',
+      },
+    ];
+    const actions = await client.request<{ title: string; edit: { changes: Record<string, unknown[]> } }[]>(
+      "textDocument/codeAction",
+      { textDocument: { uri: URI }, range: diagnostics[0]?.range, context: { diagnostics } },
+    );
+    const depoy = rangeAt(BROKEN, BROKEN.indexOf("${depoy.") + 2, 5);
+    assert.deepEqual(
+      actions.map((a) => [a.title, a.edit.changes[URI]]),
+      [['Change "depoy" to "deploy"', [{ range: depoy, newText: "deploy" }]]],
     );
   });
 

@@ -4,6 +4,7 @@
  * a connection (stdio in `kro lsp`, in-memory streams in tests) and a clock.
  */
 import {
+  CodeActionKind,
   TextDocumentSyncKind,
   type Connection,
   type InitializeResult,
@@ -16,6 +17,7 @@ import type { CompileRgdOptions, SchemaResolver } from "../../graph/index.js";
 import { analyze, type Analysis } from "./analysis.js";
 import { completionItems } from "./completion.js";
 import { hoverAt, toHover } from "./hover.js";
+import { quickFixes } from "./code-actions.js";
 import { toDiagnostics } from "./diagnostics.js";
 import { DocumentStore } from "./document-store.js";
 import { definitionAt, referencesAt } from "./navigation.js";
@@ -36,6 +38,7 @@ export const CAPABILITIES: InitializeResult["capabilities"] = {
   referencesProvider: true,
   completionProvider: { triggerCharacters: [".", "{"] },
   hoverProvider: true,
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
 };
 
 class LanguageServer {
@@ -110,6 +113,10 @@ class LanguageServer {
       const answer =
         rgd === undefined ? undefined : hoverAt(rgd, this.options.compile.resolver, document.getText(), offset);
       return answer === undefined ? null : toHover(answer, rangeOf(document, answer.span));
+    });
+    connection.onCodeAction(({ textDocument, context }) => {
+      const document = this.#store.get(textDocument.uri);
+      return document === undefined ? [] : quickFixes(document, context.diagnostics);
     });
     connection.onCompletion(({ textDocument, position }) => {
       const document = this.#store.get(textDocument.uri);
