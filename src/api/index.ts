@@ -15,6 +15,7 @@ export {
   type StatusMapping,
 } from "./rgd-types.js";
 export { RGD_SPEC_SCHEMA, rgdCustomResourceDefinition, type CrdManifest, type JSONSchemaProps } from "./rgd-crd.js";
+export { rgdJsonSchema } from "./rgd-json-schema.js";
 export {
   graphRevisionCustomResourceDefinition,
   type GraphRevision,

@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { Ajv } from "ajv";
 import { RGD, rgdCustomResourceDefinition } from "../../src/api/index.js";
 import { eventually } from "../support/eventually.js";
 import { KubectlError, kubectl } from "../support/test-cluster.js";
@@ -129,6 +131,51 @@ describe("ResourceGraphDefinition CRD", () => {
       await rejected(rgd(`crdtest-${process.pid}-invalid`, spec), message);
     });
   }
+
+  // What an editor's YAML server says from the published JSON Schema, against what the API server
+  // says: the same for every mistake of structure; the CRD's CEL rules (which dialect, template or
+  // externalRef, name or selector) are beyond JSON Schema, and there it accepts what the server
+  // refuses — never the other way round.
+  it("the published JSON Schema of RGD files gives the API server's verdict, except for its CEL rules", async () => {
+    const schema = JSON.parse(
+      readFileSync(
+        fileURLToPath(new URL("../../../schemas/resourcegraphdefinition.schema.json", import.meta.url)),
+        "utf8",
+      ),
+    ) as object;
+    const validate = new Ajv({ strict: false }).compile(schema);
+    const CEL_ONLY = new Set([
+      "neither dialect",
+      "both dialects",
+      "schema with childResources",
+      "template and externalRef",
+      "externalRef with name and selector",
+    ]);
+    const cases: [string, unknown][] = [
+      ...invalid.map(([what, spec]): [string, unknown] => [what, spec]),
+      ["a valid CEL-dialect spec", celSpec({}, [{ id: "cm", template: { apiVersion: "v1", kind: "ConfigMap" } }])],
+      ["an unknown key under spec.schema", celSpec({ bogus: 1 })],
+      ["a misspelt resource key", celSpec({}, [{ idd: "a", template: { kind: "X" } }])],
+      ["resources as a map", { ...celSpec(), resources: { a: 1 } }],
+      ["a number for the kind", celSpec({ kind: 7 })],
+    ];
+    const verdicts: string[] = [];
+    for (const [what, spec] of cases) {
+      const manifest = rgd(`crdtest-${process.pid}-json`, spec);
+      const server = await kubectl(["create", "--dry-run=server", "-f", "-"], manifest).then(
+        () => "accepted",
+        (error: unknown) => {
+          if (!(error instanceof KubectlError)) throw error;
+          return "refused";
+        },
+      );
+      const editor = validate(JSON.parse(manifest)) ? "accepted" : "refused";
+      verdicts.push(`${what}: server ${server}, schema ${editor}`);
+      if (CEL_ONLY.has(what)) assert.deepEqual([server, editor], ["refused", "accepted"], what);
+      else assert.equal(editor, server, what);
+    }
+    assert.equal(verdicts.length, invalid.length + 5, verdicts.join("\n"));
+  });
 
   it("keeps schema.kind immutable", async () => {
     const n = name("immutable");
