@@ -89,6 +89,7 @@ export async function startControllerProcess(o) {
     pid: child.pid,
     spawnedAt,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    healthUrl: `http://127.0.0.1:${healthPort}/healthz`,
     logFile: o.logFile,
     readyAfterMs: Date.now() - spawnedAt,
     /** kro_reconcile_total summed over results, by kind label ("instance", "ResourceGraphDefinition"). */

@@ -349,6 +349,28 @@ export function rows(result) {
         ["fairness", "beside / alone", stat(s.ratio, ""), "<= 1.5", met(s.ratio?.median <= 1.5)],
         ["fairness", "expensive tenant Ready (throttled, not failed)", stat(s.hostileMs, " ms"), "", ""],
         ["fairness", "expensive instances per second", stat(s.hostilePerSecond, ""), "", ""],
+        [
+          "fairness",
+          "/healthz failed (4 Hz, 1 s timeout) while busy; slowest answer",
+          `${stat(s.healthFailedBusy, "")}; ${stat(s.healthSlowestBusyMs, " ms")}`,
+          "0",
+          met(s.healthFailedBusy?.max === 0),
+        ],
+        [
+          "fairness",
+          "after kill -9 and restart: new cheap instances, first / all Ready",
+          `${stat(s.restartFirstReadyMs, " ms")} / ${stat(s.restartAllReadyMs, " ms")}`,
+          "first <= 2000 ms",
+          met(s.restartFirstReadyMs?.median <= 2000),
+        ],
+        ["fairness", "after restart, all Ready / alone", stat(s.restartRatio, ""), "", ""],
+        [
+          "fairness",
+          "/healthz failed after the restart",
+          stat(s.healthFailedRestart, ""),
+          "0",
+          met(s.healthFailedRestart?.max === 0),
+        ],
       ];
     case "admission":
       return [

@@ -2,7 +2,12 @@
 // until N cheap fan-out instances of one namespace are all Ready, alone (quiet) and right after
 // H expensive instances of another namespace were created (busy), in the same run — the ratio
 // busy/quiet is what one tenant's load costs another. Also the expensive tenant's own time to
-// Ready (it is throttled, never failed) and the controller's per-namespace queue wait.
+// Ready (it is throttled, never failed) and the controller's per-namespace queue wait. A kubelet's
+// liveness probe (/healthz every 250 ms, 1 s timeout) runs through the busy phase. Then, with
+// every instance still there, the controller is killed (-9) and started again, and N new cheap
+// instances are created the moment it is ready: their first and last Ready after the restart say
+// whether the expensive tenant's resync holds everyone else back.
+import { startHealthProbe } from "../lib/health-probe.mjs";
 import { log } from "../lib/progress.mjs";
 import { round, summarize } from "../lib/stats.mjs";
 import { InstanceTracker } from "../lib/tracker.mjs";
@@ -47,6 +52,7 @@ export async function runFairness(bench) {
       const hostileSet = Array.from({ length: hostileCount }, (_, i) => heavyInstance(`h-${i}`, ns.hostile, SIZE));
       const busySet = benignSet(ns.busy, "b");
       started = Date.now();
+      const busyProbe = startHealthProbe(bench.controller.healthUrl);
       await createInstances(harness, hostile, hostileSet);
       const benignStarted = Date.now();
       await createInstances(harness, benign, busySet);
@@ -54,17 +60,37 @@ export async function runFairness(bench) {
       const busyMs = Date.now() - benignStarted;
       await waitReady(hostile, hostileSet, timeoutMs, "the expensive tenant's instances to be Ready");
       const hostileMs = Date.now() - started;
+      const busyHealth = await busyProbe.stop();
+
+      // Restart with every instance present: kill -9, start again, new cheap instances at once.
+      log(`fairness r${rep}: kill -9 and restart with ${hostileCount} expensive instances present`);
+      await bench.controller.kill();
+      await bench.startController();
+      const restartProbe = startHealthProbe(bench.controller.healthUrl);
+      const restartNs = `fair-restart-${rep}`;
+      await ensureNamespaces(harness, [restartNs]);
+      const restartSet = benignSet(restartNs, "r");
+      const restartedAt = Date.now();
+      await createInstances(harness, benign, restartSet);
+      const restartKeys = await waitReady(benign, restartSet, timeoutMs, "new cheap instances after the restart");
+      const readyTimes = restartKeys.map((k) => benign.readyAt.get(k) - restartedAt);
+      const restartHealth = await restartProbe.stop();
       const repetition = {
         quietMs,
         busyMs,
         ratio: round(busyMs / Math.max(quietMs, 1), 2),
         hostileMs,
         hostilePerSecond: round(hostileCount / (hostileMs / 1000), 2),
+        busyHealth,
+        restartFirstReadyMs: Math.min(...readyTimes),
+        restartAllReadyMs: Math.max(...readyTimes),
+        restartRatio: round(Math.max(...readyTimes) / Math.max(quietMs, 1), 2),
+        restartHealth,
       };
       log(`fairness r${rep}: ${JSON.stringify(repetition)}`);
       repetitions.push(repetition);
-      await deleteInstances(harness, [...quietSet, ...busySet, ...hostileSet]);
-      await waitGone(benign, [...quietSet, ...busySet], timeoutMs);
+      await deleteInstances(harness, [...quietSet, ...busySet, ...restartSet, ...hostileSet]);
+      await waitGone(benign, [...quietSet, ...busySet, ...restartSet], timeoutMs);
       await waitGone(hostile, hostileSet, timeoutMs);
     }
     return {
@@ -78,6 +104,12 @@ export async function runFairness(bench) {
         ratio: summarize(repetitions.map((r) => r.ratio)),
         hostileMs: summarize(repetitions.map((r) => r.hostileMs)),
         hostilePerSecond: summarize(repetitions.map((r) => r.hostilePerSecond)),
+        healthFailedBusy: summarize(repetitions.map((r) => r.busyHealth.failed)),
+        healthSlowestBusyMs: summarize(repetitions.map((r) => r.busyHealth.slowestMs)),
+        restartFirstReadyMs: summarize(repetitions.map((r) => r.restartFirstReadyMs)),
+        restartAllReadyMs: summarize(repetitions.map((r) => r.restartAllReadyMs)),
+        restartRatio: summarize(repetitions.map((r) => r.restartRatio)),
+        healthFailedRestart: summarize(repetitions.map((r) => r.restartHealth.failed)),
       },
       repetitions,
     };

@@ -84,12 +84,14 @@ describe("ConcurrencySlots", () => {
 describe("startAdaptiveConcurrency", () => {
   const bounds = { min: 2, max: 8 };
 
-  it("grows while slow keys keep every slot busy with a backlog, and no loop runs more keys than the limit", async () => {
+  /** A loop of slow keys (`workMs` each) with `backlog` keys queued, under an adaptive limit whose steps are recorded. */
+  function adaptiveOverBacklog(workMs: number, backlog: number) {
     const clock = new ManualClock();
     const slots = new ConcurrencySlots(bounds.min);
-    const work = slowLoop(clock, bounds.max, slots, 500);
+    const work = slowLoop(clock, bounds.max, slots, workMs);
     const signals = new RequestSignals();
     const limits: number[] = [];
+    const reasons: string[] = [];
     const adaptive = startAdaptiveConcurrency({
       slots,
       waiting: () => work.queue.length,
@@ -97,9 +99,17 @@ describe("startAdaptiveConcurrency", () => {
       bounds,
       clock,
       eventLoopBusy: () => 0.1,
-      onStep: (state) => limits.push(state.limit),
+      onStep: (state, reason) => {
+        limits.push(state.limit);
+        reasons.push(reason);
+      },
     });
-    for (let i = 0; i < 200; i++) work.queue.add(`ns/i${i}`);
+    for (let i = 0; i < backlog; i++) work.queue.add(`ns/i${i}`);
+    return { clock, slots, work, signals, adaptive, limits, reasons };
+  }
+
+  it("grows while slow keys keep every slot busy with a backlog, and no loop runs more keys than the limit", async () => {
+    const { clock, slots, work, adaptive, limits } = adaptiveOverBacklog(500, 200);
     await idle();
     assert.equal(work.running, 2, "starts at the floor");
     for (let second = 0; second < 5; second++) {
@@ -117,21 +127,7 @@ describe("startAdaptiveConcurrency", () => {
   });
 
   it("gives back at the client's rate limit and shrinks on overload; keys handed out after the drop respect it", async () => {
-    const clock = new ManualClock();
-    const slots = new ConcurrencySlots(bounds.min);
-    const work = slowLoop(clock, bounds.max, slots, 300);
-    const signals = new RequestSignals();
-    const reasons: string[] = [];
-    const adaptive = startAdaptiveConcurrency({
-      slots,
-      waiting: () => work.queue.length,
-      signals,
-      bounds,
-      clock,
-      eventLoopBusy: () => 0.1,
-      onStep: (_state, reason) => reasons.push(reason),
-    });
-    for (let i = 0; i < 500; i++) work.queue.add(`ns/i${i}`);
+    const { clock, slots, work, adaptive, signals, reasons } = adaptiveOverBacklog(300, 500);
     const window = async (feed: () => void): Promise<void> => {
       for (let i = 0; i < 10; i++) {
         feed();
