@@ -163,10 +163,10 @@ describe("startAdaptiveConcurrency", () => {
     await work.loop.stopped;
   });
 
-  it("does not grow when the event loop itself is the bound, nor when nothing waits", async () => {
+  it("does not grow when the event loop itself is the bound (gives back instead), nor when nothing waits", async () => {
     const clock = new ManualClock();
     const slots = new ConcurrencySlots(bounds.min);
-    let busy = 0.95;
+    let busy = 0.1;
     let waiting = 10;
     const adaptive = startAdaptiveConcurrency({
       slots,
@@ -176,10 +176,14 @@ describe("startAdaptiveConcurrency", () => {
       clock,
       eventLoopBusy: () => busy,
     });
-    await slots.acquire();
-    await slots.acquire();
+    for (let i = 0; i < 3; i++) void slots.acquire();
     await clock.advance(1000);
-    assert.equal(slots.limit, 2, "busy thread");
+    assert.equal(slots.limit, 3, "grew while the thread had room");
+    busy = 0.95;
+    await clock.advance(1000);
+    assert.equal(slots.limit, 2, "busy thread: one given back");
+    await clock.advance(1000);
+    assert.equal(slots.limit, 2, "never below the floor");
     busy = 0.1;
     waiting = 0;
     await clock.advance(1000);

@@ -35,11 +35,21 @@ describe("stepConcurrency", () => {
     assert.deepEqual(above, { limit: 11, threshold: 8, reason: "grew" });
   });
 
-  it("stays when fewer than half the window was saturated, or when the event loop itself is the bound", () => {
+  it("stays when fewer than half the window was saturated", () => {
     const state = { limit: 8, threshold: 32 };
     assert.equal(stepConcurrency(state, { ...backlog, saturated: 0.4 }, bounds).limit, 8);
-    assert.equal(stepConcurrency(state, { ...backlog, busy: 0.95 }, bounds).limit, 8);
     assert.equal(stepConcurrency(state, quiet, bounds).reason, "steady");
+  });
+
+  it("gives one back while the event loop itself is the bound, backlog or not, down to the floor", () => {
+    const state = { limit: 8, threshold: 32 };
+    assert.deepEqual(stepConcurrency(state, { ...backlog, busy: 0.95 }, bounds), {
+      limit: 7,
+      threshold: 7,
+      reason: "busy",
+    });
+    assert.equal(stepConcurrency(state, { ...quiet, busy: 0.9 }, bounds).limit, 7);
+    assert.equal(stepConcurrency({ limit: 4, threshold: 4 }, { ...backlog, busy: 1 }, bounds).limit, 4);
   });
 
   it("gives one back when the client's own rate limiter held most requests, ends fast growth there, and keeps the floor", () => {

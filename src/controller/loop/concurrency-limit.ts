@@ -10,9 +10,12 @@
  * - the client's own rate limiter held most requests: the request budget is what paces the work,
  *   more instances in flight would only wait in it while holding memory, so the limit gives one
  *   back (it settles where about half the requests wait for the limiter: the pipe full, no more);
+ * - the event loop itself was the bound (busy most of the window): more keys in flight would only
+ *   queue their work on it, later for everyone — a tenant's cheap instance behind another's
+ *   expensive passes — so the limit gives one back;
  * - every slot was taken while keys waited, and the event loop had room: the limit grows, fast
  *   (×1.5) below the threshold, by one above it;
- * - otherwise (idle, or the thread itself is the bound) it stays.
+ * - otherwise (idle, or no backlog) it stays.
  * It never leaves [min, max]. Pure: the caller measures the window and applies the limit.
  */
 
@@ -43,13 +46,13 @@ export interface ConcurrencyWindow {
   readonly busy: number;
 }
 
-export type ConcurrencyReason = "overloaded" | "throttled" | "grew" | "steady";
+export type ConcurrencyReason = "overloaded" | "throttled" | "busy" | "grew" | "steady";
 
 /** A share of requests held by the client's rate limiter above which it, not latency, paces the work. */
 export const THROTTLED_SHARE = 0.5;
 /** Saturated for at least this share of a window: more slots would have been used. */
 export const SATURATED_SHARE = 0.5;
-/** An event loop busier than this gains nothing from more work in flight. */
+/** An event loop busier than this is the bound: more work in flight only waits on it. */
 export const BUSY_SHARE = 0.9;
 /** The factor the limit shrinks by when the server is overloaded. */
 export const DECREASE_FACTOR = 0.7;
@@ -72,7 +75,11 @@ export function stepConcurrency(
     const limit = clamp(state.limit - 1);
     return { limit, threshold: Math.min(state.threshold, limit), reason: "throttled" };
   }
-  if (window.saturated >= SATURATED_SHARE && window.busy < BUSY_SHARE && state.limit < bounds.max) {
+  if (window.busy >= BUSY_SHARE) {
+    const limit = clamp(state.limit - 1);
+    return { limit, threshold: Math.min(state.threshold, limit), reason: "busy" };
+  }
+  if (window.saturated >= SATURATED_SHARE && state.limit < bounds.max) {
     const grown = state.limit < state.threshold ? Math.ceil(state.limit * 1.5) : state.limit + 1;
     return { limit: clamp(grown), threshold: state.threshold, reason: "grew" };
   }
