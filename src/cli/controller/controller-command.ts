@@ -301,7 +301,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
   // With --shards, instance writes are fenced per shard and RGD writes by the leader (controller-sharding.ts).
   const fence = flags.leaderElect === true && settings.shards === 0 ? new WriteFence() : undefined;
   const withFence = fence === undefined ? {} : { fence };
-  const requestSignals = new RequestSignals();
+  const requestSignals = new RequestSignals(settings.qps);
   const client = await createKubeClient({
     ...connection,
     ...withFence,

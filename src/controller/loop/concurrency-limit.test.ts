@@ -9,6 +9,7 @@ import {
   type ConcurrencyState,
   type ConcurrencyWindow,
 } from "./concurrency-limit.js";
+import { RequestSignals } from "./request-signals.js";
 
 const bounds = { min: 4, max: 32 };
 const quiet: ConcurrencyWindow = { requests: 100, overloaded: 0, throttled: 0, saturated: 0, busy: 0.2 };
@@ -60,6 +61,16 @@ describe("stepConcurrency", () => {
     assert.equal(stepConcurrency(next, { ...backlog, throttled: 50 }, bounds).limit, 14, "half held is not most");
   });
 
+  it("counts a window that sent about the client's rate limit as throttled, though nobody waited (the burst)", () => {
+    const state = { limit: 6, threshold: 32 };
+    assert.deepEqual(stepConcurrency(state, { ...backlog, requests: 95, budget: 100 }, bounds), {
+      limit: 5,
+      threshold: 5,
+      reason: "throttled",
+    });
+    assert.equal(stepConcurrency(state, { ...backlog, requests: 50, budget: 100 }, bounds).reason, "grew");
+  });
+
   it("shrinks by 0.7 on any overload answer, to no less than the floor, and grows by one afterwards", () => {
     const next = stepConcurrency({ limit: 20, threshold: 32 }, { ...backlog, overloaded: 1 }, bounds);
     assert.deepEqual(next, { limit: 14, threshold: 14, reason: "overloaded" });
@@ -82,5 +93,21 @@ describe("stepConcurrency", () => {
       true,
       true,
     ]);
+  });
+});
+
+describe("RequestSignals", () => {
+  it("counts a window's answers, overloads and limiter waits, and its request budget from the client's QPS", () => {
+    let now = 0;
+    const signals = new RequestSignals(100, () => now);
+    now = 1500;
+    signals.answered(200);
+    signals.answered(429);
+    signals.answered(0);
+    signals.heldByLimiter();
+    assert.deepEqual(signals.take(), { requests: 3, overloaded: 2, throttled: 1, budget: 150 });
+    now = 2500;
+    assert.deepEqual(signals.take(), { requests: 0, overloaded: 0, throttled: 0, budget: 100 });
+    assert.equal(new RequestSignals(0, () => now).take().budget, undefined, "no limit: no budget");
   });
 });

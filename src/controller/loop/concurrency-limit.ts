@@ -7,7 +7,9 @@
  * The limit moves once per window, in the manner of TCP's congestion window (AIMD, as in Reno):
  * - the server says it is overloaded (429, 503, 504, or no answer): the limit shrinks by a
  *   factor and growth becomes cautious (the threshold drops to the new limit);
- * - the client's own rate limiter held most requests: the request budget is what paces the work,
+ * - the client's own rate limiter held most requests, or the window sent about as many requests as
+ *   the limit allows (while its burst lasts nobody waits, yet the budget is spent just the same):
+ *   the request budget is what paces the work,
  *   more instances in flight would only wait in it while holding memory, so the limit gives one
  *   back (it settles where about half the requests wait for the limiter: the pipe full, no more);
  * - the event loop itself was the bound (busy most of the window): more keys in flight would only
@@ -44,12 +46,16 @@ export interface ConcurrencyWindow {
   readonly saturated: number;
   /** Share of the window (0–1) the event loop was busy. */
   readonly busy: number;
+  /** Requests the client's rate limit allows in the window (absent: none known). */
+  readonly budget?: number;
 }
 
 export type ConcurrencyReason = "overloaded" | "throttled" | "busy" | "grew" | "steady";
 
 /** A share of requests held by the client's rate limiter above which it, not latency, paces the work. */
 export const THROTTLED_SHARE = 0.5;
+/** A window that sent this share of the client's request budget has used it. */
+export const BUDGET_SHARE = 0.9;
 /** Saturated for at least this share of a window: more slots would have been used. */
 export const SATURATED_SHARE = 0.5;
 /** An event loop busier than this is the bound: more work in flight only waits on it. */
@@ -71,7 +77,9 @@ export function stepConcurrency(
     const limit = clamp(Math.floor(state.limit * DECREASE_FACTOR));
     return { limit, threshold: limit, reason: "overloaded" };
   }
-  if (window.requests > 0 && window.throttled / window.requests > THROTTLED_SHARE) {
+  const budgetSpent =
+    window.budget !== undefined && window.budget > 0 && window.requests >= BUDGET_SHARE * window.budget;
+  if (budgetSpent || (window.requests > 0 && window.throttled / window.requests > THROTTLED_SHARE)) {
     const limit = clamp(state.limit - 1);
     return { limit, threshold: Math.min(state.threshold, limit), reason: "throttled" };
   }
