@@ -61,14 +61,15 @@ describe("stepConcurrency", () => {
     assert.equal(stepConcurrency(next, { ...backlog, throttled: 50 }, bounds).limit, 14, "half held is not most");
   });
 
-  it("counts a window that sent about the client's rate limit as throttled, though nobody waited (the burst)", () => {
+  it("does not grow in a window that sent about the client's rate limit, though nobody waited (the burst)", () => {
     const state = { limit: 6, threshold: 32 };
     assert.deepEqual(stepConcurrency(state, { ...backlog, requests: 95, budget: 100 }, bounds), {
-      limit: 5,
-      threshold: 5,
+      limit: 6,
+      threshold: 6,
       reason: "throttled",
     });
     assert.equal(stepConcurrency(state, { ...backlog, requests: 50, budget: 100 }, bounds).reason, "grew");
+    assert.equal(stepConcurrency(state, { ...quiet, requests: 95, budget: 100 }, bounds).reason, "steady");
   });
 
   it("shrinks by 0.7 on any overload answer, to no less than the floor, and grows by one afterwards", () => {

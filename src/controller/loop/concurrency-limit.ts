@@ -7,16 +7,16 @@
  * The limit moves once per window, in the manner of TCP's congestion window (AIMD, as in Reno):
  * - the server says it is overloaded (429, 503, 504, or no answer): the limit shrinks by a
  *   factor and growth becomes cautious (the threshold drops to the new limit);
- * - the client's own rate limiter held most requests, or the window sent about as many requests as
- *   the limit allows (while its burst lasts nobody waits, yet the budget is spent just the same):
- *   the request budget is what paces the work,
+ * - the client's own rate limiter held most requests: the request budget is what paces the work,
  *   more instances in flight would only wait in it while holding memory, so the limit gives one
  *   back (it settles where about half the requests wait for the limiter: the pipe full, no more);
  * - the event loop itself was the bound (busy most of the window): more keys in flight would only
  *   queue their work on it, later for everyone — a tenant's cheap instance behind another's
  *   expensive passes — so the limit gives one back;
  * - every slot was taken while keys waited, and the event loop had room: the limit grows, fast
- *   (×1.5) below the threshold, by one above it;
+ *   (×1.5) below the threshold, by one above it — unless the window already sent about as many
+ *   requests as the client's rate limit allows (while the limiter's burst lasts nobody waits, yet
+ *   the budget is spent just the same): then it holds, and growth is cautious from then on;
  * - otherwise (idle, or no backlog) it stays.
  * It never leaves [min, max]. Pure: the caller measures the window and applies the limit.
  */
@@ -77,9 +77,7 @@ export function stepConcurrency(
     const limit = clamp(Math.floor(state.limit * DECREASE_FACTOR));
     return { limit, threshold: limit, reason: "overloaded" };
   }
-  const budgetSpent =
-    window.budget !== undefined && window.budget > 0 && window.requests >= BUDGET_SHARE * window.budget;
-  if (budgetSpent || (window.requests > 0 && window.throttled / window.requests > THROTTLED_SHARE)) {
+  if (window.requests > 0 && window.throttled / window.requests > THROTTLED_SHARE) {
     const limit = clamp(state.limit - 1);
     return { limit, threshold: Math.min(state.threshold, limit), reason: "throttled" };
   }
@@ -87,6 +85,10 @@ export function stepConcurrency(
     const limit = clamp(state.limit - 1);
     return { limit, threshold: Math.min(state.threshold, limit), reason: "busy" };
   }
+  const budgetSpent =
+    window.budget !== undefined && window.budget > 0 && window.requests >= BUDGET_SHARE * window.budget;
+  if (window.saturated >= SATURATED_SHARE && state.limit < bounds.max && budgetSpent)
+    return { limit: state.limit, threshold: Math.min(state.threshold, state.limit), reason: "throttled" };
   if (window.saturated >= SATURATED_SHARE && state.limit < bounds.max) {
     const grown = state.limit < state.threshold ? Math.ceil(state.limit * 1.5) : state.limit + 1;
     return { limit: clamp(grown), threshold: state.threshold, reason: "grew" };
