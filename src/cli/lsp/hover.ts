@@ -10,6 +10,7 @@ import type { OpenApiSchema } from "../../expr/index.js";
 import type { SourceSpan } from "../../api/index.js";
 import { completionContext } from "./completion-context.js";
 import { chainSchema, describeType } from "./field-schemas.js";
+import type { ExpressionSite } from "./expression-sites.js";
 import type { RgdIndex } from "./rgd-index.js";
 
 export interface HoverAnswer {
@@ -22,17 +23,15 @@ function fieldText(name: string, schema: OpenApiSchema): string {
   return `**${name}** \`${describeType(schema)}\`${description === undefined || description === "" ? "" : `\n\n${description}`}`;
 }
 
-/** The identifier around `offset` in `text`, if the cursor is on one. */
-function wordAt(text: string, offset: number): SourceSpan | undefined {
-  let start = offset;
-  let end = offset;
-  while (start > 0 && /\w/.test(text.charAt(start - 1))) start--;
-  while (end < text.length && /\w/.test(text.charAt(end))) end++;
-  return start === end || !/^[A-Za-z_]/.test(text.charAt(start)) ? undefined : { start, end };
-}
-
-function inExpression(rgd: RgdIndex, resolver: SchemaResolver, text: string, offset: number): HoverAnswer | undefined {
-  const word = wordAt(text, offset);
+function inExpression(
+  rgd: RgdIndex,
+  resolver: SchemaResolver,
+  site: ExpressionSite,
+  text: string,
+  offset: number,
+): HoverAnswer | undefined {
+  // The site's own lexing: names inside string literals are not names.
+  const word = site.identifiers.find((t) => t.span.start <= offset && offset <= t.span.end)?.span;
   if (word === undefined) return undefined;
   const lineStart = text.lastIndexOf("\n", word.start - 1) + 1;
   const context = completionContext(text.slice(lineStart, word.end));
@@ -69,7 +68,7 @@ export function hoverAt(
   offset: number,
 ): HoverAnswer | undefined {
   const site = rgd.sites.find((s) => s.span.start <= offset && offset < s.span.end);
-  if (site !== undefined) return inExpression(rgd, resolver, text, offset);
+  if (site !== undefined) return inExpression(rgd, resolver, site, text, offset);
   return onTemplateKey(rgd, resolver, offset);
 }
 
