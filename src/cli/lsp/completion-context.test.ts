@@ -9,7 +9,8 @@ describe("completionContext", () => {
     ["  name: ${ a + de", { chain: [], typed: "de" }],
     ["  name: ${schema.spec.", { chain: ["schema", "spec"], typed: "" }],
     ["  name: ${schema.spec.ing", { chain: ["schema", "spec"], typed: "ing" }],
-    ["  x: ${deploy.status.?avail", { chain: ["deploy", "status"], typed: "avail" }],
+    ["  x: ${deploy.status.?avail", { chain: ["deploy", "status"], typed: "avail", optional: true }],
+    ["  x: ${deploy.status.avail", { chain: ["deploy", "status"], typed: "avail" }],
     [
       "  x: ${deploy.spec.template.spec.containers[0].",
       { chain: ["deploy", "spec", "template", "spec", "containers", 0], typed: "" },

@@ -9,6 +9,8 @@ export interface CompletionContext {
   readonly chain: readonly (string | number)[];
   /** The part of the name under completion already typed. */
   readonly typed: string;
+  /** Set when a step so far was optional (`.?`): what the chain selects is an optional. */
+  readonly optional?: true;
 }
 
 /** True when `${…}` opened at the start of `inside` has been closed (braces of strings ignored). */
@@ -49,5 +51,6 @@ export function completionContext(linePrefix: string): CompletionContext | undef
     const name = /^[A-Za-z_]\w*/.exec(step)?.[0] ?? "";
     chain.push(name, ...[...step.matchAll(/\[/g)].map(() => 0));
   }
-  return { chain, typed: match[3] ?? "" };
+  const optional = /\.\s*\?/.test(match[2] ?? "");
+  return { chain, typed: match[3] ?? "", ...(optional ? { optional } : {}) };
 }

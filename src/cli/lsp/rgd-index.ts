@@ -3,15 +3,27 @@
  * kind, where the id is written) and its `${…}` sites. Read from the YAML as written, not from the
  * compiled graph, so that it is there while the RGD is still broken, as it is while one types.
  */
-import type { SourceDocument, SourceSpan } from "../../api/index.js";
+import type { SourceDocument, SourceSpan, SourceString } from "../../api/index.js";
 import { expressionSites, type ExpressionSite } from "./expression-sites.js";
 
 export interface ResourceEntry {
   readonly id: string;
   /** Where the id's value is written (`deploy` of `id: deploy`). */
   readonly span: SourceSpan;
+  /** The whole entry of spec.resources: where its forEach variables are in scope. */
+  readonly extent: SourceSpan;
   readonly apiVersion?: string;
   readonly kind?: string;
+  /** forEach variables in declaration order: `region` of `- region: ${schema.spec.regions}`. */
+  readonly iterators: readonly Iterator[];
+  /** Where its readyWhen list is written: there `each` is an item of a collection. */
+  readonly readyWhen?: SourceSpan;
+}
+
+export interface Iterator {
+  readonly name: string;
+  /** The list it ranges over, as written (`${schema.spec.regions}`). */
+  readonly over: string;
 }
 
 export interface RgdIndex {
@@ -32,24 +44,49 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** From the first to the last string under `prefix` (keys included): where the cursor is inside it. */
+function extentOf(strings: readonly SourceString[], prefix: readonly (string | number)[]): SourceSpan | undefined {
+  const inside = strings.filter((s) => prefix.every((segment, i) => s.path[i] === segment));
+  if (inside.length === 0) return undefined;
+  return {
+    start: Math.min(...inside.map((s) => s.span.start)),
+    end: Math.max(...inside.map((s) => s.span.end)),
+  };
+}
+
+function iteratorsOf(forEach: unknown): Iterator[] {
+  if (!Array.isArray(forEach)) return [];
+  return forEach.flatMap((dimension: unknown) =>
+    Object.entries(record(dimension) ?? {}).flatMap(([name, over]) =>
+      typeof over === "string" ? [{ name, over }] : [],
+    ),
+  );
+}
+
 function resourcesOf(document: SourceDocument): ResourceEntry[] {
   const resources = record(document.value)?.spec;
   const list = record(resources)?.resources;
   if (!Array.isArray(list)) return [];
   const entries: ResourceEntry[] = [];
+  const strings = document.strings();
   list.forEach((item: unknown, index) => {
     const entry = record(item);
     const id = text(entry?.id);
     const span = document.span(["spec", "resources", index, "id"]);
-    if (id === undefined || span === undefined) return;
+    const extent = extentOf(strings, ["spec", "resources", index]);
+    if (id === undefined || span === undefined || extent === undefined) return;
     const template = record(entry?.template) ?? record(entry?.externalRef);
     const apiVersion = text(template?.apiVersion);
     const kind = text(template?.kind);
+    const readyWhen = extentOf(strings, ["spec", "resources", index, "readyWhen"]);
     entries.push({
       id,
       span,
+      extent,
       ...(apiVersion === undefined ? {} : { apiVersion }),
       ...(kind === undefined ? {} : { kind }),
+      iterators: iteratorsOf(entry?.forEach),
+      ...(readyWhen === undefined ? {} : { readyWhen }),
     });
   });
   return entries;

@@ -13,7 +13,9 @@ import {
 } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { SourceSpan } from "../../api/index.js";
+import type { KroCelEnvironment } from "../../expr/index.js";
 import type { CompileRgdOptions, SchemaResolver } from "../../graph/index.js";
+import { celFunctionCatalog, type CelFunctionCatalog } from "./cel-functions.js";
 import { analyze, type Analysis } from "./analysis.js";
 import { completionItems } from "./completion.js";
 import { hoverAt, toHover } from "./hover.js";
@@ -26,7 +28,7 @@ import { Debouncer, type Timers } from "./timers.js";
 
 export interface ServerOptions {
   /** How documents are compiled: the schema resolver, the CEL environment, unknown kinds. */
-  readonly compile: CompileRgdOptions & { readonly resolver: SchemaResolver };
+  readonly compile: CompileRgdOptions & { readonly resolver: SchemaResolver; readonly env: KroCelEnvironment };
   readonly timers: Timers;
   /** Quiet time after the last change before a document is compiled again. */
   readonly debounceMs: number;
@@ -48,12 +50,14 @@ class LanguageServer {
   /** The last analysis of each document that held an RGD: completion while the YAML is broken. */
   readonly #lastWithRgd = new Map<string, Analysis>();
   readonly #debouncer: Debouncer;
+  readonly #functions: CelFunctionCatalog;
 
   constructor(
     private readonly connection: Connection,
     private readonly options: ServerOptions,
   ) {
     this.#debouncer = new Debouncer(options.timers, options.debounceMs);
+    this.#functions = celFunctionCatalog(options.compile.env);
   }
 
   /** The analysis of the document's current text, compiled now if it changed since. */
@@ -126,7 +130,8 @@ class LanguageServer {
       const rgd = rgdAt(rgds, document.offsetAt(position));
       if (rgd === undefined) return [];
       const linePrefix = document.getText({ start: { line: position.line, character: 0 }, end: position });
-      return completionItems(rgd, this.options.compile.resolver, linePrefix);
+      const scope = { rgd, resolver: this.options.compile.resolver, functions: this.#functions };
+      return completionItems(scope, linePrefix, document.offsetAt(position));
     });
     connection.listen();
   }
