@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { loadYaml } from "../../api/index.js";
-import { createKroCelEnvironment } from "../../expr/index.js";
+import { createKroCelEnvironment, type KroCelEnvironment } from "../../expr/index.js";
 import type { SchemaResolver } from "../../graph/index.js";
 import { loadBuiltinSchemas } from "../inputs/index.js";
 import { celFunctionCatalog, type CelFunctionCatalog } from "./cel-functions.js";
@@ -49,18 +49,20 @@ describe("completion inside ${…}", () => {
   let rgd: RgdIndex;
   let resolver: SchemaResolver;
   let functions: CelFunctionCatalog;
+  let env: KroCelEnvironment;
   before(async () => {
     const document = loadYaml("regional.yaml", RGD).documents[0];
     assert.ok(document !== undefined);
     rgd = indexRgd(document, RGD);
     resolver = await loadBuiltinSchemas("1.33");
-    functions = celFunctionCatalog(createKroCelEnvironment({}));
+    env = createKroCelEnvironment({});
+    functions = celFunctionCatalog(env);
   });
   /** The items with the cursor just after `prefix`, written into the line that holds `anchor`. */
   const itemsAt = (anchor: string, prefix: string) => {
     const offset = RGD.indexOf(anchor);
     assert.ok(offset >= 0, anchor);
-    return completionItems({ rgd, resolver, functions }, prefix, offset);
+    return completionItems({ rgd, resolver, env, functions }, prefix, offset);
   };
   const labels = (items: { label: string }[]) => items.map((i) => i.label);
 

@@ -6,17 +6,10 @@
  */
 import { CompletionItemKind, MarkupKind, type CompletionItem } from "vscode-languageserver/node";
 import type { OpenApiSchema } from "../../expr/index.js";
-import type { SchemaResolver } from "../../graph/index.js";
-import { memberFunctions, type CelFunction, type CelFunctionCatalog } from "./cel-functions.js";
+import { memberFunctions, type CelFunction } from "./cel-functions.js";
 import { completionContext } from "./completion-context.js";
 import { chainSchema, describeType, localsAt, type LocalNames } from "./field-schemas.js";
-import type { RgdIndex } from "./rgd-index.js";
-
-export interface CompletionScope {
-  readonly rgd: RgdIndex;
-  readonly resolver: SchemaResolver;
-  readonly functions: CelFunctionCatalog;
-}
+import type { RgdScope } from "./rgd-scope.js";
 
 /** Fields first, then functions: what an RGD reads most is a field. */
 const FIELD_ORDER = "0";
@@ -33,7 +26,7 @@ function functionItem(fn: CelFunction, kind: CompletionItemKind): CompletionItem
   };
 }
 
-function rootItems(scope: CompletionScope, locals: LocalNames): CompletionItem[] {
+function rootItems(scope: RgdScope, locals: LocalNames): CompletionItem[] {
   const ids = scope.rgd.resources.map((r) => ({
     label: r.id,
     kind: CompletionItemKind.Variable,
@@ -80,7 +73,7 @@ function fieldItems(schema: OpenApiSchema | undefined): CompletionItem[] {
  * The items for the cursor at `offset`, the end of `linePrefix`; empty outside `${…}` or after a
  * chain whose value is unknown.
  */
-export function completionItems(scope: CompletionScope, linePrefix: string, offset: number): CompletionItem[] {
+export function completionItems(scope: RgdScope, linePrefix: string, offset: number): CompletionItem[] {
   const context = completionContext(linePrefix);
   if (context === undefined) return [];
   const locals = localsAt(scope.rgd, scope.resolver, offset);

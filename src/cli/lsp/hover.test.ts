@@ -7,6 +7,7 @@ import { createKroCelEnvironment } from "../../expr/index.js";
 import type { SchemaResolver } from "../../graph/index.js";
 import { loadBuiltinSchemas } from "../inputs/index.js";
 import { analyze } from "./analysis.js";
+import { celFunctionCatalog } from "./cel-functions.js";
 import { hoverAt } from "./hover.js";
 
 // The fixture, with a description on one spec field (the bundled Kubernetes schemas carry none).
@@ -22,13 +23,11 @@ describe("hover", () => {
     for (let i = 0; i <= occurrence; i++) at = TEXT.indexOf(needle, at + 1);
     assert.ok(at >= 0, `${needle} is in the fixture`);
     const offset = at + within;
-    const analysis = analyze("file:///x.yaml", 1, TEXT, {
-      resolver,
-      env: createKroCelEnvironment({ enableRuntime: true }),
-    });
+    const env = createKroCelEnvironment({ enableRuntime: true });
+    const analysis = analyze("file:///x.yaml", 1, TEXT, { resolver, env });
     const rgd = analysis.rgds[0];
     assert.ok(rgd !== undefined);
-    const answer = hoverAt(rgd, resolver, TEXT, offset);
+    const answer = hoverAt({ rgd, resolver, env, functions: celFunctionCatalog(env) }, TEXT, offset);
     return answer === undefined ? undefined : { ...answer, word: TEXT.slice(answer.span.start, answer.span.end) };
   };
 
@@ -68,8 +67,24 @@ describe("hover", () => {
     assert.equal(hover("matchLabels:", 1)?.markdown, "**matchLabels** `map[string]string`");
   });
 
-  it("nothing on a key outside templates or a word no schema knows", () => {
+  it("anywhere else in ${…}: the CEL type of the whole expression, the range the ${…}", () => {
+    const whole = hover("${deploy.status.?availableReplicas.orValue(0)}", 0);
+    assert.deepEqual(whole && { word: whole.word, markdown: whole.markdown }, {
+      word: "${deploy.status.?availableReplicas.orValue(0)}",
+      markdown: "`${…}` is `int`",
+    });
+    assert.equal(hover("${schema.metadata.name}", 0)?.markdown, "`${…}` is `string`");
+    // A struct's generated type name is not shown: it is an object to the reader.
+    assert.equal(hover("${deploy.metadata.name}-", 0)?.markdown, "`${…}` is `string`");
+  });
+
+  it("a called function: its signatures", () => {
+    const orValue = hover("orValue(0)", 1);
+    assert.equal(orValue?.word, "orValue");
+    assert.equal(orValue.markdown, "```\noptional<dyn>.orValue(expr): dyn\n```");
+  });
+
+  it("nothing on a key outside templates", () => {
     assert.equal(hover("image: string", 1), undefined);
-    assert.equal(hover("orValue(0)", 1), undefined);
   });
 });

@@ -23,7 +23,8 @@ import { quickFixes } from "./code-actions.js";
 import { toDiagnostics } from "./diagnostics.js";
 import { DocumentStore } from "./document-store.js";
 import { definitionAt, referencesAt } from "./navigation.js";
-import { rgdAt } from "./rgd-index.js";
+import { rgdAt, type RgdIndex } from "./rgd-index.js";
+import type { RgdScope } from "./rgd-scope.js";
 import { Debouncer, type Timers } from "./timers.js";
 
 export interface ServerOptions {
@@ -70,6 +71,10 @@ class LanguageServer {
     return analysis;
   }
 
+  scopeOf(rgd: RgdIndex): RgdScope {
+    return { rgd, resolver: this.options.compile.resolver, env: this.options.compile.env, functions: this.#functions };
+  }
+
   publish(uri: string): void {
     const document = this.#store.get(uri);
     if (document === undefined) return;
@@ -114,8 +119,7 @@ class LanguageServer {
       if (document === undefined) return null;
       const offset = document.offsetAt(position);
       const rgd = rgdAt(this.analysisOf(document).rgds, offset);
-      const answer =
-        rgd === undefined ? undefined : hoverAt(rgd, this.options.compile.resolver, document.getText(), offset);
+      const answer = rgd === undefined ? undefined : hoverAt(this.scopeOf(rgd), document.getText(), offset);
       return answer === undefined ? null : toHover(answer, rangeOf(document, answer.span));
     });
     connection.onCodeAction(({ textDocument, context }) => {
@@ -130,8 +134,7 @@ class LanguageServer {
       const rgd = rgdAt(rgds, document.offsetAt(position));
       if (rgd === undefined) return [];
       const linePrefix = document.getText({ start: { line: position.line, character: 0 }, end: position });
-      const scope = { rgd, resolver: this.options.compile.resolver, functions: this.#functions };
-      return completionItems(scope, linePrefix, document.offsetAt(position));
+      return completionItems(this.scopeOf(rgd), linePrefix, document.offsetAt(position));
     });
     connection.listen();
   }
