@@ -42,5 +42,5 @@ export function expressionType(
       : base.with(Object.fromEntries([...locals].map(([name, schema]) => [name, schema ?? UNTYPED])));
   const checked = scope.check(source, { estimateCost: false });
   // Struct types get generated names (KroT…): what a reader knows them as is an object.
-  return checked.type === undefined ? undefined : String(checked.type).replace(/\bKroT\w*/g, "object");
+  return checked.type === undefined ? undefined : checked.type.replace(/\bKroT\w*/g, "object");
 }

@@ -15,7 +15,6 @@ import { completionContext } from "./completion-context.js";
 import { expressionType } from "./expression-type.js";
 import { chainSchema, describeType, localsAt, type LocalNames } from "./field-schemas.js";
 import type { ExpressionSite } from "./expression-sites.js";
-import type { RgdIndex } from "./rgd-index.js";
 import type { RgdScope } from "./rgd-scope.js";
 
 export interface HoverAnswer {
