@@ -12,6 +12,7 @@ import type { OpenApiSchema } from "../../expr/index.js";
 import type { SourceSpan } from "../../api/index.js";
 import type { CelFunctionCatalog } from "./cel-functions.js";
 import { completionContext } from "./completion-context.js";
+import { templateChainSchema, templateCompletionContext } from "./template-completion.js";
 import { expressionType } from "./expression-type.js";
 import { chainSchema, describeType, localsAt, type LocalNames } from "./field-schemas.js";
 import type { ExpressionSite } from "./expression-sites.js";
@@ -107,8 +108,33 @@ function onTemplateKey({ rgd, resolver }: RgdScope, offset: number): HoverAnswer
   return schema === undefined ? undefined : { markdown: fieldText(key.value, schema), span: key.span };
 }
 
+/** In a template's `{{…}}`: a child id says its kind, a field of `.parent`, `.children.<id>` or `.self` its type. */
+function inTemplateAction(scope: RgdScope, text: string, offset: number): HoverAnswer | undefined {
+  let start = offset;
+  while (start > 0 && /\w/.test(text[start - 1] ?? "")) start--;
+  let end = offset;
+  while (end < text.length && /\w/.test(text[end] ?? "")) end++;
+  if (start === end) return undefined;
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const context = templateCompletionContext(text.slice(lineStart, end));
+  if (context?.chain === undefined || context.chain.length === 0) return undefined;
+  const word = { start, end };
+  const name = context.typed;
+  if (context.chain.length === 1 && context.chain[0] === "children") {
+    const child = scope.rgd.resources.find((r) => r.id === name);
+    if (child === undefined) return undefined;
+    return {
+      markdown: `**${name}** — child \`${child.kind ?? "?"}\` (${child.apiVersion ?? "?"}), as observed`,
+      span: word,
+    };
+  }
+  const schema = templateChainSchema(scope, [...context.chain, name], offset);
+  return schema === undefined ? undefined : { markdown: fieldText(name, schema), span: word };
+}
+
 /** The hover for `offset` of the file's `text` in the scope's RGD, if there is something to say. */
 export function hoverAt(scope: RgdScope, text: string, offset: number): HoverAnswer | undefined {
+  if (scope.rgd.dialect === "template") return inTemplateAction(scope, text, offset) ?? onTemplateKey(scope, offset);
   const site = scope.rgd.sites.find((s) => s.span.start <= offset && offset < s.span.end);
   if (site !== undefined) return inExpression(scope, site, text, offset);
   return onTemplateKey(scope, offset);

@@ -1,7 +1,8 @@
 /**
  * Go to definition and find references for resource ids: `deploy` in `${deploy.spec.replicas}`
- * leads to `id: deploy`, and from either, every `${…}` that reads `deploy` in the same RGD. Only
- * root names count (`x.deploy` is a field), and only names that are ids of that RGD.
+ * (or `web` in a template's `.children.web`, or a `dependsOn` entry) leads to `id: deploy`, and
+ * from either, every read of `deploy` in the same RGD. Only root names of `${…}` count
+ * (`x.deploy` is a field), and only names that are ids of that RGD.
  */
 import type { SourceSpan } from "../../api/index.js";
 import type { Analysis } from "./analysis.js";
@@ -15,12 +16,8 @@ function holds(span: SourceSpan, offset: number): boolean {
 function resourceAt(rgd: RgdIndex, offset: number): ResourceEntry | undefined {
   const declared = rgd.resources.find((r) => holds(r.span, offset));
   if (declared !== undefined) return declared;
-  for (const site of rgd.sites) {
-    if (!holds(site.span, offset)) continue;
-    const token = site.identifiers.find((t) => t.root && holds(t.span, offset));
-    return token === undefined ? undefined : rgd.resources.find((r) => r.id === token.name);
-  }
-  return undefined;
+  const read = rgd.reads.find((r) => holds(r.span, offset));
+  return read === undefined ? undefined : rgd.resources.find((r) => r.id === read.name);
 }
 
 export function definitionAt(analysis: Analysis, offset: number): SourceSpan | undefined {
@@ -33,8 +30,6 @@ export function referencesAt(analysis: Analysis, offset: number, includeDeclarat
   const rgd = rgdAt(analysis.rgds, offset);
   const resource = rgd === undefined ? undefined : resourceAt(rgd, offset);
   if (rgd === undefined || resource === undefined) return [];
-  const reads = rgd.sites.flatMap((site) =>
-    site.identifiers.filter((t) => t.root && t.name === resource.id).map((t) => t.span),
-  );
+  const reads = rgd.reads.filter((r) => r.name === resource.id).map((r) => r.span);
   return includeDeclaration ? [resource.span, ...reads] : reads;
 }

@@ -5,6 +5,7 @@
  */
 import type { SourceDocument, SourceSpan, SourceString } from "../../api/index.js";
 import { expressionSites, type ExpressionSite } from "./expression-sites.js";
+import { extentOf, parentKind, templateChildren, templateIdReads, type IdRead } from "./template-index.js";
 
 export interface ResourceEntry {
   readonly id: string;
@@ -28,7 +29,13 @@ export interface Iterator {
 
 export interface RgdIndex {
   readonly document: SourceDocument;
+  readonly dialect: "cel" | "template";
+  /** The CEL dialect's resources, or the template dialect's children. */
   readonly resources: readonly ResourceEntry[];
+  /** Every place a resource id is read, in source order (`deploy` of `${deploy.spec}`, `.children.web`, `dependsOn`). */
+  readonly reads: readonly IdRead[];
+  /** The template dialect's parent kind (`spec.resourceKind`). */
+  readonly parent?: { readonly apiVersion: string; readonly kind: string };
   readonly sites: readonly ExpressionSite[];
   /** From its first to its last string: which document an offset belongs to. */
   readonly extent: SourceSpan;
@@ -44,16 +51,6 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** From the first to the last string under `prefix` (keys included): where the cursor is inside it. */
-function extentOf(strings: readonly SourceString[], prefix: readonly (string | number)[]): SourceSpan | undefined {
-  const inside = strings.filter((s) => prefix.every((segment, i) => s.path[i] === segment));
-  if (inside.length === 0) return undefined;
-  return {
-    start: Math.min(...inside.map((s) => s.span.start)),
-    end: Math.max(...inside.map((s) => s.span.end)),
-  };
-}
-
 function iteratorsOf(forEach: unknown): Iterator[] {
   if (!Array.isArray(forEach)) return [];
   return forEach.flatMap((dimension: unknown) =>
@@ -63,12 +60,11 @@ function iteratorsOf(forEach: unknown): Iterator[] {
   );
 }
 
-function resourcesOf(document: SourceDocument): ResourceEntry[] {
+function resourcesOf(document: SourceDocument, strings: readonly SourceString[]): ResourceEntry[] {
   const resources = record(document.value)?.spec;
   const list = record(resources)?.resources;
   if (!Array.isArray(list)) return [];
   const entries: ResourceEntry[] = [];
-  const strings = document.strings();
   list.forEach((item: unknown, index) => {
     const entry = record(item);
     const id = text(entry?.id);
@@ -98,7 +94,24 @@ export function indexRgd(document: SourceDocument, fileText: string): RgdIndex {
     start: strings[0]?.span.start ?? 0,
     end: strings.reduce((end, s) => Math.max(end, s.span.end), 0),
   };
-  return { document, resources: resourcesOf(document), sites: expressionSites(document, fileText), extent };
+  const sites = expressionSites(document, fileText);
+  const spec = record(record(document.value)?.spec);
+  if (spec?.childResources !== undefined || spec?.resourceKind !== undefined) {
+    const parent = parentKind(document);
+    return {
+      document,
+      dialect: "template",
+      resources: templateChildren(document, strings).map((child) => ({ ...child, iterators: [] })),
+      reads: templateIdReads(strings, fileText),
+      ...(parent === undefined ? {} : { parent }),
+      sites,
+      extent,
+    };
+  }
+  const reads = sites.flatMap((site) =>
+    site.identifiers.filter((t) => t.root).map((t) => ({ name: t.name, span: t.span })),
+  );
+  return { document, dialect: "cel", resources: resourcesOf(document, strings), reads, sites, extent };
 }
 
 /** The RGD an offset lies in: the one whose extent holds it, else the last one starting before it. */

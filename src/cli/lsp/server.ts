@@ -18,6 +18,7 @@ import type { CompileRgdOptions, SchemaResolver } from "../../graph/index.js";
 import { celFunctionCatalog, type CelFunctionCatalog } from "./cel-functions.js";
 import { analyze, type Analysis } from "./analysis.js";
 import { completionItems } from "./completion.js";
+import { templateCompletionItems } from "./template-completion.js";
 import { hoverAt, toHover } from "./hover.js";
 import { quickFixes } from "./code-actions.js";
 import { toDiagnostics } from "./diagnostics.js";
@@ -134,7 +135,9 @@ class LanguageServer {
       const rgd = rgdAt(rgds, document.offsetAt(position));
       if (rgd === undefined) return [];
       const linePrefix = document.getText({ start: { line: position.line, character: 0 }, end: position });
-      return completionItems(this.scopeOf(rgd), linePrefix, document.offsetAt(position));
+      const offset = document.offsetAt(position);
+      if (rgd.dialect === "template") return templateCompletionItems(this.scopeOf(rgd), linePrefix, offset) ?? [];
+      return completionItems(this.scopeOf(rgd), linePrefix, offset);
     });
     connection.listen();
   }
