@@ -2,13 +2,15 @@
 // the bundled built-in schemas) is typed from the server's OpenAPI v3, its scope from discovery,
 // and the documents are cached on disk and read back from there.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import type { CompletionItem } from "vscode-languageserver/node";
 import { eventually } from "../support/eventually.js";
+import { LspClient, rangeAt, rangeOf } from "../unit-support/lsp/lsp-client.js";
 import { kubectl, testCluster } from "../support/test-cluster.js";
 import { installControllerCrds } from "../../src/controller/crds/index.js";
 import { createKubeClient } from "../../src/kube/index.js";
@@ -185,6 +187,61 @@ describe("kro validate --cluster", () => {
     const good = await validate(await write("good-again.yaml", rgd("colour: ${schema.spec.name}")));
     assert.equal(good.code, 0, good.stderr);
     await assert.rejects(kubectl(["get", "rgd", "gadgetapp"]), /NotFound|not found/);
+  });
+
+  it("kro lsp --cluster types and completes a kind only the cluster knows", async () => {
+    // Its own cache: the test above edited the shared one.
+    const args = [
+      "lsp",
+      "--cluster",
+      "--kubeconfig",
+      testCluster().kubeconfig,
+      "--schema-cache",
+      path.join(dir, "lsp"),
+    ];
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    const client = new LspClient(child.stdout, child.stdin);
+    try {
+      await client.initialize();
+      const uri = "file:///work/gadget-rgd.yaml";
+      const text = rgd("size: ${schema.spec.name}\n          colour: ${schema.spec.name}");
+      await client.open(uri, text);
+      const { diagnostics } = await client.nextDiagnostics(uri);
+      // Offline the kind is unknown and its fields untyped: only the live schema finds this error,
+      // and only live discovery knows the kind is cluster-scoped (the warning).
+      const size = text.indexOf("size: ${") + "size: ".length;
+      assert.deepEqual(
+        diagnostics.map((d) => [d.severity, d.range, String(d.message).split(" (")[0]]),
+        [
+          [
+            2,
+            rangeAt(text, text.indexOf("kind: Gadget\n"), "kind: Gadget".length),
+            'resource "gadget" is cluster-scoped, but instances are namespaced: only instance authors who may write it cluster-wide themselves are admitted',
+          ],
+          [
+            1,
+            rangeAt(text, size, "${schema.spec.name}".length),
+            'expression "schema.spec.name" returns type "string" but expected "int"',
+          ],
+        ],
+      );
+      const edited = text.replace("colour: ${schema.spec.name}", "colour: ${gadget.spec.");
+      await client.change(uri, edited, 2);
+      const items = await client.request<CompletionItem[]>("textDocument/completion", {
+        textDocument: { uri },
+        position: rangeOf(edited, "colour: ${gadget.spec.").end,
+      });
+      assert.deepEqual(
+        items.map((i) => [i.label, i.detail]),
+        [
+          ["colour", "string"],
+          ["size", "integer"],
+        ],
+      );
+    } finally {
+      client.connection.dispose();
+      child.kill();
+    }
   });
 
   it("reports an unreachable cluster as an error, not a crash", async () => {

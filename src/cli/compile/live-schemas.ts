@@ -84,9 +84,13 @@ export async function fetchDocument(client: KubeClient, url: string): Promise<{ 
   }
 }
 
-/** A resolver for the given kinds' group-versions; kinds the server does not serve resolve to undefined. */
+/**
+ * A resolver for the given kinds' group-versions ("all": every group-version the server publishes,
+ * for an editor that does not know yet which kinds will be typed); kinds the server does not serve
+ * resolve to undefined.
+ */
 export async function liveSchemaResolver(
-  apiVersions: readonly string[],
+  apiVersions: readonly string[] | "all",
   options: LiveSchemaOptions = {},
 ): Promise<{ resolver: SchemaResolver; stats: LiveSchemaStats; server: string }> {
   // A CLI run should fail fast when the cluster is unreachable, not retry like a controller.
@@ -102,7 +106,11 @@ export async function liveSchemaResolver(
     const served = await client.discovery.all();
     const stats = { fetched: 0, cached: 0 };
     const groupVersions: OpenApiGroupVersion[] = [];
-    for (const groupVersion of [...new Set(apiVersions)].sort()) {
+    const wanted =
+      apiVersions === "all"
+        ? Object.keys(index.paths ?? {}).flatMap((key) => /^apis?\/(.+)$/.exec(key)?.[1] ?? [])
+        : apiVersions;
+    for (const groupVersion of [...new Set(wanted)].sort()) {
       const key = groupVersion.includes("/") ? `apis/${groupVersion}` : `api/${groupVersion}`;
       const entry = index.paths?.[key];
       if (entry === undefined) continue;
