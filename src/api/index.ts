@@ -41,3 +41,4 @@ export { goFloatKey, needsQuotes, resolveGoScalar, type GoScalar, type GoScalarK
 export { yamlKeyComments } from "./yaml-comments.js";
 export { labelMatches, labelValue, MAX_LABEL_VALUE_LENGTH } from "./label-value.js";
 export { compareCodeUnits } from "./text-order.js";
+export { unquotedColonExpression } from "./yaml-syntax-errors.js";

@@ -60,6 +60,7 @@ export {
   builtinSchemaResolver,
   chainResolvers,
   crdSchemaResolver,
+  withCrds,
   dereference,
   type BuiltinSchemaBundle,
   type ResolvedKind,

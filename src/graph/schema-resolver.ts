@@ -95,8 +95,32 @@ interface CrdLike {
   };
 }
 
-/** Kinds defined by CustomResourceDefinition manifests (e.g. `kro validate --crd FILE`). */
-export function crdSchemaResolver(crds: readonly unknown[]): SchemaResolver {
+/**
+ * What the API server adds to a CRD's schema when it publishes it: `apiVersion`, `kind` and
+ * `metadata` (ObjectMeta), which a CRD's own openAPIV3Schema usually leaves out. Without them every
+ * template of the kind would have "unknown" apiVersion, kind and metadata.
+ */
+function asPublished(schema: unknown, objectMeta: OpenApiSchema): OpenApiSchema {
+  const own = (typeof schema === "object" && schema !== null ? schema : UNTYPED) as OpenApiSchema;
+  if (own.properties === undefined) return own;
+  return {
+    ...own,
+    properties: {
+      apiVersion: { type: "string" },
+      kind: { type: "string" },
+      metadata: objectMeta,
+      ...own.properties,
+    },
+  };
+}
+
+const OPEN_OBJECT: OpenApiSchema = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+
+/**
+ * Kinds defined by CustomResourceDefinition manifests (e.g. `kro validate --crd FILE`), typed as the
+ * API server publishes them; `objectMeta` is ObjectMeta's schema (an open object without one).
+ */
+export function crdSchemaResolver(crds: readonly unknown[], objectMeta: OpenApiSchema = OPEN_OBJECT): SchemaResolver {
   const kinds = new Map<string, ResolvedKind>();
   for (const item of crds) {
     const crd = item as CrdLike;
@@ -104,13 +128,19 @@ export function crdSchemaResolver(crds: readonly unknown[]): SchemaResolver {
     for (const version of crd.spec.versions ?? []) {
       const apiVersion = `${crd.spec.group ?? ""}/${version.name ?? ""}`;
       kinds.set(`${apiVersion}/${crd.spec.names.kind}`, {
-        schema: version.schema?.openAPIV3Schema ?? UNTYPED,
+        schema: asPublished(version.schema?.openAPIV3Schema, objectMeta),
         namespaced: crd.spec.scope !== "Cluster",
         plural: crd.spec.names.plural ?? crd.spec.names.kind.toLowerCase(),
       });
     }
   }
   return { resolve: (apiVersion, kind) => kinds.get(`${apiVersion}/${kind}`) };
+}
+
+/** CRD manifests' kinds before `base`'s, with ObjectMeta as `base` knows it. */
+export function withCrds(crds: readonly unknown[], base: SchemaResolver): SchemaResolver {
+  const objectMeta = base.resolve("v1", "ConfigMap")?.schema.properties?.metadata;
+  return chainResolvers(crdSchemaResolver(crds, objectMeta), base);
 }
 
 /** The first resolver that knows the kind wins. */

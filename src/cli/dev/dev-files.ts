@@ -7,13 +7,7 @@
 import { formatLocated, type LoadedFile, type SourceDocument } from "../../api/index.js";
 import { error as issueError, hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import {
-  chainResolvers,
-  compileRgd,
-  crdSchemaResolver,
-  type CompiledGraph,
-  type SchemaResolver,
-} from "../../graph/index.js";
+import { compileRgd, withCrds, type CompiledGraph, type SchemaResolver } from "../../graph/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import type { DevObject } from "./dev-apply.js";
 import { isKind, loadFiles, locate } from "../inputs/index.js";
@@ -73,7 +67,7 @@ export async function loadDevFiles(files: readonly string[], builtins: SchemaRes
     f.documents.filter((d) => d.value !== null && d.value !== undefined).map((d) => ({ file: f, d })),
   );
   const crds = documents.filter(({ d }) => isKind(d, "CustomResourceDefinition")).map(({ d }) => d.value);
-  const resolver = chainResolvers(crdSchemaResolver(crds), builtins);
+  const resolver = withCrds(crds, builtins);
   const objects: DevObject[] = [];
   const graphs: CompiledGraph[] = [];
   for (const { file, d } of documents) {

@@ -6,13 +6,7 @@
  */
 import { hasErrors } from "../../diag/index.js";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import {
-  chainResolvers,
-  compileRgd,
-  crdSchemaResolver,
-  type CompiledGraph,
-  type SchemaResolver,
-} from "../../graph/index.js";
+import { compileRgd, withCrds, type CompiledGraph, type SchemaResolver } from "../../graph/index.js";
 import type { HelmImportResult } from "../../helm/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../../localcluster/index.js";
@@ -38,7 +32,7 @@ function builtinMinor(gitVersion: string): string {
 
 /** Kinds as the import's objects know them: its own CRD, then Kubernetes' built-in kinds (scope included). */
 export async function importResolver(imported: HelmImportResult, gitVersion: string): Promise<SchemaResolver> {
-  return chainResolvers(crdSchemaResolver([imported.crd]), await loadBuiltinSchemas(builtinMinor(gitVersion)));
+  return withCrds([imported.crd], await loadBuiltinSchemas(builtinMinor(gitVersion)));
 }
 
 /** The imported RGD compiled as the controller compiles it; an error lists every compile error. */

@@ -13,7 +13,7 @@ import {
   type SourceDocument,
 } from "../../api/index.js";
 import type { Issue } from "../../diag/index.js";
-import { chainResolvers, crdSchemaResolver, type SchemaResolver } from "../../graph/index.js";
+import { chainResolvers, withCrds, type SchemaResolver } from "../../graph/index.js";
 import { loadBuiltinSchemas } from "./builtin-schemas.js";
 import { DEFAULT_KUBE_MINOR, resolveKubeRelease } from "../../localcluster/index.js";
 
@@ -75,9 +75,6 @@ export async function schemaResolverFor(
     if (first !== undefined) throw new InputError(`cannot parse CRD file: ${formatLocated(first)}`);
     return f.documents.filter((d) => isKind(d, "CustomResourceDefinition")).map((d) => d.value);
   });
-  return chainResolvers(
-    crdSchemaResolver(crds),
-    ...(live === undefined ? [] : [live]),
-    await loadBuiltinSchemas(release.minor),
-  );
+  const builtins = await loadBuiltinSchemas(release.minor);
+  return withCrds(crds, live === undefined ? builtins : chainResolvers(live, builtins));
 }

@@ -55,6 +55,23 @@ describe("quick fixes for misspelt names", () => {
     assert.deepEqual(clean(fixed), []);
   });
 
+  it("quotes a value YAML would misread: a ${…} with ': ' inside, unquoted", () => {
+    const valid = VALID.replace(
+      "replicas: ${schema.spec.replicas}",
+      "replicas: '${schema.spec.replicas > 3 ? 3 : schema.spec.replicas}'",
+    );
+    const broken = valid.replace(
+      "'${schema.spec.replicas > 3 ? 3 : schema.spec.replicas}'",
+      "${schema.spec.replicas > 3 ? 3 : schema.spec.replicas}",
+    );
+    assert.notEqual(broken, valid);
+    const { titles, fixed, diagnostics } = fix(broken);
+    assert.ok(diagnostics.length > 0, "the loader refuses it");
+    assert.deepEqual(titles, ["Quote the value"]);
+    assert.equal(fixed, valid);
+    assert.deepEqual(clean(fixed), []);
+  });
+
   it("reads both names from the compiler's messages, and nothing without a suggestion", () => {
     assert.deepEqual(misspelling('expression "x": Unknown variable: depoy (did you mean "deploy"?)'), {
       wrong: "depoy",

@@ -30,4 +30,8 @@ export class DocumentStore {
   get(uri: string): TextDocument | undefined {
     return this.#documents.get(uri);
   }
+
+  uris(): string[] {
+    return [...this.#documents.keys()];
+  }
 }

@@ -99,3 +99,87 @@ describe("the language server's diagnostics in fake time", () => {
     assert.equal(timers.pending, 0);
   });
 });
+
+describe("kinds defined by other open documents", () => {
+  const timers = new ManualTimers();
+  let client: LspClient;
+  const CRD_URI = "file:///work/gadget-crd.yaml";
+  const RGD_URI = "file:///work/gadget-rgd.yaml";
+  const crd = (sizeType: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: {type: ${sizeType}}
+`;
+  const RGD = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: gadgetapp
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: GadgetApp
+    spec:
+      name: string
+  resources:
+    - id: gadget
+      template:
+        apiVersion: example.com/v1
+        kind: Gadget
+        metadata:
+          name: \${schema.spec.name}
+        spec:
+          size: \${schema.spec.name}
+`;
+  const codes = (published: { diagnostics: { code?: unknown }[] }) => published.diagnostics.map((d) => d.code);
+
+  before(async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    startLanguageServer(createConnection(ProposedFeatures.all, toServer, toClient), {
+      compile: { resolver: await loadBuiltinSchemas("1.33"), env: createKroCelEnvironment({ enableRuntime: true }) },
+      timers,
+      debounceMs: DEBOUNCE_MS,
+    });
+    client = new LspClient(toClient, toServer);
+    await client.initialize();
+  });
+  after(() => {
+    client.connection.dispose();
+  });
+
+  it("checks an RGD against a CRD open beside it, again when the CRD changes, and without it once closed", async () => {
+    await client.open(RGD_URI, RGD);
+    assert.deepEqual(codes(await client.nextDiagnostics(RGD_URI)), ["rgd.unknown-kind"], "offline: an unknown kind");
+    await client.open(CRD_URI, crd("integer"));
+    assert.deepEqual(codes(await client.nextDiagnostics(CRD_URI)), []);
+    assert.deepEqual(codes(await client.nextDiagnostics(RGD_URI)), ["expr.type-mismatch"], "typed by the open CRD");
+    await client.change(CRD_URI, crd("string"), 2);
+    // A request answered after the change: the server has it, and its timer is set.
+    await client.request("textDocument/definition", {
+      textDocument: { uri: CRD_URI },
+      position: { line: 0, character: 0 },
+    });
+    timers.advance(DEBOUNCE_MS);
+    await client.nextDiagnostics(CRD_URI);
+    assert.deepEqual(codes(await client.nextDiagnostics(RGD_URI)), [], "size is a string now");
+    await client.notify("textDocument/didClose", { textDocument: { uri: CRD_URI } });
+    await client.nextDiagnostics(CRD_URI);
+    assert.deepEqual(codes(await client.nextDiagnostics(RGD_URI)), ["rgd.unknown-kind"]);
+  });
+});

@@ -18,6 +18,7 @@ import type { CompileRgdOptions, SchemaResolver } from "../../graph/index.js";
 import { celFunctionCatalog, type CelFunctionCatalog } from "./cel-functions.js";
 import { analyze, type Analysis } from "./analysis.js";
 import { completionItems } from "./completion.js";
+import { simpleSchemaItems } from "./simple-schema-completion.js";
 import { templateCompletionItems } from "./template-completion.js";
 import { hoverAt, toHover } from "./hover.js";
 import { quickFixes } from "./code-actions.js";
@@ -27,6 +28,7 @@ import { definitionAt, referencesAt } from "./navigation.js";
 import { rgdAt, type RgdIndex } from "./rgd-index.js";
 import type { RgdScope } from "./rgd-scope.js";
 import { Debouncer, type Timers } from "./timers.js";
+import { definedCrds, WorkspaceSchemas } from "./workspace-schemas.js";
 
 export interface ServerOptions {
   /** How documents are compiled: the schema resolver, the CEL environment, unknown kinds. */
@@ -47,8 +49,10 @@ export const CAPABILITIES: InitializeResult["capabilities"] = {
 
 class LanguageServer {
   readonly #store = new DocumentStore();
-  /** The analysis of each open document's latest compiled version. */
-  readonly #analyses = new Map<string, Analysis>();
+  /** The analysis of each open document's latest compiled version, and the schemas' generation it saw. */
+  readonly #analyses = new Map<string, { analysis: Analysis; generation: number }>();
+  /** Kinds the open documents define, over the server's own schema sources. */
+  readonly #schemas: WorkspaceSchemas;
   /** The last analysis of each document that held an RGD: completion while the YAML is broken. */
   readonly #lastWithRgd = new Map<string, Analysis>();
   readonly #debouncer: Debouncer;
@@ -60,27 +64,48 @@ class LanguageServer {
   ) {
     this.#debouncer = new Debouncer(options.timers, options.debounceMs);
     this.#functions = celFunctionCatalog(options.compile.env);
+    this.#schemas = new WorkspaceSchemas(options.compile.resolver);
   }
 
-  /** The analysis of the document's current text, compiled now if it changed since. */
+  /** The analysis of the document's current text, compiled now if it or the schemas changed since. */
   analysisOf(document: TextDocument): Analysis {
     const cached = this.#analyses.get(document.uri);
-    if (cached?.version === document.version) return cached;
-    const analysis = analyze(document.uri, document.version, document.getText(), this.options.compile);
-    this.#analyses.set(document.uri, analysis);
+    const generation = this.#schemas.generation;
+    if (cached?.analysis.version === document.version && cached.generation === generation) return cached.analysis;
+    const compile = { ...this.options.compile, resolver: this.#schemas.resolver };
+    const analysis = analyze(document.uri, document.version, document.getText(), compile);
+    this.#analyses.set(document.uri, { analysis, generation });
     if (analysis.rgds.length > 0) this.#lastWithRgd.set(document.uri, analysis);
     return analysis;
   }
 
   scopeOf(rgd: RgdIndex): RgdScope {
-    return { rgd, resolver: this.options.compile.resolver, env: this.options.compile.env, functions: this.#functions };
+    return { rgd, resolver: this.#schemas.resolver, env: this.options.compile.env, functions: this.#functions };
   }
 
-  publish(uri: string): void {
+  /**
+   * Compiles the document and publishes its diagnostics. When the kinds it defines changed (a CRD
+   * edited, an RGD's schema), every open document is checked again against them, once: those
+   * re-checks do not start another round.
+   */
+  publish(uri: string, recheckOthers = true): void {
     const document = this.#store.get(uri);
     if (document === undefined) return;
-    const diagnostics = toDiagnostics(this.analysisOf(document), document);
-    void this.connection.sendDiagnostics({ uri, version: document.version, diagnostics });
+    const analysis = this.analysisOf(document);
+    const crds = definedCrds(analysis);
+    if (recheckOthers && crds !== undefined && this.#schemas.update(uri, crds)) {
+      this.recheckAll();
+      return;
+    }
+    void this.connection.sendDiagnostics({
+      uri,
+      version: document.version,
+      diagnostics: toDiagnostics(analysis, document),
+    });
+  }
+
+  recheckAll(): void {
+    for (const open of this.#store.uris()) this.publish(open, false);
   }
 
   listen(): void {
@@ -102,6 +127,7 @@ class LanguageServer {
       this.#analyses.delete(t.uri);
       this.#lastWithRgd.delete(t.uri);
       void connection.sendDiagnostics({ uri: t.uri, diagnostics: [] });
+      if (this.#schemas.update(t.uri, [])) this.recheckAll();
     });
     connection.onDefinition(({ textDocument, position }) => {
       const document = this.#store.get(textDocument.uri);
@@ -137,7 +163,8 @@ class LanguageServer {
       const linePrefix = document.getText({ start: { line: position.line, character: 0 }, end: position });
       const offset = document.offsetAt(position);
       if (rgd.dialect === "template") return templateCompletionItems(this.scopeOf(rgd), linePrefix, offset) ?? [];
-      return completionItems(this.scopeOf(rgd), linePrefix, offset);
+      const inExpression = completionItems(this.scopeOf(rgd), linePrefix, offset);
+      return inExpression.length > 0 ? inExpression : simpleSchemaItems(rgd, linePrefix, offset);
     });
     connection.listen();
   }
