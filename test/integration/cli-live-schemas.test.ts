@@ -211,7 +211,11 @@ describe("kro validate --cluster", () => {
       // and only live discovery knows the kind is cluster-scoped (the warning).
       const size = text.indexOf("size: ${") + "size: ".length;
       assert.deepEqual(
-        diagnostics.map((d) => [d.severity, d.range, (typeof d.message === "string" ? d.message : d.message.value).split(" (")[0]]),
+        diagnostics.map((d) => [
+          d.severity,
+          d.range,
+          (typeof d.message === "string" ? d.message : d.message.value).split(" (")[0],
+        ]),
         [
           [
             2,
