@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -84,6 +84,23 @@ describe("kro lsp in Neovim", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Runs headless Neovim in `dir` until it quits. */
+  function nvim(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    // Its own config, state, data and cache folders: no user setup, and the LSP log stays in `dir`.
+    const xdg = path.join(dir, "xdg");
+    const folders = { XDG_CONFIG_HOME: xdg, XDG_STATE_HOME: xdg, XDG_CACHE_HOME: xdg, XDG_DATA_HOME: xdg };
+    return new Promise((resolve) => {
+      execFile(
+        NVIM,
+        ["--headless", "-n", ...args],
+        { env: { ...process.env, ...folders, ...env }, timeout: 2 * GUARD_MS, cwd: dir },
+        (error, _stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stderr });
+        },
+      );
+    });
+  }
+
   /** Opens `text` as `name` in headless Neovim with `kro lsp` attached, runs `steps`, returns their results. */
   async function session(name: string, text: string, steps: Step[]): Promise<StepResult[]> {
     const file = path.join(dir, name);
@@ -94,26 +111,7 @@ describe("kro lsp in Neovim", () => {
       sessionFile,
       JSON.stringify({ cmd: [process.execPath, CLI, "lsp"], root: dir, file, out, steps, guard_ms: GUARD_MS }),
     );
-    // Its own config, state and cache folders: no user setup, and the LSP log stays in `dir`.
-    const xdg = path.join(dir, "xdg");
-    const env = {
-      ...process.env,
-      KRO_NVIM_SESSION: sessionFile,
-      XDG_CONFIG_HOME: xdg,
-      XDG_STATE_HOME: xdg,
-      XDG_CACHE_HOME: xdg,
-      XDG_DATA_HOME: xdg,
-    };
-    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(
-        NVIM,
-        ["--headless", "--clean", "-n", "-c", `luafile ${SESSION}`],
-        { env, timeout: 2 * GUARD_MS, cwd: dir },
-        (error, _stdout, stderr) => {
-          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stderr });
-        },
-      );
-    });
+    const run = await nvim(["--clean", "-c", `luafile ${SESSION}`], { KRO_NVIM_SESSION: sessionFile });
     const result = JSON.parse(await readFile(out, "utf8").catch(() => "{}")) as {
       error?: string;
       exit_code?: number;
@@ -255,5 +253,58 @@ describe("kro lsp in Neovim", () => {
     };
     assert.deepEqual(list(opened?.diagnostics), [badBrace, portOf]);
     assert.deepEqual(list(fixed?.diagnostics), [portOf]);
+  });
+
+  it("the README's Neovim 0.7 snippet, as an init.lua, attaches `kro` from PATH to YAML files", async () => {
+    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    const snippet = /\*\*Neovim\*\* 0\.7 and later[^\n]*\n\n```lua\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(snippet !== undefined, "the README has no Neovim 0.7 snippet");
+    const init = path.join(dir, "init.lua");
+    await writeFile(init, snippet);
+    // `kro` on PATH, as `npm link` puts it there.
+    const bin = path.join(dir, "bin");
+    await mkdir(bin, { recursive: true });
+    await writeFile(path.join(bin, "kro"), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`);
+    await chmod(path.join(bin, "kro"), 0o755);
+    const seed = await readFile(path.join(ROOT, "test/data/lsp/webapp-rgd.yaml"), "utf8");
+    const text = seed.replace("${schema.spec.replicas}", "${schema.spec.replica}");
+    await writeFile(path.join(dir, "readme-rgd.yaml"), text);
+    const out = path.join(dir, "readme.out.json");
+    const check = path.join(dir, "readme-check.lua");
+    await writeFile(
+      check,
+      `local published = vim.wait(${GUARD_MS}, function() return #vim.diagnostic.get(0) > 0 end, 10)
+local found = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(found, { lnum = d.lnum, col = d.col, end_col = d.end_col, message = d.message })
+end
+local names = {}
+for _, client in pairs(vim.lsp.buf_get_clients(0)) do table.insert(names, client.name) end
+vim.fn.writefile({ vim.json.encode({ published = published, diagnostics = found, clients = names }) }, ${JSON.stringify(out)})
+vim.cmd("qall!")
+`,
+    );
+    const run = await nvim(["-u", init, "readme-rgd.yaml", "-c", `luafile ${check}`], {
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(await readFile(out, "utf8")) as {
+      published: boolean;
+      clients: string[];
+      diagnostics: { lnum: number; col: number; end_col: number; message: string }[];
+    };
+    const { lnum, col, end_col } = bytesOf(text, "${schema.spec.replica}");
+    assert.deepEqual(result, {
+      published: true,
+      clients: ["kro"],
+      diagnostics: [
+        {
+          lnum,
+          col,
+          end_col,
+          message: 'expression "schema.spec.replica": No such key: replica (did you mean "replicas"?)',
+        },
+      ],
+    });
   });
 });

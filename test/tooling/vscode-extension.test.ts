@@ -106,6 +106,9 @@ describe("the VS Code extension (.vsix)", () => {
       contributes: { configuration: { properties: Record<string, { default: unknown }> } };
     };
     assert.equal(pkg.version, version);
+    // The README installs the file `npm run build:vscode` writes by default.
+    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    assert.ok(readme.includes(`code --install-extension dist/vscode/${pkg.name}-${pkg.version}.vsix`));
     assert.equal(path.posix.join("extension", pkg.main), "extension/dist/extension.js");
     assert.deepEqual(pkg.activationEvents, ["onLanguage:yaml"]);
     // Nothing to install next to it: the bundle carries vscode-languageclient.
