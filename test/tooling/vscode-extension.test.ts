@@ -1,9 +1,11 @@
 // The VS Code extension as `npm run build:vscode` packages it: the .vsix is read back with a zip
 // reader of its own (not the packager's), its entry file is loaded the way VS Code loads it (only
-// `vscode` provided from outside), and the server command it computes from its settings is run.
+// `vscode` provided from outside, by the fake in test/data/vscode/), the server command it computes
+// from its settings is run, and it is activated: the bundled language client starts the real
+// server, restarts it when the settings change, and stops it.
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import Module from "node:module";
 import { tmpdir } from "node:os";
@@ -48,8 +50,8 @@ interface Executable {
   args?: string[];
 }
 interface Extension {
-  activate: unknown;
-  deactivate: unknown;
+  activate(context: { subscriptions: unknown[] }): Promise<void>;
+  deactivate(): Promise<void>;
   serverOptions(settings: { get(key: string): unknown }): Executable;
   CLIENT_OPTIONS: { documentSelector: unknown };
 }
@@ -129,11 +131,10 @@ describe("the VS Code extension (.vsix)", () => {
       const entry = path.join(unpacked, "extension/dist/extension.js");
       await mkdir(path.dirname(entry), { recursive: true });
       await writeFile(entry, text("extension/dist/extension.js"));
-      // VS Code hands extensions its API as the module `vscode`; loading the client only extends
-      // a few of its classes, so empty classes stand in for every name.
+      // VS Code hands extensions its API as the module `vscode`: a fake of it stands beside.
       const stub = path.join(unpacked, "node_modules/vscode/index.js");
       await mkdir(path.dirname(stub), { recursive: true });
-      await writeFile(stub, "module.exports = new Proxy({}, { get: (api, name) => (api[name] ??= class {}) });\n");
+      await copyFile(path.join(ROOT, "test/data/vscode/fake-vscode.cjs"), stub);
       const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
       const load = loader._load;
       loader._load = function (request: string, ...rest: unknown[]) {
@@ -190,6 +191,47 @@ describe("the VS Code extension (.vsix)", () => {
         client.connection.dispose();
         child.kill();
       }
+    });
+
+    it("activates: starts the configured server, restarts it when kro.args change, stops it on deactivate", async () => {
+      // A `kro` that logs each start and exit of the real server.
+      const log = path.join(dir, "kro.log");
+      const kro = path.join(dir, "kro");
+      await writeFile(
+        kro,
+        `#!/bin/sh\necho "start $*" >> '${log}'\n'${process.execPath}' '${CLI}' "$@"\necho "exit $?" >> '${log}'\n`,
+      );
+      await chmod(kro, 0o755);
+      const globals = globalThis as unknown as {
+        kroSettings: Record<string, unknown>;
+        vscodeShown: string[];
+        vscodeConfigurationListeners: ((event: { affectsConfiguration(key: string): boolean }) => Promise<void>)[];
+      };
+      globals.kroSettings = { path: kro, args: ["--kube-version", "1.31"] };
+      // The client resolves start() once the server has answered `initialize`.
+      await extension.activate({ subscriptions: [] });
+      globals.kroSettings = { path: kro, args: ["--kube-version", "1.32"] };
+      const [listener] = globals.vscodeConfigurationListeners;
+      assert.ok(listener !== undefined);
+      await listener({ affectsConfiguration: (key) => key === "editor.fontSize" });
+      await listener({ affectsConfiguration: (key) => key === "kro.args" });
+      await extension.deactivate();
+      assert.deepEqual(globals.vscodeShown, []);
+      // Each stop is the client's shutdown and exit, which the server ends with 0. stop() resolves
+      // once the exit is sent, so the first server may log its end after the second started.
+      let lines: string[] = [];
+      for (let tries = 0; tries < 600 && lines.length < 4; tries++) {
+        lines = (await readFile(log, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+        if (lines.length < 4) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(
+        lines.filter((l) => l.startsWith("start")),
+        ["start lsp --kube-version 1.31", "start lsp --kube-version 1.32"],
+      );
+      assert.deepEqual(
+        lines.filter((l) => !l.startsWith("start")),
+        ["exit 0", "exit 0"],
+      );
     });
   });
 });
