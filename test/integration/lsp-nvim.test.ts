@@ -187,14 +187,18 @@ describe("kro lsp in Neovim", () => {
     const at = rangeOf(text, emoji).start;
     const utf16 = (within: number) => ({ line: at.line, character: at.character + within });
     assert.deepEqual(names?.position, utf16("} ${schema".length));
+    // The names of the RGD first, then CEL's namespaces and functions.
     assert.deepEqual(
-      list(names.items).map((i) => [i.label, i.detail]),
+      list(names.items)
+        .slice(0, 3)
+        .map((i) => [i.label, i.detail]),
       [
         ["deploy", "Deployment (apps/v1)"],
         ["svc", "Service (v1)"],
         ["schema", "the instance"],
       ],
     );
+    assert.ok(list(names.items).some((i) => i.label === "lists" && i.detail === "CEL function namespace"));
     assert.deepEqual(
       list(schemaFields?.items).map((i) => [i.label, i.detail]),
       [
