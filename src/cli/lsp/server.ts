@@ -20,6 +20,7 @@ import { analyze, type Analysis } from "./analysis.js";
 import { completionItems } from "./completion.js";
 import { simpleSchemaItems } from "./simple-schema-completion.js";
 import { templateCompletionItems } from "./template-completion.js";
+import { templateKeyItems } from "./template-keys.js";
 import { hoverAt, toHover } from "./hover.js";
 import { quickFixes } from "./code-actions.js";
 import { toDiagnostics } from "./diagnostics.js";
@@ -164,7 +165,11 @@ class LanguageServer {
       const offset = document.offsetAt(position);
       if (rgd.dialect === "template") return templateCompletionItems(this.scopeOf(rgd), linePrefix, offset) ?? [];
       const inExpression = completionItems(this.scopeOf(rgd), linePrefix, offset);
-      return inExpression.length > 0 ? inExpression : simpleSchemaItems(rgd, linePrefix, offset);
+      if (inExpression.length > 0) return inExpression;
+      const inSchema = simpleSchemaItems(rgd, linePrefix, offset);
+      if (inSchema.length > 0) return inSchema;
+      const text = document.getText();
+      return templateKeyItems(rgd, this.#schemas.resolver, text, position.line, linePrefix, offset);
     });
     connection.listen();
   }
