@@ -168,8 +168,8 @@ class LanguageServer {
       if (inExpression.length > 0) return inExpression;
       const inSchema = simpleSchemaItems(rgd, linePrefix, offset);
       if (inSchema.length > 0) return inSchema;
-      const text = document.getText();
-      return templateKeyItems(rgd, this.#schemas.resolver, text, position.line, linePrefix, offset);
+      const cursor = { text: document.getText(), line: position.line, linePrefix, offset };
+      return templateKeyItems(rgd, this.#schemas.resolver, cursor);
     });
     connection.listen();
   }

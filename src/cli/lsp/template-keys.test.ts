@@ -58,7 +58,9 @@ describe("completion of template keys", () => {
     assert.ok(document !== undefined);
     const rgd: RgdIndex = indexRgd(document, source);
     const line = text.slice(0, at).split("\n").length - 1;
-    return templateKeyItems(rgd, resolver, text, line, typed, at + typed.length).map((i) => i.label);
+    return templateKeyItems(rgd, resolver, { text, line, linePrefix: typed, offset: at + typed.length }).map(
+      (i) => i.label,
+    );
   };
 
   it("offers the kind's fields at that place, without those already written", () => {

@@ -28,6 +28,25 @@ function keyLine(line: string): KeyLine | undefined {
   };
 }
 
+/** A line that carries something (not blank, not a comment), with its key if it has one. */
+function meaningful(line: string): { parsed: KeyLine | undefined; indent: number } | undefined {
+  if (line.trim() === "" || line.trimStart().startsWith("#")) return undefined;
+  const parsed = keyLine(line);
+  return { parsed, indent: parsed?.indent ?? /^\s*/.exec(line)?.[0].length ?? 0 };
+}
+
+/** Keys at the cursor's own level below it, until its map (or list item) ends. */
+function siblingsBelow(lines: readonly string[], lineIndex: number, indent: number): string[] {
+  const found: string[] = [];
+  for (let i = lineIndex + 1; i < lines.length; i++) {
+    const line = meaningful(lines[i] ?? "");
+    if (line === undefined) continue;
+    if (line.indent < indent || line.parsed?.item === true) break;
+    if (line.parsed !== undefined && line.indent === indent) found.push(line.parsed.key);
+  }
+  return found;
+}
+
 /**
  * The path from the resource's `template:` (its key at column `templateIndent`) to the map the
  * cursor's line belongs to (list items as index 0), with the keys already written in that map;
@@ -42,29 +61,20 @@ export function templatePathAt(
   const path: (string | number)[] = [];
   let level = indent;
   let startsItem = /^\s*-\s/.test(lines[lineIndex] ?? "");
-  const siblings: string[] = [];
-  // Keys at the cursor's own level below it, until its map (or list item) ends.
-  for (let i = lineIndex + 1; i < lines.length && !startsItem; i++) {
-    const line = lines[i] ?? "";
-    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
-    const parsed = keyLine(line);
-    const lineIndent = parsed?.indent ?? /^\s*/.exec(line)?.[0].length ?? 0;
-    if (lineIndent < indent || parsed?.item === true) break;
-    if (parsed !== undefined && lineIndent === indent) siblings.push(parsed.key);
-  }
-  // Keys at the cursor's own level above it, until its map opens.
+  // A new list item has nothing written yet.
+  const siblings = startsItem ? [] : siblingsBelow(lines, lineIndex, indent);
   for (let i = lineIndex - 1; i >= 0; i--) {
-    const line = lines[i] ?? "";
-    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
-    const parsed = keyLine(line);
-    const lineIndent = parsed?.indent ?? /^\s*/.exec(line)?.[0].length ?? 0;
-    if (parsed !== undefined && lineIndent === level) {
+    const line = meaningful(lines[i] ?? "");
+    if (line === undefined) continue;
+    const { parsed } = line;
+    if (parsed !== undefined && line.indent === level) {
+      // Above the cursor in its own map: a key written already; an item marker opens that map.
       if (path.length === 0 && !startsItem) siblings.push(parsed.key);
-      if (parsed.item && !startsItem) startsItem = true;
+      startsItem ||= parsed.item;
       continue;
     }
-    if (lineIndent >= level) continue;
-    if (parsed === undefined || lineIndent < templateIndent) return undefined;
+    if (line.indent >= level) continue;
+    if (parsed === undefined || line.indent < templateIndent) return undefined;
     if (startsItem) path.unshift(0);
     // The resource's own `template:` (a pod template inside it has the same name, deeper).
     if (parsed.key === "template" && parsed.indent === templateIndent) return { path, siblings };
@@ -75,15 +85,17 @@ export function templatePathAt(
   return undefined;
 }
 
-/** The key items at the end of `linePrefix` (line `lineIndex` of `text`), in a resource's template. */
-export function templateKeyItems(
-  rgd: RgdIndex,
-  resolver: SchemaResolver,
-  text: string,
-  lineIndex: number,
-  linePrefix: string,
-  offset: number,
-): CompletionItem[] {
+/** Where completion was asked: the whole text, and the cursor's line, the text before it on that line, its offset. */
+export interface Cursor {
+  readonly text: string;
+  readonly line: number;
+  readonly linePrefix: string;
+  readonly offset: number;
+}
+
+/** The key items at the cursor, in a resource's template. */
+export function templateKeyItems(rgd: RgdIndex, resolver: SchemaResolver, cursor: Cursor): CompletionItem[] {
+  const { text, line: lineIndex, linePrefix, offset } = cursor;
   const typing = /^(\s*)((?:-\s+)*)([\w./-]*)$/.exec(linePrefix);
   if (typing === null) return [];
   // The entry the cursor is in or after (a new last line is past every string of it).
