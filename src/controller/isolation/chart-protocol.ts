@@ -17,7 +17,8 @@ export interface WorkerRequest {
 
 export type WorkerReply =
   /** Sent once at start: the kernel's id of the thread, so the pool can read its CPU time. */
-  | { readonly type: "thread"; readonly osThreadId: number }
+  /** The thread is ready: its kernel id, and the work it took to start (not any render's). */
+  | { readonly type: "thread"; readonly osThreadId: number; readonly cpuMs?: number }
   | { readonly type: "lookup"; readonly id: number; readonly args: readonly [string, string, string, string] }
   | {
       readonly type: "done";

@@ -60,6 +60,8 @@ interface Slot {
   readonly contexts: Set<number>;
   /** The kernel's id of the thread, once it said (Linux), to read its CPU time. */
   osThreadId?: number;
+  /** The thread's work when it became ready: its start-up, which no render is charged for. */
+  readyCpuMs?: number;
   running?: Running | undefined;
   dead: boolean;
 }
@@ -213,13 +215,16 @@ export class ChartRenderPool {
   private armTimeLimit(slot: Slot, id: number): NodeJS.Timeout {
     const limit = this.timeoutMs + TERMINATE_GRACE_MS;
     const cpu = (): number | undefined => (slot.osThreadId === undefined ? undefined : this.threadCpu(slot.osThreadId));
-    // A thread that has not said its id yet is new: its work is counted from its start.
-    const cpuAtStart = cpu() ?? 0;
+    // A thread that has not said its id yet is new: its work is counted from when it was ready,
+    // so its start-up (loading the engine, seconds on a loaded machine) is not charged to the render.
+    const cpuAtStart = cpu();
     const wallAtStart = performance.now();
     const check = (): void => {
       if (slot.running?.id !== id) return;
       const cpuNow = cpu();
-      const worked = cpuNow === undefined ? Infinity : cpuNow - cpuAtStart;
+      const from = cpuAtStart ?? slot.readyCpuMs ?? 0;
+      // Without a reading of the thread's work, only the wall-time bound below applies.
+      const worked = cpuNow === undefined ? 0 : cpuNow - from;
       const wallLeft = WALL_LIMIT_FACTOR * limit - (performance.now() - wallAtStart);
       if (worked < limit && wallLeft > 0) {
         slot.running.timer = setTimeout(check, Math.min(limit - worked, wallLeft));
@@ -241,6 +246,7 @@ export class ChartRenderPool {
   private onReply(slot: Slot, reply: WorkerReply): void {
     if (reply.type === "thread") {
       slot.osThreadId = reply.osThreadId;
+      if (reply.cpuMs !== undefined) slot.readyCpuMs = reply.cpuMs;
       return;
     }
     const running = slot.running;

@@ -9,7 +9,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
 import { parseChartOutput, renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
-import { osThreadId, workClock } from "../clock/index.js";
+import { osThreadId, threadCpuMs, workClock } from "../clock/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
@@ -17,7 +17,13 @@ const contexts = new Map<number, HelmContext>();
 // Deadlines count this thread's work: a render starved by other threads and processes is not late.
 const now = workClock();
 const threadId = osThreadId();
-if (threadId !== undefined) parentPort?.postMessage({ type: "thread", osThreadId: threadId } satisfies WorkerReply);
+const startCpuMs = threadCpuMs();
+if (threadId !== undefined)
+  parentPort?.postMessage({
+    type: "thread",
+    osThreadId: threadId,
+    ...(startCpuMs === undefined ? {} : { cpuMs: startCpuMs }),
+  } satisfies WorkerReply);
 
 function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
   Atomics.store(flag, 0, 0);
