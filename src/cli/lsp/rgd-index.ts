@@ -6,6 +6,7 @@
 import type { SourceDocument, SourceSpan, SourceString } from "../../api/index.js";
 import { expressionSites, type ExpressionSite } from "./expression-sites.js";
 import { extentOf, parentKind, templateChildren, templateIdReads, type IdRead } from "./template-index.js";
+import { record, text } from "./yaml-values.js";
 
 export interface ResourceEntry {
   readonly id: string;
@@ -39,16 +40,6 @@ export interface RgdIndex {
   readonly sites: readonly ExpressionSite[];
   /** From its first to its last string: which document an offset belongs to. */
   readonly extent: SourceSpan;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 function iteratorsOf(forEach: unknown): Iterator[] {

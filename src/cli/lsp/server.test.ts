@@ -41,6 +41,18 @@ class ManualTimers implements Timers {
   }
 }
 
+/** A server in this process over in-memory pipes, on these timers, and the client talking to it. */
+async function serverOverPipes(timers: Timers): Promise<LspClient> {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  startLanguageServer(createConnection(ProposedFeatures.all, toServer, toClient), {
+    compile: { resolver: await loadBuiltinSchemas("1.33"), env: createKroCelEnvironment({ enableRuntime: true }) },
+    timers,
+    debounceMs: DEBOUNCE_MS,
+  });
+  return new LspClient(toClient, toServer);
+}
+
 describe("the language server's diagnostics in fake time", () => {
   const timers = new ManualTimers();
   let client: LspClient;
@@ -49,15 +61,7 @@ describe("the language server's diagnostics in fake time", () => {
     client.request("textDocument/definition", { textDocument: { uri: URI }, position: { line: 0, character: 0 } });
 
   before(async () => {
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    const connection = createConnection(ProposedFeatures.all, toServer, toClient);
-    startLanguageServer(connection, {
-      compile: { resolver: await loadBuiltinSchemas("1.33"), env: createKroCelEnvironment({ enableRuntime: true }) },
-      timers,
-      debounceMs: DEBOUNCE_MS,
-    });
-    client = new LspClient(toClient, toServer);
+    client = await serverOverPipes(timers);
     await client.initialize();
   });
   after(() => {
@@ -149,14 +153,7 @@ spec:
   const codes = (published: { diagnostics: { code?: unknown }[] }) => published.diagnostics.map((d) => d.code);
 
   before(async () => {
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    startLanguageServer(createConnection(ProposedFeatures.all, toServer, toClient), {
-      compile: { resolver: await loadBuiltinSchemas("1.33"), env: createKroCelEnvironment({ enableRuntime: true }) },
-      timers,
-      debounceMs: DEBOUNCE_MS,
-    });
-    client = new LspClient(toClient, toServer);
+    client = await serverOverPipes(timers);
     await client.initialize();
   });
   after(() => {

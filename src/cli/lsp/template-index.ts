@@ -6,6 +6,7 @@
  */
 import type { SourceDocument, SourceSpan, SourceString } from "../../api/index.js";
 import { defaultChildId } from "../../graph/index.js";
+import { record, text } from "./yaml-values.js";
 
 export interface IdRead {
   readonly name: string;
@@ -20,16 +21,6 @@ export interface TemplateChild {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly readyWhen?: SourceSpan;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 function under(strings: readonly SourceString[], prefix: readonly (string | number)[]): SourceString[] {
