@@ -473,7 +473,12 @@ const rolloutStatus: JSONSchemaProps = {
           maxItems: 20,
           items: {
             type: "object",
-            properties: { namespace: str("Namespace."), name: str("Name."), reason: str("Why.") },
+            properties: {
+              key: str("The instance's work-queue key."),
+              namespace: str("Namespace."),
+              name: str("Name."),
+              reason: str("Why."),
+            },
           },
         },
       },

@@ -21,3 +21,10 @@ export type {
   RolloutPlan,
   WaveRef,
 } from "./rollout-state.js";
+export {
+  assignmentPatch,
+  rolloutControlOf,
+  rolloutInstanceOf,
+  rolloutStatusOf,
+  type ObjectView,
+} from "./rollout-records.js";

@@ -266,6 +266,22 @@ describe("rollout planner", () => {
       }
       assert.deepEqual(movedTo(fleet, 2), ["default/canary-a", "default/canary-b"], "only the first wave ever moved");
     });
+
+    it("never rolls a rollback back: failing again at the revision it returned to only halts", () => {
+      const fleet = fleetOf("Rollback");
+      fleet.round();
+      fleet.reconcile();
+      fleet.advance(10 * MINUTE);
+      assert.equal(fleet.round().phase, "RolledBack");
+      fleet.behaviour = () => ({ never: "the cluster is out of capacity" });
+      fleet.reconcile();
+      fleet.advance(10 * MINUTE);
+      const again = fleet.round();
+      assert.equal(again.phase, "Halted");
+      assert.equal(again.target, 1);
+      assert.equal(again.reject, undefined);
+      assert.deepEqual(again.moves, []);
+    });
   });
 
   it("a rollback by command returns every instance at once, beyond the cap and while paused", () => {

@@ -182,10 +182,16 @@ class Round {
     return { failing, nextDeadline };
   }
 
-  /** The gate failed: halt, and with onFailure Rollback reject the target and return everything on it. */
+  /**
+   * The gate failed: halt, and with onFailure Rollback reject the target and return everything on
+   * it — unless the target is itself where a rollback returned to (a newer revision is rejected):
+   * a rollback is never rolled back automatically, or one broken cluster would walk every
+   * instance down the whole history.
+   */
   private fail(target: number, wave: WaveRef, failing: FailedInstance[]): RolloutPlan {
     const halt: RolloutHalt = { revision: target, wave: wave.index, at: this.input.now, instances: failing };
-    if (this.policy.onFailure !== "Rollback") return this.result(target, "Halted", { wave, halt });
+    const returnedTo = this.view.live[0] !== target;
+    if (this.policy.onFailure !== "Rollback" || returnedTo) return this.result(target, "Halted", { wave, halt });
     const reject: RejectedRevision = { revision: target, by: "gate", at: this.input.now };
     const back = fallbackBelow(this.view, target);
     if (back !== undefined)
