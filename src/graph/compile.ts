@@ -13,7 +13,9 @@ import type { UnknownKinds } from "./child-kind-checks.js";
 import { isRecord } from "./is-record.js";
 import { specWithoutNulls, unknownSchemaFields } from "./rgd-wire-shape.js";
 import { deepFreeze, type CompiledGraph } from "./compiled-graph.js";
-import { compileRolloutPolicy } from "./rollout-policy.js";
+import { compileRolloutPolicy, REVISION_STATUS_SCHEMA } from "./rollout-policy.js";
+import { GRAPH_REVISION_STATUS } from "../api/index.js";
+import type { CustomResourceDefinition } from "../schema/index.js";
 
 export interface CompileRgdOptions {
   /** Schemas and scopes of child kinds; without one, child fields are untyped. */
@@ -60,7 +62,26 @@ function withRolloutPolicy(result: CompileResult, rollout: unknown, env: KroCelE
   );
   const issues = [...result.issues, ...compiled.issues];
   if (graph === undefined || compiled.policy === undefined || hasErrors(issues)) return { issues };
-  return { graph: deepFreeze({ ...graph, rollout: compiled.policy }), issues };
+  const withPolicy: CompiledGraph =
+    graph.dialect === "cel"
+      ? { ...graph, crd: withRevisionStatus(graph.crd), rollout: compiled.policy }
+      : { ...graph, rollout: compiled.policy };
+  return { graph: deepFreeze(withPolicy), issues };
+}
+
+/**
+ * Under a rollout each instance records the revision it runs in `status.graphRevision`: the
+ * generated CRD declares it, so the API server keeps it. Only then — a CRD of an RGD without a
+ * policy is exactly as before.
+ */
+function withRevisionStatus(crd: CustomResourceDefinition): CustomResourceDefinition {
+  const copy = JSON.parse(JSON.stringify(crd)) as CustomResourceDefinition;
+  for (const version of copy.spec.versions) {
+    const status = version.schema.openAPIV3Schema.properties?.status;
+    if (status?.properties !== undefined && !Object.hasOwn(status.properties, GRAPH_REVISION_STATUS.field))
+      status.properties[GRAPH_REVISION_STATUS.field] = structuredClone(REVISION_STATUS_SCHEMA);
+  }
+  return copy;
 }
 
 function instanceSchemaOf(graph: CompiledGraph | undefined): OpenApiSchema | undefined {

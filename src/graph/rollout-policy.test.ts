@@ -187,6 +187,9 @@ describe("spec.rollout", () => {
       [],
     );
     assert.deepEqual(good.graph?.rollout?.healthyWhen, ["${schema.status.available > 0}"]);
+    const statusOf = (graph: typeof good.graph) =>
+      graph?.crd?.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties ?? {};
+    assert.ok("graphRevision" in statusOf(good.graph), "the CRD keeps the revision each instance records");
 
     const text = rgdText("  rollout:\n    gate:\n      healthyWhen:\n        - ${schema.spec.name}\n");
     const [document] = loadYaml("webapp.yaml", text).documents;
@@ -203,6 +206,11 @@ describe("spec.rollout", () => {
     const cel = compileRgd(loadYaml("webapp.yaml", rgdText("")).documents[0]?.value);
     assert.ok(cel.graph !== undefined);
     assert.equal("rollout" in cel.graph, false);
+    assert.equal(
+      "graphRevision" in (cel.graph.crd?.spec.versions[0]?.schema.openAPIV3Schema.properties?.status?.properties ?? {}),
+      false,
+      "the generated CRD is exactly as before",
+    );
     const template = {
       apiVersion: "kro.run/v1alpha1",
       kind: "ResourceGraphDefinition",

@@ -6,6 +6,7 @@
  * `healthyWhen` expressions are type-checked by the caller, which knows the instance's schema.
  */
 import { DURATION_PATTERN } from "../api/index.js";
+import type { JSONSchemaProps } from "../schema/index.js";
 import { error, type Issue, type IssuePath } from "../diag/index.js";
 import { extractExpressions } from "../expr/index.js";
 import { isRecord } from "./is-record.js";
@@ -51,6 +52,20 @@ export interface RolloutPolicy {
 /** Deployments' default for maxUnavailable: a policy that names no cap still moves a quarter at a time. */
 export const DEFAULT_MAX_UPDATING: MaxUpdating = { percent: 25 };
 export const DEFAULT_READY_WITHIN_MS = 10 * 60_000;
+
+/** `status.graphRevision` of an instance under a rollout, as its generated CRD declares it. */
+export const REVISION_STATUS_SCHEMA: JSONSchemaProps = {
+  type: "object",
+  description:
+    "kro-ts: the GraphRevision this instance runs under its RGD's spec.rollout (docs/design/rollouts.md). Written by the controller; do not edit.",
+  properties: {
+    assigned: { type: "integer", format: "int64" },
+    assignedAt: { type: "string", format: "date-time" },
+    evaluated: { type: "integer", format: "int64" },
+    healthyAt: { type: "string", format: "date-time" },
+    unhealthy: { type: "string" },
+  },
+};
 
 const ROLLOUT_PATH: IssuePath = ["spec", "rollout"];
 const CODE = "rgd.rollout";

@@ -19,7 +19,7 @@ import { jsonEqual } from "../context/index.js";
 import { ensureAuthorPolicy, verifyDelegation } from "../author-policy/index.js";
 import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
 import { startServing, stopServing } from "./instance-kinds.js";
-import { ensureGraphRevision, pruneGraphRevisions } from "./graph-revisions.js";
+import { ensureGraphRevision, pruneGraphRevisions, revisionGraphs } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 import { deleteRgd, serveForDeletion } from "./rgd-deletion.js";
 import { ensureKindReporting, keepServing, sameKind, servedGraphText } from "./rgd-serving.js";
@@ -222,12 +222,23 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   }
   lastIssued = Math.max(lastIssued, issued.lastIssued);
   const generation = rgd.metadata?.generation ?? 0;
+  // With a rollout policy, instances may run older revisions: their graphs are kept beside this one.
+  const revisions =
+    graph.rollout === undefined
+      ? undefined
+      : await revisionGraphs(
+          ctx,
+          rgd,
+          issued.live.filter((r) => r.spec.revision !== issued.revision),
+          previous?.revisions,
+        ).then((graphs) => graphs.set(issued.revision, graph));
   const entry: ServedGraph = {
     rgdName: name,
     rgdUid: rgd.metadata?.uid ?? "",
     generation,
     revision: issued.revision,
     graph,
+    ...(revisions === undefined ? {} : { revisions }),
     instance: kind.instance,
     containment: delegation.policy,
     author: rgdAuthorOf(rgd),
@@ -239,6 +250,7 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     previous.revision !== entry.revision ||
     previous.rgdUid !== entry.rgdUid ||
     !sameKind(previous.instance, entry.instance) ||
+    !sameRevisions(previous.revisions, entry.revisions) ||
     !jsonEqual(previous.containment, entry.containment) ||
     !jsonEqual(previous.author, entry.author);
   if (changed) await startServing(ctx, entry);
@@ -255,4 +267,13 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     );
   });
   return { parts, graph, lastIssued };
+}
+
+/** The same revisions kept for a rollout (their graphs are immutable, so the numbers say it all). */
+function sameRevisions(
+  a: ReadonlyMap<number, CompiledGraph> | undefined,
+  b: ReadonlyMap<number, CompiledGraph> | undefined,
+): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.size === b.size && [...a.keys()].every((n) => b.has(n));
 }
