@@ -17,7 +17,8 @@ import type { ReconcileResult } from "../loop/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { jsonEqual } from "../context/index.js";
 import { ensureAuthorPolicy, verifyDelegation } from "../author-policy/index.js";
-import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
+import { currentRollout, RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
+import { planRolloutStep, writeMoves } from "./rollout-step.js";
 import { startServing, stopServing } from "./instance-kinds.js";
 import { ensureGraphRevision, pruneGraphRevisions, revisionGraphs } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
@@ -63,8 +64,19 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
       ? await serveInvalid(ctx, rgd, compiled.issues)
       : await serveValid(ctx, rgd, compiled.graph);
 
+  // A rollout policy: plan which instances move (rollout-step.ts); its verdicts go in the status below.
+  const served = ctx.served.get(name);
+  const rollout =
+    served === undefined || outcome.failure !== undefined ? undefined : await planRolloutStep(ctx, rgd, served);
+  const rolloutParts =
+    rollout === undefined
+      ? served?.graph.rollout === undefined
+        ? undefined
+        : currentRollout(rgd)
+      : { status: rollout.status, condition: rollout.condition };
+
   // 4. Status, and when to look again.
-  const status = rgdStatus(rgd, outcome.parts, outcome.graph ?? ctx.served.get(name)?.graph, ctx.now());
+  const status = rgdStatus(rgd, { ...outcome.parts, rollout: rolloutParts }, outcome.graph ?? served?.graph, ctx.now());
   await writeRgdStatus(
     ctx,
     rgd,
@@ -72,10 +84,12 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   );
   if (outcome.failure !== undefined) throw outcome.failure;
   if (outcome.kindError !== undefined) throw outcome.kindError.error;
+  // Moves only once the verdicts that cause them are recorded.
+  if (rollout !== undefined) await writeMoves(ctx, name, rollout);
   // A child kind the API server does not serve yet may be a CRD on its way (kro retries too).
   if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error"))
-    return { requeueAfterMs: UNKNOWN_KIND_RETRY_MS };
-  return {};
+    return { requeueAfterMs: Math.min(UNKNOWN_KIND_RETRY_MS, rollout?.requeueAfterMs ?? UNKNOWN_KIND_RETRY_MS) };
+  return rollout?.requeueAfterMs === undefined ? {} : { requeueAfterMs: rollout.requeueAfterMs };
 }
 
 async function observeRgd(ctx: Pick<ControllerContext, "client">, name: string): Promise<KubeObject | undefined> {
