@@ -97,6 +97,28 @@ describe("the rollout step", () => {
     assert.equal(propagated(actor.read(rgdRef))?.reason, "AllPropagated");
   });
 
+  it("moves nothing while the RGD carries kro.run/rollout-paused, and goes on when it is removed", async (t) => {
+    const { fc, actor, passAll, images } = await fleet(t, { maxUpdating: 1 });
+    await passAll();
+    await reconcileRgd(fc.ctx, "webapp");
+    actor.edit(rgdRef, (rgd) => {
+      suffixImage(rgd);
+      (rgd.metadata as { annotations?: Record<string, string> }).annotations = { "kro.run/rollout-paused": "true" };
+    });
+    await reconcileRgd(fc.ctx, "webapp");
+    await settle();
+    await passAll();
+    assert.equal(propagated(actor.read(rgdRef))?.reason, "Paused");
+    assert.deepEqual(images(), ["nginx:1.27", "nginx:1.27", "nginx:1.27"]);
+    actor.edit(rgdRef, (rgd) => {
+      (rgd.metadata as { annotations?: Record<string, string> }).annotations = {};
+    });
+    await reconcileRgd(fc.ctx, "webapp");
+    await settle();
+    await passAll();
+    assert.equal(images().filter((i) => i === "nginx:1.27-v2").length, 1);
+  });
+
   it("without a policy: every instance takes the new revision, and the RGD gets no rollout status", async (t) => {
     const { fc, actor, passAll, images } = await fleet(t, undefined);
     await passAll();
