@@ -127,13 +127,14 @@ async function markVerified(ctx: ControllerContext, revision: GraphRevision, gra
   }
 }
 
-/** Retention (--rgd-max-graph-revisions): the oldest revisions beyond the newest N go, never the served one. */
+/** Retention (--rgd-max-graph-revisions): the oldest revisions beyond the newest N go, never the served one nor one in use. */
 export async function pruneGraphRevisions(
   ctx: ControllerContext,
   live: readonly GraphRevision[],
   served: number,
+  inUse?: ReadonlySet<number>,
 ): Promise<void> {
-  for (const revision of revisionsToPrune(live, ctx.options.maxGraphRevisions, served))
+  for (const revision of revisionsToPrune(live, ctx.options.maxGraphRevisions, served, inUse))
     await deleteRevision(ctx.client, revision);
 }
 

@@ -9,7 +9,7 @@
  *
  * Ownership conflicts are reported, not fought.
  */
-import { FINALIZER } from "../../api/index.js";
+import { FINALIZER, type GraphRevision } from "../../api/index.js";
 import { formatIssue, hasErrors, type Issue } from "../../diag/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { rgdAuthorOf, type CompiledGraph } from "../../graph/index.js";
@@ -40,6 +40,8 @@ interface ServeOutcome {
   readonly failure?: Error;
   /** The kind could not be installed: status first, then retried with backoff (kro: KindUnready). */
   readonly kindError?: { readonly error: unknown };
+  /** Under a rollout, retention waits for the rollout step: it must keep the revisions instances use. */
+  readonly retention?: { readonly live: readonly GraphRevision[]; readonly served: number };
 }
 
 export async function reconcileRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
@@ -86,6 +88,8 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   if (outcome.kindError !== undefined) throw outcome.kindError.error;
   // Moves only once the verdicts that cause them are recorded.
   if (rollout !== undefined) await writeMoves(ctx, name, rollout);
+  if (outcome.retention !== undefined && rollout !== undefined)
+    await retainRevisions(ctx, name, outcome.retention.live, outcome.retention.served, rollout.inUse);
   // A child kind the API server does not serve yet may be a CRD on its way (kro retries too).
   if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error"))
     return { requeueAfterMs: Math.min(UNKNOWN_KIND_RETRY_MS, rollout?.requeueAfterMs ?? UNKNOWN_KIND_RETRY_MS) };
@@ -274,13 +278,25 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     reason: "Running",
     message: "controller is running",
   };
-  await pruneGraphRevisions(ctx, issued.live, issued.revision).catch((error: unknown) => {
+  if (graph.rollout !== undefined)
+    return { parts, graph, lastIssued, retention: { live: issued.live, served: issued.revision } };
+  await retainRevisions(ctx, name, issued.live, issued.revision);
+  return { parts, graph, lastIssued };
+}
+
+async function retainRevisions(
+  ctx: ControllerContext,
+  name: string,
+  live: readonly GraphRevision[],
+  served: number,
+  inUse?: ReadonlySet<number>,
+): Promise<void> {
+  await pruneGraphRevisions(ctx, live, served, inUse).catch((error: unknown) => {
     ctx.logger.warn(
       { rgd: name, err: error instanceof Error ? error.message : String(error) },
       "GraphRevision retention failed; retried on the next reconcile",
     );
   });
-  return { parts, graph, lastIssued };
 }
 
 /** The same revisions kept for a rollout (their graphs are immutable, so the numbers say it all). */

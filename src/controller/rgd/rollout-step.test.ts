@@ -30,8 +30,12 @@ function suffixImage(rgd: KubeObject): void {
   container.image = "${schema.spec.image}-v2";
 }
 
-async function fleet(t: TestContext, rollout: Record<string, unknown> | undefined) {
-  const fc = startFakeController();
+async function fleet(
+  t: TestContext,
+  rollout: Record<string, unknown> | undefined,
+  options: Parameters<typeof startFakeController>[0] = {},
+) {
+  const fc = startFakeController(options);
   t.after(() => fc.stop());
   const actor = new Actor(fc.cluster);
   const base = webappRgd();
@@ -117,6 +121,64 @@ describe("the rollout step", () => {
     await settle();
     await passAll();
     assert.equal(images().filter((i) => i === "nginx:1.27-v2").length, 1);
+  });
+
+  it("keeps the revisions instances still run beyond --rgd-max-graph-revisions", async (t) => {
+    const { fc, actor, passAll } = await fleet(
+      t,
+      { waves: [{ name: "canary", selector: { matchLabels: { canary: "true" } } }], maxUpdating: 1 },
+      { controller: { maxGraphRevisions: 1 } },
+    );
+    await passAll();
+    await reconcileRgd(fc.ctx, "webapp");
+    actor.edit(rgdRef, suffixImage);
+    await reconcileRgd(fc.ctx, "webapp");
+    await settle();
+    const revisions = () =>
+      actor
+        .list("internal.kro.run/v1alpha1", "GraphRevision")
+        .map((r) => (r.spec as { revision: number }).revision)
+        .sort();
+    assert.deepEqual(revisions(), [1, 2], "revision 1 is still run by two instances");
+    for (let round = 0; round < 5; round++) {
+      await passAll();
+      await reconcileRgd(fc.ctx, "webapp");
+      await settle();
+    }
+    assert.equal(propagated(actor.read(rgdRef))?.reason, "AllPropagated");
+    assert.deepEqual(revisions(), [2], "and goes once none does");
+  });
+
+  it("resumes at the right wave in a new controller over the same cluster", async (t) => {
+    const { fc, actor, passAll, images } = await fleet(t, {
+      waves: [{ name: "canary", selector: { matchLabels: { canary: "true" } } }],
+      maxUpdating: 1,
+    });
+    await passAll();
+    await reconcileRgd(fc.ctx, "webapp");
+    actor.edit(rgdRef, suffixImage);
+    await reconcileRgd(fc.ctx, "webapp");
+    await settle();
+    await passAll();
+    assert.deepEqual(images(), ["nginx:1.27-v2", "nginx:1.27", "nginx:1.27"]);
+    await fc.stop();
+
+    const next = startFakeController({ cluster: fc.cluster });
+    t.after(() => next.stop());
+    await reconcileRgd(next.ctx, "webapp");
+    await settle();
+    const served = next.ctx.served.get("webapp");
+    assert.ok(served !== undefined);
+    for (const name of NAMES) await reconcileInstance(next.ctx, served, "default", name);
+    await settle();
+    const moved = images();
+    assert.equal(moved[0], "nginx:1.27-v2");
+    assert.equal(
+      moved.filter((i) => i === "nginx:1.27-v2").length,
+      2,
+      `the second wave, one at a time: ${moved.join(", ")}`,
+    );
+    assert.match(propagated(actor.read(rgdRef))?.message ?? "", /^wave 2\/2/);
   });
 
   it("without a policy: every instance takes the new revision, and the RGD gets no rollout status", async (t) => {

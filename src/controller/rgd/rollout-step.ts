@@ -27,6 +27,8 @@ export interface RolloutOutcome {
   /** Written after the RGD's status, so a verdict is recorded before the moves it causes. */
   readonly moves: readonly { readonly move: RolloutMove; readonly object: KubeObject }[];
   readonly requeueAfterMs?: number;
+  /** Revisions instances are assigned, run, move to or are pinned to: retention keeps them. */
+  readonly inUse: ReadonlySet<number>;
 }
 
 export async function planRolloutStep(
@@ -41,14 +43,14 @@ export async function planRolloutStep(
   const live = [...served.revisions.keys()];
   const now = Date.parse(ctx.now());
   const control = rolloutControlOf(rgd);
-  const plan = planRollout({
-    policy,
-    revisions: live,
-    instances: [...objects].map(([key, o]) => rolloutInstanceOf(o, key)),
-    control,
-    now,
-  });
+  const instances = [...objects].map(([key, o]) => rolloutInstanceOf(o, key));
+  const plan = planRollout({ policy, revisions: live, instances, control, now });
   if (plan === undefined) return undefined;
+  const inUse = new Set<number>(plan.moves.map((m) => m.to));
+  for (const i of instances) {
+    for (const revision of [i.assigned, i.evaluated, Number(i.pin)])
+      if (revision !== undefined && Number.isSafeInteger(revision)) inUse.add(revision);
+  }
   const nameOf = (key: string) => {
     const metadata = objects.get(key)?.metadata;
     return {
@@ -66,6 +68,7 @@ export async function planRolloutStep(
       return object === undefined ? [] : [{ move, object }];
     }),
     ...(moving || plan.moves.length > 0 ? { requeueAfterMs: Math.min(ROLLOUT_POLL_MS, untilNext) } : {}),
+    inUse,
   };
 }
 
