@@ -137,6 +137,22 @@ export const ANNOTATIONS = {
    */
   authoredBy: "kro.run/authored-by",
   authoredGroups: "kro.run/authored-groups",
+  /**
+   * kro-ts, on an instance, written by its author: the GraphRevision number it stays on whatever
+   * the rollout does, within the RGD's spec.rollout.pinning (docs/design/rollouts.md).
+   */
+  pinGraphRevision: "kro.run/pin-graph-revision",
+  /** kro-ts, on an RGD with spec.rollout, "true": no instance moves to a newer revision (kro rollout pause). */
+  rolloutPaused: "kro.run/rollout-paused",
+} as const;
+
+/**
+ * kro-ts: the status field of an instance of an RGD with spec.rollout that records the revision it
+ * runs: `assigned`/`assignedAt` by the rollout, `evaluated`/`healthyAt`/`unhealthy` by its
+ * reconcile (docs/design/rollouts.md). Status, so only the controller writes it.
+ */
+export const GRAPH_REVISION_STATUS = {
+  field: "graphRevision",
 } as const;
 
 /**

@@ -12,9 +12,17 @@ export {
   type RgdResource,
   type RgdSchema,
   type RgdSpec,
+  type RolloutSpec,
+  type RolloutWaveSpec,
   type StatusMapping,
 } from "./rgd-types.js";
-export { RGD_SPEC_SCHEMA, rgdCustomResourceDefinition, type CrdManifest, type JSONSchemaProps } from "./rgd-crd.js";
+export {
+  DURATION_PATTERN,
+  RGD_SPEC_SCHEMA,
+  rgdCustomResourceDefinition,
+  type CrdManifest,
+  type JSONSchemaProps,
+} from "./rgd-crd.js";
 export { rgdJsonSchema } from "./rgd-json-schema.js";
 export {
   graphRevisionCustomResourceDefinition,

@@ -15,6 +15,7 @@ export interface JSONSchemaProps {
   enum?: string[];
   default?: unknown;
   minimum?: number;
+  maximum?: number;
   minLength?: number;
   maxLength?: number;
   maxItems?: number;
@@ -25,6 +26,7 @@ export interface JSONSchemaProps {
   items?: JSONSchemaProps;
   additionalProperties?: JSONSchemaProps;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
+  "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-list-type"?: string;
   "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-validations"?: { rule: string; message: string }[];
@@ -325,6 +327,178 @@ export const CONDITION_SCHEMA: JSONSchemaProps = {
   },
 };
 
+/** A Go duration as metav1.Duration reads it: "90s", "10m", "1h30m". */
+export const DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$";
+const duration = (description: string): JSONSchemaProps => str(description, { pattern: DURATION_PATTERN });
+
+const labelSelector: JSONSchemaProps = {
+  type: "object",
+  description:
+    "Instances whose labels match, as a Deployment's selector (matchLabels and matchExpressions, all must hold).",
+  properties: {
+    matchLabels: {
+      type: "object",
+      description: "Label → value, each must be equal.",
+      additionalProperties: { type: "string" },
+    },
+    matchExpressions: {
+      type: "array",
+      description: "Requirements, each must hold.",
+      maxItems: 32,
+      items: {
+        type: "object",
+        required: ["key", "operator"],
+        properties: {
+          key: str("Label key."),
+          operator: str("How the key's value is compared.", { enum: ["In", "NotIn", "Exists", "DoesNotExist"] }),
+          values: stringList("Values for In and NotIn; empty for Exists and DoesNotExist."),
+        },
+      },
+    },
+  },
+};
+
+const rolloutWave: JSONSchemaProps = {
+  type: "object",
+  description:
+    "One wave: the instances it takes move to the new revision, and the next wave starts only when they are healthy there. At most one of selector, namespaces, percent; none takes every instance left.",
+  required: ["name"],
+  "x-kubernetes-validations": [
+    {
+      rule: "[has(self.selector), has(self.namespaces), has(self.percent)].filter(x, x).size() <= 1",
+      message: "a wave has at most one of selector, namespaces and percent",
+    },
+  ],
+  properties: {
+    name: str("Name of the wave, shown in status and by kro rollout status.", {
+      maxLength: 63,
+      pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+    }),
+    selector: labelSelector,
+    namespaces: { ...stringList("Instances in these namespaces."), maxItems: 256 },
+    percent: {
+      type: "integer",
+      description:
+        "Cumulative: the wave ends when this share of all instances runs the new revision (10, then 50, then 100).",
+      minimum: 1,
+      maximum: 100,
+    },
+  },
+};
+
+/** kro-ts: spec.rollout (docs/design/rollouts.md). */
+const rollout: JSONSchemaProps = {
+  type: "object",
+  description:
+    "kro-ts: how a new GraphRevision reaches the instances — in waves, a few at a time, behind a health gate, halted or rolled back on failure. Absent: every instance takes a new revision at once, as in kro. Changing it issues no GraphRevision.",
+  properties: {
+    waves: {
+      type: "array",
+      description:
+        "Waves in order; an instance belongs to the first that takes it, and one no wave takes to an implicit last wave.",
+      maxItems: 32,
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      items: rolloutWave,
+    },
+    maxUpdating: {
+      "x-kubernetes-int-or-string": true,
+      description:
+        'Instances moved to another revision and not yet healthy there, at once: an integer, or a percentage of all instances ("20%", rounded down, at least 1). Default 25%.',
+    },
+    gate: {
+      type: "object",
+      description: "When a moved instance counts as healthy, and how long it may take.",
+      properties: {
+        readyWithin: duration(
+          "Each moved instance must be Ready at the new revision within this (a Go duration, e.g. 10m; default 10m), or the gate fails.",
+        ),
+        healthyWhen: {
+          ...stringList(
+            'Further checks, each a single "${...}" CEL expression over the instance (schema), all must be true.',
+          ),
+          maxItems: 16,
+        },
+      },
+    },
+    pauseBetweenWaves: duration("Wait after a wave is healthy before the next one starts (a Go duration; default 0)."),
+    onFailure: str(
+      "What a failed gate does: Halt (default) stops the rollout; Rollback also returns the moved instances.",
+      {
+        enum: ["Halt", "Rollback"],
+      },
+    ),
+    pinning: {
+      type: "object",
+      description:
+        "Whether instance authors may pin an instance to an older revision (annotation kro.run/pin-graph-revision).",
+      properties: {
+        maxRevisionsBack: {
+          type: "integer",
+          description: "How far below the rollout's target a pin may be; 0 (default) allows no pins.",
+          minimum: 0,
+          maximum: 100,
+        },
+      },
+    },
+  },
+};
+
+const rolloutStatus: JSONSchemaProps = {
+  type: "object",
+  description: "kro-ts: the rollout of the newest GraphRevision (docs/design/rollouts.md); only with spec.rollout.",
+  properties: {
+    target: { type: "integer", format: "int64", description: "The revision instances move to." },
+    wave: {
+      type: "object",
+      description: "The wave in progress.",
+      properties: {
+        index: { type: "integer", description: "0-based position in spec.rollout.waves." },
+        name: str("Its name."),
+        of: { type: "integer", description: "How many waves there are." },
+      },
+    },
+    updated: { type: "integer", description: "Instances healthy at the target." },
+    total: { type: "integer", description: "Instances of the RGD." },
+    halted: {
+      type: "object",
+      description: "The gate failed: nothing moves to this revision until kro rollout resume or a newer revision.",
+      properties: {
+        revision: { type: "integer", format: "int64", description: "The revision whose gate failed." },
+        wave: { type: "integer", description: "The wave it failed in." },
+        at: str("When.", { format: "date-time" }),
+        instances: {
+          type: "array",
+          description: "The instances that failed and why (the first ones).",
+          maxItems: 20,
+          items: {
+            type: "object",
+            properties: {
+              key: str("The instance's work-queue key."),
+              namespace: str("Namespace."),
+              name: str("Name."),
+              reason: str("Why."),
+            },
+          },
+        },
+      },
+    },
+    rejected: {
+      type: "array",
+      description: "Revisions instances must not run: rolled back by the gate or by kro rollout undo.",
+      items: {
+        type: "object",
+        properties: {
+          revision: { type: "integer", format: "int64", description: "The revision." },
+          by: str("Who rejected it.", { enum: ["gate", "command"] }),
+          at: str("When.", { format: "date-time" }),
+        },
+      },
+    },
+    resumedAt: str("When the rollout was last resumed: the gate's deadlines count from here.", { format: "date-time" }),
+  },
+};
+
 /** The RGD spec, both dialects (also the schema of a GraphRevision's snapshot). */
 export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
   type: "object",
@@ -400,6 +574,7 @@ export const RGD_SPEC_SCHEMA: JSONSchemaProps = {
         apiVersions: stringList("Extra .Capabilities.APIVersions entries."),
       },
     },
+    rollout,
   },
 };
 
@@ -440,6 +615,7 @@ const status: JSONSchemaProps = {
       description:
         "Highest GraphRevision number ever issued for this RGD (kubectl get graphrevisions): a high-water mark that keeps revision numbers monotonic across retention.",
     },
+    rollout: rolloutStatus,
   },
 };
 

@@ -52,7 +52,7 @@ describe("the JSON Schema of RGD files", () => {
     assert.deepEqual([...dialects].sort(), ["cel", "template"]);
   });
 
-  it("refuses what the API server refuses for its structure, naming the place", () => {
+  it("refuses what the API server refuses for its structure, naming the place (and takes a valid rollout)", () => {
     const [webapp] = rgdsOf("examples/webapp/webapp-rgd.yaml") as { spec: Record<string, unknown> }[];
     assert.ok(webapp !== undefined);
     const spec = webapp.spec as { schema: Record<string, unknown>; resources: Record<string, unknown>[] };
@@ -78,8 +78,43 @@ describe("the JSON Schema of RGD files", () => {
         "/spec/schema/kind",
       ],
       ["resources as a map", { ...webapp, spec: { ...spec, resources: { a: 1 } } }, "/spec/resources"],
+      [
+        "a rollout wave of 0 %",
+        { ...webapp, spec: { ...spec, rollout: { waves: [{ name: "a", percent: 0 }] } } },
+        "/spec/rollout/waves/0/percent",
+      ],
+      [
+        "an unknown rollout failure mode",
+        { ...webapp, spec: { ...spec, rollout: { onFailure: "Retry" } } },
+        "/spec/rollout/onFailure",
+      ],
+      [
+        "a rollout deadline without a unit",
+        { ...webapp, spec: { ...spec, rollout: { gate: { readyWithin: "10" } } } },
+        "/spec/rollout/gate/readyWithin",
+      ],
+      [
+        "maxUpdating as a list",
+        { ...webapp, spec: { ...spec, rollout: { maxUpdating: [1] } } },
+        "/spec/rollout/maxUpdating",
+      ],
       ["another apiVersion", { ...webapp, apiVersion: "kro.run/v1" }, "/apiVersion"],
     ];
+    const rollout = {
+      waves: [
+        { name: "canary", selector: { matchLabels: { canary: "true" } } },
+        { name: "staging", namespaces: ["staging"] },
+        { name: "a-tenth", percent: 10 },
+        { name: "everyone" },
+      ],
+      maxUpdating: "20%",
+      gate: { readyWithin: "10m", healthyWhen: ["${schema.status.available > 0}"] },
+      pauseBetweenWaves: "1h30m",
+      onFailure: "Rollback",
+      pinning: { maxRevisionsBack: 2 },
+    };
+    assert.ok(validate({ ...webapp, spec: { ...spec, rollout } }), JSON.stringify(validate.errors));
+    assert.ok(validate({ ...webapp, spec: { ...spec, rollout: { maxUpdating: 3 } } }), JSON.stringify(validate.errors));
     for (const [what, document, at] of cases) {
       assert.equal(validate(document), false, what);
       assert.ok(

@@ -12,10 +12,11 @@ type JsonSchema = Record<string, unknown>;
 
 function convert(schema: JSONSchemaProps): JsonSchema {
   const out: JsonSchema = {};
-  for (const key of ["type", "description", "format", "pattern", "enum", "default", "minimum"] as const)
+  for (const key of ["type", "description", "format", "pattern", "enum", "default", "minimum", "maximum"] as const)
     if (schema[key] !== undefined) out[key] = schema[key];
   for (const key of ["minLength", "maxLength", "maxItems", "minProperties", "maxProperties", "required"] as const)
     if (schema[key] !== undefined) out[key] = schema[key];
+  if (schema["x-kubernetes-int-or-string"] === true) out.anyOf = [{ type: "integer" }, { type: "string" }];
   if (schema.items !== undefined) out.items = convert(schema.items);
   if (schema["x-kubernetes-list-type"] === "set") out.uniqueItems = true;
   if (schema.properties !== undefined)

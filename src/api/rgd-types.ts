@@ -78,6 +78,36 @@ export interface StatusMapping {
   readonly fieldMappings?: readonly { readonly child?: string; readonly parent?: string }[];
 }
 
+/** kro-ts: one wave of `spec.rollout.waves` (at most one of selector, namespaces, percent; none: every instance left). */
+export interface RolloutWaveSpec {
+  readonly name?: string;
+  readonly selector?: {
+    readonly matchLabels?: Readonly<Record<string, string>>;
+    readonly matchExpressions?: readonly {
+      readonly key?: string;
+      readonly operator?: string;
+      readonly values?: readonly string[];
+    }[];
+  };
+  readonly namespaces?: readonly string[];
+  /** Cumulative: the wave ends when this share of all instances runs the new revision. */
+  readonly percent?: number;
+}
+
+/**
+ * kro-ts: how a new GraphRevision reaches the instances (docs/design/rollouts.md). Absent: every
+ * instance takes it at once, as in kro. Not part of a revision's identity.
+ */
+export interface RolloutSpec {
+  readonly waves?: readonly RolloutWaveSpec[];
+  /** An integer, or a percentage of all instances as "20%". */
+  readonly maxUpdating?: number | string;
+  readonly gate?: { readonly readyWithin?: string; readonly healthyWhen?: readonly string[] };
+  readonly pauseBetweenWaves?: string;
+  readonly onFailure?: "Halt" | "Rollback";
+  readonly pinning?: { readonly maxRevisionsBack?: number };
+}
+
 export interface RgdSpec {
   readonly schema?: RgdSchema;
   readonly resources?: readonly RgdResource[];
@@ -86,6 +116,7 @@ export interface RgdSpec {
   readonly statusMappings?: readonly StatusMapping[];
   /** Template dialect: the Helm chart context of manifests children (see docs/design/template-dialect.md §9). */
   readonly helm?: Readonly<Record<string, unknown>>;
+  readonly rollout?: RolloutSpec;
 }
 
 export interface ResourceGraphDefinition {

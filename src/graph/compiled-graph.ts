@@ -7,6 +7,7 @@ import type { FoundField, OpenApiSchema } from "../expr/index.js";
 import type { CustomResourceDefinition } from "../schema/index.js";
 import type { HelmContext } from "./helm/index.js";
 import type { ApiVersions } from "./versions/index.js";
+import type { RolloutPolicy } from "./rollout-policy.js";
 
 export const NODE_TYPES = ["resource", "collection", "external", "externalCollection"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -96,6 +97,8 @@ interface GraphBase {
   /** `${…}` author-condition expressions from `spec.schema.status.conditions` (template graphs: empty), with the
    * bare keys of `runtime.newCondition({type: …})` quoted (kro's parse-time macro) so plain CEL evaluates them. */
   readonly conditions: readonly string[];
+  /** `spec.rollout`: how a new revision reaches the instances; absent, all at once (docs/design/rollouts.md). */
+  readonly rollout?: RolloutPolicy;
 }
 
 /** CEL dialect (`spec.schema` + `spec.resources`): kro generates and owns the instance CRD. */

@@ -102,3 +102,14 @@ export {
   type ConversionDirection,
   type ConversionLiteral,
 } from "./versions/index.js";
+export {
+  compileRolloutPolicy,
+  DEFAULT_MAX_UPDATING,
+  DEFAULT_READY_WITHIN_MS,
+  parseRolloutDuration,
+  type LabelRequirement,
+  type MaxUpdating,
+  type RolloutPolicy,
+  type RolloutWave,
+  type WaveSelection,
+} from "./rollout-policy.js";

@@ -125,6 +125,21 @@ describe("ResourceGraphDefinition CRD", () => {
       celSpec({}, [{ id: "Deploy", template: { kind: "X" } }]),
       /spec\.resources\[0\]\.id.*should match/,
     ],
+    [
+      "a rollout wave with two selections",
+      { ...celSpec(), rollout: { waves: [{ name: "a", percent: 10, namespaces: ["x"] }] } },
+      /a wave has at most one of selector, namespaces and percent/,
+    ],
+    [
+      "a rollout wave of 0 %",
+      { ...celSpec(), rollout: { waves: [{ name: "a", percent: 0 }] } },
+      /spec\.rollout\.waves\[0\]\.percent.*should be greater than or equal to 1/,
+    ],
+    [
+      "an unknown rollout failure mode",
+      { ...celSpec(), rollout: { onFailure: "Retry" } },
+      /Unsupported value: "Retry"/,
+    ],
   ];
   for (const [what, spec, message] of invalid) {
     it(`rejects ${what}`, async () => {
@@ -150,6 +165,7 @@ describe("ResourceGraphDefinition CRD", () => {
       "schema with childResources",
       "template and externalRef",
       "externalRef with name and selector",
+      "a rollout wave with two selections",
     ]);
     const cases: [string, unknown][] = [
       ...invalid.map(([what, spec]): [string, unknown] => [what, spec]),
@@ -158,6 +174,26 @@ describe("ResourceGraphDefinition CRD", () => {
       ["a misspelt resource key", celSpec({}, [{ idd: "a", template: { kind: "X" } }])],
       ["resources as a map", { ...celSpec(), resources: { a: 1 } }],
       ["a number for the kind", celSpec({ kind: 7 })],
+      [
+        "a valid rollout",
+        {
+          ...celSpec(),
+          rollout: {
+            waves: [
+              { name: "canary", selector: { matchLabels: { canary: "true" } } },
+              { name: "staging", namespaces: ["staging"] },
+              { name: "a-tenth", percent: 10 },
+              { name: "everyone" },
+            ],
+            maxUpdating: "20%",
+            gate: { readyWithin: "10m", healthyWhen: ["${schema.status.ok}"] },
+            pauseBetweenWaves: "1h30m",
+            onFailure: "Rollback",
+            pinning: { maxRevisionsBack: 2 },
+          },
+        },
+      ],
+      ["maxUpdating as a count", { ...celSpec(), rollout: { maxUpdating: 3 } }],
     ];
     const verdicts: string[] = [];
     for (const [what, spec] of cases) {
@@ -174,7 +210,7 @@ describe("ResourceGraphDefinition CRD", () => {
       if (CEL_ONLY.has(what)) assert.deepEqual([server, editor], ["refused", "accepted"], what);
       else assert.equal(editor, server, what);
     }
-    assert.equal(verdicts.length, invalid.length + 5, verdicts.join("\n"));
+    assert.equal(verdicts.length, invalid.length + 7, verdicts.join("\n"));
   });
 
   it("keeps schema.kind immutable", async () => {

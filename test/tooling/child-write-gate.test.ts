@@ -37,6 +37,7 @@ const WRITERS: Readonly<Record<string, string>> = {
   "context/events.ts": "Events",
   "coordination/coordination-namespace.ts": "the controller's coordination namespace",
   "rgd/rgd-status-write.ts": "the RGD's status",
+  "rgd/rollout-step.ts": "an instance's assigned GraphRevision (its status subresource, under spec.rollout)",
 };
 
 /** KubeClient's write methods (src/kube/client.ts). */

@@ -22,6 +22,12 @@ export interface ServedGraph {
   /** The GraphRevision that records this graph (absent only for a deleting RGD served from its current spec). */
   readonly revision?: number;
   readonly graph: CompiledGraph;
+  /**
+   * Only for an RGD with spec.rollout: the graph of every live GraphRevision (this one's included),
+   * for instances the rollout has not moved yet (docs/design/rollouts.md). Absent otherwise: every
+   * instance runs `graph`, as in kro.
+   */
+  readonly revisions?: ReadonlyMap<number, CompiledGraph>;
   readonly instance: InstanceKind;
   /** The RGD's namespace-containment and author-check opt-ins (annotations; see containment-guard.ts). */
   readonly containment?: ContainmentPolicy;

@@ -47,9 +47,13 @@ import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
 import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
 import { timeLimitRetry } from "./time-limit-retry.js";
+import { servedAtAssignedRevision, withRevisionRecord } from "./assigned-revision.js";
 
 /** Each round of the read gate hides what it refused and evaluates again: bounded like scope settling. */
 const MAX_READ_GATE_ROUNDS = 5;
+
+/** Retry pace of an instance assigned a revision whose graph is not held (yet): the RGD's next pass compiles or moves it. */
+const MISSING_REVISION_RETRY_MS = 5_000;
 
 /** Retry pace of an instance with a child kind the controller may not watch (see ChildWatches). */
 const UNWATCHABLE_RETRY_MS = 5_000;
@@ -63,22 +67,34 @@ type InstanceRef = {
 
 export async function reconcileInstance(
   ctx: InstanceContext,
-  served: ServedGraph,
+  rgdServed: ServedGraph,
   namespace: string | undefined,
   name: string,
   log: Logger = ctx.logger,
 ): Promise<ReconcileResult> {
-  const key = instanceKey(served.rgdName, namespace, name);
-  const ref: InstanceRef = { apiVersion: served.instance.apiVersion, kind: served.instance.kind, name, namespace };
+  const key = instanceKey(rgdServed.rgdName, namespace, name);
+  const ref: InstanceRef = {
+    apiVersion: rgdServed.instance.apiVersion,
+    kind: rgdServed.instance.kind,
+    name,
+    namespace,
+  };
   // Before anything is read: echoes of earlier passes' writes count as news again (context/own-writes.ts).
   ctx.ownWrites.beginPass(key);
 
   // 1. Observe.
-  const observed = await observeInstance(ctx, served.rgdName, ref);
+  const observed = await observeInstance(ctx, rgdServed.rgdName, ref);
   if (observed === undefined) {
     ctx.instanceMemory.forget(key, undefined);
     return {};
   }
+  // Under a rollout the instance runs the revision it was assigned, not necessarily the newest.
+  const choice = servedAtAssignedRevision(rgdServed, observed);
+  if (choice.kind === "missing") {
+    log.info({ revision: choice.revision }, "assigned GraphRevision not held; waiting for the rollout to move it");
+    return { requeueAfterMs: MISSING_REVISION_RETRY_MS };
+  }
+  const served = choice.served;
   // Deletion goes by inventory with direct requests where the cache cannot tell: a kind the
   // controller may not watch never keeps an instance from being deleted.
   if (observed.metadata?.deletionTimestamp !== undefined) {
@@ -381,7 +397,12 @@ async function reportStatus(
 ): Promise<void> {
   const evaluation = pass.evaluation;
   const applyErrors = { ...pass.applyErrors, ...Object.fromEntries(watchErrors), ...pass.refusedNodes };
-  const status = buildInstanceStatus(served.graph, pass.instance, evaluation, { applyErrors, now: ctx.now() });
+  const status = withRevisionRecord(
+    served,
+    pass.instance,
+    buildInstanceStatus(served.graph, pass.instance, evaluation, { applyErrors, now: ctx.now() }),
+    ctx.now(),
+  );
   try {
     // Where the record lives in status, this write is also the pass's record (status-write.ts).
     await writeStatus(ctx, pass.instance, status, pass.delta);

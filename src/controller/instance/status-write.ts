@@ -16,6 +16,7 @@ import {
   type InventoryDelta,
 } from "./inventory.js";
 import { InstanceGoneError, isEmptyDelta, recordInAnnotation, recordOnFresh, refOf } from "./record.js";
+import { carryRevisionRecord } from "./assigned-revision.js";
 
 /** Writing status needs the client, the memo of what we last wrote, and the Event sink. */
 export type StatusWriter = Pick<ControllerContext, "client" | "instanceMemory"> & EventSink;
@@ -36,7 +37,7 @@ export async function writeStatus(
   computed: KubeJson,
   delta: InventoryDelta = emptyDelta(),
 ): Promise<void> {
-  const status = withRecord(instance, computed, delta);
+  const status = withRecord(instance, carryRevisionRecord(instance, computed), delta);
   const uid = instance.metadata?.uid ?? "";
   const memo = `${statusFingerprint(status)} ${String(instance.metadata?.generation ?? "")}`;
   const last = ctx.instanceMemory.statusWritten.get(uid);

@@ -92,6 +92,23 @@ describe("graphSpecHash", () => {
     assert.notEqual(graphSpecHash({ a: "1" }), graphSpecHash({ a: 1 }));
     assert.match(graphSpecHash(SPEC), /^[0-9a-f]{16}$/, "a valid label value");
   });
+  it("leaves spec.rollout out, and hashes a spec without one exactly as before", () => {
+    assert.equal(graphSpecHash(SPEC), fnv1a(canonicalJson(SPEC), 64));
+    assert.equal(graphSpecHash({ ...SPEC, rollout: { maxUpdating: 2 } }), graphSpecHash(SPEC));
+    assert.equal(
+      graphSpecHash({ ...SPEC, rollout: { maxUpdating: 2 } }),
+      graphSpecHash({ ...SPEC, rollout: { maxUpdating: 5, onFailure: "Rollback" } }),
+    );
+    assert.deepEqual(
+      revisionFor(
+        revisionSet([gr("web", 1, { ...SPEC, rollout: { maxUpdating: 1 } })], "web"),
+        { ...SPEC, rollout: {} },
+        1,
+      ),
+      { revision: 1, issue: false },
+      "a policy change issues no revision",
+    );
+  });
 });
 
 describe("revisionSet and revisionFor", () => {
@@ -160,6 +177,9 @@ describe("revisionsToPrune", () => {
   });
   it("never deletes the revision being served, however old", () => {
     assert.deepEqual(numbers(revisionsToPrune(live, 2, 1)), [5, 4, 3, 2]);
+  });
+  it("never deletes a revision instances are assigned, run or are pinned to", () => {
+    assert.deepEqual(numbers(revisionsToPrune(live, 2, 7, new Set([1, 4]))), [5, 3, 2]);
   });
   it("keeps everything when max is 0 or negative", () => {
     assert.deepEqual(revisionsToPrune(live, 0, undefined), []);

@@ -57,9 +57,18 @@ export function canonicalJson(value: unknown): string {
 /**
  * Identity of an RGD spec for "is a new revision due?": FNV-64a of its canonical JSON. Internal,
  * as in kro: always recomputed from the snapshot, the label copy is for kubectl only.
+ * `spec.rollout` says how a graph reaches the instances, not what it is: a change there must not
+ * issue a revision and start a rollout of the same graph, so it is left out (a spec without it
+ * hashes exactly as before).
  */
 export function graphSpecHash(spec: unknown): string {
-  return fnv1a(canonicalJson(spec ?? {}), 64);
+  return fnv1a(canonicalJson(graphIdentity(spec ?? {})), 64);
+}
+
+function graphIdentity(spec: unknown): unknown {
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec) || !("rollout" in spec)) return spec;
+  const { rollout: _travel, ...graph } = spec as Record<string, unknown>;
+  return graph;
 }
 
 /** A well-formed GraphRevision of this RGD name (anything else in the list is ignored). */
@@ -104,17 +113,19 @@ export function revisionFor(
 }
 
 /**
- * Retention: keep the newest `max` revisions and, whatever its age, the one being served (the
- * restart fallback must never lose the graph instances run on). max <= 0 keeps everything.
+ * Retention: keep the newest `max` revisions and, whatever their age, the one being served (the
+ * restart fallback must never lose the graph instances run on) and those instances are assigned,
+ * run or are pinned to under a rollout. max <= 0 keeps everything.
  */
 export function revisionsToPrune(
   live: readonly GraphRevision[],
   max: number,
   served: number | undefined,
+  inUse: ReadonlySet<number> = new Set(),
 ): GraphRevision[] {
   if (max <= 0) return [];
   const newestFirst = [...live].sort((a, b) => b.spec.revision - a.spec.revision);
-  return newestFirst.slice(max).filter((r) => r.spec.revision !== served);
+  return newestFirst.slice(max).filter((r) => r.spec.revision !== served && !inUse.has(r.spec.revision));
 }
 
 /** `status.lastIssuedRevision` of an RGD, 0 when absent or malformed. */

@@ -127,13 +127,14 @@ async function markVerified(ctx: ControllerContext, revision: GraphRevision, gra
   }
 }
 
-/** Retention (--rgd-max-graph-revisions): the oldest revisions beyond the newest N go, never the served one. */
+/** Retention (--rgd-max-graph-revisions): the oldest revisions beyond the newest N go, never the served one nor one in use. */
 export async function pruneGraphRevisions(
   ctx: ControllerContext,
   live: readonly GraphRevision[],
   served: number,
+  inUse?: ReadonlySet<number>,
 ): Promise<void> {
-  for (const revision of revisionsToPrune(live, ctx.options.maxGraphRevisions, served))
+  for (const revision of revisionsToPrune(live, ctx.options.maxGraphRevisions, served, inUse))
     await deleteRevision(ctx.client, revision);
 }
 
@@ -205,4 +206,35 @@ export async function latestValidRevision(ctx: ControllerContext, rgd: KubeObjec
     );
   }
   return undefined;
+}
+
+/**
+ * The graphs of these live revisions, for instances a rollout keeps on an older one: compiled from
+ * each snapshot, except those already known (a snapshot is immutable, so a graph compiled once
+ * stays right). A snapshot that no longer compiles is left out; its instances wait until the
+ * rollout moves them.
+ */
+export async function revisionGraphs(
+  ctx: ControllerContext,
+  rgd: KubeObject,
+  live: readonly GraphRevision[],
+  known: ReadonlyMap<number, CompiledGraph> = new Map(),
+): Promise<Map<number, CompiledGraph>> {
+  const graphs = new Map<number, CompiledGraph>();
+  for (const revision of live) {
+    const number = revision.spec.revision;
+    const cached = known.get(number);
+    if (cached !== undefined) {
+      graphs.set(number, cached);
+      continue;
+    }
+    const compiled = await ctx.compile(snapshotRgd(rgd, revision));
+    if (compiled.graph !== undefined && !hasErrors(compiled.issues)) graphs.set(number, compiled.graph);
+    else
+      ctx.logger.warn(
+        { rgd: rgd.metadata?.name, graphRevision: revision.metadata.name },
+        "GraphRevision snapshot no longer compiles; instances assigned to it wait",
+      );
+  }
+  return graphs;
 }

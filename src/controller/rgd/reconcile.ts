@@ -9,7 +9,7 @@
  *
  * Ownership conflicts are reported, not fought.
  */
-import { FINALIZER } from "../../api/index.js";
+import { FINALIZER, type GraphRevision } from "../../api/index.js";
 import { formatIssue, hasErrors, type Issue } from "../../diag/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import { rgdAuthorOf, type CompiledGraph } from "../../graph/index.js";
@@ -17,9 +17,10 @@ import type { ReconcileResult } from "../loop/index.js";
 import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { jsonEqual } from "../context/index.js";
 import { ensureAuthorPolicy, verifyDelegation } from "../author-policy/index.js";
-import { RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
+import { currentRollout, RGD_CONDITIONS, rgdStatus, unknownCondition, type RgdStatusParts } from "./rgd-status.js";
+import { planRolloutStep, writeMoves } from "./rollout-step.js";
 import { startServing, stopServing } from "./instance-kinds.js";
-import { ensureGraphRevision, pruneGraphRevisions } from "./graph-revisions.js";
+import { ensureGraphRevision, pruneGraphRevisions, revisionGraphs } from "./graph-revisions.js";
 import { lastIssuedRevision } from "./graph-revision-policy.js";
 import { deleteRgd, serveForDeletion } from "./rgd-deletion.js";
 import { ensureKindReporting, keepServing, sameKind, servedGraphText } from "./rgd-serving.js";
@@ -39,6 +40,8 @@ interface ServeOutcome {
   readonly failure?: Error;
   /** The kind could not be installed: status first, then retried with backoff (kro: KindUnready). */
   readonly kindError?: { readonly error: unknown };
+  /** Under a rollout, retention waits for the rollout step: it must keep the revisions instances use. */
+  readonly retention?: { readonly live: readonly GraphRevision[]; readonly served: number };
 }
 
 export async function reconcileRgd(ctx: ControllerContext, name: string): Promise<ReconcileResult> {
@@ -63,8 +66,19 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
       ? await serveInvalid(ctx, rgd, compiled.issues)
       : await serveValid(ctx, rgd, compiled.graph);
 
+  // A rollout policy: plan which instances move (rollout-step.ts); its verdicts go in the status below.
+  const served = ctx.served.get(name);
+  const rollout =
+    served === undefined || outcome.failure !== undefined ? undefined : await planRolloutStep(ctx, rgd, served);
+  const rolloutParts =
+    rollout === undefined
+      ? served?.graph.rollout === undefined
+        ? undefined
+        : currentRollout(rgd)
+      : { status: rollout.status, condition: rollout.condition };
+
   // 4. Status, and when to look again.
-  const status = rgdStatus(rgd, outcome.parts, outcome.graph ?? ctx.served.get(name)?.graph, ctx.now());
+  const status = rgdStatus(rgd, { ...outcome.parts, rollout: rolloutParts }, outcome.graph ?? served?.graph, ctx.now());
   await writeRgdStatus(
     ctx,
     rgd,
@@ -72,10 +86,14 @@ export async function reconcileRgd(ctx: ControllerContext, name: string): Promis
   );
   if (outcome.failure !== undefined) throw outcome.failure;
   if (outcome.kindError !== undefined) throw outcome.kindError.error;
+  // Moves only once the verdicts that cause them are recorded.
+  if (rollout !== undefined) await writeMoves(ctx, name, rollout);
+  if (outcome.retention !== undefined && rollout !== undefined)
+    await retainRevisions(ctx, name, outcome.retention.live, outcome.retention.served, rollout.inUse);
   // A child kind the API server does not serve yet may be a CRD on its way (kro retries too).
   if (compiled.issues.some((i) => i.code === UNKNOWN_KIND_CODE && i.severity === "error"))
-    return { requeueAfterMs: UNKNOWN_KIND_RETRY_MS };
-  return {};
+    return { requeueAfterMs: Math.min(UNKNOWN_KIND_RETRY_MS, rollout?.requeueAfterMs ?? UNKNOWN_KIND_RETRY_MS) };
+  return rollout?.requeueAfterMs === undefined ? {} : { requeueAfterMs: rollout.requeueAfterMs };
 }
 
 async function observeRgd(ctx: Pick<ControllerContext, "client">, name: string): Promise<KubeObject | undefined> {
@@ -222,12 +240,23 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
   }
   lastIssued = Math.max(lastIssued, issued.lastIssued);
   const generation = rgd.metadata?.generation ?? 0;
+  // With a rollout policy, instances may run older revisions: their graphs are kept beside this one.
+  const revisions =
+    graph.rollout === undefined
+      ? undefined
+      : await revisionGraphs(
+          ctx,
+          rgd,
+          issued.live.filter((r) => r.spec.revision !== issued.revision),
+          previous?.revisions,
+        ).then((graphs) => graphs.set(issued.revision, graph));
   const entry: ServedGraph = {
     rgdName: name,
     rgdUid: rgd.metadata?.uid ?? "",
     generation,
     revision: issued.revision,
     graph,
+    ...(revisions === undefined ? {} : { revisions }),
     instance: kind.instance,
     containment: delegation.policy,
     author: rgdAuthorOf(rgd),
@@ -239,6 +268,7 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     previous.revision !== entry.revision ||
     previous.rgdUid !== entry.rgdUid ||
     !sameKind(previous.instance, entry.instance) ||
+    !sameRevisions(previous.revisions, entry.revisions) ||
     !jsonEqual(previous.containment, entry.containment) ||
     !jsonEqual(previous.author, entry.author);
   if (changed) await startServing(ctx, entry);
@@ -248,11 +278,32 @@ async function serveValid(ctx: ControllerContext, rgd: KubeObject, graph: Compil
     reason: "Running",
     message: "controller is running",
   };
-  await pruneGraphRevisions(ctx, issued.live, issued.revision).catch((error: unknown) => {
+  if (graph.rollout !== undefined)
+    return { parts, graph, lastIssued, retention: { live: issued.live, served: issued.revision } };
+  await retainRevisions(ctx, name, issued.live, issued.revision);
+  return { parts, graph, lastIssued };
+}
+
+async function retainRevisions(
+  ctx: ControllerContext,
+  name: string,
+  live: readonly GraphRevision[],
+  served: number,
+  inUse?: ReadonlySet<number>,
+): Promise<void> {
+  await pruneGraphRevisions(ctx, live, served, inUse).catch((error: unknown) => {
     ctx.logger.warn(
       { rgd: name, err: error instanceof Error ? error.message : String(error) },
       "GraphRevision retention failed; retried on the next reconcile",
     );
   });
-  return { parts, graph, lastIssued };
+}
+
+/** The same revisions kept for a rollout (their graphs are immutable, so the numbers say it all). */
+function sameRevisions(
+  a: ReadonlyMap<number, CompiledGraph> | undefined,
+  b: ReadonlyMap<number, CompiledGraph> | undefined,
+): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.size === b.size && [...a.keys()].every((n) => b.has(n));
 }

@@ -21,6 +21,28 @@ export interface RgdStatusParts {
   readonly controllerReady: ConditionInput;
   /** DelegationVerified, only for an RGD that delegates rights to instance authors (docs/design/authorization.md). */
   readonly delegation?: ConditionInput | undefined;
+  /**
+   * Only for an RGD with spec.rollout: status.rollout and the `Propagated` condition, outside
+   * the Ready hierarchy (an RGD whose rollout halted still serves its kind).
+   */
+  readonly rollout?: { readonly status: Record<string, unknown>; readonly condition: ConditionInput } | undefined;
+}
+
+/** The rollout's status and condition as the RGD shows them now: kept while a round could not plan. */
+export function currentRollout(rgd: KubeObject): RgdStatusParts["rollout"] {
+  const status = (rgd.status as { rollout?: unknown } | undefined)?.rollout;
+  const condition = currentConditions(rgd).get("Propagated");
+  if (status === null || typeof status !== "object" || condition === undefined) return undefined;
+  const text = (value: unknown): string => (typeof value === "string" ? value : "");
+  return {
+    status: status as Record<string, unknown>,
+    condition: {
+      type: "Propagated",
+      status: text(condition.status),
+      reason: text(condition.reason),
+      message: text(condition.message),
+    },
+  };
 }
 
 /** kro's ConditionSet.SetUnknown wording (pkg/apis/condition_set.go). */
@@ -48,9 +70,17 @@ export function rgdStatus(
   const previous = currentConditions(rgd);
   const generation = rgd.metadata?.generation;
   const stamped = dependents.map((c) => stamp(c, previous, generation, now));
-  const conditions = [...stamped, stamp(rootReady(stamped), previous, generation, now)];
+  const conditions = [
+    ...stamped,
+    stamp(rootReady(stamped), previous, generation, now),
+    ...(parts.rollout === undefined ? [] : [stamp(parts.rollout.condition, previous, generation, now)]),
+  ];
   const active = dependents.every((c) => c.status === "True");
-  const status: Record<string, unknown> = { state: active ? RGD_STATES.active : RGD_STATES.inactive, conditions };
+  const status: Record<string, unknown> = {
+    state: active ? RGD_STATES.active : RGD_STATES.inactive,
+    conditions,
+    ...(parts.rollout === undefined ? {} : { rollout: parts.rollout.status }),
+  };
   return graph === undefined ? status : { ...status, ...graphShape(graph) };
 }
 

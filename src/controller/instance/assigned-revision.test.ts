@@ -1,0 +1,112 @@
+/**
+ * An instance is evaluated with the graph of the revision its rollout assigned it — only when its
+ * RGD has spec.rollout; without one, the newest graph, whatever its status says (as in kro).
+ * Whole passes against the in-memory fake API: the RGD's reconcile keeps every live revision's
+ * graph, and each instance's Deployment is rendered from its own revision's template.
+ */
+import assert from "node:assert/strict";
+import { describe, it, type TestContext } from "node:test";
+import type { KubeObject, ObjectRef } from "../../kube/index.js";
+import { reconcileRgd } from "../rgd/index.js";
+import { reconcileInstance } from "./index.js";
+import { Actor, settle } from "../../../test/unit-support/fake-api/index.js";
+import { serveRgd, startFakeController } from "../../../test/unit-support/controller/fake-controller.js";
+import { instance, webappRgd } from "../../../test/unit-support/controller/rgds.js";
+import { servedAtAssignedRevision } from "./assigned-revision.js";
+
+const rgdRef: ObjectRef = { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "webapp" };
+const instanceRef = (name: string): ObjectRef => ({
+  apiVersion: "kro.run/v1alpha1",
+  kind: "WebApp",
+  namespace: "default",
+  name,
+});
+
+/** The webapp RGD, optionally with a rollout policy. */
+function webapp(rollout: boolean): KubeObject {
+  const rgd = webappRgd();
+  return rollout ? { ...rgd, spec: { ...(rgd.spec as Record<string, unknown>), rollout: {} } } : rgd;
+}
+
+/** Revision 2: the Deployment's image gains a suffix. */
+function suffixImage(rgd: KubeObject): void {
+  const spec = rgd.spec as {
+    resources: { id: string; template: { spec: { template: { spec: { containers: { image: string }[] } } } } }[];
+  };
+  const deploy = spec.resources.find((r) => r.id === "deploy");
+  const container = deploy?.template.spec.template.spec.containers[0];
+  if (container === undefined) throw new Error("no container");
+  container.image = "${schema.spec.image}-v2";
+}
+
+async function imageOf(actor: Actor, name: string): Promise<string | undefined> {
+  await settle();
+  const deployment = actor.read({ apiVersion: "apps/v1", kind: "Deployment", namespace: "default", name });
+  const spec = deployment?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined;
+  return spec?.template.spec.containers[0]?.image;
+}
+
+async function twoRevisions(t: TestContext, rollout: boolean) {
+  const fc = startFakeController();
+  t.after(() => fc.stop());
+  const actor = new Actor(fc.cluster);
+  await serveRgd(fc, webapp(rollout));
+  actor.edit(rgdRef, suffixImage);
+  await reconcileRgd(fc.ctx, "webapp");
+  const served = fc.ctx.served.get("webapp");
+  assert.equal(served?.revision, 2);
+  actor.create(instance("WebApp", "pinned-back"));
+  actor.create(instance("WebApp", "fresh"));
+  await settle();
+  actor.editStatus(instanceRef("pinned-back"), { graphRevision: { assigned: 1, assignedAt: "2026-01-01T00:00:00Z" } });
+  await settle();
+  await reconcileInstance(fc.ctx, served, "default", "pinned-back");
+  await reconcileInstance(fc.ctx, served, "default", "fresh");
+  return { fc, actor, served };
+}
+
+describe("the revision an instance runs", () => {
+  it("with spec.rollout: the graph of its assigned revision; unassigned, the newest", async (t) => {
+    const { actor, served } = await twoRevisions(t, true);
+    assert.deepEqual([...(served.revisions?.keys() ?? [])].sort(), [1, 2], "every live revision's graph is kept");
+    assert.equal(await imageOf(actor, "pinned-back"), "nginx:1.27");
+    assert.equal(await imageOf(actor, "fresh"), "nginx:1.27-v2");
+    // Each records the revision it was evaluated with, and keeps what the rollout assigned.
+    const record = (name: string) =>
+      (actor.read(instanceRef(name))?.status as { graphRevision?: unknown }).graphRevision;
+    const pinnedBack = record("pinned-back") as { healthyAt?: string };
+    assert.deepEqual(pinnedBack, {
+      assigned: 1,
+      assignedAt: "2026-01-01T00:00:00Z",
+      evaluated: 1,
+      healthyAt: pinnedBack.healthyAt,
+    });
+    assert.match(pinnedBack.healthyAt ?? "", /^\d{4}-/, "Ready at revision 1: when, recorded");
+    assert.equal((record("fresh") as { evaluated: number }).evaluated, 2);
+  });
+
+  it("without spec.rollout: the newest graph for every instance, whatever its status says (as in kro)", async (t) => {
+    const { actor, served } = await twoRevisions(t, false);
+    assert.equal(served.revisions, undefined, "no older graphs are kept");
+    assert.equal(await imageOf(actor, "pinned-back"), "nginx:1.27-v2");
+    assert.equal(await imageOf(actor, "fresh"), "nginx:1.27-v2");
+    const record = (name: string) =>
+      (actor.read(instanceRef(name))?.status as { graphRevision?: unknown }).graphRevision;
+    assert.equal(record("fresh"), undefined, "nothing is added to an instance's status");
+    assert.deepEqual(record("pinned-back"), { assigned: 1, assignedAt: "2026-01-01T00:00:00Z" }, "nor taken away");
+  });
+
+  it("waits, rather than run the newest, when the assigned revision's graph is not held", async (t) => {
+    const { served } = await twoRevisions(t, true);
+    const assignedGone = {
+      ...instance("WebApp", "x"),
+      status: { graphRevision: { assigned: 7 } },
+    };
+    assert.deepEqual(servedAtAssignedRevision(served, assignedGone), { kind: "missing", revision: 7 });
+    assert.equal(
+      (servedAtAssignedRevision(served, instance("WebApp", "y")) as { served: unknown }).served,
+      served,
+      "unassigned: the served graph itself",
+    );
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * The planner's inputs read from the objects, and its decisions as the fields written back: an
+ * instance's `status.graphRevision` and pin, the RGD's pause annotation and `status.rollout`.
+ * Pure; times are RFC 3339 on the wire, milliseconds for the planner. A malformed field reads as
+ * absent (an instance with an unreadable record is adopted again, which is what it needs).
+ */
+import { ANNOTATIONS, GRAPH_REVISION_STATUS } from "../../api/index.js";
+import type {
+  RejectedRevision,
+  RolloutControl,
+  RolloutHalt,
+  RolloutInstance,
+  RolloutMove,
+  RolloutPlan,
+} from "./rollout-state.js";
+
+/** The part of an object these records read. */
+export interface ObjectView {
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+    readonly creationTimestamp?: string;
+  };
+  readonly status?: unknown;
+}
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const revisionAt = (value: unknown): number | undefined =>
+  Number.isSafeInteger(value) && (value as number) >= 1 ? (value as number) : undefined;
+const timeAt = (value: unknown): number | undefined => {
+  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+};
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** An instance as the planner sees it. */
+export function rolloutInstanceOf(object: ObjectView, key: string): RolloutInstance {
+  const metadata = object.metadata ?? {};
+  const revision = record(record(object.status)?.[GRAPH_REVISION_STATUS.field]) ?? {};
+  const fields = {
+    assigned: revisionAt(revision.assigned),
+    assignedAt: timeAt(revision.assignedAt),
+    evaluated: revisionAt(revision.evaluated),
+    healthyAt: timeAt(revision.healthyAt),
+    unhealthy: typeof revision.unhealthy === "string" ? revision.unhealthy : undefined,
+    pin: metadata.annotations?.[ANNOTATIONS.pinGraphRevision],
+    namespace: metadata.namespace,
+  };
+  return {
+    key,
+    name: metadata.name ?? "",
+    labels: metadata.labels ?? {},
+    createdAt: timeAt(metadata.creationTimestamp) ?? 0,
+    ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** The RGD's pause annotation and the verdicts its status keeps. */
+export function rolloutControlOf(rgd: ObjectView): RolloutControl {
+  const status = record(record(rgd.status)?.rollout) ?? {};
+  const rejected: RejectedRevision[] = [];
+  for (const entry of Array.isArray(status.rejected) ? (status.rejected as unknown[]) : []) {
+    const r = record(entry);
+    const revision = revisionAt(r?.revision);
+    if (revision === undefined) continue;
+    rejected.push({ revision, by: r?.by === "command" ? "command" : "gate", at: timeAt(r?.at) ?? 0 });
+  }
+  const halted = haltOf(record(status.halted));
+  const resumedAt = timeAt(status.resumedAt);
+  return {
+    paused: rgd.metadata?.annotations?.[ANNOTATIONS.rolloutPaused]?.toLowerCase() === "true",
+    rejected,
+    ...(halted === undefined ? {} : { halted }),
+    ...(resumedAt === undefined ? {} : { resumedAt }),
+  };
+}
+
+function haltOf(halt: Record<string, unknown> | undefined): RolloutHalt | undefined {
+  const revision = revisionAt(halt?.revision);
+  if (halt === undefined || revision === undefined) return undefined;
+  const instances = (Array.isArray(halt.instances) ? (halt.instances as unknown[]) : []).flatMap((entry) => {
+    const i = record(entry);
+    if (typeof i?.key !== "string") return [];
+    return [{ key: i.key, reason: typeof i.reason === "string" ? i.reason : "" }];
+  });
+  return {
+    revision,
+    wave: Number.isSafeInteger(halt.wave) ? (halt.wave as number) : 0,
+    at: timeAt(halt.at) ?? 0,
+    instances,
+  };
+}
+
+/** Failing instances kept on the RGD: the first ones (the condition's message counts the rest). */
+const KEPT_FAILURES = 20;
+
+/**
+ * The RGD's `status.rollout` after a round: the plan's progress, and the verdicts — those the
+ * round reached added to those already kept. A halt of a revision that is no longer the target
+ * is dropped (a newer revision superseded it, or it was rolled back); rejections of revisions
+ * that are gone are dropped too.
+ */
+export function rolloutStatusOf(
+  plan: RolloutPlan,
+  control: RolloutControl,
+  liveRevisions: readonly number[],
+  nameOf: (key: string) => { readonly namespace?: string; readonly name: string },
+): Record<string, unknown> {
+  const rejected = [...control.rejected, ...(plan.reject === undefined ? [] : [plan.reject])].filter((r) =>
+    liveRevisions.includes(r.revision),
+  );
+  const halt = plan.halt ?? (control.halted?.revision === plan.target ? control.halted : undefined);
+  return {
+    ...(plan.target === undefined ? {} : { target: plan.target }),
+    ...(plan.wave === undefined ? {} : { wave: plan.wave }),
+    updated: plan.counts.updated,
+    total: plan.counts.total,
+    ...(halt === undefined
+      ? {}
+      : {
+          halted: {
+            revision: halt.revision,
+            wave: halt.wave,
+            at: iso(halt.at),
+            instances: halt.instances
+              .slice(0, KEPT_FAILURES)
+              .map((f) => ({ ...nameOf(f.key), key: f.key, reason: f.reason })),
+          },
+        }),
+    ...(rejected.length === 0
+      ? {}
+      : { rejected: rejected.map((r) => ({ revision: r.revision, by: r.by, at: iso(r.at) })) }),
+    ...(control.resumedAt === undefined ? {} : { resumedAt: iso(control.resumedAt) }),
+  };
+}
+
+/** The status patch that gives an instance its revision (merge patch of the status subresource). */
+export function assignmentPatch(move: RolloutMove, now: number): Record<string, unknown> {
+  return { status: { [GRAPH_REVISION_STATUS.field]: { assigned: move.to, assignedAt: iso(now) } } };
+}
