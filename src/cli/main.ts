@@ -32,6 +32,7 @@ const COMMANDS: Readonly<Record<string, readonly (() => Promise<Register>)[]>> =
   ui: [async () => (await import("./inspect/index.js")).registerUiCommand],
   import: [async () => (await import("./import-helm/index.js")).registerImportCommands],
   lsp: [async () => (await import("./lsp/index.js")).registerLspCommand],
+  rollout: [async () => (await import("./rollout/index.js")).registerRolloutCommand],
 };
 
 /** The commands that run for hours: the controller, and `kro dev`/`kro demo` with it in-process. */

@@ -1,0 +1,74 @@
+/**
+ * `kro rollout status`: the RGD's rollout in a few lines, from its policy, `status.rollout`, the
+ * `Propagated` condition and the pause annotation (pure).
+ */
+import { ANNOTATIONS } from "../../api/index.js";
+import type { RgdView, RolloutStatusView } from "./rollout-edits.js";
+
+interface Condition {
+  readonly type?: string;
+  readonly status?: string;
+  readonly reason?: string;
+  readonly message?: string;
+}
+
+interface FullRolloutStatus extends RolloutStatusView {
+  readonly wave?: { readonly index?: number; readonly name?: string; readonly of?: number };
+  readonly updated?: number;
+  readonly total?: number;
+  readonly halted?: {
+    readonly revision?: number;
+    readonly wave?: number;
+    readonly at?: string;
+    readonly instances?: readonly { readonly namespace?: string; readonly name?: string; readonly reason?: string }[];
+  };
+}
+
+export type RgdWithConditions = RgdView & {
+  readonly status?: { readonly rollout?: FullRolloutStatus; readonly conditions?: readonly Condition[] };
+};
+
+function headline(name: string, rollout: FullRolloutStatus | undefined): string {
+  if (rollout?.target === undefined) return `${name}: no rollout reported yet (is the controller running?)`;
+  const wave = rollout.wave;
+  const waveName = wave?.name === undefined ? "" : ` "${wave.name}"`;
+  const waveText = wave?.index === undefined ? "" : `, wave ${wave.index + 1}/${wave.of ?? "?"}${waveName}`;
+  return `${name}: revision ${rollout.target}${waveText}, ${rollout.updated ?? 0}/${rollout.total ?? 0} instances healthy there`;
+}
+
+function haltLines(halted: FullRolloutStatus["halted"]): string[] {
+  if (halted === undefined) return [];
+  const at = halted.at === undefined ? "" : ` at ${halted.at}`;
+  return [
+    `  halted: revision ${halted.revision ?? "?"} failed its gate in wave ${(halted.wave ?? 0) + 1}${at}`,
+    ...(halted.instances ?? []).map(
+      (failed) =>
+        `    ${failed.namespace === undefined ? "" : `${failed.namespace}/`}${failed.name ?? "?"}: ${failed.reason ?? ""}`,
+    ),
+  ];
+}
+
+function rejectionLines(rollout: FullRolloutStatus | undefined): string[] {
+  return (rollout?.rejected ?? []).map(
+    (r) => `  rejected: revision ${r.revision ?? "?"} (by ${r.by ?? "?"}${r.at === undefined ? "" : `, ${r.at}`})`,
+  );
+}
+
+export function rolloutReport(rgd: RgdWithConditions): string {
+  const name = rgd.metadata?.name ?? "?";
+  if (rgd.spec?.rollout === undefined)
+    return `${name}: no spec.rollout — every instance takes a new revision at once (as in kro)\n`;
+  const rollout = rgd.status?.rollout;
+  const paused = rgd.metadata?.annotations?.[ANNOTATIONS.rolloutPaused]?.toLowerCase() === "true";
+  const propagated = rgd.status?.conditions?.find((c) => c.type === "Propagated");
+  const lines = [
+    headline(name, rollout),
+    ...(paused ? ["  paused: nothing moves until `kro rollout resume`"] : []),
+    ...haltLines(rollout?.halted),
+    ...rejectionLines(rollout),
+    ...(propagated === undefined
+      ? []
+      : [`  Propagated=${propagated.status ?? "?"} ${propagated.reason ?? ""}: ${propagated.message ?? ""}`.trimEnd()]),
+  ];
+  return `${lines.join("\n")}\n`;
+}
