@@ -275,7 +275,7 @@ describe("kro tree", { timeout: 240_000 }, () => {
     await createRoot(ns, "still", "{}");
     await eventually(
       async () => {
-        const o = await kubectlJson<{ status?: { state?: string } }>([
+        const o = await kubectlJson<{ status?: { state?: string; conditions?: unknown } }>([
           "get",
           rootKind.toLowerCase(),
           "still",
@@ -283,6 +283,8 @@ describe("kro tree", { timeout: 240_000 }, () => {
           ns,
         ]);
         assert.equal(o.status?.state, "IN_PROGRESS");
+        // Settled: the nested leaf's Ready has reached the root too (until then its reason changes).
+        assert.doesNotMatch(JSON.stringify(o.status?.conditions ?? []), /resource \\"leaf\\"/);
       },
       { timeout: 60_000 },
     );
