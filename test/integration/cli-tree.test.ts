@@ -284,7 +284,7 @@ describe("kro tree", { timeout: 240_000 }, () => {
         ]);
         assert.equal(o.status?.state, "IN_PROGRESS");
         // Settled: the nested leaf's Ready has reached the root too (until then its reason changes).
-        assert.doesNotMatch(JSON.stringify(o.status?.conditions ?? []), /resource \\"leaf\\"/);
+        assert.doesNotMatch(JSON.stringify(o.status.conditions ?? []), /resource \\"leaf\\"/);
       },
       { timeout: 60_000 },
     );
