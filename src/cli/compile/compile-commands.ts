@@ -13,6 +13,7 @@ import {
   type CompileRgdOptions,
   type CompiledGraph,
   type ContainmentPolicy,
+  type SchemaResolver,
 } from "../../graph/index.js";
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
 import { InputError, childApiVersions, isKind, loadFiles, locate, schemaResolverFor } from "../inputs/index.js";
@@ -41,22 +42,33 @@ export interface SchemaSourceFlags {
   readonly strict?: boolean;
 }
 
-export async function compileFiles(
-  files: readonly string[],
+/**
+ * The schema sources the flags name: the built-in schemas of --kube-version, --crd files and, with
+ * --cluster, the live cluster's schemas of these group-versions ("all": every one it publishes).
+ */
+export async function resolverFromFlags(
   flags: SchemaSourceFlags,
-): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
-  const loaded = await loadFiles(files);
+  apiVersions: readonly string[] | "all",
+): Promise<SchemaResolver> {
   const live =
     flags.cluster === true
       ? (
-          await liveSchemaResolver(childApiVersions(loaded.flatMap((f) => f.documents)), {
+          await liveSchemaResolver(apiVersions, {
             kubeconfig: flags.kubeconfig,
             context: flags.context,
             cacheDir: flags.schemaCache,
           })
         ).resolver
       : undefined;
-  const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
+  return schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
+}
+
+export async function compileFiles(
+  files: readonly string[],
+  flags: SchemaSourceFlags,
+): Promise<{ loaded: LoadedFile[]; results: CompiledFile[] }> {
+  const loaded = await loadFiles(files);
+  const resolver = await resolverFromFlags(flags, childApiVersions(loaded.flatMap((f) => f.documents)));
   const env = createKroCelEnvironment({ enableRuntime: true });
   // Offline a kind without a schema may be a CRD we cannot see: a warning, unless --strict. With
   // --cluster the live discovery knows every kind, so an unknown one is an error (as in kro).

@@ -8,6 +8,7 @@ export {
   type CompiledFile,
   printDiagnostics,
   registerCompileCommands,
+  resolverFromFlags,
   type SchemaSourceFlags,
   withSchemaSources,
 } from "./compile-commands.js";

@@ -7,7 +7,7 @@
 import type { OpenApiSchema } from "../../expr/index.js";
 import { schemaAt, type SchemaResolver } from "../../graph/index.js";
 import { parseSimpleSchema } from "../../schema/index.js";
-import type { ResourceEntry, RgdIndex } from "./rgd-index.js";
+import type { RgdIndex } from "./rgd-index.js";
 
 function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -39,7 +39,11 @@ export type LocalNames = ReadonlyMap<string, OpenApiSchema | undefined>;
 
 const NO_LOCALS: LocalNames = new Map();
 
-function kindSchema(resolver: SchemaResolver, resource: ResourceEntry | undefined): OpenApiSchema | undefined {
+/** The schema of a kind written as apiVersion and kind (either may still be missing while one types). */
+export function kindSchema(
+  resolver: SchemaResolver,
+  resource: { readonly apiVersion?: string; readonly kind?: string } | undefined,
+): OpenApiSchema | undefined {
   if (resource?.apiVersion === undefined || resource.kind === undefined) return undefined;
   return resolver.resolve(resource.apiVersion, resource.kind)?.schema;
 }

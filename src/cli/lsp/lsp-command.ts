@@ -6,8 +6,8 @@
 import type { Command } from "commander";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { createKroCelEnvironment } from "../../expr/index.js";
-import { liveSchemaResolver, withSchemaSources, type SchemaSourceFlags } from "../compile/index.js";
-import { positiveInteger, schemaResolverFor } from "../inputs/index.js";
+import { resolverFromFlags, withSchemaSources, type SchemaSourceFlags } from "../compile/index.js";
+import { positiveInteger } from "../inputs/index.js";
 import { startLanguageServer } from "./server.js";
 import { REAL_TIMERS } from "./timers.js";
 
@@ -48,17 +48,7 @@ export function registerLspCommand(program: Command): void {
     .option("--debounce <ms>", "quiet time after a change before diagnostics are recomputed", "200")
     .action(async (flags: SchemaSourceFlags & { debounce: string }) => {
       const debounceMs = positiveInteger("--debounce", flags.debounce);
-      const live =
-        flags.cluster === true
-          ? (
-              await liveSchemaResolver("all", {
-                kubeconfig: flags.kubeconfig,
-                context: flags.context,
-                cacheDir: flags.schemaCache,
-              })
-            ).resolver
-          : undefined;
-      const resolver = await schemaResolverFor(flags.kubeVersion, flags.crd ?? [], live);
+      const resolver = await resolverFromFlags(flags, "all");
       const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
       startLanguageServer(connection, {
         compile: {

@@ -8,7 +8,7 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem } from "vscode-languageserver/node";
 import type { OpenApiSchema } from "../../expr/index.js";
 import { HELM_FUNCTION_NAMES, schemaAt } from "../../graph/index.js";
-import { describeType } from "./field-schemas.js";
+import { describeType, kindSchema } from "./field-schemas.js";
 import type { RgdScope } from "./rgd-scope.js";
 
 /** text/template's own functions. */
@@ -64,17 +64,9 @@ function fieldItems(schema: OpenApiSchema | undefined, without: readonly string[
     }));
 }
 
-function kindSchema(
-  scope: RgdScope,
-  ref: { apiVersion?: string; kind?: string } | undefined,
-): OpenApiSchema | undefined {
-  if (ref?.apiVersion === undefined || ref.kind === undefined) return undefined;
-  return scope.resolver.resolve(ref.apiVersion, ref.kind)?.schema;
-}
-
 /** The parent as templates see it: its CRD's schema, with ObjectMeta where the CRD leaves metadata open. */
 function parentSchema(scope: RgdScope): OpenApiSchema | undefined {
-  const schema = kindSchema(scope, scope.rgd.parent);
+  const schema = kindSchema(scope.resolver, scope.rgd.parent);
   if (schema === undefined) return undefined;
   const metadata = scope.resolver.resolve("v1", "ConfigMap")?.schema.properties?.metadata;
   return { ...schema, properties: { ...schema.properties, ...(metadata === undefined ? {} : { metadata }) } };
@@ -130,7 +122,7 @@ export function templateChainSchema(
     const [id, ...fields] = rest;
     return schemaAt(
       kindSchema(
-        scope,
+        scope.resolver,
         scope.rgd.resources.find((r) => r.id === id),
       ),
       fields,
@@ -138,7 +130,7 @@ export function templateChainSchema(
   }
   if (head === "self") {
     const child = scope.rgd.resources.find((r) => r.extent.start <= offset && offset <= r.extent.end);
-    return schemaAt(kindSchema(scope, child), rest);
+    return schemaAt(kindSchema(scope.resolver, child), rest);
   }
   return undefined;
 }
