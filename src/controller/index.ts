@@ -68,4 +68,10 @@ export type {
 } from "./instance/index.js";
 export { crdRef, crdUpdateBody, judgeCrdUpdate, type CrdDecision, type CrdOwner } from "./crds/index.js";
 export { startControllerUi, type ControllerUi, type ControllerUiOptions } from "./ui/index.js";
-export { CLUSTER_NAME_LABELS, KUBECONFIG_KEYS } from "./clusters/index.js";
+export {
+  CLUSTER_NAME_LABELS,
+  KUBECONFIG_KEYS,
+  registeredClusterClients,
+  USUAL_CLUSTER_NAMESPACE,
+  type RegisteredClusterClients,
+} from "./clusters/index.js";

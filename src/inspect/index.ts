@@ -9,7 +9,10 @@ export {
   InstanceNotFoundError,
   MAX_ROUNDS,
   selectorString,
+  clustersNamed,
+  type ClusterReads,
   type LiveInstance,
+  type RemoteReadState,
 } from "./live-instance.js";
 export { renderSvg } from "./render-svg.js";
 export {

@@ -5,9 +5,11 @@
  * state (`kro graph --instance`, `kro tree`, the web view) without trusting anything but the
  * cluster, read with the caller's own client.
  */
+import { compareCodeUnits } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import {
+  clusterOf,
   createMemoryLookup,
   evaluateInstance,
   identityKey,
@@ -24,6 +26,8 @@ export const MAX_ROUNDS = 32;
 export interface LiveInstance {
   readonly instance: KubeObject;
   readonly evaluation: InstanceEvaluation;
+  /** Clusters holding some of its children that could not be read, and why. */
+  readonly unreadable: ReadonlyMap<string, string>;
 }
 
 export class InstanceNotFoundError extends Error {
@@ -50,33 +54,117 @@ function queryKey(w: ObjectIdentity | CollectionQuery): string {
 }
 
 /**
+ * How objects placed in other registered clusters are read: one client per cluster, reached with
+ * the reader's own rights on the hub (the controller's `registeredClusterClients`). Absent: only
+ * the hub is read, and remote objects are reported unreadable.
+ */
+export interface ClusterReads {
+  clientFor(cluster: string): Promise<KubeClient>;
+}
+
+/** What a read of other clusters met: clusters that could not be read, and why. */
+export interface RemoteReadState {
+  readonly reads?: ClusterReads;
+  /** Clusters whose collections are listed too (those the pass's desired objects name). */
+  readonly clusters: ReadonlySet<string>;
+  readonly unreadable: Map<string, string>;
+}
+
+async function clientIn(
+  client: KubeClient,
+  cluster: string | undefined,
+  remote: RemoteReadState | undefined,
+): Promise<KubeClient | undefined> {
+  if (cluster === undefined) return client;
+  if (remote === undefined || remote.unreadable.has(cluster)) return undefined;
+  if (remote.reads === undefined) {
+    remote.unreadable.set(cluster, `cluster "${cluster}" is not read from here`);
+    return undefined;
+  }
+  try {
+    return await remote.reads.clientFor(cluster);
+  } catch (error) {
+    remote.unreadable.set(cluster, error instanceof Error ? error.message : String(error));
+    return undefined;
+  }
+}
+
+/** A read of another cluster that failed marks that cluster unreadable; the hub's failures are thrown. */
+async function readIn<T>(
+  cluster: string | undefined,
+  remote: RemoteReadState | undefined,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
+  if (cluster === undefined || remote === undefined) return read();
+  try {
+    return await read();
+  } catch (error) {
+    if (isNotFound(error)) throw error;
+    remote.unreadable.set(cluster, `cluster "${cluster}": ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+async function fetchOne(
+  client: KubeClient,
+  w: ObjectIdentity | CollectionQuery,
+  lookup: MemoryLookup,
+  remote: RemoteReadState | undefined,
+): Promise<void> {
+  if (isQuery(w)) {
+    for (const cluster of [undefined, ...(remote?.clusters ?? [])]) {
+      const reader = await clientIn(client, cluster, remote);
+      if (reader === undefined) continue;
+      const list = await readIn(cluster, remote, () =>
+        reader.list(w.apiVersion, w.kind, { namespace: w.namespace, labelSelector: selectorString(w) }),
+      );
+      if (list !== undefined) lookup.put(...(list.items as KubeJson[]));
+    }
+    return;
+  }
+  const reader = await clientIn(client, w.cluster, remote);
+  if (reader === undefined) return;
+  try {
+    const found = await readIn(w.cluster, remote, () => reader.get<KubeObject & KubeJson>(w));
+    if (found !== undefined) lookup.put(found);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/**
  * Reads every object and collection in `watches` not read before (`fetched` remembers), into
- * `lookup`; returns how many reads were made. A missing object is simply not put.
+ * `lookup`; returns how many reads were made. A missing object is simply not put. Objects in
+ * other clusters are read there (`remote`), never in the hub: an object of the same name in the
+ * hub is another object.
  */
 export async function fetchWatched(
   client: KubeClient,
   watches: readonly (ObjectIdentity | CollectionQuery)[],
   lookup: MemoryLookup,
   fetched: Set<string>,
+  remote?: RemoteReadState,
 ): Promise<number> {
-  const wanted = watches.filter((w) => !fetched.has(queryKey(w)));
+  // A collection is listed again when the pass names a new cluster its items may live in.
+  const where = [...(remote?.clusters ?? [])].sort(compareCodeUnits).join(",");
+  const keyOf = (w: ObjectIdentity | CollectionQuery) => (isQuery(w) ? `${queryKey(w)}@${where}` : queryKey(w));
+  const wanted = watches.filter((w) => !fetched.has(keyOf(w)));
   for (const w of wanted) {
-    fetched.add(queryKey(w));
-    if (isQuery(w)) {
-      const list = await client.list(w.apiVersion, w.kind, {
-        namespace: w.namespace,
-        labelSelector: selectorString(w),
-      });
-      lookup.put(...(list.items as KubeJson[]));
-    } else {
-      try {
-        lookup.put(await client.get<KubeObject & KubeJson>(w));
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
-    }
+    fetched.add(keyOf(w));
+    await fetchOne(client, w, lookup, remote);
   }
   return wanted.length;
+}
+
+/** The clusters a pass's desired objects are placed in. */
+export function clustersNamed(evaluation: InstanceEvaluation): Set<string> {
+  const found = new Set<string>();
+  for (const node of evaluation.nodes)
+    for (const object of node.desired) {
+      const cluster = clusterOf(object);
+      if (cluster !== undefined) found.add(cluster);
+    }
+  return found;
 }
 
 export async function evaluateLiveInstance(
@@ -84,6 +172,7 @@ export async function evaluateLiveInstance(
   graph: CompiledGraph,
   namespace: string | undefined,
   name: string,
+  reads?: ClusterReads,
 ): Promise<LiveInstance> {
   const { group, version, kind } = graph.instance;
   const apiVersion = group === "" ? version : `${group}/${version}`;
@@ -99,10 +188,12 @@ export async function evaluateLiveInstance(
   }
   const lookup = createMemoryLookup();
   const fetched = new Set<string>();
+  const unreadable = new Map<string, string>();
   let evaluation = evaluateInstance(graph, instance, lookup, {});
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    if ((await fetchWatched(client, evaluation.watches, lookup, fetched)) === 0) break;
+    const remote = { ...(reads === undefined ? {} : { reads }), clusters: clustersNamed(evaluation), unreadable };
+    if ((await fetchWatched(client, evaluation.watches, lookup, fetched, remote)) === 0) break;
     evaluation = evaluateInstance(graph, instance, lookup, {});
   }
-  return { instance, evaluation };
+  return { instance, evaluation, unreadable };
 }

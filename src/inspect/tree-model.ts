@@ -8,7 +8,15 @@
  */
 import { INSTANCE_CONDITIONS } from "../api/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
-import { NODE_STATES, type InstanceEvaluation, type KubeJson, type NodeEvaluation } from "../runtime/index.js";
+import {
+  clusterOf,
+  identityKey,
+  identityOf,
+  NODE_STATES,
+  type InstanceEvaluation,
+  type KubeJson,
+  type NodeEvaluation,
+} from "../runtime/index.js";
 
 export const TREE_STATES = {
   ready: "Ready",
@@ -17,6 +25,8 @@ export const TREE_STATES = {
   excluded: "Excluded",
   error: "Error",
   deleting: "Deleting",
+  /** Its objects live in a cluster this reader cannot read (no access to the registration, unreachable). */
+  unknown: "Unknown",
 } as const;
 export type TreeState = (typeof TREE_STATES)[keyof typeof TREE_STATES];
 
@@ -26,6 +36,8 @@ export interface TreeObject {
   readonly namespace?: string;
   readonly name: string;
   readonly uid?: string;
+  /** The registered cluster it lives in; absent: the hub. */
+  readonly cluster?: string;
   /** metadata.creationTimestamp, RFC 3339. */
   readonly createdAt?: string;
   /** The object is itself an instance of an RGD: its own tree. */
@@ -120,25 +132,50 @@ function objectOf(o: KubeJson, nested: ReadonlyMap<string, InstanceTree>): TreeO
   const uid = text(metadata.uid);
   const namespace = text(metadata.namespace);
   const instance = nested.get(uid);
+  const cluster = clusterOf(o);
   return {
     apiVersion: text(o.apiVersion),
     kind: text(o.kind),
     name: text(metadata.name),
     ...(namespace === "" ? {} : { namespace }),
     ...(uid === "" ? {} : { uid }),
+    ...(cluster === undefined ? {} : { cluster }),
     ...(typeof metadata.creationTimestamp === "string" ? { createdAt: metadata.creationTimestamp } : {}),
     ...(instance === undefined ? {} : { instance }),
   };
 }
 
+/** What the reader met outside the node itself: the controller's apply error, nested trees, unreadable clusters. */
+export interface NodeContext {
+  readonly excludedIds: ReadonlySet<string>;
+  readonly applyError: string | undefined;
+  readonly nested: ReadonlyMap<string, InstanceTree>;
+  readonly unreadable: ReadonlyMap<string, string>;
+}
+
+/**
+ * A node whose objects were not all observed because their cluster could not be read is not
+ * "waiting": nothing is known of them here. Its reason names the clusters and why.
+ */
+function unreadableReason(evaluation: NodeEvaluation, unreadable: ReadonlyMap<string, string>): string | undefined {
+  if (unreadable.size === 0) return undefined;
+  const keyOf = (o: KubeJson): string => {
+    const identity = identityOf(o);
+    return identity === undefined ? "" : identityKey(identity);
+  };
+  const observed = new Set(evaluation.observed.map(keyOf));
+  const reasons = new Set<string>();
+  for (const object of evaluation.desired) {
+    const cluster = clusterOf(object);
+    const why = cluster === undefined ? undefined : unreadable.get(cluster);
+    if (why !== undefined && !observed.has(keyOf(object))) reasons.add(why);
+  }
+  return reasons.size === 0 ? undefined : `not readable from here: ${[...reasons].join("; ")}`;
+}
+
 /** One node: state, reason and what blocks it, from its evaluation (and the controller's apply error, if any). */
-export function treeNodeOf(
-  node: CompiledNode,
-  evaluation: NodeEvaluation,
-  excludedIds: ReadonlySet<string>,
-  applyError: string | undefined,
-  nested: ReadonlyMap<string, InstanceTree>,
-): TreeNode {
+export function treeNodeOf(node: CompiledNode, evaluation: NodeEvaluation, context: NodeContext): TreeNode {
+  const { excludedIds, applyError, nested } = context;
   const base = {
     id: node.id,
     apiVersion: node.apiVersion,
@@ -217,6 +254,8 @@ export function treeNodeOf(
     case "terminating":
       return { ...base, state: TREE_STATES.deleting, reason: "waiting for the old object to finish deleting" };
     case "readiness": {
+      const unknown = unreadableReason(evaluation, context.unreadable);
+      if (unknown !== undefined) return { ...base, state: TREE_STATES.unknown, reason: unknown };
       const expression = pending.expression ?? (node.readyWhen.length > 0 ? node.readyWhen.join(" && ") : undefined);
       const reason = base.objects.length === 0 ? "applied, not observed yet" : "readyWhen is not true yet";
       return {
@@ -235,6 +274,7 @@ export function instanceTreeOf(
   instance: KubeJson,
   evaluation: InstanceEvaluation,
   nested: ReadonlyMap<string, InstanceTree> = new Map(),
+  unreadable: ReadonlyMap<string, string> = new Map(),
 ): InstanceTree {
   const metadata = record(instance.metadata);
   const status = record(instance.status);
@@ -249,7 +289,9 @@ export function instanceTreeOf(
   );
   const nodes = evaluation.nodes.flatMap((e) => {
     const node = byId.get(e.id);
-    return node === undefined ? [] : [treeNodeOf(node, e, excludedIds, applyErrors.get(e.id), nested)];
+    return node === undefined
+      ? []
+      : [treeNodeOf(node, e, { excludedIds, applyError: applyErrors.get(e.id), nested, unreadable })];
   });
   const stale =
     generation !== undefined && observedGeneration !== undefined && observedGeneration < generation

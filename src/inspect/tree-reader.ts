@@ -3,11 +3,14 @@
  * kind, gets its compiled graph from a `GraphSource` (the CLI compiles against the live
  * cluster's schemas; the controller hands over the graph it serves), evaluates the instance the
  * way the controller does (live-instance.ts), and expands every child that is itself an instance
- * of an RGD. Read-only: only get and list requests, all with the client it is given.
+ * of an RGD (in the hub; one in another cluster is listed, not expanded). Children in other
+ * registered clusters are read there through `clusters`, reached with the caller's own rights.
+ * Read-only: only get and list requests.
  */
 import type { CompiledGraph } from "../graph/index.js";
 import type { KubeClient, KubeObject } from "../kube/index.js";
-import { evaluateLiveInstance } from "./live-instance.js";
+import { clusterOf } from "../runtime/index.js";
+import { evaluateLiveInstance, type ClusterReads } from "./live-instance.js";
 import { instanceTreeOf, type InstanceTree } from "./tree-model.js";
 
 /** Nested instances deeper than this are listed, not expanded (a cycle of RGDs cannot loop us). */
@@ -86,7 +89,12 @@ export interface TreeReader {
 }
 
 /** A reader over these RGDs (listed by the caller, with the caller's rights). */
-export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[], graphs: GraphSource): TreeReader {
+export function createTreeReader(
+  client: KubeClient,
+  rgds: readonly KubeObject[],
+  graphs: GraphSource,
+  clusters?: ClusterReads,
+): TreeReader {
   const served = rgds.flatMap((rgd) => servedKind(rgd) ?? []);
   const entryFor = (apiVersion: string, kind: string): ServedKind | undefined =>
     served.find((s) => apiVersionOf(s.group, s.version) === apiVersion && s.kind === kind);
@@ -102,7 +110,7 @@ export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[]
     const entry = entryFor(apiVersion, kind);
     if (entry === undefined) throw new TreeReadError(`no ResourceGraphDefinition serves ${kind} (${apiVersion})`);
     const graph = await graphs(entry.rgd);
-    const live = await evaluateLiveInstance(client, graph, namespace, name);
+    const live = await evaluateLiveInstance(client, graph, namespace, name, clusters);
     const uid = live.instance.metadata?.uid;
     if (uid !== undefined) seen.add(uid);
     const nested = new Map<string, InstanceTree>();
@@ -116,6 +124,7 @@ export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[]
             meta.uid === undefined ||
             meta.name === undefined ||
             seen.has(meta.uid) ||
+            clusterOf(object) !== undefined ||
             entryFor(childApiVersion, childKind) === undefined
           )
             continue;
@@ -123,7 +132,7 @@ export function createTreeReader(client: KubeClient, rgds: readonly KubeObject[]
         }
       }
     }
-    return instanceTreeOf(graph, live.instance, live.evaluation, nested);
+    return instanceTreeOf(graph, live.instance, live.evaluation, nested, live.unreadable);
   }
 
   return {

@@ -22,7 +22,9 @@ import { TcpProxy } from "../support/tcp-proxy.js";
 import { recordText } from "../support/instance-record.js";
 import path from "node:path";
 import { REPO_ROOT } from "../../src/deploy/index.js";
-import { expectAbsent, kubectl, kubectlJson } from "../support/test-cluster.js";
+import { expectAbsent, kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
+import { runKro } from "../support/cli-session.js";
+import { serviceAccountKubeconfig } from "../support/service-account.js";
 import {
   letterSuffix,
   rgdHeader,
@@ -156,6 +158,107 @@ ${rgdHeader(tc, rgdName)}
       inventory,
       /"one-b","[^"]+","remote","","b"\]/,
       "the inventory records the remote child with its cluster",
+    );
+  });
+
+  it("kro tree reads remote children in their cluster; a reader who may not read the registrations is told why, not shown them waiting", async (t) => {
+    interface Tree {
+      ready: boolean;
+      nodes: { id: string; state: string; reason: string; objects: { name: string; cluster?: string }[] }[];
+    }
+    const tree = async (...extra: string[]): Promise<Tree> =>
+      JSON.parse(
+        (
+          await runKro([
+            "tree",
+            `${kind}/one`,
+            "-n",
+            appNs,
+            "-o",
+            "json",
+            "--cluster-namespace",
+            hubNs,
+            "--kubeconfig",
+            testCluster().kubeconfig,
+            ...extra,
+          ])
+        ).stdout,
+      ) as Tree;
+    const node = (read: Tree, id: string) => read.nodes.find((n) => n.id === id);
+    const admin = await tree();
+    assert.equal(admin.ready, true);
+    for (const id of ["remote", "fan"]) {
+      assert.equal(node(admin, id)?.state, "Ready", JSON.stringify(node(admin, id)));
+      assert.deepEqual(
+        node(admin, id)?.objects.map((o) => o.cluster),
+        ["b"],
+        "the object was read in cluster b, and says so",
+      );
+    }
+    assert.equal(node(admin, "hub")?.objects[0]?.cluster, undefined, "a hub child names no cluster");
+
+    // A tenant who may read the instance and its hub children, but not the registration Secrets.
+    await kubectl(["create", "serviceaccount", "treeview", "-n", appNs]);
+    await kubectl([
+      "create",
+      "role",
+      "treeview",
+      "-n",
+      appNs,
+      "--verb=get,list",
+      `--resource=${plural}.kro.run,configmaps`,
+    ]);
+    await kubectl([
+      "create",
+      "rolebinding",
+      "treeview",
+      "-n",
+      appNs,
+      "--role=treeview",
+      `--serviceaccount=${appNs}:treeview`,
+    ]);
+    await kubectl([
+      "create",
+      "clusterrole",
+      `treeview-${suffix}`,
+      "--verb=get,list",
+      "--resource=resourcegraphdefinitions.kro.run",
+    ]);
+    await kubectl([
+      "create",
+      "clusterrolebinding",
+      `treeview-${suffix}`,
+      `--clusterrole=treeview-${suffix}`,
+      `--serviceaccount=${appNs}:treeview`,
+    ]);
+    t.after(async () => {
+      await kubectl(["delete", "clusterrole,clusterrolebinding", `treeview-${suffix}`, "--ignore-not-found"]).catch(
+        () => "",
+      );
+    });
+    const tenant = await serviceAccountKubeconfig(t, appNs, "treeview");
+    const seen = JSON.parse(
+      (
+        await runKro([
+          "tree",
+          `${kind}/one`,
+          "-n",
+          appNs,
+          "-o",
+          "json",
+          "--cluster-namespace",
+          hubNs,
+          "--kubeconfig",
+          tenant.kubeconfig,
+        ])
+      ).stdout,
+    ) as Tree;
+    assert.equal(node(seen, "hub")?.state, "Ready");
+    const remote = node(seen, "remote");
+    assert.equal(remote?.state, "Unknown", JSON.stringify(remote));
+    assert.match(
+      remote?.reason ?? "",
+      new RegExp(`cluster "b": cannot read its registration in namespace ${hubNs}: .*forbidden`),
     );
   });
 

@@ -7,13 +7,13 @@
  * bundled multi-cluster example (examples/multicluster) reads like a real deployment.
  */
 import { readFile } from "node:fs/promises";
-import { CLUSTER_NAME_LABELS, KUBECONFIG_KEYS } from "../../controller/index.js";
+import { CLUSTER_NAME_LABELS, KUBECONFIG_KEYS, USUAL_CLUSTER_NAMESPACE } from "../../controller/index.js";
 import { createKubeClient, isConflict, isNotFound, type KubeClient } from "../../kube/index.js";
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from "../../localcluster/index.js";
 import { InputError } from "../inputs/index.js";
 
 /** Where the local tools register member clusters, and where their controller reads them. */
-export const MEMBER_CLUSTER_NAMESPACE = "kro-system";
+export const MEMBER_CLUSTER_NAMESPACE = USUAL_CLUSTER_NAMESPACE;
 export const MEMBER_CLUSTER_NAMES = [
   "eu-west",
   "us-east",

@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import { toYaml } from "../../api/index.js";
 import { createKubeClient } from "../../kube/index.js";
+import { registeredClusterClients, USUAL_CLUSTER_NAMESPACE } from "../../controller/index.js";
 import { durationFlag, InputError } from "../inputs/index.js";
 import { InstanceNotFoundError, TreeReadError, treeHasError, type InstanceTree } from "../../inspect/index.js";
 import { formatTree } from "./tree-format.js";
@@ -25,6 +26,7 @@ interface TreeFlags {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly schemaCache?: string;
+  readonly clusterNamespace: string;
 }
 
 export function exitFor(tree: InstanceTree): number {
@@ -62,12 +64,13 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
     env: process.env,
     maxRetries: 1,
   });
+  const clusters = registeredClusterClients(client, flags.clusterNamespace);
   try {
-    const reader = await createCliTreeReader(client, {
-      kubeconfig: flags.kubeconfig,
-      context: flags.context,
-      cacheDir: flags.schemaCache,
-    });
+    const reader = await createCliTreeReader(
+      client,
+      { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache },
+      clusters,
+    );
     const { apiVersion, kind, namespaced } = await reader.resolveKind(typedKind);
     const namespace = namespaced ? (flags.namespace ?? client.defaultNamespace) : undefined;
     const deadline = Date.now() + timeoutMs;
@@ -117,6 +120,7 @@ async function runTree(target: string, extraName: string | undefined, flags: Tre
     }
     throw error;
   } finally {
+    clusters.close();
     client.close();
   }
 }
@@ -138,12 +142,19 @@ export function registerTreeCommand(program: Command): void {
     .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context")
     .option("--schema-cache <dir>", "where child kinds' OpenAPI documents are cached (default ~/.cache/kro-ts/openapi)")
+    .option(
+      "--cluster-namespace <ns>",
+      "where member clusters are registered in this cluster (the controller's --cluster-namespace): children placed in them are read there, with the credentials registered for them if you may read those",
+      USUAL_CLUSTER_NAMESPACE,
+    )
     .addHelpText(
       "after",
       `
 States per resource: ready, waiting for readiness (its readyWhen is not true yet: the expression is
 shown), waiting on dependency (which ones, or the missing field), excluded (includeWhen is false),
-error (the controller's or the evaluation's message), deleting.
+error (the controller's or the evaluation's message), deleting, unknown (it lives in a member
+cluster that cannot be read from here: its registration is not readable with your rights, or the
+cluster is unreachable).
 
 Exit status:
   0  the instance is Ready (its Ready condition is True for its current generation)

@@ -18,6 +18,7 @@ const STATE_WORDS: Readonly<Record<TreeState, string>> = {
   [TREE_STATES.excluded]: "excluded",
   [TREE_STATES.error]: "error",
   [TREE_STATES.deleting]: "deleting",
+  [TREE_STATES.unknown]: "unknown",
 };
 
 interface Row {
@@ -30,8 +31,15 @@ interface Row {
 const age = (createdAt: string | undefined, now: number): string =>
   createdAt === undefined ? "-" : humanAge(now - Date.parse(createdAt));
 
-function objectLabel(o: { kind: string; name: string; namespace?: string }, namespace: string | undefined): string {
-  return `${o.kind}/${o.name}${o.namespace !== undefined && o.namespace !== namespace ? ` (${o.namespace})` : ""}`;
+function objectLabel(
+  o: { kind: string; name: string; namespace?: string; cluster?: string },
+  namespace: string | undefined,
+): string {
+  const where = [
+    ...(o.namespace !== undefined && o.namespace !== namespace ? [o.namespace] : []),
+    ...(o.cluster === undefined ? [] : [`cluster ${o.cluster}`]),
+  ];
+  return `${o.kind}/${o.name}${where.length === 0 ? "" : ` (${where.join(", ")})`}`;
 }
 
 function nodeReason(node: TreeNode): string {

@@ -14,6 +14,7 @@ import {
   childApiVersionsOf,
   createTreeReader,
   graphCacheKey,
+  type ClusterReads,
   type GraphSource,
   type TreeReader,
 } from "../../inspect/index.js";
@@ -65,9 +66,10 @@ export interface CliTreeReader extends TreeReader {
 export async function createCliTreeReader(
   client: KubeClient,
   schemaOptions: LiveSchemaOptions,
+  clusters?: ClusterReads,
 ): Promise<CliTreeReader> {
   const rgds = (await client.list(KRO_API_VERSION, RGD.kind)).items;
-  const reader = createTreeReader(client, rgds, liveGraphSource(rgds, schemaOptions));
+  const reader = createTreeReader(client, rgds, liveGraphSource(rgds, schemaOptions), clusters);
   return {
     ...reader,
     async resolveKind(typed: string) {

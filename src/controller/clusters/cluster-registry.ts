@@ -7,7 +7,6 @@
  * credentials, new server) replaces the client at once, without a restart; `onChange` tells the
  * watches to re-list that cluster with the new client.
  */
-import { compareCodeUnits } from "../../api/index.js";
 import {
   createKubeClient,
   type InformerLease,
@@ -17,8 +16,9 @@ import {
   type ResourceInfo,
 } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
-import { CLUSTER_NAME_LABELS, readRegistration, registeredName, type Registration } from "./kubeconfig-secret.js";
-import { CLUSTER_PROFILE, profileCluster, profileTokenSecret, readProfile } from "./cluster-profile.js";
+import { CLUSTER_NAME_LABELS, registeredName, type Registration } from "./kubeconfig-secret.js";
+import { CLUSTER_PROFILE, profileCluster, profileTokenSecret } from "./cluster-profile.js";
+import { chooseRegistration } from "./registration-choice.js";
 
 /** How often a missing ClusterProfile API is looked for again (a CRD installed after the start). */
 const PROFILE_API_RECHECK_MS = 30_000;
@@ -204,10 +204,7 @@ export class ClusterRegistry implements ClusterConnections {
   }
 
   private secretsNaming(cluster: string): KubeObject[] {
-    return this.leases
-      .flatMap((l) => l.informer.store.list())
-      .filter((s) => registeredName(s) === cluster)
-      .sort((a, b) => compareCodeUnits(a.metadata?.name ?? "", b.metadata?.name ?? ""));
+    return this.leases.flatMap((l) => l.informer.store.list()).filter((s) => registeredName(s) === cluster);
   }
 
   private profileNaming(cluster: string): KubeObject | undefined {
@@ -220,28 +217,18 @@ export class ClusterRegistry implements ClusterConnections {
         cluster,
         error: `cluster "${cluster}" is not registered: the controller reads no cluster registrations (start it with a cluster namespace)`,
       };
-    const secrets = this.secretsNaming(cluster);
-    const names = [...new Set(secrets.map((s) => s.metadata?.name))];
-    // A kubeconfig Secret is the deliberate, specific registration: it wins over an inventory's profile.
-    const profile = names.length === 0 ? this.profileNaming(cluster) : undefined;
-    if (profile !== undefined)
-      return readProfile(
-        profile,
-        this.profiles?.secrets.informer.store.getByName(this.namespace, profileTokenSecret(profile)),
-      );
-    if (names.length === 0) {
-      const profiles = this.profiles === undefined ? "" : ` and no ClusterProfile ${this.namespace}/${cluster}`;
-      return {
-        cluster,
-        error: `cluster "${cluster}" is not registered (no Secret in namespace ${this.namespace} labelled ${CLUSTER_NAME_LABELS.join(" or ")}=${cluster}${profiles})`,
-      };
-    }
-    if (names.length > 1)
-      return {
-        cluster,
-        error: `cluster "${cluster}" is registered twice (Secrets ${names.join(", ")} in ${this.namespace}): refusing to guess`,
-      };
-    return readRegistration(secrets[0] as KubeObject) ?? { cluster, error: `cluster "${cluster}" is not registered` };
+    const profile = this.profileNaming(cluster);
+    return chooseRegistration({
+      cluster,
+      namespace: this.namespace,
+      secrets: this.secretsNaming(cluster),
+      profile,
+      profileToken:
+        profile === undefined
+          ? undefined
+          : this.profiles?.secrets.informer.store.getByName(this.namespace, profileTokenSecret(profile)),
+      profilesRead: this.profiles !== undefined,
+    });
   }
 
   /** A registration Secret changed: a new fingerprint means a new client (and re-listed watches). */

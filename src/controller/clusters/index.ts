@@ -5,3 +5,4 @@
  */
 export { ClusterRegistry, type ClusterClient, type ClusterConnections } from "./cluster-registry.js";
 export { CLUSTER_NAME_LABELS, KUBECONFIG_KEYS, readRegistration } from "./kubeconfig-secret.js";
+export { registeredClusterClients, USUAL_CLUSTER_NAMESPACE, type RegisteredClusterClients } from "./cluster-reader.js";

@@ -104,6 +104,7 @@ export const STATE_OF: Readonly<Record<TreeState, { state: RowState; text: strin
   [TREE_STATES.excluded]: { state: "excluded", text: "excluded" },
   [TREE_STATES.error]: { state: "error", text: "error" },
   [TREE_STATES.deleting]: { state: "deleting", text: "deleting" },
+  [TREE_STATES.unknown]: { state: "not-ready", text: "not readable here" },
 };
 
 const record = (v: unknown): Record<string, unknown> =>
