@@ -9,10 +9,10 @@ export {
   InstanceNotFoundError,
   MAX_ROUNDS,
   selectorString,
-  clustersNamed,
+  placesNamed,
   type ClusterReads,
   type LiveInstance,
-  type RemoteReadState,
+  type ReadScope,
 } from "./live-instance.js";
 export { renderSvg } from "./render-svg.js";
 export {

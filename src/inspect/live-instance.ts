@@ -5,12 +5,12 @@
  * state (`kro graph --instance`, `kro tree`, the web view) without trusting anything but the
  * cluster, read with the caller's own client.
  */
-import { compareCodeUnits } from "../api/index.js";
+import { compareCodeUnits, LABELS } from "../api/index.js";
 import type { CompiledGraph } from "../graph/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../kube/index.js";
 import {
-  clusterOf,
   createMemoryLookup,
+  identityOf,
   evaluateInstance,
   identityKey,
   type CollectionQuery,
@@ -62,18 +62,24 @@ export interface ClusterReads {
   clientFor(cluster: string): Promise<KubeClient>;
 }
 
-/** What a read of other clusters met: clusters that could not be read, and why. */
-export interface RemoteReadState {
+/**
+ * Where a pass's objects are read: the clusters and namespaces its desired objects name (a
+ * collection of the instance is listed there, not across the cluster: a tenant may list only
+ * its own namespaces), how other clusters are reached, and those that could not be read (why).
+ */
+export interface ReadScope {
   readonly reads?: ClusterReads;
-  /** Clusters whose collections are listed too (those the pass's desired objects name). */
+  /** Other clusters whose collections are listed too. */
   readonly clusters: ReadonlySet<string>;
+  /** Namespaces of the desired objects; undefined among them: some are cluster-scoped. */
+  readonly namespaces: ReadonlySet<string | undefined>;
   readonly unreadable: Map<string, string>;
 }
 
 async function clientIn(
   client: KubeClient,
   cluster: string | undefined,
-  remote: RemoteReadState | undefined,
+  remote: ReadScope | undefined,
 ): Promise<KubeClient | undefined> {
   if (cluster === undefined) return client;
   if (remote === undefined || remote.unreadable.has(cluster)) return undefined;
@@ -92,7 +98,7 @@ async function clientIn(
 /** A read of another cluster that failed marks that cluster unreadable; the hub's failures are thrown. */
 async function readIn<T>(
   cluster: string | undefined,
-  remote: RemoteReadState | undefined,
+  remote: ReadScope | undefined,
   read: () => Promise<T>,
 ): Promise<T | undefined> {
   if (cluster === undefined || remote === undefined) return read();
@@ -105,20 +111,33 @@ async function readIn<T>(
   }
 }
 
+/**
+ * The namespaces a collection query is listed in: its own; for the instance's own collection
+ * (its items are matched to desired objects, so only where those live can matter) the desired
+ * objects' namespaces; otherwise across the cluster.
+ */
+function namespacesToList(w: CollectionQuery, scope: ReadScope | undefined): (string | undefined)[] {
+  if (w.namespace !== undefined || scope === undefined || w.matchLabels[LABELS.instanceId] === undefined)
+    return [w.namespace];
+  return scope.namespaces.has(undefined) ? [undefined] : [...scope.namespaces];
+}
+
 async function fetchOne(
   client: KubeClient,
   w: ObjectIdentity | CollectionQuery,
   lookup: MemoryLookup,
-  remote: RemoteReadState | undefined,
+  remote: ReadScope | undefined,
 ): Promise<void> {
   if (isQuery(w)) {
     for (const cluster of [undefined, ...(remote?.clusters ?? [])]) {
       const reader = await clientIn(client, cluster, remote);
       if (reader === undefined) continue;
-      const list = await readIn(cluster, remote, () =>
-        reader.list(w.apiVersion, w.kind, { namespace: w.namespace, labelSelector: selectorString(w) }),
-      );
-      if (list !== undefined) lookup.put(...(list.items as KubeJson[]));
+      for (const namespace of namespacesToList(w, remote)) {
+        const list = await readIn(cluster, remote, () =>
+          reader.list(w.apiVersion, w.kind, { namespace, labelSelector: selectorString(w) }),
+        );
+        if (list !== undefined) lookup.put(...(list.items as KubeJson[]));
+      }
     }
     return;
   }
@@ -143,10 +162,16 @@ export async function fetchWatched(
   watches: readonly (ObjectIdentity | CollectionQuery)[],
   lookup: MemoryLookup,
   fetched: Set<string>,
-  remote?: RemoteReadState,
+  remote?: ReadScope,
 ): Promise<number> {
-  // A collection is listed again when the pass names a new cluster its items may live in.
-  const where = [...(remote?.clusters ?? [])].sort(compareCodeUnits).join(",");
+  // A collection is listed again when the pass names a new cluster or namespace its items may live in.
+  const where = [
+    [...(remote?.clusters ?? [])].sort(compareCodeUnits).join(","),
+    [...(remote?.namespaces ?? [])]
+      .map((n) => n ?? "*")
+      .sort(compareCodeUnits)
+      .join(","),
+  ].join("/");
   const keyOf = (w: ObjectIdentity | CollectionQuery) => (isQuery(w) ? `${queryKey(w)}@${where}` : queryKey(w));
   const wanted = watches.filter((w) => !fetched.has(keyOf(w)));
   for (const w of wanted) {
@@ -156,15 +181,21 @@ export async function fetchWatched(
   return wanted.length;
 }
 
-/** The clusters a pass's desired objects are placed in. */
-export function clustersNamed(evaluation: InstanceEvaluation): Set<string> {
-  const found = new Set<string>();
+/** The clusters and namespaces a pass's desired objects are placed in. */
+export function placesNamed(evaluation: InstanceEvaluation): {
+  clusters: Set<string>;
+  namespaces: Set<string | undefined>;
+} {
+  const clusters = new Set<string>();
+  const namespaces = new Set<string | undefined>();
   for (const node of evaluation.nodes)
     for (const object of node.desired) {
-      const cluster = clusterOf(object);
-      if (cluster !== undefined) found.add(cluster);
+      const identity = identityOf(object);
+      if (identity === undefined) continue;
+      if (identity.cluster !== undefined) clusters.add(identity.cluster);
+      namespaces.add(identity.namespace);
     }
-  return found;
+  return { clusters, namespaces };
 }
 
 export async function evaluateLiveInstance(
@@ -191,7 +222,7 @@ export async function evaluateLiveInstance(
   const unreadable = new Map<string, string>();
   let evaluation = evaluateInstance(graph, instance, lookup, {});
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const remote = { ...(reads === undefined ? {} : { reads }), clusters: clustersNamed(evaluation), unreadable };
+    const remote = { ...(reads === undefined ? {} : { reads }), ...placesNamed(evaluation), unreadable };
     if ((await fetchWatched(client, evaluation.watches, lookup, fetched, remote)) === 0) break;
     evaluation = evaluateInstance(graph, instance, lookup, {});
   }
