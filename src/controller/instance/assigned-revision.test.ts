@@ -106,7 +106,16 @@ describe("the revision an instance runs", () => {
     assert.equal(
       (servedAtAssignedRevision(served, instance("WebApp", "y")) as { served: unknown }).served,
       served,
-      "unassigned: the served graph itself",
+      "never ran: the served graph itself",
     );
+  });
+
+  it("not assigned yet, stays on the revision it last ran until the rollout adopts it", async (t) => {
+    const { served } = await twoRevisions(t, true);
+    const ranOne = { ...instance("WebApp", "z"), status: { graphRevision: { evaluated: 1 } } };
+    const choice = servedAtAssignedRevision(served, ranOne);
+    assert.equal(choice.kind === "served" ? choice.served.revision : undefined, 1);
+    const ranGone = { ...instance("WebApp", "w"), status: { graphRevision: { evaluated: 7 } } };
+    assert.deepEqual(servedAtAssignedRevision(served, ranGone), { kind: "missing", revision: 7 });
   });
 });

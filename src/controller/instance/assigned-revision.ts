@@ -2,7 +2,8 @@
  * Which graph one instance is evaluated with. Without spec.rollout: the RGD's served graph, as
  * in kro. With one: the graph of the revision the rollout assigned it (status.graphRevision,
  * written only by the controller), so an instance whose wave has not come keeps its revision even
- * when its own spec changes (docs/design/rollouts.md).
+ * when its own spec changes (docs/design/rollouts.md). An instance not assigned yet stays on the
+ * revision it last ran; one that never ran runs the newest.
  */
 import { GRAPH_REVISION_STATUS } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
@@ -16,8 +17,11 @@ export type RevisionChoice =
 export function servedAtAssignedRevision(served: ServedGraph, instance: KubeObject): RevisionChoice {
   if (served.graph.rollout === undefined) return { kind: "served", served };
   const record = (instance.status as Record<string, unknown> | undefined)?.[GRAPH_REVISION_STATUS.field] as
-    { assigned?: unknown } | undefined;
-  const assigned = record?.assigned;
+    { assigned?: unknown; evaluated?: unknown } | undefined;
+  // Not assigned yet but already running a revision (created before the rollout adopted it): it
+  // stays there until the rollout adopts it. Running the newest instead let every such instance
+  // take a new revision at once, in the moment between serving it and the rollout's first round.
+  const assigned = record?.assigned ?? record?.evaluated;
   if (!Number.isSafeInteger(assigned) || assigned === served.revision) return { kind: "served", served };
   const revision = assigned as number;
   const graph = served.revisions?.get(revision);

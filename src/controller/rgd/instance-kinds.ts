@@ -4,7 +4,7 @@
  * metadata.generation alone (labels, status, our own inventory annotation) are ignored, except
  * deletion and the suspend annotation, as in kro.
  */
-import { ANNOTATIONS } from "../../api/index.js";
+import { ANNOTATIONS, GRAPH_REVISION_STATUS } from "../../api/index.js";
 import { relistDifference, type InformerLease, type KubeObject } from "../../kube/index.js";
 import { withShardSelector } from "../coordination/index.js";
 import type { ControllerContext } from "../context/index.js";
@@ -170,7 +170,7 @@ function rendersDifferently(old: KubeObject, next: KubeObject): boolean {
   );
 }
 
-function needsReconcile(old: KubeObject, next: KubeObject): boolean {
+export function needsReconcile(old: KubeObject, next: KubeObject): boolean {
   if (old.metadata?.generation !== next.metadata?.generation) return true;
   // Removing the unchecked-admission stamp is how a user asks for the instance to be acted on.
   if (
@@ -181,6 +181,15 @@ function needsReconcile(old: KubeObject, next: KubeObject): boolean {
   if ((old.metadata?.deletionTimestamp === undefined) !== (next.metadata?.deletionTimestamp === undefined)) return true;
   const suspended = (o: KubeObject) => o.metadata?.annotations?.[ANNOTATIONS.reconcile]?.toLowerCase();
   if (suspended(old) !== suspended(next)) return true;
+  // A rollout moved it: its next pass runs the revision it was assigned. The move's own queueing
+  // can read the cache before it holds the move, and then runs the old revision again.
+  if (assignedRevision(old) !== assignedRevision(next)) return true;
   // Someone removed our finalizer or labels: put them back.
   return (old.metadata?.finalizers?.length ?? 0) !== (next.metadata?.finalizers?.length ?? 0);
 }
+
+const assignedRevision = (o: KubeObject): unknown =>
+  (
+    (o.status as Record<string, unknown> | undefined)?.[GRAPH_REVISION_STATUS.field] as
+      { assigned?: unknown } | undefined
+  )?.assigned;

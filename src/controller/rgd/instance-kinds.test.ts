@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { KubeObject } from "../../kube/index.js";
+import { needsReconcile } from "./instance-kinds.js";
+
+const at = (status: Record<string, unknown>, generation = 1): KubeObject => ({
+  apiVersion: "kro.run/v1alpha1",
+  kind: "WebApp",
+  metadata: { name: "a", namespace: "default", generation, finalizers: ["kro.run/finalizer"] },
+  status,
+});
+
+describe("which instance updates need a pass", () => {
+  it("a rollout's move (status.graphRevision.assigned) does, whatever queued it before the cache held it", () => {
+    assert.equal(
+      needsReconcile(at({ graphRevision: { evaluated: 1 } }), at({ graphRevision: { evaluated: 1, assigned: 2 } })),
+      true,
+    );
+    assert.equal(
+      needsReconcile(at({ graphRevision: { assigned: 2, evaluated: 2 } }), at({ graphRevision: { assigned: 1 } })),
+      true,
+      "a rollback too",
+    );
+  });
+  it("the instance's own status write does not", () => {
+    assert.equal(
+      needsReconcile(
+        at({ graphRevision: { assigned: 2, evaluated: 1 } }),
+        at({ graphRevision: { assigned: 2, evaluated: 2 }, state: "ACTIVE" }),
+      ),
+      false,
+    );
+  });
+});

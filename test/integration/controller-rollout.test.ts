@@ -1,0 +1,205 @@
+/**
+ * Progressive propagation on the real control plane (docs/design/rollouts.md), with 100 instances
+ * of one RGD whose policy has a canary wave (a label), a half (percent) and everyone, at most 10
+ * instances moved and not yet healthy at once, a 20 s gate and automatic rollback.
+ *  - A good change reaches the canary first and then everyone, and the budget holds at every
+ *    write: every status write of every instance, as the API server's watch reports them in
+ *    order, is replayed and the number of instances moved to the target and not yet healthy there
+ *    never exceeds 10 (checked by replay, not by sampling).
+ *  - A bad change (its readiness never holds) stops after the canary: the RGD says why and names
+ *    it, the canary goes back to the previous revision and is Ready again, and no other
+ *    instance's ConfigMap is written (same resourceVersions before and after).
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createKubeClient, type InformerLease, type KubeClient, type KubeObject } from "../../src/kube/index.js";
+import { eventually } from "../support/eventually.js";
+import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
+import {
+  letterSuffix,
+  rgdHeader,
+  startTestController,
+  waitRgdActive,
+  type TestController,
+} from "../support/controller.js";
+
+const COUNT = 100;
+const MAX_UPDATING = 10;
+const suffix = letterSuffix();
+const kind = `Roll${suffix.charAt(0).toUpperCase()}${suffix.slice(1)}`;
+const namespace = `rollout-${suffix}`;
+const rgdName = `rollout-${suffix}`;
+const names = Array.from({ length: COUNT }, (_, i) => `app-${String(i).padStart(3, "0")}`);
+const CANARY = "app-042";
+
+interface RevisionRecord {
+  assigned?: number;
+  evaluated?: number;
+  healthyAt?: string;
+}
+type Instance = KubeObject & { status?: { state?: string; graphRevision?: RevisionRecord } };
+type Condition = { type: string; status: string; reason?: string; message?: string };
+
+let tc: TestController;
+let client: KubeClient;
+let instances: InformerLease<KubeObject>;
+
+function rgdYaml(rev: string): string {
+  return `${rgdHeader(tc, rgdName)}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${kind}
+    spec: { value: string | default="a" }
+  rollout:
+    waves:
+      - name: canary
+        selector: { matchLabels: { canary: "true" } }
+      - name: half
+        percent: 50
+      - name: everyone
+    maxUpdating: ${MAX_UPDATING}
+    gate: { readyWithin: 20s }
+    onFailure: Rollback
+  resources:
+    - id: cm
+      readyWhen:
+        - \${cm.data.rev != "never"}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: "\${schema.metadata.name}" }
+        data: { value: "\${schema.spec.value}", rev: "${rev}" }
+`;
+}
+
+const revisionOf = (o: KubeObject): RevisionRecord => (o as Instance).status?.graphRevision ?? {};
+const configMaps = async (): Promise<Map<string, { rev: string; resourceVersion: string }>> => {
+  const list = await client.list("v1", "ConfigMap", { namespace, labelSelector: "app.kubernetes.io/managed-by=kro" });
+  return new Map(
+    list.items.map((cm) => [
+      cm.metadata?.name ?? "",
+      {
+        rev: (cm as { data?: { rev?: string } }).data?.rev ?? "",
+        resourceVersion: cm.metadata?.resourceVersion ?? "",
+      },
+    ]),
+  );
+};
+const propagated = async (): Promise<Condition | undefined> =>
+  (await kubectlJson<{ status?: { conditions?: Condition[] } }>(["get", "rgd", rgdName])).status?.conditions?.find(
+    (c) => c.type === "Propagated",
+  );
+const currentTarget = async (): Promise<number> =>
+  (await kubectlJson<{ status?: { rollout?: { target?: number } } }>(["get", "rgd", rgdName])).status?.rollout
+    ?.target ?? 0;
+
+/** Every change of every instance, in the order the API server reports them. */
+const seen: { name: string; record: RevisionRecord }[] = [];
+
+describe("rolling an RGD change across 100 instances in waves", { timeout: 600_000 }, () => {
+  before(async () => {
+    client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0 });
+    await kubectl(["create", "namespace", namespace]);
+    tc = await startTestController();
+    await kubectl(["apply", "-f", "-"], rgdYaml("r1"));
+    await waitRgdActive(rgdName);
+    await kubectl(
+      ["apply", "-f", "-"],
+      names
+        .map(
+          (name) =>
+            `apiVersion: kro.run/v1alpha1\nkind: ${kind}\nmetadata: { name: ${name}, namespace: ${namespace}${name === CANARY ? ', labels: { canary: "true" }' : ""} }\nspec: { value: v }\n`,
+        )
+        .join("---\n"),
+    );
+    instances = client.informers.acquire({ apiVersion: `kro.run/v1alpha1`, kind, namespace });
+    const note = (o: KubeObject) => {
+      seen.push({ name: o.metadata?.name ?? "", record: revisionOf(o) });
+    };
+    instances.informer.addHandlers({ onAdd: note, onUpdate: (_old, next) => note(next) });
+    await instances.informer.waitForSync({ timeoutMs: 30_000 });
+    await eventually(
+      () => {
+        const list = instances.informer.store.list() as Instance[];
+        const active = list.filter((o) => o.status?.state === "ACTIVE" && revisionOf(o).healthyAt !== undefined);
+        assert.equal(active.length, COUNT, `${active.length} of ${COUNT} ACTIVE and healthy at their revision`);
+      },
+      { timeout: 180_000, interval: 500 },
+    );
+  });
+  after(async () => {
+    await instances?.release();
+    await tc?.stop();
+    await kubectl(["delete", "rgd", rgdName, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    await kubectl(["delete", "namespace", namespace, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    client?.close();
+  });
+
+  it("a good change reaches the canary first, then everyone, never more than maxUpdating moved and unhealthy at any write", async () => {
+    const from = seen.length;
+    await kubectl(["apply", "-f", "-"], rgdYaml("r2"));
+    await eventually(async () => assert.equal(await currentTarget(), 2), { timeout: 60_000 });
+    await eventually(
+      async () => {
+        const cms = await configMaps();
+        const done = names.filter((n) => cms.get(n)?.rev === "r2").length;
+        assert.equal(done, COUNT, `${done} of ${COUNT} at r2`);
+        assert.equal((await propagated())?.reason, "AllPropagated");
+      },
+      { timeout: 300_000, interval: 1_000 },
+    );
+    // Replay the writes: the state of the fleet after each one.
+    const fleet = new Map<string, RevisionRecord>();
+    for (const name of names) fleet.set(name, {});
+    for (const { name, record } of seen.slice(0, from)) fleet.set(name, record);
+    let most = 0;
+    let firstMoved: string | undefined;
+    for (const { name, record } of seen.slice(from)) {
+      fleet.set(name, record);
+      if (firstMoved === undefined && record.assigned === 2) firstMoved = name;
+      const updating = [...fleet.values()].filter(
+        (r) => r.assigned === 2 && !(r.evaluated === 2 && r.healthyAt !== undefined),
+      ).length;
+      most = Math.max(most, updating);
+      assert.ok(updating <= MAX_UPDATING, `${updating} instances moved and not yet healthy after a write of ${name}`);
+    }
+    assert.equal(firstMoved, CANARY, "the canary wave moves first");
+    assert.ok(most > 1, `the budget was used (at most ${most} at once)`);
+  });
+
+  it("a bad change stops after the canary, rolls it back to Ready, and writes no other instance's children", async () => {
+    const before = await configMaps();
+    await kubectl(["apply", "-f", "-"], rgdYaml("never"));
+    await eventually(
+      async () => {
+        const condition = await propagated();
+        assert.equal(condition?.reason, "RolledBack", JSON.stringify(condition));
+        assert.match(condition?.message ?? "", /revision 3/);
+      },
+      { timeout: 180_000, interval: 1_000 },
+    );
+    const rgd = await kubectlJson<{ status?: { rollout?: { rejected?: { revision: number }[] } } }>([
+      "get",
+      "rgd",
+      rgdName,
+    ]);
+    assert.deepEqual(
+      rgd.status?.rollout?.rejected?.map((r) => r.revision),
+      [3],
+    );
+    await eventually(
+      async () => {
+        const canary = await kubectlJson<Instance>(["get", kind.toLowerCase(), CANARY, "-n", namespace]);
+        assert.equal(canary.status?.state, "ACTIVE", JSON.stringify(canary.status));
+        assert.equal(canary.status?.graphRevision?.evaluated, 2);
+        assert.equal((await configMaps()).get(CANARY)?.rev, "r2", "the canary's ConfigMap is back at revision 2");
+      },
+      { timeout: 120_000, interval: 1_000 },
+    );
+    const afterward = await configMaps();
+    for (const name of names) {
+      if (name === CANARY) continue;
+      assert.equal(afterward.get(name)?.resourceVersion, before.get(name)?.resourceVersion, `${name} was written`);
+    }
+  });
+});
