@@ -6,7 +6,7 @@
  * Pure: it reads the runtime's evaluation of a live instance (the same one `kro dev`'s board and
  * `kro graph --instance` use) and what the controller wrote on the instance's status.
  */
-import { INSTANCE_CONDITIONS } from "../api/index.js";
+import { GRAPH_REVISION_STATUS, INSTANCE_CONDITIONS } from "../api/index.js";
 import type { CompiledGraph, CompiledNode } from "../graph/index.js";
 import {
   clusterOf,
@@ -76,6 +76,8 @@ export interface InstanceTree {
   readonly message: string;
   readonly generation?: number;
   readonly observedGeneration?: number;
+  /** Under a rollout: the graph revision the instance was assigned and the one its status was computed with. */
+  readonly revision?: { readonly assigned?: number; readonly running?: number };
   readonly nodes: readonly TreeNode[];
 }
 
@@ -317,7 +319,19 @@ export function instanceTreeOf(
         : `the controller has not reported on generation ${stale.generation} yet (status is for generation ${stale.observedGeneration})`,
     ...(generation === undefined ? {} : { generation }),
     ...(observedGeneration === undefined ? {} : { observedGeneration }),
+    ...revisionOf(status),
     nodes,
+  };
+}
+
+/** The rollout's record (status.graphRevision), when the RGD has a rollout policy. */
+function revisionOf(status: KubeJson): Pick<InstanceTree, "revision"> {
+  const graphRevision = record(status[GRAPH_REVISION_STATUS.field]);
+  const assigned = num(graphRevision.assigned);
+  const running = num(graphRevision.evaluated);
+  if (assigned === undefined && running === undefined) return {};
+  return {
+    revision: { ...(assigned === undefined ? {} : { assigned }), ...(running === undefined ? {} : { running }) },
   };
 }
 

@@ -9,6 +9,8 @@
  *  - A bad change (its readiness never holds) stops after the canary: the RGD says why and names
  *    it, the canary goes back to the previous revision and is Ready again, and no other
  *    instance's ConfigMap is written (same resourceVersions before and after).
+ *  - A controller stopped in the middle of the next change's second wave: a new one resumes
+ *    there, within the same budget, and moves no instance twice.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -96,6 +98,33 @@ const currentTarget = async (): Promise<number> =>
 /** Every change of every instance, in the order the API server reports them. */
 const seen: { name: string; record: RevisionRecord }[] = [];
 
+/**
+ * Replays every instance write since `from` (the fleet as it stood then, then each write in the
+ * API server's order) and checks after each that at most MAX_UPDATING instances were moved to
+ * `target` and not yet healthy there. Returns the first instance moved and the most at once.
+ */
+function replay(from: number, target: number): { firstMoved?: string; most: number; moves: Map<string, number> } {
+  const fleet = new Map<string, RevisionRecord>();
+  for (const name of names) fleet.set(name, {});
+  for (const { name, record } of seen.slice(0, from)) fleet.set(name, record);
+  let most = 0;
+  let firstMoved: string | undefined;
+  const moves = new Map<string, number>();
+  for (const { name, record } of seen.slice(from)) {
+    if (record.assigned === target && fleet.get(name)?.assigned !== target) {
+      firstMoved ??= name;
+      moves.set(name, (moves.get(name) ?? 0) + 1);
+    }
+    fleet.set(name, record);
+    const updating = [...fleet.values()].filter(
+      (r) => r.assigned === target && !(r.evaluated === target && r.healthyAt !== undefined),
+    ).length;
+    most = Math.max(most, updating);
+    assert.ok(updating <= MAX_UPDATING, `${updating} instances moved and not yet healthy after a write of ${name}`);
+  }
+  return { ...(firstMoved === undefined ? {} : { firstMoved }), most, moves };
+}
+
 describe("rolling an RGD change across 100 instances in waves", { timeout: 600_000 }, () => {
   before(async () => {
     client = await createKubeClient({ kubeconfig: testCluster().kubeconfig, qps: 0 });
@@ -148,21 +177,7 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
       },
       { timeout: 300_000, interval: 1_000 },
     );
-    // Replay the writes: the state of the fleet after each one.
-    const fleet = new Map<string, RevisionRecord>();
-    for (const name of names) fleet.set(name, {});
-    for (const { name, record } of seen.slice(0, from)) fleet.set(name, record);
-    let most = 0;
-    let firstMoved: string | undefined;
-    for (const { name, record } of seen.slice(from)) {
-      fleet.set(name, record);
-      if (firstMoved === undefined && record.assigned === 2) firstMoved = name;
-      const updating = [...fleet.values()].filter(
-        (r) => r.assigned === 2 && !(r.evaluated === 2 && r.healthyAt !== undefined),
-      ).length;
-      most = Math.max(most, updating);
-      assert.ok(updating <= MAX_UPDATING, `${updating} instances moved and not yet healthy after a write of ${name}`);
-    }
+    const { firstMoved, most } = replay(from, 2);
     assert.equal(firstMoved, CANARY, "the canary wave moves first");
     assert.ok(most > 1, `the budget was used (at most ${most} at once)`);
   });
@@ -201,5 +216,38 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
       if (name === CANARY) continue;
       assert.equal(afterward.get(name)?.resourceVersion, before.get(name)?.resourceVersion, `${name} was written`);
     }
+  });
+  it("a controller stopped mid-rollout: a new one resumes at the wave it reached, within the budget, moving no one twice", async () => {
+    const from = seen.length;
+    await kubectl(["apply", "-f", "-"], rgdYaml("r4"));
+    await eventually(
+      () => {
+        const moved = (instances.informer.store.list() as Instance[]).filter(
+          (o) => revisionOf(o).assigned === 4 && o.metadata?.name !== CANARY,
+        ).length;
+        assert.ok(moved >= 5, `${moved} instances of the second wave moved`);
+      },
+      { timeout: 120_000, interval: 100 },
+    );
+    const label = tc.label;
+    await tc.stop();
+    tc = await startTestController({ label });
+    await eventually(
+      async () => {
+        const cms = await configMaps();
+        const done = names.filter((n) => cms.get(n)?.rev === "r4").length;
+        assert.equal(done, COUNT, `${done} of ${COUNT} at r4`);
+        assert.equal((await propagated())?.reason, "AllPropagated");
+      },
+      { timeout: 300_000, interval: 1_000 },
+    );
+    const { firstMoved, moves } = replay(from, 4);
+    assert.equal(firstMoved, CANARY);
+    assert.deepEqual(
+      [...moves].filter(([, n]) => n > 1),
+      [],
+      "no instance was moved to revision 4 twice",
+    );
+    assert.equal(moves.size, COUNT);
   });
 });

@@ -110,6 +110,15 @@ function objectRows(
 }
 
 /** The whole tree, with a header row; columns padded to the widest cell. */
+/** Under a rollout: "revision 7", or "assigned 7, running 6" while the instance has not run its assignment yet. */
+function revisionText(tree: InstanceTree): string {
+  const r = tree.revision;
+  if (r === undefined) return "";
+  if (r.assigned === undefined || r.assigned === r.running)
+    return r.running === undefined ? "" : `revision ${r.running}`;
+  return `assigned ${r.assigned}, running ${r.running ?? "none yet"}`;
+}
+
 export function formatTree(tree: InstanceTree, now: number): string {
   const rootState = tree.ready
     ? "ready"
@@ -122,7 +131,12 @@ export function formatTree(tree: InstanceTree, now: number): string {
       name: `${tree.kind}/${tree.name}${tree.namespace === undefined ? "" : ` (${tree.namespace})`}`,
       state: rootState,
       age: age(tree.createdAt, now),
-      reason: tree.ready ? tree.reason : [tree.reason, tree.message].filter((t) => t !== "").join(": "),
+      reason: [
+        tree.ready ? tree.reason : [tree.reason, tree.message].filter((t) => t !== "").join(": "),
+        revisionText(tree),
+      ]
+        .filter((t) => t !== "")
+        .join("; "),
     },
   ];
   instanceRows(tree, "", now, rows);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../kube/index.js";
-import { needsReconcile } from "./instance-kinds.js";
+import { needsReconcile, rolloutJudgementChanged } from "./instance-kinds.js";
 
 const at = (status: Record<string, unknown>, generation = 1): KubeObject => ({
   apiVersion: "kro.run/v1alpha1",
@@ -29,6 +29,22 @@ describe("which instance updates need a pass", () => {
         at({ graphRevision: { assigned: 2, evaluated: 2 }, state: "ACTIVE" }),
       ),
       false,
+    );
+  });
+});
+
+describe("which instance updates wake the rollout", () => {
+  it("an instance turning healthy, or failing, at its revision", () => {
+    const moved = at({ graphRevision: { assigned: 2, evaluated: 1, healthyAt: "t0" } });
+    const ranIt = at({ graphRevision: { assigned: 2, evaluated: 2, unhealthy: "Ready=False" } });
+    const healthy = at({ graphRevision: { assigned: 2, evaluated: 2, healthyAt: "t1" } });
+    assert.equal(rolloutJudgementChanged(moved, ranIt), true);
+    assert.equal(rolloutJudgementChanged(ranIt, healthy), true);
+    assert.equal(rolloutJudgementChanged(healthy, at({ ...(healthy.status as object), state: "ACTIVE" })), false);
+    assert.equal(
+      rolloutJudgementChanged(at({ state: "IN_PROGRESS" }), at({ state: "ACTIVE" })),
+      false,
+      "no rollout: never",
     );
   });
 });

@@ -84,6 +84,9 @@ function watchInstances(
     },
     onUpdate: (old, next) => {
       ctx.cacheScoping?.seen(entry.rgdName, next);
+      // A rollout waits on its instances' health: a judged instance wakes the RGD's next round
+      // (coalesced, at most one a second) rather than leaving it to the rollout's poll.
+      if (rolloutJudgementChanged(old, next)) ctx.rgdQueue.addAfter(entry.rgdName, ROLLOUT_WAKE_MS);
       if (rendersDifferently(old, next)) screen(next);
       if (old.metadata?.generation !== next.metadata?.generation) enqueueFresh(next);
       // Not the echo of our own metadata write (record.ts, ensureManaged): that pass goes on by itself.
@@ -186,6 +189,25 @@ export function needsReconcile(old: KubeObject, next: KubeObject): boolean {
   if (assignedRevision(old) !== assignedRevision(next)) return true;
   // Someone removed our finalizer or labels: put them back.
   return (old.metadata?.finalizers?.length ?? 0) !== (next.metadata?.finalizers?.length ?? 0);
+}
+
+/** Between an instance turning healthy (or failing) and the rollout's next round. */
+const ROLLOUT_WAKE_MS = 1_000;
+
+/** The instance's revision record says something new about its health (only instances under a rollout carry one). */
+export function rolloutJudgementChanged(old: KubeObject, next: KubeObject): boolean {
+  const record = (o: KubeObject) =>
+    ((o.status as Record<string, unknown> | undefined)?.[GRAPH_REVISION_STATUS.field] ?? {}) as {
+      evaluated?: unknown;
+      healthyAt?: unknown;
+      unhealthy?: unknown;
+    };
+  const [a, b] = [record(old), record(next)];
+  return (
+    a.evaluated !== b.evaluated ||
+    a.healthyAt !== b.healthyAt ||
+    (a.unhealthy === undefined) !== (b.unhealthy === undefined)
+  );
 }
 
 const assignedRevision = (o: KubeObject): unknown =>
