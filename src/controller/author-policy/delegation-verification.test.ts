@@ -55,7 +55,9 @@ function context(allowed: (user: string) => boolean): {
   ctx: ControllerContext;
   reviews: string[];
   requeued: string[];
+  logs: string[];
 } {
+  const logs: string[] = [];
   const authorPolicies = new AuthorPolicyState(() => clock.now);
   authorPolicies.expect(DELEGATION_POLICY_KEY, DELEGATION_POLICY_ID, delegationPolicyObjects());
   authorPolicies.applied(DELEGATION_POLICY_KEY, stored("100"));
@@ -88,9 +90,12 @@ function context(allowed: (user: string) => boolean): {
     options: { authorCheck: "Enforced" },
     policySync: { ticket: () => 0, caughtUp: () => Promise.resolve() },
     rgdQueue: { add: (name: string) => requeued.push(name), isShutDown: false },
-    logger: { warn: () => undefined },
+    logger: {
+      warn: (_: unknown, message: string) => logs.push(`warn ${message}`),
+      info: (_: unknown, message: string) => logs.push(`info ${message}`),
+    },
   } as unknown as ControllerContext;
-  return { ctx, reviews, requeued };
+  return { ctx, reviews, requeued, logs };
 }
 
 /** The binding deleted at revision `deleted`, and the controller's restore stored at `restored`. */
@@ -148,6 +153,28 @@ describe("verifyDelegation", () => {
         .condition?.status,
       "True",
     );
+  });
+
+  it("says at info that a restored policy is not loaded yet (every clean install), and warns once that lasts", async () => {
+    for (const { loadedAfter, expected } of [
+      { loadedAfter: 3, expected: ["info delegations wait for the restored policy"] },
+      {
+        loadedAfter: 105,
+        expected: ["info delegations wait for the restored policy", "warn delegations wait for the restored policy"],
+      },
+    ]) {
+      const { ctx, logs } = context(() => true);
+      apiServer.probes = 0;
+      apiServer.enforces = false;
+      deletedAndRestored(ctx, "200", "230");
+      let waited = 0;
+      proveDelegationPolicyLoaded(ctx, () => {
+        if (++waited >= loadedAfter) apiServer.enforces = true;
+        return Promise.resolve();
+      });
+      for (let i = 0; i < 2 * loadedAfter + 5; i++) await settled();
+      assert.deepEqual(logs, expected, `loaded after ${loadedAfter} probes`);
+    }
   });
 
   it("judges writes after a restore only once the API server enforces it, up to the revision read then", async () => {

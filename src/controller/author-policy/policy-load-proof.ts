@@ -58,11 +58,13 @@ const PROBE_EVENT = {
 /** The restores being proven, with why the last probe did not prove it (undefined: no answer yet). */
 const proving = new WeakMap<BreachWindow, { problem: string | undefined }>();
 
+const NOT_ENFORCED_YET = "the API server does not enforce the restored";
+
 /** Asks once: true when proven, else why not. */
 async function probe(ctx: Ctx, window: BreachWindow): Promise<true | string> {
   try {
     await ctx.client.create(PROBE_EVENT, { dryRun: true });
-    return `the API server does not enforce the restored ${DELEGATION_POLICY_NAME} admission policy yet`;
+    return `${NOT_ENFORCED_YET} ${DELEGATION_POLICY_NAME} admission policy yet`;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (!message.includes(PROBE_REFUSAL))
@@ -86,7 +88,7 @@ async function probe(ctx: Ctx, window: BreachWindow): Promise<true | string> {
 export function proveDelegationPolicyLoaded(ctx: Ctx, wait = sleep): void {
   const window = ctx.authorPolicies.unprovenRestore(DELEGATION_POLICY_KEY);
   if (window === undefined || proving.has(window)) return;
-  const state: { problem: string | undefined } = { problem: undefined };
+  const state: { problem: string | undefined; usual: boolean } = { problem: undefined, usual: true };
   proving.set(window, state);
   void (async () => {
     for (let attempt = 0; !ctx.rgdQueue.isShutDown; attempt++) {
@@ -96,8 +98,14 @@ export function proveDelegationPolicyLoaded(ctx: Ctx, wait = sleep): void {
         for (const name of ctx.delegations.delegating) ctx.rgdQueue.add(name);
         return;
       }
-      if (answer !== state.problem) ctx.logger.warn({ reason: answer }, "delegations wait for the restored policy");
+      // The API server loads a policy about a second after it is written, so the first answers of
+      // every restore (and of every clean install) are "not yet": a warning only once that has
+      // lasted through the frequent probes, or for any other answer.
+      const usual = answer.startsWith(NOT_ENFORCED_YET) && attempt < FREQUENT_PROBES;
+      if (answer !== state.problem || (!usual && state.usual))
+        ctx.logger[usual ? "info" : "warn"]({ reason: answer }, "delegations wait for the restored policy");
       state.problem = answer;
+      state.usual = usual;
       await wait(probeDelay(attempt));
     }
   })().finally(() => proving.delete(window));

@@ -7,7 +7,7 @@
 import { graphRevisionCustomResourceDefinition, rgdCustomResourceDefinition } from "../../api/index.js";
 import { isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import type { Logger } from "../../observability/index.js";
-import { crdRef, ensureRgdCrd, isEstablished } from "./crd-installer.js";
+import { crdRef, ensureRgdCrd, isEstablished, isServed } from "./crd-installer.js";
 import type { RgdLeadership } from "../coordination/index.js";
 
 const POLL_MS = 1000;
@@ -75,6 +75,7 @@ async function allEstablished(client: KubeClient): Promise<boolean> {
   for (const crd of controllerCrds()) {
     try {
       if (!isEstablished(await client.get(crdRef(crd.metadata?.name ?? "")))) return false;
+      if (!(await isServed(client, crd))) return false;
     } catch (error) {
       if (isNotFound(error)) return false;
       throw error;

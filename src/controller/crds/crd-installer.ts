@@ -3,7 +3,14 @@
  * changed, refuse breaking schema changes unless the RGD allows them, never touch a CRD that
  * another RGD or a human owns, and wait until the API server serves the kind (Established).
  */
-import { isAlreadyExists, isConflict, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
+import {
+  DiscoveryError,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from "../../kube/index.js";
 import type { CustomResourceDefinition } from "../../schema/index.js";
 import { isJsonSubset } from "../context/index.js";
 import { crdUpdateBody, judgeCrdUpdate, type CrdOwner } from "./crd-gate.js";
@@ -91,4 +98,44 @@ export async function ensureRgdCrd(client: KubeClient, crd: KubeObject): Promise
     if (!isAlreadyExists(error) && !isConflict(error)) throw error;
   }
   if (!(await waitEstablished(client, ref))) throw new Error(`CustomResourceDefinition ${ref.name} is not Established`);
+  if (!(await waitServed(client, crd)))
+    throw new Error(`CustomResourceDefinition ${ref.name} is Established but its kind is not in discovery`);
+}
+
+/** The kind a CRD defines, at its first served version. */
+function servedKindOf(crd: KubeObject): { apiVersion: string; kind: string } | undefined {
+  const spec = crd.spec as
+    { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] } | undefined;
+  const version = spec?.versions?.find((v) => v.served !== false)?.name;
+  const kind = spec?.names?.kind;
+  return spec?.group === undefined || version === undefined || kind === undefined
+    ? undefined
+    : { apiVersion: `${spec.group}/${version}`, kind };
+}
+
+/** Is the CRD's kind in the client's discovery yet? (Another error than a miss is thrown.) */
+export async function isServed(client: KubeClient, crd: KubeObject): Promise<boolean> {
+  const served = servedKindOf(crd);
+  if (served === undefined) return true;
+  try {
+    await client.resourceFor(served.apiVersion, served.kind);
+    return true;
+  } catch (error) {
+    if (error instanceof DiscoveryError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Established is not served yet: the API server's discovery documents lag the condition, and a
+ * watch started in between fails ("no resource for kind") and is retried with a warning — which
+ * every clean start of the controller printed for its own RGD kind.
+ */
+async function waitServed(client: KubeClient, crd: KubeObject): Promise<boolean> {
+  const deadline = Date.now() + ESTABLISH_TIMEOUT_MS;
+  for (;;) {
+    if (await isServed(client, crd)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, ESTABLISH_POLL_MS));
+  }
 }
