@@ -56,3 +56,4 @@ export {
   type ApiOfVersions,
   type VersionedObject,
 } from "./conversion/index.js";
+export { unmetHealthCheck } from "./cel/index.js";

@@ -12,7 +12,9 @@ import { reconcileInstance } from "./index.js";
 import { Actor, settle } from "../../../test/unit-support/fake-api/index.js";
 import { serveRgd, startFakeController } from "../../../test/unit-support/controller/fake-controller.js";
 import { instance, webappRgd } from "../../../test/unit-support/controller/rgds.js";
-import { servedAtAssignedRevision } from "./assigned-revision.js";
+import { servedAtAssignedRevision, withRevisionRecord } from "./assigned-revision.js";
+import { compileValue } from "../../../test/unit-support/runtime/fixtures.js";
+import type { ServedGraph } from "../context/index.js";
 
 const rgdRef: ObjectRef = { apiVersion: "kro.run/v1alpha1", kind: "ResourceGraphDefinition", name: "webapp" };
 const instanceRef = (name: string): ObjectRef => ({
@@ -117,5 +119,36 @@ describe("the revision an instance runs", () => {
     assert.equal(choice.kind === "served" ? choice.served.revision : undefined, 1);
     const ranGone = { ...instance("WebApp", "w"), status: { graphRevision: { evaluated: 7 } } };
     assert.deepEqual(servedAtAssignedRevision(served, ranGone), { kind: "missing", revision: 7 });
+  });
+});
+
+describe("healthy at a revision", () => {
+  it("is Ready and every healthyWhen holding; Ready alone is not healthy, and says which check fails", () => {
+    const graph = compileValue({
+      apiVersion: "kro.run/v1alpha1",
+      kind: "ResourceGraphDefinition",
+      metadata: { name: "h" },
+      spec: {
+        schema: { apiVersion: "v1alpha1", kind: "Healthy", status: { count: "${int(cm.data.count)}" } },
+        rollout: { gate: { healthyWhen: ["${schema.status.count >= 3}"] } },
+        resources: [
+          {
+            id: "cm",
+            template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "h" }, data: { count: "2" } },
+          },
+        ],
+      },
+    });
+    const served = { graph, revision: 4 } as unknown as ServedGraph;
+    const live = { apiVersion: "kro.run/v1alpha1", kind: "Healthy", metadata: { name: "a", namespace: "default" } };
+    const ready = [{ type: "Ready", status: "True", reason: "Ready" }];
+    const record = (count: number) =>
+      withRevisionRecord(served, live, { count, conditions: ready }, "2026-01-01T00:00:00Z").graphRevision as {
+        healthyAt?: string;
+        unhealthy?: string;
+      };
+    assert.equal(record(3).healthyAt, "2026-01-01T00:00:00Z");
+    assert.equal(record(2).healthyAt, undefined);
+    assert.match(record(2).unhealthy ?? "", /healthyWhen \$\{schema\.status\.count >= 3\} is false/);
   });
 });

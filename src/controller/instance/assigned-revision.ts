@@ -7,6 +7,7 @@
  */
 import { GRAPH_REVISION_STATUS } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
+import { unmetHealthCheck, type KubeJson } from "../../runtime/index.js";
 import type { ServedGraph } from "../context/index.js";
 
 export type RevisionChoice =
@@ -44,9 +45,10 @@ function recordOf(status: unknown): RevisionRecord | undefined {
 
 /**
  * The instance's status with its revision record, under a rollout: what the rollout assigned kept
- * as found, the revision this status was computed with, and when it first was Ready there (kept
- * while the revision stays, so a wave that was healthy stays done) or why it is not. Without a
- * policy the status is returned as it is: nothing is added (as in kro).
+ * as found, the revision this status was computed with, and when it was first healthy there —
+ * Ready, and every `healthyWhen` holding — (kept while the revision stays, so a wave that was
+ * healthy stays done) or why it is not. Without a policy the status is returned as it is: nothing
+ * is added (as in kro).
  */
 export function withRevisionRecord(
   served: ServedGraph,
@@ -58,7 +60,9 @@ export function withRevisionRecord(
   const previous = recordOf(instance.status) ?? {};
   const conditions = Array.isArray(status.conditions) ? (status.conditions as Record<string, unknown>[]) : [];
   const ready = conditions.find((c) => c.type === "Ready");
-  const healthy = ready?.status === "True";
+  const unmet =
+    ready?.status === "True" ? unmetHealthCheck(served.graph, { ...instance, status } as KubeJson) : undefined;
+  const healthy = ready?.status === "True" && unmet === undefined;
   const sameRevision = previous.evaluated === served.revision;
   const healthyAt = healthy ? (sameRevision ? (previous.healthyAt ?? now) : now) : undefined;
   const keptHealthyAt = healthyAt ?? (sameRevision ? previous.healthyAt : undefined);
@@ -70,7 +74,8 @@ export function withRevisionRecord(
     ...(healthy
       ? {}
       : {
-          unhealthy: `Ready=${text(ready?.status) || "Unknown"}: ${text(ready?.reason)} ${text(ready?.message)}`.trim(),
+          unhealthy:
+            unmet ?? `Ready=${text(ready?.status) || "Unknown"}: ${text(ready?.reason)} ${text(ready?.message)}`.trim(),
         }),
   };
   return { ...status, [GRAPH_REVISION_STATUS.field]: record };

@@ -4,3 +4,4 @@
  * dialect's room, and never does I/O.
  */
 export { createCelEvaluator } from "./evaluator.js";
+export { unmetHealthCheck } from "./rollout-health.js";
