@@ -33,9 +33,8 @@ export {
   type ServedKind,
   type TreeReader,
 } from "./tree-reader.js";
-export { createSnapshotReader, escapeHtml, renderView, snapshotSession, startUiServer, uiViewOf } from "./web/index.js";
+export { createSnapshotReader, escapeHtml, snapshotSession, startUiServer } from "./web/index.js";
 export type {
-  ClusterSnapshot,
   PlainReply,
   SessionAnswer,
   SnapshotOptions,
@@ -43,5 +42,4 @@ export type {
   UiServer,
   UiServerOptions,
   UiSession,
-  UiView,
 } from "./web/index.js";

@@ -17,7 +17,6 @@ interface UiFlags {
   readonly interval: string;
   readonly selector?: string;
   readonly namespace?: string;
-  readonly maxTrees: string;
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly schemaCache?: string;
@@ -33,7 +32,6 @@ function integerFlag(name: string, value: string, min: number, max: number): num
 
 async function runUi(flags: UiFlags): Promise<void> {
   const port = integerFlag("--port", flags.port, 0, 65535);
-  const maxTrees = integerFlag("--max-trees", flags.maxTrees, 0, 10_000);
   const refreshMs = durationFlag("--interval", flags.interval);
   const exposure = exposureWarning(flags.address);
   if (exposure !== undefined && flags.allowRemote !== true)
@@ -51,7 +49,6 @@ async function runUi(flags: UiFlags): Promise<void> {
   const compiled = new Map<string, CompiledGraph>();
   const schemaOptions = { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache };
   const reader = createSnapshotReader(client, {
-    maxTrees,
     graphs: (rgds) => {
       const current = new Set(rgds.map(graphCacheKey));
       for (const key of compiled.keys()) if (!current.has(key)) compiled.delete(key);
@@ -129,11 +126,6 @@ export function registerUiCommand(program: Command): void {
     .option(
       "-n, --namespace <ns>",
       "show only this namespace's instances and Events (default: every namespace you may list)",
-    )
-    .option(
-      "--max-trees <n>",
-      "read the tree of at most this many instances per RGD (each costs a read per child)",
-      "50",
     )
     .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context")

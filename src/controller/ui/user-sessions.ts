@@ -5,13 +5,7 @@
  * page shows. Sessions idle for a while, or beyond the most kept, are dropped and their clients closed.
  */
 import { LRUCache } from "lru-cache";
-import {
-  createSnapshotReader,
-  snapshotSession,
-  type ClusterSnapshot,
-  type GraphSource,
-  type UiSession,
-} from "../../inspect/index.js";
+import { createSnapshotReader, snapshotSession, type GraphSource, type UiSession } from "../../inspect/index.js";
 import { createKubeClient, type KubeClient } from "../../kube/index.js";
 import { tokenKey, type ReviewedUser } from "./token-review.js";
 
@@ -20,7 +14,6 @@ export interface UserSessionOptions {
   readonly client: KubeClient;
   readonly graphs: GraphSource;
   readonly refreshMs: number;
-  readonly maxTrees: number;
   /** The RGDs this controller serves (its --rgd-selector). */
   readonly rgdSelector?: string;
   readonly userAgent?: string;
@@ -80,22 +73,12 @@ export class UserSessions {
       return raced.session;
     }
     const reader = createSnapshotReader(client, {
-      maxTrees: this.options.maxTrees,
       graphs: () => this.options.graphs,
+      as: user.username,
       ...(this.options.rgdSelector === undefined ? {} : { selector: this.options.rgdSelector }),
       ...(namespace === undefined ? {} : { namespace }),
     });
-    const read = async (): Promise<ClusterSnapshot> => {
-      const snapshot = await reader.read();
-      return { ...snapshot, server: `${snapshot.server} · as ${user.username}` };
-    };
-    const entry = {
-      client,
-      session: snapshotSession(
-        { read, graph: (rgd, generation) => reader.graph(rgd, generation) },
-        this.options.refreshMs,
-      ),
-    };
+    const entry = { client, session: snapshotSession(reader, this.options.refreshMs) };
     this.sessions.set(key, entry);
     return entry.session;
   }

@@ -36,7 +36,6 @@ export interface ControllerUiOptions {
   /** Serve HTTPS (PEM key and certificate). */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
   readonly refreshMs?: number;
-  readonly maxTrees?: number;
   readonly reviewTtlMs?: number;
   readonly userAgent?: string;
 }
@@ -73,7 +72,6 @@ export async function startControllerUi(options: ControllerUiOptions): Promise<C
     client: options.client,
     graphs: servedGraphSource(options.served),
     refreshMs,
-    maxTrees: options.maxTrees ?? 50,
     ...(options.rgdSelector === undefined ? {} : { rgdSelector: options.rgdSelector }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
   });
@@ -94,7 +92,8 @@ export async function startControllerUi(options: ControllerUiOptions): Promise<C
     }
     if (answer.outcome === "refused")
       return { ok: false, ...unauthorized(`the API server does not accept this token: ${answer.reason}`) };
-    const asked = new URL(request.url ?? "/", "http://kro-ui.invalid").searchParams.get("namespace") ?? undefined;
+    // The filter form sends an empty namespace for "all".
+    const asked = new URL(request.url ?? "/", "http://kro-ui.invalid").searchParams.get("namespace") || undefined;
     if (asked !== undefined && !NAMESPACE.test(asked))
       return { ok: false, status: 400, body: "<p>namespace must be a namespace name</p>" };
     const fallback = serviceAccountNamespace(answer.user.username) ?? "default";
