@@ -219,16 +219,15 @@ describe("kro ui in a browser", { timeout: 1_200_000 }, () => {
       await page.locator('input[name="namespace"]').fill(nsBulk);
       await page.locator('select[name="state"]').selectOption("in-progress");
       await Promise.all([page.waitForURL(/state=in-progress/), page.locator("form.filter button").click()]);
-      assert.match(await page.locator(".pager").innerText(), /showing 1–50 of 100 \(1,003 listed\)/);
+      assert.match(await page.locator(".pager").innerText(), /showing 1–50 of 100 \(1,000 listed\)/);
       assert.equal(await page.locator('tr.instance:not([data-state="in-progress"])').count(), 0);
       await Promise.all([page.waitForURL(/page=2/), page.locator('a[rel="next"]').click()]);
       assert.match(await page.locator(".pager").innerText(), /showing 51–100 of 100/);
       assert.equal(await page.locator('a[rel="next"]').count(), 0, "the last page");
 
       await page.goto(`${url}?q=ITEM-0990`);
-      assert.deepEqual(await page.locator("tr.instance").evaluateAll((rows) => rows.map((r) => r.dataset.instance)), [
-        `${nsBulk}/item-0990`,
-      ]);
+      assert.equal(await page.locator("tr.instance").count(), 1);
+      assert.equal(await page.locator("tr.instance").getAttribute("data-instance"), `${nsBulk}/item-0990`);
       await Promise.all([
         page.waitForURL(/\/instances\//),
         page.locator(`[data-instance="${nsBulk}/item-0990"] a`).click(),
@@ -263,7 +262,7 @@ describe("kro ui in a browser", { timeout: 1_200_000 }, () => {
         /must be between 1 and 65535/,
         "the conditions point at the children's row instead of repeating it",
       );
-      assert.equal((await page.locator("#children").innerText()).split("must be between 1 and 65535").length - 1, 1);
+      assert.equal((await page.locator("main").innerText()).split("apply Service").length - 1, 1, "said once");
       assert.ok((await imageLoaded(page)) > 0, "the picture coloured by state loaded");
       assert.match((await page.locator("img.graph").getAttribute("src")) ?? "", /colors=.*portal%3Aerror/);
     });

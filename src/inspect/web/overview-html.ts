@@ -70,10 +70,12 @@ function pager(list: InstanceList, filter: ListFilter, action: string): string {
   return `<p class="pager" data-first="${String(list.first)}" data-last="${String(list.last)}" data-matched="${String(list.matched)}"><span class="where">${where}</span>${of} · page ${count(list.page)} of ${count(list.pages)} · ${prev} ${next}</p>`;
 }
 
+const DITTO = `<span class="muted ditto" title="the same as the row above">〃</span>`;
+
 export function instanceTable(list: InstanceList, filter: ListFilter, action: string): string {
   const rows = list.rows.map(
     (r) =>
-      `<tr class="instance state-${r.state}" data-instance="${escapeHtml(r.key)}" data-state="${r.state}"><td><span class="dot"></span><a href="${escapeHtml(r.href)}">${escapeHtml(r.key)}</a></td><td>${escapeHtml(r.kind)}</td><td class="state">${escapeHtml(r.stateText)}</td><td class="reason">${escapeHtml(r.reason)}</td><td>${escapeHtml(r.age)}</td></tr>`,
+      `<tr class="instance state-${r.state}" data-instance="${escapeHtml(r.key)}" data-state="${r.state}"><td><span class="dot"></span><a href="${escapeHtml(r.href)}">${escapeHtml(r.key)}</a></td><td>${escapeHtml(r.kind)}</td><td class="state">${escapeHtml(r.stateText)}</td><td class="reason">${r.sameReasonAsAbove === true ? DITTO : escapeHtml(r.reason)}</td><td>${escapeHtml(r.age)}</td></tr>`,
   );
   const table =
     rows.length === 0

@@ -59,6 +59,8 @@ export interface InstanceRow {
   readonly state: InstanceState;
   readonly stateText: string;
   readonly reason: string;
+  /** The row above says the same reason: a list of 50 alike instances shows it once, then a ditto mark. */
+  readonly sameReasonAsAbove?: boolean;
   readonly age: string;
   readonly href: string;
 }
@@ -164,7 +166,11 @@ export function pageOf(rows: readonly InstanceRow[], filter: ListFilter, listed:
   const kept = rows.filter((r) => matches(r, filter));
   const pages = Math.max(1, Math.ceil(kept.length / PAGE_SIZE));
   const page = Math.min(filter.page, pages);
-  const shown = kept.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const shown = kept
+    .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
+    .map((r, i, all) =>
+      i > 0 && r.reason !== "" && r.reason === all[i - 1]?.reason ? { ...r, sameReasonAsAbove: true } : r,
+    );
   const first = shown.length === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
   return {
     rows: shown,

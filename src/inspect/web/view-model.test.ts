@@ -245,6 +245,9 @@ describe("web view: the overview at 1,000 instances", () => {
     assert.match(html, /showing 51–100 of 1,000/);
     assert.match(html, /<a rel="prev" href="\.\/">‹ previous<\/a> <a rel="next" href="\.\/\?page=3">next ›<\/a>/);
     assert.match(html, /href="\.\/instances\/web\/team-a\/app-0500"/, "each row links to its instance's page");
+    const errors = renderOverview(overviewOf(overviewSnapshot(), filter(), "./", NOW));
+    assert.equal(errors.split("quota exceeded").length - 1, 1, "50 rows with one reason say it once");
+    assert.equal(errors.split("〃").length - 1, PAGE_SIZE - 1, "and a ditto mark below it");
     const past = overviewOf(overviewSnapshot(), filter({ page: 99 }), "./", NOW).list;
     assert.deepEqual([past.page, past.first, past.last], [20, 951, 1000], "a page past the end shows the last");
   });
