@@ -38,6 +38,6 @@ export function renderInstancePage(view: InstancePageView, root: string): string
 <h3>Children</h3>
 <div id="children">${childrenTable(view)}</div>
 <h3>Events</h3>
-<div id="events">${eventsTable(view.events, `Events of ${view.key}`)}</div>
+<div id="events">${eventsTable(view.events, `Events of ${view.key}`, `${view.kind}/${view.key}`)}</div>
 </section>`;
 }

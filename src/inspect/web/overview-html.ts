@@ -70,7 +70,7 @@ function pager(list: InstanceList, filter: ListFilter, action: string): string {
   return `<p class="pager" data-first="${String(list.first)}" data-last="${String(list.last)}" data-matched="${String(list.matched)}"><span class="where">${where}</span>${of} · page ${count(list.page)} of ${count(list.pages)} · ${prev} ${next}</p>`;
 }
 
-const DITTO = `<span class="muted ditto" title="the same as the row above">〃</span>`;
+const DITTO = `<span class="muted ditto" title="the same as the row above">↑</span>`;
 
 export function instanceTable(list: InstanceList, filter: ListFilter, action: string): string {
   const rows = list.rows.map(

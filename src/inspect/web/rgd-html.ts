@@ -27,6 +27,6 @@ export function renderRgdPage(view: RgdPageView, root: string): string {
 ${filterForm(overview.filter, undefined, "")}
 <div id="instances">${instanceTable(overview.list, overview.filter, "")}</div>
 <h3>Events</h3>
-<div id="events">${eventsTable(view.events, `Events of ${view.rgdName}`)}</div>
+<div id="events">${eventsTable(view.events, `Events of ${view.rgdName}`, `ResourceGraphDefinition/${view.rgdName}`)}</div>
 </section>`;
 }

@@ -33,14 +33,16 @@ export function conditionsTable(list: readonly ConditionView[]): string {
   return `<table class="conditions"><thead><tr><th>condition</th><th>status</th><th>reason</th><th>message</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
-export function eventsTable(read: Read<readonly EventView[]>, what: string): string {
+/** `about`: the object every Event is about (an instance's page), so its column is left out rather than repeated. */
+export function eventsTable(read: Read<readonly EventView[]>, what: string, about?: string): string {
   if (!read.ok) return refused(read, what);
   if (read.value.length === 0) return `<p class="muted">no events</p>`;
+  const objectColumn = about === undefined || read.value.some((e) => e.object !== about);
   const rows = read.value.map(
     (e) =>
-      `<tr class="event-${e.type === "Warning" ? "warning" : "normal"}"><td>${escapeHtml(e.age)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}${e.count > 1 ? ` <span class="muted">×${count(e.count)}</span>` : ""}</td><td>${escapeHtml(e.object)}</td><td class="message">${escapeHtml(e.message)}</td></tr>`,
+      `<tr class="event-${e.type === "Warning" ? "warning" : "normal"}"><td>${escapeHtml(e.age)}</td><td>${escapeHtml(e.type)}</td><td>${escapeHtml(e.reason)}${e.count > 1 ? ` <span class="muted">×${count(e.count)}</span>` : ""}</td>${objectColumn ? `<td>${escapeHtml(e.object)}</td>` : ""}<td class="message">${escapeHtml(e.message)}</td></tr>`,
   );
-  return `<table class="events"><thead><tr><th>age</th><th>type</th><th>reason</th><th>object</th><th>message</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table class="events"><thead><tr><th>age</th><th>type</th><th>reason</th>${objectColumn ? "<th>object</th>" : ""}<th>message</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 export const contextLine = (server: string): string => `<p class="context">${escapeHtml(server)}</p>`;

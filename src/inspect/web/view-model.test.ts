@@ -247,7 +247,7 @@ describe("web view: the overview at 1,000 instances", () => {
     assert.match(html, /href="\.\/instances\/web\/team-a\/app-0500"/, "each row links to its instance's page");
     const errors = renderOverview(overviewOf(overviewSnapshot(), filter(), "./", NOW));
     assert.equal(errors.split("quota exceeded").length - 1, 1, "50 rows with one reason say it once");
-    assert.equal(errors.split("〃").length - 1, PAGE_SIZE - 1, "and a ditto mark below it");
+    assert.equal(errors.split("↑").length - 1, PAGE_SIZE - 1, "and a ditto mark below it");
     const past = overviewOf(overviewSnapshot(), filter({ page: 99 }), "./", NOW).list;
     assert.deepEqual([past.page, past.first, past.last], [20, 951, 1000], "a page past the end shows the last");
   });
@@ -378,6 +378,11 @@ describe("web view: an instance's page", () => {
     assert.match(html, /<td>Ready<\/td><td>False<\/td><td>R<\/td><td class="message">\(see portal in children\)<\/td>/);
     assert.match(html, /<td class="message">\(as Ready\)<\/td>/);
     assert.match(html, /ApplyFailed <span class="muted">×6<\/span>/, "three Events counted twice each: one row");
+    assert.doesNotMatch(
+      html,
+      /<th>object<\/th>|Root\/team-a\/shop/,
+      "every Event is about this instance: no column says so",
+    );
   });
 
   it("shows one refusal and nothing else when the instance itself may not be read", () => {
