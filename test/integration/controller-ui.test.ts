@@ -187,7 +187,14 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
       ],
       ["basic auth", undefined, { authorization: "Basic YWRtaW46YWRtaW4=" }],
     ] as const) {
-      for (const route of ["", "view", picture, `view?namespace=${nsB}`]) {
+      for (const route of [
+        "",
+        "view",
+        picture,
+        `view?namespace=${nsB}`,
+        `rgds/${rgdName}`,
+        `instances/${rgdName}/${nsB}/hidden-b`,
+      ]) {
         const answer = await get(`${url}${route}`, token, headers);
         assert.equal(answer.status, 401, `${what} → /${route}`);
         assert.match(answer.headers.get("www-authenticate") ?? "", /^Bearer/);
