@@ -91,6 +91,7 @@ th { color: #57606a; font-weight: 600; background: #f6f8fa; }
 th.count, td.count { text-align: right; font-variant-numeric: tabular-nums; }
 td.count.zero { color: #afb8c1; }
 table.instances, table.children, table.rgds { width: 100%; }
+table.children td:not(.reason), table.instances td:not(.reason), table.rgds td { white-space: nowrap; }
 td.reason, td.message { color: #57606a; max-width: 40rem; word-break: break-word; }
 tr.state-error td.reason, tr.cond-false td, tr.event-warning td { color: var(--error); }
 .pager { font-size: .85rem; margin: .3rem 0; } .pager .where { font-weight: 600; }
