@@ -1,6 +1,7 @@
 /**
- * `kro ui [--port P] [--address A]`: a read-only web page of the cluster's RGDs, their instances
- * and each instance's tree (the states of `kro tree`), refreshed live, with recent Events. It reads
+ * `kro ui [--port P] [--address A]`: a read-only web view of the cluster's RGDs — an overview of
+ * their instances counted by state, filtered and paged, and a page per RGD and per instance (its
+ * tree as `kro tree` computes it, conditions, Events), refreshed live. It reads
  * with the caller's kubeconfig, so RBAC decides what the page shows: a refused read is shown as
  * "not permitted". Everything the page needs is served by this process (works offline).
  */
@@ -109,7 +110,7 @@ export function registerUiCommand(program: Command): void {
   program
     .command("ui")
     .description(
-      "serve a read-only live web page of RGDs, instances, their trees and recent Events, read with your kubeconfig",
+      "serve a read-only live web view of RGDs and their instances (counts, filters, each instance's tree and Events), read with your kubeconfig",
     )
     .option("--port <port>", "port to listen on (0: any free port)", "8765")
     .option(
