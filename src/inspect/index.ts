@@ -36,9 +36,8 @@ export {
   type ServedKind,
   type TreeReader,
 } from "./tree-reader.js";
-export { createSnapshotReader, escapeHtml, renderView, snapshotSession, startUiServer, uiViewOf } from "./web/index.js";
+export { createSnapshotReader, escapeHtml, snapshotSession, startUiServer } from "./web/index.js";
 export type {
-  ClusterSnapshot,
   PlainReply,
   SessionAnswer,
   SnapshotOptions,
@@ -46,5 +45,4 @@ export type {
   UiServer,
   UiServerOptions,
   UiSession,
-  UiView,
 } from "./web/index.js";

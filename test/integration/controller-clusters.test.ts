@@ -23,7 +23,7 @@ import { recordText } from "../support/instance-record.js";
 import path from "node:path";
 import { REPO_ROOT } from "../../src/deploy/index.js";
 import { expectAbsent, kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
-import { runKro } from "../support/cli-session.js";
+import { runKro, startCli } from "../support/cli-session.js";
 import { serviceAccountKubeconfig } from "../support/service-account.js";
 import {
   letterSuffix,
@@ -260,6 +260,32 @@ ${rgdHeader(tc, rgdName)}
       remote?.reason ?? "",
       new RegExp(`cluster "b": cannot read its registration in namespace ${hubNs}: .*forbidden`),
     );
+  });
+
+  it("the web view shows remote children in their cluster, read there", async (t) => {
+    const ui = startCli([
+      "ui",
+      "--port",
+      "0",
+      "--selector",
+      `${tc.label.key}=${tc.label.value}`,
+      "--cluster-namespace",
+      hubNs,
+      "--kubeconfig",
+      testCluster().kubeconfig,
+    ]);
+    t.after(() => {
+      ui.kill();
+    });
+    const [, url = ""] = await ui.waitFor(/kro ui: serving (http:\/\/127\.0\.0\.1:\d+\/)/, 30_000);
+    const page = await (await fetch(`${url}instances/${rgdName}/${appNs}/one`)).text();
+    const row = (node: string) =>
+      new RegExp(`<tr[^>]*data-node="${node}"[^>]*>.*?</tr>`).exec(page)?.[0] ?? `no row for ${node} in:\n${page}`;
+    for (const node of ["remote", "fan"]) {
+      assert.match(row(node), /<td class="cluster">b<\/td>/);
+      assert.match(row(node), /data-state="ready"/);
+    }
+    assert.match(row("hub"), /<td class="cluster">hub<\/td>/);
   });
 
   it("corrects a remote child edited by hand", async () => {

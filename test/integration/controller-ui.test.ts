@@ -187,7 +187,14 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
       ],
       ["basic auth", undefined, { authorization: "Basic YWRtaW46YWRtaW4=" }],
     ] as const) {
-      for (const route of ["", "view", picture, `view?namespace=${nsB}`]) {
+      for (const route of [
+        "",
+        "view",
+        picture,
+        `view?namespace=${nsB}`,
+        `rgds/${rgdName}`,
+        `instances/${rgdName}/${nsB}/hidden-b`,
+      ]) {
         const answer = await get(`${url}${route}`, token, headers);
         assert.equal(answer.status, 401, `${what} → /${route}`);
         assert.match(answer.headers.get("www-authenticate") ?? "", /^Bearer/);
@@ -205,11 +212,16 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
         const view = await get(`${url}view`, admin);
         assert.equal(view.status, 200);
         assert.match(view.body, new RegExp(`data-rgd="${rgdName}" data-state="ready"`));
-        assert.match(view.body, new RegExp(`data-instance="${nsA}/web" data-state="not-ready"`));
+        assert.match(view.body, new RegExp(`data-instance="${nsA}/web" data-state="in-progress"`));
         assert.match(view.body, new RegExp(`data-instance="${nsB}/hidden-b" data-state="ready"`));
-        assert.match(view.body, /instances in all namespaces/);
-        assert.match(view.body, /config: ConfigMap\/web/, "the tree read with the admin's token");
+        assert.match(view.body, /<td class="muted">all namespaces<\/td>/);
         assert.match(view.body, new RegExp(`as system:serviceaccount:${nsA}:admin`));
+        const page = await get(`${url}instances/${rgdName}/${nsA}/web?fragment=1`, admin);
+        assert.match(
+          page.body,
+          /data-node="config">.*<td>ConfigMap<\/td><td>web<\/td>/,
+          "the tree read with the admin's token",
+        );
       },
       { timeout: 60_000 },
     );
@@ -226,16 +238,22 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
         assert.equal(view.status, 200);
         assert.match(view.body, new RegExp(`data-rgd="${rgdName}"`));
         assert.match(view.body, new RegExp(`data-instance="${nsA}/web"`));
-        assert.match(
-          view.body,
-          new RegExp(`instances in namespace ${nsA} \\(listing all namespaces is not permitted\\)`),
-        );
-        assert.match(view.body, /config: ConfigMap\/web/);
+        assert.match(view.body, new RegExp(`namespace ${nsA} \\(listing all namespaces is not permitted\\)`));
+        const page = await get(`${url}instances/${rgdName}/${nsA}/web?fragment=1`, viewer);
+        assert.match(page.body, /data-node="config">.*<td>ConfigMap<\/td><td>web<\/td>/);
         assert.doesNotMatch(view.body, /hidden-b/, "another team's instance");
         assert.doesNotMatch(view.body, new RegExp(nsB), "another team's namespace, not even in Events");
       },
       { timeout: 30_000 },
     );
+    const hidden = await get(`${url}instances/${rgdName}/${nsB}/hidden-b`, viewer);
+    assert.equal(hidden.status, 200);
+    assert.match(
+      hidden.body,
+      /not permitted:<\/strong> .*\/hidden-b — .*forbidden/,
+      "a deep link to another team's instance",
+    );
+    assert.doesNotMatch(hidden.body, /<table/, "and nothing else of it");
     const other = await get(`${url}view?namespace=${nsB}`, viewer);
     assert.equal(other.status, 200);
     assert.doesNotMatch(other.body, /hidden-b/);
@@ -283,7 +301,7 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
     await seeing(t, page, async () => {
       await page.locator("textarea#token").fill(viewer);
       await page.locator("button[type=submit]").click();
-      await page.locator(`[data-instance="${nsA}/web"] li`).first().waitFor({ timeout: 30_000 });
+      await page.locator(`[data-instance="${nsA}/web"]`).waitFor({ timeout: 30_000 });
       const text = await page.locator("main").innerText();
       assert.match(text, new RegExp(`as system:serviceaccount:${nsA}:viewer`));
       assert.doesNotMatch(text, /hidden-b/);
@@ -302,9 +320,9 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
         viewport: { width: 1280, height: 900 },
       });
       const live = await context.newPage();
-      await live.goto(url);
+      await live.goto(`${url}instances/${rgdName}/${nsA}/web`);
       await seeing(t, live, async () => {
-        await live.locator(`[data-instance="${nsA}/web"][data-state="not-ready"]`).waitFor({ timeout: 30_000 });
+        await live.locator(`[data-instance-page="${nsA}/web"][data-state="in-progress"]`).waitFor({ timeout: 30_000 });
         assert.ok(
           (await live
             .locator("img.graph")
@@ -314,10 +332,11 @@ describe("the controller's web endpoint", { timeout: 300_000 }, () => {
         await kubectl(["patch", plural, "web", "-n", nsA, "--type=merge", "-p", '{"spec":{"flag":"on"}}']);
         // No reload: the page's own refresh shows the change.
         await live
-          .locator(`[data-instance="${nsA}/web"][data-state="ready"] li.state-ready`)
+          .locator(`[data-instance-page="${nsA}/web"][data-state="ready"] tr.node.state-ready`)
           .first()
           .waitFor({ timeout: 60_000 });
-        assert.equal(await live.locator(`[data-instance="${nsB}/hidden-b"]`).count(), 1);
+        await live.locator("nav.crumbs a").first().click();
+        await live.locator(`[data-instance="${nsB}/hidden-b"]`).waitFor({ timeout: 30_000 });
       });
     } finally {
       await adminContext.close();

@@ -465,6 +465,7 @@ async function runController(flags: ControllerFlags): Promise<void> {
       logger,
       userAgent: connection.userAgent,
       ...(flags.rgdSelector === undefined ? {} : { rgdSelector: flags.rgdSelector }),
+      ...(flags.clusterNamespace === undefined ? {} : { clusterNamespace: flags.clusterNamespace }),
     });
     await running.ready;
     synced = true;

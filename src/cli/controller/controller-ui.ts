@@ -35,6 +35,8 @@ export interface UiStartOptions {
   readonly served: RunningController["served"];
   readonly logger: Logger;
   readonly rgdSelector?: string;
+  /** Where member clusters are registered: the view reads their children there, with each person's rights. */
+  readonly clusterNamespace?: string;
   readonly userAgent: string;
   /** How often the TLS files are read again (tests shorten it). */
   readonly reloadMs?: number;

@@ -1,6 +1,7 @@
 /**
- * `kro ui [--port P] [--address A]`: a read-only web page of the cluster's RGDs, their instances
- * and each instance's tree (the states of `kro tree`), refreshed live, with recent Events. It reads
+ * `kro ui [--port P] [--address A]`: a read-only web view of the cluster's RGDs — an overview of
+ * their instances counted by state, filtered and paged, and a page per RGD and per instance (its
+ * tree as `kro tree` computes it, conditions, Events), refreshed live. It reads
  * with the caller's kubeconfig, so RBAC decides what the page shows: a refused read is shown as
  * "not permitted". Everything the page needs is served by this process (works offline).
  */
@@ -8,6 +9,7 @@ import type { Command } from "commander";
 import type { CompiledGraph } from "../../graph/index.js";
 import { createSnapshotReader, graphCacheKey, snapshotSession, startUiServer } from "../../inspect/index.js";
 import { createKubeClient } from "../../kube/index.js";
+import { registeredClusterClients, USUAL_CLUSTER_NAMESPACE } from "../../controller/index.js";
 import { durationFlag, InputError } from "../inputs/index.js";
 import { liveGraphSource } from "./tree-live.js";
 
@@ -17,11 +19,11 @@ interface UiFlags {
   readonly interval: string;
   readonly selector?: string;
   readonly namespace?: string;
-  readonly maxTrees: string;
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly schemaCache?: string;
   readonly allowRemote?: boolean;
+  readonly clusterNamespace: string;
 }
 
 function integerFlag(name: string, value: string, min: number, max: number): number {
@@ -33,7 +35,6 @@ function integerFlag(name: string, value: string, min: number, max: number): num
 
 async function runUi(flags: UiFlags): Promise<void> {
   const port = integerFlag("--port", flags.port, 0, 65535);
-  const maxTrees = integerFlag("--max-trees", flags.maxTrees, 0, 10_000);
   const refreshMs = durationFlag("--interval", flags.interval);
   const exposure = exposureWarning(flags.address);
   if (exposure !== undefined && flags.allowRemote !== true)
@@ -50,8 +51,9 @@ async function runUi(flags: UiFlags): Promise<void> {
   // Compiled here, against the cluster's schemas; kept while an RGD's generation is listed.
   const compiled = new Map<string, CompiledGraph>();
   const schemaOptions = { kubeconfig: flags.kubeconfig, context: flags.context, cacheDir: flags.schemaCache };
+  const clusters = registeredClusterClients(client, flags.clusterNamespace);
   const reader = createSnapshotReader(client, {
-    maxTrees,
+    clusters,
     graphs: (rgds) => {
       const current = new Set(rgds.map(graphCacheKey));
       for (const key of compiled.keys()) if (!current.has(key)) compiled.delete(key);
@@ -71,6 +73,7 @@ async function runUi(flags: UiFlags): Promise<void> {
       sessionFor: () => Promise.resolve({ ok: true, session }),
     });
   } catch (error) {
+    clusters.close();
     client.close();
     throw new InputError(
       `cannot listen on ${flags.address}:${String(port)}: ${error instanceof Error ? error.message : String(error)}`,
@@ -90,6 +93,7 @@ async function runUi(flags: UiFlags): Promise<void> {
     process.once("SIGTERM", stop);
   });
   await server.close();
+  clusters.close();
   client.close();
 }
 
@@ -112,7 +116,7 @@ export function registerUiCommand(program: Command): void {
   program
     .command("ui")
     .description(
-      "serve a read-only live web page of RGDs, instances, their trees and recent Events, read with your kubeconfig",
+      "serve a read-only live web view of RGDs and their instances (counts, filters, each instance's tree and Events), read with your kubeconfig",
     )
     .option("--port <port>", "port to listen on (0: any free port)", "8765")
     .option(
@@ -130,14 +134,14 @@ export function registerUiCommand(program: Command): void {
       "-n, --namespace <ns>",
       "show only this namespace's instances and Events (default: every namespace you may list)",
     )
-    .option(
-      "--max-trees <n>",
-      "read the tree of at most this many instances per RGD (each costs a read per child)",
-      "50",
-    )
     .option("--kubeconfig <file>", "kubeconfig (default $KUBECONFIG, ~/.kube/config)")
     .option("--context <name>", "kubeconfig context")
     .option("--schema-cache <dir>", "where child kinds' OpenAPI documents are cached (default ~/.cache/kro-ts/openapi)")
+    .option(
+      "--cluster-namespace <ns>",
+      "where member clusters are registered (the controller's --cluster-namespace): children placed in them are read there, if you may read their registrations",
+      USUAL_CLUSTER_NAMESPACE,
+    )
     .addHelpText(
       "after",
       `

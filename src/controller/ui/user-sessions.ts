@@ -5,24 +5,20 @@
  * page shows. Sessions idle for a while, or beyond the most kept, are dropped and their clients closed.
  */
 import { LRUCache } from "lru-cache";
-import {
-  createSnapshotReader,
-  snapshotSession,
-  type ClusterSnapshot,
-  type GraphSource,
-  type UiSession,
-} from "../../inspect/index.js";
+import { createSnapshotReader, snapshotSession, type GraphSource, type UiSession } from "../../inspect/index.js";
 import { createKubeClient, type KubeClient } from "../../kube/index.js";
 import { tokenKey, type ReviewedUser } from "./token-review.js";
+import { registeredClusterClients, type RegisteredClusterClients } from "../clusters/index.js";
 
 export interface UserSessionOptions {
   /** The controller's client: only its API server and TLS trust are used. */
   readonly client: KubeClient;
   readonly graphs: GraphSource;
   readonly refreshMs: number;
-  readonly maxTrees: number;
   /** The RGDs this controller serves (its --rgd-selector). */
   readonly rgdSelector?: string;
+  /** Where member clusters are registered (the controller's --cluster-namespace): their children are read there, with the person's rights on the registrations. */
+  readonly clusterNamespace?: string;
   readonly userAgent?: string;
   /** Sessions kept at once (default 64) and how long an unused one lives (default 5 min). */
   readonly maxSessions?: number;
@@ -31,6 +27,7 @@ export interface UserSessionOptions {
 
 interface Entry {
   readonly client: KubeClient;
+  readonly clusters?: RegisteredClusterClients;
   readonly session: UiSession;
 }
 
@@ -43,6 +40,7 @@ export class UserSessions {
       ttl: options.idleMs ?? 5 * 60_000,
       updateAgeOnGet: true,
       dispose: (entry) => {
+        entry.clusters?.close();
         entry.client.close();
       },
     });
@@ -79,22 +77,21 @@ export class UserSessions {
       client.close();
       return raced.session;
     }
+    const clusters =
+      this.options.clusterNamespace === undefined
+        ? undefined
+        : registeredClusterClients(client, this.options.clusterNamespace);
     const reader = createSnapshotReader(client, {
-      maxTrees: this.options.maxTrees,
       graphs: () => this.options.graphs,
+      as: user.username,
       ...(this.options.rgdSelector === undefined ? {} : { selector: this.options.rgdSelector }),
       ...(namespace === undefined ? {} : { namespace }),
+      ...(clusters === undefined ? {} : { clusters }),
     });
-    const read = async (): Promise<ClusterSnapshot> => {
-      const snapshot = await reader.read();
-      return { ...snapshot, server: `${snapshot.server} · as ${user.username}` };
-    };
     const entry = {
       client,
-      session: snapshotSession(
-        { read, graph: (rgd, generation) => reader.graph(rgd, generation) },
-        this.options.refreshMs,
-      ),
+      ...(clusters === undefined ? {} : { clusters }),
+      session: snapshotSession(reader, this.options.refreshMs),
     };
     this.sessions.set(key, entry);
     return entry.session;

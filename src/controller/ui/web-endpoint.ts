@@ -33,10 +33,11 @@ export interface ControllerUiOptions {
   readonly logger: Logger;
   /** The controller's --rgd-selector: the page shows the RGDs this controller serves. */
   readonly rgdSelector?: string;
+  /** Where member clusters are registered (the controller's --cluster-namespace). */
+  readonly clusterNamespace?: string;
   /** Serve HTTPS (PEM key and certificate). */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
   readonly refreshMs?: number;
-  readonly maxTrees?: number;
   readonly reviewTtlMs?: number;
   readonly userAgent?: string;
 }
@@ -73,8 +74,8 @@ export async function startControllerUi(options: ControllerUiOptions): Promise<C
     client: options.client,
     graphs: servedGraphSource(options.served),
     refreshMs,
-    maxTrees: options.maxTrees ?? 50,
     ...(options.rgdSelector === undefined ? {} : { rgdSelector: options.rgdSelector }),
+    ...(options.clusterNamespace === undefined ? {} : { clusterNamespace: options.clusterNamespace }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
   });
 
@@ -94,7 +95,8 @@ export async function startControllerUi(options: ControllerUiOptions): Promise<C
     }
     if (answer.outcome === "refused")
       return { ok: false, ...unauthorized(`the API server does not accept this token: ${answer.reason}`) };
-    const asked = new URL(request.url ?? "/", "http://kro-ui.invalid").searchParams.get("namespace") ?? undefined;
+    // The filter form sends an empty namespace for "all".
+    const asked = new URL(request.url ?? "/", "http://kro-ui.invalid").searchParams.get("namespace") || undefined;
     if (asked !== undefined && !NAMESPACE.test(asked))
       return { ok: false, status: 400, body: "<p>namespace must be a namespace name</p>" };
     const fallback = serviceAccountNamespace(answer.user.username) ?? "default";

@@ -1,34 +1,43 @@
 /**
  * Reads what the web view shows from the cluster with the caller's own client (`kro ui`: the
- * kubeconfig's user; the controller's endpoint: the requesting user's token): RGDs, the instances
- * of each (all namespaces, or the client's default namespace when listing all is refused), each
- * instance's tree as `kro tree` reads it, and recent Events. A read the API server refuses is kept
- * as "not permitted" with the server's message — nothing is retried with other rights, and
- * nothing else is read in its place. Read-only: get and list requests only. Compiled graphs come
- * from the caller's `GraphSource` (they are not read from the cluster, and never widen what is shown).
+ * kubeconfig's user; the controller's endpoint: the requesting user's token). The overview costs
+ * the RGD list and one list of instances per served kind — no child is read — so it stays cheap at
+ * thousands of instances; only an instance's own page reads its tree (as `kro tree` does) and the
+ * Events about it. A read the API server refuses is kept as "not permitted" with the server's
+ * message — nothing is retried with other rights, and nothing else is read in its place.
+ * Read-only: get and list requests only. Compiled graphs come from the caller's `GraphSource`
+ * (they are not read from the cluster, and never widen what is shown).
  */
 import { KRO_API_VERSION, RGD } from "../../api/index.js";
 import type { CompiledGraph } from "../../graph/index.js";
 import { ApiError, isForbidden, type KubeClient, type KubeObject } from "../../kube/index.js";
-import { createTreeReader, type GraphSource, type TreeReader } from "../tree-reader.js";
-import type { InstanceTree } from "../tree-model.js";
-import type { ClusterSnapshot, InstanceSnapshot, Read, RgdSnapshot } from "./view-model.js";
+import type { ClusterReads } from "../live-instance.js";
+import { createTreeReader, servedKind, apiVersionOf, type GraphSource } from "../tree-reader.js";
+import type { InstancePageSnapshot } from "./instance-model.js";
+import type { OverviewSnapshot, RgdListing } from "./overview-model.js";
+import type { RgdPageSnapshot } from "./rgd-model.js";
+import type { Read } from "./view-model.js";
 
 export interface SnapshotOptions {
   /** Label selector for the RGDs shown (default: all). */
   readonly selector?: string;
   /** Show only this namespace's instances and Events (default: all namespaces the caller may list). */
   readonly namespace?: string;
-  /** Trees are read for at most this many instances per RGD (each costs a read per child). */
-  readonly maxTrees: number;
+  /** Whose view it is, said next to the API server's address (the controller's signed-in user). */
+  readonly as?: string;
   /** Where the graphs of the RGDs just listed come from (the CLI compiles them; the controller serves them). */
   readonly graphs: (rgds: readonly KubeObject[]) => GraphSource;
+  /** How children placed in member clusters are read (with the asker's rights on their registrations); absent: the hub only. */
+  readonly clusters?: ClusterReads;
 }
 
 export interface SnapshotReader {
-  read(): Promise<ClusterSnapshot>;
-  /** The compiled graph of an RGD the last read showed (for its picture): none for an RGD it did not show. */
-  graph(rgdName: string, generation: string): CompiledGraph | undefined;
+  /** The RGDs and their instances (in `namespace` when given and the reader is not fixed to one). */
+  overview(namespace?: string): Promise<OverviewSnapshot>;
+  rgdPage(rgdName: string, namespace?: string): Promise<RgdPageSnapshot>;
+  instancePage(rgdName: string, namespace: string | undefined, name: string): Promise<InstancePageSnapshot>;
+  /** The compiled graph of an RGD the last read listed (for its picture): none for an RGD it did not list. */
+  graph(rgdName: string, generation: string): Promise<CompiledGraph | undefined>;
 }
 
 const ok = <T>(value: T): Read<T> => ({ ok: true, value });
@@ -47,124 +56,128 @@ async function attempt<T>(read: () => Promise<T>): Promise<Read<T>> {
   }
 }
 
+interface ListOptions {
+  readonly fieldSelector?: string;
+}
+
 /**
  * A list over all namespaces, or — when that is refused and the kind is namespaced — over the
- * one namespace the kubeconfig names (a tenant's usual rights). The scope says which one it was.
+ * one namespace the client names (a tenant's usual rights). The scope says which one it was.
  */
 async function listScoped(
   client: KubeClient,
-  apiVersion: string,
-  kind: string,
-  namespaced: boolean,
+  kind: { apiVersion: string; kind: string; namespaced: boolean },
   namespace: string | undefined,
+  options: ListOptions = {},
 ): Promise<{ scope: string; items: Read<KubeObject[]> }> {
-  if (!namespaced)
-    return { scope: "the cluster", items: await attempt(async () => (await client.list(apiVersion, kind)).items) };
-  if (namespace !== undefined)
-    return {
-      scope: `namespace ${namespace}`,
-      items: await attempt(async () => (await client.list(apiVersion, kind, { namespace })).items),
-    };
-  const all = await attempt(async () => (await client.list(apiVersion, kind)).items);
+  const list = (ns?: string): Promise<Read<KubeObject[]>> =>
+    attempt(async () => (await client.list(kind.apiVersion, kind.kind, { ...options, namespace: ns })).items);
+  if (!kind.namespaced) return { scope: "the cluster", items: await list() };
+  if (namespace !== undefined) return { scope: `namespace ${namespace}`, items: await list(namespace) };
+  const all = await list();
   if (all.ok || !all.notPermitted) return { scope: "all namespaces", items: all };
   const own = client.defaultNamespace;
-  return {
-    scope: `namespace ${own} (listing all namespaces is not permitted)`,
-    items: await attempt(async () => (await client.list(apiVersion, kind, { namespace: own })).items),
-  };
+  return { scope: `namespace ${own} (listing all namespaces is not permitted)`, items: await list(own) };
 }
 
-async function treeOf(
-  reader: TreeReader,
-  kind: { apiVersion: string; kind: string },
-  object: KubeObject,
-): Promise<Read<InstanceTree>> {
-  const meta = object.metadata ?? {};
-  return attempt(() => reader.read(kind.apiVersion, kind.kind, meta.namespace, meta.name ?? ""));
-}
+const nameOf = (o: KubeObject): string => o.metadata?.name ?? "";
 
 export function createSnapshotReader(client: KubeClient, options: SnapshotOptions): SnapshotReader {
-  // Only what the last read showed (and so the caller may read): a picture is never drawn for another RGD.
-  let pictured = new Map<string, CompiledGraph>();
+  const server = options.as === undefined ? client.server : `${client.server} · as ${options.as}`;
+  // Only what the asker's last RGD list held: a picture is never drawn for another RGD.
+  let listed: readonly KubeObject[] = [];
+  let graphs: GraphSource | undefined;
+  const scopeOf = (asked: string | undefined): string | undefined => options.namespace ?? asked;
 
-  async function rgdSnapshot(
-    reader: TreeReader,
-    rgd: KubeObject,
-    graphs: Map<string, CompiledGraph>,
-  ): Promise<RgdSnapshot> {
-    const name = rgd.metadata?.name ?? "";
-    const kind = reader.servedBy(name);
-    if (kind === undefined)
-      return { rgd, compileError: "its spec names no instance kind", scope: "-", instances: ok([]) };
+  async function listRgds(): Promise<Read<KubeObject[]>> {
+    const read = await attempt(
+      async () => (await client.list(KRO_API_VERSION, RGD.kind, { labelSelector: options.selector })).items,
+    );
+    listed = read.ok ? read.value : [];
+    graphs = read.ok ? options.graphs(read.value) : undefined;
+    return read;
+  }
+
+  async function listingOf(rgd: KubeObject, namespace: string | undefined): Promise<RgdListing> {
+    const served = servedKind(rgd);
+    if (served === undefined) return { rgd, scope: "-", instances: ok([]) };
+    const kind = { apiVersion: apiVersionOf(served.group, served.version), kind: served.kind };
     let namespaced: boolean;
     try {
       namespaced = (await client.resourceFor(kind.apiVersion, kind.kind)).namespaced;
     } catch {
       return { rgd, scope: "-", instances: ok([]) }; // its CRD is not served (yet): no instances can exist
     }
-    let compileError: string | undefined;
+    const { scope, items } = await listScoped(client, { ...kind, namespaced }, namespace);
+    return { rgd, kind, scope, instances: items };
+  }
+
+  async function overview(namespace?: string, only?: string): Promise<OverviewSnapshot> {
+    const rgds = await listRgds();
+    if (!rgds.ok) return { server, rgds };
+    const shown = only === undefined ? rgds.value : rgds.value.filter((r) => nameOf(r) === only);
+    return { server, rgds: ok(await Promise.all(shown.map((rgd) => listingOf(rgd, scopeOf(namespace))))) };
+  }
+
+  /** Events about one object, by field selector (the API server filters; the asker's rights decide). */
+  async function eventsAbout(kind: string, namespace: string | undefined, name: string): Promise<Read<KubeObject[]>> {
+    const fieldSelector = `involvedObject.kind=${kind},involvedObject.name=${name}`;
+    const events = { apiVersion: "v1", kind: "Event", namespaced: true };
+    return (await listScoped(client, events, namespace ?? scopeOf(undefined), { fieldSelector })).items;
+  }
+
+  async function compileError(rgd: KubeObject | undefined): Promise<string | undefined> {
+    if (rgd === undefined || graphs === undefined) return undefined;
     try {
-      graphs.set(`${name}@${String(rgd.metadata?.generation ?? 0)}`, await reader.graphOf(name));
+      await graphs(rgd);
+      return undefined;
     } catch (error) {
-      compileError = error instanceof Error ? error.message : String(error);
+      return error instanceof Error ? error.message : String(error);
     }
-    const { scope, items } = await listScoped(client, kind.apiVersion, kind.kind, namespaced, options.namespace);
-    if (!items.ok)
-      return { rgd, kind, ...(compileError === undefined ? {} : { compileError }), scope, instances: items };
-    const instances: InstanceSnapshot[] = [];
-    for (const [index, object] of items.value.entries()) {
-      const tree: Read<InstanceTree> =
-        compileError !== undefined
-          ? {
-              ok: false,
-              notPermitted: false,
-              message: "its RGD has no graph here (it does not compile, or is not served)",
-            }
-          : index >= options.maxTrees
-            ? {
-                ok: false,
-                notPermitted: false,
-                message: `trees are read for the first ${String(options.maxTrees)} instances (--max-trees)`,
-              }
-            : await treeOf(reader, kind, object);
-      instances.push({ object, tree });
-    }
-    return { rgd, kind, ...(compileError === undefined ? {} : { compileError }), scope, instances: ok(instances) };
   }
 
   return {
-    async read() {
-      const listed = await attempt(
-        async () => (await client.list(KRO_API_VERSION, RGD.kind, { labelSelector: options.selector })).items,
-      );
-      let rgds: Read<readonly RgdSnapshot[]>;
-      const kinds = new Set<string>();
-      const rgdNames = new Set<string>();
-      if (listed.ok) {
-        const reader = createTreeReader(client, listed.value, options.graphs(listed.value));
-        const graphs = new Map<string, CompiledGraph>();
-        const read = await Promise.all(listed.value.map((rgd) => rgdSnapshot(reader, rgd, graphs)));
-        pictured = graphs;
-        rgds = ok(read);
-        for (const r of read) {
-          rgdNames.add(r.rgd.metadata?.name ?? "");
-          if (r.kind !== undefined) kinds.add(r.kind.kind);
-        }
-      } else {
-        rgds = listed;
-        pictured = new Map();
-      }
-      const listedEvents = await listScoped(client, "v1", "Event", true, options.namespace);
-      // Events about what the page shows: its RGDs and their instances (the controller writes its Events there).
-      const about = (e: KubeObject): boolean => {
-        const involved = (e.involvedObject ?? {}) as { kind?: unknown; name?: unknown };
-        return involved.kind === RGD.kind ? rgdNames.has(String(involved.name)) : kinds.has(String(involved.kind));
+    overview: (namespace) => overview(namespace),
+    async rgdPage(rgdName, namespace) {
+      const snapshot = await overview(namespace, rgdName);
+      const rgd = listed.find((r) => nameOf(r) === rgdName);
+      const error = await compileError(rgd);
+      return {
+        rgdName,
+        overview: snapshot,
+        ...(error === undefined ? {} : { compileError: error }),
+        events: rgd === undefined ? ok([]) : await eventsAbout(RGD.kind, undefined, rgdName),
       };
-      const events = listedEvents.items.ok ? ok(listedEvents.items.value.filter(about)) : listedEvents.items;
-      return { server: client.server, rgds, events };
     },
-    graph(rgdName, generation) {
-      return pictured.get(`${rgdName}@${generation}`);
+    async instancePage(rgdName, namespace, name) {
+      const rgds = await listRgds();
+      const rgd = listed.find((r) => nameOf(r) === rgdName);
+      const base = { server, rgdName, ...(namespace === undefined ? {} : { namespace }), name };
+      const served = rgd === undefined ? undefined : servedKind(rgd);
+      if (!rgds.ok || rgd === undefined || served === undefined || graphs === undefined) {
+        const why: Read<never> = rgds.ok
+          ? { ok: false, notPermitted: false, message: `no ResourceGraphDefinition ${rgdName} is listed for you` }
+          : rgds;
+        return { ...base, object: why, tree: why, events: why };
+      }
+      const apiVersion = apiVersionOf(served.group, served.version);
+      const object = await attempt(() => client.get({ apiVersion, kind: served.kind, namespace, name }));
+      if (!object.ok) return { ...base, rgd, object, tree: object, events: object };
+      const reader = createTreeReader(client, rgds.value, graphs, options.clusters);
+      const [tree, events] = await Promise.all([
+        attempt(() => reader.read(apiVersion, served.kind, namespace, name)),
+        eventsAbout(served.kind, namespace, name),
+      ]);
+      return { ...base, rgd, object, tree, events };
+    },
+    async graph(rgdName, generation) {
+      const rgd = listed.find((r) => nameOf(r) === rgdName && String(r.metadata?.generation ?? 0) === generation);
+      if (rgd === undefined || graphs === undefined) return undefined;
+      try {
+        return await graphs(rgd);
+      } catch {
+        return undefined;
+      }
     },
   };
 }

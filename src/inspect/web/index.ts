@@ -13,5 +13,5 @@ export {
   type UiServer,
   type UiServerOptions,
 } from "./ui-server.js";
-export { uiViewOf, type ClusterSnapshot, type UiView } from "./view-model.js";
-export { escapeHtml, renderView } from "./view-html.js";
+export type { OverviewSnapshot } from "./overview-model.js";
+export { escapeHtml } from "./view-html.js";

@@ -36,17 +36,19 @@ function call(
 describe("kro ui server", () => {
   let server: UiServer;
   let reads = 0;
+  const overview = async () => {
+    reads++;
+    await new Promise((r) => setTimeout(r, 50));
+    return {
+      server: "https://cluster.test",
+      rgds: { ok: false as const, notPermitted: true, message: "resourcegraphdefinitions is forbidden" },
+    };
+  };
   const reader: SnapshotReader = {
-    async read() {
-      reads++;
-      await new Promise((r) => setTimeout(r, 50));
-      return {
-        server: "https://cluster.test",
-        rgds: { ok: true, value: [] },
-        events: { ok: false, notPermitted: true, message: "events is forbidden" },
-      };
-    },
-    graph: () => undefined,
+    overview,
+    rgdPage: async (rgdName) => ({ rgdName, overview: await overview(), events: { ok: true, value: [] } }),
+    instancePage: () => Promise.reject(new Error("not in this test")),
+    graph: () => Promise.resolve(undefined),
   };
   const serve = (refreshMs: number) => {
     const session = snapshotSession(reader, refreshMs);
@@ -67,12 +69,16 @@ describe("kro ui server", () => {
   it("serves the page with its own script and stylesheet under a CSP without inline script", async () => {
     const page = await call(server.url);
     assert.equal(page.status, 200);
-    assert.match(page.body, /<script src="app\.js" defer><\/script>/);
-    assert.match(page.body, /not permitted:<\/strong> Events — events is forbidden/);
+    assert.match(page.body, /<script src="\.\/app\.js" defer><\/script>/);
+    assert.match(
+      page.body,
+      /not permitted:<\/strong> ResourceGraphDefinitions — resourcegraphdefinitions is forbidden/,
+    );
+    assert.match(page.body, /data-fragment="\?fragment=1"/, "the script refreshes this page's own fragment");
     assert.match(String(page.headers["content-security-policy"]), /default-src 'none'; script-src 'self'/);
     assert.doesNotMatch(page.body, /<script>|style="/, "no inline script or style for the CSP to block");
-    assert.match((await call(`${server.url}app.js`)).body, /fetch\("view"/);
-    assert.match((await call(`${server.url}app.css`)).body, /li\.depth-8/);
+    assert.match((await call(`${server.url}app.js`)).body, /fetch\(fragment/);
+    assert.match((await call(`${server.url}app.css`)).body, /td\.depth-8/);
   });
 
   it("is read-only and answers only for its own Host", async () => {
@@ -86,6 +92,12 @@ describe("kro ui server", () => {
     assert.equal((await call(server.url, { host: `localhost:${new URL(server.url).port}` })).status, 200);
     assert.equal((await call(`${server.url}graph.svg?rgd=none&generation=1`)).status, 404);
     assert.equal((await call(`${server.url}secrets`)).status, 404);
+    assert.equal(
+      (await call(`${server.url}instances/a/b`)).status,
+      404,
+      "an instance address names rgd, namespace and name",
+    );
+    assert.equal((await call(`${server.url}rgds/%E0%A4%A`)).status, 404, "a malformed escape is no page");
   });
 
   it("shares one cluster read between concurrent requests, and reads again after half an interval", async () => {

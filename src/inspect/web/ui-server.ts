@@ -1,6 +1,7 @@
 /**
  * The HTTP side of the web view (`kro ui` and the controller's endpoint): a read-only server (GET
- * and HEAD only) for the page, its fragment, script, stylesheet and the RGDs' graph pictures.
+ * and HEAD only) for the pages (page-routes.ts), their fragments, script, stylesheet and the RGDs'
+ * graph pictures.
  * Who asks decides what is read: every request is first given to `sessionFor`, which answers with
  * the asker's session or a refusal (the controller's 401) — nothing is served before it answers.
  * On a loopback address it answers only requests naming that address as Host, so a web page on
@@ -9,9 +10,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type ServerOptions as HttpsOptions } from "node:https";
 import type { AddressInfo } from "node:net";
-import { PAGE_SCRIPT, PAGE_STYLE, pageShell, wrongHostPage } from "./page-assets.js";
+import { fragmentUrl, PAGE_SCRIPT, PAGE_STYLE, pageShell, wrongHostPage } from "./page-assets.js";
+import { renderPage } from "./page-routes.js";
 import type { UiSession } from "./snapshot-session.js";
-import { escapeHtml, renderView } from "./view-html.js";
+import { escapeHtml } from "./view-html.js";
 
 /** The asker's session, or what to answer instead (nothing of the cluster). */
 export type SessionAnswer =
@@ -101,25 +103,27 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         body: answer.body,
         ...(answer.headers === undefined ? {} : { headers: answer.headers }),
       };
-    const { session } = answer;
-    switch (url.pathname) {
-      case "/":
-        return { status: 200, type: HTML, body: pageShell(renderView(await session.view()), options.refreshMs) };
-      case "/view":
-        return { status: 200, type: HTML, body: renderView(await session.view()) };
-      case "/graph.svg": {
-        const svg = await session.picture(url.searchParams.get("rgd") ?? "", url.searchParams.get("generation") ?? "");
-        if (svg === undefined)
-          return {
-            status: 404,
-            type: TEXT,
-            body: "no picture for that RGD (not shown to you, or it has no graph here)\n",
-          };
-        return { status: 200, type: "image/svg+xml", body: svg, headers: { "cache-control": "private, max-age=3600" } };
-      }
-      default:
-        return { status: 404, type: TEXT, body: "not found\n" };
+    return pageReply(answer.session, url);
+  }
+
+  async function pageReply(session: UiSession, url: URL): Promise<Reply> {
+    if (url.pathname === "/graph.svg") {
+      const param = (name: string): string => url.searchParams.get(name) ?? "";
+      const svg = await session.picture(param("rgd"), param("generation"), param("colors"));
+      if (svg === undefined)
+        return {
+          status: 404,
+          type: TEXT,
+          body: "no picture for that RGD (not shown to you, or it has no graph here)\n",
+        };
+      return { status: 200, type: "image/svg+xml", body: svg, headers: { "cache-control": "private, max-age=3600" } };
     }
+    const page = await renderPage(session, url, Date.now());
+    if (page === undefined) return { status: 404, type: TEXT, body: "not found\n" };
+    // `/view` and `?fragment` answer the part the page's script swaps in; anything else the whole page.
+    if (url.pathname === "/view" || url.searchParams.has("fragment"))
+      return { status: 200, type: HTML, body: page.fragment };
+    return { status: 200, type: HTML, body: pageShell(page, options.refreshMs, fragmentUrl(url.searchParams)) };
   }
 
   function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
