@@ -125,7 +125,7 @@ describe("evaluateLiveInstance across clusters", () => {
       remote?.objects.map((o) => o.cluster),
       ["b"],
     );
-    assert.equal(remote?.state, TREE_STATES.ready);
+    assert.equal(remote.state, TREE_STATES.ready);
     const fan = tree.nodes.find((n) => n.id === "fan");
     assert.deepEqual(
       fan?.objects.map((o) => `${o.name}@${o.cluster ?? "hub"}`),
@@ -144,8 +144,8 @@ describe("evaluateLiveInstance across clusters", () => {
     for (const id of ["remote", "fan"]) {
       const node = tree.nodes.find((n) => n.id === id);
       assert.equal(node?.state, TREE_STATES.unknown, id);
-      assert.equal(node?.objects.length, 0, id);
-      assert.match(node?.reason ?? "", /cluster "b": cannot read its registration: forbidden/);
+      assert.equal(node.objects.length, 0, id);
+      assert.match(node.reason, /cluster "b": cannot read its registration: forbidden/);
     }
   });
 });

@@ -257,7 +257,7 @@ ${rgdHeader(tc, rgdName)}
     const remote = node(seen, "remote");
     assert.equal(remote?.state, "Unknown", JSON.stringify(remote));
     assert.match(
-      remote?.reason ?? "",
+      remote.reason,
       new RegExp(`cluster "b": cannot read its registration in namespace ${hubNs}: .*forbidden`),
     );
   });

@@ -145,7 +145,12 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
     const note = (o: KubeObject) => {
       seen.push({ name: o.metadata?.name ?? "", record: revisionOf(o) });
     };
-    instances.informer.addHandlers({ onAdd: note, onUpdate: (_old, next) => note(next) });
+    instances.informer.addHandlers({
+      onAdd: note,
+      onUpdate: (_old, next) => {
+        note(next);
+      },
+    });
     await instances.informer.waitForSync({ timeoutMs: 30_000 });
     await eventually(
       () => {
@@ -157,17 +162,22 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
     );
   });
   after(async () => {
-    await instances?.release();
-    await tc?.stop();
+    await instances.release();
+    await tc.stop();
     await kubectl(["delete", "rgd", rgdName, "--wait=false", "--ignore-not-found"]).catch(() => "");
     await kubectl(["delete", "namespace", namespace, "--wait=false", "--ignore-not-found"]).catch(() => "");
-    client?.close();
+    client.close();
   });
 
   it("a good change reaches the canary first, then everyone, never more than maxUpdating moved and unhealthy at any write", async () => {
     const from = seen.length;
     await kubectl(["apply", "-f", "-"], rgdYaml("r2"));
-    await eventually(async () => assert.equal(await currentTarget(), 2), { timeout: 60_000 });
+    await eventually(
+      async () => {
+        assert.equal(await currentTarget(), 2);
+      },
+      { timeout: 60_000 },
+    );
     await eventually(
       async () => {
         const cms = await configMaps();
@@ -189,7 +199,7 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
       async () => {
         const condition = await propagated();
         assert.equal(condition?.reason, "RolledBack", JSON.stringify(condition));
-        assert.match(condition?.message ?? "", /revision 3/);
+        assert.match(condition.message ?? "", /revision 3/);
       },
       { timeout: 180_000, interval: 1_000 },
     );
@@ -206,7 +216,7 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
       async () => {
         const canary = await kubectlJson<Instance>(["get", kind.toLowerCase(), CANARY, "-n", namespace]);
         assert.equal(canary.status?.state, "ACTIVE", JSON.stringify(canary.status));
-        assert.equal(canary.status?.graphRevision?.evaluated, 2);
+        assert.equal(canary.status.graphRevision?.evaluated, 2);
         assert.equal((await configMaps()).get(CANARY)?.rev, "r2", "the canary's ConfigMap is back at revision 2");
       },
       { timeout: 120_000, interval: 1_000 },

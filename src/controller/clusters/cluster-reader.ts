@@ -95,7 +95,9 @@ export function registeredClusterClients(hub: KubeClient, namespace: string): Re
     close() {
       for (const client of clients.values())
         void client.then(
-          (c) => c.close(),
+          (c) => {
+            c.close();
+          },
           () => undefined,
         );
       clients.clear();

@@ -7,7 +7,7 @@
  */
 import { GRAPH_REVISION_STATUS } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
-import { unmetHealthCheck, type KubeJson } from "../../runtime/index.js";
+import { unmetHealthCheck } from "../../runtime/index.js";
 import type { ServedGraph } from "../context/index.js";
 
 export type RevisionChoice =
@@ -60,8 +60,7 @@ export function withRevisionRecord(
   const previous = recordOf(instance.status) ?? {};
   const conditions = Array.isArray(status.conditions) ? (status.conditions as Record<string, unknown>[]) : [];
   const ready = conditions.find((c) => c.type === "Ready");
-  const unmet =
-    ready?.status === "True" ? unmetHealthCheck(served.graph, { ...instance, status } as KubeJson) : undefined;
+  const unmet = ready?.status === "True" ? unmetHealthCheck(served.graph, { ...instance, status }) : undefined;
   const healthy = ready?.status === "True" && unmet === undefined;
   const sameRevision = previous.evaluated === served.revision;
   const healthyAt = healthy ? (sameRevision ? (previous.healthyAt ?? now) : now) : undefined;
