@@ -166,7 +166,7 @@ ${rgdHeader(tc, rgdName)}
       ready: boolean;
       nodes: { id: string; state: string; reason: string; objects: { name: string; cluster?: string }[] }[];
     }
-    const tree = async (...extra: string[]): Promise<Tree> =>
+    const tree = async (kubeconfig = testCluster().kubeconfig): Promise<Tree> =>
       JSON.parse(
         (
           await runKro([
@@ -179,8 +179,7 @@ ${rgdHeader(tc, rgdName)}
             "--cluster-namespace",
             hubNs,
             "--kubeconfig",
-            testCluster().kubeconfig,
-            ...extra,
+            kubeconfig,
           ])
         ).stdout,
       ) as Tree;
@@ -237,22 +236,7 @@ ${rgdHeader(tc, rgdName)}
       );
     });
     const tenant = await serviceAccountKubeconfig(t, appNs, "treeview");
-    const seen = JSON.parse(
-      (
-        await runKro([
-          "tree",
-          `${kind}/one`,
-          "-n",
-          appNs,
-          "-o",
-          "json",
-          "--cluster-namespace",
-          hubNs,
-          "--kubeconfig",
-          tenant.kubeconfig,
-        ])
-      ).stdout,
-    ) as Tree;
+    const seen = await tree(tenant.kubeconfig);
     assert.equal(node(seen, "hub")?.state, "Ready");
     const remote = node(seen, "remote");
     assert.equal(remote?.state, "Unknown", JSON.stringify(remote));
