@@ -496,6 +496,21 @@ const rolloutStatus: JSONSchemaProps = {
       },
     },
     resumedAt: str("When the rollout was last resumed: the gate's deadlines count from here.", { format: "date-time" }),
+    pinProblems: {
+      type: "array",
+      description:
+        "Instances whose kro.run/pin-graph-revision is not honoured, and why (the first ones); they follow the rollout.",
+      maxItems: 20,
+      items: {
+        type: "object",
+        properties: {
+          key: str("The instance's work-queue key."),
+          namespace: str("Namespace."),
+          name: str("Name."),
+          reason: str("Why the pin is not honoured."),
+        },
+      },
+    },
   },
 };
 

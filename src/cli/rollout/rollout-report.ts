@@ -20,9 +20,19 @@ interface FullRolloutStatus extends RolloutStatusView {
     readonly revision?: number;
     readonly wave?: number;
     readonly at?: string;
-    readonly instances?: readonly { readonly namespace?: string; readonly name?: string; readonly reason?: string }[];
+    readonly instances?: readonly InstanceReason[];
   };
+  readonly pinProblems?: readonly InstanceReason[];
 }
+
+interface InstanceReason {
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly reason?: string;
+}
+
+const instanceLine = (indent: string, i: InstanceReason): string =>
+  `${indent}${i.namespace === undefined ? "" : `${i.namespace}/`}${i.name ?? "?"}: ${i.reason ?? ""}`;
 
 export type RgdWithConditions = RgdView & {
   readonly status?: { readonly rollout?: FullRolloutStatus; readonly conditions?: readonly Condition[] };
@@ -41,10 +51,7 @@ function haltLines(halted: FullRolloutStatus["halted"]): string[] {
   const at = halted.at === undefined ? "" : ` at ${halted.at}`;
   return [
     `  halted: revision ${halted.revision ?? "?"} failed its gate in wave ${(halted.wave ?? 0) + 1}${at}`,
-    ...(halted.instances ?? []).map(
-      (failed) =>
-        `    ${failed.namespace === undefined ? "" : `${failed.namespace}/`}${failed.name ?? "?"}: ${failed.reason ?? ""}`,
-    ),
+    ...(halted.instances ?? []).map((failed) => instanceLine("    ", failed)),
   ];
 }
 
@@ -66,6 +73,7 @@ export function rolloutReport(rgd: RgdWithConditions): string {
     ...(paused ? ["  paused: nothing moves until `kro rollout resume`"] : []),
     ...haltLines(rollout?.halted),
     ...rejectionLines(rollout),
+    ...(rollout?.pinProblems ?? []).map((p) => instanceLine("  pin not honoured: ", p)),
     ...(propagated === undefined
       ? []
       : [`  Propagated=${propagated.status ?? "?"} ${propagated.reason ?? ""}: ${propagated.message ?? ""}`.trimEnd()]),

@@ -82,6 +82,38 @@ describe("rollout records", () => {
     assert.deepEqual(rolloutControlOf({}), { paused: false, rejected: [] });
   });
 
+  it("reports the pins it does not honour, naming the instance and why", () => {
+    const policy = compileRolloutPolicy({ pinning: { maxRevisionsBack: 1 } }).policy;
+    const pinned = (key: string, pin: string) => ({
+      key,
+      namespace: "ns",
+      name: key.slice(3),
+      labels: {},
+      createdAt: T0,
+      assigned: 3,
+      evaluated: 3,
+      healthyAt: T0,
+      pin,
+    });
+    const control: RolloutControl = { paused: false, rejected: [] };
+    const plan = planRollout({
+      policy,
+      revisions: [1, 2, 3],
+      instances: [pinned("ns/ok", "2"), pinned("ns/far", "1"), pinned("ns/gone", "9")],
+      control,
+      now: T0,
+    });
+    assert.ok(plan !== undefined);
+    const status = rolloutStatusOf(plan, control, [1, 2, 3], (key) => ({ namespace: "ns", name: key.slice(3) })) as {
+      pinProblems?: { name: string; reason: string }[];
+    };
+    assert.deepEqual(
+      status.pinProblems?.map((p) => p.name),
+      ["far", "gone"],
+    );
+    for (const problem of status.pinProblems ?? []) assert.notEqual(problem.reason, "");
+  });
+
   it("writes what the next round reads: a halt and a rejection survive a restart; stale ones are dropped", () => {
     const policy = compileRolloutPolicy({ gate: { readyWithin: "1m" }, onFailure: "Rollback" }).policy;
     const instance = {

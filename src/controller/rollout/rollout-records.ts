@@ -134,6 +134,13 @@ export function rolloutStatusOf(
       ? {}
       : { rejected: rejected.map((r) => ({ revision: r.revision, by: r.by, at: iso(r.at) })) }),
     ...(control.resumedAt === undefined ? {} : { resumedAt: iso(control.resumedAt) }),
+    ...(plan.pinProblems.length === 0
+      ? {}
+      : {
+          pinProblems: plan.pinProblems
+            .slice(0, KEPT_FAILURES)
+            .map((f) => ({ ...nameOf(f.key), key: f.key, reason: f.reason })),
+        }),
   };
 }
 
