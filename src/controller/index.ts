@@ -75,3 +75,4 @@ export {
   USUAL_CLUSTER_NAMESPACE,
   type RegisteredClusterClients,
 } from "./clusters/index.js";
+export { previewKey, previewWaves, type WavePreview } from "./rollout/index.js";

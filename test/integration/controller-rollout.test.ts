@@ -11,11 +11,16 @@
  *    instance's ConfigMap is written (same resourceVersions before and after).
  *  - A controller stopped in the middle of the next change's second wave: a new one resumes
  *    there, within the same budget, and moves no instance twice.
+ *  - `kro diff` of one more change names the wave each instance would take it in.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createKubeClient, type InformerLease, type KubeClient, type KubeObject } from "../../src/kube/index.js";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { eventually } from "../support/eventually.js";
+import { kroExit } from "../support/cli-session.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import {
   letterSuffix,
@@ -259,5 +264,17 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
       "no instance was moved to revision 4 twice",
     );
     assert.equal(moves.size, COUNT);
+  });
+  it("kro diff names the wave each instance would take the change in", async (t) => {
+    const dir = await mkdtemp(path.join(tmpdir(), "kro-rollout-diff-"));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "rgd.yaml");
+    await writeFile(file, rgdYaml("r5"));
+    const result = await kroExit(["diff", "-f", file, "--kubeconfig", testCluster().kubeconfig]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, new RegExp(`^${kind} ${namespace}/${CANARY} \\[wave 1/3 "canary"\\]$`, "m"));
+    const inWave = (name: string) =>
+      result.stdout.split("\n").filter((l) => l.startsWith(`${kind} `) && l.includes(`"${name}"]`)).length;
+    assert.deepEqual([inWave("canary"), inWave("half"), inWave("everyone")], [1, 49, 50]);
   });
 });

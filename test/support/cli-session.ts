@@ -101,3 +101,12 @@ export async function runKro(
     throw new Error(`kro ${args.join(" ")} failed:\n${stderr}${stdout}`, { cause: error });
   }
 }
+
+/** Runs a short `kro` command to its end and says how it ended (for commands whose exit status means something). */
+export function kroExit(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
+    });
+  });
+}

@@ -11,6 +11,7 @@ import { KRO_API_VERSION, LABELS, RGD, toYaml } from "../../api/index.js";
 import { createKubeClient, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import type { KubeJson, RuntimeOptions } from "../../runtime/index.js";
 import { DEFAULT_KUBE_MINOR } from "../../localcluster/index.js";
+import { previewKey, previewWaves } from "../../controller/index.js";
 import { jsonChanges } from "./diff-fields.js";
 import { formatReport } from "./diff-format.js";
 import { DIFF_EXIT, exitForReport, summarize, type CrdDiff, type DiffReport, type InstanceDiff } from "./diff-model.js";
@@ -144,6 +145,28 @@ async function previewInstanceFile(
   };
 }
 
+/**
+ * Under spec.rollout, each instance's wave for the revision this change would issue (the next
+ * after the live RGD's last), as the controller's planner would assign it.
+ */
+function withWaves(
+  diffs: InstanceDiff[],
+  target: NewRgd,
+  items: readonly KubeObject[],
+  liveRgd: KubeObject | undefined,
+): InstanceDiff[] {
+  const policy = target.graph.rollout;
+  if (policy === undefined) return diffs;
+  const issued = (liveRgd?.status as { lastIssuedRevision?: unknown } | undefined)?.lastIssuedRevision;
+  const next = (Number.isSafeInteger(issued) ? (issued as number) : 0) + 1;
+  const waves = previewWaves(policy, target.rgd.metadata?.name ?? "", items, next);
+  return diffs.map((diff) => {
+    const metadata = { name: diff.name, ...(diff.namespace === undefined ? {} : { namespace: diff.namespace }) };
+    const rollout = waves.get(previewKey({ metadata }));
+    return rollout === undefined ? diff : { ...diff, rollout };
+  });
+}
+
 async function buildReport(client: KubeClient, flags: DiffFlags): Promise<DiffReport> {
   const width = Number(flags.concurrency);
   if (!Number.isInteger(width) || width < 1)
@@ -178,9 +201,9 @@ async function buildReport(client: KubeClient, flags: DiffFlags): Promise<DiffRe
         );
         instances = [];
       } else {
-        instances = await mapPool(stored?.items ?? [], width, (item) =>
-          previewStored(client, target, item, options(item)),
-        );
+        const items = stored?.items ?? [];
+        const diffs = await mapPool(items, width, (item) => previewStored(client, target, item, options(item)));
+        instances = withWaves(diffs, target, items, liveRgd);
       }
     }
   } else if (written !== undefined) {

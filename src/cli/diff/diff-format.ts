@@ -57,8 +57,15 @@ function objectLines(object: ObjectDiff): string[] {
   return [head, ...(object.fields ?? []).map((f) => `      ${formatFieldChange(f)}`)];
 }
 
+/** Under a rollout policy: ` [wave 2/3 "half"]`, or ` [pinned to revision 4]`. */
+function waveText(diff: InstanceDiff): string {
+  const r = diff.rollout;
+  if (r === undefined) return "";
+  return r.kind === "pinned" ? ` [pinned to revision ${r.pin}]` : ` [wave ${r.index + 1}/${r.of} "${r.name}"]`;
+}
+
 function instanceLines(diff: InstanceDiff): string[] {
-  const title = `${diff.kind}${where(diff)}`;
+  const title = `${diff.kind}${where(diff)}${waveText(diff)}`;
   if (diff.error !== undefined) return [`${title}: cannot be previewed: ${diff.error}`];
   const lines: string[] = [];
   if (diff.instance !== undefined && diff.instance.action !== "unchanged") {

@@ -136,3 +136,20 @@ describe("kro diff summary", () => {
     assert.equal(exitForReport(report([instance("b", [], { error: "evaluation failed" })])), DIFF_EXIT.refused);
   });
 });
+
+describe("kro diff under a rollout policy", () => {
+  it("names each instance's wave, or its pin", () => {
+    const text = formatReport(
+      report([
+        instance("canary", [obj("deploy", "Deployment", "canary", "update", { fields: [image] })], {
+          rollout: { kind: "wave", index: 0, name: "canary", of: 3 },
+        }),
+        instance("held", [obj("deploy", "Deployment", "held", "update", { fields: [image] })], {
+          rollout: { kind: "pinned", pin: "4" },
+        }),
+      ]),
+    );
+    assert.match(text, /^WebApp ns\/canary \[wave 1\/3 "canary"\]$/m);
+    assert.match(text, /^WebApp ns\/held \[pinned to revision 4\]$/m);
+  });
+});

@@ -4,6 +4,7 @@
  * deletion our ownership rules refuse — ...), and over all instances the counts by kind, node and
  * changed field ("3 Deployment (deploy) change spec.replicas").
  */
+import type { WavePreview } from "../../controller/index.js";
 import { compareCodeUnits } from "../../api/index.js";
 import type { FieldChange } from "./diff-fields.js";
 
@@ -65,6 +66,8 @@ export interface InstanceDiff {
   readonly objects: readonly ObjectDiff[];
   /** The instance could not be previewed (the new graph fails for it, its record is unreadable). */
   readonly error?: string;
+  /** Under the RGD's spec.rollout: the wave that would move it to the new revision, or its pin. */
+  readonly rollout?: WavePreview;
 }
 
 export interface CrdDiff {

@@ -28,3 +28,4 @@ export {
   rolloutStatusOf,
   type ObjectView,
 } from "./rollout-records.js";
+export { previewKey, previewWaves, type WavePreview } from "./wave-preview.js";
