@@ -444,6 +444,24 @@ const rollout: JSONSchemaProps = {
   },
 };
 
+/** A short list of instances, each with a reason (a halt's failures, pins not honoured). */
+function instancesWithReasons(description: string, reason: string): JSONSchemaProps {
+  return {
+    type: "array",
+    description,
+    maxItems: 20,
+    items: {
+      type: "object",
+      properties: {
+        key: str("The instance's work-queue key."),
+        namespace: str("Namespace."),
+        name: str("Name."),
+        reason: str(reason),
+      },
+    },
+  };
+}
+
 const rolloutStatus: JSONSchemaProps = {
   type: "object",
   description: "kro-ts: the rollout of the newest GraphRevision (docs/design/rollouts.md); only with spec.rollout.",
@@ -467,20 +485,7 @@ const rolloutStatus: JSONSchemaProps = {
         revision: { type: "integer", format: "int64", description: "The revision whose gate failed." },
         wave: { type: "integer", description: "The wave it failed in." },
         at: str("When.", { format: "date-time" }),
-        instances: {
-          type: "array",
-          description: "The instances that failed and why (the first ones).",
-          maxItems: 20,
-          items: {
-            type: "object",
-            properties: {
-              key: str("The instance's work-queue key."),
-              namespace: str("Namespace."),
-              name: str("Name."),
-              reason: str("Why."),
-            },
-          },
-        },
+        instances: instancesWithReasons("The instances that failed and why (the first ones).", "Why."),
       },
     },
     rejected: {
@@ -496,21 +501,10 @@ const rolloutStatus: JSONSchemaProps = {
       },
     },
     resumedAt: str("When the rollout was last resumed: the gate's deadlines count from here.", { format: "date-time" }),
-    pinProblems: {
-      type: "array",
-      description:
-        "Instances whose kro.run/pin-graph-revision is not honoured, and why (the first ones); they follow the rollout.",
-      maxItems: 20,
-      items: {
-        type: "object",
-        properties: {
-          key: str("The instance's work-queue key."),
-          namespace: str("Namespace."),
-          name: str("Name."),
-          reason: str("Why the pin is not honoured."),
-        },
-      },
-    },
+    pinProblems: instancesWithReasons(
+      "Instances whose kro.run/pin-graph-revision is not honoured, and why (the first ones); they follow the rollout.",
+      "Why the pin is not honoured.",
+    ),
   },
 };
 

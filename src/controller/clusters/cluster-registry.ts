@@ -217,11 +217,13 @@ export class ClusterRegistry implements ClusterConnections {
         cluster,
         error: `cluster "${cluster}" is not registered: the controller reads no cluster registrations (start it with a cluster namespace)`,
       };
-    const profile = this.profileNaming(cluster);
+    const secrets = this.secretsNaming(cluster);
+    // A Secret wins over a profile, so profiles are looked through only when no Secret names the cluster.
+    const profile = secrets.length === 0 ? this.profileNaming(cluster) : undefined;
     return chooseRegistration({
       cluster,
       namespace: this.namespace,
-      secrets: this.secretsNaming(cluster),
+      secrets,
       profile,
       profileToken:
         profile === undefined

@@ -186,7 +186,7 @@ export function needsReconcile(old: KubeObject, next: KubeObject): boolean {
   if (suspended(old) !== suspended(next)) return true;
   // A rollout moved it: its next pass runs the revision it was assigned. The move's own queueing
   // can read the cache before it holds the move, and then runs the old revision again.
-  if (assignedRevision(old) !== assignedRevision(next)) return true;
+  if (revisionRecordOf(old).assigned !== revisionRecordOf(next).assigned) return true;
   // Someone removed our finalizer or labels: put them back.
   return (old.metadata?.finalizers?.length ?? 0) !== (next.metadata?.finalizers?.length ?? 0);
 }
@@ -196,13 +196,7 @@ const ROLLOUT_WAKE_MS = 1_000;
 
 /** The instance's revision record says something new about its health (only instances under a rollout carry one). */
 export function rolloutJudgementChanged(old: KubeObject, next: KubeObject): boolean {
-  const record = (o: KubeObject) =>
-    ((o.status as Record<string, unknown> | undefined)?.[GRAPH_REVISION_STATUS.field] ?? {}) as {
-      evaluated?: unknown;
-      healthyAt?: unknown;
-      unhealthy?: unknown;
-    };
-  const [a, b] = [record(old), record(next)];
+  const [a, b] = [revisionRecordOf(old), revisionRecordOf(next)];
   return (
     a.evaluated !== b.evaluated ||
     a.healthyAt !== b.healthyAt ||
@@ -210,8 +204,10 @@ export function rolloutJudgementChanged(old: KubeObject, next: KubeObject): bool
   );
 }
 
-const assignedRevision = (o: KubeObject): unknown =>
-  (
-    (o.status as Record<string, unknown> | undefined)?.[GRAPH_REVISION_STATUS.field] as
-      { assigned?: unknown } | undefined
-  )?.assigned;
+type RevisionRecord = Partial<Readonly<Record<"assigned" | "evaluated" | "healthyAt" | "unhealthy", unknown>>>;
+
+/** status.graphRevision as written under a rollout (empty without one). */
+function revisionRecordOf(o: KubeObject): RevisionRecord {
+  const record = (o.status as Record<string, unknown> | undefined)?.[GRAPH_REVISION_STATUS.field];
+  return record ?? {};
+}

@@ -21,8 +21,12 @@ export function previewWaves(
 ): Map<string, WavePreview> {
   const result = new Map<string, WavePreview>();
   // The planner's own keys, so ties in a percent wave break as they will in the controller.
-  const byKey = new Map(objects.map((o) => [instanceKeyOf(rgdName, o), previewKey(o)]));
-  const instances = objects.map((o) => rolloutInstanceOf(o, instanceKeyOf(rgdName, o)));
+  const byKey = new Map<string, string>();
+  const instances = objects.map((o) => {
+    const key = instanceKeyOf(rgdName, o);
+    byKey.set(key, previewKey(o));
+    return rolloutInstanceOf(o, key);
+  });
   const moving = instances.filter((i) => {
     if (i.pin === undefined) return true;
     result.set(byKey.get(i.key) ?? i.key, { kind: "pinned", pin: i.pin });
