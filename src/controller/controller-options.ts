@@ -1,7 +1,7 @@
 /** What startController takes and what it returns: the controller's whole public shape. */
 import type { ChartRenderPoolOptions, EvaluationGuardOptions, TestCrash } from "./isolation/index.js";
 import type { SchemaResolver } from "../graph/index.js";
-import type { InformerOptions, KubeClient } from "../kube/index.js";
+import type { InformerOptions, KubeClient, KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
 import type { ControllerOptions, InstanceEvaluatedEvent, ServedGraphs } from "./context/index.js";
 import type { ControllerSharding } from "./sharded-work.js";
@@ -71,5 +71,7 @@ export interface RunningController {
   health(): HealthReport;
   /** The informers running now (kind, namespace, selectors): what the controller watches and caches. */
   watching(): InformerOptions[];
+  /** The objects of a kind the controller caches now, across all its selections of that kind. */
+  cachedObjects(apiVersion: string, kind: string): KubeObject[];
   stop(): Promise<void>;
 }

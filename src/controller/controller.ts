@@ -159,6 +159,7 @@ export function startController(options: StartControllerOptions): RunningControl
     resync,
     health,
     watching: () => informers.running(),
+    cachedObjects: (apiVersion, kind) => informers.cachedObjects(apiVersion, kind),
     async stop() {
       // The stop steps run one after the other, in the machine's order.
       const step = stepLifecycle(lifecycle, { type: "stop" });

@@ -3,6 +3,7 @@
  * by the first user and stopped when the last one releases it.
  */
 import { Informer, type InformerOptions, type InformerSource } from "./informer.js";
+import { objectKey } from "./store.js";
 import type { KubeObject } from "./types.js";
 
 export interface InformerLease<T extends KubeObject> {
@@ -72,6 +73,16 @@ export class InformerManager {
   /** Each running informer's options and how many objects its store holds (cache-size metrics). */
   cached(): { options: InformerOptions; size: number }[] {
     return [...this.shared.values()].map((e) => ({ options: e.informer.options, size: e.informer.store.size }));
+  }
+
+  /** The objects every running informer of a kind caches now, each once (introspection and tests). */
+  cachedObjects(apiVersion: string, kind: string): KubeObject[] {
+    const seen = new Map<string, KubeObject>();
+    for (const { informer } of this.shared.values()) {
+      if (informer.options.apiVersion !== apiVersion || informer.options.kind !== kind) continue;
+      for (const object of informer.store.list()) seen.set(objectKey(object), object as KubeObject);
+    }
+    return [...seen.values()];
   }
 
   stopAll(): void {
