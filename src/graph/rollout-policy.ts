@@ -64,6 +64,11 @@ export const REVISION_STATUS_SCHEMA: JSONSchemaProps = {
     evaluated: { type: "integer", format: "int64" },
     healthyAt: { type: "string", format: "date-time" },
     unhealthy: { type: "string" },
+    pinProblem: {
+      type: "string",
+      description:
+        "Why the kro.run/pin-graph-revision annotation is not honoured (absent when it is, or when there is none).",
+    },
   },
 };
 

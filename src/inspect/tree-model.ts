@@ -77,7 +77,7 @@ export interface InstanceTree {
   readonly generation?: number;
   readonly observedGeneration?: number;
   /** Under a rollout: the graph revision the instance was assigned and the one its status was computed with. */
-  readonly revision?: { readonly assigned?: number; readonly running?: number };
+  readonly revision?: { readonly assigned?: number; readonly running?: number; readonly pinProblem?: string };
   readonly nodes: readonly TreeNode[];
 }
 
@@ -329,9 +329,14 @@ function revisionOf(status: KubeJson): Pick<InstanceTree, "revision"> {
   const graphRevision = record(status[GRAPH_REVISION_STATUS.field]);
   const assigned = num(graphRevision.assigned);
   const running = num(graphRevision.evaluated);
+  const pinProblem = typeof graphRevision.pinProblem === "string" ? graphRevision.pinProblem : undefined;
   if (assigned === undefined && running === undefined) return {};
   return {
-    revision: { ...(assigned === undefined ? {} : { assigned }), ...(running === undefined ? {} : { running }) },
+    revision: {
+      ...(assigned === undefined ? {} : { assigned }),
+      ...(running === undefined ? {} : { running }),
+      ...(pinProblem === undefined ? {} : { pinProblem }),
+    },
   };
 }
 

@@ -9,9 +9,11 @@
  *  - A bad change (its readiness never holds) stops after the canary: the RGD says why and names
  *    it, the canary goes back to the previous revision and is Ready again, and no other
  *    instance's ConfigMap is written (same resourceVersions before and after).
- *  - A controller stopped in the middle of the next change's second wave: a new one resumes
- *    there, within the same budget, and moves no instance twice.
+ *  - The leader of two controller processes killed with SIGKILL in the middle of the next change's
+ *    second wave: the standby takes over there, within the same budget, and moves no instance twice.
  *  - `kro diff` of one more change names the wave each instance would take it in.
+ *  - A pinned instance stays at its revision while the rest move; a pin the RGD does not allow
+ *    is said on the instance (status.graphRevision.pinProblem and an Event), and goes when unpinned.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +23,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "../support/eventually.js";
 import { kroExit } from "../support/cli-session.js";
+import { startControllerProcess, type ControllerProcess } from "../support/controller-process.js";
 import { kubectl, kubectlJson, testCluster } from "../support/test-cluster.js";
 import {
   letterSuffix,
@@ -67,6 +70,7 @@ function rgdYaml(rev: string): string {
     maxUpdating: ${MAX_UPDATING}
     gate: { readyWithin: 20s }
     onFailure: Rollback
+    pinning: { maxRevisionsBack: 2 }
   resources:
     - id: cm
       readyWhen:
@@ -232,38 +236,69 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
       assert.equal(afterward.get(name)?.resourceVersion, before.get(name)?.resourceVersion, `${name} was written`);
     }
   });
-  it("a controller stopped mid-rollout: a new one resumes at the wave it reached, within the budget, moving no one twice", async () => {
-    const from = seen.length;
-    await kubectl(["apply", "-f", "-"], rgdYaml("r4"));
-    await eventually(
-      () => {
-        const moved = (instances.informer.store.list() as Instance[]).filter(
-          (o) => revisionOf(o).assigned === 4 && o.metadata?.name !== CANARY,
-        ).length;
-        assert.ok(moved >= 5, `${moved} instances of the second wave moved`);
-      },
-      { timeout: 120_000, interval: 100 },
-    );
+  it("the leader killed with SIGKILL mid-rollout: the standby takes over at the wave reached, within the budget, moving no one twice", async () => {
+    // Two replicas as users deploy them (own processes, leader election); the in-process one steps aside.
     const label = tc.label;
     await tc.stop();
-    tc = await startTestController({ label });
-    await eventually(
-      async () => {
-        const cms = await configMaps();
-        const done = names.filter((n) => cms.get(n)?.rev === "r4").length;
-        assert.equal(done, COUNT, `${done} of ${COUNT} at r4`);
-        assert.equal((await propagated())?.reason, "AllPropagated");
-      },
-      { timeout: 300_000, interval: 1_000 },
-    );
-    const { firstMoved, moves } = replay(from, 4);
-    assert.equal(firstMoved, CANARY);
-    assert.deepEqual(
-      [...moves].filter(([, n]) => n > 1),
-      [],
-      "no instance was moved to revision 4 twice",
-    );
-    assert.equal(moves.size, COUNT);
+    const replicaArgs = [
+      "--rgd-selector",
+      `${label.key}=${label.value}`,
+      "--leader-elect",
+      "--leader-election-namespace",
+      namespace,
+      "--leader-election-id",
+      `rollout-${suffix}`,
+      "--leader-elect-lease-duration",
+      "4s",
+      "--leader-elect-renew-deadline",
+      "3s",
+      "--leader-elect-retry-period",
+      "500ms",
+    ];
+    const leader = await startControllerProcess(testCluster().kubeconfig, replicaArgs);
+    let standby: ControllerProcess | undefined;
+    try {
+      await eventually(() => assert.match(leader.output(), /became leader/), { timeout: 30_000 });
+      standby = await startControllerProcess(testCluster().kubeconfig, replicaArgs);
+      const from = seen.length;
+      await kubectl(["apply", "-f", "-"], rgdYaml("r4"));
+      await eventually(
+        () => {
+          const moved = (instances.informer.store.list() as Instance[]).filter(
+            (o) => revisionOf(o).assigned === 4 && o.metadata?.name !== CANARY,
+          ).length;
+          assert.ok(moved >= 5, `${moved} instances of the second wave moved`);
+        },
+        { timeout: 120_000, interval: 100 },
+      );
+      await leader.kill();
+      const movedAtKill = (instances.informer.store.list() as Instance[]).filter(
+        (o) => revisionOf(o).assigned === 4,
+      ).length;
+      assert.ok(movedAtKill < COUNT, `killed mid-rollout (${movedAtKill} of ${COUNT} moved)`);
+      await eventually(
+        async () => {
+          const cms = await configMaps();
+          const done = names.filter((n) => cms.get(n)?.rev === "r4").length;
+          assert.equal(done, COUNT, `${done} of ${COUNT} at r4`);
+          assert.equal((await propagated())?.reason, "AllPropagated");
+        },
+        { timeout: 300_000, interval: 1_000 },
+      );
+      assert.match(standby.output(), /became leader/, "the standby finished the rollout");
+      const { firstMoved, moves } = replay(from, 4);
+      assert.equal(firstMoved, CANARY);
+      assert.deepEqual(
+        [...moves].filter(([, n]) => n > 1),
+        [],
+        "no instance was moved to revision 4 twice",
+      );
+      assert.equal(moves.size, COUNT);
+    } finally {
+      if (leader.alive()) await leader.kill();
+      if (standby?.alive()) await standby.stop();
+      tc = await startTestController({ label });
+    }
   });
   it("kro diff names the wave each instance would take the change in", async (t) => {
     const dir = await mkdtemp(path.join(tmpdir(), "kro-rollout-diff-"));
@@ -276,5 +311,62 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
     const inWave = (name: string) =>
       result.stdout.split("\n").filter((l) => l.startsWith(`${kind} `) && l.includes(`"${name}"]`)).length;
     assert.deepEqual([inWave("canary"), inWave("half"), inWave("everyone")], [1, 49, 50]);
+  });
+  it("a pinned instance stays while the rest move; a pin the RGD does not allow is said on the instance itself", async () => {
+    const kindPlural = kind.toLowerCase();
+    const stayer = "app-007";
+    const refused = "app-008";
+    await kubectl(["annotate", kindPlural, stayer, "-n", namespace, "kro.run/pin-graph-revision=4"]);
+    await kubectl(["annotate", kindPlural, refused, "-n", namespace, "kro.run/pin-graph-revision=1"]);
+    // The instance's author reads why on the instance (status and an Event), not only on the RGD.
+    await eventually(
+      async () => {
+        const instance = await kubectlJson<Instance & { status?: { graphRevision?: { pinProblem?: string } } }>([
+          "get",
+          kindPlural,
+          refused,
+          "-n",
+          namespace,
+        ]);
+        assert.match(instance.status?.graphRevision?.pinProblem ?? "", /revision 1/, JSON.stringify(instance.status));
+        const events = await kubectlJson<{ items: { message?: string }[] }>([
+          "get",
+          "events",
+          "-n",
+          namespace,
+          "--field-selector",
+          `involvedObject.name=${refused},reason=PinNotHonoured`,
+        ]);
+        assert.ok(events.items.length > 0, "a PinNotHonoured Event");
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    await kubectl(["apply", "-f", "-"], rgdYaml("r6"));
+    await eventually(
+      async () => {
+        const cms = await configMaps();
+        const done = names.filter((n) => cms.get(n)?.rev === "r6");
+        assert.equal(done.length, COUNT - 1, `${done.length} of ${COUNT - 1} at r6`);
+        assert.equal(cms.get(stayer)?.rev, "r4", "the pinned instance stays at its revision");
+        assert.equal((await propagated())?.reason, "AllPropagated");
+      },
+      { timeout: 300_000, interval: 1_000 },
+    );
+    // Unpinned, each returns to the rollout: the note goes, and the stayer takes the target.
+    await kubectl(["annotate", kindPlural, stayer, refused, "-n", namespace, "kro.run/pin-graph-revision-"]);
+    await eventually(
+      async () => {
+        assert.equal((await configMaps()).get(stayer)?.rev, "r6");
+        const instance = await kubectlJson<Instance & { status?: { graphRevision?: { pinProblem?: string } } }>([
+          "get",
+          kindPlural,
+          refused,
+          "-n",
+          namespace,
+        ]);
+        assert.equal(instance.status?.graphRevision?.pinProblem, undefined, "the note is cleared");
+      },
+      { timeout: 120_000, interval: 500 },
+    );
   });
 });

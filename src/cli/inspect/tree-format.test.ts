@@ -33,6 +33,10 @@ describe("formatTree", () => {
     assert.match(rootLine(formatTree(tree({ revision: { assigned: 2, running: 2 } }), 0)), /Ready; revision 2$/);
     assert.match(rootLine(formatTree(tree({ revision: { assigned: 3, running: 2 } }), 0)), /assigned 3, running 2$/);
     assert.match(rootLine(formatTree(tree({}), 0)), /Ready$/, "no rollout: nothing said");
+    assert.match(
+      rootLine(formatTree(tree({ revision: { assigned: 3, running: 3, pinProblem: "revision 1 is gone" } }), 0)),
+      /revision 3; pin not honoured: revision 1 is gone$/,
+    );
   });
   it("names the cluster of a child placed in another cluster", () => {
     assert.match(formatTree(tree({}), 0), /cm: ConfigMap\/shop \(cluster eu-west\)/);

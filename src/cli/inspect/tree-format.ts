@@ -109,16 +109,20 @@ function objectRows(
   if (nested !== undefined) instanceRows(nested, below, now, rows);
 }
 
-/** The whole tree, with a header row; columns padded to the widest cell. */
-/** Under a rollout: "revision 7", or "assigned 7, running 6" while the instance has not run its assignment yet. */
+/**
+ * Under a rollout: "revision 7", or "assigned 7, running 6" while the instance has not run its
+ * assignment yet; a pin the rollout does not honour is said after it.
+ */
 function revisionText(tree: InstanceTree): string {
   const r = tree.revision;
   if (r === undefined) return "";
+  const pin = r.pinProblem === undefined ? "" : `; pin not honoured: ${r.pinProblem}`;
   if (r.assigned === undefined || r.assigned === r.running)
-    return r.running === undefined ? "" : `revision ${r.running}`;
-  return `assigned ${r.assigned}, running ${r.running ?? "none yet"}`;
+    return r.running === undefined ? "" : `revision ${r.running}${pin}`;
+  return `assigned ${r.assigned}, running ${r.running ?? "none yet"}${pin}`;
 }
 
+/** The whole tree, with a header row; columns padded to the widest cell. */
 export function formatTree(tree: InstanceTree, now: number): string {
   const rootState = tree.ready
     ? "ready"

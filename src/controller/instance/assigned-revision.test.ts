@@ -150,5 +150,13 @@ describe("healthy at a revision", () => {
     assert.equal(record(3).healthyAt, "2026-01-01T00:00:00Z");
     assert.equal(record(2).healthyAt, undefined);
     assert.match(record(2).unhealthy ?? "", /healthyWhen \$\{schema\.status\.count >= 3\} is false/);
+    // The rollout's note on the instance's pin is the rollout's to clear: the instance's own status write keeps it.
+    const noted = {
+      ...live,
+      status: { graphRevision: { assigned: 4, evaluated: 4, pinProblem: "revision 1 is gone" } },
+    };
+    const kept = withRevisionRecord(served, noted, { count: 3, conditions: ready }, "2026-01-01T00:00:00Z")
+      .graphRevision as { pinProblem?: string };
+    assert.equal(kept.pinProblem, "revision 1 is gone");
   });
 });

@@ -36,6 +36,7 @@ interface RevisionRecord {
   evaluated?: number;
   healthyAt?: string;
   unhealthy?: string;
+  pinProblem?: string;
 }
 
 function recordOf(status: unknown): RevisionRecord | undefined {
@@ -76,6 +77,8 @@ export function withRevisionRecord(
           unhealthy:
             unmet ?? `Ready=${text(ready?.status) || "Unknown"}: ${text(ready?.reason)} ${text(ready?.message)}`.trim(),
         }),
+    // The rollout's verdict on the instance's pin: the rollout writes and clears it.
+    ...(previous.pinProblem === undefined ? {} : { pinProblem: previous.pinProblem }),
   };
   return { ...status, [GRAPH_REVISION_STATUS.field]: record };
 }

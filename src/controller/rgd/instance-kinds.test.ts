@@ -47,4 +47,18 @@ describe("which instance updates wake the rollout", () => {
       "no rollout: never",
     );
   });
+  it("a pin added, changed or removed, under a rollout only", () => {
+    const pinned = (pin: string | undefined, status: Record<string, unknown>): KubeObject => {
+      const o = at(status);
+      return pin === undefined
+        ? o
+        : { ...o, metadata: { ...o.metadata, annotations: { "kro.run/pin-graph-revision": pin } } };
+    };
+    const record = { graphRevision: { assigned: 2, evaluated: 2, healthyAt: "t0" } };
+    assert.equal(rolloutJudgementChanged(pinned(undefined, record), pinned("1", record)), true);
+    assert.equal(rolloutJudgementChanged(pinned("1", record), pinned("2", record)), true);
+    assert.equal(rolloutJudgementChanged(pinned("1", record), pinned(undefined, record)), true);
+    assert.equal(rolloutJudgementChanged(pinned("1", record), pinned("1", record)), false);
+    assert.equal(rolloutJudgementChanged(pinned(undefined, {}), pinned("1", {})), false, "no rollout: never");
+  });
 });

@@ -194,10 +194,14 @@ export function needsReconcile(old: KubeObject, next: KubeObject): boolean {
 /** Between an instance turning healthy (or failing) and the rollout's next round. */
 const ROLLOUT_WAKE_MS = 1_000;
 
-/** The instance's revision record says something new about its health (only instances under a rollout carry one). */
+/** The instance's revision record says something new about its health, or its pin changed (only instances under a rollout carry a record). */
 export function rolloutJudgementChanged(old: KubeObject, next: KubeObject): boolean {
   const [a, b] = [revisionRecordOf(old), revisionRecordOf(next)];
+  const pinOf = (o: KubeObject) => o.metadata?.annotations?.[ANNOTATIONS.pinGraphRevision];
+  // A pin (added, changed, removed) is the planner's to judge; only under a rollout (a record).
+  const pinChanged = pinOf(old) !== pinOf(next) && (b.evaluated !== undefined || b.assigned !== undefined);
   return (
+    pinChanged ||
     a.evaluated !== b.evaluated ||
     a.healthyAt !== b.healthyAt ||
     (a.unhealthy === undefined) !== (b.unhealthy === undefined)

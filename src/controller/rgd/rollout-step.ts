@@ -7,9 +7,11 @@
 import { FIELD_MANAGERS } from "../../api/index.js";
 import { isConflict, isNotFound, type KubeObject } from "../../kube/index.js";
 import type { ConditionInput } from "../../runtime/index.js";
-import { instanceKeyOf, type ControllerContext, type ServedGraph } from "../context/index.js";
+import { instanceKeyOf, recordEvent, type ControllerContext, type ServedGraph } from "../context/index.js";
 import {
   assignmentPatch,
+  pinNotePatch,
+  pinNotes,
   planRollout,
   rolloutControlOf,
   rolloutInstanceOf,
@@ -26,6 +28,8 @@ export interface RolloutOutcome {
   readonly condition: ConditionInput;
   /** Written after the RGD's status, so a verdict is recorded before the moves it causes. */
   readonly moves: readonly { readonly move: RolloutMove; readonly object: KubeObject }[];
+  /** Instances whose recorded pin problem changes (undefined: their pin is honoured now, or gone). */
+  readonly pinNotes: readonly { readonly problem?: string; readonly object: KubeObject }[];
   readonly requeueAfterMs?: number;
   /** Revisions instances are assigned, run, move to or are pinned to: retention keeps them. */
   readonly inUse: ReadonlySet<number>;
@@ -67,6 +71,10 @@ export async function planRolloutStep(
       const object = objects.get(move.key);
       return object === undefined ? [] : [{ move, object }];
     }),
+    pinNotes: pinNotes(plan, instances).flatMap(({ key, problem }) => {
+      const object = objects.get(key);
+      return object === undefined ? [] : [{ object, ...(problem === undefined ? {} : { problem }) }];
+    }),
     ...(moving || plan.moves.length > 0 ? { requeueAfterMs: Math.min(ROLLOUT_POLL_MS, untilNext) } : {}),
     inUse,
   };
@@ -78,28 +86,44 @@ export async function planRolloutStep(
  * move the plan did not count.
  */
 export async function writeMoves(
-  ctx: Pick<ControllerContext, "client" | "now" | "instanceQueue">,
+  ctx: Pick<ControllerContext, "client" | "now" | "instanceQueue" | "eventClient" | "logger">,
   rgdName: string,
   outcome: RolloutOutcome,
 ): Promise<void> {
   const now = Date.parse(ctx.now());
   for (const { move, object } of outcome.moves) {
-    const ref = {
-      apiVersion: object.apiVersion ?? "",
-      kind: object.kind ?? "",
-      name: object.metadata?.name ?? "",
-      ...(object.metadata?.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
-    };
-    try {
-      await ctx.client.patch(
-        ref,
-        { metadata: { resourceVersion: object.metadata?.resourceVersion }, ...assignmentPatch(move, now) },
-        { subresource: "status", fieldManager: FIELD_MANAGERS.controller },
-      );
-    } catch (error) {
-      if (isConflict(error) || isNotFound(error)) continue;
-      throw error;
-    }
-    ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
+    if (await patchPlanned(ctx, object, assignmentPatch(move, now)))
+      ctx.instanceQueue.add(instanceKeyOf(rgdName, object));
+  }
+  // The instance's author may read only the instance: its pin's verdict is written there, and
+  // told once as an Event (kubectl describe) when it appears or changes.
+  for (const { object, problem } of outcome.pinNotes) {
+    if (!(await patchPlanned(ctx, object, pinNotePatch(problem))) || problem === undefined) continue;
+    void recordEvent(ctx, object, "PinNotHonoured", problem, "Warning");
+  }
+}
+
+/** A status merge patch of what was planned from `object`; false when it changed meanwhile or is gone. */
+async function patchPlanned(
+  ctx: Pick<ControllerContext, "client">,
+  object: KubeObject,
+  patch: Record<string, unknown>,
+): Promise<boolean> {
+  const ref = {
+    apiVersion: object.apiVersion ?? "",
+    kind: object.kind ?? "",
+    name: object.metadata?.name ?? "",
+    ...(object.metadata?.namespace === undefined ? {} : { namespace: object.metadata.namespace }),
+  };
+  try {
+    await ctx.client.patch(
+      ref,
+      { metadata: { resourceVersion: object.metadata?.resourceVersion }, ...patch },
+      { subresource: "status", fieldManager: FIELD_MANAGERS.controller },
+    );
+    return true;
+  } catch (error) {
+    if (isConflict(error) || isNotFound(error)) return false;
+    throw error;
   }
 }

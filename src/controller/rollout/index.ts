@@ -23,6 +23,8 @@ export type {
 } from "./rollout-state.js";
 export {
   assignmentPatch,
+  pinNotePatch,
+  pinNotes,
   rolloutControlOf,
   rolloutInstanceOf,
   rolloutStatusOf,

@@ -6,6 +6,8 @@ import { describe, it } from "node:test";
 import { compileRolloutPolicy } from "../../graph/index.js";
 import {
   assignmentPatch,
+  pinNotePatch,
+  pinNotes,
   planRollout,
   rolloutControlOf,
   rolloutInstanceOf,
@@ -112,6 +114,39 @@ describe("rollout records", () => {
       ["far", "gone"],
     );
     for (const problem of status.pinProblems ?? []) assert.notEqual(problem.reason, "");
+  });
+
+  it("tells each instance its own pin's verdict once: written when it appears or changes, cleared when honoured", () => {
+    const policy = compileRolloutPolicy({ pinning: { maxRevisionsBack: 1 } }).policy;
+    const control: RolloutControl = { paused: false, rejected: [] };
+    const round = (pins: Record<string, { pin?: string; pinProblem?: string }>) => {
+      const instances = Object.entries(pins).map(([name, p]) => ({
+        key: `ns/${name}`,
+        namespace: "ns",
+        name,
+        labels: {},
+        createdAt: T0,
+        assigned: 3,
+        evaluated: 3,
+        healthyAt: T0,
+        ...p,
+      }));
+      const plan = planRollout({ policy, revisions: [1, 2, 3], instances, control, now: T0 });
+      assert.ok(plan !== undefined);
+      return pinNotes(plan, instances);
+    };
+    const first = round({ far: { pin: "1" }, ok: { pin: "2" }, none: {} });
+    assert.deepEqual(
+      first.map((n) => n.key),
+      ["ns/far"],
+    );
+    const reason = first[0]?.problem;
+    assert.ok(reason !== undefined && reason !== "");
+    assert.deepEqual(round({ far: { pin: "1", pinProblem: reason } }), [], "already told: nothing written again");
+    assert.deepEqual(round({ far: { pin: "2", pinProblem: reason } }), [{ key: "ns/far" }], "honoured now: cleared");
+    assert.deepEqual(round({ far: { pinProblem: reason } }), [{ key: "ns/far" }], "unpinned: cleared");
+    assert.deepEqual(pinNotePatch(undefined), { status: { graphRevision: { pinProblem: null } } });
+    assert.deepEqual(pinNotePatch("gone"), { status: { graphRevision: { pinProblem: "gone" } } });
   });
 
   it("writes what the next round reads: a halt and a rejection survive a restart; stale ones are dropped", () => {

@@ -47,6 +47,7 @@ export function rolloutInstanceOf(object: ObjectView, key: string): RolloutInsta
     healthyAt: timeAt(revision.healthyAt),
     unhealthy: typeof revision.unhealthy === "string" ? revision.unhealthy : undefined,
     pin: metadata.annotations?.[ANNOTATIONS.pinGraphRevision],
+    pinProblem: typeof revision.pinProblem === "string" ? revision.pinProblem : undefined,
     namespace: metadata.namespace,
   };
   return {
@@ -142,6 +143,28 @@ export function rolloutStatusOf(
             .map((f) => ({ ...nameOf(f.key), key: f.key, reason: f.reason })),
         }),
   };
+}
+
+/**
+ * The instances whose own record of their pin's verdict differs from this round's: the instance
+ * author, who may read only the instance, learns there why the pin is not honoured (and sees the
+ * note go once it is). `problem` undefined clears it.
+ */
+export function pinNotes(
+  plan: Pick<RolloutPlan, "pinProblems">,
+  instances: readonly RolloutInstance[],
+): { key: string; problem?: string }[] {
+  const problems = new Map(plan.pinProblems.map((p) => [p.key, p.reason]));
+  return instances.flatMap((i) => {
+    const problem = problems.get(i.key);
+    if (problem === i.pinProblem) return [];
+    return [{ key: i.key, ...(problem === undefined ? {} : { problem }) }];
+  });
+}
+
+/** The status merge patch that records (or, with undefined, clears) an instance's pin problem. */
+export function pinNotePatch(problem: string | undefined): Record<string, unknown> {
+  return { status: { [GRAPH_REVISION_STATUS.field]: { pinProblem: problem ?? null } } };
 }
 
 /** The status patch that gives an instance its revision (merge patch of the status subresource). */

@@ -28,6 +28,8 @@ export interface RolloutInstance {
   readonly unhealthy?: string;
   /** The instance author's pin annotation, as written. */
   readonly pin?: string;
+  /** status.graphRevision.pinProblem: why its pin was last found not honoured (so it is written once). */
+  readonly pinProblem?: string;
 }
 
 export interface RejectedRevision {
