@@ -15,6 +15,7 @@ export {
   type ReadScope,
 } from "./live-instance.js";
 export { renderSvg } from "./render-svg.js";
+export { rolloutProgress, rolloutReport, type RgdWithConditions } from "./rollout-report.js";
 export {
   applyErrorsFrom,
   instanceTreeOf,

@@ -8,7 +8,7 @@ import { KRO_API_VERSION, RGD } from "../../api/index.js";
 import { createKubeClient, isConflict, isNotFound, type KubeClient, type KubeObject } from "../../kube/index.js";
 import { InputError } from "../inputs/index.js";
 import { pausePatch, resumePatches, RolloutRefusal, undoPatch } from "./rollout-edits.js";
-import { rolloutReport, type RgdWithConditions } from "./rollout-report.js";
+import { rolloutReport, type RgdWithConditions } from "../../inspect/index.js";
 
 interface ClusterFlags {
   readonly kubeconfig?: string;

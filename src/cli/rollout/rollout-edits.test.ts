@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pausePatch, resumePatches, RolloutRefusal, undoPatch, type RgdView } from "./rollout-edits.js";
-import { rolloutReport, type RgdWithConditions } from "./rollout-report.js";
+import { rolloutReport, type RgdWithConditions } from "../../inspect/index.js";
 
 const NOW = new Date("2026-12-07T00:00:00Z");
 const PAUSED = "kro.run/rollout-paused";

@@ -45,7 +45,11 @@ function rgdRow(row: RgdRow, filter: ListFilter, action: string): string {
     row.refused === undefined
       ? `<td class="muted">${escapeHtml(row.scope)}</td>`
       : `<td>${refused(row.refused, `instances of ${row.kind} (${row.scope})`)}</td>`;
-  return `<tr class="rgd state-${row.state}" data-rgd="${escapeHtml(row.name)}" data-state="${row.state}" data-total="${String(row.total)}"><td><span class="dot"></span><a href="${escapeHtml(row.href)}">${escapeHtml(row.name)}</a></td><td>${escapeHtml(row.kind)}</td><td class="state">${escapeHtml(row.stateText)}</td><td class="count">${count(row.total)}</td>${cells}${status}</tr>`;
+  const rollout =
+    row.rollout === undefined || row.rollout.updated >= row.rollout.total
+      ? ""
+      : ` <span class="rollout" data-rollout="${String(row.rollout.updated)}/${String(row.rollout.total)}">· rolling out ${count(row.rollout.updated)}/${count(row.rollout.total)}</span>`;
+  return `<tr class="rgd state-${row.state}" data-rgd="${escapeHtml(row.name)}" data-state="${row.state}" data-total="${String(row.total)}"><td><span class="dot"></span><a href="${escapeHtml(row.href)}">${escapeHtml(row.name)}</a></td><td>${escapeHtml(row.kind)}</td><td class="state">${escapeHtml(row.stateText)}${rollout}</td><td class="count">${count(row.total)}</td>${cells}${status}</tr>`;
 }
 
 export function rgdTable(rgds: Read<readonly RgdRow[]>, filter: ListFilter, action: string): string {

@@ -3,6 +3,7 @@
  * paged list of instances. Everything comes from the RGD list and one list of instances per
  * served kind — no child is read — so it stays cheap at thousands of instances. Pure.
  */
+import { rolloutProgress, type RgdWithConditions } from "../rollout-report.js";
 import { compareCodeUnits } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { INSTANCE_STATE_ORDER, INSTANCE_STATE_TEXT, instanceStatusOf, type InstanceState } from "./instance-state.js";
@@ -50,6 +51,8 @@ export interface RgdRow {
   readonly counts: StateCounts;
   /** Its instances could not be listed: why (shown once, in its row). */
   readonly refused?: Read<never> & { ok: false };
+  /** Under spec.rollout: instances healthy at the rollout's target, out of all. */
+  readonly rollout?: { readonly updated: number; readonly total: number };
 }
 
 export interface InstanceRow {
@@ -139,6 +142,7 @@ function rgdRowOf(listing: RgdListing, rows: readonly InstanceRow[], root: strin
   const counts = emptyCounts();
   for (const r of rows) counts[r.state]++;
   const { state, text } = rgdState(listing.rgd);
+  const rollout = rolloutProgress(listing.rgd as RgdWithConditions);
   return {
     name,
     href: rgdHref(root, name),
@@ -149,6 +153,7 @@ function rgdRowOf(listing: RgdListing, rows: readonly InstanceRow[], root: strin
     total: rows.length,
     counts,
     ...(listing.instances.ok ? {} : { refused: listing.instances }),
+    ...(rollout === undefined ? {} : { rollout }),
   };
 }
 

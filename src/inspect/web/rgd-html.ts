@@ -6,6 +6,14 @@ import { filterForm, instanceTable, rgdTable } from "./overview-html.js";
 import type { RgdPageView } from "./rgd-model.js";
 import { conditionsTable, contextLine, escapeHtml, eventsTable } from "./view-html.js";
 
+/** The rollout's progress as a bar, and the lines `kro rollout status` prints. */
+function rolloutSection(view: RgdPageView): string {
+  const r = view.rollout;
+  if (r === undefined) return "";
+  return `<h3>Rollout</h3>
+<div class="rollout" data-rollout-updated="${String(r.updated)}" data-rollout-total="${String(r.total)}"><progress value="${String(r.updated)}" max="${String(Math.max(1, r.total))}"></progress> ${String(r.updated)}/${String(r.total)} healthy at the target<pre>${escapeHtml(r.report)}</pre></div>`;
+}
+
 export function renderRgdPage(view: RgdPageView, root: string): string {
   const { overview } = view;
   const crumbs = `<nav class="crumbs"><a href="${escapeHtml(root)}">overview</a> › ${escapeHtml(view.rgdName)}</nav>`;
@@ -23,6 +31,7 @@ export function renderRgdPage(view: RgdPageView, root: string): string {
 <section class="rgd-page state-${view.row.state}" data-rgd-page="${escapeHtml(view.rgdName)}" data-state="${view.row.state}">
 <div id="rgds">${rgdTable(overview.rgds, overview.filter, "")}</div>
 <div class="split">${picture}<div class="side"><h3>Conditions</h3>${conditionsTable(view.conditions)}${compile}</div></div>
+${rolloutSection(view)}
 <h3>Instances</h3>
 ${filterForm(overview.filter, undefined, "")}
 <div id="instances">${instanceTable(overview.list, overview.filter, "")}</div>

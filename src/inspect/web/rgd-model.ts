@@ -3,6 +3,7 @@
  * counts and the list of its instances (the overview's, filtered to it), and the Events about it. Pure.
  */
 import type { KubeObject } from "../../kube/index.js";
+import { rolloutProgress, rolloutReport, type RgdWithConditions } from "../rollout-report.js";
 import {
   overviewOf,
   type ListFilter,
@@ -38,6 +39,8 @@ export interface RgdPageView {
   readonly conditions: readonly ConditionView[];
   readonly compileError?: string;
   readonly graphUrl?: string;
+  /** Under spec.rollout: what `kro rollout status` prints, and the progress it reports. */
+  readonly rollout?: { readonly report: string; readonly updated: number; readonly total: number };
   readonly events: Read<readonly EventView[]>;
 }
 
@@ -47,6 +50,8 @@ export function rgdPageOf(snapshot: RgdPageSnapshot, filter: ListFilter, root: s
     ? snapshot.overview.rgds.value.find((l) => l.rgd.metadata?.name === snapshot.rgdName)
     : undefined;
   const row = overview.rgds.ok ? overview.rgds.value.find((r) => r.name === snapshot.rgdName) : undefined;
+  const rgd = listing?.rgd as RgdWithConditions | undefined;
+  const progress = rgd === undefined || rgd.spec?.rollout === undefined ? undefined : rolloutProgress(rgd);
   return {
     rgdName: snapshot.rgdName,
     overview,
@@ -56,6 +61,9 @@ export function rgdPageOf(snapshot: RgdPageSnapshot, filter: ListFilter, root: s
     ...(listing === undefined || snapshot.compileError !== undefined || listing.kind === undefined
       ? {}
       : { graphUrl: graphUrlOf(root, listing.rgd) }),
+    ...(rgd === undefined || rgd.spec?.rollout === undefined
+      ? {}
+      : { rollout: { report: rolloutReport(rgd), updated: progress?.updated ?? 0, total: progress?.total ?? 0 } }),
     events: mapRead(snapshot.events, (list) => eventViews(list, now)),
   };
 }

@@ -6,6 +6,8 @@ import { renderInstancePage } from "./instance-html.js";
 import { childRows, instancePageOf, pictureColors, type InstancePageSnapshot } from "./instance-model.js";
 import { instanceStatusOf } from "./instance-state.js";
 import { renderOverview } from "./overview-html.js";
+import { renderRgdPage } from "./rgd-html.js";
+import { rgdPageOf } from "./rgd-model.js";
 import {
   filterOf,
   overviewOf,
@@ -216,6 +218,47 @@ describe("web view: an instance's state from its own object", () => {
       ).state,
       "deleting",
     );
+  });
+});
+
+describe("web view: a rollout's progress", () => {
+  const rolling = (): OverviewSnapshot => {
+    const base = listing("web", { ok: true, value: thousand() });
+    const rgd = {
+      ...base.rgd,
+      spec: { ...(base.rgd.spec as object), rollout: { maxUpdating: 10 } },
+      status: {
+        rollout: {
+          target: 5,
+          wave: { index: 1, name: "half", of: 3 },
+          updated: 420,
+          total: 1000,
+          pinProblems: [{ namespace: "team-a", name: "app-0007", reason: "pinned revision 1 is gone" }],
+        },
+        conditions: [{ type: "Propagated", status: "False", reason: "Progressing", message: "wave 2/3" }],
+      },
+    };
+    return { server: "https://127.0.0.1:6443", rgds: { ok: true, value: [{ ...base, rgd }] } };
+  };
+  it("the overview's RGD row says how far it is; the RGD page shows the bar and what kro rollout status prints", () => {
+    const overview = renderOverview(overviewOf(rolling(), filter(), "./", NOW));
+    assert.match(overview, /data-rollout="420\/1000">· rolling out 420\/1,000</);
+    const page = renderRgdPage(
+      rgdPageOf({ rgdName: "web", overview: rolling(), events: { ok: true, value: [] } }, filter(), "./", NOW),
+      "./",
+    );
+    assert.match(page, /<progress value="420" max="1000"><\/progress>/);
+    assert.match(page, /web: revision 5, wave 2\/3 &quot;half&quot;, 420\/1000 instances healthy there/);
+    assert.match(page, /pin not honoured: team-a\/app-0007: pinned revision 1 is gone/);
+  });
+  it("an RGD without spec.rollout shows none of it", () => {
+    const overview = renderOverview(overviewOf(overviewSnapshot(), filter(), "./", NOW));
+    assert.doesNotMatch(overview, /rolling out/);
+    const page = renderRgdPage(
+      rgdPageOf({ rgdName: "web", overview: overviewSnapshot(), events: { ok: true, value: [] } }, filter(), "./", NOW),
+      "./",
+    );
+    assert.doesNotMatch(page, /<h3>Rollout<\/h3>/);
   });
 });
 

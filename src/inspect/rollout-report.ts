@@ -1,9 +1,8 @@
 /**
- * `kro rollout status`: the RGD's rollout in a few lines, from its policy, `status.rollout`, the
- * `Propagated` condition and the pause annotation (pure).
+ * An RGD's rollout in a few lines, from its policy, `status.rollout`, the `Propagated` condition
+ * and the pause annotation: what `kro rollout status` prints and the web view's RGD page shows (pure).
  */
-import { ANNOTATIONS } from "../../api/index.js";
-import type { RgdView, RolloutStatusView } from "./rollout-edits.js";
+import { ANNOTATIONS } from "../api/index.js";
 
 interface Condition {
   readonly type?: string;
@@ -12,7 +11,9 @@ interface Condition {
   readonly message?: string;
 }
 
-interface FullRolloutStatus extends RolloutStatusView {
+interface FullRolloutStatus {
+  readonly target?: number;
+  readonly rejected?: readonly { readonly revision?: number; readonly by?: string; readonly at?: string }[];
   readonly wave?: { readonly index?: number; readonly name?: string; readonly of?: number };
   readonly updated?: number;
   readonly total?: number;
@@ -34,9 +35,18 @@ interface InstanceReason {
 const instanceLine = (indent: string, i: InstanceReason): string =>
   `${indent}${i.namespace === undefined ? "" : `${i.namespace}/`}${i.name ?? "?"}: ${i.reason ?? ""}`;
 
-export type RgdWithConditions = RgdView & {
+export interface RgdWithConditions {
+  readonly metadata?: { readonly name?: string; readonly annotations?: Readonly<Record<string, string>> };
+  readonly spec?: { readonly rollout?: unknown };
   readonly status?: { readonly rollout?: FullRolloutStatus; readonly conditions?: readonly Condition[] };
-};
+}
+
+/** Instances healthy at the target out of all, when a rollout is reported (a progress bar's values). */
+export function rolloutProgress(rgd: RgdWithConditions): { updated: number; total: number } | undefined {
+  const rollout = rgd.status?.rollout;
+  if (rgd.spec?.rollout === undefined || rollout?.target === undefined) return undefined;
+  return { updated: rollout.updated ?? 0, total: rollout.total ?? 0 };
+}
 
 function headline(name: string, rollout: FullRolloutStatus | undefined): string {
   if (rollout?.target === undefined) return `${name}: no rollout reported yet (is the controller running?)`;
