@@ -80,7 +80,7 @@ export class InformerManager {
     const seen = new Map<string, KubeObject>();
     for (const { informer } of this.shared.values()) {
       if (informer.options.apiVersion !== apiVersion || informer.options.kind !== kind) continue;
-      for (const object of informer.store.list()) seen.set(objectKey(object), object as KubeObject);
+      for (const object of informer.store.list()) seen.set(objectKey(object), object);
     }
     return [...seen.values()];
   }

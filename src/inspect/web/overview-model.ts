@@ -142,7 +142,7 @@ function rgdRowOf(listing: RgdListing, rows: readonly InstanceRow[], root: strin
   const counts = emptyCounts();
   for (const r of rows) counts[r.state]++;
   const { state, text } = rgdState(listing.rgd);
-  const rollout = rolloutProgress(listing.rgd as RgdWithConditions);
+  const rollout = rolloutProgress(listing.rgd);
   return {
     name,
     href: rgdHref(root, name),
