@@ -3,7 +3,7 @@
  * paged list of instances. Everything comes from the RGD list and one list of instances per
  * served kind — no child is read — so it stays cheap at thousands of instances. Pure.
  */
-import { rolloutProgress, type RgdWithConditions } from "../rollout-report.js";
+import { rolloutProgress } from "../rollout-report.js";
 import { compareCodeUnits } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { INSTANCE_STATE_ORDER, INSTANCE_STATE_TEXT, instanceStatusOf, type InstanceState } from "./instance-state.js";
