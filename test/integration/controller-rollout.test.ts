@@ -258,7 +258,12 @@ describe("rolling an RGD change across 100 instances in waves", { timeout: 600_0
     const leader = await startControllerProcess(testCluster().kubeconfig, replicaArgs);
     let standby: ControllerProcess | undefined;
     try {
-      await eventually(() => { assert.match(leader.output(), /became leader/); }, { timeout: 30_000 });
+      await eventually(
+        () => {
+          assert.match(leader.output(), /became leader/);
+        },
+        { timeout: 30_000 },
+      );
       standby = await startControllerProcess(testCluster().kubeconfig, replicaArgs);
       const from = seen.length;
       await kubectl(["apply", "-f", "-"], rgdYaml("r4"));
