@@ -138,9 +138,9 @@ describe("a forEach collection under propagateWhen updates in waves", { timeout:
     await kubectl(["create", "namespace", namespace]);
     configMaps = client.informers.acquire({ apiVersion: "v1", kind: "ConfigMap", namespace });
     configMaps.informer.addHandlers({
-      onAdd: (o) => seen.push(o as ConfigMap),
+      onAdd: (o) => seen.push(o),
       onUpdate: (_old, next) => {
-        seen.push(next as ConfigMap);
+        seen.push(next);
       },
     });
     await configMaps.informer.waitForSync({ timeoutMs: 30_000 });
@@ -220,7 +220,12 @@ describe("a forEach collection under propagateWhen updates in waves", { timeout:
 
   it("the same collection without propagateWhen takes a change at once, ready or not", async () => {
     await kubectl(["apply", "-f", "-"], instanceYaml(plainKind, "world", "v1"));
-    await eventually(() => assert.equal(items("p").length, COUNT), { timeout: 60_000, interval: 200 });
+    await eventually(
+      () => {
+        assert.equal(items("p").length, COUNT);
+      },
+      { timeout: 60_000, interval: 200 },
+    );
     const from = seen.length;
     const writesFrom = tc.requests.length;
     await kubectl(["apply", "-f", "-"], instanceYaml(plainKind, "world", "v2"));
