@@ -21,6 +21,7 @@ import { runVersions } from "./scenarios/versions.mjs";
 import { runClusters } from "./scenarios/clusters.mjs";
 import { runAdmission } from "./scenarios/admission.mjs";
 import { runFairness } from "./scenarios/fairness.mjs";
+import { runRollout } from "./scenarios/rollout.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 let args;
@@ -44,6 +45,7 @@ const RUNNERS = {
   clusters: runClusters,
   admission: runAdmission,
   fairness: runFairness,
+  rollout: runRollout,
 };
 const results = [];
 let bench;

@@ -1,11 +1,20 @@
 // Command-line options of `npm run bench`: parsed once, validated with a precise message, frozen.
 export const SCENARIOS = ["fanout", "depth", "steady", "micro"];
 /** Scale scenarios: run only when named, never by "all". */
-export const SCALE_SCENARIOS = ["delete", "kinds", "restart", "versions", "clusters", "admission", "fairness"];
+export const SCALE_SCENARIOS = [
+  "delete",
+  "kinds",
+  "restart",
+  "versions",
+  "clusters",
+  "admission",
+  "fairness",
+  "rollout",
+];
 
 const DEFAULTS = {
   scenario: "all",
-  instances: undefined, // per scenario: fanout 1000, depth 100, steady 1000, clusters 200, admission 100 per phase, fairness 20 expensive
+  instances: undefined, // per scenario: fanout 1000, depth 100, steady 1000, clusters 200, admission 100 per phase, fairness 20 expensive, rollout 1000 per variant
   repeat: 3,
   warmup: 1,
   workers: 4,
@@ -35,7 +44,7 @@ export class BenchArgsError extends Error {
   name = "BenchArgsError";
 }
 
-const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|versions|clusters|admission|fairness|all] [--instances N] [--repeat N]
+const USAGE = `usage: npm run bench -- [--scenario fanout|depth|steady|micro|delete|kinds|restart|versions|clusters|admission|fairness|rollout|all] [--instances N] [--repeat N]
   [--warmup N] [--workers N] [--max-workers N] [--baseline-concurrency N] [--latency-ms MS] [--qps N] [--burst N] [--cluster minimal|full] [--out DIR]
   [--drifts N] [--deletions N] [--idle-seconds N] [--bulk-delete] [--skip-baseline] [--timeout SECONDS] [--cpu-prof DIR]
   [--kinds K] (kinds scenario: K RGDs, --instances per RGD)

@@ -372,6 +372,20 @@ export function rows(result) {
           met(s.healthFailedRestart?.max === 0),
         ],
       ];
+    case "rollout":
+      return [
+        ["rollout", "instances per RGD", String(result.instances), "", ""],
+        ["rollout", "a change reaches every instance, no policy", stat(s.plainMs, " ms"), "", ""],
+        ["rollout", "the same change in waves (1% canary, 50%, all; 25% at once)", stat(s.wavesMs, " ms"), "", ""],
+        ["rollout", "waves / no policy", stat(s.ratio, ""), "", ""],
+        [
+          "rollout",
+          "writes per instance, no policy / waves",
+          `${stat(s.plainWritesPerInstance, "")} / ${stat(s.wavesWritesPerInstance, "")}`,
+          "",
+          "",
+        ],
+      ];
     case "admission":
       return [
         [

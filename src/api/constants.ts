@@ -40,6 +40,8 @@ export const ANNOTATIONS = {
   allowBreakingChanges: "kro.run/allow-breaking-changes",
   reconcile: "kro.run/reconcile",
   applyOrder: "internal.kro.run/apply-order",
+  /** kro-ts, on an item of a collection with propagateWhen: a hash of the desired object it was last written as (its `updated()`). */
+  desiredHash: "internal.kro.run/desired-hash",
   applysetTooling: "applyset.kubernetes.io/tooling",
   applysetGroupKinds: "applyset.kubernetes.io/contains-group-kinds",
   applysetAdditionalNamespaces: "applyset.kubernetes.io/additional-namespaces",

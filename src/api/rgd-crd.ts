@@ -220,6 +220,9 @@ const resource: JSONSchemaProps = {
     includeWhen: stringList(
       "Boolean ${...} expressions; when any is false the resource and its dependents are not created.",
     ),
+    propagateWhen: stringList(
+      "Boolean ${...} expressions gating, item by item, when a forEach collection's items may be created or changed (KREP-006; the supported forms are in docs/design/rollouts.md).",
+    ),
     cluster: str(
       "kro-ts: the registered cluster this resource is placed in (a name or a ${...} expression); absent: the controller's cluster.",
     ),

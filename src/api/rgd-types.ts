@@ -46,6 +46,8 @@ export interface RgdResource {
   readonly readyWhen?: readonly unknown[];
   readonly includeWhen?: readonly unknown[];
   readonly forEach?: readonly unknown[];
+  /** KREP-006: when each item of a forEach collection may take its new desired state (docs/design/rollouts.md). */
+  readonly propagateWhen?: readonly unknown[];
   /** kro-ts: target cluster (docs/design/clusters.md). */
   readonly cluster?: unknown;
   readonly clusters?: readonly unknown[];

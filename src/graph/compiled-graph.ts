@@ -17,6 +17,18 @@ export interface ForEachDimension {
   readonly expression: string;
 }
 
+/**
+ * One `propagateWhen` entry of a collection (KREP-006), in the forms kro-ts supports; `u` below is
+ * the number of the collection's items that are updated, an item's index its position in the
+ * collection. `linear`: `linearlyUpdated(item, items, batch)`, index < (u / batch + 1) * batch.
+ * `exponential`: `exponentiallyUpdated(item, items)`, index < 2^ceil(log2(u + 1)).
+ * `updatedReady`: `items.all(x, !x.updated() || x.ready())`, every updated item is ready.
+ */
+export type PropagationRule =
+  | { readonly kind: "linear"; readonly batch: number; readonly text: string }
+  | { readonly kind: "exponential"; readonly text: string }
+  | { readonly kind: "updatedReady"; readonly text: string };
+
 export interface CompiledNode {
   readonly id: string;
   /** Position in `spec.resources` (author order). */
@@ -33,6 +45,8 @@ export interface CompiledNode {
   readonly includeWhen: readonly string[];
   readonly readyWhen: readonly string[];
   readonly forEach: readonly ForEachDimension[];
+  /** A collection's `propagateWhen`: which items may take their new desired state; absent, all at once. */
+  readonly propagateWhen?: readonly PropagationRule[];
   /** Set when the resource names a target cluster: the clusters its instances may place it in (cluster-target.ts). */
   readonly clusters?: readonly string[];
   /** How observed objects of this kind convert to CEL values (timestamps, durations, bytes, doubles):

@@ -38,6 +38,7 @@ export {
   type ConditionMapping,
   type FieldMapping,
   type ForEachDimension,
+  type PropagationRule,
   type InstanceApi,
   type InstanceKind,
   type NodeType,

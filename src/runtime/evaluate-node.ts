@@ -9,6 +9,8 @@ import { decorate, defaultNamespace, type InstanceRef } from "./decorate.js";
 import type { DialectEvaluator, EvaluationScope, Outcome } from "./dialect.js";
 import { formatIdentity, identityKey, isTerminating } from "./identity.js";
 import { collectionQuery, externalQuery, matchItems, requireIdentity } from "./observe.js";
+import { gateMessage, propagationGate } from "./propagation-gate.js";
+import { runsDesired, stampDesiredHash } from "./desired-hash.js";
 import {
   NODE_STATES,
   type CollectionQuery,
@@ -211,8 +213,54 @@ function terminating(
   };
 }
 
+/**
+ * A collection under propagateWhen: every item's desired object carries its hash, the gate says
+ * which items may take it, and the others are neither created nor changed this pass — those that
+ * exist are retained as they are (never pruned). While any item is held the collection is not
+ * ready, so the instance is not reported converged before every item runs its desired object.
+ */
+function observeGated(ctx: NodeContext, node: CompiledNode, unstamped: readonly KubeJson[]): NodeEvaluation {
+  const desired = unstamped.map(stampDesiredHash);
+  const query = collectionQuery(ctx.graph, node, ctx.instance);
+  ctx.watches.push(query);
+  const listed = ctx.lookup.list(query);
+  const dying = terminating(node.id, desired, listed.filter(isTerminating));
+  if (dying) return dying;
+  const observed = matchItems(desired, listed);
+  const states = [];
+  for (const [i, live] of observed.entries()) {
+    let ready = false;
+    if (live !== undefined) {
+      const outcome =
+        ctx.options.assumeReady === true
+          ? { ok: true as const, value: true }
+          : ctx.evaluator.isReady(node, live, ctx.scope);
+      if (!outcome.ok && outcome.error !== undefined) return failed(node.id, outcome.error);
+      ready = outcome.ok && outcome.value;
+    }
+    states.push({ exists: live !== undefined, updated: runsDesired(desired[i] as KubeJson, live), ready });
+  }
+  const decision = propagationGate(node.propagateWhen ?? [], states);
+  if (decision.held === 0) return settle(node.id, desired, observed, readiness(ctx, node, observed));
+  const retained: ObjectIdentity[] = [];
+  for (const [i, live] of observed.entries()) {
+    if (decision.allowed[i] === true || live === undefined) continue;
+    const identity = requireIdentity(desired[i] as KubeJson, node.id);
+    if (typeof identity !== "string") retained.push(identity);
+  }
+  return {
+    ...base(node.id),
+    state: NODE_STATES.inProgress,
+    desired: desired.filter((_, i) => decision.allowed[i] === true),
+    observed: observed.filter((o): o is KubeJson => o !== undefined),
+    pending: { kind: "readiness", message: gateMessage(node.id, decision) },
+    ...(retained.length === 0 ? {} : { retained }),
+  };
+}
+
 function observeManaged(ctx: NodeContext, node: CompiledNode, desired: readonly KubeJson[]): NodeEvaluation {
   let observed: (KubeJson | undefined)[];
+  if (node.type === "collection" && (node.propagateWhen?.length ?? 0) > 0) return observeGated(ctx, node, desired);
   if (node.type === "collection") {
     const query = collectionQuery(ctx.graph, node, ctx.instance);
     ctx.watches.push(query);
@@ -284,6 +332,6 @@ export function evaluateNode(ctx: NodeContext, node: CompiledNode): NodeEvaluati
   const desired = decorateAll(ctx, node, rendered.value);
   if (typeof desired === "string") return failed(node.id, desired);
   const evaluation = observeManaged(ctx, node, desired);
-  const retained = retainedIdentities(ctx, node);
+  const retained = [...(evaluation.retained ?? []), ...retainedIdentities(ctx, node)];
   return retained.length > 0 ? { ...evaluation, retained } : evaluation;
 }

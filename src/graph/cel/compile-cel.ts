@@ -287,6 +287,7 @@ export function compileCelRgd(
     includeWhen: d.includeWhen.map((c) => c.text),
     readyWhen: d.readyWhen.map((c) => c.text),
     forEach: d.forEach.map(({ name, expression }) => ({ name, expression })),
+    ...(d.propagateWhen.length === 0 ? {} : { propagateWhen: d.propagateWhen }),
     ...(d.clusters === undefined ? {} : { clusters: d.clusters }),
     dependencies: dependencies.get(d.id) ?? [],
     wave: waves.get(d.id) ?? 1,

@@ -7,25 +7,27 @@
 import { ANNOTATIONS } from "../../api/index.js";
 import { error, prefixIssues, type Issue, type IssuePath } from "../../diag/index.js";
 import { extractExpressions, findExpressions } from "../../expr/index.js";
-import type { CompiledNode, ForEachDimension, NodeType } from "../compiled-graph.js";
+import type { CompiledNode, ForEachDimension, NodeType, PropagationRule } from "../compiled-graph.js";
 import { MAX_COLLECTION_DIMENSIONS, checkIdentifier } from "../naming.js";
 import type { SchemaResolver } from "../schema-resolver.js";
 import { isRecord } from "../is-record.js";
 import { checkChildKind, checkCrdTemplateExpressions, type UnknownKinds } from "../child-kind-checks.js";
 import { checkTemplateLiterals } from "./template-literals.js";
 import { clusterTarget } from "./cluster-target.js";
+import { propagationRules } from "./propagate-when.js";
 
 type SourceExpression = { readonly text: string; readonly path: IssuePath };
 
 /** A CompiledNode before dependencies and waves are known, with paths kept for diagnostics. */
 export interface DraftNode extends Omit<
   CompiledNode,
-  "includeWhen" | "readyWhen" | "forEach" | "dependencies" | "wave"
+  "includeWhen" | "readyWhen" | "forEach" | "dependencies" | "wave" | "propagateWhen"
 > {
   readonly path: IssuePath;
   readonly includeWhen: readonly SourceExpression[];
   readonly readyWhen: readonly SourceExpression[];
   readonly forEach: readonly (ForEachDimension & { readonly path: IssuePath })[];
+  readonly propagateWhen: readonly PropagationRule[];
 }
 
 const RESERVED_LABEL_PREFIXES = ["kro.run/", "internal.kro.run/"];
@@ -235,8 +237,14 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
       : forEach.length > 0
         ? "collection"
         : "resource";
+  const nodeId = typeof id === "string" ? id : `#${index}`;
+  const propagation = propagationRules(
+    { id: nodeId, path, iterators: external === undefined ? forEach.map((d) => d.name) : [] },
+    standaloneList(entry.propagateWhen, [...path, "propagateWhen"], "propagateWhen", issues),
+  );
+  issues.push(...propagation.issues);
   const node: DraftNode = {
-    id: typeof id === "string" ? id : `#${index}`,
+    id: nodeId,
     index,
     path,
     type,
@@ -248,6 +256,7 @@ export function draftNode(entry: unknown, index: number, context: DraftContext):
     includeWhen: standaloneList(entry.includeWhen, [...path, "includeWhen"], "includeWhen", issues),
     readyWhen: standaloneList(entry.readyWhen, [...path, "readyWhen"], "readyWhen", issues),
     forEach,
+    propagateWhen: propagation.rules,
     ...(target === undefined ? {} : { clusters: target.clusters }),
   };
   return { node, issues };
