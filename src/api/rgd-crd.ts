@@ -364,12 +364,12 @@ const labelSelector: JSONSchemaProps = {
 const rolloutWave: JSONSchemaProps = {
   type: "object",
   description:
-    "One wave: the instances it takes move to the new revision, and the next wave starts only when they are healthy there. At most one of selector, namespaces, percent; none takes every instance left.",
+    "One wave: the instances it takes move to the new revision, and the next wave starts only when they are healthy there. At most one of selector, namespaces, clusters, percent; none takes every instance left.",
   required: ["name"],
   "x-kubernetes-validations": [
     {
-      rule: "[has(self.selector), has(self.namespaces), has(self.percent)].filter(x, x).size() <= 1",
-      message: "a wave has at most one of selector, namespaces and percent",
+      rule: "[has(self.selector), has(self.namespaces), has(self.clusters), has(self.percent)].filter(x, x).size() <= 1",
+      message: "a wave has at most one of selector, namespaces, clusters and percent",
     },
   ],
   properties: {
@@ -379,6 +379,12 @@ const rolloutWave: JSONSchemaProps = {
     }),
     selector: labelSelector,
     namespaces: { ...stringList("Instances in these namespaces."), maxItems: 256 },
+    clusters: {
+      ...stringList(
+        "Instances with a child placed in one of these member clusters (the names they are registered under).",
+      ),
+      maxItems: 256,
+    },
     percent: {
       type: "integer",
       description:

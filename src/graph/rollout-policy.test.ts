@@ -38,6 +38,7 @@ describe("spec.rollout", () => {
       waves: [
         { name: "canary", selector: { matchLabels: { canary: "true" } } },
         { name: "staging", namespaces: ["staging", "qa"] },
+        { name: "europe", clusters: ["eu-west", "eu-north"] },
         { name: "a-tenth", percent: 10 },
         { name: "half", percent: 50 },
         { name: "everyone" },
@@ -51,7 +52,7 @@ describe("spec.rollout", () => {
     assert.deepEqual(issues, []);
     assert.deepEqual(
       policy?.waves.map((w) => w.selection.kind),
-      ["selector", "namespaces", "percent", "percent", "rest"],
+      ["selector", "namespaces", "clusters", "percent", "percent", "rest"],
     );
     assert.deepEqual(policy.maxUpdating, { percent: 20 });
     assert.equal(policy.readyWithinMs, 90 * 60_000);
@@ -135,6 +136,16 @@ describe("spec.rollout", () => {
         "no namespaces",
         { waves: [{ name: "a", namespaces: [] }] },
         "spec.rollout.waves[0].namespaces: namespaces must",
+      ],
+      [
+        "no clusters",
+        { waves: [{ name: "a", clusters: [] }] },
+        "spec.rollout.waves[0].clusters: clusters must be a non-empty list",
+      ],
+      [
+        "clusters and a selector in one wave",
+        { waves: [{ name: "a", clusters: ["eu"], selector: { matchLabels: { a: "b" } } }] },
+        'spec.rollout.waves[0]: wave "a" has selector and clusters',
       ],
       ["maxUpdating 0", { maxUpdating: 0 }, "spec.rollout.maxUpdating: maxUpdating must be"],
       ["maxUpdating 150%", { maxUpdating: "150%" }, "spec.rollout.maxUpdating: maxUpdating must be"],

@@ -25,6 +25,8 @@ export type WaveSelection =
       readonly matchExpressions: readonly LabelRequirement[];
     }
   | { readonly kind: "namespaces"; readonly namespaces: readonly string[] }
+  /** Instances with a child placed in one of these member clusters (as their inventory records). */
+  | { readonly kind: "clusters"; readonly clusters: readonly string[] }
   /** Cumulative: the wave ends when this share of all instances runs the target. */
   | { readonly kind: "percent"; readonly percent: number }
   | { readonly kind: "rest" };
@@ -152,7 +154,9 @@ function readWaves(value: unknown, issues: Issue[]): RolloutWave[] {
   const path = [...ROLLOUT_PATH, "waves"];
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    issues.push(error(CODE, path, "waves must be a list of waves (name, and selector, namespaces or percent)"));
+    issues.push(
+      error(CODE, path, "waves must be a list of waves (name, and selector, namespaces, clusters or percent)"),
+    );
     return [];
   }
   const waves: RolloutWave[] = [];
@@ -164,7 +168,7 @@ function readWaves(value: unknown, issues: Issue[]): RolloutWave[] {
       issues.push(error(CODE, at, "a wave must be an object with a name"));
       return;
     }
-    issues.push(...unknownKeys(entry, ["name", "selector", "namespaces", "percent"], at));
+    issues.push(...unknownKeys(entry, ["name", "selector", "namespaces", "clusters", "percent"], at));
     const name = entry.name;
     if (typeof name !== "string" || !WAVE_NAME.test(name) || name.length > 63) {
       issues.push(
@@ -179,13 +183,13 @@ function readWaves(value: unknown, issues: Issue[]): RolloutWave[] {
     const first = seen.get(name);
     if (first !== undefined) issues.push(error(CODE, [...at, "name"], `wave "${name}" is already waves[${first}]`));
     seen.set(name, index);
-    const chosen = (["selector", "namespaces", "percent"] as const).filter((k) => entry[k] !== undefined);
+    const chosen = (["selector", "namespaces", "clusters", "percent"] as const).filter((k) => entry[k] !== undefined);
     if (chosen.length > 1) {
       issues.push(
         error(
           CODE,
           at,
-          `wave "${name}" has ${chosen.join(" and ")}: a wave takes instances by one of selector, namespaces and percent`,
+          `wave "${name}" has ${chosen.join(" and ")}: a wave takes instances by one of selector, namespaces, clusters and percent`,
         ),
       );
       return;
@@ -219,7 +223,7 @@ function readWaves(value: unknown, issues: Issue[]): RolloutWave[] {
 
 function readSelection(
   entry: Record<string, unknown>,
-  kind: "selector" | "namespaces" | "percent" | undefined,
+  kind: "selector" | "namespaces" | "clusters" | "percent" | undefined,
   at: IssuePath,
   issues: Issue[],
 ): WaveSelection | undefined {
@@ -245,6 +249,18 @@ function readSelection(
       return undefined;
     }
     return { kind, namespaces: namespaces as string[] };
+  }
+  if (kind === "clusters") {
+    const clusters = entry.clusters;
+    if (
+      !Array.isArray(clusters) ||
+      clusters.length === 0 ||
+      !clusters.every((c) => typeof c === "string" && c !== "")
+    ) {
+      issues.push(error(CODE, [...at, "clusters"], "clusters must be a non-empty list of registered cluster names"));
+      return undefined;
+    }
+    return { kind, clusters: clusters as string[] };
   }
   return readSelector(entry.selector, [...at, "selector"], issues);
 }

@@ -102,6 +102,37 @@ describe("rollout planner", () => {
     for (const instance of fleet.instances.values()) assert.equal(instance.evaluated, 2);
   });
 
+  it("moves by cluster: instances with a child in the wave's clusters first, then the rest", () => {
+    const fleet = new RolloutFleet(
+      policyOf({
+        waves: [
+          { name: "eu", clusters: ["eu-west"] },
+          { name: "us", clusters: ["us-east"] },
+        ],
+        maxUpdating: 10,
+      }),
+    );
+    fleet.add("shop-eu", { clusters: ["eu-west"] });
+    fleet.add("shop-both", { clusters: ["us-east", "eu-west"] });
+    fleet.add("shop-us", { clusters: ["us-east"] });
+    fleet.add("shop-hub");
+    fleet.revisions = [1, 2];
+    const first = fleet.round();
+    assert.equal(first.wave?.name, "eu");
+    assert.deepEqual(movedTo(fleet, 2).sort(), ["default/shop-both", "default/shop-eu"]);
+    const waveOf = new Map<string, string>();
+    fleet.runUntil(
+      (plan) => plan.phase === "Complete",
+      MINUTE,
+      100,
+      (plan) => {
+        for (const move of plan.moves) waveOf.set(move.key, plan.wave?.name ?? "");
+      },
+    );
+    assert.equal(waveOf.get("default/shop-us"), "us");
+    assert.equal(waveOf.get("default/shop-hub"), "(rest)", "no child in a member cluster: the last wave");
+  });
+
   it("never has more instances updating than maxUpdating, and uses all of it (100 instances, uneven health)", () => {
     const fleet = new RolloutFleet(
       policyOf({ maxUpdating: "7%", gate: { readyWithin: "1h" } }),

@@ -64,6 +64,29 @@ describe("rollout records", () => {
     );
   });
 
+  it("reads the member clusters an instance's inventory places children in", () => {
+    const inventory = JSON.stringify({
+      v: 3,
+      items: [
+        ["v1", "ConfigMap", "ns", "a", "u1", "cm"],
+        ["v1", "ConfigMap", "ns", "b", "u2", "remote", "", "eu-west"],
+        ["v1", "Secret", "ns", "c", "u3", "secret", "a", "us-east"],
+        ["v1", "Secret", "ns", "d", "u4", "other", "", "eu-west"],
+      ],
+    });
+    const key = { "internal.kro.run/inventory": JSON.stringify({ v: 3, key: "k1" }) };
+    const placed = rolloutInstanceOf(
+      { metadata: { name: "x", annotations: key }, status: { kroInventory: inventory } },
+      "ns/x",
+    );
+    assert.deepEqual(placed.clusters, ["eu-west", "us-east"]);
+    const unreadable = rolloutInstanceOf(
+      { metadata: { name: "y", annotations: key }, status: { kroInventory: "{" } },
+      "ns/y",
+    );
+    assert.equal(unreadable.clusters, undefined, "an unreadable inventory places it nowhere");
+  });
+
   it("reads the pause annotation and the kept verdicts", () => {
     const control = rolloutControlOf({
       metadata: { annotations: { "kro.run/rollout-paused": "True" } },

@@ -5,6 +5,8 @@
  * absent (an instance with an unreadable record is adopted again, which is what it needs).
  */
 import { ANNOTATIONS, GRAPH_REVISION_STATUS } from "../../api/index.js";
+import type { KubeJson } from "../../runtime/index.js";
+import { InventoryFormatError, readInventory } from "../instance/index.js";
 import type {
   RejectedRevision,
   RolloutControl,
@@ -48,6 +50,7 @@ export function rolloutInstanceOf(object: ObjectView, key: string): RolloutInsta
     unhealthy: typeof revision.unhealthy === "string" ? revision.unhealthy : undefined,
     pin: metadata.annotations?.[ANNOTATIONS.pinGraphRevision],
     pinProblem: typeof revision.pinProblem === "string" ? revision.pinProblem : undefined,
+    clusters: placedClusters(object),
     namespace: metadata.namespace,
   };
   return {
@@ -57,6 +60,22 @@ export function rolloutInstanceOf(object: ObjectView, key: string): RolloutInsta
     createdAt: timeAt(metadata.creationTimestamp) ?? 0,
     ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
   };
+}
+
+/**
+ * The member clusters an instance's children are placed in, as its inventory records them (empty
+ * before its first apply; an unreadable inventory reads as none: the instance falls to a later wave).
+ */
+function placedClusters(object: ObjectView): readonly string[] | undefined {
+  let entries: readonly { readonly cluster?: string }[];
+  try {
+    entries = readInventory(object as KubeJson).entries;
+  } catch (error) {
+    if (error instanceof InventoryFormatError) return undefined;
+    throw error;
+  }
+  const clusters = [...new Set(entries.flatMap((e) => (e.cluster === undefined ? [] : [e.cluster])))].sort();
+  return clusters.length === 0 ? undefined : clusters;
 }
 
 /** The RGD's pause annotation and the verdicts its status keeps. */

@@ -28,6 +28,8 @@ export interface RolloutInstance {
   readonly unhealthy?: string;
   /** The instance author's pin annotation, as written. */
   readonly pin?: string;
+  /** The member clusters its children are placed in, from its inventory (for waves by cluster). */
+  readonly clusters?: readonly string[];
   /** status.graphRevision.pinProblem: why its pin was last found not honoured (so it is written once). */
   readonly pinProblem?: string;
 }

@@ -59,6 +59,8 @@ export function assignWaves(
       );
     else if (selection.kind === "namespaces")
       members = [...left].filter((i) => i.namespace !== undefined && selection.namespaces.includes(i.namespace));
+    else if (selection.kind === "clusters")
+      members = [...left].filter((i) => (i.clusters ?? []).some((c) => selection.clusters.includes(c)));
     else if (selection.kind === "percent") {
       const quota = Math.max(0, Math.ceil((selection.percent * order.length) / 100) - taken);
       members = [...left]

@@ -42,7 +42,10 @@ export class RolloutFleet {
   ) {}
 
   /** An instance running `revision`, healthy there, as every instance is before a rollout. */
-  add(name: string, options: { namespace?: string; labels?: Record<string, string>; revision?: number } = {}): void {
+  add(
+    name: string,
+    options: { namespace?: string; labels?: Record<string, string>; revision?: number; clusters?: string[] } = {},
+  ): void {
     const namespace = options.namespace ?? "default";
     const revision = options.revision ?? 1;
     this.instances.set(`${namespace}/${name}`, {
@@ -55,6 +58,7 @@ export class RolloutFleet {
       assignedAt: this.now - 3_600_000,
       evaluated: revision,
       healthyAt: this.now - 3_000_000,
+      ...(options.clusters === undefined ? {} : { clusters: options.clusters }),
     });
   }
 
