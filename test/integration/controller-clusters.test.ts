@@ -161,6 +161,66 @@ ${rgdHeader(tc, rgdName)}
     );
   });
 
+  it("a rollout whose first wave follows a cluster moves the instances with a child there first, the rest only after", async (t) => {
+    const name = `waves-${suffix}`;
+    const waveKind = `Waves${cap}App`;
+    const rgd = (rev: string) => `
+${rgdHeader(tc, name)}
+  schema:
+    apiVersion: v1alpha1
+    kind: ${waveKind}
+    spec: { regions: "[]string" }
+  rollout:
+    waves: [{ name: in-b, clusters: [b] }]
+    gate: { readyWithin: 60s }
+    pauseBetweenWaves: 1h
+  resources:
+    - id: hub
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-w" }, data: { rev: "${rev}" } }
+    - id: fan
+      forEach: [{ region: "\${schema.spec.regions}" }]
+      cluster: "\${region}"
+      clusters: [b]
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: "\${schema.metadata.name}-w-\${region}" }, data: { rev: "${rev}" } }
+`;
+    t.after(async () => {
+      await kubectl(["delete", "rgd", name, "--wait=false", "--ignore-not-found"]).catch(() => "");
+    });
+    await kubectl(["apply", "-f", "-"], rgd("r1"));
+    await waitRgdActive(name);
+    const make = (instanceName: string, regions: string[]) =>
+      kubectl(
+        ["apply", "-f", "-"],
+        `apiVersion: kro.run/v1alpha1\nkind: ${waveKind}\nmetadata: { name: ${instanceName}, namespace: ${appNs} }\nspec: { regions: ${JSON.stringify(regions)} }\n`,
+      );
+    await make("in-b", ["b"]);
+    await make("hub-only", []);
+    const ready = (instanceName: string) => async () => {
+      const o = await kubectlJson<Instance>([`get`, waveKind.toLowerCase(), instanceName, "-n", appNs]);
+      assert.equal(o.status?.state, "ACTIVE", JSON.stringify(o.status));
+    };
+    await eventually(ready("in-b"), { timeout: 60_000 });
+    await eventually(ready("hub-only"), { timeout: 60_000 });
+    await kubectl(["apply", "-f", "-"], rgd("r2"));
+    // The wave of cluster b takes in-b (its inventory places a child in b); the pause holds the rest.
+    await eventually(
+      async () => {
+        assert.equal((await remoteCm("in-b-w-b")).data?.rev, "r2");
+        assert.equal((await hubCm("in-b-w")).data?.rev, "r2");
+        const condition = (
+          await kubectlJson<{ status?: { conditions?: { type: string; reason?: string }[] } }>(["get", "rgd", name])
+        ).status?.conditions?.find((c) => c.type === "Propagated");
+        assert.equal(condition?.reason, "WaitingBetweenWaves", JSON.stringify(condition));
+      },
+      { timeout: 90_000, interval: 500 },
+    );
+    assert.equal(
+      (await hubCm("hub-only-w")).data?.rev,
+      "r1",
+      "the instance with no child in b waits for the next wave",
+    );
+  });
+
   it("kro tree reads remote children in their cluster; a reader who may not read the registrations is told why, not shown them waiting", async (t) => {
     interface Tree {
       ready: boolean;
