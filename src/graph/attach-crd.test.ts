@@ -77,6 +77,35 @@ describe("attachToCrd (template dialect parent kinds)", () => {
     assert.equal(result.apply, undefined);
   });
 
+  it("under a rollout, adds status.graphRevision to a status schema that would prune it, and only then", () => {
+    const withStatus = structuredClone(crd);
+    const [version] = withStatus.spec.versions;
+    assert.ok(version);
+    version.subresources = { status: {} };
+    const properties = (version.schema as { openAPIV3Schema: { properties: Record<string, unknown> } }).openAPIV3Schema
+      .properties;
+    properties.status = { type: "object", properties: { x: { type: "string" } } };
+    const result = attachToCrd(withStatus, nginx, true);
+    assert.ok(result.ok);
+    assert.deepEqual(result.additions, [
+      "spec.versions[v1].schema.openAPIV3Schema.properties.status.properties.graphRevision",
+    ]);
+    const applied = result.apply as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { status: { properties: object } } } } }[] };
+    };
+    assert.deepEqual(
+      Object.keys(applied.spec.versions[0]?.schema.openAPIV3Schema.properties.status.properties ?? {}),
+      ["x", "graphRevision"],
+      "the author's status fields stay",
+    );
+    properties.status = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+    assert.deepEqual(
+      (attachToCrd(withStatus, nginx, true) as { additions: readonly string[] }).additions,
+      [],
+      "kept already",
+    );
+  });
+
   it("adds only the subresource when the schema keeps unknown fields at the root", () => {
     const open = structuredClone(crd);
     const [version] = open.spec.versions;

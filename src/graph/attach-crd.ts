@@ -5,8 +5,10 @@
  * and what status storage must be added (status schema + status subresource) for statusMappings to
  * be visible.
  */
+import { GRAPH_REVISION_STATUS } from "../api/index.js";
 import type { InstanceKind } from "./compiled-graph.js";
 import { isRecord } from "./is-record.js";
+import { REVISION_STATUS_SCHEMA } from "./rollout-policy.js";
 
 export type AttachResult =
   | { readonly ok: false; readonly message: string }
@@ -34,7 +36,10 @@ export function crdDefines(crd: unknown, instance: InstanceKind): boolean {
   return crd.spec.group === instance.group && isRecord(names) && names.kind === instance.kind;
 }
 
-function versionAdditions(version: Record<string, unknown>): { copy: Record<string, unknown>; added: string[] } {
+function versionAdditions(
+  version: Record<string, unknown>,
+  revisionRecord: boolean,
+): { copy: Record<string, unknown>; added: string[] } {
   const name = String(version.name);
   const added: string[] = [];
   const schema = isRecord(version.schema) ? version.schema : {};
@@ -51,6 +56,28 @@ function versionAdditions(version: Record<string, unknown>): { copy: Record<stri
       schema: { ...schema, openAPIV3Schema: { ...root, properties: { ...properties, status: STATUS_SCHEMA } } },
     };
   }
+  // Under a rollout each instance records its revision in status.graphRevision: a status schema
+  // that declares its fields and keeps no others would prune it, and the rollout would lose track.
+  const status = isRecord(properties.status) ? properties.status : undefined;
+  const statusProperties = isRecord(status?.properties) ? status.properties : {};
+  if (
+    revisionRecord &&
+    status !== undefined &&
+    status["x-kubernetes-preserve-unknown-fields"] !== true &&
+    statusProperties[GRAPH_REVISION_STATUS.field] === undefined
+  ) {
+    added.push(
+      `spec.versions[${name}].schema.openAPIV3Schema.properties.status.properties.${GRAPH_REVISION_STATUS.field}`,
+    );
+    const withRecord = {
+      ...status,
+      properties: { ...statusProperties, [GRAPH_REVISION_STATUS.field]: REVISION_STATUS_SCHEMA },
+    };
+    copy = {
+      ...copy,
+      schema: { ...schema, openAPIV3Schema: { ...root, properties: { ...properties, status: withRecord } } },
+    };
+  }
   if (subresources.status === undefined) {
     added.push(`spec.versions[${name}].subresources.status`);
     copy = { ...copy, subresources: { ...subresources, status: {} } };
@@ -58,7 +85,8 @@ function versionAdditions(version: Record<string, unknown>): { copy: Record<stri
   return { copy, added };
 }
 
-export function attachToCrd(crd: unknown, instance: InstanceKind): AttachResult {
+/** `revisionRecord`: the RGD has spec.rollout, so the status must keep `status.graphRevision`. */
+export function attachToCrd(crd: unknown, instance: InstanceKind, revisionRecord = false): AttachResult {
   const label = `${instance.kind}.${instance.group}`;
   if (!crdDefines(crd, instance) || !isRecord(crd) || !isRecord(crd.spec))
     return { ok: false, message: `this is not a CustomResourceDefinition for ${label}` };
@@ -79,7 +107,7 @@ export function attachToCrd(crd: unknown, instance: InstanceKind): AttachResult 
   const scope = crd.spec.scope === "Cluster" ? "Cluster" : "Namespaced";
   // Every version gets storage: status written through one version is stored (and pruned) by
   // the storage version's schema.
-  const planned = versions.map(versionAdditions);
+  const planned = versions.map((v) => versionAdditions(v, revisionRecord));
   const additions = planned.flatMap((p) => p.added);
   if (additions.length === 0) return { ok: true, crdName, plural, scope, additions };
   const apply = {

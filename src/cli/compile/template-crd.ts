@@ -26,7 +26,7 @@ export async function printTemplateDialectCrd(
     );
     return 1;
   }
-  const attached = attachToCrd(crd, graph.instance);
+  const attached = attachToCrd(crd, graph.instance, graph.rollout !== undefined);
   if (!attached.ok) {
     process.stderr.write(`kro: ${graph.name}: ${attached.message}\n`);
     return 1;

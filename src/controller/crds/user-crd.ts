@@ -28,7 +28,7 @@ export async function attachUserCrd(
       message: `no CustomResourceDefinition defines ${kind}.${group}; the template dialect attaches to your CRD — apply it first (the RGD becomes Active by itself when it appears)`,
     };
   }
-  const attach = attachToCrd(crd, graph.instance);
+  const attach = attachToCrd(crd, graph.instance, graph.rollout !== undefined);
   if (!attach.ok) return { ok: false, reason: "Failed", message: attach.message };
   if (attach.apply !== undefined) {
     if (!ctx.options.addStatusToUserCrds) {
@@ -43,7 +43,7 @@ export async function attachUserCrd(
       ctx,
       rgd,
       "StatusStorageAdded",
-      `added to CustomResourceDefinition ${attach.crdName} so statusMappings can be written: ${attach.additions.join("; ")}`,
+      `added to CustomResourceDefinition ${attach.crdName} so the instances' status can be stored: ${attach.additions.join("; ")}`,
     );
     if (!(await waitEstablished(ctx.client, crdRef(attach.crdName)))) {
       return {

@@ -127,7 +127,7 @@ async function existingKind(ctx: ControllerContext, graph: CompiledGraph): Promi
   }
   const crds = await ctx.client.list(CRD_TYPE.apiVersion, CRD_TYPE.kind);
   for (const crd of crds.items) {
-    const attach = attachToCrd(crd, graph.instance);
+    const attach = attachToCrd(crd, graph.instance, graph.rollout !== undefined);
     // Status storage still missing: the leader adds it; wait for that.
     if (attach.ok && attach.apply === undefined)
       return {
