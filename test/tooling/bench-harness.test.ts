@@ -142,7 +142,7 @@ describe("bench: npm run bench", () => {
   it("rejects bad options with a precise message", () => {
     assert.throws(
       () => parseArgs(["--scenario", "nope"]),
-      /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|versions\|clusters\|admission\|fairness\|all/,
+      /--scenario must be one of fanout\|depth\|steady\|micro\|delete\|kinds\|restart\|versions\|clusters\|admission\|fairness\|rollout\|all/,
     );
     assert.throws(() => parseArgs(["--kinds", "0"]), /--kinds must be an integer >= 1, got "0"/);
     assert.throws(() => parseArgs(["--instances", "0"]), /--instances must be an integer >= 1, got "0"/);
