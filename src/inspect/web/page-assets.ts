@@ -2,7 +2,8 @@
  * The page shell, its stylesheet and its script, served by the view's own server (no CDN, no framework:
  * it works offline). Every page is whole without script (links and a GET form); the script only
  * re-fetches the page's server-rendered fragment every refresh interval and swaps it in — not while
- * the person is typing in the filter form, nor while the tab is hidden. No inline script or
+ * the person is in the filter form or has changed a field of it (checked again when the answer
+ * arrives: a fetch in flight must not wipe what they typed since), nor while the tab is hidden. No inline script or
  * style, so the Content-Security-Policy can forbid both.
  */
 import { MAX_DRAWN_DEPTH } from "./instance-html.js";
@@ -45,13 +46,27 @@ export const PAGE_SCRIPT = `"use strict";
     var active = document.activeElement;
     return active !== null && active.closest("form") !== null;
   }
+  // A field of a form changed from what the page was rendered with: a swap would throw it away.
+  function edited() {
+    var fields = view.querySelectorAll("form input, form select");
+    for (var i = 0; i < fields.length; i++) {
+      var field = fields[i];
+      if (field.tagName === "SELECT") {
+        for (var j = 0; j < field.options.length; j++)
+          if (field.options[j].selected !== field.options[j].defaultSelected) return true;
+      } else if (field.value !== field.defaultValue) return true;
+    }
+    return false;
+  }
   function refresh() {
-    if (busy || document.hidden || typing()) return;
+    if (busy || document.hidden || typing() || edited()) return;
     busy = true;
     fetch(fragment, { cache: "no-store" }).then(function (response) {
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.text();
     }).then(function (html) {
+      // Asked before the person started on the form, answered after: keep what they wrote.
+      if (typing() || edited()) return;
       view.innerHTML = html;
       updated.textContent = "updated " + new Date().toLocaleTimeString();
       updated.className = "";
