@@ -49,14 +49,20 @@ export async function installCrd(
   if (decision.kind === "update" && live !== undefined)
     await client.replace(crdUpdateBody(live, decision.desired), { fieldManager: "kro.run/controller" });
   const changed = decision.kind !== "up-to-date";
-  const established = await waitEstablished(client, ref);
-  return established
-    ? { ok: true, changed }
-    : {
-        ok: false,
-        reason: "NotEstablished",
-        message: `CustomResourceDefinition ${generated.metadata.name} is not Established after ${ESTABLISH_TIMEOUT_MS / 1000}s`,
-      };
+  if (!(await waitEstablished(client, ref)))
+    return {
+      ok: false,
+      reason: "NotEstablished",
+      message: `CustomResourceDefinition ${generated.metadata.name} is not Established after ${ESTABLISH_TIMEOUT_MS / 1000}s`,
+    };
+  // The instances' watch starts next: a kind not in discovery yet makes it fail and retry with a warning.
+  if (!(await waitServed(client, generated as unknown as KubeObject)))
+    return {
+      ok: false,
+      reason: "NotEstablished",
+      message: `CustomResourceDefinition ${generated.metadata.name} is Established but the API server does not serve its kind after ${ESTABLISH_TIMEOUT_MS / 1000}s`,
+    };
+  return { ok: true, changed };
 }
 
 export function isEstablished(crd: KubeObject): boolean {
@@ -102,28 +108,29 @@ export async function ensureRgdCrd(client: KubeClient, crd: KubeObject): Promise
     throw new Error(`CustomResourceDefinition ${ref.name} is Established but its kind is not in discovery`);
 }
 
-/** The kind a CRD defines, at its first served version. */
-function servedKindOf(crd: KubeObject): { apiVersion: string; kind: string } | undefined {
+/** The kind a CRD defines, at each version it serves (each is its own discovery document). */
+function servedKindsOf(crd: KubeObject): { apiVersion: string; kind: string }[] {
   const spec = crd.spec as
     { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] } | undefined;
-  const version = spec?.versions?.find((v) => v.served !== false)?.name;
   const kind = spec?.names?.kind;
-  return spec?.group === undefined || version === undefined || kind === undefined
-    ? undefined
-    : { apiVersion: `${spec.group}/${version}`, kind };
+  const group = spec?.group;
+  if (group === undefined || kind === undefined) return [];
+  return (spec?.versions ?? [])
+    .filter((v) => v.served !== false && v.name !== undefined)
+    .map((v) => ({ apiVersion: `${group}/${v.name ?? ""}`, kind }));
 }
 
-/** Is the CRD's kind in the client's discovery yet? (Another error than a miss is thrown.) */
+/** Is the CRD's kind in the client's discovery yet, at every served version? (Another error than a miss is thrown.) */
 export async function isServed(client: KubeClient, crd: KubeObject): Promise<boolean> {
-  const served = servedKindOf(crd);
-  if (served === undefined) return true;
-  try {
-    await client.resourceFor(served.apiVersion, served.kind);
-    return true;
-  } catch (error) {
-    if (error instanceof DiscoveryError) return false;
-    throw error;
+  for (const served of servedKindsOf(crd)) {
+    try {
+      await client.resourceFor(served.apiVersion, served.kind);
+    } catch (error) {
+      if (error instanceof DiscoveryError) return false;
+      throw error;
+    }
   }
+  return true;
 }
 
 /**
