@@ -128,7 +128,7 @@ describe("ResourceGraphDefinition CRD", () => {
     [
       "a rollout wave with two selections",
       { ...celSpec(), rollout: { waves: [{ name: "a", percent: 10, namespaces: ["x"] }] } },
-      /a wave has at most one of selector, namespaces and percent/,
+      /a wave has at most one of selector, namespaces, clusters and percent/,
     ],
     [
       "a rollout wave of 0 %",
