@@ -47,7 +47,8 @@ export async function planRolloutStep(
   const live = [...served.revisions.keys()];
   const now = Date.parse(ctx.now());
   const control = rolloutControlOf(rgd);
-  const instances = [...objects].map(([key, o]) => rolloutInstanceOf(o, key));
+  const placement = policy.waves.some((w) => w.selection.kind === "clusters");
+  const instances = [...objects].map(([key, o]) => rolloutInstanceOf(o, key, placement));
   const plan = planRollout({ policy, revisions: live, instances, control, now });
   if (plan === undefined) return undefined;
   const inUse = new Set<number>(plan.moves.map((m) => m.to));

@@ -39,7 +39,11 @@ const timeAt = (value: unknown): number | undefined => {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** An instance as the planner sees it. */
-export function rolloutInstanceOf(object: ObjectView, key: string): RolloutInstance {
+/**
+ * `placement`: read the member clusters from the inventory (a JSON parse per instance), which only
+ * a policy with a wave of clusters uses; every round of a rollout reads every instance.
+ */
+export function rolloutInstanceOf(object: ObjectView, key: string, placement = true): RolloutInstance {
   const metadata = object.metadata ?? {};
   const revision = record(record(object.status)?.[GRAPH_REVISION_STATUS.field]) ?? {};
   const fields = {
@@ -50,7 +54,7 @@ export function rolloutInstanceOf(object: ObjectView, key: string): RolloutInsta
     unhealthy: typeof revision.unhealthy === "string" ? revision.unhealthy : undefined,
     pin: metadata.annotations?.[ANNOTATIONS.pinGraphRevision],
     pinProblem: typeof revision.pinProblem === "string" ? revision.pinProblem : undefined,
-    clusters: placedClusters(object),
+    clusters: placement ? placedClusters(object) : undefined,
     namespace: metadata.namespace,
   };
   return {

@@ -22,10 +22,11 @@ export function previewWaves(
   const result = new Map<string, WavePreview>();
   // The planner's own keys, so ties in a percent wave break as they will in the controller.
   const byKey = new Map<string, string>();
+  const placement = policy.waves.some((w) => w.selection.kind === "clusters");
   const instances = objects.map((o) => {
     const key = instanceKeyOf(rgdName, o);
     byKey.set(key, previewKey(o));
-    return rolloutInstanceOf(o, key);
+    return rolloutInstanceOf(o, key, placement);
   });
   const moving = instances.filter((i) => {
     if (i.pin === undefined) return true;

@@ -51,7 +51,7 @@ export function rgdPageOf(snapshot: RgdPageSnapshot, filter: ListFilter, root: s
     : undefined;
   const row = overview.rgds.ok ? overview.rgds.value.find((r) => r.name === snapshot.rgdName) : undefined;
   const rgd = listing?.rgd as RgdWithConditions | undefined;
-  const progress = rgd === undefined || rgd.spec?.rollout === undefined ? undefined : rolloutProgress(rgd);
+  const progress = rgd === undefined ? undefined : rolloutProgress(rgd);
   return {
     rgdName: snapshot.rgdName,
     overview,
