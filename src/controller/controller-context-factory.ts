@@ -2,7 +2,7 @@
  * The parts of a controller and the context the reconcilers share, built once from the options.
  * Only construction: nothing here starts a watch, a loop or a timer.
  */
-import { ChartRenderPool, ChartRenders, EvaluationGuard } from "./isolation/index.js";
+import { ChartRenderPool, ChartRenders, EvaluationGuard, EvaluationPool, EvaluationRoute } from "./isolation/index.js";
 import { compileRgd } from "../graph/index.js";
 import { createKroCelEnvironment } from "../expr/index.js";
 import { InformerManager, stripManagedFields, type InformerLease, type KubeObject } from "../kube/index.js";
@@ -34,6 +34,7 @@ import type { StartControllerOptions } from "./controller-options.js";
 export interface ControllerParts {
   readonly ctx: ControllerContext;
   readonly chartPool: ChartRenderPool;
+  readonly evaluationPool: EvaluationPool;
   readonly policyBarrier: PolicyBarrier;
   readonly cacheScoping: ShardedCaches | undefined;
   /** The registry behind ctx.clusters, which the controller starts and stops. */
@@ -58,6 +59,14 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
       { render: key, limit: answer.limit, err: answer.ok ? undefined : answer.error },
       "chart render stopped by its limit",
     );
+  });
+  // Passes past a slice of the main thread run in this pool, taken in turn by namespace.
+  const evaluationPool = new EvaluationPool(options.evaluations);
+  const evaluations = new EvaluationRoute(evaluationPool, {
+    ...(options.evaluations?.sliceMs === undefined ? {} : { sliceMs: options.evaluations.sliceMs }),
+    onPooled: (namespace, workMs) => {
+      options.metrics?.namespacePooledWork.inc({ namespace }, workMs / 1000);
+    },
   });
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger, client.discovery);
   const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
@@ -101,7 +110,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     env,
     ownWrites,
   );
-  const instanceMemory = instanceMemoryOver({ watches, authorPolicies, evaluationGuard });
+  const instanceMemory = instanceMemoryOver({ watches, authorPolicies, evaluationGuard, evaluations });
   const ctx: ControllerContext = {
     conversion,
     migrations,
@@ -147,10 +156,11 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     ...(options.onInstanceEvaluated === undefined ? {} : { onInstanceEvaluated: options.onInstanceEvaluated }),
     ...(cacheScoping === undefined ? {} : { cacheScoping }),
     chartRenders,
+    evaluations,
     ...(evaluationGuard === undefined ? {} : { evaluationGuard }),
     ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
   };
-  return { ctx, chartPool, policyBarrier, cacheScoping, clusters };
+  return { ctx, chartPool, evaluationPool, policyBarrier, cacheScoping, clusters };
 }
 
 /** The instance memory, with every other holder of per-instance state forgetting along with it. */
@@ -158,8 +168,14 @@ export function instanceMemoryOver(holders: {
   readonly watches: Pick<ChildWatches, "forget">;
   readonly authorPolicies: Pick<AuthorPolicyState, "forgetInstance">;
   readonly evaluationGuard: Pick<EvaluationGuard, "forget"> | undefined;
+  readonly evaluations?: Pick<EvaluationRoute, "forget">;
 }): InstanceMemory {
   const memory = new InstanceMemory();
+  const evaluations = holders.evaluations;
+  if (evaluations !== undefined)
+    memory.alsoHeldBy((key) => {
+      evaluations.forget(key);
+    });
   memory.alsoHeldBy((key) => {
     holders.watches.forget(key);
   });

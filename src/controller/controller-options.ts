@@ -1,5 +1,10 @@
 /** What startController takes and what it returns: the controller's whole public shape. */
-import type { ChartRenderPoolOptions, EvaluationGuardOptions, TestCrash } from "./isolation/index.js";
+import type {
+  ChartRenderPoolOptions,
+  EvaluationPoolOptions,
+  EvaluationGuardOptions,
+  TestCrash,
+} from "./isolation/index.js";
 import type { SchemaResolver } from "../graph/index.js";
 import type { InformerOptions, KubeClient, KubeObject } from "../kube/index.js";
 import type { ControllerMetrics, HealthReport, Logger } from "../observability/index.js";
@@ -40,6 +45,8 @@ export interface StartControllerOptions extends ControllerOptions {
   readonly requestSignals?: RequestSignals;
   /** The chart-render worker pool (threads, heap, time limit). */
   readonly chartRenders?: ChartRenderPoolOptions;
+  /** The evaluation pool (threads, heap) and the slice of the main thread a pass may take before it moves there (isolation/evaluation-route.ts). */
+  readonly evaluations?: EvaluationPoolOptions & { readonly sliceMs?: number };
   /**
    * Where cluster registrations live (kubeconfig Secrets, docs/design/clusters.md): the controller's own
    * namespace. Absent: no resource may target another cluster.

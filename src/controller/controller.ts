@@ -34,7 +34,10 @@ const RGD_WORKERS = 2;
 
 export function startController(options: StartControllerOptions): RunningController {
   const clock = options.clock ?? systemClock;
-  const { ctx, chartPool, policyBarrier, cacheScoping, clusters } = buildControllerParts(options, clock);
+  const { ctx, chartPool, evaluationPool, policyBarrier, cacheScoping, clusters } = buildControllerParts(
+    options,
+    clock,
+  );
   const { logger, served, informers, rgdQueue, instanceQueue } = ctx;
   const stopping = new AbortController();
   let rgdWatch: RgdWatch | undefined;
@@ -133,7 +136,8 @@ export function startController(options: StartControllerOptions): RunningControl
         informers.stopAll();
         return;
       case "stop-render-pool":
-        return chartPool.stop();
+        await Promise.all([chartPool.stop(), evaluationPool.stop()]);
+        return;
       case "close-webhook":
         // Last: conversions are answered for as long as anything here runs, and the requests the
         // webhook took are answered before it goes (the API server's next ones reach another replica).

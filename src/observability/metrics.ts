@@ -81,6 +81,12 @@ export class ControllerMetrics {
     labelNames: ["namespace"],
     registers: [this.registry],
   });
+  readonly namespacePooledWork = new Counter({
+    name: "kro_namespace_pooled_evaluation_seconds_total",
+    help: "Work (thread CPU time) of the evaluation passes of a namespace that ran in the evaluation pool, past their slice of the main thread.",
+    labelNames: ["namespace"],
+    registers: [this.registry],
+  });
   readonly namespaceQueueWait = new Histogram({
     name: "kro_namespace_queue_wait_seconds",
     help: "Time an instance key of a namespace waited in the queue before a worker took it.",

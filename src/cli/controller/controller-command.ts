@@ -429,6 +429,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
         threads: renderMemory.threads,
         heapMb: renderMemory.heapMb,
       },
+      // A pass is bounded by its CEL cost and its deadline: a smaller heap than a chart's, in the same budget.
+      evaluations: { threads: 2, heapMb: Math.min(128, renderMemory.heapMb) },
       maxGraphRevisions: settings.maxGraphRevisions,
       storageMigration: settings.storageMigration,
       ...(crashReports === undefined

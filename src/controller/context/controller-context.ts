@@ -3,7 +3,7 @@
  * queues and the options. Built once by startController; passed in, never global.
  */
 import type { AccessReviews } from "./access-reviews.js";
-import type { ChartRenders, EvaluationGuard, TestCrash } from "../isolation/index.js";
+import type { ChartRenders, EvaluationGuard, EvaluationRoute, TestCrash } from "../isolation/index.js";
 import type { InformerLease, InformerManager, KubeClient, KubeObject } from "../../kube/index.js";
 import type { CompileResult } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
@@ -131,6 +131,8 @@ export interface ControllerContext {
   readonly helmCluster: HelmClusterCache;
   /** Where charts (spec.helm) render: worker threads the controller can stop (absent: inline, tests only). */
   readonly chartRenders?: ChartRenders;
+  /** Where instance passes run: the main thread for a slice, the evaluation pool beyond it (absent: inline, tests only). */
+  readonly evaluations?: EvaluationRoute;
   /** The crash-loop guard (isolation/evaluation-guard.ts); absent: evaluations are not recorded. */
   readonly evaluationGuard?: EvaluationGuard;
   /** Test-only: the evaluation of the instance of this name crashes or kills the process (KRO_TEST_CRASH_ON / KRO_TEST_KILL_ON, `kro controller` only). */

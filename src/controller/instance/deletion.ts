@@ -11,7 +11,8 @@
  */
 import { ANNOTATIONS, FINALIZER } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
-import { buildInstanceStatus, deletionPlan, evaluateInstance } from "../../runtime/index.js";
+import { buildInstanceStatus, deletionPlan } from "../../runtime/index.js";
+import { evaluatePass } from "./evaluate-pass.js";
 import type { InstanceContext } from "./instance-context.js";
 import type { ReconcileResult } from "../loop/index.js";
 import { applyDelta, readInventory, recordText, InventoryFormatError, type OwnedChild } from "./inventory.js";
@@ -49,7 +50,7 @@ export async function deleteInstance(
       buildInstanceStatus(
         graph,
         instance,
-        evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)),
+        await evaluatePass(ctx, key, graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)),
         {
           deleting: true,
           now: ctx.now(),
@@ -78,7 +79,14 @@ export async function deleteInstance(
   reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
 
   if (removed.held || unreachable.size > 0) {
-    const evaluation = evaluateInstance(graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx));
+    const evaluation = await evaluatePass(
+      ctx,
+      key,
+      graph,
+      instance,
+      ctx.watches.lookup(new Map()),
+      runtimeOptionsFor(ctx),
+    );
     await writeStatus(
       ctx,
       instance,

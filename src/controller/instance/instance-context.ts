@@ -27,6 +27,7 @@ export type InstanceContext = Pick<
   | "policySync"
   | "helmCluster"
   | "chartRenders"
+  | "evaluations"
   | "evaluationGuard"
   | "testCrashOn"
   | "onInstanceEvaluated"

@@ -16,7 +16,6 @@ import { ANNOTATIONS } from "../../api/index.js";
 import { isNotFound, type KubeObject } from "../../kube/index.js";
 import {
   buildInstanceStatus,
-  evaluateInstance,
   identityKey,
   prunePlan,
   type InstanceEvaluation,
@@ -45,6 +44,7 @@ import { gatePorts } from "./child-port.js";
 import { gateRulesOf, judgeReads, requesterOf } from "./write-gate.js";
 import { isSuspended, writeStatus } from "./status-write.js";
 import { holdUnchecked } from "./unchecked-admission.js";
+import { evaluatePass } from "./evaluate-pass.js";
 import { crashForTest, enterEvaluation, evaluationMark, markedByUs, reportGuarded } from "./evaluation-crash.js";
 import { timeLimitRetry } from "./time-limit-retry.js";
 import { servedAtAssignedRevision, withRevisionRecord } from "./assigned-revision.js";
@@ -119,10 +119,10 @@ export async function reconcileInstance(
     const pass = await takeCharge(ctx, served, observed, key);
     if (pass === undefined) return {};
     const options = renderChartsApart(ctx, key, await withHelmCluster(ctx, served, runtimeOptionsFor(ctx, key)));
-    const evaluate = (instance: KubeObject): InstanceEvaluation => {
+    const evaluate = (instance: KubeObject): Promise<InstanceEvaluation> => {
       evaluated = true;
       if (ctx.testCrashOn?.name === name) crashForTest(ctx.testCrashOn.how);
-      return evaluateInstance(served.graph, instance, pass.lookup, options);
+      return evaluatePass(ctx, key, served.graph, instance, pass.lookup, options);
     };
     if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);
     return await planAndApply(ctx, served, ref, key, pass, { all: watchErrors, ownKinds: kindErrors }, evaluate, log);
@@ -139,7 +139,7 @@ async function planAndApply(
   key: string,
   pass: InstancePass,
   unwatchable: { all: Map<string, string>; ownKinds: ReadonlyMap<string, string> },
-  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  evaluate: (instance: KubeObject) => Promise<InstanceEvaluation>,
   log: Logger,
 ): Promise<ReconcileResult> {
   const watchErrors = unwatchable.all;
@@ -149,7 +149,7 @@ async function planAndApply(
   // Children placed in other clusters: allowed targets, watched clusters (cluster-targets.ts).
   // A cluster that cannot be used now holds its own children only, and blocks pruning.
   const targets = await checkClusterTargets(ctx, served.graph, pass.evaluation, pass.inventory);
-  if (targets.started) pass.evaluation = evaluate(current);
+  if (targets.started) pass.evaluation = await evaluate(current);
   await gateReads(ctx, pass, () => evaluate(current));
   for (const held of targets.held) pass.blocked.add(held);
   // Hook runs we created that are gone (a Job's TTL) have finished: recorded before every apply
@@ -158,14 +158,14 @@ async function planAndApply(
     if (!hasHooks(served)) return "recorded";
     const before = pass.instance;
     const outcome = await recordHookRuns(ctx, pass, recordVanishedRuns);
-    if (pass.instance !== before) pass.evaluation = evaluate(pass.instance);
+    if (pass.instance !== before) pass.evaluation = await evaluate(pass.instance);
     return outcome;
   };
   if ((await settleRuns()) === "gone") return {};
 
   // 3. Apply, round after round; then remove what is no longer desired.
   const reevaluate = async (): Promise<void> => {
-    pass.evaluation = evaluate(pass.instance);
+    pass.evaluation = await evaluate(pass.instance);
     await gateReads(ctx, pass, () => evaluate(pass.instance));
     // Gone meanwhile: the next round's writes find out (the instance is read before creating).
     await settleRuns();
@@ -223,7 +223,7 @@ async function planAndApply(
 async function gateReads(
   ctx: Pick<InstanceContext, "accessReviews" | "client">,
   pass: InstancePass,
-  evaluate: () => InstanceEvaluation,
+  evaluate: () => Promise<InstanceEvaluation>,
 ): Promise<void> {
   const ports = gatePorts(ctx);
   for (let round = 0; round < MAX_READ_GATE_ROUNDS; round++) {
@@ -235,7 +235,7 @@ async function gateReads(
       pass.hiddenReads.add(refusal.key);
       pass.applyErrors[refusal.nodeId] = refusal.message;
     }
-    pass.evaluation = evaluate();
+    pass.evaluation = await evaluate();
   }
 }
 
@@ -317,9 +317,9 @@ async function reportSuspended(
   ctx: InstanceContext,
   served: ServedGraph,
   instance: KubeObject,
-  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  evaluate: (instance: KubeObject) => Promise<InstanceEvaluation>,
 ): Promise<ReconcileResult> {
-  const evaluation = evaluate(instance);
+  const evaluation = await evaluate(instance);
   await writeStatus(
     ctx,
     instance,
@@ -333,7 +333,7 @@ async function pruneUndesired(
   ctx: InstanceContext,
   served: ServedGraph,
   pass: InstancePass,
-  evaluate: (instance: KubeObject) => InstanceEvaluation,
+  evaluate: (instance: KubeObject) => Promise<InstanceEvaluation>,
   log: Logger,
 ): Promise<void> {
   const waves = prunePlan(served.graph, pass.inventory.entries, pass.evaluation) as OwnedChild[][];
@@ -350,7 +350,7 @@ async function pruneUndesired(
   log.info({ pruned: removed.done.map((e) => `${e.kind}/${e.name}`) }, "pruned children no longer desired");
   for (const entry of removed.done) pass.overlay.set(identityKey(entry), null);
   pass.learn({ recorded: [], removedUids: removed.done.map((e) => e.uid) });
-  pass.evaluation = evaluate(pass.instance);
+  pass.evaluation = await evaluate(pass.instance);
 }
 
 const hasHooks = (served: ServedGraph): boolean =>

@@ -43,7 +43,7 @@ describe("settleScopes", () => {
     const errors = new Map<string, string>();
     await settleScopes(ctx, "k", graph, errors, () => {
       evaluations++;
-      return evaluation;
+      return Promise.resolve(evaluation);
     });
     assert.equal(evaluations, 3);
     assert.deepEqual([...errors], []);
@@ -55,7 +55,7 @@ describe("settleScopes", () => {
     const errors = new Map<string, string>();
     await settleScopes(ctx, "k", graph, errors, () => {
       evaluations++;
-      return evaluation;
+      return Promise.resolve(evaluation);
     });
     assert.equal(evaluations, MAX_SCOPE_PASSES + 1);
     assert.match(errors.get("a") ?? "", /lookups did not settle: after 5 renders/);

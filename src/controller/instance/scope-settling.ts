@@ -20,9 +20,9 @@ export async function settleScopes(
   instanceKey: string,
   graph: CompiledGraph,
   watchErrors: Map<string, string>,
-  evaluate: () => InstanceEvaluation,
+  evaluate: () => Promise<InstanceEvaluation>,
 ): Promise<InstanceEvaluation> {
-  let evaluation = evaluate();
+  let evaluation = await evaluate();
   for (let pass = 0; ; pass++) {
     const scoped = await ctx.watches.watchExternals(instanceKey, evaluation.externals);
     for (const [nodeId, reason] of scoped.errors) watchErrors.set(nodeId, reason);
@@ -37,6 +37,6 @@ export async function settleScopes(
       }
       return evaluation;
     }
-    evaluation = evaluate();
+    evaluation = await evaluate();
   }
 }

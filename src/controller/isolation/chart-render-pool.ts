@@ -4,7 +4,7 @@
  * (`resourceLimits`) and every render with a deadline of the thread's own work (CPU time, see
  * clock/work-clock.ts) — cooperative inside the thread (the template engine checks it every 256
  * steps and before every charged function), and enforced from outside (the thread is terminated
- * once it has worked a little past it, or after WALL_LIMIT_FACTOR times it in wall time). A render that runs a thread out of
+ * once it has worked a little past it, thread-time-limit.ts). A render that runs a thread out of
  * memory, past its time or into a crash ends as an error for that one instance; the thread is
  * replaced on the next render, and the main thread — /healthz, leader renewals, every other
  * instance — never waits for any of it.
@@ -23,6 +23,7 @@ import {
 } from "../../runtime/index.js";
 import { threadCpuMs } from "../clock/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
+import { armThreadTimeLimit } from "./thread-time-limit.js";
 
 export interface ChartRenderPoolOptions {
   /** Worker threads (default: one per spare core, at least 2, at most 4). */
@@ -50,7 +51,7 @@ interface Running {
   readonly job: ChartRenderJob;
   readonly calls: ChartLookupCall[];
   readonly resolve: (answer: PoolAnswer) => void;
-  timer: NodeJS.Timeout;
+  readonly timers: { current?: NodeJS.Timeout };
 }
 
 interface Slot {
@@ -66,13 +67,6 @@ interface Slot {
   dead: boolean;
 }
 
-/** How long after its own deadline a render's thread is terminated (the cooperative stop comes first). */
-const TERMINATE_GRACE_MS = 1000;
-/**
- * A thread that does not work (blocked, or starved for that long) is still stopped after this
- * many times the limit in wall time; where its CPU time cannot be read, after the limit + grace.
- */
-const WALL_LIMIT_FACTOR = 10;
 const WORKER_URL = new URL("./chart-worker.js", import.meta.url);
 
 /** One per spare core, at least two (one hostile render at its time limit must not hold every benign one behind it), at most four. */
@@ -190,8 +184,9 @@ export class ChartRenderPool {
       this.contextIds.set(job.context, contextId);
     }
     const id = this.nextId++;
-    const timer = this.armTimeLimit(slot, id);
-    slot.running = { id, job, calls: [], resolve, timer };
+    const timers: { current?: NodeJS.Timeout } = {};
+    slot.running = { id, job, calls: [], resolve, timers };
+    this.armTimeLimit(slot, id, timers);
     const { metadata, ...rest } = job.instance as KubeJson & { metadata?: Record<string, unknown> };
     const { managedFields: _managed, ...meta } = metadata ?? {};
     const request: WorkerRequest = {
@@ -207,40 +202,24 @@ export class ChartRenderPool {
     slot.worker.postMessage(request);
   }
 
-  /**
-   * The outer time limit of the render `id` on `slot`: when the thread has worked its limit and
-   * the grace past it, it is terminated; a thread starved or blocked meanwhile is given the work
-   * it has left, up to WALL_LIMIT_FACTOR times the limit in wall time.
-   */
-  private armTimeLimit(slot: Slot, id: number): NodeJS.Timeout {
-    const limit = this.timeoutMs + TERMINATE_GRACE_MS;
-    const cpu = (): number | undefined => (slot.osThreadId === undefined ? undefined : this.threadCpu(slot.osThreadId));
-    // A thread that has not said its id yet is new: its work is counted from when it was ready,
-    // so its start-up (loading the engine, seconds on a loaded machine) is not charged to the render.
-    const cpuAtStart = cpu();
-    const wallAtStart = performance.now();
-    const check = (): void => {
-      if (slot.running?.id !== id) return;
-      const cpuNow = cpu();
-      const from = cpuAtStart ?? slot.readyCpuMs ?? 0;
-      // Without a reading of the thread's work, only the wall-time bound below applies.
-      const worked = cpuNow === undefined ? 0 : cpuNow - from;
-      const wallLeft = WALL_LIMIT_FACTOR * limit - (performance.now() - wallAtStart);
-      if (worked < limit && wallLeft > 0) {
-        slot.running.timer = setTimeout(check, Math.min(limit - worked, wallLeft));
-        slot.running.timer.unref();
-        return;
-      }
-      void this.retire(slot, {
-        ok: false,
-        error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`,
-        calls: [],
-        limit: "time",
-      });
-    };
-    const timer = setTimeout(check, limit);
-    timer.unref();
-    return timer;
+  /** The outer time limit of the render `id` on `slot` (thread-time-limit.ts). */
+  private armTimeLimit(slot: Slot, id: number, timers: { current?: NodeJS.Timeout }): void {
+    armThreadTimeLimit(
+      {
+        deadlineMs: this.timeoutMs,
+        cpu: () => (slot.osThreadId === undefined ? undefined : this.threadCpu(slot.osThreadId)),
+        readyCpu: () => slot.readyCpuMs,
+        running: () => slot.running?.id === id,
+        expire: () =>
+          void this.retire(slot, {
+            ok: false,
+            error: `the chart render exceeded its time limit of ${this.timeoutMs} ms (its worker thread was stopped)`,
+            calls: [],
+            limit: "time",
+          }),
+      },
+      timers,
+    );
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
@@ -265,7 +244,7 @@ export class ChartRenderPool {
       Atomics.notify(slot.flag, 0);
       return;
     }
-    clearTimeout(running.timer);
+    clearTimeout(running.timers.current);
     slot.running = undefined;
     if (!reply.ok && reply.late === true) this.stops.time++;
     running.resolve(
@@ -287,7 +266,7 @@ export class ChartRenderPool {
     const running = slot.running;
     slot.running = undefined;
     if (running !== undefined) {
-      clearTimeout(running.timer);
+      clearTimeout(running.timers.current);
       if (answer.limit !== undefined) this.stops[answer.limit]++;
       running.resolve({ ...answer, calls: running.calls });
     }

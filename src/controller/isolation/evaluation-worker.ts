@@ -1,0 +1,89 @@
+/**
+ * The entry of an evaluation worker thread (evaluation-pool.ts): evaluates one instance at a time
+ * with the runtime's own code, under the heap limits the pool gave the thread and a deadline of
+ * this thread's work. What the pass reads of the controller — its informer caches, its served
+ * kinds, its shard labels — it asks the main thread synchronously, as the chart worker does:
+ * post the call, sleep on the shared flag until the main thread has answered, take the answer off
+ * its own port. The main thread never waits for the worker.
+ */
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
+import type { CompiledGraph } from "../../graph/index.js";
+import { evaluateInstance, type KubeJson, type ObservedLookup, type RuntimeOptions } from "../../runtime/index.js";
+import { osThreadId, threadCpuMs, workClock } from "../clock/index.js";
+import { WORKER_GRAPHS, type EvaluationReply, type EvaluationRequest, type HostCall } from "./evaluation-protocol.js";
+
+const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
+/** Graphs by the pool's number, a few at a time: an RGD's new revision is a new number. */
+const graphs = new Map<number, CompiledGraph>();
+const now = workClock();
+const threadId = osThreadId();
+const startCpuMs = threadCpuMs();
+if (threadId !== undefined)
+  parentPort?.postMessage({
+    type: "thread",
+    osThreadId: threadId,
+    ...(startCpuMs === undefined ? {} : { cpuMs: startCpuMs }),
+  } satisfies EvaluationReply);
+
+function askMain<T>(id: number, call: HostCall): T {
+  Atomics.store(flag, 0, 0);
+  parentPort?.postMessage({ type: "call", id, ...call } as EvaluationReply);
+  Atomics.wait(flag, 0, 0);
+  const message = receiveMessageOnPort(answers)?.message as { answer?: T; error?: string } | undefined;
+  if (message === undefined) throw new Error("internal: no answer from the controller's main thread");
+  if (message.error !== undefined) throw new Error(message.error);
+  return message.answer as T;
+}
+
+function optionsFor(request: EvaluationRequest): RuntimeOptions {
+  const { childLabels, awaitsReady, ...plain } = request.options;
+  const id = request.id;
+  return {
+    ...plain,
+    ...(childLabels
+      ? {
+          childLabels: (apiVersion: string, kind: string) =>
+            askMain<Readonly<Record<string, string>> | undefined>(id, {
+              method: "childLabels",
+              args: [apiVersion, kind],
+            }),
+        }
+      : {}),
+    ...(awaitsReady
+      ? {
+          awaitsReady: (apiVersion: string, kind: string) =>
+            askMain<boolean>(id, { method: "awaitsReady", args: [apiVersion, kind] }),
+        }
+      : {}),
+    ...(request.deadlineMs === undefined ? {} : { passDeadline: { now, budgetMs: request.deadlineMs } }),
+  };
+}
+
+parentPort?.on("message", (request: EvaluationRequest) => {
+  if (request.graph !== undefined) {
+    if (graphs.size >= WORKER_GRAPHS) graphs.delete(graphs.keys().next().value as number);
+    graphs.set(request.graphId, request.graph);
+  }
+  const graph = graphs.get(request.graphId);
+  if (graph === undefined) {
+    parentPort?.postMessage({
+      type: "failed",
+      id: request.id,
+      error: "internal: the evaluation worker lost the graph",
+    } satisfies EvaluationReply);
+    return;
+  }
+  const lookup: ObservedLookup = {
+    get: (identity) => askMain<KubeJson | undefined>(request.id, { method: "get", args: [identity] }),
+    list: (query) => askMain<readonly KubeJson[]>(request.id, { method: "list", args: [query] }) ?? [],
+  };
+  const started = now();
+  let reply: EvaluationReply;
+  try {
+    const evaluation = evaluateInstance(graph, request.instance, lookup, optionsFor(request));
+    reply = { type: "done", id: request.id, evaluation, workMs: now() - started };
+  } catch (error) {
+    reply = { type: "failed", id: request.id, error: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort?.postMessage(reply);
+});
