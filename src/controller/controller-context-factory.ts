@@ -60,14 +60,7 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
       "chart render stopped by its limit",
     );
   });
-  // Passes past a slice of the main thread run in this pool, taken in turn by namespace.
-  const evaluationPool = new EvaluationPool(options.evaluations);
-  const evaluations = new EvaluationRoute(evaluationPool, {
-    ...(options.evaluations?.sliceMs === undefined ? {} : { sliceMs: options.evaluations.sliceMs }),
-    onPooled: (namespace, workMs) => {
-      options.metrics?.namespacePooledWork.inc({ namespace }, workMs / 1000);
-    },
-  });
+  const { evaluationPool, evaluations } = evaluationsFor(options);
   const clusters = new ClusterRegistry(informers, options.clusterNamespace, logger, client.discovery);
   const evaluationGuard = options.crashGuard === undefined ? undefined : new EvaluationGuard(options.crashGuard);
   // Started only when an RGD with several versions needs it; every replica serves it.
@@ -161,6 +154,21 @@ export function buildControllerParts(options: StartControllerOptions, clock: Clo
     ...(options.testCrashOn === undefined ? {} : { testCrashOn: options.testCrashOn }),
   };
   return { ctx, chartPool, evaluationPool, policyBarrier, cacheScoping, clusters };
+}
+
+/** Passes past a slice of the main thread run in a pool of worker threads, taken in turn by namespace. */
+function evaluationsFor(options: StartControllerOptions): {
+  evaluationPool: EvaluationPool;
+  evaluations: EvaluationRoute;
+} {
+  const evaluationPool = new EvaluationPool(options.evaluations);
+  const evaluations = new EvaluationRoute(evaluationPool, {
+    ...(options.evaluations?.sliceMs === undefined ? {} : { sliceMs: options.evaluations.sliceMs }),
+    onPooled: (namespace, workMs) => {
+      options.metrics?.namespacePooledWork.inc({ namespace }, workMs / 1000);
+    },
+  });
+  return { evaluationPool, evaluations };
 }
 
 /** The instance memory, with every other holder of per-instance state forgetting along with it. */

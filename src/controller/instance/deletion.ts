@@ -37,6 +37,9 @@ export async function deleteInstance(
   if (!(instance.metadata?.finalizers ?? []).includes(FINALIZER)) return {};
   const graph = served.graph;
   const owner = ownerIdentity(served, instance);
+  // What the status shows while children go: the graph as it stands.
+  const evaluateForStatus = () =>
+    evaluatePass(ctx, { key, graph, instance, lookup: ctx.watches.lookup(new Map()), options: runtimeOptionsFor(ctx) });
   let inventory;
   try {
     inventory = readInventory(instance);
@@ -47,18 +50,13 @@ export async function deleteInstance(
     await writeStatus(
       ctx,
       instance,
-      buildInstanceStatus(
-        graph,
-        instance,
-        await evaluatePass(ctx, key, graph, instance, ctx.watches.lookup(new Map()), runtimeOptionsFor(ctx)),
-        {
-          deleting: true,
-          now: ctx.now(),
-          applyErrors: {
-            inventory: `${error.message}; restore it (or remove the finalizer ${FINALIZER} to leave the children behind)`,
-          },
+      buildInstanceStatus(graph, instance, await evaluateForStatus(), {
+        deleting: true,
+        now: ctx.now(),
+        applyErrors: {
+          inventory: `${error.message}; restore it (or remove the finalizer ${FINALIZER} to leave the children behind)`,
         },
-      ),
+      }),
     );
     return { requeueAfterMs: MAX_WAIT_MS };
   }
@@ -79,14 +77,7 @@ export async function deleteInstance(
   reportRefused(ctx, instance, removed.refused, errors, ctx.logger);
 
   if (removed.held || unreachable.size > 0) {
-    const evaluation = await evaluatePass(
-      ctx,
-      key,
-      graph,
-      instance,
-      ctx.watches.lookup(new Map()),
-      runtimeOptionsFor(ctx),
-    );
+    const evaluation = await evaluateForStatus();
     await writeStatus(
       ctx,
       instance,

@@ -13,15 +13,18 @@ import {
 } from "../../runtime/index.js";
 import type { InstanceContext } from "./instance-context.js";
 
-export function evaluatePass(
-  ctx: Pick<InstanceContext, "evaluations">,
-  key: string,
-  graph: CompiledGraph,
-  instance: KubeJson,
-  lookup: ObservedLookup,
-  options: RuntimeOptions,
-): Promise<InstanceEvaluation> {
+export interface Pass {
+  /** The instance key, by which the route remembers an expensive instance. */
+  readonly key: string;
+  readonly graph: CompiledGraph;
+  readonly instance: KubeJson;
+  readonly lookup: ObservedLookup;
+  readonly options: RuntimeOptions;
+}
+
+export function evaluatePass(ctx: Pick<InstanceContext, "evaluations">, pass: Pass): Promise<InstanceEvaluation> {
+  const { graph, instance, lookup, options } = pass;
   if (ctx.evaluations === undefined) return Promise.resolve(evaluateInstance(graph, instance, lookup, options));
   const namespace = (instance.metadata as { namespace?: string } | undefined)?.namespace ?? "";
-  return ctx.evaluations.evaluate({ key, flow: namespace, graph, instance, lookup, options });
+  return ctx.evaluations.evaluate({ ...pass, flow: namespace });
 }

@@ -122,7 +122,7 @@ export async function reconcileInstance(
     const evaluate = (instance: KubeObject): Promise<InstanceEvaluation> => {
       evaluated = true;
       if (ctx.testCrashOn?.name === name) crashForTest(ctx.testCrashOn.how);
-      return evaluatePass(ctx, key, served.graph, instance, pass.lookup, options);
+      return evaluatePass(ctx, { key, graph: served.graph, instance, lookup: pass.lookup, options });
     };
     if (isSuspended(pass.instance)) return await reportSuspended(ctx, served, pass.instance, evaluate);
     return await planAndApply(ctx, served, ref, key, pass, { all: watchErrors, ownKinds: kindErrors }, evaluate, log);

@@ -55,6 +55,9 @@ export class EvaluationRoute {
   private readonly onPooled: ((flow: string, workMs: number) => void) | undefined;
   /** Instance keys whose passes run in the pool. */
   private readonly expensive = new LRUCache<string, true>({ max: 50_000 });
+  /** Main-thread time the passes of this turn of the event loop took. */
+  private spentThisTurn = 0;
+  private turnEnds = false;
 
   constructor(
     private readonly pool: EvaluationPort,
@@ -74,14 +77,38 @@ export class EvaluationRoute {
     this.expensive.delete(key);
   }
 
+  /**
+   * Waits for the next turn of the event loop when the passes of this turn already took a slice:
+   * many reconciles woken by one promise continue in one microtask run, and their passes, each
+   * within its slice, would otherwise hold the loop back to back.
+   */
+  private async turnFree(): Promise<void> {
+    while (this.spentThisTurn >= this.sliceMs) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  private spend(ms: number): void {
+    this.spentThisTurn += ms;
+    if (this.turnEnds) return;
+    this.turnEnds = true;
+    // After the poll phase of this turn: the I/O that waited (probes, lease renewals, watches) has run.
+    setImmediate(() => {
+      this.spentThisTurn = 0;
+      this.turnEnds = false;
+    });
+  }
+
   async evaluate(request: PassRequest): Promise<InstanceEvaluation> {
     const budgetMs = request.options.passDeadline?.budgetMs;
     // Without a deadline (turned off for debugging), or one within the slice, the pass is what it always was.
     if (budgetMs === undefined || budgetMs <= this.sliceMs || isChart(request.graph))
       return inline(request, request.options);
     if (!this.expensive.has(request.key)) {
+      // Checked without awaiting when free: the check and the pass must be one synchronous run.
+      if (this.spentThisTurn >= this.sliceMs) await this.turnFree();
       const slice = sliceClock(this.now, this.sliceMs);
+      const started = this.now();
       const evaluation = inline(request, { ...request.options, passDeadline: slice.deadline });
+      this.spend(this.now() - started);
       if (evaluation.error === undefined || !slice.expired()) return evaluation;
       this.expensive.set(request.key, true);
     }

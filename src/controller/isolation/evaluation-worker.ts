@@ -25,14 +25,14 @@ if (threadId !== undefined)
     ...(startCpuMs === undefined ? {} : { cpuMs: startCpuMs }),
   } satisfies EvaluationReply);
 
-function askMain<T>(id: number, call: HostCall): T {
+function askMain(id: number, call: HostCall): unknown {
   Atomics.store(flag, 0, 0);
-  parentPort?.postMessage({ type: "call", id, ...call } as EvaluationReply);
+  parentPort?.postMessage({ type: "call", id, ...call });
   Atomics.wait(flag, 0, 0);
-  const message = receiveMessageOnPort(answers)?.message as { answer?: T; error?: string } | undefined;
+  const message = receiveMessageOnPort(answers)?.message as { answer?: unknown; error?: string } | undefined;
   if (message === undefined) throw new Error("internal: no answer from the controller's main thread");
   if (message.error !== undefined) throw new Error(message.error);
-  return message.answer as T;
+  return message.answer;
 }
 
 function optionsFor(request: EvaluationRequest): RuntimeOptions {
@@ -43,16 +43,14 @@ function optionsFor(request: EvaluationRequest): RuntimeOptions {
     ...(childLabels
       ? {
           childLabels: (apiVersion: string, kind: string) =>
-            askMain<Readonly<Record<string, string>> | undefined>(id, {
-              method: "childLabels",
-              args: [apiVersion, kind],
-            }),
+            askMain(id, { method: "childLabels", args: [apiVersion, kind] }) as
+              Readonly<Record<string, string>> | undefined,
         }
       : {}),
     ...(awaitsReady
       ? {
           awaitsReady: (apiVersion: string, kind: string) =>
-            askMain<boolean>(id, { method: "awaitsReady", args: [apiVersion, kind] }),
+            askMain(id, { method: "awaitsReady", args: [apiVersion, kind] }) as boolean,
         }
       : {}),
     ...(request.deadlineMs === undefined ? {} : { passDeadline: { now, budgetMs: request.deadlineMs } }),
@@ -74,8 +72,8 @@ parentPort?.on("message", (request: EvaluationRequest) => {
     return;
   }
   const lookup: ObservedLookup = {
-    get: (identity) => askMain<KubeJson | undefined>(request.id, { method: "get", args: [identity] }),
-    list: (query) => askMain<readonly KubeJson[]>(request.id, { method: "list", args: [query] }) ?? [],
+    get: (identity) => askMain(request.id, { method: "get", args: [identity] }) as KubeJson | undefined,
+    list: (query) => askMain(request.id, { method: "list", args: [query] }) as readonly KubeJson[],
   };
   const started = now();
   let reply: EvaluationReply;
