@@ -11,7 +11,9 @@ import type { ApiOfVersions } from "../../runtime/index.js";
 import type { WebhookClientConfig } from "../../schema/index.js";
 import { memoryCertificateStore, secretCertificateStore, type CertificateStore } from "./certificate-store.js";
 import type { ServingCertificate } from "./serving-certificate.js";
+import { reviewConversion } from "./conversion-review.js";
 import { CONVERT_PATH, startWebhookServer, type RunningWebhookServer } from "./webhook-server.js";
+import { startWebhookThread, type WebhookThread } from "./webhook-thread.js";
 
 export interface ConversionWebhookOptions {
   /** Listen address; default 127.0.0.1 and a free port (a local cluster's API server dials loopback). */
@@ -35,6 +37,14 @@ export interface ConversionWebhookOptions {
   readonly now?: () => Date;
 }
 
+/** The server, and its thread when it runs on one (then register, unregister and servePaths reach it). */
+type Endpoint = RunningWebhookServer & { readonly thread?: WebhookThread };
+
+interface Started {
+  readonly server: Endpoint;
+  readonly cert: ServingCertificate;
+}
+
 export class ConversionWebhook {
   readonly #options: ConversionWebhookOptions;
   readonly #apis = new Map<string, ApiOfVersions>();
@@ -42,7 +52,7 @@ export class ConversionWebhook {
   readonly #rotated = new Set<() => void>();
   /** Other paths served beside /convert (admission webhooks), read at each request. */
   readonly #handlers = new Map<string, (body: unknown) => unknown>();
-  #started: Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> | undefined;
+  #started: Promise<Started> | undefined;
   #cert: ServingCertificate | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** Closed for good (the controller stops): nothing may start a server that nobody would close. */
@@ -66,9 +76,17 @@ export class ConversionWebhook {
   /** The API of `group`/`kind`; the newest registration wins. */
   register(api: ApiOfVersions): void {
     this.#apis.set(`${api.kind}.${api.group}`, api);
+    // Chained at once, so whoever awaits the server next (clientConfig, a CRD's install) gets the moved one.
+    this.#moveToThread();
+    void this.#started?.then(({ server }) => {
+      server.thread?.register(api);
+    }, ignore);
   }
   unregister(group: string, kind: string): void {
     this.#apis.delete(`${kind}.${group}`);
+    void this.#started?.then(({ server }) => {
+      server.thread?.unregister(group, kind);
+    }, ignore);
   }
   lookup(group: string, kind: string): ApiOfVersions | undefined {
     return this.#apis.get(`${kind}.${group}`);
@@ -77,6 +95,9 @@ export class ConversionWebhook {
   /** Serves POST `path` with `handler` too (an admission webhook on the same port and certificate). */
   serve(path: string, handler: (body: unknown) => unknown): void {
     this.#handlers.set(path, handler);
+    void this.#started?.then(({ server }) => {
+      server.thread?.servePaths();
+    }, ignore);
   }
 
   /** Called after a rotation changed the CA bundle (the controller re-installs every CRD with the new one). */
@@ -95,33 +116,67 @@ export class ConversionWebhook {
     return this.#options.now?.() ?? new Date();
   }
 
-  start(): Promise<{ server: RunningWebhookServer; cert: ServingCertificate }> {
+  start(): Promise<Started> {
     if (this.#closed) return Promise.reject(new Error("the conversion webhook is closed: the controller is stopping"));
     this.#started ??= (async () => {
       const cert = await this.#store.current(this.#hosts(), this.#now());
-      const server = await startWebhookServer({
-        host: this.#options.host ?? "127.0.0.1",
-        port: this.#options.port ?? 0,
-        cert,
-        lookup: (g, k) => this.lookup(g, k),
-        handlers: this.#handlers,
-        logger: this.#options.logger,
-      });
+      const server = await this.#listen(this.#options.port ?? 0, cert);
       this.#cert = cert;
       this.#timer = setInterval(() => {
         void this.checkRotation();
       }, this.#options.rotationCheckMs ?? 3_600_000);
       this.#timer.unref();
       this.#options.logger.info(
-        { port: server.port, notAfter: cert.notAfter.toISOString() },
+        { port: server.port, notAfter: cert.notAfter.toISOString(), thread: server.thread !== undefined },
         "conversion webhook serving",
       );
       return { server, cert };
     })();
-    this.#started.catch(() => {
-      this.#started = undefined;
-    });
+    this.#forgetIfFailed();
     return this.#started;
+  }
+
+  /**
+   * Conversions are answered on a thread of their own (webhook-thread.ts), so they never wait
+   * behind a reconcile; admission paths alone are served here (the thread would cost ~10 MB for
+   * nothing to convert). The first API to convert moves the server to its thread, on the same port.
+   */
+  async #listen(port: number, cert: ServingCertificate): Promise<Endpoint> {
+    const options = { host: this.#options.host ?? "127.0.0.1", port, cert, logger: this.#options.logger };
+    if (this.#apis.size > 0) {
+      const thread = await startWebhookThread({
+        ...options,
+        apis: () => [...this.#apis.values()],
+        handlers: this.#handlers,
+      });
+      return Object.assign(thread, { thread });
+    }
+    return startWebhookServer({
+      ...options,
+      convert: (body) => reviewConversion(body, (group, kind) => this.lookup(group, kind)),
+      handlers: this.#handlers,
+    });
+  }
+
+  /** The server moves to its thread: drained here (requests taken are answered), then listening there. */
+  #moveToThread(): void {
+    const previous = this.#started;
+    if (previous === undefined) return;
+    this.#started = previous.then(async ({ server, cert }) => {
+      if (server.thread !== undefined || this.#closed) return { server, cert };
+      await server.close();
+      const moved = await this.#listen(server.port, this.#cert ?? cert);
+      this.#options.logger.info({ port: moved.port }, "conversion webhook moved to its own thread");
+      return { server: moved, cert };
+    });
+    this.#forgetIfFailed();
+  }
+
+  #forgetIfFailed(): void {
+    const started = this.#started;
+    started?.catch(() => {
+      if (this.#started === started) this.#started = undefined;
+    });
   }
 
   /** Re-reads (or makes) the certificate; a changed one is served at once and announced. */
@@ -169,6 +224,9 @@ export class ConversionWebhook {
     if (started !== undefined) await (await started.catch(() => undefined))?.server.close(drainMs);
   }
 }
+
+/** A start that failed says so where it is awaited (start, clientConfig), not here. */
+const ignore = (): void => undefined;
 
 /** host:port for a URL, brackets around an IPv6 address. */
 function hostPort(host: string, port: number): string {

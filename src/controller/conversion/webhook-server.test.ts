@@ -3,6 +3,7 @@ import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } f
 import { request as httpsRequest } from "node:https";
 import { describe, it } from "node:test";
 import { createLogger } from "../../observability/index.js";
+import { reviewConversion } from "./conversion-review.js";
 import { createServingCertificate } from "./serving-certificate.js";
 import { nestingDepth, startWebhookServer } from "./webhook-server.js";
 
@@ -13,7 +14,14 @@ const REVIEW = JSON.stringify({
   kind: "ConversionReview",
   request: { uid: "u", desiredAPIVersion: "kro.run/v1alpha1", objects: [] },
 });
-const start = () => startWebhookServer({ host: "127.0.0.1", port: 0, cert, lookup: () => undefined, logger });
+const start = () =>
+  startWebhookServer({
+    host: "127.0.0.1",
+    port: 0,
+    cert,
+    convert: (body) => reviewConversion(body, () => undefined),
+    logger,
+  });
 
 /** An HTTP/2 POST whose body is held back until `finish` is called: a request in flight. */
 async function connected(port: number): Promise<ClientHttp2Session> {
@@ -59,7 +67,7 @@ describe("the webhook server defends itself", () => {
       host: "127.0.0.1",
       port: 0,
       cert,
-      lookup: () => undefined,
+      convert: (body) => reviewConversion(body, () => undefined),
       logger,
       maxInflightBytes: 64 * 1024,
     });

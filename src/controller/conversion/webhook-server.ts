@@ -16,7 +16,7 @@ import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse, 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Logger } from "../../observability/index.js";
-import { reviewConversion, type ApiLookup } from "./conversion-review.js";
+import type { ConversionReview } from "./conversion-review.js";
 import type { ServingCertificate } from "./serving-certificate.js";
 
 export const CONVERT_PATH = "/convert";
@@ -50,8 +50,9 @@ export async function startWebhookServer(options: {
   host: string;
   port: number;
   cert: ServingCertificate;
-  lookup: ApiLookup;
-  /** Other POST paths this server answers (an admission webhook): the body in, the answer out (undefined: 400). */
+  /** Answers one ConversionReview (conversion-review.ts, bound to the APIs it converts); undefined: not a review (400). */
+  convert: (body: unknown) => ConversionReview | undefined | Promise<ConversionReview | undefined>;
+  /** Other POST paths this server answers (an admission webhook): the body in, the answer (or its promise) out (undefined: 400). */
   handlers?: ReadonlyMap<string, (body: unknown) => unknown>;
   logger: Logger;
   /** Bytes all requests in flight may hold together (default MAX_INFLIGHT_BYTES). */
@@ -140,28 +141,37 @@ export async function startWebhookServer(options: {
         return;
       }
       if (handler !== undefined) {
-        try {
-          const answer = handler(body);
-          if (answer === undefined) reply(400, { message: `body is not a review ${path} answers` });
-          else reply(200, answer);
-        } catch (e) {
-          reply(500, { message: e instanceof Error ? e.message : String(e) });
-        }
+        // A handler may answer later (the webhook's thread asks the controller's): thrown or rejected, a 500.
+        void Promise.resolve(body)
+          .then(handler)
+          .then(
+            (answer) => {
+              if (answer === undefined) reply(400, { message: `body is not a review ${path} answers` });
+              else reply(200, answer);
+            },
+            (e: unknown) => {
+              reply(500, { message: e instanceof Error ? e.message : String(e) });
+            },
+          );
         return;
       }
-      try {
-        const review = reviewConversion(body, options.lookup);
-        if (review === undefined) {
-          reply(400, { message: "body is not a ConversionReview request" });
-          return;
-        }
-        if (review.response.result.status === "Failure")
-          options.logger.warn({ message: review.response.result.message }, "conversion refused");
-        reply(200, review);
-      } catch (e) {
-        options.logger.error({ err: e instanceof Error ? e.message : String(e) }, "conversion webhook failed");
-        reply(500, { message: e instanceof Error ? e.message : String(e) });
-      }
+      void Promise.resolve(body)
+        .then(options.convert)
+        .then(
+          (review) => {
+            if (review === undefined) {
+              reply(400, { message: "body is not a ConversionReview request" });
+              return;
+            }
+            if (review.response.result.status === "Failure")
+              options.logger.warn({ message: review.response.result.message }, "conversion refused");
+            reply(200, review);
+          },
+          (e: unknown) => {
+            options.logger.error({ err: e instanceof Error ? e.message : String(e) }, "conversion webhook failed");
+            reply(500, { message: e instanceof Error ? e.message : String(e) });
+          },
+        );
     });
   };
 
