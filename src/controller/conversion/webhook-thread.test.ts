@@ -125,4 +125,32 @@ describe("the webhook on its own thread", () => {
     assert.notEqual(woke, "timed-out", "the conversion was answered while this thread was blocked");
     assert.equal(shared[1], 200);
   });
+
+  it("a thread that runs out of its heap is started again on the same port", async (t) => {
+    assert.ok(api);
+    const server = await startWebhookThread({
+      host: "127.0.0.1",
+      port: 0,
+      cert,
+      apis: () => [api],
+      handlers: new Map(),
+      logger,
+      heapMb: 24,
+    });
+    t.after(() => server.close(0));
+    const port = server.port;
+    // Many objects, each small: the parsed review and its conversions outgrow 24 MiB.
+    const objects = Array.from({ length: 120_000 }, (_, i) => ({ ...beta, metadata: { name: `app-${i}` } }));
+    await post(port, "/convert", review("kro.run/v1alpha1", objects)).then(
+      (answer) => assert.notEqual(answer.status, 200, "the flood is not converted"),
+      () => undefined,
+    );
+    let answered: { status: number } | undefined;
+    for (let attempt = 0; attempt < 200 && answered?.status !== 200; attempt++) {
+      answered = await post(port, "/convert", review("kro.run/v1alpha1", [beta])).catch(() => undefined);
+      if (answered?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(answered?.status, 200, "answered again on the same port");
+    assert.equal(server.port, port);
+  });
 });
