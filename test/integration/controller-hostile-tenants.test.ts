@@ -1,7 +1,7 @@
 /**
  * Many expensive instances of one tenant beside another tenant's cheap ones, on the real control
- * plane with the controller in its own process: 15 CEL-dialect instances whose one child takes a
- * quadratic comprehension (legitimate work under the cost limits, a few hundred ms per pass) and 15
+ * plane with the controller in its own process: 25 CEL-dialect instances whose one child takes a
+ * quadratic comprehension (legitimate work under the cost limits, a few hundred ms per pass) and 25
  * template-dialect instances whose child hashes five bcrypt passwords (~400 ms per pass). Their
  * passes run past the main thread's slice, so they are evaluated in the evaluation pool, in turn
  * by namespace, and /healthz keeps answering; the cheap tenant's passes never leave the main
@@ -39,7 +39,7 @@ const ns = {
   after: `calm-r-${suffix}`,
 };
 const CHEAP = 20;
-const HOSTILE = 15;
+const HOSTILE = 25;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -230,7 +230,7 @@ describe("expensive tenants are evaluated off the controller's main thread", { t
     await kubectl(["delete", "crd", `${hashingPlural}.${hashing.group}`, "--wait=false", "--ignore-not-found"]);
   });
 
-  it("the cheap tenant converges beside 30 expensive instances, which converge too; /healthz answers throughout", async () => {
+  it("the cheap tenant converges beside 50 expensive instances, which converge too; /healthz answers throughout", async () => {
     const quietMs = await cheapTenant(ns.quiet, "q");
     const probe = probeHealth(() => healthPort);
     const heavyNames = Array.from({ length: HOSTILE }, (_, i) => `heavy-${i}`);
