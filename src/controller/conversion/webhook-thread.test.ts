@@ -142,7 +142,9 @@ describe("the webhook on its own thread", () => {
     // Many objects, each small: the parsed review and its conversions outgrow 24 MiB.
     const objects = Array.from({ length: 120_000 }, (_, i) => ({ ...beta, metadata: { name: `app-${i}` } }));
     await post(port, "/convert", review("kro.run/v1alpha1", objects)).then(
-      (answer) => assert.notEqual(answer.status, 200, "the flood is not converted"),
+      (answer) => {
+        assert.notEqual(answer.status, 200, "the flood is not converted");
+      },
       () => undefined,
     );
     let answered: { status: number } | undefined;

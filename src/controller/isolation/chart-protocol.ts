@@ -1,6 +1,7 @@
 /** The messages between the chart-render pool and its worker threads (structured-cloned). */
 import type { HelmContext } from "../../graph/index.js";
 import type { HelmCapabilities, KubeJson, ParsedTemplate } from "../../runtime/index.js";
+import type { ThreadReady } from "./worker-thread.js";
 
 export interface WorkerRequest {
   readonly id: number;
@@ -18,7 +19,7 @@ export interface WorkerRequest {
 export type WorkerReply =
   /** Sent once at start: the kernel's id of the thread, so the pool can read its CPU time. */
   /** The thread is ready: its kernel id, and the work it took to start (not any render's). */
-  | { readonly type: "thread"; readonly osThreadId: number; readonly cpuMs?: number }
+  | ThreadReady
   | { readonly type: "lookup"; readonly id: number; readonly args: readonly [string, string, string, string] }
   | {
       readonly type: "done";

@@ -6,33 +6,23 @@
  * takes the answer off its own port (receiveMessageOnPort) — so Helm's synchronous `lookup`
  * works unchanged, and the main thread never waits for the worker.
  */
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
 import { parseChartOutput, renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
-import { osThreadId, threadCpuMs, workClock } from "../clock/index.js";
+import { workClock } from "../clock/index.js";
+import { announceThread, askMainThread } from "./worker-thread.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
 const contexts = new Map<number, HelmContext>();
 // Deadlines count this thread's work: a render starved by other threads and processes is not late.
 const now = workClock();
-const threadId = osThreadId();
-const startCpuMs = threadCpuMs();
-if (threadId !== undefined)
-  parentPort?.postMessage({
-    type: "thread",
-    osThreadId: threadId,
-    ...(startCpuMs === undefined ? {} : { cpuMs: startCpuMs }),
-  } satisfies WorkerReply);
+announceThread();
 
 function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
-  Atomics.store(flag, 0, 0);
-  parentPort?.postMessage({ type: "lookup", id, args } satisfies WorkerReply);
-  Atomics.wait(flag, 0, 0);
-  const message = receiveMessageOnPort(answers)?.message as { answer?: KubeJson; error?: string } | undefined;
-  if (message === undefined) throw new Error("lookup: no answer from the controller");
-  if (message.error !== undefined) throw new Error(message.error);
-  return message.answer ?? {};
+  return (
+    (askMainThread(flag, answers, { type: "lookup", id, args } satisfies WorkerReply) as KubeJson | undefined) ?? {}
+  );
 }
 
 parentPort?.on("message", (request: WorkerRequest) => {

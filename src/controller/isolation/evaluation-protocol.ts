@@ -1,6 +1,7 @@
 /** The messages between the evaluation pool and its worker threads (structured-cloned). */
 import type { CompiledGraph } from "../../graph/index.js";
 import type { CollectionQuery, InstanceEvaluation, KubeJson, ObjectIdentity } from "../../runtime/index.js";
+import type { ThreadReady } from "./worker-thread.js";
 
 /** What a pass in a worker asks the main thread for, synchronously (its caches and served kinds). */
 export type HostCall =
@@ -39,7 +40,7 @@ export interface EvaluationRequest {
 
 export type EvaluationReply =
   /** The thread is ready: its kernel id, and the work it took to start (not any pass's). */
-  | { readonly type: "thread"; readonly osThreadId: number; readonly cpuMs?: number }
+  | ThreadReady
   | ({ readonly type: "call"; readonly id: number } & HostCall)
   /** `workMs`: the thread's work for the pass, in its own clock. */
   | { readonly type: "done"; readonly id: number; readonly evaluation: InstanceEvaluation; readonly workMs: number }

@@ -1,7 +1,7 @@
 /**
  * Where an instance's evaluation pass runs. Most passes take well under a millisecond, and a
  * round trip to a worker thread would cost more than the pass; so a pass starts on the main
- * thread with a short slice of time. A pass that runs past its slice is stopped there (the
+ * thread with a short slice of its work (CPU time). A pass that runs past its slice is stopped there (the
  * runtime's own deadline, checked between nodes and every few dozen steps) and run again in the
  * evaluation pool with its whole budget, measured in the worker's work — and that instance's
  * passes go to the pool from then on, until one of them is cheap again. So the main thread, which
@@ -21,6 +21,7 @@ import {
   type ObservedLookup,
   type RuntimeOptions,
 } from "../../runtime/index.js";
+import { workClock } from "../clock/index.js";
 import type { EvaluationJob, PoolEvaluation } from "./evaluation-pool.js";
 
 /** A slice of the main thread a pass may take before it moves to the pool. */
@@ -32,7 +33,10 @@ export interface EvaluationPort {
 
 export interface EvaluationRouteOptions {
   readonly sliceMs?: number;
-  /** A monotonic clock, ms: the slice is wall time, the time the main thread is held. */
+  /**
+   * The main thread's clock, ms; default its work (CPU time, clock/work-clock.ts): a cheap pass
+   * descheduled on a busy node is not expensive, and moving it would not free the loop anyway.
+   */
   readonly now?: () => number;
   /** A pass ran in the pool (its namespace and work), for the metrics. */
   readonly onPooled?: (flow: string, workMs: number) => void;
@@ -64,7 +68,7 @@ export class EvaluationRoute {
     options: EvaluationRouteOptions = {},
   ) {
     this.sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? workClock();
     this.onPooled = options.onPooled;
   }
 

@@ -6,33 +6,21 @@
  * post the call, sleep on the shared flag until the main thread has answered, take the answer off
  * its own port. The main thread never waits for the worker.
  */
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { CompiledGraph } from "../../graph/index.js";
 import { evaluateInstance, type KubeJson, type ObservedLookup, type RuntimeOptions } from "../../runtime/index.js";
-import { osThreadId, threadCpuMs, workClock } from "../clock/index.js";
+import { workClock } from "../clock/index.js";
+import { announceThread, askMainThread } from "./worker-thread.js";
 import { WORKER_GRAPHS, type EvaluationReply, type EvaluationRequest, type HostCall } from "./evaluation-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
 /** Graphs by the pool's number, a few at a time: an RGD's new revision is a new number. */
 const graphs = new Map<number, CompiledGraph>();
 const now = workClock();
-const threadId = osThreadId();
-const startCpuMs = threadCpuMs();
-if (threadId !== undefined)
-  parentPort?.postMessage({
-    type: "thread",
-    osThreadId: threadId,
-    ...(startCpuMs === undefined ? {} : { cpuMs: startCpuMs }),
-  } satisfies EvaluationReply);
+announceThread();
 
 function askMain(id: number, call: HostCall): unknown {
-  Atomics.store(flag, 0, 0);
-  parentPort?.postMessage({ type: "call", id, ...call });
-  Atomics.wait(flag, 0, 0);
-  const message = receiveMessageOnPort(answers)?.message as { answer?: unknown; error?: string } | undefined;
-  if (message === undefined) throw new Error("internal: no answer from the controller's main thread");
-  if (message.error !== undefined) throw new Error(message.error);
-  return message.answer;
+  return askMainThread(flag, answers, { type: "call", id, ...call });
 }
 
 function optionsFor(request: EvaluationRequest): RuntimeOptions {
