@@ -25,7 +25,7 @@ import { workClock } from "../clock/index.js";
 import type { EvaluationJob, PoolEvaluation } from "./evaluation-pool.js";
 
 /** A slice of the main thread a pass may take before it moves to the pool. */
-export const DEFAULT_SLICE_MS = 50;
+export const DEFAULT_SLICE_MS = 20;
 
 export interface EvaluationPort {
   evaluate(job: EvaluationJob): Promise<PoolEvaluation>;
