@@ -1,8 +1,8 @@
 /**
  * Many expensive instances of one tenant beside another tenant's cheap ones, on the real control
  * plane with the controller in its own process: 25 CEL-dialect instances whose one child takes a
- * quadratic comprehension (legitimate work under the cost limits, a few hundred ms per pass) and 25
- * template-dialect instances whose child hashes five bcrypt passwords (~400 ms per pass). Their
+ * quadratic comprehension (legitimate work under the cost limits, ~50 ms per pass) and 25
+ * template-dialect instances whose child hashes two bcrypt passwords (~150 ms per pass). Their
  * passes run past the main thread's slice, so they are evaluated in the evaluation pool, in turn
  * by namespace, and /healthz keeps answering; the cheap tenant's passes never leave the main
  * thread. The expensive instances are throttled, never failed: all of them converge. Then the
@@ -101,9 +101,6 @@ spec:
         stringData:
           a: {{ bcrypt "a" | quote }}
           b: {{ bcrypt "b" | quote }}
-          c: {{ bcrypt "c" | quote }}
-          d: {{ bcrypt "d" | quote }}
-          e: {{ bcrypt "e" | quote }}
 `;
 
 const hashingCrd = `apiVersion: apiextensions.k8s.io/v1
@@ -259,7 +256,7 @@ describe("expensive tenants are evaluated off the controller's main thread", { t
           "-n",
           ns.hostile,
         ]);
-        const hashed = secrets.items.filter((s) => s.metadata.name.endsWith("-hashes") && s.data?.e !== undefined);
+        const hashed = secrets.items.filter((s) => s.metadata.name.endsWith("-hashes") && s.data?.b !== undefined);
         assert.equal(hashed.length, HOSTILE);
       },
       { timeout: 400_000, interval: 500 },

@@ -53,7 +53,7 @@ describe("bench: npm run bench", () => {
         "--out",
         out,
       ],
-      { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: ROOT, timeout: 400_000, maxBuffer: 16 * 1024 * 1024 },
     ));
     for (const file of await readdir(out)) {
       const result = JSON.parse(await readFile(path.join(out, file), "utf8")) as Json;
@@ -193,7 +193,7 @@ describe("bench: npm run bench -- --scenario admission", () => {
         "--timeout",
         "100",
       ],
-      { cwd: ROOT, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: ROOT, timeout: 400_000, maxBuffer: 16 * 1024 * 1024 },
     ));
     const [file, ...rest] = await readdir(out);
     assert.equal(rest.length, 0);
