@@ -10,7 +10,7 @@ import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { HelmContext } from "../../graph/index.js";
 import { parseChartOutput, renderChartOutputs, type HelmCapabilities, type KubeJson } from "../../runtime/index.js";
 import { workClock } from "../clock/index.js";
-import { announceThread, askMainThread, lowerThreadPriority } from "./worker-thread.js";
+import { announceThread, askMainThread } from "./worker-thread.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
@@ -18,7 +18,6 @@ const contexts = new Map<number, HelmContext>();
 // Deadlines count this thread's work: a render starved by other threads and processes is not late.
 const now = workClock();
 announceThread();
-lowerThreadPriority();
 
 function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
   return (

@@ -5,9 +5,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createMemoryLookup, evaluateInstance, type KubeJson, type RuntimeOptions } from "../../runtime/index.js";
 import { compileFixture, compileValue, instanceOf } from "../../../test/unit-support/runtime/fixtures.js";
-import { readdirSync, readFileSync } from "node:fs";
 import { EvaluationPool, type PoolEvaluation } from "./evaluation-pool.js";
-import { WORKER_NICE } from "./worker-thread.js";
 
 const webapp = compileFixture("webapp");
 /** A quadratic comprehension over `spec.size` (bench/fixtures/heavy-rgd.mjs): work under the cost limit. */
@@ -125,24 +123,6 @@ describe("evaluation pool", () => {
     );
     assert.equal(next.evaluation.error, undefined);
     assert.equal(next.evaluation.apply.length, 1);
-  });
-
-  it("its threads run at a lower priority than the rest of the process (Linux: /proc tells each thread's nice value)", async () => {
-    ok(
-      await pool.evaluate({
-        flow: "a",
-        graph: webapp,
-        instance: instanceOf(webapp, { name: "x", replicas: 1, regions: [], ingress: { enabled: false } }),
-        lookup: createMemoryLookup(),
-        options: {},
-      }),
-    );
-    const nice = readdirSync("/proc/self/task").map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "latin1");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-    });
-    assert.equal(nice[0], 0, "the main thread keeps its priority");
-    assert.ok(nice.includes(WORKER_NICE), `a worker thread at nice ${WORKER_NICE}: ${nice.join(", ")}`);
   });
 
   it("after stop, a pass is answered at once that the controller is stopping", async () => {

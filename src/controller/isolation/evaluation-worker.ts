@@ -10,7 +10,7 @@ import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { CompiledGraph } from "../../graph/index.js";
 import { evaluateInstance, type KubeJson, type ObservedLookup, type RuntimeOptions } from "../../runtime/index.js";
 import { workClock } from "../clock/index.js";
-import { announceThread, askMainThread, lowerThreadPriority } from "./worker-thread.js";
+import { announceThread, askMainThread } from "./worker-thread.js";
 import { WORKER_GRAPHS, type EvaluationReply, type EvaluationRequest, type HostCall } from "./evaluation-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
@@ -18,7 +18,6 @@ const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array
 const graphs = new Map<number, CompiledGraph>();
 const now = workClock();
 announceThread();
-lowerThreadPriority();
 
 function askMain(id: number, call: HostCall): unknown {
   return askMainThread(flag, answers, { type: "call", id, ...call });

@@ -6,7 +6,6 @@
  * own port — so the runtime's synchronous ports (lookups) work unchanged in a worker.
  */
 import { parentPort, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
-import { setPriority } from "node:os";
 import { osThreadId, threadCpuMs } from "../clock/index.js";
 
 /** The first message of a worker thread (Linux only: elsewhere the pool has no CPU time to read). */
@@ -25,25 +24,6 @@ export function announceThread(): void {
     osThreadId: threadId,
     ...(cpuMs === undefined ? {} : { cpuMs }),
   } satisfies ThreadReady);
-}
-
-/** The nice value of the pools' threads: a tenth of the CPU share of a thread at 0 when both want it. */
-export const WORKER_NICE = 10;
-
-/**
- * Expensive work (the passes past their slice, chart renders) yields the CPU to everything else:
- * on a node with few cores the main thread's cheap passes, probes and watches, and the API server
- * beside the controller, go first. Linux applies a nice value to the one thread whose id it is
- * given; elsewhere, or refused, the thread keeps the process's priority.
- */
-export function lowerThreadPriority(): void {
-  const id = osThreadId();
-  if (id === undefined) return;
-  try {
-    setPriority(id, WORKER_NICE);
-  } catch {
-    // Not permitted here: the thread keeps the process's priority.
-  }
 }
 
 /** Asks the main thread and waits for its answer; its error is thrown here. */
