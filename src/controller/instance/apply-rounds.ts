@@ -1,13 +1,15 @@
 /**
- * Plan and apply, round after round (docs/reference/kro-reference.md §6.6–§6.8, event-driven): each
- * round plans the writes the current evaluation asks for (pure: apply-plan.ts), applies them at
- * once, reads what each answer means (apply-outcome.ts), and evaluates again with the responses as
- * observed state, so a chain of dependents converges in as many round-trips as it has levels. A
- * guarded write that is refused is settled by a live read: ours after all, adopted (opt-in), or
- * left alone with a condition.
+ * Plan and apply until the graph settles (docs/reference/kro-reference.md §6.6–§6.8, event-driven):
+ * plan the writes the current evaluation asks for (pure: apply-plan.ts), send them, and as answers
+ * come back read what each means (apply-outcome.ts) and evaluate again with them as observed state.
+ * Dependency levels are not barriers: a dependent is sent as soon as the answers it reads are in,
+ * while writes it does not read are still in flight — so one slow answer holds only what depends on
+ * it, and a chain converges in as many round trips as it has levels. A guarded write that is
+ * refused is settled by a live read: ours after all, adopted (opt-in), or left alone with a condition.
  */
 import { isNotFound, isServerUnavailable } from "../../kube/index.js";
 import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
+import type { CompiledGraph } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
 import { jsonEqual, type ControllerContext } from "../context/index.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
@@ -25,18 +27,29 @@ import { readCurrent } from "./record.js";
 import { applyChild, patchChild, readChild } from "./child-port.js";
 import { adoptionRecordPatch } from "./adoption-record.js";
 
-/** Enough rounds for any realistic graph depth; each round applies at least one new object. */
-const MAX_APPLY_ROUNDS = 64;
+/**
+ * Bounds a pass whose evaluation never settles (a dependent that changes with every answer): at
+ * most this many sends beyond one per desired object. A realistic graph needs one per level.
+ */
+const MAX_EXTRA_SENDS = 64;
 
 /** What applying needs: the client (applies, live reads, discovery) and the apply memo. */
 export type Applier = Pick<ControllerContext, "client" | "applyMemo" | "clusters" | "ownWrites" | "accessReviews">;
 
+/** One write's answer, not yet read into the pass. */
+interface Answer {
+  readonly step: ApplyStep;
+  readonly result: PromiseSettledResult<KubeJson>;
+}
+
 /**
- * Runs the rounds until nothing is left to write, a write fails, or the graph cannot be
- * evaluated. Returns "gone" when the instance turned out to be deleted before its first create.
- * `reevaluate` evaluates the graph again from `pass.instance` into `pass.evaluation` — through the
- * read gate, so a read first named in a later round (by another child's answer) is judged before
- * any child made from it is written.
+ * Applies until nothing is left to write, a write fails, or the graph cannot be evaluated; every
+ * write sent is answered and learned before this returns. Returns "gone" when the instance turned
+ * out to be deleted before its first create. `reevaluate` evaluates the graph again from
+ * `pass.instance` into `pass.evaluation` — through the read gate, so a read first named by an
+ * answer is judged before any child made from it is written. `feedsOthers` says whether a node's
+ * answer can change what another node renders (it is read by one): only such answers, and the
+ * last one, are worth an evaluation of their own.
  */
 export async function applyRounds(
   ctx: Applier,
@@ -44,30 +57,73 @@ export async function applyRounds(
   watchErrors: ReadonlyMap<string, string>,
   reevaluate: () => Promise<void>,
   log: Logger,
+  feedsOthers: (nodeId: string) => boolean,
 ): Promise<"done" | "gone"> {
-  for (let round = 0; round < MAX_APPLY_ROUNDS && pass.evaluation.error === undefined; round++) {
-    const evaluation = pass.evaluation;
-    const steps = planRound(ctx, pass, evaluation, watchErrors);
-    if (steps.length === 0) break;
-    if (!pass.confirmed && steps.some((step) => step.mode === "create")) {
-      // Before the first create, make sure the instance still exists: the cache may be behind.
-      if (!(await confirmInstance(ctx, pass))) return "gone";
-      // Plan again from the fresh copy and the caches as they are now: both moved while we read.
-      await reevaluate();
-      round--;
-      continue;
+  const inFlight = new Set<string>();
+  const answered: Answer[] = [];
+  let wake: (() => void) | undefined;
+  let sends = 0;
+  const send = (step: ApplyStep): void => {
+    inFlight.add(identityKey(step.identity));
+    void apply(ctx, pass, step.body)
+      .then(
+        (value): PromiseSettledResult<KubeJson> => ({ status: "fulfilled", value }),
+        (reason: unknown): PromiseSettledResult<KubeJson> => ({ status: "rejected", reason }),
+      )
+      .then((result) => {
+        answered.push({ step, result });
+        wake?.();
+      });
+  };
+  for (;;) {
+    const stopped = pass.evaluation.error !== undefined || pass.failed;
+    const steps = stopped
+      ? []
+      : planRound(ctx, pass, pass.evaluation, watchErrors).filter((s) => !inFlight.has(identityKey(s.identity)));
+    if (steps.length > 0 && !(sends >= MAX_EXTRA_SENDS + pass.evaluation.apply.length)) {
+      const creates = !pass.confirmed && steps.some((step) => step.mode === "create");
+      if (creates && inFlight.size === 0) {
+        // Before the first create, make sure the instance still exists: the cache may be behind.
+        if (!(await confirmInstance(ctx, pass))) return "gone";
+        // Plan again from the fresh copy and the caches as they are now: both moved while we read.
+        await reevaluate();
+        continue;
+      }
+      // A create waits until the writes in flight are answered and the instance is confirmed.
+      if (!creates) {
+        sends++;
+        for (const step of steps) send(step);
+      }
     }
-    const learned = await applySteps(ctx, pass, steps);
+    if (inFlight.size === 0) break;
+    if (answered.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+    // Every answer in by now is read at once: one evaluation for answers that arrive together.
+    const batch = answered.splice(0);
+    for (const { step } of batch) inFlight.delete(identityKey(step.identity));
+    const learned = await readAnswers(ctx, pass, batch);
     if (learned.recorded.length > 0)
       log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
     pass.learn(learned);
     if (pass.failed) {
-      log.warn({ errors: pass.applyErrors }, "apply failed");
-      break;
+      if (!stopped) log.warn({ errors: pass.applyErrors }, "apply failed");
+      continue;
     }
-    await reevaluate();
+    if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) await reevaluate();
   }
   return "done";
+}
+
+const feedersOf = new WeakMap<CompiledGraph, ReadonlySet<string>>();
+
+/** The ids of nodes some other node reads (its dependencies), once per graph. */
+export function feedingNodes(graph: CompiledGraph): ReadonlySet<string> {
+  let feeders = feedersOf.get(graph);
+  if (feeders === undefined) {
+    feeders = new Set(graph.nodes.flatMap((node) => node.dependencies));
+    feedersOf.set(graph, feeders);
+  }
+  return feeders;
 }
 
 /**
@@ -104,12 +160,11 @@ async function confirmInstance(ctx: Applier, pass: InstancePass): Promise<boolea
   return true;
 }
 
-/** Applies every step at once and returns what the answers taught about ownership. */
-async function applySteps(ctx: Applier, pass: InstancePass, steps: readonly ApplyStep[]): Promise<InventoryDelta> {
-  const results = await Promise.allSettled(steps.map((step) => apply(ctx, pass, step.body)));
+/** Reads answers into the pass (overlay, memo, refusals settled) and returns what they taught about ownership. */
+async function readAnswers(ctx: Applier, pass: InstancePass, answers: readonly Answer[]): Promise<InventoryDelta> {
   const deltas = await Promise.all(
-    steps.map(async (step, i) => {
-      const outcome = readApplyOutcome(step, results[i] as PromiseSettledResult<KubeJson>);
+    answers.map(async ({ step, result }) => {
+      const outcome = readApplyOutcome(step, result);
       if (outcome.kind === "written") {
         pass.overlay.set(identityKey(step.identity), outcome.response);
         pass.writtenAs.set(identityKey(step.identity), step.desired);

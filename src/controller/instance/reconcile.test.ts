@@ -94,6 +94,66 @@ const conditions = (
 const verbs = (fc: FakeController, kind: string): string[] =>
   fc.cluster.requests.filter((r) => r.kind === kind).map((r) => `${r.verb} ${r.name ?? ""}`);
 
+/** Two independent branches: `slow` alone, and `a` read by `b`. */
+const branches = rgd("branches", {
+  schema: { apiVersion: "v1alpha1", kind: "Branches", spec: { value: 'string | default="v"' } },
+  resources: ["slow", "a", "b"].map((id) => ({
+    id,
+    template: {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: `\${schema.metadata.name}-${id}` },
+      data: { value: id === "b" ? "${a.data.value}-b" : "${schema.spec.value}" },
+    },
+  })),
+});
+
+const branchesRef: ObjectRef = { apiVersion: "kro.run/v1alpha1", kind: "Branches", namespace: ns, name: "x" };
+
+/** Applies of the named ConfigMap the controller sent so far. */
+const appliesOf = (cluster: FakeCluster, name: string): number =>
+  cluster.requests.filter((r) => r.verb === "apply" && r.kind === "ConfigMap" && r.name === name).length;
+
+/** Holds the next apply of `name` on the server until `until()` holds, or a bounded number of event-loop turns. */
+function holdApply(cluster: FakeCluster, name: string, until: () => boolean): { released: () => boolean } {
+  let byCondition = false;
+  cluster.faults.beforeNext({ verb: "apply", kind: "ConfigMap", name }, async () => {
+    for (let turn = 0; turn < 500 && !until(); turn++) await new Promise((resolve) => setImmediate(resolve));
+    byCondition = until();
+  });
+  return { released: () => byCondition };
+}
+
+describe("reconcileInstance: pipelined applies", () => {
+  it("sends a dependent once what it reads is answered, while an unrelated write is still in flight", async (t) => {
+    const w = await world(t, branches);
+    w.actor.create(instance("Branches", "x"));
+    const slow = holdApply(w.fc.cluster, "x-slow", () => appliesOf(w.fc.cluster, "x-b") > 0);
+    await w.pass("x");
+    assert.ok(slow.released(), "b was sent while slow's answer was held");
+    assert.deepEqual(Object.keys(w.record(branchesRef)).sort(), ["a", "b", "slow"]);
+    assert.deepEqual(
+      ["x-slow", "x-a", "x-b"].map((name) => appliesOf(w.fc.cluster, name)),
+      [1, 1, 1],
+    );
+  });
+
+  it("a failed write sends nothing more, yet every write in flight is answered and recorded", async (t) => {
+    const w = await world(t, branches);
+    w.actor.create(instance("Branches", "x"));
+    w.fc.cluster.faults.plant(
+      { verb: "apply", kind: "ConfigMap", name: "x-a" },
+      { fail: { status: 500, reason: "InternalError" } },
+    );
+    // slow answers only after a's failure has been read.
+    const slow = holdApply(w.fc.cluster, "x-slow", () => false);
+    await assert.rejects(w.pass("x"), /x-a.*500 InternalError/);
+    assert.equal(slow.released(), false);
+    assert.equal(appliesOf(w.fc.cluster, "x-b"), 0, "b is not sent: what it reads failed");
+    assert.deepEqual(Object.keys(w.record(branchesRef)), ["slow"]);
+  });
+});
+
 describe("reconcileInstance: creating", () => {
   it("creates the children of an instance its informer has not seen yet, and records them", async (t) => {
     const w = await world(t, webappRgd());

@@ -27,7 +27,7 @@ import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { instanceKey } from "../context/index.js";
 import { TransientError, type ReconcileResult } from "../loop/index.js";
 import { withHelmCluster } from "../helm/index.js";
-import { applyRounds } from "./apply-rounds.js";
+import { applyRounds, feedingNodes } from "./apply-rounds.js";
 import { adoptionPolicy } from "./apply-outcome.js";
 import { deleteChildrenOfGone, removeChildren } from "./child-removal.js";
 import { deleteInstance } from "./deletion.js";
@@ -170,7 +170,9 @@ async function planAndApply(
     // Gone meanwhile: the next round's writes find out (the instance is read before creating).
     await settleRuns();
   };
-  if ((await applyRounds(ctx, pass, watchErrors, reevaluate, log)) === "gone") return {};
+  const feeders = feedingNodes(served.graph);
+  const applied = await applyRounds(ctx, pass, watchErrors, reevaluate, log, (nodeId) => feeders.has(nodeId));
+  if (applied === "gone") return {};
   // Hook runs this pass saw finish, recorded now so that pruning below lets `hook-succeeded` runs
   // go (hook-run-record.ts). Gone meanwhile: the record step below removes what this pass created.
   if (hasHooks(served)) {
