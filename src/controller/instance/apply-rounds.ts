@@ -45,9 +45,9 @@ interface Answer {
 /**
  * Applies until nothing is left to write, a write fails, or the graph cannot be evaluated; every
  * write sent is answered and learned before this returns. Returns "gone" when the instance turned
- * out to be deleted before its first create. `reevaluate` evaluates the graph again from
+ * out to be deleted before its first create. `graph.reevaluate` evaluates the graph again from
  * `pass.instance` into `pass.evaluation` — through the read gate, so a read first named by an
- * answer is judged before any child made from it is written. `feedsOthers` says whether a node's
+ * answer is judged before any child made from it is written. `graph.feedsOthers` says whether a node's
  * answer can change what another node renders (it is read by one): only such answers, and the
  * last one, are worth an evaluation of their own.
  */
@@ -55,10 +55,10 @@ export async function applyRounds(
   ctx: Applier,
   pass: InstancePass,
   watchErrors: ReadonlyMap<string, string>,
-  reevaluate: () => Promise<void>,
+  graph: { reevaluate: () => Promise<void>; feedsOthers: (nodeId: string) => boolean },
   log: Logger,
-  feedsOthers: (nodeId: string) => boolean,
 ): Promise<"done" | "gone"> {
+  const { reevaluate, feedsOthers } = graph;
   const inFlight = new Set<string>();
   const answered: Answer[] = [];
   let wake: (() => void) | undefined;

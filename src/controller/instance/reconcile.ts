@@ -171,7 +171,8 @@ async function planAndApply(
     await settleRuns();
   };
   const feeders = feedingNodes(served.graph);
-  const applied = await applyRounds(ctx, pass, watchErrors, reevaluate, log, (nodeId) => feeders.has(nodeId));
+  const feedsOthers = (nodeId: string): boolean => feeders.has(nodeId);
+  const applied = await applyRounds(ctx, pass, watchErrors, { reevaluate, feedsOthers }, log);
   if (applied === "gone") return {};
   // Hook runs this pass saw finish, recorded now so that pruning below lets `hook-succeeded` runs
   // go (hook-run-record.ts). Gone meanwhile: the record step below removes what this pass created.
