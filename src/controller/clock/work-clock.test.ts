@@ -68,6 +68,21 @@ describe("work clock", () => {
     assert.equal(clock() - start, REREAD_MS - 1);
   });
 
+  it("never steps back: an estimate that counted idle time stands until the work catches up", () => {
+    const { state, clock } = fakeThread();
+    clock();
+    // Idle: the estimate runs ahead of the thread's CPU time…
+    state.wall += REREAD_MS - 1;
+    const estimate = clock();
+    // …and the next reading says less.
+    state.wall += 1;
+    state.cpu = (state.cpu ?? 0) + 1;
+    assert.equal(clock(), estimate);
+    state.wall += REREAD_MS;
+    state.cpu += REREAD_MS;
+    assert.ok(clock() > estimate);
+  });
+
   it("is the wall clock where the thread's CPU time cannot be read", () => {
     const { state, clock } = fakeThread(false);
     const start = clock();

@@ -9,9 +9,12 @@
  * deadlines are asked about every few hundred template steps, so the clock keeps its last reading
  * and advances it by the wall clock — an upper bound, since a thread cannot work faster than
  * time passes — and reads again once that estimate is REREAD_MS old. So it runs slow by at most
- * one tick (a hostile loop is stopped on time) and, when the thread was starved, fast by at most
- * REREAD_MS until the next reading, which may then step it back: a clock for deadlines, not for
- * ordering events. Where /proc has no thread files (not Linux) it is the wall clock.
+ * one tick (a hostile loop is stopped on time) and, when the thread was starved or idle, fast by at
+ * most REREAD_MS until the next reading. It never steps back: past an estimate the reading did not
+ * confirm it stands still until the work catches up, so the difference of two readings is never
+ * negative (it is what passes are charged). A clock made when a piece of work starts reads the
+ * kernel first, so that work is measured from an exact reading, not from an estimate that counted
+ * the thread's idle time. Where /proc has no thread files (not Linux) it is the wall clock.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -69,6 +72,7 @@ export function workClock(sources: WorkClockSources = threadSources): () => numb
   let readAtWall = -Infinity;
   let readCpu = 0;
   let unreadable = false;
+  let latest = -Infinity;
   return () => {
     const wall = sources.wall();
     if (unreadable) return wall;
@@ -81,6 +85,7 @@ export function workClock(sources: WorkClockSources = threadSources): () => numb
       readAtWall = wall;
       readCpu = cpu;
     }
-    return readCpu + (wall - readAtWall);
+    latest = Math.max(latest, readCpu + (wall - readAtWall));
+    return latest;
   };
 }

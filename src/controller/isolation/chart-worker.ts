@@ -15,8 +15,6 @@ import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
 const contexts = new Map<number, HelmContext>();
-// Deadlines count this thread's work: a render starved by other threads and processes is not late.
-const now = workClock();
 announceThread();
 
 function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
@@ -38,6 +36,9 @@ parentPort?.on("message", (request: WorkerRequest) => {
     return;
   }
   const capabilities: HelmCapabilities | undefined = request.capabilities;
+  // Deadlines count this thread's work: a render starved by other threads and processes is not late.
+  // A clock per render: its first reading is the kernel's, so the thread's idle time is not charged.
+  const now = workClock();
   const started = now();
   const outcome = renderChartOutputs(context, request.instance, {
     ...(capabilities === undefined ? {} : { capabilities }),

@@ -16,14 +16,13 @@ import { WORKER_GRAPHS, type EvaluationReply, type EvaluationRequest, type HostC
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
 /** Graphs by the pool's number, a few at a time: an RGD's new revision is a new number. */
 const graphs = new Map<number, CompiledGraph>();
-const now = workClock();
 announceThread();
 
 function askMain(id: number, call: HostCall): unknown {
   return askMainThread(flag, answers, { type: "call", id, ...call });
 }
 
-function optionsFor(request: EvaluationRequest): RuntimeOptions {
+function optionsFor(request: EvaluationRequest, now: () => number): RuntimeOptions {
   const { childLabels, awaitsReady, ...plain } = request.options;
   const id = request.id;
   return {
@@ -63,10 +62,12 @@ parentPort?.on("message", (request: EvaluationRequest) => {
     get: (identity) => askMain(request.id, { method: "get", args: [identity] }) as KubeJson | undefined,
     list: (query) => askMain(request.id, { method: "list", args: [query] }) as readonly KubeJson[],
   };
+  // A clock per pass: its first reading is the kernel's, so the thread's idle time is not charged.
+  const now = workClock();
   const started = now();
   let reply: EvaluationReply;
   try {
-    const evaluation = evaluateInstance(graph, request.instance, lookup, optionsFor(request));
+    const evaluation = evaluateInstance(graph, request.instance, lookup, optionsFor(request, now));
     reply = { type: "done", id: request.id, evaluation, workMs: now() - started };
   } catch (error) {
     reply = { type: "failed", id: request.id, error: error instanceof Error ? error.message : String(error) };
