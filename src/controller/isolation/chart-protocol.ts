@@ -20,7 +20,13 @@ export type WorkerReply =
   /** Sent once at start: the kernel's id of the thread, so the pool can read its CPU time. */
   /** The thread is ready: its kernel id, and the work it took to start (not any render's). */
   | ThreadReady
-  | { readonly type: "lookup"; readonly id: number; readonly args: readonly [string, string, string, string] }
+  /** `call`: the thread's number for it, which the answer carries back (worker-thread.ts). */
+  | {
+      readonly type: "lookup";
+      readonly id: number;
+      readonly call: number;
+      readonly args: readonly [string, string, string, string];
+    }
   | {
       readonly type: "done";
       readonly id: number;

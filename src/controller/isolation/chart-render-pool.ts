@@ -24,6 +24,7 @@ import {
 import { threadCpuMs } from "../clock/index.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 import { armThreadTimeLimit } from "./thread-time-limit.js";
+import { answerThread } from "./worker-thread.js";
 
 export interface ChartRenderPoolOptions {
   /** Worker threads (default: one per spare core, at least 2, at most 4). */
@@ -231,17 +232,11 @@ export class ChartRenderPool {
     const running = slot.running;
     if (running === undefined || reply.id !== running.id) return;
     if (reply.type === "lookup") {
-      let message: { answer?: KubeJson; error?: string };
-      try {
+      answerThread(slot.flag, slot.answers, reply.call, () => {
         const answer = running.job.lookup?.(...reply.args) ?? {};
         running.calls.push({ args: reply.args, fingerprint: answerFingerprint(answer) });
-        message = { answer };
-      } catch (error) {
-        message = { error: error instanceof Error ? error.message : String(error) };
-      }
-      slot.answers.postMessage(message);
-      Atomics.store(slot.flag, 0, 1);
-      Atomics.notify(slot.flag, 0);
+        return answer;
+      });
       return;
     }
     clearTimeout(running.timers.current);

@@ -13,13 +13,16 @@ import { workClock } from "../clock/index.js";
 import { announceThread, askMainThread } from "./worker-thread.js";
 import type { WorkerReply, WorkerRequest } from "./chart-protocol.js";
 
+type LookupCall = Extract<WorkerReply, { type: "lookup" }>;
+
 const { answers, flag } = workerData as { answers: MessagePort; flag: Int32Array };
 const contexts = new Map<number, HelmContext>();
 announceThread();
 
 function lookupOnMain(id: number, args: readonly [string, string, string, string]): KubeJson {
   return (
-    (askMainThread(flag, answers, { type: "lookup", id, args } satisfies WorkerReply) as KubeJson | undefined) ?? {}
+    (askMainThread(flag, answers, { type: "lookup", id, args } satisfies Omit<LookupCall, "call">) as
+      KubeJson | undefined) ?? {}
   );
 }
 

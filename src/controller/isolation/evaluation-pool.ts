@@ -23,6 +23,7 @@ import {
   type PlainRuntimeOptions,
 } from "./evaluation-protocol.js";
 import { armThreadTimeLimit } from "./thread-time-limit.js";
+import { answerThread } from "./worker-thread.js";
 
 export interface EvaluationPoolOptions {
   /** Worker threads (default: one per spare core, at least 2, at most 4). */
@@ -232,15 +233,7 @@ export class EvaluationPool {
     const running = slot.running;
     if (running === undefined || reply.id !== running.id) return;
     if (reply.type === "call") {
-      let message: { answer?: unknown; error?: string };
-      try {
-        message = { answer: answerCall(running.job, reply) };
-      } catch (error) {
-        message = { error: error instanceof Error ? error.message : String(error) };
-      }
-      slot.answers.postMessage(message);
-      Atomics.store(slot.flag, 0, 1);
-      Atomics.notify(slot.flag, 0);
+      answerThread(slot.flag, slot.answers, reply.call, () => answerCall(running.job, reply));
       return;
     }
     clearTimeout(running.timers.current);

@@ -41,7 +41,8 @@ export interface EvaluationRequest {
 export type EvaluationReply =
   /** The thread is ready: its kernel id, and the work it took to start (not any pass's). */
   | ThreadReady
-  | ({ readonly type: "call"; readonly id: number } & HostCall)
+  /** `call`: the thread's number for it, which the answer carries back (worker-thread.ts). */
+  | ({ readonly type: "call"; readonly id: number; readonly call: number } & HostCall)
   /** `workMs`: the thread's work for the pass, in its own clock. */
   | { readonly type: "done"; readonly id: number; readonly evaluation: InstanceEvaluation; readonly workMs: number }
   /** The runtime threw (a bug, never an instance's error): reported on that one instance. */
