@@ -51,7 +51,9 @@ describe("askMainThread", () => {
       port.postMessage({ call: number - 1, answer: "first, again" });
       Atomics.store(flag, 0, number - 1);
       Atomics.notify(flag, 0);
-      setImmediate(() => answerThread(flag, port, number, () => "second"));
+      setImmediate(() => {
+        answerThread(flag, port, number, () => "second");
+      });
     });
     assert.deepEqual(await results, ["first", "second"]);
     await worker.terminate();
