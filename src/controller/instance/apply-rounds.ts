@@ -63,55 +63,68 @@ export async function applyRounds(
   const answered: Answer[] = [];
   let wake: (() => void) | undefined;
   let sends = 0;
+  const sent = new Set<Promise<void>>();
   const send = (step: ApplyStep): void => {
     inFlight.add(identityKey(step.identity));
-    void apply(ctx, pass, step.body)
+    const answer = apply(ctx, pass, step.body)
       .then(
         (value): PromiseSettledResult<KubeJson> => ({ status: "fulfilled", value }),
         (reason: unknown): PromiseSettledResult<KubeJson> => ({ status: "rejected", reason }),
       )
       .then((result) => {
         answered.push({ step, result });
+        sent.delete(answer);
         wake?.();
       });
+    sent.add(answer);
   };
-  for (;;) {
-    const stopped = pass.evaluation.error !== undefined || pass.failed;
-    const steps = stopped
-      ? []
-      : planRound(ctx, pass, pass.evaluation, watchErrors).filter((s) => !inFlight.has(identityKey(s.identity)));
-    if (steps.length > 0 && !(sends >= MAX_EXTRA_SENDS + pass.evaluation.apply.length)) {
-      const creates = !pass.confirmed && steps.some((step) => step.mode === "create");
-      if (creates && inFlight.size === 0) {
-        // Before the first create, make sure the instance still exists: the cache may be behind.
-        if (!(await confirmInstance(ctx, pass))) return "gone";
-        // Plan again from the fresh copy and the caches as they are now: both moved while we read.
-        await reevaluate();
+  try {
+    return await flow();
+  } finally {
+    // A pass that threw (its evaluation, a live read) still waits for what it sent: no write of
+    // this pass lands after it (its creation key lets the next pass record what did).
+    await Promise.all(sent);
+  }
+
+  async function flow(): Promise<"done" | "gone"> {
+    for (;;) {
+      const stopped = pass.evaluation.error !== undefined || pass.failed;
+      const steps = stopped
+        ? []
+        : planRound(ctx, pass, pass.evaluation, watchErrors).filter((s) => !inFlight.has(identityKey(s.identity)));
+      if (steps.length > 0 && sends < MAX_EXTRA_SENDS + pass.evaluation.apply.length) {
+        const creates = !pass.confirmed && steps.some((step) => step.mode === "create");
+        if (creates && inFlight.size === 0) {
+          // Before the first create, make sure the instance still exists: the cache may be behind.
+          if (!(await confirmInstance(ctx, pass))) return "gone";
+          // Plan again from the fresh copy and the caches as they are now: both moved while we read.
+          await reevaluate();
+          continue;
+        }
+        // A create waits until the writes in flight are answered and the instance is confirmed.
+        if (!creates) {
+          sends++;
+          for (const step of steps) send(step);
+        }
+      }
+      if (inFlight.size === 0) break;
+      if (answered.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      // Every answer in by now is read at once: one evaluation for answers that arrive together.
+      const batch = answered.splice(0);
+      for (const { step } of batch) inFlight.delete(identityKey(step.identity));
+      const learned = await readAnswers(ctx, pass, batch);
+      if (learned.recorded.length > 0)
+        log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
+      pass.learn(learned);
+      if (pass.failed) {
+        if (!stopped) log.warn({ errors: pass.applyErrors }, "apply failed");
         continue;
       }
-      // A create waits until the writes in flight are answered and the instance is confirmed.
-      if (!creates) {
-        sends++;
-        for (const step of steps) send(step);
-      }
+      if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) await reevaluate();
     }
-    if (inFlight.size === 0) break;
-    if (answered.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-    wake = undefined;
-    // Every answer in by now is read at once: one evaluation for answers that arrive together.
-    const batch = answered.splice(0);
-    for (const { step } of batch) inFlight.delete(identityKey(step.identity));
-    const learned = await readAnswers(ctx, pass, batch);
-    if (learned.recorded.length > 0)
-      log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
-    pass.learn(learned);
-    if (pass.failed) {
-      if (!stopped) log.warn({ errors: pass.applyErrors }, "apply failed");
-      continue;
-    }
-    if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) await reevaluate();
+    return "done";
   }
-  return "done";
 }
 
 const feedersOf = new WeakMap<CompiledGraph, ReadonlySet<string>>();
