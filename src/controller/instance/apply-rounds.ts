@@ -87,11 +87,16 @@ export async function applyRounds(
   }
 
   async function flow(): Promise<"done" | "gone"> {
+    // Planning compares every desired object with its cached copy: done once per evaluation, not
+    // once per answer (without a new evaluation, an answer can only settle what was planned).
+    let evaluated = true;
     for (;;) {
       const stopped = pass.evaluation.error !== undefined || pass.failed;
-      const steps = stopped
-        ? []
-        : planRound(ctx, pass, pass.evaluation, watchErrors).filter((s) => !inFlight.has(identityKey(s.identity)));
+      const steps =
+        stopped || !evaluated
+          ? []
+          : planRound(ctx, pass, pass.evaluation, watchErrors).filter((s) => !inFlight.has(identityKey(s.identity)));
+      evaluated = false;
       if (steps.length > 0 && sends < MAX_EXTRA_SENDS + pass.evaluation.apply.length) {
         const creates = !pass.confirmed && steps.some((step) => step.mode === "create");
         if (creates && inFlight.size === 0) {
@@ -99,6 +104,7 @@ export async function applyRounds(
           if (!(await confirmInstance(ctx, pass))) return "gone";
           // Plan again from the fresh copy and the caches as they are now: both moved while we read.
           await reevaluate();
+          evaluated = true;
           continue;
         }
         // A create waits until the writes in flight are answered and the instance is confirmed.
@@ -121,7 +127,10 @@ export async function applyRounds(
         if (!stopped) log.warn({ errors: pass.applyErrors }, "apply failed");
         continue;
       }
-      if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) await reevaluate();
+      if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) {
+        await reevaluate();
+        evaluated = true;
+      }
     }
     return "done";
   }
