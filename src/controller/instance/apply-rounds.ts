@@ -90,8 +90,11 @@ export async function applyRounds(
     // Planning compares every desired object with its cached copy: done once per evaluation, not
     // once per answer (without a new evaluation, an answer can only settle what was planned).
     let evaluated = true;
+    // Only this flow's own failed writes stop it: a read the gate refused before (an error on the
+    // instance too) hides that read, and what does not read it still converges.
+    let writeFailed = false;
     for (;;) {
-      const stopped = pass.evaluation.error !== undefined || pass.failed;
+      const stopped = pass.evaluation.error !== undefined || writeFailed;
       const steps =
         stopped || !evaluated
           ? []
@@ -119,12 +122,13 @@ export async function applyRounds(
       // Every answer in by now is read at once: one evaluation for answers that arrive together.
       const batch = answered.splice(0);
       for (const { step } of batch) inFlight.delete(identityKey(step.identity));
-      const learned = await readAnswers(ctx, pass, batch);
-      if (learned.recorded.length > 0)
-        log.info({ recorded: learned.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
-      pass.learn(learned);
-      if (pass.failed) {
-        if (!stopped) log.warn({ errors: pass.applyErrors }, "apply failed");
+      const { delta, failed } = await readAnswers(ctx, pass, batch);
+      if (delta.recorded.length > 0)
+        log.info({ recorded: delta.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
+      pass.learn(delta);
+      if (failed || writeFailed) {
+        if (!writeFailed) log.warn({ errors: pass.applyErrors }, "apply failed");
+        writeFailed = true;
         continue;
       }
       if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) {
@@ -182,8 +186,16 @@ async function confirmInstance(ctx: Applier, pass: InstancePass): Promise<boolea
   return true;
 }
 
-/** Reads answers into the pass (overlay, memo, refusals settled) and returns what they taught about ownership. */
-async function readAnswers(ctx: Applier, pass: InstancePass, answers: readonly Answer[]): Promise<InventoryDelta> {
+/**
+ * Reads answers into the pass (overlay, memo, refusals settled): what they taught about ownership,
+ * and whether a write failed or was refused.
+ */
+async function readAnswers(
+  ctx: Applier,
+  pass: InstancePass,
+  answers: readonly Answer[],
+): Promise<{ delta: InventoryDelta; failed: boolean }> {
+  let failed = false;
   const deltas = await Promise.all(
     answers.map(async ({ step, result }) => {
       const outcome = readApplyOutcome(step, result);
@@ -195,6 +207,7 @@ async function readAnswers(ctx: Applier, pass: InstancePass, answers: readonly A
       }
       if (outcome.kind === "failed") {
         pass.applyErrors[step.nodeId] = `apply ${describeIdentity(step.identity)}: ${outcome.message}`;
+        failed = true;
         if (isServerUnavailable(outcome.cause)) pass.serverFailures.add(step.nodeId);
         return emptyDelta();
       }
@@ -202,12 +215,13 @@ async function readAnswers(ctx: Applier, pass: InstancePass, answers: readonly A
       const settled = await settleExisting(ctx, pass, step);
       if (settled.error !== undefined) {
         pass.applyErrors[step.nodeId] = settled.error;
+        failed = true;
         pass.blocked.add(identityKey(step.identity));
       }
       return { recorded: settled.recorded, removedUids: outcome.forgetUid === undefined ? [] : [outcome.forgetUid] };
     }),
   );
-  return deltas.reduce(mergeDeltas, emptyDelta());
+  return { delta: deltas.reduce(mergeDeltas, emptyDelta()), failed };
 }
 
 /**

@@ -743,6 +743,53 @@ describe("reconcileInstance: the read gate", () => {
   });
 });
 
+describe("reconcileInstance: a refused read and the writes beside it", () => {
+  // `copy` reads the Secret; the chain a → b does not read it.
+  const beside = rgd("beside", {
+    schema: { apiVersion: "v1alpha1", kind: "Beside", spec: { ns: "string" } },
+    resources: [
+      {
+        id: "secret",
+        externalRef: { apiVersion: "v1", kind: "Secret", metadata: { name: "token", namespace: "${schema.spec.ns}" } },
+      },
+      cm("copy", { token: "${secret.data.token}" }),
+      cm("a", { value: "a" }),
+      cm("b", { value: "${a.data.value}-b" }),
+    ],
+  });
+  function cm(id: string, data: Record<string, string>) {
+    return {
+      id,
+      template: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `\${schema.metadata.name}-${id}` }, data },
+    };
+  }
+
+  it("what does not read the refused one converges in the same pass, every level of it; what reads it is never written", async (t) => {
+    const w = await world(t, beside, [], { controller: { authorCheck: "Enforced" } });
+    w.fc.cluster.authorize = (spec) =>
+      spec.user !== "gina" || (spec.resourceAttributes as { namespace?: string } | undefined)?.namespace !== "team-b";
+    w.actor.create({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "token", namespace: "team-b" },
+      data: { token: Buffer.from("team-b").toString("base64") },
+    });
+    const object = instance("Beside", "x", { ns: "team-b" });
+    object.metadata = {
+      ...object.metadata,
+      annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" },
+    };
+    w.actor.create(object);
+    await assert.rejects(w.pass("x"), /reading for "secret": gina, who wrote the instance, may not get secrets/);
+    assert.equal(
+      (w.actor.read(configMap("x-b"))?.data as { value?: string } | undefined)?.value,
+      "a-b",
+      "the chain's second level, in one pass",
+    );
+    assert.equal(w.actor.read(configMap("x-copy")), undefined);
+  });
+});
+
 describe("reconcileInstance: the read gate in a later apply round", () => {
   // The Secret's namespace is read from a child's answer: the read is first named in round 2.
   const laterRead = rgd("laterread", {
