@@ -5,7 +5,8 @@ import type { KubeClient, KubeObject } from "../../kube/index.js";
 import { createLogger } from "../../observability/index.js";
 import { migrateStorage } from "./storage-migration.js";
 
-const target = { crdName: "webapps.kro.run", group: "kro.run", kind: "WebApp", plural: "webapps" };
+/** The controller works in v1alpha1; the storage version has moved to v1beta1. */
+const target = { crdName: "webapps.kro.run", group: "kro.run", kind: "WebApp", plural: "webapps", version: "v1alpha1" };
 const logger = createLogger({ level: "silent", name: "t", format: "text" });
 const crd = {
   apiVersion: "apiextensions.k8s.io/v1",
@@ -23,6 +24,7 @@ const tick = () =>
 function fakeServer(count: number, pageSize: number, failOn?: string) {
   const names = Array.from({ length: count }, (_, i) => `app-${String(i).padStart(3, "0")}`);
   const log: string[] = [];
+  const listedAt = new Set<string>();
   let inFlight = 0;
   let maxInFlight = 0;
   const client = {
@@ -35,6 +37,7 @@ function fakeServer(count: number, pageSize: number, failOn?: string) {
         metadata: { name, namespace: "default", resourceVersion: "1" },
       }));
       log.push(`list ${from}`);
+      listedAt.add(path.split("/")[3] ?? "");
       return Promise.resolve({ items, metadata: from + pageSize < count ? { continue: String(from + pageSize) } : {} });
     },
     replace: async (object: KubeObject) => {
@@ -57,24 +60,26 @@ function fakeServer(count: number, pageSize: number, failOn?: string) {
       return Promise.resolve({});
     },
   } as unknown as KubeClient;
-  return { client, log, maxInFlight: () => maxInFlight };
+  return { client, log, listedAt, maxInFlight: () => maxInFlight };
 }
 
 describe("migrateStorage: several rewrites in flight, progress saved per finished page", () => {
-  it("rewrites every object at the storage version with up to inFlight updates at once, saving each page after its last rewrite", async () => {
+  it("rewrites every object at the controller's version with up to inFlight updates at once, saving each page after its last rewrite", async () => {
     const server = fakeServer(25, 10);
     const outcome = await migrateStorage(server.client, target, { logger, qps: Infinity, inFlight: 4 });
     assert.deepEqual(outcome, { state: "done", rewritten: 25 });
     assert.equal(server.maxInFlight(), 4, "four rewrites overlapped");
     const rewrites = server.log.filter((l) => l.startsWith("replace"));
     assert.equal(new Set(rewrites).size, 25);
+    // Sent at the storage version, each rewrite would be converted for every manager, policy and watcher at the controller's.
     assert.ok(
-      rewrites.every((l) => l.endsWith("kro.run/v1beta1")),
-      "written at the storage version",
+      rewrites.every((l) => l.endsWith("kro.run/v1alpha1")),
+      "written at the controller's version (the API server stores it at the storage version)",
     );
+    assert.deepEqual([...server.listedAt], ["v1alpha1"], "listed at the controller's version");
     // A page's progress is saved only after every one of its objects was rewritten.
     const saved = server.log.indexOf("progress 10");
-    assert.ok(saved > server.log.indexOf("replace app-009 kro.run/v1beta1") && saved < server.log.indexOf("list 10"));
+    assert.ok(saved > server.log.indexOf("replace app-009 kro.run/v1alpha1") && saved < server.log.indexOf("list 10"));
     assert.deepEqual(server.log.slice(-2), ['storedVersions {"storedVersions":["v1beta1"]}', "progress cleared"]);
   });
 

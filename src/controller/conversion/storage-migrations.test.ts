@@ -4,7 +4,7 @@ import type { KubeClient } from "../../kube/index.js";
 import { createLogger } from "../../observability/index.js";
 import { StorageMigrations } from "./storage-migrations.js";
 
-const target = { crdName: "webapps.kro.run", group: "kro.run", kind: "WebApp", plural: "webapps" };
+const target = { crdName: "webapps.kro.run", group: "kro.run", kind: "WebApp", plural: "webapps", version: "v1alpha1" };
 const logger = createLogger({ level: "silent", name: "t", format: "text" });
 /** A client whose every read fails, as an overloaded API server's would. */
 const failing = {

@@ -115,7 +115,7 @@ export async function ensureKind(ctx: ControllerContext, rgd: KubeObject, graph:
         void recordEvent(ctx, rgd, reason, message, type);
       };
       ctx.migrations.ensure(
-        { crdName: crd.metadata.name, group, kind, plural },
+        { crdName: crd.metadata.name, group, kind, plural, version },
         () => {
           ctx.rgdQueue.add(name);
         },
