@@ -298,6 +298,13 @@ export function rows(result) {
           "",
         ],
         ["versions", "migration / plain update", fmt(s.migrationRatioToPlainUpdate), "", ""],
+        [
+          "versions",
+          "migration / stored update (an annotation changed)",
+          `${fmt(s.migrationRatioToStoredUpdate)} (${fmt(s.storedUpdateMs)} ms)`,
+          "",
+          "",
+        ],
       ];
     case "clusters":
       return [
