@@ -37,8 +37,8 @@ export {
   armCrashReports,
   DEFAULT_CRASH_REPORT_DIR,
   defaultRenderThreads,
-  fitRenderMemory,
-  type RenderMemory,
+  fitThreadMemory,
+  type ThreadMemory,
   type TestCrash,
 } from "./isolation/index.js";
 export { startRgdLeadership, type RgdLeadership, type RunningRgdLeadership } from "./coordination/index.js";

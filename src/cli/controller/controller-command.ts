@@ -6,8 +6,8 @@ import {
   DEFAULT_CRASH_REPORT_DIR,
   defaultRenderThreads,
   ensureCoordinationNamespace,
-  fitRenderMemory,
-  type RenderMemory,
+  fitThreadMemory,
+  type ThreadMemory,
   RequestSignals,
   startController,
   startLeaderElection,
@@ -361,9 +361,9 @@ async function runController(flags: ControllerFlags): Promise<void> {
     fence === undefined
       ? client
       : await createKubeClient({ ...connection, qps: 5, burst: 10, requestTimeoutMs: settings.requestTimeoutMs });
-  const renderMemory = renderMemoryWithin(settings.chartRenderHeapMb);
-  if (renderMemory.note !== undefined)
-    logger.info({ threads: renderMemory.threads, heapMb: renderMemory.heapMb }, renderMemory.note);
+  const threadMemory = threadMemoryWithin(settings.chartRenderHeapMb);
+  if (threadMemory.note !== undefined)
+    logger.info({ render: threadMemory.render, evaluation: threadMemory.evaluation }, threadMemory.note);
   // Before any evaluation: a fatal error from here on leaves the report that tells a crash from a kill.
   const crashReports = settings.evaluationCrashLimit === 0 ? undefined : armCrashReports(flags.crashReportDir);
   if (crashReports?.problem !== undefined)
@@ -424,13 +424,8 @@ async function runController(flags: ControllerFlags): Promise<void> {
       requeueIntervalMs: settings.requeueIntervalMs,
       resyncPeriodMs: settings.resyncPeriodMs,
       evaluationTimeoutMs: settings.evaluationTimeoutMs,
-      chartRenders: {
-        timeoutMs: settings.chartRenderTimeoutMs,
-        threads: renderMemory.threads,
-        heapMb: renderMemory.heapMb,
-      },
-      // A pass is bounded by its CEL cost and its deadline: a smaller heap than a chart's, in the same budget.
-      evaluations: { threads: 2, heapMb: Math.min(128, renderMemory.heapMb) },
+      chartRenders: { timeoutMs: settings.chartRenderTimeoutMs, ...threadMemory.render },
+      evaluations: threadMemory.evaluation,
       maxGraphRevisions: settings.maxGraphRevisions,
       storageMigration: settings.storageMigration,
       ...(crashReports === undefined
@@ -536,10 +531,20 @@ function testCrashFromEnvironment(): { testCrashOn?: TestCrash } {
   return kill === "" ? {} : { testCrashOn: { name: kill, how: "kill" } };
 }
 
-/** The chart-render pool sized so that its workers' heap limits are reached before the container's memory limit (isolation/memory-fit.ts). */
-function renderMemoryWithin(heapMb: number): RenderMemory {
+/** The evaluation pool: two threads, so one long pass does not hold every other one behind it. */
+const EVALUATION_THREADS = 2;
+const EVALUATION_HEAP_MB = 128;
+
+/** The worker pools sized so that their threads' heap limits are reached before the container's memory limit (isolation/memory-fit.ts). */
+function threadMemoryWithin(renderHeapMb: number): ThreadMemory {
   const constrained = process.constrainedMemory();
   // Without a cgroup limit Node reports 2^64 (or 0 on other systems): no limit.
   const limitMb = constrained > 0 && constrained < totalmem() ? constrained / 1024 / 1024 : undefined;
-  return fitRenderMemory(limitMb, getHeapStatistics().heap_size_limit / 1024 / 1024, defaultRenderThreads(), heapMb);
+  return fitThreadMemory(
+    limitMb,
+    getHeapStatistics().heap_size_limit / 1024 / 1024,
+    { threads: defaultRenderThreads(), heapMb: renderHeapMb },
+    // A pass is bounded by its CEL cost and its deadline: a smaller heap than a chart's, in the same budget.
+    { threads: EVALUATION_THREADS, heapMb: EVALUATION_HEAP_MB },
+  );
 }

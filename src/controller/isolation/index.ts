@@ -8,7 +8,7 @@
  * evaluation in flight when the process died is a suspect after the restart (evaluation-guard.ts).
  * See docs/design/runtime.md, "Isolation".
  */
-export { fitRenderMemory, type RenderMemory } from "./memory-fit.js";
+export { fitThreadMemory, type ThreadMemory } from "./memory-fit.js";
 export {
   ChartRenderPool,
   defaultRenderThreads,
