@@ -20,6 +20,7 @@ export {
 export { compileRgd, type CompileRgdOptions } from "./compile.js";
 export type { CompileResult } from "./cel/index.js";
 export { childFieldMasks } from "./child-field-masks.js";
+export { feedingNodes } from "./feeding-nodes.js";
 export {
   coversMask,
   describeMask,

@@ -9,10 +9,10 @@
  */
 import { isNotFound, isServerUnavailable } from "../../kube/index.js";
 import { clusterOf, identityKey, type InstanceEvaluation, type KubeJson } from "../../runtime/index.js";
-import type { CompiledGraph } from "../../graph/index.js";
 import type { Logger } from "../../observability/index.js";
 import { jsonEqual, type ControllerContext } from "../context/index.js";
 import { nodeIdOf, planApplies, withUid, type ApplyStep } from "./apply-plan.js";
+import { afterAnswers, afterMove, FLOW_START, nextMove, shouldPlan } from "./apply-flow.js";
 import { judgeExisting, readApplyOutcome } from "./apply-outcome.js";
 import {
   describeIdentity,
@@ -47,25 +47,22 @@ interface Answer {
  * write sent is answered and learned before this returns. Returns "gone" when the instance turned
  * out to be deleted before its first create. `graph.reevaluate` evaluates the graph again from
  * `pass.instance` into `pass.evaluation` — through the read gate, so a read first named by an
- * answer is judged before any child made from it is written. `graph.feedsOthers` says whether a node's
- * answer can change what another node renders (it is read by one): only such answers, and the
- * last one, are worth an evaluation of their own.
+ * answer is judged before any child made from it is written. `graph.feeders`: the nodes another
+ * node reads (graph/feeding-nodes.ts); only their answers, and the last one, are worth an
+ * evaluation of their own. What to do at each step is decided by apply-flow.ts; this is its I/O.
  */
 export async function applyRounds(
   ctx: Applier,
   pass: InstancePass,
   watchErrors: ReadonlyMap<string, string>,
-  graph: { reevaluate: () => Promise<void>; feedsOthers: (nodeId: string) => boolean },
+  graph: { readonly reevaluate: () => Promise<void>; readonly feeders: ReadonlySet<string> },
   log: Logger,
 ): Promise<"done" | "gone"> {
-  const { reevaluate, feedsOthers } = graph;
-  const inFlight = new Set<string>();
+  const { reevaluate, feeders } = graph;
   const answered: Answer[] = [];
   let wake: (() => void) | undefined;
-  let sends = 0;
   const sent = new Set<Promise<void>>();
   const send = (step: ApplyStep): void => {
-    inFlight.add(identityKey(step.identity));
     const answer = apply(ctx, pass, step.body)
       .then(
         (value): PromiseSettledResult<KubeJson> => ({ status: "fulfilled", value }),
@@ -87,69 +84,46 @@ export async function applyRounds(
   }
 
   async function flow(): Promise<"done" | "gone"> {
-    // Planning compares every desired object with its cached copy: done once per evaluation, not
-    // once per answer (without a new evaluation, an answer can only settle what was planned).
-    let evaluated = true;
-    // Only this flow's own failed writes stop it: a read the gate refused before (an error on the
-    // instance too) hides that read, and what does not read it still converges.
-    let writeFailed = false;
+    let state = FLOW_START;
     for (;;) {
-      const stopped = pass.evaluation.error !== undefined || writeFailed;
-      const steps =
-        stopped || !evaluated
-          ? []
-          : planRound(ctx, pass, pass.evaluation, watchErrors).filter((s) => !inFlight.has(identityKey(s.identity)));
-      evaluated = false;
-      if (steps.length > 0 && sends < MAX_EXTRA_SENDS + pass.evaluation.apply.length) {
-        const creates = !pass.confirmed && steps.some((step) => step.mode === "create");
-        if (creates && inFlight.size === 0) {
-          // Before the first create, make sure the instance still exists: the cache may be behind.
-          if (!(await confirmInstance(ctx, pass))) return "gone";
-          // Plan again from the fresh copy and the caches as they are now: both moved while we read.
-          await reevaluate();
-          evaluated = true;
-          continue;
-        }
-        // A create waits until the writes in flight are answered and the instance is confirmed.
-        if (!creates) {
-          sends++;
-          for (const step of steps) send(step);
-        }
+      // Planning compares every desired object with its cached copy: done once per evaluation, not
+      // once per answer (without a new evaluation, an answer can only settle what was planned).
+      const planned = shouldPlan(state, pass.evaluation.error !== undefined)
+        ? planRound(ctx, pass, pass.evaluation, watchErrors)
+        : [];
+      const move = nextMove(state, planned, {
+        confirmed: pass.confirmed,
+        maxSends: MAX_EXTRA_SENDS + pass.evaluation.apply.length,
+      });
+      state = afterMove(state, move);
+      if (move.kind === "done") return "done";
+      if (move.kind === "confirm") {
+        // Before the first create, make sure the instance still exists: the cache may be behind.
+        if (!(await confirmInstance(ctx, pass))) return "gone";
+        // Plan again from the fresh copy and the caches as they are now: both moved while we read.
+        await reevaluate();
+        continue;
       }
-      if (inFlight.size === 0) break;
+      if (move.kind === "send") for (const step of move.steps) send(step);
       if (answered.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       // Every answer in by now is read at once: one evaluation for answers that arrive together.
       const batch = answered.splice(0);
-      for (const { step } of batch) inFlight.delete(identityKey(step.identity));
       const { delta, failed } = await readAnswers(ctx, pass, batch);
       if (delta.recorded.length > 0)
         log.info({ recorded: delta.recorded.map((e) => `${e.kind}/${e.name}`) }, "recorded children");
       pass.learn(delta);
-      if (failed || writeFailed) {
-        if (!writeFailed) log.warn({ errors: pass.applyErrors }, "apply failed");
-        writeFailed = true;
-        continue;
-      }
-      if (inFlight.size === 0 || batch.some(({ step }) => feedsOthers(step.nodeId))) {
-        await reevaluate();
-        evaluated = true;
-      }
+      const next = afterAnswers(
+        state,
+        batch.map(({ step }) => step),
+        failed,
+        feeders,
+      );
+      state = next.state;
+      if (next.firstFailure) log.warn({ errors: pass.applyErrors }, "apply failed");
+      if (next.reevaluate) await reevaluate();
     }
-    return "done";
   }
-}
-
-const feedersOf = new WeakMap<CompiledGraph, ReadonlySet<string>>();
-
-/** The ids of nodes some other node reads (its dependencies), once per graph. */
-export function feedingNodes(graph: CompiledGraph): ReadonlySet<string> {
-  let feeders = feedersOf.get(graph);
-  if (feeders === undefined) {
-    feeders = new Set(graph.nodes.flatMap((node) => node.dependencies));
-    feedersOf.set(graph, feeders);
-  }
-  return feeders;
 }
 
 /**

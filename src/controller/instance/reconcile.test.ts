@@ -17,7 +17,7 @@ import {
   startFakeController,
   type FakeController,
 } from "../../../test/unit-support/controller/fake-controller.js";
-import { chainRgd, instance, rgd, webappRgd } from "../../../test/unit-support/controller/rgds.js";
+import { chainRgd, instance, requestedInstance, rgd, webappRgd } from "../../../test/unit-support/controller/rgds.js";
 
 const ns = "default";
 const webApp = (name: string): ObjectRef => ({ apiVersion: "kro.run/v1alpha1", kind: "WebApp", namespace: ns, name });
@@ -589,14 +589,7 @@ describe("reconcileInstance: the write gate asks the recorded requester where in
       },
     ],
   });
-  const recorded = (name: string, team: string) => {
-    const object = instance("TeamConfig", name, { team });
-    object.metadata = {
-      ...object.metadata,
-      annotations: { [ANNOTATIONS.requestedBy]: "alice", [ANNOTATIONS.requestedGroups]: "devs" },
-    };
-    return object;
-  };
+  const recorded = (name: string, team: string) => requestedInstance("TeamConfig", name, { team }, "alice", ["devs"]);
   /** alice may create and patch ConfigMaps in team-a only. */
   const aliceInTeamA = (spec: Record<string, unknown>) => {
     const attributes = spec.resourceAttributes as { namespace?: string } | undefined;
@@ -723,12 +716,7 @@ describe("reconcileInstance: the read gate", () => {
       ["mine", "team-a"],
       ["theirs", "team-b"],
     ] as const) {
-      const object = instance("ExtRead", name, { ns: team });
-      object.metadata = {
-        ...object.metadata,
-        annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" },
-      };
-      w.actor.create(object);
+      w.actor.create(requestedInstance("ExtRead", name, { ns: team }, "gina"));
       for (let i = 0; i < 2; i++) await w.pass(name).catch(() => undefined);
     }
     const status = (name: string) => w.actor.read(ref(name))?.status as { value?: string } | undefined;
@@ -774,12 +762,7 @@ describe("reconcileInstance: a refused read and the writes beside it", () => {
       metadata: { name: "token", namespace: "team-b" },
       data: { token: Buffer.from("team-b").toString("base64") },
     });
-    const object = instance("Beside", "x", { ns: "team-b" });
-    object.metadata = {
-      ...object.metadata,
-      annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" },
-    };
-    w.actor.create(object);
+    w.actor.create(requestedInstance("Beside", "x", { ns: "team-b" }, "gina"));
     await assert.rejects(w.pass("x"), /reading for "secret": gina, who wrote the instance, may not get secrets/);
     assert.equal(
       (w.actor.read(configMap("x-b"))?.data as { value?: string } | undefined)?.value,
@@ -830,14 +813,7 @@ describe("reconcileInstance: the read gate in a later apply round", () => {
       metadata: { name: "token", namespace: "team-b" },
       data: { token: Buffer.from("team-b").toString("base64") },
     });
-    const recorded = (name: string) => {
-      const object = instance("LaterRead", name, { ns: "team-b" });
-      object.metadata = {
-        ...object.metadata,
-        annotations: { [ANNOTATIONS.requestedBy]: "gina", [ANNOTATIONS.requestedGroups]: "" },
-      };
-      return object;
-    };
+    const recorded = (name: string) => requestedInstance("LaterRead", name, { ns: "team-b" }, "gina");
     // The first instance makes team-b's Secrets watched; the second finds the read cached in round 2.
     w.actor.create(recorded("first"));
     for (let i = 0; i < 3; i++) await w.pass("first").catch(() => undefined);

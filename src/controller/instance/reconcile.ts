@@ -27,7 +27,8 @@ import type { ControllerContext, ServedGraph } from "../context/index.js";
 import { instanceKey } from "../context/index.js";
 import { TransientError, type ReconcileResult } from "../loop/index.js";
 import { withHelmCluster } from "../helm/index.js";
-import { applyRounds, feedingNodes } from "./apply-rounds.js";
+import { feedingNodes } from "../../graph/index.js";
+import { applyRounds } from "./apply-rounds.js";
 import { adoptionPolicy } from "./apply-outcome.js";
 import { deleteChildrenOfGone, removeChildren } from "./child-removal.js";
 import { deleteInstance } from "./deletion.js";
@@ -170,9 +171,7 @@ async function planAndApply(
     // Gone meanwhile: the next round's writes find out (the instance is read before creating).
     await settleRuns();
   };
-  const feeders = feedingNodes(served.graph);
-  const feedsOthers = (nodeId: string): boolean => feeders.has(nodeId);
-  const applied = await applyRounds(ctx, pass, watchErrors, { reevaluate, feedsOthers }, log);
+  const applied = await applyRounds(ctx, pass, watchErrors, { reevaluate, feeders: feedingNodes(served.graph) }, log);
   if (applied === "gone") return {};
   // Hook runs this pass saw finish, recorded now so that pruning below lets `hook-succeeded` runs
   // go (hook-run-record.ts). Gone meanwhile: the record step below removes what this pass created.

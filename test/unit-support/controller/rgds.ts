@@ -3,6 +3,7 @@
  * (a Deployment, a Service reading it, an Ingress only when asked for) and a ConfigMap chain
  * (each reads the one before, so they form dependency waves a → b → c).
  */
+import { ANNOTATIONS } from "../../../src/api/index.js";
 import type { KubeObject } from "../../../src/kube/index.js";
 
 export const KRO = "kro.run/v1alpha1";
@@ -117,4 +118,22 @@ export function instance(
 ): KubeObject {
   // The RGDs here all serve kro.run/v1alpha1 (schema.apiVersion v1alpha1, kro's default group).
   return { apiVersion: KRO, kind, metadata: { name, namespace }, spec };
+}
+
+/** An instance `user` (member of `groups`) wrote: it carries the requester record the write gate asks about. */
+export function requestedInstance(
+  kind: string,
+  name: string,
+  spec: Record<string, unknown>,
+  user: string,
+  groups: readonly string[] = [],
+): KubeObject {
+  const object = instance(kind, name, spec);
+  return {
+    ...object,
+    metadata: {
+      ...object.metadata,
+      annotations: { [ANNOTATIONS.requestedBy]: user, [ANNOTATIONS.requestedGroups]: groups.join(",") },
+    },
+  };
 }
