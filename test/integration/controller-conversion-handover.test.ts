@@ -192,6 +192,43 @@ const crd = () =>
 const configPort = async (name: string) =>
   (await kubectlJson<{ data?: { port?: string } }>(["get", "-n", namespace, "configmap", `${name}-config`])).data?.port;
 
+/** What the new leader did for `name` since it was elected: the message of a round that did not converge. */
+async function whyNotConverged(leader: Replica, name: string, electedAt: number): Promise<string> {
+  const live = await reader
+    .get<
+      KubeObject & {
+        spec?: { port?: number };
+        status?: { state?: string; conditions?: { type?: string; status?: string; message?: string }[] };
+      }
+    >({
+      apiVersion: "kro.run/v1alpha1",
+      kind,
+      namespace,
+      name,
+    })
+    .then(
+      (o) =>
+        JSON.stringify({
+          port: o.spec?.port,
+          generation: o.metadata?.generation,
+          state: o.status?.state,
+          conditions: o.status?.conditions?.map((c) => `${c.type}=${c.status}: ${c.message ?? ""}`),
+        }),
+      (error: unknown) => `unreadable: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  const requests = new Map<string, number>();
+  for (const r of leader.tc.requests.filter((r) => r.endedAt >= electedAt)) {
+    const key = `${r.verb} ${r.path.split("?")[0] ?? ""} ${r.status}`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+  }
+  return [
+    `${leader.id} leads: ${leader.election.isLeader}`,
+    `instance ${name} at v1alpha1: ${live}`,
+    `evaluations of it by ${leader.id}: ${leader.tc.evaluated.filter((e) => e === `${namespace}/${name}`).length}`,
+    `requests by ${leader.id} since elected: ${JSON.stringify([...requests])}`,
+  ].join("; ");
+}
+
 describe("the conversion webhook through leader handovers", { timeout: 300_000 }, () => {
   before(async () => {
     await kubectl(["create", "namespace", namespace]);
@@ -278,7 +315,11 @@ describe("the conversion webhook through leader handovers", { timeout: 300_000 }
           assert.equal(await configPort(name), String(9000 + round));
         },
         { timeout: 30_000 },
-      );
+      ).catch(async (error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; ${await whyNotConverged(standby, name, electedAt)}`,
+        );
+      });
       await sleep(500);
       const reads = await readers.stop();
       const failed = reads.filter((r) => r.error !== undefined);
