@@ -110,7 +110,7 @@ describe("evaluateLiveInstance across clusters", () => {
       metadata: { name: "app-b", namespace: "apps", labels, annotations: { "kro.run/cluster": "b" } },
       data: { v: "x" },
     });
-    return { hub: clientFor(hub), b: clientFor(b) };
+    return { hub: clientFor(hub), b: clientFor(b), bCluster: b };
   }
 
   it("reads a child placed in another cluster there (objects, collections), never the hub's object of the same name", async () => {
@@ -132,6 +132,24 @@ describe("evaluateLiveInstance across clusters", () => {
       ["app-b@b"],
     );
     assert.equal(live.unreadable.size, 0);
+  });
+
+  it("a collection list another cluster answers with 404 (its kind not served there) has no items there; the rest of the tree is still read", async () => {
+    const graph = compileValue(rgd);
+    const { hub, b, bCluster } = clusters();
+    bCluster.faults.plant({ verb: "list", kind: "ConfigMap" }, { fail: { status: 404, reason: "NotFound" } }, 10);
+    const live = await evaluateLiveInstance(hub, graph, "apps", "one", {
+      clientFor: (c) => (c === "b" ? Promise.resolve(b) : Promise.reject(new Error(`no ${c}`))),
+    });
+    assert.ok(bCluster.faults.fired.length > 0, "the list was answered 404");
+    const tree = instanceTreeOf(graph, live.instance, live.evaluation, new Map(), live.unreadable);
+    assert.deepEqual(
+      tree.nodes.find((n) => n.id === "remote")?.objects.map((o) => o.cluster),
+      ["b"],
+      "the object beside it is read in b",
+    );
+    assert.equal(tree.nodes.find((n) => n.id === "fan")?.objects.length, 0);
+    assert.equal(live.unreadable.size, 0, "b answered: it is not unreadable");
   });
 
   it("a cluster that cannot be reached leaves its children unknown, with why — never waiting, never the hub's copy", async () => {

@@ -135,7 +135,11 @@ async function fetchOne(
       for (const namespace of namespacesToList(w, remote)) {
         const list = await readIn(cluster, remote, () =>
           reader.list(w.apiVersion, w.kind, { namespace, labelSelector: selectorString(w) }),
-        );
+        ).catch((error: unknown) => {
+          // A list answered 404: the cluster does not serve the kind (yet), so it holds no items of it.
+          if (isNotFound(error)) return undefined;
+          throw error;
+        });
         if (list !== undefined) lookup.put(...(list.items as KubeJson[]));
       }
     }
