@@ -731,6 +731,18 @@ describe("reconcileInstance: the read gate", () => {
   });
 });
 
+/** gina may do nothing in team-b, where a Secret "token" waits to be read. */
+function ginaKeptOutOfTeamB(w: World): void {
+  w.fc.cluster.authorize = (spec) =>
+    spec.user !== "gina" || (spec.resourceAttributes as { namespace?: string } | undefined)?.namespace !== "team-b";
+  w.actor.create({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "token", namespace: "team-b" },
+    data: { token: Buffer.from("team-b").toString("base64") },
+  });
+}
+
 describe("reconcileInstance: a refused read and the writes beside it", () => {
   // `copy` reads the Secret; the chain a → b does not read it.
   const beside = rgd("beside", {
@@ -754,14 +766,7 @@ describe("reconcileInstance: a refused read and the writes beside it", () => {
 
   it("what does not read the refused one converges in the same pass, every level of it; what reads it is never written", async (t) => {
     const w = await world(t, beside, [], { controller: { authorCheck: "Enforced" } });
-    w.fc.cluster.authorize = (spec) =>
-      spec.user !== "gina" || (spec.resourceAttributes as { namespace?: string } | undefined)?.namespace !== "team-b";
-    w.actor.create({
-      apiVersion: "v1",
-      kind: "Secret",
-      metadata: { name: "token", namespace: "team-b" },
-      data: { token: Buffer.from("team-b").toString("base64") },
-    });
+    ginaKeptOutOfTeamB(w);
     w.actor.create(requestedInstance("Beside", "x", { ns: "team-b" }, "gina"));
     await assert.rejects(w.pass("x"), /reading for "secret": gina, who wrote the instance, may not get secrets/);
     assert.equal(
@@ -805,14 +810,7 @@ describe("reconcileInstance: the read gate in a later apply round", () => {
 
   it("judges a read named by another child's answer before any child made from it is written", async (t) => {
     const w = await world(t, laterRead, [], { controller: { authorCheck: "Enforced" } });
-    w.fc.cluster.authorize = (spec) =>
-      spec.user !== "gina" || (spec.resourceAttributes as { namespace?: string } | undefined)?.namespace !== "team-b";
-    w.actor.create({
-      apiVersion: "v1",
-      kind: "Secret",
-      metadata: { name: "token", namespace: "team-b" },
-      data: { token: Buffer.from("team-b").toString("base64") },
-    });
+    ginaKeptOutOfTeamB(w);
     const recorded = (name: string) => requestedInstance("LaterRead", name, { ns: "team-b" }, "gina");
     // The first instance makes team-b's Secrets watched; the second finds the read cached in round 2.
     w.actor.create(recorded("first"));

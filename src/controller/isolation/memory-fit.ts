@@ -47,15 +47,12 @@ export function fitThreadMemory(
   if (spare >= wanted) return { render, evaluation };
   const why = `the memory limit (${Math.round(limitMb)} MiB) less the main heap's (${Math.round(mainHeapMb)} MiB) and ${NODE_OVERHEAD_MB} MiB for Node leaves ${Math.max(0, Math.round(spare))} MiB`;
   for (let n = render.threads; n >= 2; n--) {
-    const [renderHeap, evaluationHeap] = shares(spare, [{ threads: n, heapMb: render.heapMb }, evaluation]) as [
-      number,
-      number,
-    ];
-    if (Math.min(renderHeap, evaluationHeap) >= MIN_THREAD_HEAP_MB)
+    const heaps = shares(spare, { threads: n, heapMb: render.heapMb }, evaluation);
+    if (Math.min(heaps.render, heaps.evaluation) >= MIN_THREAD_HEAP_MB)
       return {
-        render: { threads: n, heapMb: renderHeap },
-        evaluation: { threads: evaluation.threads, heapMb: evaluationHeap },
-        note: `worker threads: chart renders ${n} × ${renderHeap} MiB, evaluations ${evaluation.threads} × ${evaluationHeap} MiB, as ${why}`,
+        render: { threads: n, heapMb: heaps.render },
+        evaluation: { threads: evaluation.threads, heapMb: heaps.evaluation },
+        note: `worker threads: chart renders ${n} × ${heaps.render} MiB, evaluations ${evaluation.threads} × ${heaps.evaluation} MiB, as ${why}`,
       };
   }
   return {
@@ -67,20 +64,17 @@ export function fitThreadMemory(
 
 /**
  * The heap of each pool's threads when `spare` is shared by every thread, none above what its pool
- * asked for: what a pool asking for less leaves is shared by the others (water-filling). Pure.
+ * asked for: the pool asking for less is served first, and what it leaves goes to the other. Pure.
  */
-function shares(spare: number, pools: readonly PoolMemory[]): number[] {
-  const heaps = pools.map(() => 0);
-  let left = spare;
-  let threadsLeft = pools.reduce((sum, pool) => sum + pool.threads, 0);
-  const smallestFirst = pools.map((_, i) => i).sort((a, b) => (pools[a]?.heapMb ?? 0) - (pools[b]?.heapMb ?? 0));
-  for (const i of smallestFirst) {
-    const pool = pools[i];
-    if (pool === undefined || pool.threads === 0) continue;
-    const heap = Math.min(pool.heapMb, Math.floor(left / threadsLeft));
-    heaps[i] = heap;
-    left -= heap * pool.threads;
-    threadsLeft -= pool.threads;
+function shares(spare: number, render: PoolMemory, evaluation: PoolMemory): { render: number; evaluation: number } {
+  const fill = (first: PoolMemory, second: PoolMemory): [number, number] => {
+    const heap = Math.min(first.heapMb, Math.floor(spare / (first.threads + second.threads)));
+    return [heap, Math.min(second.heapMb, Math.floor((spare - heap * first.threads) / second.threads))];
+  };
+  if (evaluation.heapMb < render.heapMb) {
+    const [evaluationHeap, renderHeap] = fill(evaluation, render);
+    return { render: renderHeap, evaluation: evaluationHeap };
   }
-  return heaps;
+  const [renderHeap, evaluationHeap] = fill(render, evaluation);
+  return { render: renderHeap, evaluation: evaluationHeap };
 }
